@@ -1,0 +1,75 @@
+# Finds the dependencies of every Armada layer. Debian package names are in scripts/setup.sh.
+
+# --- MPI ------------------------------------------------------------------------------------
+# ARMADA_MPI picks the implementation when several are installed side by side (Debian installs
+# mpicc.openmpi / mpicc.mpich and mpiexec.openmpi / mpiexec.mpich). Explicit MPI_*_COMPILER or
+# MPIEXEC_EXECUTABLE settings always win.
+set(ARMADA_MPI "openmpi" CACHE STRING "MPI implementation to build against: openmpi or mpich")
+set_property(CACHE ARMADA_MPI PROPERTY STRINGS openmpi mpich)
+if(NOT ARMADA_MPI MATCHES "^(openmpi|mpich)$")
+  message(FATAL_ERROR "ARMADA_MPI='${ARMADA_MPI}': use openmpi or mpich")
+endif()
+foreach(_lang C CXX)
+  set(_wrapper mpicc)
+  if(_lang STREQUAL "CXX")
+    set(_wrapper mpicxx)
+  endif()
+  if(NOT MPI_${_lang}_COMPILER)
+    find_program(_armada_${_lang}_wrapper NAMES ${_wrapper}.${ARMADA_MPI} NO_CACHE)
+    if(_armada_${_lang}_wrapper)
+      set(MPI_${_lang}_COMPILER "${_armada_${_lang}_wrapper}" CACHE FILEPATH "MPI ${_lang} wrapper")
+    endif()
+  endif()
+endforeach()
+if(NOT MPIEXEC_EXECUTABLE)
+  find_program(_armada_mpiexec NAMES mpiexec.${ARMADA_MPI} NO_CACHE)
+  if(_armada_mpiexec)
+    set(MPIEXEC_EXECUTABLE "${_armada_mpiexec}" CACHE FILEPATH "MPI launcher")
+  endif()
+endif()
+find_package(MPI 3.0 REQUIRED COMPONENTS C CXX)
+
+# Which launcher we drive decides the flags tests need (Open MPI refuses root and
+# oversubscription unless told; MPICH's Hydra needs neither).
+execute_process(COMMAND "${MPIEXEC_EXECUTABLE}" --version
+  OUTPUT_VARIABLE _mpiexec_version ERROR_VARIABLE _mpiexec_version TIMEOUT 20)
+if(_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(ARMADA_MPI_VENDOR "openmpi")
+elseif(_mpiexec_version MATCHES "HYDRA|MPICH")
+  set(ARMADA_MPI_VENDOR "mpich")
+else()
+  set(ARMADA_MPI_VENDOR "unknown")
+endif()
+
+# --- BLAS / LAPACK / Eigen (used by linalg/ and apps/) -------------------------------------
+set(BLA_VENDOR OpenBLAS)
+find_package(BLAS REQUIRED)
+find_package(LAPACK REQUIRED)
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+
+# --- GoogleTest -------------------------------------------------------------------------------
+if(ARMADA_BUILD_TESTS)
+  find_package(GTest 1.10 REQUIRED)
+endif()
+
+# --- Threads, librt ---------------------------------------------------------------------------
+find_package(Threads REQUIRED)
+
+# --- libibverbs (the RDMA transport; optional) ------------------------------------------------
+set(ARMADA_WITH_VERBS "AUTO" CACHE STRING "Build the libibverbs NIC backend: AUTO, ON or OFF")
+set_property(CACHE ARMADA_WITH_VERBS PROPERTY STRINGS AUTO ON OFF)
+set(ARMADA_HAVE_VERBS OFF)
+if(NOT ARMADA_WITH_VERBS STREQUAL "OFF")
+  find_path(IBVERBS_INCLUDE_DIR infiniband/verbs.h)
+  find_library(IBVERBS_LIBRARY ibverbs)
+  if(IBVERBS_INCLUDE_DIR AND IBVERBS_LIBRARY)
+    set(ARMADA_HAVE_VERBS ON)
+    if(NOT TARGET armada_ibverbs)
+      add_library(armada_ibverbs INTERFACE)
+      target_include_directories(armada_ibverbs INTERFACE "${IBVERBS_INCLUDE_DIR}")
+      target_link_libraries(armada_ibverbs INTERFACE "${IBVERBS_LIBRARY}")
+    endif()
+  elseif(ARMADA_WITH_VERBS STREQUAL "ON")
+    message(FATAL_ERROR "ARMADA_WITH_VERBS=ON but libibverbs was not found (Debian: libibverbs-dev)")
+  endif()
+endif()

@@ -1,0 +1,31 @@
+# Compiler warnings, sanitizers and run-paths shared by every Armada target.
+
+set(ARMADA_SANITIZE "" CACHE STRING
+  "Sanitizers to build with: empty, 'address,undefined' or 'thread'")
+set_property(CACHE ARMADA_SANITIZE PROPERTY STRINGS "" "address,undefined" "address" "undefined" "thread")
+
+# Every Armada target links this interface target for its warning and sanitizer flags, so the
+# flags never leak into the exported package.
+add_library(armada_build_flags INTERFACE)
+target_compile_options(armada_build_flags INTERFACE
+  $<$<COMPILE_LANGUAGE:C,CXX>:-Wall -Wextra>)
+
+if(ARMADA_SANITIZE)
+  string(REPLACE "," ";" _sanitizers "${ARMADA_SANITIZE}")
+  foreach(_s IN LISTS _sanitizers)
+    if(NOT _s MATCHES "^(address|undefined|thread)$")
+      message(FATAL_ERROR "ARMADA_SANITIZE: unknown sanitizer '${_s}' (use address,undefined or thread)")
+    endif()
+  endforeach()
+  if("thread" IN_LIST _sanitizers AND ("address" IN_LIST _sanitizers))
+    message(FATAL_ERROR "ARMADA_SANITIZE: 'thread' cannot be combined with 'address'")
+  endif()
+  # Sanitizers apply to everything built here (tests and benchmarks too), so that a race or
+  # overflow in a test's own use of the library is reported as well.
+  add_compile_options(-fsanitize=${ARMADA_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=${ARMADA_SANITIZE})
+endif()
+
+# Installed binaries find the installed libraries; build-tree binaries find the build tree's.
+set(CMAKE_INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+set(CMAKE_INSTALL_RPATH_USE_LINK_PATH ON)

@@ -1,0 +1,34 @@
+// The one table of ARMADA_* settings. It drives parsing at init, docs/configuration.md and the
+// armada-info tool; a new setting is one new row here and one field in Config.
+#pragma once
+
+#include <span>
+#include <string>
+
+namespace armada::rma {
+
+/// One row of the settings table.
+struct Setting {
+  const char* name;          ///< environment variable, e.g. "ARMADA_NODE_SIZE"
+  const char* type;          ///< "int", "bool", "string"
+  const char* default_value;
+  const char* meaning;
+};
+
+/// Every setting Armada reads, in documentation order.
+std::span<const Setting> settings() noexcept;
+
+/// The effective configuration, read once at init.
+struct Config {
+  int node_size = 0;         ///< ARMADA_NODE_SIZE: ranks per virtual node, 0 = physical nodes
+  bool verbose = false;      ///< ARMADA_VERBOSE: print the configuration and topology at init
+  int spin_limit = 2000;     ///< ARMADA_SPIN_LIMIT: busy-wait iterations before a waiter sleeps
+};
+
+/// Reads the ARMADA_* environment; throws InvalidArgument naming the variable on a bad value.
+Config read_config();
+
+/// Value of setting `name` as the environment gives it now (or its default), for printing.
+std::string setting_value(const Setting& setting);
+
+}  // namespace armada::rma

@@ -1,0 +1,47 @@
+// Process groups: ordered subsets of the world with rank translation.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace armada::rma {
+
+class Group {
+ public:
+  /// The whole world (every rank, in order).
+  static Group world();
+
+  /// A group of `ranks` (ranks of `parent`, listed in the new group's order; no duplicates).
+  /// Collective over `parent`: every parent rank calls it with the same list. A caller not
+  /// listed receives a group it is not a member of (rank() == -1).
+  static Group create(const Group& parent, std::span<const int> ranks);
+
+  int size() const noexcept;
+  /// This process's rank in the group, or -1 if it is not a member.
+  int rank() const noexcept;
+  bool is_member() const noexcept { return rank() >= 0; }
+
+  /// World rank of group rank `group_rank` (throws InvalidArgument if out of range).
+  int world_rank(int group_rank) const;
+  /// Group rank of world rank `world_rank`, or -1 if that rank is not a member.
+  int group_rank(int world_rank) const;
+  /// World ranks of the members, in group order.
+  std::span<const int> world_ranks() const noexcept;
+
+  /// The group's communicator (MPI_COMM_NULL on non-members).
+  MPI_Comm comm() const noexcept;
+
+  bool operator==(const Group& other) const noexcept { return impl_ == other.impl_; }
+
+  struct Impl;
+  explicit Group(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<Impl>& impl() const noexcept { return impl_; }
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace armada::rma

@@ -1,0 +1,32 @@
+// Collective allocation of remotely accessible memory, and local allocation.
+//
+// On a node, segments live in POSIX shared memory mapped by every rank of the node, private to
+// the user (mode 0600) and unlinked as soon as every local rank has mapped it, so that nothing
+// stays in /dev/shm even if the job is killed.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "armada/rma/global_ptr.hpp"
+#include "armada/rma/group.hpp"
+
+namespace armada::rma {
+
+/// Allocates `bytes` (may differ per rank, may be 0) on every rank of `group`.
+/// Collective over `group`. Returns each member's base address in its own address space,
+/// indexed by group rank; a rank that asked for 0 bytes has a null base.
+std::vector<void*> allocate(std::size_t bytes, const Group& group = Group::world());
+
+/// Frees the segment whose local base is `my_base` (null on ranks that allocated 0 bytes).
+/// Collective over `group`, which must be the group the segment was allocated on.
+void free(void* my_base, const Group& group = Group::world());
+
+/// Size in bytes of the local slice of the segment with local base `my_base`.
+std::size_t segment_size(void* my_base);
+
+/// Local memory for source and destination buffers (any memory works; this is page aligned).
+void* allocate_local(std::size_t bytes);
+void free_local(void* ptr);
+
+}  // namespace armada::rma

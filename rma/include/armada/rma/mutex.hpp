@@ -1,0 +1,39 @@
+// Mutexes: a set of mutexes on every rank, locked and unlocked from any rank (ARMCI mutexes).
+//
+// Locking is FIFO-fair (tickets), and a waiter spins only briefly (ARMADA_SPIN_LIMIT) before it
+// sleeps in the kernel until its turn, so waiting never burns a core.
+#pragma once
+
+#include <vector>
+
+#include "armada/rma/group.hpp"
+
+namespace armada::rma {
+
+class MutexSet {
+ public:
+  /// Creates `count` mutexes on every member of `group` (count may differ per rank, may be 0).
+  /// Collective over `group`.
+  static MutexSet create(int count, const Group& group = Group::world());
+
+  MutexSet() = default;
+  /// Frees the mutexes. Collective over the group; no mutex may be held.
+  void destroy();
+
+  /// Number of mutexes world rank `rank` holds in this set.
+  int count(int rank) const;
+
+  void lock(int mutex, int rank);
+  void unlock(int mutex, int rank);
+  /// Takes the mutex only if it is free right now.
+  bool try_lock(int mutex, int rank);
+
+ private:
+  struct Word;
+  Word* word(const char* op, int mutex, int rank) const;
+  std::vector<void*> bases_;   // per group rank, in the owner's address space
+  std::vector<int> counts_;    // per group rank
+  Group group_{nullptr};
+};
+
+}  // namespace armada::rma

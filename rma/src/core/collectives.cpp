@@ -1,0 +1,91 @@
+#include "armada/rma/collectives.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+
+#include "core/check.hpp"
+#include "core/state.hpp"
+
+namespace armada::rma {
+
+namespace {
+
+template <class T>
+MPI_Datatype mpi_type() {
+  if constexpr (std::is_same_v<T, int>) return MPI_INT;
+  else if constexpr (std::is_same_v<T, long>) return MPI_LONG;
+  else if constexpr (std::is_same_v<T, long long>) return MPI_LONG_LONG;
+  else if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  else return MPI_DOUBLE;
+}
+
+void check_group(const char* op, const Group& group) {
+  detail::state(op);
+  if (!group.impl() || !group.is_member())
+    detail::throw_invalid(op, "group", "a group without this rank", "only members take part in a collective");
+}
+
+}  // namespace
+
+template <class T>
+void allreduce(std::span<T> data, ReduceOp op, const Group& group) {
+  constexpr const char* name = "rma::allreduce";
+  check_group(name, group);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op >= ReduceOp::BitOr && op <= ReduceOp::LogicalAnd)
+      detail::throw_invalid(name, "op", std::to_string(static_cast<int>(op)),
+                            "bitwise and logical reductions need an integer type");
+  }
+  MPI_Op mpi_op = MPI_OP_NULL;
+  switch (op) {
+    case ReduceOp::Sum: mpi_op = MPI_SUM; break;
+    case ReduceOp::Prod: mpi_op = MPI_PROD; break;
+    case ReduceOp::Min: mpi_op = MPI_MIN; break;
+    case ReduceOp::Max: mpi_op = MPI_MAX; break;
+    case ReduceOp::AbsMax:
+    case ReduceOp::AbsMin:
+      // ARMCI's absmax/absmin reduce the absolute values: |x| first, then max/min.
+      for (T& x : data) x = static_cast<T>(std::abs(x));
+      mpi_op = op == ReduceOp::AbsMax ? MPI_MAX : MPI_MIN;
+      break;
+    case ReduceOp::BitOr: mpi_op = MPI_BOR; break;
+    case ReduceOp::BitAnd: mpi_op = MPI_BAND; break;
+    case ReduceOp::BitXor: mpi_op = MPI_BXOR; break;
+    case ReduceOp::LogicalOr: mpi_op = MPI_LOR; break;
+    case ReduceOp::LogicalAnd: mpi_op = MPI_LAND; break;
+    default:
+      detail::throw_invalid(name, "op", std::to_string(static_cast<int>(op)), "not a ReduceOp");
+  }
+  // MPI counts are int: reduce in pieces.
+  for (std::size_t done = 0; done < data.size();) {
+    const std::size_t n = std::min<std::size_t>(data.size() - done, INT_MAX);
+    MPI_Allreduce(MPI_IN_PLACE, data.data() + done, static_cast<int>(n), mpi_type<T>(), mpi_op, group.comm());
+    done += n;
+  }
+}
+
+template void allreduce<int>(std::span<int>, ReduceOp, const Group&);
+template void allreduce<long>(std::span<long>, ReduceOp, const Group&);
+template void allreduce<long long>(std::span<long long>, ReduceOp, const Group&);
+template void allreduce<float>(std::span<float>, ReduceOp, const Group&);
+template void allreduce<double>(std::span<double>, ReduceOp, const Group&);
+
+void broadcast(void* buffer, std::size_t bytes, int root, const Group& group) {
+  constexpr const char* name = "rma::broadcast";
+  check_group(name, group);
+  if (root < 0 || root >= group.size())
+    detail::throw_invalid(name, "root", std::to_string(root), "not a rank of the group (size " + std::to_string(group.size()) + ")");
+  if (bytes && !buffer) detail::throw_invalid(name, "buffer", "null", "needs a buffer of " + std::to_string(bytes) + " bytes");
+  auto* p = static_cast<char*>(buffer);
+  for (std::size_t done = 0; done < bytes;) {
+    const std::size_t n = std::min<std::size_t>(bytes - done, INT_MAX);
+    MPI_Bcast(p + done, static_cast<int>(n), MPI_BYTE, root, group.comm());
+    done += n;
+  }
+}
+
+}  // namespace armada::rma

@@ -1,0 +1,68 @@
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "armada/rma/error.hpp"
+#include "armada/rma/types.hpp"
+#include "core/check.hpp"
+#include "core/state.hpp"
+
+namespace armada::rma {
+
+Error::Error(std::string operation, const std::string& message)
+    : std::runtime_error(message), operation_(std::move(operation)) {}
+
+InvalidArgument::InvalidArgument(std::string operation, std::string argument, std::string value,
+                                 const std::string& reason)
+    : Error(operation, detail::rank_prefix() + operation + ": argument '" + argument + "' = " +
+                           value + ": " + reason),
+      argument_(std::move(argument)),
+      value_(std::move(value)) {}
+
+const char* to_string(AccType type) noexcept {
+  switch (type) {
+    case AccType::Int: return "int";
+    case AccType::Long: return "long";
+    case AccType::Float: return "float";
+    case AccType::Double: return "double";
+    case AccType::ComplexFloat: return "complex<float>";
+    case AccType::ComplexDouble: return "complex<double>";
+  }
+  return "unknown";
+}
+
+namespace detail {
+
+std::string rank_prefix() {
+  return g_state ? "[rank " + std::to_string(g_state->rank) + "] " : std::string();
+}
+
+void throw_invalid(const char* op, const char* argument, const std::string& value,
+                   const std::string& reason) {
+  throw InvalidArgument(op, argument, value, reason);
+}
+
+void throw_state(const char* op, const std::string& reason) {
+  throw StateError(op, rank_prefix() + op + ": " + reason);
+}
+
+void throw_system(const char* op, const std::string& what, int errnum) {
+  throw SystemError(op, rank_prefix() + op + ": " + what + ": " + std::strerror(errnum));
+}
+
+void throw_unsupported(const char* op, const std::string& reason) {
+  throw Unsupported(op, rank_prefix() + op + ": " + reason);
+}
+
+std::string to_hex(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+void require_init(const char* op) {
+  if (!g_state) throw_state(op, "the rma runtime is not initialized (call armada::rma::init first)");
+}
+
+}  // namespace detail
+}  // namespace armada::rma

@@ -1,0 +1,161 @@
+// Collective allocation: one POSIX shared-memory object per node per allocation holds the
+// slices of all the group's members on that node; the registry learns every member's slice.
+#include "armada/rma/memory.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include "core/check.hpp"
+#include "core/group_impl.hpp"
+#include "core/state.hpp"
+
+namespace armada::rma {
+
+namespace {
+
+constexpr std::size_t kSliceAlign = 4096;  // page: no false sharing between ranks' slices
+
+std::size_t round_up(std::size_t n) { return (n + kSliceAlign - 1) / kSliceAlign * kSliceAlign; }
+
+const Group& checked_group(const char* op, const Group& group) {
+  if (!group.impl())
+    detail::throw_invalid(op, "group", "an empty group", "needs a group made by Group::world() or Group::create()");
+  if (!group.is_member())
+    detail::throw_invalid(op, "group", "a group of " + std::to_string(group.size()) + " ranks",
+                          "this rank is not a member; only members take part");
+  return group;
+}
+
+}  // namespace
+
+std::vector<void*> allocate(std::size_t bytes, const Group& g) {
+  constexpr const char* op = "rma::allocate";
+  auto& s = detail::state(op);
+  const Group& group = checked_group(op, g);
+  MPI_Comm comm = group.comm();
+  const int n = group.size();
+
+  std::vector<std::uint64_t> sizes(static_cast<std::size_t>(n));
+  const std::uint64_t mine = bytes;
+  MPI_Allgather(&mine, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, comm);
+  std::int64_t id = s.next_segment_id;
+  MPI_Allreduce(MPI_IN_PLACE, &id, 1, MPI_INT64_T, MPI_MAX, comm);
+  s.next_segment_id = id + 1;
+
+  // Slice offsets inside this node's object: node-local members in group order, page aligned.
+  const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
+  std::vector<std::size_t> offset(static_cast<std::size_t>(n), 0);
+  std::size_t total = 0;
+  for (int r = 0; r < n; ++r) {
+    const int w = group.world_rank(r);
+    if (s.topology.node_of[static_cast<std::size_t>(w)] != my_node) continue;
+    offset[static_cast<std::size_t>(r)] = total;
+    if (sizes[static_cast<std::size_t>(r)] > std::numeric_limits<std::size_t>::max() - total - kSliceAlign)
+      detail::throw_invalid(op, "bytes", std::to_string(sizes[static_cast<std::size_t>(r)]), "the node's total overflows");
+    total += round_up(sizes[static_cast<std::size_t>(r)]);
+  }
+
+  detail::SegmentRecord rec;
+  rec.id = id;
+  rec.group = group;
+  rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), total);
+  rec.my_size = bytes;
+  rec.my_base = bytes ? rec.region.data() + offset[static_cast<std::size_t>(group.rank())] : nullptr;
+
+  std::vector<void*> bases(static_cast<std::size_t>(n));
+  MPI_Allgather(&rec.my_base, sizeof(void*), MPI_BYTE, bases.data(), sizeof(void*), MPI_BYTE, comm);
+
+  std::vector<detail::Slice> slices;
+  for (int r = 0; r < n; ++r) {
+    if (sizes[static_cast<std::size_t>(r)] == 0) continue;
+    const int w = group.world_rank(r);
+    detail::Slice slice;
+    slice.base = reinterpret_cast<std::uintptr_t>(bases[static_cast<std::size_t>(r)]);
+    slice.size = sizes[static_cast<std::size_t>(r)];
+    slice.segment = id;
+    slice.owner = w;
+    if (s.topology.node_of[static_cast<std::size_t>(w)] == my_node)
+      slice.local = rec.region.data() + offset[static_cast<std::size_t>(r)];
+    slices.push_back(slice);
+  }
+  s.registry->add(slices);
+  {
+    std::lock_guard lock(s.segments_mutex);
+    if (rec.my_base) s.segment_by_base[rec.my_base] = id;
+    s.segments.emplace(id, std::move(rec));
+  }
+  return bases;
+}
+
+void free(void* my_base, const Group& g) {
+  constexpr const char* op = "rma::free";
+  auto& s = detail::state(op);
+  const Group& group = checked_group(op, g);
+  std::int64_t id = -1;
+  {
+    std::lock_guard lock(s.segments_mutex);
+    if (my_base) {
+      auto it = s.segment_by_base.find(my_base);
+      if (it == s.segment_by_base.end())
+        detail::throw_invalid(op, "my_base", detail::to_hex(my_base),
+                              "not the local base of a segment from rma::allocate (or freed already)");
+      id = it->second;
+      if (!(s.segments.at(id).group == group))
+        detail::throw_invalid(op, "group", "a group of " + std::to_string(group.size()) + " ranks",
+                              "segment " + std::to_string(id) + " was allocated on another group");
+    }
+  }
+  // A rank that allocated 0 bytes passes null and learns the segment from the others. Ranks
+  // with a base agree on the segment, or every rank reports the mismatch.
+  MPI_Comm comm = group.comm();
+  std::int64_t ids[2] = {id, id < 0 ? std::numeric_limits<std::int64_t>::min() : -id};
+  MPI_Allreduce(MPI_IN_PLACE, ids, 2, MPI_INT64_T, MPI_MAX, comm);
+  const std::int64_t max_id = ids[0], min_id = -ids[1];
+  if (max_id < 0)
+    detail::throw_invalid(op, "my_base", "null on every rank", "no segment to free");
+  if (id >= 0 && min_id != max_id)
+    detail::throw_invalid(op, "my_base", detail::to_hex(my_base),
+                          "ranks passed bases of different segments (ids " + std::to_string(min_id) +
+                              " and " + std::to_string(max_id) + ")");
+  id = max_id;
+
+  detail::SegmentRecord doomed;
+  {
+    std::lock_guard lock(s.segments_mutex);
+    auto it = s.segments.find(id);
+    if (it == s.segments.end())
+      detail::throw_invalid(op, "my_base", "null", "this rank holds no slice record of segment " + std::to_string(id));
+    doomed = std::move(it->second);
+    s.segments.erase(it);
+    if (doomed.my_base) s.segment_by_base.erase(doomed.my_base);
+  }
+  s.shm->fence_all();
+  MPI_Barrier(doomed.group.comm());  // no member still reads or writes the slices
+  s.registry->remove(id);
+}
+
+std::size_t segment_size(void* my_base) {
+  constexpr const char* op = "rma::segment_size";
+  auto& s = detail::state(op);
+  std::lock_guard lock(s.segments_mutex);
+  auto it = s.segment_by_base.find(my_base);
+  if (it == s.segment_by_base.end())
+    detail::throw_invalid(op, "my_base", detail::to_hex(my_base), "not the local base of a segment from rma::allocate");
+  return s.segments.at(it->second).my_size;
+}
+
+void* allocate_local(std::size_t bytes) {
+  if (bytes == 0) return nullptr;
+  void* p = nullptr;
+  if (int e = posix_memalign(&p, kSliceAlign, bytes); e != 0)
+    detail::throw_system("rma::allocate_local", "cannot allocate " + std::to_string(bytes) + " bytes", e);
+  return p;
+}
+
+void free_local(void* ptr) { std::free(ptr); }
+
+}  // namespace armada::rma

@@ -1,0 +1,94 @@
+// Mutex sets: each rank's mutexes are TicketMutex words in a segment allocated on the group,
+// so every transport reaches them through the same registry as data.
+#include "armada/rma/mutex.hpp"
+
+#include <string>
+
+#include "armada/rma/memory.hpp"
+#include "core/check.hpp"
+#include "core/state.hpp"
+#include "transport/shm/locks.hpp"
+
+namespace armada::rma {
+
+struct MutexSet::Word : detail::TicketMutex {};
+
+MutexSet MutexSet::create(int count, const Group& group) {
+  constexpr const char* op = "rma::MutexSet::create";
+  detail::state(op);
+  if (count < 0) detail::throw_invalid(op, "count", std::to_string(count), "must not be negative");
+  MutexSet set;
+  set.group_ = group;
+  set.bases_ = allocate(static_cast<std::size_t>(count) * sizeof(detail::TicketMutex), group);
+  set.counts_.resize(static_cast<std::size_t>(group.size()));
+  MPI_Allgather(&count, 1, MPI_INT, set.counts_.data(), 1, MPI_INT, group.comm());
+  return set;
+}
+
+void MutexSet::destroy() {
+  constexpr const char* op = "rma::MutexSet::destroy";
+  detail::state(op);
+  if (!group_.impl()) detail::throw_invalid(op, "this", "an empty MutexSet", "was never created or is destroyed already");
+  free(bases_[static_cast<std::size_t>(group_.rank())], group_);
+  bases_.clear();
+  counts_.clear();
+  group_ = Group(nullptr);
+}
+
+int MutexSet::count(int rank) const {
+  constexpr const char* op = "rma::MutexSet::count";
+  if (!group_.impl()) detail::throw_invalid(op, "this", "an empty MutexSet", "was never created or is destroyed already");
+  const int g = group_.group_rank(rank);
+  if (g < 0) detail::throw_invalid(op, "rank", std::to_string(rank), "not a member of the set's group");
+  return counts_[static_cast<std::size_t>(g)];
+}
+
+MutexSet::Word* MutexSet::word(const char* op, int mutex, int rank) const {
+  detail::State& s = detail::state(op);
+  if (!group_.impl()) detail::throw_invalid(op, "this", "an empty MutexSet", "was never created or is destroyed already");
+  detail::check_rank(op, "rank", s, rank);
+  const int g = group_.group_rank(rank);
+  if (g < 0)
+    detail::throw_invalid(op, "rank", std::to_string(rank), "not a member of the group the mutexes were created on");
+  const int n = counts_[static_cast<std::size_t>(g)];
+  if (mutex < 0 || mutex >= n)
+    detail::throw_invalid(op, "mutex", std::to_string(mutex),
+                          "rank " + std::to_string(rank) + " has " + std::to_string(n) + " mutexes in this set");
+  return static_cast<Word*>(bases_[static_cast<std::size_t>(g)]) + mutex;
+}
+
+namespace {
+struct Target {
+  detail::Transport& transport;
+  const detail::Slice& slice;
+};
+Target reach(const char* op, void* word, int rank) {
+  detail::State& s = *detail::g_state;
+  const detail::Slice* slice = s.registry->find(rank, word, sizeof(detail::TicketMutex));
+  if (!slice) detail::throw_state(op, "the mutex set's memory is no longer allocated");
+  return {detail::route(op, s, rank), *slice};
+}
+}  // namespace
+
+void MutexSet::lock(int mutex, int rank) {
+  constexpr const char* op = "rma::MutexSet::lock";
+  Word* w = word(op, mutex, rank);
+  auto t = reach(op, w, rank);
+  t.transport.mutex_lock(w, t.slice, rank);
+}
+
+bool MutexSet::try_lock(int mutex, int rank) {
+  constexpr const char* op = "rma::MutexSet::try_lock";
+  Word* w = word(op, mutex, rank);
+  auto t = reach(op, w, rank);
+  return t.transport.mutex_try_lock(w, t.slice, rank);
+}
+
+void MutexSet::unlock(int mutex, int rank) {
+  constexpr const char* op = "rma::MutexSet::unlock";
+  Word* w = word(op, mutex, rank);
+  auto t = reach(op, w, rank);
+  t.transport.mutex_unlock(w, t.slice, rank);
+}
+
+}  // namespace armada::rma

@@ -1,0 +1,52 @@
+// The segment registry: translates (rank, address in that rank's space) to the segment slice
+// that holds it, and to this process's mapping of that slice when the rank is on this node.
+//
+// Readers (every put/get) never lock: the table is an immutable snapshot replaced by the
+// (collective, rare) allocate and free; old snapshots are kept until finalize because a
+// concurrent reader may still hold one.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace armada::rma::detail {
+
+struct Slice {
+  std::uintptr_t base = 0;     // start in the owner's address space
+  std::size_t size = 0;
+  std::byte* local = nullptr;  // this process's mapping of the slice, or null (off node)
+  std::int64_t segment = -1;   // segment id (same on every rank)
+  int owner = -1;              // world rank
+
+  bool contains(std::uintptr_t addr, std::size_t extent) const noexcept {
+    return addr >= base && addr - base <= size && extent <= size - (addr - base);
+  }
+  /// This process's view of `remote` (valid only when local != null).
+  std::byte* map(const void* remote) const noexcept {
+    return local + (reinterpret_cast<std::uintptr_t>(remote) - base);
+  }
+};
+
+class Registry {
+ public:
+  explicit Registry(int world_size);
+  ~Registry();
+
+  /// The slice of `rank` that holds all of [addr, addr + extent), or null.
+  const Slice* find(int rank, const void* addr, std::size_t extent) const noexcept;
+
+  void add(const std::vector<Slice>& slices);
+  void remove(std::int64_t segment);
+
+ private:
+  using Table = std::vector<std::vector<Slice>>;  // per rank, sorted by base
+  std::atomic<const Table*> current_;
+  std::vector<std::unique_ptr<const Table>> snapshots_;  // every table ever published
+  std::mutex writer_;
+};
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,180 @@
+// init/finalize, node topology and routing of targets to transports.
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "armada/rma/runtime.hpp"
+#include "core/check.hpp"
+#include "core/group_impl.hpp"
+#include "core/state.hpp"
+
+namespace armada::rma {
+
+namespace detail {
+
+State* g_state = nullptr;
+
+State& state(const char* op) {
+  if (!g_state) throw_state(op, "the rma runtime is not initialized (call armada::rma::init first)");
+  return *g_state;
+}
+
+void check_rank(const char* op, const char* argument, const State& s, int target) {
+  if (target < 0 || target >= s.size)
+    throw_invalid(op, argument, std::to_string(target),
+                  "not a rank of the world group (size " + std::to_string(s.size) + ")");
+}
+
+Transport& route(const char* op, State& s, int target) {
+  if (Transport* t = s.route[static_cast<std::size_t>(target)]) return *t;
+  throw_unsupported(op, "rank " + std::to_string(target) + " is on node " +
+                            std::to_string(s.topology.node_of[static_cast<std::size_t>(target)]) +
+                            " and this rank on node " +
+                            std::to_string(s.topology.node_of[static_cast<std::size_t>(s.rank)]) +
+                            ", and no inter-node transport is available in this build");
+}
+
+namespace {
+
+// Physical nodes from MPI_COMM_TYPE_SHARED, optionally cut into virtual nodes of node_size
+// consecutive ranks. Node ids are numbered in order of their lowest world rank.
+Topology discover_topology(MPI_Comm world, int rank, int size, int node_size) {
+  MPI_Comm shared;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
+  int shared_rank = 0;
+  MPI_Comm_rank(shared, &shared_rank);
+  int leader = rank;  // lowest world rank on this physical node
+  MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shared);
+  MPI_Comm_free(&shared);
+
+  const int key[2] = {leader, node_size > 0 ? shared_rank / node_size : 0};
+  std::vector<int> keys(2 * static_cast<std::size_t>(size));
+  MPI_Allgather(key, 2, MPI_INT, keys.data(), 2, MPI_INT, world);
+
+  Topology t;
+  t.node_of.resize(static_cast<std::size_t>(size));
+  std::map<std::pair<int, int>, int> ids;
+  for (int r = 0; r < size; ++r) {
+    const auto k = std::make_pair(keys[2 * static_cast<std::size_t>(r)], keys[2 * static_cast<std::size_t>(r) + 1]);
+    auto [it, fresh] = ids.try_emplace(k, static_cast<int>(t.members.size()));
+    if (fresh) t.members.emplace_back();
+    t.node_of[static_cast<std::size_t>(r)] = it->second;
+    t.members[static_cast<std::size_t>(it->second)].push_back(r);
+  }
+  return t;
+}
+
+void print_configuration(const State& s) {
+  std::printf("armada::rma: %d ranks on %zu node(s)%s\n", s.size, s.topology.members.size(),
+              s.config.node_size > 0 ? " (virtual nodes)" : "");
+  for (std::size_t n = 0; n < s.topology.members.size(); ++n) {
+    std::printf("  node %zu:", n);
+    for (int r : s.topology.members[n]) std::printf(" %d", r);
+    std::printf("\n");
+  }
+  for (const Setting& setting : settings())
+    std::printf("  %s=%s\n", setting.name, setting_value(setting).c_str());
+  std::fflush(stdout);
+}
+
+void init_on(MPI_Comm comm, bool owns_mpi) {
+  auto s = std::make_unique<State>();
+  s->owns_mpi = owns_mpi;
+  s->config = read_config();
+  MPI_Comm_dup(comm, &s->world);
+  MPI_Comm_rank(s->world, &s->rank);
+  MPI_Comm_size(s->world, &s->size);
+  s->topology = discover_topology(s->world, s->rank, s->size, s->config.node_size);
+  const int my_node = s->topology.node_of[static_cast<std::size_t>(s->rank)];
+  MPI_Comm_split(s->world, my_node, s->rank, &s->node_comm);
+
+  auto world = std::make_shared<Group::Impl>();
+  world->comm = s->world;
+  world->rank = s->rank;
+  for (int r = 0; r < s->size; ++r) world->world_ranks.push_back(r);
+  world->group_rank_of = world->world_ranks;
+  s->world_group = Group(std::move(world));
+
+  s->registry = std::make_unique<Registry>(s->size);
+  s->stripe_region = ShmRegion::create("rma::init", s->node_comm, StripeLocks::region_bytes());
+  s->shm = std::make_unique<ShmTransport>(StripeLocks(s->stripe_region.data(), s->config.spin_limit),
+                                          s->config.spin_limit, s->rank);
+  s->route.assign(static_cast<std::size_t>(s->size), nullptr);
+  for (int r : s->topology.members[static_cast<std::size_t>(my_node)])
+    s->route[static_cast<std::size_t>(r)] = s->shm.get();
+
+  if (s->config.verbose && s->rank == 0) print_configuration(*s);
+  g_state = s.release();
+}
+
+}  // namespace
+}  // namespace detail
+
+using detail::g_state;
+
+void init(int* argc, char*** argv) {
+  if (g_state) detail::throw_state("rma::init", "the rma runtime is already initialized");
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  bool owns = false;
+  if (!initialized) {
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+      detail::throw_state("rma::init", "MPI_Init_thread failed");
+    owns = true;
+  }
+  detail::init_on(MPI_COMM_WORLD, owns);
+}
+
+void init(MPI_Comm comm) {
+  if (g_state) detail::throw_state("rma::init", "the rma runtime is already initialized");
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) detail::throw_state("rma::init", "init(MPI_Comm) needs MPI to be initialized already");
+  if (comm == MPI_COMM_NULL)
+    detail::throw_invalid("rma::init", "comm", "MPI_COMM_NULL", "needs a communicator this rank belongs to");
+  detail::init_on(comm, false);
+}
+
+void finalize() {
+  auto& s = detail::state("rma::finalize");
+  s.shm->fence_all();
+  MPI_Barrier(s.world);  // nobody unmaps memory another rank may still be writing
+  const bool owns = s.owns_mpi;
+  {
+    std::unique_ptr<detail::State> doomed(g_state);
+    g_state = nullptr;
+    doomed->segments.clear();
+    doomed->world_group = Group(nullptr);
+    MPI_Comm_free(&doomed->node_comm);
+    MPI_Comm_free(&doomed->world);
+  }
+  if (owns) MPI_Finalize();
+}
+
+bool initialized() noexcept { return g_state != nullptr; }
+int rank() { return detail::state("rma::rank").rank; }
+int size() { return detail::state("rma::size").size; }
+MPI_Comm world_comm() { return detail::state("rma::world_comm").world; }
+const Config& config() { return detail::state("rma::config").config; }
+
+int node_count() { return static_cast<int>(detail::state("rma::node_count").topology.members.size()); }
+
+int node_of(int world_rank) {
+  auto& s = detail::state("rma::node_of");
+  detail::check_rank("rma::node_of", "world_rank", s, world_rank);
+  return s.topology.node_of[static_cast<std::size_t>(world_rank)];
+}
+
+std::span<const int> node_ranks(int node) {
+  auto& s = detail::state("rma::node_ranks");
+  if (node < 0 || node >= static_cast<int>(s.topology.members.size()))
+    detail::throw_invalid("rma::node_ranks", "node", std::to_string(node),
+                          "not a node index (there are " + std::to_string(s.topology.members.size()) + " nodes)");
+  return s.topology.members[static_cast<std::size_t>(node)];
+}
+
+bool same_node(int a, int b) { return node_of(a) == node_of(b); }
+
+}  // namespace armada::rma

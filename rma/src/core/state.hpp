@@ -1,0 +1,66 @@
+// The runtime's process-wide state. One instance lives between init() and finalize().
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "armada/rma/config.hpp"
+#include "armada/rma/group.hpp"
+#include "core/registry.hpp"
+#include "transport/shm/shm_region.hpp"
+#include "transport/shm/shm_transport.hpp"
+
+namespace armada::rma::detail {
+
+struct Topology {
+  std::vector<int> node_of;               // per world rank
+  std::vector<std::vector<int>> members;  // per node, ascending world ranks
+};
+
+/// A collectively allocated segment, as this process knows it.
+struct SegmentRecord {
+  std::int64_t id = -1;
+  Group group{nullptr};
+  ShmRegion region;       // this node's shared object (all local members' slices)
+  void* my_base = nullptr;
+  std::size_t my_size = 0;
+};
+
+struct State {
+  MPI_Comm world = MPI_COMM_NULL;   // our duplicate of the user's communicator
+  int rank = -1;
+  int size = 0;
+  bool owns_mpi = false;            // init() called MPI_Init_thread, so finalize() ends MPI
+  Config config;
+  Topology topology;
+  MPI_Comm node_comm = MPI_COMM_NULL;  // world ranks of this node
+  Group world_group{nullptr};
+
+  std::unique_ptr<Registry> registry;
+  ShmRegion stripe_region;             // this node's accumulate locks
+  std::unique_ptr<ShmTransport> shm;
+  std::vector<Transport*> route;       // per world rank; null: no transport reaches it
+
+  std::mutex segments_mutex;
+  std::map<std::int64_t, SegmentRecord> segments;
+  std::map<void*, std::int64_t> segment_by_base;
+  std::int64_t next_segment_id = 0;
+};
+
+extern State* g_state;
+
+/// The state, or StateError naming `op` if the runtime is not initialized.
+State& state(const char* op);
+
+/// The transport that reaches `target` (already checked to be a world rank), or Unsupported.
+Transport& route(const char* op, State& s, int target);
+
+/// Throws InvalidArgument unless 0 <= target < world size.
+void check_rank(const char* op, const char* argument, const State& s, int target);
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,19 @@
+// Accumulate kernels: dst[i] += scale * src[i] on local memory, for the six element types.
+// Locking (atomicity per element) is the caller's business; these only compute.
+#pragma once
+
+#include <cstddef>
+
+#include "armada/rma/types.hpp"
+
+namespace armada::rma::detail {
+
+/// `bytes` must be a multiple of the element size and both pointers aligned to it
+/// (the public API checks both before calling).
+void accumulate(AccType type, const void* scale, const std::byte* src, std::byte* dst,
+                std::size_t bytes) noexcept;
+
+/// True if `scale` is the multiplicative identity of `type` (the kernel then skips the multiply).
+bool is_unit_scale(AccType type, const void* scale) noexcept;
+
+}  // namespace armada::rma::detail

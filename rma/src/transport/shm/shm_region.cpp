@@ -1,0 +1,89 @@
+#include "transport/shm/shm_region.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "core/check.hpp"
+
+namespace armada::rma::detail {
+
+namespace {
+std::atomic<unsigned> g_region_counter{0};
+}
+
+ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t bytes) {
+  ShmRegion region;
+  if (bytes == 0) return region;
+  int node_rank = 0;
+  MPI_Comm_rank(node_comm, &node_rank);
+
+  // The creator sends the name, or an error number, to the others.
+  struct Announce {
+    char name[64];
+    int error;
+  } msg{};
+  int fd = -1;
+  if (node_rank == 0) {
+    std::snprintf(msg.name, sizeof msg.name, "/armada.%d.%u", static_cast<int>(getpid()),
+                  g_region_counter.fetch_add(1));
+    fd = shm_open(msg.name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0) {
+      msg.error = errno;
+    } else if (int e = posix_fallocate(fd, 0, static_cast<off_t>(bytes)); e != 0) {
+      msg.error = e;
+      close(fd);
+      fd = -1;
+      shm_unlink(msg.name);
+    }
+  }
+  MPI_Bcast(&msg, sizeof msg, MPI_BYTE, 0, node_comm);
+  if (msg.error != 0)
+    throw_system(op, "cannot create " + std::to_string(bytes) + " bytes of shared memory in /dev/shm",
+                 msg.error);
+
+  if (node_rank != 0) fd = shm_open(msg.name, O_RDWR, 0600);
+  int my_error = fd < 0 ? errno : 0;
+  void* p = MAP_FAILED;
+  if (fd >= 0) {
+    p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) my_error = errno;
+    close(fd);
+  }
+  // Everyone has mapped (or failed): the name is no longer needed.
+  int any_error = 0;
+  MPI_Allreduce(&my_error, &any_error, 1, MPI_INT, MPI_MAX, node_comm);
+  if (node_rank == 0) shm_unlink(msg.name);
+  if (any_error != 0) {
+    if (p != MAP_FAILED) munmap(p, bytes);
+    throw_system(op, "cannot map " + std::to_string(bytes) + " bytes of shared memory", any_error);
+  }
+  region.data_ = static_cast<std::byte*>(p);
+  region.size_ = bytes;
+  return region;
+}
+
+ShmRegion::~ShmRegion() {
+  if (data_) munmap(data_, size_);
+}
+
+ShmRegion::ShmRegion(ShmRegion&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+
+ShmRegion& ShmRegion::operator=(ShmRegion&& other) noexcept {
+  if (this != &other) {
+    if (data_) munmap(data_, size_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+}  // namespace armada::rma::detail

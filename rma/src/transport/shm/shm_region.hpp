@@ -1,0 +1,34 @@
+// A POSIX shared-memory object created by one rank of a node and mapped by the others.
+//
+// The object is mode 0600 and is unlinked as soon as every participant has mapped it, so the
+// only window in which a killed job can leave a file in /dev/shm is the creation itself.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+namespace armada::rma::detail {
+
+class ShmRegion {
+ public:
+  ShmRegion() = default;
+  /// Collective over `node_comm` (ranks on one node). Rank 0 of it creates `bytes` bytes
+  /// (reserved up front, so running out of /dev/shm is an error here, not a SIGBUS later);
+  /// all map it. Throws SystemError on every rank if any rank fails. bytes == 0 maps nothing.
+  static ShmRegion create(const char* op, MPI_Comm node_comm, std::size_t bytes);
+  ~ShmRegion();
+  ShmRegion(ShmRegion&& other) noexcept;
+  ShmRegion& operator=(ShmRegion&& other) noexcept;
+  ShmRegion(const ShmRegion&) = delete;
+  ShmRegion& operator=(const ShmRegion&) = delete;
+
+  std::byte* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Armada needs to build and test, only those missing.
+# Non-interactive and idempotent: a second run installs nothing and takes a second.
+#
+#   ARMADA_MPI=openmpi (default) | mpich   which MPI implementation to install
+#   ARMADA_SETUP_EXTRA="pkg ..."           further packages to install
+set -euo pipefail
+
+mpi="${ARMADA_MPI:-openmpi}"
+case "$mpi" in
+  openmpi) mpi_pkgs=(openmpi-bin libopenmpi-dev) ;;
+  mpich)   mpi_pkgs=(mpich libmpich-dev) ;;
+  *) echo "setup.sh: ARMADA_MPI='$mpi' is not one of: openmpi, mpich" >&2; exit 2 ;;
+esac
+
+packages=(
+  build-essential cmake pkg-config gfortran
+  "${mpi_pkgs[@]}"
+  libopenblas-dev liblapack-dev libeigen3-dev
+  libgtest-dev libgmock-dev
+  libibverbs-dev rdma-core
+  procps
+)
+# shellcheck disable=SC2206
+packages+=(${ARMADA_SETUP_EXTRA:-})
+
+missing=()
+for p in "${packages[@]}"; do
+  # dpkg-query prints "install ok installed" only for a fully installed package.
+  if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup.sh: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup.sh: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup.sh: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+# Refresh the package index only when it is missing or older than a day.
+stamp=/var/lib/apt/periodic/update-success-stamp
+lists=$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' 2>/dev/null | head -n1)
+if [ -z "$lists" ] || [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null | head -n1)" ]; then
+  "${sudo_cmd[@]}" apt-get update -q
+fi
+: "$stamp"
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "setup.sh: done"

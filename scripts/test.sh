@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The test command: installs missing packages, configures, builds, runs every test under ctest.
+# Its exit code is ctest's.
+#
+#   scripts/test.sh                         RelWithDebInfo build in build/
+#   ARMADA_SANITIZE=address,undefined scripts/test.sh    in build-asan/
+#   ARMADA_SANITIZE=thread scripts/test.sh               in build-tsan/
+#   ARMADA_MPI=mpich scripts/test.sh                     against MPICH, in build-mpich/
+#   CTEST_ARGS="-R rma" scripts/test.sh                  a subset
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+
+"$armada_root/scripts/setup.sh"
+
+build=${ARMADA_BUILD_DIR:-}
+sanitize=${ARMADA_SANITIZE:-}
+mpi=${ARMADA_MPI:-openmpi}
+if [ -z "$build" ]; then
+  build="$armada_root/build"
+  case "$sanitize" in
+    "") ;;
+    thread) build="$armada_root/build-tsan" ;;
+    *) build="$armada_root/build-asan" ;;
+  esac
+  [ "$mpi" = openmpi ] || build="$build-$mpi"
+fi
+
+echo "== configure ($build)"
+cmake -S "$armada_root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DARMADA_SANITIZE="$sanitize" -DARMADA_MPI="$mpi"
+echo "== build"
+cmake --build "$build" -j "$jobs"
+echo "== test"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}   # MPI's own allocations are not ours to report
+# shellcheck disable=SC2086
+ctest --test-dir "$build" --output-on-failure -j "$jobs" ${CTEST_ARGS:-}

@@ -1,0 +1,80 @@
+// Runtime, topology, groups and allocation.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+
+#include "test_util.hpp"
+
+namespace armada::rma {
+namespace {
+
+using test::expect_error;
+using test::Segment;
+
+TEST(Runtime, RankAndSizeMatchMpi) {
+  int r = 0, n = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  EXPECT_EQ(rank(), r);
+  EXPECT_EQ(size(), n);
+  EXPECT_TRUE(initialized());
+}
+
+TEST(Runtime, InitTwiceIsAStateError) {
+  expect_error<StateError>([] { init(MPI_COMM_WORLD); }, {"rma::init", "already initialized"});
+}
+
+TEST(Runtime, TopologyCoversEveryRankOnce) {
+  std::vector<int> seen(static_cast<std::size_t>(size()), 0);
+  for (int n = 0; n < node_count(); ++n)
+    for (int r : node_ranks(n)) {
+      ++seen[static_cast<std::size_t>(r)];
+      EXPECT_EQ(node_of(r), n);
+    }
+  for (int c : seen) EXPECT_EQ(c, 1);
+  EXPECT_TRUE(same_node(rank(), rank()));
+  // Without ARMADA_NODE_SIZE, one machine is one node.
+  if (config().node_size == 0) {
+    EXPECT_EQ(node_count(), 1);
+  } else {
+    EXPECT_EQ(node_count(), (size() + config().node_size - 1) / config().node_size);
+  }
+}
+
+TEST(Runtime, BadRanksAreRejected) {
+  expect_error<InvalidArgument>([] { node_of(size()); }, {"rma::node_of", "world_rank", "not a rank"});
+  expect_error<InvalidArgument>([] { node_of(-1); }, {"'world_rank' = -1"});
+  expect_error<InvalidArgument>([] { node_ranks(node_count()); }, {"rma::node_ranks", "'node'"});
+}
+
+TEST(Allocate, EveryRankSeesEveryBase) {
+  const std::size_t bytes = 1000 + 24 * static_cast<std::size_t>(rank());
+  Segment seg(bytes);
+  ASSERT_EQ(seg.bases().size(), static_cast<std::size_t>(size()));
+  EXPECT_EQ(segment_size(seg.local()), bytes);
+  // Fill mine, barrier, read everyone's through get.
+  std::memset(seg.local(), rank() + 1, bytes);
+  barrier();
+  for (int r = 0; r < size(); ++r) {
+    std::vector<unsigned char> buf(1000 + 24 * static_cast<std::size_t>(r));
+    get(seg.base(r), buf.data(), buf.size(), r);
+    for (unsigned char c : buf) ASSERT_EQ(c, r + 1) << "from rank " << r;
+  }
+  barrier();
+}
+
+TEST(Allocate, ZeroSizedSlicesAreNull) {
+  const bool zero = rank() % 2 == 1;
+  Segment seg(zero ? 0 : 64);
+  for (int r = 0; r < size(); ++r) {
+    if (r % 2 == 1)
+      EXPECT_EQ(seg.bases()[static_cast<std::size_t>(r)], nullptr);
+    else
+      EXPECT_NE(seg.bases()[static_cast<std::size_t>(r)], nullptr);
+  }
+  barrier();
+}
+
+}  // namespace
+}  // namespace armada::rma

@@ -1,0 +1,124 @@
+// Groups, allocation on groups, and collectives.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "test_util.hpp"
+
+namespace armada::rma {
+namespace {
+
+using test::Segment;
+
+TEST(Groups, WorldTranslatesToItself) {
+  const Group w = Group::world();
+  EXPECT_EQ(w.size(), size());
+  EXPECT_EQ(w.rank(), rank());
+  for (int r = 0; r < size(); ++r) {
+    EXPECT_EQ(w.world_rank(r), r);
+    EXPECT_EQ(w.group_rank(r), r);
+  }
+}
+
+TEST(Groups, ReversedOddRanksTranslateBothWays) {
+  // Odd world ranks, listed in reverse order.
+  std::vector<int> ranks;
+  for (int r = size() - 1; r >= 0; --r)
+    if (r % 2 == 1) ranks.push_back(r);
+  const Group g = Group::create(Group::world(), ranks);
+  EXPECT_EQ(g.size(), static_cast<int>(ranks.size()));
+  EXPECT_EQ(g.is_member(), rank() % 2 == 1);
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    EXPECT_EQ(g.world_rank(static_cast<int>(i)), ranks[i]);
+    EXPECT_EQ(g.group_rank(ranks[i]), static_cast<int>(i));
+  }
+  if (size() > 0) {
+    EXPECT_EQ(g.group_rank(0), -1);  // rank 0 is even: not a member
+  }
+  if (g.is_member()) {
+    EXPECT_EQ(g.world_rank(g.rank()), rank());
+    EXPECT_NE(g.comm(), MPI_COMM_NULL);
+  } else {
+    EXPECT_EQ(g.comm(), MPI_COMM_NULL);
+  }
+  barrier();
+}
+
+TEST(Groups, AllocationOnAGroupAndTrafficInsideIt) {
+  std::vector<int> ranks;
+  for (int r = 0; r < size(); r += 2) ranks.push_back(r);  // even ranks
+  const Group g = Group::create(Group::world(), ranks);
+  if (g.is_member()) {
+    Segment seg(64 * sizeof(int), g);
+    EXPECT_EQ(seg.bases().size(), ranks.size());
+    std::memset(seg.local(), 0, 64 * sizeof(int));
+    MPI_Barrier(g.comm());
+    const int next = g.world_rank((g.rank() + 1) % g.size());  // world rank of next member
+    std::vector<int> v(64, rank() + 1);
+    put(v.data(), seg.at<int>(next), 64);
+    fence(next);
+    MPI_Barrier(g.comm());
+    const int prev = g.world_rank((g.rank() + g.size() - 1) % g.size());
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(seg.local<int>()[i], prev + 1);
+    // Mutexes on the group as well.
+    MutexSet m = MutexSet::create(2, g);
+    m.lock(1, ranks.back());
+    m.unlock(1, ranks.back());
+    MPI_Barrier(g.comm());
+    m.destroy();
+    MPI_Barrier(g.comm());
+  }
+  barrier();
+}
+
+TEST(Groups, NonMembersCannotAllocateOnTheGroup) {
+  const int zero[] = {0};
+  const Group g = Group::create(Group::world(), zero);
+  if (!g.is_member())
+    test::expect_error<InvalidArgument>([&] { allocate(8, g); }, {"rma::allocate", "not a member"});
+  barrier();
+}
+
+TEST(Collectives, ReductionsIncludingAbsMaxAbsMin) {
+  const int n = size(), me = rank();
+  std::vector<double> d{static_cast<double>(me + 1), -static_cast<double>(me + 1) * 2, me % 2 ? -0.5 : 0.25};
+  auto sum = d;
+  allreduce(std::span<double>(sum), ReduceOp::Sum);
+  EXPECT_EQ(sum[0], n * (n + 1) / 2.0);
+  EXPECT_EQ(sum[1], -static_cast<double>(n * (n + 1)));
+  auto amax = d;
+  allreduce(std::span<double>(amax), ReduceOp::AbsMax);
+  EXPECT_EQ(amax[0], n);
+  EXPECT_EQ(amax[1], 2.0 * n);
+  EXPECT_EQ(amax[2], n > 1 ? 0.5 : 0.25);
+  auto amin = d;
+  allreduce(std::span<double>(amin), ReduceOp::AbsMin);
+  EXPECT_EQ(amin[0], 1);
+  EXPECT_EQ(amin[1], 2);
+  EXPECT_EQ(amin[2], 0.25);
+  long bits = 1L << me;
+  allreduce(std::span<long>(&bits, 1), ReduceOp::BitOr);
+  EXPECT_EQ(bits, (1L << n) - 1);
+  int imin = 10 - me;
+  allreduce(std::span<int>(&imin, 1), ReduceOp::Min);
+  EXPECT_EQ(imin, 10 - (n - 1));
+  long long prod = 2;
+  allreduce(std::span<long long>(&prod, 1), ReduceOp::Prod);
+  EXPECT_EQ(prod, 1LL << n);
+  float f = 1.0f;
+  test::expect_error<InvalidArgument>([&] { allreduce(std::span<float>(&f, 1), ReduceOp::BitXor); },
+                                      {"rma::allreduce", "integer type"});
+}
+
+TEST(Collectives, BroadcastFromEveryRoot) {
+  for (int root = 0; root < size(); ++root) {
+    std::vector<int> v(1000, rank() == root ? root * 7 : -1);
+    broadcast(v.data(), v.size() * sizeof(int), root);
+    for (int x : v) ASSERT_EQ(x, root * 7);
+  }
+  test::expect_error<InvalidArgument>([&] { int x; broadcast(&x, 4, size()); }, {"rma::broadcast", "'root'"});
+}
+
+}  // namespace
+}  // namespace armada::rma

@@ -1,0 +1,128 @@
+// I/O vector put/get/acc, and the destination-overlap rule.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "test_util.hpp"
+
+namespace armada::rma {
+namespace {
+
+using test::expect_error;
+using test::Segment;
+
+TEST(Vector, ScatterAndGatherTwoSetsOfDifferentSizes) {
+  const std::size_t slots = 1024;
+  Segment seg(slots * sizeof(double));
+  std::fill_n(seg.local<double>(), slots, -1.0);
+  barrier();
+  const int t = (rank() + 1) % size();
+  // Set A: 128 single doubles at slots 8k+4 in random order (the sorting overlap check).
+  // Set B: 100 pairs of doubles at slots 8k+1, 8k+2.
+  std::mt19937 rng(42 + static_cast<unsigned>(rank()));
+  std::vector<std::size_t> a_slots(128);
+  for (std::size_t k = 0; k < a_slots.size(); ++k) a_slots[k] = 8 * k + 4;
+  std::shuffle(a_slots.begin(), a_slots.end(), rng);
+  std::vector<double> src(slots);
+  std::iota(src.begin(), src.end(), 1000.0 * rank());
+  std::vector<void*> a_src, a_dst, b_src, b_dst;
+  for (std::size_t s : a_slots) {
+    a_src.push_back(&src[s]);
+    a_dst.push_back(seg.base<double>(t) + s);
+  }
+  for (std::size_t k = 0; k < 100; ++k) {
+    b_src.push_back(&src[8 * k + 1]);
+    b_dst.push_back(seg.base<double>(t) + 8 * k + 1);
+  }
+  const IoSet sets[] = {{a_src, a_dst, sizeof(double)}, {b_src, b_dst, 2 * sizeof(double)}};
+  put_vector(sets, t);
+  barrier();
+  const int from = (rank() + size() - 1) % size();
+  for (std::size_t s = 0; s < slots; ++s) {
+    const bool written = (s % 8 == 4 && s / 8 < 128) || ((s % 8 == 1 || s % 8 == 2) && s / 8 < 100);
+    ASSERT_EQ(seg.local<double>()[s], written ? 1000.0 * from + static_cast<double>(s) : -1.0) << "slot " << s;
+  }
+  barrier();
+  // Gather the same slots back into a zeroed buffer.
+  std::vector<double> back(slots, 0);
+  std::vector<void*> ga_src, ga_dst;
+  for (std::size_t s : a_slots) {
+    ga_src.push_back(seg.base<double>(t) + s);
+    ga_dst.push_back(&back[s]);
+  }
+  const IoSet gsets[] = {{ga_src, ga_dst, sizeof(double)}};
+  Handle h = get_vector_nb(gsets, t);
+  h.wait();
+  for (std::size_t s : a_slots) EXPECT_EQ(back[s], src[s]);
+  barrier();
+}
+
+TEST(Vector, AccumulateAllowsRepeatedDestinations) {
+  // Like Global Arrays' scatter-accumulate with repeated indices: every hit counts.
+  Segment seg(16 * sizeof(long));
+  std::fill_n(seg.local<long>(), 16, 0L);
+  barrier();
+  std::vector<long> ones(64, 1);
+  std::vector<void*> src, dst;
+  for (int i = 0; i < 64; ++i) {
+    src.push_back(&ones[static_cast<std::size_t>(i)]);
+    dst.push_back(seg.base<long>(0) + i % 16);  // each slot 4 times
+  }
+  const IoSet sets[] = {{src, dst, sizeof(long)}};
+  const long scale = 1;
+  acc_vector(AccType::Long, &scale, sets, 0);
+  barrier();
+  if (rank() == 0) {
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(seg.local<long>()[i], 4L * size());
+  }
+  barrier();
+}
+
+TEST(Vector, OverlappingDestinationsAreRejectedBeforeAnyByteMoves) {
+  Segment seg(256);
+  std::fill_n(seg.local<unsigned char>(), 256, 0x5A);
+  barrier();
+  const int t = (rank() + 1) % size();
+  unsigned char src[64];
+  std::fill_n(src, 64, 0x01);
+  // Descending (slow path) with an overlap at the end: 8-byte segments at 96, 80, 64, 60.
+  std::vector<void*> s{src, src + 8, src + 16, src + 24};
+  std::vector<void*> d{seg.base(t) + 96, seg.base(t) + 80, seg.base(t) + 64, seg.base(t) + 60};
+  const IoSet sets[] = {{s, d, 8}};
+  expect_error<InvalidArgument>([&] { put_vector(sets, t); }, {"rma::put_vector", "overlap"});
+  // Ascending (fast path) overlap across two sets.
+  std::vector<void*> s1{src}, d1{seg.base(t)}, s2{src}, d2{seg.base(t) + 4};
+  const IoSet two[] = {{s1, d1, 8}, {s2, d2, 8}};
+  expect_error<InvalidArgument>([&] { put_vector(two, t); }, {"overlap"});
+  // Gets check their (local) destinations the same way.
+  unsigned char local[64];
+  std::vector<void*> gs{seg.base(t), seg.base(t) + 32}, gd{local, local + 4};
+  const IoSet g[] = {{gs, gd, 8}};
+  expect_error<InvalidArgument>([&] { get_vector(g, t); }, {"rma::get_vector", "overlap"});
+  barrier();
+  for (int i = 0; i < 256; ++i) ASSERT_EQ(seg.local<unsigned char>()[i], 0x5A) << "byte " << i << " moved";
+  barrier();
+}
+
+TEST(Vector, MalformedSetsAreRejected) {
+  Segment seg(64);
+  const int t = (rank() + 1) % size();
+  char buf[16];
+  std::vector<void*> one{buf}, two{seg.base(t), seg.base(t) + 8}, null{nullptr};
+  const IoSet uneven[] = {{one, two, 8}};
+  expect_error<InvalidArgument>([&] { put_vector(uneven, t); }, {"sets[0].dst", "as many pointers"});
+  std::vector<void*> d1{seg.base(t)};
+  const IoSet zero[] = {{one, d1, 0}};
+  expect_error<InvalidArgument>([&] { put_vector(zero, t); }, {"sets[0].bytes", "at least 1 byte"});
+  const IoSet nul[] = {{null, d1, 8}};
+  expect_error<InvalidArgument>([&] { put_vector(nul, t); }, {"sets[0].src[0]", "null"});
+  std::vector<void*> outside{seg.base(t) + 60};
+  const IoSet past[] = {{one, outside, 8}};
+  expect_error<InvalidArgument>([&] { put_vector(past, t); }, {"past the end"});
+  barrier();
+}
+
+}  // namespace
+}  // namespace armada::rma

@@ -1,0 +1,29 @@
+// A job that dies with its segments mapped. Every rank allocates, prints its pid
+// ("pid <n>"), then the last rank kills itself with SIGKILL (mode "kill") or calls MPI_Abort
+// (mode "abort"). tests/rma/check_shm_cleanup.sh checks /dev/shm afterwards.
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <unistd.h>
+
+#include "armada/rma/rma.hpp"
+
+namespace rma = armada::rma;
+
+int main(int argc, char** argv) {
+  const bool kill_mode = argc > 1 && std::strcmp(argv[1], "kill") == 0;
+  rma::Session session(&argc, &argv);
+  auto small = rma::allocate(4096);
+  auto big = rma::allocate(64 << 20);
+  rma::MutexSet m = rma::MutexSet::create(4);
+  std::printf("pid %d\n", static_cast<int>(getpid()));
+  std::fflush(stdout);
+  rma::barrier();
+  if (rma::rank() == rma::size() - 1) {
+    if (kill_mode) raise(SIGKILL);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+  // The others wait to be torn down by the launcher.
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}

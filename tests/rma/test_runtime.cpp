@@ -57,6 +57,7 @@ TEST(Allocate, EveryRankSeesEveryBase) {
   std::memset(seg.local(), rank() + 1, bytes);
   barrier();
   for (int r = 0; r < size(); ++r) {
+    if (!same_node(rank(), r)) continue;  // off-node reads need an inter-node transport
     std::vector<unsigned char> buf(1000 + 24 * static_cast<std::size_t>(r));
     get(seg.base(r), buf.data(), buf.size(), r);
     for (unsigned char c : buf) ASSERT_EQ(c, r + 1) << "from rank " << r;
@@ -73,6 +74,32 @@ TEST(Allocate, ZeroSizedSlicesAreNull) {
     else
       EXPECT_NE(seg.bases()[static_cast<std::size_t>(r)], nullptr);
   }
+  barrier();
+}
+
+}  // namespace
+}  // namespace armada::rma
+
+namespace armada::rma {
+namespace {
+
+TEST(VirtualNodes, OffNodeTargetsNameTheMissingTransport) {
+  // Under ARMADA_NODE_SIZE=k, ranks on other virtual nodes need an inter-node transport; until
+  // one is configured, operations to them fail with Unsupported before anything moves.
+  test::Segment seg(64);
+  std::memset(seg.local(), 0x21, 64);
+  barrier();
+  int off = -1;
+  for (int r = 0; r < size(); ++r)
+    if (!same_node(rank(), r)) off = r;
+  if (off >= 0) {
+    char buf[8] = {};
+    test::expect_error<Unsupported>([&] { put(buf, seg.base(off), 8, off); },
+                                    {"rma::put", "no inter-node transport"});
+    test::expect_error<Unsupported>([&] { fetch_add(seg.at<long>(off), 1L); }, {"rma::fetch_add"});
+  }
+  barrier();
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(seg.local<unsigned char>()[i], 0x21);
   barrier();
 }
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <limits>
+#include <thread>
 
 #include "test_util.hpp"
 
@@ -95,6 +97,49 @@ TEST(Accumulate, NonblockingHandleCompletesTheAccumulate) {
   barrier();
   if (rank() == 0) {
     for (int i = 0; i < 64; ++i) EXPECT_EQ(seg.local<double>()[i], 1 + 2.0 * size());
+  }
+  barrier();
+}
+
+}  // namespace
+}  // namespace armada::rma
+
+namespace armada::rma {
+namespace {
+
+TEST(Accumulate, IntegersWrapAroundInsteadOfOverflowing) {
+  test::Segment seg(2 * sizeof(long));
+  seg.local<int>()[0] = std::numeric_limits<int>::max();
+  seg.local<long>()[1] = std::numeric_limits<long>::min();
+  barrier();
+  if (rank() == 0) {
+    const int one = 1;
+    acc(&one, GlobalPtr<int>(0, seg.base<int>(0)), 1);
+    const long minus_one = -1;
+    acc(&minus_one, GlobalPtr<long>(0, seg.base<long>(0) + 1), 1, 3L);
+    EXPECT_EQ(seg.local<int>()[0], std::numeric_limits<int>::min());
+    EXPECT_EQ(seg.local<long>()[1], std::numeric_limits<long>::max() - 2);
+  }
+  barrier();
+}
+
+TEST(Accumulate, ThreadsOfEveryRankAccumulateAtOnce) {
+  // MPI_THREAD_MULTIPLE: 3 threads per rank accumulate into the same doubles of rank 0.
+  const std::size_t n = 2048;
+  const int threads = 3, K = 20;
+  test::Segment seg(n * sizeof(double));
+  std::fill_n(seg.local<double>(), n, 0.0);
+  barrier();
+  std::vector<double> ones(n, 1.0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (int k = 0; k < K; ++k) acc(ones.data(), GlobalPtr<double>(0, seg.base<double>(0)), n);
+    });
+  for (auto& th : pool) th.join();
+  barrier();
+  if (rank() == 0) {
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(seg.local<double>()[i], static_cast<double>(threads * K * size()));
   }
   barrier();
 }

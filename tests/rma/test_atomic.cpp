@@ -157,3 +157,31 @@ TEST(Mutex, LockIsFifoFair) {
 
 }  // namespace
 }  // namespace armada::rma
+
+namespace armada::rma {
+namespace {
+
+TEST(Atomic, ThreadsOfEveryRankTakeDistinctTickets) {
+  const int threads = 4, K = 500;
+  test::Segment seg(sizeof(long));
+  *seg.local<long>() = 0;
+  barrier();
+  std::vector<std::vector<long>> got(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (int k = 0; k < K; ++k) got[static_cast<std::size_t>(t)].push_back(fetch_add(seg.at<long>(0), 1L));
+    });
+  for (auto& th : pool) th.join();
+  std::vector<long> mine;
+  for (auto& v : got) mine.insert(mine.end(), v.begin(), v.end());
+  std::vector<long> all(mine.size() * static_cast<std::size_t>(size()));
+  MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_LONG, all.data(), static_cast<int>(mine.size()),
+                MPI_LONG, world_comm());
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], static_cast<long>(i));
+  barrier();
+}
+
+}  // namespace
+}  // namespace armada::rma

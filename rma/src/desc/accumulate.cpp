@@ -2,6 +2,7 @@
 
 #include <complex>
 #include <cstring>
+#include <type_traits>
 
 namespace armada::rma::detail {
 
@@ -9,6 +10,13 @@ namespace {
 
 template <class T>
 void axpy(T scale, const std::byte* src, std::byte* dst, std::size_t bytes) noexcept {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    // Integers wrap around (two's complement) instead of overflowing into undefined behaviour:
+    // the same bits, computed in the unsigned type.
+    using U = std::make_unsigned_t<T>;
+    axpy<U>(static_cast<U>(scale), src, dst, bytes);
+    return;
+  }
   const T* __restrict s = reinterpret_cast<const T*>(src);
   T* __restrict d = reinterpret_cast<T*>(dst);
   const std::size_t n = bytes / sizeof(T);

@@ -106,6 +106,28 @@ TEST(Vector, OverlappingDestinationsAreRejectedBeforeAnyByteMoves) {
   barrier();
 }
 
+TEST(Vector, UnalignedSegmentsSharingCellsButNotBytesAreAccepted) {
+  // 12-byte segments back to back in descending order: the overlap check's bitmap (8-byte
+  // cells) sees shared cells, the exact check must still accept them.
+  const std::size_t n = 40;
+  Segment seg(12 * n);
+  std::fill_n(seg.local<unsigned char>(), 12 * n, 0);
+  barrier();
+  const int t = (rank() + 1) % size();
+  std::vector<unsigned char> src(12 * n);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 7 + 1);
+  std::vector<void*> s, d;
+  for (std::size_t k = n; k-- > 0;) {
+    s.push_back(&src[12 * k]);
+    d.push_back(seg.base(t) + 12 * k);
+  }
+  const IoSet sets[] = {{s, d, 12}};
+  put_vector(sets, t);
+  barrier();
+  for (std::size_t i = 0; i < src.size(); ++i) ASSERT_EQ(seg.local<unsigned char>()[i], src[i]) << i;
+  barrier();
+}
+
 TEST(Vector, MalformedSetsAreRejected) {
   Segment seg(64);
   const int t = (rank() + 1) % size();

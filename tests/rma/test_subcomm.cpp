@@ -1,0 +1,65 @@
+// The runtime on a sub-communicator of an MPI the program initialized itself: the world is the
+// sub-communicator, and the runtime can be finalized and started again on another one.
+// (No rma_env.cpp here: this program drives init/finalize itself.)
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstring>
+
+#include "armada/rma/rma.hpp"
+
+namespace armada::rma {
+namespace {
+
+TEST(SubCommunicator, InitOnHalvesThenOnTheWholeWorld) {
+  int wrank = 0, wsize = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+  MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wrank, &half);
+  int hrank = 0, hsize = 0;
+  MPI_Comm_rank(half, &hrank);
+  MPI_Comm_size(half, &hsize);
+
+  init(half);
+  EXPECT_EQ(rank(), hrank);
+  EXPECT_EQ(size(), hsize);
+  auto bases = allocate(sizeof(int));
+  EXPECT_EQ(bases.size(), static_cast<std::size_t>(hsize));
+  const int next = (hrank + 1) % hsize;
+  put_value(wrank, GlobalPtr<int>(next, static_cast<int*>(bases[static_cast<std::size_t>(next)])));
+  barrier();
+  // The previous rank of my half, in world numbering: halves hold every 2nd world rank.
+  const int prev_world = 2 * ((hrank + hsize - 1) % hsize) + wrank % 2;
+  EXPECT_EQ(*static_cast<int*>(bases[static_cast<std::size_t>(hrank)]), prev_world);
+  free(bases[static_cast<std::size_t>(hrank)]);
+  finalize();
+  EXPECT_FALSE(initialized());
+  MPI_Comm_free(&half);
+
+  init(MPI_COMM_WORLD);
+  EXPECT_EQ(size(), wsize);
+  void* local = allocate_local(100);
+  EXPECT_NE(local, nullptr);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(local) % 4096, 0u);
+  std::memset(local, 1, 100);
+  free_local(local);
+  EXPECT_EQ(allocate_local(0), nullptr);
+  finalize();
+}
+
+TEST(SubCommunicator, CallsBeforeInitAreStateErrors) {
+  EXPECT_FALSE(initialized());
+  try {
+    (void)rank();
+    ADD_FAILURE() << "rank() before init did not throw";
+  } catch (const StateError& e) {
+    EXPECT_NE(std::string(e.what()).find("not initialized"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(allocate(8), StateError);
+  EXPECT_THROW(put(nullptr, nullptr, 0, 0), StateError);
+  EXPECT_THROW(init(MPI_COMM_NULL), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace armada::rma

@@ -9,7 +9,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 armada_mpiexec() {
   local launcher=${MPIEXEC:-mpiexec}
   if "$launcher" --version 2>&1 | grep -q -E 'Open MPI|OpenRTE'; then
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=${OMPI_MCA_btl:-^openib} \
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader} \
       "$launcher" --oversubscribe --bind-to none "$@"
   else
     "$launcher" "$@"

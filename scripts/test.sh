@@ -27,7 +27,7 @@ fi
 
 echo "== configure ($build)"
 cmake -S "$armada_root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DARMADA_SANITIZE="$sanitize" -DARMADA_MPI="$mpi"
+  -DARMADA_SANITIZE="$sanitize" -DARMADA_MPI="$mpi" -DARMADA_BUILD_TESTS=ON -DARMADA_BUILD_BENCH=ON
 echo "== build"
 cmake --build "$build" -j "$jobs"
 echo "== test"

@@ -128,6 +128,35 @@ TEST(Vector, UnalignedSegmentsSharingCellsButNotBytesAreAccepted) {
   barrier();
 }
 
+TEST(Vector, DestinationsInTwoSegmentsOfTheTarget) {
+  // Alternate between two segments so resolution switches slices mid-operation.
+  Segment a(64 * sizeof(int)), b(64 * sizeof(int));
+  std::fill_n(a.local<int>(), 64, 0);
+  std::fill_n(b.local<int>(), 64, 0);
+  barrier();
+  const int t = (rank() + 1) % size();
+  std::vector<int> v(64);
+  std::iota(v.begin(), v.end(), 1 + 100 * rank());
+  std::vector<void*> s, d;
+  for (int i = 63; i >= 0; --i) {  // descending, alternating segments
+    s.push_back(&v[static_cast<std::size_t>(i)]);
+    d.push_back((i % 2 ? a.base<int>(t) : b.base<int>(t)) + i);
+  }
+  const IoSet sets[] = {{s, d, sizeof(int)}};
+  put_vector(sets, t);
+  Aggregate agg(t);
+  for (int i = 0; i < 64; i += 3) agg.put(&v[static_cast<std::size_t>(i)], (i % 2 ? b.base<int>(t) : a.base<int>(t)) + i, sizeof(int));
+  agg.wait();
+  barrier();
+  const int from = (rank() + size() - 1) % size();
+  for (int i = 0; i < 64; ++i) {
+    const int want = 1 + 100 * from + i;
+    EXPECT_EQ((i % 2 ? a : b).local<int>()[i], want) << i;
+    EXPECT_EQ((i % 2 ? b : a).local<int>()[i], i % 3 == 0 ? want : 0) << i;
+  }
+  barrier();
+}
+
 TEST(Vector, MalformedSetsAreRejected) {
   Segment seg(64);
   const int t = (rank() + 1) % size();

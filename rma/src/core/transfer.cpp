@@ -136,34 +136,38 @@ std::uint64_t vector(OpKind kind, AccType type, const void* scale, std::span<con
   const char* op = name_of(kind, 2);
   State& s = detail::state(op);
   detail::check_rank(op, "target", s, target);
-  detail::check_iov(op, sets);
   const bool remote_is_dst = kind != OpKind::Get;
+  const detail::IovScan scan = detail::scan_iov(op, sets, remote_is_dst);
+  if (scan.segments == 0) return 0;
   if (kind == OpKind::Acc) {
     for (const IoSet& set : sets)
       for (std::size_t i = 0; i < set.src.size(); ++i)
         check_acc(op, type, scale, set.src[i], set.dst[i], Shape::contiguous(set.bytes), false);
   } else {
     std::uintptr_t a = 0, b = 0;
-    if (detail::find_destination_overlap(sets, a, b))
+    if (detail::find_destination_overlap(sets, scan, a, b))
       throw_invalid(op, "sets", "destinations " + to_hex(reinterpret_cast<void*>(a)) + " and " +
                                     to_hex(reinterpret_cast<void*>(b)),
                     "destination segments of one vector operation overlap");
   }
-  // Resolve every remote address; consecutive segments usually share a slice.
-  thread_local std::vector<const Slice*> slices;
+  detail::Transport& t = detail::route(op, s, target);
+  // Usually the whole remote span lies in one slice: then every segment does, and no segment
+  // needs resolving on its own.
+  if (const Slice* one = s.registry->find(target, reinterpret_cast<void*>(scan.remote_lo),
+                                          scan.remote_hi - scan.remote_lo))
+    return t.vector(detail::VectorOp{kind, type, scale, sets, one, nullptr, target}, blocking);
+
+  thread_local std::vector<const Slice*> tls_slices;
+  std::vector<const Slice*>& slices = tls_slices;  // one TLS lookup, not one per segment
   slices.clear();
   const Slice* last = nullptr;
-  for (std::size_t k = 0; k < sets.size(); ++k) {
-    const IoSet& set = sets[k];
-    const auto& remote = remote_is_dst ? set.dst : set.src;
-    for (void* r : remote) {
+  for (const IoSet& set : sets)
+    for (void* r : remote_is_dst ? set.dst : set.src) {
       if (!last || !last->contains(reinterpret_cast<std::uintptr_t>(r), set.bytes))
         last = &resolve(op, remote_is_dst ? "sets[].dst" : "sets[].src", s, target, r, set.bytes);
       slices.push_back(last);
     }
-  }
-  detail::Transport& t = detail::route(op, s, target);
-  return t.vector(detail::VectorOp{kind, type, scale, sets, slices.data(), target}, blocking);
+  return t.vector(detail::VectorOp{kind, type, scale, sets, slices[0], slices.data(), target}, blocking);
 }
 
 // Implicit-handle operations a transport left pending, completed by wait_all/wait_target.
@@ -328,69 +332,75 @@ Aggregate::~Aggregate() {
   }
 }
 
-void Aggregate::put(const void* src, void* dst, std::size_t bytes) {
-  constexpr const char* op = "rma::Aggregate::put";
+
+void Aggregate::record(bool is_put, const void* src, void* dst, std::size_t bytes) {
+  const char* op = is_put ? "rma::Aggregate::put" : "rma::Aggregate::get";
   State& s = detail::state(op);
   if (bytes == 0) return;
-  if (!src) throw_invalid(op, "src", "null", "the local buffer is null");
-  resolve(op, "dst", s, target_, dst, bytes);
-  puts_.push_back({const_cast<void*>(src), dst, bytes});
-}
-
-void Aggregate::get(const void* src, void* dst, std::size_t bytes) {
-  constexpr const char* op = "rma::Aggregate::get";
-  State& s = detail::state(op);
-  if (bytes == 0) return;
-  if (!dst) throw_invalid(op, "dst", "null", "the local buffer is null");
-  resolve(op, "src", s, target_, src, bytes);
-  gets_.push_back({const_cast<void*>(src), dst, bytes});
-}
-
-void Aggregate::flush(std::vector<Op>& ops, bool is_put, int target) {
-  if (ops.empty()) return;
-  // One set per distinct size, in one vector operation. Sizes are usually all equal.
-  thread_local std::vector<void*> src, dst;
-  thread_local std::vector<IoSet> sets;
-  src.clear();
-  dst.clear();
-  sets.clear();
-  std::vector<std::size_t> sizes;
-  for (const Op& o : ops)
-    if (std::find(sizes.begin(), sizes.end(), o.bytes) == sizes.end()) sizes.push_back(o.bytes);
-  src.reserve(ops.size());
-  dst.reserve(ops.size());
-  for (std::size_t size : sizes) {
-    const std::size_t first = src.size();
-    for (const Op& o : ops)
-      if (o.bytes == size) {
-        src.push_back(o.src);
-        dst.push_back(o.dst);
-      }
-    sets.push_back(IoSet{std::span<void* const>(src.data() + first, src.size() - first),
-                         std::span<void* const>(dst.data() + first, dst.size() - first), size});
+  const void* local = is_put ? src : dst;
+  const void* remote = is_put ? dst : src;
+  if (!local) throw_invalid(op, is_put ? "src" : "dst", "null", "the local buffer is null");
+  // Resolve now, so that wait() only moves data. Consecutive operations usually hit one slice.
+  const Slice* slice = last_slice_;
+  if (!slice || !slice->contains(reinterpret_cast<std::uintptr_t>(remote), bytes))
+    last_slice_ = slice = &resolve(op, is_put ? "dst" : "src", s, target_, remote, bytes);
+  std::deque<Batch>& batches = is_put ? puts_ : gets_;
+  Batch* batch = nullptr;
+  for (Batch& b : batches)
+    if (b.bytes == bytes) batch = &b;
+  if (!batch) batch = &batches.emplace_back(Batch{bytes, {}, {}, {}});
+  if (!first_slice_) first_slice_ = slice;
+  if (slice != first_slice_ && !mixed_slices_) {  // from now on, one slice per operation
+    mixed_slices_ = true;
+    for (std::deque<Batch>* side : {&puts_, &gets_})
+      for (Batch& b : *side) b.slices.assign(b.src.size(), first_slice_);
   }
-  ops.clear();
+  batch->src.push_back(const_cast<void*>(src));
+  batch->dst.push_back(dst);
+  if (mixed_slices_) batch->slices.push_back(slice);
+  ++pending_;
+  // Arm the inline fast path of put() while every operation is in one slice.
+  if (is_put && !mixed_slices_) {
+    last_put_ = batch;
+    fast_lo_ = slice->base;
+    fast_hi_ = slice->base + slice->size;
+  } else {
+    last_put_ = nullptr;
+  }
+}
+
+void Aggregate::flush(std::deque<Batch>& batches, bool is_put) {
+  std::vector<IoSet> sets;
+  std::vector<const Slice*> joined;  // per-operation slices, in set order, if they differ
+  for (Batch& b : batches) {
+    if (b.src.empty()) continue;
+    sets.push_back(IoSet{b.src, b.dst, b.bytes});
+    if (mixed_slices_) joined.insert(joined.end(), b.slices.begin(), b.slices.end());
+  }
+  if (sets.empty()) return;
+  const Slice* one = mixed_slices_ ? joined[0] : first_slice_;
   // Overlapping destinations among independent nonblocking operations are a race of the
-  // program, not a malformed request: skip the vector overlap rule, keep all other checks.
-  const OpKind kind = is_put ? OpKind::Put : OpKind::Get;
+  // program, not a malformed request: no overlap check here; everything else was checked.
   const char* op = is_put ? "rma::Aggregate::wait (put)" : "rma::Aggregate::wait (get)";
   State& s = detail::state(op);
-  thread_local std::vector<const Slice*> slices;
-  slices.clear();
-  const Slice* last = nullptr;
-  for (const IoSet& set : sets)
-    for (void* r : is_put ? set.dst : set.src) {
-      if (!last || !last->contains(reinterpret_cast<std::uintptr_t>(r), set.bytes))
-        last = &resolve(op, "remote", s, target, r, set.bytes);
-      slices.push_back(last);
-    }
-  detail::Transport& t = detail::route(op, s, target);
-  t.wait(t.vector(detail::VectorOp{kind, kNoType, nullptr, sets, slices.data(), target}, true));
+  detail::Transport& t = detail::route(op, s, target_);
+  t.wait(t.vector(detail::VectorOp{is_put ? OpKind::Put : OpKind::Get, kNoType, nullptr, sets, one,
+                                   mixed_slices_ ? joined.data() : nullptr, target_},
+                  true));
+  for (Batch& b : batches) {
+    b.src.clear();
+    b.dst.clear();
+    b.slices.clear();
+  }
 }
 
 void Aggregate::wait() {
-  flush(puts_, true, target_);
-  flush(gets_, false, target_);
+  flush(puts_, true);
+  flush(gets_, false);
+  pending_ = 0;
+  first_slice_ = nullptr;
+  mixed_slices_ = false;
+  last_put_ = nullptr;
 }
 
 // ---- completion -----------------------------------------------------------------------------

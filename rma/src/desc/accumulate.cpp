@@ -8,15 +8,18 @@ namespace armada::rma::detail {
 
 namespace {
 
+// The kernels are compiled for AVX-512, AVX2 and baseline x86-64, and the dynamic loader picks
+// the widest the CPU has (GCC function multiversioning), so accumulate keeps up with glibc's
+// memcpy, which does the same. Bodies are always_inline templates, instantiated inside each clone.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ARMADA_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define ARMADA_KERNEL
+#endif
+#define ARMADA_INLINE inline __attribute__((always_inline))
+
 template <class T>
-void axpy(T scale, const std::byte* src, std::byte* dst, std::size_t bytes) noexcept {
-  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-    // Integers wrap around (two's complement) instead of overflowing into undefined behaviour:
-    // the same bits, computed in the unsigned type.
-    using U = std::make_unsigned_t<T>;
-    axpy<U>(static_cast<U>(scale), src, dst, bytes);
-    return;
-  }
+ARMADA_INLINE void axpy(T scale, const std::byte* src, std::byte* dst, std::size_t bytes) noexcept {
   const T* __restrict s = reinterpret_cast<const T*>(src);
   T* __restrict d = reinterpret_cast<T*>(dst);
   const std::size_t n = bytes / sizeof(T);
@@ -30,12 +33,10 @@ void axpy(T scale, const std::byte* src, std::byte* dst, std::size_t bytes) noex
 // Complex as interleaved (re, im) pairs with the textbook product written out, so that the
 // compiler vectorizes it and never calls the NaN-careful __muldc3 of std::complex operator*.
 template <class R>
-void axpy_complex(const std::complex<R>& scale, const std::byte* src, std::byte* dst,
-                  std::size_t bytes) noexcept {
+ARMADA_INLINE void axpy_complex(R a, R b, const std::byte* src, std::byte* dst, std::size_t bytes) noexcept {
   const R* __restrict s = reinterpret_cast<const R*>(src);
   R* __restrict d = reinterpret_cast<R*>(dst);
-  const std::size_t n = bytes / sizeof(std::complex<R>);
-  const R a = scale.real(), b = scale.imag();
+  const std::size_t n = bytes / (2 * sizeof(R));
   if (a == R(1) && b == R(0)) {
     for (std::size_t i = 0; i < 2 * n; ++i) d[i] += s[i];
     return;
@@ -45,6 +46,27 @@ void axpy_complex(const std::complex<R>& scale, const std::byte* src, std::byte*
     d[2 * i] += a * x - b * y;
     d[2 * i + 1] += a * y + b * x;
   }
+}
+
+// Signed integers wrap around (two's complement) instead of overflowing into undefined
+// behaviour: the same bits, computed in the unsigned type.
+ARMADA_KERNEL void acc_int(int scale, const std::byte* s, std::byte* d, std::size_t n) noexcept {
+  axpy<unsigned>(static_cast<unsigned>(scale), s, d, n);
+}
+ARMADA_KERNEL void acc_long(long scale, const std::byte* s, std::byte* d, std::size_t n) noexcept {
+  axpy<unsigned long>(static_cast<unsigned long>(scale), s, d, n);
+}
+ARMADA_KERNEL void acc_float(float scale, const std::byte* s, std::byte* d, std::size_t n) noexcept {
+  axpy<float>(scale, s, d, n);
+}
+ARMADA_KERNEL void acc_double(double scale, const std::byte* s, std::byte* d, std::size_t n) noexcept {
+  axpy<double>(scale, s, d, n);
+}
+ARMADA_KERNEL void acc_cfloat(float a, float b, const std::byte* s, std::byte* d, std::size_t n) noexcept {
+  axpy_complex<float>(a, b, s, d, n);
+}
+ARMADA_KERNEL void acc_cdouble(double a, double b, const std::byte* s, std::byte* d, std::size_t n) noexcept {
+  axpy_complex<double>(a, b, s, d, n);
 }
 
 template <class T>
@@ -59,25 +81,21 @@ T load(const void* p) noexcept {
 void accumulate(AccType type, const void* scale, const std::byte* src, std::byte* dst,
                 std::size_t bytes) noexcept {
   switch (type) {
-    case AccType::Int: axpy(load<int>(scale), src, dst, bytes); return;
-    case AccType::Long: axpy(load<long>(scale), src, dst, bytes); return;
-    case AccType::Float: axpy(load<float>(scale), src, dst, bytes); return;
-    case AccType::Double: axpy(load<double>(scale), src, dst, bytes); return;
-    case AccType::ComplexFloat: axpy_complex(load<std::complex<float>>(scale), src, dst, bytes); return;
-    case AccType::ComplexDouble: axpy_complex(load<std::complex<double>>(scale), src, dst, bytes); return;
+    case AccType::Int: acc_int(load<int>(scale), src, dst, bytes); return;
+    case AccType::Long: acc_long(load<long>(scale), src, dst, bytes); return;
+    case AccType::Float: acc_float(load<float>(scale), src, dst, bytes); return;
+    case AccType::Double: acc_double(load<double>(scale), src, dst, bytes); return;
+    case AccType::ComplexFloat: {
+      const auto c = load<std::complex<float>>(scale);
+      acc_cfloat(c.real(), c.imag(), src, dst, bytes);
+      return;
+    }
+    case AccType::ComplexDouble: {
+      const auto c = load<std::complex<double>>(scale);
+      acc_cdouble(c.real(), c.imag(), src, dst, bytes);
+      return;
+    }
   }
-}
-
-bool is_unit_scale(AccType type, const void* scale) noexcept {
-  switch (type) {
-    case AccType::Int: return load<int>(scale) == 1;
-    case AccType::Long: return load<long>(scale) == 1;
-    case AccType::Float: return load<float>(scale) == 1.0f;
-    case AccType::Double: return load<double>(scale) == 1.0;
-    case AccType::ComplexFloat: return load<std::complex<float>>(scale) == std::complex<float>(1);
-    case AccType::ComplexDouble: return load<std::complex<double>>(scale) == std::complex<double>(1);
-  }
-  return false;
 }
 
 }  // namespace armada::rma::detail

@@ -13,7 +13,4 @@ namespace armada::rma::detail {
 void accumulate(AccType type, const void* scale, const std::byte* src, std::byte* dst,
                 std::size_t bytes) noexcept;
 
-/// True if `scale` is the multiplicative identity of `type` (the kernel then skips the multiply).
-bool is_unit_scale(AccType type, const void* scale) noexcept;
-
 }  // namespace armada::rma::detail

@@ -10,26 +10,43 @@
 
 namespace armada::rma::detail {
 
-std::size_t check_iov(const char* op, std::span<const IoSet> sets) {
-  std::size_t total = 0;
+namespace {
+[[noreturn]] void bad_pointer(const char* op, std::size_t k, const char* side, std::size_t i) {
+  throw_invalid(op, ("sets[" + std::to_string(k) + "]." + side + "[" + std::to_string(i) + "]").c_str(), "null",
+                "segment address is null");
+}
+}  // namespace
+
+IovScan scan_iov(const char* op, std::span<const IoSet> sets, bool remote_is_dst) {
+  IovScan scan;
+  std::uintptr_t end = 0;
   for (std::size_t k = 0; k < sets.size(); ++k) {
     const IoSet& set = sets[k];
-    const std::string where = "sets[" + std::to_string(k) + "]";
     if (set.src.size() != set.dst.size())
-      throw_invalid(op, (where + ".dst").c_str(), std::to_string(set.dst.size()) + " pointers",
+      throw_invalid(op, ("sets[" + std::to_string(k) + "].dst").c_str(), std::to_string(set.dst.size()) + " pointers",
                     "must list as many pointers as src (" + std::to_string(set.src.size()) + ")");
     if (set.src.empty()) continue;
     if (set.bytes == 0)
-      throw_invalid(op, (where + ".bytes").c_str(), "0", "a set with segments needs a segment size of at least 1 byte");
+      throw_invalid(op, ("sets[" + std::to_string(k) + "].bytes").c_str(), "0",
+                    "a set with segments needs a segment size of at least 1 byte");
+    scan.segments += set.src.size();
+    scan.total_bytes += set.src.size() * set.bytes;
+    scan.smallest = std::min(scan.smallest, set.bytes);
     for (std::size_t i = 0; i < set.src.size(); ++i) {
-      if (set.src[i] == nullptr)
-        throw_invalid(op, (where + ".src[" + std::to_string(i) + "]").c_str(), "null", "segment address is null");
-      if (set.dst[i] == nullptr)
-        throw_invalid(op, (where + ".dst[" + std::to_string(i) + "]").c_str(), "null", "segment address is null");
+      const auto s = reinterpret_cast<std::uintptr_t>(set.src[i]);
+      const auto d = reinterpret_cast<std::uintptr_t>(set.dst[i]);
+      if (s == 0) bad_pointer(op, k, "src", i);
+      if (d == 0) bad_pointer(op, k, "dst", i);
+      const std::uintptr_t r = remote_is_dst ? d : s;
+      scan.remote_lo = std::min(scan.remote_lo, r);
+      scan.remote_hi = std::max(scan.remote_hi, r + set.bytes);
+      scan.dst_ascending &= d >= end;
+      end = d + set.bytes;
+      scan.dst_lo = std::min(scan.dst_lo, d);
+      scan.dst_hi = std::max(scan.dst_hi, end);
     }
-    total += set.src.size();
   }
-  return total;
+  return scan;
 }
 
 namespace {
@@ -38,7 +55,8 @@ namespace {
 // suspect, and when the destinations span too much memory for a bitmap.
 bool overlap_by_sorting(std::span<const IoSet> sets, std::uintptr_t& first, std::uintptr_t& second) {
   struct Range { std::uintptr_t begin, end; };
-  thread_local std::vector<Range> ranges;
+  thread_local std::vector<Range> tls_ranges;
+  std::vector<Range>& ranges = tls_ranges;
   ranges.clear();
   for (const IoSet& set : sets)
     for (void* d : set.dst) {
@@ -57,41 +75,25 @@ bool overlap_by_sorting(std::span<const IoSet> sets, std::uintptr_t& first, std:
 
 }  // namespace
 
-bool find_destination_overlap(std::span<const IoSet> sets, std::uintptr_t& first,
-                              std::uintptr_t& second) {
-  // Pass 1, O(n): ascending and disjoint is the common case (scatter to increasing indices);
-  // also find the span of all destinations and the smallest segment.
-  std::uintptr_t end = 0, lo = UINTPTR_MAX, hi = 0;
-  std::size_t smallest = SIZE_MAX, segments = 0, total = 0;
-  bool ascending = true;
-  for (const IoSet& set : sets) {
-    if (set.dst.empty()) continue;
-    smallest = std::min(smallest, set.bytes);
-    segments += set.dst.size();
-    total += set.dst.size() * set.bytes;
-    for (void* d : set.dst) {
-      const auto a = reinterpret_cast<std::uintptr_t>(d);
-      ascending &= a >= end;
-      end = a + set.bytes;
-      lo = std::min(lo, a);
-      hi = std::max(hi, end);
-    }
-  }
-  if (ascending) return false;
+bool find_destination_overlap(std::span<const IoSet> sets, const IovScan& scan,
+                              std::uintptr_t& first, std::uintptr_t& second) {
+  // Ascending and disjoint is the common case (scatter to increasing indices).
+  if (scan.dst_ascending) return false;
 
-  // Pass 2, O(n + span / cell): mark cells of 2^k <= smallest bytes in a bitmap. Segments that
-  // share no cell cannot overlap. A cell marked twice is only a suspicion (two segments may
-  // share a partly covered cell without overlapping): sorting decides, and names the pair.
-  // Skipped when the bitmap or the marking would cost more than sorting.
-  const unsigned shift = static_cast<unsigned>(std::bit_width(smallest) - 1);
-  const std::size_t cells = ((hi - lo) >> shift) + 1;
-  if (cells <= (std::size_t{1} << 24) && (total >> shift) <= 16 * segments) {
-    thread_local std::vector<std::uint64_t> bits;
+  // Mark cells of 2^k <= smallest bytes in a bitmap. Segments that share no cell cannot
+  // overlap. A cell marked twice is only a suspicion (two segments may share a partly covered
+  // cell without overlapping): sorting decides, and names the pair. Skipped when the bitmap or
+  // the marking would cost more than sorting.
+  const unsigned shift = static_cast<unsigned>(std::bit_width(scan.smallest) - 1);
+  const std::size_t cells = ((scan.dst_hi - scan.dst_lo) >> shift) + 1;
+  if (cells <= (std::size_t{1} << 24) && (scan.total_bytes >> shift) <= 16 * scan.segments) {
+    thread_local std::vector<std::uint64_t> tls_bits;
+    std::vector<std::uint64_t>& bits = tls_bits;  // one TLS lookup, not one per cell
     bits.assign((cells + 63) / 64, 0);
     bool suspect = false;
     for (const IoSet& set : sets)
       for (void* d : set.dst) {
-        const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(d) - lo;
+        const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(d) - scan.dst_lo;
         for (std::uintptr_t c = off >> shift, last = (off + set.bytes - 1) >> shift; c <= last; ++c) {
           std::uint64_t& word = bits[c >> 6];
           const std::uint64_t bit = std::uint64_t{1} << (c & 63);

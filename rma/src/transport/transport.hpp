@@ -34,15 +34,19 @@ struct StridedOp {
   Shape shape;               // src_stride/dst_stride as the user gave them for this direction
 };
 
-/// One I/O vector operation. slices[i] is the slice of the i-th remote address, counting the
-/// segments of all sets in order.
+/// One I/O vector operation. When every remote address lies in one slice (the usual case),
+/// `slice` is it and `slices` is null; otherwise slices[i] is the slice of the i-th remote
+/// address, counting the segments of all sets in order.
 struct VectorOp {
   OpKind kind;
   AccType type;
   const void* scale;
   std::span<const IoSet> sets;
+  const Slice* slice;
   const Slice* const* slices;
   int target;
+
+  const Slice& slice_of(std::size_t i) const noexcept { return slices ? *slices[i] : *slice; }
 };
 
 class Transport {

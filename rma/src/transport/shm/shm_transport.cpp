@@ -11,9 +11,9 @@ namespace armada::rma::detail {
 namespace {
 
 template <std::size_t N>
-void copy_segments(const IoSet& set, std::size_t first, const Slice* const* slices, bool remote_dst) {
+void copy_segments(const IoSet& set, std::size_t first, const VectorOp& op, bool remote_dst) {
   for (std::size_t i = 0; i < set.src.size(); ++i) {
-    const Slice* s = slices[first + i];
+    const Slice* s = &op.slice_of(first + i);
     std::byte* d = remote_dst ? s->map(set.dst[i]) : static_cast<std::byte*>(set.dst[i]);
     const std::byte* from = remote_dst ? static_cast<const std::byte*>(set.src[i]) : s->map(set.src[i]);
     if constexpr (N == 0)
@@ -70,17 +70,17 @@ std::uint64_t ShmTransport::vector(const VectorOp& op, bool) {
   for (const IoSet& set : op.sets) {
     if (op.kind == OpKind::Acc) {
       for (std::size_t i = 0; i < set.src.size(); ++i) {
-        const Slice* s = op.slices[first + i];
+        const Slice* s = &op.slice_of(first + i);
         accumulate_into(op.type, op.scale, static_cast<const std::byte*>(set.src[i]), s->map(set.dst[i]),
                         reinterpret_cast<std::uintptr_t>(set.dst[i]), op.target, set.bytes);
       }
     } else {
       const bool put = op.kind == OpKind::Put;
       switch (set.bytes) {  // fixed sizes inline the copy; see copy_strided()
-        case 4: copy_segments<4>(set, first, op.slices, put); break;
-        case 8: copy_segments<8>(set, first, op.slices, put); break;
-        case 16: copy_segments<16>(set, first, op.slices, put); break;
-        default: copy_segments<0>(set, first, op.slices, put); break;
+        case 4: copy_segments<4>(set, first, op, put); break;
+        case 8: copy_segments<8>(set, first, op, put); break;
+        case 16: copy_segments<16>(set, first, op, put); break;
+        default: copy_segments<0>(set, first, op, put); break;
       }
     }
     first += set.src.size();

@@ -1,0 +1,190 @@
+#include "common/results.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace armada::bench {
+
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+/// A short human form of a figure: 4 significant digits, no exponent below 10^6.
+std::string human(double v) {
+  if (!std::isfinite(v)) return "-";
+  char buf[32];
+  if (std::fabs(v) >= 1000)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+double ratio_of(const Result& r) {
+  if (r.baseline.empty() || r.baseline_stats.count == 0 || r.baseline_stats.median == 0)
+    return std::nan("");
+  return r.armada.median / r.baseline_stats.median;
+}
+
+constexpr const char* kCsvHeader =
+    "bench,bytes,variant,unit,armada,median,min,max,baseline,baseline_value,baseline_min,"
+    "baseline_max,ratio,reps,extra\n";
+
+}  // namespace
+
+const char* to_string(Unit unit) noexcept { return unit == Unit::GBps ? "GB/s" : "us"; }
+
+std::string format_bytes(std::size_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  std::size_t v = bytes;
+  while (u < 3 && v >= 1024 && v % 1024 == 0) {
+    v /= 1024;
+    ++u;
+  }
+  return std::to_string(v) + " " + kUnits[u];
+}
+
+Field field(std::string key, double value) { return {std::move(key), json_number(value)}; }
+Field field(std::string key, long long value) { return {std::move(key), std::to_string(value)}; }
+Field field(std::string key, const std::string& value) { return {std::move(key), json_string(value)}; }
+
+ResultWriter::ResultWriter(bool root, const std::string& path) : root_(root) {
+  if (!root_ || path.empty()) return;
+  csv_ = path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) throw std::runtime_error("cannot open --output file '" + path + "': " + std::strerror(errno));
+  if (csv_ && std::fputs(kCsvHeader, file_) < 0) failed_ = true;
+}
+
+ResultWriter::~ResultWriter() { close(); }
+
+bool ResultWriter::close() {
+  if (file_) {
+    if (std::fclose(file_) != 0) failed_ = true;
+    file_ = nullptr;
+  }
+  return !failed_;
+}
+
+void ResultWriter::meta(const std::vector<Field>& fields) {
+  if (!root_) return;
+  std::printf("run:");
+  for (const auto& [k, v] : fields) std::printf(" %s=%s", k.c_str(), v.c_str());
+  std::printf("\n");
+  std::fflush(stdout);
+  if (!file_) return;
+  std::string line;
+  if (csv_) {
+    line = "#";
+    for (const auto& [k, v] : fields) line += " " + k + "=" + v;
+  } else {
+    line = "{\"bench\":\"_meta\"";
+    for (const auto& [k, v] : fields) line.append(",").append(json_string(k)).append(":").append(v);
+    line += "}";
+  }
+  line += "\n";
+  if (std::fputs(line.c_str(), file_) < 0) failed_ = true;
+}
+
+void ResultWriter::section(const std::string& title) {
+  if (!root_) return;
+  std::printf("\n== %s\n", title.c_str());
+  std::printf("%-30s %8s %-5s %10s %-5s %-21s  %-19s %10s %8s\n", "op", "size", "var", "armada",
+              "unit", "[min .. max]", "baseline", "value", "ratio");
+  std::fflush(stdout);
+}
+
+void ResultWriter::note(const std::string& text) {
+  if (!root_) return;
+  std::printf("   %s\n", text.c_str());
+  std::fflush(stdout);
+}
+
+void ResultWriter::add(const Result& r) {
+  if (!root_) return;
+  const double ratio = ratio_of(r);
+  const std::string label = r.label.empty() ? r.bench : r.label;
+  std::string range = "[";
+  range.append(human(r.armada.min)).append(" .. ").append(human(r.armada.max)).append("]");
+  std::printf("%-30s %8s %-5s %10s %-5s %-21s  %-19s %10s %8s\n", label.c_str(),
+              format_bytes(r.bytes).c_str(), r.variant.c_str(), human(r.armada.median).c_str(),
+              to_string(r.unit), range.c_str(), r.baseline.empty() ? "-" : r.baseline.c_str(),
+              r.baseline.empty() ? "-" : human(r.baseline_stats.median).c_str(),
+              std::isfinite(ratio) ? human(ratio).c_str() : "-");
+  std::fflush(stdout);
+  ++records_;
+  if (!file_) return;
+
+  std::string line;
+  if (csv_) {
+    std::string extra;
+    for (const auto& [k, v] : r.fields) extra += (extra.empty() ? "" : ";") + k + "=" + v;
+    line = csv_cell(r.bench) + "," + std::to_string(r.bytes) + "," + csv_cell(r.variant) + "," +
+           to_string(r.unit) + "," + json_number(r.armada.median) + "," + json_number(r.armada.median) +
+           "," + json_number(r.armada.min) + "," + json_number(r.armada.max) + "," +
+           csv_cell(r.baseline) + ",";
+    if (!r.baseline.empty())
+      line += json_number(r.baseline_stats.median) + "," + json_number(r.baseline_stats.min) + "," +
+              json_number(r.baseline_stats.max) + "," + json_number(ratio);
+    else
+      line += ",,,";
+    line += "," + std::to_string(r.armada.count) + "," + csv_cell(extra);
+  } else {
+    line = "{\"bench\":" + json_string(r.bench) + ",\"bytes\":" + std::to_string(r.bytes) +
+           ",\"variant\":" + json_string(r.variant) + ",\"unit\":" + json_string(to_string(r.unit)) +
+           ",\"armada\":" + json_number(r.armada.median) + ",\"median\":" + json_number(r.armada.median) +
+           ",\"min\":" + json_number(r.armada.min) + ",\"max\":" + json_number(r.armada.max);
+    if (r.baseline.empty()) {
+      line += ",\"baseline\":null,\"baseline_value\":null,\"ratio\":null";
+    } else {
+      line += ",\"baseline\":" + json_string(r.baseline) +
+              ",\"baseline_value\":" + json_number(r.baseline_stats.median) +
+              ",\"baseline_min\":" + json_number(r.baseline_stats.min) +
+              ",\"baseline_max\":" + json_number(r.baseline_stats.max) + ",\"ratio\":" + json_number(ratio);
+    }
+    line += ",\"reps\":" + std::to_string(r.armada.count);
+    for (const auto& [k, v] : r.fields) line.append(",").append(json_string(k)).append(":").append(v);
+    line += "}";
+  }
+  line += "\n";
+  if (std::fputs(line.c_str(), file_) < 0) failed_ = true;
+  std::fflush(file_);
+}
+
+}  // namespace armada::bench

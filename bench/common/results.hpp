@@ -1,0 +1,76 @@
+// Results of the benchmarks: a human table on the root rank and, with --output FILE,
+// machine-readable records (JSON lines, or CSV when FILE ends in .csv).
+//
+// One record compares one Armada figure with one baseline measured in the same launch:
+//   {"bench":"put_bw","bytes":1048576,"variant":"hot","unit":"GB/s","armada":12.3,
+//    "median":12.3,"min":12.1,"max":12.5,"baseline":"memcpy","baseline_value":13.0,
+//    "baseline_min":12.8,"baseline_max":13.1,"ratio":0.946,"reps":7, ...extra fields}
+// "armada" and "median" are the same number (the median over repetitions); ratio is
+// armada / baseline_value. A figure with two baselines gives two records.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/stats.hpp"
+
+namespace armada::bench {
+
+enum class Unit { GBps, Micros };
+
+const char* to_string(Unit unit) noexcept;   ///< "GB/s" or "us"
+
+/// "8 B", "4 KiB", "1 MiB", or the exact byte count when it is not a round power of two.
+std::string format_bytes(std::size_t bytes);
+
+/// An extra field of a record: key and its value already encoded as JSON.
+using Field = std::pair<std::string, std::string>;
+Field field(std::string key, double value);
+Field field(std::string key, long long value);
+Field field(std::string key, const std::string& value);
+
+struct Result {
+  std::string bench;          ///< machine name, e.g. "put_bw"
+  std::string label;          ///< the table's "op" column (bench when empty)
+  std::size_t bytes = 0;
+  std::string variant;        ///< "hot" or "cold"
+  Unit unit = Unit::GBps;
+  Stats armada;
+  std::string baseline;       ///< baseline name; empty when the figure has none
+  Stats baseline_stats;
+  std::vector<Field> fields;  ///< extra fields (seg_bytes, nseg, scale, ...)
+};
+
+class ResultWriter {
+ public:
+  /// Only `root` prints and writes. `path` empty: no file. Throws std::runtime_error if the
+  /// file cannot be opened.
+  ResultWriter(bool root, const std::string& path);
+  ~ResultWriter();
+  ResultWriter(const ResultWriter&) = delete;
+  ResultWriter& operator=(const ResultWriter&) = delete;
+
+  /// A record describing the run (JSON: {"bench":"_meta",...}; CSV: a "# key=value" line).
+  void meta(const std::vector<Field>& fields);
+  /// Prints a section title and the table header.
+  void section(const std::string& title);
+  /// Prints a free text line in the table (not written to the file).
+  void note(const std::string& text);
+  /// Prints one table row and writes one record.
+  void add(const Result& result);
+  /// Flushes and closes the file; false if any write failed.
+  bool close();
+  std::size_t records() const noexcept { return records_; }
+
+ private:
+  bool root_;
+  bool csv_ = false;
+  bool failed_ = false;
+  std::FILE* file_ = nullptr;
+  std::size_t records_ = 0;
+};
+
+}  // namespace armada::bench

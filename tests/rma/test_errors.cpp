@@ -3,7 +3,9 @@
 // of the target moves.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "test_util.hpp"
 
@@ -138,6 +140,9 @@ TEST(BadGroups, CreateAndAllocateCheckTheirArguments) {
 }
 
 TEST(BadSettings, ConfigurationValuesAreChecked) {
+  // Work on a copy of the environment's values and put them back afterwards.
+  const char* node_size = std::getenv("ARMADA_NODE_SIZE");
+  const std::string saved = node_size ? node_size : "";
   setenv("ARMADA_NODE_SIZE", "two", 1);
   expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_NODE_SIZE", "'two'", "integer"});
   setenv("ARMADA_NODE_SIZE", "-1", 1);
@@ -146,6 +151,13 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
   setenv("ARMADA_VERBOSE", "maybe", 1);
   expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_VERBOSE", "'maybe'"});
   unsetenv("ARMADA_VERBOSE");
+  setenv("ARMADA_TRANSPORT", "carrier-pigeon", 1);
+  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server, none"});
+  unsetenv("ARMADA_TRANSPORT");
+  setenv("ARMADA_SERVER_CLUSTER", "0", 1);
+  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_SERVER_CLUSTER", "'0'"});
+  unsetenv("ARMADA_SERVER_CLUSTER");
+  if (node_size) setenv("ARMADA_NODE_SIZE", saved.c_str(), 1);
   EXPECT_EQ(read_config().node_size, config().node_size);
 }
 

@@ -17,6 +17,21 @@ constexpr Setting kSettings[] = {
     {"ARMADA_VERBOSE", "bool", "0", "Print the configuration and node topology on rank 0 at init."},
     {"ARMADA_SPIN_LIMIT", "int", "2000",
      "Busy-wait rounds before a waiting rank yields or sleeps (mutexes, accumulate locks)."},
+    {"ARMADA_TRANSPORT", "string", "server",
+     "Transport to ranks on other nodes: 'server' (a helper thread per node, MPI two-sided) or "
+     "'none' (operations to other nodes fail with Unsupported)."},
+    {"ARMADA_SERVER_POLL", "bool", "0",
+     "1: an idle node server polls continuously (lowest latency; costs a core). 0: it spins "
+     "briefly, then sleeps with a doubling backoff up to ARMADA_SERVER_SLEEP_MAX_US."},
+    {"ARMADA_SERVER_SLEEP_MAX_US", "int", "200", "Longest sleep of an idle node server, in microseconds."},
+    {"ARMADA_SERVER_BUFFERS", "int", "4",
+     "Request buffers a node server posts per client; also the most requests a rank has in "
+     "flight to one server (flow control)."},
+    {"ARMADA_SERVER_INLINE", "int", "4096", "Payload bytes sent inside the request message; larger payloads follow in chunks."},
+    {"ARMADA_SERVER_CHUNK", "int", "262144", "Pipeline chunk (bytes) of large server transfers: packing overlaps sending."},
+    {"ARMADA_SERVER_CLUSTER", "int", "1",
+     "Cooperative server clustering: servers per cluster (g). Each server keeps request buffers "
+     "for 1/g of the clients and forwards requests for the other servers of its cluster. 1 = off."},
 };
 
 long parse_int(const char* name, const char* text, long min, long max) {
@@ -44,6 +59,17 @@ Config read_config() {
   if (const char* v = std::getenv("ARMADA_NODE_SIZE")) c.node_size = static_cast<int>(parse_int("ARMADA_NODE_SIZE", v, 0, 1 << 20));
   if (const char* v = std::getenv("ARMADA_VERBOSE")) c.verbose = parse_bool("ARMADA_VERBOSE", v);
   if (const char* v = std::getenv("ARMADA_SPIN_LIMIT")) c.spin_limit = static_cast<int>(parse_int("ARMADA_SPIN_LIMIT", v, 0, 1 << 30));
+  if (const char* v = std::getenv("ARMADA_TRANSPORT")) {
+    c.transport = v;
+    if (c.transport != "server" && c.transport != "none")
+      detail::throw_invalid("rma::init", "ARMADA_TRANSPORT", "'" + c.transport + "'", "must be one of: server, none");
+  }
+  if (const char* v = std::getenv("ARMADA_SERVER_POLL")) c.server_poll = parse_bool("ARMADA_SERVER_POLL", v);
+  if (const char* v = std::getenv("ARMADA_SERVER_SLEEP_MAX_US")) c.server_sleep_max_us = static_cast<int>(parse_int("ARMADA_SERVER_SLEEP_MAX_US", v, 1, 1000000));
+  if (const char* v = std::getenv("ARMADA_SERVER_BUFFERS")) c.server_buffers = static_cast<int>(parse_int("ARMADA_SERVER_BUFFERS", v, 1, 1024));
+  if (const char* v = std::getenv("ARMADA_SERVER_INLINE")) c.server_inline = static_cast<int>(parse_int("ARMADA_SERVER_INLINE", v, 0, 1 << 20));
+  if (const char* v = std::getenv("ARMADA_SERVER_CHUNK")) c.server_chunk = static_cast<int>(parse_int("ARMADA_SERVER_CHUNK", v, 4096, 1 << 30));
+  if (const char* v = std::getenv("ARMADA_SERVER_CLUSTER")) c.server_cluster = static_cast<int>(parse_int("ARMADA_SERVER_CLUSTER", v, 1, 1 << 20));
   return c;
 }
 

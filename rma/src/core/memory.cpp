@@ -88,6 +88,9 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
     if (rec.my_base) s.segment_by_base[rec.my_base] = id;
     s.segments.emplace(id, std::move(rec));
   }
+  // Nobody returns (and starts writing) before every member has registered the segment: a
+  // node server executes requests against its own process's registry.
+  MPI_Barrier(comm);
   return bases;
 }
 
@@ -133,7 +136,7 @@ void free(void* my_base, const Group& g) {
     s.segments.erase(it);
     if (doomed.my_base) s.segment_by_base.erase(doomed.my_base);
   }
-  s.shm->fence_all();
+  detail::fence_everything(s);
   MPI_Barrier(doomed.group.comm());  // no member still reads or writes the slices
   s.registry->remove(id);
 }

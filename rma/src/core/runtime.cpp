@@ -26,13 +26,18 @@ void check_rank(const char* op, const char* argument, const State& s, int target
                   "not a rank of the world group (size " + std::to_string(s.size) + ")");
 }
 
+void fence_everything(State& s) {
+  for (Transport* t : s.transports) t->fence_all();
+}
+
 Transport& route(const char* op, State& s, int target) {
   if (Transport* t = s.route[static_cast<std::size_t>(target)]) return *t;
   throw_unsupported(op, "rank " + std::to_string(target) + " is on node " +
                             std::to_string(s.topology.node_of[static_cast<std::size_t>(target)]) +
                             " and this rank on node " +
                             std::to_string(s.topology.node_of[static_cast<std::size_t>(s.rank)]) +
-                            ", and no inter-node transport is available in this build");
+                            ", and no inter-node transport is configured (ARMADA_TRANSPORT=" +
+                            s.config.transport + ")");
 }
 
 namespace {
@@ -63,6 +68,39 @@ Topology discover_topology(MPI_Comm world, int rank, int size, int node_size) {
     t.members[static_cast<std::size_t>(it->second)].push_back(r);
   }
   return t;
+}
+
+// The server transport: every rank gets the origin side; each node's first rank also runs the
+// node server thread. Needs MPI_THREAD_MULTIPLE (the server thread and the application both
+// call MPI).
+void start_server_transport(State& s) {
+  int provided = 0;
+  MPI_Query_thread(&provided);
+  if (provided < MPI_THREAD_MULTIPLE)
+    throw_state("rma::init", "the server transport needs MPI_THREAD_MULTIPLE, but MPI provides level " +
+                                 std::to_string(provided) + " (initialize MPI with MPI_Init_thread(MPI_THREAD_MULTIPLE), or set ARMADA_TRANSPORT=none)");
+  ServerMap map;
+  map.node_of = s.topology.node_of;
+  for (const auto& members : s.topology.members) map.leader_of_node.push_back(members.front());
+  map.cluster = s.config.server_cluster;
+  ServerSettings settings;
+  settings.buffers = s.config.server_buffers;
+  settings.inline_bytes = static_cast<std::size_t>(s.config.server_inline);
+  settings.chunk = static_cast<std::size_t>(s.config.server_chunk);
+  settings.poll = s.config.server_poll;
+  settings.sleep_max_us = s.config.server_sleep_max_us;
+  settings.cluster = s.config.server_cluster;
+  MPI_Comm_dup(s.world, &s.server_comm);
+  const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
+  if (s.topology.members[static_cast<std::size_t>(my_node)].front() == s.rank) {
+    s.node_server = std::make_unique<NodeServer>(s, s.server_comm, map, settings);
+    s.node_server->start();
+  }
+  s.server = std::make_unique<ServerTransport>(s.rank, s.server_comm, std::move(map), settings);
+  for (int r = 0; r < s.size; ++r)
+    if (!s.route[static_cast<std::size_t>(r)]) s.route[static_cast<std::size_t>(r)] = s.server.get();
+  s.transports.push_back(s.server.get());
+  MPI_Barrier(s.world);  // every server is listening before anyone sends
 }
 
 void print_configuration(const State& s) {
@@ -103,6 +141,8 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   s->route.assign(static_cast<std::size_t>(s->size), nullptr);
   for (int r : s->topology.members[static_cast<std::size_t>(my_node)])
     s->route[static_cast<std::size_t>(r)] = s->shm.get();
+  s->transports.push_back(s->shm.get());
+  if (s->topology.members.size() > 1 && s->config.transport == "server") start_server_transport(*s);
 
   if (s->config.verbose && s->rank == 0) print_configuration(*s);
   g_state = s.release();
@@ -139,12 +179,17 @@ void init(MPI_Comm comm) {
 
 void finalize() {
   auto& s = detail::state("rma::finalize");
-  s.shm->fence_all();
+  detail::fence_everything(s);
   MPI_Barrier(s.world);  // nobody unmaps memory another rank may still be writing
   const bool owns = s.owns_mpi;
   {
     std::unique_ptr<detail::State> doomed(g_state);
     g_state = nullptr;
+    // Everyone has fenced and passed the barrier: no request is in flight; stop the servers.
+    if (doomed->node_server) doomed->node_server->stop();
+    doomed->node_server.reset();
+    doomed->server.reset();
+    if (doomed->server_comm != MPI_COMM_NULL) MPI_Comm_free(&doomed->server_comm);
     doomed->segments.clear();
     doomed->world_group = Group(nullptr);
     MPI_Comm_free(&doomed->node_comm);

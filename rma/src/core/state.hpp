@@ -14,6 +14,8 @@
 #include "core/registry.hpp"
 #include "transport/shm/shm_region.hpp"
 #include "transport/shm/shm_transport.hpp"
+#include "transport/server/node_server.hpp"
+#include "transport/server/server_transport.hpp"
 
 namespace armada::rma::detail {
 
@@ -44,7 +46,12 @@ struct State {
   std::unique_ptr<Registry> registry;
   ShmRegion stripe_region;             // this node's accumulate locks
   std::unique_ptr<ShmTransport> shm;
+  // Inter-node: the origin side on every rank, the node server in each node's first rank.
+  MPI_Comm server_comm = MPI_COMM_NULL;
+  std::unique_ptr<ServerTransport> server;
+  std::unique_ptr<NodeServer> node_server;
   std::vector<Transport*> route;       // per world rank; null: no transport reaches it
+  std::vector<Transport*> transports;  // each transport in use once (for fence_all)
 
   std::mutex segments_mutex;
   std::map<std::int64_t, SegmentRecord> segments;
@@ -59,6 +66,9 @@ State& state(const char* op);
 
 /// The transport that reaches `target` (already checked to be a world rank), or Unsupported.
 Transport& route(const char* op, State& s, int target);
+
+/// fence_all() on every transport in use.
+void fence_everything(State& s);
 
 /// Throws InvalidArgument unless 0 <= target < world size.
 void check_rank(const char* op, const char* argument, const State& s, int target);

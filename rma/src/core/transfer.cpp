@@ -413,7 +413,7 @@ void fence(int target) {
 
 void fence_all() {
   State& s = detail::state("rma::fence_all");
-  s.shm->fence_all();
+  detail::fence_everything(s);
 }
 
 void barrier() {

@@ -1,0 +1,373 @@
+#include "transport/server/node_server.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#include "core/state.hpp"
+#include "transport/server/runs.hpp"
+#include "transport/shm/locks.hpp"
+#include "transport/shm/waiting.hpp"
+
+namespace armada::rma::detail {
+
+using server::Header;
+using server::Kind;
+using server::Reply;
+using server::SetHead;
+
+int ServerMap::first_hop(int origin, int target) const {
+  const std::vector<int> c = cluster_of(target_server(target));
+  return c[static_cast<std::size_t>(origin) % c.size()];
+}
+
+std::vector<int> ServerMap::cluster_of(int server) const {
+  const int nodes = static_cast<int>(leader_of_node.size());
+  const int first = node_of[static_cast<std::size_t>(server)] / cluster * cluster;
+  std::vector<int> members;
+  for (int n = first; n < std::min(first + cluster, nodes); ++n) members.push_back(leader_of_node[static_cast<std::size_t>(n)]);
+  return members;
+}
+
+NodeServer::NodeServer(State& state, MPI_Comm comm, ServerMap map, ServerSettings settings)
+    : state_(state), comm_(comm), map_(std::move(map)), settings_(settings), me_(state.rank) {
+  const std::vector<int> cluster = map_.cluster_of(me_);
+  const auto g = cluster.size();
+  const auto k = static_cast<std::size_t>(std::find(cluster.begin(), cluster.end(), me_) - cluster.begin());
+  const int my_node = map_.node_of[static_cast<std::size_t>(me_)];
+  std::vector<int> clients, peers;
+  for (int c = 0; c < state.size; ++c) {
+    const bool assigned = static_cast<std::size_t>(c) % g == k;
+    // Alone in its cluster, a server never hears from its own node (shared memory serves it).
+    if (assigned && (g > 1 || map_.node_of[static_cast<std::size_t>(c)] != my_node)) clients.push_back(c);
+  }
+  for (int p : cluster)
+    if (p != me_) peers.push_back(p);
+  clients_ = static_cast<int>(clients.size());
+
+  const std::size_t request_bytes = sizeof(Header) + settings_.inline_bytes;
+  const std::size_t n_buffers = static_cast<std::size_t>(settings_.buffers) * (clients.size() + peers.size());
+  const std::size_t n_acks = static_cast<std::size_t>(settings_.buffers) * peers.size();
+  arena_.resize(n_buffers * request_bytes + n_acks * sizeof(int) + sizeof(Header));
+  std::byte* p = arena_.data();
+  auto add = [&](Slot slot, int source, std::size_t capacity) {
+    posted_.push_back({slot, source, p, capacity});
+    p += capacity;
+  };
+  for (int c : clients)
+    for (int b = 0; b < settings_.buffers; ++b) add(Slot::Client, c, request_bytes);
+  for (int q : peers)
+    for (int b = 0; b < settings_.buffers; ++b) add(Slot::Peer, q, request_bytes);
+  for (int q : peers)
+    for (int b = 0; b < settings_.buffers; ++b) add(Slot::PeerAck, q, sizeof(int));
+  add(Slot::Control, me_, sizeof(Header));
+  chunk_[0].resize(settings_.chunk);
+  chunk_[1].resize(settings_.chunk);
+  buffer_bytes_ = arena_.size() + 2 * settings_.chunk;
+  peer_credits_.assign(static_cast<std::size_t>(state.size), 0);
+  for (int q : peers) peer_credits_[static_cast<std::size_t>(q)] = settings_.buffers;
+  requests_.assign(posted_.size(), MPI_REQUEST_NULL);
+  fifo_.resize(2 * static_cast<std::size_t>(state.size));
+}
+
+NodeServer::~NodeServer() {
+  if (running_) stop();
+}
+
+void NodeServer::post(std::size_t i) {
+  static constexpr int kTags[] = {server::kTagRequest, server::kTagForward, server::kTagForwardAck, server::kTagControl};
+  const Posted& p = posted_[i];
+  MPI_Irecv(p.buffer, static_cast<int>(p.capacity), MPI_BYTE, p.source, kTags[static_cast<int>(p.slot)], comm_,
+            &requests_[i]);
+  if (p.slot == Slot::Client || p.slot == Slot::Peer) fifo_[fifo_index(p)].push_back(i);
+}
+
+void NodeServer::start() {
+  for (std::size_t i = 0; i < posted_.size(); ++i) post(i);
+  running_ = true;
+  thread_ = std::thread([this] { run(); });
+}
+
+void NodeServer::stop() {
+  Header quit{};
+  quit.kind = Kind::Quit;
+  MPI_Send(&quit, sizeof quit, MPI_BYTE, me_, server::kTagControl, comm_);
+  thread_.join();
+  running_ = false;
+}
+
+void NodeServer::run() {
+  // Idle backoff: spin on MPI_Testany for a while, then sleep 1, 2, 4 ... up to sleep_max_us
+  // microseconds between polls, so an idle server costs (almost) no CPU.
+  int idle = 0;
+  long sleep_ns = 1000;
+  for (;;) {
+    int index = MPI_UNDEFINED, flag = 0;
+    MPI_Status status;
+    MPI_Testany(static_cast<int>(requests_.size()), requests_.data(), &index, &flag, &status);
+    if (flag && index != MPI_UNDEFINED) {
+      idle = 0;
+      sleep_ns = 1000;
+      const auto i = static_cast<std::size_t>(index);
+      const Posted& p = posted_[i];
+      int length = 0;
+      MPI_Get_count(&status, MPI_BYTE, &length);
+      switch (p.slot) {
+        case Slot::Control:
+          for (MPI_Request& r : requests_)
+            if (r != MPI_REQUEST_NULL) {
+              MPI_Cancel(&r);
+              MPI_Wait(&r, MPI_STATUS_IGNORE);
+            }
+          return;
+        case Slot::Client:
+        case Slot::Peer: {
+          // Execute this source's earlier requests first (already matched, so they complete).
+          auto& order = fifo_[fifo_index(p)];
+          for (;;) {
+            const std::size_t head = order.front();
+            order.pop_front();
+            if (head == i) break;
+            MPI_Status head_status;
+            MPI_Wait(&requests_[head], &head_status);
+            int head_length = 0;
+            MPI_Get_count(&head_status, MPI_BYTE, &head_length);
+            handle(posted_[head].buffer, static_cast<std::size_t>(head_length), head_status.MPI_SOURCE,
+                   posted_[head].slot == Slot::Peer);
+            post(head);
+          }
+          handle(p.buffer, static_cast<std::size_t>(length), status.MPI_SOURCE, p.slot == Slot::Peer);
+          break;
+        }
+        case Slot::PeerAck: {
+          ++peer_credits_[static_cast<std::size_t>(p.source)];
+          // Send what waited for this peer's credit, in order.
+          for (auto it = backlog_.begin(); it != backlog_.end();) {
+            if (it->to != p.source) { ++it; continue; }
+            if (peer_credits_[static_cast<std::size_t>(p.source)] == 0) break;
+            --peer_credits_[static_cast<std::size_t>(p.source)];
+            MPI_Send(it->message.data(), static_cast<int>(it->message.size()), MPI_BYTE, it->to, server::kTagForward, comm_);
+            it = backlog_.erase(it);
+          }
+          break;
+        }
+      }
+      post(i);
+      continue;
+    }
+    if (!waiting_locks_.empty()) check_waiting_locks();
+    if (settings_.poll || ++idle < 200) {
+      cpu_relax();
+      continue;
+    }
+    const timespec ts{0, sleep_ns};
+    nanosleep(&ts, nullptr);
+    sleep_ns = std::min<long>(sleep_ns * 2, 1000L * settings_.sleep_max_us);
+  }
+}
+
+void NodeServer::handle(const std::byte* msg, std::size_t length, int source, bool forwarded) {
+  Header h;
+  std::memcpy(&h, msg, sizeof h);
+  const int executor = map_.target_server(h.target);
+  if (executor != me_) {  // clustering: the origin's assigned server passes it on
+    forward(executor, msg, length);
+    return;
+  }
+  execute(h, msg + sizeof(Header));
+  if (forwarded) {
+    const int one = 1;
+    MPI_Send(&one, 1, MPI_INT, source, server::kTagForwardAck, comm_);
+  }
+}
+
+void NodeServer::forward(int to, const std::byte* msg, std::size_t length) {
+  const bool queued = std::any_of(backlog_.begin(), backlog_.end(), [to](const Forward& f) { return f.to == to; });
+  if (!queued && peer_credits_[static_cast<std::size_t>(to)] > 0) {
+    --peer_credits_[static_cast<std::size_t>(to)];
+    MPI_Send(msg, static_cast<int>(length), MPI_BYTE, to, server::kTagForward, comm_);
+  } else {
+    backlog_.push_back({to, std::vector<std::byte>(msg, msg + length)});
+  }
+}
+
+void NodeServer::reply(const Header& h, std::int32_t status, std::uint64_t value) {
+  const Reply r{status, 0, value};
+  MPI_Send(&r, sizeof r, MPI_BYTE, h.origin, server::reply_tag(h.id), comm_);
+}
+
+void NodeServer::drain(const Header& h, std::size_t left) {
+  while (left > 0) {
+    const std::size_t n = std::min(left, settings_.chunk);
+    MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::data_tag(h.id), comm_, MPI_STATUS_IGNORE);
+    left -= n;
+  }
+}
+
+void NodeServer::check_waiting_locks() {
+  std::erase_if(waiting_locks_, [this](const WaitingLock& w) {
+    auto* m = static_cast<TicketMutex*>(w.word);
+    if (m->serving.load(std::memory_order_acquire) != w.ticket) return false;
+    m->owner.store(w.origin + 1, std::memory_order_relaxed);
+    Header h{};
+    h.origin = w.origin;
+    h.id = w.id;
+    reply(h, server::kOk, 0);
+    return true;
+  });
+}
+
+void NodeServer::execute(const Header& h, const std::byte* inline_data) {
+  Registry& registry = *state_.registry;
+  ShmTransport& shm = *state_.shm;
+  const auto kind = h.kind;
+  const auto type = static_cast<AccType>(h.acc_type);
+  const bool data_in = kind == Kind::Put || kind == Kind::Acc || kind == Kind::PutV || kind == Kind::AccV;
+
+  // Everything that moves data: build a walker over the target runs, then stream.
+  if (kind == Kind::Put || kind == Kind::Get || kind == Kind::Acc || kind == Kind::PutV ||
+      kind == Kind::GetV || kind == Kind::AccV) {
+    const bool vector = kind == Kind::PutV || kind == Kind::GetV || kind == Kind::AccV;
+    std::size_t inline_left = h.inline_bytes;
+    const std::byte* in = inline_data;
+    std::vector<std::byte> desc_storage;
+    std::optional<RunWalker> walker;
+    std::ptrdiff_t delta = 0;  // owner address - mapped address (strided)
+    bool reachable = true;
+    if (vector) {
+      const std::byte* desc = in;
+      if (inline_left == 0) {
+        desc_storage.resize(h.desc_bytes);
+        MPI_Recv(desc_storage.data(), static_cast<int>(h.desc_bytes), MPI_BYTE, h.origin, server::data_tag(h.id), comm_, MPI_STATUS_IGNORE);
+        desc = desc_storage.data();
+      } else {
+        in += h.desc_bytes;
+        inline_left -= h.desc_bytes;
+      }
+      std::vector<std::pair<std::byte*, std::size_t>> runs;
+      std::vector<std::ptrdiff_t> deltas;
+      const Slice* last = nullptr;
+      for (const std::byte* p = desc; p < desc + h.desc_bytes && reachable;) {
+        SetHead set;
+        std::memcpy(&set, p, sizeof set);
+        p += sizeof set;
+        for (std::uint64_t i = 0; i < set.count; ++i, p += sizeof(std::uint64_t)) {
+          std::uint64_t a;
+          std::memcpy(&a, p, sizeof a);
+          void* addr = reinterpret_cast<void*>(a);
+          if (!last || !last->contains(a, set.bytes)) last = registry.find(h.target, addr, set.bytes);
+          if (!last || !last->local) {
+            reachable = false;
+            break;
+          }
+          std::byte* mapped = last->map(addr);
+          runs.emplace_back(mapped, set.bytes);
+          deltas.push_back(static_cast<std::ptrdiff_t>(a - reinterpret_cast<std::uintptr_t>(mapped)));
+        }
+      }
+      if (reachable) walker.emplace(std::move(runs), std::move(deltas));
+    } else {
+      Shape shape;
+      shape.levels = h.levels;
+      for (int l = 0; l <= h.levels; ++l) shape.count[l] = h.count[l];
+      for (int l = 0; l < h.levels; ++l) shape.dst_stride[l] = h.stride[l];
+      void* remote = reinterpret_cast<void*>(h.remote);
+      const Slice* slice = registry.find(h.target, remote, extent(shape, true));
+      reachable = slice && slice->local;
+      if (reachable) {
+        std::byte* mapped = slice->map(remote);
+        delta = static_cast<std::ptrdiff_t>(h.remote - reinterpret_cast<std::uintptr_t>(mapped));
+        walker.emplace(mapped, shape, true);
+      }
+    }
+    if (!reachable) {
+      if (data_in && h.inline_bytes == 0) drain(h, h.bytes);  // the origin sends it regardless
+      reply(h, server::kUnreachable, 0);
+      return;
+    }
+    if (data_in) {
+      const bool acc = kind == Kind::Acc || kind == Kind::AccV;
+      auto apply = [&](const std::byte* src, std::size_t n) {
+        walker->walk(n, [&](std::byte* d, std::size_t k) {
+          if (acc)
+            shm.accumulate_into(type, h.scale, src, d,
+                                reinterpret_cast<std::uintptr_t>(d) + static_cast<std::uintptr_t>(vector ? walker->run_delta() : delta),
+                                h.target, k);
+          else
+            std::memcpy(d, src, k);
+          src += k;
+        });
+      };
+      if (inline_left > 0) {
+        apply(in, inline_left);
+      } else {
+        for (std::size_t left = h.bytes; left > 0;) {
+          const std::size_t n = std::min(left, settings_.chunk);
+          MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::data_tag(h.id), comm_, MPI_STATUS_IGNORE);
+          apply(chunk_[0].data(), n);
+          left -= n;
+        }
+      }
+    } else {
+      // Get: pack chunk k+1 while chunk k is on the wire.
+      MPI_Request sending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+      int b = 0;
+      for (std::size_t left = h.bytes; left > 0; b ^= 1) {
+        const std::size_t n = std::min(left, settings_.chunk);
+        MPI_Wait(&sending[b], MPI_STATUS_IGNORE);
+        std::byte* out = chunk_[b].data();
+        walker->walk(n, [&](std::byte* s, std::size_t k) {
+          std::memcpy(out, s, k);
+          out += k;
+        });
+        MPI_Isend(chunk_[b].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::data_tag(h.id), comm_, &sending[b]);
+        left -= n;
+      }
+      MPI_Waitall(2, sending, MPI_STATUSES_IGNORE);
+    }
+    reply(h, server::kOk, 0);
+    return;
+  }
+
+  // Atomics and mutexes work on one word in the target's memory.
+  void* remote = reinterpret_cast<void*>(h.remote);
+  const std::size_t width = kind == Kind::Rmw ? static_cast<std::size_t>(h.rmw_width) : sizeof(TicketMutex);
+  const Slice* slice = registry.find(h.target, remote, width);
+  if (!slice || !slice->local) {
+    reply(h, server::kUnreachable, 0);
+    return;
+  }
+  switch (kind) {
+    case Kind::Rmw: {
+      std::uint64_t old = 0;
+      shm.rmw(static_cast<RmwOp>(h.rmw_op), width, remote, *slice, h.target, h.operand, h.compare, &old);
+      reply(h, server::kOk, old);
+      return;
+    }
+    case Kind::Lock: {
+      auto* m = reinterpret_cast<TicketMutex*>(slice->map(remote));
+      // A ticket in the same queue on-node lockers use: FIFO across transports. The server
+      // grants it when its turn comes; the waiting origin sleeps in its reply wait.
+      const std::uint32_t ticket = m->next.fetch_add(1, std::memory_order_relaxed);
+      waiting_locks_.push_back({m, ticket, h.origin, h.id});
+      check_waiting_locks();
+      return;
+    }
+    case Kind::TryLock: {
+      auto* m = reinterpret_cast<TicketMutex*>(slice->map(remote));
+      reply(h, m->try_lock(h.origin) ? server::kOk : server::kBusy, 0);
+      return;
+    }
+    case Kind::Unlock: {
+      auto* m = reinterpret_cast<TicketMutex*>(slice->map(remote));
+      reply(h, m->unlock(h.origin) ? server::kOk : server::kNotHolder, 0);
+      return;
+    }
+    default:
+      reply(h, server::kUnreachable, 0);
+  }
+}
+
+}  // namespace armada::rma::detail

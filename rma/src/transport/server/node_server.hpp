@@ -1,0 +1,117 @@
+// The node server: one helper thread per node, in the node's first rank, that executes the
+// requests of remote origins on the memory of every rank of its node (which its process maps),
+// so that one-sided operations complete while the target ranks compute.
+//
+// Request buffers are posted per client (ARMADA_SERVER_BUFFERS each), and origins never have
+// more requests in flight to one server than that, so a flood cannot exhaust memory. With
+// cooperative clustering (ARMADA_SERVER_CLUSTER = g), a server posts buffers only for the
+// clients assigned to it (1/g of them) plus its cluster peers, and forwards requests for the
+// other servers of its cluster; the target's server answers the origin directly.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <thread>
+#include <vector>
+
+#include "transport/server/protocol.hpp"
+
+namespace armada::rma::detail {
+
+struct State;
+class ShmTransport;
+
+struct ServerSettings {
+  int buffers = 4;                   // request buffers per client (= origin credits)
+  std::size_t inline_bytes = 4096;   // payload carried in the request message itself
+  std::size_t chunk = 256 * 1024;    // pipeline chunk of larger payloads
+  bool poll = false;                 // never sleep when idle
+  int sleep_max_us = 200;            // idle backoff ceiling
+  int cluster = 1;                   // g: servers per cooperative cluster
+};
+
+/// Which server an origin sends a request for a target to, and which server executes it.
+struct ServerMap {
+  std::vector<int> leader_of_node;     // world rank of each node's server
+  std::vector<int> node_of;            // per world rank
+  int cluster = 1;
+
+  int target_server(int target) const { return leader_of_node[static_cast<std::size_t>(node_of[static_cast<std::size_t>(target)])]; }
+  /// The origin's assigned server in the cluster of `target`'s server.
+  int first_hop(int origin, int target) const;
+  /// Servers of the cluster that `server`'s node belongs to.
+  std::vector<int> cluster_of(int server) const;
+};
+
+class NodeServer {
+ public:
+  NodeServer(State& state, MPI_Comm comm, ServerMap map, ServerSettings settings);
+  ~NodeServer();
+  void start();
+  /// Stops the thread (after the world has fenced: nothing is in flight).
+  void stop();
+
+  /// Bytes of request and chunk buffers this server allocated.
+  std::size_t buffer_bytes() const noexcept { return buffer_bytes_; }
+  int clients() const noexcept { return clients_; }
+
+ private:
+  enum class Slot : std::uint8_t { Client, Peer, PeerAck, Control };
+  struct Posted {
+    Slot slot;
+    int source;
+    std::byte* buffer;
+    std::size_t capacity;
+  };
+  struct WaitingLock {
+    void* word;        // this process's mapping of the ticket mutex
+    std::uint32_t ticket;
+    int origin;
+    std::uint32_t id;
+  };
+  struct Forward {
+    int to;
+    std::vector<std::byte> message;
+  };
+
+  void run();
+  void post(std::size_t index);
+  void handle(const std::byte* msg, std::size_t length, int source, bool forwarded);
+  void execute(const server::Header& h, const std::byte* inline_data);
+  void forward(int to, const std::byte* msg, std::size_t length);
+  void reply(const server::Header& h, std::int32_t status, std::uint64_t value);
+  void check_waiting_locks();
+  // Receives (and drops) the DATA messages of a request that cannot be executed.
+  void drain(const server::Header& h, std::size_t already);
+
+  State& state_;
+  MPI_Comm comm_;
+  ServerMap map_;
+  ServerSettings settings_;
+  int me_;
+  std::vector<Posted> posted_;
+  std::vector<MPI_Request> requests_;
+  // Per source, its request slots in the order they were posted. MPI matches a source's
+  // messages to its receives in that order, but MPI_Testany may report a later one first: the
+  // server executes a source's requests in posting order, so each origin's are in issue order.
+  // Client and forwarded streams of one rank are separate (different tags).
+  std::vector<std::deque<std::size_t>> fifo_;
+  static std::size_t fifo_index(const Posted& p) {
+    return 2 * static_cast<std::size_t>(p.source) + (p.slot == Slot::Peer ? 1 : 0);
+  }
+  std::vector<std::byte> arena_;        // all request buffers
+  std::vector<std::byte> chunk_[2];     // pipeline buffers
+  std::size_t buffer_bytes_ = 0;
+  int clients_ = 0;
+  std::vector<int> peer_credits_;       // per world rank: forwards we may still send
+  std::deque<Forward> backlog_;         // forwards waiting for a credit, in order
+  std::vector<WaitingLock> waiting_locks_;
+  std::thread thread_;
+  bool running_ = false;
+};
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,80 @@
+// The server protocol's messages. Everything travels on the transport's private duplicate of
+// the world communicator, so user MPI traffic can never match it.
+//
+//   origin --REQ--> first server (the target's node server, or with clustering the origin's
+//                   assigned server in the target's cluster, which forwards --FWD--> the target's
+//                   server and gets --FWD_ACK-- back)
+//   origin --DATA(id)--> target server      payload beyond the inline part, in chunks
+//   target server --DATA(id)--> origin      get data, in chunks
+//   target server --REPLY(id)--> origin     every request's reply: status, and a value for RMW;
+//                                           fences wait for these
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "desc/strided.hpp"
+
+namespace armada::rma::detail::server {
+
+enum Tag : int {
+  kTagRequest = 1,
+  kTagForward = 2,
+  kTagForwardAck = 3,
+  kTagControl = 4,
+  kTagReplyBase = 1000,   // + id % kTagSpan
+  kTagDataBase = 10000,   // + id % kTagSpan
+};
+inline constexpr std::uint32_t kTagSpan = 8192;
+inline int reply_tag(std::uint32_t id) { return kTagReplyBase + static_cast<int>(id % kTagSpan); }
+inline int data_tag(std::uint32_t id) { return kTagDataBase + static_cast<int>(id % kTagSpan); }
+
+enum class Kind : std::uint16_t {
+  Put, Get, Acc,              // strided (contiguous is levels == 0)
+  PutV, GetV, AccV,           // vector: a descriptor of (bytes, count, addresses...) per set
+  Rmw, Lock, TryLock, Unlock,
+  Quit,                       // control: stop the server
+};
+
+enum Status : std::int32_t {
+  kOk = 0,
+  kUnreachable = 1,  // the server has no mapping of the target memory
+  kNotHolder = 2,    // unlock of a mutex the origin does not hold
+  kBusy = 3,         // try_lock: held
+};
+
+/// Fixed part of every request; the inline payload follows it in the same message.
+struct Header {
+  Kind kind;
+  std::uint8_t acc_type;
+  std::uint8_t rmw_op;
+  std::int32_t origin;
+  std::int32_t target;
+  std::uint32_t id;
+  std::int32_t rmw_width;
+  std::uint64_t remote;          // target-space address (strided base, RMW/mutex location)
+  std::uint64_t bytes;           // data bytes of the transfer
+  std::uint64_t inline_bytes;    // payload bytes following this header in the message
+  std::uint64_t desc_bytes;      // vector: descriptor bytes (inline, or the first DATA message)
+  std::int32_t levels;           // strided: the remote side's shape
+  std::int32_t pad;
+  std::uint64_t count[kMaxLevels + 1];
+  std::uint64_t stride[kMaxLevels];
+  unsigned char scale[16];
+  unsigned char operand[8];
+  unsigned char compare[8];
+};
+
+struct Reply {
+  std::int32_t status;
+  std::int32_t pad;
+  std::uint64_t value;  // RMW: the old value
+};
+
+/// Vector descriptor: per set a SetHead, then `count` target-space addresses.
+struct SetHead {
+  std::uint64_t bytes;
+  std::uint64_t count;
+};
+
+}  // namespace armada::rma::detail::server

@@ -1,0 +1,415 @@
+#include "transport/server/server_transport.hpp"
+
+#include <sched.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/check.hpp"
+#include "transport/shm/waiting.hpp"
+
+namespace armada::rma::detail {
+
+using server::Header;
+using server::Kind;
+
+ServerTransport::ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerSettings settings)
+    : me_(rank), comm_(comm), map_(std::move(map)), settings_(settings) {
+  in_flight_.assign(map_.node_of.size(), 0);
+}
+
+Header ServerTransport::header(Kind kind, int target) const {
+  Header h{};
+  h.kind = kind;
+  h.origin = me_;
+  h.target = target;
+  return h;
+}
+
+template <class Pred>
+void ServerTransport::wait_until(Pred&& pred) {
+  // Replies usually come within microseconds: spin first; a long wait (a contended mutex)
+  // sleeps 1 µs, 2 µs, ... up to 1 ms between polls instead of burning a core.
+  long sleep_ns = 1000;
+  for (int round = 0;; ++round) {
+    {
+      std::lock_guard lock(mutex_);
+      progress_locked();
+      if (pred()) return;
+    }
+    if (round < 2000) {
+      cpu_relax();
+    } else if (round < 2100) {
+      sched_yield();
+    } else {
+      const timespec ts{0, sleep_ns};
+      nanosleep(&ts, nullptr);
+      sleep_ns = std::min(sleep_ns * 2, 1000000L);
+    }
+  }
+}
+
+ServerTransport::Op& ServerTransport::begin(Kind, int target, bool has_waiter) {
+  const int server = map_.target_server(target);
+  const int hop = map_.first_hop(me_, target);
+  wait_until([&] { return in_flight_[static_cast<std::size_t>(hop)] < settings_.buffers; });
+  std::lock_guard lock(mutex_);
+  ++in_flight_[static_cast<std::size_t>(hop)];
+  auto op = std::make_unique<Op>();
+  op->token = next_token_.fetch_add(1, std::memory_order_relaxed);
+  op->server = server;
+  op->hop = hop;
+  op->target = target;
+  op->has_waiter = has_waiter;
+  op->requests.push_back(MPI_REQUEST_NULL);
+  MPI_Irecv(&op->reply, sizeof(server::Reply), MPI_BYTE, server, server::reply_tag(static_cast<std::uint32_t>(op->token)),
+            comm_, &op->requests[0]);
+  Op& ref = *op;
+  ops_.emplace(op->token, std::move(op));
+  return ref;
+}
+
+void ServerTransport::send_request(const Op& op, const Header& h0, const std::byte* payload, std::size_t bytes) {
+  Header h = h0;
+  h.id = static_cast<std::uint32_t>(op.token);
+  h.inline_bytes = bytes;
+  thread_local std::vector<std::byte> tls_message;
+  std::vector<std::byte>& message = tls_message;
+  message.resize(sizeof h + bytes);
+  std::memcpy(message.data(), &h, sizeof h);
+  if (bytes) std::memcpy(message.data() + sizeof h, payload, bytes);
+  MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, op.hop, server::kTagRequest, comm_);
+}
+
+void ServerTransport::send_data(const Op& op, RunWalker local, std::size_t bytes, const std::byte* contiguous) {
+  const int tag = server::data_tag(static_cast<std::uint32_t>(op.token));
+  if (contiguous) {  // straight from the user's buffer, in chunks
+    for (std::size_t done = 0; done < bytes;) {
+      const std::size_t n = std::min(bytes - done, settings_.chunk);
+      MPI_Send(contiguous + done, static_cast<int>(n), MPI_BYTE, op.server, tag, comm_);
+      done += n;
+    }
+    return;
+  }
+  // Pack chunk k+1 while chunk k is on the wire.
+  std::vector<std::byte> buffers[2] = {std::vector<std::byte>(std::min(bytes, settings_.chunk)),
+                                       std::vector<std::byte>(std::min(bytes, settings_.chunk))};
+  MPI_Request sending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  int b = 0;
+  for (std::size_t left = bytes; left > 0; b ^= 1) {
+    const std::size_t n = std::min(left, settings_.chunk);
+    MPI_Wait(&sending[b], MPI_STATUS_IGNORE);
+    std::byte* out = buffers[b].data();
+    local.walk(n, [&](std::byte* s, std::size_t k) {
+      std::memcpy(out, s, k);
+      out += k;
+    });
+    MPI_Isend(buffers[b].data(), static_cast<int>(n), MPI_BYTE, op.server, tag, comm_, &sending[b]);
+    left -= n;
+  }
+  MPI_Waitall(2, sending, MPI_STATUSES_IGNORE);
+}
+
+void ServerTransport::post_data_receives(Op& op, std::byte* into, std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  const int tag = server::data_tag(static_cast<std::uint32_t>(op.token));
+  for (std::size_t done = 0; done < bytes;) {
+    const std::size_t n = std::min(bytes - done, settings_.chunk);
+    op.requests.push_back(MPI_REQUEST_NULL);
+    MPI_Irecv(into + done, static_cast<int>(n), MPI_BYTE, op.server, tag, comm_, &op.requests.back());
+    done += n;
+  }
+}
+
+std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
+  const Shape& shape = o.shape;
+  const std::size_t total = shape.bytes();
+  const bool get = o.kind == OpKind::Get;
+  Header h = header(get ? Kind::Get : o.kind == OpKind::Put ? Kind::Put : Kind::Acc, o.target);
+  h.remote = reinterpret_cast<std::uintptr_t>(o.remote);
+  h.bytes = total;
+  h.levels = shape.levels;
+  for (int l = 0; l <= shape.levels; ++l) h.count[l] = shape.count[l];
+  for (int l = 0; l < shape.levels; ++l) h.stride[l] = get ? shape.src_stride[l] : shape.dst_stride[l];
+  if (o.kind == OpKind::Acc) {
+    h.acc_type = static_cast<std::uint8_t>(o.type);
+    std::memcpy(h.scale, o.scale, size_of(o.type));
+  }
+  // The local side: src strides for put/acc, dst strides for get.
+  const bool local_contiguous = extent(shape, get) == total;
+
+  if (!get) {
+    Op& op = begin(h.kind, o.target, false);
+    RunWalker local(o.local, shape, false);
+    if (total <= settings_.inline_bytes) {
+      thread_local std::vector<std::byte> tls_packed;
+      std::vector<std::byte>& packed = tls_packed;
+      packed.resize(total);
+      std::byte* out = packed.data();
+      local.walk(total, [&](std::byte* s, std::size_t k) {
+        std::memcpy(out, s, k);
+        out += k;
+      });
+      send_request(op, h, packed.data(), total);
+    } else {
+      send_request(op, h, nullptr, 0);
+      send_data(op, std::move(local), total, local_contiguous ? o.local : nullptr);
+    }
+    return 0;  // locally complete; the reply (for fences) is tracked until it arrives
+  }
+
+  Op& op = begin(Kind::Get, o.target, true);
+  if (local_contiguous) {
+    post_data_receives(op, o.local, total);
+  } else {
+    op.staging.resize(total);
+    op.unpack.emplace(o.local, shape, true);
+    post_data_receives(op, op.staging.data(), total);
+  }
+  const std::uint64_t token = op.token;
+  send_request(op, h, nullptr, 0);
+  if (!blocking) return token;
+  complete(token, "rma::get");
+  return 0;
+}
+
+std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
+  const bool get = o.kind == OpKind::Get;
+  // Descriptor: per set its size and count, then the remote addresses.
+  std::vector<std::byte> desc;
+  std::vector<std::pair<std::byte*, std::size_t>> local;
+  std::size_t total = 0;
+  for (const IoSet& set : o.sets) {
+    if (set.src.empty()) continue;
+    const server::SetHead sh{set.bytes, set.src.size()};
+    const std::size_t at = desc.size();
+    desc.resize(at + sizeof sh + set.src.size() * sizeof(std::uint64_t));
+    std::memcpy(desc.data() + at, &sh, sizeof sh);
+    std::byte* p = desc.data() + at + sizeof sh;
+    for (std::size_t i = 0; i < set.src.size(); ++i, p += sizeof(std::uint64_t)) {
+      const auto a = reinterpret_cast<std::uint64_t>(get ? set.src[i] : set.dst[i]);
+      std::memcpy(p, &a, sizeof a);
+      local.emplace_back(static_cast<std::byte*>(get ? set.dst[i] : set.src[i]), set.bytes);
+    }
+    total += set.bytes * set.src.size();
+  }
+  Header h = header(get ? Kind::GetV : o.kind == OpKind::Put ? Kind::PutV : Kind::AccV, o.target);
+  h.bytes = total;
+  h.desc_bytes = desc.size();
+  if (o.kind == OpKind::Acc) {
+    h.acc_type = static_cast<std::uint8_t>(o.type);
+    std::memcpy(h.scale, o.scale, size_of(o.type));
+  }
+
+  if (!get) {
+    Op& op = begin(h.kind, o.target, false);
+    RunWalker walker(std::move(local));
+    if (desc.size() + total <= settings_.inline_bytes) {
+      const std::size_t d = desc.size();
+      desc.resize(d + total);
+      std::byte* out = desc.data() + d;
+      walker.walk(total, [&](std::byte* s, std::size_t k) {
+        std::memcpy(out, s, k);
+        out += k;
+      });
+      send_request(op, h, desc.data(), desc.size());
+    } else {
+      send_request(op, h, nullptr, 0);
+      MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
+               server::data_tag(static_cast<std::uint32_t>(op.token)), comm_);
+      send_data(op, std::move(walker), total, nullptr);
+    }
+    return 0;
+  }
+
+  Op& op = begin(Kind::GetV, o.target, true);
+  op.staging.resize(total);
+  op.unpack.emplace(std::move(local));
+  post_data_receives(op, op.staging.data(), total);
+  const std::uint64_t token = op.token;
+  if (desc.size() <= settings_.inline_bytes) {
+    send_request(op, h, desc.data(), desc.size());
+  } else {
+    send_request(op, h, nullptr, 0);
+    MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
+             server::data_tag(static_cast<std::uint32_t>(op.token)), comm_);
+  }
+  if (!blocking) return token;
+  complete(token, "rma::get_vector");
+  return 0;
+}
+
+void ServerTransport::rmw(RmwOp rop, std::size_t width, void* remote, const Slice&, int target,
+                          const void* operand, const void* compare, void* result) {
+  Header h = header(Kind::Rmw, target);
+  h.rmw_op = static_cast<std::uint8_t>(rop);
+  h.rmw_width = static_cast<std::int32_t>(width);
+  h.remote = reinterpret_cast<std::uintptr_t>(remote);
+  std::memcpy(h.operand, operand, width);
+  if (compare) std::memcpy(h.compare, compare, width);
+  Op& op = begin(Kind::Rmw, target, true);
+  const std::uint64_t token = op.token;
+  send_request(op, h, nullptr, 0);
+  std::uint64_t old = 0;
+  wait_until([&] { return ops_.at(token)->done; });
+  {
+    std::lock_guard lock(mutex_);
+    Op& done = *ops_.at(token);
+    if (done.reply.status != server::kOk) raise(done, "rma::rmw");
+    old = done.reply.value;
+    ops_.erase(token);
+  }
+  std::memcpy(result, &old, width);  // little-endian: the low bytes are the 4-byte value
+}
+
+void ServerTransport::mutex_lock(void* word, const Slice&, int target) {
+  Header h = header(Kind::Lock, target);
+  h.remote = reinterpret_cast<std::uintptr_t>(word);
+  Op& op = begin(Kind::Lock, target, true);
+  const std::uint64_t token = op.token;
+  send_request(op, h, nullptr, 0);
+  complete(token, "rma::MutexSet::lock");
+}
+
+bool ServerTransport::mutex_try_lock(void* word, const Slice&, int target) {
+  Header h = header(Kind::TryLock, target);
+  h.remote = reinterpret_cast<std::uintptr_t>(word);
+  Op& op = begin(Kind::TryLock, target, true);
+  const std::uint64_t token = op.token;
+  send_request(op, h, nullptr, 0);
+  wait_until([&] { return ops_.at(token)->done; });
+  std::lock_guard lock(mutex_);
+  Op& done = *ops_.at(token);
+  const std::int32_t status = done.reply.status;
+  if (status != server::kOk && status != server::kBusy) raise(done, "rma::MutexSet::try_lock");
+  ops_.erase(token);
+  return status == server::kOk;
+}
+
+void ServerTransport::mutex_unlock(void* word, const Slice&, int target) {
+  Header h = header(Kind::Unlock, target);
+  h.remote = reinterpret_cast<std::uintptr_t>(word);
+  Op& op = begin(Kind::Unlock, target, true);
+  const std::uint64_t token = op.token;
+  send_request(op, h, nullptr, 0);
+  wait_until([&] { return ops_.at(token)->done; });
+  std::lock_guard lock(mutex_);
+  Op& done = *ops_.at(token);
+  if (done.reply.status == server::kNotHolder) {
+    ops_.erase(token);
+    throw_invalid("rma::MutexSet::unlock", "mutex", to_hex(word) + " on rank " + std::to_string(target),
+                  "this rank does not hold the mutex");
+  }
+  if (done.reply.status != server::kOk) raise(done, "rma::MutexSet::unlock");
+  ops_.erase(token);
+}
+
+void ServerTransport::progress_locked() {
+  for (auto it = ops_.begin(); it != ops_.end();) {
+    Op& op = *it->second;
+    if (!op.done) {
+      int flag = 0;
+      MPI_Testall(static_cast<int>(op.requests.size()), op.requests.data(), &flag, MPI_STATUSES_IGNORE);
+      if (flag) finish_locked(op);
+    }
+    // Puts and accumulates have nobody waiting: forget them once replied (keeping failures).
+    if (op.done && !op.has_waiter) {
+      if (op.reply.status != server::kOk && deferred_error_.empty())
+        deferred_error_ = "a put or accumulate to rank " + std::to_string(op.target) +
+                          " failed at its node's server (status " + std::to_string(op.reply.status) + ")";
+      it = ops_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void ServerTransport::finish_locked(Op& op) {
+  op.done = true;
+  --in_flight_[static_cast<std::size_t>(op.hop)];
+  if (op.unpack && op.reply.status == server::kOk) {
+    const std::byte* in = op.staging.data();
+    op.unpack->walk(op.staging.size(), [&](std::byte* d, std::size_t k) {
+      std::memcpy(d, in, k);
+      in += k;
+    });
+  }
+  op.unpack.reset();
+  std::vector<std::byte>().swap(op.staging);
+}
+
+void ServerTransport::raise(const Op& op, const char* what) {
+  if (op.reply.status == server::kUnreachable)
+    throw_unsupported(what, "the server of rank " + std::to_string(op.target) +
+                                "'s node has no mapping of the target memory (its first rank, " +
+                                std::to_string(op.server) + ", is not a member of the group the segment was allocated on)");
+  throw_system(what, "the server of rank " + std::to_string(op.target) + " failed the request (status " +
+                         std::to_string(op.reply.status) + ")", 0);
+}
+
+void ServerTransport::complete(std::uint64_t token, const char* what) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!ops_.count(token)) return;  // completed by a fence and collected already
+  }
+  wait_until([&] { return ops_.at(token)->done; });
+  std::lock_guard lock(mutex_);
+  Op& op = *ops_.at(token);
+  if (op.reply.status != server::kOk) {
+    // Data receives of a failed get will never be matched: withdraw them.
+    for (MPI_Request& r : op.requests)
+      if (r != MPI_REQUEST_NULL) {
+        MPI_Cancel(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+      }
+    const Op failed = std::move(op);
+    ops_.erase(token);
+    raise(failed, what);
+  }
+  ops_.erase(token);
+}
+
+void ServerTransport::wait(std::uint64_t token) { complete(token, "rma::Handle::wait"); }
+
+bool ServerTransport::test(std::uint64_t token) {
+  {
+    std::lock_guard lock(mutex_);
+    progress_locked();
+    auto it = ops_.find(token);
+    if (it != ops_.end() && !it->second->done) return false;
+  }
+  complete(token, "rma::Handle::test");
+  return true;
+}
+
+void ServerTransport::wait_target(int target) { fence(target); }
+
+void ServerTransport::raise_deferred() {
+  std::string error;
+  {
+    std::lock_guard lock(mutex_);
+    error.swap(deferred_error_);
+  }
+  if (!error.empty()) throw_unsupported("rma::fence", error);
+}
+
+void ServerTransport::fence(int target) {
+  const int server = map_.target_server(target);
+  wait_until([&] {
+    return std::none_of(ops_.begin(), ops_.end(), [&](const auto& kv) { return kv.second->server == server && !kv.second->done; });
+  });
+  raise_deferred();
+}
+
+void ServerTransport::fence_all() {
+  wait_until([&] { return std::none_of(ops_.begin(), ops_.end(), [](const auto& kv) { return !kv.second->done; }); });
+  raise_deferred();
+}
+
+void ServerTransport::poll() {
+  std::lock_guard lock(mutex_);
+  progress_locked();
+}
+
+}  // namespace armada::rma::detail

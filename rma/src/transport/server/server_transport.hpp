@@ -1,0 +1,87 @@
+// The origin side of the server protocol: every rank's transport to targets on other nodes.
+//
+// Each request gets a reply from the target's server. Replies are what fences wait for (so a
+// fence to many servers has issued everything before it waits), and they return the origin's
+// credit with its first-hop server: at most ARMADA_SERVER_BUFFERS requests are in flight to
+// one server, the number of buffers that server posted for this origin.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "transport/server/node_server.hpp"
+#include "transport/server/runs.hpp"
+#include "transport/transport.hpp"
+
+namespace armada::rma::detail {
+
+class ServerTransport final : public Transport {
+ public:
+  ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerSettings settings);
+  const char* name() const noexcept override { return "server"; }
+
+  std::uint64_t strided(const StridedOp& op, bool blocking) override;
+  std::uint64_t vector(const VectorOp& op, bool blocking) override;
+
+  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+           const void* operand, const void* compare, void* result) override;
+  void mutex_lock(void* word, const Slice& slice, int target) override;
+  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
+  void mutex_unlock(void* word, const Slice& slice, int target) override;
+
+  void wait(std::uint64_t token) override;
+  bool test(std::uint64_t token) override;
+  void wait_target(int target) override;
+  void fence(int target) override;
+  void fence_all() override;
+  void poll() override;
+
+ private:
+  struct Op {
+    std::uint64_t token;
+    int server;   // executes the request and replies
+    int hop;      // received it first (holds our credit)
+    int target;
+    bool has_waiter;                 // a token was handed out: keep it until wait()
+    std::vector<MPI_Request> requests;  // [0]: the reply; then data receives
+    server::Reply reply{};
+    std::vector<std::byte> staging;  // get data on its way to non-contiguous local memory
+    std::optional<RunWalker> unpack;
+    bool done = false;
+  };
+
+  server::Header header(server::Kind kind, int target) const;
+  /// Registers an operation (reply receive posted) once a credit with its first hop is free.
+  Op& begin(server::Kind kind, int target, bool has_waiter);
+  void send_request(const Op& op, const server::Header& h, const std::byte* payload, std::size_t bytes);
+  void send_data(const Op& op, RunWalker local, std::size_t bytes, const std::byte* contiguous);
+  void post_data_receives(Op& op, std::byte* into, std::size_t bytes);
+  /// Waits until `pred` holds for the ops; spins, then sleeps with a bounded backoff.
+  template <class Pred>
+  void wait_until(Pred&& pred);
+  void progress_locked();
+  void finish_locked(Op& op);
+  void raise_deferred();
+  [[noreturn]] void raise(const Op& op, const char* what);
+  void complete(std::uint64_t token, const char* what);
+
+  int me_;
+  MPI_Comm comm_;
+  ServerMap map_;
+  ServerSettings settings_;
+  std::mutex mutex_;
+  std::unordered_map<std::uint64_t, std::unique_ptr<Op>> ops_;
+  std::vector<int> in_flight_;  // per first-hop server
+  std::atomic<std::uint64_t> next_token_{1};
+  std::string deferred_error_;   // a put/accumulate the target's server could not execute
+};
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Regenerates docs/configuration.md from the settings table (armada-info --markdown).
+#   scripts/update-config-doc.sh [build-dir]     (default: build/)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+info="${1:-$root/build}/rma/armada-info"
+[ -x "$info" ] || { echo "update-config-doc.sh: build first ($info not found)" >&2; exit 1; }
+{
+  echo "# Configuration"
+  echo
+  echo "Armada reads these environment variables once, at init (\`rma::init\`). A bad value is an"
+  echo "error naming the variable. \`armada-info\` prints them with their current values; the table below is"
+  echo "\`armada-info --markdown\`, generated from the same table in \`rma/src/core/config.cpp\` by"
+  echo "\`scripts/update-config-doc.sh\` (the test \`docs_configuration_in_sync\` fails when it is stale)."
+  echo
+  "$info" --markdown
+} > "$root/docs/configuration.md"
+echo "docs/configuration.md regenerated"

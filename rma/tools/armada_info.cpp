@@ -45,7 +45,18 @@ int main(int argc, char** argv) {
         for (int r : rma::node_ranks(n)) std::printf(" %d", r);
         std::printf("\n");
       }
-      std::printf("transports: shm (same node)\n");
+      std::printf("transports from rank 0:");
+      for (int r = 0; r < rma::size(); ++r) std::printf(" %d:%s", r, rma::transport_name(r));
+      std::printf("\n");
+    }
+    // Node servers report their buffer memory, in rank order.
+    const rma::ServerStats st = rma::server_stats();
+    for (int r = 0; r < rma::size(); ++r) {
+      if (r == me && st.running)
+        std::printf("  node server on rank %d: %d clients, %zu bytes of buffers, VmRSS +%ld KiB\n", me,
+                    st.clients, st.buffer_bytes, st.rss_growth_kb);
+      std::fflush(stdout);
+      rma::barrier();
     }
   } catch (const rma::Error& e) {
     std::fprintf(stderr, "armada-info: %s\n", e.what());

@@ -70,6 +70,18 @@ Topology discover_topology(MPI_Comm world, int rank, int size, int node_size) {
   return t;
 }
 
+// VmRSS of this process in KiB (0 if /proc is not readable).
+long resident_kb() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  long kb = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+  std::fclose(f);
+  return kb;
+}
+
 // The server transport: every rank gets the origin side; each node's first rank also runs the
 // node server thread. Needs MPI_THREAD_MULTIPLE (the server thread and the application both
 // call MPI).
@@ -93,8 +105,10 @@ void start_server_transport(State& s) {
   MPI_Comm_dup(s.world, &s.server_comm);
   const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
   if (s.topology.members[static_cast<std::size_t>(my_node)].front() == s.rank) {
+    const long rss_before = resident_kb();
     s.node_server = std::make_unique<NodeServer>(s, s.server_comm, map, settings);
     s.node_server->start();
+    s.server_rss_growth_kb = resident_kb() - rss_before;
   }
   s.server = std::make_unique<ServerTransport>(s.rank, s.server_comm, std::move(map), settings);
   for (int r = 0; r < s.size; ++r)
@@ -199,6 +213,25 @@ void finalize() {
 }
 
 bool initialized() noexcept { return g_state != nullptr; }
+
+ServerStats server_stats() {
+  auto& s = detail::state("rma::server_stats");
+  ServerStats stats;
+  if (s.node_server) {
+    stats.running = true;
+    stats.clients = s.node_server->clients();
+    stats.buffer_bytes = s.node_server->buffer_bytes();
+    stats.rss_growth_kb = s.server_rss_growth_kb;
+  }
+  return stats;
+}
+
+const char* transport_name(int target) {
+  auto& s = detail::state("rma::transport_name");
+  detail::check_rank("rma::transport_name", "target", s, target);
+  detail::Transport* t = s.route[static_cast<std::size_t>(target)];
+  return t ? t->name() : "none";
+}
 int rank() { return detail::state("rma::rank").rank; }
 int size() { return detail::state("rma::size").size; }
 MPI_Comm world_comm() { return detail::state("rma::world_comm").world; }

@@ -50,6 +50,7 @@ struct State {
   MPI_Comm server_comm = MPI_COMM_NULL;
   std::unique_ptr<ServerTransport> server;
   std::unique_ptr<NodeServer> node_server;
+  long server_rss_growth_kb = 0;
   std::vector<Transport*> route;       // per world rank; null: no transport reaches it
   std::vector<Transport*> transports;  // each transport in use once (for fence_all)
 

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <span>
 
 #include "armada/rma/config.hpp"
@@ -41,6 +42,19 @@ int node_count();
 int node_of(int world_rank);              ///< node index of a rank, 0..node_count()-1
 std::span<const int> node_ranks(int node);///< world ranks of a node, ascending
 bool same_node(int rank_a, int rank_b);
+
+/// What this rank's node server costs (for benchmarks and armada-info). Ranks that host no
+/// server (not the first rank of a node, or a single node) report running == false.
+struct ServerStats {
+  bool running = false;
+  int clients = 0;                 ///< ranks it posted request buffers for
+  std::size_t buffer_bytes = 0;    ///< request and pipeline buffers it allocated
+  long rss_growth_kb = 0;          ///< VmRSS after starting it minus before (this process)
+};
+ServerStats server_stats();
+
+/// Name of the transport that reaches world rank `target` from this rank ("shm", "server").
+const char* transport_name(int target);
 
 /// RAII guard: init in the constructor, finalize in the destructor.
 class Session {

@@ -1,0 +1,39 @@
+/*
+ * armcix.h: the ARMCI-MPI 0.3.1 extensions (group split/dup, mutex handles) of Armada's
+ * ARMCI-compatible C API.
+ */
+#ifndef _ARMCIX_H_
+#define _ARMCIX_H_
+
+#include "armci.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Processor group extensions. Collective over the parent group. */
+
+int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new_group);
+int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group);
+
+/** Mutex handles: several independent sets of mutexes, each on a group. The process argument of
+  * Lock/Trylock/Unlock is an absolute (world) rank. The handle is opaque in Armada. */
+
+struct armcix_mutex_hdl_s;
+typedef struct armcix_mutex_hdl_s * armcix_mutex_hdl_t;
+
+armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup);
+int  ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl);
+void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
+/* Returns 0 if the mutex was taken, nonzero if it is held by someone else. */
+int  ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
+void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
+
+/* Progress is unilateral in Armada: this returns at once. */
+void ARMCIX_Progress(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _ARMCIX_H_ */

@@ -72,6 +72,40 @@ TEST(Groups, AllocationOnAGroupAndTrafficInsideIt) {
   barrier();
 }
 
+TEST(Groups, GroupsWithoutTheNodesFirstRanksWorkAcrossNodes) {
+  // Odd ranks only: under ARMADA_NODE_SIZE=2 neither node's first rank (whose thread serves the
+  // node) is a member, so the servers must reach the segment through its creator's object.
+  std::vector<int> ranks;
+  for (int r = 1; r < size(); r += 2) ranks.push_back(r);
+  if (ranks.empty()) GTEST_SKIP() << "needs at least 2 ranks";
+  const Group g = Group::create(Group::world(), ranks);
+  if (g.is_member()) {
+    for (int round = 0; round < 5; ++round) {  // allocate and free repeatedly
+      Segment seg(16 * sizeof(long), g);
+      std::fill_n(seg.local<long>(), 16, 0L);
+      MPI_Barrier(g.comm());
+      const int next = g.world_rank((g.rank() + 1) % g.size());
+      std::vector<long> v(8, 100L * rank() + round);
+      put(v.data(), seg.at<long>(next), 8);
+      fetch_add(seg.at<long>(next, 8), 1L);
+      const long one = 1;
+      acc(&one, seg.at<long>(next, 9), 1, 5L);
+      fence(next);
+      MutexSet m = MutexSet::create(1, g);
+      m.lock(0, next);
+      m.unlock(0, next);
+      MPI_Barrier(g.comm());
+      const int prev = g.world_rank((g.rank() + g.size() - 1) % g.size());
+      for (int i = 0; i < 8; ++i) EXPECT_EQ(seg.local<long>()[i], 100L * prev + round);
+      EXPECT_EQ(seg.local<long>()[8], 1);
+      EXPECT_EQ(seg.local<long>()[9], 5);
+      MPI_Barrier(g.comm());
+      m.destroy();
+    }
+  }
+  barrier();
+}
+
 TEST(Groups, NonMembersCannotAllocateOnTheGroup) {
   const int zero[] = {0};
   const Group g = Group::create(Group::world(), zero);

@@ -68,6 +68,14 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
 
   std::vector<void*> bases(static_cast<std::size_t>(n));
   MPI_Allgather(&rec.my_base, sizeof(void*), MPI_BYTE, bases.data(), sizeof(void*), MPI_BYTE, comm);
+  struct RegionInfo {
+    std::int64_t pid, fd;
+    std::uint64_t size, offset;
+  };
+  const RegionInfo my_region{rec.region.creator_pid(), rec.region.creator_fd(), rec.region.size(),
+                        offset[static_cast<std::size_t>(group.rank())]};
+  std::vector<RegionInfo> regions(static_cast<std::size_t>(n));
+  MPI_Allgather(&my_region, sizeof my_region, MPI_BYTE, regions.data(), sizeof my_region, MPI_BYTE, comm);
 
   std::vector<detail::Slice> slices;
   for (int r = 0; r < n; ++r) {
@@ -78,6 +86,11 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
     slice.size = sizes[static_cast<std::size_t>(r)];
     slice.segment = id;
     slice.owner = w;
+    const RegionInfo& region = regions[static_cast<std::size_t>(r)];
+    slice.region_pid = static_cast<int>(region.pid);
+    slice.region_fd = static_cast<int>(region.fd);
+    slice.region_size = region.size;
+    slice.region_offset = region.offset;
     if (s.topology.node_of[static_cast<std::size_t>(w)] == my_node)
       slice.local = rec.region.data() + offset[static_cast<std::size_t>(r)];
     slices.push_back(slice);
@@ -139,6 +152,7 @@ void free(void* my_base, const Group& g) {
   detail::fence_everything(s);
   MPI_Barrier(doomed.group.comm());  // no member still reads or writes the slices
   s.registry->remove(id);
+  detail::forget_foreign_segment(s, doomed);
 }
 
 std::size_t segment_size(void* my_base) {

@@ -21,6 +21,12 @@ struct Slice {
   std::byte* local = nullptr;  // this process's mapping of the slice, or null (off node)
   std::int64_t segment = -1;   // segment id (same on every rank)
   int owner = -1;              // world rank
+  // The owner node's shared object holding this slice, for a node server that is not a member
+  // of the allocation's group (it maps the object through /proc/<pid>/fd/<fd>).
+  int region_pid = -1;
+  int region_fd = -1;
+  std::uint64_t region_size = 0;
+  std::uint64_t region_offset = 0;  // of this slice in the object
 
   bool contains(std::uintptr_t addr, std::size_t extent) const noexcept {
     return addr >= base && addr - base <= size && extent <= size - (addr - base);

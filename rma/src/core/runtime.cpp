@@ -1,4 +1,6 @@
 // init/finalize, node topology and routing of targets to transports.
+#include <unistd.h>
+
 #include <cstdio>
 #include <map>
 #include <string>
@@ -24,6 +26,16 @@ void check_rank(const char* op, const char* argument, const State& s, int target
   if (target < 0 || target >= s.size)
     throw_invalid(op, argument, std::to_string(target),
                   "not a rank of the world group (size " + std::to_string(s.size) + ")");
+}
+
+void forget_foreign_segment(State& s, const SegmentRecord& segment) {
+  if (s.server_comm == MPI_COMM_NULL || segment.region.creator_pid() != static_cast<int>(getpid())) return;
+  const int leader = s.topology.members[static_cast<std::size_t>(s.topology.node_of[static_cast<std::size_t>(s.rank)])].front();
+  if (segment.group.group_rank(leader) >= 0) return;  // the server maps it through its registry
+  server::Header h{};
+  h.kind = server::Kind::Forget;
+  h.segment = segment.id;
+  MPI_Send(&h, sizeof h, MPI_BYTE, leader, server::kTagControl, s.server_comm);
 }
 
 void fence_everything(State& s) {

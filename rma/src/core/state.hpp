@@ -68,6 +68,11 @@ State& state(const char* op);
 /// The transport that reaches `target` (already checked to be a world rank), or Unsupported.
 Transport& route(const char* op, State& s, int target);
 
+/// At free of `segment`: if this rank created its node's shared object and the node's server
+/// is not a member of the segment's group (so it may have mapped the object itself), tell the
+/// server to drop that mapping.
+void forget_foreign_segment(State& s, const SegmentRecord& segment);
+
 /// fence_all() on every transport in use.
 void fence_everything(State& s);
 

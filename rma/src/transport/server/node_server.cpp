@@ -1,6 +1,11 @@
 #include "transport/server/node_server.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <algorithm>
 #include <cstring>
@@ -62,7 +67,7 @@ NodeServer::NodeServer(State& state, MPI_Comm comm, ServerMap map, ServerSetting
     for (int b = 0; b < settings_.buffers; ++b) add(Slot::Peer, q, request_bytes);
   for (int q : peers)
     for (int b = 0; b < settings_.buffers; ++b) add(Slot::PeerAck, q, sizeof(int));
-  add(Slot::Control, me_, sizeof(Header));
+  add(Slot::Control, MPI_ANY_SOURCE, sizeof(Header));  // Quit from ourselves, Forget from the node
   chunk_[0].resize(settings_.chunk);
   chunk_[1].resize(settings_.chunk);
   buffer_bytes_ = arena_.size() + 2 * settings_.chunk;
@@ -115,13 +120,25 @@ void NodeServer::run() {
       int length = 0;
       MPI_Get_count(&status, MPI_BYTE, &length);
       switch (p.slot) {
-        case Slot::Control:
+        case Slot::Control: {
+          Header h;
+          std::memcpy(&h, p.buffer, sizeof h);
+          if (h.kind == Kind::Forget) {
+            if (auto it = foreign_.find(h.segment); it != foreign_.end()) {
+              munmap(it->second.base, it->second.size);
+              foreign_.erase(it);
+            }
+            break;
+          }
           for (MPI_Request& r : requests_)
             if (r != MPI_REQUEST_NULL) {
               MPI_Cancel(&r);
               MPI_Wait(&r, MPI_STATUS_IGNORE);
             }
+          for (auto& [id, f] : foreign_) munmap(f.base, f.size);
+          foreign_.clear();
           return;
+        }
         case Slot::Client:
         case Slot::Peer: {
           // Execute this source's earlier requests first (already matched, so they complete).
@@ -206,6 +223,29 @@ void NodeServer::drain(const Header& h, std::size_t left) {
   }
 }
 
+std::byte* NodeServer::map_remote(const Header& h, std::uint64_t addr, std::size_t extent) {
+  void* remote = reinterpret_cast<void*>(addr);
+  if (const Slice* slice = state_.registry->find(h.target, remote, extent); slice && slice->local)
+    return slice->map(remote);
+  if (h.region_fd < 0 || h.segment < 0 || addr < h.slice_base) return nullptr;
+  auto it = foreign_.find(h.segment);
+  if (it == foreign_.end()) {
+    // The segment's group does not include this process: map the node object its creator
+    // holds open. Dropped again when the creator frees it (Kind::Forget).
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/fd/%d", h.region_pid, h.region_fd);
+    const int fd = open(path, O_RDWR);
+    if (fd < 0) return nullptr;
+    void* p = mmap(nullptr, h.region_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) return nullptr;
+    it = foreign_.emplace(h.segment, Foreign{static_cast<std::byte*>(p), h.region_size}).first;
+  }
+  const std::uint64_t offset = h.region_offset + (addr - h.slice_base);
+  if (offset > it->second.size || extent > it->second.size - offset) return nullptr;
+  return it->second.base + offset;
+}
+
 void NodeServer::check_waiting_locks() {
   std::erase_if(waiting_locks_, [this](const WaitingLock& w) {
     auto* m = static_cast<TicketMutex*>(w.word);
@@ -256,13 +296,18 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
         for (std::uint64_t i = 0; i < set.count; ++i, p += sizeof(std::uint64_t)) {
           std::uint64_t a;
           std::memcpy(&a, p, sizeof a);
-          void* addr = reinterpret_cast<void*>(a);
-          if (!last || !last->contains(a, set.bytes)) last = registry.find(h.target, addr, set.bytes);
-          if (!last || !last->local) {
+          std::byte* mapped = nullptr;
+          if (last && last->contains(a, set.bytes)) {
+            mapped = last->map(reinterpret_cast<void*>(a));
+          } else {
+            last = registry.find(h.target, reinterpret_cast<void*>(a), set.bytes);
+            if (!last || !last->local) last = nullptr;
+            mapped = last ? last->map(reinterpret_cast<void*>(a)) : map_remote(h, a, set.bytes);
+          }
+          if (!mapped) {
             reachable = false;
             break;
           }
-          std::byte* mapped = last->map(addr);
           runs.emplace_back(mapped, set.bytes);
           deltas.push_back(static_cast<std::ptrdiff_t>(a - reinterpret_cast<std::uintptr_t>(mapped)));
         }
@@ -273,11 +318,9 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       shape.levels = h.levels;
       for (int l = 0; l <= h.levels; ++l) shape.count[l] = h.count[l];
       for (int l = 0; l < h.levels; ++l) shape.dst_stride[l] = h.stride[l];
-      void* remote = reinterpret_cast<void*>(h.remote);
-      const Slice* slice = registry.find(h.target, remote, extent(shape, true));
-      reachable = slice && slice->local;
+      std::byte* mapped = map_remote(h, h.remote, extent(shape, true));
+      reachable = mapped != nullptr;
       if (reachable) {
-        std::byte* mapped = slice->map(remote);
         delta = static_cast<std::ptrdiff_t>(h.remote - reinterpret_cast<std::uintptr_t>(mapped));
         walker.emplace(mapped, shape, true);
       }
@@ -332,22 +375,21 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
   }
 
   // Atomics and mutexes work on one word in the target's memory.
-  void* remote = reinterpret_cast<void*>(h.remote);
   const std::size_t width = kind == Kind::Rmw ? static_cast<std::size_t>(h.rmw_width) : sizeof(TicketMutex);
-  const Slice* slice = registry.find(h.target, remote, width);
-  if (!slice || !slice->local) {
+  std::byte* word = map_remote(h, h.remote, width);
+  if (!word) {
     reply(h, server::kUnreachable, 0);
     return;
   }
   switch (kind) {
     case Kind::Rmw: {
       std::uint64_t old = 0;
-      shm.rmw(static_cast<RmwOp>(h.rmw_op), width, remote, *slice, h.target, h.operand, h.compare, &old);
+      shm.rmw_at(static_cast<RmwOp>(h.rmw_op), width, word, h.operand, h.compare, &old);
       reply(h, server::kOk, old);
       return;
     }
     case Kind::Lock: {
-      auto* m = reinterpret_cast<TicketMutex*>(slice->map(remote));
+      auto* m = reinterpret_cast<TicketMutex*>(word);
       // A ticket in the same queue on-node lockers use: FIFO across transports. The server
       // grants it when its turn comes; the waiting origin sleeps in its reply wait.
       const std::uint32_t ticket = m->next.fetch_add(1, std::memory_order_relaxed);
@@ -356,12 +398,12 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       return;
     }
     case Kind::TryLock: {
-      auto* m = reinterpret_cast<TicketMutex*>(slice->map(remote));
+      auto* m = reinterpret_cast<TicketMutex*>(word);
       reply(h, m->try_lock(h.origin) ? server::kOk : server::kBusy, 0);
       return;
     }
     case Kind::Unlock: {
-      auto* m = reinterpret_cast<TicketMutex*>(slice->map(remote));
+      auto* m = reinterpret_cast<TicketMutex*>(word);
       reply(h, m->unlock(h.origin) ? server::kOk : server::kNotHolder, 0);
       return;
     }

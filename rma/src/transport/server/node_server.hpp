@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "transport/server/protocol.hpp"
@@ -85,6 +86,9 @@ class NodeServer {
   void forward(int to, const std::byte* msg, std::size_t length);
   void reply(const server::Header& h, std::int32_t status, std::uint64_t value);
   void check_waiting_locks();
+  /// This process's view of [addr, addr + extent) of the target: through the registry when this
+  /// process maps the segment, else through the header's node object (mapped on first use).
+  std::byte* map_remote(const server::Header& h, std::uint64_t addr, std::size_t extent);
   // Receives (and drops) the DATA messages of a request that cannot be executed.
   void drain(const server::Header& h, std::size_t already);
 
@@ -110,6 +114,11 @@ class NodeServer {
   std::vector<int> peer_credits_;       // per world rank: forwards we may still send
   std::deque<Forward> backlog_;         // forwards waiting for a credit, in order
   std::vector<WaitingLock> waiting_locks_;
+  struct Foreign {
+    std::byte* base;
+    std::size_t size;
+  };
+  std::unordered_map<std::int64_t, Foreign> foreign_;  // segment id -> our mapping of its object
   std::thread thread_;
   bool running_ = false;
 };

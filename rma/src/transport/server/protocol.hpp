@@ -34,6 +34,7 @@ enum class Kind : std::uint16_t {
   PutV, GetV, AccV,           // vector: a descriptor of (bytes, count, addresses...) per set
   Rmw, Lock, TryLock, Unlock,
   Quit,                       // control: stop the server
+  Forget,                     // control: drop the mapping of a freed segment (see `segment`)
 };
 
 enum Status : std::int32_t {
@@ -63,6 +64,14 @@ struct Header {
   unsigned char scale[16];
   unsigned char operand[8];
   unsigned char compare[8];
+  // The target slice's node object, for a server outside the allocation's group (the origin
+  // copies them from its registry; region_fd < 0 when not applicable).
+  std::int64_t segment;
+  std::int32_t region_pid;
+  std::int32_t region_fd;
+  std::uint64_t region_size;
+  std::uint64_t region_offset;
+  std::uint64_t slice_base;
 };
 
 struct Reply {

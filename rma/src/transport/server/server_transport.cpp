@@ -19,11 +19,21 @@ ServerTransport::ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerS
   in_flight_.assign(map_.node_of.size(), 0);
 }
 
-Header ServerTransport::header(Kind kind, int target) const {
+Header ServerTransport::header(Kind kind, int target, const Slice* slice) const {
   Header h{};
   h.kind = kind;
   h.origin = me_;
   h.target = target;
+  h.segment = -1;
+  h.region_fd = -1;
+  if (slice) {
+    h.segment = slice->segment;
+    h.region_pid = slice->region_pid;
+    h.region_fd = slice->region_fd;
+    h.region_size = slice->region_size;
+    h.region_offset = slice->region_offset;
+    h.slice_base = slice->base;
+  }
   return h;
 }
 
@@ -126,7 +136,7 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
   const Shape& shape = o.shape;
   const std::size_t total = shape.bytes();
   const bool get = o.kind == OpKind::Get;
-  Header h = header(get ? Kind::Get : o.kind == OpKind::Put ? Kind::Put : Kind::Acc, o.target);
+  Header h = header(get ? Kind::Get : o.kind == OpKind::Put ? Kind::Put : Kind::Acc, o.target, o.slice);
   h.remote = reinterpret_cast<std::uintptr_t>(o.remote);
   h.bytes = total;
   h.levels = shape.levels;
@@ -194,7 +204,8 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     }
     total += set.bytes * set.src.size();
   }
-  Header h = header(get ? Kind::GetV : o.kind == OpKind::Put ? Kind::PutV : Kind::AccV, o.target);
+  Header h = header(get ? Kind::GetV : o.kind == OpKind::Put ? Kind::PutV : Kind::AccV, o.target,
+                    o.slices ? nullptr : o.slice);  // one slice: the server may map it if needed
   h.bytes = total;
   h.desc_bytes = desc.size();
   if (o.kind == OpKind::Acc) {
@@ -240,9 +251,9 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
   return 0;
 }
 
-void ServerTransport::rmw(RmwOp rop, std::size_t width, void* remote, const Slice&, int target,
+void ServerTransport::rmw(RmwOp rop, std::size_t width, void* remote, const Slice& slice, int target,
                           const void* operand, const void* compare, void* result) {
-  Header h = header(Kind::Rmw, target);
+  Header h = header(Kind::Rmw, target, &slice);
   h.rmw_op = static_cast<std::uint8_t>(rop);
   h.rmw_width = static_cast<std::int32_t>(width);
   h.remote = reinterpret_cast<std::uintptr_t>(remote);
@@ -263,8 +274,8 @@ void ServerTransport::rmw(RmwOp rop, std::size_t width, void* remote, const Slic
   std::memcpy(result, &old, width);  // little-endian: the low bytes are the 4-byte value
 }
 
-void ServerTransport::mutex_lock(void* word, const Slice&, int target) {
-  Header h = header(Kind::Lock, target);
+void ServerTransport::mutex_lock(void* word, const Slice& slice, int target) {
+  Header h = header(Kind::Lock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
   Op& op = begin(Kind::Lock, target, true);
   const std::uint64_t token = op.token;
@@ -272,8 +283,8 @@ void ServerTransport::mutex_lock(void* word, const Slice&, int target) {
   complete(token, "rma::MutexSet::lock");
 }
 
-bool ServerTransport::mutex_try_lock(void* word, const Slice&, int target) {
-  Header h = header(Kind::TryLock, target);
+bool ServerTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
+  Header h = header(Kind::TryLock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
   Op& op = begin(Kind::TryLock, target, true);
   const std::uint64_t token = op.token;
@@ -287,8 +298,8 @@ bool ServerTransport::mutex_try_lock(void* word, const Slice&, int target) {
   return status == server::kOk;
 }
 
-void ServerTransport::mutex_unlock(void* word, const Slice&, int target) {
-  Header h = header(Kind::Unlock, target);
+void ServerTransport::mutex_unlock(void* word, const Slice& slice, int target) {
+  Header h = header(Kind::Unlock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
   Op& op = begin(Kind::Unlock, target, true);
   const std::uint64_t token = op.token;
@@ -341,9 +352,8 @@ void ServerTransport::finish_locked(Op& op) {
 
 void ServerTransport::raise(const Op& op, const char* what) {
   if (op.reply.status == server::kUnreachable)
-    throw_unsupported(what, "the server of rank " + std::to_string(op.target) +
-                                "'s node has no mapping of the target memory (its first rank, " +
-                                std::to_string(op.server) + ", is not a member of the group the segment was allocated on)");
+    throw_unsupported(what, "the server of rank " + std::to_string(op.target) + "'s node (rank " +
+                                std::to_string(op.server) + ") could not map the target memory");
   throw_system(what, "the server of rank " + std::to_string(op.target) + " failed the request (status " +
                          std::to_string(op.reply.status) + ")", 0);
 }

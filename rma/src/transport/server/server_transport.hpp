@@ -58,7 +58,7 @@ class ServerTransport final : public Transport {
     bool done = false;
   };
 
-  server::Header header(server::Kind kind, int target) const;
+  server::Header header(server::Kind kind, int target, const Slice* slice) const;
   /// Registers an operation (reply receive posted) once a credit with its first hop is free.
   Op& begin(server::Kind kind, int target, bool has_waiter);
   void send_request(const Op& op, const server::Header& h, const std::byte* payload, std::size_t bytes);

@@ -29,11 +29,13 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
   struct Announce {
     char name[64];
     int error;
+    int pid;
+    int fd;
   } msg{};
   int fd = -1;
   if (node_rank == 0) {
-    std::snprintf(msg.name, sizeof msg.name, "/armada.%d.%u", static_cast<int>(getpid()),
-                  g_region_counter.fetch_add(1));
+    msg.pid = static_cast<int>(getpid());
+    std::snprintf(msg.name, sizeof msg.name, "/armada.%d.%u", msg.pid, g_region_counter.fetch_add(1));
     fd = shm_open(msg.name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) {
       msg.error = errno;
@@ -43,6 +45,7 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
       fd = -1;
       shm_unlink(msg.name);
     }
+    msg.fd = fd;
   }
   MPI_Bcast(&msg, sizeof msg, MPI_BYTE, 0, node_comm);
   if (msg.error != 0)
@@ -55,7 +58,7 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
   if (fd >= 0) {
     p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) my_error = errno;
-    close(fd);
+    if (node_rank != 0) close(fd);
   }
   // Everyone has mapped (or failed): the name is no longer needed.
   int any_error = 0;
@@ -63,25 +66,38 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
   if (node_rank == 0) shm_unlink(msg.name);
   if (any_error != 0) {
     if (p != MAP_FAILED) munmap(p, bytes);
+    if (node_rank == 0 && fd >= 0) close(fd);
     throw_system(op, "cannot map " + std::to_string(bytes) + " bytes of shared memory", any_error);
   }
   region.data_ = static_cast<std::byte*>(p);
   region.size_ = bytes;
+  region.creator_pid_ = msg.pid;
+  region.creator_fd_ = msg.fd;
+  if (node_rank == 0) region.own_fd_ = fd;
   return region;
 }
 
 ShmRegion::~ShmRegion() {
   if (data_) munmap(data_, size_);
+  if (own_fd_ >= 0) close(own_fd_);
 }
 
 ShmRegion::ShmRegion(ShmRegion&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      creator_pid_(std::exchange(other.creator_pid_, -1)),
+      creator_fd_(std::exchange(other.creator_fd_, -1)),
+      own_fd_(std::exchange(other.own_fd_, -1)) {}
 
 ShmRegion& ShmRegion::operator=(ShmRegion&& other) noexcept {
   if (this != &other) {
     if (data_) munmap(data_, size_);
+    if (own_fd_ >= 0) close(own_fd_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    creator_pid_ = std::exchange(other.creator_pid_, -1);
+    creator_fd_ = std::exchange(other.creator_fd_, -1);
+    own_fd_ = std::exchange(other.own_fd_, -1);
   }
   return *this;
 }

@@ -25,10 +25,17 @@ class ShmRegion {
 
   std::byte* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
+  /// The creator's process id and open descriptor of the (unlinked) object: another process of
+  /// the node can map it through /proc/<pid>/fd/<fd> while the creator holds the region.
+  int creator_pid() const noexcept { return creator_pid_; }
+  int creator_fd() const noexcept { return creator_fd_; }
 
  private:
   std::byte* data_ = nullptr;
   std::size_t size_ = 0;
+  int creator_pid_ = -1;
+  int creator_fd_ = -1;
+  int own_fd_ = -1;  // kept open by the creator only
 };
 
 }  // namespace armada::rma::detail

@@ -109,7 +109,11 @@ void rmw_typed(RmwOp op, T* p, const void* operand, const void* compare, void* r
 
 void ShmTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int,
                        const void* operand, const void* compare, void* result) {
-  std::byte* p = slice.map(remote);
+  rmw_at(op, width, slice.map(remote), operand, compare, result);
+}
+
+void ShmTransport::rmw_at(RmwOp op, std::size_t width, std::byte* p, const void* operand,
+                          const void* compare, void* result) noexcept {
   if (width == 4)
     rmw_typed(op, reinterpret_cast<std::int32_t*>(p), operand, compare, result);
   else

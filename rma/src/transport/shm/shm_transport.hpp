@@ -37,6 +37,9 @@ class ShmTransport final : public Transport {
   /// into this node's memory on behalf of remote origins.
   void accumulate_into(AccType type, const void* scale, const std::byte* src, std::byte* dst,
                        std::uintptr_t remote, int owner, std::size_t bytes) noexcept;
+  /// RMW on a word this process maps (hardware atomics: atomic with respect to every other).
+  static void rmw_at(RmwOp op, std::size_t width, std::byte* word, const void* operand,
+                     const void* compare, void* result) noexcept;
 
  private:
   StripeLocks locks_;

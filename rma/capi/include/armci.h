@@ -1,14 +1,18 @@
 /*
- * armci.h: Armada's ARMCI-compatible C API (libarmada_armci, CMake target armada::armci).
+ * armci.h: Armada's ARMCI-compatible C API (library libarmada_armci, CMake target armada::armci,
+ * pkg-config package armada-armci). See docs/armci.md.
  *
- * Declarations, constants and enum values are those of ARMCI-MPI 0.3.1, so that programs and
- * libraries compiled against ARMCI-MPI (Debian's Global Arrays among them) link against Armada
- * unchanged. Sizes that compiled code depends on: armci_hdl_t is 8 bytes (stored by value),
- * ARMCI_Group is two MPI_Comm, two int pointers and two ints with the communicator first,
- * armci_giov_t is 24 bytes.
+ * Declarations, constants, enum values and struct layouts are those of ARMCI-MPI 0.3.1, so that
+ * programs and libraries compiled against ARMCI-MPI (Debian's Global Arrays among them) link
+ * against Armada unchanged. Layouts that compiled code depends on (checked by static_asserts in
+ * the library and its tests): armci_hdl_t is 8 bytes and is stored by value, ARMCI_Group starts
+ * with its MPI_Comm (40 bytes with Open MPI), armci_giov_t is 24 bytes.
  *
- * Additions of Armada, marked below: size_t variants of every call that takes int byte counts
- * (suffix _c, as MPI-4's large-count functions), and an error hook. See docs/armci.md.
+ * Rank arguments ("proc") are ranks of the ARMCI world: the communicator ARMCI was initialized
+ * on. Remote addresses are addresses in the target's address space as ARMCI_Malloc returned them.
+ *
+ * Armada's additions are at the end, marked: size_t variants of the calls that take int byte
+ * counts (suffix _c), three calls of Global Arrays' own ARMCI, and an error hook.
  */
 #ifndef _ARMCI_H_
 #define _ARMCI_H_
@@ -16,9 +20,9 @@
 #include <mpi.h>
 #include <stddef.h>
 
-/* ABI level of ARMCI-MPI this header follows; code that tests for ARMCI-MPI takes its paths. */
 #define ARMCI_MPI 3
-/* Marks Armada's implementation (with the extensions below). */
+
+/* Marks Armada's implementation (programs may test for its extensions). */
 #define ARMCI_ARMADA 1
 
 #ifdef __cplusplus
@@ -32,13 +36,12 @@ enum  ARMCI_Acc_e { ARMCI_ACC_INT /*     int */, ARMCI_ACC_LNG /*           long
 typedef long armci_size_t;
 #define ARMCII_MPI_SIZE_T MPI_LONG
 
-/* ---- initialization ------------------------------------------------------------------------ */
+/* ---- initialization (collective over the world) --------------------------------------------- */
 
 int   ARMCI_Init(void);
 int   ARMCI_Init_args(int *argc, char ***argv);
 int   ARMCI_Init_thread(int armci_requested);
 int   ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
-int   ARMCI_Init_mpi_comm(MPI_Comm comm);
 int   ARMCI_Initialized(void);
 
 int   ARMCI_Finalize(void);
@@ -46,7 +49,7 @@ void  ARMCI_Cleanup(void);
 
 void  ARMCI_Error(const char *msg, int code);
 
-/* ---- memory -------------------------------------------------------------------------------- */
+/* ---- memory --------------------------------------------------------------------------------- */
 
 int   ARMCI_Malloc(void **base_ptrs, armci_size_t size);
 int   ARMCI_Free(void *ptr);
@@ -54,7 +57,7 @@ int   ARMCI_Free(void *ptr);
 void *ARMCI_Malloc_local(armci_size_t size);
 int   ARMCI_Free_local(void *ptr);
 
-/* ---- synchronization ----------------------------------------------------------------------- */
+/* ---- completion ----------------------------------------------------------------------------- */
 
 void  ARMCI_Barrier(void);
 void  ARMCI_Fence(int proc);
@@ -63,7 +66,7 @@ void  ARMCI_AllFence(void);
 void  ARMCI_Access_begin(void *ptr);
 void  ARMCI_Access_end(void *ptr);
 
-/* ---- contiguous and strided ---------------------------------------------------------------- */
+/* ---- contiguous and strided ----------------------------------------------------------------- */
 
 void  ARMCI_Copy(void *src, void *dst, int size);
 
@@ -88,9 +91,10 @@ int   ARMCI_PutS_flag(void *src_ptr, int src_stride_ar[/*stride_levels*/],
                  int count[/*stride_levels+1*/], int stride_levels,
                  int *flag, int value, int proc);
 
-/* ---- nonblocking --------------------------------------------------------------------------- */
+/* ---- nonblocking ---------------------------------------------------------------------------- */
 
-/* Armada keeps its own request slot in these two ints; only the ARMCI calls may change them. */
+/* A handle is a value (programs copy it): Armada keeps the number of its request in `target` and
+ * the aggregate mark in `aggregate`. Only the ARMCI calls below may change them. */
 typedef struct armci_hdl_s
 {
     int target;
@@ -125,7 +129,7 @@ int   ARMCI_NbAccS(int datatype, void *scale,
 void armci_write_strided(void *ptr, int stride_levels, int stride_arr[], int count[], char *buf);
 void armci_read_strided(void *ptr, int stride_levels, int stride_arr[], int count[], char *buf);
 
-/* ---- generalized I/O vectors --------------------------------------------------------------- */
+/* ---- generalized I/O vectors ---------------------------------------------------------------- */
 
 typedef struct {
   void **src_ptr_array;  /* source address of each segment */
@@ -142,7 +146,7 @@ int ARMCI_NbPutV(armci_giov_t *iov, int iov_len, int proc, armci_hdl_t* handle);
 int ARMCI_NbGetV(armci_giov_t *iov, int iov_len, int proc, armci_hdl_t* handle);
 int ARMCI_NbAccV(int datatype, void *scale, armci_giov_t *iov, int iov_len, int proc, armci_hdl_t* handle);
 
-/* ---- values -------------------------------------------------------------------------------- */
+/* ---- values --------------------------------------------------------------------------------- */
 
 int ARMCI_PutValueInt(int src, void *dst, int proc);
 int ARMCI_PutValueLong(long src, void *dst, int proc);
@@ -159,29 +163,29 @@ long   ARMCI_GetValueLong(void *src, int proc);
 float  ARMCI_GetValueFloat(void *src, int proc);
 double ARMCI_GetValueDouble(void *src, int proc);
 
-/* ---- mutexes ------------------------------------------------------------------------------- */
+/* ---- mutexes -------------------------------------------------------------------------------- */
 
 int   ARMCI_Create_mutexes(int count);
 int   ARMCI_Destroy_mutexes(void);
 void  ARMCI_Lock(int mutex, int proc);
 void  ARMCI_Unlock(int mutex, int proc);
 
-/* ---- read-modify-write --------------------------------------------------------------------- */
+/* ---- read-modify-write ---------------------------------------------------------------------- */
 
 enum ARMCI_Rmw_e { ARMCI_FETCH_AND_ADD, ARMCI_FETCH_AND_ADD_LONG,
                    ARMCI_SWAP, ARMCI_SWAP_LONG };
 
 int ARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc);
 
-/* ---- groups -------------------------------------------------------------------------------- */
+/* ---- groups --------------------------------------------------------------------------------- */
 
 typedef struct {
   MPI_Comm  comm;                 /* the group's communicator (MPI_COMM_NULL on non-members) */
-  MPI_Comm  noncoll_pgroup_comm;  /* unused by Armada: MPI_COMM_NULL */
+  MPI_Comm  noncoll_pgroup_comm;  /* not used by Armada: MPI_COMM_NULL */
   int      *grp_to_abs;           /* group rank -> absolute (world) rank */
-  int      *abs_to_grp;           /* world rank -> group rank, or -1 */
+  int      *abs_to_grp;           /* world rank -> group rank, MPI_UNDEFINED for non-members */
   int       rank;                 /* this process's group rank, -1 if not a member */
-  int       size;
+  int       size;                 /* number of members, 0 on non-members */
 } ARMCI_Group;
 
 void ARMCI_Group_create(int grp_size, int *pid_list, ARMCI_Group *group_out);
@@ -204,14 +208,14 @@ int ARMCI_Free_group(void *ptr, ARMCI_Group *group);
 }
 #endif
 
-/* The message API (armci_msg_*) needs ARMCI_Group. */
+/* The message layer (armci_msg_*) is declared in its own file; it needs ARMCI_Group. */
 #include "message.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- topology ------------------------------------------------------------------------------ */
+/* ---- topology ------------------------------------------------------------------------------- */
 
 enum armci_domain_e { ARMCI_DOMAIN_SMP };
 
@@ -226,98 +230,20 @@ int armci_domain_same_id(armci_domain_t domain, int proc);
 
 int ARMCI_Same_node(int proc);
 
-/* ---- odds and ends ------------------------------------------------------------------------- */
+/* ---- odds and ends -------------------------------------------------------------------------- */
 
 int  ARMCI_Uses_shm(void);
 void ARMCI_Set_shm_limit(unsigned long shmemlimit);
 int  ARMCI_Uses_shm_grp(ARMCI_Group *group);
 
-/* Memory placement hints of ARMCI-MPI (SICM); Armada ignores the device. */
-int ARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char* device);
-int ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group, const char *device);
-int ARMCI_Free_memdev(void *ptr);
-
-/* From Global Arrays' own ARMCI: fence every member of a group; PutS_flag by direct put. */
-void ARMCI_GroupFence(ARMCI_Group *group);
-int  ARMCI_PutS_flag_dir(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
-                         int count[], int stride_levels, int *flag, int value, int proc);
-
-/* ---- Armada extension: size_t variants ------------------------------------------------------
- * Same semantics as the call without _c; byte counts, strides and lengths are size_t. */
-
-typedef struct {
-  void  **src_ptr_array;
-  void  **dst_ptr_array;
-  size_t  bytes;
-  size_t  ptr_array_len;
-} armci_giov_c_t;
-
-void ARMCI_Copy_c(void *src, void *dst, size_t size);
-int  ARMCI_Put_c(void *src, void *dst, size_t bytes, int proc);
-int  ARMCI_Get_c(void *src, void *dst, size_t bytes, int proc);
-int  ARMCI_Acc_c(int datatype, void *scale, void *src, void *dst, size_t bytes, int proc);
-int  ARMCI_NbPut_c(void *src, void *dst, size_t bytes, int proc, armci_hdl_t *hdl);
-int  ARMCI_NbGet_c(void *src, void *dst, size_t bytes, int proc, armci_hdl_t *hdl);
-int  ARMCI_NbAcc_c(int datatype, void *scale, void *src, void *dst, size_t bytes, int proc,
-                   armci_hdl_t *hdl);
-int  ARMCI_Put_flag_c(void *src, void *dst, size_t bytes, int *flag, int value, int proc);
-
-int  ARMCI_PutS_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr, size_t dst_stride_ar[],
-                  size_t count[], int stride_levels, int proc);
-int  ARMCI_GetS_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr, size_t dst_stride_ar[],
-                  size_t count[], int stride_levels, int proc);
-int  ARMCI_AccS_c(int datatype, void *scale, void *src_ptr, size_t src_stride_ar[],
-                  void *dst_ptr, size_t dst_stride_ar[], size_t count[], int stride_levels, int proc);
-int  ARMCI_NbPutS_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr, size_t dst_stride_ar[],
-                    size_t count[], int stride_levels, int proc, armci_hdl_t *hdl);
-int  ARMCI_NbGetS_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr, size_t dst_stride_ar[],
-                    size_t count[], int stride_levels, int proc, armci_hdl_t *hdl);
-int  ARMCI_NbAccS_c(int datatype, void *scale, void *src_ptr, size_t src_stride_ar[],
-                    void *dst_ptr, size_t dst_stride_ar[], size_t count[], int stride_levels,
-                    int proc, armci_hdl_t *hdl);
-int  ARMCI_PutS_flag_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr,
-                       size_t dst_stride_ar[], size_t count[], int stride_levels, int *flag,
-                       int value, int proc);
-
-int  ARMCI_PutV_c(armci_giov_c_t *iov, size_t iov_len, int proc);
-int  ARMCI_GetV_c(armci_giov_c_t *iov, size_t iov_len, int proc);
-int  ARMCI_AccV_c(int datatype, void *scale, armci_giov_c_t *iov, size_t iov_len, int proc);
-int  ARMCI_NbPutV_c(armci_giov_c_t *iov, size_t iov_len, int proc, armci_hdl_t *handle);
-int  ARMCI_NbGetV_c(armci_giov_c_t *iov, size_t iov_len, int proc, armci_hdl_t *handle);
-int  ARMCI_NbAccV_c(int datatype, void *scale, armci_giov_c_t *iov, size_t iov_len, int proc,
-                    armci_hdl_t *handle);
-
-/* ---- Armada extension: errors ---------------------------------------------------------------
- * By default a bad argument (or any other failure) prints a message naming the rank, the
- * function, the argument and its value, and aborts the job, as ARMCI-MPI does. With a hook
- * installed, the hook receives the message instead and the call returns: int functions return
- * one of the codes below, pointer functions NULL, value functions 0, void functions nothing.
- * ARMCI_Error and armci_msg_abort call the hook and then always abort. */
-
-enum armada_armci_error_e {
-  ARMADA_ARMCI_EARG        = -1,  /* an argument is out of range or inconsistent */
-  ARMADA_ARMCI_ESTATE      = -2,  /* wrong state: not initialized, no mutexes, ... */
-  ARMADA_ARMCI_EUNSUPPORTED = -3, /* no path to the target in this configuration */
-  ARMADA_ARMCI_ESYSTEM     = -4,  /* the OS or MPI refused (message has the reason) */
-  ARMADA_ARMCI_EINTERNAL   = -5   /* anything else */
-};
-
-typedef void (*armada_armci_error_hook_t)(const char *function, int code, const char *message,
-                                          void *context);
-
-/* Installs `hook` (NULL restores aborting) and returns the previous one. Thread-safe. */
-armada_armci_error_hook_t armada_armci_set_error_hook(armada_armci_error_hook_t hook,
-                                                      void *context);
-
-/* ---- PARMCI: profiling interface ------------------------------------------------------------
- * PARMCI_X is the implementation and ARMCI_X a weak alias of it: a tool defines ARMCI_X and
- * calls PARMCI_X. */
+/* ---- PARMCI: the profiling interface ---------------------------------------------------------
+ * PARMCI_X is the implementation and ARMCI_X a weak alias of it: a tool that defines ARMCI_X
+ * itself takes its place and forwards to PARMCI_X. */
 
 int     PARMCI_Init(void);
 int     PARMCI_Init_args(int *argc, char ***argv);
 int     PARMCI_Init_thread(int armci_requested);
 int     PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
-int     PARMCI_Init_mpi_comm(MPI_Comm comm);
 int     PARMCI_Initialized(void);
 int     PARMCI_Finalize(void);
 
@@ -391,11 +317,74 @@ int     PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc);
 void    parmci_msg_barrier(void);
 void    parmci_msg_group_barrier(ARMCI_Group *group);
 
+/* Memory placement hints of ARMCI-MPI (SICM); Armada ignores the device. */
+
+int ARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char* device);
+int ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group, const char *device);
+int ARMCI_Free_memdev(void *ptr);
+
 int PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char* device);
 int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group, const char *device);
 int PARMCI_Free_memdev(void *ptr);
 
-/* PARMCI twins of the Armada size_t variants. */
+/* ==== Armada additions ======================================================================= */
+
+/* ---- from Global Arrays' own ARMCI -----------------------------------------------------------
+ * Init on a communicator (thread level MPI_THREAD_SINGLE), fence every member of a group, and the
+ * "direct" flag put (every put is direct here). */
+int  ARMCI_Init_mpi_comm(MPI_Comm comm);
+int  PARMCI_Init_mpi_comm(MPI_Comm comm);
+void ARMCI_GroupFence(ARMCI_Group *group);
+int  ARMCI_PutS_flag_dir(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
+                         int count[], int stride_levels, int *flag, int value, int proc);
+
+/* ---- size_t variants -------------------------------------------------------------------------
+ * Same semantics as the call without _c; byte counts, strides, counts and lengths are size_t, so
+ * one call may move more than 2 GiB. */
+
+typedef struct {
+  void  **src_ptr_array;
+  void  **dst_ptr_array;
+  size_t  bytes;
+  size_t  ptr_array_len;
+} armci_giov_c_t;
+
+void ARMCI_Copy_c(void *src, void *dst, size_t size);
+int  ARMCI_Put_c(void *src, void *dst, size_t bytes, int proc);
+int  ARMCI_Get_c(void *src, void *dst, size_t bytes, int proc);
+int  ARMCI_Acc_c(int datatype, void *scale, void *src, void *dst, size_t bytes, int proc);
+int  ARMCI_NbPut_c(void *src, void *dst, size_t bytes, int proc, armci_hdl_t *hdl);
+int  ARMCI_NbGet_c(void *src, void *dst, size_t bytes, int proc, armci_hdl_t *hdl);
+int  ARMCI_NbAcc_c(int datatype, void *scale, void *src, void *dst, size_t bytes, int proc,
+                   armci_hdl_t *hdl);
+int  ARMCI_Put_flag_c(void *src, void *dst, size_t bytes, int *flag, int value, int proc);
+
+int  ARMCI_PutS_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr, size_t dst_stride_ar[],
+                  size_t count[], int stride_levels, int proc);
+int  ARMCI_GetS_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr, size_t dst_stride_ar[],
+                  size_t count[], int stride_levels, int proc);
+int  ARMCI_AccS_c(int datatype, void *scale, void *src_ptr, size_t src_stride_ar[],
+                  void *dst_ptr, size_t dst_stride_ar[], size_t count[], int stride_levels, int proc);
+int  ARMCI_NbPutS_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr, size_t dst_stride_ar[],
+                    size_t count[], int stride_levels, int proc, armci_hdl_t *hdl);
+int  ARMCI_NbGetS_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr, size_t dst_stride_ar[],
+                    size_t count[], int stride_levels, int proc, armci_hdl_t *hdl);
+int  ARMCI_NbAccS_c(int datatype, void *scale, void *src_ptr, size_t src_stride_ar[],
+                    void *dst_ptr, size_t dst_stride_ar[], size_t count[], int stride_levels,
+                    int proc, armci_hdl_t *hdl);
+int  ARMCI_PutS_flag_c(void *src_ptr, size_t src_stride_ar[], void *dst_ptr,
+                       size_t dst_stride_ar[], size_t count[], int stride_levels, int *flag,
+                       int value, int proc);
+
+int  ARMCI_PutV_c(armci_giov_c_t *iov, size_t iov_len, int proc);
+int  ARMCI_GetV_c(armci_giov_c_t *iov, size_t iov_len, int proc);
+int  ARMCI_AccV_c(int datatype, void *scale, armci_giov_c_t *iov, size_t iov_len, int proc);
+int  ARMCI_NbPutV_c(armci_giov_c_t *iov, size_t iov_len, int proc, armci_hdl_t *handle);
+int  ARMCI_NbGetV_c(armci_giov_c_t *iov, size_t iov_len, int proc, armci_hdl_t *handle);
+int  ARMCI_NbAccV_c(int datatype, void *scale, armci_giov_c_t *iov, size_t iov_len, int proc,
+                    armci_hdl_t *handle);
+
+/* PARMCI twins of the size_t variants. */
 int  PARMCI_Put_c(void *src, void *dst, size_t bytes, int proc);
 int  PARMCI_Get_c(void *src, void *dst, size_t bytes, int proc);
 int  PARMCI_Acc_c(int datatype, void *scale, void *src, void *dst, size_t bytes, int proc);
@@ -427,6 +416,29 @@ int  PARMCI_NbPutV_c(armci_giov_c_t *iov, size_t iov_len, int proc, armci_hdl_t 
 int  PARMCI_NbGetV_c(armci_giov_c_t *iov, size_t iov_len, int proc, armci_hdl_t *handle);
 int  PARMCI_NbAccV_c(int datatype, void *scale, armci_giov_c_t *iov, size_t iov_len, int proc,
                      armci_hdl_t *handle);
+
+/* ---- errors ----------------------------------------------------------------------------------
+ * By default a failed call (a bad argument, a call in the wrong state, a refusal of the OS or of
+ * MPI) prints one line naming the rank, the function, the argument and its value, and aborts the
+ * job, as ARMCI-MPI does. With a hook installed, the hook receives that message instead and the
+ * call returns: int calls return one of the codes below, pointer calls NULL, value calls 0, void
+ * calls nothing. ARMCI_Error and armci_msg_abort call the hook too, then always abort. */
+
+enum armada_armci_error_e {
+  ARMADA_ARMCI_EARG         = -1,  /* an argument is out of range or inconsistent */
+  ARMADA_ARMCI_ESTATE       = -2,  /* wrong state: not initialized, no mutexes, ... */
+  ARMADA_ARMCI_EUNSUPPORTED = -3,  /* no path to the target in this configuration */
+  ARMADA_ARMCI_ESYSTEM      = -4,  /* the OS or MPI refused (the message says why) */
+  ARMADA_ARMCI_EINTERNAL    = -5   /* anything else */
+};
+
+typedef void (*armada_armci_error_hook_t)(const char *function, int code, const char *message,
+                                          void *context);
+
+/* Installs `hook` with `context` (NULL restores aborting) and returns the previous hook.
+ * Process-wide and thread-safe; may be called before ARMCI_Init. */
+armada_armci_error_hook_t armada_armci_set_error_hook(armada_armci_error_hook_t hook,
+                                                      void *context);
 
 #ifdef __cplusplus
 }

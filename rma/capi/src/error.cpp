@@ -31,16 +31,16 @@ std::string rank_prefix() {
 /// Prints `message` and ends the whole job: ARMCI programs expect a failed call not to return.
 [[noreturn]] void abort_job(const std::string& message, int code) {
   std::fprintf(stderr, "%s\n", message.c_str());
-  std::fflush(stderr);
+  std::fflush(nullptr);
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code);
-  std::exit(code);
+  std::_Exit(code);
 }
 
-/// The message for an rma error: the core's own if it was raised for this ARMCI call, else the
-/// core's with the ARMCI call it happened in.
+/// The core's message if it was raised for this ARMCI call (our own checks), else the core's
+/// message with the ARMCI call it happened in.
 std::string describe(const char* function, const rma::Error& e) {
   std::string message = e.what();
   if (e.operation() != function) message += std::string(" (in ") + function + ")";
@@ -54,7 +54,7 @@ std::string describe(const char* function, const rma::Error& e) {
   try {
     message = rank_prefix() + function + (text ? std::string(": ") + text : std::string()) +
               " (code " + std::to_string(code) + ")";
-  } catch (...) {
+  } catch (...) {  // no memory for the message: abort without it
   }
   if (const Hook hook = current_hook(); hook.function) hook.function(function, code, message.c_str(), hook.context);
   abort_job(message, code);
@@ -99,16 +99,20 @@ int report_current_exception(const char* function) noexcept {
   return code;
 }
 
-void bad_argument(const char* function, const char* argument, const std::string& value,
+void bad_argument(const char* function, const std::string& argument, const std::string& value,
                   const std::string& reason) {
   throw rma::InvalidArgument(function, argument, value, reason);
+}
+
+void bad_state(const char* function, const std::string& reason) {
+  throw rma::StateError(function, rank_prefix() + function + ": " + reason);
 }
 
 void check_proc(const char* function, const char* argument, int proc) {
   require_init(function);
   if (proc < 0 || proc >= rma::size())
     bad_argument(function, argument, std::to_string(proc),
-                 "not a process of the world group (size " + std::to_string(rma::size()) + ")");
+                 "not a process of the ARMCI world (size " + std::to_string(rma::size()) + ")");
 }
 
 rma::AccType acc_type(const char* function, int datatype) {
@@ -122,6 +126,15 @@ rma::AccType acc_type(const char* function, int datatype) {
   }
   bad_argument(function, "datatype", std::to_string(datatype),
                "not an ARMCI_ACC_* type (ARMCI_ACC_INT, _LNG, _FLT, _DBL, _CPL, _DCP)");
+}
+
+void check_mpi(const char* function, const char* mpi_call, int rc) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(rc, text, &length) != MPI_SUCCESS) length = 0;
+  throw rma::SystemError(function, rank_prefix() + function + ": " + mpi_call + " failed: " +
+                                       std::string(text, static_cast<std::size_t>(length)));
 }
 
 }  // namespace armada::armci

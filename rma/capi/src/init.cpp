@@ -1,4 +1,5 @@
-// Initialization and finalization (ARMCI_Init*, ARMCI_Finalize) and the runtime queries.
+// Initialization and finalization (ARMCI_Init*, ARMCI_Finalize, ARMCI_Initialized) and the
+// shared-memory queries that describe the runtime.
 #include <atomic>
 #include <string>
 
@@ -13,17 +14,12 @@ struct Runtime {
   // last ARMCI_Finalize ends ARMCI.
   std::atomic<int> init_count{0};
   bool owns_rma = false;  // false if the program started armada::rma itself (C++ API)
-  MPI_Comm msg_comm = MPI_COMM_NULL;
 };
 Runtime g_runtime;
 
-[[noreturn]] void state_error(const char* function, const std::string& reason) {
-  const std::string prefix = rma::initialized() ? "[rank " + std::to_string(rma::rank()) + "] " : "";
-  throw rma::StateError(function, prefix + function + ": " + reason);
-}
-
-/// Brings ARMCI up on `comm`. Without MPI, the calls on MPI_COMM_WORLD start it themselves
-/// (MPI_THREAD_MULTIPLE); ARMCI_Finalize then finalizes it.
+/// Brings ARMCI up on `comm` with at least `thread_level`. Unlike ARMCI-MPI, the calls on
+/// MPI_COMM_WORLD also work before MPI_Init: they start MPI (MPI_THREAD_MULTIPLE), and the last
+/// ARMCI_Finalize then finalizes it.
 void start(const char* function, int thread_level, MPI_Comm comm, int* argc, char*** argv) {
   if (g_runtime.init_count > 0) {
     ++g_runtime.init_count;
@@ -35,13 +31,16 @@ void start(const char* function, int thread_level, MPI_Comm comm, int* argc, cha
   int mpi_up = 0, mpi_down = 0;
   MPI_Initialized(&mpi_up);
   MPI_Finalized(&mpi_down);
-  if (mpi_down) state_error(function, "MPI is finalized already");
+  if (mpi_down) bad_state(function, "MPI is finalized already");
+  if (comm == MPI_COMM_NULL)
+    bad_argument(function, "comm", "MPI_COMM_NULL", "needs a communicator this process belongs to");
   if (!mpi_up && comm != MPI_COMM_WORLD)
-    state_error(function, "MPI must be initialized before ARMCI is initialized on a communicator");
-  if (comm == MPI_COMM_NULL) bad_argument(function, "comm", "MPI_COMM_NULL", "needs a communicator this process belongs to");
+    bad_state(function, "MPI must be initialized before ARMCI is initialized on a communicator");
 
   g_runtime.owns_rma = !rma::initialized();
   if (g_runtime.owns_rma) {
+    // With a thread level below MPI_THREAD_MULTIPLE, rma::init still works on one node and
+    // refuses (naming the level) only when the inter-node server transport is needed.
     if (mpi_up)
       rma::init(comm);
     else
@@ -50,7 +49,7 @@ void start(const char* function, int thread_level, MPI_Comm comm, int* argc, cha
     int same = MPI_UNEQUAL;
     MPI_Comm_compare(rma::world_comm(), comm, &same);
     if (same != MPI_CONGRUENT && same != MPI_IDENT)
-      state_error(function, "armada::rma already runs on another communicator");
+      bad_state(function, "armada::rma already runs on another communicator");
   }
   int provided = MPI_THREAD_SINGLE;
   MPI_Query_thread(&provided);
@@ -59,72 +58,68 @@ void start(const char* function, int thread_level, MPI_Comm comm, int* argc, cha
     bad_argument(function, "armci_requested", std::to_string(thread_level),
                  "above the thread level MPI provides (" + std::to_string(provided) + ")");
   }
-  MPI_Comm_dup(rma::world_comm(), &g_runtime.msg_comm);
   groups_init();
   g_runtime.init_count = 1;
+}
+
+void stop() {
+  if (g_runtime.init_count == 0 || --g_runtime.init_count > 0) return;
+  requests_finalize();
+  mutexes_finalize();
+  groups_finalize();
+  if (g_runtime.owns_rma) rma::finalize();  // frees leaked segments; finalizes MPI if it started it
 }
 
 }  // namespace
 
 void require_init(const char* function) {
-  if (g_runtime.init_count == 0) state_error(function, "ARMCI is not initialized (call ARMCI_Init first)");
+  if (g_runtime.init_count == 0) bad_state(function, "ARMCI is not initialized (call ARMCI_Init first)");
 }
-
-MPI_Comm message_comm() { return g_runtime.msg_comm; }
 
 }  // namespace armada::armci
 
 using namespace armada::armci;
 
-int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm) {
-  return guard("ARMCI_Init_thread_comm",
-               [&] { start("ARMCI_Init_thread_comm", armci_requested, comm, nullptr, nullptr); });
+ARMCI_TWIN(int, ARMCI_Init_thread_comm, (int armci_requested, MPI_Comm comm)) {
+  constexpr const char* fn = "ARMCI_Init_thread_comm";
+  return guard(fn, [&] { start(fn, armci_requested, comm, nullptr, nullptr); });
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_Init_thread_comm)
 
-int PARMCI_Init_thread(int armci_requested) {
-  return guard("ARMCI_Init_thread",
-               [&] { start("ARMCI_Init_thread", armci_requested, MPI_COMM_WORLD, nullptr, nullptr); });
+ARMCI_TWIN(int, ARMCI_Init_thread, (int armci_requested)) {
+  constexpr const char* fn = "ARMCI_Init_thread";
+  return guard(fn, [&] { start(fn, armci_requested, MPI_COMM_WORLD, nullptr, nullptr); });
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_Init_thread)
 
-int PARMCI_Init_mpi_comm(MPI_Comm comm) {
-  return guard("ARMCI_Init_mpi_comm", [&] { start("ARMCI_Init_mpi_comm", MPI_THREAD_SINGLE, comm, nullptr, nullptr); });
+ARMCI_TWIN(int, ARMCI_Init_mpi_comm, (MPI_Comm comm)) {
+  constexpr const char* fn = "ARMCI_Init_mpi_comm";
+  return guard(fn, [&] { start(fn, MPI_THREAD_SINGLE, comm, nullptr, nullptr); });
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_Init_mpi_comm)
 
-int PARMCI_Init_args(int* argc, char*** argv) {
-  return guard("ARMCI_Init_args", [&] { start("ARMCI_Init_args", MPI_THREAD_SINGLE, MPI_COMM_WORLD, argc, argv); });
+ARMCI_TWIN(int, ARMCI_Init_args, (int* argc, char*** argv)) {
+  constexpr const char* fn = "ARMCI_Init_args";
+  return guard(fn, [&] { start(fn, MPI_THREAD_SINGLE, MPI_COMM_WORLD, argc, argv); });
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_Init_args)
 
-int PARMCI_Init(void) {
-  return guard("ARMCI_Init", [] { start("ARMCI_Init", MPI_THREAD_SINGLE, MPI_COMM_WORLD, nullptr, nullptr); });
+ARMCI_TWIN(int, ARMCI_Init, (void)) {
+  constexpr const char* fn = "ARMCI_Init";
+  return guard(fn, [] { start(fn, MPI_THREAD_SINGLE, MPI_COMM_WORLD, nullptr, nullptr); });
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_Init)
 
-int PARMCI_Initialized(void) { return g_runtime.init_count > 0; }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_Initialized)
+ARMCI_TWIN(int, ARMCI_Initialized, (void)) { return g_runtime.init_count > 0; }
 
-int PARMCI_Finalize(void) {
-  return guard("ARMCI_Finalize", [] {
-    if (g_runtime.init_count == 0 || --g_runtime.init_count > 0) return;
-    requests_finalize();
-    mutexes_finalize();
-    groups_finalize();
-    MPI_Comm_free(&g_runtime.msg_comm);
-    if (g_runtime.owns_rma) rma::finalize();  // finalizes MPI too if it started it
-  });
-}
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_Finalize)
+// Extra calls (Global Arrays and TCGMSG finalize more than once) return 0 and do nothing.
+ARMCI_TWIN(int, ARMCI_Finalize, (void)) { return guard("ARMCI_Finalize", stop); }
 
-// Segments are unlinked from /dev/shm as soon as they are mapped, so an abort leaves nothing
-// behind and there is nothing to clean up.
+// Segments are unlinked from /dev/shm as soon as every local rank has mapped them, so an abort
+// leaves nothing behind: there is nothing to clean up.
 void ARMCI_Cleanup(void) {}
 
-// Remote slices are not load/store accessible through the addresses ARMCI_Malloc returns
-// (each is valid in its owner's address space only), so to callers Armada does not "use shm".
+// A peer's ARMCI_Malloc address is valid only in the peer's own address space, so to ARMCI
+// programs no memory of another process is load/store accessible: no "shm" in ARMCI's sense.
 int ARMCI_Uses_shm(void) { return 0; }
 int ARMCI_Uses_shm_grp(ARMCI_Group*) { return 0; }
 // Shared memory is reserved per allocation; there is no pool to limit.
 void ARMCI_Set_shm_limit(unsigned long) {}
+
+// Progress is unilateral (the transports need no polling).
+void ARMCIX_Progress(void) {}

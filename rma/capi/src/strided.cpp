@@ -1,5 +1,5 @@
-// Strided put, get and accumulate (blocking and nonblocking), the strided flag put, and the
-// local strided copies Global Arrays borrows (armci_read_strided / armci_write_strided).
+// Strided put, get and accumulate (blocking and nonblocking), the strided flag puts, and the
+// local strided copies Global Arrays borrows (armci_write_strided / armci_read_strided).
 #include <array>
 #include <cstring>
 #include <span>
@@ -23,6 +23,8 @@ struct Strides {
   std::span<const std::size_t> count_span() const { return {count.data(), levels + 1}; }
 };
 
+/// Reads and checks a descriptor. The core checks the shape itself (strides covering the
+/// levels below); here only what the C types allow to be wrong: levels, nulls, negatives.
 template <class I>
 Strides strides(const char* fn, const I* src_stride, const I* dst_stride, const I* count, int stride_levels) {
   if (stride_levels < 0 || stride_levels > rma::max_stride_levels)
@@ -36,12 +38,12 @@ Strides strides(const char* fn, const I* src_stride, const I* dst_stride, const 
     not_null(fn, "dst_stride_ar", dst_stride);
   }
   for (std::size_t l = 0; l <= s.levels; ++l) {
-    s.count[l] = to_size(fn, "count[]", count[l]);
+    s.count[l] = to_size(fn, element("count", l), count[l]);
     s.empty = s.empty || s.count[l] == 0;
   }
   for (std::size_t l = 0; l < s.levels; ++l) {
-    s.src[l] = to_size(fn, "src_stride_ar[]", src_stride[l]);
-    s.dst[l] = to_size(fn, "dst_stride_ar[]", dst_stride[l]);
+    s.src[l] = to_size(fn, element("src_stride_ar", l), src_stride[l]);
+    s.dst[l] = to_size(fn, element("dst_stride_ar", l), dst_stride[l]);
   }
   return s;
 }
@@ -49,21 +51,21 @@ Strides strides(const char* fn, const I* src_stride, const I* dst_stride, const 
 template <class I>
 int strided(const char* fn, Kind kind, int datatype, void* scale, void* src, const I* src_stride,
             void* dst, const I* dst_stride, const I* count, int stride_levels, int proc,
-            Completion completion, armci_hdl_t* hdl = nullptr) noexcept {
+            bool nonblocking = false, armci_hdl_t* hdl = nullptr) noexcept {
   return guard(fn, [&] {
     const Strides s = strides(fn, src_stride, dst_stride, count, stride_levels);
     if (s.empty) return check_proc(fn, "proc", proc);
     const auto ss = s.src_span(), ds = s.dst_span(), cs = s.count_span();
     switch (kind) {
       case Kind::Put:
-        return issue(completion, hdl, [&] { rma::put_strided(src, ss, dst, ds, cs, proc); },
+        return issue(nonblocking, hdl, [&] { rma::put_strided(src, ss, dst, ds, cs, proc); },
                      [&] { return rma::put_strided_nb(src, ss, dst, ds, cs, proc); });
       case Kind::Get:
-        return issue(completion, hdl, [&] { rma::get_strided(src, ss, dst, ds, cs, proc); },
+        return issue(nonblocking, hdl, [&] { rma::get_strided(src, ss, dst, ds, cs, proc); },
                      [&] { return rma::get_strided_nb(src, ss, dst, ds, cs, proc); });
       case Kind::Acc: {
         const rma::AccType type = acc_type(fn, datatype);
-        return issue(completion, hdl, [&] { rma::acc_strided(type, scale, src, ss, dst, ds, cs, proc); },
+        return issue(nonblocking, hdl, [&] { rma::acc_strided(type, scale, src, ss, dst, ds, cs, proc); },
                      [&] { return rma::acc_strided_nb(type, scale, src, ss, dst, ds, cs, proc); });
       }
     }
@@ -103,9 +105,8 @@ void copy_strided(const char* fn, void* ptr, int stride_levels, const int* strid
   }
 }
 
-constexpr auto Blocking = Completion::Blocking;
-constexpr auto Nonblocking = Completion::Nonblocking;
-constexpr int kNoType = 0;
+constexpr int kNoType = 0;  // datatype argument of put and get (unused)
+constexpr bool kNb = true;  // nonblocking
 
 }  // namespace
 }  // namespace armada::armci
@@ -113,44 +114,35 @@ constexpr int kNoType = 0;
 using namespace armada::armci;
 
 // ---- int descriptors (ARMCI) -----------------------------------------------------------------
-int PARMCI_PutS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc) {
-  return strided("ARMCI_PutS", Kind::Put, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, Blocking);
+ARMCI_TWIN(int, ARMCI_PutS, (void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc)) {
+  return strided("ARMCI_PutS", Kind::Put, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_PutS)
-int PARMCI_GetS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc) {
-  return strided("ARMCI_GetS", Kind::Get, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, Blocking);
+ARMCI_TWIN(int, ARMCI_GetS, (void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc)) {
+  return strided("ARMCI_GetS", Kind::Get, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_GetS)
-int PARMCI_AccS(int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[],
-                int count[], int levels, int proc) {
-  return strided("ARMCI_AccS", Kind::Acc, datatype, scale, src, src_stride, dst, dst_stride, count, levels, proc, Blocking);
+ARMCI_TWIN(int, ARMCI_AccS, (int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[],
+                             int count[], int levels, int proc)) {
+  return strided("ARMCI_AccS", Kind::Acc, datatype, scale, src, src_stride, dst, dst_stride, count, levels, proc);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_AccS)
-
-int PARMCI_NbPutS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels,
-                  int proc, armci_hdl_t* hdl) {
+ARMCI_TWIN(int, ARMCI_NbPutS, (void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels,
+                               int proc, armci_hdl_t* hdl)) {
   return strided("ARMCI_NbPutS", Kind::Put, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc,
-                 Nonblocking, hdl);
+                 kNb, hdl);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_NbPutS)
-int PARMCI_NbGetS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels,
-                  int proc, armci_hdl_t* hdl) {
+ARMCI_TWIN(int, ARMCI_NbGetS, (void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels,
+                               int proc, armci_hdl_t* hdl)) {
   return strided("ARMCI_NbGetS", Kind::Get, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc,
-                 Nonblocking, hdl);
+                 kNb, hdl);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_NbGetS)
-int PARMCI_NbAccS(int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[],
-                  int count[], int levels, int proc, armci_hdl_t* hdl) {
+ARMCI_TWIN(int, ARMCI_NbAccS, (int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[],
+                               int count[], int levels, int proc, armci_hdl_t* hdl)) {
   return strided("ARMCI_NbAccS", Kind::Acc, datatype, scale, src, src_stride, dst, dst_stride, count, levels, proc,
-                 Nonblocking, hdl);
+                 kNb, hdl);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_NbAccS)
-
-int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels,
-                     int* flag, int value, int proc) {
+ARMCI_TWIN(int, ARMCI_PutS_flag, (void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels,
+                                  int* flag, int value, int proc)) {
   return puts_flag("ARMCI_PutS_flag", src, src_stride, dst, dst_stride, count, levels, flag, value, proc);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_PutS_flag)
 
 // Global Arrays' own ARMCI has a "direct" variant; every put is direct here.
 int ARMCI_PutS_flag_dir(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels,
@@ -159,50 +151,40 @@ int ARMCI_PutS_flag_dir(void* src, int src_stride[], void* dst, int dst_stride[]
 }
 
 // ---- size_t descriptors (Armada) -------------------------------------------------------------
-int PARMCI_PutS_c(void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[], int levels,
-                  int proc) {
-  return strided("ARMCI_PutS_c", Kind::Put, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc,
-                 Blocking);
+ARMCI_TWIN(int, ARMCI_PutS_c, (void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[],
+                               int levels, int proc)) {
+  return strided("ARMCI_PutS_c", Kind::Put, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_PutS_c)
-int PARMCI_GetS_c(void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[], int levels,
-                  int proc) {
-  return strided("ARMCI_GetS_c", Kind::Get, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc,
-                 Blocking);
+ARMCI_TWIN(int, ARMCI_GetS_c, (void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[],
+                               int levels, int proc)) {
+  return strided("ARMCI_GetS_c", Kind::Get, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels, proc);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_GetS_c)
-int PARMCI_AccS_c(int datatype, void* scale, void* src, size_t src_stride[], void* dst, size_t dst_stride[],
-                  size_t count[], int levels, int proc) {
-  return strided("ARMCI_AccS_c", Kind::Acc, datatype, scale, src, src_stride, dst, dst_stride, count, levels, proc,
-                 Blocking);
+ARMCI_TWIN(int, ARMCI_AccS_c, (int datatype, void* scale, void* src, size_t src_stride[], void* dst,
+                               size_t dst_stride[], size_t count[], int levels, int proc)) {
+  return strided("ARMCI_AccS_c", Kind::Acc, datatype, scale, src, src_stride, dst, dst_stride, count, levels, proc);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_AccS_c)
-int PARMCI_NbPutS_c(void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[], int levels,
-                    int proc, armci_hdl_t* hdl) {
+ARMCI_TWIN(int, ARMCI_NbPutS_c, (void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[],
+                                 int levels, int proc, armci_hdl_t* hdl)) {
   return strided("ARMCI_NbPutS_c", Kind::Put, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels,
-                 proc, Nonblocking, hdl);
+                 proc, kNb, hdl);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_NbPutS_c)
-int PARMCI_NbGetS_c(void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[], int levels,
-                    int proc, armci_hdl_t* hdl) {
+ARMCI_TWIN(int, ARMCI_NbGetS_c, (void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[],
+                                 int levels, int proc, armci_hdl_t* hdl)) {
   return strided("ARMCI_NbGetS_c", Kind::Get, kNoType, nullptr, src, src_stride, dst, dst_stride, count, levels,
-                 proc, Nonblocking, hdl);
+                 proc, kNb, hdl);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_NbGetS_c)
-int PARMCI_NbAccS_c(int datatype, void* scale, void* src, size_t src_stride[], void* dst, size_t dst_stride[],
-                    size_t count[], int levels, int proc, armci_hdl_t* hdl) {
+ARMCI_TWIN(int, ARMCI_NbAccS_c, (int datatype, void* scale, void* src, size_t src_stride[], void* dst,
+                                 size_t dst_stride[], size_t count[], int levels, int proc, armci_hdl_t* hdl)) {
   return strided("ARMCI_NbAccS_c", Kind::Acc, datatype, scale, src, src_stride, dst, dst_stride, count, levels,
-                 proc, Nonblocking, hdl);
+                 proc, kNb, hdl);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_NbAccS_c)
-int PARMCI_PutS_flag_c(void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[],
-                       int levels, int* flag, int value, int proc) {
+ARMCI_TWIN(int, ARMCI_PutS_flag_c, (void* src, size_t src_stride[], void* dst, size_t dst_stride[], size_t count[],
+                                    int levels, int* flag, int value, int proc)) {
   return puts_flag("ARMCI_PutS_flag_c", src, src_stride, dst, dst_stride, count, levels, flag, value, proc);
 }
-ARMADA_ARMCI_WEAK_ALIAS(ARMCI_PutS_flag_c)
 
 // ---- local strided copies --------------------------------------------------------------------
-// write_strided gathers the strided data at ptr into buf; read_strided scatters buf into ptr.
+// write_strided packs the strided data at ptr into buf; read_strided unpacks buf into ptr.
 void armci_write_strided(void* ptr, int stride_levels, int stride_arr[], int count[], char* buf) {
   guard_void("armci_write_strided", [&] {
     copy_strided("armci_write_strided", ptr, stride_levels, stride_arr, count, buf, true);

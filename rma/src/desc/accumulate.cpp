@@ -11,7 +11,10 @@ namespace {
 // The kernels are compiled for AVX-512, AVX2 and baseline x86-64, and the dynamic loader picks
 // the widest the CPU has (GCC function multiversioning), so accumulate keeps up with glibc's
 // memcpy, which does the same. Bodies are always_inline templates, instantiated inside each clone.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Not under sanitizers: the clones' ifunc resolver runs during relocation, before the
+// sanitizer runtime is initialized, and crashes the program at load time.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__) && \
+    !defined(__SANITIZE_ADDRESS__)
 #define ARMADA_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define ARMADA_KERNEL

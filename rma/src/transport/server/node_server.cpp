@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "core/state.hpp"
+#include "core/tsan.hpp"
 #include "transport/server/runs.hpp"
 #include "transport/shm/locks.hpp"
 #include "transport/shm/waiting.hpp"
@@ -193,7 +194,9 @@ void NodeServer::handle(const std::byte* msg, std::size_t length, int source, bo
     forward(executor, msg, length);
     return;
   }
+  ARMADA_TSAN_REMOTE_AGENT_BEGIN();
   execute(h, msg + sizeof(Header));
+  ARMADA_TSAN_REMOTE_AGENT_END();
   if (forwarded) {
     const int one = 1;
     MPI_Send(&one, 1, MPI_INT, source, server::kTagForwardAck, comm_);
@@ -247,6 +250,8 @@ std::byte* NodeServer::map_remote(const Header& h, std::uint64_t addr, std::size
 }
 
 void NodeServer::check_waiting_locks() {
+  // Mutex words are application-visible memory: accessed as a remote agent (see core/tsan.hpp).
+  ARMADA_TSAN_REMOTE_AGENT_BEGIN();
   std::erase_if(waiting_locks_, [this](const WaitingLock& w) {
     auto* m = static_cast<TicketMutex*>(w.word);
     if (m->serving.load(std::memory_order_acquire) != w.ticket) return false;
@@ -257,6 +262,7 @@ void NodeServer::check_waiting_locks() {
     reply(h, server::kOk, 0);
     return true;
   });
+  ARMADA_TSAN_REMOTE_AGENT_END();
 }
 
 void NodeServer::execute(const Header& h, const std::byte* inline_data) {

@@ -60,11 +60,17 @@ void ServerTransport::wait_until(Pred&& pred) {
   }
 }
 
-ServerTransport::Op& ServerTransport::begin(Kind, int target, bool has_waiter) {
+template <class Prepare>
+ServerTransport::Ticket ServerTransport::begin(int target, bool has_waiter, Prepare&& prepare) {
   const int server = map_.target_server(target);
   const int hop = map_.first_hop(me_, target);
-  wait_until([&] { return in_flight_[static_cast<std::size_t>(hop)] < settings_.buffers; });
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_, std::defer_lock);
+  for (;;) {  // credits can be taken by another thread between the wait and the lock
+    wait_until([&] { return in_flight_[static_cast<std::size_t>(hop)] < settings_.buffers; });
+    lock.lock();
+    if (in_flight_[static_cast<std::size_t>(hop)] < settings_.buffers) break;
+    lock.unlock();
+  }
   ++in_flight_[static_cast<std::size_t>(hop)];
   auto op = std::make_unique<Op>();
   op->token = next_token_.fetch_add(1, std::memory_order_relaxed);
@@ -73,14 +79,19 @@ ServerTransport::Op& ServerTransport::begin(Kind, int target, bool has_waiter) {
   op->target = target;
   op->has_waiter = has_waiter;
   op->requests.push_back(MPI_REQUEST_NULL);
+  prepare(*op);
   MPI_Irecv(&op->reply, sizeof(server::Reply), MPI_BYTE, server, server::reply_tag(static_cast<std::uint32_t>(op->token)),
             comm_, &op->requests[0]);
-  Op& ref = *op;
+  const Ticket ticket{op->token, server, hop};
   ops_.emplace(op->token, std::move(op));
-  return ref;
+  return ticket;
 }
 
-void ServerTransport::send_request(const Op& op, const Header& h0, const std::byte* payload, std::size_t bytes) {
+ServerTransport::Ticket ServerTransport::begin(int target, bool has_waiter) {
+  return begin(target, has_waiter, [](Op&) {});
+}
+
+void ServerTransport::send_request(const Ticket& op, const Header& h0, const std::byte* payload, std::size_t bytes) {
   Header h = h0;
   h.id = static_cast<std::uint32_t>(op.token);
   h.inline_bytes = bytes;
@@ -92,7 +103,7 @@ void ServerTransport::send_request(const Op& op, const Header& h0, const std::by
   MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, op.hop, server::kTagRequest, comm_);
 }
 
-void ServerTransport::send_data(const Op& op, RunWalker local, std::size_t bytes, const std::byte* contiguous) {
+void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t bytes, const std::byte* contiguous) {
   const int tag = server::data_tag(static_cast<std::uint32_t>(op.token));
   if (contiguous) {  // straight from the user's buffer, in chunks
     for (std::size_t done = 0; done < bytes;) {
@@ -122,7 +133,6 @@ void ServerTransport::send_data(const Op& op, RunWalker local, std::size_t bytes
 }
 
 void ServerTransport::post_data_receives(Op& op, std::byte* into, std::size_t bytes) {
-  std::lock_guard lock(mutex_);
   const int tag = server::data_tag(static_cast<std::uint32_t>(op.token));
   for (std::size_t done = 0; done < bytes;) {
     const std::size_t n = std::min(bytes - done, settings_.chunk);
@@ -150,7 +160,7 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
   const bool local_contiguous = extent(shape, get) == total;
 
   if (!get) {
-    Op& op = begin(h.kind, o.target, false);
+    const Ticket op = begin(o.target, false);
     RunWalker local(o.local, shape, false);
     if (total <= settings_.inline_bytes) {
       thread_local std::vector<std::byte> tls_packed;
@@ -169,18 +179,18 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
     return 0;  // locally complete; the reply (for fences) is tracked until it arrives
   }
 
-  Op& op = begin(Kind::Get, o.target, true);
-  if (local_contiguous) {
-    post_data_receives(op, o.local, total);
-  } else {
-    op.staging.resize(total);
-    op.unpack.emplace(o.local, shape, true);
-    post_data_receives(op, op.staging.data(), total);
-  }
-  const std::uint64_t token = op.token;
+  const Ticket op = begin(o.target, true, [&](Op& p) {
+    if (local_contiguous) {
+      post_data_receives(p, o.local, total);
+    } else {
+      p.staging.resize(total);
+      p.unpack.emplace(o.local, shape, true);
+      post_data_receives(p, p.staging.data(), total);
+    }
+  });
   send_request(op, h, nullptr, 0);
-  if (!blocking) return token;
-  complete(token, "rma::get");
+  if (!blocking) return op.token;
+  complete(op.token, "rma::get");
   return 0;
 }
 
@@ -214,7 +224,7 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
   }
 
   if (!get) {
-    Op& op = begin(h.kind, o.target, false);
+    const Ticket op = begin(o.target, false);
     RunWalker walker(std::move(local));
     if (desc.size() + total <= settings_.inline_bytes) {
       const std::size_t d = desc.size();
@@ -234,10 +244,11 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     return 0;
   }
 
-  Op& op = begin(Kind::GetV, o.target, true);
-  op.staging.resize(total);
-  op.unpack.emplace(std::move(local));
-  post_data_receives(op, op.staging.data(), total);
+  const Ticket op = begin(o.target, true, [&](Op& p) {
+    p.staging.resize(total);
+    p.unpack.emplace(std::move(local));
+    post_data_receives(p, p.staging.data(), total);
+  });
   const std::uint64_t token = op.token;
   if (desc.size() <= settings_.inline_bytes) {
     send_request(op, h, desc.data(), desc.size());
@@ -259,7 +270,7 @@ void ServerTransport::rmw(RmwOp rop, std::size_t width, void* remote, const Slic
   h.remote = reinterpret_cast<std::uintptr_t>(remote);
   std::memcpy(h.operand, operand, width);
   if (compare) std::memcpy(h.compare, compare, width);
-  Op& op = begin(Kind::Rmw, target, true);
+  const Ticket op = begin(target, true);
   const std::uint64_t token = op.token;
   send_request(op, h, nullptr, 0);
   std::uint64_t old = 0;
@@ -277,7 +288,7 @@ void ServerTransport::rmw(RmwOp rop, std::size_t width, void* remote, const Slic
 void ServerTransport::mutex_lock(void* word, const Slice& slice, int target) {
   Header h = header(Kind::Lock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
-  Op& op = begin(Kind::Lock, target, true);
+  const Ticket op = begin(target, true);
   const std::uint64_t token = op.token;
   send_request(op, h, nullptr, 0);
   complete(token, "rma::MutexSet::lock");
@@ -286,7 +297,7 @@ void ServerTransport::mutex_lock(void* word, const Slice& slice, int target) {
 bool ServerTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
   Header h = header(Kind::TryLock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
-  Op& op = begin(Kind::TryLock, target, true);
+  const Ticket op = begin(target, true);
   const std::uint64_t token = op.token;
   send_request(op, h, nullptr, 0);
   wait_until([&] { return ops_.at(token)->done; });
@@ -301,7 +312,7 @@ bool ServerTransport::mutex_try_lock(void* word, const Slice& slice, int target)
 void ServerTransport::mutex_unlock(void* word, const Slice& slice, int target) {
   Header h = header(Kind::Unlock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
-  Op& op = begin(Kind::Unlock, target, true);
+  const Ticket op = begin(target, true);
   const std::uint64_t token = op.token;
   send_request(op, h, nullptr, 0);
   wait_until([&] { return ops_.at(token)->done; });

@@ -58,12 +58,23 @@ class ServerTransport final : public Transport {
     bool done = false;
   };
 
+  /// What the issuing thread keeps of an operation: once its request is out, another thread's
+  /// progress may complete and free the Op itself.
+  struct Ticket {
+    std::uint64_t token;
+    int server;
+    int hop;
+  };
+
   server::Header header(server::Kind kind, int target, const Slice* slice) const;
-  /// Registers an operation (reply receive posted) once a credit with its first hop is free.
-  Op& begin(server::Kind kind, int target, bool has_waiter);
-  void send_request(const Op& op, const server::Header& h, const std::byte* payload, std::size_t bytes);
-  void send_data(const Op& op, RunWalker local, std::size_t bytes, const std::byte* contiguous);
-  void post_data_receives(Op& op, std::byte* into, std::size_t bytes);
+  /// Registers an operation once a credit with its first hop is free: under the lock, runs
+  /// `prepare` (staging, data receives) and posts the reply receive, before any byte is sent.
+  template <class Prepare>
+  Ticket begin(int target, bool has_waiter, Prepare&& prepare);
+  Ticket begin(int target, bool has_waiter);
+  void send_request(const Ticket& t, const server::Header& h, const std::byte* payload, std::size_t bytes);
+  void send_data(const Ticket& t, RunWalker local, std::size_t bytes, const std::byte* contiguous);
+  void post_data_receives(Op& op, std::byte* into, std::size_t bytes);  // under the lock
   /// Waits until `pred` holds for the ops; spins, then sleeps with a bounded backoff.
   template <class Pred>
   void wait_until(Pred&& pred);

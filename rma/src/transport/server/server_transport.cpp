@@ -262,6 +262,24 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
   return 0;
 }
 
+server::Reply ServerTransport::round_trip(const Header& h, int target) {
+  const Ticket op = begin(target, true);
+  send_request(op, h, nullptr, 0);
+  wait_until([&] { return ops_.at(op.token)->done; });
+  std::lock_guard lock(mutex_);
+  const server::Reply reply = ops_.at(op.token)->reply;
+  ops_.erase(op.token);
+  return reply;
+}
+
+void ServerTransport::fail(const char* what, int target, std::int32_t status) {
+  if (status == server::kUnreachable)
+    throw_unsupported(what, "the server of rank " + std::to_string(target) + "'s node (rank " +
+                                std::to_string(map_.target_server(target)) + ") could not map the target memory");
+  throw_system(what, "the server of rank " + std::to_string(target) + " failed the request (status " +
+                         std::to_string(status) + ")", 0);
+}
+
 void ServerTransport::rmw(RmwOp rop, std::size_t width, void* remote, const Slice& slice, int target,
                           const void* operand, const void* compare, void* result) {
   Header h = header(Kind::Rmw, target, &slice);
@@ -270,61 +288,35 @@ void ServerTransport::rmw(RmwOp rop, std::size_t width, void* remote, const Slic
   h.remote = reinterpret_cast<std::uintptr_t>(remote);
   std::memcpy(h.operand, operand, width);
   if (compare) std::memcpy(h.compare, compare, width);
-  const Ticket op = begin(target, true);
-  const std::uint64_t token = op.token;
-  send_request(op, h, nullptr, 0);
-  std::uint64_t old = 0;
-  wait_until([&] { return ops_.at(token)->done; });
-  {
-    std::lock_guard lock(mutex_);
-    Op& done = *ops_.at(token);
-    if (done.reply.status != server::kOk) raise(done, "rma::rmw");
-    old = done.reply.value;
-    ops_.erase(token);
-  }
-  std::memcpy(result, &old, width);  // little-endian: the low bytes are the 4-byte value
+  const server::Reply reply = round_trip(h, target);
+  if (reply.status != server::kOk) fail("rma::rmw", target, reply.status);
+  std::memcpy(result, &reply.value, width);  // little-endian: the low bytes are the 4-byte value
 }
 
 void ServerTransport::mutex_lock(void* word, const Slice& slice, int target) {
   Header h = header(Kind::Lock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
-  const Ticket op = begin(target, true);
-  const std::uint64_t token = op.token;
-  send_request(op, h, nullptr, 0);
-  complete(token, "rma::MutexSet::lock");
+  // The grant may take long (the mutex is held): round_trip's wait sleeps between polls.
+  const server::Reply reply = round_trip(h, target);
+  if (reply.status != server::kOk) fail("rma::MutexSet::lock", target, reply.status);
 }
 
 bool ServerTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
   Header h = header(Kind::TryLock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
-  const Ticket op = begin(target, true);
-  const std::uint64_t token = op.token;
-  send_request(op, h, nullptr, 0);
-  wait_until([&] { return ops_.at(token)->done; });
-  std::lock_guard lock(mutex_);
-  Op& done = *ops_.at(token);
-  const std::int32_t status = done.reply.status;
-  if (status != server::kOk && status != server::kBusy) raise(done, "rma::MutexSet::try_lock");
-  ops_.erase(token);
-  return status == server::kOk;
+  const server::Reply reply = round_trip(h, target);
+  if (reply.status != server::kOk && reply.status != server::kBusy) fail("rma::MutexSet::try_lock", target, reply.status);
+  return reply.status == server::kOk;
 }
 
 void ServerTransport::mutex_unlock(void* word, const Slice& slice, int target) {
   Header h = header(Kind::Unlock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
-  const Ticket op = begin(target, true);
-  const std::uint64_t token = op.token;
-  send_request(op, h, nullptr, 0);
-  wait_until([&] { return ops_.at(token)->done; });
-  std::lock_guard lock(mutex_);
-  Op& done = *ops_.at(token);
-  if (done.reply.status == server::kNotHolder) {
-    ops_.erase(token);
+  const server::Reply reply = round_trip(h, target);
+  if (reply.status == server::kNotHolder)
     throw_invalid("rma::MutexSet::unlock", "mutex", to_hex(word) + " on rank " + std::to_string(target),
                   "this rank does not hold the mutex");
-  }
-  if (done.reply.status != server::kOk) raise(done, "rma::MutexSet::unlock");
-  ops_.erase(token);
+  if (reply.status != server::kOk) fail("rma::MutexSet::unlock", target, reply.status);
 }
 
 void ServerTransport::progress_locked() {
@@ -361,14 +353,6 @@ void ServerTransport::finish_locked(Op& op) {
   std::vector<std::byte>().swap(op.staging);
 }
 
-void ServerTransport::raise(const Op& op, const char* what) {
-  if (op.reply.status == server::kUnreachable)
-    throw_unsupported(what, "the server of rank " + std::to_string(op.target) + "'s node (rank " +
-                                std::to_string(op.server) + ") could not map the target memory");
-  throw_system(what, "the server of rank " + std::to_string(op.target) + " failed the request (status " +
-                         std::to_string(op.reply.status) + ")", 0);
-}
-
 void ServerTransport::complete(std::uint64_t token, const char* what) {
   {
     std::lock_guard lock(mutex_);
@@ -384,9 +368,10 @@ void ServerTransport::complete(std::uint64_t token, const char* what) {
         MPI_Cancel(&r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
       }
-    const Op failed = std::move(op);
+    const int target = op.target;
+    const std::int32_t status = op.reply.status;
     ops_.erase(token);
-    raise(failed, what);
+    fail(what, target, status);
   }
   ops_.erase(token);
 }

@@ -81,7 +81,9 @@ class ServerTransport final : public Transport {
   void progress_locked();
   void finish_locked(Op& op);
   void raise_deferred();
-  [[noreturn]] void raise(const Op& op, const char* what);
+  /// Sends a request that carries no data and waits for its reply.
+  server::Reply round_trip(const server::Header& h, int target);
+  [[noreturn]] void fail(const char* what, int target, std::int32_t status);
   void complete(std::uint64_t token, const char* what);
 
   int me_;

@@ -20,6 +20,7 @@ packages=(
   libgtest-dev libgmock-dev
   libibverbs-dev rdma-core
   procps
+  libglobalarrays-dev libscalapack-openmpi-dev
 )
 # shellcheck disable=SC2206
 packages+=(${ARMADA_SETUP_EXTRA:-})

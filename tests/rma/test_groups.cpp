@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "test_util.hpp"
 
@@ -140,6 +141,9 @@ TEST(Collectives, ReductionsIncludingAbsMaxAbsMin) {
   long long prod = 2;
   allreduce(std::span<long long>(&prod, 1), ReduceOp::Prod);
   EXPECT_EQ(prod, 1LL << n);
+  int extreme = rank() == 0 ? std::numeric_limits<int>::min() : 5;  // |INT_MIN| saturates
+  allreduce(std::span<int>(&extreme, 1), ReduceOp::AbsMax);
+  EXPECT_EQ(extreme, std::numeric_limits<int>::max());
   float f = 1.0f;
   test::expect_error<InvalidArgument>([&] { allreduce(std::span<float>(&f, 1), ReduceOp::BitXor); },
                                       {"rma::allreduce", "integer type"});

@@ -65,6 +65,18 @@ TEST(Allocate, EveryRankSeesEveryBase) {
   barrier();
 }
 
+TEST(Allocate, SegmentsEmptyEverywhereAreFreedWithNull) {
+  // Every rank asks for 0 bytes (ARMCI programs do this); every rank frees with null.
+  auto bases = allocate(0);
+  for (void* b : bases) EXPECT_EQ(b, nullptr);
+  free(nullptr);
+  MutexSet none = MutexSet::create(0);
+  none.destroy();
+  // With nothing left to free, null everywhere is an error naming the argument.
+  test::expect_error<InvalidArgument>([] { free(nullptr); }, {"rma::free", "'my_base'", "empty on every rank"});
+  barrier();
+}
+
 TEST(Allocate, ZeroSizedSlicesAreNull) {
   const bool zero = rank() % 2 == 1;
   Segment seg(zero ? 0 : 64);

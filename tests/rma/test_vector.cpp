@@ -157,6 +157,29 @@ TEST(Vector, DestinationsInTwoSegmentsOfTheTarget) {
   barrier();
 }
 
+TEST(Vector, CrossedLargeVectorGetsBetweenNeighbours) {
+  // Every rank gathers 1000 segments from its neighbour while being gathered from: the
+  // descriptors (too big to travel inside a request) and the data cross between each pair.
+  const std::size_t n = 1000;
+  Segment seg(n * sizeof(long));
+  for (std::size_t i = 0; i < n; ++i) seg.local<long>()[i] = 1000000L * rank() + static_cast<long>(i);
+  barrier();
+  const int t = (rank() + 1) % size();
+  for (int round = 0; round < 10; ++round) {
+    std::vector<long> got(n, -1);
+    std::vector<void*> s, d;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t j = (i * 7919 + static_cast<std::size_t>(round)) % n;  // a permutation
+      s.push_back(seg.base<long>(t) + j);
+      d.push_back(&got[j]);
+    }
+    const IoSet sets[] = {{s, d, sizeof(long)}};
+    get_vector(sets, t);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], 1000000L * t + static_cast<long>(i)) << "round " << round;
+  }
+  barrier();
+}
+
 TEST(Vector, MalformedSetsAreRejected) {
   Segment seg(64);
   const int t = (rank() + 1) % size();

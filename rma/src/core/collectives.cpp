@@ -4,6 +4,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -48,8 +49,14 @@ void allreduce(std::span<T> data, ReduceOp op, const Group& group) {
     case ReduceOp::Max: mpi_op = MPI_MAX; break;
     case ReduceOp::AbsMax:
     case ReduceOp::AbsMin:
-      // ARMCI's absmax/absmin reduce the absolute values: |x| first, then max/min.
-      for (T& x : data) x = static_cast<T>(std::abs(x));
+      // ARMCI's absmax/absmin reduce the absolute values: |x| first, then max/min. The one
+      // integer without a representable |x| (the minimum) saturates to the maximum.
+      for (T& x : data) {
+        if constexpr (std::is_integral_v<T>)
+          x = x == std::numeric_limits<T>::min() ? std::numeric_limits<T>::max() : (x < 0 ? -x : x);
+        else
+          x = std::abs(x);
+      }
       mpi_op = op == ReduceOp::AbsMax ? MPI_MAX : MPI_MIN;
       break;
     case ReduceOp::BitOr: mpi_op = MPI_BOR; break;

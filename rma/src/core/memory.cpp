@@ -64,6 +64,7 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
   rec.group = group;
   rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), total);
   rec.my_size = bytes;
+  for (std::uint64_t b : sizes) rec.total_bytes += b;
   rec.my_base = bytes ? rec.region.data() + offset[static_cast<std::size_t>(group.rank())] : nullptr;
 
   std::vector<void*> bases(static_cast<std::size_t>(n));
@@ -130,9 +131,17 @@ void free(void* my_base, const Group& g) {
   MPI_Comm comm = group.comm();
   std::int64_t ids[2] = {id, id < 0 ? std::numeric_limits<std::int64_t>::min() : -id};
   MPI_Allreduce(MPI_IN_PLACE, ids, 2, MPI_INT64_T, MPI_MAX, comm);
-  const std::int64_t max_id = ids[0], min_id = -ids[1];
-  if (max_id < 0)
-    detail::throw_invalid(op, "my_base", "null on every rank", "no segment to free");
+  std::int64_t max_id = ids[0];
+  const std::int64_t min_id = -ids[1];
+  if (max_id < 0) {
+    // Every rank passed null: the segment was empty everywhere. Free the newest such segment of
+    // this group (every member allocated the same sequence, so all pick the same one).
+    std::lock_guard lock(s.segments_mutex);
+    for (const auto& [sid, rec] : s.segments)
+      if (rec.group == group && rec.total_bytes == 0) max_id = std::max(max_id, sid);
+    if (max_id < 0)
+      detail::throw_invalid(op, "my_base", "null on every rank", "no segment of this group is empty on every rank");
+  }
   if (id >= 0 && min_id != max_id)
     detail::throw_invalid(op, "my_base", detail::to_hex(my_base),
                           "ranks passed bases of different segments (ids " + std::to_string(min_id) +

@@ -31,6 +31,7 @@ struct SegmentRecord {
   ShmRegion region;       // this node's shared object (all local members' slices)
   void* my_base = nullptr;
   std::size_t my_size = 0;
+  std::uint64_t total_bytes = 0;  // over all members: 0 means every rank passes null to free
 };
 
 struct State {

@@ -221,7 +221,7 @@ void NodeServer::reply(const Header& h, std::int32_t status, std::uint64_t value
 void NodeServer::drain(const Header& h, std::size_t left) {
   while (left > 0) {
     const std::size_t n = std::min(left, settings_.chunk);
-    MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::data_tag(h.id), comm_, MPI_STATUS_IGNORE);
+    MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_, MPI_STATUS_IGNORE);
     left -= n;
   }
 }
@@ -286,7 +286,7 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       const std::byte* desc = in;
       if (inline_left == 0) {
         desc_storage.resize(h.desc_bytes);
-        MPI_Recv(desc_storage.data(), static_cast<int>(h.desc_bytes), MPI_BYTE, h.origin, server::data_tag(h.id), comm_, MPI_STATUS_IGNORE);
+        MPI_Recv(desc_storage.data(), static_cast<int>(h.desc_bytes), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_, MPI_STATUS_IGNORE);
         desc = desc_storage.data();
       } else {
         in += h.desc_bytes;
@@ -354,7 +354,7 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       } else {
         for (std::size_t left = h.bytes; left > 0;) {
           const std::size_t n = std::min(left, settings_.chunk);
-          MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::data_tag(h.id), comm_, MPI_STATUS_IGNORE);
+          MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_, MPI_STATUS_IGNORE);
           apply(chunk_[0].data(), n);
           left -= n;
         }
@@ -371,7 +371,7 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
           std::memcpy(out, s, k);
           out += k;
         });
-        MPI_Isend(chunk_[b].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::data_tag(h.id), comm_, &sending[b]);
+        MPI_Isend(chunk_[b].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_, &sending[b]);
         left -= n;
       }
       MPI_Waitall(2, sending, MPI_STATUSES_IGNORE);

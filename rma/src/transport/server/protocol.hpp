@@ -4,8 +4,11 @@
 //   origin --REQ--> first server (the target's node server, or with clustering the origin's
 //                   assigned server in the target's cluster, which forwards --FWD--> the target's
 //                   server and gets --FWD_ACK-- back)
-//   origin --DATA(id)--> target server      payload beyond the inline part, in chunks
-//   target server --DATA(id)--> origin      get data, in chunks
+//   origin --TO_SERVER(id)--> target server payload beyond the inline part, in chunks
+//   target server --TO_ORIGIN(id)--> origin get data, in chunks
+// The two data directions have separate tag ranges: between two processes that are each other's
+// origin and server at once, a chunk for one's server thread must never match the other's
+// origin-side receive (their request ids run in step).
 //   target server --REPLY(id)--> origin     every request's reply: status, and a value for RMW;
 //                                           fences wait for these
 #pragma once
@@ -22,12 +25,14 @@ enum Tag : int {
   kTagForward = 2,
   kTagForwardAck = 3,
   kTagControl = 4,
-  kTagReplyBase = 1000,   // + id % kTagSpan
-  kTagDataBase = 10000,   // + id % kTagSpan
+  kTagReplyBase = 1000,      // + id % kTagSpan
+  kTagToServerBase = 10000,  // + id % kTagSpan
+  kTagToOriginBase = 20000,  // + id % kTagSpan (below the MPI_TAG_UB minimum of 32767)
 };
 inline constexpr std::uint32_t kTagSpan = 8192;
 inline int reply_tag(std::uint32_t id) { return kTagReplyBase + static_cast<int>(id % kTagSpan); }
-inline int data_tag(std::uint32_t id) { return kTagDataBase + static_cast<int>(id % kTagSpan); }
+inline int to_server_tag(std::uint32_t id) { return kTagToServerBase + static_cast<int>(id % kTagSpan); }
+inline int to_origin_tag(std::uint32_t id) { return kTagToOriginBase + static_cast<int>(id % kTagSpan); }
 
 enum class Kind : std::uint16_t {
   Put, Get, Acc,              // strided (contiguous is levels == 0)

@@ -104,7 +104,7 @@ void ServerTransport::send_request(const Ticket& op, const Header& h0, const std
 }
 
 void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t bytes, const std::byte* contiguous) {
-  const int tag = server::data_tag(static_cast<std::uint32_t>(op.token));
+  const int tag = server::to_server_tag(static_cast<std::uint32_t>(op.token));
   if (contiguous) {  // straight from the user's buffer, in chunks
     for (std::size_t done = 0; done < bytes;) {
       const std::size_t n = std::min(bytes - done, settings_.chunk);
@@ -133,7 +133,7 @@ void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t b
 }
 
 void ServerTransport::post_data_receives(Op& op, std::byte* into, std::size_t bytes) {
-  const int tag = server::data_tag(static_cast<std::uint32_t>(op.token));
+  const int tag = server::to_origin_tag(static_cast<std::uint32_t>(op.token));
   for (std::size_t done = 0; done < bytes;) {
     const std::size_t n = std::min(bytes - done, settings_.chunk);
     op.requests.push_back(MPI_REQUEST_NULL);
@@ -238,7 +238,7 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     } else {
       send_request(op, h, nullptr, 0);
       MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
-               server::data_tag(static_cast<std::uint32_t>(op.token)), comm_);
+               server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
       send_data(op, std::move(walker), total, nullptr);
     }
     return 0;
@@ -255,7 +255,7 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
   } else {
     send_request(op, h, nullptr, 0);
     MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
-             server::data_tag(static_cast<std::uint32_t>(op.token)), comm_);
+             server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
   }
   if (!blocking) return token;
   complete(token, "rma::get_vector");

@@ -1,0 +1,155 @@
+// Errors: the exception boundary's reporting, the error hook, ARMCI_Error and the abort path;
+// the argument checks every area shares.
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "internal.hpp"
+
+namespace armada::armci {
+
+namespace {
+
+struct Hook {
+  armada_armci_error_hook_t function = nullptr;
+  void* context = nullptr;
+};
+std::mutex g_hook_mutex;
+Hook g_hook;
+
+Hook current_hook() {
+  std::lock_guard lock(g_hook_mutex);
+  return g_hook;
+}
+
+std::string rank_prefix() {
+  return rma::initialized() ? "[rank " + std::to_string(rma::rank()) + "] " : std::string();
+}
+
+/// Prints `message` and ends the whole job: ARMCI programs expect a failed call not to return.
+[[noreturn]] void abort_job(const std::string& message, int code) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  std::fflush(nullptr);
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+/// The core's message if it was raised for this ARMCI call (our own checks), else the core's
+/// message with the ARMCI call it happened in.
+std::string describe(const char* function, const rma::Error& e) {
+  std::string message = e.what();
+  if (e.operation() != function) message += std::string(" (in ") + function + ")";
+  return message;
+}
+
+/// A deliberate abort by the program (ARMCI_Error, armci_msg_abort): the hook may observe it,
+/// but the job ends either way.
+[[noreturn]] void abort_on_request(const char* function, const char* text, int code) noexcept {
+  std::string message;
+  try {
+    message = rank_prefix() + function + (text ? std::string(": ") + text : std::string()) +
+              " (code " + std::to_string(code) + ")";
+  } catch (...) {  // no memory for the message: abort without it
+  }
+  if (const Hook hook = current_hook(); hook.function) hook.function(function, code, message.c_str(), hook.context);
+  abort_job(message, code);
+}
+
+}  // namespace
+
+int report_current_exception(const char* function) noexcept {
+  int code = ARMADA_ARMCI_EINTERNAL;
+  std::string message;
+  try {
+    try {
+      throw;
+    } catch (const rma::InvalidArgument& e) {
+      code = ARMADA_ARMCI_EARG;
+      message = describe(function, e);
+    } catch (const rma::StateError& e) {
+      code = ARMADA_ARMCI_ESTATE;
+      message = describe(function, e);
+    } catch (const rma::Unsupported& e) {
+      code = ARMADA_ARMCI_EUNSUPPORTED;
+      message = describe(function, e);
+    } catch (const rma::SystemError& e) {
+      code = ARMADA_ARMCI_ESYSTEM;
+      message = describe(function, e);
+    } catch (const rma::Error& e) {
+      message = describe(function, e);
+    } catch (const std::bad_alloc&) {
+      code = ARMADA_ARMCI_ESYSTEM;
+      message = rank_prefix() + function + ": out of memory";
+    } catch (const std::exception& e) {
+      message = rank_prefix() + function + ": " + e.what();
+    } catch (...) {
+      message = rank_prefix() + function + ": unknown exception";
+    }
+  } catch (...) {  // building the message itself failed (no memory): report without it
+    message.clear();
+  }
+  const Hook hook = current_hook();
+  if (!hook.function) abort_job("ARMCI error: " + message, -code);
+  hook.function(function, code, message.c_str(), hook.context);
+  return code;
+}
+
+void bad_argument(const char* function, const std::string& argument, const std::string& value,
+                  const std::string& reason) {
+  throw rma::InvalidArgument(function, argument, value, reason);
+}
+
+void bad_state(const char* function, const std::string& reason) {
+  throw rma::StateError(function, rank_prefix() + function + ": " + reason);
+}
+
+void check_proc(const char* function, const char* argument, int proc) {
+  require_init(function);
+  if (proc < 0 || proc >= rma::size())
+    bad_argument(function, argument, std::to_string(proc),
+                 "not a process of the ARMCI world (size " + std::to_string(rma::size()) + ")");
+}
+
+rma::AccType acc_type(const char* function, int datatype) {
+  switch (datatype) {
+    case ARMCI_ACC_INT: return rma::AccType::Int;
+    case ARMCI_ACC_LNG: return rma::AccType::Long;
+    case ARMCI_ACC_FLT: return rma::AccType::Float;
+    case ARMCI_ACC_DBL: return rma::AccType::Double;
+    case ARMCI_ACC_CPL: return rma::AccType::ComplexFloat;
+    case ARMCI_ACC_DCP: return rma::AccType::ComplexDouble;
+  }
+  bad_argument(function, "datatype", std::to_string(datatype),
+               "not an ARMCI_ACC_* type (ARMCI_ACC_INT, _LNG, _FLT, _DBL, _CPL, _DCP)");
+}
+
+void check_mpi(const char* function, const char* mpi_call, int rc) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(rc, text, &length) != MPI_SUCCESS) length = 0;
+  throw rma::SystemError(function, rank_prefix() + function + ": " + mpi_call + " failed: " +
+                                       std::string(text, static_cast<std::size_t>(length)));
+}
+
+}  // namespace armada::armci
+
+using namespace armada::armci;
+
+armada_armci_error_hook_t armada_armci_set_error_hook(armada_armci_error_hook_t hook, void* context) {
+  std::lock_guard lock(g_hook_mutex);
+  const armada_armci_error_hook_t previous = g_hook.function;
+  g_hook = {hook, context};
+  return previous;
+}
+
+void ARMCI_Error(const char* msg, int code) {
+  abort_on_request("ARMCI_Error", msg ? msg : "(null)", code);
+}
+
+void armci_msg_abort(int code) { abort_on_request("armci_msg_abort", nullptr, code); }

@@ -1,0 +1,125 @@
+// Initialization and finalization (ARMCI_Init*, ARMCI_Finalize, ARMCI_Initialized) and the
+// shared-memory queries that describe the runtime.
+#include <atomic>
+#include <string>
+
+#include "internal.hpp"
+
+namespace armada::armci {
+
+namespace {
+
+struct Runtime {
+  // ARMCI_Init may be called several times (Global Arrays and TCGMSG both do); the matching
+  // last ARMCI_Finalize ends ARMCI.
+  std::atomic<int> init_count{0};
+  bool owns_rma = false;  // false if the program started armada::rma itself (C++ API)
+};
+Runtime g_runtime;
+
+/// Brings ARMCI up on `comm` with at least `thread_level`. Unlike ARMCI-MPI, the calls on
+/// MPI_COMM_WORLD also work before MPI_Init: they start MPI (MPI_THREAD_MULTIPLE), and the last
+/// ARMCI_Finalize then finalizes it.
+void start(const char* function, int thread_level, MPI_Comm comm, int* argc, char*** argv) {
+  if (thread_level < MPI_THREAD_SINGLE || thread_level > MPI_THREAD_MULTIPLE)
+    bad_argument(function, "armci_requested", std::to_string(thread_level),
+                 "not an MPI thread level (MPI_THREAD_SINGLE .. MPI_THREAD_MULTIPLE)");
+  if (comm == MPI_COMM_NULL)
+    bad_argument(function, "comm", "MPI_COMM_NULL", "needs a communicator this process belongs to");
+  if (g_runtime.init_count > 0) {
+    ++g_runtime.init_count;
+    return;
+  }
+  int mpi_up = 0, mpi_down = 0;
+  MPI_Initialized(&mpi_up);
+  MPI_Finalized(&mpi_down);
+  if (mpi_down) bad_state(function, "MPI is finalized already");
+  if (!mpi_up && comm != MPI_COMM_WORLD)
+    bad_state(function, "MPI must be initialized before ARMCI is initialized on a communicator");
+
+  g_runtime.owns_rma = !rma::initialized();
+  if (g_runtime.owns_rma) {
+    // With a thread level below MPI_THREAD_MULTIPLE, rma::init still works on one node and
+    // refuses (naming the level) only when the inter-node server transport is needed.
+    if (mpi_up)
+      rma::init(comm);
+    else
+      rma::init(argc, argv);
+  } else {
+    int same = MPI_UNEQUAL;
+    MPI_Comm_compare(rma::world_comm(), comm, &same);
+    if (same != MPI_CONGRUENT && same != MPI_IDENT)
+      bad_state(function, "armada::rma already runs on another communicator");
+  }
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  if (provided < thread_level) {
+    if (g_runtime.owns_rma) rma::finalize();
+    bad_argument(function, "armci_requested", std::to_string(thread_level),
+                 "above the thread level MPI provides (" + std::to_string(provided) + ")");
+  }
+  groups_init();
+  g_runtime.init_count = 1;
+}
+
+void stop() {
+  if (g_runtime.init_count == 0 || --g_runtime.init_count > 0) return;
+  requests_finalize();
+  mutexes_finalize();
+  groups_finalize();
+  if (g_runtime.owns_rma) rma::finalize();  // frees leaked segments; finalizes MPI if it started it
+}
+
+}  // namespace
+
+void require_init(const char* function) {
+  if (g_runtime.init_count == 0) bad_state(function, "ARMCI is not initialized (call ARMCI_Init first)");
+}
+
+}  // namespace armada::armci
+
+using namespace armada::armci;
+
+ARMCI_TWIN(int, ARMCI_Init_thread_comm, (int armci_requested, MPI_Comm comm)) {
+  constexpr const char* fn = "ARMCI_Init_thread_comm";
+  return guard(fn, [&] { start(fn, armci_requested, comm, nullptr, nullptr); });
+}
+
+ARMCI_TWIN(int, ARMCI_Init_thread, (int armci_requested)) {
+  constexpr const char* fn = "ARMCI_Init_thread";
+  return guard(fn, [&] { start(fn, armci_requested, MPI_COMM_WORLD, nullptr, nullptr); });
+}
+
+ARMCI_TWIN(int, ARMCI_Init_mpi_comm, (MPI_Comm comm)) {
+  constexpr const char* fn = "ARMCI_Init_mpi_comm";
+  return guard(fn, [&] { start(fn, MPI_THREAD_SINGLE, comm, nullptr, nullptr); });
+}
+
+ARMCI_TWIN(int, ARMCI_Init_args, (int* argc, char*** argv)) {
+  constexpr const char* fn = "ARMCI_Init_args";
+  return guard(fn, [&] { start(fn, MPI_THREAD_SINGLE, MPI_COMM_WORLD, argc, argv); });
+}
+
+ARMCI_TWIN(int, ARMCI_Init, (void)) {
+  constexpr const char* fn = "ARMCI_Init";
+  return guard(fn, [] { start(fn, MPI_THREAD_SINGLE, MPI_COMM_WORLD, nullptr, nullptr); });
+}
+
+ARMCI_TWIN(int, ARMCI_Initialized, (void)) { return g_runtime.init_count > 0; }
+
+// Extra calls (Global Arrays and TCGMSG finalize more than once) return 0 and do nothing.
+ARMCI_TWIN(int, ARMCI_Finalize, (void)) { return guard("ARMCI_Finalize", stop); }
+
+// Segments are unlinked from /dev/shm as soon as every local rank has mapped them, so an abort
+// leaves nothing behind: there is nothing to clean up.
+void ARMCI_Cleanup(void) {}
+
+// A peer's ARMCI_Malloc address is valid only in the peer's own address space, so to ARMCI
+// programs no memory of another process is load/store accessible: no "shm" in ARMCI's sense.
+int ARMCI_Uses_shm(void) { return 0; }
+int ARMCI_Uses_shm_grp(ARMCI_Group*) { return 0; }
+// Shared memory is reserved per allocation; there is no pool to limit.
+void ARMCI_Set_shm_limit(unsigned long) {}
+
+// Progress is unilateral (the transports need no polling).
+void ARMCIX_Progress(void) {}

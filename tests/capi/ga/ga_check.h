@@ -1,0 +1,42 @@
+/* Shared by the Global Arrays test programs: start-up, checks, and a truthful exit code.
+ *
+ * These are ordinary GA programs: Debian's static libga (built against ARMCI-MPI's armci.h)
+ * linked with Armada's libarmada_armci in place of ARMCI-MPI. MPI is initialized with
+ * MPI_THREAD_MULTIPLE because the server transport (virtual nodes) needs it. */
+#ifndef ARMADA_GA_CHECK_H
+#define ARMADA_GA_CHECK_H
+
+#include <ga.h>
+#include <macdecls.h>
+#include <mpi.h>
+#include <stdio.h>
+
+static int ga_failures = 0;
+
+#define CHECK(cond)                                                                          \
+  do {                                                                                       \
+    if (!(cond)) {                                                                           \
+      if (ga_failures < 20)                                                                  \
+        fprintf(stderr, "[rank %d] %s:%d: check failed: %s\n", GA_Nodeid(), __FILE__, __LINE__, #cond); \
+      ++ga_failures;                                                                         \
+    }                                                                                        \
+  } while (0)
+
+static void ga_start(int* argc, char*** argv) {
+  int provided;
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  GA_Initialize();
+  MA_init(C_DBL, 1000000, 1000000);
+}
+
+/* Every rank learns the total, so the exit code is the same everywhere. */
+static int ga_finish(const char* name) {
+  int total = ga_failures;
+  GA_Igop(&total, 1, "+");
+  if (GA_Nodeid() == 0) printf("%s: %d ranks, %s (%d failed checks)\n", name, GA_Nnodes(), total ? "FAILED" : "passed", total);
+  GA_Terminate();
+  MPI_Finalize();
+  return total ? 1 : 0;
+}
+
+#endif

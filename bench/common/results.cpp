@@ -67,7 +67,15 @@ constexpr const char* kCsvHeader =
 
 }  // namespace
 
-const char* to_string(Unit unit) noexcept { return unit == Unit::GBps ? "GB/s" : "us"; }
+const char* to_string(Unit unit) noexcept {
+  switch (unit) {
+    case Unit::GBps: return "GB/s";
+    case Unit::Micros: return "us";
+    case Unit::Percent: return "%";
+    case Unit::Bytes: return "B";
+  }
+  return "?";
+}
 
 std::string format_bytes(std::size_t bytes) {
   static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB"};

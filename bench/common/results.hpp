@@ -19,9 +19,9 @@
 
 namespace armada::bench {
 
-enum class Unit { GBps, Micros };
+enum class Unit { GBps, Micros, Percent, Bytes };
 
-const char* to_string(Unit unit) noexcept;   ///< "GB/s" or "us"
+const char* to_string(Unit unit) noexcept;   ///< "GB/s", "us", "%" or "B"
 
 /// "8 B", "4 KiB", "1 MiB", or the exact byte count when it is not a round power of two.
 std::string format_bytes(std::size_t bytes);

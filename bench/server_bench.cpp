@@ -808,9 +808,30 @@ double load_average() {
   return load;
 }
 
-std::vector<bench::Field> run_description(const Ctx& c, const std::string& pinning) {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
+struct Host {
+  int cpus = 0;     // CPUs this process may run on
+  int ranks = 0;    // ranks of the world on this host
+  int servers = 0;  // node servers running on this host
+};
+
+/// Collective over the world.
+Host host_load(const Ctx& c) {
+  Host h;
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  h.cpus = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  MPI_Comm local;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, c.me, MPI_INFO_NULL, &local);
+  MPI_Comm_size(local, &h.ranks);
+  const int mine = rma::server_stats().running ? 1 : 0;
+  MPI_Allreduce(&mine, &h.servers, 1, MPI_INT, MPI_SUM, local);
+  MPI_Comm_free(&local);
+  return h;
+}
+
+std::vector<bench::Field> run_description(const Ctx& c, const std::string& pinning, const Host& host) {
+  char hostname[256] = {};
+  gethostname(hostname, sizeof hostname - 1);
   char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int len = 0;
   MPI_Get_library_version(version, &len);
@@ -836,10 +857,13 @@ std::vector<bench::Field> run_description(const Ctx& c, const std::string& pinni
                      bench::field("reps", static_cast<long long>(c.opt.reps)), bench::field("rep_ms", c.opt.rep_seconds * 1000),
                      bench::field("quick", std::string(c.opt.quick ? "yes" : "no")),
                      bench::field("memory_only", std::string(c.memory_only ? "yes" : "no")),
-                     bench::field("host", std::string(host)), bench::field("mpi", v),
+                     bench::field("host", std::string(hostname)), bench::field("mpi", v),
                      bench::field("OMPI_MCA_btl", env("OMPI_MCA_btl")), bench::field("loadavg_start", load_average())});
   if (!c.memory_only) {
     f.push_back(bench::field("pinning", pinning));
+    f.push_back(bench::field("host_cpus", static_cast<long long>(host.cpus)));
+    f.push_back(bench::field("host_ranks", static_cast<long long>(host.ranks)));
+    f.push_back(bench::field("host_servers", static_cast<long long>(host.servers)));
     f.push_back(bench::field("busy_ns_per_iter", c.busy_ns_per_iter));
   }
   return f;
@@ -941,8 +965,15 @@ int run(int argc, char** argv) {
     }
     rma::barrier();
   }
+  // Threads that want a CPU on this host during the timing: the origin's and the target's main
+  // threads, plus every node server on the host when they poll. More than the CPUs: time slicing.
+  const Host host = host_load(c);
   const std::string pinning = timing ? pin_main_thread(c) : "not pinned";
-  c.out->meta(run_description(c, pinning));
+  c.out->meta(run_description(c, pinning, host));
+  if (root && timing && rma::config().server_poll && host.servers + 2 > host.cpus)
+    std::printf("WARNING: ARMADA_SERVER_POLL=1 with %d node servers polling on this host, plus the origin and the "
+                "target, on %d CPUs: the figures include time slicing (milliseconds) between busy threads.\n",
+                host.servers, host.cpus);
 
   const auto t0 = bench::Clock::now();
   if (bench::selected(c.opt, "memory")) bench_memory(c);

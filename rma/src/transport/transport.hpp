@@ -69,7 +69,6 @@ class Transport {
   // ---- completion ----
   virtual void wait(std::uint64_t token) = 0;
   virtual bool test(std::uint64_t token) = 0;
-  virtual void wait_target(int target) = 0;   // implicit-handle operations to target
   virtual void fence(int target) = 0;         // remote completion of puts/accs to target
   virtual void fence_all() = 0;
   virtual void poll() = 0;

@@ -32,7 +32,6 @@ struct ServerSettings {
   std::size_t chunk = 256 * 1024;    // pipeline chunk of larger payloads
   bool poll = false;                 // never sleep when idle
   int sleep_max_us = 200;            // idle backoff ceiling
-  int cluster = 1;                   // g: servers per cooperative cluster
 };
 
 /// Which server an origin sends a request for a target to, and which server executes it.

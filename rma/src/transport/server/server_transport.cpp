@@ -389,7 +389,6 @@ bool ServerTransport::test(std::uint64_t token) {
   return true;
 }
 
-void ServerTransport::wait_target(int target) { fence(target); }
 
 void ServerTransport::raise_deferred() {
   std::string error;

@@ -39,7 +39,6 @@ class ServerTransport final : public Transport {
 
   void wait(std::uint64_t token) override;
   bool test(std::uint64_t token) override;
-  void wait_target(int target) override;
   void fence(int target) override;
   void fence_all() override;
   void poll() override;

@@ -27,7 +27,6 @@ class ShmTransport final : public Transport {
 
   void wait(std::uint64_t) override {}
   bool test(std::uint64_t) override { return true; }
-  void wait_target(int) override {}
   void fence(int) override;
   void fence_all() override;
   void poll() override {}

@@ -20,6 +20,7 @@ packages=(
   libgtest-dev libgmock-dev
   libibverbs-dev rdma-core
   procps
+  gnuplot-nox              # armada-bench plots (PNG)
   libglobalarrays-dev libscalapack-openmpi-dev
 )
 # shellcheck disable=SC2206

@@ -1,0 +1,8 @@
+// armada::arrays: Global Arrays-style distributed N-d arrays on armada::rma. One include for
+// all of it except the Eigen views (armada/arrays/eigen.hpp).
+#pragma once
+
+#include "armada/arrays/distribution.hpp"
+#include "armada/arrays/global_array.hpp"
+#include "armada/arrays/operations.hpp"
+#include "armada/arrays/types.hpp"

@@ -1,0 +1,285 @@
+// GlobalArray<T>: a distributed N-d array (1 to 7 dimensions) over an rma segment.
+//
+// Every rank of the array's group holds one block of the index space (see distribution.hpp) in
+// a segment from rma::allocate, row-major, surrounded by its ghost cells when the array has
+// them. Any rank reads and updates any patch one-sidedly: a patch operation finds the owners
+// of the patch, and issues one strided rma operation per owner, all before waiting for any.
+//
+// Who takes part: creation, duplicate, destroy, update_ghosts and sync are collective over the
+// array's group; patch operations (get, put, acc, their nonblocking, strided and periodic
+// forms, gather, scatter, read_inc) and local access are not.
+// Completion: as in rma. A blocking put or acc returns when the caller's buffer may be reused;
+// a get when the data is in place. Updates from several ranks are visible to all after sync().
+// Errors: every argument is checked before any data moves; a bad one throws
+// rma::InvalidArgument naming the operation, the array, the argument and its value; an
+// operation on a destroyed array throws rma::StateError.
+// Thread safety: patch operations may be called from several threads at once; creation and
+// destruction may not overlap other calls on the same array.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "armada/arrays/distribution.hpp"
+#include "armada/arrays/types.hpp"
+#include "armada/rma/group.hpp"
+#include "armada/rma/handle.hpp"
+
+namespace armada::arrays {
+
+/// How to create an array. Everything is optional.
+struct ArrayOptions {
+  std::string name;                            ///< for messages, print and summary
+  Coord grid;                                  ///< regular: blocks per dimension (empty: balanced)
+  Coord chunk;                                 ///< regular: minimum block extents (entries <= 0: none)
+  std::vector<std::vector<Index>> block_starts;///< irregular map (non-empty: overrides grid/chunk)
+  Coord ghosts;                                ///< ghost width per dimension (empty: none)
+  std::optional<rma::Group> group;             ///< the processes (default: the world)
+};
+
+/// One owner of part of a patch: a world rank and the part [lo, hi) it holds.
+struct Owner {
+  int rank;
+  Patch patch;
+};
+
+/// The outstanding rma operations of one nonblocking patch operation (one per owner).
+/// wait() completes all of them; destruction waits too. Movable, not copyable.
+class NbHandle {
+ public:
+  NbHandle() = default;
+  NbHandle(NbHandle&&) noexcept = default;
+  NbHandle& operator=(NbHandle&&) noexcept;
+  ~NbHandle() { wait(); }
+  void wait();
+  /// True once every operation has completed (then wait() returns at once).
+  bool test();
+  /// Number of rma operations it covers.
+  std::size_t operations() const noexcept { return handles_.size(); }
+
+ private:
+  friend class Array;
+  static std::vector<rma::Handle>& handles_of(NbHandle& h);
+  static std::unique_ptr<std::byte[]>& scale_of(NbHandle& h);
+  std::vector<rma::Handle> handles_;
+  std::unique_ptr<std::byte[]> scale_;  // acc: the scale must outlive the operations
+};
+
+/// A view of a rank's local block, in place (no copy): element at global index g is
+/// data[sum_d (g[d] - lo[d]) * stride[d]]. With ghosts, lo/hi extend past the owned block.
+template <class T>
+struct LocalView {
+  T* data = nullptr;
+  Coord lo, hi;    ///< global bounds of the viewed box
+  Coord stride;    ///< element strides per dimension (stride[ndim-1] == 1)
+  int ndim() const noexcept { return lo.size(); }
+  bool empty() const noexcept { return Patch{lo, hi}.empty(); }
+  Index size() const noexcept { return Patch{lo, hi}.elements(); }
+  /// The element at global index `g` (unchecked).
+  template <class U = T>
+    requires(!std::is_void_v<U>)
+  U& operator[](const Coord& g) const noexcept {
+    Index off = 0;
+    for (int d = 0; d < lo.size(); ++d) off += (g[d] - lo[d]) * stride[d];
+    return data[off];
+  }
+};
+
+/// The type-erased array. Buffers are untyped and must hold elements of type(); the typed
+/// GlobalArray<T> below is what C++ programs normally use. Copies of an Array refer to the
+/// same distributed array.
+///
+/// `ld` arguments describe the caller's buffer as in Global Arrays: ld[d] (d < ndim-1) is the
+/// buffer's extent in dimension d+1 (>= the patch extent); empty means a dense buffer.
+class Array {
+ public:
+  struct Impl;
+  Array() = default;
+
+  /// Creates an array of `type` with dimensions `dims` (1 to 7 entries, each >= 1).
+  /// Collective over the group; every member passes the same arguments.
+  static Array create(ElemType type, const Coord& dims, const ArrayOptions& options = {});
+  /// A new array with the same type, distribution, ghosts and group (contents not copied).
+  /// Collective.
+  Array duplicate(const std::string& name = {}) const;
+  /// Frees the array. Collective over its group. Any copy of this Array then reports a
+  /// destroyed array.
+  void destroy();
+  /// False for a default-constructed or destroyed array.
+  bool valid() const noexcept;
+
+  // ---- inquiry -------------------------------------------------------------------------------
+  ElemType type() const;
+  std::size_t element_size() const;
+  int ndim() const;
+  const Coord& dims() const;
+  const std::string& name() const;
+  void set_name(const std::string& name);
+  const Distribution& distribution() const;
+  const rma::Group& group() const;
+  Coord ghosts() const;
+  /// Process-local id, unique among live arrays (the C API's handle).
+  int id() const;
+  /// The block owned by world rank `rank` (empty if it owns nothing; it must be in the group).
+  Patch owned(int rank) const;
+  /// The block owned by this rank.
+  Patch owned() const;
+  /// World rank owning the element at `index`.
+  int locate(const Coord& index) const;
+  /// The owners of the non-empty parts of patch [lo, hi), with the part each holds.
+  std::vector<Owner> locate_region(const Coord& lo, const Coord& hi) const;
+
+  // ---- patch operations (one strided rma operation per owner) --------------------------------
+  void get(const Coord& lo, const Coord& hi, void* buf, const Coord& ld = {}) const;
+  void put(const Coord& lo, const Coord& hi, const void* buf, const Coord& ld = {});
+  /// patch += scale * buf; `scale` points to one element of type().
+  void acc(const Coord& lo, const Coord& hi, const void* buf, const void* scale, const Coord& ld = {});
+  [[nodiscard]] NbHandle get_nb(const Coord& lo, const Coord& hi, void* buf, const Coord& ld = {}) const;
+  [[nodiscard]] NbHandle put_nb(const Coord& lo, const Coord& hi, const void* buf, const Coord& ld = {});
+  [[nodiscard]] NbHandle acc_nb(const Coord& lo, const Coord& hi, const void* buf, const void* scale,
+                                const Coord& ld = {});
+  /// Every skip[d]-th element of [lo, hi) starting at lo (skip[d] >= 1); the buffer is dense
+  /// over the selected elements: ceil((hi[d]-lo[d]) / skip[d]) per dimension.
+  void get_strided(const Coord& lo, const Coord& hi, const Coord& skip, void* buf, const Coord& ld = {}) const;
+  void put_strided(const Coord& lo, const Coord& hi, const Coord& skip, const void* buf, const Coord& ld = {});
+  void acc_strided(const Coord& lo, const Coord& hi, const Coord& skip, const void* buf, const void* scale,
+                   const Coord& ld = {});
+  /// Periodic forms: lo may be any integer, indices wrap modulo dims; 0 <= hi[d]-lo[d] <= dims[d].
+  void periodic_get(const Coord& lo, const Coord& hi, void* buf, const Coord& ld = {}) const;
+  void periodic_put(const Coord& lo, const Coord& hi, const void* buf, const Coord& ld = {});
+  void periodic_acc(const Coord& lo, const Coord& hi, const void* buf, const void* scale, const Coord& ld = {});
+
+  /// Element lists: `subscripts` holds n index tuples. One vector rma operation per owner.
+  void gather(std::span<const Coord> subscripts, void* values) const;
+  /// Two subscripts naming the same element are an error (the result would be undefined).
+  void scatter(std::span<const Coord> subscripts, const void* values);
+  /// Repeated subscripts accumulate once per occurrence.
+  void scatter_acc(std::span<const Coord> subscripts, const void* values, const void* scale);
+
+  /// Atomically adds `increment` to the int or long element at `index` and returns its old value
+  /// (the shared counter of dynamic load balancing).
+  long read_inc(const Coord& index, long increment = 1);
+
+  // ---- local access (no copies) -------------------------------------------------------------
+  /// The owned block (empty view if this rank owns nothing). Pair with release()/release_update().
+  LocalView<void> access();
+  /// The owned block with its ghost cells.
+  LocalView<void> access_ghosts();
+  /// Ends an access that only read the data.
+  void release();
+  /// Ends an access that modified the data (the stores are made visible to other ranks by the
+  /// next sync()).
+  void release_update();
+
+  // ---- ghost cells and synchronization (collective) ------------------------------------------
+  /// Fills every rank's ghost cells from the owners of those indices; with `periodic`, indices
+  /// past an edge wrap around, otherwise ghost cells past an edge are left unchanged.
+  void update_ghosts(bool periodic = false);
+  /// Completes every operation this rank issued (rma fence_all), then barriers the group.
+  void sync() const;
+
+  const std::shared_ptr<Impl>& impl() const noexcept { return impl_; }
+  explicit Array(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+ protected:
+  const Impl& checked(const char* op) const;
+  std::shared_ptr<Impl> impl_;
+};
+
+/// The array of `id` (Array::id()), or throws InvalidArgument naming `operation` for an
+/// unknown or destroyed id.
+Array find_array(int id, const char* operation);
+/// Every live array of this process, in creation order.
+std::vector<Array> live_arrays();
+/// A table of every live array (id, name, type, dims, grid, ghosts, local bytes). Not collective.
+std::string summary();
+
+/// The typed array. A GlobalArray<T> made from an Array of another element type is an error.
+template <Element T>
+class GlobalArray : public Array {
+ public:
+  using value_type = T;
+  GlobalArray() = default;
+  /// Views `a` as holding T (throws InvalidArgument if it holds another type).
+  explicit GlobalArray(Array a);
+  static GlobalArray create(const Coord& dims, const ArrayOptions& options = {}) {
+    return GlobalArray(Array::create(type_of<T>(), dims, options));
+  }
+  GlobalArray duplicate(const std::string& name = {}) const { return GlobalArray(Array::duplicate(name)); }
+
+  void get(const Coord& lo, const Coord& hi, T* buf, const Coord& ld = {}) const { Array::get(lo, hi, buf, ld); }
+  /// The patch as a dense row-major vector.
+  std::vector<T> get(const Coord& lo, const Coord& hi) const {
+    std::vector<T> v(static_cast<std::size_t>(Patch{lo, hi}.elements()));
+    Array::get(lo, hi, v.data(), {});
+    return v;
+  }
+  void put(const Coord& lo, const Coord& hi, const T* buf, const Coord& ld = {}) { Array::put(lo, hi, buf, ld); }
+  void acc(const Coord& lo, const Coord& hi, const T* buf, T scale = T(1), const Coord& ld = {}) {
+    Array::acc(lo, hi, buf, &scale, ld);
+  }
+  [[nodiscard]] NbHandle get_nb(const Coord& lo, const Coord& hi, T* buf, const Coord& ld = {}) const {
+    return Array::get_nb(lo, hi, buf, ld);
+  }
+  [[nodiscard]] NbHandle put_nb(const Coord& lo, const Coord& hi, const T* buf, const Coord& ld = {}) {
+    return Array::put_nb(lo, hi, buf, ld);
+  }
+  [[nodiscard]] NbHandle acc_nb(const Coord& lo, const Coord& hi, const T* buf, T scale = T(1),
+                                const Coord& ld = {}) {
+    return Array::acc_nb(lo, hi, buf, &scale, ld);
+  }
+  void get_strided(const Coord& lo, const Coord& hi, const Coord& skip, T* buf, const Coord& ld = {}) const {
+    Array::get_strided(lo, hi, skip, buf, ld);
+  }
+  void put_strided(const Coord& lo, const Coord& hi, const Coord& skip, const T* buf, const Coord& ld = {}) {
+    Array::put_strided(lo, hi, skip, buf, ld);
+  }
+  void acc_strided(const Coord& lo, const Coord& hi, const Coord& skip, const T* buf, T scale = T(1),
+                   const Coord& ld = {}) {
+    Array::acc_strided(lo, hi, skip, buf, &scale, ld);
+  }
+  void periodic_get(const Coord& lo, const Coord& hi, T* buf, const Coord& ld = {}) const {
+    Array::periodic_get(lo, hi, buf, ld);
+  }
+  void periodic_put(const Coord& lo, const Coord& hi, const T* buf, const Coord& ld = {}) {
+    Array::periodic_put(lo, hi, buf, ld);
+  }
+  void periodic_acc(const Coord& lo, const Coord& hi, const T* buf, T scale = T(1), const Coord& ld = {}) {
+    Array::periodic_acc(lo, hi, buf, &scale, ld);
+  }
+  void gather(std::span<const Coord> subscripts, T* values) const { Array::gather(subscripts, values); }
+  void scatter(std::span<const Coord> subscripts, const T* values) { Array::scatter(subscripts, values); }
+  void scatter_acc(std::span<const Coord> subscripts, const T* values, T scale = T(1)) {
+    Array::scatter_acc(subscripts, values, &scale);
+  }
+  /// The element at `index` (a one-element get).
+  T at(const Coord& index) const {
+    T v{};
+    Coord hi = index;
+    for (int d = 0; d < hi.size(); ++d) hi[d] += 1;
+    Array::get(index, hi, &v, {});
+    return v;
+  }
+
+  LocalView<T> access() { return typed(Array::access()); }
+  LocalView<T> access_ghosts() { return typed(Array::access_ghosts()); }
+
+ private:
+  static LocalView<T> typed(const LocalView<void>& v) {
+    return LocalView<T>{static_cast<T*>(v.data), v.lo, v.hi, v.stride};
+  }
+};
+
+namespace detail {
+/// Throws InvalidArgument unless `a` holds elements of `type` (the typed view's check).
+void require_type(const Array& a, ElemType type, const char* operation);
+}  // namespace detail
+
+template <Element T>
+GlobalArray<T>::GlobalArray(Array a) : Array(std::move(a)) {
+  detail::require_type(*this, type_of<T>(), "arrays::GlobalArray");
+}
+
+}  // namespace armada::arrays

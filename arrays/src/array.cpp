@@ -1,0 +1,569 @@
+// GlobalArray: creation, inquiry, patch operations, element lists, read_inc, local access,
+// ghost cells.
+#include <mpi.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <cstring>
+#include <sstream>
+
+#include "armada/rma/atomic.hpp"
+#include "armada/rma/memory.hpp"
+#include "armada/rma/runtime.hpp"
+#include "armada/rma/sync.hpp"
+#include "armada/rma/transfer.hpp"
+#include "internal.hpp"
+
+namespace armada::arrays {
+
+namespace {
+
+// Live arrays of this process by id: what the C API's handles and summary() look up.
+struct Registry {
+  std::mutex mutex;
+  std::map<int, std::shared_ptr<Array::Impl>> arrays;
+  int next_id = 1;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+void wait_all(std::vector<rma::Handle>& handles) {
+  for (auto& h : handles) h.wait();
+}
+
+std::byte* bytes(void* p) { return static_cast<std::byte*>(p); }
+std::byte* bytes(const void* p) { return static_cast<std::byte*>(const_cast<void*>(p)); }
+
+}  // namespace
+
+// ---- NbHandle ------------------------------------------------------------------------------------
+NbHandle& NbHandle::operator=(NbHandle&& other) noexcept {
+  if (this != &other) {
+    wait();
+    handles_ = std::move(other.handles_);
+    scale_ = std::move(other.scale_);
+  }
+  return *this;
+}
+void NbHandle::wait() {
+  for (auto& h : handles_) h.wait();
+  handles_.clear();
+}
+bool NbHandle::test() {
+  for (auto& h : handles_)
+    if (!h.test()) return false;
+  return true;
+}
+
+// ---- creation ------------------------------------------------------------------------------------
+Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
+  constexpr const char* op = "arrays::create";
+  if (!rma::initialized()) throw rma::StateError(op, std::string(op) + ": the rma runtime is not initialized");
+  const int t = static_cast<int>(type);
+  if (t < 0 || t > static_cast<int>(ElemType::ComplexDouble))
+    detail::fail(op, nullptr, "type", std::to_string(t), "is not an element type (int, long, float, double, complex<float>, complex<double>)");
+  rma::Group group = o.group ? *o.group : rma::Group::world();
+  if (!group.is_member())
+    detail::fail(op, nullptr, "group", "size " + std::to_string(group.size()), "this rank is not a member of the group");
+  auto impl = std::make_shared<Impl>();
+  impl->type = type;
+  impl->esize = size_of(type);
+  impl->group = group;
+  impl->dist = o.block_starts.empty() ? Distribution::regular(dims, group.size(), o.grid, o.chunk)
+                                      : Distribution::irregular(dims, o.block_starts, group.size());
+  const int n = dims.size();
+  impl->ghosts = o.ghosts.empty() ? Coord::filled(n, 0) : o.ghosts;
+  if (impl->ghosts.size() != n)
+    detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "needs one entry per dimension (" + std::to_string(n) + ")");
+  for (int d = 0; d < n; ++d)
+    if (impl->ghosts[d] < 0 || impl->ghosts[d] > dims[d])
+      detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "ghost widths must be in [0, dims[d]] (dims " + dims.str() + ")");
+
+  // Every rank's block layout (the block plus its ghost frame, row-major).
+  impl->my = group.rank();
+  impl->blocks.resize(static_cast<std::size_t>(group.size()));
+  std::size_t my_bytes = 0;
+  for (int g = 0; g < group.size(); ++g) {
+    Block& b = impl->blocks[static_cast<std::size_t>(g)];
+    b.patch = impl->dist.block(g);
+    b.world = group.world_rank(g);
+    Coord ext = b.patch.extents();
+    for (int d = 0; d < n; ++d) ext[d] += 2 * impl->ghosts[d];
+    b.stride = detail::dense_strides(ext);
+    if (g == impl->my && !b.patch.empty()) my_bytes = static_cast<std::size_t>(ext.product()) * impl->esize;
+  }
+  const std::vector<void*> bases = rma::allocate(my_bytes, group);
+  for (int g = 0; g < group.size(); ++g) {
+    Block& b = impl->blocks[static_cast<std::size_t>(g)];
+    b.base = b.patch.empty() ? nullptr : static_cast<std::byte*>(bases[static_cast<std::size_t>(g)]);
+  }
+  impl->my_base = bases[static_cast<std::size_t>(impl->my)];
+  if (impl->my_base) std::memset(impl->my_base, 0, my_bytes);  // arrays start zeroed, like GA's
+  {
+    auto& r = registry();
+    std::lock_guard lock(r.mutex);
+    impl->id = r.next_id++;
+    impl->name = o.name.empty() ? "array" + std::to_string(impl->id) : o.name;
+    r.arrays[impl->id] = impl;
+  }
+  // No rank may touch another's block before that rank has zeroed it.
+  MPI_Barrier(group.comm());
+  return Array(std::move(impl));
+}
+
+Array Array::duplicate(const std::string& name) const {
+  const Impl& a = checked("arrays::duplicate");
+  ArrayOptions o;
+  o.name = name.empty() ? a.name + "_dup" : name;
+  o.group = a.group;
+  o.ghosts = a.ghosts;
+  for (int d = 0; d < a.ndim(); ++d) {
+    auto b = a.dist.bounds(d);
+    b.pop_back();
+    o.block_starts.push_back(std::move(b));
+  }
+  return create(a.type, a.dist.dims(), o);
+}
+
+void Array::destroy() {
+  Impl& a = const_cast<Impl&>(checked("arrays::destroy"));
+  sync();  // nobody may still be reading or writing the blocks
+  rma::free(a.my_base, a.group);
+  a.destroyed = true;
+  auto& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.arrays.erase(a.id);
+}
+
+bool Array::valid() const noexcept { return impl_ && !impl_->destroyed; }
+
+const Array::Impl& Array::checked(const char* op) const {
+  if (!impl_) throw rma::InvalidArgument(op, "array", "null", "the array was never created");
+  if (impl_->destroyed)
+    throw rma::StateError(op, detail::rank_prefix() + op + ": array '" + impl_->name + "' (handle " +
+                                  std::to_string(impl_->id) + ") was destroyed");
+  return *impl_;
+}
+
+Array find_array(int id, const char* op) {
+  auto& r = registry();
+  std::lock_guard lock(r.mutex);
+  const auto it = r.arrays.find(id);
+  if (it == r.arrays.end())
+    throw rma::InvalidArgument(op, "array", std::to_string(id), "no live array has this handle (never created, or destroyed)");
+  return Array(it->second);
+}
+
+std::vector<Array> live_arrays() {
+  auto& r = registry();
+  std::lock_guard lock(r.mutex);
+  std::vector<Array> v;
+  for (const auto& [id, impl] : r.arrays) v.emplace_back(impl);
+  return v;
+}
+
+std::string summary() {
+  std::ostringstream s;
+  const auto arrays = live_arrays();
+  s << "armada::arrays: " << arrays.size() << " live array" << (arrays.size() == 1 ? "" : "s") << "\n";
+  for (const Array& a : arrays) {
+    const auto& i = *a.impl();
+    const std::size_t local = i.my_base ? rma::segment_size(i.my_base) : 0;
+    s << "  #" << i.id << " '" << i.name << "' " << to_string(i.type) << " dims " << i.dist.dims().str() << " grid "
+      << i.dist.grid().str() << " ghosts " << i.ghosts.str() << " on " << i.group.size() << " ranks, local "
+      << local << " B\n";
+  }
+  return s.str();
+}
+
+namespace detail {
+void require_type(const Array& a, ElemType type, const char* op) {
+  if (!a.impl()) return;  // an empty array stays empty; using it reports that
+  if (a.impl()->type != type)
+    fail(op, a.impl().get(), "element type", to_string(type), std::string("the array holds ") + to_string(a.impl()->type));
+}
+}  // namespace detail
+
+// ---- inquiry -------------------------------------------------------------------------------------
+ElemType Array::type() const { return checked("arrays::type").type; }
+std::size_t Array::element_size() const { return checked("arrays::element_size").esize; }
+int Array::ndim() const { return checked("arrays::ndim").ndim(); }
+const Coord& Array::dims() const { return checked("arrays::dims").dist.dims(); }
+const std::string& Array::name() const { return checked("arrays::name").name; }
+void Array::set_name(const std::string& name) { const_cast<Impl&>(checked("arrays::set_name")).name = name; }
+const Distribution& Array::distribution() const { return checked("arrays::distribution").dist; }
+const rma::Group& Array::group() const { return checked("arrays::group").group; }
+Coord Array::ghosts() const { return checked("arrays::ghosts").ghosts; }
+int Array::id() const { return checked("arrays::id").id; }
+
+Patch Array::owned(int rank) const {
+  const Impl& a = checked("arrays::owned");
+  const int g = a.group.group_rank(rank);
+  if (g < 0) detail::fail("arrays::owned", &a, "rank", std::to_string(rank), "is not a member of the array's group");
+  return a.blocks[static_cast<std::size_t>(g)].patch;
+}
+Patch Array::owned() const { return checked("arrays::owned").mine().patch; }
+
+int Array::locate(const Coord& index) const {
+  constexpr const char* op = "arrays::locate";
+  const Impl& a = checked(op);
+  if (index.size() != a.ndim()) detail::fail(op, &a, "index", index.str(), "needs " + std::to_string(a.ndim()) + " entries");
+  for (int d = 0; d < a.ndim(); ++d)
+    if (index[d] < 0 || index[d] >= a.dist.dims()[d])
+      detail::fail(op, &a, "index", index.str(), "index[" + std::to_string(d) + "] is outside [0, " + std::to_string(a.dist.dims()[d]) + ")");
+  return a.blocks[static_cast<std::size_t>(a.dist.owner(index))].world;
+}
+
+std::vector<Owner> Array::locate_region(const Coord& lo, const Coord& hi) const {
+  constexpr const char* op = "arrays::locate_region";
+  const Impl& a = checked(op);
+  detail::check_patch(op, a, lo, hi);
+  std::vector<Owner> owners;
+  for (const Block& b : a.blocks) {
+    Patch p{lo, hi};
+    for (int d = 0; d < a.ndim(); ++d) {
+      p.lo[d] = std::max(lo[d], b.patch.lo[d]);
+      p.hi[d] = std::min(hi[d], b.patch.hi[d]);
+    }
+    if (!p.empty()) owners.push_back({b.world, p});
+  }
+  return owners;
+}
+
+// ---- patch operations ----------------------------------------------------------------------------
+namespace {
+
+void check_skip(const char* op, const Array::Impl& a, const Coord& skip) {
+  if (skip.size() != a.ndim()) detail::fail(op, &a, "skip", skip.str(), "needs " + std::to_string(a.ndim()) + " entries");
+  for (int d = 0; d < a.ndim(); ++d)
+    if (skip[d] < 1) detail::fail(op, &a, "skip", skip.str(), "skip[" + std::to_string(d) + "] must be >= 1");
+}
+
+Coord strided_extents(const Coord& lo, const Coord& hi, const Coord& skip) {
+  Coord e = Patch{lo, hi}.extents();
+  for (int d = 0; d < e.size(); ++d) e[d] = (e[d] + skip[d] - 1) / skip[d];
+  return e;
+}
+
+void check_periodic(const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi) {
+  const int n = a.ndim();
+  if (lo.size() != n) detail::fail(op, &a, "lo", lo.str(), "needs " + std::to_string(n) + " entries");
+  if (hi.size() != n) detail::fail(op, &a, "hi", hi.str(), "needs " + std::to_string(n) + " entries");
+  for (int d = 0; d < n; ++d) {
+    if (lo[d] > hi[d])
+      detail::fail(op, &a, "hi", hi.str(), "lo[" + std::to_string(d) + "] = " + std::to_string(lo[d]) + " > hi[" +
+                   std::to_string(d) + "] = " + std::to_string(hi[d]) + " (patch lo = " + lo.str() + ")");
+    if (hi[d] - lo[d] > a.dist.dims()[d])
+      detail::fail(op, &a, "hi", hi.str(), "a periodic patch is at most the array's extent " + std::to_string(a.dist.dims()[d]) +
+                   " long in dimension " + std::to_string(d) + " (patch lo = " + lo.str() + ")");
+  }
+}
+
+void check_buffer(const char* op, const Array::Impl& a, const void* buf, const Coord& extents) {
+  if (!buf && Patch{Coord::filled(extents.size(), 0), extents}.elements() > 0)
+    detail::fail(op, &a, "buf", "null", "a non-empty patch needs a buffer");
+}
+void check_scale(const char* op, const Array::Impl& a, const void* scale) {
+  if (!scale) detail::fail(op, &a, "scale", "null", "accumulate needs a scale factor");
+}
+
+}  // namespace
+
+// The nonblocking forms issue every owner's operation and return their handles.
+namespace {
+NbHandle make_nb(detail::Kind kind, const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi,
+                 const void* buf, const void* scale, const Coord& ld, std::vector<rma::Handle>& (*handles)(NbHandle&),
+                 std::unique_ptr<std::byte[]>& (*scale_of)(NbHandle&)) {
+  detail::check_patch(op, a, lo, hi);
+  const Coord bs = detail::buffer_strides(op, a, Patch{lo, hi}.extents(), ld);
+  check_buffer(op, a, buf, Patch{lo, hi}.extents());
+  NbHandle h;
+  const void* s = nullptr;
+  if (kind == detail::Kind::Acc) {
+    check_scale(op, a, scale);
+    // The caller's scale may die before the wait: the handle keeps a copy.
+    auto& copy = scale_of(h);
+    copy = std::make_unique<std::byte[]>(a.esize);
+    std::memcpy(copy.get(), scale, a.esize);
+    s = copy.get();
+  }
+  detail::issue_patch(kind, a, lo, hi, nullptr, bytes(buf), bs, s, handles(h));
+  return h;
+}
+}  // namespace
+
+std::vector<rma::Handle>& NbHandle::handles_of(NbHandle& h) { return h.handles_; }
+std::unique_ptr<std::byte[]>& NbHandle::scale_of(NbHandle& h) { return h.scale_; }
+
+NbHandle Array::get_nb(const Coord& lo, const Coord& hi, void* buf, const Coord& ld) const {
+  return make_nb(detail::Kind::Get, "arrays::get_nb", checked("arrays::get_nb"), lo, hi, buf, nullptr, ld,
+                 &NbHandle::handles_of, &NbHandle::scale_of);
+}
+NbHandle Array::put_nb(const Coord& lo, const Coord& hi, const void* buf, const Coord& ld) {
+  return make_nb(detail::Kind::Put, "arrays::put_nb", checked("arrays::put_nb"), lo, hi, buf, nullptr, ld,
+                 &NbHandle::handles_of, &NbHandle::scale_of);
+}
+NbHandle Array::acc_nb(const Coord& lo, const Coord& hi, const void* buf, const void* scale, const Coord& ld) {
+  return make_nb(detail::Kind::Acc, "arrays::acc_nb", checked("arrays::acc_nb"), lo, hi, buf, scale, ld,
+                 &NbHandle::handles_of, &NbHandle::scale_of);
+}
+
+void Array::get(const Coord& lo, const Coord& hi, void* buf, const Coord& ld) const {
+  constexpr const char* op = "arrays::get";
+  const Impl& a = checked(op);
+  detail::check_patch(op, a, lo, hi);
+  const Coord bs = detail::buffer_strides(op, a, Patch{lo, hi}.extents(), ld);
+  check_buffer(op, a, buf, Patch{lo, hi}.extents());
+  std::vector<rma::Handle> hs;
+  detail::issue_patch(detail::Kind::Get, a, lo, hi, nullptr, bytes(buf), bs, nullptr, hs);
+  wait_all(hs);
+}
+void Array::put(const Coord& lo, const Coord& hi, const void* buf, const Coord& ld) {
+  constexpr const char* op = "arrays::put";
+  const Impl& a = checked(op);
+  detail::check_patch(op, a, lo, hi);
+  const Coord bs = detail::buffer_strides(op, a, Patch{lo, hi}.extents(), ld);
+  check_buffer(op, a, buf, Patch{lo, hi}.extents());
+  std::vector<rma::Handle> hs;
+  detail::issue_patch(detail::Kind::Put, a, lo, hi, nullptr, bytes(buf), bs, nullptr, hs);
+  wait_all(hs);
+}
+void Array::acc(const Coord& lo, const Coord& hi, const void* buf, const void* scale, const Coord& ld) {
+  constexpr const char* op = "arrays::acc";
+  const Impl& a = checked(op);
+  detail::check_patch(op, a, lo, hi);
+  const Coord bs = detail::buffer_strides(op, a, Patch{lo, hi}.extents(), ld);
+  check_buffer(op, a, buf, Patch{lo, hi}.extents());
+  check_scale(op, a, scale);
+  std::vector<rma::Handle> hs;
+  detail::issue_patch(detail::Kind::Acc, a, lo, hi, nullptr, bytes(buf), bs, scale, hs);
+  wait_all(hs);
+}
+
+namespace {
+void strided_op(detail::Kind kind, const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi,
+                const Coord& skip, const void* buf, const void* scale, const Coord& ld) {
+  detail::check_patch(op, a, lo, hi);
+  check_skip(op, a, skip);
+  const Coord ext = strided_extents(lo, hi, skip);
+  const Coord bs = detail::buffer_strides(op, a, ext, ld);
+  check_buffer(op, a, buf, ext);
+  if (kind == detail::Kind::Acc) check_scale(op, a, scale);
+  std::vector<rma::Handle> hs;
+  detail::issue_patch(kind, a, lo, hi, &skip, bytes(buf), bs, scale, hs);
+  wait_all(hs);
+}
+void periodic_op(detail::Kind kind, const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi,
+                 const void* buf, const void* scale, const Coord& ld) {
+  check_periodic(op, a, lo, hi);
+  const Coord ext = Patch{lo, hi}.extents();
+  const Coord bs = detail::buffer_strides(op, a, ext, ld);
+  check_buffer(op, a, buf, ext);
+  if (kind == detail::Kind::Acc) check_scale(op, a, scale);
+  std::vector<rma::Handle> hs;
+  detail::issue_periodic(kind, a, lo, hi, bytes(buf), bs, scale, hs);
+  wait_all(hs);
+}
+}  // namespace
+
+void Array::get_strided(const Coord& lo, const Coord& hi, const Coord& skip, void* buf, const Coord& ld) const {
+  strided_op(detail::Kind::Get, "arrays::get_strided", checked("arrays::get_strided"), lo, hi, skip, buf, nullptr, ld);
+}
+void Array::put_strided(const Coord& lo, const Coord& hi, const Coord& skip, const void* buf, const Coord& ld) {
+  strided_op(detail::Kind::Put, "arrays::put_strided", checked("arrays::put_strided"), lo, hi, skip, buf, nullptr, ld);
+}
+void Array::acc_strided(const Coord& lo, const Coord& hi, const Coord& skip, const void* buf, const void* scale,
+                        const Coord& ld) {
+  strided_op(detail::Kind::Acc, "arrays::acc_strided", checked("arrays::acc_strided"), lo, hi, skip, buf, scale, ld);
+}
+void Array::periodic_get(const Coord& lo, const Coord& hi, void* buf, const Coord& ld) const {
+  periodic_op(detail::Kind::Get, "arrays::periodic_get", checked("arrays::periodic_get"), lo, hi, buf, nullptr, ld);
+}
+void Array::periodic_put(const Coord& lo, const Coord& hi, const void* buf, const Coord& ld) {
+  periodic_op(detail::Kind::Put, "arrays::periodic_put", checked("arrays::periodic_put"), lo, hi, buf, nullptr, ld);
+}
+void Array::periodic_acc(const Coord& lo, const Coord& hi, const void* buf, const void* scale, const Coord& ld) {
+  periodic_op(detail::Kind::Acc, "arrays::periodic_acc", checked("arrays::periodic_acc"), lo, hi, buf, scale, ld);
+}
+
+// ---- element lists -------------------------------------------------------------------------------
+namespace {
+
+void check_index(const char* op, const Array::Impl& a, const Coord& index, const std::string& arg) {
+  if (index.size() != a.ndim()) detail::fail(op, &a, arg, index.str(), "needs " + std::to_string(a.ndim()) + " entries");
+  for (int d = 0; d < a.ndim(); ++d)
+    if (index[d] < 0 || index[d] >= a.dist.dims()[d])
+      detail::fail(op, &a, arg, index.str(),
+                   "entry " + std::to_string(d) + " is outside [0, " + std::to_string(a.dist.dims()[d]) + ")");
+}
+
+// Gather, scatter and scatter-accumulate: the elements are grouped by owner and each owner gets
+// one rma vector operation (a set of element-sized segments), all issued before any wait.
+void element_list(detail::Kind kind, const char* op, const Array::Impl& a, std::span<const Coord> subs,
+                  std::byte* values, const void* scale) {
+  const std::size_t n = subs.size();
+  if (n > 0 && !values) detail::fail(op, &a, "values", "null", "a non-empty list needs values");
+  if (kind == detail::Kind::Acc) check_scale(op, a, scale);
+  std::vector<int> owner(n);
+  std::vector<void*> remote(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    check_index(op, a, subs[i], "subscripts[" + std::to_string(i) + "]");
+    owner[i] = a.dist.owner(subs[i]);
+    remote[i] = a.blocks[static_cast<std::size_t>(owner[i])].address(subs[i], a.ghosts, a.esize);
+  }
+  // Order the elements by owner (stable: an owner's elements keep the caller's order).
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return owner[x] < owner[y]; });
+  if (kind == detail::Kind::Put) {
+    // Two writes of one element would race; reject them before anything moves.
+    std::vector<std::size_t> by_addr = order;
+    std::sort(by_addr.begin(), by_addr.end(), [&](std::size_t x, std::size_t y) {
+      return owner[x] != owner[y] ? owner[x] < owner[y] : remote[x] < remote[y];
+    });
+    for (std::size_t k = 1; k < n; ++k) {
+      const std::size_t x = by_addr[k - 1], y = by_addr[k];
+      if (owner[x] == owner[y] && remote[x] == remote[y])
+        detail::fail(op, &a, "subscripts[" + std::to_string(std::max(x, y)) + "]", subs[y].str(),
+                     "names the same element as subscripts[" + std::to_string(std::min(x, y)) + "]; scatter writes each element once");
+    }
+  }
+  std::vector<void*> src(n), dst(n);
+  std::vector<rma::IoSet> sets;
+  std::vector<int> targets;
+  for (std::size_t k = 0; k < n;) {
+    std::size_t e = k;
+    while (e < n && owner[order[e]] == owner[order[k]]) ++e;
+    for (std::size_t j = k; j < e; ++j) {
+      void* local = values + static_cast<std::ptrdiff_t>(order[j] * a.esize);
+      src[j] = kind == detail::Kind::Get ? remote[order[j]] : local;
+      dst[j] = kind == detail::Kind::Get ? local : remote[order[j]];
+    }
+    sets.push_back(rma::IoSet{std::span<void* const>(src.data() + k, e - k), std::span<void* const>(dst.data() + k, e - k), a.esize});
+    targets.push_back(a.blocks[static_cast<std::size_t>(owner[order[k]])].world);
+    k = e;
+  }
+  std::vector<rma::Handle> hs;
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    const std::span<const rma::IoSet> one(&sets[s], 1);
+    switch (kind) {
+      case detail::Kind::Get: hs.push_back(rma::get_vector_nb(one, targets[s])); break;
+      case detail::Kind::Put: hs.push_back(rma::put_vector_nb(one, targets[s])); break;
+      case detail::Kind::Acc: hs.push_back(rma::acc_vector_nb(a.type, scale, one, targets[s])); break;
+    }
+  }
+  wait_all(hs);
+}
+
+}  // namespace
+
+void Array::gather(std::span<const Coord> subscripts, void* values) const {
+  element_list(detail::Kind::Get, "arrays::gather", checked("arrays::gather"), subscripts, bytes(values), nullptr);
+}
+void Array::scatter(std::span<const Coord> subscripts, const void* values) {
+  element_list(detail::Kind::Put, "arrays::scatter", checked("arrays::scatter"), subscripts, bytes(values), nullptr);
+}
+void Array::scatter_acc(std::span<const Coord> subscripts, const void* values, const void* scale) {
+  element_list(detail::Kind::Acc, "arrays::scatter_acc", checked("arrays::scatter_acc"), subscripts, bytes(values), scale);
+}
+
+long Array::read_inc(const Coord& index, long increment) {
+  constexpr const char* op = "arrays::read_inc";
+  const Impl& a = checked(op);
+  if (a.type != ElemType::Int && a.type != ElemType::Long)
+    detail::fail(op, &a, "array type", to_string(a.type), "read_inc needs an int or long array");
+  check_index(op, a, index, "index");
+  const Block& b = a.blocks[static_cast<std::size_t>(a.dist.owner(index))];
+  void* addr = b.address(index, a.ghosts, a.esize);
+  if (a.type == ElemType::Long) return rma::fetch_add(rma::GlobalPtr<long>(b.world, static_cast<long*>(addr)), increment);
+  if (increment < INT32_MIN || increment > INT32_MAX)
+    detail::fail(op, &a, "increment", std::to_string(increment), "does not fit the int array's elements");
+  return rma::fetch_add(rma::GlobalPtr<int>(b.world, static_cast<int*>(addr)), static_cast<int>(increment));
+}
+
+// ---- local access --------------------------------------------------------------------------------
+LocalView<void> Array::access() {
+  Impl& a = const_cast<Impl&>(checked("arrays::access"));
+  const Block& b = a.mine();
+  ++a.accesses;
+  if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.lo, b.stride};
+  return {b.address(b.patch.lo, a.ghosts, a.esize), b.patch.lo, b.patch.hi, b.stride};
+}
+
+LocalView<void> Array::access_ghosts() {
+  Impl& a = const_cast<Impl&>(checked("arrays::access_ghosts"));
+  const Block& b = a.mine();
+  ++a.accesses;
+  if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.lo, b.stride};
+  Coord lo = b.patch.lo, hi = b.patch.hi;
+  for (int d = 0; d < a.ndim(); ++d) {
+    lo[d] -= a.ghosts[d];
+    hi[d] += a.ghosts[d];
+  }
+  return {b.base, lo, hi, b.stride};
+}
+
+void Array::release() {
+  Impl& a = const_cast<Impl&>(checked("arrays::release"));
+  if (a.accesses == 0) detail::fail("arrays::release", &a, "array", a.name, "no access() is outstanding");
+  --a.accesses;
+}
+void Array::release_update() {
+  Impl& a = const_cast<Impl&>(checked("arrays::release_update"));
+  if (a.accesses == 0) detail::fail("arrays::release_update", &a, "array", a.name, "no access() is outstanding");
+  --a.accesses;
+}
+
+// ---- ghosts and sync -----------------------------------------------------------------------------
+void Array::sync() const {
+  const Impl& a = checked("arrays::sync");
+  rma::fence_all();
+  MPI_Barrier(a.group.comm());
+}
+
+void Array::update_ghosts(bool periodic) {
+  const Impl& a = checked("arrays::update_ghosts");
+  sync();  // the owners' interiors are final
+  const Block& b = a.mine();
+  const int n = a.ndim();
+  std::vector<rma::Handle> hs;
+  if (!b.patch.empty()) {
+    // The ghost frame is the 3^n - 1 boxes around the block (per dimension: below, inside,
+    // above); each is fetched from its owners into the frame in place, with the block's strides.
+    int regions = 1;
+    for (int d = 0; d < n; ++d) regions *= 3;
+    for (int r = 0; r < regions; ++r) {
+      Coord lo = b.patch.lo, hi = b.patch.hi;
+      bool skip = false, interior = true;
+      int code = r;
+      for (int d = n - 1; d >= 0; --d, code /= 3) {
+        const int c = code % 3;
+        if (c == 1) continue;
+        interior = false;
+        if (a.ghosts[d] == 0) { skip = true; break; }
+        if (c == 0) { hi[d] = lo[d]; lo[d] -= a.ghosts[d]; }
+        else { lo[d] = hi[d]; hi[d] += a.ghosts[d]; }
+      }
+      if (skip || interior) continue;
+      if (!periodic) {
+        // Cells past an edge have no source: clip them off and leave them alone.
+        for (int d = 0; d < n; ++d) {
+          lo[d] = std::max<Index>(lo[d], 0);
+          hi[d] = std::min(hi[d], a.dist.dims()[d]);
+        }
+        if (Patch{lo, hi}.empty()) continue;
+        detail::issue_patch(detail::Kind::Get, a, lo, hi, nullptr, b.address(lo, a.ghosts, a.esize), b.stride, nullptr, hs);
+      } else {
+        detail::issue_periodic(detail::Kind::Get, a, lo, hi, b.address(lo, a.ghosts, a.esize), b.stride, nullptr, hs);
+      }
+    }
+  }
+  wait_all(hs);
+  sync();
+}
+
+}  // namespace armada::arrays

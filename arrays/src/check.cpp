@@ -1,0 +1,88 @@
+// Argument checks: every one runs before any data moves, and names the operation, the array,
+// the argument and its value.
+#include <string>
+
+#include "armada/rma/runtime.hpp"
+#include "internal.hpp"
+
+namespace armada::arrays {
+
+std::string Coord::str() const {
+  std::string s = "[";
+  for (int i = 0; i < std::min(n_, max_ndim); ++i) s += (i ? ", " : "") + std::to_string(v_[static_cast<std::size_t>(i)]);
+  if (n_ > max_ndim) s += ", ... (" + std::to_string(n_) + " entries)";
+  return s + "]";
+}
+
+namespace detail {
+
+std::string rank_prefix() {
+  return rma::initialized() ? "[rank " + std::to_string(rma::rank()) + "] " : std::string();
+}
+
+std::string describe(const Array::Impl& a) {
+  return "array '" + a.name + "' (" + to_string(a.type) + ", dims " + a.dist.dims().str() + ")";
+}
+
+void fail(const char* op, const Array::Impl* a, const std::string& argument, const std::string& value,
+          const std::string& reason) {
+  throw rma::InvalidArgument(op, argument, value, a ? describe(*a) + ": " + reason : reason);
+}
+
+void check_patch(const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi) {
+  const int n = a.ndim();
+  if (lo.size() != n) fail(op, &a, "lo", lo.str(), "needs " + std::to_string(n) + " entries");
+  if (hi.size() != n) fail(op, &a, "hi", hi.str(), "needs " + std::to_string(n) + " entries");
+  for (int d = 0; d < n; ++d) {
+    const std::string dd = "[" + std::to_string(d) + "]";
+    if (lo[d] < 0) fail(op, &a, "lo", lo.str(), "lo" + dd + " is negative (patch [lo, hi) = " + lo.str() + ", " + hi.str() + ")");
+    if (lo[d] > hi[d])
+      fail(op, &a, "hi", hi.str(), "lo" + dd + " = " + std::to_string(lo[d]) + " > hi" + dd + " = " + std::to_string(hi[d]) +
+           " (patch lo = " + lo.str() + ")");
+    if (hi[d] > a.dist.dims()[d])
+      fail(op, &a, "hi", hi.str(), "hi" + dd + " = " + std::to_string(hi[d]) + " is past dims" + dd + " = " +
+           std::to_string(a.dist.dims()[d]) + " (patch lo = " + lo.str() + ")");
+  }
+}
+
+Coord dense_strides(const Coord& extents) {
+  Coord s = Coord::filled(extents.size(), 1);
+  for (int d = extents.size() - 2; d >= 0; --d) s[d] = s[d + 1] * extents[d + 1];
+  return s;
+}
+
+Coord buffer_strides(const char* op, const Array::Impl& a, const Coord& extents, const Coord& ld) {
+  const int n = extents.size();
+  if (ld.empty()) return dense_strides(extents);
+  if (ld.size() != n - 1)
+    fail(op, &a, "ld", ld.str(), "needs ndim - 1 = " + std::to_string(n - 1) + " entries");
+  Coord s = Coord::filled(n, 1);
+  for (int d = n - 2; d >= 0; --d) {
+    if (ld[d] < extents[d + 1])
+      fail(op, &a, "ld", ld.str(), "ld[" + std::to_string(d) + "] = " + std::to_string(ld[d]) +
+           " is less than the patch extent " + std::to_string(extents[d + 1]) + " of dimension " + std::to_string(d + 1));
+    s[d] = s[d + 1] * ld[d];
+  }
+  return s;
+}
+
+void check_compatible(const char* op, const Array::Impl& a, const Array::Impl& b) {
+  if (a.type != b.type)
+    fail(op, &b, "type", to_string(b.type), std::string("differs from ") + describe(a));
+  if (!(a.group == b.group))
+    fail(op, &b, "group", "size " + std::to_string(b.group.size()), "is not the group of " + describe(a));
+}
+
+void check_same_extents(const char* op, const Array::Impl& a, const Coord& alo, const Coord& ahi,
+                        const Array::Impl& b, const Coord& blo, const Coord& bhi, bool transpose) {
+  const Coord ea = Patch{alo, ahi}.extents(), eb = Patch{blo, bhi}.extents();
+  bool same = ea.size() == eb.size();
+  for (int d = 0; same && d < ea.size(); ++d) same = ea[d] == eb[transpose ? ea.size() - 1 - d : d];
+  if (!same)
+    fail(op, &b, "patch", blo.str() + " .. " + bhi.str(),
+         std::string("its extents ") + eb.str() + (transpose ? " are not the reverse of " : " differ from ") +
+             "the extents " + ea.str() + " of patch " + alo.str() + " .. " + ahi.str() + " of " + describe(a));
+}
+
+}  // namespace detail
+}  // namespace armada::arrays

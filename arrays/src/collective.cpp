@@ -1,0 +1,470 @@
+// Collective whole-array and patch operations. Each rank works on the part of the destination
+// it owns: it fetches the matching parts of the source arrays with patch gets (one strided rma
+// operation per owner), then updates its block in place. Calls start with a sync (sources are
+// final) and end with one (results visible everywhere); operations that read arrays they also
+// write barrier once more between fetching and writing, so that no rank overwrites what another
+// is still reading.
+#include <mpi.h>
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <type_traits>
+
+#include "armada/arrays/operations.hpp"
+#include "armada/rma/collectives.hpp"
+#include "armada/rma/sync.hpp"
+#include "internal.hpp"
+
+namespace armada::arrays::detail {
+
+namespace {
+
+template <class T>
+inline constexpr bool is_complex_v = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+
+template <class F>
+void dispatch(ElemType t, F&& f) {
+  switch (t) {
+    case ElemType::Int: f(int{}); return;
+    case ElemType::Long: f(long{}); return;
+    case ElemType::Float: f(float{}); return;
+    case ElemType::Double: f(double{}); return;
+    case ElemType::ComplexFloat: f(std::complex<float>{}); return;
+    case ElemType::ComplexDouble: f(std::complex<double>{}); return;
+  }
+}
+
+const Array::Impl& impl_of(const Array& a, const char* op) {
+  if (!a.impl()) throw rma::InvalidArgument(op, "array", "null", "the array was never created");
+  if (a.impl()->destroyed)
+    throw rma::StateError(op, rank_prefix() + op + ": array '" + a.impl()->name + "' was destroyed");
+  return *a.impl();
+}
+
+void group_sync(const Array::Impl& a) {
+  rma::fence_all();
+  MPI_Barrier(a.group.comm());
+}
+
+/// This rank's part of patch [lo, hi) (empty if none).
+Patch my_part(const Array::Impl& a, const Coord& lo, const Coord& hi) {
+  const Block& b = a.mine();
+  Patch p{lo, hi};
+  if (b.patch.empty()) {
+    p.hi = p.lo;
+    return p;
+  }
+  for (int d = 0; d < a.ndim(); ++d) {
+    p.lo[d] = std::max(lo[d], b.patch.lo[d]);
+    p.hi[d] = std::min(hi[d], b.patch.hi[d]);
+  }
+  return p;
+}
+
+/// Calls f(element offset in the strided layout, dense row-major position) for every element of
+/// a box with `ext` elements per dimension laid out with `stride`.
+template <class F>
+void for_box(const Coord& ext, const Coord& stride, F&& f) {
+  const int n = ext.size();
+  for (int d = 0; d < n; ++d)
+    if (ext[d] <= 0) return;
+  Coord k = Coord::filled(n, 0);
+  Index dense = 0;
+  for (;;) {
+    Index off = 0;
+    for (int d = 0; d < n - 1; ++d) off += k[d] * stride[d];
+    for (Index i = 0; i < ext[n - 1]; ++i) f(off + i * stride[n - 1], dense++);
+    int d = n - 2;
+    for (; d >= 0; --d) {
+      if (++k[d] < ext[d]) break;
+      k[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+/// Patch get of the part of `a` matching `part` of another patch: `part` shifted from
+/// origin `from` to origin `to`.
+template <class T>
+std::vector<T> fetch(const Array::Impl& a, const Patch& part, const Coord& from, const Coord& to) {
+  Coord lo = part.lo, hi = part.hi;
+  for (int d = 0; d < lo.size(); ++d) {
+    lo[d] = to[d] + (part.lo[d] - from[d]);
+    hi[d] = to[d] + (part.hi[d] - from[d]);
+  }
+  std::vector<T> v(static_cast<std::size_t>(part.elements()));
+  std::vector<rma::Handle> hs;
+  issue_patch(Kind::Get, a, lo, hi, nullptr, reinterpret_cast<std::byte*>(v.data()), dense_strides(part.extents()), nullptr, hs);
+  for (auto& h : hs) h.wait();
+  return v;
+}
+
+template <class T>
+T* local_at(const Array::Impl& a, const Coord& g) {
+  return reinterpret_cast<T*>(a.mine().address(g, a.ghosts, a.esize));
+}
+
+template <class T>
+double magnitude(T x) {
+  if constexpr (is_complex_v<T>) return std::abs(std::complex<double>(x));
+  else return std::abs(static_cast<double>(x));
+}
+
+/// True on every rank if `local` is true on any (a collective error check).
+bool any(const Array::Impl& a, bool local) {
+  int l = local ? 1 : 0, g = 0;
+  MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_MAX, a.group.comm());
+  return g != 0;
+}
+
+const char* unary_name(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Fill: return "arrays::fill";
+    case UnaryOp::Scale: return "arrays::scale";
+    case UnaryOp::AddConstant: return "arrays::add_constant";
+    case UnaryOp::Abs: return "arrays::abs";
+    case UnaryOp::Reciprocal: return "arrays::reciprocal";
+  }
+  return "arrays::?";
+}
+const char* binary_name(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return "arrays::add";
+    case BinaryOp::Multiply: return "arrays::elem_multiply";
+    case BinaryOp::Divide: return "arrays::elem_divide";
+    case BinaryOp::Max: return "arrays::elem_max";
+    case BinaryOp::Min: return "arrays::elem_min";
+  }
+  return "arrays::?";
+}
+
+}  // namespace
+
+void unary_patch(UnaryOp op, Array& arr, const Coord& lo, const Coord& hi, const void* value) {
+  const char* name = unary_name(op);
+  const Array::Impl& a = impl_of(arr, name);
+  check_patch(name, a, lo, hi);
+  if ((op == UnaryOp::Fill || op == UnaryOp::Scale || op == UnaryOp::AddConstant) && !value)
+    fail(name, &a, "value", "null", "the operation needs a value");
+  group_sync(a);
+  const Patch part = my_part(a, lo, hi);
+  dispatch(a.type, [&](auto zero) {
+    using T = decltype(zero);
+    T v{};
+    if (value) std::memcpy(&v, value, sizeof(T));
+    T* base = part.empty() ? nullptr : local_at<T>(a, part.lo);
+    const Coord& stride = a.mine().stride;
+    if (op == UnaryOp::Reciprocal && std::is_integral_v<T>) {
+      bool zero_found = false;
+      for_box(part.extents(), stride, [&](Index off, Index) { zero_found |= base[off] == T{}; });
+      if (any(a, zero_found))
+        fail(name, &a, "patch", lo.str() + " .. " + hi.str(), "holds a zero element of an integer array; nothing was changed");
+    }
+    for_box(part.extents(), stride, [&](Index off, Index) {
+      T& x = base[off];
+      switch (op) {
+        case UnaryOp::Fill: x = v; break;
+        case UnaryOp::Scale: x = static_cast<T>(x * v); break;
+        case UnaryOp::AddConstant: x = static_cast<T>(x + v); break;
+        case UnaryOp::Abs:
+          if constexpr (is_complex_v<T>) x = T(std::abs(x), 0);
+          else x = x < T{} ? static_cast<T>(-x) : x;
+          break;
+        case UnaryOp::Reciprocal: x = static_cast<T>(T(1) / x); break;
+      }
+    });
+  });
+  group_sync(a);
+}
+
+void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& alo, const Coord& ahi,
+                  const void* beta, const Array& ba, const Coord& blo, const Coord& bhi, Array& ca,
+                  const Coord& clo, const Coord& chi) {
+  const char* name = binary_name(op);
+  const Array::Impl& a = impl_of(aa, name);
+  const Array::Impl& b = impl_of(ba, name);
+  const Array::Impl& c = impl_of(ca, name);
+  check_patch(name, a, alo, ahi);
+  check_patch(name, b, blo, bhi);
+  check_patch(name, c, clo, chi);
+  check_compatible(name, a, b);
+  check_compatible(name, a, c);
+  check_same_extents(name, a, alo, ahi, b, blo, bhi, false);
+  check_same_extents(name, a, alo, ahi, c, clo, chi, false);
+  if (op == BinaryOp::Add && (!alpha || !beta)) fail(name, &c, "alpha/beta", "null", "add needs both scale factors");
+  group_sync(c);
+  const Patch part = my_part(c, clo, chi);
+  dispatch(c.type, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> va, vb;
+    if (!part.empty()) {
+      va = fetch<T>(a, part, clo, alo);
+      vb = fetch<T>(b, part, clo, blo);
+    }
+    if (op == BinaryOp::Divide && std::is_integral_v<T>) {
+      bool zero_found = false;
+      for (const T& x : vb) zero_found |= x == T{};
+      if (any(c, zero_found))
+        fail(name, &b, "patch", blo.str() + " .. " + bhi.str(), "holds a zero divisor of an integer array; nothing was changed");
+    }
+    MPI_Barrier(c.group.comm());  // everyone has read its inputs before anyone writes c
+    T al{}, be{};
+    if (alpha) std::memcpy(&al, alpha, sizeof(T));
+    if (beta) std::memcpy(&be, beta, sizeof(T));
+    T* base = part.empty() ? nullptr : local_at<T>(c, part.lo);
+    for_box(part.extents(), c.mine().stride, [&](Index off, Index i) {
+      const T x = va[static_cast<std::size_t>(i)], y = vb[static_cast<std::size_t>(i)];
+      T& r = base[off];
+      switch (op) {
+        case BinaryOp::Add: r = static_cast<T>(al * x + be * y); break;
+        case BinaryOp::Multiply: r = static_cast<T>(x * y); break;
+        case BinaryOp::Divide: r = static_cast<T>(x / y); break;
+        case BinaryOp::Max: r = magnitude(x) >= magnitude(y) ? x : y; break;
+        case BinaryOp::Min: r = magnitude(x) <= magnitude(y) ? x : y; break;
+      }
+      if constexpr (!is_complex_v<T>) {
+        // Real types compare by value, not magnitude.
+        if (op == BinaryOp::Max) r = x >= y ? x : y;
+        if (op == BinaryOp::Min) r = x <= y ? x : y;
+      }
+    });
+  });
+  group_sync(c);
+}
+
+void copy_patch(const Array& aa, const Coord& alo, const Coord& ahi, Array& ba, const Coord& blo, const Coord& bhi,
+                bool transpose) {
+  const char* name = transpose ? "arrays::copy_patch(transpose)" : "arrays::copy_patch";
+  const Array::Impl& a = impl_of(aa, name);
+  const Array::Impl& b = impl_of(ba, name);
+  check_patch(name, a, alo, ahi);
+  check_patch(name, b, blo, bhi);
+  check_compatible(name, a, b);
+  check_same_extents(name, a, alo, ahi, b, blo, bhi, transpose);
+  group_sync(b);
+  const Patch part = my_part(b, blo, bhi);
+  const int n = b.ndim();
+  dispatch(b.type, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> v;
+    if (!part.empty()) {
+      if (!transpose) {
+        v = fetch<T>(a, part, blo, alo);
+      } else {
+        // b[blo + t] = a[alo + reverse(t)]: fetch the reversed box of a, then read it reversed.
+        Patch src{Coord::filled(n, 0), Coord::filled(n, 0)};
+        for (int d = 0; d < n; ++d) {
+          src.lo[d] = part.lo[n - 1 - d] - blo[n - 1 - d];
+          src.hi[d] = part.hi[n - 1 - d] - blo[n - 1 - d];
+        }
+        const std::vector<T> r = fetch<T>(a, src, Coord::filled(n, 0), alo);
+        const Coord rs = dense_strides(src.extents());
+        v.resize(r.size());
+        Coord rev = Coord::filled(n, 0);
+        for (int d = 0; d < n; ++d) rev[d] = rs[n - 1 - d];
+        for_box(part.extents(), rev, [&](Index off, Index i) { v[static_cast<std::size_t>(i)] = r[static_cast<std::size_t>(off)]; });
+      }
+    }
+    MPI_Barrier(b.group.comm());
+    T* base = part.empty() ? nullptr : local_at<T>(b, part.lo);
+    for_box(part.extents(), b.mine().stride, [&](Index off, Index i) { base[off] = v[static_cast<std::size_t>(i)]; });
+  });
+  group_sync(b);
+}
+
+void dot_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Array& ba, const Coord& blo,
+               const Coord& bhi, void* result) {
+  constexpr const char* name = "arrays::dot";
+  const Array::Impl& a = impl_of(aa, name);
+  const Array::Impl& b = impl_of(ba, name);
+  check_patch(name, a, alo, ahi);
+  check_patch(name, b, blo, bhi);
+  check_compatible(name, a, b);
+  check_same_extents(name, a, alo, ahi, b, blo, bhi, false);
+  group_sync(a);
+  const Patch part = my_part(a, alo, ahi);
+  dispatch(a.type, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> vb;
+    if (!part.empty()) vb = fetch<T>(b, part, alo, blo);
+    const T* base = part.empty() ? nullptr : local_at<T>(a, part.lo);
+    // Sums in long / double / complex<double>, reduced over the group.
+    if constexpr (std::is_integral_v<T>) {
+      long s = 0;
+      for_box(part.extents(), a.mine().stride, [&](Index off, Index i) { s += static_cast<long>(base[off]) * vb[static_cast<std::size_t>(i)]; });
+      rma::allreduce(std::span<long>(&s, 1), rma::ReduceOp::Sum, a.group);
+      const T r = static_cast<T>(s);
+      std::memcpy(result, &r, sizeof(T));
+    } else if constexpr (is_complex_v<T>) {
+      double s[2] = {0, 0};
+      for_box(part.extents(), a.mine().stride, [&](Index off, Index i) {
+        const std::complex<double> p = std::complex<double>(base[off]) * std::complex<double>(vb[static_cast<std::size_t>(i)]);
+        s[0] += p.real();
+        s[1] += p.imag();
+      });
+      rma::allreduce(std::span<double>(s, 2), rma::ReduceOp::Sum, a.group);
+      const T r(static_cast<typename T::value_type>(s[0]), static_cast<typename T::value_type>(s[1]));
+      std::memcpy(result, &r, sizeof(T));
+    } else {
+      double s = 0;
+      for_box(part.extents(), a.mine().stride, [&](Index off, Index i) { s += static_cast<double>(base[off]) * vb[static_cast<std::size_t>(i)]; });
+      rma::allreduce(std::span<double>(&s, 1), rma::ReduceOp::Sum, a.group);
+      const T r = static_cast<T>(s);
+      std::memcpy(result, &r, sizeof(T));
+    }
+  });
+  group_sync(a);
+}
+
+double norm(const Array& arr, bool infinity) {
+  const char* name = infinity ? "arrays::norm_infinity" : "arrays::norm1";
+  const Array::Impl& a = impl_of(arr, name);
+  if (a.ndim() > 2)
+    fail(name, &a, "array", std::to_string(a.ndim()) + "-D", "norms are defined for vectors and matrices (1-D and 2-D)");
+  group_sync(a);
+  const Patch part = my_part(a, Coord::filled(a.ndim(), 0), a.dist.dims());
+  double result = 0;
+  dispatch(a.type, [&](auto zero) {
+    using T = decltype(zero);
+    const T* base = part.empty() ? nullptr : local_at<T>(a, part.lo);
+    const Coord& stride = a.mine().stride;
+    if (a.ndim() == 1) {
+      double s = 0;
+      for_box(part.extents(), stride, [&](Index off, Index) {
+        s = infinity ? std::max(s, magnitude(base[off])) : s + magnitude(base[off]);
+      });
+      rma::allreduce(std::span<double>(&s, 1), infinity ? rma::ReduceOp::Max : rma::ReduceOp::Sum, a.group);
+      result = s;
+    } else {
+      // 1-norm: largest column sum; infinity norm: largest row sum. Partial sums of the rows
+      // or columns this rank holds, summed over the group.
+      const int along = infinity ? 0 : 1;
+      std::vector<double> sums(static_cast<std::size_t>(a.dist.dims()[along]), 0.0);
+      const Coord ext = part.extents();
+      for_box(ext, stride, [&](Index off, Index i) {
+        const Index pos = along == 0 ? part.lo[0] + i / ext[1] : part.lo[1] + i % ext[1];
+        sums[static_cast<std::size_t>(pos)] += magnitude(base[off]);
+      });
+      rma::allreduce(std::span<double>(sums), rma::ReduceOp::Sum, a.group);
+      for (double x : sums) result = std::max(result, x);
+    }
+  });
+  group_sync(a);
+  return result;
+}
+
+Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void* value) {
+  const char* name = max ? "arrays::select_max" : "arrays::select_min";
+  const Array::Impl& a = impl_of(arr, name);
+  check_patch(name, a, lo, hi);
+  if (Patch{lo, hi}.empty()) fail(name, &a, "hi", hi.str(), "the patch is empty (lo = " + lo.str() + ")");
+  group_sync(a);
+  const Patch part = my_part(a, lo, hi);
+  const int n = a.ndim();
+  // Each rank's candidate: whether it has one, its row-major linear index, its value bytes.
+  struct Candidate {
+    std::int64_t has = 0;
+    std::int64_t linear = 0;
+    unsigned char value[16] = {};
+  };
+  Coord index = Coord::filled(n, 0);
+  dispatch(a.type, [&](auto zero) {
+    using T = decltype(zero);
+    auto better = [&](const T& x, std::int64_t lx, const T& y, std::int64_t ly) {
+      double kx, ky;
+      if constexpr (is_complex_v<T>) { kx = std::norm(std::complex<double>(x)); ky = std::norm(std::complex<double>(y)); }
+      else { if (x != y) return max ? x > y : x < y; kx = ky = 0; }
+      if (kx != ky) return max ? kx > ky : kx < ky;
+      return lx < ly;
+    };
+    auto linear_of = [&](const Coord& g) {
+      std::int64_t l = 0;
+      for (int d = 0; d < n; ++d) l = l * a.dist.dims()[d] + g[d];
+      return l;
+    };
+    Candidate mine;
+    T best{};
+    if (!part.empty()) {
+      const T* base = local_at<T>(a, part.lo);
+      const Coord ext = part.extents();
+      const Coord dense = dense_strides(ext);
+      for_box(ext, a.mine().stride, [&](Index off, Index i) {
+        Coord g = part.lo;
+        Index rem = i;
+        for (int d = 0; d < n; ++d) { g[d] += rem / dense[d]; rem %= dense[d]; }
+        const std::int64_t l = linear_of(g);
+        if (!mine.has || better(base[off], l, best, mine.linear)) {
+          best = base[off];
+          mine.has = 1;
+          mine.linear = l;
+        }
+      });
+      std::memcpy(mine.value, &best, sizeof(T));
+    }
+    std::vector<Candidate> all(static_cast<std::size_t>(a.group.size()));
+    MPI_Allgather(&mine, sizeof(Candidate), MPI_BYTE, all.data(), sizeof(Candidate), MPI_BYTE, a.group.comm());
+    bool have = false;
+    std::int64_t bl = 0;
+    for (const Candidate& c : all) {
+      if (!c.has) continue;
+      T v;
+      std::memcpy(&v, c.value, sizeof(T));
+      if (!have || better(v, c.linear, best, bl)) { best = v; bl = c.linear; have = true; }
+    }
+    std::memcpy(value, &best, sizeof(T));
+    for (int d = n - 1; d >= 0; --d) { index[d] = bl % a.dist.dims()[d]; bl /= a.dist.dims()[d]; }
+  });
+  group_sync(a);
+  return index;
+}
+
+}  // namespace armada::arrays::detail
+
+namespace armada::arrays {
+
+void print_patch(const Array& arr, const Coord& lo, const Coord& hi, std::ostream& out, int root) {
+  constexpr const char* name = "arrays::print_patch";
+  const Array::Impl& a = detail::impl_of(arr, name);
+  detail::check_patch(name, a, lo, hi);
+  if (root < 0 || root >= a.group.size())
+    detail::fail(name, &a, "root", std::to_string(root), "is not a rank of the array's group (size " + std::to_string(a.group.size()) + ")");
+  detail::group_sync(a);
+  if (a.group.rank() == root) {
+    std::ostringstream s;
+    s << detail::describe(a) << ", patch " << lo.str() << " .. " << hi.str() << ":\n";
+    const Patch p{lo, hi};
+    const int n = a.ndim();
+    detail::dispatch(a.type, [&](auto zero) {
+      using T = decltype(zero);
+      std::vector<T> v(static_cast<std::size_t>(p.elements()));
+      arr.get(lo, hi, v.data());
+      const Coord ext = p.extents();
+      const Index row = ext[n - 1];
+      for (Index i = 0; i < static_cast<Index>(v.size()); ++i) {
+        if (i % row == 0) {
+          // Row prefix: the leading indices of this row.
+          Coord g = lo;
+          Index rem = i / row;
+          for (int d = n - 2; d >= 0; --d) { g[d] += rem % ext[d]; rem /= ext[d]; }
+          s << "  (";
+          for (int d = 0; d < n - 1; ++d) s << g[d] << ", ";
+          s << lo[n - 1] << ":" << hi[n - 1] << ")";
+        }
+        const T& x = v[static_cast<std::size_t>(i)];
+        if constexpr (std::is_integral_v<T>) s << ' ' << std::setw(8) << x;
+        else if constexpr (detail::is_complex_v<T>) s << " (" << std::setprecision(6) << x.real() << "," << x.imag() << ")";
+        else s << ' ' << std::setw(12) << std::setprecision(6) << x;
+        if ((i + 1) % row == 0) s << '\n';
+      }
+    });
+    out << s.str();
+    out.flush();
+  }
+  detail::group_sync(a);
+}
+
+}  // namespace armada::arrays

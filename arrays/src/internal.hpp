@@ -1,0 +1,78 @@
+// Internals shared by the arrays sources: the array's state and the argument checks.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "armada/arrays/global_array.hpp"
+#include "armada/rma/error.hpp"
+
+namespace armada::arrays {
+
+/// Per owner (group rank): where its block lives and how it is laid out.
+struct Block {
+  Patch patch;          // owned [lo, hi)
+  Coord stride;         // element strides of the allocation (block plus ghosts)
+  std::byte* base = nullptr;  // allocation start in the owner's address space
+  int world = -1;       // owner's world rank
+  // Address (in the owner's space) of global index g.
+  std::byte* address(const Coord& g, const Coord& ghosts, std::size_t esize) const {
+    Index off = 0;
+    for (int d = 0; d < g.size(); ++d) off += (g[d] - patch.lo[d] + ghosts[d]) * stride[d];
+    return base + static_cast<std::ptrdiff_t>(off) * static_cast<std::ptrdiff_t>(esize);
+  }
+};
+
+struct Array::Impl {
+  int id = 0;
+  ElemType type{};
+  std::size_t esize = 0;
+  std::string name;
+  Distribution dist;
+  rma::Group group{nullptr};
+  Coord ghosts;                 // width per dimension (zeros when none)
+  std::vector<Block> blocks;    // per group rank
+  int my = -1;                  // this process's group rank
+  void* my_base = nullptr;      // local allocation (for rma::free)
+  int accesses = 0;             // outstanding access() calls
+  bool destroyed = false;
+  int ndim() const noexcept { return dist.ndim(); }
+  const Block& mine() const { return blocks[static_cast<std::size_t>(my)]; }
+};
+
+namespace detail {
+
+/// "[rank 3] " once the rma runtime is up.
+std::string rank_prefix();
+/// "array 'A' (double, dims [4, 8])".
+std::string describe(const Array::Impl& a);
+[[noreturn]] void fail(const char* op, const Array::Impl* a, const std::string& argument,
+                       const std::string& value, const std::string& reason);
+
+/// Checks a patch [lo, hi) of `a`: ndim entries each, 0 <= lo <= hi <= dims.
+void check_patch(const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi);
+/// Checks `ld` for a buffer holding `extents`; returns the buffer's element strides.
+Coord buffer_strides(const char* op, const Array::Impl& a, const Coord& extents, const Coord& ld);
+/// Checks that `ranks` arrays are on one group and have one type (collective ops).
+void check_compatible(const char* op, const Array::Impl& a, const Array::Impl& b);
+void check_same_extents(const char* op, const Array::Impl& a, const Coord& alo, const Coord& ahi,
+                        const Array::Impl& b, const Coord& blo, const Coord& bhi, bool transpose);
+
+/// How one patch operation moves data (see patch.cpp).
+enum class Kind { Get, Put, Acc };
+
+/// Issues the per-owner strided operations of patch [lo, hi) (taking every skip[d]-th element)
+/// between `a` and a local buffer with element strides `bstride`, appending their handles.
+/// Arguments must already be checked.
+void issue_patch(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, const Coord* skip,
+                 std::byte* buf, const Coord& bstride, const void* scale, std::vector<rma::Handle>& out);
+/// The same for a periodic patch (indices wrap).
+void issue_periodic(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, std::byte* buf,
+                    const Coord& bstride, const void* scale, std::vector<rma::Handle>& out);
+
+/// Row-major element strides of a dense box with `extents`.
+Coord dense_strides(const Coord& extents);
+
+}  // namespace detail
+}  // namespace armada::arrays

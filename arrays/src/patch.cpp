@@ -1,0 +1,169 @@
+// Patch decomposition: a patch [lo, hi) becomes one strided rma operation per owner.
+//
+// For each dimension the owners' blocks overlapping the patch are found by binary search in
+// the distribution's boundaries; each overlapping block gets the intersection as its sub-patch,
+// translated to an address in the owner's block and an offset in the caller's buffer, and an
+// rma strided descriptor (count[0] = contiguous bytes, one stride level per remaining
+// dimension, levels that are contiguous on both sides merged). All are issued nonblocking; the
+// caller waits for them together, so owners are served concurrently.
+#include <algorithm>
+#include <array>
+
+#include "armada/rma/transfer.hpp"
+#include "internal.hpp"
+
+namespace armada::arrays::detail {
+
+namespace {
+
+struct Level {
+  std::size_t count, remote, local;  // repetitions, remote and local byte strides
+};
+
+// Builds the strided descriptor of a box with `count` elements per dimension whose elements
+// are `rstride`/`lstride` elements apart on the remote/local side, and issues it.
+void issue_box(Kind kind, const Array::Impl& a, int target, std::byte* remote, std::byte* local,
+               const Coord& count, const Coord& rstride, const Coord& lstride, const void* scale,
+               std::vector<rma::Handle>& out) {
+  const int n = count.size();
+  const std::size_t es = a.esize;
+  std::array<Level, max_ndim> raw{};
+  int nraw = 0;
+  std::size_t c0 = es;
+  // Innermost dimension: contiguous on both sides when its strides are 1 element.
+  if (rstride[n - 1] == 1 && lstride[n - 1] == 1)
+    c0 = static_cast<std::size_t>(count[n - 1]) * es;
+  else if (count[n - 1] > 1)
+    raw[nraw++] = {static_cast<std::size_t>(count[n - 1]), static_cast<std::size_t>(rstride[n - 1]) * es,
+                   static_cast<std::size_t>(lstride[n - 1]) * es};
+  for (int d = n - 2; d >= 0; --d)
+    if (count[d] > 1)
+      raw[nraw++] = {static_cast<std::size_t>(count[d]), static_cast<std::size_t>(rstride[d]) * es,
+                     static_cast<std::size_t>(lstride[d]) * es};
+  // Merge a level into the one below when it continues it on both sides (whole rows of a
+  // block that spans the full width, a dense buffer, ...): fewer, longer runs.
+  std::array<std::size_t, max_ndim + 1> cnt{};
+  std::array<std::size_t, max_ndim> rs{}, ls{};
+  int levels = 0;
+  cnt[0] = c0;
+  for (int i = 0; i < nraw; ++i) {
+    const Level& l = raw[static_cast<std::size_t>(i)];
+    if (levels == 0 && l.remote == cnt[0] && l.local == cnt[0]) {
+      cnt[0] *= l.count;
+    } else if (levels > 0 && l.remote == rs[static_cast<std::size_t>(levels - 1)] * cnt[static_cast<std::size_t>(levels)] &&
+               l.local == ls[static_cast<std::size_t>(levels - 1)] * cnt[static_cast<std::size_t>(levels)]) {
+      cnt[static_cast<std::size_t>(levels)] *= l.count;
+    } else {
+      rs[static_cast<std::size_t>(levels)] = l.remote;
+      ls[static_cast<std::size_t>(levels)] = l.local;
+      cnt[static_cast<std::size_t>(++levels)] = l.count;
+    }
+  }
+  const std::span<const std::size_t> c(cnt.data(), static_cast<std::size_t>(levels + 1));
+  const std::span<const std::size_t> r(rs.data(), static_cast<std::size_t>(levels));
+  const std::span<const std::size_t> lo(ls.data(), static_cast<std::size_t>(levels));
+  switch (kind) {
+    case Kind::Get: out.push_back(rma::get_strided_nb(remote, r, local, lo, c, target)); break;
+    case Kind::Put: out.push_back(rma::put_strided_nb(local, lo, remote, r, c, target)); break;
+    case Kind::Acc: out.push_back(rma::acc_strided_nb(a.type, scale, local, lo, remote, r, c, target)); break;
+  }
+}
+
+Index ceil_div(Index x, Index y) { return (x + y - 1) / y; }
+
+}  // namespace
+
+void issue_patch(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, const Coord* skip,
+                 std::byte* buf, const Coord& bstride, const void* scale, std::vector<rma::Handle>& out) {
+  const int n = a.ndim();
+  if (Patch{lo, hi}.empty()) return;
+  // Block index range [first[d], last[d]) of each dimension that overlaps the patch.
+  std::array<int, max_ndim> first{}, last{}, k{}, grid{};
+  for (int d = 0; d < n; ++d) {
+    const auto& b = a.dist.bounds(d);
+    const auto starts_end = b.end() - 1;
+    first[static_cast<std::size_t>(d)] = static_cast<int>(std::upper_bound(b.begin(), starts_end, lo[d]) - b.begin()) - 1;
+    last[static_cast<std::size_t>(d)] = static_cast<int>(std::lower_bound(b.begin(), starts_end, hi[d]) - b.begin());
+    grid[static_cast<std::size_t>(d)] = static_cast<int>(b.size()) - 1;
+    k[static_cast<std::size_t>(d)] = first[static_cast<std::size_t>(d)];
+  }
+  Coord plo = lo, count = lo, rstride = lo;
+  for (;;) {
+    // The sub-patch of block k.
+    int owner = 0;
+    bool empty = false;
+    Index boff = 0;
+    for (int d = 0; d < n; ++d) {
+      const auto kd = static_cast<std::size_t>(k[static_cast<std::size_t>(d)]);
+      const auto& b = a.dist.bounds(d);
+      owner = owner * grid[static_cast<std::size_t>(d)] + static_cast<int>(kd);
+      const Index s = skip ? (*skip)[d] : 1;
+      Index l = std::max(lo[d], b[kd]);
+      l = lo[d] + ceil_div(l - lo[d], s) * s;  // first selected index in the block
+      const Index h = std::min(hi[d], b[kd + 1]);
+      if (l >= h) { empty = true; break; }
+      plo[d] = l;
+      count[d] = ceil_div(h - l, s);
+      boff += (l - lo[d]) / s * bstride[d];
+    }
+    if (!empty) {
+      const Block& blk = a.blocks[static_cast<std::size_t>(owner)];
+      for (int d = 0; d < n; ++d) rstride[d] = blk.stride[d] * (skip ? (*skip)[d] : 1);
+      issue_box(kind, a, blk.world, blk.address(plo, a.ghosts, a.esize),
+                buf + static_cast<std::ptrdiff_t>(boff) * static_cast<std::ptrdiff_t>(a.esize), count, rstride,
+                bstride, scale, out);
+    }
+    // Next block (odometer, last dimension fastest).
+    int d = n - 1;
+    for (; d >= 0; --d) {
+      auto& kd = k[static_cast<std::size_t>(d)];
+      if (++kd < last[static_cast<std::size_t>(d)]) break;
+      kd = first[static_cast<std::size_t>(d)];
+    }
+    if (d < 0) break;
+  }
+}
+
+void issue_periodic(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, std::byte* buf,
+                    const Coord& bstride, const void* scale, std::vector<rma::Handle>& out) {
+  // Each dimension's range wraps into at most two pieces (its length is at most the extent):
+  // [start, dims) at buffer offset 0 and [0, rest) after it.
+  const int n = a.ndim();
+  struct Piece { Index lo, hi, off; };
+  std::array<std::array<Piece, 2>, max_ndim> pieces{};
+  std::array<int, max_ndim> npieces{}, k{};
+  for (int d = 0; d < n; ++d) {
+    const Index dim = a.dist.dims()[d], len = hi[d] - lo[d];
+    const Index start = ((lo[d] % dim) + dim) % dim;
+    auto& p = pieces[static_cast<std::size_t>(d)];
+    if (start + len <= dim) {
+      p[0] = {start, start + len, 0};
+      npieces[static_cast<std::size_t>(d)] = 1;
+    } else {
+      p[0] = {start, dim, 0};
+      p[1] = {0, len - (dim - start), dim - start};
+      npieces[static_cast<std::size_t>(d)] = 2;
+    }
+  }
+  Coord plo = lo, phi = hi;
+  for (;;) {
+    Index boff = 0;
+    for (int d = 0; d < n; ++d) {
+      const Piece& p = pieces[static_cast<std::size_t>(d)][static_cast<std::size_t>(k[static_cast<std::size_t>(d)])];
+      plo[d] = p.lo;
+      phi[d] = p.hi;
+      boff += p.off * bstride[d];
+    }
+    issue_patch(kind, a, plo, phi, nullptr, buf + static_cast<std::ptrdiff_t>(boff) * static_cast<std::ptrdiff_t>(a.esize),
+                bstride, scale, out);
+    int d = n - 1;
+    for (; d >= 0; --d) {
+      auto& kd = k[static_cast<std::size_t>(d)];
+      if (++kd < npieces[static_cast<std::size_t>(d)]) break;
+      kd = 0;
+    }
+    if (d < 0) break;
+  }
+}
+
+}  // namespace armada::arrays::detail

@@ -5,37 +5,15 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/json.hpp"
+
 namespace armada::bench {
 
 namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+std::string json_string(const std::string& s) { return json::quote(s); }
 
-std::string json_number(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string json_number(double v) { return json::number(v, 6); }
 
 /// A short human form of a figure: 4 significant digits, no exponent below 10^6.
 std::string human(double v) {
@@ -46,13 +24,6 @@ std::string human(double v) {
   else
     std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
-}
-
-std::string csv_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 double ratio_of(const Result& r) {
@@ -66,6 +37,13 @@ constexpr const char* kCsvHeader =
     "baseline_max,ratio,reps,extra\n";
 
 }  // namespace
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
 
 const char* to_string(Unit unit) noexcept {
   switch (unit) {

@@ -26,6 +26,9 @@ const char* to_string(Unit unit) noexcept;   ///< "GB/s", "us", "%" or "B"
 /// "8 B", "4 KiB", "1 MiB", or the exact byte count when it is not a round power of two.
 std::string format_bytes(std::size_t bytes);
 
+/// `s` as one CSV cell (quoted when it holds a comma, a quote or a newline).
+std::string csv_cell(const std::string& s);
+
 /// An extra field of a record: key and its value already encoded as JSON.
 using Field = std::pair<std::string, std::string>;
 Field field(std::string key, double value);

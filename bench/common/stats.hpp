@@ -16,4 +16,9 @@ struct Stats {
 /// Median (mean of the two middle values for an even count), minimum and maximum.
 Stats summarize(std::span<const double> samples);
 
+/// The p-th percentile (p in [0, 100]) with linear interpolation between closest ranks
+/// (percentile 50 is the median, 0 the minimum, 100 the maximum). Throws std::invalid_argument
+/// for no samples or p outside [0, 100].
+double percentile(std::span<const double> samples, double p);
+
 }  // namespace armada::bench

@@ -1,0 +1,28 @@
+// Message sizes of the benchmarks' sweeps: parsing "8", "4K", "1MiB" and "8:1M" (a range of
+// powers of two), and generating the sizes of a range.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace armada::bench {
+
+/// Parses a byte count: a decimal number with an optional binary suffix K, M or G (also KiB,
+/// MiB, GiB, k, m, g; "B" alone allowed): "8", "4K", "64KiB", "1M". Throws std::invalid_argument
+/// naming `option` and the text for anything else (empty, negative, junk, overflow, zero).
+std::size_t parse_size(const std::string& option, const std::string& text);
+
+/// The powers of two from `lo` to `hi`, both included when they are powers of two: lo is
+/// rounded up and hi down to a power of two. Throws std::invalid_argument if lo > hi or lo == 0.
+std::vector<std::size_t> pow2_range(std::size_t lo, std::size_t hi);
+
+/// Parses a size list: "LO:HI" (pow2_range), a single size, or sizes separated by commas
+/// ("8,4K,1M", kept in the order given). Throws std::invalid_argument naming `option`.
+std::vector<std::size_t> parse_sizes(const std::string& option, const std::string& text);
+
+/// Splits "a,b,c" at the commas (no empty items: "a,,b" throws std::invalid_argument naming
+/// `option`).
+std::vector<std::string> split_list(const std::string& option, const std::string& text);
+
+}  // namespace armada::bench

@@ -1,0 +1,349 @@
+// armada-bench: the cluster benchmark suite. One launch measures every selected family on every
+// selected transport, each transport in its own rma::init ... rma::finalize pass (the runtime
+// reads ARMADA_TRANSPORT and ARMADA_NODE_SIZE at init), with the MPI baselines in the same
+// launch; it prints a table and writes JSON, CSV, a gnuplot script and PNG plots.
+//
+//   mpiexec -n 2 armada-bench [FAMILY] [--transports shm,server,mpi-rma] [--quick] [--output-dir DIR]
+//
+// See docs/benchmarks.md.
+#include <mpi.h>
+#include <stdlib.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/host.hpp"
+#include "common/overlap.hpp"
+#include "common/pattern.hpp"
+#include "suite/suite.hpp"
+
+namespace rma = armada::rma;
+namespace bs = armada::bench::suite;
+namespace bench = armada::bench;
+
+namespace {
+
+constexpr const char* kProgram = "armada-bench";
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  return static_cast<bool>(f);
+}
+
+/// Writes the gnuplot script next to the data and runs it; returns an error text or "".
+std::string draw(const bs::Report& report, const std::string& dir, const std::string& name,
+                 std::vector<std::string>* pngs) {
+  const auto plots = bs::standard_plots(report);
+  if (plots.empty()) return "";
+  std::string terminal;
+  try {
+    terminal = bs::gnuplot_png_terminal();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  const std::string script = dir + "/" + name + ".gp";
+  if (!write_file(script, bs::gnuplot_script(report, plots, terminal, dir)))
+    return "cannot write " + script + ": " + std::strerror(errno);
+  const std::string command = "gnuplot '" + script + "'";
+  const int rc = std::system(command.c_str());
+  if (rc != 0) return "`" + command + "` failed (status " + std::to_string(rc) + ")";
+  for (const auto& p : plots) {
+    const std::string png = dir + "/" + p.file;
+    if (!std::filesystem::exists(png) || std::filesystem::file_size(png) == 0)
+      return "gnuplot ran but did not write " + png;
+    pngs->push_back(png);
+  }
+  return "";
+}
+
+/// The environment of a transport pass.
+void set_environment(const std::string& transport, int vnode_size) {
+  if (transport == "shm") {
+    setenv("ARMADA_NODE_SIZE", "0", 1);
+    setenv("ARMADA_TRANSPORT", "server", 1);
+  } else {
+    setenv("ARMADA_NODE_SIZE", std::to_string(vnode_size).c_str(), 1);
+    setenv("ARMADA_TRANSPORT", transport.c_str(), 1);
+  }
+}
+
+/// The region R of the pass: at least 16 MiB and 4 times the largest size, in MiB.
+std::size_t region_bytes(const bs::Options& o) {
+  std::size_t largest = 0;
+  for (std::size_t s : o.sizes) largest = std::max(largest, s);
+  std::size_t r = std::max<std::size_t>(16 * bs::MiB, 4 * largest);
+  return (r + bs::MiB - 1) / bs::MiB * bs::MiB;
+}
+
+void run_pass(bs::Pass& p) {
+  const bs::Options& o = *p.opt;
+  const bool root = p.me == 0;
+  MPI_Comm_dup(rma::world_comm(), &p.comm);
+  p.layout.region = region_bytes(o);
+  p.max_bytes = 8;
+  for (std::size_t s : o.sizes) p.max_bytes = std::max(p.max_bytes, s);
+  const std::size_t mine = p.me == 1 ? p.layout.target_bytes() : p.me >= 2 ? bs::Layout::kSlotBytes : 0;
+  p.bases = rma::allocate(mine);
+  p.seg = static_cast<std::byte*>(p.bases[1]);
+  p.mutexes = rma::MutexSet::create(p.me == 1 ? 1 : 0);
+  p.win.create(p.comm, mine, true);
+  p.lock_win.create(p.comm, p.me == 1 ? 64 : 0, false);
+  const std::size_t R = p.layout.region;
+  if (root) {
+    for (std::byte** b : {&p.src, &p.dst, &p.mdst}) {
+      *b = static_cast<std::byte*>(rma::allocate_local(R));
+      std::memset(*b, 0, R);  // map every page before anything is timed
+    }
+    p.acc_src = static_cast<double*>(rma::allocate_local(R));
+    for (std::size_t i = 0; i < R / 8; ++i) p.acc_src[i] = bs::acc_value(i);
+    p.recv = static_cast<std::byte*>(rma::allocate_local(p.max_bytes));
+    std::memset(p.recv, 0, p.max_bytes);
+  }
+  if (p.me == 1) {
+    std::memset(p.seg, 0, p.layout.target_bytes());
+    bench::fill_pattern(p.seg + p.layout.b(), R, bs::kGetSeed);
+    if (p.win.ok()) {
+      bench::fill_pattern(p.win.local() + p.layout.b(), R, bs::kGetSeed);
+      p.win.sync();
+    }
+    p.echo = static_cast<std::byte*>(rma::allocate_local(bs::kStreamWindow * p.max_bytes));
+    std::memset(p.echo, 0, bs::kStreamWindow * p.max_bytes);
+  }
+  rma::barrier();
+  std::string pinning = "not pinned";
+  if (o.pin && p.me <= 1) pinning = bench::pin_to_cpu_index(p.me);
+
+  if (root) {
+    p.table->meta({bench::field("transport", p.transport), bench::field("route_to_rank_1", std::string(rma::transport_name(1))),
+                   bench::field("node_size", static_cast<long long>(rma::config().node_size)),
+                   bench::field("nodes", static_cast<long long>(rma::node_count())),
+                   bench::field("ranks", static_cast<long long>(p.nranks)), bench::field("region_bytes", static_cast<long long>(R)),
+                   bench::field("rotate", std::string(o.rotate ? "yes" : "no")), bench::field("pinning_rank0", pinning),
+                   bench::field("reps", static_cast<long long>(o.reps)), bench::field("rep_ms", o.rep_seconds * 1000),
+                   bench::field("mpi_window", std::string(p.win.ok() ? "yes" : "no: " + p.win.error()))});
+    auto selected = [&](const char* f) { return std::find(o.families.begin(), o.families.end(), f) != o.families.end(); };
+    if (selected("contig")) bs::family_contig(p);
+    if (selected("strided")) bs::family_strided(p);
+    if (selected("overlap")) bs::family_overlap(p);
+    if (selected("aggregate")) bs::family_aggregate(p);
+    if (selected("atomic")) bs::family_atomic(p);
+    if (selected("fence")) bs::family_fence(p);
+    p.progress->done();
+    for (int r = 1; r < p.nranks; ++r) bs::send_command(p, r, {bs::Cmd::Quit});
+  } else {
+    bs::serve(p);
+  }
+  MPI_Request request;
+  MPI_Ibarrier(p.comm, &request);
+  bench::wait_sleeping(request);
+
+  bench::restore_launch_affinity();
+  for (std::byte* b : {p.src, p.dst, p.mdst, p.recv, p.echo})
+    if (b) rma::free_local(b);
+  if (p.acc_src) rma::free_local(p.acc_src);
+  p.win.free();
+  p.lock_win.free();
+  p.mutexes.destroy();
+  rma::free(p.bases[static_cast<std::size_t>(p.me)]);
+  MPI_Comm_free(&p.comm);
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+int plot_only(const bs::Options& o) {
+  std::ifstream f(o.plot_from, std::ios::binary);
+  if (!f) {
+    std::fprintf(stderr, "%s: --plot: cannot read '%s': %s\n", kProgram, o.plot_from.c_str(), std::strerror(errno));
+    return 2;
+  }
+  std::stringstream text;
+  text << f.rdbuf();
+  bs::Report report;
+  try {
+    report = bs::from_json(text.str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: --plot: '%s': %s\n", kProgram, o.plot_from.c_str(), e.what());
+    return 2;
+  }
+  std::vector<std::string> pngs;
+  const std::string error = draw(report, o.output_dir, o.name, &pngs);
+  if (!error.empty()) {
+    std::fprintf(stderr, "%s: plotting failed: %s\n", kProgram, error.c_str());
+    return 4;
+  }
+  for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  int me = 0, nranks = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const bool root = me == 0;
+  bs::Options o;
+  try {
+    o = bs::parse_options(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    if (root) std::fprintf(stderr, "%s: %s\n%s", kProgram, e.what(), bs::usage(argv[0]).c_str());
+    return 2;
+  }
+  if (o.help) {
+    if (root) std::printf("%s", bs::usage(argv[0]).c_str());
+    return 0;
+  }
+  if (nranks < 2) {
+    if (root) std::fprintf(stderr, "%s: needs at least 2 ranks (rank 0 measures, rank 1 is the target): mpiexec -n 2 %s\n", kProgram, argv[0]);
+    return 2;
+  }
+  int ok = 1;
+  if (root) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.output_dir, ec);
+    if (ec) {
+      std::fprintf(stderr, "%s: --output-dir '%s': %s\n", kProgram, o.output_dir.c_str(), ec.message().c_str());
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!ok) return 2;
+
+  bs::Report report;
+  report.command = command_line(argc, argv);
+  report.started = bench::utc_timestamp();
+  bench::ResultWriter table(root, "");
+  bench::Progress progress(root);
+  const double busy_ns = root ? bench::calibrate_busy() : 0;
+  long failures = 0;
+  const auto t0 = bench::Clock::now();
+
+  for (const std::string& transport : o.transports) {
+    set_environment(transport, o.vnode_size);
+    bench::restore_launch_affinity();
+    bs::RunConfig cfg;
+    cfg.transport = transport;
+    cfg.ranks = nranks;
+    cfg.mpi = bench::mpi_library_version();
+    cfg.host = bench::host_name();
+    cfg.date = bench::utc_timestamp();
+    cfg.node_size = transport == "shm" ? 0 : o.vnode_size;
+    cfg.loadavg_start = bench::load_average();
+    std::string refused;
+    try {
+      rma::init(MPI_COMM_WORLD);
+    } catch (const rma::InvalidArgument& e) {
+      // Every rank reads the same environment, so every rank refuses. Another bad setting (say
+      // ARMADA_SERVER_CHUNK=abc) is the user's error, not a missing transport: fatal.
+      if (e.argument() != "ARMADA_TRANSPORT") throw;
+      refused = e.what();
+    }
+    int mine = refused.empty(), all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+      if (mine) throw std::runtime_error("rma::init accepted transport '" + transport + "' on some ranks only");
+      cfg.status = "not available in this build: " + refused;
+      report.runs.push_back(cfg);
+      if (root) std::printf("\n== transport %s: NOT AVAILABLE IN THIS BUILD (rma::init refused it: %s)\n", transport.c_str(), refused.c_str());
+      continue;
+    }
+    cfg.route = rma::transport_name(1);
+    cfg.nodes = rma::node_count();
+    cfg.node_size = rma::config().node_size;
+    // As rank 0 sees it (rank 1 reaches itself through shared memory): decided there, for all.
+    int route_ok = transport == "shm" ? cfg.route == "shm" : cfg.route != "shm" && cfg.route != "none";
+    MPI_Bcast(&route_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!route_ok) {
+      cfg.status = "skipped: rank 1 is reached through '" + cfg.route + "'" +
+                   (transport == "shm" ? " (ranks 0 and 1 are on different nodes; the shm pass needs them on one node)"
+                                       : " (ranks 0 and 1 share a node; use --vnode-size 1)");
+      report.runs.push_back(cfg);
+      if (root) std::printf("\n== transport %s: %s\n", transport.c_str(), cfg.status.c_str());
+      rma::finalize();
+      continue;
+    }
+    const int run_index = static_cast<int>(report.runs.size());
+    report.runs.push_back(cfg);
+    if (root) std::printf("\n######## transport %s (ARMADA_NODE_SIZE=%d, rank 1 through '%s') ########\n", transport.c_str(),
+                          cfg.node_size, cfg.route.c_str());
+    bs::Pass p;
+    p.opt = &o;
+    p.report = &report;
+    p.run = run_index;
+    p.table = &table;
+    p.progress = &progress;
+    p.transport = transport;
+    p.me = me;
+    p.nranks = nranks;
+    p.busy_ns = busy_ns;
+    run_pass(p);
+    failures += p.failures;
+    report.runs[static_cast<std::size_t>(run_index)].loadavg_end = bench::load_average();
+    rma::finalize();
+  }
+
+  long all_failures = 0;
+  MPI_Allreduce(&failures, &all_failures, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  if (!root) return all_failures ? 1 : 0;
+
+  const std::string stem = o.output_dir + "/" + o.name;
+  bool written = write_file(stem + ".json", bs::to_json(report));
+  written = write_file(stem + ".csv", bs::to_csv(report)) && written;
+  std::printf("\n%zu results in %.1f s (load average now %.2f); verification: %s\n", report.records.size(),
+              bench::seconds(t0, bench::Clock::now()), bench::load_average(),
+              all_failures ? (std::to_string(all_failures) + " FAILURES").c_str() : "all data correct");
+  for (const auto& run : report.runs) std::printf("transport %-8s %s\n", run.transport.c_str(), run.status.c_str());
+  std::printf("results: %s.json, %s.csv%s\n", stem.c_str(), stem.c_str(), written ? "" : " (WRITE FAILED)");
+  int status = all_failures ? 1 : written ? 0 : 1;
+  if (o.plot) {
+    std::vector<std::string> pngs;
+    const std::string error = draw(report, o.output_dir, o.name, &pngs);
+    if (!error.empty()) {
+      std::fprintf(stderr, "%s: plotting failed: %s\n", kProgram, error.c_str());
+      if (status == 0) status = 4;
+    }
+    for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Re-plotting a results file needs no MPI at all.
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--plot") == 0) {
+      try {
+        return plot_only(bs::parse_options(argc, argv));
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "%s: %s\n%s", kProgram, e.what(), bs::usage(argv[0]).c_str());
+        return 2;
+      }
+    }
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int status = 3;
+  try {
+    status = run(argc, argv);
+  } catch (const std::exception& e) {
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    std::fprintf(stderr, "%s: rank %d: %s\n", kProgram, me, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+  // Every rank leaves with the same status where it is collective (usage errors, failures).
+  MPI_Finalize();
+  return status;
+}

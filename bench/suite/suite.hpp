@@ -1,0 +1,131 @@
+// armada-bench internals: one transport pass (rma::init ... rma::finalize) and its families.
+//
+// Rank 0 is the origin and drives everything; every other rank runs serve(): between commands it
+// sleeps (MPI_Test with a growing nap), so a node server on its node has a CPU, and on command
+// it fills or checks its memory or takes part in an MPI baseline. Rank 1 is the target of every
+// family but "fence", which targets ranks 1..P-1.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "armada/rma/rma.hpp"
+#include "common/measure.hpp"
+#include "common/mpi_baseline.hpp"
+#include "common/progress.hpp"
+#include "common/results.hpp"
+#include "suite/options.hpp"
+#include "suite/report.hpp"
+
+namespace armada::bench::suite {
+
+constexpr std::size_t KiB = 1024;
+constexpr std::size_t MiB = 1024 * KiB;
+constexpr int kStreamWindow = 8;   // MPI_Isend per round of the send/recv bandwidth baseline
+
+/// Memory on the target (rank 1): in its rma segment and, with the same layout, its MPI window.
+///   [0, R)        region A: puts land here
+///   [R, 2R)       region B: get sources (the target writes a pattern once per pass)
+///   [2R, 3R)      region C: accumulates and the aggregation test's scattered puts
+///   [3R, 3R+S)    slots: counters and the fence family's words
+/// Ranks 2 and up (targets of the fence family only) have just the slots, at offset 0.
+struct Layout {
+  std::size_t region = 0;  // R
+  std::size_t a() const noexcept { return 0; }
+  std::size_t b() const noexcept { return region; }
+  std::size_t c() const noexcept { return 2 * region; }
+  std::size_t slots() const noexcept { return 3 * region; }
+  std::size_t target_bytes() const noexcept { return 3 * region + kSlotBytes; }
+  /// Offset of the slots of world rank r (r >= 1).
+  std::size_t slots_of(int r) const noexcept { return r == 1 ? slots() : 0; }
+  static constexpr std::size_t kSlotBytes = 64 * KiB;
+  // Slots (offsets from slots()).
+  static constexpr std::size_t kCounter = 0;      // fetch_add
+  static constexpr std::size_t kLocked = 256;     // increments under the mutex
+  static constexpr std::size_t kMpiCounter = 512; // MPI_Fetch_and_op
+  static constexpr std::size_t kFence = 1024;     // fence family: one 8-byte word per origin iteration
+};
+
+/// Seed of the pattern the target writes into region B (word i of B is pattern_word(i, seed)).
+constexpr std::uint64_t kGetSeed = 0xB0B;
+
+/// Successive operations of `bytes` use successive buffers `step` bytes apart, cycling through
+/// `count` of them inside a region (the papers' way of keeping caches from serving every
+/// iteration); with rotation off, count is 1.
+struct Rotation {
+  std::size_t step = 0, count = 1;
+  Rotation(std::size_t bytes, std::size_t region, bool enabled, std::size_t max_count = 4096);
+  std::size_t offset(std::size_t i) const noexcept { return (i % count) * step; }
+  std::size_t extent() const noexcept { return count * step; }
+};
+
+enum class Cmd : std::int64_t {
+  Quit, Fill, Check, CheckStrided, CheckDoubles, CheckScatter, SetLong, GetLong, Echo, StreamReceive, CheckStream
+};
+enum class Mem : std::int64_t { Segment, Window };
+struct Command {
+  Cmd cmd;
+  Mem mem = Mem::Segment;
+  std::int64_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0;
+};
+constexpr int kTagCommand = 11, kTagReply = 12, kTagPing = 13, kTagData = 14, kTagAck = 15;
+
+/// The scattered slots of the aggregation test: `count` distinct 8-byte-aligned offsets in
+/// [0, region), in a fixed random order (the same on every rank).
+std::vector<std::size_t> scatter_offsets(std::size_t count, std::size_t region);
+
+/// Double i of the accumulate source: small integers and halves, exact in any sum used here.
+inline double acc_value(std::size_t i) noexcept { return static_cast<double>(i % 1000) * 0.5; }
+
+struct Pass {
+  const Options* opt = nullptr;
+  Report* report = nullptr;
+  int run = 0;                    // index of this pass in report->runs
+  ResultWriter* table = nullptr;  // the human table (root only)
+  Progress* progress = nullptr;
+  std::string transport;
+
+  int me = 0, nranks = 0;
+  MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of the world: commands and MPI baselines
+  Layout layout;
+  std::vector<void*> bases;       // rma segment bases, per rank
+  std::byte* seg = nullptr;       // rank 1's segment (its address; local memory on rank 1)
+  rma::MutexSet mutexes;
+  MpiWindow win;                  // same layout as the segment, under lock_all
+  MpiWindow lock_win;             // for MPI_Win_lock/unlock
+  std::byte* src = nullptr;       // origin: R bytes of pattern sources
+  std::byte* dst = nullptr;       // origin: R bytes of get destinations
+  std::byte* mdst = nullptr;      // origin: R bytes of MPI get destinations
+  std::byte* recv = nullptr;      // origin: max_bytes, the ping-pong's echo
+  double* acc_src = nullptr;      // origin: R bytes of doubles acc_value(i)
+  std::byte* echo = nullptr;      // target: kStreamWindow x max_bytes, echo and stream receive buffers
+  std::size_t max_bytes = 0;      // largest contiguous size of the pass
+  double busy_ns = 0;             // origin: calibrated computation loop
+  long failures = 0;
+};
+
+// ---- the origin's side of the protocol (suite/target.cpp) ---------------------------------------
+void send_command(const Pass& p, int rank, const Command& m);
+std::int64_t reply(const Pass& p, int rank);
+std::int64_t call(const Pass& p, int rank, const Command& m);
+/// Reports a failed data check (rank, what, detail) and counts it.
+void fail(Pass& p, const std::string& what, const std::string& detail);
+/// A check run by rank `rank`: the reply is 0 when the data was right (the rank printed the
+/// failure otherwise; it is counted on the origin too).
+void remote_check(Pass& p, int rank, const Command& m, const std::string& what);
+/// Every rank but 0: serve commands until Quit.
+void serve(Pass& p);
+
+// ---- the families (suite/families.cpp); origin only ----------------------------------------------
+void family_contig(Pass& p);
+void family_strided(Pass& p);
+void family_overlap(Pass& p);
+void family_aggregate(Pass& p);
+void family_atomic(Pass& p);
+void family_fence(Pass& p);
+
+}  // namespace armada::bench::suite

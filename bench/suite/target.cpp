@@ -1,0 +1,193 @@
+// The command protocol between the origin (rank 0) and the serving ranks.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+#include "common/pattern.hpp"
+#include "suite/suite.hpp"
+
+namespace armada::bench::suite {
+
+Rotation::Rotation(std::size_t bytes, std::size_t region, bool enabled, std::size_t max_count) {
+  // Small buffers 256 B apart (no two share a line; not 4 KiB apart, which would map them all to
+  // one cache set), page-sized and larger ones on page boundaries.
+  step = bytes < 4096 ? (bytes + 255) / 256 * 256 : (bytes + 4095) / 4096 * 4096;
+  count = enabled ? std::max<std::size_t>(1, std::min(region / step, max_count)) : 1;
+}
+
+std::vector<std::size_t> scatter_offsets(std::size_t count, std::size_t region) {
+  std::vector<std::size_t> slots(region / 8);
+  for (std::size_t i = 0; i < slots.size(); ++i) slots[i] = 8 * i;
+  std::mt19937_64 rng(20261122);
+  std::shuffle(slots.begin(), slots.end(), rng);
+  slots.resize(std::min(count, slots.size()));
+  return slots;
+}
+
+void send_command(const Pass& p, int rank, const Command& m) {
+  MPI_Send(&m, sizeof m, MPI_BYTE, rank, kTagCommand, p.comm);
+}
+
+std::int64_t reply(const Pass& p, int rank) {
+  std::int64_t v = 0;
+  MPI_Recv(&v, 1, MPI_INT64_T, rank, kTagReply, p.comm, MPI_STATUS_IGNORE);
+  return v;
+}
+
+std::int64_t call(const Pass& p, int rank, const Command& m) {
+  send_command(p, rank, m);
+  return reply(p, rank);
+}
+
+void fail(Pass& p, const std::string& what, const std::string& detail) {
+  ++p.failures;
+  if (p.progress) p.progress->done();
+  std::fprintf(stderr, "[rank %d] VERIFICATION FAILED [%s]: %s: %s\n", p.me, p.transport.c_str(), what.c_str(),
+               detail.c_str());
+  std::fflush(stderr);
+}
+
+void remote_check(Pass& p, int rank, const Command& m, const std::string& what) {
+  if (call(p, rank, m) != 0) {
+    ++p.failures;  // the serving rank printed the details
+    if (p.progress) p.progress->done();
+    std::fprintf(stderr, "[rank 0] VERIFICATION FAILED [%s]: %s (checked by rank %d)\n", p.transport.c_str(),
+                 what.c_str(), rank);
+  }
+}
+
+namespace {
+
+void answer(const Pass& p, std::int64_t v) { MPI_Send(&v, 1, MPI_INT64_T, 0, kTagReply, p.comm); }
+
+std::size_t z(std::int64_t v) { return static_cast<std::size_t>(v); }
+std::uint64_t u(std::int64_t v) { return static_cast<std::uint64_t>(v); }
+
+/// The memory a command names: this rank's segment or its MPI window (synchronized first).
+std::byte* memory(Pass& p, Mem mem) {
+  if (mem == Mem::Window) {
+    p.win.sync();
+    return p.win.local();
+  }
+  return static_cast<std::byte*>(p.bases[static_cast<std::size_t>(p.me)]);
+}
+
+/// Returns true when the check passed; prints the failure otherwise.
+bool check(Pass& p, const std::string& what, const std::string& problem) {
+  if (problem.empty()) return true;
+  fail(p, what, problem);
+  return false;
+}
+
+std::string where(Mem mem) { return mem == Mem::Window ? "MPI window" : "rma segment"; }
+
+}  // namespace
+
+void serve(Pass& p) {
+  for (;;) {
+    Command m{};
+    MPI_Request request;
+    MPI_Irecv(&m, sizeof m, MPI_BYTE, 0, kTagCommand, p.comm, &request);
+    wait_sleeping(request);
+    switch (m.cmd) {
+      case Cmd::Quit:
+        return;
+      case Cmd::Fill: {  // a offset, b bytes, c seed (0: zeros), d first word
+        std::byte* base = memory(p, m.mem) + m.a;
+        if (m.c == 0) std::memset(base, 0, z(m.b));
+        else fill_pattern(base, z(m.b), u(m.c), z(m.d));
+        if (m.mem == Mem::Window) p.win.sync();
+        answer(p, 0);
+        break;
+      }
+      case Cmd::Check: {  // a offset, b bytes, c seed, d step, e count: b bytes at a + j*d, j < e
+        std::byte* base = memory(p, m.mem) + m.a;
+        bool ok = true;
+        for (std::int64_t j = 0; j < std::max<std::int64_t>(m.e, 1) && ok; ++j) {
+          const std::size_t off = z(j * m.d);
+          ok = check(p, where(m.mem) + " at offset " + std::to_string(z(m.a) + off) + " (" + format_bytes(z(m.b)) + ")",
+                     check_pattern(base + off, z(m.b), u(m.c), off / 8));
+        }
+        answer(p, ok ? 0 : 1);
+        break;
+      }
+      case Cmd::CheckStrided: {
+        // a offset, b segment bytes, c segments, d remote stride, e seed, f slot step (remote),
+        // g = count << 32 | local slot step / 8: segment k of slot j at a + j*f + k*d holds the
+        // pattern words of local offset j*lstep + k*b, and the gap after it is zero.
+        std::byte* base = memory(p, m.mem) + m.a;
+        const std::size_t seg = z(m.b), nseg = z(m.c), stride = z(m.d), count = z(m.g >> 32),
+                          lstep = z(m.g & 0xFFFFFFFF) * 8;
+        bool ok = true;
+        for (std::size_t j = 0; j < count && ok; ++j)
+          for (std::size_t k = 0; k < nseg && ok; ++k) {
+            const std::byte* s = base + j * z(m.f) + k * stride;
+            const std::string what = where(m.mem) + ": strided " + format_bytes(seg) + " x " + std::to_string(nseg) +
+                                     ", slot " + std::to_string(j) + ", segment " + std::to_string(k);
+            ok = check(p, what, check_pattern(s, seg, u(m.e), (j * lstep + k * seg) / 8)) &&
+                 (stride == seg || check(p, what + " (the gap after it)", check_zero(s + seg, stride - seg)));
+          }
+        answer(p, ok ? 0 : 1);
+        break;
+      }
+      case Cmd::CheckDoubles: {  // a offset, b count, c expected multiple of acc_value(i) (as double bits)
+        const std::byte* base = memory(p, m.mem) + m.a;
+        double mult;
+        std::memcpy(&mult, &m.c, sizeof mult);
+        bool ok = true;
+        for (std::size_t i = 0; i < z(m.b) && ok; ++i) {
+          double got;
+          std::memcpy(&got, base + 8 * i, 8);
+          if (got != mult * acc_value(i))
+            ok = check(p, where(m.mem) + ": accumulate result", "element " + std::to_string(i) + " is " +
+                                                                    std::to_string(got) + ", expected " +
+                                                                    std::to_string(mult * acc_value(i)));
+        }
+        answer(p, ok ? 0 : 1);
+        break;
+      }
+      case Cmd::CheckScatter: {  // a offset, b slots, c region bytes, d seed: slot k holds pattern_word(k, seed)
+        const std::byte* base = memory(p, m.mem) + m.a;
+        const auto slots = scatter_offsets(z(m.b), z(m.c));
+        bool ok = true;
+        for (std::size_t k = 0; k < slots.size() && ok; ++k)
+          ok = check(p, where(m.mem) + ": scattered slot " + std::to_string(k),
+                     check_pattern(base + slots[k], 8, u(m.d), k));
+        answer(p, ok ? 0 : 1);
+        break;
+      }
+      case Cmd::SetLong: {  // a offset, b value
+        std::byte* base = memory(p, m.mem);
+        std::atomic_ref<std::int64_t>(*reinterpret_cast<std::int64_t*>(base + m.a)).store(m.b);
+        if (m.mem == Mem::Window) p.win.sync();
+        answer(p, 0);
+        break;
+      }
+      case Cmd::GetLong: {  // a offset
+        std::byte* base = memory(p, m.mem);
+        answer(p, std::atomic_ref<std::int64_t>(*reinterpret_cast<std::int64_t*>(base + m.a)).load());
+        break;
+      }
+      case Cmd::Echo:  // a bytes, b round trips
+        answer(p, 0);
+        echo(p.comm, 0, kTagPing, p.echo, z(m.a), z(m.b));
+        break;
+      case Cmd::StreamReceive:  // a bytes, b rounds
+        answer(p, 0);
+        stream_receive(p.comm, 0, kTagData, kTagAck, p.echo, p.max_bytes, z(m.a), kStreamWindow, z(m.b));
+        break;
+      case Cmd::CheckStream: {  // a bytes, b seed: every receive buffer holds the pattern
+        bool ok = true;
+        for (int w = 0; w < kStreamWindow && ok; ++w)
+          ok = check(p, "MPI stream receive buffer " + std::to_string(w),
+                     check_pattern(p.echo + static_cast<std::size_t>(w) * p.max_bytes, z(m.a), u(m.b)));
+        answer(p, ok ? 0 : 1);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace armada::bench::suite

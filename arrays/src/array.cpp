@@ -490,7 +490,7 @@ LocalView<void> Array::access() {
   Impl& a = const_cast<Impl&>(checked("arrays::access"));
   const Block& b = a.mine();
   ++a.accesses;
-  if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.lo, b.stride};
+  if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};
   return {b.address(b.patch.lo, a.ghosts, a.esize), b.patch.lo, b.patch.hi, b.stride};
 }
 
@@ -498,7 +498,7 @@ LocalView<void> Array::access_ghosts() {
   Impl& a = const_cast<Impl&>(checked("arrays::access_ghosts"));
   const Block& b = a.mine();
   ++a.accesses;
-  if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.lo, b.stride};
+  if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};
   Coord lo = b.patch.lo, hi = b.patch.hi;
   for (int d = 0; d < a.ndim(); ++d) {
     lo[d] -= a.ghosts[d];

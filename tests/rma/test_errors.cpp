@@ -152,7 +152,7 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
   expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_VERBOSE", "'maybe'"});
   unsetenv("ARMADA_VERBOSE");
   setenv("ARMADA_TRANSPORT", "carrier-pigeon", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server, none"});
+  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server, mpi-rma, none"});
   unsetenv("ARMADA_TRANSPORT");
   setenv("ARMADA_SERVER_CLUSTER", "0", 1);
   expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_SERVER_CLUSTER", "'0'"});

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <numeric>
 
 #include "test_util.hpp"
@@ -133,6 +134,20 @@ TEST(VirtualNodes, OffNodeTargetsUseTheInterNodeTransportOrNameItsAbsence) {
       EXPECT_EQ(seg.local<unsigned char>()[8 * slot + i], written ? 0x42 : 0x21) << "slot " << slot;
   }
   barrier();
+}
+
+TEST(VirtualNodes, TransportNamesFollowTheSetting) {
+  // With several nodes, off-node targets use the configured transport. mpi-rma takes on-node
+  // targets too (their accumulates and atomics must go through MPI to stay atomic with the
+  // off-node ones); otherwise on-node targets are shared memory.
+  const std::string configured = config().transport;
+  for (int r = 0; r < size(); ++r) {
+    const std::string name = transport_name(r);
+    if (node_count() == 1) EXPECT_EQ(name, "shm") << "rank " << r;
+    else if (configured == "mpi-rma") EXPECT_EQ(name, "mpi-rma") << "rank " << r;
+    else if (same_node(rank(), r)) EXPECT_EQ(name, "shm") << "rank " << r;
+    else EXPECT_EQ(name, configured) << "rank " << r;
+  }
 }
 
 }  // namespace

@@ -18,7 +18,9 @@ constexpr Setting kSettings[] = {
     {"ARMADA_SPIN_LIMIT", "int", "2000",
      "Busy-wait rounds before a waiting rank yields or sleeps (mutexes, accumulate locks)."},
     {"ARMADA_TRANSPORT", "string", "server",
-     "Transport to ranks on other nodes: 'server' (a helper thread per node, MPI two-sided) or "
+     "Transport to ranks on other nodes: 'server' (a helper thread per node, MPI two-sided), "
+     "'mpi-rma' (MPI-3 one-sided windows; it then also carries every accumulate, atomic and "
+     "mutex operation, on-node ones included, so that they stay atomic with each other) or "
      "'none' (operations to other nodes fail with Unsupported)."},
     {"ARMADA_SERVER_POLL", "bool", "0",
      "1: an idle node server polls continuously (lowest latency; costs a core). 0: it spins "
@@ -32,6 +34,15 @@ constexpr Setting kSettings[] = {
     {"ARMADA_SERVER_CLUSTER", "int", "1",
      "Cooperative server clustering: servers per cluster (g). Each server keeps request buffers "
      "for 1/g of the clients and forwards requests for the other servers of its cluster. 1 = off."},
+    {"ARMADA_MPI_PROGRESS", "bool", "1",
+     "mpi-rma: a helper thread enters MPI every ARMADA_MPI_PROGRESS_US so that one-sided "
+     "operations the MPI library executes in the target's progress engine (Open MPI's emulated "
+     "atomics, MPICH's accumulates) complete while the target computes. 0: no thread."},
+    {"ARMADA_MPI_PROGRESS_US", "int", "100",
+     "mpi-rma: interval of the progress thread in microseconds (it sleeps in between)."},
+    {"ARMADA_MPI_MUTEX_WAITERS", "int", "64",
+     "mpi-rma: queue nodes per process, the most mutexes one process holds or waits for at once "
+     "(over all its threads)."},
 };
 
 long parse_int(const char* name, const char* text, long min, long max) {
@@ -61,9 +72,12 @@ Config read_config() {
   if (const char* v = std::getenv("ARMADA_SPIN_LIMIT")) c.spin_limit = static_cast<int>(parse_int("ARMADA_SPIN_LIMIT", v, 0, 1 << 30));
   if (const char* v = std::getenv("ARMADA_TRANSPORT")) {
     c.transport = v;
-    if (c.transport != "server" && c.transport != "none")
-      detail::throw_invalid("rma::init", "ARMADA_TRANSPORT", "'" + c.transport + "'", "must be one of: server, none");
+    if (c.transport != "server" && c.transport != "mpi-rma" && c.transport != "none")
+      detail::throw_invalid("rma::init", "ARMADA_TRANSPORT", "'" + c.transport + "'", "must be one of: server, mpi-rma, none");
   }
+  if (const char* v = std::getenv("ARMADA_MPI_PROGRESS")) c.mpi_progress = parse_bool("ARMADA_MPI_PROGRESS", v);
+  if (const char* v = std::getenv("ARMADA_MPI_PROGRESS_US")) c.mpi_progress_us = static_cast<int>(parse_int("ARMADA_MPI_PROGRESS_US", v, 1, 1000000));
+  if (const char* v = std::getenv("ARMADA_MPI_MUTEX_WAITERS")) c.mpi_mutex_waiters = static_cast<int>(parse_int("ARMADA_MPI_MUTEX_WAITERS", v, 1, 1 << 16));
   if (const char* v = std::getenv("ARMADA_SERVER_POLL")) c.server_poll = parse_bool("ARMADA_SERVER_POLL", v);
   if (const char* v = std::getenv("ARMADA_SERVER_SLEEP_MAX_US")) c.server_sleep_max_us = static_cast<int>(parse_int("ARMADA_SERVER_SLEEP_MAX_US", v, 1, 1000000));
   if (const char* v = std::getenv("ARMADA_SERVER_BUFFERS")) c.server_buffers = static_cast<int>(parse_int("ARMADA_SERVER_BUFFERS", v, 1, 1024));

@@ -96,6 +96,13 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
       slice.local = rec.region.data() + offset[static_cast<std::size_t>(r)];
     slices.push_back(slice);
   }
+  if (s.mpi) {  // the segment's window: collective over the group, like this whole call
+    const MPI_Win win = s.mpi->attach(id, group, rec.my_base, bytes);
+    for (detail::Slice& slice : slices) {
+      slice.window = win;
+      slice.window_rank = group.group_rank(slice.owner);
+    }
+  }
   s.registry->add(slices);
   {
     std::lock_guard lock(s.segments_mutex);
@@ -161,6 +168,7 @@ void free(void* my_base, const Group& g) {
   detail::fence_everything(s);
   MPI_Barrier(doomed.group.comm());  // no member still reads or writes the slices
   s.registry->remove(id);
+  if (s.mpi) s.mpi->detach(id);  // collective over the group; before the memory is unmapped
   detail::forget_foreign_segment(s, doomed);
 }
 

@@ -6,6 +6,8 @@
 // concurrent reader may still hold one.
 #pragma once
 
+#include <mpi.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +29,9 @@ struct Slice {
   int region_fd = -1;
   std::uint64_t region_size = 0;
   std::uint64_t region_offset = 0;  // of this slice in the object
+  // The segment's MPI window and the owner's rank in it (mpi-rma transport only).
+  MPI_Win window = MPI_WIN_NULL;
+  int window_rank = -1;
 
   bool contains(std::uintptr_t addr, std::size_t extent) const noexcept {
     return addr >= base && addr - base <= size && extent <= size - (addr - base);

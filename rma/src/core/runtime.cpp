@@ -127,6 +127,24 @@ void start_server_transport(State& s) {
   s.transports.push_back(s.server.get());
   MPI_Barrier(s.world);  // every server is listening before anyone sends
 }
+// The MPI-3 one-sided transport. It takes every target, on-node ones too (it hands their plain
+// put/get to shared memory itself), because accumulates and atomics must all go through MPI to
+// stay atomic with each other. Threads call MPI concurrently: MPI_THREAD_MULTIPLE.
+void start_mpi_rma_transport(State& s) {
+  int provided = 0;
+  MPI_Query_thread(&provided);
+  if (provided < MPI_THREAD_MULTIPLE)
+    throw_state("rma::init", "the mpi-rma transport needs MPI_THREAD_MULTIPLE, but MPI provides level " +
+                                 std::to_string(provided) + " (initialize MPI with MPI_Init_thread(MPI_THREAD_MULTIPLE), or set ARMADA_TRANSPORT=none)");
+  MpiRmaSettings settings;
+  settings.progress_thread = s.config.mpi_progress;
+  settings.progress_interval_us = s.config.mpi_progress_us;
+  settings.spin_limit = s.config.spin_limit;
+  settings.mutex_waiters = s.config.mpi_mutex_waiters;
+  s.mpi = std::make_unique<MpiRmaTransport>(s.world, s.rank, *s.shm, settings);
+  for (int r = 0; r < s.size; ++r) s.route[static_cast<std::size_t>(r)] = s.mpi.get();
+  s.transports.push_back(s.mpi.get());
+}
 
 void print_configuration(const State& s) {
   std::printf("armada::rma: %d ranks on %zu node(s)%s\n", s.size, s.topology.members.size(),
@@ -168,6 +186,7 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
     s->route[static_cast<std::size_t>(r)] = s->shm.get();
   s->transports.push_back(s->shm.get());
   if (s->topology.members.size() > 1 && s->config.transport == "server") start_server_transport(*s);
+  if (s->topology.members.size() > 1 && s->config.transport == "mpi-rma") start_mpi_rma_transport(*s);
 
   if (s->config.verbose && s->rank == 0) print_configuration(*s);
   g_state = s.release();
@@ -215,6 +234,7 @@ void finalize() {
     doomed->node_server.reset();
     doomed->server.reset();
     if (doomed->server_comm != MPI_COMM_NULL) MPI_Comm_free(&doomed->server_comm);
+    doomed->mpi.reset();  // frees the windows still open (collective), before their memory goes
     doomed->segments.clear();
     doomed->world_group = Group(nullptr);
     MPI_Comm_free(&doomed->node_comm);

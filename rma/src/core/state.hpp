@@ -16,6 +16,7 @@
 #include "transport/shm/shm_transport.hpp"
 #include "transport/server/node_server.hpp"
 #include "transport/server/server_transport.hpp"
+#include "transport/mpi_rma/mpi_rma_transport.hpp"
 
 namespace armada::rma::detail {
 
@@ -52,6 +53,8 @@ struct State {
   std::unique_ptr<ServerTransport> server;
   std::unique_ptr<NodeServer> node_server;
   long server_rss_growth_kb = 0;
+  // Or the MPI-3 one-sided transport (it also carries on-node accumulates and atomics).
+  std::unique_ptr<MpiRmaTransport> mpi;
   std::vector<Transport*> route;       // per world rank; null: no transport reaches it
   std::vector<Transport*> transports;  // each transport in use once (for fence_all)
 

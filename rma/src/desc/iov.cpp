@@ -53,13 +53,14 @@ namespace {
 
 // Exact answer by sorting: O(n log n). Used to confirm (and name) an overlap the cheaper passes
 // suspect, and when the destinations span too much memory for a bitmap.
-bool overlap_by_sorting(std::span<const IoSet> sets, std::uintptr_t& first, std::uintptr_t& second) {
+bool overlap_by_sorting(std::span<const IoSet> sets, bool dst_side, std::uintptr_t& first,
+                        std::uintptr_t& second) {
   struct Range { std::uintptr_t begin, end; };
   thread_local std::vector<Range> tls_ranges;
   std::vector<Range>& ranges = tls_ranges;
   ranges.clear();
   for (const IoSet& set : sets)
-    for (void* d : set.dst) {
+    for (void* d : dst_side ? set.dst : set.src) {
       const auto a = reinterpret_cast<std::uintptr_t>(d);
       ranges.push_back({a, a + set.bytes});
     }
@@ -103,7 +104,27 @@ bool find_destination_overlap(std::span<const IoSet> sets, const IovScan& scan,
       }
     if (!suspect) return false;
   }
-  return overlap_by_sorting(sets, first, second);
+  return overlap_by_sorting(sets, true, first, second);
+}
+
+bool side_overlaps(std::span<const IoSet> sets, bool dst_side) {
+  // Ascending and disjoint in order is the common case: one pass, no sorting.
+  std::uintptr_t end = 0;
+  bool ascending = true;
+  for (const IoSet& set : sets) {
+    for (void* p : dst_side ? set.dst : set.src) {
+      const auto a = reinterpret_cast<std::uintptr_t>(p);
+      if (a < end) {
+        ascending = false;
+        break;
+      }
+      end = a + set.bytes;
+    }
+    if (!ascending) break;
+  }
+  if (ascending) return false;
+  std::uintptr_t first = 0, second = 0;
+  return overlap_by_sorting(sets, dst_side, first, second);
 }
 
 }  // namespace armada::rma::detail

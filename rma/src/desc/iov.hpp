@@ -33,4 +33,9 @@ IovScan scan_iov(const char* op, std::span<const IoSet> sets, bool remote_is_dst
 bool find_destination_overlap(std::span<const IoSet> sets, const IovScan& scan,
                               std::uintptr_t& first, std::uintptr_t& second);
 
+/// Whether any two segments overlap on one side (dst_side: destinations, else sources):
+/// O(n) when that side is ascending, O(n log n) otherwise. The mpi-rma transport's conflict
+/// check on the remote side (MPI forbids overlapping target entries in one operation).
+bool side_overlaps(std::span<const IoSet> sets, bool dst_side);
+
 }  // namespace armada::rma::detail

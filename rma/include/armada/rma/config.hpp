@@ -23,13 +23,16 @@ struct Config {
   int node_size = 0;         ///< ARMADA_NODE_SIZE: ranks per virtual node, 0 = physical nodes
   bool verbose = false;      ///< ARMADA_VERBOSE: print the configuration and topology at init
   int spin_limit = 2000;     ///< ARMADA_SPIN_LIMIT: busy-wait iterations before a waiter sleeps
-  std::string transport = "server";  ///< ARMADA_TRANSPORT: inter-node transport (server, none)
+  std::string transport = "server";  ///< ARMADA_TRANSPORT: inter-node transport (server, mpi-rma, none)
   bool server_poll = false;          ///< ARMADA_SERVER_POLL: idle server polls instead of sleeping
   int server_sleep_max_us = 200;     ///< ARMADA_SERVER_SLEEP_MAX_US: idle backoff ceiling
   int server_buffers = 4;            ///< ARMADA_SERVER_BUFFERS: request buffers per client
   int server_inline = 4096;          ///< ARMADA_SERVER_INLINE: payload bytes inside a request
   int server_chunk = 262144;         ///< ARMADA_SERVER_CHUNK: pipeline chunk in bytes
   int server_cluster = 1;            ///< ARMADA_SERVER_CLUSTER: servers per cooperative cluster
+  bool mpi_progress = true;          ///< ARMADA_MPI_PROGRESS: mpi-rma progress thread
+  int mpi_progress_us = 100;         ///< ARMADA_MPI_PROGRESS_US: its polling interval
+  int mpi_mutex_waiters = 64;        ///< ARMADA_MPI_MUTEX_WAITERS: MCS queue nodes per process
 };
 
 /// Reads the ARMADA_* environment; throws InvalidArgument naming the variable on a bad value.

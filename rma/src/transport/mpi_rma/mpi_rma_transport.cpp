@@ -1,0 +1,463 @@
+#include "transport/mpi_rma/mpi_rma_transport.hpp"
+
+#include <time.h>
+
+#include <complex>
+#include <cstring>
+#include <string>
+
+#include "core/check.hpp"
+#include "desc/accumulate.hpp"
+#include "desc/iov.hpp"
+#include "transport/mpi_rma/datatypes.hpp"
+#include "transport/shm/shm_transport.hpp"
+
+namespace armada::rma::detail {
+
+using mpi_rma::Buffer;
+using mpi_rma::Datatype;
+using mpi_rma::element_type;
+
+namespace {
+
+const char* op_name(OpKind kind, bool vector) {
+  switch (kind) {
+    case OpKind::Put: return vector ? "rma::put_vector (mpi-rma)" : "rma::put (mpi-rma)";
+    case OpKind::Get: return vector ? "rma::get_vector (mpi-rma)" : "rma::get (mpi-rma)";
+    case OpKind::Acc: return vector ? "rma::acc_vector (mpi-rma)" : "rma::acc (mpi-rma)";
+  }
+  return "rma (mpi-rma)";
+}
+
+/// Whether `scale` is the multiplicative identity of `type` (then no staging is needed).
+bool is_one(AccType type, const void* scale) {
+  switch (type) {
+    case AccType::Int: return *static_cast<const int*>(scale) == 1;
+    case AccType::Long: return *static_cast<const long*>(scale) == 1;
+    case AccType::Float: return *static_cast<const float*>(scale) == 1.0f;
+    case AccType::Double: return *static_cast<const double*>(scale) == 1.0;
+    case AccType::ComplexFloat: return *static_cast<const std::complex<float>*>(scale) == std::complex<float>(1);
+    case AccType::ComplexDouble: return *static_cast<const std::complex<double>*>(scale) == std::complex<double>(1);
+  }
+  return false;
+}
+
+MPI_Aint displacement(const Slice& slice, const void* remote) {
+  return static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(remote) - slice.base);
+}
+
+void check_window(const char* op, const Slice& slice) {
+  if (slice.window == MPI_WIN_NULL)
+    throw_state(op, "segment " + std::to_string(slice.segment) + " has no MPI window (allocated before the mpi-rma transport started?)");
+}
+
+void sleep_us(long us) {
+  const timespec ts{us / 1000000, (us % 1000000) * 1000};
+  nanosleep(&ts, nullptr);
+}
+
+}  // namespace
+
+MpiRmaTransport::MpiRmaTransport(MPI_Comm world, int rank, ShmTransport& shm, MpiRmaSettings settings)
+    : rank_(rank), shm_(shm), settings_(settings) {
+  MPI_Comm_dup(world, &comm_);
+  const auto slots = static_cast<std::size_t>(settings_.mutex_waiters);
+  MPI_Win_allocate(static_cast<MPI_Aint>(slots * 2 * sizeof(std::int64_t)), sizeof(std::int64_t), MPI_INFO_NULL,
+                   comm_, &queue_nodes_, &queue_win_);
+  std::memset(queue_nodes_, 0, slots * 2 * sizeof(std::int64_t));
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, queue_win_);
+  for (int s = settings_.mutex_waiters - 1; s >= 0; --s) free_slots_.push_back(s);
+  MPI_Barrier(comm_);  // every queue node is zeroed before anyone can enqueue behind it
+  if (settings_.progress_thread) progress_ = std::thread([this] { progress_loop(); });
+}
+
+MpiRmaTransport::~MpiRmaTransport() {
+  stop_.store(true, std::memory_order_relaxed);
+  if (progress_.joinable()) progress_.join();
+  // Windows the program never freed: every member frees them in segment order, a global order,
+  // so these collective calls cannot deadlock across overlapping groups.
+  for (auto& [id, w] : windows_) {
+    MPI_Win_unlock_all(w.win);
+    MPI_Win_free(&w.win);
+  }
+  windows_.clear();
+  MPI_Win_unlock_all(queue_win_);
+  MPI_Win_free(&queue_win_);
+  MPI_Comm_free(&comm_);
+}
+
+void MpiRmaTransport::progress_loop() {
+  // MPI_Iprobe enters the progress engine, which executes one-sided requests that need the
+  // target (active-message atomics and accumulates). A fixed interval: a wake-up costs a few
+  // microseconds, so 100 µs keeps the thread near 2-3 % of a core.
+  while (!stop_.load(std::memory_order_relaxed)) {
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
+    sleep_us(settings_.progress_interval_us);
+  }
+}
+
+MPI_Win MpiRmaTransport::attach(std::int64_t segment, const Group& group, void* base, std::size_t bytes) {
+  MPI_Win win = MPI_WIN_NULL;
+  MPI_Win_create(bytes ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, group.comm(), &win);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+  std::lock_guard lock(windows_mutex_);
+  windows_[segment] = Window{win, group};
+  return win;
+}
+
+void MpiRmaTransport::detach(std::int64_t segment) {
+  Window w;
+  {
+    std::lock_guard lock(windows_mutex_);
+    auto it = windows_.find(segment);
+    if (it == windows_.end()) return;
+    w = std::move(it->second);
+    windows_.erase(it);
+  }
+  MPI_Win_unlock_all(w.win);
+  MPI_Win_free(&w.win);
+}
+
+// ---- data movement ----------------------------------------------------------------------------
+
+std::uint64_t MpiRmaTransport::finish(MPI_Request request, MPI_Win win, int rank, bool write, bool blocking,
+                                      std::unique_ptr<std::byte[]> staging) {
+  Pending p;
+  p.requests.push_back(request);
+  p.win = win;
+  p.rank = rank;
+  p.write = write;
+  p.staging = std::move(staging);
+  if (blocking) {
+    complete(p);
+    return 0;
+  }
+  const std::uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard lock(pending_mutex_);
+  pending_.emplace(token, std::move(p));
+  return token;
+}
+
+void MpiRmaTransport::complete(Pending& p) {
+  MPI_Waitall(static_cast<int>(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE);
+  // Local completion is all MPI_Wait gives a put; flushing makes it remotely complete, so that
+  // the next operation to that location (through any transport) is ordered after it.
+  if (p.write) MPI_Win_flush(p.rank, p.win);
+}
+
+std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
+  // Plain data to a target on this node: shared memory. Accumulates never: see the header.
+  if (op.kind != OpKind::Acc && op.slice->local) return shm_.strided(op, blocking);
+  if (op.kind == OpKind::Acc) return issue_acc(op, blocking);
+  const char* name = op_name(op.kind, false);
+  const Slice& slice = *op.slice;
+  check_window(name, slice);
+  const bool put = op.kind == OpKind::Put;
+  const MPI_Aint disp = displacement(slice, op.remote);
+  Buffer flat;
+  Datatype local_type, remote_type;
+  int count = 1;
+  MPI_Datatype ltype, rtype;
+  if (op.shape.levels == 0) {
+    flat = mpi_rma::contiguous(op.shape.count[0], MPI_BYTE, 1);
+    count = flat.count;
+    ltype = rtype = flat.type;
+  } else {
+    // The local side is src for a put and dst for a get; the remote side the other one.
+    local_type = mpi_rma::strided_side(name, op.shape, !put, MPI_BYTE, 1);
+    remote_type = mpi_rma::strided_side(name, op.shape, put, MPI_BYTE, 1);
+    ltype = local_type.get();
+    rtype = remote_type.get();
+  }
+  if (blocking) {
+    if (put) {
+      MPI_Put(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window);
+      MPI_Win_flush(slice.window_rank, slice.window);
+    } else {
+      MPI_Get(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window);
+      MPI_Win_flush_local(slice.window_rank, slice.window);
+    }
+    return 0;
+  }
+  MPI_Request request;
+  if (put)
+    MPI_Rput(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window, &request);
+  else
+    MPI_Rget(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window, &request);
+  return finish(request, slice.window, slice.window_rank, put, false, nullptr);
+}
+
+std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
+  const char* name = op_name(OpKind::Acc, false);
+  const Slice& slice = *op.slice;
+  check_window(name, slice);
+  const MPI_Datatype element = element_type(op.type);
+  const std::size_t esize = size_of(op.type);
+  const MPI_Aint disp = displacement(slice, op.remote);
+  const std::size_t bytes = op.shape.bytes();
+
+  // MPI has no scaled accumulate: scale into a packed staging buffer, then add with MPI_SUM.
+  std::unique_ptr<std::byte[]> staging;
+  const void* origin = op.local;
+  Buffer flat;
+  Datatype local_type, remote_type;
+  int origin_count = 1, target_count = 1;
+  MPI_Datatype otype, ttype;
+  if (!is_one(op.type, op.scale)) {
+    staging = std::make_unique<std::byte[]>(bytes);  // value-initialized: zeros
+    std::byte* out = staging.get();
+    for_each_run(op.shape, op.local, op.remote, [&](const std::byte* src, std::byte*, std::size_t n) {
+      accumulate(op.type, op.scale, src, out, n);
+      out += n;
+    });
+    origin = staging.get();
+    flat = mpi_rma::contiguous(bytes / esize, element, esize);
+    origin_count = flat.count;
+    otype = flat.type;
+  }
+  if (op.shape.levels == 0) {
+    if (!staging) {
+      flat = mpi_rma::contiguous(bytes / esize, element, esize);
+      origin_count = flat.count;
+      otype = flat.type;
+    }
+    target_count = flat.count;
+    ttype = flat.type;
+  } else {
+    if (!staging) {
+      local_type = mpi_rma::strided_side(name, op.shape, false, element, esize);
+      otype = local_type.get();
+    }
+    remote_type = mpi_rma::strided_side(name, op.shape, true, element, esize);
+    ttype = remote_type.get();
+  }
+  if (blocking) {
+    MPI_Accumulate(origin, origin_count, otype, slice.window_rank, disp, target_count, ttype, MPI_SUM,
+                   slice.window);
+    MPI_Win_flush(slice.window_rank, slice.window);
+    return 0;
+  }
+  MPI_Request request;
+  MPI_Raccumulate(origin, origin_count, otype, slice.window_rank, disp, target_count, ttype, MPI_SUM,
+                  slice.window, &request);
+  return finish(request, slice.window, slice.window_rank, true, false, std::move(staging));
+}
+
+std::uint64_t MpiRmaTransport::vector(const VectorOp& op, bool blocking) {
+  if (op.kind != OpKind::Acc && op.slice->local) return shm_.vector(op, blocking);
+  // The direct method needs every remote segment in one window and no two remote segments
+  // overlapping (MPI forbids overlapping target entries in one operation): the conflict check.
+  const bool one_window = op.slices == nullptr;
+  if (one_window && !side_overlaps(op.sets, op.kind != OpKind::Get)) return vector_direct(op, blocking);
+  vector_per_segment(op);
+  return 0;
+}
+
+std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) {
+  const char* name = op_name(op.kind, true);
+  const Slice& slice = *op.slice;
+  check_window(name, slice);
+  const bool acc = op.kind == OpKind::Acc;
+  const bool remote_is_dst = op.kind != OpKind::Get;
+  const MPI_Datatype element = acc ? element_type(op.type) : MPI_BYTE;
+  const std::size_t esize = acc ? size_of(op.type) : 1;
+
+  std::size_t n = 0, bytes = 0;
+  for (const IoSet& set : op.sets) {
+    n += set.src.size();
+    bytes += set.src.size() * set.bytes;
+  }
+  std::vector<MPI_Aint> local_disp, remote_disp;
+  std::vector<int> lengths;
+  local_disp.reserve(n);
+  remote_disp.reserve(n);
+  lengths.reserve(n);
+  std::unique_ptr<std::byte[]> staging;
+  const bool scaled = acc && !is_one(op.type, op.scale);
+  if (scaled) staging = std::make_unique<std::byte[]>(bytes);
+  std::byte* out = staging.get();
+  for (const IoSet& set : op.sets) {
+    const std::span<void* const> local = remote_is_dst ? set.src : set.dst;
+    const std::span<void* const> remote = remote_is_dst ? set.dst : set.src;
+    for (std::size_t i = 0; i < local.size(); ++i) {
+      if (scaled) {
+        accumulate(op.type, op.scale, static_cast<const std::byte*>(local[i]), out, set.bytes);
+        out += set.bytes;
+      } else {
+        MPI_Aint a;
+        MPI_Get_address(local[i], &a);
+        local_disp.push_back(a);
+      }
+      remote_disp.push_back(displacement(slice, remote[i]));
+      lengths.push_back(static_cast<int>(set.bytes / esize));
+    }
+  }
+  Datatype remote_type = mpi_rma::indexed(remote_disp, lengths, element);
+  Datatype local_type;
+  Buffer flat;
+  const void* origin = MPI_BOTTOM;
+  int origin_count = 1;
+  MPI_Datatype otype;
+  if (scaled) {
+    flat = mpi_rma::contiguous(bytes / esize, element, esize);
+    origin = staging.get();
+    origin_count = flat.count;
+    otype = flat.type;
+  } else {
+    local_type = mpi_rma::indexed(local_disp, lengths, element);
+    otype = local_type.get();
+  }
+  void* origin_mut = const_cast<void*>(origin);
+  const int rank = slice.window_rank;
+  MPI_Request request = MPI_REQUEST_NULL;
+  switch (op.kind) {
+    case OpKind::Put:
+      if (blocking) MPI_Put(origin, origin_count, otype, rank, 0, 1, remote_type.get(), slice.window);
+      else MPI_Rput(origin, origin_count, otype, rank, 0, 1, remote_type.get(), slice.window, &request);
+      break;
+    case OpKind::Get:
+      if (blocking) MPI_Get(origin_mut, origin_count, otype, rank, 0, 1, remote_type.get(), slice.window);
+      else MPI_Rget(origin_mut, origin_count, otype, rank, 0, 1, remote_type.get(), slice.window, &request);
+      break;
+    case OpKind::Acc:
+      if (blocking)
+        MPI_Accumulate(origin, origin_count, otype, rank, 0, 1, remote_type.get(), MPI_SUM, slice.window);
+      else
+        MPI_Raccumulate(origin, origin_count, otype, rank, 0, 1, remote_type.get(), MPI_SUM, slice.window, &request);
+      break;
+  }
+  if (blocking) {
+    if (op.kind == OpKind::Get) MPI_Win_flush_local(rank, slice.window);
+    else MPI_Win_flush(rank, slice.window);
+    return 0;
+  }
+  return finish(request, slice.window, rank, op.kind != OpKind::Get, false, std::move(staging));
+}
+
+void MpiRmaTransport::vector_per_segment(const VectorOp& op) {
+  // The conservative method: one MPI call per segment. Puts to overlapping locations are
+  // flushed one by one so the later one wins, as in sequential order; accumulates are
+  // ordered by MPI's default accumulate ordering; gets only read.
+  const char* name = op_name(op.kind, true);
+  const bool remote_is_dst = op.kind != OpKind::Get;
+  std::vector<std::pair<MPI_Win, int>> touched;
+  std::vector<std::byte> scaled;
+  const bool scale = op.kind == OpKind::Acc && !is_one(op.type, op.scale);
+  std::size_t k = 0;
+  for (const IoSet& set : op.sets) {
+    const std::span<void* const> local = remote_is_dst ? set.src : set.dst;
+    const std::span<void* const> remote = remote_is_dst ? set.dst : set.src;
+    for (std::size_t i = 0; i < local.size(); ++i, ++k) {
+      const Slice& slice = op.slice_of(k);
+      check_window(name, slice);
+      const MPI_Aint disp = displacement(slice, remote[i]);
+      const int rank = slice.window_rank;
+      if (touched.empty() || touched.back() != std::make_pair(slice.window, rank))
+        touched.emplace_back(slice.window, rank);
+      switch (op.kind) {
+        case OpKind::Put: {
+          Buffer b = mpi_rma::contiguous(set.bytes, MPI_BYTE, 1);
+          MPI_Put(local[i], b.count, b.type, rank, disp, b.count, b.type, slice.window);
+          MPI_Win_flush(rank, slice.window);
+          break;
+        }
+        case OpKind::Get: {
+          Buffer b = mpi_rma::contiguous(set.bytes, MPI_BYTE, 1);
+          MPI_Get(local[i], b.count, b.type, rank, disp, b.count, b.type, slice.window);
+          break;
+        }
+        case OpKind::Acc: {
+          const void* src = local[i];
+          if (scale) {
+            scaled.assign(set.bytes, std::byte{0});
+            accumulate(op.type, op.scale, static_cast<const std::byte*>(local[i]), scaled.data(), set.bytes);
+            src = scaled.data();
+          }
+          const std::size_t esize = size_of(op.type);
+          Buffer b = mpi_rma::contiguous(set.bytes / esize, element_type(op.type), esize);
+          MPI_Accumulate(src, b.count, b.type, rank, disp, b.count, b.type, MPI_SUM, slice.window);
+          // The staging buffer is reused for the next segment: complete this one locally.
+          if (scale) MPI_Win_flush_local(rank, slice.window);
+          break;
+        }
+      }
+    }
+  }
+  for (const auto& [win, rank] : touched) {
+    if (op.kind == OpKind::Get) MPI_Win_flush_local(rank, win);
+    else MPI_Win_flush(rank, win);
+  }
+}
+
+// ---- atomics ----------------------------------------------------------------------------------
+
+void MpiRmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int,
+                          const void* operand, const void* compare, void* result) {
+  check_window("rma::rmw (mpi-rma)", slice);
+  const MPI_Datatype type = width == 4 ? MPI_INT32_T : MPI_INT64_T;
+  const MPI_Aint disp = displacement(slice, remote);
+  switch (op) {
+    case RmwOp::FetchAdd:
+      MPI_Fetch_and_op(operand, result, type, slice.window_rank, disp, MPI_SUM, slice.window);
+      break;
+    case RmwOp::Swap:
+      MPI_Fetch_and_op(operand, result, type, slice.window_rank, disp, MPI_REPLACE, slice.window);
+      break;
+    case RmwOp::CompareSwap:
+      MPI_Compare_and_swap(operand, compare, result, type, slice.window_rank, disp, slice.window);
+      break;
+  }
+  MPI_Win_flush(slice.window_rank, slice.window);
+}
+
+// ---- completion -------------------------------------------------------------------------------
+
+void MpiRmaTransport::wait(std::uint64_t token) {
+  Pending p;
+  {
+    std::lock_guard lock(pending_mutex_);
+    auto it = pending_.find(token);
+    if (it == pending_.end()) return;
+    p = std::move(it->second);
+    pending_.erase(it);
+  }
+  complete(p);
+}
+
+bool MpiRmaTransport::test(std::uint64_t token) {
+  Pending p;
+  {
+    std::lock_guard lock(pending_mutex_);
+    auto it = pending_.find(token);
+    if (it == pending_.end()) return true;
+    int done = 0;
+    MPI_Testall(static_cast<int>(it->second.requests.size()), it->second.requests.data(), &done,
+                MPI_STATUSES_IGNORE);
+    if (!done) return false;
+    p = std::move(it->second);
+    pending_.erase(it);
+  }
+  complete(p);  // requests are done; flushes a write
+  return true;
+}
+
+void MpiRmaTransport::fence(int target) {
+  std::lock_guard lock(windows_mutex_);
+  for (auto& [id, w] : windows_) {
+    const int r = w.group.group_rank(target);
+    if (r >= 0) MPI_Win_flush(r, w.win);
+  }
+}
+
+void MpiRmaTransport::fence_all() {
+  std::lock_guard lock(windows_mutex_);
+  for (auto& [id, w] : windows_) MPI_Win_flush_all(w.win);
+}
+
+void MpiRmaTransport::poll() {
+  int flag = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
+}
+
+}  // namespace armada::rma::detail

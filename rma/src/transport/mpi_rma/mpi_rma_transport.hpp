@@ -1,0 +1,145 @@
+// The MPI-3 one-sided transport (ARMADA_TRANSPORT=mpi-rma).
+//
+// Windows: one per segment, created with MPI_Win_create over the slices rma::allocate already
+// placed in node shared memory, on the segment's group communicator, and held in one passive
+// lock_all epoch for its whole life. One window per segment rather than one dynamic window:
+// allocation is collective anyway, a created window lets implementations register the memory
+// once (a dynamic window costs Open MPI's osc rdma a remote region lookup per operation), and the
+// owner's rank and displacement come straight from the registry slice.
+//
+// Operations: contiguous put/get/acc are one MPI_Put/Get/Accumulate; strided ones are one call
+// with a nested hvector datatype on each side; vector ones are one call with hindexed datatypes
+// when the remote side has no overlapping segments (O(n log n) conflict check), else one call
+// per segment. Accumulate scales into a staging buffer and adds with MPI_SUM; RMW is
+// MPI_Fetch_and_op / MPI_Compare_and_swap. Nonblocking operations are MPI_Rput/Rget/Raccumulate.
+// Blocking writes end with MPI_Win_flush (remote completion), which keeps operations from one
+// origin to one location in issue order across transports; waiting for a nonblocking write
+// flushes too.
+//
+// Atomicity across transports: MPI makes accumulates atomic only with respect to other MPI
+// accumulates on the same window, and its atomics only with respect to its own. So while this
+// transport is in use it takes every accumulate, RMW and mutex operation, on-node targets
+// included; only plain put/get to on-node targets go through shared memory.
+//
+// Mutexes: an MCS queue lock. The tail is the mutex word in its segment's window; each process
+// has a window of queue nodes. A waiter polls only its own queue node (no traffic) and sleeps
+// between polls; the releaser hands the lock to its successor with one remote write.
+//
+// Progress: Open MPI's osc rdma emulates atomics with active messages and MPICH's ch3/ch4
+// process some one-sided operations in the target's progress engine, so an optional helper
+// thread drives MPI progress while the application computes (ARMADA_MPI_PROGRESS), polling
+// at a bounded interval and sleeping in between.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "armada/rma/group.hpp"
+#include "transport/transport.hpp"
+
+namespace armada::rma::detail {
+
+class ShmTransport;
+
+struct MpiRmaSettings {
+  bool progress_thread = true;  // ARMADA_MPI_PROGRESS
+  int progress_interval_us = 100;  // ARMADA_MPI_PROGRESS_US: poll interval of the helper thread
+  int spin_limit = 2000;        // polls before a waiter starts sleeping
+  int mutex_waiters = 64;       // queue nodes per process (concurrently waiting/holding locks)
+};
+
+class MpiRmaTransport final : public Transport {
+ public:
+  /// Collective over `world` (creates the queue-node window).
+  MpiRmaTransport(MPI_Comm world, int rank, ShmTransport& shm, MpiRmaSettings settings);
+  /// Collective over the world: frees the windows still held, stops the progress thread.
+  ~MpiRmaTransport() override;
+  const char* name() const noexcept override { return "mpi-rma"; }
+
+  /// Creates the window of segment `segment` over [base, base + bytes) on `group`'s
+  /// communicator (collective over it) and opens its lock_all epoch.
+  MPI_Win attach(std::int64_t segment, const Group& group, void* base, std::size_t bytes);
+  /// Closes and frees the window of `segment` (collective over its group).
+  void detach(std::int64_t segment);
+
+  std::uint64_t strided(const StridedOp& op, bool blocking) override;
+  std::uint64_t vector(const VectorOp& op, bool blocking) override;
+
+  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+           const void* operand, const void* compare, void* result) override;
+  void mutex_lock(void* word, const Slice& slice, int target) override;
+  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
+  void mutex_unlock(void* word, const Slice& slice, int target) override;
+
+  void wait(std::uint64_t token) override;
+  bool test(std::uint64_t token) override;
+  void fence(int target) override;
+  void fence_all() override;
+  void poll() override;
+
+ private:
+  struct Window {
+    MPI_Win win = MPI_WIN_NULL;
+    Group group{nullptr};
+  };
+  /// A nonblocking operation in flight.
+  struct Pending {
+    std::vector<MPI_Request> requests;
+    MPI_Win win = MPI_WIN_NULL;
+    int rank = -1;          // window rank of the target
+    bool write = false;     // put/acc: flush at completion
+    std::unique_ptr<std::byte[]> staging;  // scaled accumulate data, alive until completion
+  };
+  struct Held {             // a mutex this process holds: its queue node
+    int slot;
+  };
+
+  std::uint64_t issue_acc(const StridedOp& op, bool blocking);
+  std::uint64_t vector_direct(const VectorOp& op, bool blocking);
+  void vector_per_segment(const VectorOp& op);
+  std::uint64_t finish(MPI_Request request, MPI_Win win, int rank, bool write, bool blocking,
+                       std::unique_ptr<std::byte[]> staging);
+  void complete(Pending& p);
+
+  // MCS mutex pieces (mpi_rma_mutex.cpp).
+  int take_slot();
+  void release_slot(int slot);
+  std::int64_t my_node_value(int slot) const noexcept;
+  std::int64_t read_own(int slot, int field);
+  void write_remote(std::int64_t node, int field, std::int64_t value);
+  template <class Pred> void wait_own(int slot, int field, Pred&& done);
+
+  void progress_loop();
+
+  MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the world, for the queue-node window
+  int rank_;
+  ShmTransport& shm_;
+  MpiRmaSettings settings_;
+
+  std::mutex windows_mutex_;
+  std::map<std::int64_t, Window> windows_;  // by segment id (ascending: the free order)
+
+  std::mutex pending_mutex_;
+  std::unordered_map<std::uint64_t, Pending> pending_;
+  std::atomic<std::uint64_t> next_token_{1};
+
+  // Queue nodes: per slot {next, locked} as two int64 in this window.
+  MPI_Win queue_win_ = MPI_WIN_NULL;
+  std::int64_t* queue_nodes_ = nullptr;
+  std::mutex slots_mutex_;
+  std::vector<int> free_slots_;
+  std::map<std::pair<int, std::uintptr_t>, Held> held_;  // (target, mutex address) -> slot
+
+  std::atomic<bool> stop_{false};
+  std::thread progress_;
+};
+
+}  // namespace armada::rma::detail

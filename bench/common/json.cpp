@@ -226,7 +226,14 @@ std::string quote(const std::string& s) {
 std::string number(double v, int digits) {
   if (!std::isfinite(v)) return "null";
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  if (digits > 0) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    return buf;
+  }
+  for (int d = 15; d <= 17; ++d) {
+    std::snprintf(buf, sizeof buf, "%.*g", d, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
   return buf;
 }
 

@@ -39,7 +39,8 @@ Value parse(const std::string& text);
 
 /// `s` as a JSON string literal (quotes and escapes).
 std::string quote(const std::string& s);
-/// `v` as a JSON number ("null" when not finite) with `digits` significant digits.
-std::string number(double v, int digits = 9);
+/// `v` as a JSON number ("null" when not finite): with `digits` significant digits, or with
+/// digits = 0 the shortest form (15 to 17 digits) that reads back as exactly `v`.
+std::string number(double v, int digits = 0);
 
 }  // namespace armada::bench::json

@@ -179,6 +179,12 @@ int plot_only(const bs::Options& o) {
     std::fprintf(stderr, "%s: --plot: '%s': %s\n", kProgram, o.plot_from.c_str(), e.what());
     return 2;
   }
+  std::error_code ec;
+  std::filesystem::create_directories(o.output_dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "%s: --output-dir '%s': %s\n", kProgram, o.output_dir.c_str(), ec.message().c_str());
+    return 2;
+  }
   std::vector<std::string> pngs;
   const std::string error = draw(report, o.output_dir, o.name, &pngs);
   if (!error.empty()) {

@@ -17,6 +17,9 @@ using json::quote;
 
 std::string num(std::size_t v) { return std::to_string(v); }
 
+/// A load average; null when unknown (negative).
+std::string load(double v) { return v < 0 ? "null" : number(v); }
+
 std::string run_fields(const RunConfig& c) {
   return "\"transport\":" + quote(c.transport) + ",\"node_size\":" + std::to_string(c.node_size) +
          ",\"ranks\":" + std::to_string(c.ranks) + ",\"mpi\":" + quote(c.mpi) + ",\"host\":" + quote(c.host) +
@@ -45,7 +48,7 @@ std::string to_json(const Report& report) {
     const RunConfig& c = report.runs[i];
     out += std::string(i ? ",\n " : "\n ") + "{" + run_fields(c) + ",\"status\":" + quote(c.status) +
            ",\"route\":" + quote(c.route) + ",\"nodes\":" + std::to_string(c.nodes) +
-           ",\"loadavg_start\":" + number(c.loadavg_start) + ",\"loadavg_end\":" + number(c.loadavg_end) + "}";
+           ",\"loadavg_start\":" + load(c.loadavg_start) + ",\"loadavg_end\":" + load(c.loadavg_end) + "}";
   }
   out += "],\n\"results\":[";
   for (std::size_t i = 0; i < report.records.size(); ++i) {
@@ -135,24 +138,34 @@ std::string to_csv(const Report& report) {
 }
 
 std::vector<PlotSpec> standard_plots(const Report& report) {
-  const std::vector<PlotSpec> all{
-      {"contig_latency.png", "Contiguous transfers: time per operation (median, bars min-max)", "contig", "latency", 0,
-       "bytes per operation", "time per operation (us)", true, true},
-      {"contig_bandwidth.png", "Contiguous transfers: bandwidth (median, bars min-max)", "contig", "bandwidth", 0,
-       "bytes per operation", "bandwidth (GB/s)", true, true},
-      {"strided_16B.png", "Strided 2-D, 16 B segments vs one transfer per segment", "strided", "bandwidth", 16,
-       "segments", "bandwidth (GB/s)", true, true},
-      {"strided_1KiB.png", "Strided 2-D, 1 KiB segments vs one transfer per segment", "strided", "bandwidth", 1024,
-       "segments", "bandwidth (GB/s)", true, true},
-      {"overlap.png", "Nonblocking get: share of its time hidden behind computation", "overlap", "overlap", 0,
-       "computation (% of a blocking get)", "hidden (%)", false, false},
-  };
+  std::vector<PlotSpec> all;
+  for (const char* op : {"put", "get", "acc"}) {
+    const std::string o = op;
+    const std::vector<std::string> ops = o == "acc" ? std::vector<std::string>{o} : std::vector<std::string>{o, "sendrecv"};
+    const std::string with = o == "acc" ? " (MPI_Accumulate + flush)" : " (MPI RMA + flush, send/recv)";
+    all.push_back({"contig_" + o + "_latency.png", "Contiguous " + o + ": time per operation vs MPI" + with + "; median, bars min-max",
+                   "contig", "latency", 0, ops, "bytes per operation", "time per operation (us)", true, true, true});
+    all.push_back({"contig_" + o + "_bandwidth.png", "Contiguous " + o + ": bandwidth vs MPI" + with + "; median, bars min-max",
+                   "contig", "bandwidth", 0, ops, "bytes per operation", "bandwidth (GB/s)", true, true, true});
+  }
+  all.push_back({"strided_16B.png", "Strided 2-D and vector, 16 B segments, vs one contiguous call per segment", "strided",
+                 "bandwidth", 16, {}, "segments", "bandwidth (GB/s)", true, true, false});
+  all.push_back({"strided_1KiB.png", "Strided 2-D and vector, 1 KiB segments, vs one contiguous call per segment",
+                 "strided", "bandwidth", 1024, {}, "segments", "bandwidth (GB/s)", true, true, false});
+  all.push_back({"overlap.png", "Nonblocking get: share of its time hidden behind computation", "overlap", "overlap", 0,
+                 {}, "computation (% of a blocking get)", "hidden (%)", false, false, false});
+  all.push_back({"fence.png", "An 8-byte put to each of k targets, then completion", "fence", "latency", 0, {},
+                 "targets", "time per round (us)", true, true, false});
+  // A plot needs at least two x values (one point is a table row, not a curve).
   std::vector<PlotSpec> out;
   for (const PlotSpec& p : all) {
-    const bool any = std::any_of(report.records.begin(), report.records.end(), [&](const Record& r) {
-      return r.family == p.family && r.metric == p.metric && (p.seg_bytes == 0 || r.seg_bytes == p.seg_bytes);
-    });
-    if (any) out.push_back(p);
+    std::vector<double> xs;
+    for (const Record& r : report.records)
+      if (r.family == p.family && r.metric == p.metric && (p.seg_bytes == 0 || r.seg_bytes == p.seg_bytes) &&
+          (p.ops.empty() || std::find(p.ops.begin(), p.ops.end(), r.op) != p.ops.end()) &&
+          std::find(xs.begin(), xs.end(), r.x) == xs.end())
+        xs.push_back(r.x);
+    if (xs.size() >= 2) out.push_back(p);
   }
   return out;
 }
@@ -164,7 +177,7 @@ std::string curve_label(const Report& report, const Record& r) {
 std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& plots, const std::string& terminal,
                            const std::string& dir) {
   std::string s = "# armada-bench plots; run with: gnuplot <this file>\n";
-  s += "set terminal " + terminal + " size 1100,700\n";
+  s += "set terminal " + terminal + " size 1200,720\n";
   s += "set key outside right top noenhanced\nset grid\nset termoption noenhanced\n";
   int block = 0;
   for (const PlotSpec& p : plots) {
@@ -173,33 +186,37 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
     std::vector<std::string> order;
     for (const Record& r : report.records) {
       if (r.family != p.family || r.metric != p.metric || (p.seg_bytes && r.seg_bytes != p.seg_bytes)) continue;
+      if (!p.ops.empty() && std::find(p.ops.begin(), p.ops.end(), r.op) == p.ops.end()) continue;
       if (p.logx && r.x <= 0) continue;  // not drawable on a log axis
       const std::string label = curve_label(report, r);
       if (!curves.count(label)) order.push_back(label);
       curves[label].push_back(&r);
     }
     if (order.empty()) continue;
-    std::vector<std::pair<std::string, std::string>> blocks;  // name, label
+    std::vector<std::pair<std::string, const Record*>> blocks;  // name, first record
     for (const std::string& label : order) {
       auto& pts = curves[label];
       std::stable_sort(pts.begin(), pts.end(), [](const Record* a, const Record* b) { return a->x < b->x; });
       const std::string name = "$d" + std::to_string(block++);
       s += name + " << EOD\n";
       for (const Record* r : pts)
-        s += number(r->x) + " " + number(r->stats.median) + " " + number(r->stats.min) + " " + number(r->stats.max) +
-             "\n";
+        s += number(r->x, 9) + " " + number(r->stats.median, 9) + " " + number(r->stats.min, 9) + " " +
+             number(r->stats.max, 9) + "\n";
       s += "EOD\n";
-      blocks.emplace_back(name, label);
+      blocks.emplace_back(name, pts.front());
     }
     s += "set output " + json::quote(dir.empty() ? p.file : dir + "/" + p.file) + "\n";
     s += "set title " + json::quote(p.title) + "\n";
     s += "set xlabel " + json::quote(p.xlabel) + "\nset ylabel " + json::quote(p.ylabel) + "\n";
     s += p.logx ? "set logscale x 2\n" : "unset logscale x\n";
+    s += p.bytes_axis ? "set format x \"%.0b %BB\"\n" : "set format x \"%g\"\n";
+    s += "set format y \"%g\"\n";
     s += p.logy ? "set logscale y\n" : "unset logscale y\n";
     s += "plot ";
     for (std::size_t i = 0; i < blocks.size(); ++i)
-      s += std::string(i ? ", \\\n     " : "") + blocks[i].first + " using 1:2:3:4 with yerrorlines title " +
-           json::quote(blocks[i].second);
+      s += std::string(i ? ", \\\n     " : "") + blocks[i].first + " using 1:2:3:4 with yerrorlines" +
+           (blocks[i].second->method.rfind("mpi_", 0) == 0 ? " dt 2" : "") + " title " +
+           json::quote(curve_label(report, *blocks[i].second));
     s += "\n";
   }
   s += "unset output\n";

@@ -67,19 +67,23 @@ struct PlotSpec {
   std::string title;
   std::string family, metric;
   std::size_t seg_bytes = 0;  ///< 0: any
+  std::vector<std::string> ops;  ///< only these ops (empty: any)
   std::string xlabel, ylabel;
   bool logx = true, logy = true;
+  bool bytes_axis = false;    ///< x is a byte count: tics as 8 B, 4 KiB, 1 MiB
 };
 
-/// The standard plots (contig latency and bandwidth, strided 16 B and 1 KiB, overlap) that
-/// have data in `report`.
+/// The standard plots that have data in `report`: latency and bandwidth versus size of the
+/// contiguous put, get and acc (each with the MPI baselines), strided 16 B and 1 KiB segments
+/// versus the segment count, overlap versus computation, fence versus the number of targets.
 std::vector<PlotSpec> standard_plots(const Report& report);
 
 /// The label of a record's curve: "op method [transport]".
 std::string curve_label(const Report& report, const Record& r);
 
 /// A gnuplot script drawing `plots` into `dir` with `terminal` ("pngcairo" or "png"): data as
-/// inline datablocks (x median min max), one curve per label with min–max error bars.
+/// inline datablocks (x median min max), one curve per label with min–max error bars; MPI
+/// baselines (methods "mpi_*") dashed.
 std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& plots, const std::string& terminal,
                            const std::string& dir);
 

@@ -1,0 +1,316 @@
+// armada-bench's output formats (JSON document and its round trip, CSV, the gnuplot script), the
+// JSON reader, and the command line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/json.hpp"
+#include "suite/options.hpp"
+#include "suite/report.hpp"
+
+namespace bench = armada::bench;
+namespace json = armada::bench::json;
+namespace suite = armada::bench::suite;
+
+namespace {
+
+suite::Record record(const std::string& family, const std::string& op, const std::string& method,
+                     const std::string& metric, std::size_t bytes, double x, double median, int run) {
+  suite::Record r;
+  r.family = family;
+  r.op = op;
+  r.method = method;
+  r.metric = metric;
+  r.unit = metric == "bandwidth" ? "GB/s" : metric == "overlap" ? "%" : "us";
+  r.bytes = bytes;
+  r.x = x;
+  r.stats = {median, median * 0.9, median * 1.25, 5};
+  r.p25 = median * 0.95;
+  r.p75 = median * 1.1;
+  r.iterations = 1000 + bytes;
+  r.verified = true;
+  r.run = run;
+  return r;
+}
+
+/// Two transport passes (one not available), contiguous sweeps, a strided point and overlap.
+suite::Report sample() {
+  suite::Report rep;
+  rep.command = "armada-bench --sizes \"8:1K\" --name a\\b\n";  // quotes, backslash, newline
+  rep.started = "2026-11-22T02:00:00Z";
+  suite::RunConfig shm;
+  shm.transport = "shm";
+  shm.route = "shm";
+  shm.node_size = 0;
+  shm.ranks = 2;
+  shm.nodes = 1;
+  shm.mpi = "Open MPI v4.1.4";
+  shm.host = "node, \"one\"";  // a comma and quotes: CSV quoting
+  shm.date = "2026-11-22T02:00:01Z";
+  shm.loadavg_start = 0.25;
+  shm.loadavg_end = 0.5;
+  suite::RunConfig none = shm;
+  none.transport = "mpi-rma";
+  none.status = "not available in this build: [rank 0] rma::init: argument 'ARMADA_TRANSPORT' = 'mpi-rma'";
+  none.route = "";
+  none.node_size = 1;
+  none.loadavg_end = -1;
+  rep.runs = {shm, none};
+  for (std::size_t b : {8u, 64u, 1024u}) {
+    const double us = 0.1 + static_cast<double>(b) / 1000;
+    rep.records.push_back(record("contig", "put", "armada", "latency", b, static_cast<double>(b), us, 0));
+    rep.records.push_back(record("contig", "put", "armada", "bandwidth", b, static_cast<double>(b), b / (us * 1e3), 0));
+    rep.records.push_back(record("contig", "put", "mpi_put_flush", "latency", b, static_cast<double>(b), 2 * us, 0));
+  }
+  suite::Record s = record("strided", "put", "strided", "bandwidth", 16 * 64, 64, 3.5, 0);
+  s.seg_bytes = 16;
+  s.nseg = 64;
+  rep.records.push_back(s);
+  rep.records.push_back(record("overlap", "get_nb", "armada", "overlap", 1 << 20, 50, 42.5, 0));
+  rep.records.back().verified = false;
+  return rep;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+// ---- JSON reader ------------------------------------------------------------------------------
+
+TEST(Json, ParsesEveryKindOfValue) {
+  const json::Value v = json::parse(R"( {"a": [1, -2.5e3, 0.25], "b": "x\"y\\z\n\u00e9", "c": true, "d": null, "e": {}} )");
+  ASSERT_TRUE(v.is_object());
+  const auto& a = v.find("a")->array();
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0].number(), 1);
+  EXPECT_EQ(a[1].number(), -2500);
+  EXPECT_EQ(a[2].number(), 0.25);
+  EXPECT_EQ(v.find("b")->string(), "x\"y\\z\n\xc3\xa9");
+  EXPECT_TRUE(v.find("c")->boolean());
+  EXPECT_TRUE(v.find("d")->is_null());
+  EXPECT_TRUE(v.find("e")->object().empty());
+  EXPECT_EQ(v.find("missing"), nullptr);
+  EXPECT_THROW(v.find("a")->string(), std::runtime_error);
+}
+
+TEST(Json, RejectsMalformedDocuments) {
+  for (const char* bad : {"", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "01", "1.", "-", "\"abc", "\"\\q\"", "tru",
+                          "[1] 2", "{\"a\":\"\n\"}", "nan"}) {
+    EXPECT_THROW(json::parse(bad), std::runtime_error) << bad;
+  }
+}
+
+TEST(Json, QuoteAndNumberRoundTrip) {
+  const std::string s = std::string("tab\there \"q\" back\\slash \x01 ") + "\xc3\xa9";
+  EXPECT_EQ(json::parse(json::quote(s)).string(), s);
+  for (double d : {0.0, 1.0, -3.25, 1.23456789e-7, 6.02214076e23}) EXPECT_DOUBLE_EQ(json::parse(json::number(d)).number(), d);
+  EXPECT_EQ(json::number(1.0 / 0.0), "null");
+}
+
+// ---- the results document ---------------------------------------------------------------------
+
+TEST(Report, JsonIsWellFormedAndRecordsTheConfigurationWithEachResult) {
+  const suite::Report rep = sample();
+  const std::string text = suite::to_json(rep);
+  const json::Value doc = json::parse(text);  // throws if not well-formed
+  EXPECT_EQ(doc.find("tool")->string(), "armada-bench");
+  EXPECT_EQ(doc.find("command")->string(), rep.command);
+  const auto& results = doc.find("results")->array();
+  ASSERT_EQ(results.size(), rep.records.size());
+  for (const json::Value& r : results) {
+    for (const char* key : {"transport", "node_size", "ranks", "mpi", "host", "date", "family", "op", "method", "metric",
+                            "unit", "bytes", "median", "min", "max", "reps", "verified"})
+      EXPECT_NE(r.find(key), nullptr) << key;
+    EXPECT_EQ(r.find("transport")->string(), "shm");
+    EXPECT_EQ(r.find("mpi")->string(), "Open MPI v4.1.4");
+  }
+  const auto& runs = doc.find("runs")->array();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[1].find("status")->string().rfind("not available in this build", 0), 0u);
+  EXPECT_TRUE(runs[1].find("loadavg_end")->is_null());
+}
+
+TEST(Report, JsonRoundTrips) {
+  const suite::Report rep = sample();
+  const suite::Report back = suite::from_json(suite::to_json(rep));
+  EXPECT_EQ(back.command, rep.command);
+  EXPECT_EQ(back.started, rep.started);
+  ASSERT_EQ(back.runs.size(), rep.runs.size());
+  for (std::size_t i = 0; i < rep.runs.size(); ++i) {
+    EXPECT_EQ(back.runs[i].transport, rep.runs[i].transport);
+    EXPECT_EQ(back.runs[i].status, rep.runs[i].status);
+    EXPECT_EQ(back.runs[i].host, rep.runs[i].host);
+    EXPECT_EQ(back.runs[i].node_size, rep.runs[i].node_size);
+    EXPECT_EQ(back.runs[i].loadavg_start, rep.runs[i].loadavg_start);
+    EXPECT_EQ(back.runs[i].loadavg_end, rep.runs[i].loadavg_end);
+  }
+  ASSERT_EQ(back.records.size(), rep.records.size());
+  for (std::size_t i = 0; i < rep.records.size(); ++i) {
+    const suite::Record &a = rep.records[i], &b = back.records[i];
+    EXPECT_EQ(b.family, a.family);
+    EXPECT_EQ(b.op, a.op);
+    EXPECT_EQ(b.method, a.method);
+    EXPECT_EQ(b.metric, a.metric);
+    EXPECT_EQ(b.unit, a.unit);
+    EXPECT_EQ(b.bytes, a.bytes);
+    EXPECT_EQ(b.seg_bytes, a.seg_bytes);
+    EXPECT_EQ(b.nseg, a.nseg);
+    EXPECT_DOUBLE_EQ(b.x, a.x);
+    EXPECT_DOUBLE_EQ(b.stats.median, a.stats.median);
+    EXPECT_DOUBLE_EQ(b.stats.min, a.stats.min);
+    EXPECT_DOUBLE_EQ(b.stats.max, a.stats.max);
+    EXPECT_DOUBLE_EQ(b.p25, a.p25);
+    EXPECT_DOUBLE_EQ(b.p75, a.p75);
+    EXPECT_EQ(b.stats.count, a.stats.count);
+    EXPECT_EQ(b.iterations, a.iterations);
+    EXPECT_EQ(b.verified, a.verified);
+    EXPECT_EQ(b.run, a.run);
+  }
+}
+
+TEST(Report, FromJsonRejectsOtherDocumentsAndMissingFields) {
+  EXPECT_THROW(suite::from_json("{\"tool\":\"other\"}"), std::runtime_error);
+  EXPECT_THROW(suite::from_json("[]"), std::runtime_error);
+  std::string text = suite::to_json(sample());
+  const auto at = text.find("\"median\":");
+  text.replace(at, 9, "\"mediam\":");
+  EXPECT_THROW(suite::from_json(text), std::runtime_error);
+  EXPECT_THROW(suite::to_json([] {
+                 suite::Report r = sample();
+                 r.records[0].run = 7;  // names no run
+                 return r;
+               }()),
+               std::logic_error);
+}
+
+TEST(Report, CsvHasTheHeaderAndOneRowPerRecord) {
+  const suite::Report rep = sample();
+  const auto rows = lines(suite::to_csv(rep));
+  ASSERT_EQ(rows.size(), rep.records.size() + 1);
+  EXPECT_EQ(rows[0] + "\n", suite::csv_header());
+  EXPECT_EQ(rows[0],
+            "transport,node_size,ranks,family,op,method,metric,unit,bytes,seg_bytes,nseg,x,median,min,max,p25,p75,"
+            "reps,iterations,verified,mpi,host,date");
+  const std::size_t columns = count(rows[0], ",") + 1;
+  // The host holds a comma and quotes: one quoted cell, so every row has the header's columns
+  // outside quotes.
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    std::size_t commas = 0;
+    bool quoted = false;
+    for (char c : rows[i]) {
+      if (c == '"') quoted = !quoted;
+      if (c == ',' && !quoted) ++commas;
+    }
+    EXPECT_EQ(commas + 1, columns) << rows[i];
+    EXPECT_NE(rows[i].find("\"node, \"\"one\"\"\""), std::string::npos) << rows[i];
+  }
+  const std::string first = "shm,0,2,contig,put,armada,latency,us,8,0,0,8,";
+  ASSERT_EQ(rows[1].substr(0, first.size()), first);
+  EXPECT_EQ(std::strtod(rows[1].c_str() + first.size(), nullptr), rep.records[0].stats.median);  // exact
+  EXPECT_NE(rows.back().find(",no,"), std::string::npos);  // the unverified overlap record
+}
+
+// ---- plots ------------------------------------------------------------------------------------
+
+TEST(Plot, StandardPlotsAreThoseWithAtLeastTwoPoints) {
+  const auto plots = suite::standard_plots(sample());
+  std::vector<std::string> files;
+  for (const auto& p : plots) files.push_back(p.file);
+  // put latency and bandwidth have three sizes; strided and overlap have one point each.
+  EXPECT_EQ(files, (std::vector<std::string>{"contig_put_latency.png", "contig_put_bandwidth.png"}));
+}
+
+TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
+  const suite::Report rep = sample();
+  const auto plots = suite::standard_plots(rep);
+  const std::string s = suite::gnuplot_script(rep, plots, "pngcairo", "out dir");
+  EXPECT_EQ(s.find("set terminal pngcairo"), s.find("set terminal"));
+  EXPECT_EQ(count(s, "\nset output "), 2u);
+  EXPECT_NE(s.find("\nunset output\n"), std::string::npos);
+  EXPECT_NE(s.find("set output \"out dir/contig_put_latency.png\""), std::string::npos);
+  EXPECT_NE(s.find("set output \"out dir/contig_put_bandwidth.png\""), std::string::npos);
+  EXPECT_EQ(count(s, "set logscale x 2"), 2u);
+  EXPECT_EQ(count(s, "set logscale y"), 2u);
+  // Latency: armada and MPI curves; bandwidth: armada only. One datablock per curve.
+  EXPECT_EQ(count(s, " << EOD"), 3u);
+  EXPECT_EQ(count(s, "title \"put armada [shm]\""), 2u);
+  EXPECT_EQ(count(s, "title \"put mpi_put_flush [shm]\""), 1u);
+  EXPECT_EQ(count(s, "with yerrorlines dt 2"), 1u);  // MPI baselines dashed
+  // Datablock rows: x median min max, sorted by x.
+  const auto rows = lines(s);
+  const auto first = std::find(rows.begin(), rows.end(), "$d0 << EOD");
+  ASSERT_NE(first, rows.end());
+  EXPECT_EQ(*(first + 1), "8 0.108 0.0972 0.135");
+  EXPECT_EQ(*(first + 2), "64 0.164 0.1476 0.205");
+  EXPECT_EQ(*(first + 3), "1024 1.124 1.0116 1.405");
+  EXPECT_EQ(*(first + 4), "EOD");
+  EXPECT_NE(s.find("set format x \"%.0b %BB\""), std::string::npos);
+}
+
+TEST(Plot, PngcairoOrPngIsDetectedFromTheInstalledGnuplot) {
+  // gnuplot-nox is a build dependency of the suite (scripts/setup.sh installs it).
+  const std::string t = suite::gnuplot_png_terminal();
+  EXPECT_TRUE(t == "pngcairo" || t == "png") << t;
+}
+
+// ---- the command line ---------------------------------------------------------------------------
+
+TEST(Options, DefaultsCoverEveryFamilyAndTransport) {
+  const char* argv[] = {"armada-bench"};
+  const suite::Options o = suite::parse_options(1, argv);
+  EXPECT_EQ(o.transports, (std::vector<std::string>{"shm", "server", "mpi-rma"}));
+  EXPECT_EQ(o.families, suite::kFamilies);
+  EXPECT_EQ(o.sizes.front(), 8u);
+  EXPECT_EQ(o.sizes.back(), 4u << 20);
+  EXPECT_EQ(o.sizes.size(), 20u);
+  EXPECT_EQ(o.nsegs.size(), 11u);
+  EXPECT_EQ(o.reps, 5);
+  EXPECT_TRUE(o.plot);
+}
+
+TEST(Options, SubcommandsSelectionsAndQuick) {
+  const char* argv[] = {"armada-bench", "strided", "--transports", "server,shm", "--sizes", "8:64", "--quick", "--reps", "9"};
+  const suite::Options o = suite::parse_options(9, argv);
+  EXPECT_EQ(o.families, (std::vector<std::string>{"strided"}));
+  EXPECT_EQ(o.transports, (std::vector<std::string>{"shm", "server"}));  // run order
+  EXPECT_EQ(o.sizes, (std::vector<std::size_t>{8, 16, 32, 64}));
+  EXPECT_EQ(o.reps, 9);               // given: kept
+  EXPECT_EQ(o.rep_seconds, 0.003);    // --quick default
+}
+
+TEST(Options, BadOptionsNameTheOptionAndTheValue) {
+  auto message = [](std::vector<const char*> args) {
+    args.insert(args.begin(), "armada-bench");
+    try {
+      suite::parse_options(static_cast<int>(args.size()), args.data());
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message({"--transports", "shm,ib"}).find("--transports: unknown value 'ib'"), std::string::npos);
+  EXPECT_NE(message({"--only", "contig,nope"}).find("--only: unknown value 'nope'"), std::string::npos);
+  EXPECT_NE(message({"--sizes", "12"}).find("--sizes: 12 is not a multiple of 8"), std::string::npos);
+  EXPECT_NE(message({"--sizes", "8:x"}).find("--sizes: 'x'"), std::string::npos);
+  EXPECT_NE(message({"--reps", "0"}).find("--reps: '0'"), std::string::npos);
+  EXPECT_NE(message({"--rep-ms"}).find("--rep-ms needs a value"), std::string::npos);
+  EXPECT_NE(message({"--frobnicate"}).find("unknown option '--frobnicate'"), std::string::npos);
+  EXPECT_NE(message({"nosuchfamily"}).find("subcommand: unknown value 'nosuchfamily'"), std::string::npos);
+  EXPECT_NE(message({"--name", "a/b"}).find("--name: 'a/b'"), std::string::npos);
+}

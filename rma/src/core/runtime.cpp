@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 #include <utility>
@@ -141,6 +143,15 @@ void start_mpi_rma_transport(State& s) {
   settings.progress_interval_us = s.config.mpi_progress_us;
   settings.spin_limit = s.config.spin_limit;
   settings.mutex_waiters = s.config.mpi_mutex_waiters;
+  if (s.rank == 0) {
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    const char* osc = std::getenv("OMPI_MCA_osc");
+    if (std::strstr(version, "Open MPI") && !(osc && std::strstr(osc, "ucx")))
+      std::fprintf(stderr, "armada::rma: warning: mpi-rma on Open MPI without OMPI_MCA_osc=ucx; osc rdma has known "
+                           "bugs this transport can hit (docs/mpi-quirks.md)\n");
+  }
   s.mpi = std::make_unique<MpiRmaTransport>(s.world, s.rank, *s.shm, settings);
   for (int r = 0; r < s.size; ++r) s.route[static_cast<std::size_t>(r)] = s.mpi.get();
   s.transports.push_back(s.mpi.get());
@@ -203,6 +214,12 @@ void init(int* argc, char*** argv) {
   MPI_Initialized(&initialized);
   bool owns = false;
   if (!initialized) {
+    // mpi-rma on Open MPI: prefer osc ucx over osc rdma, whose 4.1 releases crash on an 8-byte
+    // compare-and-swap to self and fail window creation on split communicators (see
+    // docs/mpi-quirks.md). MCA settings come from the environment at MPI_Init, so this is the
+    // last moment; an explicit OMPI_MCA_osc (or mpiexec --mca osc) wins.
+    const char* transport = std::getenv("ARMADA_TRANSPORT");
+    if (transport && std::string(transport) == "mpi-rma") setenv("OMPI_MCA_osc", "ucx,rdma", 0);
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
       detail::throw_state("rma::init", "MPI_Init_thread failed");

@@ -73,10 +73,35 @@ TEST(Vector, AccumulateAllowsRepeatedDestinations) {
   const IoSet sets[] = {{src, dst, sizeof(long)}};
   const long scale = 1;
   acc_vector(AccType::Long, &scale, sets, 0);
+  const long triple = 3;  // a scale other than one goes through staging on some transports
+  acc_vector(AccType::Long, &triple, sets, 0);
   barrier();
   if (rank() == 0) {
-    for (int i = 0; i < 16; ++i) EXPECT_EQ(seg.local<long>()[i], 4L * size());
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(seg.local<long>()[i], 16L * size());
   }
+  barrier();
+}
+
+TEST(Vector, GetsMayReadOneRemotePlaceManyTimes) {
+  // Repeated sources are legal for a get (only destinations must be distinct); transports that
+  // describe the remote side as one datatype must notice and split the operation.
+  Segment seg(8 * sizeof(int));
+  for (int i = 0; i < 8; ++i) seg.local<int>()[i] = 1000 * rank() + i;
+  barrier();
+  const int t = (rank() + 1) % size();
+  std::vector<int> out(40, -1);
+  std::vector<void*> src, dst;
+  for (int i = 0; i < 40; ++i) {
+    src.push_back(seg.base<int>(t) + (i * 3) % 8);  // each source read 5 times, out of order
+    dst.push_back(&out[static_cast<std::size_t>(i)]);
+  }
+  const IoSet sets[] = {{src, dst, sizeof(int)}};
+  get_vector(sets, t);
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(out[static_cast<std::size_t>(i)], 1000 * t + (i * 3) % 8) << i;
+  std::fill(out.begin(), out.end(), -1);
+  Handle h = get_vector_nb(sets, t);
+  h.wait();
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(out[static_cast<std::size_t>(i)], 1000 * t + (i * 3) % 8) << i;
   barrier();
 }
 

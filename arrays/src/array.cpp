@@ -509,12 +509,12 @@ LocalView<void> Array::access_ghosts() {
 
 void Array::release() {
   Impl& a = const_cast<Impl&>(checked("arrays::release"));
-  if (a.accesses == 0) detail::fail("arrays::release", &a, "array", a.name, "no access() is outstanding");
+  if (a.accesses == 0) detail::fail("arrays::release", &a, "accesses", "0", "no access() is outstanding");
   --a.accesses;
 }
 void Array::release_update() {
   Impl& a = const_cast<Impl&>(checked("arrays::release_update"));
-  if (a.accesses == 0) detail::fail("arrays::release_update", &a, "array", a.name, "no access() is outstanding");
+  if (a.accesses == 0) detail::fail("arrays::release_update", &a, "accesses", "0", "no access() is outstanding");
   --a.accesses;
 }
 

@@ -1,0 +1,157 @@
+// Every error path: the exception type, a message naming operation, array, argument and value,
+// and nothing moved.
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+namespace armada::arrays::test {
+namespace {
+
+using rma::InvalidArgument;
+using rma::StateError;
+
+class Errors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ArrayOptions o;
+    o.name = "A";
+    a = GlobalArray<double>::create({6, 8}, o);
+    fill(a, 1.0);
+  }
+  void TearDown() override {
+    if (a.valid()) a.destroy();
+  }
+  /// The array still holds only ones (a failed call moved nothing).
+  void expect_untouched() {
+    for (double x : a.get({0, 0}, {6, 8})) EXPECT_EQ(x, 1.0) << "a failed call changed the array";
+  }
+  GlobalArray<double> a;
+};
+
+TEST_F(Errors, PatchOutsideTheArray) {
+  std::vector<double> buf(100, 5.0);
+  expect_error<InvalidArgument>([&] { a.put({0, 0}, {6, 9}, buf.data()); },
+                                {"arrays::put", "array 'A'", "'hi' = [6, 9]", "hi[1] = 9 is past dims[1] = 8"});
+  expect_error<InvalidArgument>([&] { a.get({-1, 0}, {2, 2}, buf.data()); }, {"arrays::get", "'lo' = [-1, 0]", "negative"});
+  expect_error<InvalidArgument>([&] { a.acc({0, 0}, {7, 1}, buf.data(), 2.0); }, {"arrays::acc", "hi[0] = 7"});
+  expect_error<InvalidArgument>([&] { static_cast<Array&>(a).acc({0, 0}, {1, 1}, buf.data(), nullptr); }, {"arrays::acc", "'scale' = null"});
+  expect_error<InvalidArgument>([&] { (void)a.put_nb({0, 0}, {6, 9}, buf.data()); }, {"arrays::put_nb", "hi[1] = 9"});
+  expect_error<InvalidArgument>([&] { a.put_strided({0, 0}, {6, 9}, {1, 2}, buf.data()); }, {"arrays::put_strided", "hi[1]"});
+  expect_error<InvalidArgument>([&] { a.locate_region({0, 0}, {9, 1}); }, {"arrays::locate_region", "hi[0] = 9"});
+  expect_error<InvalidArgument>([&] { a.locate({6, 0}); }, {"arrays::locate", "'index' = [6, 0]", "outside [0, 6)"});
+  a.sync();
+  expect_untouched();
+}
+
+TEST_F(Errors, LoAboveHi) {
+  std::vector<double> buf(100, 5.0);
+  expect_error<InvalidArgument>([&] { a.put({3, 2}, {2, 4}, buf.data()); },
+                                {"arrays::put", "array 'A'", "lo[0] = 3 > hi[0] = 2"});
+  expect_error<InvalidArgument>([&] { a.periodic_put({3, 2}, {2, 4}, buf.data()); }, {"arrays::periodic_put", "lo[0] = 3 > hi[0] = 2"});
+  a.sync();
+  expect_untouched();
+}
+
+TEST_F(Errors, WrongIndexCounts) {
+  std::vector<double> buf(100, 5.0);
+  expect_error<InvalidArgument>([&] { a.put({0}, {2}, buf.data()); }, {"arrays::put", "'lo' = [0]", "needs 2 entries"});
+  expect_error<InvalidArgument>([&] { a.put({0, 0}, {2, 2}, buf.data(), {1}); }, {"arrays::put", "'ld' = [1]", "less than the patch extent 2"});
+  expect_error<InvalidArgument>([&] { a.put({0, 0}, {2, 2}, buf.data(), {4, 4}); }, {"'ld'", "needs ndim - 1 = 1 entries"});
+  expect_error<InvalidArgument>([&] { a.get_strided({0, 0}, {2, 2}, {0, 1}, buf.data()); }, {"arrays::get_strided", "'skip' = [0, 1]"});
+  expect_error<InvalidArgument>([&] { a.put({0, 0}, {2, 2}, static_cast<const double*>(nullptr)); }, {"'buf' = null"});
+  expect_error<InvalidArgument>([&] { a.periodic_get({0, 0}, {7, 2}, buf.data()); }, {"arrays::periodic_get", "at most the array's extent 6"});
+  a.sync();
+  expect_untouched();
+}
+
+TEST_F(Errors, ElementListsAndReadInc) {
+  std::vector<double> vals(3, 5.0);
+  const std::vector<Coord> bad{{0, 0}, {6, 1}, {1, 1}};
+  expect_error<InvalidArgument>([&] { a.scatter(bad, vals.data()); }, {"arrays::scatter", "'subscripts[1]' = [6, 1]", "outside [0, 6)"});
+  const std::vector<Coord> twice{{0, 0}, {2, 3}, {2, 3}};
+  expect_error<InvalidArgument>([&] { a.scatter(twice, vals.data()); },
+                                {"arrays::scatter", "'subscripts[2]' = [2, 3]", "same element as subscripts[1]"});
+  expect_error<InvalidArgument>([&] { a.gather(bad, vals.data()); }, {"arrays::gather", "subscripts[1]"});
+  expect_error<InvalidArgument>([&] { a.read_inc({0, 0}); }, {"arrays::read_inc", "'array type' = double", "int or long"});
+  auto counter = GlobalArray<int>::create({4});
+  expect_error<InvalidArgument>([&] { counter.read_inc({4}); }, {"arrays::read_inc", "'index' = [4]"});
+  expect_error<InvalidArgument>([&] { counter.read_inc({0}, 1L << 40); }, {"'increment'", "does not fit"});
+  counter.destroy();
+  a.sync();
+  expect_untouched();
+}
+
+TEST_F(Errors, WrongType) {
+  Array raw = a;
+  expect_error<InvalidArgument>([&] { GlobalArray<int> wrong(raw); },
+                                {"arrays::GlobalArray", "array 'A' (double", "'element type' = int", "holds double"});
+  auto f = GlobalArray<float>::create({6, 8});
+  expect_error<InvalidArgument>([&] { copy(a, reinterpret_cast<GlobalArray<double>&>(f)); },
+                                {"arrays::copy_patch", "'type' = float", "differs from array 'A'"});
+  f.destroy();
+  expect_error<InvalidArgument>([&] { Array::create(static_cast<ElemType>(9), {3}); }, {"arrays::create", "'type' = 9"});
+}
+
+TEST_F(Errors, MismatchedShapes) {
+  auto b = GlobalArray<double>::create({8, 6});
+  expect_error<InvalidArgument>([&] { copy(a, b); }, {"arrays::copy_patch", "extents [8, 6] differ from the extents [6, 8]"});
+  expect_error<InvalidArgument>([&] { add(1.0, a, 1.0, b, a); }, {"arrays::add", "differ"});
+  expect_error<InvalidArgument>([&] { dot(a, b); }, {"arrays::dot", "differ"});
+  expect_error<InvalidArgument>([&] { copy_patch(a, {0, 0}, {2, 3}, b, {0, 0}, {2, 3}, true); },
+                                {"arrays::copy_patch(transpose)", "are not the reverse of"});
+  auto cube = GlobalArray<double>::create({2, 2, 2});
+  expect_error<InvalidArgument>([&] { norm1(cube); }, {"arrays::norm1", "3-D"});
+  cube.destroy();
+  b.destroy();
+  expect_untouched();
+}
+
+TEST_F(Errors, IntegerDivisionByZeroChangesNothing) {
+  auto x = GlobalArray<int>::create({10});
+  auto y = GlobalArray<int>::create({10});
+  fill(x, 6);
+  fill(y, 2);
+  if (rma::rank() == 0) { const int z = 0; y.put({7}, {8}, &z); }
+  y.sync();
+  expect_error<InvalidArgument>([&] { elem_divide(x, y, x); }, {"arrays::elem_divide", "zero divisor"});
+  expect_error<InvalidArgument>([&] { reciprocal(y); }, {"arrays::reciprocal", "zero element"});
+  for (int v : x.get({0}, {10})) EXPECT_EQ(v, 6);
+  x.sync();
+  x.destroy();
+  y.destroy();
+}
+
+TEST_F(Errors, BadCreation) {
+  expect_error<InvalidArgument>([] { Array::create(ElemType::Double, {}); }, {"arrays::create", "1 to 7 dimensions, not 0"});
+  expect_error<InvalidArgument>([] { Array::create(ElemType::Double, {1, 1, 1, 1, 1, 1, 1, 1}); }, {"not 8"});
+  expect_error<InvalidArgument>([] { Array::create(ElemType::Double, {4, 0}); }, {"'dims' = [4, 0]", "dims[1] must be >= 1"});
+  ArrayOptions grid;
+  grid.grid = {rma::size() + 1, 1};
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {8, 8}, grid); }, {"'grid'", "more blocks than the group has processes"});
+  ArrayOptions irr;
+  irr.block_starts = {{1, 3}, {0}};
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Int, {8, 8}, irr); }, {"'block_starts[0]' = [1, 3]", "must start with 0"});
+  irr.block_starts = {{0}, {0, 5, 2}};
+  if (rma::size() >= 3) expect_error<InvalidArgument>([&] { Array::create(ElemType::Int, {8, 8}, irr); }, {"must not decrease"});
+  ArrayOptions gh;
+  gh.ghosts = {1};
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Int, {8, 8}, gh); }, {"'ghosts' = [1]", "one entry per dimension"});
+}
+
+TEST_F(Errors, DestroyedAndUnknownHandles) {
+  auto b = a.duplicate("B");
+  const int id = b.id();
+  Array copy_of_b = b;
+  b.destroy();
+  EXPECT_FALSE(copy_of_b.valid());
+  double x;
+  expect_error<StateError>([&] { copy_of_b.get({0, 0}, {1, 1}, &x); }, {"arrays::get", "array 'B'", "was destroyed"});
+  expect_error<InvalidArgument>([&] { find_array(id, "arrays::test"); }, {"arrays::test", "'array' = " + std::to_string(id), "no live array"});
+  expect_error<InvalidArgument>([&] { find_array(987654, "arrays::test"); }, {"'array' = 987654"});
+  Array never;
+  expect_error<InvalidArgument>([&] { never.ndim(); }, {"arrays::ndim", "'array' = null"});
+  expect_error<InvalidArgument>([&] { a.release(); }, {"arrays::release", "no access() is outstanding"});
+}
+
+}  // namespace
+}  // namespace armada::arrays::test

@@ -11,6 +11,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int main(int argc, char** argv) {
   int provided, rank;
@@ -19,15 +20,16 @@ int main(int argc, char** argv) {
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
   MPI_Comm_set_errhandler(half, MPI_ERRORS_RETURN);
-  int64_t cell = 0;
+  int64_t* cell = calloc(1, sizeof *cell);
   MPI_Win win;
-  int bad = MPI_Win_create(&cell, sizeof cell, 1, MPI_INFO_NULL, half, &win) != MPI_SUCCESS;
+  int bad = MPI_Win_create(cell, sizeof *cell, 1, MPI_INFO_NULL, half, &win) != MPI_SUCCESS;
   if (!bad) {
     /* Use it: every rank adds 1 to rank 0 of its half. */
     MPI_Win_lock_all(0, win);
     const int64_t one = 1;
     int64_t old;
     MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 0, 0, MPI_SUM, win);
+    MPI_Win_flush(0, win);
     MPI_Win_unlock_all(win);
     MPI_Barrier(half);
     int n;
@@ -37,13 +39,14 @@ int main(int argc, char** argv) {
     if (hr == 0) {
       MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
       MPI_Win_unlock(0, win);
-      bad = cell != n;
+      bad = *cell != n;
     }
     MPI_Win_free(&win);
   }
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0) printf("windows on both halves of a split: %s\n", bad ? "FAILED" : "ok");
   MPI_Comm_free(&half);
+  free(cell);
   MPI_Finalize();
   return bad;
 }

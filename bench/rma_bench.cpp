@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cinttypes>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -37,7 +36,11 @@
 #include <vector>
 
 #include "armada/rma/rma.hpp"
+#include "common/host.hpp"
+#include "common/measure.hpp"
+#include "common/mpi_baseline.hpp"
 #include "common/options.hpp"
+#include "common/pattern.hpp"
 #include "common/results.hpp"
 #include "common/stats.hpp"
 #include "common/timing.hpp"
@@ -76,46 +79,12 @@ constexpr std::size_t kScatterRegion = 1 * MiB;
 
 const char* const kGroups = "contig,strided,acc,atomic,mutex,scatter";
 
-// ---- patterns ---------------------------------------------------------------------------------
-std::uint64_t pattern_word(std::uint64_t index, std::uint64_t seed) noexcept {
-  std::uint64_t z = index + seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-std::uint64_t load_word(const std::byte* p) noexcept {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-
-void store_word(std::byte* p, std::uint64_t v) noexcept { std::memcpy(p, &v, 8); }
-
-/// Fills `bytes` (a multiple of 8) with the pattern; word i of p holds pattern_word(first + i).
-void fill_pattern(std::byte* p, std::size_t bytes, std::uint64_t seed, std::size_t first = 0) {
-  for (std::size_t i = 0; i < bytes / 8; ++i) store_word(p + 8 * i, pattern_word(first + i, seed));
-}
-
-/// Empty if p holds the pattern written by fill_pattern(p, bytes, seed, first); else where not.
-std::string check_pattern(const std::byte* p, std::size_t bytes, std::uint64_t seed, std::size_t first = 0) {
-  for (std::size_t i = 0; i < bytes / 8; ++i) {
-    const std::uint64_t want = pattern_word(first + i, seed), got = load_word(p + 8 * i);
-    if (got != want) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "word %zu (byte %zu) is 0x%016" PRIx64 ", expected 0x%016" PRIx64,
-                    i, 8 * i, got, want);
-      return buf;
-    }
-  }
-  return {};
-}
-
-std::string check_zero(const std::byte* p, std::size_t bytes) {
-  for (std::size_t i = 0; i < bytes; ++i)
-    if (p[i] != std::byte{0}) return "byte " + std::to_string(i) + " is not 0";
-  return {};
-}
+// ---- patterns (common/pattern.hpp) ------------------------------------------------------------
+using bench::check_pattern;
+using bench::check_zero;
+using bench::fill_pattern;
+using bench::load_word;
+using bench::store_word;
 
 // ---- context ----------------------------------------------------------------------------------
 
@@ -143,9 +112,9 @@ struct Ctx {
   MPI_Win raw_win = MPI_WIN_NULL;
   bool mpi_ok = false;        // MPI_Win_allocate window under lock_all
   Area mpi;                   // origin_view unused: MPI addresses by displacement
-  MPI_Win mpi_win = MPI_WIN_NULL;
+  bench::MpiWindow mpi_win;
   bool mpi_lock_ok = false;   // a second window for MPI_Win_lock / MPI_Win_unlock
-  MPI_Win mpi_lock_win = MPI_WIN_NULL;
+  bench::MpiWindow mpi_lock_win;
   std::string mpi_error;
 
   rma::MutexSet mutexes;
@@ -194,36 +163,17 @@ long long share(const Ctx& c, long long v) {
 
 // ---- measurement ------------------------------------------------------------------------------
 
-double figure(Unit unit, double work, double seconds, double count) {
-  return unit == Unit::GBps ? work * count / seconds / 1e9 : seconds / count * 1e6;
-}
+using bench::Contestant;
+using bench::looped;
 
-/// A hot contestant: run(n) performs n operations and returns the elapsed seconds.
-struct Contestant {
-  std::string name;
-  std::function<double(std::size_t)> run;
-};
-
-template <class Op>
-std::function<double(std::size_t)> looped(Op op) {
-  return [op](std::size_t n) mutable { return bench::time_loop(op, n); };
-}
-
-/// Origin only. Calibrates each contestant, then runs the repetitions interleaved (rep 1 of
-/// every contestant, rep 2 of every contestant, ...), so that drift of the machine hits all
-/// alike. `work` is bytes per operation for GB/s.
+/// Origin only. The interleaved measurement of common/measure.hpp; `work` is bytes per
+/// operation for GB/s (one operation per iteration).
 std::vector<Stats> measure(const Ctx& c, std::vector<Contestant>& cs, Unit unit, double work) {
-  std::vector<std::size_t> iters;
-  for (Contestant& k : cs) iters.push_back(bench::calibrate(k.run, c.opt.rep_seconds));
-  std::vector<std::vector<double>> samples(cs.size());
-  for (int r = 0; r < c.opt.reps; ++r)
-    for (std::size_t i = 0; i < cs.size(); ++i) {
-      const double t = cs[i].run(iters[i]);
-      samples[i].push_back(figure(unit, work, t, static_cast<double>(iters[i])));
-    }
-  std::vector<Stats> stats;
-  for (const auto& s : samples) stats.push_back(bench::summarize(s));
-  return stats;
+  for (Contestant& k : cs) {
+    k.unit = unit;
+    k.per_iter = unit == Unit::GBps ? work : 1;
+  }
+  return bench::measure(cs, c.opt.reps, c.opt.rep_seconds);
 }
 
 /// A cold contestant, run by both ranks. Per iteration g: the target runs touch(g) (writes the
@@ -260,7 +210,7 @@ std::vector<Stats> measure_cold(const Ctx& c, std::vector<Cold>& cs, Unit unit, 
         pair_barrier(c);
       }
       if (c.origin)
-        samples[i].push_back(figure(unit, work, watch.total(), static_cast<double>(iters * ops_per_iter)));
+        samples[i].push_back(bench::figure(unit, unit == Unit::GBps ? work : 1, watch.total(), iters * ops_per_iter));
     }
   std::vector<Stats> stats;
   for (const auto& s : samples) stats.push_back(bench::summarize(s));
@@ -305,34 +255,18 @@ std::vector<std::string> names_of(const std::vector<Cold>& cs) {
 // ---- MPI helpers ------------------------------------------------------------------------------
 
 void mpi_put(const Ctx& c, const void* src, std::size_t bytes, std::size_t disp) {
-  MPI_Put(src, static_cast<int>(bytes), MPI_BYTE, c.target_rank, static_cast<MPI_Aint>(disp),
-          static_cast<int>(bytes), MPI_BYTE, c.mpi_win);
-  MPI_Win_flush(c.target_rank, c.mpi_win);
+  c.mpi_win.put_flush(src, bytes, c.target_rank, disp);
 }
 
 void mpi_get(const Ctx& c, void* dst, std::size_t bytes, std::size_t disp) {
-  MPI_Get(dst, static_cast<int>(bytes), MPI_BYTE, c.target_rank, static_cast<MPI_Aint>(disp),
-          static_cast<int>(bytes), MPI_BYTE, c.mpi_win);
-  MPI_Win_flush(c.target_rank, c.mpi_win);
+  c.mpi_win.get_flush(dst, bytes, c.target_rank, disp);
 }
 
-long mpi_fetch_add(const Ctx& c, long value, std::size_t disp) {
-  long old = 0;
-  MPI_Fetch_and_op(&value, &old, MPI_LONG, c.target_rank, static_cast<MPI_Aint>(disp), MPI_SUM, c.mpi_win);
-  MPI_Win_flush(c.target_rank, c.mpi_win);
-  return old;
-}
+long mpi_fetch_add(const Ctx& c, long value, std::size_t disp) { return c.mpi_win.fetch_add(value, c.target_rank, disp); }
 
 /// On the target: makes its own stores to the MPI window visible to MPI (and MPI's to it).
 void mpi_sync(const Ctx& c) {
-  if (c.mpi_ok) MPI_Win_sync(c.mpi_win);
-}
-
-std::string mpi_error_string(int rc) {
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(rc, text, &len);
-  return std::string(text, static_cast<std::size_t>(len));
+  if (c.mpi_ok) c.mpi_win.sync();
 }
 
 // ---- contiguous put and get -------------------------------------------------------------------
@@ -977,8 +911,8 @@ void bench_mutex(Ctx& c) {
                   })});
     if (c.mpi_lock_ok)
       cs.push_back({"mpi_win_lock_excl", looped([&](std::size_t) {
-                      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, T, 0, c.mpi_lock_win);
-                      MPI_Win_unlock(T, c.mpi_lock_win);
+                      c.mpi_lock_win.lock_exclusive(T);
+                      c.mpi_lock_win.unlock(T);
                     })});
     emit(c, "lock_unlock_lat", "lock+unlock", 0, "hot", Unit::Micros, names_of(cs), measure(c, cs, Unit::Micros, 0));
   });
@@ -1121,37 +1055,22 @@ void bench_scatter(Ctx& c) {
 /// Window creation errors are reported, not fatal: the figures are then left out.
 void create_mpi_windows(Ctx& c) {
   const bool owner = c.me == c.target_rank;
-  const MPI_Aint small = static_cast<MPI_Aint>(kSmallDataBytes + kSlotBytes);
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  auto agreed = [](int ok, MPI_Comm comm) {
-    int all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all != 0;
-  };
-
-  void* base = nullptr;
-  int rc = MPI_Win_allocate(owner ? small : 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &c.mpi_win);
-  if (rc != MPI_SUCCESS) c.mpi_error = "MPI_Win_allocate: " + mpi_error_string(rc);
-  c.mpi_ok = agreed(rc == MPI_SUCCESS, MPI_COMM_WORLD);
-  if (c.mpi_ok) {
-    MPI_Win_lock_all(0, c.mpi_win);
-    c.mpi.local = static_cast<std::byte*>(base);
-    c.mpi.slots = kSmallDataBytes;
-    if (owner) std::memset(base, 0, static_cast<std::size_t>(small));
-  } else if (rc == MPI_SUCCESS) {
-    MPI_Win_free(&c.mpi_win);
-  }
-
-  rc = MPI_Win_allocate(owner ? 64 : 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &c.mpi_lock_win);
-  if (rc != MPI_SUCCESS && c.mpi_error.empty()) c.mpi_error = "MPI_Win_allocate: " + mpi_error_string(rc);
-  c.mpi_lock_ok = agreed(rc == MPI_SUCCESS, MPI_COMM_WORLD);
-  if (!c.mpi_lock_ok && rc == MPI_SUCCESS) MPI_Win_free(&c.mpi_lock_win);
+  const std::size_t small = kSmallDataBytes + kSlotBytes;
+  c.mpi_ok = c.mpi_win.create(MPI_COMM_WORLD, owner ? small : 0, true);
+  if (!c.mpi_ok) c.mpi_error = c.mpi_win.error();
+  c.mpi.local = c.mpi_win.local();
+  c.mpi.slots = kSmallDataBytes;
+  c.mpi_lock_ok = c.mpi_lock_win.create(MPI_COMM_WORLD, owner ? 64 : 0, false);
+  if (!c.mpi_lock_ok && c.mpi_error.empty()) c.mpi_error = c.mpi_lock_win.error();
 
   if (c.two && c.pair != MPI_COMM_NULL) {
     MPI_Comm_set_errhandler(c.pair, MPI_ERRORS_RETURN);
-    rc = MPI_Win_allocate_shared(owner ? small : 0, 1, MPI_INFO_NULL, c.pair, &base, &c.raw_win);
-    if (rc != MPI_SUCCESS && c.mpi_error.empty()) c.mpi_error = "MPI_Win_allocate_shared: " + mpi_error_string(rc);
-    c.raw_ok = agreed(rc == MPI_SUCCESS, c.pair);
+    void* base = nullptr;
+    const int rc = MPI_Win_allocate_shared(owner ? static_cast<MPI_Aint>(small) : 0, 1, MPI_INFO_NULL, c.pair, &base, &c.raw_win);
+    if (rc != MPI_SUCCESS && c.mpi_error.empty()) c.mpi_error = "MPI_Win_allocate_shared: " + bench::mpi_error_string(rc);
+    int ok = rc == MPI_SUCCESS, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c.pair);
+    c.raw_ok = all != 0;
     if (c.raw_ok) {
       MPI_Aint size = 0;
       int disp = 0;
@@ -1160,22 +1079,18 @@ void create_mpi_windows(Ctx& c) {
       c.raw.origin_view = static_cast<std::byte*>(peer);
       c.raw.local = static_cast<std::byte*>(base);
       c.raw.slots = kSmallDataBytes;
-      if (owner) std::memset(base, 0, static_cast<std::size_t>(small));
+      if (owner) std::memset(base, 0, small);
     } else if (rc == MPI_SUCCESS) {
       MPI_Win_free(&c.raw_win);
     }
     MPI_Comm_set_errhandler(c.pair, MPI_ERRORS_ARE_FATAL);
   }
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
 void free_mpi_windows(Ctx& c) {
   if (c.raw_ok) MPI_Win_free(&c.raw_win);
-  if (c.mpi_lock_ok) MPI_Win_free(&c.mpi_lock_win);
-  if (c.mpi_ok) {
-    MPI_Win_unlock_all(c.mpi_win);
-    MPI_Win_free(&c.mpi_win);
-  }
+  c.mpi_lock_win.free();
+  c.mpi_win.free();
 }
 
 /// Pins rank 0 and rank 1 to the first and second CPU of the affinity mask the launcher gave
@@ -1183,21 +1098,8 @@ void free_mpi_windows(Ctx& c) {
 /// CPU (the launcher bound the rank) is left alone. Returns what was done.
 std::string pin_to_cpu(const Ctx& c) {
   if (!c.opt.pin || c.me > 1) return "not pinned";
-  cpu_set_t mask;
-  CPU_ZERO(&mask);
-  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return "affinity unknown";
-  const int available = CPU_COUNT(&mask);
-  if (available < 2) return "bound by the launcher";
-  int seen = -1;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (!CPU_ISSET(cpu, &mask) || ++seen != c.me) continue;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    if (sched_setaffinity(0, sizeof one, &one) != 0) return "pinning failed";
-    return "pinned to cpu " + std::to_string(cpu);
-  }
-  return "not pinned";
+  const std::string done = bench::pin_to_cpu_index(c.me);
+  return done.rfind("cpu ", 0) == 0 ? "pinned to " + done : done;
 }
 
 /// The CPU each of ranks 0 and 1 runs on now, as "a,b" (on rank 0).
@@ -1210,36 +1112,18 @@ std::string current_cpus(const Ctx& c) {
   return c.two ? std::to_string(cpu) + "," + std::to_string(other) : std::to_string(cpu);
 }
 
-/// The 1-minute load average (other processes competing for the cores make figures noisy).
-double load_average() {
-  double load = -1;
-  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
-    std::fclose(f);
-  }
-  return load;
-}
+using bench::load_average;
 
 std::vector<bench::Field> run_description(const Ctx& c, const std::string& pinning, const std::string& cpus) {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-  int len = 0;
-  MPI_Get_library_version(version, &len);
-  std::string v(version, static_cast<std::size_t>(len));
-  v = v.substr(0, v.find_first_of(",\n"));
-  auto env = [](const char* name) {
-    const char* value = std::getenv(name);
-    return std::string(value ? value : "(default)");
-  };
+  auto env = [](const char* name) { return bench::env_or(name, "(default)"); };
   return {bench::field("ranks", (long long)c.nranks),
           bench::field("origin", 0LL),
           bench::field("target", (long long)c.target_rank),
           bench::field("reps", (long long)c.opt.reps),
           bench::field("rep_ms", c.opt.rep_seconds * 1000),
           bench::field("quick", std::string(c.opt.quick ? "yes" : "no")),
-          bench::field("host", std::string(host)),
-          bench::field("mpi", v),
+          bench::field("host", bench::host_name()),
+          bench::field("mpi", bench::mpi_library_version()),
           bench::field("OMPI_MCA_osc", env("OMPI_MCA_osc")),
           bench::field("OMPI_MCA_btl", env("OMPI_MCA_btl")),
           bench::field("mpi_rma_baseline", std::string(c.mpi_ok ? "yes" : "no")),
@@ -1262,14 +1146,9 @@ int run(int argc, char** argv) {
     if (root) std::fprintf(stderr, "armada-bench-rma: %s\n%s", e.what(), bench::usage(argv[0], kGroups).c_str());
     return 2;
   }
-  for (std::size_t start = 0; !c.opt.only.empty() && start <= c.opt.only.size();) {
-    const std::size_t comma = std::min(c.opt.only.find(',', start), c.opt.only.size());
-    const std::string g = c.opt.only.substr(start, comma - start);
-    if (("," + std::string(kGroups) + ",").find("," + g + ",") == std::string::npos) {
-      if (root) std::fprintf(stderr, "armada-bench-rma: --only: unknown group '%s' (groups: %s)\n", g.c_str(), kGroups);
-      return 2;
-    }
-    start = comma + 1;
+  if (const std::string g = bench::unknown_group(c.opt, kGroups); !g.empty()) {
+    if (root) std::fprintf(stderr, "armada-bench-rma: --only: unknown group '%s' (groups: %s)\n", g.c_str(), kGroups);
+    return 2;
   }
   if (c.opt.help) {
     if (root) std::printf("%s", bench::usage(argv[0], kGroups).c_str());
@@ -1296,16 +1175,8 @@ int run(int argc, char** argv) {
   }
 
   // The file is opened on rank 0 before anything is measured; every rank learns if it failed.
-  std::unique_ptr<bench::ResultWriter> out;
-  int opened = 1;
-  try {
-    out = std::make_unique<bench::ResultWriter>(root, c.opt.output);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "armada-bench-rma: %s\n", e.what());
-    opened = 0;
-  }
-  MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!opened) return 2;
+  const std::unique_ptr<bench::ResultWriter> out = bench::open_writer(MPI_COMM_WORLD, root, c.opt.output, "armada-bench-rma");
+  if (!out) return 2;
   c.out = out.get();
 
   // Collective setup over the world.

@@ -20,7 +20,6 @@
 //   ARMADA_NODE_SIZE=1 mpiexec -n 8 armada-bench-server --memory-only
 #include <mpi.h>
 #include <sched.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,14 +31,17 @@
 #include <cstring>
 #include <exception>
 #include <functional>
-#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "armada/rma/rma.hpp"
+#include "common/host.hpp"
+#include "common/measure.hpp"
+#include "common/mpi_baseline.hpp"
 #include "common/options.hpp"
+#include "common/overlap.hpp"
 #include "common/pattern.hpp"
 #include "common/results.hpp"
 #include "common/stats.hpp"
@@ -126,24 +128,8 @@ bool expect(Ctx& c, const std::string& what, const std::string& problem) {
   return false;
 }
 
-void sleep_us(long us) {
-  const timespec ts{us / 1000000, (us % 1000000) * 1000};
-  nanosleep(&ts, nullptr);
-}
-
-/// Completes `request` without holding a core: test, then sleep 50 µs, 100 µs, ... up to 2 ms
-/// between tests. Measured: a target that wakes every ~90 µs to test halves the node server's
-/// 1 MiB bandwidth on two cores (each wake-up preempts the server or the origin), so an idle
-/// target backs off quickly; the cost is a slower hand-over between commands (never timed).
-void wait_sleeping(MPI_Request& request, MPI_Status* status = MPI_STATUS_IGNORE) {
-  long sleep = 50;
-  for (int done = 0;;) {
-    MPI_Test(&request, &done, status);
-    if (done) return;
-    sleep_us(sleep);
-    sleep = std::min(2 * sleep, 2000L);
-  }
-}
+using bench::sleep_us;
+using bench::wait_sleeping;
 
 // ---- origin side of the commands ----------------------------------------------------------------
 
@@ -163,35 +149,6 @@ std::int64_t call(const Ctx& c, const Command& m) {
   return reply(c);
 }
 
-// ---- the busy loop (computation) --------------------------------------------------------------
-
-[[gnu::noinline]] std::uint64_t busy(std::uint64_t iters) {
-  std::uint64_t x = 0x9E3779B97F4A7C15ull;
-  for (std::uint64_t i = 0; i < iters; ++i) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    asm volatile("" : "+r"(x));
-  }
-  return x;
-}
-
-/// Nanoseconds per busy() iteration: the fastest of a few 2 ms runs.
-double calibrate_busy() {
-  std::uint64_t iters = 1000;
-  for (;;) {
-    const auto t0 = bench::Clock::now();
-    busy(iters);
-    if (bench::seconds(t0, bench::Clock::now()) > 0.002) break;
-    iters *= 2;
-  }
-  double best = 1e300;
-  for (int i = 0; i < 5; ++i) {
-    const auto t0 = bench::Clock::now();
-    busy(iters);
-    best = std::min(best, bench::seconds(t0, bench::Clock::now()) * 1e9 / static_cast<double>(iters));
-  }
-  return best;
-}
-
 // ---- the target's command loop ------------------------------------------------------------------
 
 void target_reply(const Ctx& c, std::int64_t v) { MPI_Send(&v, 1, MPI_INT64_T, 0, kTagReply, c.pair); }
@@ -202,10 +159,7 @@ std::atomic_ref<std::int64_t> local_long(const Ctx& c, std::size_t s) {
 
 void serve(Ctx& c) {
   for (;;) {
-    Command m{};
-    MPI_Request request;
-    MPI_Irecv(&m, sizeof m, MPI_BYTE, 0, kTagCommand, c.pair, &request);
-    wait_sleeping(request);
+    const Command m = bench::receive_sleeping<Command>(c.pair, 0, kTagCommand);
     switch (m.cmd) {
       case Cmd::Quit:
         return;
@@ -257,24 +211,13 @@ void serve(Ctx& c) {
       }
       case Cmd::PingPong: {  // a = iterations, b = bytes: echo what arrives
         target_reply(c, 0);
-        const int n = static_cast<int>(m.b);
-        for (std::int64_t i = 0; i < m.a; ++i) {
-          MPI_Recv(c.echo, n, MPI_BYTE, 0, kTagPing, c.pair, MPI_STATUS_IGNORE);
-          MPI_Send(c.echo, n, MPI_BYTE, 0, kTagPing, c.pair);
-        }
+        bench::echo(c.pair, 0, kTagPing, c.echo, static_cast<std::size_t>(m.b), static_cast<std::size_t>(m.a));
         break;
       }
       case Cmd::Window: {  // a = iterations, b = bytes
         target_reply(c, 0);
-        const int n = static_cast<int>(m.b);
-        MPI_Request r[kWindow];
-        for (std::int64_t i = 0; i < m.a; ++i) {
-          for (int w = 0; w < kWindow; ++w)
-            MPI_Irecv(c.window + static_cast<std::size_t>(w) * kMaxMpiBytes, n, MPI_BYTE, 0, kTagData, c.pair, &r[w]);
-          MPI_Waitall(kWindow, r, MPI_STATUSES_IGNORE);
-          const int ack = 1;
-          MPI_Send(&ack, 1, MPI_INT, 0, kTagAck, c.pair);
-        }
+        bench::stream_receive(c.pair, 0, kTagData, kTagAck, c.window, kMaxMpiBytes, static_cast<std::size_t>(m.b), kWindow,
+                              static_cast<std::size_t>(m.a));
         break;
       }
       case Cmd::Spin: {
@@ -319,30 +262,12 @@ void serve(Ctx& c) {
 
 // ---- measurement (origin) ---------------------------------------------------------------------
 
-/// run(n) performs n iterations and returns the seconds they took (only the timed part).
-/// The figure of an iteration: GB/s = per_iter bytes / time; µs = time / per_iter operations.
-struct Contestant {
-  std::string name;
-  Unit unit;
-  double per_iter;
-  std::function<double(std::size_t)> run;
-};
+// The measurement loop, calibrated and interleaved (common/measure.hpp).
+using bench::Contestant;
+using bench::timed;
 
-double figure(const Contestant& k, double t, std::size_t n) {
-  const double dn = static_cast<double>(n);
-  return k.unit == Unit::GBps ? k.per_iter * dn / t / 1e9 : t / (dn * k.per_iter) * 1e6;
-}
-
-/// Calibrates each contestant, then runs rep 1 of every contestant, rep 2 of every contestant...
 std::vector<Stats> measure(const Ctx& c, std::vector<Contestant>& cs) {
-  std::vector<std::size_t> iters;
-  for (Contestant& k : cs) iters.push_back(bench::calibrate(k.run, c.opt.rep_seconds));
-  std::vector<std::vector<double>> samples(cs.size());
-  for (int r = 0; r < c.opt.reps; ++r)
-    for (std::size_t i = 0; i < cs.size(); ++i) samples[i].push_back(figure(cs[i], cs[i].run(iters[i]), iters[i]));
-  std::vector<Stats> stats;
-  for (const auto& s : samples) stats.push_back(bench::summarize(s));
-  return stats;
+  return bench::measure(cs, c.opt.reps, c.opt.rep_seconds);
 }
 
 Stats scaled(Stats s, double f) {
@@ -378,40 +303,17 @@ Contestant mpi_pingpong(Ctx& c, std::size_t bytes, std::uint64_t seed) {
           [&c, bytes, seed](std::size_t n) {
             bench::fill_pattern(c.src, bytes, seed);
             call(c, {Cmd::PingPong, static_cast<std::int64_t>(n), static_cast<std::int64_t>(bytes)});
-            const int b = static_cast<int>(bytes);
-            const auto t0 = bench::Clock::now();
-            for (std::size_t i = 0; i < n; ++i) {
-              MPI_Send(c.src, b, MPI_BYTE, T, kTagPing, c.pair);
-              MPI_Recv(c.mpi_recv, b, MPI_BYTE, T, kTagPing, c.pair, MPI_STATUS_IGNORE);
-            }
+            const double t = bench::pingpong(c.pair, T, kTagPing, c.src, c.mpi_recv, bytes, n);
             // GB/s of a ping-pong: bytes moved one way per half round trip.
-            return bytes <= 8 ? bench::seconds(t0, bench::Clock::now()) : bench::seconds(t0, bench::Clock::now()) / 2;
+            return bytes <= 8 ? t : t / 2;
           }};
 }
 
 Contestant mpi_window(Ctx& c, std::size_t bytes) {
   return {"mpi_bw_window", Unit::GBps, static_cast<double>(bytes) * kWindow, [&c, bytes](std::size_t n) {
             call(c, {Cmd::Window, static_cast<std::int64_t>(n), static_cast<std::int64_t>(bytes)});
-            const int b = static_cast<int>(bytes);
-            MPI_Request r[kWindow];
-            const auto t0 = bench::Clock::now();
-            for (std::size_t i = 0; i < n; ++i) {
-              for (int w = 0; w < kWindow; ++w) MPI_Isend(c.src, b, MPI_BYTE, T, kTagData, c.pair, &r[w]);
-              MPI_Waitall(kWindow, r, MPI_STATUSES_IGNORE);
-              int ack = 0;
-              MPI_Recv(&ack, 1, MPI_INT, T, kTagAck, c.pair, MPI_STATUS_IGNORE);
-            }
-            return bench::seconds(t0, bench::Clock::now());
+            return bench::stream_send(c.pair, T, kTagData, kTagAck, c.src, bytes, kWindow, n);
           }};
-}
-
-template <class Op>
-std::function<double(std::size_t)> timed(Op op) {
-  return [op](std::size_t n) mutable {
-    const auto t0 = bench::Clock::now();
-    for (std::size_t i = 0; i < n; ++i) op();
-    return bench::seconds(t0, bench::Clock::now());
-  };
 }
 
 // ---- 1. 8-byte latency ------------------------------------------------------------------------
@@ -590,47 +492,17 @@ void overlap_series(Ctx& c, bool target_busy) {
     spins_before = rma::get_value(spins);
   }
 
-  auto get_blocking = [&] { rma::get(remote, c.dst, n, T); };
-  // Each of the three timings of a repetition runs its operation for about --rep-ms (at least
-  // 3 times) and gives the mean time of one; time-bounded, so a busy machine cannot stretch a run.
-  const double budget = c.opt.rep_seconds;
-  auto mean_time = [budget](auto&& op) {
-    const auto t0 = bench::Clock::now();
-    std::size_t k = 0;
-    double t = 0;
-    do {
-      op();
-      ++k;
-      t = bench::seconds(t0, bench::Clock::now());
-    } while (k < 3 || t < budget);
-    return t / static_cast<double>(k);
-  };
-  for (int i = 0; i < 4; ++i) get_blocking();  // warm up
+  // common/overlap.hpp: per repetition and fraction, time-bounded loops of the blocking get, the
+  // computation alone and get_nb + computation + wait.
   const double fractions[] = {0, 0.25, 0.5, 1.0, 1.5, 2.0};
-  constexpr std::size_t F = std::size(fractions);
-
-  std::vector<std::vector<double>> t_get(F), t_comp(F), t_total(F), overlap(F);
   std::uint64_t sink = 0;
-  std::vector<double> get_all;
-  for (int r = 0; r < c.opt.reps; ++r)
-    for (std::size_t f = 0; f < F; ++f) {
-      // The blocking get time of this repetition; the computation is a fraction of the median of
-      // all blocking get times so far (so it does not jump with one noisy repetition).
-      const double tg = mean_time(get_blocking);
-      get_all.push_back(tg);
-      const double t_get_ref = bench::summarize(get_all).median;
-      const auto compute_iters = static_cast<std::uint64_t>(fractions[f] * t_get_ref * 1e9 / c.busy_ns_per_iter);
-      const double tc = mean_time([&] { sink += busy(compute_iters); });
-      const double tt = mean_time([&] {
+  const auto points = bench::measure_overlap(
+      fractions, c.opt.reps, c.opt.rep_seconds, c.busy_ns_per_iter, [&] { rma::get(remote, c.dst, n, T); },
+      [&](std::uint64_t compute_iters) {
         rma::Handle h = rma::get_nb(remote, c.dst + 2 * MiB, n, T);
-        sink += busy(compute_iters);
+        sink += bench::busy(compute_iters);
         h.wait();
       });
-      t_get[f].push_back(tg * 1e6);
-      t_comp[f].push_back(tc * 1e6);
-      t_total[f].push_back(tt * 1e6);
-      overlap[f].push_back(100 * std::clamp((tg + tc - tt) / tg, 0.0, 1.0));
-    }
   bench::clobber(&sink);
 
   if (target_busy) {
@@ -647,18 +519,15 @@ void overlap_series(Ctx& c, bool target_busy) {
       c.out->note("the target stayed in its computation loop throughout: its spin count grew " +
                   std::to_string(spins_before) + " -> " + std::to_string(spins_after) + " while the gets completed");
   }
-  for (std::size_t f = 0; f < F; ++f) {
-    const Stats ov = bench::summarize(overlap[f]);
+  for (const bench::OverlapPoint& pt : points) {
     char variant[32];
-    std::snprintf(variant, sizeof variant, "c=%d%%", static_cast<int>(fractions[f] * 100 + 0.5));
-    const double tg = bench::summarize(t_get[f]).median, tc = bench::summarize(t_comp[f]).median,
-                 tt = bench::summarize(t_total[f]).median;
-    emit(c, "overlap", label, n, variant, Unit::Percent, ov, {},
-         {bench::field("target", who), bench::field("compute_fraction", fractions[f]), bench::field("t_get_us", tg),
-          bench::field("t_compute_us", tc), bench::field("t_total_us", tt)});
+    std::snprintf(variant, sizeof variant, "c=%d%%", static_cast<int>(pt.fraction * 100 + 0.5));
+    emit(c, "overlap", label, n, variant, Unit::Percent, pt.overlap, {},
+         {bench::field("target", who), bench::field("compute_fraction", pt.fraction), bench::field("t_get_us", pt.t_op_us),
+          bench::field("t_compute_us", pt.t_compute_us), bench::field("t_total_us", pt.t_total_us)});
     char text[200];
     std::snprintf(text, sizeof text, "   compute %3.0f%% of a get: t_get %.1f us, t_compute %.1f us, t_total %.1f us (medians)",
-                  fractions[f] * 100, tg, tc, tt);
+                  pt.fraction * 100, pt.t_op_us, pt.t_compute_us, pt.t_total_us);
     c.out->note(text);
   }
   expect(c, "get 1 MiB (blocking, target " + who + ")", bench::check_pattern(c.dst, n, seed));
@@ -782,31 +651,11 @@ void bench_memory(Ctx& c) {
 /// so the scheduler can move a server to whichever CPU is free. Returns what was done.
 std::string pin_main_thread(const Ctx& c) {
   if (!c.opt.pin || c.me > 1) return "not pinned";
-  cpu_set_t mask;
-  CPU_ZERO(&mask);
-  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return "affinity unknown";
-  if (CPU_COUNT(&mask) < 2) return "bound by the launcher";
-  int seen = -1;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (!CPU_ISSET(cpu, &mask) || ++seen != c.me) continue;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    if (sched_setaffinity(0, sizeof one, &one) != 0) return "pinning failed";
-    return "main thread on cpu " + std::to_string(cpu);
-  }
-  return "not pinned";
+  const std::string done = bench::pin_to_cpu_index(c.me);
+  return done.rfind("cpu ", 0) == 0 ? "main thread on " + done : done;
 }
 
-
-double load_average() {
-  double load = -1;
-  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
-    std::fclose(f);
-  }
-  return load;
-}
+using bench::load_average;
 
 struct Host {
   int cpus = 0;     // CPUs this process may run on
@@ -830,17 +679,7 @@ Host host_load(const Ctx& c) {
 }
 
 std::vector<bench::Field> run_description(const Ctx& c, const std::string& pinning, const Host& host) {
-  char hostname[256] = {};
-  gethostname(hostname, sizeof hostname - 1);
-  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-  int len = 0;
-  MPI_Get_library_version(version, &len);
-  std::string v(version, static_cast<std::size_t>(len));
-  v = v.substr(0, v.find_first_of(",\n"));
-  auto env = [](const char* name) {
-    const char* value = std::getenv(name);
-    return std::string(value ? value : "(default)");
-  };
+  auto env = [](const char* name) { return bench::env_or(name, "(default)"); };
   const rma::Config& cfg = rma::config();
   std::vector<bench::Field> f{bench::field("ranks", static_cast<long long>(c.nranks)),
                               bench::field("nodes", static_cast<long long>(rma::node_count())),
@@ -857,7 +696,7 @@ std::vector<bench::Field> run_description(const Ctx& c, const std::string& pinni
                      bench::field("reps", static_cast<long long>(c.opt.reps)), bench::field("rep_ms", c.opt.rep_seconds * 1000),
                      bench::field("quick", std::string(c.opt.quick ? "yes" : "no")),
                      bench::field("memory_only", std::string(c.memory_only ? "yes" : "no")),
-                     bench::field("host", std::string(hostname)), bench::field("mpi", v),
+                     bench::field("host", bench::host_name()), bench::field("mpi", bench::mpi_library_version()),
                      bench::field("OMPI_MCA_btl", env("OMPI_MCA_btl")), bench::field("loadavg_start", load_average())});
   if (!c.memory_only) {
     f.push_back(bench::field("pinning", pinning));
@@ -897,14 +736,9 @@ int run(int argc, char** argv) {
     if (root) std::fprintf(stderr, "%s: %s\n%s", kProgram, e.what(), usage(argv[0]).c_str());
     return 2;
   }
-  for (std::size_t start = 0; !c.opt.only.empty() && start <= c.opt.only.size();) {
-    const std::size_t comma = std::min(c.opt.only.find(',', start), c.opt.only.size());
-    const std::string g = c.opt.only.substr(start, comma - start);
-    if (("," + std::string(kGroups) + ",").find("," + g + ",") == std::string::npos) {
-      if (root) std::fprintf(stderr, "%s: --only: unknown group '%s' (groups: %s)\n", kProgram, g.c_str(), kGroups);
-      return 2;
-    }
-    start = comma + 1;
+  if (const std::string g = bench::unknown_group(c.opt, kGroups); !g.empty()) {
+    if (root) std::fprintf(stderr, "%s: --only: unknown group '%s' (groups: %s)\n", kProgram, g.c_str(), kGroups);
+    return 2;
   }
   if (c.opt.help) {
     if (root) std::printf("%s", usage(argv[0]).c_str());
@@ -930,16 +764,8 @@ int run(int argc, char** argv) {
   c.origin = timing && c.me == 0;
   c.target = timing && c.me == T;
 
-  std::unique_ptr<bench::ResultWriter> out;
-  int opened = 1;
-  try {
-    out = std::make_unique<bench::ResultWriter>(root, c.opt.output);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", kProgram, e.what());
-    opened = 0;
-  }
-  MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!opened) return 2;
+  const std::unique_ptr<bench::ResultWriter> out = bench::open_writer(MPI_COMM_WORLD, root, c.opt.output, kProgram);
+  if (!out) return 2;
   c.out = out.get();
 
   // Collective setup.
@@ -955,7 +781,7 @@ int run(int argc, char** argv) {
         *p = static_cast<std::byte*>(rma::allocate_local(kLocalBytes));
         std::memset(*p, 0, kLocalBytes);  // map every page before anything is timed
       }
-      c.busy_ns_per_iter = calibrate_busy();
+      c.busy_ns_per_iter = bench::calibrate_busy();
     }
     if (c.target) {
       c.echo = static_cast<std::byte*>(rma::allocate_local(kMaxMpiBytes));

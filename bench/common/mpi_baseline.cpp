@@ -3,6 +3,8 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <exception>
 #include <cstring>
 #include <vector>
 
@@ -23,6 +25,20 @@ void wait_sleeping(MPI_Request& request, MPI_Status* status) {
     sleep_us(sleep);
     sleep = std::min(2 * sleep, 2000L);
   }
+}
+
+std::unique_ptr<ResultWriter> open_writer(MPI_Comm comm, bool root, const std::string& path, const char* program) {
+  std::unique_ptr<ResultWriter> out;
+  int opened = 1;
+  try {
+    out = std::make_unique<ResultWriter>(root, path);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    opened = 0;
+  }
+  MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
+  if (!opened) out.reset();
+  return out;
 }
 
 std::string mpi_error_string(int rc) {

@@ -12,7 +12,10 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
+
+#include "common/results.hpp"
 
 namespace armada::bench {
 
@@ -23,6 +26,21 @@ void sleep_us(long us);
 /// bandwidth on two cores, so an idle rank backs off quickly; the cost is a slower hand-over
 /// between commands, which is never timed.
 void wait_sleeping(MPI_Request& request, MPI_Status* status = MPI_STATUS_IGNORE);
+
+/// Receives one fixed-size message of type M (a command) from `source` without holding a core.
+template <class M>
+M receive_sleeping(MPI_Comm comm, int source, int tag) {
+  M m{};
+  MPI_Request request;
+  MPI_Irecv(&m, sizeof m, MPI_BYTE, source, tag, comm, &request);
+  wait_sleeping(request);
+  return m;
+}
+
+/// Opens the result writer on the root of `comm` (the file named by --output, if any) before
+/// anything is measured; collective, so that every rank learns if it failed. Null on failure
+/// (the root printed why, prefixed with `program`).
+std::unique_ptr<ResultWriter> open_writer(MPI_Comm comm, bool root, const std::string& path, const char* program);
 
 /// The text of an MPI error code.
 std::string mpi_error_string(int rc);

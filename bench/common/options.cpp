@@ -1,5 +1,6 @@
 #include "common/options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -69,6 +70,16 @@ std::string usage(const char* program, const std::string& groups) {
     << "  --no-pin        do not pin the origin and the target to two different CPUs\n"
     << "  --help          this text\n";
   return s.str();
+}
+
+std::string unknown_group(const Options& options, const std::string& groups) {
+  for (std::size_t start = 0; !options.only.empty() && start <= options.only.size();) {
+    const std::size_t comma = std::min(options.only.find(',', start), options.only.size());
+    const std::string g = options.only.substr(start, comma - start);
+    if (("," + groups + ",").find("," + g + ",") == std::string::npos) return g.empty() ? "(empty)" : g;
+    start = comma + 1;
+  }
+  return {};
 }
 
 bool selected(const Options& options, const std::string& name) {

@@ -22,6 +22,10 @@ Options parse_options(int argc, char** argv);
 /// The usage text; `groups` lists the names --only accepts.
 std::string usage(const char* program, const std::string& groups);
 
+/// The first group named by --only that is not in the comma-separated `groups`; empty if all
+/// are known.
+std::string unknown_group(const Options& options, const std::string& groups);
+
 /// True if group `name` is selected by --only (everything is selected when it is empty).
 bool selected(const Options& options, const std::string& name);
 

@@ -22,6 +22,14 @@ inline std::uint64_t pattern_word(std::uint64_t index, std::uint64_t seed) noexc
   return x | 1;  // never zero
 }
 
+/// The 64-bit word at p (any alignment), and a store of one.
+inline std::uint64_t load_word(const std::byte* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+inline void store_word(std::byte* p, std::uint64_t v) noexcept { std::memcpy(p, &v, 8); }
+
 /// Fills `bytes` (a multiple of 8) at p: word i is pattern_word(first + i, seed).
 inline void fill_pattern(std::byte* p, std::size_t bytes, std::uint64_t seed, std::size_t first = 0) noexcept {
   for (std::size_t i = 0; i < bytes / 8; ++i) {

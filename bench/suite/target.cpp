@@ -87,10 +87,7 @@ std::string where(Mem mem) { return mem == Mem::Window ? "MPI window" : "rma seg
 
 void serve(Pass& p) {
   for (;;) {
-    Command m{};
-    MPI_Request request;
-    MPI_Irecv(&m, sizeof m, MPI_BYTE, 0, kTagCommand, p.comm, &request);
-    wait_sleeping(request);
+    const Command m = receive_sleeping<Command>(p.comm, 0, kTagCommand);
     switch (m.cmd) {
       case Cmd::Quit:
         return;

@@ -150,7 +150,7 @@ void ResultWriter::add(const Result& r) {
               json_number(r.baseline_stats.max) + "," + json_number(ratio);
     else
       line += ",,,";
-    line += "," + std::to_string(r.armada.count) + "," + csv_cell(extra);
+    line.append(",").append(std::to_string(r.armada.count)).append(",").append(csv_cell(extra));
   } else {
     line = "{\"bench\":" + json_string(r.bench) + ",\"bytes\":" + std::to_string(r.bytes) +
            ",\"variant\":" + json_string(r.variant) + ",\"unit\":" + json_string(to_string(r.unit)) +

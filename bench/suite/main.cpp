@@ -274,7 +274,7 @@ int run(int argc, char** argv) {
     if (!route_ok) {
       cfg.status = "skipped: rank 1 is reached through '" + cfg.route + "'" +
                    (transport == "shm" ? " (ranks 0 and 1 are on different nodes; the shm pass needs them on one node)"
-                                       : " (ranks 0 and 1 share a node; use --vnode-size 1)");
+                                       : " (ranks 0 and 1 share a node: use --vnode-size 1, or place them on two hosts)");
       report.runs.push_back(cfg);
       if (root) std::printf("\n== transport %s: %s\n", transport.c_str(), cfg.status.c_str());
       rma::finalize();

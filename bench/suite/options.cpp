@@ -73,7 +73,7 @@ Options parse_options(int argc, const char* const* argv) {
     } else if (a == "--no-plot") o.plot = false;
     else if (a == "--no-rotate") o.rotate = false;
     else if (a == "--no-pin") o.pin = false;
-    else if (a == "--vnode-size") o.vnode_size = static_cast<int>(parse_long(a, value(), 1, 1 << 20));
+    else if (a == "--vnode-size") o.vnode_size = static_cast<int>(parse_long(a, value(), 0, 1 << 20));
     else if (a == "--plot") o.plot_from = value();
     else throw std::invalid_argument("unknown option '" + a + "' (see --help)");
   }
@@ -110,7 +110,8 @@ std::string usage(const char* program) {
          "  --plot FILE.json   only draw the plots of an earlier results file (no MPI measurement)\n"
          "  --no-rotate        reuse one buffer per operation instead of rotating over a large region\n"
          "  --no-pin           keep the launcher's CPU affinity (default: rank 0 and 1 pin their main thread)\n"
-         "  --vnode-size K     ARMADA_NODE_SIZE of the server and mpi-rma passes (default 1)\n"
+         "  --vnode-size K     ARMADA_NODE_SIZE of the server and mpi-rma passes (default 1: every rank a node;\n"
+         "                     0: physical nodes, for clusters with ranks 0 and 1 on different hosts)\n"
          "  --help             this text\n"
          "Exit status: 0 all data verified, 1 a verification failed, 2 usage error, 4 plotting failed.\n";
 }

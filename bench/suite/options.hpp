@@ -25,7 +25,7 @@ struct Options {
   bool plot = true;             ///< --no-plot
   bool rotate = true;           ///< --no-rotate
   bool pin = true;              ///< --no-pin
-  int vnode_size = 1;           ///< --vnode-size: ARMADA_NODE_SIZE of the inter-node passes
+  int vnode_size = 1;           ///< --vnode-size: ARMADA_NODE_SIZE of the inter-node passes (0: physical)
   std::string plot_from;        ///< --plot FILE.json: only draw the plots of a results file
   bool help = false;
 };

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The standard benchmark set: builds armada-bench (Release, in build-release/ unless it exists),
+# runs it on 2 ranks with every family and transport, and writes results/bench-<UTC date>/ with
+# armada-bench.json, .csv, .gp, the PNG plots, the table (stdout.txt), the progress and
+# diagnostics (stderr.txt) and the exact command with the machine's state (command.txt).
+#
+#   scripts/bench.sh                          the standard set (a few minutes on 2 cores)
+#   scripts/bench.sh --quick                  a short run (seconds)
+#   scripts/bench.sh --transports shm contig  any armada-bench options (docs/benchmarks.md)
+#   RANKS=4 BENCH_TIMEOUT=3600 scripts/bench.sh
+#   BUILD_DIR=/path/to/build scripts/bench.sh
+#   HOSTFILE=hosts scripts/bench.sh           across nodes (Open MPI --hostfile / Hydra -f)
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+
+build=${BUILD_DIR:-$armada_root/build-release}
+ranks=${RANKS:-2}
+limit=${BENCH_TIMEOUT:-1800}
+
+if ! command -v gnuplot > /dev/null; then
+  echo "bench.sh: gnuplot is not installed: run scripts/setup.sh (it installs gnuplot-nox)" >&2
+  exit 1
+fi
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  echo "== configure ($build, Release)"
+  cmake -S "$armada_root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DARMADA_BUILD_TESTS=OFF -DARMADA_BUILD_BENCH=ON
+else
+  # Re-run the configuration: the optional bench folders are found at configure time.
+  cmake -S "$armada_root" -B "$build" > /dev/null
+fi
+type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt")
+[ "$type" = Release ] || echo "bench.sh: WARNING: $build is a '$type' build, not Release" >&2
+echo "== build armada-bench ($build)"
+cmake --build "$build" -j"$jobs" --target armada-bench
+exe=$build/bench/suite/armada-bench
+
+out=$armada_root/results/bench-$(date -u +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+hostflags=()
+if [ -n "${HOSTFILE:-}" ]; then
+  if "${MPIEXEC:-mpiexec}" --version 2>&1 | grep -q -E 'Open MPI|OpenRTE'; then hostflags=(--hostfile "$HOSTFILE"); else hostflags=(-f "$HOSTFILE"); fi
+fi
+
+{
+  echo "# scripts/bench.sh $*"
+  echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), git $(git -C "$armada_root" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$armada_root" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "# uptime before: $(uptime)"
+  echo "# CPUs: $(nproc); $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+  echo "# the launch, as executed (bash trace of scripts/common.sh armada_mpiexec under timeout $limit):"
+} > "$out/command.txt"
+
+echo "== armada-bench on $ranks ranks -> $out"
+status=0
+# The trace (set -x) of armada_mpiexec records the exact mpiexec command line and its variables.
+timeout --kill-after=30 "$limit" bash -c '
+  exec 9>> "$2/command.txt"; BASH_XTRACEFD=9
+  source "$1/scripts/common.sh"; shift 2
+  set -x
+  armada_mpiexec "$@"' _ "$armada_root" "$out" "${hostflags[@]}" -n "$ranks" "$exe" --output-dir "$out" "$@" \
+  > >(tee "$out/stdout.txt") 2> >(tee "$out/stderr.txt" >&2) || status=$?
+sleep 0.2  # let tee finish
+echo "# uptime after: $(uptime)" >> "$out/command.txt"
+echo "# exit status: $status" >> "$out/command.txt"
+
+case $status in
+  0) echo "== done: $out" ;;
+  124|137) echo "bench.sh: the run exceeded BENCH_TIMEOUT=$limit s and was killed; partial output in $out" >&2 ;;
+  1) echo "bench.sh: a data check FAILED (see $out/stderr.txt)" >&2 ;;
+  4) echo "bench.sh: plotting failed (see $out/stderr.txt); JSON and CSV are in $out" >&2 ;;
+  *) echo "bench.sh: armada-bench failed with status $status (see $out/stderr.txt)" >&2 ;;
+esac
+ls "$out"
+exit $status

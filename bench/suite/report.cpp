@@ -212,11 +212,24 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
     s += p.bytes_axis ? "set format x \"%.0b %BB\"\n" : "set format x \"%g\"\n";
     s += "set format y \"%g\"\n";
     s += p.logy ? "set logscale y\n" : "unset logscale y\n";
+    // Style: one colour per op and method, one dash and point type per transport.
+    std::vector<std::string> methods, transports;
+    auto index = [](std::vector<std::string>& v, const std::string& key) {
+      const auto it = std::find(v.begin(), v.end(), key);
+      if (it != v.end()) return static_cast<int>(it - v.begin());
+      v.push_back(key);
+      return static_cast<int>(v.size() - 1);
+    };
+    static constexpr int kPoints[] = {7, 5, 9, 11, 13, 3};
     s += "plot ";
-    for (std::size_t i = 0; i < blocks.size(); ++i)
-      s += std::string(i ? ", \\\n     " : "") + blocks[i].first + " using 1:2:3:4 with yerrorlines" +
-           (blocks[i].second->method.rfind("mpi_", 0) == 0 ? " dt 2" : "") + " title " +
-           json::quote(curve_label(report, *blocks[i].second));
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      const Record& r = *blocks[i].second;
+      const int colour = index(methods, r.op + " " + r.method);
+      const int transport = index(transports, report.runs.at(static_cast<std::size_t>(r.run)).transport);
+      s += std::string(i ? ", \\\n     " : "") + blocks[i].first + " using 1:2:3:4 with yerrorlines lc " +
+           std::to_string(colour + 1) + " dt " + std::to_string(transport + 1) + " pt " +
+           std::to_string(kPoints[transport % 6]) + " title " + json::quote(curve_label(report, r));
+    }
     s += "\n";
   }
   s += "unset output\n";

@@ -82,8 +82,8 @@ std::vector<PlotSpec> standard_plots(const Report& report);
 std::string curve_label(const Report& report, const Record& r);
 
 /// A gnuplot script drawing `plots` into `dir` with `terminal` ("pngcairo" or "png"): data as
-/// inline datablocks (x median min max), one curve per label with min–max error bars; MPI
-/// baselines (methods "mpi_*") dashed.
+/// inline datablocks (x median min max), one curve per label with min–max error bars; one
+/// colour per op and method, one dash and point type per transport.
 std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& plots, const std::string& terminal,
                            const std::string& dir);
 

@@ -251,7 +251,10 @@ TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
   EXPECT_EQ(count(s, " << EOD"), 3u);
   EXPECT_EQ(count(s, "title \"put armada [shm]\""), 2u);
   EXPECT_EQ(count(s, "title \"put mpi_put_flush [shm]\""), 1u);
-  EXPECT_EQ(count(s, "with yerrorlines dt 2"), 1u);  // MPI baselines dashed
+  // Colour per method, dash and point type per transport.
+  EXPECT_EQ(count(s, "$d0 using 1:2:3:4 with yerrorlines lc 1 dt 1 pt 7 title"), 1u);
+  EXPECT_EQ(count(s, "$d1 using 1:2:3:4 with yerrorlines lc 2 dt 1 pt 7 title"), 1u);
+  EXPECT_EQ(count(s, "$d2 using 1:2:3:4 with yerrorlines lc 1 dt 1 pt 7 title"), 1u);
   // Datablock rows: x median min max, sorted by x.
   const auto rows = lines(s);
   const auto first = std::find(rows.begin(), rows.end(), "$d0 << EOD");

@@ -139,7 +139,8 @@ void free(void* my_base, const Group& g) {
   std::int64_t ids[2] = {id, id < 0 ? std::numeric_limits<std::int64_t>::min() : -id};
   MPI_Allreduce(MPI_IN_PLACE, ids, 2, MPI_INT64_T, MPI_MAX, comm);
   std::int64_t max_id = ids[0];
-  const std::int64_t min_id = -ids[1];
+  // ids[1] stays at its minimum only when every rank passed null (then min_id is unused).
+  const std::int64_t min_id = ids[1] == std::numeric_limits<std::int64_t>::min() ? -1 : -ids[1];
   if (max_id < 0) {
     // Every rank passed null: the segment was empty everywhere. Free the newest such segment of
     // this group (every member allocated the same sequence, so all pick the same one).

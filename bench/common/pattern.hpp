@@ -3,12 +3,15 @@
 // the wrong place, or did not move them at all is detected when the other side checks.
 #pragma once
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace armada::bench {
 
@@ -52,6 +55,21 @@ inline std::string check_pattern(const std::byte* p, std::size_t bytes, std::uin
     }
   }
   return {};
+}
+
+/// `count` distinct 8-byte-aligned offsets in [0, region) in a fixed random order, the same on
+/// every rank and every run (the scattered slots of the aggregation tests); fewer if the region
+/// has fewer slots.
+inline std::vector<std::size_t> scatter_offsets(std::size_t count, std::size_t region) {
+  std::vector<std::size_t> slots(region / 8);
+  for (std::size_t i = 0; i < slots.size(); ++i) slots[i] = 8 * i;
+  std::mt19937_64 rng(20261122);
+  for (std::size_t i = slots.size(); i > 1; --i) {  // Fisher-Yates with the engine alone (portable)
+    const std::size_t j = static_cast<std::size_t>(rng() % i);
+    std::swap(slots[i - 1], slots[j]);
+  }
+  slots.resize(std::min(count, slots.size()));
+  return slots;
 }
 
 /// Empty if the `bytes` at p are all zero; otherwise the first non-zero byte.

@@ -1,5 +1,6 @@
 #include "common/sizes.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <stdexcept>
@@ -83,6 +84,12 @@ std::vector<std::size_t> parse_sizes(const std::string& option, const std::strin
   std::vector<std::size_t> sizes;
   for (const std::string& item : split_list(option, text)) sizes.push_back(parse_size(option, item));
   return sizes;
+}
+
+Rotation::Rotation(std::size_t bytes, std::size_t region, bool enabled, std::size_t max_count) {
+  step = bytes < 4096 ? (bytes + 255) / 256 * 256 : (bytes + 4095) / 4096 * 4096;
+  if (step == 0) step = 256;
+  count = enabled ? std::max<std::size_t>(1, std::min(region / step, max_count)) : 1;
 }
 
 }  // namespace armada::bench

@@ -25,4 +25,17 @@ std::vector<std::size_t> parse_sizes(const std::string& option, const std::strin
 /// `option`).
 std::vector<std::string> split_list(const std::string& option, const std::string& text);
 
+/// Buffer rotation (the papers' way of keeping caches from serving every iteration): operation i
+/// of `bytes` uses the buffer at offset(i) = (i mod count) × step of a region. Small buffers are
+/// 256 B apart (no two share a cache line, and they do not all map to one cache set as 4 KiB
+/// apart would), buffers of 4 KiB and more start on page boundaries; count is what fits in
+/// `region`, at most `max_count`, at least 1; without rotation count is 1 (one buffer, hot).
+struct Rotation {
+  std::size_t step = 0, count = 1;
+  Rotation(std::size_t bytes, std::size_t region, bool enabled, std::size_t max_count = 4096);
+  std::size_t offset(std::size_t i) const noexcept { return (i % count) * step; }
+  /// Bytes the buffers span (count × step).
+  std::size_t extent() const noexcept { return count * step; }
+};
+
 }  // namespace armada::bench

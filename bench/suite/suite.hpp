@@ -16,8 +16,10 @@
 #include "armada/rma/rma.hpp"
 #include "common/measure.hpp"
 #include "common/mpi_baseline.hpp"
+#include "common/pattern.hpp"
 #include "common/progress.hpp"
 #include "common/results.hpp"
+#include "common/sizes.hpp"
 #include "suite/options.hpp"
 #include "suite/report.hpp"
 
@@ -53,15 +55,7 @@ struct Layout {
 /// Seed of the pattern the target writes into region B (word i of B is pattern_word(i, seed)).
 constexpr std::uint64_t kGetSeed = 0xB0B;
 
-/// Successive operations of `bytes` use successive buffers `step` bytes apart, cycling through
-/// `count` of them inside a region (the papers' way of keeping caches from serving every
-/// iteration); with rotation off, count is 1.
-struct Rotation {
-  std::size_t step = 0, count = 1;
-  Rotation(std::size_t bytes, std::size_t region, bool enabled, std::size_t max_count = 4096);
-  std::size_t offset(std::size_t i) const noexcept { return (i % count) * step; }
-  std::size_t extent() const noexcept { return count * step; }
-};
+using bench::Rotation;
 
 enum class Cmd : std::int64_t {
   Quit, Fill, Check, CheckStrided, CheckDoubles, CheckScatter, SetLong, GetLong, Echo, StreamReceive, CheckStream
@@ -74,9 +68,7 @@ struct Command {
 };
 constexpr int kTagCommand = 11, kTagReply = 12, kTagPing = 13, kTagData = 14, kTagAck = 15;
 
-/// The scattered slots of the aggregation test: `count` distinct 8-byte-aligned offsets in
-/// [0, region), in a fixed random order (the same on every rank).
-std::vector<std::size_t> scatter_offsets(std::size_t count, std::size_t region);
+using bench::scatter_offsets;
 
 /// Double i of the accumulate source: small integers and halves, exact in any sum used here.
 inline double acc_value(std::size_t i) noexcept { return static_cast<double>(i % 1000) * 0.5; }

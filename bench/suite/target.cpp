@@ -3,28 +3,11 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
-#include <random>
 
 #include "common/pattern.hpp"
 #include "suite/suite.hpp"
 
 namespace armada::bench::suite {
-
-Rotation::Rotation(std::size_t bytes, std::size_t region, bool enabled, std::size_t max_count) {
-  // Small buffers 256 B apart (no two share a line; not 4 KiB apart, which would map them all to
-  // one cache set), page-sized and larger ones on page boundaries.
-  step = bytes < 4096 ? (bytes + 255) / 256 * 256 : (bytes + 4095) / 4096 * 4096;
-  count = enabled ? std::max<std::size_t>(1, std::min(region / step, max_count)) : 1;
-}
-
-std::vector<std::size_t> scatter_offsets(std::size_t count, std::size_t region) {
-  std::vector<std::size_t> slots(region / 8);
-  for (std::size_t i = 0; i < slots.size(); ++i) slots[i] = 8 * i;
-  std::mt19937_64 rng(20261122);
-  std::shuffle(slots.begin(), slots.end(), rng);
-  slots.resize(std::min(count, slots.size()));
-  return slots;
-}
 
 void send_command(const Pass& p, int rank, const Command& m) {
   MPI_Send(&m, sizeof m, MPI_BYTE, rank, kTagCommand, p.comm);

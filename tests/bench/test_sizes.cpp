@@ -1,10 +1,13 @@
 // Size sweeps: parsing "8", "4K", "1MiB", ranges "8:1M" and lists; powers-of-two generation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/pattern.hpp"
 #include "common/sizes.hpp"
 
 namespace bench = armada::bench;
@@ -76,4 +79,48 @@ TEST(Sizes, SplitsLists) {
   EXPECT_EQ(bench::split_list("--transports", "shm,server"), (std::vector<std::string>{"shm", "server"}));
   EXPECT_EQ(bench::split_list("--transports", "shm"), (std::vector<std::string>{"shm"}));
   EXPECT_NE(error_of([] { bench::split_list("--transports", "shm,,server"); }).find("--transports"), std::string::npos);
+}
+
+TEST(Rotation, SmallBuffersAre256BytesApartAndLargeOnesPageAligned) {
+  const bench::Rotation small(8, 1 << 20, true);
+  EXPECT_EQ(small.step, 256u);
+  EXPECT_EQ(small.count, 4096u);  // capped
+  EXPECT_EQ(small.offset(0), 0u);
+  EXPECT_EQ(small.offset(1), 256u);
+  EXPECT_EQ(small.offset(4096), 0u);  // cycles
+  EXPECT_EQ(small.offset(4097), 256u);
+  const bench::Rotation odd(300, 1 << 20, true);
+  EXPECT_EQ(odd.step, 512u);
+  const bench::Rotation large(1 << 20, 16 << 20, true);
+  EXPECT_EQ(large.step, 1u << 20);
+  EXPECT_EQ(large.count, 16u);
+  EXPECT_EQ(large.extent(), 16u << 20);
+  const bench::Rotation page(5000, 1 << 20, true);
+  EXPECT_EQ(page.step, 8192u);
+  EXPECT_EQ(page.offset(3) % 4096, 0u);
+}
+
+TEST(Rotation, OffBigOrCappedMeansFewerBuffers) {
+  const bench::Rotation off(64, 1 << 20, false);
+  EXPECT_EQ(off.count, 1u);
+  EXPECT_EQ(off.offset(12345), 0u);
+  EXPECT_EQ(bench::Rotation(4 << 20, 1 << 20, true).count, 1u);  // larger than the region: one buffer
+  EXPECT_EQ(bench::Rotation(1024, 1 << 20, true, 64).count, 64u);
+  // Every buffer lies inside the region.
+  const bench::Rotation r(3000, 100000, true);
+  for (std::size_t i = 0; i < 2 * r.count; ++i) EXPECT_LE(r.offset(i) + 3000, 100000u);
+}
+
+TEST(ScatterOffsets, DistinctAlignedInsideTheRegionAndTheSameEveryTime) {
+  const auto a = bench::scatter_offsets(1000, 1 << 20);
+  ASSERT_EQ(a.size(), 1000u);
+  const std::set<std::size_t> distinct(a.begin(), a.end());
+  EXPECT_EQ(distinct.size(), 1000u);
+  for (std::size_t o : a) {
+    EXPECT_EQ(o % 8, 0u);
+    EXPECT_LT(o, 1u << 20);
+  }
+  EXPECT_EQ(bench::scatter_offsets(1000, 1 << 20), a);           // every rank computes the same slots
+  EXPECT_FALSE(std::is_sorted(a.begin(), a.end()));               // random order, not ascending
+  EXPECT_EQ(bench::scatter_offsets(1000, 64).size(), 8u);          // only 8 slots in 64 bytes
 }

@@ -34,6 +34,11 @@ echo "== build armada-bench ($build)"
 cmake --build "$build" -j"$jobs" --target armada-bench
 exe=$build/bench/suite/armada-bench
 
+load=$(cut -d' ' -f1 /proc/loadavg)
+if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
+  echo "bench.sh: WARNING: load average $load on $(nproc) CPUs: other processes compete for the cores and the figures will be noisy" >&2
+fi
+
 out=$armada_root/results/bench-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 hostflags=()

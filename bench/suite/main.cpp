@@ -160,7 +160,10 @@ void run_pass(bs::Pass& p) {
 
 std::string command_line(int argc, char** argv) {
   std::string s;
-  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    if (i) s += ' ';
+    s += argv[i];
+  }
   return s;
 }
 

@@ -22,6 +22,7 @@ packages=(
   procps
   gnuplot-nox              # armada-bench plots (PNG)
   libglobalarrays-dev libscalapack-openmpi-dev
+  libarmci-mpi-dev         # ARMCI-MPI for the Global Arrays baseline of armada-bench-arrays
 )
 # shellcheck disable=SC2206
 packages+=(${ARMADA_SETUP_EXTRA:-})

@@ -39,6 +39,22 @@ std::vector<std::string> pick(const std::string& option, const std::string& text
   return out;
 }
 
+/// A transport list: "shm" or any ARMADA_TRANSPORT value; whether rma::init accepts it is
+/// found out at run time (a new transport needs no change here). Order kept, duplicates dropped.
+std::vector<std::string> transports(const std::string& option, const std::string& text) {
+  std::vector<std::string> out;
+  for (const auto& t : split_list(option, text)) {
+    const bool word = std::all_of(t.begin(), t.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+    if (!word)
+      throw std::invalid_argument(option + ": '" + t + "' is not a transport name (lower-case letters, digits, '-', '_'; e.g. " +
+                                  joined(kTransports) + ")");
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  }
+  return out;
+}
+
 }  // namespace
 
 Options parse_options(int argc, const char* const* argv) {
@@ -59,7 +75,7 @@ Options parse_options(int argc, const char* const* argv) {
     else if (a == "--quick") o.quick = true;
     else if (a == "--reps") o.reps = static_cast<int>(parse_long(a, value(), 1, 1000)), reps_given = true;
     else if (a == "--rep-ms") o.rep_seconds = static_cast<double>(parse_long(a, value(), 1, 10000)) / 1000, rep_ms_given = true;
-    else if (a == "--transports") o.transports = pick(a, value(), kTransports);
+    else if (a == "--transports") o.transports = transports(a, value());
     else if (a == "--only") o.families = pick(a, value(), kFamilies);
     else if (a == "--sizes") o.sizes = parse_sizes(a, value());
     else if (a == "--segments") o.nsegs = parse_sizes(a, value());
@@ -97,7 +113,10 @@ Options parse_options(int argc, const char* const* argv) {
 std::string usage(const char* program) {
   return std::string("usage: mpiexec -n 2 ") + program + " [FAMILY] [options]\n" +
          "Families (all by default; a FAMILY argument or --only selects): " + joined(kFamilies) + "\n" +
-         "  --transports T,..  transports to measure, each in its own rma::init pass (default " + joined(kTransports) + ")\n"
+         "  --transports T,..  transports to measure, each in its own rma::init pass, in this order (default " +
+         joined(kTransports) + ";\n"
+         "                     any other name is passed as ARMADA_TRANSPORT: a pass rma::init refuses is reported as\n"
+         "                     not available in this build)\n"
          "  --only F,..        families to run\n"
          "  --sizes S          contiguous sizes: LO:HI (powers of two, e.g. 8:4M) or a list 8,4K,1M (default 8:4M)\n"
          "  --segments S       strided/vector segment counts, same forms (default 1:1024)\n"

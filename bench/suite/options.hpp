@@ -9,7 +9,8 @@ namespace armada::bench::suite {
 
 /// Benchmark families, in run order.
 inline const std::vector<std::string> kFamilies{"contig", "strided", "overlap", "aggregate", "atomic", "fence"};
-/// Transports, in run order.
+/// The transports run by default, in this order ("shm": one node; the others are values of
+/// ARMADA_TRANSPORT between virtual nodes).
 inline const std::vector<std::string> kTransports{"shm", "server", "mpi-rma"};
 
 struct Options {

@@ -291,10 +291,15 @@ TEST(Options, SubcommandsSelectionsAndQuick) {
   const char* argv[] = {"armada-bench", "strided", "--transports", "server,shm", "--sizes", "8:64", "--quick", "--reps", "9"};
   const suite::Options o = suite::parse_options(9, argv);
   EXPECT_EQ(o.families, (std::vector<std::string>{"strided"}));
-  EXPECT_EQ(o.transports, (std::vector<std::string>{"shm", "server"}));  // run order
+  EXPECT_EQ(o.transports, (std::vector<std::string>{"server", "shm"}));  // the order given
   EXPECT_EQ(o.sizes, (std::vector<std::size_t>{8, 16, 32, 64}));
   EXPECT_EQ(o.reps, 9);               // given: kept
   EXPECT_EQ(o.rep_seconds, 0.003);    // --quick default
+}
+
+TEST(Options, AnyTransportNameIsLeftToRmaInitAndDuplicatesAreDropped) {
+  const char* argv[] = {"armada-bench", "--transports", "rdma,shm,rdma"};
+  EXPECT_EQ(suite::parse_options(3, argv).transports, (std::vector<std::string>{"rdma", "shm"}));
 }
 
 TEST(Options, BadOptionsNameTheOptionAndTheValue) {
@@ -307,7 +312,8 @@ TEST(Options, BadOptionsNameTheOptionAndTheValue) {
     }
     return std::string();
   };
-  EXPECT_NE(message({"--transports", "shm,ib"}).find("--transports: unknown value 'ib'"), std::string::npos);
+  EXPECT_NE(message({"--transports", "shm,IB!"}).find("--transports: 'IB!' is not a transport name"), std::string::npos);
+  EXPECT_NE(message({"--transports", "shm,,server"}).find("--transports: 'shm,,server' has an empty item"), std::string::npos);
   EXPECT_NE(message({"--only", "contig,nope"}).find("--only: unknown value 'nope'"), std::string::npos);
   EXPECT_NE(message({"--sizes", "12"}).find("--sizes: 12 is not a multiple of 8"), std::string::npos);
   EXPECT_NE(message({"--sizes", "8:x"}).find("--sizes: 'x'"), std::string::npos);

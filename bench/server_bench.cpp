@@ -44,6 +44,7 @@
 #include "common/overlap.hpp"
 #include "common/pattern.hpp"
 #include "common/results.hpp"
+#include "common/session.hpp"
 #include "common/stats.hpp"
 #include "common/timing.hpp"
 
@@ -818,16 +819,7 @@ int run(int argc, char** argv) {
   MPI_Ibarrier(MPI_COMM_WORLD, &request);
   wait_sleeping(request);
 
-  long failures = c.failures, all_failures = 0;
-  MPI_Allreduce(&failures, &all_failures, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  const bool written = c.out->close();
-  if (root) {
-    std::printf("\n%zu records in %.1f s (load average now %.2f); verification: %s\n", c.out->records(),
-                bench::seconds(t0, bench::Clock::now()), load_average(),
-                all_failures ? (std::to_string(all_failures) + " FAILURES").c_str() : timing ? "all data correct" : "n/a");
-    if (!c.opt.output.empty()) std::printf("results written to %s%s\n", c.opt.output.c_str(), written ? "" : " (WRITE FAILED)");
-  }
-
+  const int status = bench::finish_run(MPI_COMM_WORLD, root, *c.out, c.opt.output, t0, c.failures, timing ? "all data correct" : "n/a");
   if (timing) {
     rma::barrier();
     for (std::byte* p : {c.src, c.dst, c.mpi_recv, c.echo, c.window})
@@ -836,19 +828,9 @@ int run(int argc, char** argv) {
     rma::free(bases[static_cast<std::size_t>(c.me)]);
     if (c.pair != MPI_COMM_NULL) MPI_Comm_free(&c.pair);
   }
-  if (all_failures) return 1;
-  return root && !written ? 1 : 0;
+  return status;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  rma::Session session(&argc, &argv);
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: rank %d: %s\n", kProgram, rma::rank(), e.what());
-    MPI_Abort(MPI_COMM_WORLD, 3);
-  }
-  return 3;
-}
+int main(int argc, char** argv) { return bench::run_in_session(kProgram, argc, argv, run); }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/host.hpp"
 #include "common/timing.hpp"
 
 namespace armada::bench {
@@ -39,6 +40,21 @@ std::unique_ptr<ResultWriter> open_writer(MPI_Comm comm, bool root, const std::s
   MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
   if (!opened) out.reset();
   return out;
+}
+
+int finish_run(MPI_Comm comm, bool root, ResultWriter& out, const std::string& path, Clock::time_point start,
+               long failures, const char* nothing) {
+  long all = 0;
+  MPI_Allreduce(&failures, &all, 1, MPI_LONG, MPI_SUM, comm);
+  const bool written = out.close();
+  if (root) {
+    const std::string verdict = all ? std::to_string(all) + " FAILURES" : nothing;
+    std::printf("\n%zu records in %.1f s (load average now %.2f); verification: %s\n", out.records(),
+                seconds(start, Clock::now()), load_average(), verdict.c_str());
+    if (!path.empty()) std::printf("results written to %s%s\n", path.c_str(), written ? "" : " (WRITE FAILED)");
+  }
+  if (all) return 1;
+  return root && !written ? 1 : 0;
 }
 
 std::string mpi_error_string(int rc) {

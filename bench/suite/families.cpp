@@ -43,21 +43,19 @@ Record make_record(const Pass& p, const std::string& family, const Outcome& o, c
 /// Adds the latency record (µs per operation) and, for transfers, the bandwidth record.
 void add_records(Pass& p, const std::string& family, const Outcome& o, std::size_t bytes, std::size_t seg_bytes,
                  std::size_t nseg, double x, bool bandwidth) {
-  Record lat = make_record(p, family, o, "latency", "us", o.us);
-  lat.bytes = bytes;
-  lat.seg_bytes = seg_bytes;
-  lat.nseg = nseg;
-  lat.x = x;
-  p.report->records.push_back(lat);
+  auto add = [&](const std::string& metric, const std::string& unit, const std::vector<double>& samples) {
+    Record r = make_record(p, family, o, metric, unit, samples);
+    r.bytes = bytes;
+    r.seg_bytes = seg_bytes;
+    r.nseg = nseg;
+    r.x = x;
+    p.report->records.push_back(r);
+  };
+  add("latency", "us", o.us);
   if (!bandwidth || bytes == 0) return;
   std::vector<double> gbps;
   for (double us : o.us) gbps.push_back(static_cast<double>(bytes) / (us * 1e3));
-  Record bw = make_record(p, family, o, "bandwidth", "GB/s", gbps);
-  bw.bytes = bytes;
-  bw.seg_bytes = seg_bytes;
-  bw.nseg = nseg;
-  bw.x = x;
-  p.report->records.push_back(bw);
+  add("bandwidth", "GB/s", gbps);
 }
 
 Stats stats_in(const Outcome& o, Unit unit, std::size_t bytes) {

@@ -99,7 +99,7 @@ void MpiRmaTransport::mutex_lock(void* word, const Slice& slice, int target) {
     wait_own(slot, kLocked, [](std::int64_t locked) { return locked == 0; });
   }
   std::lock_guard lock(slots_mutex_);
-  held_[{target, reinterpret_cast<std::uintptr_t>(word)}] = Held{slot};
+  held_[{target, reinterpret_cast<std::uintptr_t>(word)}] = slot;
 }
 
 bool MpiRmaTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
@@ -118,7 +118,7 @@ bool MpiRmaTransport::mutex_try_lock(void* word, const Slice& slice, int target)
     return false;
   }
   std::lock_guard lock(slots_mutex_);
-  held_[{target, reinterpret_cast<std::uintptr_t>(word)}] = Held{slot};
+  held_[{target, reinterpret_cast<std::uintptr_t>(word)}] = slot;
   return true;
 }
 
@@ -130,7 +130,7 @@ void MpiRmaTransport::mutex_unlock(void* word, const Slice& slice, int target) {
     auto it = held_.find({target, reinterpret_cast<std::uintptr_t>(word)});
     if (it == held_.end())
       throw_invalid(op, "mutex", to_hex(word) + " on rank " + std::to_string(target), "this rank does not hold the mutex");
-    slot = it->second.slot;
+    slot = it->second;
     held_.erase(it);  // before the hand-off: the successor may be another thread of ours
   }
   const std::int64_t me = my_node_value(slot);

@@ -121,18 +121,14 @@ void MpiRmaTransport::detach(std::int64_t segment) {
 
 // ---- data movement ----------------------------------------------------------------------------
 
-std::uint64_t MpiRmaTransport::finish(MPI_Request request, MPI_Win win, int rank, bool write, bool blocking,
-                                      std::unique_ptr<std::byte[]> staging) {
+std::uint64_t MpiRmaTransport::remember(MPI_Request request, MPI_Win win, int rank, bool write,
+                                        std::unique_ptr<std::byte[]> staging) {
   Pending p;
   p.requests.push_back(request);
   p.win = win;
   p.rank = rank;
   p.write = write;
   p.staging = std::move(staging);
-  if (blocking) {
-    complete(p);
-    return 0;
-  }
   const std::uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(pending_mutex_);
   pending_.emplace(token, std::move(p));
@@ -189,7 +185,7 @@ std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
     MPI_Rput(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window, &request);
   else
     MPI_Rget(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window, &request);
-  return finish(request, slice.window, slice.window_rank, put, false, nullptr);
+  return remember(request, slice.window, slice.window_rank, put, nullptr);
 }
 
 std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
@@ -245,7 +241,7 @@ std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
   MPI_Request request;
   MPI_Raccumulate(origin, origin_count, otype, slice.window_rank, disp, target_count, ttype, MPI_SUM,
                   slice.window, &request);
-  return finish(request, slice.window, slice.window_rank, true, false, std::move(staging));
+  return remember(request, slice.window, slice.window_rank, true, std::move(staging));
 }
 
 std::uint64_t MpiRmaTransport::vector(const VectorOp& op, bool blocking) {
@@ -336,7 +332,7 @@ std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) 
     else MPI_Win_flush(rank, slice.window);
     return 0;
   }
-  return finish(request, slice.window, rank, op.kind != OpKind::Get, false, std::move(staging));
+  return remember(request, slice.window, rank, op.kind != OpKind::Get, std::move(staging));
 }
 
 void MpiRmaTransport::vector_per_segment(const VectorOp& op) {

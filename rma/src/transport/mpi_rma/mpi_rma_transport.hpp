@@ -98,15 +98,13 @@ class MpiRmaTransport final : public Transport {
     bool write = false;     // put/acc: flush at completion
     std::unique_ptr<std::byte[]> staging;  // scaled accumulate data, alive until completion
   };
-  struct Held {             // a mutex this process holds: its queue node
-    int slot;
-  };
 
   std::uint64_t issue_acc(const StridedOp& op, bool blocking);
   std::uint64_t vector_direct(const VectorOp& op, bool blocking);
   void vector_per_segment(const VectorOp& op);
-  std::uint64_t finish(MPI_Request request, MPI_Win win, int rank, bool write, bool blocking,
-                       std::unique_ptr<std::byte[]> staging);
+  /// Keeps a nonblocking operation's request until wait/test; returns its token.
+  std::uint64_t remember(MPI_Request request, MPI_Win win, int rank, bool write,
+                         std::unique_ptr<std::byte[]> staging);
   void complete(Pending& p);
 
   // MCS mutex pieces (mpi_rma_mutex.cpp).
@@ -136,7 +134,7 @@ class MpiRmaTransport final : public Transport {
   std::int64_t* queue_nodes_ = nullptr;
   std::mutex slots_mutex_;
   std::vector<int> free_slots_;
-  std::map<std::pair<int, std::uintptr_t>, Held> held_;  // (target, mutex address) -> slot
+  std::map<std::pair<int, std::uintptr_t>, int> held_;  // mutexes held: (target, address) -> queue node
 
   std::atomic<bool> stop_{false};
   std::thread progress_;

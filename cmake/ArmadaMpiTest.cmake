@@ -26,6 +26,16 @@ if(ARMADA_MPI_VENDOR STREQUAL "openmpi")
                          # internal lock order ThreadSanitizer reports) out of the picture.
                          OMPI_MCA_btl=self,vader)
 endif()
+# The mpi-rma transport's one-sided components (docs/mpi-quirks.md). ARMADA_MPI_RMA_ENV is what
+# rma::init selects when it starts MPI itself (Open MPI: osc sm for windows inside one host,
+# osc ucx for the rest); ARMADA_MPI_RMA_UCX_ENV forces the inter-node component (osc ucx) on
+# every window, so one machine also runs the path clusters take. Other MPIs: their default.
+set(ARMADA_MPI_RMA_ENV "")
+set(ARMADA_MPI_RMA_UCX_ENV "")
+if(ARMADA_MPI_VENDOR STREQUAL "openmpi")
+  set(ARMADA_MPI_RMA_ENV OMPI_MCA_osc=sm,ucx)
+  set(ARMADA_MPI_RMA_UCX_ENV OMPI_MCA_osc=ucx)
+endif()
 set(ARMADA_EXPECT_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/armada-expect.sh")
 if(ARMADA_SANITIZE MATCHES "thread")
   # Reports inside Open MPI's (uninstrumented) progress engine; see the file.

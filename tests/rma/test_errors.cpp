@@ -157,6 +157,14 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
   setenv("ARMADA_SERVER_CLUSTER", "0", 1);
   expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_SERVER_CLUSTER", "'0'"});
   unsetenv("ARMADA_SERVER_CLUSTER");
+  const char* memory = std::getenv("ARMADA_MPI_MEMORY");
+  const std::string saved_memory = memory ? memory : "";
+  setenv("ARMADA_MPI_MEMORY", "heap", 1);
+  expect_error<InvalidArgument>([] { read_config(); }, {"rma::init", "ARMADA_MPI_MEMORY", "'heap'", "mpi, shm"});
+  setenv("ARMADA_MPI_MEMORY", "shm", 1);
+  EXPECT_EQ(read_config().mpi_memory, "shm");
+  if (memory) setenv("ARMADA_MPI_MEMORY", saved_memory.c_str(), 1);
+  else unsetenv("ARMADA_MPI_MEMORY");
   if (node_size) setenv("ARMADA_NODE_SIZE", saved.c_str(), 1);
   EXPECT_EQ(read_config().node_size, config().node_size);
 }

@@ -1,6 +1,8 @@
 // Runtime, topology, groups and allocation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <numeric>
@@ -76,6 +78,29 @@ TEST(Allocate, SegmentsEmptyEverywhereAreFreedWithNull) {
   // With nothing left to free, null everywhere is an error naming the argument.
   test::expect_error<InvalidArgument>([] { free(nullptr); }, {"rma::free", "'my_base'", "empty on every rank"});
   barrier();
+}
+
+TEST(Allocate, SegmentsStartZeroedAndPageAligned) {
+  // Whoever provides the memory (node shared memory, or MPI_Win_allocate under mpi-rma), a new
+  // segment reads as zeros everywhere, also where a freed one was just scribbled on, and each
+  // slice starts on a page.
+  for (int round = 0; round < 3; ++round) {
+    const std::size_t bytes = 5000 + 8 * static_cast<std::size_t>(rank()) + 1000 * static_cast<std::size_t>(round);
+    Segment seg(bytes);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(seg.local()) % 4096, 0u) << "round " << round;
+    const auto* mine = seg.local<unsigned char>();
+    EXPECT_EQ(std::count(mine, mine + bytes, 0), static_cast<long>(bytes)) << "round " << round;
+    barrier();
+    for (int r = 0; r < size(); ++r) {
+      if (!same_node(rank(), r) && config().transport == "none") continue;
+      std::vector<unsigned char> buf(5000 + 8 * static_cast<std::size_t>(r) + 1000 * static_cast<std::size_t>(round), 0xEE);
+      get(seg.base(r), buf.data(), buf.size(), r);
+      EXPECT_EQ(std::count(buf.begin(), buf.end(), 0), static_cast<long>(buf.size())) << "rank " << r;
+    }
+    barrier();
+    std::memset(seg.local(), 0xA5, bytes);  // dirty it before it is freed
+    barrier();
+  }
 }
 
 TEST(Allocate, ZeroSizedSlicesAreNull) {

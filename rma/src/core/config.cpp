@@ -40,6 +40,13 @@ constexpr Setting kSettings[] = {
      "atomics, MPICH's accumulates) complete while the target computes. 0: no thread."},
     {"ARMADA_MPI_PROGRESS_US", "int", "100",
      "mpi-rma: interval of the progress thread in microseconds (it sleeps in between)."},
+    {"ARMADA_MPI_MEMORY", "string", "mpi",
+     "mpi-rma: who allocates segment memory. 'mpi': MPI_Win_allocate, so the MPI library owns it "
+     "and reaches it one-sidedly through its own shared memory or NIC registration; every "
+     "access except a rank's own then goes through MPI. 'shm': node shared memory (on-node "
+     "ranks load and store directly) exposed with MPI_Win_create; one-sided only where the MPI "
+     "can register user memory (RDMA NICs): between processes of one host, Open MPI's osc ucx "
+     "then needs the target's progress (see ARMADA_MPI_PROGRESS)."},
     {"ARMADA_MPI_MUTEX_WAITERS", "int", "64",
      "mpi-rma: queue nodes per process, the most mutexes one process holds or waits for at once "
      "(over all its threads)."},
@@ -78,6 +85,11 @@ Config read_config() {
   if (const char* v = std::getenv("ARMADA_MPI_PROGRESS")) c.mpi_progress = parse_bool("ARMADA_MPI_PROGRESS", v);
   if (const char* v = std::getenv("ARMADA_MPI_PROGRESS_US")) c.mpi_progress_us = static_cast<int>(parse_int("ARMADA_MPI_PROGRESS_US", v, 1, 1000000));
   if (const char* v = std::getenv("ARMADA_MPI_MUTEX_WAITERS")) c.mpi_mutex_waiters = static_cast<int>(parse_int("ARMADA_MPI_MUTEX_WAITERS", v, 1, 1 << 16));
+  if (const char* v = std::getenv("ARMADA_MPI_MEMORY")) {
+    c.mpi_memory = v;
+    if (c.mpi_memory != "mpi" && c.mpi_memory != "shm")
+      detail::throw_invalid("rma::init", "ARMADA_MPI_MEMORY", "'" + c.mpi_memory + "'", "must be one of: mpi, shm");
+  }
   if (const char* v = std::getenv("ARMADA_SERVER_POLL")) c.server_poll = parse_bool("ARMADA_SERVER_POLL", v);
   if (const char* v = std::getenv("ARMADA_SERVER_SLEEP_MAX_US")) c.server_sleep_max_us = static_cast<int>(parse_int("ARMADA_SERVER_SLEEP_MAX_US", v, 1, 1000000));
   if (const char* v = std::getenv("ARMADA_SERVER_BUFFERS")) c.server_buffers = static_cast<int>(parse_int("ARMADA_SERVER_BUFFERS", v, 1, 1024));

@@ -1,5 +1,6 @@
 // Collective allocation: one POSIX shared-memory object per node per allocation holds the
-// slices of all the group's members on that node; the registry learns every member's slice.
+// slices of all the group's members on that node (or, under mpi-rma with ARMADA_MPI_MEMORY=mpi,
+// each member's MPI window memory); the registry learns every member's slice.
 #include "armada/rma/memory.hpp"
 
 #include <sys/mman.h>
@@ -46,58 +47,77 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
   MPI_Allreduce(MPI_IN_PLACE, &id, 1, MPI_INT64_T, MPI_MAX, comm);
   s.next_segment_id = id + 1;
 
-  // Slice offsets inside this node's object: node-local members in group order, page aligned.
+  // Who owns the memory: node shared memory (slices of the node's members in one object), or,
+  // under mpi-rma with ARMADA_MPI_MEMORY=mpi, the MPI library (one window allocation per rank).
+  const bool mpi_owned = s.mpi && s.config.mpi_memory == "mpi";
   const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
   std::vector<std::size_t> offset(static_cast<std::size_t>(n), 0);
   std::size_t total = 0;
-  for (int r = 0; r < n; ++r) {
-    const int w = group.world_rank(r);
-    if (s.topology.node_of[static_cast<std::size_t>(w)] != my_node) continue;
-    offset[static_cast<std::size_t>(r)] = total;
-    if (sizes[static_cast<std::size_t>(r)] > std::numeric_limits<std::size_t>::max() - total - kSliceAlign)
-      detail::throw_invalid(op, "bytes", std::to_string(sizes[static_cast<std::size_t>(r)]), "the node's total overflows");
-    total += round_up(sizes[static_cast<std::size_t>(r)]);
+  if (!mpi_owned) {
+    // Slice offsets inside this node's object: node-local members in group order, page aligned.
+    for (int r = 0; r < n; ++r) {
+      const int w = group.world_rank(r);
+      if (s.topology.node_of[static_cast<std::size_t>(w)] != my_node) continue;
+      offset[static_cast<std::size_t>(r)] = total;
+      if (sizes[static_cast<std::size_t>(r)] > std::numeric_limits<std::size_t>::max() - total - kSliceAlign)
+        detail::throw_invalid(op, "bytes", std::to_string(sizes[static_cast<std::size_t>(r)]), "the node's total overflows");
+      total += round_up(sizes[static_cast<std::size_t>(r)]);
+    }
   }
 
   detail::SegmentRecord rec;
   rec.id = id;
   rec.group = group;
-  rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), total);
   rec.my_size = bytes;
   for (std::uint64_t b : sizes) rec.total_bytes += b;
-  rec.my_base = bytes ? rec.region.data() + offset[static_cast<std::size_t>(group.rank())] : nullptr;
+  detail::MpiRmaTransport::OwnedWindow owned;
+  if (mpi_owned) {
+    owned = s.mpi->allocate(id, group, bytes);
+    rec.my_base = owned.base;
+  } else {
+    rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), total);
+    rec.my_base = bytes ? rec.region.data() + offset[static_cast<std::size_t>(group.rank())] : nullptr;
+  }
 
-  std::vector<void*> bases(static_cast<std::size_t>(n));
-  MPI_Allgather(&rec.my_base, sizeof(void*), MPI_BYTE, bases.data(), sizeof(void*), MPI_BYTE, comm);
-  struct RegionInfo {
+  // What every member must know of every slice: its base, where it lies in its window, and the
+  // shared object holding it (for a node server outside the group).
+  struct SliceInfo {
+    std::uint64_t base, window_offset;
     std::int64_t pid, fd;
     std::uint64_t size, offset;
   };
-  const RegionInfo my_region{rec.region.creator_pid(), rec.region.creator_fd(), rec.region.size(),
-                        offset[static_cast<std::size_t>(group.rank())]};
-  std::vector<RegionInfo> regions(static_cast<std::size_t>(n));
-  MPI_Allgather(&my_region, sizeof my_region, MPI_BYTE, regions.data(), sizeof my_region, MPI_BYTE, comm);
+  const SliceInfo my_info{reinterpret_cast<std::uintptr_t>(rec.my_base), owned.offset,
+                          rec.region.creator_pid(), rec.region.creator_fd(), rec.region.size(),
+                          offset[static_cast<std::size_t>(group.rank())]};
+  std::vector<SliceInfo> infos(static_cast<std::size_t>(n));
+  MPI_Allgather(&my_info, sizeof my_info, MPI_BYTE, infos.data(), sizeof my_info, MPI_BYTE, comm);
+  std::vector<void*> bases(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) bases[static_cast<std::size_t>(r)] = reinterpret_cast<void*>(infos[static_cast<std::size_t>(r)].base);
 
   std::vector<detail::Slice> slices;
   for (int r = 0; r < n; ++r) {
     if (sizes[static_cast<std::size_t>(r)] == 0) continue;
     const int w = group.world_rank(r);
+    const SliceInfo& info = infos[static_cast<std::size_t>(r)];
     detail::Slice slice;
-    slice.base = reinterpret_cast<std::uintptr_t>(bases[static_cast<std::size_t>(r)]);
+    slice.base = info.base;
     slice.size = sizes[static_cast<std::size_t>(r)];
     slice.segment = id;
     slice.owner = w;
-    const RegionInfo& region = regions[static_cast<std::size_t>(r)];
-    slice.region_pid = static_cast<int>(region.pid);
-    slice.region_fd = static_cast<int>(region.fd);
-    slice.region_size = region.size;
-    slice.region_offset = region.offset;
-    if (s.topology.node_of[static_cast<std::size_t>(w)] == my_node)
+    slice.region_pid = static_cast<int>(info.pid);
+    slice.region_fd = static_cast<int>(info.fd);
+    slice.region_size = info.size;
+    slice.region_offset = info.offset;
+    slice.window_offset = info.window_offset;
+    if (mpi_owned) {
+      if (r == group.rank()) slice.local = static_cast<std::byte*>(rec.my_base);
+    } else if (s.topology.node_of[static_cast<std::size_t>(w)] == my_node) {
       slice.local = rec.region.data() + offset[static_cast<std::size_t>(r)];
+    }
     slices.push_back(slice);
   }
   if (s.mpi) {  // the segment's window: collective over the group, like this whole call
-    const MPI_Win win = s.mpi->attach(id, group, rec.my_base, bytes);
+    const MPI_Win win = mpi_owned ? owned.win : s.mpi->attach(id, group, rec.my_base, bytes);
     for (detail::Slice& slice : slices) {
       slice.window = win;
       slice.window_rank = group.group_rank(slice.owner);

@@ -29,9 +29,11 @@ struct Slice {
   int region_fd = -1;
   std::uint64_t region_size = 0;
   std::uint64_t region_offset = 0;  // of this slice in the object
-  // The segment's MPI window and the owner's rank in it (mpi-rma transport only).
+  // The segment's MPI window, the owner's rank in it and where `base` lies in the owner's
+  // window memory (mpi-rma transport only; the offset is alignment padding of MPI-owned memory).
   MPI_Win window = MPI_WIN_NULL;
   int window_rank = -1;
+  std::uint64_t window_offset = 0;
 
   bool contains(std::uintptr_t addr, std::size_t extent) const noexcept {
     return addr >= base && addr - base <= size && extent <= size - (addr - base);

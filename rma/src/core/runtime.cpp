@@ -19,15 +19,13 @@ namespace detail {
 
 State* g_state = nullptr;
 
-State& state(const char* op) {
-  if (!g_state) throw_state(op, "the rma runtime is not initialized (call armada::rma::init first)");
-  return *g_state;
+void throw_not_initialized(const char* op) {
+  throw_state(op, "the rma runtime is not initialized (call armada::rma::init first)");
 }
 
-void check_rank(const char* op, const char* argument, const State& s, int target) {
-  if (target < 0 || target >= s.size)
-    throw_invalid(op, argument, std::to_string(target),
-                  "not a rank of the world group (size " + std::to_string(s.size) + ")");
+void throw_bad_rank(const char* op, const char* argument, const State& s, int target) {
+  throw_invalid(op, argument, std::to_string(target),
+                "not a rank of the world group (size " + std::to_string(s.size) + ")");
 }
 
 void forget_foreign_segment(State& s, const SegmentRecord& segment) {
@@ -44,8 +42,7 @@ void fence_everything(State& s) {
   for (Transport* t : s.transports) t->fence_all();
 }
 
-Transport& route(const char* op, State& s, int target) {
-  if (Transport* t = s.route[static_cast<std::size_t>(target)]) return *t;
+void throw_no_route(const char* op, const State& s, int target) {
   throw_unsupported(op, "rank " + std::to_string(target) + " is on node " +
                             std::to_string(s.topology.node_of[static_cast<std::size_t>(target)]) +
                             " and this rank on node " +
@@ -149,7 +146,7 @@ void start_mpi_rma_transport(State& s) {
     MPI_Get_library_version(version, &length);
     const char* osc = std::getenv("OMPI_MCA_osc");
     if (std::strstr(version, "Open MPI") && !(osc && std::strstr(osc, "ucx")))
-      std::fprintf(stderr, "armada::rma: warning: mpi-rma on Open MPI without OMPI_MCA_osc=ucx; osc rdma has known "
+      std::fprintf(stderr, "armada::rma: warning: mpi-rma on Open MPI without OMPI_MCA_osc=sm,ucx; osc rdma has known "
                            "bugs this transport can hit (docs/mpi-quirks.md)\n");
   }
   s.mpi = std::make_unique<MpiRmaTransport>(s.world, s.rank, *s.shm, settings);
@@ -214,12 +211,14 @@ void init(int* argc, char*** argv) {
   MPI_Initialized(&initialized);
   bool owns = false;
   if (!initialized) {
-    // mpi-rma on Open MPI: prefer osc ucx over osc rdma, whose 4.1 releases crash on an 8-byte
-    // compare-and-swap to self and fail window creation on split communicators (see
-    // docs/mpi-quirks.md). MCA settings come from the environment at MPI_Init, so this is the
-    // last moment; an explicit OMPI_MCA_osc (or mpiexec --mca osc) wins.
+    // mpi-rma on Open MPI: osc sm for windows inside one host (load/store, every operation
+    // one-sided) and osc ucx for the others, instead of the default osc rdma, whose 4.1
+    // releases crash on an 8-byte compare-and-swap to self and fail window creation on split
+    // communicators (docs/mpi-quirks.md). rdma stays out of the list: it would outrank sm. MCA
+    // settings come from the environment at MPI_Init, so this is the last moment; an explicit
+    // OMPI_MCA_osc (or mpiexec --mca osc) wins.
     const char* transport = std::getenv("ARMADA_TRANSPORT");
-    if (transport && std::string(transport) == "mpi-rma") setenv("OMPI_MCA_osc", "ucx,rdma", 0);
+    if (transport && std::string(transport) == "mpi-rma") setenv("OMPI_MCA_osc", "sm,ucx", 0);
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
       detail::throw_state("rma::init", "MPI_Init_thread failed");

@@ -49,9 +49,9 @@ const Slice& resolve(const char* op, const char* argument, State& s, int target,
                 "not inside any segment of rank " + std::to_string(target) + " allocated with rma::allocate");
 }
 
-/// Accumulate arguments: a known type, a scale, and element-aligned addresses and sizes.
-void check_acc(const char* op, AccType type, const void* scale, const void* local,
-               const void* remote, const Shape& shape, bool shape_checked) {
+/// Accumulate arguments: a known type, a scale, and element-aligned addresses and run length.
+void check_acc_run(const char* op, AccType type, const void* scale, const void* local, const void* remote,
+                   std::size_t run) {
   const auto t = static_cast<int>(type);
   if (t < 0 || t > static_cast<int>(AccType::ComplexDouble))
     throw_invalid(op, "type", std::to_string(t), "not an AccType (Int, Long, Float, Double, ComplexFloat, ComplexDouble)");
@@ -59,14 +59,22 @@ void check_acc(const char* op, AccType type, const void* scale, const void* loca
   const std::size_t size = size_of(type);
   const std::size_t align = type == AccType::ComplexFloat ? alignof(float)
                           : type == AccType::ComplexDouble ? alignof(double) : size;
-  if (shape.count[0] % size != 0)
-    throw_invalid(op, "count[0]", std::to_string(shape.count[0]),
+  if (run % size != 0)
+    throw_invalid(op, "count[0]", std::to_string(run),
                   std::string("not a multiple of the ") + to_string(type) + " element size " + std::to_string(size));
   if (reinterpret_cast<std::uintptr_t>(local) % align != 0)
     throw_invalid(op, "src", to_hex(local), std::string("not aligned to ") + std::to_string(align) + " bytes for " + to_string(type));
   if (reinterpret_cast<std::uintptr_t>(remote) % align != 0)
     throw_invalid(op, "dst", to_hex(remote), std::string("not aligned to ") + std::to_string(align) + " bytes for " + to_string(type));
+}
+
+/// check_acc_run, and for a strided descriptor element-aligned strides.
+void check_acc(const char* op, AccType type, const void* scale, const void* local,
+               const void* remote, const Shape& shape, bool shape_checked) {
+  check_acc_run(op, type, scale, local, remote, shape.count[0]);
   if (!shape_checked) return;
+  const std::size_t align = type == AccType::ComplexFloat ? alignof(float)
+                          : type == AccType::ComplexDouble ? alignof(double) : size_of(type);
   for (int l = 0; l < shape.levels; ++l) {
     if (shape.src_stride[l] % align != 0)
       throw_invalid(op, "src_stride", std::to_string(shape.src_stride[l]),
@@ -103,21 +111,24 @@ std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, const voi
   State& s = detail::state(op);
   detail::check_rank(op, "target", s, target);
   if (bytes == 0) return 0;  // moves nothing, but the target must still be a rank
-  // First branch: a put or get to a slice mapped on this node is one memcpy. Anything else
-  // (other nodes, accumulate, and every error) takes the general path below.
-  if (kind != OpKind::Acc && src && dst) {
-    if (kind == OpKind::Put) {
-      const Slice* slice = s.registry->find(target, dst, bytes);
-      if (slice && slice->local) {
-        std::memcpy(slice->map(dst), src, bytes);
+  // First branch, the latency path: a put or get to a slice mapped on this node is one memcpy;
+  // to any other slice, and an accumulate anywhere, the transport's contiguous call. Errors take
+  // the general path below, which names what is wrong.
+  if (src && dst) {
+    const bool to_remote = kind != OpKind::Get;
+    void* remote = to_remote ? dst : const_cast<void*>(src);
+    void* local = to_remote ? const_cast<void*>(src) : dst;
+    if (const Slice* slice = s.registry->find(target, remote, bytes)) {
+      if (kind == OpKind::Acc) {
+        check_acc_run(op, type, scale, local, remote, bytes);
+      } else if (slice->local) {
+        if (to_remote) std::memcpy(slice->map(remote), local, bytes);
+        else std::memcpy(local, slice->map(remote), bytes);
         return 0;
       }
-    } else {
-      const Slice* slice = s.registry->find(target, src, bytes);
-      if (slice && slice->local) {
-        std::memcpy(dst, slice->map(src), bytes);
-        return 0;
-      }
+      return detail::route(op, s, target)
+          .contiguous(kind, type, scale, static_cast<std::byte*>(local), static_cast<std::byte*>(remote), bytes,
+                      *slice, target, blocking);
     }
   }
   Shape shape = Shape::contiguous(bytes);
@@ -143,7 +154,7 @@ std::uint64_t vector(OpKind kind, AccType type, const void* scale, std::span<con
   if (kind == OpKind::Acc) {
     for (const IoSet& set : sets)
       for (std::size_t i = 0; i < set.src.size(); ++i)
-        check_acc(op, type, scale, set.src[i], set.dst[i], Shape::contiguous(set.bytes), false);
+        check_acc_run(op, type, scale, set.src[i], set.dst[i], set.bytes);
   } else {
     std::uintptr_t a = 0, b = 0;
     if (detail::find_destination_overlap(sets, scan, a, b))

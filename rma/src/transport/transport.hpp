@@ -58,6 +58,12 @@ class Transport {
   /// blocking: return after local completion; otherwise may return a token.
   virtual std::uint64_t strided(const StridedOp& op, bool blocking) = 0;
   virtual std::uint64_t vector(const VectorOp& op, bool blocking) = 0;
+  /// A contiguous put/acc (local -> remote) or get (remote -> local) of `bytes` bytes: the
+  /// latency path (`type`, `scale`: Acc only). The default describes it as a strided op without
+  /// levels; a transport whose contiguous call is cheaper than its strided machinery overrides it.
+  virtual std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
+                                   std::byte* remote, std::size_t bytes, const Slice& slice, int target,
+                                   bool blocking);
 
   // ---- atomics and mutexes (`remote` in the target's address space, resolved by the core) ----
   virtual void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,

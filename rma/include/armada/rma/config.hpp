@@ -33,6 +33,7 @@ struct Config {
   bool mpi_progress = true;          ///< ARMADA_MPI_PROGRESS: mpi-rma progress thread
   int mpi_progress_us = 100;         ///< ARMADA_MPI_PROGRESS_US: its polling interval
   int mpi_mutex_waiters = 64;        ///< ARMADA_MPI_MUTEX_WAITERS: MCS queue nodes per process
+  std::string mpi_memory = "mpi";    ///< ARMADA_MPI_MEMORY: who allocates segments under mpi-rma (mpi, shm)
 };
 
 /// Reads the ARMADA_* environment; throws InvalidArgument naming the variable on a bad value.

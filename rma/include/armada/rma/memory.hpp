@@ -2,7 +2,8 @@
 //
 // On a node, segments live in POSIX shared memory mapped by every rank of the node, private to
 // the user (mode 0600) and unlinked as soon as every local rank has mapped it, so that nothing
-// stays in /dev/shm even if the job is killed.
+// stays in /dev/shm even if the job is killed. Under the mpi-rma transport with
+// ARMADA_MPI_MEMORY=mpi (its default), MPI_Win_allocate provides each rank's slice instead.
 #pragma once
 
 #include <cstddef>

@@ -22,10 +22,6 @@ namespace armada::rma::detail {
 namespace {
 constexpr int kNext = 0;
 constexpr int kLocked = 1;
-
-MPI_Aint word_displacement(const Slice& slice, const void* word) {
-  return static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(word) - slice.base);
-}
 }  // namespace
 
 std::int64_t MpiRmaTransport::my_node_value(int slot) const noexcept {
@@ -91,7 +87,7 @@ void MpiRmaTransport::mutex_lock(void* word, const Slice& slice, int target) {
   write_remote(me, kNext, 0);
   write_remote(me, kLocked, 1);
   std::int64_t pred = 0;
-  MPI_Fetch_and_op(&me, &pred, MPI_INT64_T, slice.window_rank, word_displacement(slice, word), MPI_REPLACE,
+  MPI_Fetch_and_op(&me, &pred, MPI_INT64_T, slice.window_rank, window_displacement(slice, word), MPI_REPLACE,
                    slice.window);
   MPI_Win_flush(slice.window_rank, slice.window);
   if (pred != 0) {
@@ -110,7 +106,7 @@ bool MpiRmaTransport::mutex_try_lock(void* word, const Slice& slice, int target)
   write_remote(me, kNext, 0);
   const std::int64_t free_value = 0;
   std::int64_t old = -1;
-  MPI_Compare_and_swap(&me, &free_value, &old, MPI_INT64_T, slice.window_rank, word_displacement(slice, word),
+  MPI_Compare_and_swap(&me, &free_value, &old, MPI_INT64_T, slice.window_rank, window_displacement(slice, word),
                        slice.window);
   MPI_Win_flush(slice.window_rank, slice.window);
   if (old != 0) {
@@ -138,7 +134,7 @@ void MpiRmaTransport::mutex_unlock(void* word, const Slice& slice, int target) {
   if (next == 0) {
     const std::int64_t free_value = 0;
     std::int64_t old = 0;
-    MPI_Compare_and_swap(&free_value, &me, &old, MPI_INT64_T, slice.window_rank, word_displacement(slice, word),
+    MPI_Compare_and_swap(&free_value, &me, &old, MPI_INT64_T, slice.window_rank, window_displacement(slice, word),
                          slice.window);
     MPI_Win_flush(slice.window_rank, slice.window);
     if (old == me) {

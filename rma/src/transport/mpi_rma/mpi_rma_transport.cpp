@@ -4,6 +4,7 @@
 
 #include <complex>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "core/check.hpp"
@@ -42,12 +43,8 @@ bool is_one(AccType type, const void* scale) {
   return false;
 }
 
-MPI_Aint displacement(const Slice& slice, const void* remote) {
-  return static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(remote) - slice.base);
-}
-
 void check_window(const char* op, const Slice& slice) {
-  if (slice.window == MPI_WIN_NULL)
+  if (slice.window == MPI_WIN_NULL) [[unlikely]]
     throw_state(op, "segment " + std::to_string(slice.segment) + " has no MPI window (allocated before the mpi-rma transport started?)");
 }
 
@@ -97,13 +94,37 @@ void MpiRmaTransport::progress_loop() {
   }
 }
 
+MpiRmaTransport::OwnedWindow MpiRmaTransport::allocate(std::int64_t segment, const Group& group, std::size_t bytes) {
+  // One page of slack so the slice can start on a page, as node shared memory slices do
+  // (implementations align window memory only to what they need).
+  constexpr std::size_t kPage = 4096;
+  const std::size_t window_bytes = bytes ? bytes + kPage : 0;
+  if (window_bytes > static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max()))
+    throw_invalid("rma::allocate", "bytes", std::to_string(bytes), "exceeds the largest MPI window");
+  OwnedWindow w;
+  void* memory = nullptr;
+  MPI_Win_allocate(static_cast<MPI_Aint>(window_bytes), 1, MPI_INFO_NULL, group.comm(), &memory, &w.win);
+  if (bytes) {
+    const auto raw = reinterpret_cast<std::uintptr_t>(memory);
+    w.offset = (kPage - raw % kPage) % kPage;
+    w.base = static_cast<std::byte*>(memory) + w.offset;
+    std::memset(w.base, 0, bytes);  // segments start zeroed whoever allocates them
+  }
+  keep(segment, w.win, group);
+  return w;
+}
+
 MPI_Win MpiRmaTransport::attach(std::int64_t segment, const Group& group, void* base, std::size_t bytes) {
   MPI_Win win = MPI_WIN_NULL;
   MPI_Win_create(bytes ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, group.comm(), &win);
+  keep(segment, win, group);
+  return win;
+}
+
+void MpiRmaTransport::keep(std::int64_t segment, MPI_Win win, const Group& group) {
   MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
   std::lock_guard lock(windows_mutex_);
   windows_[segment] = Window{win, group};
-  return win;
 }
 
 void MpiRmaTransport::detach(std::int64_t segment) {
@@ -154,7 +175,7 @@ std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
   const Slice& slice = *op.slice;
   check_window(name, slice);
   const bool put = op.kind == OpKind::Put;
-  const MPI_Aint disp = displacement(slice, op.remote);
+  const MPI_Aint disp = window_displacement(slice, op.remote);
   Buffer flat;
   Datatype local_type, remote_type;
   int count = 1;
@@ -188,13 +209,42 @@ std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
   return remember(request, slice.window, slice.window_rank, put, nullptr);
 }
 
+std::uint64_t MpiRmaTransport::contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
+                                          std::byte* remote, std::size_t bytes, const Slice& slice, int target,
+                                          bool blocking) {
+  // The latency path: one MPI call on a predefined type, nothing to build. Nonblocking, longer
+  // than an int count, a scaled accumulate or an on-node put/get: the general strided path.
+  const bool acc = kind == OpKind::Acc;
+  if (!blocking || bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()) || (acc ? !is_one(type, scale) : slice.local != nullptr)) [[unlikely]]
+    return Transport::contiguous(kind, type, scale, local, remote, bytes, slice, target, blocking);
+  check_window(op_name(kind, false), slice);
+  const MPI_Aint disp = window_displacement(slice, remote);
+  const int rank = slice.window_rank;
+  if (acc) {
+    const int n = static_cast<int>(bytes / size_of(type));
+    const MPI_Datatype element = element_type(type);
+    MPI_Accumulate(local, n, element, rank, disp, n, element, MPI_SUM, slice.window);
+    MPI_Win_flush(rank, slice.window);
+    return 0;
+  }
+  const int n = static_cast<int>(bytes);
+  if (kind == OpKind::Put) {
+    MPI_Put(local, n, MPI_BYTE, rank, disp, n, MPI_BYTE, slice.window);
+    MPI_Win_flush(rank, slice.window);
+  } else {
+    MPI_Get(local, n, MPI_BYTE, rank, disp, n, MPI_BYTE, slice.window);
+    MPI_Win_flush_local(rank, slice.window);
+  }
+  return 0;
+}
+
 std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
   const char* name = op_name(OpKind::Acc, false);
   const Slice& slice = *op.slice;
   check_window(name, slice);
   const MPI_Datatype element = element_type(op.type);
   const std::size_t esize = size_of(op.type);
-  const MPI_Aint disp = displacement(slice, op.remote);
+  const MPI_Aint disp = window_displacement(slice, op.remote);
   const std::size_t bytes = op.shape.bytes();
 
   // MPI has no scaled accumulate: scale into a packed staging buffer, then add with MPI_SUM.
@@ -289,7 +339,7 @@ std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) 
         MPI_Get_address(local[i], &a);
         local_disp.push_back(a);
       }
-      remote_disp.push_back(displacement(slice, remote[i]));
+      remote_disp.push_back(window_displacement(slice, remote[i]));
       lengths.push_back(static_cast<int>(set.bytes / esize));
     }
   }
@@ -351,7 +401,7 @@ void MpiRmaTransport::vector_per_segment(const VectorOp& op) {
     for (std::size_t i = 0; i < local.size(); ++i, ++k) {
       const Slice& slice = op.slice_of(k);
       check_window(name, slice);
-      const MPI_Aint disp = displacement(slice, remote[i]);
+      const MPI_Aint disp = window_displacement(slice, remote[i]);
       const int rank = slice.window_rank;
       if (touched.empty() || touched.back() != std::make_pair(slice.window, rank))
         touched.emplace_back(slice.window, rank);
@@ -396,7 +446,7 @@ void MpiRmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice
                           const void* operand, const void* compare, void* result) {
   check_window("rma::rmw (mpi-rma)", slice);
   const MPI_Datatype type = width == 4 ? MPI_INT32_T : MPI_INT64_T;
-  const MPI_Aint disp = displacement(slice, remote);
+  const MPI_Aint disp = window_displacement(slice, remote);
   switch (op) {
     case RmwOp::FetchAdd:
       MPI_Fetch_and_op(operand, result, type, slice.window_rank, disp, MPI_SUM, slice.window);

@@ -1,11 +1,19 @@
 // The MPI-3 one-sided transport (ARMADA_TRANSPORT=mpi-rma).
 //
-// Windows: one per segment, created with MPI_Win_create over the slices rma::allocate already
-// placed in node shared memory, on the segment's group communicator, and held in one passive
-// lock_all epoch for its whole life. One window per segment rather than one dynamic window:
-// allocation is collective anyway, a created window lets implementations register the memory
-// once (a dynamic window costs Open MPI's osc rdma a remote region lookup per operation), and the
-// owner's rank and displacement come straight from the registry slice.
+// Windows: one per segment, on the segment's group communicator, held in one passive lock_all
+// epoch for its whole life. One window per segment rather than one dynamic window: allocation is
+// collective anyway, the implementation registers the memory once (a dynamic window costs Open
+// MPI's osc rdma a remote region lookup per operation), and the owner's rank and displacement
+// come straight from the registry slice. Who owns the memory (ARMADA_MPI_MEMORY):
+//   mpi (default): MPI_Win_allocate. Only memory the library allocated itself is reachable
+//     without the target's help on every path we measured: Open MPI's osc ucx maps it into
+//     on-host peers through its shared-memory transports, while memory given to MPI_Win_create
+//     is served by active messages in the target's progress engine (a put to a computing target
+//     waits for it: ~1 ms with the progress thread, vs 0.03 us). Costs: on-node ranks cannot
+//     load/store each other's slices, so every access except a rank's own goes through MPI.
+//   shm: rma::allocate places slices in node shared memory as without MPI (on-node put/get stay
+//     memcpy) and this transport exposes them with MPI_Win_create. One-sided where MPI registers
+//     user memory with a NIC; between processes of one host it relies on the progress thread.
 //
 // Operations: contiguous put/get/acc are one MPI_Put/Get/Accumulate; strided ones are one call
 // with a nested hvector datatype on each side; vector ones are one call with hindexed datatypes
@@ -49,6 +57,11 @@ namespace armada::rma::detail {
 
 class ShmTransport;
 
+/// Displacement of `remote` (in the owner's address space) in the slice's window.
+inline MPI_Aint window_displacement(const Slice& slice, const void* remote) noexcept {
+  return static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(remote) - slice.base + slice.window_offset);
+}
+
 struct MpiRmaSettings {
   bool progress_thread = true;  // ARMADA_MPI_PROGRESS
   int progress_interval_us = 100;  // ARMADA_MPI_PROGRESS_US: poll interval of the helper thread
@@ -64,14 +77,26 @@ class MpiRmaTransport final : public Transport {
   ~MpiRmaTransport() override;
   const char* name() const noexcept override { return "mpi-rma"; }
 
-  /// Creates the window of segment `segment` over [base, base + bytes) on `group`'s
-  /// communicator (collective over it) and opens its lock_all epoch.
+  /// Segment memory owned by MPI (ARMADA_MPI_MEMORY=mpi): the window, and this rank's slice.
+  struct OwnedWindow {
+    MPI_Win win = MPI_WIN_NULL;
+    std::byte* base = nullptr;     // page aligned, zeroed; null when bytes == 0
+    std::uint64_t offset = 0;      // of base in this rank's window memory
+  };
+  /// Allocates `bytes` of window memory on `group`'s communicator for segment `segment`
+  /// (collective over it, like rma::allocate) and opens its lock_all epoch.
+  OwnedWindow allocate(std::int64_t segment, const Group& group, std::size_t bytes);
+  /// Creates the window of segment `segment` over [base, base + bytes), memory the caller owns
+  /// (ARMADA_MPI_MEMORY=shm), on `group`'s communicator (collective) and opens its epoch.
   MPI_Win attach(std::int64_t segment, const Group& group, void* base, std::size_t bytes);
-  /// Closes and frees the window of `segment` (collective over its group).
+  /// Closes and frees the window of `segment` (collective over its group), and its memory if
+  /// MPI owns it.
   void detach(std::int64_t segment);
 
   std::uint64_t strided(const StridedOp& op, bool blocking) override;
   std::uint64_t vector(const VectorOp& op, bool blocking) override;
+  std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
+                           std::size_t bytes, const Slice& slice, int target, bool blocking) override;
 
   void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
            const void* operand, const void* compare, void* result) override;
@@ -116,6 +141,7 @@ class MpiRmaTransport final : public Transport {
   template <class Pred> void wait_own(int slot, int field, Pred&& done);
 
   void progress_loop();
+  void keep(std::int64_t segment, MPI_Win win, const Group& group);
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the world, for the queue-node window
   int rank_;

@@ -34,6 +34,11 @@ constexpr Setting kSettings[] = {
     {"ARMADA_SERVER_CLUSTER", "int", "1",
      "Cooperative server clustering: servers per cluster (g). Each server keeps request buffers "
      "for 1/g of the clients and forwards requests for the other servers of its cluster. 1 = off."},
+    {"ARMADA_SERVER_ORIGIN_PROGRESS", "bool", "1",
+     "server: a helper thread in every rank receives the data of its nonblocking gets from other "
+     "nodes while the rank computes, so the transfer overlaps the computation (MPI two-sided "
+     "data moves only when the receiver enters MPI). It polls only while such a get is in "
+     "flight and blocks otherwise. 0: the data moves when the rank waits or tests."},
     {"ARMADA_MPI_PROGRESS", "bool", "1",
      "mpi-rma: a helper thread enters MPI every ARMADA_MPI_PROGRESS_US so that one-sided "
      "operations the MPI library executes in the target's progress engine (Open MPI's emulated "
@@ -95,6 +100,7 @@ Config read_config() {
   if (const char* v = std::getenv("ARMADA_SERVER_BUFFERS")) c.server_buffers = static_cast<int>(parse_int("ARMADA_SERVER_BUFFERS", v, 1, 1024));
   if (const char* v = std::getenv("ARMADA_SERVER_INLINE")) c.server_inline = static_cast<int>(parse_int("ARMADA_SERVER_INLINE", v, 0, 1 << 20));
   if (const char* v = std::getenv("ARMADA_SERVER_CHUNK")) c.server_chunk = static_cast<int>(parse_int("ARMADA_SERVER_CHUNK", v, 4096, 1 << 30));
+  if (const char* v = std::getenv("ARMADA_SERVER_ORIGIN_PROGRESS")) c.server_origin_progress = parse_bool("ARMADA_SERVER_ORIGIN_PROGRESS", v);
   if (const char* v = std::getenv("ARMADA_SERVER_CLUSTER")) c.server_cluster = static_cast<int>(parse_int("ARMADA_SERVER_CLUSTER", v, 1, 1 << 20));
   return c;
 }

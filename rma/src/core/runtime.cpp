@@ -112,6 +112,7 @@ void start_server_transport(State& s) {
   settings.chunk = static_cast<std::size_t>(s.config.server_chunk);
   settings.poll = s.config.server_poll;
   settings.sleep_max_us = s.config.server_sleep_max_us;
+  settings.origin_progress = s.config.server_origin_progress;
   MPI_Comm_dup(s.world, &s.server_comm);
   const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
   if (s.topology.members[static_cast<std::size_t>(my_node)].front() == s.rank) {

@@ -96,9 +96,11 @@ void MpiRmaTransport::progress_loop() {
 
 MpiRmaTransport::OwnedWindow MpiRmaTransport::allocate(std::int64_t segment, const Group& group, std::size_t bytes) {
   // One page of slack so the slice can start on a page, as node shared memory slices do
-  // (implementations align window memory only to what they need).
+  // (implementations align window memory only to what they need), and whole pages: MPICH 4.0
+  // reads another rank's memory from windows of other sizes (docs/mpi-quirks.md,
+  // tests/mpi_quirks/win_allocate_size.c).
   constexpr std::size_t kPage = 4096;
-  const std::size_t window_bytes = bytes ? bytes + kPage : 0;
+  const std::size_t window_bytes = bytes ? (bytes + 2 * kPage - 1) / kPage * kPage : 0;
   if (window_bytes > static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max()))
     throw_invalid("rma::allocate", "bytes", std::to_string(bytes), "exceeds the largest MPI window");
   OwnedWindow w;

@@ -281,6 +281,7 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
     std::vector<std::byte> desc_storage;
     std::optional<RunWalker> walker;
     std::ptrdiff_t delta = 0;  // owner address - mapped address (strided)
+    std::byte* contiguous_target = nullptr;  // the mapped run, when the target side is one run
     bool reachable = true;
     if (vector) {
       const std::byte* desc = in;
@@ -326,6 +327,7 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       for (int l = 0; l < h.levels; ++l) shape.dst_stride[l] = h.stride[l];
       std::byte* mapped = map_remote(h, h.remote, extent(shape, true));
       reachable = mapped != nullptr;
+      if (reachable && h.levels == 0) contiguous_target = mapped;
       if (reachable) {
         delta = static_cast<std::ptrdiff_t>(h.remote - reinterpret_cast<std::uintptr_t>(mapped));
         walker.emplace(mapped, shape, true);
@@ -351,6 +353,14 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       };
       if (inline_left > 0) {
         apply(in, inline_left);
+      } else if (!acc && contiguous_target) {
+        // One target run: the chunks land in the target's memory directly (no bounce copy).
+        for (std::size_t done = 0; done < h.bytes;) {
+          const std::size_t n = std::min(h.bytes - done, settings_.chunk);
+          MPI_Recv(contiguous_target + done, static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_,
+                   MPI_STATUS_IGNORE);
+          done += n;
+        }
       } else {
         for (std::size_t left = h.bytes; left > 0;) {
           const std::size_t n = std::min(left, settings_.chunk);
@@ -359,6 +369,17 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
           left -= n;
         }
       }
+    } else if (contiguous_target) {
+      // Get of one target run: every chunk leaves from the target's memory at once, no packing.
+      const std::size_t chunks = (h.bytes + settings_.chunk - 1) / settings_.chunk;
+      sends_.assign(chunks, MPI_REQUEST_NULL);
+      for (std::size_t c = 0; c < chunks; ++c) {
+        const std::size_t at = c * settings_.chunk;
+        const std::size_t n = std::min(h.bytes - at, settings_.chunk);
+        MPI_Isend(contiguous_target + at, static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_,
+                  &sends_[c]);
+      }
+      MPI_Waitall(static_cast<int>(chunks), sends_.data(), MPI_STATUSES_IGNORE);
     } else {
       // Get: pack chunk k+1 while chunk k is on the wire.
       MPI_Request sending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};

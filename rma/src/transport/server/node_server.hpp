@@ -32,6 +32,7 @@ struct ServerSettings {
   std::size_t chunk = 256 * 1024;    // pipeline chunk of larger payloads
   bool poll = false;                 // never sleep when idle
   int sleep_max_us = 200;            // idle backoff ceiling
+  bool origin_progress = true;       // origin side: a thread completes nonblocking gets
 };
 
 /// Which server an origin sends a request for a target to, and which server executes it.
@@ -108,6 +109,7 @@ class NodeServer {
   }
   std::vector<std::byte> arena_;        // all request buffers
   std::vector<std::byte> chunk_[2];     // pipeline buffers
+  std::vector<MPI_Request> sends_;      // the chunks of a get sent from the target's memory
   std::size_t buffer_bytes_ = 0;
   int clients_ = 0;
   std::vector<int> peer_credits_;       // per world rank: forwards we may still send

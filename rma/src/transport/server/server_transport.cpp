@@ -17,6 +17,42 @@ using server::Kind;
 ServerTransport::ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerSettings settings)
     : me_(rank), comm_(comm), map_(std::move(map)), settings_(settings) {
   in_flight_.assign(map_.node_of.size(), 0);
+  if (settings_.origin_progress) completer_ = std::thread([this] { completer_loop(); });
+}
+
+ServerTransport::~ServerTransport() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  completer_cv_.notify_all();
+  if (completer_.joinable()) completer_.join();
+}
+
+void ServerTransport::completer_loop() {
+  // While a nonblocking get is in flight: poll, yielding the core between polls at first (a
+  // chunk's rendezvous is answered within microseconds, and nanosleep cannot sleep less than
+  // ~50 us here), then sleeping 2 us doubling to 1 ms if the target's server is slow. Otherwise
+  // block: an idle rank's completer costs nothing.
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    completer_cv_.wait(lock, [&] { return stopping_ || background_gets_ > 0; });
+    if (stopping_) return;
+    long sleep_ns = 2000;
+    for (int round = 0; background_gets_ > 0 && !stopping_; ++round) {
+      progress_locked();
+      if (background_gets_ == 0) break;
+      lock.unlock();
+      if (round < 4000) {
+        sched_yield();
+      } else {
+        const timespec ts{0, sleep_ns};
+        nanosleep(&ts, nullptr);
+        sleep_ns = std::min(sleep_ns * 2, 1000000L);
+      }
+      lock.lock();
+    }
+  }
 }
 
 Header ServerTransport::header(Kind kind, int target, const Slice* slice) const {
@@ -179,6 +215,7 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
     return 0;  // locally complete; the reply (for fences) is tracked until it arrives
   }
 
+  const bool background = !blocking && settings_.origin_progress;
   const Ticket op = begin(o.target, true, [&](Op& p) {
     if (local_contiguous) {
       post_data_receives(p, o.local, total);
@@ -187,8 +224,11 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
       p.unpack.emplace(o.local, shape, true);
       post_data_receives(p, p.staging.data(), total);
     }
+    p.background = background;
+    background_gets_ += background;
   });
   send_request(op, h, nullptr, 0);
+  if (background) completer_cv_.notify_one();
   if (!blocking) return op.token;
   complete(op.token, "rma::get");
   return 0;
@@ -244,10 +284,13 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     return 0;
   }
 
+  const bool background = !blocking && settings_.origin_progress;
   const Ticket op = begin(o.target, true, [&](Op& p) {
     p.staging.resize(total);
     p.unpack.emplace(std::move(local));
     post_data_receives(p, p.staging.data(), total);
+    p.background = background;
+    background_gets_ += background;
   });
   const std::uint64_t token = op.token;
   if (desc.size() <= settings_.inline_bytes) {
@@ -257,6 +300,7 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
              server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
   }
+  if (background) completer_cv_.notify_one();
   if (!blocking) return token;
   complete(token, "rma::get_vector");
   return 0;
@@ -325,6 +369,19 @@ void ServerTransport::progress_locked() {
     if (!op.done) {
       int flag = 0;
       MPI_Testall(static_cast<int>(op.requests.size()), op.requests.data(), &flag, MPI_STATUSES_IGNORE);
+      if (!flag && op.requests.size() > 1) {
+        // A get the server refused sends no data: once its reply is in, withdraw the receives.
+        int replied = 0;
+        MPI_Test(&op.requests[0], &replied, MPI_STATUS_IGNORE);
+        if (replied && op.reply.status != server::kOk) {
+          for (std::size_t i = 1; i < op.requests.size(); ++i)
+            if (op.requests[i] != MPI_REQUEST_NULL) {
+              MPI_Cancel(&op.requests[i]);
+              MPI_Wait(&op.requests[i], MPI_STATUS_IGNORE);
+            }
+          flag = 1;
+        }
+      }
       if (flag) finish_locked(op);
     }
     // Puts and accumulates have nobody waiting: forget them once replied (keeping failures).
@@ -341,6 +398,10 @@ void ServerTransport::progress_locked() {
 
 void ServerTransport::finish_locked(Op& op) {
   op.done = true;
+  if (op.background) {
+    op.background = false;
+    --background_gets_;
+  }
   --in_flight_[static_cast<std::size_t>(op.hop)];
   if (op.unpack && op.reply.status == server::kOk) {
     const std::byte* in = op.staging.data();
@@ -361,13 +422,7 @@ void ServerTransport::complete(std::uint64_t token, const char* what) {
   wait_until([&] { return ops_.at(token)->done; });
   std::lock_guard lock(mutex_);
   Op& op = *ops_.at(token);
-  if (op.reply.status != server::kOk) {
-    // Data receives of a failed get will never be matched: withdraw them.
-    for (MPI_Request& r : op.requests)
-      if (r != MPI_REQUEST_NULL) {
-        MPI_Cancel(&r);
-        MPI_Wait(&r, MPI_STATUS_IGNORE);
-      }
+  if (op.reply.status != server::kOk) {  // its data receives were withdrawn by progress_locked
     const int target = op.target;
     const std::int32_t status = op.reply.status;
     ops_.erase(token);

@@ -4,16 +4,25 @@
 // fence to many servers has issued everything before it waits), and they return the origin's
 // credit with its first-hop server: at most ARMADA_SERVER_BUFFERS requests are in flight to
 // one server, the number of buffers that server posted for this origin.
+//
+// Nonblocking gets complete in the background: MPI two-sided data moves only when the receiver
+// is inside MPI (a rendezvous needs the receiver to match it), so a rank computing between
+// get_nb and wait would leave the target's server stuck mid-send and hide nothing. A completer
+// thread (ARMADA_SERVER_ORIGIN_PROGRESS) drives this rank's receives while such a get is in
+// flight, the role a NIC's DMA engine plays for ARMCI on RDMA networks; it blocks on a condition
+// variable when none is.
 #pragma once
 
 #include <mpi.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -26,6 +35,7 @@ namespace armada::rma::detail {
 class ServerTransport final : public Transport {
  public:
   ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerSettings settings);
+  ~ServerTransport() override;  // stops the completer thread
   const char* name() const noexcept override { return "server"; }
 
   std::uint64_t strided(const StridedOp& op, bool blocking) override;
@@ -55,6 +65,7 @@ class ServerTransport final : public Transport {
     std::vector<std::byte> staging;  // get data on its way to non-contiguous local memory
     std::optional<RunWalker> unpack;
     bool done = false;
+    bool background = false;         // a nonblocking get the completer thread drives
   };
 
   /// What the issuing thread keeps of an operation: once its request is out, another thread's
@@ -78,6 +89,7 @@ class ServerTransport final : public Transport {
   template <class Pred>
   void wait_until(Pred&& pred);
   void progress_locked();
+  void completer_loop();
   void finish_locked(Op& op);
   void raise_deferred();
   /// Sends a request that carries no data and waits for its reply.
@@ -94,6 +106,12 @@ class ServerTransport final : public Transport {
   std::vector<int> in_flight_;  // per first-hop server
   std::atomic<std::uint64_t> next_token_{1};
   std::string deferred_error_;   // a put/accumulate the target's server could not execute
+
+  // The completer thread (under mutex_): nonblocking gets in flight, and the stop request.
+  int background_gets_ = 0;
+  bool stopping_ = false;
+  std::condition_variable completer_cv_;
+  std::thread completer_;
 };
 
 }  // namespace armada::rma::detail

@@ -136,6 +136,9 @@ void NodeServer::run() {
               MPI_Cancel(&r);
               MPI_Wait(&r, MPI_STATUS_IGNORE);
             }
+          // Every get has been received by now (its origin waited for it before finalizing).
+          MPI_Waitall(static_cast<int>(sends_in_flight_.size()), sends_in_flight_.data(), MPI_STATUSES_IGNORE);
+          sends_in_flight_.clear();
           for (auto& [id, f] : foreign_) munmap(f.base, f.size);
           foreign_.clear();
           return;
@@ -176,6 +179,18 @@ void NodeServer::run() {
       continue;
     }
     if (!waiting_locks_.empty()) check_waiting_locks();
+    if (!sends_in_flight_.empty()) {
+      // Sends in flight may need this side again (a rendezvous answered by the origin, after
+      // which the sender copies the data): stay awake while they progress, for up to ~10k
+      // polls after the last one completed, then back off as when idle.
+      const std::size_t before = sends_in_flight_.size();
+      reap_sends();
+      if (sends_in_flight_.size() < before) send_spin_ = 0;
+      if (!sends_in_flight_.empty() && ++send_spin_ < 10000) {
+        cpu_relax();
+        continue;
+      }
+    }
     if (settings_.poll || ++idle < 200) {
       cpu_relax();
       continue;
@@ -184,6 +199,14 @@ void NodeServer::run() {
     nanosleep(&ts, nullptr);
     sleep_ns = std::min<long>(sleep_ns * 2, 1000L * settings_.sleep_max_us);
   }
+}
+
+void NodeServer::reap_sends() {
+  std::erase_if(sends_in_flight_, [](MPI_Request& r) {
+    int done = 0;
+    MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
 }
 
 void NodeServer::handle(const std::byte* msg, std::size_t length, int source, bool forwarded) {
@@ -370,16 +393,17 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
         }
       }
     } else if (contiguous_target) {
-      // Get of one target run: every chunk leaves from the target's memory at once, no packing.
-      const std::size_t chunks = (h.bytes + settings_.chunk - 1) / settings_.chunk;
-      sends_.assign(chunks, MPI_REQUEST_NULL);
-      for (std::size_t c = 0; c < chunks; ++c) {
-        const std::size_t at = c * settings_.chunk;
+      // Get of one target run: every chunk leaves from the target's memory at once, no packing,
+      // and the server moves on instead of waiting for the origin to take them (the origin's
+      // receives complete whenever it, or its completer thread, enters MPI; run() reaps the
+      // sends). The reply may overtake the data: the origin waits for both.
+      for (std::size_t at = 0; at < h.bytes; at += settings_.chunk) {
         const std::size_t n = std::min(h.bytes - at, settings_.chunk);
+        sends_in_flight_.push_back(MPI_REQUEST_NULL);
         MPI_Isend(contiguous_target + at, static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_,
-                  &sends_[c]);
+                  &sends_in_flight_.back());
       }
-      MPI_Waitall(static_cast<int>(chunks), sends_.data(), MPI_STATUSES_IGNORE);
+      send_spin_ = 0;
     } else {
       // Get: pack chunk k+1 while chunk k is on the wire.
       MPI_Request sending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};

@@ -86,6 +86,7 @@ class NodeServer {
   void forward(int to, const std::byte* msg, std::size_t length);
   void reply(const server::Header& h, std::int32_t status, std::uint64_t value);
   void check_waiting_locks();
+  void reap_sends();  // forgets the get chunks their origins have received
   /// This process's view of [addr, addr + extent) of the target: through the registry when this
   /// process maps the segment, else through the header's node object (mapped on first use).
   std::byte* map_remote(const server::Header& h, std::uint64_t addr, std::size_t extent);
@@ -109,7 +110,8 @@ class NodeServer {
   }
   std::vector<std::byte> arena_;        // all request buffers
   std::vector<std::byte> chunk_[2];     // pipeline buffers
-  std::vector<MPI_Request> sends_;      // the chunks of a get sent from the target's memory
+  std::vector<MPI_Request> sends_in_flight_;  // get chunks sent from target memory, not yet taken
+  int send_spin_ = 0;                         // polls since a send last completed
   std::size_t buffer_bytes_ = 0;
   int clients_ = 0;
   std::vector<int> peer_credits_;       // per world rank: forwards we may still send

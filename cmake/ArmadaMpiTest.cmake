@@ -49,7 +49,9 @@ endif()
 set(ARMADA_EXPECT_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/armada-expect.sh")
 if(ARMADA_SANITIZE MATCHES "thread")
   # Reports inside Open MPI's (uninstrumented) progress engine; see the file.
-  list(APPEND _armada_vendor_env "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp")
+  # history_size=7: the deepest access history, so that the stack of a write done inside Open MPI
+  # can be restored and matched by the suppressions (otherwise "failed to restore the stack").
+  list(APPEND _armada_vendor_env "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp history_size=7")
 endif()
 
 function(armada_add_mpi_test target)

@@ -165,6 +165,12 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
   EXPECT_EQ(read_config().mpi_memory, "shm");
   if (memory) setenv("ARMADA_MPI_MEMORY", saved_memory.c_str(), 1);
   else unsetenv("ARMADA_MPI_MEMORY");
+  const char* iov = std::getenv("ARMADA_MPI_IOV");
+  const std::string saved_iov = iov ? iov : "";
+  setenv("ARMADA_MPI_IOV", "clever", 1);
+  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_MPI_IOV", "'clever'", "auto, batched, direct"});
+  if (iov) setenv("ARMADA_MPI_IOV", saved_iov.c_str(), 1);
+  else unsetenv("ARMADA_MPI_IOV");
   if (node_size) setenv("ARMADA_NODE_SIZE", saved.c_str(), 1);
   EXPECT_EQ(read_config().node_size, config().node_size);
 }

@@ -52,6 +52,11 @@ constexpr Setting kSettings[] = {
      "ranks load and store directly) exposed with MPI_Win_create; one-sided only where the MPI "
      "can register user memory (RDMA NICs): between processes of one host, Open MPI's osc ucx "
      "then needs the target's progress (see ARMADA_MPI_PROGRESS)."},
+    {"ARMADA_MPI_IOV", "string", "auto",
+     "mpi-rma: how a vector operation whose remote segments do not overlap is issued. 'batched': "
+     "one MPI call per segment and one completion; 'direct': one call with hindexed datatypes; "
+     "'auto': batched up to 4096 segments, direct beyond. Overlapping segments always go one "
+     "call at a time, each completed before the next."},
     {"ARMADA_MPI_MUTEX_WAITERS", "int", "64",
      "mpi-rma: queue nodes per process, the most mutexes one process holds or waits for at once "
      "(over all its threads)."},
@@ -94,6 +99,11 @@ Config read_config() {
     c.mpi_memory = v;
     if (c.mpi_memory != "mpi" && c.mpi_memory != "shm")
       detail::throw_invalid("rma::init", "ARMADA_MPI_MEMORY", "'" + c.mpi_memory + "'", "must be one of: mpi, shm");
+  }
+  if (const char* v = std::getenv("ARMADA_MPI_IOV")) {
+    c.mpi_iov = v;
+    if (c.mpi_iov != "auto" && c.mpi_iov != "batched" && c.mpi_iov != "direct")
+      detail::throw_invalid("rma::init", "ARMADA_MPI_IOV", "'" + c.mpi_iov + "'", "must be one of: auto, batched, direct");
   }
   if (const char* v = std::getenv("ARMADA_SERVER_POLL")) c.server_poll = parse_bool("ARMADA_SERVER_POLL", v);
   if (const char* v = std::getenv("ARMADA_SERVER_SLEEP_MAX_US")) c.server_sleep_max_us = static_cast<int>(parse_int("ARMADA_SERVER_SLEEP_MAX_US", v, 1, 1000000));

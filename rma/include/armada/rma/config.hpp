@@ -35,6 +35,7 @@ struct Config {
   int mpi_progress_us = 100;         ///< ARMADA_MPI_PROGRESS_US: its polling interval
   int mpi_mutex_waiters = 64;        ///< ARMADA_MPI_MUTEX_WAITERS: MCS queue nodes per process
   std::string mpi_memory = "mpi";    ///< ARMADA_MPI_MEMORY: who allocates segments under mpi-rma (mpi, shm)
+  std::string mpi_iov = "auto";      ///< ARMADA_MPI_IOV: mpi-rma vector method (auto, batched, direct)
 };
 
 /// Reads the ARMADA_* environment; throws InvalidArgument naming the variable on a bad value.

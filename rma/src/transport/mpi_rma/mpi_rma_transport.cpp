@@ -152,6 +152,10 @@ std::uint64_t MpiRmaTransport::remember(MPI_Request request, MPI_Win win, int ra
   p.rank = rank;
   p.write = write;
   p.staging = std::move(staging);
+  return remember(std::move(p));
+}
+
+std::uint64_t MpiRmaTransport::remember(Pending p) {
   const std::uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(pending_mutex_);
   pending_.emplace(token, std::move(p));
@@ -172,6 +176,8 @@ void MpiRmaTransport::complete(Pending& p) {
 std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
   // Plain data to a target on this node: shared memory. Accumulates never: see the header.
   if (op.kind != OpKind::Acc && op.slice->local) return shm_.strided(op, blocking);
+  if (op.shape.levels > 0 && op.shape.runs() <= kBatchedRuns && op.shape.count[0] <= kBatchedRunBytes)
+    return strided_batched(op, blocking);
   if (op.kind == OpKind::Acc) return issue_acc(op, blocking);
   const char* name = op_name(op.kind, false);
   const Slice& slice = *op.slice;
@@ -240,6 +246,63 @@ std::uint64_t MpiRmaTransport::contiguous(OpKind kind, AccType type, const void*
   return 0;
 }
 
+std::uint64_t MpiRmaTransport::strided_batched(const StridedOp& op, bool blocking) {
+  // A few short runs: one MPI call per run on a predefined type and one completion for all,
+  // cheaper than building and committing a derived datatype for the operation (whose fixed
+  // cost is ~1 us; ARMCI-MPI's "batched" method). The runs of one side never overlap.
+  const char* name = op_name(op.kind, false);
+  const Slice& slice = *op.slice;
+  check_window(name, slice);
+  const bool acc = op.kind == OpKind::Acc;
+  const int rank = slice.window_rank;
+  std::unique_ptr<std::byte[]> staging;
+  if (acc && !is_one(op.type, op.scale)) staging = std::make_unique<std::byte[]>(op.shape.bytes());
+  const MPI_Datatype element = acc ? element_type(op.type) : MPI_BYTE;
+  const int n = static_cast<int>(op.shape.count[0] / (acc ? size_of(op.type) : 1));
+  Pending pending;
+  std::byte* scaled = staging.get();
+  // for_each_run walks (src, dst) pairs; the remote side is dst for put/acc, src for get.
+  const bool get = op.kind == OpKind::Get;
+  const std::byte* from = get ? op.remote : op.local;
+  std::byte* to = get ? op.local : op.remote;
+  for_each_run(op.shape, from, to, [&](const std::byte* src, std::byte* dst, std::size_t bytes) {
+    const std::byte* local = get ? dst : src;
+    const std::byte* remote = get ? src : dst;
+    if (scaled) {
+      accumulate(op.type, op.scale, local, scaled, bytes);
+      local = scaled;
+      scaled += bytes;
+    }
+    const MPI_Aint disp = window_displacement(slice, remote);
+    MPI_Request r = MPI_REQUEST_NULL;
+    switch (op.kind) {
+      case OpKind::Put:
+        if (blocking) MPI_Put(local, n, element, rank, disp, n, element, slice.window);
+        else MPI_Rput(local, n, element, rank, disp, n, element, slice.window, &r);
+        break;
+      case OpKind::Get:
+        if (blocking) MPI_Get(const_cast<std::byte*>(local), n, element, rank, disp, n, element, slice.window);
+        else MPI_Rget(const_cast<std::byte*>(local), n, element, rank, disp, n, element, slice.window, &r);
+        break;
+      case OpKind::Acc:
+        if (blocking) MPI_Accumulate(local, n, element, rank, disp, n, element, MPI_SUM, slice.window);
+        else MPI_Raccumulate(local, n, element, rank, disp, n, element, MPI_SUM, slice.window, &r);
+        break;
+    }
+    if (!blocking) pending.requests.push_back(r);
+  });
+  if (blocking) {
+    if (get) MPI_Win_flush_local(rank, slice.window);
+    else MPI_Win_flush(rank, slice.window);
+    return 0;
+  }
+  pending.win = slice.window;
+  pending.rank = rank;
+  pending.write = !get;
+  pending.staging = std::move(staging);
+  return remember(std::move(pending));
+}
+
 std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
   const char* name = op_name(OpKind::Acc, false);
   const Slice& slice = *op.slice;
@@ -301,9 +364,76 @@ std::uint64_t MpiRmaTransport::vector(const VectorOp& op, bool blocking) {
   // The direct method needs every remote segment in one window and no two remote segments
   // overlapping (MPI forbids overlapping target entries in one operation): the conflict check.
   const bool one_window = op.slices == nullptr;
-  if (one_window && !side_overlaps(op.sets, op.kind != OpKind::Get)) return vector_direct(op, blocking);
+  if (one_window && !side_overlaps(op.sets, op.kind != OpKind::Get)) {
+    std::size_t segments = 0;
+    for (const IoSet& set : op.sets) segments += set.src.size();
+    return segments <= settings_.batched_segments ? vector_batched(op, blocking) : vector_direct(op, blocking);
+  }
   vector_per_segment(op);
   return 0;
+}
+
+std::uint64_t MpiRmaTransport::vector_batched(const VectorOp& op, bool blocking) {
+  // ARMCI-MPI's batched method: one MPI call per segment on a predefined type, one completion
+  // for all (the segments were checked not to overlap). Building an hindexed type costs Open MPI
+  // more than issuing a thousand calls on shared memory (measured: 1024 segments of 16 B took
+  // 20-130 us through hindexed types, depending on malloc's state, against 10-15 us batched).
+  const char* name = op_name(op.kind, true);
+  const Slice& slice = *op.slice;
+  check_window(name, slice);
+  const bool acc = op.kind == OpKind::Acc;
+  const bool get = op.kind == OpKind::Get;
+  const int rank = slice.window_rank;
+  const MPI_Datatype element = acc ? element_type(op.type) : MPI_BYTE;
+  const std::size_t esize = acc ? size_of(op.type) : 1;
+  std::unique_ptr<std::byte[]> staging;
+  if (acc && !is_one(op.type, op.scale)) {
+    std::size_t bytes = 0;
+    for (const IoSet& set : op.sets) bytes += set.src.size() * set.bytes;
+    staging = std::make_unique<std::byte[]>(bytes);
+  }
+  std::byte* scaled = staging.get();
+  Pending pending;
+  for (const IoSet& set : op.sets) {
+    const std::span<void* const> local = get ? set.dst : set.src;
+    const std::span<void* const> remote = get ? set.src : set.dst;
+    const int n = static_cast<int>(set.bytes / esize);
+    for (std::size_t i = 0; i < local.size(); ++i) {
+      void* from = local[i];
+      if (scaled) {
+        accumulate(op.type, op.scale, static_cast<const std::byte*>(from), scaled, set.bytes);
+        from = scaled;
+        scaled += set.bytes;
+      }
+      const MPI_Aint disp = window_displacement(slice, remote[i]);
+      MPI_Request r = MPI_REQUEST_NULL;
+      switch (op.kind) {
+        case OpKind::Put:
+          if (blocking) MPI_Put(from, n, element, rank, disp, n, element, slice.window);
+          else MPI_Rput(from, n, element, rank, disp, n, element, slice.window, &r);
+          break;
+        case OpKind::Get:
+          if (blocking) MPI_Get(from, n, element, rank, disp, n, element, slice.window);
+          else MPI_Rget(from, n, element, rank, disp, n, element, slice.window, &r);
+          break;
+        case OpKind::Acc:
+          if (blocking) MPI_Accumulate(from, n, element, rank, disp, n, element, MPI_SUM, slice.window);
+          else MPI_Raccumulate(from, n, element, rank, disp, n, element, MPI_SUM, slice.window, &r);
+          break;
+      }
+      if (!blocking) pending.requests.push_back(r);
+    }
+  }
+  if (blocking) {
+    if (get) MPI_Win_flush_local(rank, slice.window);
+    else MPI_Win_flush(rank, slice.window);
+    return 0;
+  }
+  pending.win = slice.window;
+  pending.rank = rank;
+  pending.write = !get;
+  pending.staging = std::move(staging);
+  return remember(std::move(pending));
 }
 
 std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) {

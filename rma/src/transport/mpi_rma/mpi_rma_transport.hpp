@@ -16,9 +16,10 @@
 //     user memory with a NIC; between processes of one host it relies on the progress thread.
 //
 // Operations: contiguous put/get/acc are one MPI_Put/Get/Accumulate; strided ones are one call
-// with a nested hvector datatype on each side; vector ones are one call with hindexed datatypes
-// when the remote side has no overlapping segments (O(n log n) conflict check), else one call
-// per segment. Accumulate scales into a staging buffer and adds with MPI_SUM; RMW is
+// with a nested hvector datatype on each side (a few short runs: one call per run, one flush);
+// vector ones, when the remote side has no overlapping segments (O(n log n) conflict check),
+// one call per segment and one flush (batched) or one call with hindexed datatypes (direct;
+// ARMADA_MPI_IOV), else one call per segment, each completed before the next. Accumulate scales into a staging buffer and adds with MPI_SUM; RMW is
 // MPI_Fetch_and_op / MPI_Compare_and_swap. Nonblocking operations are MPI_Rput/Rget/Raccumulate.
 // Blocking writes end with MPI_Win_flush (remote completion), which keeps operations from one
 // origin to one location in issue order across transports; waiting for a nonblocking write
@@ -67,6 +68,7 @@ struct MpiRmaSettings {
   int progress_interval_us = 100;  // ARMADA_MPI_PROGRESS_US: poll interval of the helper thread
   int spin_limit = 2000;        // polls before a waiter starts sleeping
   int mutex_waiters = 64;       // queue nodes per process (concurrently waiting/holding locks)
+  std::size_t batched_segments = 4096;  // ARMADA_MPI_IOV: vector ops up to this many go batched
 };
 
 class MpiRmaTransport final : public Transport {
@@ -124,12 +126,23 @@ class MpiRmaTransport final : public Transport {
     std::unique_ptr<std::byte[]> staging;  // scaled accumulate data, alive until completion
   };
 
+  // Strided ops of at most kBatchedRuns runs of at most kBatchedRunBytes go as one call per run
+  // (measured on Open MPI osc sm and ucx: 16 runs of 16 B or 1 KiB were 1.3-1.8x faster than
+  // through a derived datatype; at 1024 runs the datatype is several times faster).
+  static constexpr std::size_t kBatchedRuns = 32;
+  static constexpr std::size_t kBatchedRunBytes = 64 * 1024;
+  std::uint64_t strided_batched(const StridedOp& op, bool blocking);
+  // Vector ops without overlapping remote segments: batched up to settings_.batched_segments
+  // (an hindexed type of n entries costs Open MPI far more to build than n calls on shared
+  // memory), one hindexed call beyond, where a NIC's gather list would pay off.
+  std::uint64_t vector_batched(const VectorOp& op, bool blocking);
   std::uint64_t issue_acc(const StridedOp& op, bool blocking);
   std::uint64_t vector_direct(const VectorOp& op, bool blocking);
   void vector_per_segment(const VectorOp& op);
   /// Keeps a nonblocking operation's request until wait/test; returns its token.
   std::uint64_t remember(MPI_Request request, MPI_Win win, int rank, bool write,
                          std::unique_ptr<std::byte[]> staging);
+  std::uint64_t remember(Pending p);
   void complete(Pending& p);
 
   // MCS mutex pieces (mpi_rma_mutex.cpp).

@@ -39,6 +39,11 @@ if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
   echo "bench.sh: WARNING: load average $load on $(nproc) CPUs: other processes compete for the cores and the figures will be noisy" >&2
 fi
 
+# Open MPI one-sided components: osc sm for windows inside one host, osc ucx across hosts, the
+# configuration the mpi-rma transport is built for (docs/mpi-quirks.md). The MPI baselines of the
+# same launch run on it too. An OMPI_MCA_osc already set wins.
+export OMPI_MCA_osc=${OMPI_MCA_osc:-sm,ucx}
+
 out=$armada_root/results/bench-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 hostflags=()
@@ -50,6 +55,7 @@ fi
   echo "# scripts/bench.sh $*"
   echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), git $(git -C "$armada_root" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$armada_root" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "# uptime before: $(uptime)"
+  echo "# OMPI_MCA_osc=$OMPI_MCA_osc"
   echo "# CPUs: $(nproc); $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
   echo "# the launch, as executed (bash trace of scripts/common.sh armada_mpiexec under timeout $limit):"
 } > "$out/command.txt"

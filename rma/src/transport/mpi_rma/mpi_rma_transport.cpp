@@ -254,7 +254,6 @@ std::uint64_t MpiRmaTransport::strided_batched(const StridedOp& op, bool blockin
   const Slice& slice = *op.slice;
   check_window(name, slice);
   const bool acc = op.kind == OpKind::Acc;
-  const int rank = slice.window_rank;
   std::unique_ptr<std::byte[]> staging;
   if (acc && !is_one(op.type, op.scale)) staging = std::make_unique<std::byte[]>(op.shape.bytes());
   const MPI_Datatype element = acc ? element_type(op.type) : MPI_BYTE;
@@ -273,34 +272,9 @@ std::uint64_t MpiRmaTransport::strided_batched(const StridedOp& op, bool blockin
       local = scaled;
       scaled += bytes;
     }
-    const MPI_Aint disp = window_displacement(slice, remote);
-    MPI_Request r = MPI_REQUEST_NULL;
-    switch (op.kind) {
-      case OpKind::Put:
-        if (blocking) MPI_Put(local, n, element, rank, disp, n, element, slice.window);
-        else MPI_Rput(local, n, element, rank, disp, n, element, slice.window, &r);
-        break;
-      case OpKind::Get:
-        if (blocking) MPI_Get(const_cast<std::byte*>(local), n, element, rank, disp, n, element, slice.window);
-        else MPI_Rget(const_cast<std::byte*>(local), n, element, rank, disp, n, element, slice.window, &r);
-        break;
-      case OpKind::Acc:
-        if (blocking) MPI_Accumulate(local, n, element, rank, disp, n, element, MPI_SUM, slice.window);
-        else MPI_Raccumulate(local, n, element, rank, disp, n, element, MPI_SUM, slice.window, &r);
-        break;
-    }
-    if (!blocking) pending.requests.push_back(r);
+    batch_call(op.kind, blocking, slice, element, const_cast<std::byte*>(local), n, remote, pending);
   });
-  if (blocking) {
-    if (get) MPI_Win_flush_local(rank, slice.window);
-    else MPI_Win_flush(rank, slice.window);
-    return 0;
-  }
-  pending.win = slice.window;
-  pending.rank = rank;
-  pending.write = !get;
-  pending.staging = std::move(staging);
-  return remember(std::move(pending));
+  return batch_end(blocking, slice, get, std::move(pending), std::move(staging));
 }
 
 std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
@@ -383,7 +357,6 @@ std::uint64_t MpiRmaTransport::vector_batched(const VectorOp& op, bool blocking)
   check_window(name, slice);
   const bool acc = op.kind == OpKind::Acc;
   const bool get = op.kind == OpKind::Get;
-  const int rank = slice.window_rank;
   const MPI_Datatype element = acc ? element_type(op.type) : MPI_BYTE;
   const std::size_t esize = acc ? size_of(op.type) : 1;
   std::unique_ptr<std::byte[]> staging;
@@ -405,32 +378,43 @@ std::uint64_t MpiRmaTransport::vector_batched(const VectorOp& op, bool blocking)
         from = scaled;
         scaled += set.bytes;
       }
-      const MPI_Aint disp = window_displacement(slice, remote[i]);
-      MPI_Request r = MPI_REQUEST_NULL;
-      switch (op.kind) {
-        case OpKind::Put:
-          if (blocking) MPI_Put(from, n, element, rank, disp, n, element, slice.window);
-          else MPI_Rput(from, n, element, rank, disp, n, element, slice.window, &r);
-          break;
-        case OpKind::Get:
-          if (blocking) MPI_Get(from, n, element, rank, disp, n, element, slice.window);
-          else MPI_Rget(from, n, element, rank, disp, n, element, slice.window, &r);
-          break;
-        case OpKind::Acc:
-          if (blocking) MPI_Accumulate(from, n, element, rank, disp, n, element, MPI_SUM, slice.window);
-          else MPI_Raccumulate(from, n, element, rank, disp, n, element, MPI_SUM, slice.window, &r);
-          break;
-      }
-      if (!blocking) pending.requests.push_back(r);
+      batch_call(op.kind, blocking, slice, element, from, n, remote[i], pending);
     }
   }
-  if (blocking) {
-    if (get) MPI_Win_flush_local(rank, slice.window);
-    else MPI_Win_flush(rank, slice.window);
+  return batch_end(blocking, slice, get, std::move(pending), std::move(staging));
+}
+
+void MpiRmaTransport::batch_call(OpKind kind, bool blocking, const Slice& slice, MPI_Datatype element, void* local,
+                                 int count, const void* remote, Pending& pending) {
+  const MPI_Aint disp = window_displacement(slice, remote);
+  const int rank = slice.window_rank;
+  MPI_Request r = MPI_REQUEST_NULL;
+  switch (kind) {
+    case OpKind::Put:
+      if (blocking) MPI_Put(local, count, element, rank, disp, count, element, slice.window);
+      else MPI_Rput(local, count, element, rank, disp, count, element, slice.window, &r);
+      break;
+    case OpKind::Get:
+      if (blocking) MPI_Get(local, count, element, rank, disp, count, element, slice.window);
+      else MPI_Rget(local, count, element, rank, disp, count, element, slice.window, &r);
+      break;
+    case OpKind::Acc:
+      if (blocking) MPI_Accumulate(local, count, element, rank, disp, count, element, MPI_SUM, slice.window);
+      else MPI_Raccumulate(local, count, element, rank, disp, count, element, MPI_SUM, slice.window, &r);
+      break;
+  }
+  if (!blocking) pending.requests.push_back(r);
+}
+
+std::uint64_t MpiRmaTransport::batch_end(bool blocking, const Slice& slice, bool get, Pending pending,
+                                         std::unique_ptr<std::byte[]> staging) {
+  if (blocking) {  // one completion for the whole batch
+    if (get) MPI_Win_flush_local(slice.window_rank, slice.window);
+    else MPI_Win_flush(slice.window_rank, slice.window);
     return 0;
   }
   pending.win = slice.window;
-  pending.rank = rank;
+  pending.rank = slice.window_rank;
   pending.write = !get;
   pending.staging = std::move(staging);
   return remember(std::move(pending));

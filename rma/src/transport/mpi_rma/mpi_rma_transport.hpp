@@ -136,6 +136,12 @@ class MpiRmaTransport final : public Transport {
   // (an hindexed type of n entries costs Open MPI far more to build than n calls on shared
   // memory), one hindexed call beyond, where a NIC's gather list would pay off.
   std::uint64_t vector_batched(const VectorOp& op, bool blocking);
+  /// One call of a batch: `count` elements between `local` and `remote` (in the target's space).
+  void batch_call(OpKind kind, bool blocking, const Slice& slice, MPI_Datatype element, void* local, int count,
+                  const void* remote, Pending& pending);
+  /// Completes a blocking batch (one flush), or keeps a nonblocking one's requests; the token.
+  std::uint64_t batch_end(bool blocking, const Slice& slice, bool get, Pending pending,
+                          std::unique_ptr<std::byte[]> staging);
   std::uint64_t issue_acc(const StridedOp& op, bool blocking);
   std::uint64_t vector_direct(const VectorOp& op, bool blocking);
   void vector_per_segment(const VectorOp& op);

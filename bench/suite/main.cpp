@@ -342,6 +342,7 @@ int main(int argc, char** argv) {
       }
     }
   int provided = 0;
+  rma::set_mpi_environment_defaults();  // the mpi-rma pass's one-sided components (before MPI_Init)
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int status = 3;
   try {

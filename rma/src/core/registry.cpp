@@ -11,18 +11,6 @@ Registry::Registry(int world_size) {
 
 Registry::~Registry() = default;
 
-const Slice* Registry::find(int rank, const void* addr, std::size_t extent) const noexcept {
-  const Table& table = *current_.load(std::memory_order_acquire);
-  const std::vector<Slice>& slices = table[static_cast<std::size_t>(rank)];
-  const auto a = reinterpret_cast<std::uintptr_t>(addr);
-  // Last slice whose base <= a.
-  auto it = std::upper_bound(slices.begin(), slices.end(), a,
-                             [](std::uintptr_t v, const Slice& s) { return v < s.base; });
-  if (it == slices.begin()) return nullptr;
-  --it;
-  return it->contains(a, extent) ? &*it : nullptr;
-}
-
 void Registry::add(const std::vector<Slice>& slices) {
   std::lock_guard lock(writer_);
   auto next = std::make_unique<Table>(*current_.load(std::memory_order_acquire));

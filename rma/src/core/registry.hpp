@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -49,8 +50,19 @@ class Registry {
   explicit Registry(int world_size);
   ~Registry();
 
-  /// The slice of `rank` that holds all of [addr, addr + extent), or null.
-  const Slice* find(int rank, const void* addr, std::size_t extent) const noexcept;
+  /// The slice of `rank` that holds all of [addr, addr + extent), or null. Inline: every
+  /// operation starts here.
+  const Slice* find(int rank, const void* addr, std::size_t extent) const noexcept {
+    const Table& table = *current_.load(std::memory_order_acquire);
+    const std::vector<Slice>& slices = table[static_cast<std::size_t>(rank)];
+    const auto a = reinterpret_cast<std::uintptr_t>(addr);
+    // Last slice whose base <= a.
+    auto it = std::upper_bound(slices.begin(), slices.end(), a,
+                               [](std::uintptr_t v, const Slice& s) { return v < s.base; });
+    if (it == slices.begin()) return nullptr;
+    --it;
+    return it->contains(a, extent) ? &*it : nullptr;
+  }
 
   void add(const std::vector<Slice>& slices);
   void remove(std::int64_t segment);

@@ -210,6 +210,8 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
 
 using detail::g_state;
 
+void set_mpi_environment_defaults() { setenv("OMPI_MCA_osc", "sm,ucx", 0); }
+
 void init(int* argc, char*** argv) {
   if (g_state) detail::throw_state("rma::init", "the rma runtime is already initialized");
   int initialized = 0;
@@ -223,7 +225,7 @@ void init(int* argc, char*** argv) {
     // settings come from the environment at MPI_Init, so this is the last moment; an explicit
     // OMPI_MCA_osc (or mpiexec --mca osc) wins.
     const char* transport = std::getenv("ARMADA_TRANSPORT");
-    if (transport && std::string(transport) == "mpi-rma") setenv("OMPI_MCA_osc", "sm,ucx", 0);
+    if (transport && std::string(transport) == "mpi-rma") set_mpi_environment_defaults();
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
       detail::throw_state("rma::init", "MPI_Init_thread failed");

@@ -20,6 +20,12 @@ void init(int* argc = nullptr, char*** argv = nullptr);
 /// Initializes the runtime on `comm` of an already initialized MPI. Collective over `comm`.
 void init(MPI_Comm comm);
 
+/// For programs that initialize MPI themselves and may use the mpi-rma transport: sets, unless
+/// already set, the MPI settings it needs (Open MPI: OMPI_MCA_osc=sm,ucx; see
+/// docs/mpi-quirks.md). Call before MPI_Init; init(argc, argv) does the same when it starts MPI
+/// with ARMADA_TRANSPORT=mpi-rma.
+void set_mpi_environment_defaults();
+
 /// Releases every segment, mutex set and group still held, then finalizes MPI if init() started
 /// it. Collective over the world.
 void finalize();

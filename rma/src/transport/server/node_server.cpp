@@ -242,9 +242,12 @@ void NodeServer::reply(const Header& h, std::int32_t status, std::uint64_t value
 }
 
 void NodeServer::drain(const Header& h, std::size_t left) {
+  const std::size_t piece = server::piece(h, settings_.chunk);
+  std::vector<std::byte> big(piece > chunk_[0].size() ? piece : 0);  // a whole-message put (rare path)
+  std::byte* into = big.empty() ? chunk_[0].data() : big.data();
   while (left > 0) {
-    const std::size_t n = std::min(left, settings_.chunk);
-    MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_, MPI_STATUS_IGNORE);
+    const std::size_t n = std::min(left, piece);
+    MPI_Recv(into, static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_, MPI_STATUS_IGNORE);
     left -= n;
   }
 }
@@ -378,8 +381,9 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
         apply(in, inline_left);
       } else if (!acc && contiguous_target) {
         // One target run: the chunks land in the target's memory directly (no bounce copy).
+        const std::size_t piece = server::piece(h, settings_.chunk);
         for (std::size_t done = 0; done < h.bytes;) {
-          const std::size_t n = std::min(h.bytes - done, settings_.chunk);
+          const std::size_t n = std::min(h.bytes - done, piece);
           MPI_Recv(contiguous_target + done, static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_,
                    MPI_STATUS_IGNORE);
           done += n;
@@ -397,8 +401,9 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       // and the server moves on instead of waiting for the origin to take them (the origin's
       // receives complete whenever it, or its completer thread, enters MPI; run() reaps the
       // sends). The reply may overtake the data: the origin waits for both.
-      for (std::size_t at = 0; at < h.bytes; at += settings_.chunk) {
-        const std::size_t n = std::min(h.bytes - at, settings_.chunk);
+      const std::size_t piece = server::piece(h, settings_.chunk);
+      for (std::size_t at = 0; at < h.bytes; at += piece) {
+        const std::size_t n = std::min(h.bytes - at, piece);
         sends_in_flight_.push_back(MPI_REQUEST_NULL);
         MPI_Isend(contiguous_target + at, static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_,
                   &sends_in_flight_.back());

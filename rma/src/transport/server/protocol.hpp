@@ -4,8 +4,8 @@
 //   origin --REQ--> first server (the target's node server, or with clustering the origin's
 //                   assigned server in the target's cluster, which forwards --FWD--> the target's
 //                   server and gets --FWD_ACK-- back)
-//   origin --TO_SERVER(id)--> target server payload beyond the inline part, in chunks
-//   target server --TO_ORIGIN(id)--> origin get data, in chunks
+//   origin --TO_SERVER(id)--> target server payload beyond the inline part, in pieces (piece())
+//   target server --TO_ORIGIN(id)--> origin get data, in pieces
 // The two data directions have separate tag ranges: between two processes that are each other's
 // origin and server at once, a chunk for one's server thread must never match the other's
 // origin-side receive (their request ids run in step).
@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "desc/strided.hpp"
 
@@ -84,6 +85,16 @@ struct Reply {
   std::int32_t pad;
   std::uint64_t value;  // RMW: the old value
 };
+
+/// Size of a request's data messages. A contiguous put or get (one run on both sides: the
+/// origin sends from, or receives into, the user's buffer and the server the target's memory)
+/// travels as one message, as there is no packing to pipeline; everything else in `chunk`-byte
+/// pieces. Both sides compute it from the header.
+inline std::size_t piece(const Header& h, std::size_t chunk) {
+  const bool whole = (h.kind == Kind::Put || h.kind == Kind::Get) && h.levels == 0 && h.bytes > 0 &&
+                     h.bytes <= static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+  return whole ? static_cast<std::size_t>(h.bytes) : chunk;
+}
 
 /// Vector descriptor: per set a SetHead, then `count` target-space addresses.
 struct SetHead {

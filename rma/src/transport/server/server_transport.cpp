@@ -134,11 +134,12 @@ void ServerTransport::send_request(const Ticket& op, const Header& h0, const std
   MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, op.hop, server::kTagRequest, comm_);
 }
 
-void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t bytes, const std::byte* contiguous) {
+void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t bytes, const std::byte* contiguous,
+                                std::size_t piece) {
   const int tag = server::to_server_tag(static_cast<std::uint32_t>(op.token));
-  if (contiguous) {  // straight from the user's buffer, in chunks
+  if (contiguous) {  // straight from the user's buffer, in pieces
     for (std::size_t done = 0; done < bytes;) {
-      const std::size_t n = std::min(bytes - done, settings_.chunk);
+      const std::size_t n = std::min(bytes - done, piece);
       MPI_Send(contiguous + done, static_cast<int>(n), MPI_BYTE, op.server, tag, comm_);
       done += n;
     }
@@ -163,10 +164,10 @@ void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t b
   MPI_Waitall(2, sending, MPI_STATUSES_IGNORE);
 }
 
-void ServerTransport::post_data_receives(Op& op, std::byte* into, std::size_t bytes) {
+void ServerTransport::post_data_receives(Op& op, std::byte* into, std::size_t bytes, std::size_t piece) {
   const int tag = server::to_origin_tag(static_cast<std::uint32_t>(op.token));
   for (std::size_t done = 0; done < bytes;) {
-    const std::size_t n = std::min(bytes - done, settings_.chunk);
+    const std::size_t n = std::min(bytes - done, piece);
     op.requests.push_back(MPI_REQUEST_NULL);
     MPI_Irecv(into + done, static_cast<int>(n), MPI_BYTE, op.server, tag, comm_, &op.requests.back());
     done += n;
@@ -205,7 +206,7 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
       send_request(op, h, packed.data(), total);
     } else {
       send_request(op, h, nullptr, 0);
-      send_data(op, std::move(local), total, local_contiguous ? o.local : nullptr);
+      send_data(op, std::move(local), total, local_contiguous ? o.local : nullptr, server::piece(h, settings_.chunk));
     }
     return 0;  // locally complete; the reply (for fences) is tracked until it arrives
   }
@@ -213,11 +214,11 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
   const bool background = !blocking && settings_.origin_progress;
   const Ticket op = begin(o.target, true, [&](Op& p) {
     if (local_contiguous) {
-      post_data_receives(p, o.local, total);
+      post_data_receives(p, o.local, total, server::piece(h, settings_.chunk));
     } else {
       p.staging.resize(total);
       p.unpack.emplace(o.local, shape, true);
-      post_data_receives(p, p.staging.data(), total);
+      post_data_receives(p, p.staging.data(), total, server::piece(h, settings_.chunk));
     }
     p.background = background;
     background_gets_ += background;
@@ -274,7 +275,7 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
       send_request(op, h, nullptr, 0);
       MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
                server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
-      send_data(op, std::move(walker), total, nullptr);
+      send_data(op, std::move(walker), total, nullptr, settings_.chunk);
     }
     return 0;
   }
@@ -283,7 +284,7 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
   const Ticket op = begin(o.target, true, [&](Op& p) {
     p.staging.resize(total);
     p.unpack.emplace(std::move(local));
-    post_data_receives(p, p.staging.data(), total);
+    post_data_receives(p, p.staging.data(), total, settings_.chunk);
     p.background = background;
     background_gets_ += background;
   });

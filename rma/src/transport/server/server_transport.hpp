@@ -83,8 +83,8 @@ class ServerTransport final : public Transport {
   Ticket begin(int target, bool has_waiter, Prepare&& prepare);
   Ticket begin(int target, bool has_waiter);
   void send_request(const Ticket& t, const server::Header& h, const std::byte* payload, std::size_t bytes);
-  void send_data(const Ticket& t, RunWalker local, std::size_t bytes, const std::byte* contiguous);
-  void post_data_receives(Op& op, std::byte* into, std::size_t bytes);  // under the lock
+  void send_data(const Ticket& t, RunWalker local, std::size_t bytes, const std::byte* contiguous, std::size_t piece);
+  void post_data_receives(Op& op, std::byte* into, std::size_t bytes, std::size_t piece);  // under the lock
   /// Waits until `pred` holds for the ops; spins, then sleeps with a bounded backoff.
   template <class Pred>
   void wait_until(Pred&& pred);

@@ -49,6 +49,11 @@ const Slice& resolve(const char* op, const char* argument, State& s, int target,
                 "not inside any segment of rank " + std::to_string(target) + " allocated with rma::allocate");
 }
 
+/// The alignment accumulate elements of `type` need (complex: that of their parts).
+std::size_t element_alignment(AccType type) {
+  return type == AccType::ComplexFloat ? alignof(float) : type == AccType::ComplexDouble ? alignof(double) : size_of(type);
+}
+
 /// Accumulate arguments: a known type, a scale, and element-aligned addresses and run length.
 void check_acc_run(const char* op, AccType type, const void* scale, const void* local, const void* remote,
                    std::size_t run) {
@@ -57,8 +62,7 @@ void check_acc_run(const char* op, AccType type, const void* scale, const void* 
     throw_invalid(op, "type", std::to_string(t), "not an AccType (Int, Long, Float, Double, ComplexFloat, ComplexDouble)");
   if (!scale) throw_invalid(op, "scale", "null", "accumulate needs a scale factor");
   const std::size_t size = size_of(type);
-  const std::size_t align = type == AccType::ComplexFloat ? alignof(float)
-                          : type == AccType::ComplexDouble ? alignof(double) : size;
+  const std::size_t align = element_alignment(type);
   if (run % size != 0)
     throw_invalid(op, "count[0]", std::to_string(run),
                   std::string("not a multiple of the ") + to_string(type) + " element size " + std::to_string(size));
@@ -73,8 +77,7 @@ void check_acc(const char* op, AccType type, const void* scale, const void* loca
                const void* remote, const Shape& shape, bool shape_checked) {
   check_acc_run(op, type, scale, local, remote, shape.count[0]);
   if (!shape_checked) return;
-  const std::size_t align = type == AccType::ComplexFloat ? alignof(float)
-                          : type == AccType::ComplexDouble ? alignof(double) : size_of(type);
+  const std::size_t align = element_alignment(type);
   for (int l = 0; l < shape.levels; ++l) {
     if (shape.src_stride[l] % align != 0)
       throw_invalid(op, "src_stride", std::to_string(shape.src_stride[l]),

@@ -142,9 +142,8 @@ void start_mpi_rma_transport(State& s) {
   settings.progress_interval_us = s.config.mpi_progress_us;
   settings.spin_limit = s.config.spin_limit;
   settings.mutex_waiters = s.config.mpi_mutex_waiters;
-  settings.batched_segments = s.config.mpi_iov == "direct" ? 0
-                            : s.config.mpi_iov == "batched" ? std::numeric_limits<std::size_t>::max()
-                                                            : 4096;
+  if (s.config.mpi_iov == "direct") settings.batched_segments = 0;
+  if (s.config.mpi_iov == "batched") settings.batched_segments = std::numeric_limits<std::size_t>::max();
   if (s.rank == 0) {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int length = 0;

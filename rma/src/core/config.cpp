@@ -39,6 +39,13 @@ constexpr Setting kSettings[] = {
      "nodes while the rank computes, so the transfer overlaps the computation (MPI two-sided "
      "data moves only when the receiver enters MPI). It polls only while such a get is in "
      "flight and blocks otherwise. 0: the data moves when the rank waits or tests."},
+    {"ARMADA_SERVER_DIRECT", "string", "auto",
+     "server: how a transfer larger than ARMADA_SERVER_INLINE reaches an origin on the server's "
+     "own host (another virtual node). 'auto'/'on': the target's server copies the data between "
+     "the target's memory and the origin's buffer itself (process_vm_readv/writev), as a NIC's "
+     "RDMA would, so a nonblocking get completes while the origin computes; 'on' fails at init "
+     "if the kernel forbids it, 'auto' then falls back. 'off': MPI messages. Between hosts the "
+     "data always travels as messages."},
     {"ARMADA_MPI_PROGRESS", "bool", "1",
      "mpi-rma: a helper thread enters MPI every ARMADA_MPI_PROGRESS_US so that one-sided "
      "operations the MPI library executes in the target's progress engine (Open MPI's emulated "
@@ -111,6 +118,11 @@ Config read_config() {
   if (const char* v = std::getenv("ARMADA_SERVER_INLINE")) c.server_inline = static_cast<int>(parse_int("ARMADA_SERVER_INLINE", v, 0, 1 << 20));
   if (const char* v = std::getenv("ARMADA_SERVER_CHUNK")) c.server_chunk = static_cast<int>(parse_int("ARMADA_SERVER_CHUNK", v, 4096, 1 << 30));
   if (const char* v = std::getenv("ARMADA_SERVER_ORIGIN_PROGRESS")) c.server_origin_progress = parse_bool("ARMADA_SERVER_ORIGIN_PROGRESS", v);
+  if (const char* v = std::getenv("ARMADA_SERVER_DIRECT")) {
+    c.server_direct = v;
+    if (c.server_direct != "auto" && c.server_direct != "on" && c.server_direct != "off")
+      detail::throw_invalid("rma::init", "ARMADA_SERVER_DIRECT", "'" + c.server_direct + "'", "must be one of: auto, on, off");
+  }
   if (const char* v = std::getenv("ARMADA_SERVER_CLUSTER")) c.server_cluster = static_cast<int>(parse_int("ARMADA_SERVER_CLUSTER", v, 1, 1 << 20));
   return c;
 }

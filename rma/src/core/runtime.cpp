@@ -13,6 +13,7 @@
 #include "core/check.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
+#include "transport/server/direct.hpp"
 
 namespace armada::rma {
 
@@ -71,6 +72,8 @@ Topology discover_topology(MPI_Comm world, int rank, int size, int node_size) {
 
   Topology t;
   t.node_of.resize(static_cast<std::size_t>(size));
+  t.host_of.resize(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) t.host_of[static_cast<std::size_t>(r)] = keys[2 * static_cast<std::size_t>(r)];
   std::map<std::pair<int, int>, int> ids;
   for (int r = 0; r < size; ++r) {
     const auto k = std::make_pair(keys[2 * static_cast<std::size_t>(r)], keys[2 * static_cast<std::size_t>(r) + 1]);
@@ -115,6 +118,14 @@ void start_server_transport(State& s) {
   settings.sleep_max_us = s.config.server_sleep_max_us;
   settings.origin_progress = s.config.server_origin_progress;
   MPI_Comm_dup(s.world, &s.server_comm);
+  map.host_of = s.topology.host_of;
+  if (s.config.server_direct != "off") {
+    server::DirectPeers peers = server::probe_direct(s.server_comm, map.host_of);
+    if (!peers.usable && s.config.server_direct == "on")
+      throw_unsupported("rma::init", "ARMADA_SERVER_DIRECT=on, but " + peers.refusal);
+    settings.direct = peers.usable;
+    map.pid_of = std::move(peers.pid_of);
+  }
   const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
   if (s.topology.members[static_cast<std::size_t>(my_node)].front() == s.rank) {
     const long rss_before = resident_kb();

@@ -22,6 +22,7 @@ namespace armada::rma::detail {
 
 struct Topology {
   std::vector<int> node_of;               // per world rank
+  std::vector<int> host_of;               // per world rank: its physical node (lowest world rank there)
   std::vector<std::vector<int>> members;  // per node, ascending world ranks
 };
 

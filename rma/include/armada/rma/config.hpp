@@ -31,6 +31,7 @@ struct Config {
   int server_chunk = 262144;         ///< ARMADA_SERVER_CHUNK: pipeline chunk in bytes
   int server_cluster = 1;            ///< ARMADA_SERVER_CLUSTER: servers per cooperative cluster
   bool server_origin_progress = true;  ///< ARMADA_SERVER_ORIGIN_PROGRESS: complete nonblocking gets in the background
+  std::string server_direct = "auto";  ///< ARMADA_SERVER_DIRECT: server copies data to/from origins on its host (auto, on, off)
   bool mpi_progress = true;          ///< ARMADA_MPI_PROGRESS: mpi-rma progress thread
   int mpi_progress_us = 100;         ///< ARMADA_MPI_PROGRESS_US: its polling interval
   int mpi_mutex_waiters = 64;        ///< ARMADA_MPI_MUTEX_WAITERS: MCS queue nodes per process

@@ -1,6 +1,7 @@
 #include "transport/server/node_server.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 
 #include "core/state.hpp"
 #include "core/tsan.hpp"
+#include "transport/server/direct.hpp"
 #include "transport/server/runs.hpp"
 #include "transport/shm/locks.hpp"
 #include "transport/shm/waiting.hpp"
@@ -191,8 +193,15 @@ void NodeServer::run() {
         continue;
       }
     }
-    if (settings_.poll || ++idle < 200) {
+    if (++idle < 200) {
       cpu_relax();
+      continue;
+    }
+    if (settings_.poll) {
+      // Polling never sleeps, but yields: where threads outnumber cores (2 ranks, each with a
+      // server, on 2 cores) a pure spin holds a core for whole scheduler slices (ms) while the
+      // thread that would answer waits; a yield returns at once when nobody else is runnable.
+      sched_yield();
       continue;
     }
     const timespec ts{0, sleep_ns};
@@ -360,23 +369,43 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       }
     }
     if (!reachable) {
-      if (data_in && h.inline_bytes == 0) drain(h, h.bytes);  // the origin sends it regardless
+      if (data_in && h.inline_bytes == 0 && !h.direct) drain(h, h.bytes);  // the origin sends it regardless
       reply(h, server::kUnreachable, 0);
       return;
     }
+    const bool acc = kind == Kind::Acc || kind == Kind::AccV;
+    // Applies the next n bytes of the stream to the target runs.
+    auto apply = [&](const std::byte* src, std::size_t n) {
+      walker->walk(n, [&](std::byte* d, std::size_t k) {
+        if (acc)
+          shm.accumulate_into(type, h.scale, src, d,
+                              reinterpret_cast<std::uintptr_t>(d) + static_cast<std::uintptr_t>(vector ? walker->run_delta() : delta),
+                              h.target, k);
+        else
+          std::memcpy(d, src, k);
+        src += k;
+      });
+    };
+    if (h.direct) {
+      // No data messages: copy between the target's runs and the origin's buffer ourselves.
+      const int pid = map_.pid_of[static_cast<std::size_t>(h.origin)];
+      int error = 0;
+      if (acc) {  // a chunk at a time, applied under the accumulate locks
+        for (std::size_t done = 0; done < h.bytes && error == 0; done += settings_.chunk) {
+          const std::size_t n = std::min<std::size_t>(h.bytes - done, settings_.chunk);
+          const iovec into{chunk_[0].data(), n};
+          error = server::direct_copy(false, pid, {&into, 1}, h.origin_buffer + done);
+          if (error == 0) apply(chunk_[0].data(), n);
+        }
+      } else {
+        direct_runs_.clear();
+        walker->walk(h.bytes, [&](std::byte* run, std::size_t k) { direct_runs_.push_back({run, k}); });
+        error = server::direct_copy(!data_in, pid, direct_runs_, h.origin_buffer);
+      }
+      reply(h, error ? server::kDirectFailed : server::kOk, static_cast<std::uint64_t>(error));
+      return;
+    }
     if (data_in) {
-      const bool acc = kind == Kind::Acc || kind == Kind::AccV;
-      auto apply = [&](const std::byte* src, std::size_t n) {
-        walker->walk(n, [&](std::byte* d, std::size_t k) {
-          if (acc)
-            shm.accumulate_into(type, h.scale, src, d,
-                                reinterpret_cast<std::uintptr_t>(d) + static_cast<std::uintptr_t>(vector ? walker->run_delta() : delta),
-                                h.target, k);
-          else
-            std::memcpy(d, src, k);
-          src += k;
-        });
-      };
       if (inline_left > 0) {
         apply(in, inline_left);
       } else if (!acc && contiguous_target) {

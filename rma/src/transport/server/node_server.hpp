@@ -10,6 +10,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <sys/uio.h>
 
 #include <atomic>
 #include <cstddef>
@@ -33,6 +34,7 @@ struct ServerSettings {
   bool poll = false;                 // never sleep when idle
   int sleep_max_us = 200;            // idle backoff ceiling
   bool origin_progress = true;       // origin side: a thread completes nonblocking gets
+  bool direct = false;               // the server copies data to/from origins on its host (direct.hpp)
 };
 
 /// Which server an origin sends a request for a target to, and which server executes it.
@@ -40,10 +42,15 @@ struct ServerMap {
   std::vector<int> leader_of_node;     // world rank of each node's server
   std::vector<int> node_of;            // per world rank
   int cluster = 1;
+  std::vector<int> host_of;            // per world rank: its physical host
+  std::vector<int> pid_of;             // per world rank (direct delivery)
 
   int target_server(int target) const { return leader_of_node[static_cast<std::size_t>(node_of[static_cast<std::size_t>(target)])]; }
   /// The origin's assigned server in the cluster of `target`'s server.
   int first_hop(int origin, int target) const;
+  bool same_host(int a, int b) const {
+    return host_of[static_cast<std::size_t>(a)] == host_of[static_cast<std::size_t>(b)];
+  }
   /// Servers of the cluster that `server`'s node belongs to.
   std::vector<int> cluster_of(int server) const;
 };
@@ -110,6 +117,7 @@ class NodeServer {
   }
   std::vector<std::byte> arena_;        // all request buffers
   std::vector<std::byte> chunk_[2];     // pipeline buffers
+  std::vector<iovec> direct_runs_;      // target runs of a direct copy
   std::vector<MPI_Request> sends_in_flight_;  // get chunks sent from target memory, not yet taken
   int send_spin_ = 0;                         // polls since a send last completed
   std::size_t buffer_bytes_ = 0;

@@ -6,6 +6,8 @@
 //                   server and gets --FWD_ACK-- back)
 //   origin --TO_SERVER(id)--> target server payload beyond the inline part, in pieces (piece())
 //   target server --TO_ORIGIN(id)--> origin get data, in pieces
+// A request marked `direct` has no data messages: the target's server copies the data between
+// the target's memory and the origin's buffer itself (direct.hpp).
 // The two data directions have separate tag ranges: between two processes that are each other's
 // origin and server at once, a chunk for one's server thread must never match the other's
 // origin-side receive (their request ids run in step).
@@ -48,6 +50,7 @@ enum Status : std::int32_t {
   kUnreachable = 1,  // the server has no mapping of the target memory
   kNotHolder = 2,    // unlock of a mutex the origin does not hold
   kBusy = 3,         // try_lock: held
+  kDirectFailed = 4, // the direct copy failed; Reply::value holds the errno
 };
 
 /// Fixed part of every request; the inline payload follows it in the same message.
@@ -64,7 +67,8 @@ struct Header {
   std::uint64_t inline_bytes;    // payload bytes following this header in the message
   std::uint64_t desc_bytes;      // vector: descriptor bytes (inline, or the first DATA message)
   std::int32_t levels;           // strided: the remote side's shape
-  std::int32_t pad;
+  std::int32_t direct;           // 1: the server copies the data from/to origin_buffer itself
+  std::uint64_t origin_buffer;   // direct: the origin's contiguous buffer (in its address space)
   std::uint64_t count[kMaxLevels + 1];
   std::uint64_t stride[kMaxLevels];
   unsigned char scale[16];

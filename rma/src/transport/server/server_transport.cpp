@@ -191,6 +191,10 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
   // The local side: src strides for put/acc, dst strides for get.
   const bool local_contiguous = extent(shape, get) == total;
 
+  if (direct_for(o.target, total))
+    return issue_direct(h, o.target, local_contiguous ? o.local : nullptr,
+                        local_contiguous ? std::nullopt : std::optional<RunWalker>(std::in_place, o.local, shape, get), {},
+                        blocking, get ? "rma::get" : o.kind == OpKind::Put ? "rma::put" : "rma::acc");
   if (!get) {
     const Ticket op = begin(o.target, false);
     RunWalker local(o.local, shape, false);
@@ -259,6 +263,9 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     std::memcpy(h.scale, o.scale, size_of(o.type));
   }
 
+  if (desc.size() + total > settings_.inline_bytes && direct_for(o.target, total))
+    return issue_direct(h, o.target, nullptr, std::optional<RunWalker>(std::in_place, std::move(local)), desc, blocking,
+                        get ? "rma::get_vector" : o.kind == OpKind::Put ? "rma::put_vector" : "rma::acc_vector");
   if (!get) {
     const Ticket op = begin(o.target, false);
     RunWalker walker(std::move(local));
@@ -302,6 +309,47 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
   return 0;
 }
 
+bool ServerTransport::direct_for(int target, std::size_t bytes) const {
+  return settings_.direct && bytes > settings_.inline_bytes && map_.same_host(me_, map_.target_server(target));
+}
+
+std::uint64_t ServerTransport::issue_direct(Header h, int target, std::byte* contiguous, std::optional<RunWalker> local,
+                                            std::span<const std::byte> desc, bool blocking, const char* what) {
+  const bool get = h.kind == Kind::Get || h.kind == Kind::GetV;
+  std::vector<std::byte> staging;
+  if (!contiguous) {
+    staging.resize(h.bytes);
+    if (!get) {  // pack before taking the lock
+      std::byte* out = staging.data();
+      local->walk(h.bytes, [&](std::byte* s, std::size_t k) {
+        std::memcpy(out, s, k);
+        out += k;
+      });
+      local.reset();
+    }
+  }
+  std::byte* buffer = contiguous;
+  const Ticket op = begin(target, true, [&](Op& p) {
+    if (!contiguous) {
+      p.staging = std::move(staging);
+      buffer = p.staging.data();
+      if (get) p.unpack = std::move(local);
+    }
+  });
+  h.direct = 1;
+  h.origin_buffer = reinterpret_cast<std::uintptr_t>(buffer);
+  if (desc.size() <= settings_.inline_bytes) {
+    send_request(op, h, desc.data(), desc.size());
+  } else {
+    send_request(op, h, nullptr, 0);
+    MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
+             server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
+  }
+  if (!blocking) return op.token;
+  complete(op.token, what);
+  return 0;
+}
+
 server::Reply ServerTransport::round_trip(const Header& h, int target) {
   const Ticket op = begin(target, true);
   send_request(op, h, nullptr, 0);
@@ -312,7 +360,11 @@ server::Reply ServerTransport::round_trip(const Header& h, int target) {
   return reply;
 }
 
-void ServerTransport::fail(const char* what, int target, std::int32_t status) {
+void ServerTransport::fail(const char* what, int target, std::int32_t status, std::uint64_t value) {
+  if (status == server::kDirectFailed)
+    throw_system(what, "the server of rank " + std::to_string(target) + "'s node (rank " +
+                           std::to_string(map_.target_server(target)) + ") could not copy the data to or from this process",
+                 static_cast<int>(value));
   if (status == server::kUnreachable)
     throw_unsupported(what, "the server of rank " + std::to_string(target) + "'s node (rank " +
                                 std::to_string(map_.target_server(target)) + ") could not map the target memory");
@@ -420,9 +472,9 @@ void ServerTransport::complete(std::uint64_t token, const char* what) {
   Op& op = *ops_.at(token);
   if (op.reply.status != server::kOk) {  // its data receives were withdrawn by progress_locked
     const int target = op.target;
-    const std::int32_t status = op.reply.status;
+    const server::Reply reply = op.reply;
     ops_.erase(token);
-    fail(what, target, status);
+    fail(what, target, reply.status, reply.value);
   }
   ops_.erase(token);
 }

@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -92,9 +93,17 @@ class ServerTransport final : public Transport {
   void completer_loop();
   void finish_locked(Op& op);
   void raise_deferred();
+  /// Whether the target's server copies this transfer's data itself (direct.hpp): bigger than
+  /// a request's inline payload, and the server on this process's host.
+  bool direct_for(int target, std::size_t bytes) const;
+  /// Issues a direct transfer: `contiguous` is the local side when it is one run; otherwise the
+  /// data goes through a staging buffer, packed from `local` first (put, acc) or unpacked into
+  /// it when the reply arrives (get). `desc` is a vector request's descriptor.
+  std::uint64_t issue_direct(server::Header h, int target, std::byte* contiguous, std::optional<RunWalker> local,
+                             std::span<const std::byte> desc, bool blocking, const char* what);
   /// Sends a request that carries no data and waits for its reply.
   server::Reply round_trip(const server::Header& h, int target);
-  [[noreturn]] void fail(const char* what, int target, std::int32_t status);
+  [[noreturn]] void fail(const char* what, int target, std::int32_t status, std::uint64_t value = 0);
   void complete(std::uint64_t token, const char* what);
 
   int me_;

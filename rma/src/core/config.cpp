@@ -26,6 +26,10 @@ constexpr Setting kSettings[] = {
      "1: an idle node server polls continuously (lowest latency; costs a core). 0: it spins "
      "briefly, then sleeps with a doubling backoff up to ARMADA_SERVER_SLEEP_MAX_US."},
     {"ARMADA_SERVER_SLEEP_MAX_US", "int", "200", "Longest sleep of an idle node server, in microseconds."},
+    {"ARMADA_SERVER_AWAKE_US", "int", "1000",
+     "How long a node server keeps polling after its last request before it starts to sleep, in "
+     "microseconds (requests come in bursts; a sleeping server adds its wake-up time to the "
+     "next one). It yields the core to any other thread that wants it meanwhile. 0: back off at once."},
     {"ARMADA_SERVER_BUFFERS", "int", "4",
      "Request buffers a node server posts per client; also the most requests a rank has in "
      "flight to one server (flow control)."},
@@ -114,6 +118,7 @@ Config read_config() {
   }
   if (const char* v = std::getenv("ARMADA_SERVER_POLL")) c.server_poll = parse_bool("ARMADA_SERVER_POLL", v);
   if (const char* v = std::getenv("ARMADA_SERVER_SLEEP_MAX_US")) c.server_sleep_max_us = static_cast<int>(parse_int("ARMADA_SERVER_SLEEP_MAX_US", v, 1, 1000000));
+  if (const char* v = std::getenv("ARMADA_SERVER_AWAKE_US")) c.server_awake_us = static_cast<int>(parse_int("ARMADA_SERVER_AWAKE_US", v, 0, 10000000));
   if (const char* v = std::getenv("ARMADA_SERVER_BUFFERS")) c.server_buffers = static_cast<int>(parse_int("ARMADA_SERVER_BUFFERS", v, 1, 1024));
   if (const char* v = std::getenv("ARMADA_SERVER_INLINE")) c.server_inline = static_cast<int>(parse_int("ARMADA_SERVER_INLINE", v, 0, 1 << 20));
   if (const char* v = std::getenv("ARMADA_SERVER_CHUNK")) c.server_chunk = static_cast<int>(parse_int("ARMADA_SERVER_CHUNK", v, 4096, 1 << 30));

@@ -116,6 +116,7 @@ void start_server_transport(State& s) {
   settings.chunk = static_cast<std::size_t>(s.config.server_chunk);
   settings.poll = s.config.server_poll;
   settings.sleep_max_us = s.config.server_sleep_max_us;
+  settings.awake_us = s.config.server_awake_us;
   settings.origin_progress = s.config.server_origin_progress;
   MPI_Comm_dup(s.world, &s.server_comm);
   map.host_of = s.topology.host_of;

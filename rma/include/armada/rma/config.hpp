@@ -26,6 +26,7 @@ struct Config {
   std::string transport = "server";  ///< ARMADA_TRANSPORT: inter-node transport (server, mpi-rma, none)
   bool server_poll = false;          ///< ARMADA_SERVER_POLL: idle server polls instead of sleeping
   int server_sleep_max_us = 200;     ///< ARMADA_SERVER_SLEEP_MAX_US: idle backoff ceiling
+  int server_awake_us = 1000;        ///< ARMADA_SERVER_AWAKE_US: polling after the last request
   int server_buffers = 4;            ///< ARMADA_SERVER_BUFFERS: request buffers per client
   int server_inline = 4096;          ///< ARMADA_SERVER_INLINE: payload bytes inside a request
   int server_chunk = 262144;         ///< ARMADA_SERVER_CHUNK: pipeline chunk in bytes

@@ -32,6 +32,7 @@ struct ServerSettings {
   std::size_t inline_bytes = 4096;   // payload carried in the request message itself
   std::size_t chunk = 256 * 1024;    // pipeline chunk of larger payloads
   bool poll = false;                 // never sleep when idle
+  int awake_us = 1000;               // keep polling this long after the last request
   int sleep_max_us = 200;            // idle backoff ceiling
   bool origin_progress = true;       // origin side: a thread completes nonblocking gets
   bool direct = false;               // the server copies data to/from origins on its host (direct.hpp)
@@ -118,6 +119,7 @@ class NodeServer {
   std::vector<std::byte> arena_;        // all request buffers
   std::vector<std::byte> chunk_[2];     // pipeline buffers
   std::vector<iovec> direct_runs_;      // target runs of a direct copy
+  std::vector<std::byte> in_reply_;     // a small get's reply and data
   std::vector<MPI_Request> sends_in_flight_;  // get chunks sent from target memory, not yet taken
   int send_spin_ = 0;                         // polls since a send last completed
   std::size_t buffer_bytes_ = 0;

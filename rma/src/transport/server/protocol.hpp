@@ -6,8 +6,9 @@
 //                   server and gets --FWD_ACK-- back)
 //   origin --TO_SERVER(id)--> target server payload beyond the inline part, in pieces (piece())
 //   target server --TO_ORIGIN(id)--> origin get data, in pieces
-// A request marked `direct` has no data messages: the target's server copies the data between
-// the target's memory and the origin's buffer itself (direct.hpp).
+// How data travels is the request's `delivery`: as TO_SERVER / TO_ORIGIN messages; copied by
+// the target's server itself between the target's memory and the origin's buffer (direct.hpp);
+// or, for a small get, inside the REPLY message after the Reply.
 // The two data directions have separate tag ranges: between two processes that are each other's
 // origin and server at once, a chunk for one's server thread must never match the other's
 // origin-side receive (their request ids run in step).
@@ -67,8 +68,8 @@ struct Header {
   std::uint64_t inline_bytes;    // payload bytes following this header in the message
   std::uint64_t desc_bytes;      // vector: descriptor bytes (inline, or the first DATA message)
   std::int32_t levels;           // strided: the remote side's shape
-  std::int32_t direct;           // 1: the server copies the data from/to origin_buffer itself
-  std::uint64_t origin_buffer;   // direct: the origin's contiguous buffer (in its address space)
+  std::int32_t delivery;         // Delivery
+  std::uint64_t origin_buffer;   // kDirect: the origin's contiguous buffer (in its address space)
   std::uint64_t count[kMaxLevels + 1];
   std::uint64_t stride[kMaxLevels];
   unsigned char scale[16];
@@ -82,6 +83,12 @@ struct Header {
   std::uint64_t region_size;
   std::uint64_t region_offset;
   std::uint64_t slice_base;
+};
+
+enum Delivery : std::int32_t {
+  kMessages = 0,
+  kDirect = 1,
+  kInReply = 2,  // get only
 };
 
 struct Reply {

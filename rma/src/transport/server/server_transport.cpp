@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "core/check.hpp"
@@ -70,8 +71,13 @@ Header ServerTransport::header(Kind kind, int target, const Slice* slice) const 
 
 template <class Pred>
 void ServerTransport::wait_until(Pred&& pred) {
-  // Replies usually come within microseconds: spin first; a long wait (a contended mutex)
-  // sleeps 1 µs, 2 µs, ... up to 1 ms between polls instead of burning a core.
+  // Replies usually come within microseconds, a large transfer's within a few hundred: spin,
+  // then yield (which returns at once when no other thread wants this core) for up to 2 ms; a
+  // longer wait (a contended mutex) sleeps 1 µs, 2 µs, ... up to 1 ms between polls instead of
+  // burning a core. Sleeping sooner would add a timer's slack (50+ µs on a VM) to every
+  // large blocking transfer.
+  using Clock = std::chrono::steady_clock;
+  const auto yield_until = Clock::now() + std::chrono::milliseconds(2);
   long sleep_ns = 1000;
   for (int round = 0;; ++round) {
     {
@@ -81,7 +87,7 @@ void ServerTransport::wait_until(Pred&& pred) {
     }
     if (round < 2000) {
       cpu_relax();
-    } else if (round < 2100) {
+    } else if ((round & 63) != 0 || Clock::now() < yield_until) {
       sched_yield();
     } else {
       const timespec ts{0, sleep_ns};
@@ -111,8 +117,10 @@ ServerTransport::Ticket ServerTransport::begin(int target, bool has_waiter, Prep
   op->has_waiter = has_waiter;
   op->requests.push_back(MPI_REQUEST_NULL);
   prepare(*op);
-  MPI_Irecv(&op->reply, sizeof(server::Reply), MPI_BYTE, server, server::reply_tag(static_cast<std::uint32_t>(op->token)),
-            comm_, &op->requests[0]);
+  void* reply = op->data_in_reply ? static_cast<void*>(op->staging.data()) : &op->reply;
+  const int reply_bytes = static_cast<int>(op->data_in_reply ? op->staging.size() : sizeof(server::Reply));
+  MPI_Irecv(reply, reply_bytes, MPI_BYTE, server, server::reply_tag(static_cast<std::uint32_t>(op->token)), comm_,
+            &op->requests[0]);
   const Ticket ticket{op->token, server, hop};
   ops_.emplace(op->token, std::move(op));
   return ticket;
@@ -215,6 +223,7 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
     return 0;  // locally complete; the reply (for fences) is tracked until it arrives
   }
 
+  if (total <= settings_.inline_bytes) return get_in_reply(h, o.target, RunWalker(o.local, shape, true), {}, blocking, "rma::get");
   const bool background = !blocking && settings_.origin_progress;
   const Ticket op = begin(o.target, true, [&](Op& p) {
     if (local_contiguous) {
@@ -287,6 +296,8 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     return 0;
   }
 
+  if (total <= settings_.inline_bytes && desc.size() <= settings_.inline_bytes)
+    return get_in_reply(h, o.target, RunWalker(std::move(local)), desc, blocking, "rma::get_vector");
   const bool background = !blocking && settings_.origin_progress;
   const Ticket op = begin(o.target, true, [&](Op& p) {
     p.staging.resize(total);
@@ -336,7 +347,7 @@ std::uint64_t ServerTransport::issue_direct(Header h, int target, std::byte* con
       if (get) p.unpack = std::move(local);
     }
   });
-  h.direct = 1;
+  h.delivery = server::kDirect;
   h.origin_buffer = reinterpret_cast<std::uintptr_t>(buffer);
   if (desc.size() <= settings_.inline_bytes) {
     send_request(op, h, desc.data(), desc.size());
@@ -345,6 +356,20 @@ std::uint64_t ServerTransport::issue_direct(Header h, int target, std::byte* con
     MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
              server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
   }
+  if (!blocking) return op.token;
+  complete(op.token, what);
+  return 0;
+}
+
+std::uint64_t ServerTransport::get_in_reply(Header h, int target, RunWalker local, std::span<const std::byte> desc,
+                                            bool blocking, const char* what) {
+  const Ticket op = begin(target, true, [&](Op& p) {
+    p.staging.resize(sizeof(server::Reply) + h.bytes);
+    p.unpack.emplace(std::move(local));
+    p.data_in_reply = true;
+  });
+  h.delivery = server::kInReply;
+  send_request(op, h, desc.data(), desc.size());
   if (!blocking) return op.token;
   complete(op.token, what);
   return 0;
@@ -451,9 +476,14 @@ void ServerTransport::finish_locked(Op& op) {
     --background_gets_;
   }
   --in_flight_[static_cast<std::size_t>(op.hop)];
+  std::size_t skip = 0;  // staging bytes before the data
+  if (op.data_in_reply) {
+    std::memcpy(&op.reply, op.staging.data(), sizeof op.reply);
+    skip = sizeof op.reply;
+  }
   if (op.unpack && op.reply.status == server::kOk) {
-    const std::byte* in = op.staging.data();
-    op.unpack->walk(op.staging.size(), [&](std::byte* d, std::size_t k) {
+    const std::byte* in = op.staging.data() + skip;
+    op.unpack->walk(op.staging.size() - skip, [&](std::byte* d, std::size_t k) {
       std::memcpy(d, in, k);
       in += k;
     });

@@ -67,6 +67,7 @@ class ServerTransport final : public Transport {
     std::optional<RunWalker> unpack;
     bool done = false;
     bool background = false;         // a nonblocking get the completer thread drives
+    bool data_in_reply = false;      // a small get: staging receives the Reply, then the data
   };
 
   /// What the issuing thread keeps of an operation: once its request is out, another thread's
@@ -101,6 +102,9 @@ class ServerTransport final : public Transport {
   /// it when the reply arrives (get). `desc` is a vector request's descriptor.
   std::uint64_t issue_direct(server::Header h, int target, std::byte* contiguous, std::optional<RunWalker> local,
                              std::span<const std::byte> desc, bool blocking, const char* what);
+  /// Issues a small get whose data comes back inside the reply (one message to match).
+  std::uint64_t get_in_reply(server::Header h, int target, RunWalker local, std::span<const std::byte> desc,
+                             bool blocking, const char* what);
   /// Sends a request that carries no data and waits for its reply.
   server::Reply round_trip(const server::Header& h, int target);
   [[noreturn]] void fail(const char* what, int target, std::int32_t status, std::uint64_t value = 0);

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
         std::printf("\n");
       }
       std::printf("transports from rank 0:");
-      for (int r = 0; r < rma::size(); ++r) std::printf(" %d:%s", r, rma::transport_name(r));
+      for (int r = 0; r < rma::size(); ++r)
+        std::printf(" %d:%s%s", r, rma::transport_name(r), rma::server_direct(r) ? "(direct)" : "");
       std::printf("\n");
     }
     // Node servers report their buffer memory, in rank order.

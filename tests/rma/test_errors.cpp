@@ -3,9 +3,12 @@
 // of the target moves.
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "test_util.hpp"
 
@@ -128,6 +131,43 @@ TEST_F(BadInput, HandlesAndFree) {
   EXPECT_EQ(h.target(), -1);
 }
 
+// Under direct delivery the target's server copies out of, or into, this process's buffer
+// itself; a buffer it cannot access comes back as an error naming the operation (not a crash of
+// the server or of the target), and no byte of the target moves.
+TEST_F(BadInput, InaccessibleBufferUnderDirectDelivery) {
+  constexpr std::size_t n = 64 << 10;  // above ARMADA_SERVER_INLINE: not carried in the request
+  Segment big(n);
+  std::memset(big.local(), 0x5A, n);
+  barrier();
+  const bool direct = server_direct(target());
+  if (direct) {
+    void* none = mmap(nullptr, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    EXPECT_NE(none, MAP_FAILED);
+    if (none != MAP_FAILED) {
+      std::byte* to = big.base(target());
+      expect_error<SystemError>([&] { put(none, to, n, target()); }, {"rma::put", "could not copy", "Bad address"});
+      expect_error<SystemError>([&] { get(to, none, n, target()); }, {"rma::get", "could not copy", "Bad address"});
+      const double scale = 1;
+      expect_error<SystemError>([&] { acc(AccType::Double, &scale, none, to, n, target()); },
+                                {"rma::acc", "could not copy"});
+      Handle h = get_nb(to, none, n, target());
+      expect_error<SystemError>([&] { h.wait(); }, {"could not copy", "Bad address"});
+      // The transport carries on: a good transfer right after.
+      std::vector<unsigned char> back(n, 0);
+      get(to, back.data(), n, target());
+      EXPECT_EQ(back[n - 1], 0x5A);
+      munmap(none, n);
+    }
+  }
+  barrier();
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < n; ++i) moved += big.local<unsigned char>()[i] != 0x5A;
+  EXPECT_EQ(moved, 0u) << "bytes of the target changed";
+  int any = direct ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, world_comm());
+  if (!any) GTEST_SKIP() << "no rank reaches its target by direct delivery in this configuration";
+}
+
 TEST(BadGroups, CreateAndAllocateCheckTheirArguments) {
   const int n = size();
   const int dup[] = {0, 0};
@@ -171,6 +211,20 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
   expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_MPI_IOV", "'clever'", "auto, batched, direct"});
   if (iov) setenv("ARMADA_MPI_IOV", saved_iov.c_str(), 1);
   else unsetenv("ARMADA_MPI_IOV");
+  const char* direct = std::getenv("ARMADA_SERVER_DIRECT");
+  const std::string saved_direct = direct ? direct : "";
+  setenv("ARMADA_SERVER_DIRECT", "sometimes", 1);
+  expect_error<InvalidArgument>([] { read_config(); }, {"rma::init", "ARMADA_SERVER_DIRECT", "'sometimes'", "auto, on, off"});
+  setenv("ARMADA_SERVER_DIRECT", "off", 1);
+  EXPECT_EQ(read_config().server_direct, "off");
+  if (direct) setenv("ARMADA_SERVER_DIRECT", saved_direct.c_str(), 1);
+  else unsetenv("ARMADA_SERVER_DIRECT");
+  const char* awake = std::getenv("ARMADA_SERVER_AWAKE_US");
+  const std::string saved_awake = awake ? awake : "";
+  setenv("ARMADA_SERVER_AWAKE_US", "-5", 1);
+  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_SERVER_AWAKE_US", "'-5'", "[0, 10000000]"});
+  if (awake) setenv("ARMADA_SERVER_AWAKE_US", saved_awake.c_str(), 1);
+  else unsetenv("ARMADA_SERVER_AWAKE_US");
   if (node_size) setenv("ARMADA_NODE_SIZE", saved.c_str(), 1);
   EXPECT_EQ(read_config().node_size, config().node_size);
 }

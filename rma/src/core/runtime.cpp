@@ -297,6 +297,11 @@ const char* transport_name(int target) {
   detail::Transport* t = s.route[static_cast<std::size_t>(target)];
   return t ? t->name() : "none";
 }
+bool server_direct(int target) {
+  auto& s = detail::state("rma::server_direct");
+  detail::check_rank("rma::server_direct", "target", s, target);
+  return s.server && s.route[static_cast<std::size_t>(target)] == s.server.get() && s.server->direct_to(target);
+}
 int rank() { return detail::state("rma::rank").rank; }
 int size() { return detail::state("rma::size").size; }
 MPI_Comm world_comm() { return detail::state("rma::world_comm").world; }

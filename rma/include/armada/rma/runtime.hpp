@@ -62,6 +62,12 @@ ServerStats server_stats();
 /// Name of the transport that reaches world rank `target` from this rank ("shm", "server").
 const char* transport_name(int target);
 
+/// Whether the server transport moves this rank's transfers to `target` that exceed
+/// ARMADA_SERVER_INLINE by direct copy (the target's server copies between the target's memory
+/// and this process's buffer: same host, ARMADA_SERVER_DIRECT) rather than as MPI messages.
+/// False for targets reached by another transport.
+bool server_direct(int target);
+
 /// RAII guard: init in the constructor, finalize in the destructor.
 class Session {
  public:

@@ -321,7 +321,7 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
 }
 
 bool ServerTransport::direct_for(int target, std::size_t bytes) const {
-  return settings_.direct && bytes > settings_.inline_bytes && map_.same_host(me_, map_.target_server(target));
+  return bytes > settings_.inline_bytes && direct_to(target);
 }
 
 std::uint64_t ServerTransport::issue_direct(Header h, int target, std::byte* contiguous, std::optional<RunWalker> local,
@@ -388,7 +388,7 @@ server::Reply ServerTransport::round_trip(const Header& h, int target) {
 void ServerTransport::fail(const char* what, int target, std::int32_t status, std::uint64_t value) {
   if (status == server::kDirectFailed)
     throw_system(what, "the server of rank " + std::to_string(target) + "'s node (rank " +
-                           std::to_string(map_.target_server(target)) + ") could not copy the data to or from this process",
+                           std::to_string(map_.target_server(target)) + ") could not copy the data to or from this process's buffer (direct delivery)",
                  static_cast<int>(value));
   if (status == server::kUnreachable)
     throw_unsupported(what, "the server of rank " + std::to_string(target) + "'s node (rank " +

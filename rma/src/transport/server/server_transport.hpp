@@ -54,6 +54,9 @@ class ServerTransport final : public Transport {
   void fence_all() override;
   void poll() override;
 
+  /// Whether transfers to `target` beyond the inline size are copied by its server directly.
+  bool direct_to(int target) const { return settings_.direct && map_.same_host(me_, map_.target_server(target)); }
+
  private:
   struct Op {
     std::uint64_t token;

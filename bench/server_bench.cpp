@@ -212,13 +212,14 @@ void serve(Ctx& c) {
       }
       case Cmd::PingPong: {  // a = iterations, b = bytes: echo what arrives
         target_reply(c, 0);
-        bench::echo(c.pair, 0, kTagPing, c.echo, static_cast<std::size_t>(m.b), static_cast<std::size_t>(m.a));
+        bench::echo(c.pair, 0, kTagPing, c.echo, static_cast<std::size_t>(m.b), static_cast<std::size_t>(m.a),
+                    bench::Rotation(static_cast<std::size_t>(m.b), 0, false));
         break;
       }
       case Cmd::Window: {  // a = iterations, b = bytes
         target_reply(c, 0);
-        bench::stream_receive(c.pair, 0, kTagData, kTagAck, c.window, kMaxMpiBytes, static_cast<std::size_t>(m.b), kWindow,
-                              static_cast<std::size_t>(m.a));
+        bench::stream_receive(c.pair, 0, kTagData, kTagAck, c.window, static_cast<std::size_t>(m.b), kWindow,
+                              static_cast<std::size_t>(m.a), bench::stream_buffers(static_cast<std::size_t>(m.b), kMaxMpiBytes, kWindow));
         break;
       }
       case Cmd::Spin: {
@@ -304,7 +305,7 @@ Contestant mpi_pingpong(Ctx& c, std::size_t bytes, std::uint64_t seed) {
           [&c, bytes, seed](std::size_t n) {
             bench::fill_pattern(c.src, bytes, seed);
             call(c, {Cmd::PingPong, static_cast<std::int64_t>(n), static_cast<std::int64_t>(bytes)});
-            const double t = bench::pingpong(c.pair, T, kTagPing, c.src, c.mpi_recv, bytes, n);
+            const double t = bench::pingpong(c.pair, T, kTagPing, c.src, c.mpi_recv, bytes, n, bench::Rotation(bytes, 0, false));
             // GB/s of a ping-pong: bytes moved one way per half round trip.
             return bytes <= 8 ? t : t / 2;
           }};
@@ -313,7 +314,7 @@ Contestant mpi_pingpong(Ctx& c, std::size_t bytes, std::uint64_t seed) {
 Contestant mpi_window(Ctx& c, std::size_t bytes) {
   return {"mpi_bw_window", Unit::GBps, static_cast<double>(bytes) * kWindow, [&c, bytes](std::size_t n) {
             call(c, {Cmd::Window, static_cast<std::int64_t>(n), static_cast<std::int64_t>(bytes)});
-            return bench::stream_send(c.pair, T, kTagData, kTagAck, c.src, bytes, kWindow, n);
+            return bench::stream_send(c.pair, T, kTagData, kTagAck, c.src, bytes, kWindow, n, bench::Rotation(bytes, 0, false));
           }};
 }
 

@@ -144,31 +144,34 @@ void MpiWindow::sync() const {
   if (win_ != MPI_WIN_NULL) MPI_Win_sync(win_);
 }
 
-double pingpong(MPI_Comm comm, int peer, int tag, const void* src, void* dst, std::size_t bytes, std::size_t n) {
+double pingpong(MPI_Comm comm, int peer, int tag, const std::byte* src, std::byte* dst, std::size_t bytes,
+                std::size_t n, const Rotation& rot) {
   const int b = static_cast<int>(bytes);
   const auto t0 = Clock::now();
   for (std::size_t i = 0; i < n; ++i) {
-    MPI_Send(src, b, MPI_BYTE, peer, tag, comm);
-    MPI_Recv(dst, b, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
+    MPI_Send(src + rot.offset(i), b, MPI_BYTE, peer, tag, comm);
+    MPI_Recv(dst + rot.offset(i), b, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
   }
   return seconds(t0, Clock::now());
 }
 
-void echo(MPI_Comm comm, int peer, int tag, void* buffer, std::size_t bytes, std::size_t n) {
+void echo(MPI_Comm comm, int peer, int tag, std::byte* buffer, std::size_t bytes, std::size_t n, const Rotation& rot) {
   const int b = static_cast<int>(bytes);
   for (std::size_t i = 0; i < n; ++i) {
-    MPI_Recv(buffer, b, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
-    MPI_Send(buffer, b, MPI_BYTE, peer, tag, comm);
+    MPI_Recv(buffer + rot.offset(i), b, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
+    MPI_Send(buffer + rot.offset(i), b, MPI_BYTE, peer, tag, comm);
   }
 }
 
-double stream_send(MPI_Comm comm, int peer, int tag, int ack_tag, const void* src, std::size_t bytes, int window,
-                   std::size_t n) {
+double stream_send(MPI_Comm comm, int peer, int tag, int ack_tag, const std::byte* src, std::size_t bytes, int window,
+                   std::size_t n, const Rotation& rot) {
   const int b = static_cast<int>(bytes);
-  std::vector<MPI_Request> r(static_cast<std::size_t>(window));
+  const auto w_count = static_cast<std::size_t>(window);
+  std::vector<MPI_Request> r(w_count);
   const auto t0 = Clock::now();
   for (std::size_t i = 0; i < n; ++i) {
-    for (int w = 0; w < window; ++w) MPI_Isend(src, b, MPI_BYTE, peer, tag, comm, &r[static_cast<std::size_t>(w)]);
+    for (std::size_t w = 0; w < w_count; ++w)
+      MPI_Isend(src + rot.offset(i * w_count + w), b, MPI_BYTE, peer, tag, comm, &r[w]);
     MPI_Waitall(window, r.data(), MPI_STATUSES_IGNORE);
     int ack = 0;
     MPI_Recv(&ack, 1, MPI_INT, peer, ack_tag, comm, MPI_STATUS_IGNORE);
@@ -176,18 +179,25 @@ double stream_send(MPI_Comm comm, int peer, int tag, int ack_tag, const void* sr
   return seconds(t0, Clock::now());
 }
 
-void stream_receive(MPI_Comm comm, int peer, int tag, int ack_tag, std::byte* buffers, std::size_t stride,
-                    std::size_t bytes, int window, std::size_t n) {
+void stream_receive(MPI_Comm comm, int peer, int tag, int ack_tag, std::byte* buffers, std::size_t bytes, int window,
+                    std::size_t n, const Rotation& rot) {
   const int b = static_cast<int>(bytes);
-  std::vector<MPI_Request> r(static_cast<std::size_t>(window));
+  const auto w_count = static_cast<std::size_t>(window);
+  std::vector<MPI_Request> r(w_count);
   for (std::size_t i = 0; i < n; ++i) {
-    for (int w = 0; w < window; ++w)
-      MPI_Irecv(buffers + static_cast<std::size_t>(w) * stride, b, MPI_BYTE, peer, tag, comm,
-                &r[static_cast<std::size_t>(w)]);
+    for (std::size_t w = 0; w < w_count; ++w)
+      MPI_Irecv(buffers + rot.offset(i * w_count + w), b, MPI_BYTE, peer, tag, comm, &r[w]);
     MPI_Waitall(window, r.data(), MPI_STATUSES_IGNORE);
     const int ack = 1;
     MPI_Send(&ack, 1, MPI_INT, peer, ack_tag, comm);
   }
+}
+
+Rotation stream_buffers(std::size_t bytes, std::size_t stride, int window) {
+  Rotation r(bytes, 0, false);
+  r.step = stride;
+  r.count = static_cast<std::size_t>(window);
+  return r;
 }
 
 }  // namespace armada::bench

@@ -106,8 +106,8 @@ void run_pass(bs::Pass& p) {
     }
     p.acc_src = static_cast<double*>(rma::allocate_local(R));
     for (std::size_t i = 0; i < R / 8; ++i) p.acc_src[i] = bs::acc_value(i);
-    p.recv = static_cast<std::byte*>(rma::allocate_local(p.max_bytes));
-    std::memset(p.recv, 0, p.max_bytes);
+    p.recv = static_cast<std::byte*>(rma::allocate_local(R));
+    std::memset(p.recv, 0, R);
   }
   if (p.me == 1) {
     std::memset(p.seg, 0, p.layout.target_bytes());
@@ -116,8 +116,10 @@ void run_pass(bs::Pass& p) {
       bench::fill_pattern(p.win.local() + p.layout.b(), R, bs::kGetSeed);
       p.win.sync();
     }
-    p.echo = static_cast<std::byte*>(rma::allocate_local(bs::kStreamWindow * p.max_bytes));
-    std::memset(p.echo, 0, bs::kStreamWindow * p.max_bytes);
+    // Ping-pong and stream buffers: rotated over R like every buffer, or one per message of a round.
+    const std::size_t echo_bytes = std::max(R, static_cast<std::size_t>(bs::kStreamWindow) * ((p.max_bytes + 4095) / 4096 * 4096));
+    p.echo = static_cast<std::byte*>(rma::allocate_local(echo_bytes));
+    std::memset(p.echo, 0, echo_bytes);
   }
   rma::barrier();
   std::string pinning = "not pinned";

@@ -92,9 +92,9 @@ struct Pass {
   std::byte* src = nullptr;       // origin: R bytes of pattern sources
   std::byte* dst = nullptr;       // origin: R bytes of get destinations
   std::byte* mdst = nullptr;      // origin: R bytes of MPI get destinations
-  std::byte* recv = nullptr;      // origin: max_bytes, the ping-pong's echo
+  std::byte* recv = nullptr;      // origin: the region, the ping-pong's echoes
   double* acc_src = nullptr;      // origin: R bytes of doubles acc_value(i)
-  std::byte* echo = nullptr;      // target: kStreamWindow x max_bytes, echo and stream receive buffers
+  std::byte* echo = nullptr;      // target: the region (or kStreamWindow pages-rounded max_bytes), echo and stream receive buffers
   std::size_t max_bytes = 0;      // largest contiguous size of the pass
   double busy_ns = 0;             // origin: calibrated computation loop
   long failures = 0;

@@ -47,6 +47,13 @@ void answer(const Pass& p, std::int64_t v) { MPI_Send(&v, 1, MPI_INT64_T, 0, kTa
 
 std::size_t z(std::int64_t v) { return static_cast<std::size_t>(v); }
 std::uint64_t u(std::int64_t v) { return static_cast<std::uint64_t>(v); }
+/// The origin's buffer rotation for `bytes`-byte messages (step and count as it sent them).
+Rotation rotation(std::int64_t bytes, std::int64_t step, std::int64_t count) {
+  Rotation r(z(bytes), 0, false);
+  r.step = z(step);
+  r.count = z(count);
+  return r;
+}
 
 /// The memory a command names: this rank's segment or its MPI window (synchronized first).
 std::byte* memory(Pass& p, Mem mem) {
@@ -150,19 +157,19 @@ void serve(Pass& p) {
         answer(p, std::atomic_ref<std::int64_t>(*reinterpret_cast<std::int64_t*>(base + m.a)).load());
         break;
       }
-      case Cmd::Echo:  // a bytes, b round trips
+      case Cmd::Echo:  // a bytes, b round trips, c d: buffer rotation step and count
         answer(p, 0);
-        echo(p.comm, 0, kTagPing, p.echo, z(m.a), z(m.b));
+        echo(p.comm, 0, kTagPing, p.echo, z(m.a), z(m.b), rotation(m.a, m.c, m.d));
         break;
-      case Cmd::StreamReceive:  // a bytes, b rounds
+      case Cmd::StreamReceive:  // a bytes, b rounds, c d: buffer rotation step and count
         answer(p, 0);
-        stream_receive(p.comm, 0, kTagData, kTagAck, p.echo, p.max_bytes, z(m.a), kStreamWindow, z(m.b));
+        stream_receive(p.comm, 0, kTagData, kTagAck, p.echo, z(m.a), kStreamWindow, z(m.b), rotation(m.a, m.c, m.d));
         break;
-      case Cmd::CheckStream: {  // a bytes, b seed: every receive buffer holds the pattern
+      case Cmd::CheckStream: {  // a bytes, b seed, c step, d buffers used: each holds the pattern of its offset
         bool ok = true;
-        for (int w = 0; w < kStreamWindow && ok; ++w)
-          ok = check(p, "MPI stream receive buffer " + std::to_string(w),
-                     check_pattern(p.echo + static_cast<std::size_t>(w) * p.max_bytes, z(m.a), u(m.b)));
+        for (std::size_t i = 0; i < z(m.d) && ok; ++i)
+          ok = check(p, "MPI stream receive buffer " + std::to_string(i),
+                     check_pattern(p.echo + i * z(m.c), z(m.a), u(m.b), i * z(m.c) / 8));
         answer(p, ok ? 0 : 1);
         break;
       }

@@ -14,3 +14,13 @@ extern "C" void __tsan_ignore_thread_end();
 #define ARMADA_TSAN_REMOTE_AGENT_BEGIN() ((void)0)
 #define ARMADA_TSAN_REMOTE_AGENT_END() ((void)0)
 #endif
+
+namespace armada::rma::detail {
+/// The scope of a remote agent (nests).
+struct TsanRemoteAgentScope {
+  TsanRemoteAgentScope() { ARMADA_TSAN_REMOTE_AGENT_BEGIN(); }
+  ~TsanRemoteAgentScope() { ARMADA_TSAN_REMOTE_AGENT_END(); }
+  TsanRemoteAgentScope(const TsanRemoteAgentScope&) = delete;
+  TsanRemoteAgentScope& operator=(const TsanRemoteAgentScope&) = delete;
+};
+}  // namespace armada::rma::detail

@@ -117,6 +117,12 @@ void NodeServer::run() {
   // The thread's timer slack is 1 µs instead of the default 50, so those sleeps are as short
   // as asked (the server is the one thread whose wake-up delays other processes).
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+  // The whole thread is a remote agent for ThreadSanitizer (core/tsan.hpp): besides executing
+  // requests, its MPI calls run Open MPI's progress engine for this process's other requests
+  // too, copying received data into the application's buffers; the application reads them after
+  // the request completed, an ordering made by MPI's request flags, which TSan cannot see. Its
+  // own state is private to the thread.
+  const TsanRemoteAgentScope agent;
   using Clock = std::chrono::steady_clock;
   auto last_request = Clock::now();
   const auto awake = std::chrono::microseconds(settings_.awake_us);
@@ -241,9 +247,7 @@ void NodeServer::handle(const std::byte* msg, std::size_t length, int source, bo
     forward(executor, msg, length);
     return;
   }
-  ARMADA_TSAN_REMOTE_AGENT_BEGIN();
-  execute(h, msg + sizeof(Header));
-  ARMADA_TSAN_REMOTE_AGENT_END();
+  execute(h, msg + sizeof(Header));  // as a remote agent, like everything this thread does (run())
   if (forwarded) {
     const int one = 1;
     MPI_Send(&one, 1, MPI_INT, source, server::kTagForwardAck, comm_);
@@ -300,8 +304,7 @@ std::byte* NodeServer::map_remote(const Header& h, std::uint64_t addr, std::size
 }
 
 void NodeServer::check_waiting_locks() {
-  // Mutex words are application-visible memory: accessed as a remote agent (see core/tsan.hpp).
-  ARMADA_TSAN_REMOTE_AGENT_BEGIN();
+  // Mutex words are application-visible memory, accessed as a remote agent (run()).
   std::erase_if(waiting_locks_, [this](const WaitingLock& w) {
     auto* m = static_cast<TicketMutex*>(w.word);
     if (m->serving.load(std::memory_order_acquire) != w.ticket) return false;
@@ -312,7 +315,6 @@ void NodeServer::check_waiting_locks() {
     reply(h, server::kOk, 0);
     return true;
   });
-  ARMADA_TSAN_REMOTE_AGENT_END();
 }
 
 void NodeServer::execute(const Header& h, const std::byte* inline_data) {

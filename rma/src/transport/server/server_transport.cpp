@@ -86,7 +86,7 @@ void ServerTransport::wait_until(Pred&& pred) {
       if (pred()) return;
     }
     if (round < 2000) {
-      cpu_relax();
+      cpu_relax();  // (yielding every 64 rounds here made a stream of 8-byte puts 15-20x slower)
     } else if ((round & 63) != 0 || Clock::now() < yield_until) {
       sched_yield();
     } else {
@@ -140,6 +140,16 @@ void ServerTransport::send_request(const Ticket& op, const Header& h0, const std
   std::memcpy(message.data(), &h, sizeof h);
   if (bytes) std::memcpy(message.data() + sizeof h, payload, bytes);
   MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, op.hop, server::kTagRequest, comm_);
+}
+
+void ServerTransport::send_request_with(const Ticket& op, const Header& h, std::span<const std::byte> desc) {
+  if (desc.size() <= settings_.inline_bytes) {
+    send_request(op, h, desc.data(), desc.size());
+    return;
+  }
+  send_request(op, h, nullptr, 0);
+  MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
+           server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
 }
 
 void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t bytes, const std::byte* contiguous,
@@ -307,13 +317,7 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     background_gets_ += background;
   });
   const std::uint64_t token = op.token;
-  if (desc.size() <= settings_.inline_bytes) {
-    send_request(op, h, desc.data(), desc.size());
-  } else {
-    send_request(op, h, nullptr, 0);
-    MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
-             server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
-  }
+  send_request_with(op, h, desc);
   if (background) completer_cv_.notify_one();
   if (!blocking) return token;
   complete(token, "rma::get_vector");
@@ -349,13 +353,7 @@ std::uint64_t ServerTransport::issue_direct(Header h, int target, std::byte* con
   });
   h.delivery = server::kDirect;
   h.origin_buffer = reinterpret_cast<std::uintptr_t>(buffer);
-  if (desc.size() <= settings_.inline_bytes) {
-    send_request(op, h, desc.data(), desc.size());
-  } else {
-    send_request(op, h, nullptr, 0);
-    MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
-             server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
-  }
+  send_request_with(op, h, desc);
   if (!blocking) return op.token;
   complete(op.token, what);
   return 0;

@@ -88,6 +88,9 @@ class ServerTransport final : public Transport {
   Ticket begin(int target, bool has_waiter, Prepare&& prepare);
   Ticket begin(int target, bool has_waiter);
   void send_request(const Ticket& t, const server::Header& h, const std::byte* payload, std::size_t bytes);
+  /// Sends a request whose vector descriptor rides inside it when it fits the inline payload,
+  /// else follows as the first TO_SERVER message (where the server looks for it).
+  void send_request_with(const Ticket& t, const server::Header& h, std::span<const std::byte> desc);
   void send_data(const Ticket& t, RunWalker local, std::size_t bytes, const std::byte* contiguous, std::size_t piece);
   void post_data_receives(Op& op, std::byte* into, std::size_t bytes, std::size_t piece);  // under the lock
   /// Waits until `pred` holds for the ops; spins, then sleeps with a bounded backoff.

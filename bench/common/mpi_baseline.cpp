@@ -145,33 +145,34 @@ void MpiWindow::sync() const {
 }
 
 double pingpong(MPI_Comm comm, int peer, int tag, const std::byte* src, std::byte* dst, std::size_t bytes,
-                std::size_t n, const Rotation& rot) {
+                std::size_t n, const Rotation& rot, std::size_t first) {
   const int b = static_cast<int>(bytes);
   const auto t0 = Clock::now();
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = first; i < first + n; ++i) {
     MPI_Send(src + rot.offset(i), b, MPI_BYTE, peer, tag, comm);
     MPI_Recv(dst + rot.offset(i), b, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
   }
   return seconds(t0, Clock::now());
 }
 
-void echo(MPI_Comm comm, int peer, int tag, std::byte* buffer, std::size_t bytes, std::size_t n, const Rotation& rot) {
+void echo(MPI_Comm comm, int peer, int tag, std::byte* buffer, std::size_t bytes, std::size_t n, const Rotation& rot,
+          std::size_t first) {
   const int b = static_cast<int>(bytes);
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = first; i < first + n; ++i) {
     MPI_Recv(buffer + rot.offset(i), b, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
     MPI_Send(buffer + rot.offset(i), b, MPI_BYTE, peer, tag, comm);
   }
 }
 
 double stream_send(MPI_Comm comm, int peer, int tag, int ack_tag, const std::byte* src, std::size_t bytes, int window,
-                   std::size_t n, const Rotation& rot) {
+                   std::size_t n, const Rotation& rot, std::size_t first) {
   const int b = static_cast<int>(bytes);
   const auto w_count = static_cast<std::size_t>(window);
   std::vector<MPI_Request> r(w_count);
   const auto t0 = Clock::now();
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t w = 0; w < w_count; ++w)
-      MPI_Isend(src + rot.offset(i * w_count + w), b, MPI_BYTE, peer, tag, comm, &r[w]);
+      MPI_Isend(src + rot.offset(first + i * w_count + w), b, MPI_BYTE, peer, tag, comm, &r[w]);
     MPI_Waitall(window, r.data(), MPI_STATUSES_IGNORE);
     int ack = 0;
     MPI_Recv(&ack, 1, MPI_INT, peer, ack_tag, comm, MPI_STATUS_IGNORE);
@@ -180,13 +181,13 @@ double stream_send(MPI_Comm comm, int peer, int tag, int ack_tag, const std::byt
 }
 
 void stream_receive(MPI_Comm comm, int peer, int tag, int ack_tag, std::byte* buffers, std::size_t bytes, int window,
-                    std::size_t n, const Rotation& rot) {
+                    std::size_t n, const Rotation& rot, std::size_t first) {
   const int b = static_cast<int>(bytes);
   const auto w_count = static_cast<std::size_t>(window);
   std::vector<MPI_Request> r(w_count);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t w = 0; w < w_count; ++w)
-      MPI_Irecv(buffers + rot.offset(i * w_count + w), b, MPI_BYTE, peer, tag, comm, &r[w]);
+      MPI_Irecv(buffers + rot.offset(first + i * w_count + w), b, MPI_BYTE, peer, tag, comm, &r[w]);
     MPI_Waitall(window, r.data(), MPI_STATUSES_IGNORE);
     const int ack = 1;
     MPI_Send(&ack, 1, MPI_INT, peer, ack_tag, comm);

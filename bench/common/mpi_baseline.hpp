@@ -100,22 +100,23 @@ class MpiWindow {
   std::string error_;
 };
 
-/// Origin side: n ping-pongs of `bytes` with `peer`: round trip i sends from src + rot.offset(i)
-/// and receives into dst + rot.offset(i), so that the baseline meets the caches as the
+/// Origin side: n ping-pongs of `bytes` with `peer`: round trip i sends from src + rot.offset(first + i)
+/// and receives into dst + rot.offset(first + i) (a series of calls continues the rotation), so that the baseline meets the caches as the
 /// one-sided operations it is compared with do; seconds.
 double pingpong(MPI_Comm comm, int peer, int tag, const std::byte* src, std::byte* dst, std::size_t bytes,
-                std::size_t n, const Rotation& rot);
-/// Peer side: receive and send back n times, round trip i in buffer + rot.offset(i).
-void echo(MPI_Comm comm, int peer, int tag, std::byte* buffer, std::size_t bytes, std::size_t n, const Rotation& rot);
+                std::size_t n, const Rotation& rot, std::size_t first = 0);
+/// Peer side: receive and send back n times, round trip i in buffer + rot.offset(first + i).
+void echo(MPI_Comm comm, int peer, int tag, std::byte* buffer, std::size_t bytes, std::size_t n, const Rotation& rot,
+          std::size_t first = 0);
 
 /// Sender side: n rounds of `window` MPI_Isend of `bytes` and the receiver's ack; message j
-/// leaves from src + rot.offset(j); seconds.
+/// leaves from src + rot.offset(first + j); seconds.
 double stream_send(MPI_Comm comm, int peer, int tag, int ack_tag, const std::byte* src, std::size_t bytes, int window,
-                   std::size_t n, const Rotation& rot);
-/// Receiver side: n rounds of `window` MPI_Irecv, message j into buffers + rot.offset(j) (the
+                   std::size_t n, const Rotation& rot, std::size_t first = 0);
+/// Receiver side: n rounds of `window` MPI_Irecv, message j into buffers + rot.offset(first + j) (the
 /// messages of one round need distinct buffers: rot.count >= window), then an ack.
 void stream_receive(MPI_Comm comm, int peer, int tag, int ack_tag, std::byte* buffers, std::size_t bytes, int window,
-                    std::size_t n, const Rotation& rot);
+                    std::size_t n, const Rotation& rot, std::size_t first = 0);
 
 /// The buffers of a stream without rotation: one per message of a round, `stride` apart.
 Rotation stream_buffers(std::size_t bytes, std::size_t stride, int window);

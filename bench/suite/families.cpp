@@ -203,16 +203,18 @@ void family_contig(Pass& p) {
     const Rotation stream_rot = rot.count >= static_cast<std::size_t>(kStreamWindow) ? rot : stream_buffers(n, rot.step, kStreamWindow);
     std::size_t n_ping = 0, n_stream = 0;
     cs.emplace_back("mpi_pingpong_half", [&](std::size_t k) {
+      call(p, T, {Cmd::Echo, Mem::Segment, i64(n), i64(k), i64(rot.step), i64(rot.count), i64(n_ping)});
+      const double t = pingpong(p.comm, T, kTagPing, p.src, p.recv, n, k, rot, n_ping);
       n_ping += k;
-      call(p, T, {Cmd::Echo, Mem::Segment, i64(n), i64(k), i64(rot.step), i64(rot.count)});
-      return pingpong(p.comm, T, kTagPing, p.src, p.recv, n, k, rot);
+      return t;
     });
     cs.back().per_iter = 2;  // a round trip is two messages: the figure is half of it
     ops.push_back("sendrecv");
     cs.emplace_back("mpi_stream", [&](std::size_t k) {
+      call(p, T, {Cmd::StreamReceive, Mem::Segment, i64(n), i64(k), i64(stream_rot.step), i64(stream_rot.count), i64(n_stream)});
+      const double t = stream_send(p.comm, T, kTagData, kTagAck, p.src, n, kStreamWindow, k, stream_rot, n_stream);
       n_stream += k * static_cast<std::size_t>(kStreamWindow);
-      call(p, T, {Cmd::StreamReceive, Mem::Segment, i64(n), i64(k), i64(stream_rot.step), i64(stream_rot.count)});
-      return stream_send(p.comm, T, kTagData, kTagAck, p.src, n, kStreamWindow, k, stream_rot);
+      return t;
     });
     cs.back().per_iter = kStreamWindow;
     ops.push_back("sendrecv");

@@ -157,13 +157,13 @@ void serve(Pass& p) {
         answer(p, std::atomic_ref<std::int64_t>(*reinterpret_cast<std::int64_t*>(base + m.a)).load());
         break;
       }
-      case Cmd::Echo:  // a bytes, b round trips, c d: buffer rotation step and count
+      case Cmd::Echo:  // a bytes, b round trips, c d: buffer rotation step and count, e: first index
         answer(p, 0);
-        echo(p.comm, 0, kTagPing, p.echo, z(m.a), z(m.b), rotation(m.a, m.c, m.d));
+        echo(p.comm, 0, kTagPing, p.echo, z(m.a), z(m.b), rotation(m.a, m.c, m.d), z(m.e));
         break;
-      case Cmd::StreamReceive:  // a bytes, b rounds, c d: buffer rotation step and count
+      case Cmd::StreamReceive:  // a bytes, b rounds, c d: buffer rotation step and count, e: first message
         answer(p, 0);
-        stream_receive(p.comm, 0, kTagData, kTagAck, p.echo, z(m.a), kStreamWindow, z(m.b), rotation(m.a, m.c, m.d));
+        stream_receive(p.comm, 0, kTagData, kTagAck, p.echo, z(m.a), kStreamWindow, z(m.b), rotation(m.a, m.c, m.d), z(m.e));
         break;
       case Cmd::CheckStream: {  // a bytes, b seed, c step, d buffers used: each holds the pattern of its offset
         bool ok = true;

@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -179,54 +181,53 @@ TEST(BadGroups, CreateAndAllocateCheckTheirArguments) {
   barrier();
 }
 
+/// Sets an environment variable for its lifetime and puts back what was there before.
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(const char* name) : name_(name) {
+    if (const char* v = std::getenv(name)) saved_ = v;
+  }
+  ~ScopedEnv() {
+    if (saved_) setenv(name_, saved_->c_str(), 1);
+    else unsetenv(name_);
+  }
+  void set(const char* value) const { setenv(name_, value, 1); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> saved_;
+};
+
 TEST(BadSettings, ConfigurationValuesAreChecked) {
-  // Work on a copy of the environment's values and put them back afterwards.
-  const char* node_size = std::getenv("ARMADA_NODE_SIZE");
-  const std::string saved = node_size ? node_size : "";
-  setenv("ARMADA_NODE_SIZE", "two", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_NODE_SIZE", "'two'", "integer"});
-  setenv("ARMADA_NODE_SIZE", "-1", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_NODE_SIZE", "'-1'"});
-  unsetenv("ARMADA_NODE_SIZE");
-  setenv("ARMADA_VERBOSE", "maybe", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_VERBOSE", "'maybe'"});
-  unsetenv("ARMADA_VERBOSE");
-  setenv("ARMADA_TRANSPORT", "carrier-pigeon", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server, mpi-rma, none"});
-  unsetenv("ARMADA_TRANSPORT");
-  setenv("ARMADA_SERVER_CLUSTER", "0", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_SERVER_CLUSTER", "'0'"});
-  unsetenv("ARMADA_SERVER_CLUSTER");
-  const char* memory = std::getenv("ARMADA_MPI_MEMORY");
-  const std::string saved_memory = memory ? memory : "";
-  setenv("ARMADA_MPI_MEMORY", "heap", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"rma::init", "ARMADA_MPI_MEMORY", "'heap'", "mpi, shm"});
-  setenv("ARMADA_MPI_MEMORY", "shm", 1);
-  EXPECT_EQ(read_config().mpi_memory, "shm");
-  if (memory) setenv("ARMADA_MPI_MEMORY", saved_memory.c_str(), 1);
-  else unsetenv("ARMADA_MPI_MEMORY");
-  const char* iov = std::getenv("ARMADA_MPI_IOV");
-  const std::string saved_iov = iov ? iov : "";
-  setenv("ARMADA_MPI_IOV", "clever", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_MPI_IOV", "'clever'", "auto, batched, direct"});
-  if (iov) setenv("ARMADA_MPI_IOV", saved_iov.c_str(), 1);
-  else unsetenv("ARMADA_MPI_IOV");
-  const char* direct = std::getenv("ARMADA_SERVER_DIRECT");
-  const std::string saved_direct = direct ? direct : "";
-  setenv("ARMADA_SERVER_DIRECT", "sometimes", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"rma::init", "ARMADA_SERVER_DIRECT", "'sometimes'", "auto, on, off"});
-  setenv("ARMADA_SERVER_DIRECT", "off", 1);
-  EXPECT_EQ(read_config().server_direct, "off");
-  if (direct) setenv("ARMADA_SERVER_DIRECT", saved_direct.c_str(), 1);
-  else unsetenv("ARMADA_SERVER_DIRECT");
-  const char* awake = std::getenv("ARMADA_SERVER_AWAKE_US");
-  const std::string saved_awake = awake ? awake : "";
-  setenv("ARMADA_SERVER_AWAKE_US", "-5", 1);
-  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_SERVER_AWAKE_US", "'-5'", "[0, 10000000]"});
-  if (awake) setenv("ARMADA_SERVER_AWAKE_US", saved_awake.c_str(), 1);
-  else unsetenv("ARMADA_SERVER_AWAKE_US");
-  if (node_size) setenv("ARMADA_NODE_SIZE", saved.c_str(), 1);
+  auto rejects = [](const char* name, const char* value, std::initializer_list<const char*> parts) {
+    const ScopedEnv env(name);
+    env.set(value);
+    expect_error<InvalidArgument>([] { read_config(); }, parts);
+  };
+  rejects("ARMADA_NODE_SIZE", "two", {"rma::init", "ARMADA_NODE_SIZE", "'two'", "integer"});
+  rejects("ARMADA_NODE_SIZE", "-1", {"ARMADA_NODE_SIZE", "'-1'"});
+  rejects("ARMADA_VERBOSE", "maybe", {"ARMADA_VERBOSE", "'maybe'"});
+  rejects("ARMADA_TRANSPORT", "carrier-pigeon", {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server, mpi-rma, none"});
+  rejects("ARMADA_SERVER_CLUSTER", "0", {"ARMADA_SERVER_CLUSTER", "'0'"});
+  rejects("ARMADA_MPI_MEMORY", "heap", {"rma::init", "ARMADA_MPI_MEMORY", "'heap'", "mpi, shm"});
+  rejects("ARMADA_MPI_IOV", "clever", {"ARMADA_MPI_IOV", "'clever'", "auto, batched, direct"});
+  rejects("ARMADA_SERVER_DIRECT", "sometimes", {"rma::init", "ARMADA_SERVER_DIRECT", "'sometimes'", "auto, on, off"});
+  rejects("ARMADA_SERVER_AWAKE_US", "-5", {"ARMADA_SERVER_AWAKE_US", "'-5'", "[0, 10000000]"});
+  {
+    const ScopedEnv memory("ARMADA_MPI_MEMORY");
+    memory.set("shm");
+    EXPECT_EQ(read_config().mpi_memory, "shm");
+  }
+  {
+    const ScopedEnv direct("ARMADA_SERVER_DIRECT");
+    direct.set("off");
+    EXPECT_EQ(read_config().server_direct, "off");
+  }
+  // Everything is as it was: the environment reads back as the running configuration.
   EXPECT_EQ(read_config().node_size, config().node_size);
+  EXPECT_EQ(read_config().server_direct, config().server_direct);
 }
 
 }  // namespace

@@ -447,11 +447,7 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       in_reply_.resize(sizeof(Reply) + h.bytes);
       const Reply r{server::kOk, 0, 0};
       std::memcpy(in_reply_.data(), &r, sizeof r);
-      std::byte* out = in_reply_.data() + sizeof r;
-      walker->walk(h.bytes, [&](std::byte* s, std::size_t k) {
-        std::memcpy(out, s, k);
-        out += k;
-      });
+      walker->gather(in_reply_.data() + sizeof r, h.bytes);
       MPI_Send(in_reply_.data(), static_cast<int>(in_reply_.size()), MPI_BYTE, h.origin, server::reply_tag(h.id), comm_);
       return;
     } else if (contiguous_target) {
@@ -474,11 +470,7 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       for (std::size_t left = h.bytes; left > 0; b ^= 1) {
         const std::size_t n = std::min(left, settings_.chunk);
         MPI_Wait(&sending[b], MPI_STATUS_IGNORE);
-        std::byte* out = chunk_[b].data();
-        walker->walk(n, [&](std::byte* s, std::size_t k) {
-          std::memcpy(out, s, k);
-          out += k;
-        });
+        walker->gather(chunk_[b].data(), n);
         MPI_Isend(chunk_[b].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_, &sending[b]);
         left -= n;
       }

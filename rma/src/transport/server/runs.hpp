@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -36,6 +37,20 @@ class RunWalker {
       if (offset_ == run_len_) advance();
     }
     return done;
+  }
+  /// Packs the next `n` bytes of the runs into `out`; returns the bytes copied.
+  std::size_t gather(std::byte* out, std::size_t n) {
+    return walk(n, [&](std::byte* run, std::size_t k) {
+      std::memcpy(out, run, k);
+      out += k;
+    });
+  }
+  /// Unpacks `n` bytes from `in` into the next bytes of the runs; returns the bytes copied.
+  std::size_t scatter(const std::byte* in, std::size_t n) {
+    return walk(n, [&](std::byte* run, std::size_t k) {
+      std::memcpy(run, in, k);
+      in += k;
+    });
   }
   bool at_end() const noexcept { return at_end_; }
   /// The delta given for the run being walked (explicit runs with deltas only).

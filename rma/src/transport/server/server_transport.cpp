@@ -171,11 +171,7 @@ void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t b
   for (std::size_t left = bytes; left > 0; b ^= 1) {
     const std::size_t n = std::min(left, settings_.chunk);
     MPI_Wait(&sending[b], MPI_STATUS_IGNORE);
-    std::byte* out = buffers[b].data();
-    local.walk(n, [&](std::byte* s, std::size_t k) {
-      std::memcpy(out, s, k);
-      out += k;
-    });
+    local.gather(buffers[b].data(), n);
     MPI_Isend(buffers[b].data(), static_cast<int>(n), MPI_BYTE, op.server, tag, comm_, &sending[b]);
     left -= n;
   }
@@ -220,11 +216,7 @@ std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
       thread_local std::vector<std::byte> tls_packed;
       std::vector<std::byte>& packed = tls_packed;
       packed.resize(total);
-      std::byte* out = packed.data();
-      local.walk(total, [&](std::byte* s, std::size_t k) {
-        std::memcpy(out, s, k);
-        out += k;
-      });
+      local.gather(packed.data(), total);
       send_request(op, h, packed.data(), total);
     } else {
       send_request(op, h, nullptr, 0);
@@ -291,11 +283,7 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     if (desc.size() + total <= settings_.inline_bytes) {
       const std::size_t d = desc.size();
       desc.resize(d + total);
-      std::byte* out = desc.data() + d;
-      walker.walk(total, [&](std::byte* s, std::size_t k) {
-        std::memcpy(out, s, k);
-        out += k;
-      });
+      walker.gather(desc.data() + d, total);
       send_request(op, h, desc.data(), desc.size());
     } else {
       send_request(op, h, nullptr, 0);
@@ -335,11 +323,7 @@ std::uint64_t ServerTransport::issue_direct(Header h, int target, std::byte* con
   if (!contiguous) {
     staging.resize(h.bytes);
     if (!get) {  // pack before taking the lock
-      std::byte* out = staging.data();
-      local->walk(h.bytes, [&](std::byte* s, std::size_t k) {
-        std::memcpy(out, s, k);
-        out += k;
-      });
+      local->gather(staging.data(), h.bytes);
       local.reset();
     }
   }
@@ -479,13 +463,7 @@ void ServerTransport::finish_locked(Op& op) {
     std::memcpy(&op.reply, op.staging.data(), sizeof op.reply);
     skip = sizeof op.reply;
   }
-  if (op.unpack && op.reply.status == server::kOk) {
-    const std::byte* in = op.staging.data() + skip;
-    op.unpack->walk(op.staging.size() - skip, [&](std::byte* d, std::size_t k) {
-      std::memcpy(d, in, k);
-      in += k;
-    });
-  }
+  if (op.unpack && op.reply.status == server::kOk) op.unpack->scatter(op.staging.data() + skip, op.staging.size() - skip);
   op.unpack.reset();
   std::vector<std::byte>().swap(op.staging);
 }

@@ -1,0 +1,90 @@
+// MG's level arrays and how their data moves: ghost exchange, and the two transitions between
+// the distributed levels and the levels gathered on rank 0 (grid.hpp).
+//
+// Two implementations of the same three operations (Exchange), chosen by --comm:
+//  - rma: Armada's arrays layer, one-sided. A ghost exchange synchronizes the level's ranks once
+//    (every block is final), then this rank gets each of its 26 ghost regions (faces, edges,
+//    corners) from its owner with a nonblocking patch get, all in flight at once, and waits for
+//    them. No rank waits for a neighbour's permission, and no one waits at the end for the others
+//    to finish reading its block: that is safe because in MG an array is never written again
+//    before every rank has passed the next exchange's synchronization (each kernel's output is
+//    exchanged before the next kernel writes anything already exchanged; see mg.cpp).
+//  - mpi: the baseline. The same 26 regions as MPI_Irecv/MPI_Isend messages to and from the
+//    neighbours, packed and unpacked, then MPI_Waitall; transitions use MPI_Gatherv and
+//    MPI_Bcast.
+// Regions whose owner is this rank itself (a dimension with one rank: the periodic wrap stays
+// local) are copied in place, the same way in both.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "armada/arrays/global_array.hpp"
+#include "grid.hpp"
+#include "kernels.hpp"
+
+namespace armada::mg {
+
+/// One level array: a 3-D GlobalArray<double> with ghost width 1 on a level's layout, and this
+/// rank's block of it in place (accessed for the array's whole life).
+struct LevelArray {
+  arrays::GlobalArray<double> array;
+  Frame frame;                      ///< empty on ranks that own nothing
+  Dim3<Index> lo{}, hi{};           ///< this rank's block [lo, hi), global indices
+
+  /// Collective over all ranks.
+  static LevelArray create(const LevelLayout& layout, const std::string& name);
+  /// Collective. Ends the local access and frees the array.
+  void destroy();
+};
+
+/// One of the 26 ghost regions of a block, in the direction `dir` (-1, 0, +1 per dimension).
+struct HaloRegion {
+  Dim3<int> dir{};
+  int tag = 0;                      ///< 0..26, the message tag of this direction
+  Dim3<Index> extent{};             ///< cells per dimension
+  Dim3<Index> recv{};               ///< frame position of the ghost cells
+  Dim3<Index> send{};               ///< frame position of the cells the neighbour at -dir needs
+  Dim3<Index> src_lo{}, src_hi{};   ///< global indices of the ghost cells' data (wrapped)
+  int from = 0;                     ///< owner of that data (the neighbour at +dir)
+  int to = 0;                       ///< the neighbour at -dir (receives `send`)
+  bool local = false;               ///< from == to == this rank: copied in place
+  std::size_t offset = 0, count = 0;///< MPI: receive at offset, send at offset + count
+};
+
+/// The ghost regions of one rank's block of a level (shared by the level's arrays).
+struct HaloPlan {
+  std::vector<HaloRegion> regions;  ///< empty for ranks that own nothing
+  bool local_only = true;           ///< the level has one block: no synchronization needed
+  std::size_t buffer_doubles = 0;   ///< MPI packing space for all remote regions
+  std::vector<double> buffer;       ///< MPI packing space (allocated by the MPI exchange)
+
+  static HaloPlan make(const LevelLayout& layout, int rank);
+};
+
+/// Copies the regions of `plan` that this rank owns itself (the periodic wrap in dimensions with
+/// one rank). With a plan for a single-block level this fills the whole ghost frame.
+void copy_local_regions(const Frame& f, const HaloPlan& plan);
+
+/// How level data moves between ranks (see the file comment).
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  virtual const char* name() const noexcept = 0;
+  /// Fills the ghost frame of `a` (periodic). Collective over all ranks.
+  virtual void ghosts(LevelArray& a, HaloPlan& plan) = 0;
+  /// `coarse` (gathered on rank 0) = `staging` (distributed, same dimensions), ghosts
+  /// included. Collective.
+  virtual void gather(LevelArray& staging, LevelArray& coarse, HaloPlan& coarse_plan) = 0;
+  /// `replica` (a full copy with ghost frame on every rank) = `coarse` (gathered on rank 0).
+  /// `whole` is the plan of a single block of that level. Collective.
+  virtual void replicate(LevelArray& coarse, const Frame& replica, const HaloPlan& whole) = 0;
+};
+
+std::unique_ptr<Exchange> make_rma_exchange();
+std::unique_ptr<Exchange> make_mpi_exchange(MPI_Comm comm);
+
+}  // namespace armada::mg

@@ -1,0 +1,113 @@
+#include "mg.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "armada/rma/runtime.hpp"
+#include "zran3.hpp"
+
+namespace armada::mg {
+
+Multigrid::Multigrid(Index n, const ProcessGrid& grid, const Stencil& smoother, Exchange& exchange, MPI_Comm comm)
+    : comm_(comm), exchange_(exchange), smoother_(smoother) {
+  if (level_count(n) < 2) throw LayoutError("grid size " + std::to_string(n) + " is too small for a V-cycle (at least 4)");
+  layouts_ = plan_levels(n, grid);
+  const int me = rma::rank();
+  for (const LevelLayout& L : layouts_) {
+    const std::string k = std::to_string(L.level);
+    plans_.push_back(HaloPlan::make(L, me));
+    u_.push_back(LevelArray::create(L, "u" + k));
+    r_.push_back(LevelArray::create(L, "r" + k));
+  }
+  v_ = LevelArray::create(layouts_.back(), "v");
+  for (int k = 2; k <= levels(); ++k) {
+    const LevelLayout half = halved(layout(k)), &coarse = layout(k - 1);
+    if (half.grid.p == coarse.grid.p && half.starts == coarse.starts) continue;
+    // Only the coarsest distributed level meets a gathered one (grid.hpp).
+    staging_level_ = k;
+    staging_ = LevelArray::create(half, "staging" + std::to_string(k - 1));
+    whole_plan_ = HaloPlan::make(coarse, 0);
+    const Index m = coarse.n + 2;
+    replica_storage_.assign(static_cast<std::size_t>(m * m * m), 0.0);
+    replica_ = {replica_storage_.data(), {coarse.n, coarse.n, coarse.n}, m, m * m};
+  }
+}
+
+void Multigrid::destroy() {
+  for (auto* arrays : {&u_, &r_})
+    for (LevelArray& a : *arrays) a.destroy();
+  v_.destroy();
+  staging_.destroy();
+}
+
+void Multigrid::exchange_ghosts(int k, LevelArray& a) { exchange_.ghosts(a, plans_[static_cast<std::size_t>(k - 1)]); }
+
+void Multigrid::initialize() {
+  const int lt = levels();
+  zero_u(lt);
+  zran3(v_, layout(lt), plans_.back(), exchange_, comm_);
+}
+
+void Multigrid::resid(int k) {
+  LevelArray& rk = r(k);
+  const Frame& vk = k == levels() ? v_.frame : rk.frame;
+  armada::mg::resid(u(k).frame, vk, rk.frame, operator_a);
+  exchange_ghosts(k, rk);
+}
+
+void Multigrid::psinv(int k) {
+  armada::mg::psinv(r(k).frame, u(k).frame, smoother_);
+  exchange_ghosts(k, u(k));
+}
+
+void Multigrid::rprj3(int k) {
+  if (gathered_below(k)) {
+    armada::mg::rprj3(r(k).frame, staging_.frame);
+    exchange_.gather(staging_, r(k - 1), plans_[static_cast<std::size_t>(k - 2)]);
+  } else {
+    armada::mg::rprj3(r(k).frame, r(k - 1).frame);
+    exchange_ghosts(k - 1, r(k - 1));
+  }
+}
+
+void Multigrid::interp(int k) {
+  LevelArray& fine = u(k);
+  if (!gathered_below(k)) {
+    armada::mg::interp(u(k - 1).frame, fine.frame);
+    return;
+  }
+  exchange_.replicate(u(k - 1), replica_, whole_plan_);
+  if (fine.frame.empty()) return;
+  // The coarse block under this rank's fine block, with its ghost frame, inside the replica.
+  const Dim3<Index> m{fine.frame.n[0] / 2, fine.frame.n[1] / 2, fine.frame.n[2] / 2};
+  armada::mg::interp(replica_.sub(fine.lo[0] / 2, fine.lo[1] / 2, fine.lo[2] / 2, m), fine.frame);
+}
+
+void Multigrid::zero_u(int k) { zero(u(k).frame); }
+
+void Multigrid::mg3p() {
+  const int lt = levels();
+  for (int k = lt; k >= 2; --k) rprj3(k);
+  zero_u(1);
+  psinv(1);
+  for (int k = 2; k < lt; ++k) {
+    zero_u(k);
+    interp(k);
+    resid(k);
+    psinv(k);
+  }
+  interp(lt);
+  resid(lt);
+  psinv(lt);
+}
+
+Norms Multigrid::norm2u3(int k) {
+  const NormParts local = norm_parts(r(k).frame);
+  double sum = 0, max = 0;
+  MPI_Allreduce(&local.sum_squares, &sum, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  MPI_Allreduce(&local.max_abs, &max, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  const double points = std::pow(static_cast<double>(layout(k).n), 3);
+  return {std::sqrt(sum / points), max};
+}
+
+}  // namespace armada::mg

@@ -1,0 +1,83 @@
+// NAS MG on Armada arrays: the multigrid hierarchy and the V-cycle, step by step with NPB's
+// names. Level k (1..lt) holds u(k) and r(k), one LevelArray each (grid.hpp: distributed over
+// the process grid, or gathered on rank 0 when coarse); the finest level also holds v.
+//
+// Every member function is collective over all ranks of `comm` (each rank calls the same
+// sequence); ranks that own no block of a level skip its kernels but still take part in its
+// synchronization. Steps that write an array finish by exchanging its ghost frame, as NPB's
+// do, so the next step finds its inputs' ghosts current.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "classes.hpp"
+#include "halo.hpp"
+
+namespace armada::mg {
+
+struct Norms {
+  double l2 = 0;       ///< sqrt(sum r^2 / n^3): NPB's rnm2, the verified value
+  double max_abs = 0;  ///< NPB's rnmu
+};
+
+class Multigrid {
+ public:
+  /// Lays out and creates the arrays of an n^3 problem on `grid` (n a power of two >= 4).
+  /// Throws LayoutError when it cannot be laid out. Collective.
+  Multigrid(Index n, const ProcessGrid& grid, const Stencil& smoother, Exchange& exchange, MPI_Comm comm);
+  Multigrid(const Multigrid&) = delete;
+  Multigrid& operator=(const Multigrid&) = delete;
+  /// Frees the arrays. Collective (call it on every rank before rma::finalize; if it is never
+  /// called, finalize releases the memory).
+  void destroy();
+
+  int levels() const noexcept { return static_cast<int>(layouts_.size()); }
+  const LevelLayout& layout(int k) const { return layouts_.at(static_cast<std::size_t>(k - 1)); }
+  LevelArray& u(int k) { return u_.at(static_cast<std::size_t>(k - 1)); }
+  LevelArray& r(int k) { return r_.at(static_cast<std::size_t>(k - 1)); }
+  LevelArray& v() { return v_; }
+  /// Exchanges the ghost frame of a level-k array (u(k), r(k) or v()).
+  void exchange_ghosts(int k, LevelArray& a);
+
+  // ---- the steps of NPB's MG -------------------------------------------------------------------
+  /// u(lt) = 0 and v = NPB's charges (zran3).
+  void initialize();
+  /// r(k) = v - A u(k) with v = v() at the finest level and r(k) itself below; exchanges r(k).
+  void resid(int k);
+  /// u(k) = u(k) + S r(k); exchanges u(k).
+  void psinv(int k);
+  /// r(k-1) = P r(k) (gathered onto rank 0 when level k-1 is); exchanges r(k-1).
+  void rprj3(int k);
+  /// u(k) = u(k) + Q u(k-1) (from a replica of level k-1 when it is gathered).
+  void interp(int k);
+  /// u(k) = 0, ghosts included.
+  void zero_u(int k);
+  /// One V-cycle (NPB's mg3P): restrict r down to level 1, smooth there, then prolongate,
+  /// recompute the residual and smooth on every finer level.
+  void mg3p();
+  /// The norms of r(k) over the whole level.
+  Norms norm2u3(int k);
+
+ private:
+  bool gathered_below(int k) const { return staging_level_ == k; }
+
+  MPI_Comm comm_;
+  Exchange& exchange_;
+  Stencil smoother_;
+  std::vector<LevelLayout> layouts_;
+  std::vector<HaloPlan> plans_;       // this rank's ghost regions per level
+  std::vector<LevelArray> u_, r_;
+  LevelArray v_;
+  // Where the distributed levels meet the gathered ones (level staging_level_ is the coarsest
+  // distributed level; 0: none): rprj3 writes into `staging_` (level staging_level_ - 1 laid out
+  // as half of staging_level_), gathered from there; interp reads a full copy, `replica_`.
+  int staging_level_ = 0;
+  LevelArray staging_;
+  HaloPlan whole_plan_;               // the single block of the gathered level, for the replica
+  std::vector<double> replica_storage_;
+  Frame replica_;
+};
+
+}  // namespace armada::mg

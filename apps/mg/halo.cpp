@@ -100,8 +100,24 @@ class RmaExchange final : public Exchange {
  public:
   const char* name() const noexcept override { return "rma"; }
 
+  // Epochs: the intervals between this exchange's synchronizations, counted alike on every rank
+  // (all ranks make the same calls). A block read remotely during the current epoch may still be
+  // being read; one read in an earlier epoch is done (every reader waited for its gets before
+  // reaching the synchronization that ended that epoch).
+  void prepare_write(LevelArray& a) override {
+    if (a.exposed != epoch_) return;
+    a.array.sync();
+    ++epoch_;
+    ++write_syncs_;
+  }
+  long write_syncs() const noexcept override { return write_syncs_; }
+
   void ghosts(LevelArray& a, HaloPlan& plan) override {
-    if (!plan.local_only) a.array.sync();  // every block is final
+    if (plan.local_only) {  // one block: nothing crosses ranks, nothing to wait for
+      copy_local_regions(a.frame, plan);
+      return;
+    }
+    synchronize(a);  // every block is final
     pending_.clear();
     const Frame& f = a.frame;
     for (const HaloRegion& r : plan.regions)
@@ -113,7 +129,7 @@ class RmaExchange final : public Exchange {
   }
 
   void gather(LevelArray& staging, LevelArray& coarse, HaloPlan& coarse_plan) override {
-    staging.array.sync();  // every rank's part of the staging array is final
+    synchronize(staging);  // every rank's part of the staging array is final
     if (!coarse.frame.empty()) {
       const Index n = coarse.hi[0];
       staging.array.get({0, 0, 0}, {n, n, n}, &coarse.frame.at(1, 1, 1), frame_ld(coarse.frame));
@@ -122,13 +138,21 @@ class RmaExchange final : public Exchange {
   }
 
   void replicate(LevelArray& coarse, const Frame& replica, const HaloPlan& whole) override {
-    coarse.array.sync();  // rank 0 has finished the coarse levels
+    synchronize(coarse);  // rank 0 has finished the coarse levels
     const Index n = coarse.array.dims()[0];
     coarse.array.get({0, 0, 0}, {n, n, n}, &replica.at(1, 1, 1), frame_ld(replica));
     copy_local_regions(replica, whole);
   }
 
  private:
+  // Synchronizes the ranks before `read` is read remotely: a new epoch in which it is exposed.
+  void synchronize(LevelArray& read) {
+    read.array.sync();
+    read.exposed = ++epoch_;
+  }
+
+  std::uint64_t epoch_ = 1;
+  long write_syncs_ = 0;
   std::vector<aa::NbHandle> pending_;
 };
 
@@ -137,6 +161,9 @@ class MpiExchange final : public Exchange {
  public:
   explicit MpiExchange(MPI_Comm comm) : comm_(comm) {}
   const char* name() const noexcept override { return "mpi"; }
+  // Nobody reads another rank's block: each rank packs its own data.
+  void prepare_write(LevelArray&) override {}
+  long write_syncs() const noexcept override { return 0; }
 
   void ghosts(LevelArray& a, HaloPlan& plan) override {
     const Frame& f = a.frame;

@@ -6,9 +6,11 @@
 //    (every block is final), then this rank gets each of its 26 ghost regions (faces, edges,
 //    corners) from its owner with a nonblocking patch get, all in flight at once, and waits for
 //    them. No rank waits for a neighbour's permission, and no one waits at the end for the others
-//    to finish reading its block: that is safe because in MG an array is never written again
-//    before every rank has passed the next exchange's synchronization (each kernel's output is
-//    exchanged before the next kernel writes anything already exchanged; see mg.cpp).
+//    to finish reading its block. Instead, a block that others may still be reading (exposed
+//    since the last synchronization) is guarded on the writer's side: prepare_write()
+//    synchronizes first. In MG's V-cycle that never happens (every kernel's output is exchanged,
+//    with its synchronization, before the next kernel writes an array exchanged earlier), so the
+//    exchange costs one synchronization; other orders stay correct at the price of one more.
 //  - mpi: the baseline. The same 26 regions as MPI_Irecv/MPI_Isend messages to and from the
 //    neighbours, packed and unpacked, then MPI_Waitall; transitions use MPI_Gatherv and
 //    MPI_Bcast.
@@ -18,6 +20,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +37,7 @@ struct LevelArray {
   arrays::GlobalArray<double> array;
   Frame frame;                      ///< empty on ranks that own nothing
   Dim3<Index> lo{}, hi{};           ///< this rank's block [lo, hi), global indices
+  std::uint64_t exposed = 0;        ///< rma: the epoch in which other ranks last read the block
 
   /// Collective over all ranks.
   static LevelArray create(const LevelLayout& layout, const std::string& name);
@@ -74,6 +78,12 @@ class Exchange {
  public:
   virtual ~Exchange() = default;
   virtual const char* name() const noexcept = 0;
+  /// Call before writing `a` (its interior): waits, if needed, until no rank may still be
+  /// reading it. Collective: every rank calls it at the same point (its decision is the same
+  /// on every rank).
+  virtual void prepare_write(LevelArray& a) = 0;
+  /// How many synchronizations prepare_write() added so far.
+  virtual long write_syncs() const noexcept = 0;
   /// Fills the ghost frame of `a` (periodic). Collective over all ranks.
   virtual void ghosts(LevelArray& a, HaloPlan& plan) = 0;
   /// `coarse` (gathered on rank 0) = `staging` (distributed, same dimensions), ghosts

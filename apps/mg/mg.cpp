@@ -45,22 +45,27 @@ void Multigrid::exchange_ghosts(int k, LevelArray& a) { exchange_.ghosts(a, plan
 void Multigrid::initialize() {
   const int lt = levels();
   zero_u(lt);
+  prepare_write(v_);
   zran3(v_, layout(lt), plans_.back(), exchange_, comm_);
 }
 
 void Multigrid::resid(int k) {
   LevelArray& rk = r(k);
   const Frame& vk = k == levels() ? v_.frame : rk.frame;
+  prepare_write(rk);
   armada::mg::resid(u(k).frame, vk, rk.frame, operator_a);
   exchange_ghosts(k, rk);
 }
 
 void Multigrid::psinv(int k) {
+  prepare_write(u(k));
   armada::mg::psinv(r(k).frame, u(k).frame, smoother_);
   exchange_ghosts(k, u(k));
 }
 
 void Multigrid::rprj3(int k) {
+  prepare_write(r(k - 1));
+  if (gathered_below(k)) prepare_write(staging_);
   if (gathered_below(k)) {
     armada::mg::rprj3(r(k).frame, staging_.frame);
     exchange_.gather(staging_, r(k - 1), plans_[static_cast<std::size_t>(k - 2)]);
@@ -72,6 +77,7 @@ void Multigrid::rprj3(int k) {
 
 void Multigrid::interp(int k) {
   LevelArray& fine = u(k);
+  prepare_write(fine);
   if (!gathered_below(k)) {
     armada::mg::interp(u(k - 1).frame, fine.frame);
     return;
@@ -83,7 +89,10 @@ void Multigrid::interp(int k) {
   armada::mg::interp(replica_.sub(fine.lo[0] / 2, fine.lo[1] / 2, fine.lo[2] / 2, m), fine.frame);
 }
 
-void Multigrid::zero_u(int k) { zero(u(k).frame); }
+void Multigrid::zero_u(int k) {
+  prepare_write(u(k));
+  zero(u(k).frame);
+}
 
 void Multigrid::mg3p() {
   const int lt = levels();

@@ -40,6 +40,11 @@ class Multigrid {
   LevelArray& v() { return v_; }
   /// Exchanges the ghost frame of a level-k array (u(k), r(k) or v()).
   void exchange_ghosts(int k, LevelArray& a);
+  /// Call before writing an array's block from outside the steps below (they call it
+  /// themselves): see Exchange::prepare_write.
+  void prepare_write(LevelArray& a) { exchange_.prepare_write(a); }
+  /// Synchronizations prepare_write() had to add (none in MG's own sequence of steps).
+  long write_syncs() const noexcept { return exchange_.write_syncs(); }
 
   // ---- the steps of NPB's MG -------------------------------------------------------------------
   /// u(lt) = 0 and v = NPB's charges (zran3).

@@ -1,0 +1,234 @@
+// armada-mg's pieces against the serial reference (mg_reference.hpp) on a 16^3 periodic grid:
+// the layout of levels over the ranks, the ghost exchange (every cell of every rank's frame,
+// faces, edges and corners), each kernel at every level (including the step between the
+// distributed levels and those gathered on rank 0), the norm, zran3 and a whole V-cycle. Each
+// runs with the one-sided exchange and with the MPI baseline, on 1, 2, 3 and 4 ranks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "armada/rma/rma.hpp"
+#include "grid.hpp"
+#include "mg.hpp"
+#include "mg_reference.hpp"
+#include "zran3.hpp"
+
+namespace rma = armada::rma;
+using namespace armada::mg;
+using armada::mg::test::Grid;
+using armada::mg::test::random_grid;
+
+// ---- layout ---------------------------------------------------------------------------------------
+TEST(MgLayout, ProcessGridsSplitZThenY) {
+  EXPECT_EQ(choose_process_grid(1, 32).p, (Dim3<int>{1, 1, 1}));
+  EXPECT_EQ(choose_process_grid(2, 32).p, (Dim3<int>{2, 1, 1}));
+  EXPECT_EQ(choose_process_grid(4, 32).p, (Dim3<int>{2, 2, 1}));
+  EXPECT_EQ(choose_process_grid(8, 32).p, (Dim3<int>{2, 2, 2}));
+  EXPECT_EQ(choose_process_grid(6, 32).p, (Dim3<int>{3, 2, 1}));
+  EXPECT_EQ(choose_process_grid(16, 32).p, (Dim3<int>{4, 2, 2}));
+  const ProcessGrid g = choose_process_grid(12, 64);
+  for (int r = 0; r < g.size(); ++r) EXPECT_EQ(g.rank_at(g.coords(r)), r);
+  EXPECT_EQ(g.rank_at({-1, 0, 0}), g.rank_at({g.p[0] - 1, 0, 0}));
+}
+
+TEST(MgLayout, RankCountsTheGridCannotUseAreErrors) {
+  EXPECT_THROW(choose_process_grid(17, 32), LayoutError);  // a prime above n/2
+  EXPECT_THROW(choose_process_grid(0, 32), LayoutError);
+  EXPECT_THROW(choose_process_grid(3, 4), LayoutError);
+  EXPECT_THROW(level_count(24), LayoutError);
+  try {
+    choose_process_grid(17, 32);
+  } catch (const LayoutError& e) {
+    EXPECT_NE(std::string(e.what()).find("17 ranks"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MgLayout, LevelsNestAndCoarseOnesAreGathered) {
+  for (int ranks : {1, 2, 3, 4, 6, 8}) {
+    const ProcessGrid g = choose_process_grid(ranks, 32);
+    const auto levels = plan_levels(32, g);
+    ASSERT_EQ(levels.size(), 5u);
+    for (const LevelLayout& L : levels) {
+      bool fits = true;
+      for (int d = 0; d < 3; ++d) fits = fits && L.n / 2 >= g.p[d];
+      EXPECT_EQ(L.distributed, fits) << "ranks " << ranks << " level " << L.level;
+      EXPECT_EQ(L.blocks(), L.distributed ? ranks : 1);
+      for (int r = 0; r < L.blocks(); ++r) {
+        Dim3<Index> lo, hi;
+        L.block(r, lo, hi);
+        for (int d = 0; d < 3; ++d) {
+          EXPECT_EQ(lo[d] % 2, 0);
+          EXPECT_GE(hi[d] - lo[d], 2) << "ranks " << ranks << " level " << L.level;
+        }
+      }
+      if (L.level > 1 && levels[static_cast<std::size_t>(L.level - 2)].distributed) {
+        const LevelLayout half = halved(L);
+        EXPECT_EQ(half.starts, levels[static_cast<std::size_t>(L.level - 2)].starts);
+      }
+    }
+    EXPECT_TRUE(levels.back().distributed);
+  }
+}
+
+// ---- kernels on the ranks -------------------------------------------------------------------------
+namespace {
+
+constexpr Index n = 16;
+constexpr double tolerance = 1e-12;
+
+// This rank's block of `g`, into the interior of `a`.
+void load(Multigrid& mg, LevelArray& a, const Grid& g) {
+  mg.prepare_write(a);
+  const Frame& f = a.frame;
+  if (f.empty()) return;
+  for (Index k = 1; k <= f.n[0]; ++k)
+    for (Index j = 1; j <= f.n[1]; ++j)
+      for (Index i = 1; i <= f.n[2]; ++i) f.at(k, j, i) = g(a.lo[0] + k - 1, a.lo[1] + j - 1, a.lo[2] + i - 1);
+}
+
+// Every cell of this rank's frame, ghosts included (they hold the periodic neighbours' values),
+// against the reference.
+void expect_frame(const LevelArray& a, const Grid& want, double tol, const std::string& what) {
+  const Frame& f = a.frame;
+  if (f.empty()) return;
+  long bad = 0;
+  std::string first;
+  for (Index k = 0; k <= f.n[0] + 1; ++k)
+    for (Index j = 0; j <= f.n[1] + 1; ++j)
+      for (Index i = 0; i <= f.n[2] + 1; ++i) {
+        const double got = f.at(k, j, i), ref = want(a.lo[0] + k - 1, a.lo[1] + j - 1, a.lo[2] + i - 1);
+        if (std::fabs(got - ref) > tol * (1 + std::fabs(ref))) {
+          if (bad++ == 0)
+            first = "frame (" + std::to_string(k) + ", " + std::to_string(j) + ", " + std::to_string(i) +
+                    ") got " + std::to_string(got) + " want " + std::to_string(ref);
+        }
+      }
+  EXPECT_EQ(bad, 0) << "[rank " << rma::rank() << "] " << what << ": " << bad << " cells differ, first " << first;
+}
+
+class MgKernels : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    exchange_ = GetParam() == "mpi" ? make_mpi_exchange(rma::world_comm()) : make_rma_exchange();
+    mg_ = std::make_unique<Multigrid>(n, choose_process_grid(rma::size(), n), smoother_sa, *exchange_,
+                                      rma::world_comm());
+  }
+  void TearDown() override { mg_->destroy(); }
+  Index size(int k) const { return mg_->layout(k).n; }
+  // u(k) or r(k) = a random grid, ghosts exchanged.
+  Grid fill(int k, LevelArray& a, unsigned seed) {
+    Grid g = random_grid(size(k), seed);
+    load(*mg_, a, g);
+    mg_->exchange_ghosts(k, a);
+    return g;
+  }
+
+  std::unique_ptr<Exchange> exchange_;
+  std::unique_ptr<Multigrid> mg_;
+};
+
+}  // namespace
+
+TEST_P(MgKernels, GhostExchangeFillsFacesEdgesAndCorners) {
+  for (int k = 1; k <= mg_->levels(); ++k) {
+    const Grid g = fill(k, mg_->u(k), 100u + static_cast<unsigned>(k));
+    expect_frame(mg_->u(k), g, 0.0, "exchange level " + std::to_string(k));
+  }
+}
+
+TEST_P(MgKernels, ResidAtEveryLevel) {
+  const int lt = mg_->levels();
+  for (int k = 1; k <= lt; ++k) {
+    const Grid u = fill(k, mg_->u(k), 200u + static_cast<unsigned>(k));
+    const Grid v = random_grid(size(k), 300u + static_cast<unsigned>(k));
+    load(*mg_, k == lt ? mg_->v() : mg_->r(k), v);
+    mg_->resid(k);
+    expect_frame(mg_->r(k), test::resid_ref(u, v, operator_a), tolerance, "resid level " + std::to_string(k));
+  }
+}
+
+TEST_P(MgKernels, PsinvAtEveryLevel) {
+  for (const Stencil& c : {smoother_sa, smoother_sb}) {
+    auto solver = Multigrid(n, choose_process_grid(rma::size(), n), c, *exchange_, rma::world_comm());
+    for (int k = 1; k <= solver.levels(); ++k) {
+      const Index m = solver.layout(k).n;
+      const Grid r = random_grid(m, 400u + static_cast<unsigned>(k)), u = random_grid(m, 500u + static_cast<unsigned>(k));
+      load(solver, solver.r(k), r);
+      solver.exchange_ghosts(k, solver.r(k));
+      load(solver, solver.u(k), u);
+      solver.psinv(k);
+      expect_frame(solver.u(k), test::psinv_ref(r, u, c), tolerance, "psinv level " + std::to_string(k));
+    }
+    solver.destroy();
+  }
+}
+
+TEST_P(MgKernels, Rprj3FromEveryLevel) {
+  for (int k = mg_->levels(); k >= 2; --k) {
+    const Grid r = fill(k, mg_->r(k), 600u + static_cast<unsigned>(k));
+    mg_->rprj3(k);
+    expect_frame(mg_->r(k - 1), test::rprj3_ref(r), tolerance, "rprj3 onto level " + std::to_string(k - 1));
+  }
+}
+
+TEST_P(MgKernels, InterpOntoEveryLevel) {
+  for (int k = 2; k <= mg_->levels(); ++k) {
+    const Grid z = fill(k - 1, mg_->u(k - 1), 700u + static_cast<unsigned>(k));
+    const Grid u = fill(k, mg_->u(k), 800u + static_cast<unsigned>(k));
+    mg_->interp(k);
+    expect_frame(mg_->u(k), test::interp_ref(z, u), tolerance, "interp onto level " + std::to_string(k));
+  }
+}
+
+TEST_P(MgKernels, Norm2u3) {
+  const int lt = mg_->levels();
+  const Grid r = fill(lt, mg_->r(lt), 900u);
+  const Norms got = mg_->norm2u3(lt);
+  EXPECT_NEAR(got.l2, test::l2_ref(r), 1e-14);
+  double max = 0;
+  for (double x : r.v) max = std::max(max, std::fabs(x));
+  EXPECT_EQ(got.max_abs, max);
+}
+
+TEST_P(MgKernels, Zran3MatchesTheContinuousSequence) {
+  mg_->initialize();
+  const int lt = mg_->levels();
+  expect_frame(mg_->v(), test::zran3_ref(size(lt)), 0.0, "zran3");
+  expect_frame(mg_->u(lt), Grid(size(lt)), 0.0, "u after initialize");
+  // Every charge exists once: +10 and -10 over the whole grid.
+  const std::vector<Charge> charges = zran3_charges(mg_->layout(lt), rma::world_comm());
+  EXPECT_EQ(charges.size(), 2u * zran3_charge_count);
+}
+
+TEST_P(MgKernels, TwoVCycles) {
+  const int lt = mg_->levels();
+  mg_->initialize();
+  const long syncs = mg_->write_syncs();
+  mg_->resid(lt);
+  mg_->mg3p();
+  mg_->resid(lt);
+  mg_->mg3p();
+  mg_->resid(lt);
+  // The V-cycle never writes a block another rank may still be reading (halo.hpp): its ghost
+  // exchanges need no synchronization besides their own.
+  EXPECT_EQ(mg_->write_syncs(), syncs);
+  std::vector<Grid> u, r;
+  for (int k = 1; k <= lt; ++k) {
+    u.emplace_back(size(k));
+    r.emplace_back(size(k));
+  }
+  const Grid v = test::zran3_ref(size(lt));
+  r[lt - 1] = test::resid_ref(u[lt - 1], v, operator_a);
+  for (int cycle = 0; cycle < 2; ++cycle) {
+    test::mg3p_ref(u, r, v, smoother_sa);
+    r[lt - 1] = test::resid_ref(u[lt - 1], v, operator_a);
+  }
+  expect_frame(mg_->u(lt), u[lt - 1], tolerance, "u after two V-cycles");
+  expect_frame(mg_->r(lt), r[lt - 1], tolerance, "r after two V-cycles");
+  EXPECT_NEAR(mg_->norm2u3(lt).l2, test::l2_ref(r[lt - 1]), 1e-14);
+}
+
+INSTANTIATE_TEST_SUITE_P(Comm, MgKernels, ::testing::Values("rma", "mpi"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });

@@ -26,58 +26,73 @@ void yz_sums(const Frame& f, Index k, Index j, Index i_lo, Index i_hi, double* _
   }
 }
 
+// Calls row(k, j, faces, diagonals) for every interior row of `in`, with the y/z sums of that
+// row over the whole x extent, ghosts included.
+template <class Row>
+void for_each_row_with_yz_sums(const Frame& in, Row&& row) {
+  const Index nx = in.n[2];
+  std::vector<double> faces(static_cast<std::size_t>(nx + 2)), diagonals(faces.size());
+  for (Index k = 1; k <= in.n[0]; ++k)
+    for (Index j = 1; j <= in.n[1]; ++j) {
+      yz_sums(in, k, j, 0, nx + 2, faces.data(), diagonals.data());
+      row(k, j, faces.data(), diagonals.data());
+    }
+}
+
+// r = v - A u on one row; v may be r (each element is read before it is written).
+void resid_row(const double* v, const double* __restrict u, const double* __restrict f, const double* __restrict d,
+               double* r, Index nx, const Stencil& a) {
+  for (Index i = 1; i <= nx; ++i)
+    r[i] = v[i] - a[0] * u[i] - a[2] * (d[i] + f[i - 1] + f[i + 1]) - a[3] * (d[i - 1] + d[i + 1]);
+}
+
+// u = u + S r on one row.
+void psinv_row(const double* __restrict r, const double* __restrict f, const double* __restrict d,
+               double* __restrict u, Index nx, const Stencil& c) {
+  for (Index i = 1; i <= nx; ++i)
+    u[i] = u[i] + c[0] * r[i] + c[1] * (r[i - 1] + r[i + 1] + f[i]) + c[2] * (d[i] + f[i - 1] + f[i + 1]);
+}
+
 }  // namespace
 
 void resid(const Frame& u, const Frame& v, const Frame& r, const Stencil& a) {
   if (u.empty()) return;
-  const Index nx = u.n[2];
-  std::vector<double> u1(static_cast<std::size_t>(nx + 2)), u2(u1.size());
-  double* __restrict f = u1.data();
-  double* __restrict d = u2.data();
-  for (Index k = 1; k <= u.n[0]; ++k)
-    for (Index j = 1; j <= u.n[1]; ++j) {
-      yz_sums(u, k, j, 0, nx + 2, f, d);
-      const double* __restrict uc = u.row(k, j);
-      const double* vc = v.row(k, j);  // may be r's row: same element read, then written
-      double* rc = r.row(k, j);
-      for (Index i = 1; i <= nx; ++i)
-        rc[i] = vc[i] - a[0] * uc[i] - a[2] * (d[i] + f[i - 1] + f[i + 1]) - a[3] * (d[i - 1] + d[i + 1]);
-    }
+  for_each_row_with_yz_sums(u, [&](Index k, Index j, const double* f, const double* d) {
+    resid_row(v.row(k, j), u.row(k, j), f, d, r.row(k, j), u.n[2], a);
+  });
 }
 
 void psinv(const Frame& r, const Frame& u, const Stencil& c) {
   if (r.empty()) return;
-  const Index nx = r.n[2];
-  std::vector<double> r1(static_cast<std::size_t>(nx + 2)), r2(r1.size());
-  double* __restrict f = r1.data();
-  double* __restrict d = r2.data();
-  for (Index k = 1; k <= r.n[0]; ++k)
-    for (Index j = 1; j <= r.n[1]; ++j) {
-      yz_sums(r, k, j, 0, nx + 2, f, d);
-      const double* __restrict rc = r.row(k, j);
-      double* __restrict uc = u.row(k, j);
-      for (Index i = 1; i <= nx; ++i)
-        uc[i] = uc[i] + c[0] * rc[i] + c[1] * (rc[i - 1] + rc[i + 1] + f[i]) + c[2] * (d[i] + f[i - 1] + f[i + 1]);
-    }
+  for_each_row_with_yz_sums(r, [&](Index k, Index j, const double* f, const double* d) {
+    psinv_row(r.row(k, j), f, d, u.row(k, j), r.n[2], c);
+  });
 }
+
+namespace {
+
+// One coarse row of the restriction: coarse i takes fine 2i and its neighbours (x1, y1: the
+// fine row's y/z face and diagonal sums).
+void rprj3_row(const double* __restrict r, const double* __restrict x1, const double* __restrict y1,
+               double* __restrict s, Index mx) {
+  for (Index i = 1; i <= mx; ++i) {
+    const Index f = 2 * i;
+    s[i] = 0.5 * r[f] + 0.25 * (r[f - 1] + r[f + 1] + x1[f]) + 0.125 * (x1[f - 1] + x1[f + 1] + y1[f]) +
+           0.0625 * (y1[f - 1] + y1[f + 1]);
+  }
+}
+
+}  // namespace
 
 void rprj3(const Frame& r, const Frame& s) {
   if (s.empty()) return;
   const Index mx = s.n[2];
-  std::vector<double> x1v(static_cast<std::size_t>(2 * mx + 2)), y1v(x1v.size());
-  double* __restrict x1 = x1v.data();
-  double* __restrict y1 = y1v.data();
+  std::vector<double> x1(static_cast<std::size_t>(2 * mx + 2)), y1(x1.size());
   for (Index k = 1; k <= s.n[0]; ++k)
     for (Index j = 1; j <= s.n[1]; ++j) {
       // Fine frame coordinate of coarse (k, j, i) is (2k, 2j, 2i).
-      yz_sums(r, 2 * k, 2 * j, 1, 2 * mx + 2, x1, y1);
-      const double* __restrict rc = r.row(2 * k, 2 * j);
-      double* __restrict sc = s.row(k, j);
-      for (Index i = 1; i <= mx; ++i) {
-        const Index f = 2 * i;
-        sc[i] = 0.5 * rc[f] + 0.25 * (rc[f - 1] + rc[f + 1] + x1[f]) + 0.125 * (x1[f - 1] + x1[f + 1] + y1[f]) +
-                0.0625 * (y1[f - 1] + y1[f + 1]);
-      }
+      yz_sums(r, 2 * k, 2 * j, 1, 2 * mx + 2, x1.data(), y1.data());
+      rprj3_row(r.row(2 * k, 2 * j), x1.data(), y1.data(), s.row(k, j), mx);
     }
 }
 
@@ -144,9 +159,12 @@ NormParts norm_parts(const Frame& r) {
 
 void copy_box(const Frame& f, Dim3<Index> src, Dim3<Index> dst, Dim3<Index> extent) {
   for (Index k = 0; k < extent[0]; ++k)
-    for (Index j = 0; j < extent[1]; ++j)
-      std::memcpy(&f.at(dst[0] + k, dst[1] + j, dst[2]), &f.at(src[0] + k, src[1] + j, src[2]),
-                  static_cast<std::size_t>(extent[2]) * sizeof(double));
+    for (Index j = 0; j < extent[1]; ++j) {
+      const double* from = &f.at(src[0] + k, src[1] + j, src[2]);
+      double* to = &f.at(dst[0] + k, dst[1] + j, dst[2]);
+      if (extent[2] == 1) *to = *from;  // x faces and edges: one element per row
+      else std::memcpy(to, from, static_cast<std::size_t>(extent[2]) * sizeof(double));
+    }
 }
 
 }  // namespace armada::mg

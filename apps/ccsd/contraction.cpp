@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "world.hpp"
+
 namespace armada::apps::ccsd {
 
 TaskLists build_all_tasks(const Tensors& tensors) {
@@ -14,12 +16,6 @@ TaskLists build_all_tasks(const Tensors& tensors) {
 }
 
 namespace {
-
-int world_size() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
 
 /// Every rank writes its own part: inputs from the formula, R zero.
 void create_and_fill(const Tensors& tensors, TileStore& store) {

@@ -6,13 +6,12 @@
 #include <numeric>
 
 #include "kernels.hpp"
+#include "world.hpp"
 
 namespace armada::apps::ccsd {
 
 DgemmRun run_dgemm_limit(const TaskLists& tasks) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int rank = world_rank(), ranks = world_size();
   std::int64_t a = 0, b = 0, r = 0;
   for (const auto& list : tasks)
     for (const Task& t : list) a = std::max(a, t.a_size()), b = std::max(b, t.b_size()), r = std::max(r, t.r_size());

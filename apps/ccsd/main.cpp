@@ -16,12 +16,15 @@
 #include "kernels.hpp"
 #include "memory.hpp"
 #include "report.hpp"
+#include "world.hpp"
 #ifdef ARMADA_CCSD_WITH_GA
 #include "ga/ga_store.hpp"
 #endif
 
 namespace ccsd = armada::apps::ccsd;
 namespace rma = armada::rma;
+
+using ccsd::world_rank;
 
 namespace {
 
@@ -31,17 +34,11 @@ constexpr bool ga_available = true;
 constexpr bool ga_available = false;
 #endif
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-
 /// Throws InputError when the ranks of some node would need more memory than it has available.
 /// Collective: every rank reaches the same verdict.
 void check_memory(const ccsd::Options& o) {
-  int ranks = 1, node_ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int ranks = ccsd::world_size();
+  int node_ranks = 1;
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   MPI_Comm_size(node, &node_ranks);
@@ -85,8 +82,7 @@ ccsd::Summary run_on(ccsd::Impl impl, ccsd::TileStore& store, const ccsd::Option
 }
 
 int run(const ccsd::Options& o) {
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int ranks = ccsd::world_size();
   ccsd::use_one_blas_thread();
   const ccsd::Problem problem(o.settings);
   const ccsd::Tensors tensors(problem);

@@ -6,16 +6,11 @@
 #include <cstdio>
 
 #include "memory.hpp"
+#include "world.hpp"
 
 namespace armada::apps::ccsd {
 
 namespace {
-
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
 
 double reduce(double x, MPI_Op op) {
   double y = 0;
@@ -35,7 +30,7 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
   Summary s;
   s.impl = impl;
   s.schedule = to_string(schedule);
-  MPI_Comm_size(MPI_COMM_WORLD, &s.ranks);
+  s.ranks = world_size();
   double busy = 0, flops = 0, bytes = 0;
   for (std::size_t t = 0; t < term_count; ++t) {
     const TermStats& ts = run.terms[t];
@@ -61,7 +56,7 @@ Summary summarize(const DgemmRun& run) {
   Summary s;
   s.impl = Impl::dgemm;
   s.schedule = "none";
-  MPI_Comm_size(MPI_COMM_WORLD, &s.ranks);
+  s.ranks = world_size();
   s.flops = reduce(run.flops, MPI_SUM);
   s.time_s = reduce(run.seconds, MPI_MAX);
   s.busy_max = s.time_s;

@@ -1,12 +1,11 @@
 #include "scheduler.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
 
 #include "kernels.hpp"
+#include "world.hpp"
 
 namespace armada::apps::ccsd {
 
@@ -18,11 +17,8 @@ namespace {
 class TaskSource {
  public:
   TaskSource(TileStore& store, Term term, std::int64_t count, Schedule schedule)
-      : store_(store), term_(term), count_(count), schedule_(schedule) {
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
-    next_static_ = rank_;
-  }
+      : store_(store), term_(term), count_(count), schedule_(schedule), ranks_(world_size()),
+        next_static_(world_rank()) {}
   std::int64_t next() {
     std::int64_t t;
     if (schedule_ == Schedule::dynamic) {
@@ -39,7 +35,7 @@ class TaskSource {
   Term term_;
   std::int64_t count_;
   Schedule schedule_;
-  int rank_ = 0, ranks_ = 1;
+  int ranks_ = 1;
   std::int64_t next_static_ = 0;
 };
 

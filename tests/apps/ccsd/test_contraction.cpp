@@ -11,15 +11,10 @@
 #include "contraction.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
+#include "world.hpp"
 
 namespace armada::apps::ccsd {
 namespace {
-
-int rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
 
 struct Case {
   Settings settings;
@@ -44,7 +39,7 @@ TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
   const RunResult run = run_contraction(tensors, tasks, *store, c.schedule);
   long long result[2] = {0, 0};  // compared, mismatches
   double max_rel = 0, ref_sum = 0;
-  if (rank() == 0) {
+  if (world_rank() == 0) {
     const DenseTensor want = reference_residual(p);
     const Comparison cmp = compare_residual(tensors[TensorId::R], read_residual(tensors, *store), want, 1e-12);
     result[0] = cmp.compared;
@@ -77,8 +72,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 /// Gathers every rank's executed task numbers of one term on every rank.
 std::vector<std::int64_t> all_executed(const std::vector<std::int64_t>& mine) {
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int ranks = world_size();
   int n = static_cast<int>(mine.size());
   std::vector<int> counts(static_cast<std::size_t>(ranks)), displs(static_cast<std::size_t>(ranks), 0);
   MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -92,7 +86,7 @@ std::vector<std::int64_t> all_executed(const std::vector<std::int64_t>& mine) {
 TEST(Tasks, EveryTaskIsExecutedExactlyOnce) {
   use_one_blas_thread();
   for (Schedule schedule : {Schedule::dynamic, Schedule::static_round_robin}) {
-    const Problem p(Settings{4, 7, 1, 2});
+    const Problem p(Settings{3, 6, 1, 2});
     const Tensors tensors(p);
     const TaskLists tasks = build_all_tasks(tensors);
     auto store = make_armada_store();

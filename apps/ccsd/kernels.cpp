@@ -35,8 +35,9 @@ void dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const double* a, cons
 void use_one_blas_thread() { openblas_set_num_threads(1); }
 
 namespace {
-double* permuted(const double* src, const Extents& ext, const Perm& perm, bool identity, std::vector<double>& buf) {
-  if (identity) return const_cast<double*>(src);
+/// The block as the dgemm reads it: itself, or its permutation in `buf`.
+const double* permuted(const double* src, const Extents& ext, const Perm& perm, bool identity, std::vector<double>& buf) {
+  if (identity) return src;
   buf.resize(static_cast<std::size_t>(ext[0] * ext[1] * ext[2] * ext[3]));
   permute4(src, ext, perm, buf.data());
   return buf.data();

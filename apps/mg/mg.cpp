@@ -1,6 +1,7 @@
 #include "mg.hpp"
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "armada/rma/runtime.hpp"
@@ -24,6 +25,8 @@ Multigrid::Multigrid(Index n, const ProcessGrid& grid, const Stencil& smoother, 
     const LevelLayout half = halved(layout(k)), &coarse = layout(k - 1);
     if (half.grid.p == coarse.grid.p && half.starts == coarse.starts) continue;
     // Only the coarsest distributed level meets a gathered one (grid.hpp).
+    if (staging_level_ != 0) throw std::logic_error("armada-mg: levels " + std::to_string(k) + " and " +
+                                                    std::to_string(staging_level_) + " both need a staging array");
     staging_level_ = k;
     staging_ = LevelArray::create(half, "staging" + std::to_string(k - 1));
     whole_plan_ = HaloPlan::make(coarse, 0);

@@ -67,7 +67,7 @@ std::vector<LevelLayout> plan_levels(Index n, const ProcessGrid& grid) {
   std::vector<LevelLayout> levels(static_cast<std::size_t>(lt));
   // The coarsest distributed level splits evenly into even blocks; finer ones double it, so
   // that every level's bounds are twice the next coarser level's.
-  int coarsest = lt;
+  int coarsest = lt + 1;
   for (int k = lt; k >= 1; --k) {
     const Index nk = n >> (lt - k);
     bool fits = true;
@@ -75,6 +75,10 @@ std::vector<LevelLayout> plan_levels(Index n, const ProcessGrid& grid) {
     if (!fits) break;
     coarsest = k;
   }
+  if (coarsest > lt)
+    throw LayoutError("the process grid " + std::to_string(grid.p[0]) + "x" + std::to_string(grid.p[1]) + "x" +
+                      std::to_string(grid.p[2]) + " leaves some rank fewer than 2 points per dimension of " +
+                      std::to_string(n) + "^3");
   for (int k = 1; k <= lt; ++k) {
     LevelLayout& L = levels[static_cast<std::size_t>(k - 1)];
     L.level = k;

@@ -96,11 +96,13 @@ bool write_npb_json(const NpbResult& r, const std::string& path, std::string& wh
   std::fflush(stdout);
   if (path.empty()) return true;
   std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f || std::fprintf(f, "%s\n", json.c_str()) < 0 || std::fclose(f) != 0) {
-    why = "--json '" + path + "': cannot write: " + std::strerror(errno);
-    return false;
+  bool ok = f != nullptr;
+  if (ok) {
+    ok = std::fprintf(f, "%s\n", json.c_str()) >= 0;
+    ok = std::fclose(f) == 0 && ok;
   }
-  return true;
+  if (!ok) why = "--json '" + path + "': cannot write: " + std::strerror(errno);
+  return ok;
 }
 
 }  // namespace armada::apps

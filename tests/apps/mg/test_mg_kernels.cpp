@@ -38,6 +38,7 @@ TEST(MgLayout, RankCountsTheGridCannotUseAreErrors) {
   EXPECT_THROW(choose_process_grid(0, 32), LayoutError);
   EXPECT_THROW(choose_process_grid(3, 4), LayoutError);
   EXPECT_THROW(level_count(24), LayoutError);
+  EXPECT_THROW(plan_levels(8, ProcessGrid{{5, 1, 1}}), LayoutError);
   try {
     choose_process_grid(17, 32);
   } catch (const LayoutError& e) {

@@ -1,9 +1,10 @@
 // The result of an NPB program run, printed two ways:
 //  - the report as NPB's print_results lays it out (rank 0, stdout): "Class =", "Size =",
-//    "Iterations =", "Time in seconds =", "Total processes =", "Mop/s total =",
-//    "Mop/s/process =", "Operation type =", "Verification =", each value right-aligned to the
-//    same column as in NPB's MPI reports, preceded by the verification lines (value, reference,
-//    relative error) that NPB's benchmarks print;
+//    "Iterations =", "Time in seconds =", "Total processes =", "Communication =" (rma or mpi:
+//    not in NPB's report), "Mop/s total =", "Mop/s/process =", "Operation type =",
+//    "Verification =", each value right-aligned to the same column as in NPB's MPI reports,
+//    preceded by the verification lines (value, reference, relative error) that NPB's
+//    benchmarks print;
 //  - one JSON object on one line, the last line of the program's stdout, also written to the
 //    --json file:
 //    {"benchmark":"MG","class":"S","ranks":2,"comm":"rma","time_s":…,"mops":…,"value":…,

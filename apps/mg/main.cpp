@@ -40,11 +40,39 @@ mg::Norms run_benchmark(mg::Multigrid& solver, int iterations, bool print) {
   return solver.norm2u3(lt);
 }
 
+// Rank 0 prints the report and the JSON line. Returns the exit code (meaningful on rank 0).
+int report(const ap::NpbArgs& args, const mg::ProblemClass& cls, double time, const mg::Norms& norms, bool root) {
+  ap::NpbResult result;
+  result.benchmark = "MG";
+  result.problem_class = cls.name;
+  result.size = {cls.n, cls.n, cls.n};
+  result.iterations = cls.iterations;
+  result.ranks = rma::size();
+  result.comm = args.comm;
+  result.time_s = time;
+  const double points = static_cast<double>(cls.n) * cls.n * cls.n;
+  result.mops = time > 0 ? mg::flops_per_point * cls.iterations * points * 1e-6 / time : 0.0;
+  result.value_name = "L2 Norm";
+  result.value = norms.l2;
+  result.reference = cls.reference;
+  result.verified = ap::npb_verify(norms.l2, cls.reference, result.tolerance);
+  int code = result.verified ? 0 : 1;
+  if (root) {
+    ap::print_npb_report(stdout, result);
+    std::string why;
+    if (!ap::write_npb_json(result, args.json_path, why)) {
+      std::fprintf(stderr, "armada-mg: %s\n", why.c_str());
+      code = 1;
+    }
+  }
+  return code;
+}
+
 // Everything after the checks: set up, one untimed warm-up V-cycle (NPB does the same), the
 // timed run, the report. Returns the exit code.
 int run(const ap::NpbArgs& args, const mg::ProblemClass& cls, const mg::ProcessGrid& grid, MPI_Comm comm) {
-  const int me = rma::rank(), ranks = rma::size();
-  const bool root = me == 0;
+  const int ranks = rma::size();
+  const bool root = rma::rank() == 0;
   std::unique_ptr<mg::Exchange> exchange =
       args.comm == ap::Comm::mpi ? mg::make_mpi_exchange(comm) : mg::make_rma_exchange();
   if (root) {
@@ -71,29 +99,7 @@ int run(const ap::NpbArgs& args, const mg::ProblemClass& cls, const mg::ProcessG
   MPI_Reduce(&local_time, &time, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
   solver.destroy();
 
-  ap::NpbResult result;
-  result.benchmark = "MG";
-  result.problem_class = cls.name;
-  result.size = {cls.n, cls.n, cls.n};
-  result.iterations = cls.iterations;
-  result.ranks = ranks;
-  result.comm = args.comm;
-  result.time_s = time;
-  const double points = static_cast<double>(cls.n) * cls.n * cls.n;
-  result.mops = time > 0 ? mg::flops_per_point * cls.iterations * points * 1e-6 / time : 0.0;
-  result.value_name = "L2 Norm";
-  result.value = norms.l2;
-  result.reference = cls.reference;
-  result.verified = ap::npb_verify(norms.l2, cls.reference, result.tolerance);
-  int code = result.verified ? 0 : 1;
-  if (root) {
-    ap::print_npb_report(stdout, result);
-    std::string why;
-    if (!ap::write_npb_json(result, args.json_path, why)) {
-      std::fprintf(stderr, "armada-mg: %s\n", why.c_str());
-      code = 1;
-    }
-  }
+  int code = report(args, cls, time, norms, root);
   MPI_Bcast(&code, 1, MPI_INT, 0, comm);
   return code;
 }

@@ -142,3 +142,41 @@ TEST(NpbReport, VerificationAndJson) {
   r.value = std::nan("");
   EXPECT_NE(ap::npb_json_line(r).find("\"value\":null"), std::string::npos);
 }
+
+TEST(NpbReport, LaidOutAsNpbPrintsIt) {
+  ap::NpbResult r;
+  r.benchmark = "MG";
+  r.problem_class = 'S';
+  r.size = {32, 32, 32};
+  r.iterations = 4;
+  r.ranks = 2;
+  r.time_s = 0.25;
+  r.mops = 100;
+  r.value_name = "L2 Norm";
+  r.value = 0.5307707005734e-04;
+  r.reference = 0.5307707005734e-04;
+  r.verified = true;
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  ap::print_npb_report(f, r);
+  r.size = {1400, 0, 0};  // CG's one-number size
+  ap::print_npb_report(f, r);
+  std::rewind(f);
+  std::string text;
+  for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
+  std::fclose(f);
+  // Every value ends in column 44, as in NPB's MPI reports.
+  for (const char* line : {" Class           =                        S\n",
+                           " Size            =             32x  32x  32\n",
+                           " Size            =                     1400\n",
+                           " Iterations      =                        4\n",
+                           " Time in seconds =                     0.25\n",
+                           " Total processes =                        2\n",
+                           " Mop/s total     =                   100.00\n",
+                           " Mop/s/process   =                    50.00\n",
+                           " Operation type  =           floating point\n",
+                           " Verification    =               SUCCESSFUL\n",
+                           " VERIFICATION SUCCESSFUL\n",
+                           " L2 Norm is   0.5307707005734E-04\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << "in:\n" << text;
+}

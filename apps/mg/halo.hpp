@@ -16,6 +16,9 @@
 //    MPI_Bcast.
 // Regions whose owner is this rank itself (a dimension with one rank: the periodic wrap stays
 // local) are copied in place, the same way in both.
+// Why not arrays::Array::update_ghosts(true): it also has all 26 regions in flight, but it
+// synchronizes before and after, and moves the periodic wrap onto the rank itself through rma;
+// here one synchronization, a precomputed plan, and plain copies for the rank's own regions.
 #pragma once
 
 #include <mpi.h>

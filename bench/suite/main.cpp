@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -98,9 +99,11 @@ void run_pass(bs::Pass& p) {
   p.mutexes = rma::MutexSet::create(p.me == 1 ? 1 : 0);
   p.win.create(p.comm, mine, true);
   p.lock_win.create(p.comm, p.me == 1 ? 64 : 0, false);
+  const bool cold = std::find(o.families.begin(), o.families.end(), "cold") != o.families.end();
+  if (cold) bs::open_peer_window(p);
   const std::size_t R = p.layout.region;
   if (root) {
-    for (std::byte** b : {&p.src, &p.dst, &p.mdst}) {
+    for (std::byte** b : {&p.src, &p.dst, &p.mdst, &p.scratch}) {
       *b = static_cast<std::byte*>(rma::allocate_local(R));
       std::memset(*b, 0, R);  // map every page before anything is timed
     }
@@ -133,13 +136,7 @@ void run_pass(bs::Pass& p) {
                    bench::field("rotate", std::string(o.rotate ? "yes" : "no")), bench::field("pinning_rank0", pinning),
                    bench::field("reps", static_cast<long long>(o.reps)), bench::field("rep_ms", o.rep_seconds * 1000),
                    bench::field("mpi_window", std::string(p.win.ok() ? "yes" : "no: " + p.win.error()))});
-    auto selected = [&](const char* f) { return std::find(o.families.begin(), o.families.end(), f) != o.families.end(); };
-    if (selected("contig")) bs::family_contig(p);
-    if (selected("strided")) bs::family_strided(p);
-    if (selected("overlap")) bs::family_overlap(p);
-    if (selected("aggregate")) bs::family_aggregate(p);
-    if (selected("atomic")) bs::family_atomic(p);
-    if (selected("fence")) bs::family_fence(p);
+    for (const std::string& f : o.families) bs::family(f).run(p);
     p.progress->done();
     for (int r = 1; r < p.nranks; ++r) bs::send_command(p, r, {bs::Cmd::Quit});
   } else {
@@ -150,14 +147,37 @@ void run_pass(bs::Pass& p) {
   bench::wait_sleeping(request);
 
   bench::restore_launch_affinity();
-  for (std::byte* b : {p.src, p.dst, p.mdst, p.recv, p.echo})
+  for (std::byte* b : {p.src, p.dst, p.mdst, p.recv, p.echo, p.scratch})
     if (b) rma::free_local(b);
+  if (cold) bs::close_peer_window(p);
   if (p.acc_src) rma::free_local(p.acc_src);
   p.win.free();
   p.lock_win.free();
   p.mutexes.destroy();
   rma::free(p.bases[static_cast<std::size_t>(p.me)]);
   MPI_Comm_free(&p.comm);
+}
+
+/// Whether world ranks 0 and 1 share a host (MPI then reaches rank 1 over shared memory).
+/// Collective over the world.
+bool ranks_01_share_a_host() {
+  MPI_Comm host;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  int me = 0, leader = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Allreduce(&me, &leader, 1, MPI_INT, MPI_MIN, host);  // the lowest world rank on my host
+  MPI_Comm_free(&host);
+  int leaders[2] = {leader, leader};
+  MPI_Bcast(&leaders[0], 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&leaders[1], 1, MPI_INT, 1, MPI_COMM_WORLD);
+  return leaders[0] == leaders[1];
+}
+
+/// Progress steps of one transport pass.
+std::size_t pass_steps(const bs::Options& o, int nranks) {
+  std::size_t n = 0;
+  for (const std::string& f : o.families) n += bs::family(f).steps(o, nranks);
+  return n;
 }
 
 std::string command_line(int argc, char** argv) {
@@ -197,6 +217,7 @@ int plot_only(const bs::Options& o) {
     return 4;
   }
   for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
+  std::printf("%s", bs::headline_table(report).c_str());
   return 0;
 }
 
@@ -238,8 +259,11 @@ int run(int argc, char** argv) {
   bench::ResultWriter table(root, "");
   bench::Progress progress(root);
   const double busy_ns = root ? bench::calibrate_busy() : 0;
+  const bool same_host = ranks_01_share_a_host();
+  const std::size_t steps = pass_steps(o, nranks);
   long failures = 0;
   const auto t0 = bench::Clock::now();
+  progress.begin(steps * o.transports.size());
 
   for (const std::string& transport : o.transports) {
     set_environment(transport, o.vnode_size);
@@ -251,7 +275,9 @@ int run(int argc, char** argv) {
     cfg.host = bench::host_name();
     cfg.date = bench::utc_timestamp();
     cfg.node_size = transport == "shm" ? 0 : o.vnode_size;
+    cfg.mpi_route = same_host ? "shared memory" : "network";
     cfg.loadavg_start = bench::load_average();
+    const std::size_t steps_end = progress.step() + steps;
     std::string refused;
     try {
       rma::init(MPI_COMM_WORLD);
@@ -268,6 +294,7 @@ int run(int argc, char** argv) {
       cfg.status = "not available in this build: " + refused;
       report.runs.push_back(cfg);
       if (root) std::printf("\n== transport %s: NOT AVAILABLE IN THIS BUILD (rma::init refused it: %s)\n", transport.c_str(), refused.c_str());
+      progress.skip(steps);
       continue;
     }
     cfg.route = rma::transport_name(1);
@@ -282,6 +309,7 @@ int run(int argc, char** argv) {
                                        : " (ranks 0 and 1 share a node: use --vnode-size 1, or place them on two hosts)");
       report.runs.push_back(cfg);
       if (root) std::printf("\n== transport %s: %s\n", transport.c_str(), cfg.status.c_str());
+      progress.skip(steps);
       rma::finalize();
       continue;
     }
@@ -299,7 +327,9 @@ int run(int argc, char** argv) {
     p.me = me;
     p.nranks = nranks;
     p.busy_ns = busy_ns;
+    p.same_host = same_host;
     run_pass(p);
+    if (progress.step() < steps_end) progress.skip(steps_end - progress.step());
     failures += p.failures;
     report.runs[static_cast<std::size_t>(run_index)].loadavg_end = bench::load_average();
     rma::finalize();
@@ -327,6 +357,7 @@ int run(int argc, char** argv) {
     }
     for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
   }
+  std::printf("%s", bs::headline_table(report).c_str());
   return status;
 }
 

@@ -41,6 +41,11 @@ void remote_check(Pass& p, int rank, const Command& m, const std::string& what) 
   }
 }
 
+void pair_step(const Pass& p) {
+  const int other = p.me == 0 ? 1 : 0;
+  MPI_Sendrecv(nullptr, 0, MPI_BYTE, other, kTagStep, nullptr, 0, MPI_BYTE, other, kTagStep, p.comm, MPI_STATUS_IGNORE);
+}
+
 namespace {
 
 void answer(const Pass& p, std::int64_t v) { MPI_Send(&v, 1, MPI_INT64_T, 0, kTagReply, p.comm); }
@@ -55,13 +60,49 @@ Rotation rotation(std::int64_t bytes, std::int64_t step, std::int64_t count) {
   return r;
 }
 
-/// The memory a command names: this rank's segment or its MPI window (synchronized first).
+/// The memory a command names: this rank's segment, its MPI window (synchronized first) or the
+/// cold family's peer window (offsets from its start).
 std::byte* memory(Pass& p, Mem mem) {
   if (mem == Mem::Window) {
     p.win.sync();
     return p.win.local();
   }
+  if (mem == Mem::Peer) return p.peer;
   return static_cast<std::byte*>(p.bases[static_cast<std::size_t>(p.me)]);
+}
+
+/// Overlap with the target busy: compute (spin on a flag of our own segment, no library call)
+/// until the origin's put sets it, publishing the spin count so the origin sees we are inside.
+/// Replies the spin count, or -1 if the flag held another value than 1.
+void spin(Pass& p) {
+  std::byte* slots = memory(p, Mem::Segment) + p.layout.slots();
+  std::atomic_ref<std::int64_t> flag(*reinterpret_cast<std::int64_t*>(slots + Layout::kFlag));
+  std::atomic_ref<std::int64_t> spins_out(*reinterpret_cast<std::int64_t*>(slots + Layout::kSpins));
+  flag.store(0);
+  spins_out.store(0);
+  answer(p, 0);
+  std::int64_t spins = 0;
+  while (flag.load(std::memory_order_acquire) == 0)
+    if ((++spins & 1023) == 0) spins_out.store(spins, std::memory_order_relaxed);
+  const std::int64_t seen = flag.load();
+  flag.store(0);
+  answer(p, seen == 1 ? spins : -1);
+}
+
+/// The atomic family's check from both sides: n fetch-adds and n locked get + put increments on
+/// our own memory through the runtime, while the origin does the same through the transport.
+void mixed_atomic(Pass& p, std::int64_t n) {
+  answer(p, 0);
+  std::byte* slots = static_cast<std::byte*>(p.bases[1]) + p.layout.slots();
+  const rma::GlobalPtr<long> counter(1, reinterpret_cast<long*>(slots + Layout::kCounter));
+  const rma::GlobalPtr<long> locked(1, reinterpret_cast<long*>(slots + Layout::kLocked));
+  for (std::int64_t i = 0; i < n; ++i) {
+    rma::fetch_add(counter, 1L);
+    p.mutexes.lock(0, 1);
+    rma::put_value(rma::get_value(locked) + 1, locked);
+    p.mutexes.unlock(0, 1);
+  }
+  answer(p, 0);
 }
 
 /// Returns true when the check passed; prints the failure otherwise.
@@ -164,6 +205,18 @@ void serve(Pass& p) {
       case Cmd::StreamReceive:  // a bytes, b rounds, c d: buffer rotation step and count, e: first message
         answer(p, 0);
         stream_receive(p.comm, 0, kTagData, kTagAck, p.echo, z(m.a), kStreamWindow, z(m.b), rotation(m.a, m.c, m.d), z(m.e));
+        break;
+      case Cmd::Spin:
+        spin(p);
+        break;
+      case Cmd::MixedAtomic:  // a: increments of each kind
+        mixed_atomic(p, m.a);
+        break;
+      case Cmd::Cold:  // a kind, b first iteration, c iterations (suite/families/cold.cpp)
+        answer(p, cold_target(p, m));
+        break;
+      case Cmd::ServerStats:
+        server_stats_reply(p);
         break;
       case Cmd::CheckStream: {  // a bytes, b seed, c step, d buffers used: each holds the pattern of its offset
         bool ok = true;

@@ -135,7 +135,16 @@ void run_pass(bs::Pass& p) {
                    bench::field("ranks", static_cast<long long>(p.nranks)), bench::field("region_bytes", static_cast<long long>(R)),
                    bench::field("rotate", std::string(o.rotate ? "yes" : "no")), bench::field("pinning_rank0", pinning),
                    bench::field("reps", static_cast<long long>(o.reps)), bench::field("rep_ms", o.rep_seconds * 1000),
-                   bench::field("mpi_window", std::string(p.win.ok() ? "yes" : "no: " + p.win.error()))});
+                   bench::field("mpi_window", std::string(p.win.ok() ? "yes" : "no: " + p.win.error())),
+                   bench::field("mpi_route", std::string(p.same_host ? "shared memory" : "network")),
+                   bench::field("OMPI_MCA_osc", bench::env_or("OMPI_MCA_osc", "(default)")),
+                   bench::field("OMPI_MCA_btl", bench::env_or("OMPI_MCA_btl", "(default)")),
+                   bench::field("server_poll", std::string(rma::config().server_poll ? "yes" : "no")),
+                   bench::field("server_sleep_max_us", static_cast<long long>(rma::config().server_sleep_max_us)),
+                   bench::field("server_cluster", static_cast<long long>(rma::config().server_cluster)),
+                   bench::field("server_buffers", static_cast<long long>(rma::config().server_buffers)),
+                   bench::field("server_inline", static_cast<long long>(rma::config().server_inline)),
+                   bench::field("server_chunk", static_cast<long long>(rma::config().server_chunk))});
     for (const std::string& f : o.families) bs::family(f).run(p);
     p.progress->done();
     for (int r = 1; r < p.nranks; ++r) bs::send_command(p, r, {bs::Cmd::Quit});

@@ -152,67 +152,69 @@ std::vector<ColdRun> contestants(Pass& p, Kind kind, std::vector<long>& vals, st
   std::byte* const seg = p.seg + p.layout.a();
   std::byte* const peer = p.peer;
   const std::size_t win = p.layout.a();
+  const bool mpi = p.win.ok();
   std::vector<ColdRun> runs;
+  auto add = [&runs](bool available, const char* method, Mem mem, std::function<void(std::size_t)> op,
+                     std::function<std::string(std::size_t)> check) {
+    if (available) runs.push_back(ColdRun{method, mem, std::move(op), std::move(check), 0, Outcome{}});
+  };
   auto chain_check = [&pl, &got](std::size_t g) { return pl.check_chain(g, got, 0); };
-  auto walk = [&got](auto&& step) {
+  auto walk = [&got](auto&& step) {  // follows the chain from slot 0, step(k) reading slot k
     std::size_t k = 0;
     for (std::size_t s = 0; s < kSlots; ++s) k = Plan::follow(got[s] = step(k));
   };
   auto block_check = [&p, &pl](std::size_t g) -> std::string {
-    if (load_word(p.dst) != g || load_word(p.dst + kBlock - 8) != g || std::memcmp(p.dst + 8, pl.get_block.data() + 8, kBlock - 16) != 0)
+    if (load_word(p.dst) != g || load_word(p.dst + kBlock - 8) != g ||
+        std::memcmp(p.dst + 8, pl.get_block.data() + 8, kBlock - 16) != 0)
       return "data differs from what the target wrote in iteration " + std::to_string(g);
     return {};
   };
-  auto put_values = [&vals](std::size_t g) {
-    for (std::size_t k = 0; k < kSlots; ++k) vals[k] = Plan::value(g, k);
+  auto put_slots = [&pl, &vals](auto&& store) {  // store(value, slot offset) for every slot
+    return [&pl, &vals, store](std::size_t g) {
+      for (std::size_t k = 0; k < kSlots; ++k) vals[k] = Plan::value(g, k);
+      for (std::size_t k = 0; k < kSlots; ++k) store(&vals[k], pl.offsets[k]);
+    };
   };
   switch (kind) {
     case Kind::Put:
-      runs.push_back({"armada", Mem::Segment, [=, &pl, &vals](std::size_t g) {
-                        put_values(g);
-                        for (std::size_t k = 0; k < kSlots; ++k) rma::put(&vals[k], seg + pl.offsets[k], 8, T);
-                        rma::fence(T);  // complete before the target checks them
-                      }, {}});
-      if (peer) runs.push_back({"peer_store", Mem::Peer, [=, &pl, &vals](std::size_t g) {
-                                  put_values(g);
-                                  for (std::size_t k = 0; k < kSlots; ++k) word_at(peer, pl.offsets[k]).store(vals[k], std::memory_order_relaxed);
-                                }, {}});
-      if (p.win.ok()) runs.push_back({"mpi_put_flush", Mem::Window, [=, &p, &pl, &vals](std::size_t g) {
-                                        put_values(g);
-                                        for (std::size_t k = 0; k < kSlots; ++k) p.win.put_flush(&vals[k], 8, T, win + pl.offsets[k]);
-                                      }, {}});
+      add(true, "armada", Mem::Segment, [&, put = put_slots([seg](long* v, std::size_t at) { rma::put(v, seg + at, 8, T); })](std::size_t g) {
+            put(g);
+            rma::fence(T);  // complete before the target checks them
+          }, {});
+      add(peer, "peer_store", Mem::Peer, put_slots([peer](long* v, std::size_t at) { word_at(peer, at).store(*v, std::memory_order_relaxed); }), {});
+      add(mpi, "mpi_put_flush", Mem::Window, put_slots([&p, win](long* v, std::size_t at) { p.win.put_flush(v, 8, T, win + at); }), {});
       break;
     case Kind::GetChain:
-      runs.push_back({"armada", Mem::Segment, [=](std::size_t) {
-                        walk([&](std::size_t k) { long v; rma::get(seg + k * kStride, &v, 8, T); return v; });
-                      }, chain_check});
-      if (peer) runs.push_back({"peer_load", Mem::Peer, [=](std::size_t) {
-                                  walk([&](std::size_t k) { return word_at(peer, k * kStride).load(std::memory_order_relaxed); });
-                                }, chain_check});
-      if (p.win.ok()) runs.push_back({"mpi_get_flush", Mem::Window, [=, &p](std::size_t) {
-                                        walk([&](std::size_t k) { long v; p.win.get_flush(&v, 8, T, win + k * kStride); return v; });
-                                      }, chain_check});
+      add(true, "armada", Mem::Segment, [=](std::size_t) {
+            walk([&](std::size_t k) { long v; rma::get(seg + k * kStride, &v, 8, T); return v; });
+          }, chain_check);
+      add(peer, "peer_load", Mem::Peer, [=](std::size_t) {
+            walk([&](std::size_t k) { return word_at(peer, k * kStride).load(std::memory_order_relaxed); });
+          }, chain_check);
+      add(mpi, "mpi_get_flush", Mem::Window, [=, &p](std::size_t) {
+            walk([&](std::size_t k) { long v; p.win.get_flush(&v, 8, T, win + k * kStride); return v; });
+          }, chain_check);
       break;
     case Kind::FetchAddChain:
-      runs.push_back({"armada", Mem::Segment, [=](std::size_t) {
-                        walk([&](std::size_t k) { return rma::fetch_add(rma::GlobalPtr<long>(T, reinterpret_cast<long*>(seg + k * kStride)), 1L); });
-                      }, chain_check});
-      if (peer) runs.push_back({"peer_atomic", Mem::Peer, [=](std::size_t) {
-                                  walk([&](std::size_t k) { return word_at(peer, k * kStride).fetch_add(1); });
-                                }, chain_check});
-      if (p.win.ok()) runs.push_back({"mpi_fetch_and_op", Mem::Window, [=, &p](std::size_t) {
-                                        walk([&](std::size_t k) { return p.win.fetch_add(1, T, win + k * kStride); });
-                                      }, chain_check});
+      add(true, "armada", Mem::Segment, [=](std::size_t) {
+            walk([&](std::size_t k) { return rma::fetch_add(rma::GlobalPtr<long>(T, reinterpret_cast<long*>(seg + k * kStride)), 1L); });
+          }, chain_check);
+      add(peer, "peer_atomic", Mem::Peer, [=](std::size_t) {
+            walk([&](std::size_t k) { return word_at(peer, k * kStride).fetch_add(1); });
+          }, chain_check);
+      add(mpi, "mpi_fetch_and_op", Mem::Window, [=, &p](std::size_t) {
+            walk([&](std::size_t k) { return p.win.fetch_add(1, T, win + k * kStride); });
+          }, chain_check);
       break;
     case Kind::PutBlock:
-      runs.push_back({"armada", Mem::Segment, [=, &p](std::size_t) { rma::put(p.src, seg + kBlockAt, kBlock, T); rma::fence(T); }, {}});
-      if (peer) runs.push_back({"peer_memcpy", Mem::Peer, [=, &p](std::size_t) { std::memcpy(peer + kBlockAt, p.src, kBlock); clobber(peer); }, {}});
-      if (p.win.ok()) runs.push_back({"mpi_put_flush", Mem::Window, [=, &p](std::size_t) { p.win.put_flush(p.src, kBlock, T, win + kBlockAt); }, {}});
+      add(true, "armada", Mem::Segment, [=, &p](std::size_t) { rma::put(p.src, seg + kBlockAt, kBlock, T); rma::fence(T); }, {});
+      add(peer, "peer_memcpy", Mem::Peer, [=, &p](std::size_t) { std::memcpy(peer + kBlockAt, p.src, kBlock); clobber(peer); }, {});
+      add(mpi, "mpi_put_flush", Mem::Window, [=, &p](std::size_t) { p.win.put_flush(p.src, kBlock, T, win + kBlockAt); }, {});
       break;
     case Kind::GetBlock:
-      runs.push_back({"armada", Mem::Segment, [=, &p](std::size_t) { rma::get(seg + kBlockAt, p.dst, kBlock, T); }, block_check});
-      if (peer) runs.push_back({"peer_memcpy", Mem::Peer, [=, &p](std::size_t) { std::memcpy(p.dst, peer + kBlockAt, kBlock); clobber(p.dst); }, block_check});
-      if (p.win.ok()) runs.push_back({"mpi_get_flush", Mem::Window, [=, &p](std::size_t) { p.win.get_flush(p.dst, kBlock, T, win + kBlockAt); }, block_check});
+      add(true, "armada", Mem::Segment, [=, &p](std::size_t) { rma::get(seg + kBlockAt, p.dst, kBlock, T); }, block_check);
+      add(peer, "peer_memcpy", Mem::Peer, [=, &p](std::size_t) { std::memcpy(p.dst, peer + kBlockAt, kBlock); clobber(p.dst); }, block_check);
+      add(mpi, "mpi_get_flush", Mem::Window, [=, &p](std::size_t) { p.win.get_flush(p.dst, kBlock, T, win + kBlockAt); }, block_check);
       break;
   }
   return runs;

@@ -358,14 +358,15 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
                            const std::string& dir) {
   std::string s = "# armada-bench plots; run with: gnuplot <this file>\n";
   s += "# One colour per transport, one dash and point type per op and method; error bars min-max.\n";
-  s += "set terminal " + terminal + " size 1200,800\n";
-  s += "set key below left horizontal maxcols 3 noenhanced\nset grid\nset termoption noenhanced\n";
+  s += "set terminal " + terminal + " size 1400,900\n";
+  s += "set key below center horizontal maxcols 3 noenhanced\nset grid\nset termoption noenhanced\n";
   // Colours of the transports, in order of appearance across the report (the same in every plot).
   std::vector<std::string> transports;
   for (const RunConfig& run : report.runs)
     if (run.status == "ok") index_of(transports, run.transport);
   static constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
   static constexpr int kPoints[] = {7, 5, 9, 11, 13, 3, 1, 2, 4, 6};
+  static constexpr const char* kDashes[] = {"1", "2", "3", "4", "5", "(12,4,2,4,2,4)", "(2,8)", "(20,6)"};
   int block = 0;
   for (const PlotSpec& p : plots) {
     const Curves c = curves_of(report, p);
@@ -409,7 +410,7 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
       const int method = index_of(methods, r.op + " " + r.method);
       const int transport = index_of(transports, report.runs.at(static_cast<std::size_t>(r.run)).transport);
       s += std::string(i ? ", \\\n     " : "") + names[i] + " using 1:2:3:4 with yerrorlines lc rgb \"" +
-           kColours[transport % 6] + "\" dt " + std::to_string(method % 5 + 1) + " pt " +
+           kColours[transport % 6] + "\" dt " + kDashes[method % 8] + " pt " +
            std::to_string(kPoints[method % 10]) + " title " + json::quote(c.order[i]);
     }
     s += "\n";

@@ -114,6 +114,66 @@ bool check(Pass& p, const std::string& what, const std::string& problem) {
 
 std::string where(Mem mem) { return mem == Mem::Window ? "MPI window" : "rma segment"; }
 
+/// Check: a offset, b bytes, c seed, d step, e count: b bytes at a + j*d, j < e
+bool check_slots(Pass& p, const Command& m) {
+  std::byte* base = memory(p, m.mem) + m.a;
+  bool ok = true;
+  for (std::int64_t j = 0; j < std::max<std::int64_t>(m.e, 1) && ok; ++j) {
+    const std::size_t off = z(j * m.d);
+    ok = check(p, where(m.mem) + " at offset " + std::to_string(z(m.a) + off) + " (" + format_bytes(z(m.b)) + ")",
+               check_pattern(base + off, z(m.b), u(m.c), off / 8));
+  }
+  return ok;
+}
+
+/// CheckStrided:
+bool check_strided(Pass& p, const Command& m) {
+  // a offset, b segment bytes, c segments, d remote stride, e seed, f slot step (remote),
+  // g = count << 32 | local slot step / 8: segment k of slot j at a + j*f + k*d holds the
+  // pattern words of local offset j*lstep + k*b, and the gap after it is zero.
+  std::byte* base = memory(p, m.mem) + m.a;
+  const std::size_t seg = z(m.b), nseg = z(m.c), stride = z(m.d), count = z(m.g >> 32),
+                    lstep = z(m.g & 0xFFFFFFFF) * 8;
+  bool ok = true;
+  for (std::size_t j = 0; j < count && ok; ++j)
+    for (std::size_t k = 0; k < nseg && ok; ++k) {
+      const std::byte* s = base + j * z(m.f) + k * stride;
+      const std::string what = where(m.mem) + ": strided " + format_bytes(seg) + " x " + std::to_string(nseg) +
+                               ", slot " + std::to_string(j) + ", segment " + std::to_string(k);
+      ok = check(p, what, check_pattern(s, seg, u(m.e), (j * lstep + k * seg) / 8)) &&
+           (stride == seg || check(p, what + " (the gap after it)", check_zero(s + seg, stride - seg)));
+    }
+  return ok;
+}
+
+/// CheckDoubles: a offset, b count, c expected multiple of acc_value(i) (as double bits)
+bool check_doubles(Pass& p, const Command& m) {
+  const std::byte* base = memory(p, m.mem) + m.a;
+  double mult;
+  std::memcpy(&mult, &m.c, sizeof mult);
+  bool ok = true;
+  for (std::size_t i = 0; i < z(m.b) && ok; ++i) {
+    double got;
+    std::memcpy(&got, base + 8 * i, 8);
+    if (got != mult * acc_value(i))
+      ok = check(p, where(m.mem) + ": accumulate result", "element " + std::to_string(i) + " is " +
+                                                              std::to_string(got) + ", expected " +
+                                                              std::to_string(mult * acc_value(i)));
+  }
+  return ok;
+}
+
+/// CheckScatter: a offset, b slots, c region bytes, d seed: slot k holds pattern_word(k, seed)
+bool check_scatter(Pass& p, const Command& m) {
+  const std::byte* base = memory(p, m.mem) + m.a;
+  const auto slots = scatter_offsets(z(m.b), z(m.c));
+  bool ok = true;
+  for (std::size_t k = 0; k < slots.size() && ok; ++k)
+    ok = check(p, where(m.mem) + ": scattered slot " + std::to_string(k),
+               check_pattern(base + slots[k], 8, u(m.d), k));
+  return ok;
+}
+
 }  // namespace
 
 void serve(Pass& p) {
@@ -130,62 +190,18 @@ void serve(Pass& p) {
         answer(p, 0);
         break;
       }
-      case Cmd::Check: {  // a offset, b bytes, c seed, d step, e count: b bytes at a + j*d, j < e
-        std::byte* base = memory(p, m.mem) + m.a;
-        bool ok = true;
-        for (std::int64_t j = 0; j < std::max<std::int64_t>(m.e, 1) && ok; ++j) {
-          const std::size_t off = z(j * m.d);
-          ok = check(p, where(m.mem) + " at offset " + std::to_string(z(m.a) + off) + " (" + format_bytes(z(m.b)) + ")",
-                     check_pattern(base + off, z(m.b), u(m.c), off / 8));
-        }
-        answer(p, ok ? 0 : 1);
+      case Cmd::Check:
+        answer(p, check_slots(p, m) ? 0 : 1);
         break;
-      }
-      case Cmd::CheckStrided: {
-        // a offset, b segment bytes, c segments, d remote stride, e seed, f slot step (remote),
-        // g = count << 32 | local slot step / 8: segment k of slot j at a + j*f + k*d holds the
-        // pattern words of local offset j*lstep + k*b, and the gap after it is zero.
-        std::byte* base = memory(p, m.mem) + m.a;
-        const std::size_t seg = z(m.b), nseg = z(m.c), stride = z(m.d), count = z(m.g >> 32),
-                          lstep = z(m.g & 0xFFFFFFFF) * 8;
-        bool ok = true;
-        for (std::size_t j = 0; j < count && ok; ++j)
-          for (std::size_t k = 0; k < nseg && ok; ++k) {
-            const std::byte* s = base + j * z(m.f) + k * stride;
-            const std::string what = where(m.mem) + ": strided " + format_bytes(seg) + " x " + std::to_string(nseg) +
-                                     ", slot " + std::to_string(j) + ", segment " + std::to_string(k);
-            ok = check(p, what, check_pattern(s, seg, u(m.e), (j * lstep + k * seg) / 8)) &&
-                 (stride == seg || check(p, what + " (the gap after it)", check_zero(s + seg, stride - seg)));
-          }
-        answer(p, ok ? 0 : 1);
+      case Cmd::CheckStrided:
+        answer(p, check_strided(p, m) ? 0 : 1);
         break;
-      }
-      case Cmd::CheckDoubles: {  // a offset, b count, c expected multiple of acc_value(i) (as double bits)
-        const std::byte* base = memory(p, m.mem) + m.a;
-        double mult;
-        std::memcpy(&mult, &m.c, sizeof mult);
-        bool ok = true;
-        for (std::size_t i = 0; i < z(m.b) && ok; ++i) {
-          double got;
-          std::memcpy(&got, base + 8 * i, 8);
-          if (got != mult * acc_value(i))
-            ok = check(p, where(m.mem) + ": accumulate result", "element " + std::to_string(i) + " is " +
-                                                                    std::to_string(got) + ", expected " +
-                                                                    std::to_string(mult * acc_value(i)));
-        }
-        answer(p, ok ? 0 : 1);
+      case Cmd::CheckDoubles:
+        answer(p, check_doubles(p, m) ? 0 : 1);
         break;
-      }
-      case Cmd::CheckScatter: {  // a offset, b slots, c region bytes, d seed: slot k holds pattern_word(k, seed)
-        const std::byte* base = memory(p, m.mem) + m.a;
-        const auto slots = scatter_offsets(z(m.b), z(m.c));
-        bool ok = true;
-        for (std::size_t k = 0; k < slots.size() && ok; ++k)
-          ok = check(p, where(m.mem) + ": scattered slot " + std::to_string(k),
-                     check_pattern(base + slots[k], 8, u(m.d), k));
-        answer(p, ok ? 0 : 1);
+      case Cmd::CheckScatter:
+        answer(p, check_scatter(p, m) ? 0 : 1);
         break;
-      }
       case Cmd::SetLong: {  // a offset, b value
         std::byte* base = memory(p, m.mem);
         std::atomic_ref<std::int64_t>(*reinterpret_cast<std::int64_t*>(base + m.a)).store(m.b);

@@ -152,8 +152,8 @@ void rows(Pass& p, const std::string& shape, std::size_t total, std::vector<Outc
     Outcome* o = &out[static_cast<std::size_t>(g * kPerOp)];
     row(p, op + "_strided " + shape, total, Unit::GBps, o[0], &o[1]);
     row(p, op + "_vector " + shape, total, Unit::GBps, o[2], &o[1]);
-    row(p, op + "_strided vs contiguous " + shape, total, Unit::GBps, o[0], &o[3]);
-    row(p, op + "_strided local stride 2x " + shape, total, Unit::GBps, o[4], &o[0]);
+    row(p, op + "_strided " + shape, total, Unit::GBps, o[0], &o[3]);  // against one contiguous transfer
+    row(p, op + "_strided_ls2 " + shape, total, Unit::GBps, o[4], &o[0]);
   }
 }
 

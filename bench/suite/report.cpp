@@ -358,7 +358,7 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
                            const std::string& dir) {
   std::string s = "# armada-bench plots; run with: gnuplot <this file>\n";
   s += "# One colour per transport, one dash and point type per op and method; error bars min-max.\n";
-  s += "set terminal " + terminal + " size 1400,900\n";
+  s += "set terminal " + terminal + " size 1400,1000\n";
   s += "set key below center horizontal maxcols 3 noenhanced\nset grid\nset termoption noenhanced\n";
   // Colours of the transports, in order of appearance across the report (the same in every plot).
   std::vector<std::string> transports;

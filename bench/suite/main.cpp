@@ -1,7 +1,8 @@
 // armada-bench: the cluster benchmark suite. One launch measures every selected family on every
 // selected transport, each transport in its own rma::init ... rma::finalize pass (the runtime
 // reads ARMADA_TRANSPORT and ARMADA_NODE_SIZE at init), with the MPI baselines in the same
-// launch; it prints a table and writes JSON, CSV, a gnuplot script and PNG plots.
+// launch; it prints a table, writes JSON, CSV, a gnuplot script and PNG plots, and ends with the
+// headline table per transport (suite/report.hpp).
 //
 //   mpiexec -n 2 armada-bench [FAMILY] [--transports shm,server,mpi-rma] [--quick] [--output-dir DIR]
 //

@@ -8,7 +8,9 @@
 #     [EXPECT_FAILURE <regex>]          the case passes only if the job fails and prints <regex>
 #     [EXPECT_TIMEOUT]                  the case passes only if the job is killed by its timeout
 #                                       and leaves no process of the program behind
-#     [EXPECT_OUTPUT <regex>])          the case passes only if the job succeeds and prints <regex>
+#     [EXPECT_OUTPUT <regex>]           the case passes only if the job succeeds and prints <regex>
+#     [EXPECT_EXIT <code>])             with EXPECT_FAILURE: the exit code must be exactly <code>
+#                                       (e.g. 2 for a program's bad-input path)
 #
 # Every launch is `timeout <T> mpiexec -n <n> <flags> <exe> <args>`, so a hang ends at <T> with
 # exit code 124 instead of holding CI; ctest's own TIMEOUT stays as a backstop a little later.
@@ -57,7 +59,7 @@ if(ARMADA_SANITIZE MATCHES "thread")
 endif()
 
 function(armada_add_mpi_test target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "EXPECT_TIMEOUT" "NAME;TIMEOUT;EXPECT_FAILURE;EXPECT_OUTPUT"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "EXPECT_TIMEOUT" "NAME;TIMEOUT;EXPECT_FAILURE;EXPECT_OUTPUT;EXPECT_EXIT"
                         "RANKS;ENV;ARGS;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_add_mpi_test(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -80,6 +82,8 @@ function(armada_add_mpi_test target)
                $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
     if(arg_EXPECT_TIMEOUT)
       set(launch ${ARMADA_EXPECT_SCRIPT} timeout - $<TARGET_FILE:${target}> ${launch})
+    elseif(DEFINED arg_EXPECT_FAILURE AND DEFINED arg_EXPECT_EXIT)
+      set(launch ${ARMADA_EXPECT_SCRIPT} exit "${arg_EXPECT_FAILURE}" ${arg_EXPECT_EXIT} ${launch})
     elseif(DEFINED arg_EXPECT_FAILURE)
       set(launch ${ARMADA_EXPECT_SCRIPT} fail "${arg_EXPECT_FAILURE}" - ${launch})
     elseif(DEFINED arg_EXPECT_OUTPUT)

@@ -5,6 +5,8 @@
 #                                                                 running <program-path>
 #   armada-expect.sh fail    <regex> -              <launch...>   nonzero exit (not a timeout) and
 #                                                                 output matching <regex>
+#   armada-expect.sh exit    <regex> <code>         <launch...>   exit code exactly <code> and
+#                                                                 output matching <regex>
 #   armada-expect.sh pass    <regex> -              <launch...>   exit 0 and output matching <regex>
 #                                                                 (the whole output as one text:
 #                                                                 . matches newlines)
@@ -42,6 +44,13 @@ case "$mode" in
   fail)
     if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then
       echo "armada-expect: expected the job to fail (not time out), got exit $rc"; exit 1
+    fi
+    if ! printf '%s\n' "$out" | grep -E -q -- "$regex"; then
+      echo "armada-expect: the output does not match '$regex'"; exit 1
+    fi ;;
+  exit)
+    if [ "$rc" -ne "$program" ]; then
+      echo "armada-expect: expected exit code $program, got $rc"; exit 1
     fi
     if ! printf '%s\n' "$out" | grep -E -q -- "$regex"; then
       echo "armada-expect: the output does not match '$regex'"; exit 1

@@ -211,8 +211,9 @@ TEST(Agreement, AllocationFailingOnOneRankFailsEveryRank) {
       const std::string what = e.what();
       EXPECT_NE(what.find("rma::allocate"), std::string::npos) << what;
       // Members on the failing rank's node fail themselves; the others name that rank.
-      if (!same_node(rank(), last))
+      if (!same_node(rank(), last)) {
         EXPECT_NE(what.find("rank " + std::to_string(last) + " failed"), std::string::npos) << what;
+      }
     }
   }
   // Usable afterwards: a normal allocation works and moves data.

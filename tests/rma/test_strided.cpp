@@ -61,7 +61,7 @@ TEST_P(Strided, RandomShapesPutGetAccMatchTheReference) {
   const int levels = GetParam();
   const std::size_t region = 1 << 16;
   Segment seg(region);
-  const std::uint64_t seed = test::test_seed(1234) + 77 * static_cast<unsigned>(levels);
+  const std::uint64_t seed = armada::test::test_seed(1234) + 77 * static_cast<unsigned>(levels);
   SEED_TRACE(seed);
   std::mt19937_64 rng(seed + static_cast<unsigned>(rank()));
   const int t = (rank() + 1) % size();

@@ -22,7 +22,7 @@ TEST(Vector, ScatterAndGatherTwoSetsOfDifferentSizes) {
   const int t = (rank() + 1) % size();
   // Set A: 128 single doubles at slots 8k+4 in random order (the sorting overlap check).
   // Set B: 100 pairs of doubles at slots 8k+1, 8k+2.
-  const std::uint64_t seed = test::test_seed(42);
+  const std::uint64_t seed = armada::test::test_seed(42);
   SEED_TRACE(seed);
   std::mt19937 rng(static_cast<unsigned>(seed) + static_cast<unsigned>(rank()));
   std::vector<std::size_t> a_slots(128);

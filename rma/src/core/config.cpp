@@ -139,7 +139,8 @@ namespace {
 
 // ARMADA_* variables that are not rma settings but belong elsewhere: the scripts' variables and
 // the prefixes of the other layers' settings.
-constexpr const char* kScriptVariables[] = {"ARMADA_MPI", "ARMADA_SANITIZE", "ARMADA_BUILD_DIR", "ARMADA_SETUP_EXTRA"};
+constexpr const char* kScriptVariables[] = {"ARMADA_MPI", "ARMADA_SANITIZE", "ARMADA_BUILD_DIR", "ARMADA_BUILD_BENCH",
+                                            "ARMADA_SETUP_EXTRA"};
 constexpr const char* kOtherLayers[] = {"ARMADA_ARRAYS_", "ARMADA_LINALG_", "ARMADA_APPS_", "ARMADA_BENCH_",
                                         "ARMADA_FORTRAN_", "ARMADA_TEST_"};
 

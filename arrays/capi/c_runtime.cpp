@@ -268,7 +268,11 @@ int armada_ga_mutex_lock(int set, int mutex, int rank) {
   return capi::guard(__func__, [&] { mutex_sets().find(set, __func__, "mutex set").lock(mutex, rank); });
 }
 int armada_ga_mutex_unlock(int set, int mutex, int rank) {
-  return capi::guard(__func__, [&] { mutex_sets().find(set, __func__, "mutex set").unlock(mutex, rank); });
+  return capi::guard(__func__, [&] {
+    rma::MutexSet s = mutex_sets().find(set, __func__, "mutex set");
+    rma::fence_all();  // what was written under the lock is in place before the next holder reads
+    s.unlock(mutex, rank);
+  });
 }
 int armada_ga_mutex_trylock(int set, int mutex, int rank, int* acquired) {
   return capi::guard(__func__, [&] {

@@ -120,6 +120,8 @@ int armada_ga_mutexes_create(int count, int group, int* set);
 int armada_ga_mutexes_destroy(int set);
 int armada_ga_mutex_count(int set, int rank, int* count);
 int armada_ga_mutex_lock(int set, int mutex, int rank);
+/* Completes every operation this rank issued (a blocking put returns before its data arrives),
+ * then unlocks: the next holder sees what was written under the lock. */
 int armada_ga_mutex_unlock(int set, int mutex, int rank);
 /* *acquired = 1 if the mutex was free and is now held by the caller, else 0. */
 int armada_ga_mutex_trylock(int set, int mutex, int rank, int* acquired);

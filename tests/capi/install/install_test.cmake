@@ -1,6 +1,6 @@
 # cmake -P script: installs the build into a scratch prefix, then builds an ARMCI C program
 # against the installed library three ways and runs each under mpiexec:
-#   1. mpicc prog.c -I<prefix>/include -L<prefix>/lib -larmada_armci   (nothing else)
+#   1. mpicc prog.c -I<prefix>/include/armada/armci -L<prefix>/lib -larmada_armci   (nothing else)
 #   2. mpicc $(pkg-config --cflags --libs armada-armci)
 #   3. CMake: find_package(Armada), target_link_libraries(... armada::armci)
 function(run)
@@ -23,7 +23,7 @@ string(REPLACE "|" ";" launch "${LAUNCH}")
 set(ENV{LD_LIBRARY_PATH} "${libdir}")
 
 # 1. Plain mpicc with one -l.
-run(${MPICC} "${PROGRAM}" -I${prefix}/include -L${libdir} -larmada_armci -o "${WORK_DIR}/plain")
+run(${MPICC} "${PROGRAM}" -I${prefix}/include/armada/armci -L${libdir} -larmada_armci -o "${WORK_DIR}/plain")
 run(${launch} "${WORK_DIR}/plain")
 
 # 2. pkg-config.

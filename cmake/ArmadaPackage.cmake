@@ -15,13 +15,6 @@ install(FILES "${CMAKE_CURRENT_BINARY_DIR}/ArmadaConfig.cmake"
 
 # pkg-config files of the C++ libraries (armada-armci.pc is made in rma/capi). Each finds its
 # prefix from its own location, so the tree stays valid wherever it is installed.
-if(ARMADA_MPI_VENDOR STREQUAL "openmpi")
-  set(ARMADA_PC_MPI_CXX "ompi-cxx")
-elseif(ARMADA_MPI_VENDOR STREQUAL "mpich")
-  set(ARMADA_PC_MPI_CXX "mpich")
-else()
-  set(ARMADA_PC_MPI_CXX "")
-endif()
 foreach(_armada_pc armada-rma armada-arrays)
   if(_armada_pc STREQUAL "armada-arrays" AND NOT TARGET armada_arrays)
     continue()

@@ -6,14 +6,8 @@
 #   3. pkg-config: mpicc with armada-arrays and with armada-armci, mpicxx with armada-arrays;
 #   4. the installed examples built on their own against the installed package.
 # Every program is run under mpiexec with 2 ranks and checks its own result.
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  message("${out}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "installed tree test: '${ARGN}' failed (${rc})")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/install_common.cmake)
+
 function(require_file path)
   if(NOT EXISTS "${path}")
     message(FATAL_ERROR "installed tree test: ${path} is missing")
@@ -26,13 +20,7 @@ function(pkg_flags out)
   set(${out} ${flags} PARENT_SCOPE)
 endfunction()
 
-file(REMOVE_RECURSE "${WORK_DIR}")
-set(prefix "${WORK_DIR}/prefix")
-run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}" --config "${CONFIG}")
-file(GLOB libdir LIST_DIRECTORIES true "${prefix}/lib*")
-list(GET libdir 0 libdir)
-string(REPLACE "|" ";" launch "${LAUNCH}")
-set(ENV{LD_LIBRARY_PATH} "${libdir}")
+install_scratch()
 
 # 1. Layout.
 foreach(header message.h armci.h armcix.h)

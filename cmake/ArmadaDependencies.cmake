@@ -40,6 +40,16 @@ elseif(_mpiexec_version MATCHES "HYDRA|MPICH")
 else()
   set(ARMADA_MPI_VENDOR "unknown")
 endif()
+# The vendor's pkg-config packages for MPI's C and C++ parts (the Requires of Armada's .pc files).
+set(ARMADA_MPI_PC_C "")
+set(ARMADA_MPI_PC_CXX "")
+if(ARMADA_MPI_VENDOR STREQUAL "openmpi")
+  set(ARMADA_MPI_PC_C "ompi-c")
+  set(ARMADA_MPI_PC_CXX "ompi-cxx")
+elseif(ARMADA_MPI_VENDOR STREQUAL "mpich")
+  set(ARMADA_MPI_PC_C "mpich")
+  set(ARMADA_MPI_PC_CXX "mpich")
+endif()
 
 # --- BLAS / LAPACK / Eigen (used by linalg/ and apps/) -------------------------------------
 set(BLA_VENDOR OpenBLAS)

@@ -1,4 +1,5 @@
-# Installs the exported targets and an `Armada` CMake package (config + version file).
+# Installs the exported targets, an `Armada` CMake package (config + version file), pkg-config
+# files, the docs and the example sources.
 include(CMakePackageConfigHelpers)
 
 set(ARMADA_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/Armada")
@@ -11,3 +12,22 @@ write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/ArmadaConfigVersio
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/ArmadaConfig.cmake"
               "${CMAKE_CURRENT_BINARY_DIR}/ArmadaConfigVersion.cmake"
         DESTINATION "${ARMADA_INSTALL_CMAKEDIR}")
+
+# pkg-config files of the C++ libraries (armada-armci.pc is made in rma/capi). Each finds its
+# prefix from its own location, so the tree stays valid wherever it is installed.
+foreach(_armada_pc armada-rma armada-arrays)
+  if(_armada_pc STREQUAL "armada-arrays" AND NOT TARGET armada_arrays)
+    continue()
+  endif()
+  configure_file(cmake/pkgconfig/${_armada_pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${_armada_pc}.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${_armada_pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()
+
+# Documentation and example sources: <prefix>/share/doc/armada (the README, docs/*.md, and
+# examples/ with a CMakeLists.txt that builds them against the installed package).
+set(ARMADA_INSTALL_DOCDIR "${CMAKE_INSTALL_DATAROOTDIR}/doc/armada")
+install(FILES README.md DESTINATION "${ARMADA_INSTALL_DOCDIR}")
+install(DIRECTORY docs/ DESTINATION "${ARMADA_INSTALL_DOCDIR}/docs" FILES_MATCHING PATTERN "*.md")
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/examples/CMakeLists.txt)
+  install(DIRECTORY examples/ DESTINATION "${ARMADA_INSTALL_DOCDIR}/examples")
+endif()

@@ -138,7 +138,7 @@ Array Array::duplicate(const std::string& name) const {
 
 void Array::destroy() {
   Impl& a = const_cast<Impl&>(checked("arrays::destroy"));
-  sync();  // nobody may still be reading or writing the blocks
+  sync_group();  // nobody may still be reading or writing the blocks
   rma::free(a.my_base, a.group);
   a.destroyed = true;
   auto& r = registry();
@@ -526,15 +526,21 @@ void Array::release_update() {
 }
 
 // ---- ghosts and sync -----------------------------------------------------------------------------
-void Array::sync() const {
-  const Impl& a = checked("arrays::sync");
+void Array::sync_group() const {
+  const Impl& a = checked("arrays::sync_group");
   rma::fence_all();
   MPI_Barrier(a.group.comm());
 }
 
+void sync() {
+  if (!rma::initialized())
+    throw rma::StateError("arrays::sync", detail::rank_prefix() + "arrays::sync: the rma runtime is not initialized");
+  rma::barrier();
+}
+
 void Array::update_ghosts(bool periodic) {
   const Impl& a = checked("arrays::update_ghosts");
-  sync();  // the owners' interiors are final
+  sync_group();  // the owners' interiors are final
   const Block& b = a.mine();
   const int n = a.ndim();
   std::vector<rma::Handle> hs;
@@ -570,7 +576,7 @@ void Array::update_ghosts(bool periodic) {
     }
   }
   wait_all(hs);
-  sync();
+  sync_group();  // no owner changes a value before every ghost copy of it is taken
 }
 
 }  // namespace armada::arrays

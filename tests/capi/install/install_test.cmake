@@ -1,29 +1,15 @@
 # cmake -P script: installs the build into a scratch prefix, then builds an ARMCI C program
 # against the installed library three ways and runs each under mpiexec:
-#   1. mpicc prog.c -I<prefix>/include -L<prefix>/lib -larmada_armci   (nothing else)
+#   1. mpicc prog.c -I<prefix>/include/armada/armci -L<prefix>/lib -larmada_armci   (nothing else)
 #   2. mpicc $(pkg-config --cflags --libs armada-armci)
 #   3. CMake: find_package(Armada), target_link_libraries(... armada::armci)
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  message("${out}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "armci install test: '${ARGN}' failed (${rc})")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
-
-file(REMOVE_RECURSE "${WORK_DIR}")
-set(prefix "${WORK_DIR}/prefix")
-run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}" --config "${CONFIG}")
-file(GLOB libdir LIST_DIRECTORIES true "${prefix}/lib*")
-list(GET libdir 0 libdir)
-string(REPLACE "|" ";" launch "${LAUNCH}")
-# The executables find libarmada_armci through the loader path; the library finds its own
-# dependencies (libarmada_rma beside it, MPI) by itself.
-set(ENV{LD_LIBRARY_PATH} "${libdir}")
+# run() and install_scratch() (prefix, libdir, launch; LD_LIBRARY_PATH set so the executables
+# find libarmada_armci, which finds its own dependencies: libarmada_rma beside it, MPI).
+include(${CMAKE_CURRENT_LIST_DIR}/../../consumer/install_common.cmake)
+install_scratch()
 
 # 1. Plain mpicc with one -l.
-run(${MPICC} "${PROGRAM}" -I${prefix}/include -L${libdir} -larmada_armci -o "${WORK_DIR}/plain")
+run(${MPICC} "${PROGRAM}" -I${prefix}/include/armada/armci -L${libdir} -larmada_armci -o "${WORK_DIR}/plain")
 run(${launch} "${WORK_DIR}/plain")
 
 # 2. pkg-config.

@@ -5,11 +5,14 @@
 // them. Any rank reads and updates any patch one-sidedly: a patch operation finds the owners
 // of the patch, and issues one strided rma operation per owner, all before waiting for any.
 //
-// Who takes part: creation, duplicate, destroy, update_ghosts and sync are collective over the
-// array's group; patch operations (get, put, acc, their nonblocking, strided and periodic
-// forms, gather, scatter, read_inc) and local access are not.
+// Who takes part: creation, duplicate, destroy, update_ghosts and sync_group are collective
+// over the array's group; arrays::sync() is collective over the world; patch operations (get,
+// put, acc, their nonblocking, strided and periodic forms, gather, scatter, read_inc) and local
+// access are not.
 // Completion: as in rma. A blocking put or acc returns when the caller's buffer may be reused;
-// a get when the data is in place. Updates from several ranks are visible to all after sync().
+// a get when the data is in place. Updates from several ranks are visible to every rank after
+// arrays::sync() (the world: Global Arrays' GA_Sync), or to the array's group after
+// a.sync_group().
 // Errors: every argument is checked before any data moves; a bad one throws
 // rma::InvalidArgument naming the operation, the array, the argument and its value; an
 // operation on a destroyed array throws rma::StateError.
@@ -170,15 +173,21 @@ class Array {
   /// Ends an access that only read the data.
   void release();
   /// Ends an access that modified the data (the stores are made visible to other ranks by the
-  /// next sync()).
+  /// next sync_group() or arrays::sync()).
   void release_update();
 
-  // ---- ghost cells and synchronization (collective) ------------------------------------------
+  // ---- ghost cells and synchronization (collective over the array's group) --------------------
   /// Fills every rank's ghost cells from the owners of those indices; with `periodic`, indices
   /// past an edge wrap around, otherwise ghost cells past an edge are left unchanged.
+  /// Synchronizes the array's group (sync_group()) before, so that the owners' values are final,
+  /// and after, so that no owner changes a value before every ghost copy of it is taken.
   void update_ghosts(bool periodic = false);
-  /// Completes every operation this rank issued (rma fence_all), then barriers the group.
-  void sync() const;
+  /// Completes every operation this rank issued, to any array and any rank (rma fence_all), then
+  /// barriers the array's group only: ranks outside the group are not waited for. For Global
+  /// Arrays' GA_Sync (every rank of the world) use arrays::sync().
+  void sync_group() const;
+  /// The same as sync_group(); the older name, kept so that existing code compiles.
+  void sync() const { sync_group(); }
 
   const std::shared_ptr<Impl>& impl() const noexcept { return impl_; }
   explicit Array(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -187,6 +196,11 @@ class Array {
   const Impl& checked(const char* op) const;
   std::shared_ptr<Impl> impl_;
 };
+
+/// Completes every operation this rank issued (rma fence_all), then barriers the whole world:
+/// afterwards every rank sees every update issued before it. Global Arrays' GA_Sync. Collective
+/// over the world (every rank of the rma runtime, whatever groups its arrays live on).
+void sync();
 
 /// The array of `id` (Array::id()), or throws InvalidArgument naming `operation` for an
 /// unknown or destroyed id.

@@ -2,8 +2,8 @@
 //
 // Every function here is collective over the arrays' group (all arrays of one call must be on
 // the same group): each rank works on the part it owns, fetching what it needs one-sidedly, and
-// the call starts and ends with a sync(), so that its effects are visible to every rank on
-// return. Patch arguments are [lo, hi) boxes; the patches of one call must have the same
+// the call starts and ends with a sync_group() (fence_all + a barrier of the group, not of the
+// world), so that its effects are visible to every group member on return. Patch arguments are [lo, hi) boxes; the patches of one call must have the same
 // extents (copy_patch with transpose: reversed extents). Arrays of one call must have the same
 // element type. Violations throw rma::InvalidArgument on every rank before any data moves.
 #pragma once

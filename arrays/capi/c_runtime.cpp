@@ -1,0 +1,284 @@
+// The C API's runtime: start and stop, ranks and nodes, synchronization, process groups and
+// mutex sets (the last two named by handles of tables kept here).
+#include <map>
+#include <mutex>
+
+#include <mpi.h>
+
+#include "armada/rma/rma.hpp"
+#include "capi_internal.hpp"
+
+namespace arrays = armada::arrays;
+namespace capi = armada::arrays::capi;
+namespace rma = armada::rma;
+using capi::need;
+
+namespace armada::arrays::capi {
+namespace {
+
+// Handle tables. Handles count up from 1 and are never reused within a run.
+template <class T>
+struct Table {
+  std::mutex mutex;
+  std::map<int, T> items;
+  int next = 1;
+  int add(T item) {
+    std::lock_guard lock(mutex);
+    const int id = next++;
+    items.emplace(id, std::move(item));
+    return id;
+  }
+  T find(int handle, const char* fn, const char* what) {
+    std::lock_guard lock(mutex);
+    const auto it = items.find(handle);
+    if (it == items.end())
+      throw BadHandle(fn, what, std::to_string(handle), std::string("no live ") + what + " has this handle");
+    return it->second;
+  }
+  void erase(int handle) {
+    std::lock_guard lock(mutex);
+    items.erase(handle);
+  }
+};
+Table<rma::Group>& groups() {
+  static Table<rma::Group> t;
+  return t;
+}
+Table<rma::MutexSet>& mutex_sets() {
+  static Table<rma::MutexSet> t;
+  return t;
+}
+
+// Whether armada_ga_initialize started the runtime (then armada_ga_finalize stops it).
+bool g_initialize_called = false;
+bool g_started_runtime = false;
+
+void require_runtime(const char* fn) {
+  if (!rma::initialized())
+    throw rma::StateError(fn, std::string(fn) + ": the runtime is not running (call armada_ga_initialize first)");
+}
+
+}  // namespace
+
+rma::Group group_of(int handle, const char* fn) {
+  require_runtime(fn);
+  if (handle == ARMADA_GA_GROUP_WORLD) return rma::Group::world();
+  return groups().find(handle, fn, "group");
+}
+
+int group_handle(const rma::Group& g) {
+  if (g == rma::Group::world()) return ARMADA_GA_GROUP_WORLD;
+  auto& t = groups();
+  {
+    std::lock_guard lock(t.mutex);
+    for (const auto& [id, known] : t.items)
+      if (known == g) return id;
+  }
+  return t.add(g);
+}
+
+void forget_groups() {
+  std::lock_guard lock(groups().mutex);
+  groups().items.clear();
+}
+
+void destroy_mutex_sets() {
+  auto& t = mutex_sets();
+  std::lock_guard lock(t.mutex);
+  for (auto& [id, set] : t.items) set.destroy();  // map order: creation order, alike everywhere
+  t.items.clear();
+}
+
+}  // namespace armada::arrays::capi
+
+namespace {
+using capi::group_of;
+using capi::mutex_sets;
+
+int node_checked(int node, const char* fn) {
+  if (node < 0 || node >= rma::node_count())
+    throw rma::InvalidArgument(fn, "node", std::to_string(node),
+                               "is not a node index (0 to " + std::to_string(rma::node_count() - 1) + ")");
+  return node;
+}
+}  // namespace
+
+extern "C" {
+
+// ---- runtime -------------------------------------------------------------------------------------
+int armada_ga_initialize(int* argc, char*** argv) {
+  return capi::guard(__func__, [&] {
+    if (capi::g_initialize_called)
+      throw rma::StateError(__func__, std::string(__func__) + ": called twice (call armada_ga_finalize first)");
+    if (!rma::initialized()) {
+      rma::init(argc, argv);  // starts MPI unless the program did
+      capi::g_started_runtime = true;
+    }
+    capi::g_initialize_called = true;
+  });
+}
+
+int armada_ga_initialized(int* flag) {
+  return capi::guard(__func__, [&] {
+    need(flag, __func__, "flag");
+    *flag = rma::initialized() ? 1 : 0;
+  });
+}
+
+int armada_ga_finalize(void) {
+  return capi::guard(__func__, [&] {
+    capi::require_runtime(__func__);
+    capi::forget_requests();
+    // Creation order is the same on every member of a group, so destroying in that order keeps
+    // the collective destroys matched.
+    for (arrays::Array& a : arrays::live_arrays()) a.destroy();
+    capi::destroy_mutex_sets();
+    capi::forget_groups();
+    if (capi::g_started_runtime) rma::finalize();
+    capi::g_started_runtime = false;
+    capi::g_initialize_called = false;
+  });
+}
+
+int armada_ga_rank(int* rank) {
+  return capi::guard(__func__, [&] {
+    need(rank, __func__, "rank");
+    capi::require_runtime(__func__);
+    *rank = rma::rank();
+  });
+}
+int armada_ga_size(int* size) {
+  return capi::guard(__func__, [&] {
+    need(size, __func__, "size");
+    capi::require_runtime(__func__);
+    *size = rma::size();
+  });
+}
+int armada_ga_node_count(int* count) {
+  return capi::guard(__func__, [&] {
+    need(count, __func__, "count");
+    capi::require_runtime(__func__);
+    *count = rma::node_count();
+  });
+}
+int armada_ga_node_of(int rank, int* node) {
+  return capi::guard(__func__, [&] {
+    need(node, __func__, "node");
+    capi::require_runtime(__func__);
+    if (rank < 0 || rank >= rma::size())
+      throw rma::InvalidArgument(__func__, "rank", std::to_string(rank),
+                                 "is not a rank of the world (size " + std::to_string(rma::size()) + ")");
+    *node = rma::node_of(rank);
+  });
+}
+int armada_ga_node_size(int node, int* size) {
+  return capi::guard(__func__, [&] {
+    need(size, __func__, "size");
+    capi::require_runtime(__func__);
+    *size = static_cast<int>(rma::node_ranks(node_checked(node, __func__)).size());
+  });
+}
+int armada_ga_node_rank(int node, int i, int* rank) {
+  return capi::guard(__func__, [&] {
+    need(rank, __func__, "rank");
+    capi::require_runtime(__func__);
+    const auto ranks = rma::node_ranks(node_checked(node, __func__));
+    if (i < 0 || i >= static_cast<int>(ranks.size()))
+      throw rma::InvalidArgument(__func__, "i", std::to_string(i),
+                                 "node " + std::to_string(node) + " has " + std::to_string(ranks.size()) + " ranks");
+    *rank = ranks[static_cast<std::size_t>(i)];
+  });
+}
+
+// ---- synchronization -----------------------------------------------------------------------------
+int armada_ga_sync(void) {
+  return capi::guard(__func__, [&] { arrays::sync(); });
+}
+int armada_ga_sync_group(int handle) {
+  return capi::guard(__func__, [&] { capi::arr(handle, __func__).sync_group(); });
+}
+
+// ---- process groups ------------------------------------------------------------------------------
+int armada_ga_group_create(int parent, int n, const int ranks[], int* group) {
+  return capi::guard(__func__, [&] {
+    need(group, __func__, "group");
+    if (n < 1) throw rma::InvalidArgument(__func__, "n", std::to_string(n), "a group has at least one rank");
+    need(ranks, __func__, "ranks");
+    const rma::Group g = rma::Group::create(group_of(parent, __func__), std::span<const int>(ranks, static_cast<std::size_t>(n)));
+    *group = capi::groups().add(g);
+  });
+}
+int armada_ga_group_destroy(int group) {
+  return capi::guard(__func__, [&] {
+    if (group == ARMADA_GA_GROUP_WORLD)
+      throw rma::InvalidArgument(__func__, "group", "ARMADA_GA_GROUP_WORLD", "the world group cannot be destroyed");
+    group_of(group, __func__);  // known?
+    capi::groups().erase(group);
+  });
+}
+int armada_ga_group_size(int group, int* size) {
+  return capi::guard(__func__, [&] {
+    need(size, __func__, "size");
+    *size = group_of(group, __func__).size();
+  });
+}
+int armada_ga_group_rank(int group, int* rank) {
+  return capi::guard(__func__, [&] {
+    need(rank, __func__, "rank");
+    *rank = group_of(group, __func__).rank();
+  });
+}
+int armada_ga_group_world_rank(int group, int group_rank, int* world_rank) {
+  return capi::guard(__func__, [&] {
+    need(world_rank, __func__, "world_rank");
+    *world_rank = group_of(group, __func__).world_rank(group_rank);
+  });
+}
+int armada_ga_group_sync(int group) {
+  return capi::guard(__func__, [&] {
+    const rma::Group g = group_of(group, __func__);
+    if (!g.is_member())
+      throw rma::InvalidArgument(__func__, "group", std::to_string(group), "this rank is not a member of the group");
+    rma::fence_all();
+    MPI_Barrier(g.comm());
+  });
+}
+
+// ---- mutexes -------------------------------------------------------------------------------------
+int armada_ga_mutexes_create(int count, int group, int* set) {
+  return capi::guard(__func__, [&] {
+    need(set, __func__, "set");
+    *set = mutex_sets().add(rma::MutexSet::create(count, group_of(group, __func__)));
+  });
+}
+int armada_ga_mutexes_destroy(int set) {
+  return capi::guard(__func__, [&] {
+    rma::MutexSet s = mutex_sets().find(set, __func__, "mutex set");
+    s.destroy();
+    mutex_sets().erase(set);
+  });
+}
+int armada_ga_mutex_count(int set, int rank, int* count) {
+  return capi::guard(__func__, [&] {
+    need(count, __func__, "count");
+    *count = mutex_sets().find(set, __func__, "mutex set").count(rank);
+  });
+}
+int armada_ga_mutex_lock(int set, int mutex, int rank) {
+  return capi::guard(__func__, [&] { mutex_sets().find(set, __func__, "mutex set").lock(mutex, rank); });
+}
+int armada_ga_mutex_unlock(int set, int mutex, int rank) {
+  return capi::guard(__func__, [&] {
+    rma::MutexSet s = mutex_sets().find(set, __func__, "mutex set");
+    rma::fence_all();  // what was written under the lock is in place before the next holder reads
+    s.unlock(mutex, rank);
+  });
+}
+int armada_ga_mutex_trylock(int set, int mutex, int rank, int* acquired) {
+  return capi::guard(__func__, [&] {
+    need(acquired, __func__, "acquired");
+    *acquired = mutex_sets().find(set, __func__, "mutex set").try_lock(mutex, rank) ? 1 : 0;
+  });
+}
+
+}  // extern "C"

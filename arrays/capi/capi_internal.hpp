@@ -1,0 +1,81 @@
+// What the C API's sources share: the exception-to-code guard, argument checks, the two index
+// conventions (the one place where GA's Fortran view is converted), and the handle tables.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "armada/arrays/arrays.hpp"
+#include "armada/arrays/c_api.h"
+#include "armada/rma/error.hpp"
+
+namespace armada::arrays::capi {
+
+/// An unknown or retired handle of the C API's own tables (groups, mutex sets, requests).
+class BadHandle : public rma::InvalidArgument {
+ public:
+  using rma::InvalidArgument::InvalidArgument;
+};
+
+/// Called inside a catch block: stores the current exception's message, ending "(in fn)", as
+/// the thread's last message, and returns its code.
+int current_error_code(const char* fn);
+
+/// Runs f(); an exception becomes its code and message.
+template <class F>
+int guard(const char* fn, F&& f) {
+  try {
+    f();
+    return ARMADA_GA_OK;
+  } catch (...) {
+    return current_error_code(fn);
+  }
+}
+
+inline void need(const void* p, const char* fn, const char* arg) {
+  if (!p) throw rma::InvalidArgument(fn, arg, "null", "must not be null");
+}
+int check_ndim(const char* fn, int ndim);
+ElemType elem_type(int type, const char* fn);
+inline Array arr(int handle, const char* fn) { return find_array(handle, fn); }
+
+/// How index tuples cross the API. The C view passes them through. The Fortran view (one-based,
+/// inclusive, column-major) is the row-major array of reversed dims: tuples are reversed, indices
+/// and lower bounds lowered by one; an inclusive one-based upper bound is already the exclusive
+/// zero-based one, and extents (dims, chunk, width, skip, grid) only reverse.
+struct Convention {
+  bool fortran = false;
+  /// An index or a lower bound (n entries).
+  Coord index(const int64_t* p, int n, const char* fn, const char* arg) const;
+  /// An upper bound or an extent (n entries).
+  Coord tuple(const int64_t* p, int n, const char* fn, const char* arg) const;
+  /// An optional extent tuple (NULL: empty).
+  Coord optional(const int64_t* p, int n) const;
+  /// A buffer's `ld` for array `a` (ndim - 1 entries; NULL or a 1-D array: empty).
+  Coord ld(const Array& a, const int64_t* p) const;
+  void out_index(const Coord& c, int64_t* out) const;
+  void out_tuple(const Coord& c, int64_t* out) const;
+};
+inline constexpr Convention c_view{false};
+inline constexpr Convention fortran_view{true};
+
+/// The group of a handle (ARMADA_GA_GROUP_WORLD: the world), or BadHandle naming `fn`.
+rma::Group group_of(int handle, const char* fn);
+/// The handle of `g` (registered if new).
+int group_handle(const rma::Group& g);
+
+/// Outstanding nonblocking requests.
+int store_request(NbHandle h);
+/// Forgets every handle of the C API's tables (after finalize).
+void forget_requests();
+void forget_groups();
+/// Destroys every mutex set (collective, in creation order).
+void destroy_mutex_sets();
+
+}  // namespace armada::arrays::capi
+
+/// Defines armada_ga_<name> (C view) and armada_gaf_<name> (Fortran view) over one function
+/// impl::<name>(const Convention&, const char* fn, args...).
+#define ARMADA_GA_BOTH_VIEWS(name, params, ...)                                                    \
+  int armada_ga_##name params { return impl::name(capi::c_view, "armada_ga_" #name, __VA_ARGS__); } \
+  int armada_gaf_##name params { return impl::name(capi::fortran_view, "armada_gaf_" #name, __VA_ARGS__); }

@@ -180,7 +180,8 @@ int main(int argc, char** argv) {
   auto* reporter = new MpiReporter(rank, size);
   listeners.Append(reporter);
 
-  (void)RUN_ALL_TESTS();  // the local view; the combined result is finish()'s
+  const int local_rc = RUN_ALL_TESTS();  // the local view; the combined result is finish()'s
+  (void)local_rc;
   const bool failed = reporter->finish(*::testing::UnitTest::GetInstance());
   int finalized = 0;
   MPI_Finalized(&finalized);

@@ -1,6 +1,8 @@
 // The C API's arrays: creation, inquiry, patch operations, element lists and local access, each
 // in the C view (armada_ga_*) and the Fortran view (armada_gaf_*). Integer handles are
 // Array::id(); exceptions become codes and a per-thread message.
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -333,6 +335,15 @@ int periodic_acc(const Convention& cv, const char* fn, int handle, const int64_t
 
 std::vector<Coord> subscripts_of(const Convention& cv, const Array& a, int64_t n, const int64_t* subs, const char* fn) {
   if (n < 0) throw rma::InvalidArgument(fn, "n", std::to_string(n), "must not be negative");
+  // Bounded before anything is allocated: the caller claims to hold n subscripts of ndim 8-byte
+  // indices; more than the machine's memory cannot be true.
+  const auto memory = static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<int64_t>(sysconf(_SC_PAGESIZE));
+  const int64_t most = memory / static_cast<int64_t>(sizeof(int64_t)) / a.ndim();
+  if (n > most)
+    throw rma::InvalidArgument(fn, "n", std::to_string(n),
+                               "more subscripts than this machine's memory holds (" + std::to_string(memory) +
+                                   " bytes: at most " + std::to_string(most) + " of " + std::to_string(a.ndim()) +
+                                   " indices)");
   if (n > 0) need(subs, fn, "subscripts");
   std::vector<Coord> v(static_cast<std::size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = cv.index(subs + i * a.ndim(), a.ndim(), fn, "subscripts");
@@ -478,54 +489,62 @@ ARMADA_GA_BOTH_VIEWS(access_ghosts, (int handle, void** ptr, int64_t lo[], int64
 
 // ---- convention-free entry points --------------------------------------------------------------
 int armada_ga_duplicate(int handle, const char* name, int* new_handle) {
-  return capi::guard(__func__, [&] {
-    need(new_handle, __func__, "new_handle");
-    *new_handle = capi::arr(handle, __func__).duplicate(name ? name : "").id();
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(new_handle, fn, "new_handle");
+    *new_handle = capi::arr(handle, fn).duplicate(name ? name : "").id();
   });
 }
 int armada_ga_destroy(int handle) {
-  return capi::guard(__func__, [&] { capi::arr(handle, __func__).destroy(); });
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] { capi::arr(handle, fn).destroy(); });
 }
 int armada_ga_valid(int handle, int* flag) {
-  return capi::guard(__func__, [&] {
-    need(flag, __func__, "flag");
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(flag, fn, "flag");
     const auto live = arrays::live_arrays();
     *flag = std::any_of(live.begin(), live.end(), [&](const Array& a) { return a.id() == handle; }) ? 1 : 0;
   });
 }
 int armada_ga_element_size(int handle, int64_t* bytes) {
-  return capi::guard(__func__, [&] {
-    need(bytes, __func__, "bytes");
-    *bytes = static_cast<int64_t>(capi::arr(handle, __func__).element_size());
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(bytes, fn, "bytes");
+    *bytes = static_cast<int64_t>(capi::arr(handle, fn).element_size());
   });
 }
 int armada_ga_name(int handle, const char** name) {
-  return capi::guard(__func__, [&] {
-    need(name, __func__, "name");
-    *name = capi::arr(handle, __func__).name().c_str();
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(name, fn, "name");
+    *name = capi::arr(handle, fn).name().c_str();
   });
 }
 int armada_ga_set_name(int handle, const char* name) {
-  return capi::guard(__func__, [&] {
-    need(name, __func__, "name");
-    capi::arr(handle, __func__).set_name(name);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(name, fn, "name");
+    capi::arr(handle, fn).set_name(name);
   });
 }
 int armada_ga_group(int handle, int* group) {
-  return capi::guard(__func__, [&] {
-    need(group, __func__, "group");
-    *group = capi::group_handle(capi::arr(handle, __func__).group());
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(group, fn, "group");
+    *group = capi::group_handle(capi::arr(handle, fn).group());
   });
 }
 int armada_ga_nbwait(int request) {
-  return capi::guard(__func__, [&] {
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
     arrays::NbHandle h;
     {
       auto& r = capi::requests();
       std::lock_guard lock(r.mutex);
       const auto it = r.pending.find(request);
       if (it == r.pending.end())
-        throw capi::BadHandle(__func__, "request", std::to_string(request), "no outstanding request has this number");
+        throw capi::BadHandle(fn, "request", std::to_string(request), "no outstanding request has this number");
       h = std::move(it->second);
       r.pending.erase(it);
     }
@@ -533,21 +552,24 @@ int armada_ga_nbwait(int request) {
   });
 }
 int armada_ga_nbtest(int request, int* done) {
-  return capi::guard(__func__, [&] {
-    need(done, __func__, "done");
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(done, fn, "done");
     auto& r = capi::requests();
     std::lock_guard lock(r.mutex);
     const auto it = r.pending.find(request);
     if (it == r.pending.end())
-      throw capi::BadHandle(__func__, "request", std::to_string(request), "no outstanding request has this number");
+      throw capi::BadHandle(fn, "request", std::to_string(request), "no outstanding request has this number");
     *done = it->second.test() ? 1 : 0;
   });
 }
 int armada_ga_release(int handle) {
-  return capi::guard(__func__, [&] { capi::arr(handle, __func__).release(); });
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] { capi::arr(handle, fn).release(); });
 }
 int armada_ga_release_update(int handle) {
-  return capi::guard(__func__, [&] { capi::arr(handle, __func__).release_update(); });
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] { capi::arr(handle, fn).release_update(); });
 }
 
 }  // extern "C"

@@ -188,43 +188,51 @@ ARMADA_GA_BOTH_VIEWS(print_patch, (int handle, const int64_t lo[], const int64_t
 
 // ---- whole arrays (no index tuples: one form serves both views) ---------------------------------
 int armada_ga_fill(int handle, const void* value) {
-  return unary(__func__, detail::UnaryOp::Fill, handle, value, true);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return unary(fn, detail::UnaryOp::Fill, handle, value, true);
 }
 int armada_ga_zero(int handle) {
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
   const unsigned char zero[16] = {};
-  return unary(__func__, detail::UnaryOp::Fill, handle, zero, true);
+  return unary(fn, detail::UnaryOp::Fill, handle, zero, true);
 }
 int armada_ga_scale(int handle, const void* alpha) {
-  return unary(__func__, detail::UnaryOp::Scale, handle, alpha, true);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return unary(fn, detail::UnaryOp::Scale, handle, alpha, true);
 }
 int armada_ga_add_constant(int handle, const void* alpha) {
-  return unary(__func__, detail::UnaryOp::AddConstant, handle, alpha, true);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return unary(fn, detail::UnaryOp::AddConstant, handle, alpha, true);
 }
 int armada_ga_abs(int handle) { return unary(__func__, detail::UnaryOp::Abs, handle, nullptr, false); }
 int armada_ga_reciprocal(int handle) {
-  return unary(__func__, detail::UnaryOp::Reciprocal, handle, nullptr, false);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return unary(fn, detail::UnaryOp::Reciprocal, handle, nullptr, false);
 }
 int armada_ga_copy(int ha, int hb) {
-  return capi::guard(__func__, [&] {
-    const Part a(ha, __func__);
-    Part b(hb, __func__);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    const Part a(ha, fn);
+    Part b(hb, fn);
     detail::copy_patch(a.a, a.lo, a.hi, b.a, b.lo, b.hi, false);
   });
 }
 int armada_ga_add(const void* alpha, int ha, const void* beta, int hb, int hc) {
-  return capi::guard(__func__, [&] {
-    need(alpha, __func__, "alpha");
-    need(beta, __func__, "beta");
-    const Part a(ha, __func__), b(hb, __func__);
-    Part c(hc, __func__);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(alpha, fn, "alpha");
+    need(beta, fn, "beta");
+    const Part a(ha, fn), b(hb, fn);
+    Part c(hc, fn);
     binary(detail::BinaryOp::Add, alpha, a, beta, b, c);
   });
 }
-#define ARMADA_GA_ELEMENTWISE_WHOLE(fn, op)                                  \
-  int fn(int ha, int hb, int hc) {                                           \
-    return capi::guard(__func__, [&] {                                       \
-      const Part a(ha, __func__), b(hb, __func__);                           \
-      Part c(hc, __func__);                                                  \
+#define ARMADA_GA_ELEMENTWISE_WHOLE(name, op)                                \
+  int name(int ha, int hb, int hc) {                                         \
+    const char* const fn = __func__;                                         \
+    return capi::guard(fn, [&] {                                             \
+      const Part a(ha, fn), b(hb, fn);                                       \
+      Part c(hc, fn);                                                        \
       binary(detail::BinaryOp::op, nullptr, a, nullptr, b, c);     \
     });                                                                      \
   }
@@ -234,35 +242,41 @@ ARMADA_GA_ELEMENTWISE_WHOLE(armada_ga_elem_max, Max)
 ARMADA_GA_ELEMENTWISE_WHOLE(armada_ga_elem_min, Min)
 #undef ARMADA_GA_ELEMENTWISE_WHOLE
 int armada_ga_dot(int ha, int hb, void* result) {
-  return capi::guard(__func__, [&] {
-    need(result, __func__, "result");
-    const Part a(ha, __func__), b(hb, __func__);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(result, fn, "result");
+    const Part a(ha, fn), b(hb, fn);
     detail::dot_patch(a.a, a.lo, a.hi, b.a, b.lo, b.hi, result);
   });
 }
 int armada_ga_norm1(int handle, double* result) {
-  return capi::guard(__func__, [&] {
-    need(result, __func__, "result");
-    *result = arrays::norm1(capi::arr(handle, __func__));
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(result, fn, "result");
+    *result = arrays::norm1(capi::arr(handle, fn));
   });
 }
 int armada_ga_norm_infinity(int handle, double* result) {
-  return capi::guard(__func__, [&] {
-    need(result, __func__, "result");
-    *result = arrays::norm_infinity(capi::arr(handle, __func__));
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(result, fn, "result");
+    *result = arrays::norm_infinity(capi::arr(handle, fn));
   });
 }
 int armada_ga_update_ghosts(int handle, int periodic) {
-  return capi::guard(__func__, [&] { capi::arr(handle, __func__).update_ghosts(periodic != 0); });
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] { capi::arr(handle, fn).update_ghosts(periodic != 0); });
 }
 int armada_ga_print(int handle) {
-  return capi::guard(__func__, [&] {
-    arrays::print(capi::arr(handle, __func__), std::cout);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    arrays::print(capi::arr(handle, fn), std::cout);
     std::cout.flush();
   });
 }
 int armada_ga_summary(void) {
-  return capi::guard(__func__, [&] {
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
     std::fputs(arrays::summary().c_str(), stdout);
     std::fflush(stdout);
   });

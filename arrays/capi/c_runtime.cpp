@@ -107,9 +107,10 @@ extern "C" {
 
 // ---- runtime -------------------------------------------------------------------------------------
 int armada_ga_initialize(int* argc, char*** argv) {
-  return capi::guard(__func__, [&] {
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
     if (capi::g_initialize_called)
-      throw rma::StateError(__func__, std::string(__func__) + ": called twice (call armada_ga_finalize first)");
+      throw rma::StateError(fn, std::string(fn) + ": called twice (call armada_ga_finalize first)");
     if (!rma::initialized()) {
       rma::init(argc, argv);  // starts MPI unless the program did
       capi::g_started_runtime = true;
@@ -119,15 +120,17 @@ int armada_ga_initialize(int* argc, char*** argv) {
 }
 
 int armada_ga_initialized(int* flag) {
-  return capi::guard(__func__, [&] {
-    need(flag, __func__, "flag");
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(flag, fn, "flag");
     *flag = rma::initialized() ? 1 : 0;
   });
 }
 
 int armada_ga_finalize(void) {
-  return capi::guard(__func__, [&] {
-    capi::require_runtime(__func__);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    capi::require_runtime(fn);
     capi::forget_requests();
     // Creation order is the same on every member of a group, so destroying in that order keeps
     // the collective destroys matched.
@@ -141,50 +144,56 @@ int armada_ga_finalize(void) {
 }
 
 int armada_ga_rank(int* rank) {
-  return capi::guard(__func__, [&] {
-    need(rank, __func__, "rank");
-    capi::require_runtime(__func__);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(rank, fn, "rank");
+    capi::require_runtime(fn);
     *rank = rma::rank();
   });
 }
 int armada_ga_size(int* size) {
-  return capi::guard(__func__, [&] {
-    need(size, __func__, "size");
-    capi::require_runtime(__func__);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(size, fn, "size");
+    capi::require_runtime(fn);
     *size = rma::size();
   });
 }
 int armada_ga_node_count(int* count) {
-  return capi::guard(__func__, [&] {
-    need(count, __func__, "count");
-    capi::require_runtime(__func__);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(count, fn, "count");
+    capi::require_runtime(fn);
     *count = rma::node_count();
   });
 }
 int armada_ga_node_of(int rank, int* node) {
-  return capi::guard(__func__, [&] {
-    need(node, __func__, "node");
-    capi::require_runtime(__func__);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(node, fn, "node");
+    capi::require_runtime(fn);
     if (rank < 0 || rank >= rma::size())
-      throw rma::InvalidArgument(__func__, "rank", std::to_string(rank),
+      throw rma::InvalidArgument(fn, "rank", std::to_string(rank),
                                  "is not a rank of the world (size " + std::to_string(rma::size()) + ")");
     *node = rma::node_of(rank);
   });
 }
 int armada_ga_node_size(int node, int* size) {
-  return capi::guard(__func__, [&] {
-    need(size, __func__, "size");
-    capi::require_runtime(__func__);
-    *size = static_cast<int>(rma::node_ranks(node_checked(node, __func__)).size());
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(size, fn, "size");
+    capi::require_runtime(fn);
+    *size = static_cast<int>(rma::node_ranks(node_checked(node, fn)).size());
   });
 }
 int armada_ga_node_rank(int node, int i, int* rank) {
-  return capi::guard(__func__, [&] {
-    need(rank, __func__, "rank");
-    capi::require_runtime(__func__);
-    const auto ranks = rma::node_ranks(node_checked(node, __func__));
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(rank, fn, "rank");
+    capi::require_runtime(fn);
+    const auto ranks = rma::node_ranks(node_checked(node, fn));
     if (i < 0 || i >= static_cast<int>(ranks.size()))
-      throw rma::InvalidArgument(__func__, "i", std::to_string(i),
+      throw rma::InvalidArgument(fn, "i", std::to_string(i),
                                  "node " + std::to_string(node) + " has " + std::to_string(ranks.size()) + " ranks");
     *rank = ranks[static_cast<std::size_t>(i)];
   });
@@ -192,53 +201,61 @@ int armada_ga_node_rank(int node, int i, int* rank) {
 
 // ---- synchronization -----------------------------------------------------------------------------
 int armada_ga_sync(void) {
-  return capi::guard(__func__, [&] { arrays::sync(); });
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] { arrays::sync(); });
 }
 int armada_ga_sync_group(int handle) {
-  return capi::guard(__func__, [&] { capi::arr(handle, __func__).sync_group(); });
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] { capi::arr(handle, fn).sync_group(); });
 }
 
 // ---- process groups ------------------------------------------------------------------------------
 int armada_ga_group_create(int parent, int n, const int ranks[], int* group) {
-  return capi::guard(__func__, [&] {
-    need(group, __func__, "group");
-    if (n < 1) throw rma::InvalidArgument(__func__, "n", std::to_string(n), "a group has at least one rank");
-    need(ranks, __func__, "ranks");
-    const rma::Group g = rma::Group::create(group_of(parent, __func__), std::span<const int>(ranks, static_cast<std::size_t>(n)));
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(group, fn, "group");
+    if (n < 1) throw rma::InvalidArgument(fn, "n", std::to_string(n), "a group has at least one rank");
+    need(ranks, fn, "ranks");
+    const rma::Group g = rma::Group::create(group_of(parent, fn), std::span<const int>(ranks, static_cast<std::size_t>(n)));
     *group = capi::groups().add(g);
   });
 }
 int armada_ga_group_destroy(int group) {
-  return capi::guard(__func__, [&] {
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
     if (group == ARMADA_GA_GROUP_WORLD)
-      throw rma::InvalidArgument(__func__, "group", "ARMADA_GA_GROUP_WORLD", "the world group cannot be destroyed");
-    group_of(group, __func__);  // known?
+      throw rma::InvalidArgument(fn, "group", "ARMADA_GA_GROUP_WORLD", "the world group cannot be destroyed");
+    group_of(group, fn);  // known?
     capi::groups().erase(group);
   });
 }
 int armada_ga_group_size(int group, int* size) {
-  return capi::guard(__func__, [&] {
-    need(size, __func__, "size");
-    *size = group_of(group, __func__).size();
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(size, fn, "size");
+    *size = group_of(group, fn).size();
   });
 }
 int armada_ga_group_rank(int group, int* rank) {
-  return capi::guard(__func__, [&] {
-    need(rank, __func__, "rank");
-    *rank = group_of(group, __func__).rank();
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(rank, fn, "rank");
+    *rank = group_of(group, fn).rank();
   });
 }
 int armada_ga_group_world_rank(int group, int group_rank, int* world_rank) {
-  return capi::guard(__func__, [&] {
-    need(world_rank, __func__, "world_rank");
-    *world_rank = group_of(group, __func__).world_rank(group_rank);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(world_rank, fn, "world_rank");
+    *world_rank = group_of(group, fn).world_rank(group_rank);
   });
 }
 int armada_ga_group_sync(int group) {
-  return capi::guard(__func__, [&] {
-    const rma::Group g = group_of(group, __func__);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    const rma::Group g = group_of(group, fn);
     if (!g.is_member())
-      throw rma::InvalidArgument(__func__, "group", std::to_string(group), "this rank is not a member of the group");
+      throw rma::InvalidArgument(fn, "group", std::to_string(group), "this rank is not a member of the group");
     rma::fence_all();
     MPI_Barrier(g.comm());
   });
@@ -246,38 +263,44 @@ int armada_ga_group_sync(int group) {
 
 // ---- mutexes -------------------------------------------------------------------------------------
 int armada_ga_mutexes_create(int count, int group, int* set) {
-  return capi::guard(__func__, [&] {
-    need(set, __func__, "set");
-    *set = mutex_sets().add(rma::MutexSet::create(count, group_of(group, __func__)));
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(set, fn, "set");
+    *set = mutex_sets().add(rma::MutexSet::create(count, group_of(group, fn)));
   });
 }
 int armada_ga_mutexes_destroy(int set) {
-  return capi::guard(__func__, [&] {
-    rma::MutexSet s = mutex_sets().find(set, __func__, "mutex set");
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    rma::MutexSet s = mutex_sets().find(set, fn, "mutex set");
     s.destroy();
     mutex_sets().erase(set);
   });
 }
 int armada_ga_mutex_count(int set, int rank, int* count) {
-  return capi::guard(__func__, [&] {
-    need(count, __func__, "count");
-    *count = mutex_sets().find(set, __func__, "mutex set").count(rank);
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(count, fn, "count");
+    *count = mutex_sets().find(set, fn, "mutex set").count(rank);
   });
 }
 int armada_ga_mutex_lock(int set, int mutex, int rank) {
-  return capi::guard(__func__, [&] { mutex_sets().find(set, __func__, "mutex set").lock(mutex, rank); });
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] { mutex_sets().find(set, fn, "mutex set").lock(mutex, rank); });
 }
 int armada_ga_mutex_unlock(int set, int mutex, int rank) {
-  return capi::guard(__func__, [&] {
-    rma::MutexSet s = mutex_sets().find(set, __func__, "mutex set");
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    rma::MutexSet s = mutex_sets().find(set, fn, "mutex set");
     rma::fence_all();  // what was written under the lock is in place before the next holder reads
     s.unlock(mutex, rank);
   });
 }
 int armada_ga_mutex_trylock(int set, int mutex, int rank, int* acquired) {
-  return capi::guard(__func__, [&] {
-    need(acquired, __func__, "acquired");
-    *acquired = mutex_sets().find(set, __func__, "mutex set").try_lock(mutex, rank) ? 1 : 0;
+  const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
+  return capi::guard(fn, [&] {
+    need(acquired, fn, "acquired");
+    *acquired = mutex_sets().find(set, fn, "mutex set").try_lock(mutex, rank) ? 1 : 0;
   });
 }
 

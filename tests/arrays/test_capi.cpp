@@ -640,6 +640,19 @@ TEST(CApi, NullAndInconsistentArguments) {
   EXPECT_NE(message().find("'nblock' = 0"), std::string::npos) << message();
   EXPECT_EQ(armada_ga_locate_region(g, lo, dims, -1, nullptr, nullptr, nullptr, &flag), ARMADA_GA_ERR_ARG);
   EXPECT_NE(message().find("'max' = -1"), std::string::npos) << message();
+  // Messages name the function, never the lambda inside it (regression: "operator():").
+  EXPECT_EQ(armada_ga_valid(g, nullptr), ARMADA_GA_ERR_ARG);
+  EXPECT_EQ(message().find("operator()"), std::string::npos) << message();
+  EXPECT_NE(message().find("armada_ga_valid"), std::string::npos) << message();
+  EXPECT_EQ(armada_ga_duplicate(g, "d", nullptr), ARMADA_GA_ERR_ARG);
+  EXPECT_EQ(message().find("operator()"), std::string::npos) << message();
+  // A subscript count no memory holds is the argument's error, not an allocator's (regression:
+  // "cannot create std::vector larger than max_size()" without operation or argument).
+  const double values[1] = {0};
+  EXPECT_EQ(armada_ga_scatter(g, INT64_MAX / 4, lo, values), ARMADA_GA_ERR_ARG);
+  EXPECT_NE(message().find("armada_ga_scatter"), std::string::npos) << message();
+  EXPECT_NE(message().find("'n' = "), std::string::npos) << message();
+  EXPECT_NE(message().find("more subscripts than this machine's memory holds"), std::string::npos) << message();
   const int64_t grid[2] = {3, 3};
   EXPECT_EQ(armada_ga_create_full(ARMADA_GA_DOUBLE, 2, dims, "x", grid, nullptr, nullptr, nullptr, nullptr,
                                   ARMADA_GA_GROUP_WORLD, &flag),

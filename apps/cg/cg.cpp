@@ -1,0 +1,137 @@
+// armada-cg: the NAS Parallel Benchmarks CG kernel on Armada's sparse matrices.
+//
+//   mpiexec -n <ranks> armada-cg --class S|W|A|B|C [--comm rma|mpi] [--json FILE]
+//
+// Builds NPB's matrix for the class (rows in balanced blocks), runs one untimed inverse power
+// step (warm-up, as NPB does), resets x, then times `niter` steps of 25 CG iterations each and
+// verifies zeta against the official value (relative error <= 1e-10). Prints NPB's iteration
+// lines and report on rank 0; the last stdout line is the JSON result. Exit code: 0 verified,
+// 1 verification failed, 2 bad input.
+#include <mpi.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "armada/apps/npb_cli.hpp"
+#include "armada/apps/npb_report.hpp"
+#include "armada/arrays/arrays.hpp"
+#include "armada/arrays/sparse.hpp"
+#include "armada/rma/rma.hpp"
+#include "cg_comm.hpp"
+#include "npb_cg.hpp"
+
+namespace apps = armada::apps;
+namespace cg = armada::apps::cg;
+namespace aa = armada::arrays;
+namespace rma = armada::rma;
+
+namespace {
+
+constexpr int exit_failed = 1, exit_bad_input = 2;
+
+aa::SparseMatrix<double> build_matrix(const cg::CgClass& c) {
+  const auto rows = aa::Distribution::regular({c.na}, rma::size());
+  const aa::Patch mine = rows.block(rma::rank());
+  const long r0 = mine.empty() ? 0 : mine.lo[0], r1 = mine.empty() ? 0 : mine.hi[0];
+  const auto triplets = cg::make_cg_matrix(c, r0, r1);
+  aa::SparseOptions o;
+  o.name = std::string("CG class ") + c.name;
+  return aa::SparseMatrix<double>::create(c.na, c.na, triplets, o);
+}
+
+double slowest(double seconds) {
+  double t = 0;
+  MPI_Allreduce(&seconds, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return t;
+}
+
+// The timed inverse power method; fills in zeta and the time.
+void run(const cg::CgClass& c, cg::CgComm& comm, apps::NpbResult& result, bool print) {
+  const cg::CgVectors v = comm.vectors();
+  const cg::Multiply multiply = [&](cg::Vec in, cg::Vec out) { comm.multiply(in, out); };
+  // One untimed step touches every page and builds every plan and transfer.
+  cg::reset_start_vector(v);
+  cg::conj_grad(v, multiply, MPI_COMM_WORLD);
+  cg::power_step(v, c.shift, MPI_COMM_WORLD);
+  cg::reset_start_vector(v);
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = MPI_Wtime();
+  double zeta = 0;
+  for (int it = 1; it <= c.niter; ++it) {
+    const double rnorm = cg::conj_grad(v, multiply, MPI_COMM_WORLD);
+    zeta = cg::power_step(v, c.shift, MPI_COMM_WORLD);
+    if (print) {
+      if (it == 1) std::printf("\n   iteration           ||r||                 zeta\n");
+      std::printf("    %5d       %20.14e%20.13f\n", it, rnorm, zeta);
+    }
+  }
+  result.time_s = slowest(MPI_Wtime() - t0);
+  result.value = zeta;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int code = 0;
+  try {
+    rma::Session session(&argc, &argv);
+    const bool root = rma::rank() == 0;
+    const apps::NpbProgram program{"armada-cg", "CG", cg::cg_class_letters(),
+                                   "NAS Parallel Benchmarks CG (conjugate gradient on a random sparse matrix)"};
+    const apps::NpbParse parsed = apps::parse_npb_command_line(argc, argv, program, root);
+    if (!parsed.args) return parsed.exit_code;
+    const apps::NpbArgs& args = *parsed.args;
+    int writable = 1;
+    std::string why;
+    if (root && !args.json_path.empty()) writable = apps::npb_json_path_writable(args.json_path, why) ? 1 : 0;
+    MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!writable) {
+      if (root) std::fprintf(stderr, "armada-cg: %s\n", why.c_str());
+      return exit_bad_input;
+    }
+
+    const cg::CgClass& c = *cg::find_cg_class(args.problem_class);
+    const double t_init = MPI_Wtime();
+    auto A = build_matrix(c);
+    const long nonzeros = A.nonzeros();
+    auto comm = args.comm == apps::Comm::rma ? cg::make_rma_comm(A) : cg::make_mpi_comm(A, MPI_COMM_WORLD);
+    const double init_s = slowest(MPI_Wtime() - t_init);
+    if (root) {
+      std::printf("\n\n NAS Parallel Benchmarks (Armada) - CG Benchmark\n\n");
+      std::printf(" Size: %11ld\n Iterations: %5d\n Number of active processes: %5d\n", c.na, c.niter, rma::size());
+      std::printf(" Number of nonzeroes per row: %8d\n Eigenvalue shift: %.3e\n", c.nonzer, c.shift);
+      std::printf(" Matrix nonzeros: %ld\n Communication: %s\n", nonzeros, apps::to_string(args.comm));
+      std::printf(" Initialization time = %15.3f seconds\n", init_s);
+    }
+
+    apps::NpbResult result;
+    result.benchmark = "CG";
+    result.problem_class = c.name;
+    result.size = {c.na, 0, 0};
+    result.iterations = c.niter;
+    result.ranks = rma::size();
+    result.comm = args.comm;
+    result.value_name = "Zeta";
+    result.reference = c.zeta;
+    result.tolerance = cg::cg_tolerance;
+    run(c, *comm, result, root);
+    comm.reset();
+    result.mops = cg::cg_mops(c, result.time_s);
+    result.verified = apps::npb_verify(result.value, result.reference, result.tolerance);
+    if (root) {
+      apps::print_npb_report(stdout, result);
+      if (!apps::write_npb_json(result, args.json_path, why)) {
+        std::fprintf(stderr, "armada-cg: %s\n", why.c_str());
+        code = exit_bad_input;
+      }
+    }
+    if (code == 0 && !result.verified) code = exit_failed;
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "armada-cg: %s\n", e.what());
+    return exit_failed;
+  }
+  return code;
+}

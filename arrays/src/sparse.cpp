@@ -315,17 +315,31 @@ Csr<Index, T> global_rows(const Plan<T>& p) {
 
 // ---- kernels -----------------------------------------------------------------------------------
 
-// y[r] = alpha * sum_k val[k] x[col[k]] + beta * y[r] for every row of c.
+// sum_k val[k] x[col[k]] over [b, e), in four interleaved partial sums: a single running sum
+// would make every addition wait for the previous one (the loop would be latency bound).
+template <class T>
+inline T row_dot(const T* __restrict val, const Local* __restrict col, const T* __restrict x, std::int64_t b,
+                 std::int64_t e) {
+  T s0(0), s1(0), s2(0), s3(0);
+  std::int64_t k = b;
+  for (; k + 4 <= e; k += 4) {
+    s0 = mul_add(val[k], x[col[k]], s0);
+    s1 = mul_add(val[k + 1], x[col[k + 1]], s1);
+    s2 = mul_add(val[k + 2], x[col[k + 2]], s2);
+    s3 = mul_add(val[k + 3], x[col[k + 3]], s3);
+  }
+  for (; k < e; ++k) s0 = mul_add(val[k], x[col[k]], s0);
+  return (s0 + s1) + (s2 + s3);
+}
+
+// y[r] = alpha * (row r of c) . x + beta * y[r] for every row of c.
 template <class T>
 void csr_rows(const Csr<Local, T>& c, const T* __restrict x, T* __restrict y, T alpha, T beta) {
   const std::int64_t* ptr = c.ptr.data();
-  const Local* col = c.col.data();
-  const T* val = c.val.data();
   const std::size_t n = c.rows();
   const bool overwrite = is_zero(beta);
   for (std::size_t r = 0; r < n; ++r) {
-    T sum(0);
-    for (std::int64_t k = ptr[r]; k < ptr[r + 1]; ++k) sum = mul_add(val[k], x[col[k]], sum);
+    const T sum = row_dot(c.val.data(), c.col.data(), x, ptr[r], ptr[r + 1]);
     y[r] = overwrite ? mul(alpha, sum) : mul_add(beta, y[r], mul(alpha, sum));
   }
 }
@@ -334,13 +348,8 @@ void csr_rows(const Csr<Local, T>& c, const T* __restrict x, T* __restrict y, T 
 template <class T>
 void csr_rows_add(const Csr<Local, T>& c, const Local* rows, const T* __restrict x, T* __restrict y, T alpha) {
   const std::int64_t* ptr = c.ptr.data();
-  const Local* col = c.col.data();
-  const T* val = c.val.data();
-  for (std::size_t i = 0; i < c.rows(); ++i) {
-    T sum(0);
-    for (std::int64_t k = ptr[i]; k < ptr[i + 1]; ++k) sum = mul_add(val[k], x[col[k]], sum);
-    y[rows[i]] = mul_add(alpha, sum, y[rows[i]]);
-  }
+  for (std::size_t i = 0; i < c.rows(); ++i)
+    y[rows[i]] = mul_add(alpha, row_dot(c.val.data(), c.col.data(), x, ptr[i], ptr[i + 1]), y[rows[i]]);
 }
 
 // y[col[k]] += alpha * val[k] * x[row]: the transposed product of c's rows (rows[i] names the

@@ -19,6 +19,7 @@
 #include "armada/arrays/sparse.hpp"
 #include "armada/rma/rma.hpp"
 #include "cg_comm.hpp"
+#include "cg_program.hpp"
 #include "npb_cg.hpp"
 
 namespace apps = armada::apps;
@@ -29,16 +30,6 @@ namespace rma = armada::rma;
 namespace {
 
 constexpr int exit_failed = 1, exit_bad_input = 2;
-
-aa::SparseMatrix<double> build_matrix(const cg::CgClass& c) {
-  const auto rows = aa::Distribution::regular({c.na}, rma::size());
-  const aa::Patch mine = rows.block(rma::rank());
-  const long r0 = mine.empty() ? 0 : mine.lo[0], r1 = mine.empty() ? 0 : mine.hi[0];
-  const auto triplets = cg::make_cg_matrix(c, r0, r1);
-  aa::SparseOptions o;
-  o.name = std::string("CG class ") + c.name;
-  return aa::SparseMatrix<double>::create(c.na, c.na, triplets, o);
-}
 
 double slowest(double seconds) {
   double t = 0;
@@ -80,21 +71,13 @@ int main(int argc, char** argv) {
     const bool root = rma::rank() == 0;
     const apps::NpbProgram program{"armada-cg", "CG", cg::cg_class_letters(),
                                    "NAS Parallel Benchmarks CG (conjugate gradient on a random sparse matrix)"};
-    const apps::NpbParse parsed = apps::parse_npb_command_line(argc, argv, program, root);
+    const apps::NpbParse parsed = cg::parse_cg_command_line(argc, argv, program);
     if (!parsed.args) return parsed.exit_code;
     const apps::NpbArgs& args = *parsed.args;
-    int writable = 1;
-    std::string why;
-    if (root && !args.json_path.empty()) writable = apps::npb_json_path_writable(args.json_path, why) ? 1 : 0;
-    MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!writable) {
-      if (root) std::fprintf(stderr, "armada-cg: %s\n", why.c_str());
-      return exit_bad_input;
-    }
 
     const cg::CgClass& c = *cg::find_cg_class(args.problem_class);
     const double t_init = MPI_Wtime();
-    auto A = build_matrix(c);
+    auto A = cg::build_cg_matrix(c);
     const long nonzeros = A.nonzeros();
     auto comm = args.comm == apps::Comm::rma ? cg::make_rma_comm(A) : cg::make_mpi_comm(A, MPI_COMM_WORLD);
     const double init_s = slowest(MPI_Wtime() - t_init);
@@ -122,6 +105,7 @@ int main(int argc, char** argv) {
     result.verified = apps::npb_verify(result.value, result.reference, result.tolerance);
     if (root) {
       apps::print_npb_report(stdout, result);
+      std::string why;
       if (!apps::write_npb_json(result, args.json_path, why)) {
         std::fprintf(stderr, "armada-cg: %s\n", why.c_str());
         code = exit_bad_input;

@@ -18,6 +18,7 @@
 #include "armada/arrays/sparse.hpp"
 #include "armada/rma/rma.hpp"
 #include "cg_comm.hpp"
+#include "cg_program.hpp"
 #include "npb_cg.hpp"
 
 namespace apps = armada::apps;
@@ -64,15 +65,13 @@ int main(int argc, char** argv) {
     const bool root = rma::rank() == 0;
     const apps::NpbProgram program{"armada-spmv-bench", "SpMV", cg::cg_class_letters(),
                                    "sparse matrix-vector products on NPB CG's matrix: one-sided and MPI two-sided"};
-    const apps::NpbParse parsed = apps::parse_npb_command_line(argc, argv, program, root);
+    const apps::NpbParse parsed = cg::parse_cg_command_line(argc, argv, program);
     if (!parsed.args) return parsed.exit_code;
     const apps::NpbArgs& args = *parsed.args;
     const cg::CgClass& c = *cg::find_cg_class(args.problem_class);
 
-    const auto rows = aa::Distribution::regular({c.na}, rma::size());
-    const aa::Patch mine = rows.block(rma::rank());
-    const long r0 = mine.empty() ? 0 : mine.lo[0], r1 = mine.empty() ? 0 : mine.hi[0];
-    auto A = aa::SparseMatrix<double>::create(c.na, c.na, cg::make_cg_matrix(c, r0, r1));
+    auto A = cg::build_cg_matrix(c);
+    const long r0 = A.local_rows().first;
     const long nonzeros = A.nonzeros();
     const int n = products_for(c.name);
 

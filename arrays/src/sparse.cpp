@@ -492,6 +492,19 @@ void check_vector(const char* op, const std::string& what, const rma::Group& gro
     fail(op, what, arg, "'" + v.name() + "'", "is not on the matrix's group");
 }
 
+// The checks of both products (x over the columns and y over the rows, or the other way round
+// when `transposed`); returns the matrix's state.
+template <class T>
+typename SparseMatrix<T>::Impl& checked_product(const char* op, SparseMatrix<T>& A, const GlobalArray<T>& x,
+                                                const GlobalArray<T>& y, bool transposed) {
+  if (!A.valid()) throw rma::InvalidArgument(op, "A", "null", "the sparse matrix was never created");
+  auto& m = *A.impl();
+  check_vector(op, m.what(), m.group, x, "x", transposed ? m.rows : m.cols, transposed ? "rows" : "cols");
+  check_vector(op, m.what(), m.group, y, "y", transposed ? m.cols : m.rows, transposed ? "cols" : "rows");
+  if (x.id() == y.id()) fail(op, m.what(), "y", "'" + y.name() + "'", "is x itself; the product needs a separate output");
+  return m;
+}
+
 // This rank's block of a 1-D array in place (null when it owns nothing).
 template <class T>
 T* local_block(const Array::Impl& a) {
@@ -549,11 +562,7 @@ std::vector<rma::Handle> issue(const Transfer& t, const Plan<T>& p, bool get) {
 
 template <SparseElement T>
 void spmv(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alpha, T beta) {
-  if (!A.valid()) throw rma::InvalidArgument(kSpmv, "A", "null", "the sparse matrix was never created");
-  auto& m = *A.impl();
-  check_vector(kSpmv, m.what(), m.group, x, "x", m.cols, "cols");
-  check_vector(kSpmv, m.what(), m.group, y, "y", m.rows, "rows");
-  if (x.id() == y.id()) fail(kSpmv, m.what(), "y", "'" + y.name() + "'", "is x itself; the product needs a separate output");
+  auto& m = checked_product(kSpmv, A, x, y, false);
   A.plan_for(x.distribution());
   const Plan<T>& p = m.plan;
   const Array::Impl& xa = *x.impl();
@@ -582,11 +591,7 @@ void spmv(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alph
 
 template <SparseElement T>
 void spmv_transposed(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alpha, T beta) {
-  if (!A.valid()) throw rma::InvalidArgument(kSpmvT, "A", "null", "the sparse matrix was never created");
-  auto& m = *A.impl();
-  check_vector(kSpmvT, m.what(), m.group, x, "x", m.rows, "rows");
-  check_vector(kSpmvT, m.what(), m.group, y, "y", m.cols, "cols");
-  if (x.id() == y.id()) fail(kSpmvT, m.what(), "y", "'" + y.name() + "'", "is x itself; the product needs a separate output");
+  auto& m = checked_product(kSpmvT, A, x, y, true);
   A.plan_for(y.distribution());  // the columns are y's entries here
   const Plan<T>& p = m.plan;
   const Array::Impl& xa = *x.impl();

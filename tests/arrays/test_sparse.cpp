@@ -75,6 +75,21 @@ void expect_near_all(const std::vector<T>& got, const std::vector<T>& want, cons
     EXPECT_LE(std::abs(got[i] - want[i]), 1e-12 * (1.0 + std::abs(want[i]))) << label << " entry " << i;
 }
 
+/// alpha * M x + beta * y, or with M's transpose, serially.
+template <class T>
+std::vector<T> dense_product(const RandomMatrix<T>& m, bool transposed, T alpha, const std::vector<T>& x, T beta,
+                             const std::vector<T>& y) {
+  const Index n = transposed ? m.cols : m.rows, k = transposed ? m.rows : m.cols;
+  std::vector<T> out(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) {
+    T s(0);
+    for (Index j = 0; j < k; ++j)
+      s += m.dense[static_cast<std::size_t>(transposed ? j * m.cols + i : i * m.cols + j)] * x[static_cast<std::size_t>(j)];
+    out[static_cast<std::size_t>(i)] = alpha * s + beta * y[static_cast<std::size_t>(i)];
+  }
+  return out;
+}
+
 /// One case: builds the matrix, runs both products with alpha/beta, compares with the dense form.
 template <class T>
 void check_products(const RandomMatrix<T>& m, const SparseOptions& mo, const ArrayOptions& xo, const ArrayOptions& yo,
@@ -94,12 +109,7 @@ void check_products(const RandomMatrix<T>& m, const SparseOptions& mo, const Arr
   // y = alpha A x + beta y
   auto x = vector_of(xv, xo);
   auto y = vector_of(yv, yo);
-  std::vector<T> want(yv.size());
-  for (Index i = 0; i < m.rows; ++i) {
-    T s(0);
-    for (Index j = 0; j < m.cols; ++j) s += m.dense[static_cast<std::size_t>(i * m.cols + j)] * xv[static_cast<std::size_t>(j)];
-    want[static_cast<std::size_t>(i)] = alpha * s + beta * yv[static_cast<std::size_t>(i)];
-  }
+  std::vector<T> want = dense_product(m, false, alpha, xv, beta, yv);
   spmv(A, x, y, alpha, beta);
   expect_near_all(y.get({0}, {m.rows}), want, label + " spmv");
   // Again (the cached transfers are reused), with beta = 0: y's old values are ignored.
@@ -110,12 +120,7 @@ void check_products(const RandomMatrix<T>& m, const SparseOptions& mo, const Arr
   // y' = alpha A^T x' + beta y'  (x' over the rows, y' over the columns)
   auto xt = vector_of(yv, yo);
   auto yt = vector_of(xv, xo);
-  std::vector<T> want_t(xv.size());
-  for (Index j = 0; j < m.cols; ++j) {
-    T s(0);
-    for (Index i = 0; i < m.rows; ++i) s += m.dense[static_cast<std::size_t>(i * m.cols + j)] * yv[static_cast<std::size_t>(i)];
-    want_t[static_cast<std::size_t>(j)] = alpha * s + beta * xv[static_cast<std::size_t>(j)];
-  }
+  const std::vector<T> want_t = dense_product(m, true, alpha, yv, beta, xv);
   spmv_transposed(A, xt, yt, alpha, beta);
   expect_near_all(yt.get({0}, {m.cols}), want_t, label + " spmv_transposed");
   for (auto* a : {&x, &y, &xt, &yt}) a->destroy();

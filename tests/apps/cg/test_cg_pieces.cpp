@@ -8,6 +8,7 @@
 
 #include "armada/rma/rma.hpp"
 #include "cg_comm.hpp"
+#include "cg_program.hpp"
 #include "npb_cg.hpp"
 
 namespace armada::apps::cg {
@@ -64,10 +65,8 @@ TEST(CgClasses, OfficialTable) {
 // q = A p through arrays::spmv and through the MPI exchange: the same bits on every rank.
 TEST(CgComm, BothVariantsGiveTheSameProduct) {
   const CgClass& s = *find_cg_class('S');
-  const auto rows = arrays::Distribution::regular({s.na}, rma::size());
-  const arrays::Patch mine = rows.block(rma::rank());
-  const long r0 = mine.empty() ? 0 : mine.lo[0], r1 = mine.empty() ? 0 : mine.hi[0];
-  auto A = arrays::SparseMatrix<double>::create(s.na, s.na, make_cg_matrix(s, r0, r1));
+  auto A = build_cg_matrix(s);
+  const auto [r0, r1] = A.local_rows();
   auto one = make_rma_comm(A);
   auto two = make_mpi_comm(A, MPI_COMM_WORLD);
   for (auto* c : {one.get(), two.get()}) {

@@ -118,25 +118,20 @@ Distribution make_row_distribution(const std::string& what, Index rows, const st
 // ---- assembly ----------------------------------------------------------------------------------
 
 // Every rank learns whether a triplet was out of bounds anywhere, before any data moves: the
-// rank that passed it reports it, the others name that rank.
+// rank that passed it reports it, the others name that rank and repeat its message (rma::agree).
 template <class T>
 void check_triplets(const std::string& what, Index rows, Index cols, std::span<const Triplet<T>> t,
                     const rma::Group& group) {
-  std::size_t bad = t.size();
-  for (std::size_t i = 0; i < t.size() && bad == t.size(); ++i)
-    if (t[i].row < 0 || t[i].row >= rows || t[i].col < 0 || t[i].col >= cols) bad = i;
-  int mine = bad < t.size() ? group.rank() : INT_MAX, first = INT_MAX;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, group.comm());
-  if (first == INT_MAX) return;
-  if (first == group.rank()) {
-    const auto& b = t[bad];
-    const bool row_bad = b.row < 0 || b.row >= rows;
-    fail(kCreate, what, "triplets[" + std::to_string(bad) + "]", "(" + std::to_string(b.row) + ", " + std::to_string(b.col) + ")",
-         row_bad ? "row " + std::to_string(b.row) + " is outside [0, " + std::to_string(rows) + ")"
-                 : "column " + std::to_string(b.col) + " is outside [0, " + std::to_string(cols) + ")");
-  }
-  fail(kCreate, what, "triplets", "rank " + std::to_string(group.world_rank(first)),
-       "world rank " + std::to_string(group.world_rank(first)) + " passed a triplet outside the matrix (its own error says which)");
+  rma::agree(kCreate, [&] {
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const auto& b = t[i];
+      const bool row_bad = b.row < 0 || b.row >= rows;
+      if (!row_bad && b.col >= 0 && b.col < cols) continue;
+      fail(kCreate, what, "triplets[" + std::to_string(i) + "]", "(" + std::to_string(b.row) + ", " + std::to_string(b.col) + ")",
+           row_bad ? "row " + std::to_string(b.row) + " is outside [0, " + std::to_string(rows) + ")"
+                   : "column " + std::to_string(b.col) + " is outside [0, " + std::to_string(cols) + ")");
+    }
+  }, group);
 }
 
 // Sends every triplet to its row's owner (skipped when every rank holds only its own rows).
@@ -153,11 +148,13 @@ std::vector<Triplet<T>> exchange_triplets(const std::string& what, std::span<con
   if (all_local) return {};
   std::vector<int> sc(static_cast<std::size_t>(n)), rc(static_cast<std::size_t>(n)), sd(static_cast<std::size_t>(n) + 1, 0),
       rd(static_cast<std::size_t>(n) + 1, 0);
-  for (int p = 0; p < n; ++p) {
-    if (count[static_cast<std::size_t>(p)] > static_cast<std::size_t>(INT_MAX) / 2)
-      fail(kCreate, what, "triplets", std::to_string(t.size()) + " entries", "more than 2^30 triplets for one rank in one call");
-    sc[static_cast<std::size_t>(p)] = static_cast<int>(count[static_cast<std::size_t>(p)]);
-  }
+  rma::agree(kCreate, [&] {  // MPI counts are int
+    for (int p = 0; p < n; ++p) {
+      if (count[static_cast<std::size_t>(p)] > static_cast<std::size_t>(INT_MAX) / 2)
+        fail(kCreate, what, "triplets", std::to_string(t.size()) + " entries", "more than 2^30 triplets for one rank in one call");
+      sc[static_cast<std::size_t>(p)] = static_cast<int>(count[static_cast<std::size_t>(p)]);
+    }
+  }, group);
   MPI_Alltoall(sc.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, group.comm());
   for (int p = 0; p < n; ++p) {
     sd[static_cast<std::size_t>(p) + 1] = sd[static_cast<std::size_t>(p)] + sc[static_cast<std::size_t>(p)];
@@ -402,7 +399,8 @@ SparseMatrix<T> SparseMatrix<T>::create(Index rows, Index cols, std::span<const 
   bool all_local = false;
   const std::vector<Triplet<T>> received = exchange_triplets<T>(m->what(), triplets, m->row_dist, m->group, all_local);
   const Csr<Index, T> g = assemble<T>(all_local ? triplets : std::span<const Triplet<T>>(received), m->r0, m->r1);
-  m->plan = build_plan<T>(m->what(), Distribution::regular({cols}, m->group.size()), g, m->group);
+  rma::agree(kCreate, [&] { m->plan = build_plan<T>(m->what(), Distribution::regular({cols}, m->group.size()), g, m->group); },
+             m->group);
   m->ghost_values.assign(m->plan.ghosts.size(), T(0));
   return SparseMatrix(std::move(m));
 }
@@ -563,7 +561,8 @@ std::vector<rma::Handle> issue(const Transfer& t, const Plan<T>& p, bool get) {
 template <SparseElement T>
 void spmv(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alpha, T beta) {
   auto& m = checked_product(kSpmv, A, x, y, false);
-  A.plan_for(x.distribution());
+  if (!(x.distribution() == m.plan.columns))  // the same decision on every rank: one x
+    rma::agree(kSpmv, [&] { A.plan_for(x.distribution()); }, m.group);
   const Plan<T>& p = m.plan;
   const Array::Impl& xa = *x.impl();
   const Array::Impl& ya = *y.impl();
@@ -592,7 +591,8 @@ void spmv(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alph
 template <SparseElement T>
 void spmv_transposed(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alpha, T beta) {
   auto& m = checked_product(kSpmvT, A, x, y, true);
-  A.plan_for(y.distribution());  // the columns are y's entries here
+  if (!(y.distribution() == m.plan.columns))  // the columns are y's entries here
+    rma::agree(kSpmvT, [&] { A.plan_for(y.distribution()); }, m.group);
   const Plan<T>& p = m.plan;
   const Array::Impl& xa = *x.impl();
   const Array::Impl& ya = *y.impl();

@@ -244,13 +244,13 @@ TEST(SparseErrors, TripletOutOfBoundsOnOneRank) {
                                         "column 5 is outside [0, 5)"});
   else
     expect_error<rma::InvalidArgument>([&] { (void)SparseMatrix<double>::create(4, 5, t, o); },
-                                       {"arrays::SparseMatrix::create", "world rank " + std::to_string(rma::size() - 1) +
-                                        " passed a triplet outside the matrix"});
+                                       {"arrays::SparseMatrix::create", "rank " + std::to_string(rma::size() - 1) +
+                                        " failed, so the call failed on every member", "column 5 is outside [0, 5)"});
   std::vector<Triplet<double>> neg{{-1, 0, 1.0}};
   // Every rank passes a bad one: the lowest rank reports its own, the others name it.
   expect_error<rma::InvalidArgument>([&] { (void)SparseMatrix<double>::create(4, 5, neg, o); },
                                      {rma::rank() == 0 ? "'triplets[0]' = (-1, 0): sparse matrix 'M' (4 x 5): row -1 is outside [0, 4)"
-                                                       : "world rank 0 passed a triplet"});
+                                                       : "rank 0 failed, so the call failed on every member"});
 }
 
 TEST(SparseErrors, BadShapeAndRowStarts) {

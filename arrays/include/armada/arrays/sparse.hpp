@@ -22,7 +22,8 @@
 // y before it returns, so y is complete everywhere on return.
 // Errors: every argument is checked before any data moves; a bad one throws rma::InvalidArgument
 // naming the operation, the argument and its value. A bad triplet on one rank makes create
-// throw on every rank (the others' message names the rank that passed it).
+// throw on every rank (the others' message names the rank that passed it and repeats its
+// message).
 // Thread safety: products and plan_for on one matrix must not overlap one another.
 #pragma once
 

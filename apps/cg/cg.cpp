@@ -10,7 +10,6 @@
 #include <mpi.h>
 
 #include <cstdio>
-#include <exception>
 #include <string>
 
 #include "armada/apps/npb_cli.hpp"
@@ -28,8 +27,6 @@ namespace aa = armada::arrays;
 namespace rma = armada::rma;
 
 namespace {
-
-constexpr int exit_failed = 1, exit_bad_input = 2;
 
 double slowest(double seconds) {
   double t = 0;
@@ -65,16 +62,10 @@ void run(const cg::CgClass& c, cg::CgComm& comm, apps::NpbResult& result, bool p
 }  // namespace
 
 int main(int argc, char** argv) {
-  int code = 0;
-  try {
-    rma::Session session(&argc, &argv);
+  const apps::NpbProgram program{"armada-cg", "CG", cg::cg_class_letters(),
+                                 "NAS Parallel Benchmarks CG (conjugate gradient on a random sparse matrix)"};
+  return cg::run_cg_program(argc, argv, program, [](const apps::NpbArgs& args) {
     const bool root = rma::rank() == 0;
-    const apps::NpbProgram program{"armada-cg", "CG", cg::cg_class_letters(),
-                                   "NAS Parallel Benchmarks CG (conjugate gradient on a random sparse matrix)"};
-    const apps::NpbParse parsed = cg::parse_cg_command_line(argc, argv, program);
-    if (!parsed.args) return parsed.exit_code;
-    const apps::NpbArgs& args = *parsed.args;
-
     const cg::CgClass& c = *cg::find_cg_class(args.problem_class);
     const double t_init = MPI_Wtime();
     auto A = cg::build_cg_matrix(c);
@@ -103,19 +94,13 @@ int main(int argc, char** argv) {
     comm.reset();
     result.mops = cg::cg_mops(c, result.time_s);
     result.verified = apps::npb_verify(result.value, result.reference, result.tolerance);
-    if (root) {
-      apps::print_npb_report(stdout, result);
-      std::string why;
-      if (!apps::write_npb_json(result, args.json_path, why)) {
-        std::fprintf(stderr, "armada-cg: %s\n", why.c_str());
-        code = exit_bad_input;
-      }
+    if (!root) return cg::exit_verified;  // rank 0 decides
+    apps::print_npb_report(stdout, result);
+    std::string why;
+    if (!apps::write_npb_json(result, args.json_path, why)) {
+      std::fprintf(stderr, "armada-cg: %s\n", why.c_str());
+      return cg::exit_bad_input;
     }
-    if (code == 0 && !result.verified) code = exit_failed;
-    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "armada-cg: %s\n", e.what());
-    return exit_failed;
-  }
-  return code;
+    return result.verified ? cg::exit_verified : cg::exit_failed;
+  });
 }

@@ -3,10 +3,11 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "armada/apps/npb_report.hpp"
-#include "armada/rma/runtime.hpp"
+#include "armada/rma/rma.hpp"
 
 namespace armada::apps::cg {
 
@@ -20,9 +21,23 @@ NpbParse parse_cg_command_line(int argc, const char* const* argv, const NpbProgr
   MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (!writable) {
     if (root) std::fprintf(stderr, "%s: %s\n", program.name.c_str(), why.c_str());
-    return {std::nullopt, 2};
+    return {std::nullopt, exit_bad_input};
   }
   return parsed;
+}
+
+int run_cg_program(int argc, char** argv, const NpbProgram& program, const std::function<int(const NpbArgs&)>& body) {
+  try {
+    rma::Session session(&argc, &argv);
+    const NpbParse parsed = parse_cg_command_line(argc, argv, program);
+    if (!parsed.args) return parsed.exit_code;
+    int code = body(*parsed.args);
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return code;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program.name.c_str(), e.what());
+    return exit_failed;
+  }
 }
 
 arrays::SparseMatrix<double> build_cg_matrix(const CgClass& c) {

@@ -10,7 +10,6 @@
 #include <mpi.h>
 
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -27,8 +26,6 @@ namespace aa = armada::arrays;
 namespace rma = armada::rma;
 
 namespace {
-
-constexpr int exit_failed = 1, exit_bad_input = 2;
 
 // Products per timed run, per class (the larger classes take longer per product).
 int products_for(char c) {
@@ -56,73 +53,78 @@ void fill_p(cg::CgComm& comm, long first_row) {
   for (std::size_t i = 0; i < v.n; ++i) v[cg::Vec::p][i] = 1.0 / static_cast<double>(first_row + static_cast<long>(i) + 1);
 }
 
+// The measurement and its checks, the same on every rank.
+struct Measured {
+  long nonzeros = 0;
+  int products = 0;
+  double rma_s = 0, mpi_s = 0;  // seconds per product, slowest rank
+  long bytes = 0, runs = 0, gets = 0, entries = 0;  // moved by one product, all ranks
+  bool identical = false;
+};
+
+Measured measure(const cg::CgClass& c) {
+  Measured m;
+  auto A = cg::build_cg_matrix(c);
+  m.nonzeros = A.nonzeros();
+  m.products = products_for(c.name);
+  auto one_sided = cg::make_rma_comm(A);
+  auto two_sided = cg::make_mpi_comm(A, MPI_COMM_WORLD);
+  fill_p(*one_sided, A.local_rows().first);
+  fill_p(*two_sided, A.local_rows().first);
+  m.rma_s = time_products(*one_sided, m.products);
+  m.mpi_s = time_products(*two_sided, m.products);
+  // Same vector from both (exactly), and what one product moves, summed over the ranks.
+  int differ = 0;
+  const cg::CgVectors a = one_sided->vectors(), b = two_sided->vectors();
+  for (std::size_t i = 0; i < a.n; ++i) differ |= a[cg::Vec::q][i] != b[cg::Vec::q][i];
+  MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  m.identical = differ == 0;
+  const aa::SpmvTraffic t = A.traffic();
+  long moved[4] = {static_cast<long>(t.bytes), static_cast<long>(t.runs), t.sources, static_cast<long>(t.ghost_entries)};
+  MPI_Allreduce(MPI_IN_PLACE, moved, 4, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  m.bytes = moved[0];
+  m.runs = moved[1];
+  m.gets = moved[2];
+  m.entries = moved[3];
+  return m;
+}
+
+// The report and the JSON line (rank 0); returns the exit code.
+int report(const cg::CgClass& c, const apps::NpbArgs& args, const Measured& m) {
+  std::printf(" armada-spmv-bench: NPB CG class %c matrix, %ld rows, %ld nonzeros, %d ranks, %d products each\n", c.name,
+              c.na, m.nonzeros, rma::size(), m.products);
+  std::printf(" fetched per product (all ranks): %ld entries, %ld bytes in %ld runs, %ld vector gets\n", m.entries, m.bytes,
+              m.runs, m.gets);
+  std::printf(" rma (aggregated one-sided gets): %12.3f us per product\n", m.rma_s * 1e6);
+  std::printf(" mpi (two-sided messages):        %12.3f us per product\n", m.mpi_s * 1e6);
+  std::printf(" results: %s\n", m.identical ? "identical" : "DIFFER (FAILED)");
+  char json[512];
+  std::snprintf(json, sizeof json,
+                "{\"benchmark\":\"SpMV\",\"class\":\"%c\",\"ranks\":%d,\"comm\":\"%s\",\"time_s\":%.9g,"
+                "\"rma_s\":%.9g,\"mpi_s\":%.9g,\"products\":%d,\"nonzeros\":%ld,\"bytes_per_product\":%ld,"
+                "\"runs\":%ld,\"gets\":%ld,\"verified\":%s}",
+                c.name, rma::size(), apps::to_string(args.comm), args.comm == apps::Comm::rma ? m.rma_s : m.mpi_s, m.rma_s,
+                m.mpi_s, m.products, m.nonzeros, m.bytes, m.runs, m.gets, m.identical ? "true" : "false");
+  std::printf("%s\n", json);
+  std::fflush(stdout);
+  if (!args.json_path.empty()) {
+    std::FILE* f = std::fopen(args.json_path.c_str(), "w");
+    if (!f || std::fprintf(f, "%s\n", json) < 0 || std::fclose(f) != 0) {
+      std::fprintf(stderr, "armada-spmv-bench: --json '%s': cannot write\n", args.json_path.c_str());
+      return cg::exit_bad_input;
+    }
+  }
+  return m.identical ? cg::exit_verified : cg::exit_failed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int code = 0;
-  try {
-    rma::Session session(&argc, &argv);
-    const bool root = rma::rank() == 0;
-    const apps::NpbProgram program{"armada-spmv-bench", "SpMV", cg::cg_class_letters(),
-                                   "sparse matrix-vector products on NPB CG's matrix: one-sided and MPI two-sided"};
-    const apps::NpbParse parsed = cg::parse_cg_command_line(argc, argv, program);
-    if (!parsed.args) return parsed.exit_code;
-    const apps::NpbArgs& args = *parsed.args;
+  const apps::NpbProgram program{"armada-spmv-bench", "SpMV", cg::cg_class_letters(),
+                                 "sparse matrix-vector products on NPB CG's matrix: one-sided and MPI two-sided"};
+  return cg::run_cg_program(argc, argv, program, [](const apps::NpbArgs& args) {
     const cg::CgClass& c = *cg::find_cg_class(args.problem_class);
-
-    auto A = cg::build_cg_matrix(c);
-    const long r0 = A.local_rows().first;
-    const long nonzeros = A.nonzeros();
-    const int n = products_for(c.name);
-
-    auto one_sided = cg::make_rma_comm(A);
-    auto two_sided = cg::make_mpi_comm(A, MPI_COMM_WORLD);
-    fill_p(*one_sided, r0);
-    fill_p(*two_sided, r0);
-    const double rma_s = time_products(*one_sided, n);
-    const double mpi_s = time_products(*two_sided, n);
-
-    // Same vector from both (exactly), and what one product moves, summed over the ranks.
-    int differ = 0;
-    const cg::CgVectors a = one_sided->vectors(), b = two_sided->vectors();
-    for (std::size_t i = 0; i < a.n; ++i) differ |= a[cg::Vec::q][i] != b[cg::Vec::q][i];
-    MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    const aa::SpmvTraffic t = A.traffic();
-    long moved[4] = {static_cast<long>(t.bytes), static_cast<long>(t.runs), t.sources, static_cast<long>(t.ghost_entries)};
-    MPI_Allreduce(MPI_IN_PLACE, moved, 4, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    one_sided.reset();
-    two_sided.reset();
-
-    if (root) {
-      std::printf(" armada-spmv-bench: NPB CG class %c matrix, %ld rows, %ld nonzeros, %d ranks, %d products each\n",
-                  c.name, c.na, nonzeros, rma::size(), n);
-      std::printf(" fetched per product (all ranks): %ld entries, %ld bytes in %ld runs, %ld vector gets\n", moved[3], moved[0],
-                  moved[1], moved[2]);
-      std::printf(" rma (aggregated one-sided gets): %12.3f us per product\n", rma_s * 1e6);
-      std::printf(" mpi (two-sided messages):        %12.3f us per product\n", mpi_s * 1e6);
-      std::printf(" results: %s\n", differ ? "DIFFER (FAILED)" : "identical");
-      char json[512];
-      std::snprintf(json, sizeof json,
-                    "{\"benchmark\":\"SpMV\",\"class\":\"%c\",\"ranks\":%d,\"comm\":\"%s\",\"time_s\":%.9g,"
-                    "\"rma_s\":%.9g,\"mpi_s\":%.9g,\"products\":%d,\"nonzeros\":%ld,\"bytes_per_product\":%ld,"
-                    "\"runs\":%ld,\"gets\":%ld,\"verified\":%s}",
-                    c.name, rma::size(), apps::to_string(args.comm), args.comm == apps::Comm::rma ? rma_s : mpi_s, rma_s,
-                    mpi_s, n, nonzeros, moved[0], moved[1], moved[2], differ ? "false" : "true");
-      std::printf("%s\n", json);
-      std::fflush(stdout);
-      if (!args.json_path.empty()) {
-        std::FILE* f = std::fopen(args.json_path.c_str(), "w");
-        if (!f || std::fprintf(f, "%s\n", json) < 0 || std::fclose(f) != 0) {
-          std::fprintf(stderr, "armada-spmv-bench: --json '%s': cannot write\n", args.json_path.c_str());
-          code = exit_bad_input;
-        }
-      }
-    }
-    if (code == 0 && differ) code = exit_failed;
-    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "armada-spmv-bench: %s\n", e.what());
-    return exit_failed;
-  }
-  return code;
+    const Measured m = measure(c);
+    return rma::rank() == 0 ? report(c, args, m) : cg::exit_verified;  // rank 0 decides
+  });
 }

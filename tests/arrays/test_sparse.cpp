@@ -277,6 +277,8 @@ TEST(SparseErrors, MismatchedVectors) {
   expect_error<rma::InvalidArgument>([&] { spmv_transposed(A, y4, y5); }, {"arrays::spmv_transposed", "'y'", "cols = 6"});
   auto sq = SparseMatrix<double>::create(6, 6, t, o);
   expect_error<rma::InvalidArgument>([&] { spmv(sq, x6, x6); }, {"arrays::spmv", "is x itself"});
+  expect_error<rma::InvalidArgument>([&] { A.plan_for(Distribution::regular({5}, rma::size())); },
+                                     {"arrays::SparseMatrix::plan_for", "'columns' = dims [5]", "cols = 6"});
   SparseMatrix<double> empty;
   expect_error<rma::InvalidArgument>([&] { spmv(empty, x6, y4); }, {"arrays::spmv", "'A' = null"});
   for (auto* a : {&x6, &y4, &y5, &m2}) a->destroy();

@@ -1,0 +1,52 @@
+#include "cg_program.hpp"
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "armada/apps/npb_report.hpp"
+#include "armada/rma/rma.hpp"
+
+namespace armada::apps::cg {
+
+NpbParse parse_cg_command_line(int argc, const char* const* argv, const NpbProgram& program) {
+  const bool root = rma::rank() == 0;
+  NpbParse parsed = parse_npb_command_line(argc, argv, program, root);
+  if (!parsed.args || parsed.args->json_path.empty()) return parsed;
+  int writable = 1;
+  std::string why;
+  if (root) writable = npb_json_path_writable(parsed.args->json_path, why) ? 1 : 0;
+  MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!writable) {
+    if (root) std::fprintf(stderr, "%s: %s\n", program.name.c_str(), why.c_str());
+    return {std::nullopt, exit_bad_input};
+  }
+  return parsed;
+}
+
+int run_cg_program(int argc, char** argv, const NpbProgram& program, const std::function<int(const NpbArgs&)>& body) {
+  try {
+    rma::Session session(&argc, &argv);
+    const NpbParse parsed = parse_cg_command_line(argc, argv, program);
+    if (!parsed.args) return parsed.exit_code;
+    int code = body(*parsed.args);
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return code;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program.name.c_str(), e.what());
+    return exit_failed;
+  }
+}
+
+arrays::SparseMatrix<double> build_cg_matrix(const CgClass& c) {
+  const auto rows = arrays::Distribution::regular({c.na}, rma::size());
+  const arrays::Patch mine = rows.block(rma::rank());
+  const long r0 = mine.empty() ? 0 : mine.lo[0], r1 = mine.empty() ? 0 : mine.hi[0];
+  arrays::SparseOptions o;
+  o.name = std::string("CG class ") + c.name;
+  return arrays::SparseMatrix<double>::create(c.na, c.na, make_cg_matrix(c, r0, r1), o);
+}
+
+}  // namespace armada::apps::cg

@@ -8,6 +8,8 @@
 #   ARMADA_MPI=mpich scripts/test.sh                     against MPICH, in build-mpich/
 #   CTEST_ARGS="-R rma" scripts/test.sh                  a subset
 #   ARMADA_BUILD_BENCH=OFF scripts/test.sh               without the benchmarks (and their tests)
+#   ARMADA_TEST_DIRS="tests/rma tests/capi" scripts/test.sh   build only those test folders (and
+#                                                         what they need); pair it with CTEST_ARGS
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -30,7 +32,12 @@ echo "== configure ($build)"
 cmake -S "$armada_root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DARMADA_SANITIZE="$sanitize" -DARMADA_MPI="$mpi" -DARMADA_BUILD_TESTS=ON -DARMADA_BUILD_BENCH="${ARMADA_BUILD_BENCH:-ON}"
 echo "== build"
-cmake --build "$build" -j "$jobs"
+if [ -n "${ARMADA_TEST_DIRS:-}" ]; then
+  # CMake's Makefile generator builds a folder's targets with 'make -C <folder>'.
+  for dir in $ARMADA_TEST_DIRS; do make -C "$build/$dir" -j "$jobs" all; done
+else
+  cmake --build "$build" -j "$jobs"
+fi
 echo "== test"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}   # MPI's own allocations are not ours to report
 # shellcheck disable=SC2086

@@ -39,8 +39,8 @@ void start(const char* function, int thread_level, MPI_Comm comm, int* argc, cha
 
   g_runtime.owns_rma = !rma::initialized();
   if (g_runtime.owns_rma) {
-    // With a thread level below MPI_THREAD_MULTIPLE, rma::init still works on one node and
-    // refuses (naming the level) only when the inter-node server transport is needed.
+    // Below MPI_THREAD_MULTIPLE (plain MPI_Init) rma::init runs mpi-rma without helper
+    // threads across nodes, and says so once (docs/armci.md, thread level).
     if (mpi_up)
       rma::init(comm);
     else
@@ -69,6 +69,14 @@ void stop() {
   groups_finalize();
   if (g_runtime.owns_rma) rma::finalize();  // frees leaked segments; finalizes MPI if it started it
 }
+
+// ARMCI programs start MPI themselves, before Armada could choose Open MPI's one-sided
+// components the way rma::init does when it starts MPI (osc sm,ucx instead of osc rdma, whose
+// bugs the mpi-rma transport hits: docs/mpi-quirks.md). A plain MPI_Init below
+// MPI_THREAD_MULTIPLE makes mpi-rma the inter-node transport, so the choice matters to every
+// ARMCI program. Loading this library precedes main: set the default here. An explicit
+// OMPI_MCA_osc (or mpiexec --mca osc) wins; other MPI libraries ignore the variable.
+[[gnu::constructor]] void choose_mpi_defaults() { rma::set_mpi_environment_defaults(); }
 
 }  // namespace
 

@@ -127,7 +127,7 @@ void adapt_to_thread_level(State& s) {
                "thread. Lost: %soperations that the MPI library executes in the target's progress engine complete "
                "only when the target next calls MPI (Open MPI osc sm: none; osc ucx: accumulates and atomics "
                "between processes of one host; MPICH: accumulates). To get it back, initialize MPI with "
-               "MPI_Init_thread(MPI_THREAD_MULTIPLE) or let ARMCI_Init/rma::init start MPI (docs/rma.md).\n",
+               "MPI_Init_thread(MPI_THREAD_MULTIPLE) (docs/rma.md, thread levels).\n",
                thread_level_name(provided),
                was_server ? "the inter-node transport is mpi-rma instead of the server transport," : "mpi-rma runs",
                was_server ? "the server transport (its unilateral progress, direct delivery, shared-memory "

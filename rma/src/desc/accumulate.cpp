@@ -120,8 +120,7 @@ void accumulate_unaligned(AccType type, const void* scale, const std::byte* src,
   }
 }
 
-}  // namespace
-
+// The alignment the kernels' element type needs (complex types: that of their parts).
 std::size_t element_alignment(AccType type) noexcept {
   switch (type) {
     case AccType::Int: return alignof(int);
@@ -133,6 +132,8 @@ std::size_t element_alignment(AccType type) noexcept {
   }
   return alignof(std::max_align_t);
 }
+
+}  // namespace
 
 void accumulate(AccType type, const void* scale, const std::byte* src, std::byte* dst,
                 std::size_t bytes) noexcept {

@@ -13,7 +13,4 @@ namespace armada::rma::detail {
 void accumulate(AccType type, const void* scale, const std::byte* src, std::byte* dst,
                 std::size_t bytes) noexcept;
 
-/// The alignment the kernels' element type needs (complex types: that of their parts).
-std::size_t element_alignment(AccType type) noexcept;
-
 }  // namespace armada::rma::detail

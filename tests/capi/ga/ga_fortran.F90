@@ -3,8 +3,9 @@
 ! with a plain mpi_init, as GA Fortran programs do (MPI's Fortran bindings take 4-byte integers,
 ! hence integer(4) for their arguments).
 !
-! ga_igop/ga_dgop pass their operator to ARMCI as a Fortran string: no NUL, other literals after
-! it in memory. Then a 2-d array: put, sync, get, accumulate, and a scatter whose subscripts
+! ga_igop/ga_dgop pass their operator to ARMCI as a Fortran string: no NUL, other text after it
+! in memory. gfortran happens to end literals with a NUL, so the operators here are substrings
+! of one string ('+' is followed by "*maxmin..."), as in code where they are not. Then a 2-d array: put, sync, get, accumulate, and a scatter whose subscripts
 ! repeat. The exit code is 0 only if every check passed on every rank.
 program ga_fortran
   implicit none
@@ -15,6 +16,7 @@ program ga_fortran
   integer :: me, np, failures, g_a, i, j, r, ix(3), subs(2, k)
   double precision :: dx(3), buf(n, n), got(n, n), vals(k), v(1)
   logical :: ok
+  character(len=20), parameter :: ops = '+*maxminabsmaxabsmin'
 
   call mpi_init(ierr)
   call ga_initialize()
@@ -25,14 +27,14 @@ program ga_fortran
 
   ! Reductions with Fortran string operators.
   ix = (/ me + 1, me + 1, me + 1 /)
-  call ga_igop(1, ix(1), 1, '+')
-  call ga_igop(2, ix(2), 1, 'max')
-  call ga_igop(3, ix(3), 1, 'min')
+  call ga_igop(1, ix(1), 1, ops(1:1))    ! '+'
+  call ga_igop(2, ix(2), 1, ops(3:5))    ! 'max'
+  call ga_igop(3, ix(3), 1, ops(6:8))    ! 'min'
   call check(ix(1) == np * (np + 1) / 2 .and. ix(2) == np .and. ix(3) == 1, 'ga_igop + max min')
   dx = (/ -dble(me + 1), dble(me + 1), 2.0d0 /)
-  call ga_dgop(4, dx(1), 1, 'absmax')
-  call ga_dgop(5, dx(2), 1, 'absmin')
-  call ga_dgop(6, dx(3), 1, '*')
+  call ga_dgop(4, dx(1), 1, ops(9:14))   ! 'absmax'
+  call ga_dgop(5, dx(2), 1, ops(15:20))  ! 'absmin'
+  call ga_dgop(6, dx(3), 1, ops(2:2))    ! '*'
   call check(dx(1) == dble(np) .and. dx(2) == 1.0d0 .and. dx(3) == 2.0d0**np, 'ga_dgop absmax absmin *')
 
   ! A distributed n x n array: rank 0 puts it whole, everyone reads it back, everyone adds 1.

@@ -33,14 +33,22 @@ static int failures = 0;
     }                                                                                                \
   } while (0)
 
-/* Runs ARMCI_Init with stderr going to a temporary file; returns how many thread-level warnings
- * it printed (and copies the captured text to the real stderr). */
-static int init_counting_warnings(void) {
+/* Asks ARMCI for more than MPI provides (when it does provide less: refused, naming the
+ * argument, before anything starts), then runs ARMCI_Init, with stderr going to a temporary
+ * file; returns how many thread-level warnings both printed (and copies the captured text to
+ * the real stderr), or -1 if ARMCI_Init failed. */
+static int init_counting_warnings(int provided, int* ok_refusal) {
   fflush(stderr);
   FILE* capture = tmpfile();
   const int saved = dup(2);
   if (!capture || saved < 0) return -1;
   dup2(fileno(capture), 2);
+  if (provided < MPI_THREAD_MULTIPLE) {
+    armada_armci_set_error_hook(hook, NULL);
+    *ok_refusal = ARMCI_Init_thread(MPI_THREAD_MULTIPLE) == ARMADA_ARMCI_EARG && failed_code == ARMADA_ARMCI_EARG &&
+                  strstr(failed_message, "'armci_requested'") != NULL;
+    armada_armci_set_error_hook(NULL, NULL);
+  }
   const int rc = ARMCI_Init();
   fflush(stderr);
   dup2(saved, 2);
@@ -68,13 +76,7 @@ int main(int argc, char** argv) {
   MPI_Query_thread(&provided);
 
   int ok_refusal = 1;
-  if (provided < MPI_THREAD_MULTIPLE) {
-    armada_armci_set_error_hook(hook, NULL);
-    ok_refusal = ARMCI_Init_thread(MPI_THREAD_MULTIPLE) == ARMADA_ARMCI_EARG && failed_code == ARMADA_ARMCI_EARG &&
-                 strstr(failed_message, "'armci_requested'") != NULL;
-    armada_armci_set_error_hook(NULL, NULL);
-  }
-  const int warnings = init_counting_warnings();
+  const int warnings = init_counting_warnings(provided, &ok_refusal);
   if (warnings < 0) {
     fprintf(stderr, "c_thread_level: ARMCI_Init failed\n");
     return 1;

@@ -37,6 +37,13 @@ void start(const char* function, int thread_level, MPI_Comm comm, int* argc, cha
   if (!mpi_up && comm != MPI_COMM_WORLD)
     bad_state(function, "MPI must be initialized before ARMCI is initialized on a communicator");
 
+  int provided = MPI_THREAD_SINGLE;
+  if (mpi_up) {  // refuse before anything starts (or warns about the thread level)
+    MPI_Query_thread(&provided);
+    if (provided < thread_level)
+      bad_argument(function, "armci_requested", std::to_string(thread_level),
+                   "above the thread level MPI provides (" + std::to_string(provided) + ")");
+  }
   g_runtime.owns_rma = !rma::initialized();
   if (g_runtime.owns_rma) {
     // Below MPI_THREAD_MULTIPLE (plain MPI_Init) rma::init runs mpi-rma without helper
@@ -51,8 +58,7 @@ void start(const char* function, int thread_level, MPI_Comm comm, int* argc, cha
     if (same != MPI_CONGRUENT && same != MPI_IDENT)
       bad_state(function, "armada::rma already runs on another communicator");
   }
-  int provided = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&provided);
+  MPI_Query_thread(&provided);  // rma::init may have started MPI, below what it asked for
   if (provided < thread_level) {
     if (g_runtime.owns_rma) rma::finalize();
     bad_argument(function, "armci_requested", std::to_string(thread_level),

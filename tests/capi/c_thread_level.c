@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "c_check.h"
+
 static int failed_code = 0;
 static char failed_message[512];
 
@@ -24,14 +26,6 @@ static void hook(const char* function, int code, const char* message, void* cont
   strncpy(failed_message, message, sizeof failed_message - 1);
 }
 
-static int failures = 0;
-#define CHECK(cond)                                                                                  \
-  do {                                                                                               \
-    if (!(cond)) {                                                                                   \
-      fprintf(stderr, "[rank %d] %s:%d: check failed: %s\n", armci_msg_me(), __FILE__, __LINE__, #cond); \
-      ++failures;                                                                                    \
-    }                                                                                                \
-  } while (0)
 
 /* Asks ARMCI for more than MPI provides (when it does provide less: refused, naming the
  * argument, before anything starts), then runs ARMCI_Init, with stderr going to a temporary

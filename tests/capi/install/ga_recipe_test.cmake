@@ -3,21 +3,8 @@
 # a GA Fortran program against Debian's static libga and the installed libarmada_armci, and runs
 # each with 2 ranks on one node and on two virtual nodes (ARMADA_NODE_SIZE=1; the Fortran
 # program starts MPI with a plain mpi_init).
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  message("${out}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "GA recipe test: '${ARGN}' failed (${rc})")
-  endif()
-endfunction()
-
-file(REMOVE_RECURSE "${WORK_DIR}")
-set(prefix "${WORK_DIR}/prefix")
-run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}" --config "${CONFIG}")
-file(GLOB libdir LIST_DIRECTORIES true "${prefix}/lib*")
-list(GET libdir 0 libdir)
-string(REPLACE "|" ";" launch "${LAUNCH}")
-set(ENV{LD_LIBRARY_PATH} "${libdir}")
+include(${CMAKE_CURRENT_LIST_DIR}/install_steps.cmake)
+install_build()
 set(ga_libs -lga-${MPI_FLAVOUR} -L${libdir} -larmada_armci -lscalapack-${MPI_FLAVOUR} -llapack -lblas)
 
 run(${MPICC} "${C_PROGRAM}" -o "${WORK_DIR}/ga_c" ${ga_libs} -lgfortran -lm)

@@ -3,24 +3,10 @@
 #   1. mpicc prog.c -I<prefix>/include -L<prefix>/lib -larmada_armci   (nothing else)
 #   2. mpicc $(pkg-config --cflags --libs armada-armci)
 #   3. CMake: find_package(Armada), target_link_libraries(... armada::armci)
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  message("${out}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "armci install test: '${ARGN}' failed (${rc})")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
-
-file(REMOVE_RECURSE "${WORK_DIR}")
-set(prefix "${WORK_DIR}/prefix")
-run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}" --config "${CONFIG}")
-file(GLOB libdir LIST_DIRECTORIES true "${prefix}/lib*")
-list(GET libdir 0 libdir)
-string(REPLACE "|" ";" launch "${LAUNCH}")
+include(${CMAKE_CURRENT_LIST_DIR}/install_steps.cmake)
 # The executables find libarmada_armci through the loader path; the library finds its own
 # dependencies (libarmada_rma beside it, MPI) by itself.
-set(ENV{LD_LIBRARY_PATH} "${libdir}")
+install_build()
 
 # 1. Plain mpicc with one -l.
 run(${MPICC} "${PROGRAM}" -I${prefix}/include -L${libdir} -larmada_armci -o "${WORK_DIR}/plain")

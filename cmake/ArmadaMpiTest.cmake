@@ -6,7 +6,11 @@
 #     [TIMEOUT <seconds>]               kill the whole launch after this long (default 300)
 #     [LABELS ...]
 #     [EXPECT_FAILURE <regex>]          the case passes only if the job fails and prints <regex>
-#     [EXPECT_TIMEOUT])                 the case passes only if the job is killed by its timeout
+#     [EXPECT_TIMEOUT]                  the case passes only if the job is killed by its timeout
+#                                       and leaves no process of the program behind
+#     [EXPECT_OUTPUT <regex>]           the case passes only if the job succeeds and prints <regex>
+#     [EXPECT_EXIT <code>])             with EXPECT_FAILURE: the exit code must be exactly <code>
+#                                       (e.g. 2 for a program's bad-input path)
 #
 # Every launch is `timeout <T> mpiexec -n <n> <flags> <exe> <args>`, so a hang ends at <T> with
 # exit code 124 instead of holding CI; ctest's own TIMEOUT stays as a backstop a little later.
@@ -55,7 +59,7 @@ if(ARMADA_SANITIZE MATCHES "thread")
 endif()
 
 function(armada_add_mpi_test target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "EXPECT_TIMEOUT" "NAME;TIMEOUT;EXPECT_FAILURE"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "EXPECT_TIMEOUT" "NAME;TIMEOUT;EXPECT_FAILURE;EXPECT_OUTPUT;EXPECT_EXIT"
                         "RANKS;ENV;ARGS;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_add_mpi_test(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -77,9 +81,13 @@ function(armada_add_mpi_test target)
                ${_armada_vendor_flags} ${ARMADA_MPIEXEC_PREFLAGS} ${MPIEXEC_PREFLAGS}
                $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
     if(arg_EXPECT_TIMEOUT)
-      set(launch ${ARMADA_EXPECT_SCRIPT} timeout - $<TARGET_FILE_NAME:${target}> ${launch})
+      set(launch ${ARMADA_EXPECT_SCRIPT} timeout - $<TARGET_FILE:${target}> ${launch})
+    elseif(DEFINED arg_EXPECT_FAILURE AND DEFINED arg_EXPECT_EXIT)
+      set(launch ${ARMADA_EXPECT_SCRIPT} exit "${arg_EXPECT_FAILURE}" ${arg_EXPECT_EXIT} ${launch})
     elseif(DEFINED arg_EXPECT_FAILURE)
       set(launch ${ARMADA_EXPECT_SCRIPT} fail "${arg_EXPECT_FAILURE}" - ${launch})
+    elseif(DEFINED arg_EXPECT_OUTPUT)
+      set(launch ${ARMADA_EXPECT_SCRIPT} pass "${arg_EXPECT_OUTPUT}" - ${launch})
     endif()
     set(name ${arg_NAME}.np${n})
     add_test(NAME ${name} COMMAND ${launch})
@@ -88,5 +96,94 @@ function(armada_add_mpi_test target)
       PROCESSORS ${n}
       LABELS "mpi;${arg_LABELS}"
       ENVIRONMENT "${_armada_vendor_env};${arg_ENV}")
+  endforeach()
+endfunction()
+
+# ---- The transport configurations every conformance program runs in ----------------------------
+# One table for every layer (rma, the ARMCI C API, arrays, and the layers above), so that no layer
+# claims a configuration it does not run. Each row: the name suffix, the rank counts (on virtual
+# nodes, only counts that make more than one node: vnode2 at 2 ranks is one node and moves no
+# inter-node traffic), the environment, the labels.
+#   shm                 one node, shared memory only
+#   server.vnode1/2     the node server; 1 or 2 ranks per virtual node; direct delivery required
+#   server.cluster2     cooperative server clustering (g = 2)
+#   server-msg.vnode1   every byte as MPI messages (the path between hosts)
+#   mpirma.vnode1/2     MPI-3 one-sided windows in the configuration rma::init selects
+#   mpirma-ucx.vnode1   osc ucx on every window (the inter-node component)
+#   mpirma-shm.vnode1/2 segment memory from node shared memory exposed with MPI_Win_create
+set(ARMADA_TRANSPORT_CONFIGS shm server.vnode1 server.vnode2 server.cluster2 server-msg.vnode1
+    mpirma.vnode1 mpirma.vnode2)
+set(_cfg_shm_RANKS 1 2 4)
+set(_cfg_shm_ENV "")
+set(_cfg_shm_LABELS "")
+set(_cfg_server.vnode1_RANKS 2 4)
+set(_cfg_server.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_SERVER_DIRECT=on)
+set(_cfg_server.vnode2_RANKS 4)
+set(_cfg_server.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_SERVER_DIRECT=on)
+set(_cfg_server.cluster2_RANKS 4)
+set(_cfg_server.cluster2_ENV ARMADA_NODE_SIZE=1 ARMADA_SERVER_CLUSTER=2 ARMADA_SERVER_DIRECT=on)
+set(_cfg_server-msg.vnode1_RANKS 2 4)
+set(_cfg_server-msg.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_SERVER_DIRECT=off)
+foreach(_c server.vnode1 server.vnode2 server.cluster2 server-msg.vnode1)
+  set(_cfg_${_c}_LABELS server)
+endforeach()
+set(_cfg_mpirma.vnode1_RANKS 2 4)
+set(_cfg_mpirma.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=mpi-rma ${ARMADA_MPI_RMA_ENV})
+set(_cfg_mpirma.vnode2_RANKS 4)
+set(_cfg_mpirma.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_TRANSPORT=mpi-rma ${ARMADA_MPI_RMA_ENV})
+if(ARMADA_MPI_RMA_UCX_ENV)
+  list(APPEND ARMADA_TRANSPORT_CONFIGS mpirma-ucx.vnode1)
+  set(_cfg_mpirma-ucx.vnode1_RANKS 2 4)
+  set(_cfg_mpirma-ucx.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=mpi-rma ${ARMADA_MPI_RMA_UCX_ENV})
+endif()
+if(NOT ARMADA_MPI_RMA_NEEDS_UCX_SKIPPED)  # Win_create windows need osc ucx (see above)
+  list(APPEND ARMADA_TRANSPORT_CONFIGS mpirma-shm.vnode1 mpirma-shm.vnode2)
+  set(_cfg_mpirma-shm.vnode1_RANKS 2)
+  set(_cfg_mpirma-shm.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=mpi-rma ARMADA_MPI_MEMORY=shm ${ARMADA_MPI_RMA_ENV})
+  set(_cfg_mpirma-shm.vnode2_RANKS 4)
+  set(_cfg_mpirma-shm.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_TRANSPORT=mpi-rma ARMADA_MPI_MEMORY=shm ${ARMADA_MPI_RMA_ENV})
+endif()
+foreach(_c mpirma.vnode1 mpirma.vnode2 mpirma-ucx.vnode1 mpirma-shm.vnode1 mpirma-shm.vnode2)
+  set(_cfg_${_c}_LABELS mpirma)
+endforeach()
+
+# armada_add_transport_tests(<target> [NAME <stem>] [TIMEOUT <s>] [LABELS ...] [ARGS ...]
+#                            [ENV ...] [CONFIGS <subset of ARMADA_TRANSPORT_CONFIGS>] [RANKS <n>...])
+# One armada_add_mpi_test per configuration: <stem> for shm, <stem>.<config> for the others.
+# RANKS, when given, restricts every configuration to those of its counts that are listed.
+function(armada_add_transport_tests target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT" "LABELS;ARGS;ENV;CONFIGS;RANKS")
+  if(NOT arg_NAME)
+    set(arg_NAME ${target})
+  endif()
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 300)
+  endif()
+  if(NOT arg_CONFIGS)
+    set(arg_CONFIGS ${ARMADA_TRANSPORT_CONFIGS})
+  endif()
+  foreach(config IN LISTS arg_CONFIGS)
+    if(NOT config IN_LIST ARMADA_TRANSPORT_CONFIGS)
+      continue()  # not available in this build (e.g. osc ucx under ThreadSanitizer)
+    endif()
+    set(ranks ${_cfg_${config}_RANKS})
+    if(arg_RANKS)
+      set(kept "")
+      foreach(n IN LISTS ranks)
+        if(n IN_LIST arg_RANKS)
+          list(APPEND kept ${n})
+        endif()
+      endforeach()
+      set(ranks ${kept})
+    endif()
+    if(NOT ranks)
+      continue()
+    endif()
+    set(name ${arg_NAME}.${config})
+    if(config STREQUAL "shm")
+      set(name ${arg_NAME})
+    endif()
+    armada_add_mpi_test(${target} NAME ${name} RANKS ${ranks} TIMEOUT ${arg_TIMEOUT} ARGS ${arg_ARGS}
+      ENV ${_cfg_${config}_ENV} ${arg_ENV} LABELS ${arg_LABELS} ${_cfg_${config}_LABELS})
   endforeach()
 endfunction()

@@ -32,7 +32,7 @@ type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt")
 [ "$type" = Release ] || echo "bench.sh: WARNING: $build is a '$type' build, not Release" >&2
 echo "== build armada-bench ($build)"
 cmake --build "$build" -j"$jobs" --target armada-bench
-exe=$build/bench/suite/armada-bench
+exe=$build/bench/armada-bench
 
 load=$(cut -d' ' -f1 /proc/loadavg)
 if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then

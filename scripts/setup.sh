@@ -8,8 +8,8 @@ set -euo pipefail
 
 mpi="${ARMADA_MPI:-openmpi}"
 case "$mpi" in
-  openmpi) mpi_pkgs=(openmpi-bin libopenmpi-dev) ;;
-  mpich)   mpi_pkgs=(mpich libmpich-dev) ;;
+  openmpi) mpi_pkgs=(openmpi-bin libopenmpi-dev libscalapack-openmpi-dev) ;;
+  mpich)   mpi_pkgs=(mpich libmpich-dev libscalapack-mpich-dev) ;;
   *) echo "setup.sh: ARMADA_MPI='$mpi' is not one of: openmpi, mpich" >&2; exit 2 ;;
 esac
 
@@ -21,7 +21,7 @@ packages=(
   libibverbs-dev rdma-core
   procps
   gnuplot-nox              # armada-bench plots (PNG)
-  libglobalarrays-dev libscalapack-openmpi-dev
+  libglobalarrays-dev      # Global Arrays (its static libga for each MPI), for the GA tests and baselines
   libarmci-mpi-dev         # ARMCI-MPI for the Global Arrays baseline of armada-bench-arrays
 )
 # shellcheck disable=SC2206

@@ -7,6 +7,7 @@
 #   ARMADA_SANITIZE=thread scripts/test.sh               in build-tsan/
 #   ARMADA_MPI=mpich scripts/test.sh                     against MPICH, in build-mpich/
 #   CTEST_ARGS="-R rma" scripts/test.sh                  a subset
+#   ARMADA_BUILD_BENCH=OFF scripts/test.sh               without the benchmarks (and their tests)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -27,7 +28,7 @@ fi
 
 echo "== configure ($build)"
 cmake -S "$armada_root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DARMADA_SANITIZE="$sanitize" -DARMADA_MPI="$mpi" -DARMADA_BUILD_TESTS=ON -DARMADA_BUILD_BENCH=ON
+  -DARMADA_SANITIZE="$sanitize" -DARMADA_MPI="$mpi" -DARMADA_BUILD_TESTS=ON -DARMADA_BUILD_BENCH="${ARMADA_BUILD_BENCH:-ON}"
 echo "== build"
 cmake --build "$build" -j "$jobs"
 echo "== test"

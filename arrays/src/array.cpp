@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "armada/rma/atomic.hpp"
+#include "armada/rma/collectives.hpp"
 #include "armada/rma/memory.hpp"
 #include "armada/rma/runtime.hpp"
 #include "armada/rma/sync.hpp"
@@ -63,25 +64,31 @@ bool NbHandle::test() {
 Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
   constexpr const char* op = "arrays::create";
   if (!rma::initialized()) throw rma::StateError(op, std::string(op) + ": the rma runtime is not initialized");
-  const int t = static_cast<int>(type);
-  if (t < 0 || t > static_cast<int>(ElemType::ComplexDouble))
-    detail::fail(op, nullptr, "type", std::to_string(t), "is not an element type (int, long, float, double, complex<float>, complex<double>)");
   rma::Group group = o.group ? *o.group : rma::Group::world();
   if (!group.is_member())
     detail::fail(op, nullptr, "group", "size " + std::to_string(group.size()), "this rank is not a member of the group");
+  // The checks can fail on some members only (members passing different arguments): all agree
+  // before the collective allocation, so a failure reaches every member instead of a hang.
   auto impl = std::make_shared<Impl>();
-  impl->type = type;
-  impl->esize = size_of(type);
-  impl->group = group;
-  impl->dist = o.block_starts.empty() ? Distribution::regular(dims, group.size(), o.grid, o.chunk)
-                                      : Distribution::irregular(dims, o.block_starts, group.size());
   const int n = dims.size();
-  impl->ghosts = o.ghosts.empty() ? Coord::filled(n, 0) : o.ghosts;
-  if (impl->ghosts.size() != n)
-    detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "needs one entry per dimension (" + std::to_string(n) + ")");
-  for (int d = 0; d < n; ++d)
-    if (impl->ghosts[d] < 0 || impl->ghosts[d] > dims[d])
-      detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "ghost widths must be in [0, dims[d]] (dims " + dims.str() + ")");
+  rma::agree(op, [&] {
+    const int t = static_cast<int>(type);
+    if (t < 0 || t > static_cast<int>(ElemType::ComplexDouble))
+      detail::fail(op, nullptr, "type", std::to_string(t), "is not an element type (int, long, float, double, complex<float>, complex<double>)");
+    impl->type = type;
+    impl->esize = size_of(type);
+    impl->group = group;
+    impl->dist = o.block_starts.empty() ? Distribution::regular(dims, group.size(), o.grid, o.chunk)
+                                        : Distribution::irregular(dims, o.block_starts, group.size());
+    impl->ghosts = o.ghosts.empty() ? Coord::filled(n, 0) : o.ghosts;
+    if (impl->ghosts.size() != n)
+      detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "needs one entry per dimension (" + std::to_string(n) + ")");
+    for (int d = 0; d < n; ++d)
+      if (impl->ghosts[d] < 0 || impl->ghosts[d] > dims[d])
+        detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "ghost widths must be in [0, dims[d]] (dims " + dims.str() + ")");
+    // Every block with its ghosts is smaller than this: no size or offset below can overflow.
+    detail::checked_array_bytes(op, dims, impl->ghosts, impl->esize);
+  }, group);
 
   // Every rank's block layout (the block plus its ghost frame, row-major).
   impl->my = group.rank();

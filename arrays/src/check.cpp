@@ -29,6 +29,33 @@ void fail(const char* op, const Array::Impl* a, const std::string& argument, con
   throw rma::InvalidArgument(op, argument, value, a ? describe(*a) + ": " + reason : reason);
 }
 
+Index checked_elements(const char* op, const char* argument, const Coord& extents) {
+  Index n = 1;
+  for (int d = 0; d < extents.size(); ++d)
+    if (__builtin_mul_overflow(n, extents[d], &n))
+      fail(op, nullptr, argument, extents.str(),
+           "the element count overflows a 64-bit integer at dimension " + std::to_string(d));
+  return n;
+}
+
+std::size_t checked_array_bytes(const char* op, const Coord& dims, const Coord& ghosts, std::size_t esize) {
+  const auto too_big = [&](const std::string& why) {
+    fail(op, nullptr, "dims", dims.str(), "with ghosts " + ghosts.str() + " and " + std::to_string(esize) +
+                                              "-byte elements " + why);
+  };
+  Coord padded = dims;
+  for (int d = 0; d < dims.size(); ++d)
+    if (__builtin_add_overflow(dims[d], ghosts[d], &padded[d]) || __builtin_add_overflow(padded[d], ghosts[d], &padded[d]))
+      too_big("dimension " + std::to_string(d) + " plus its ghosts overflows");
+  Index elements = 1;
+  Index bytes = 0;
+  for (int d = 0; d < padded.size(); ++d)
+    if (__builtin_mul_overflow(elements, padded[d], &elements)) too_big("the element count overflows");
+  if (__builtin_mul_overflow(elements, static_cast<Index>(esize), &bytes))
+    too_big("the size in bytes (" + std::to_string(elements) + " elements) overflows a 64-bit byte offset");
+  return static_cast<std::size_t>(bytes);
+}
+
 void check_patch(const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi) {
   const int n = a.ndim();
   if (lo.size() != n) fail(op, &a, "lo", lo.str(), "needs " + std::to_string(n) + " entries");

@@ -17,6 +17,7 @@ void check_dims(const Coord& dims) {
   for (int d = 0; d < dims.size(); ++d)
     if (dims[d] < 1)
       detail::fail(kCreate, nullptr, "dims", dims.str(), "dims[" + std::to_string(d) + "] must be >= 1");
+  detail::checked_elements(kCreate, "dims", dims);  // every later product of extents is smaller
 }
 
 std::vector<int> prime_factors(int n) {
@@ -43,6 +44,9 @@ Distribution Distribution::regular(const Coord& dims, int nprocs, const Coord& g
     Index total = 1;
     for (int d = 0; d < n; ++d) {
       if (grid_in[d] < 1) detail::fail(kCreate, nullptr, "grid", grid_in.str(), "every entry must be >= 1");
+      if (grid_in[d] > nprocs / total)  // checked before multiplying: the product may not overflow
+        detail::fail(kCreate, nullptr, "grid", grid_in.str(),
+                     "needs more blocks than the group has processes (" + std::to_string(nprocs) + ")");
       total *= grid_in[d];
       if (total > nprocs)
         detail::fail(kCreate, nullptr, "grid", grid_in.str(),
@@ -103,6 +107,9 @@ Distribution Distribution::irregular(const Coord& dims, const std::vector<std::v
       if (k > 0 && s[k] < s[k - 1])
         detail::fail(kCreate, nullptr, arg, Coord(s).str(), "entries must not decrease (entry " + std::to_string(k) + ")");
     }
+    if (static_cast<Index>(s.size()) > nprocs / total)
+      detail::fail(kCreate, nullptr, "block_starts", "a list of " + std::to_string(s.size()) + " entries",
+                   "needs more blocks than the group has processes (" + std::to_string(nprocs) + ")");
     total *= static_cast<Index>(s.size());
     if (total > nprocs)
       detail::fail(kCreate, nullptr, "block_starts", "product of list lengths " + std::to_string(total),

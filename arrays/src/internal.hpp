@@ -50,6 +50,14 @@ std::string describe(const Array::Impl& a);
 [[noreturn]] void fail(const char* op, const Array::Impl* a, const std::string& argument,
                        const std::string& value, const std::string& reason);
 
+/// The number of elements of a box with `extents` (each >= 0), failing with InvalidArgument
+/// naming `argument` when the product does not fit in Index.
+Index checked_elements(const char* op, const char* argument, const Coord& extents);
+/// The bytes of an array with `dims` and ghost widths `ghosts` (its largest possible block
+/// with ghosts is smaller) of `esize`-byte elements; fails naming dims and ghosts when the
+/// size, or any byte offset inside it, does not fit in a signed 64-bit integer.
+std::size_t checked_array_bytes(const char* op, const Coord& dims, const Coord& ghosts, std::size_t esize);
+
 /// Checks a patch [lo, hi) of `a`: ndim entries each, 0 <= lo <= hi <= dims.
 void check_patch(const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi);
 /// Checks `ld` for a buffer holding `extents`; returns the buffer's element strides.

@@ -28,35 +28,6 @@ void wait_sleeping(MPI_Request& request, MPI_Status* status) {
   }
 }
 
-std::unique_ptr<ResultWriter> open_writer(MPI_Comm comm, bool root, const std::string& path, const char* program) {
-  std::unique_ptr<ResultWriter> out;
-  int opened = 1;
-  try {
-    out = std::make_unique<ResultWriter>(root, path);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    opened = 0;
-  }
-  MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
-  if (!opened) out.reset();
-  return out;
-}
-
-int finish_run(MPI_Comm comm, bool root, ResultWriter& out, const std::string& path, Clock::time_point start,
-               long failures, const char* nothing) {
-  long all = 0;
-  MPI_Allreduce(&failures, &all, 1, MPI_LONG, MPI_SUM, comm);
-  const bool written = out.close();
-  if (root) {
-    const std::string verdict = all ? std::to_string(all) + " FAILURES" : nothing;
-    std::printf("\n%zu records in %.1f s (load average now %.2f); verification: %s\n", out.records(),
-                seconds(start, Clock::now()), load_average(), verdict.c_str());
-    if (!path.empty()) std::printf("results written to %s%s\n", path.c_str(), written ? "" : " (WRITE FAILED)");
-  }
-  if (all) return 1;
-  return root && !written ? 1 : 0;
-}
-
 std::string mpi_error_string(int rc) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;

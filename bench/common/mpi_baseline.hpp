@@ -39,18 +39,6 @@ M receive_sleeping(MPI_Comm comm, int source, int tag) {
   return m;
 }
 
-/// Opens the result writer on the root of `comm` (the file named by --output, if any) before
-/// anything is measured; collective, so that every rank learns if it failed. Null on failure
-/// (the root printed why, prefixed with `program`).
-std::unique_ptr<ResultWriter> open_writer(MPI_Comm comm, bool root, const std::string& path, const char* program);
-
-/// The end of a run, collective over `comm`: sums `failures` over the ranks, closes `out`, and on
-/// the root prints the summary line (records, time since `start`, load, verification: `nothing`
-/// when no data was moved) and where the results went. Returns the exit status: 1 if any check
-/// failed or the file could not be written, else 0.
-int finish_run(MPI_Comm comm, bool root, ResultWriter& out, const std::string& path, Clock::time_point start,
-               long failures, const char* nothing = "all data correct");
-
 /// The text of an MPI error code.
 std::string mpi_error_string(int rc);
 

@@ -128,11 +128,12 @@ void ResultWriter::add(const Result& r) {
   const std::string label = r.label.empty() ? r.bench : r.label;
   std::string range = "[";
   range.append(human(r.armada.min)).append(" .. ").append(human(r.armada.max)).append("]");
+  std::string ratio_text = std::isfinite(ratio) ? human(ratio) : "-";
+  if (!r.ratio_note.empty() && std::isfinite(ratio)) ratio_text = r.ratio_note + " (" + ratio_text + ")";
   std::printf("%-30s %8s %-5s %10s %-5s %-21s  %-19s %10s %8s\n", label.c_str(),
               format_bytes(r.bytes).c_str(), r.variant.c_str(), human(r.armada.median).c_str(),
               to_string(r.unit), range.c_str(), r.baseline.empty() ? "-" : r.baseline.c_str(),
-              r.baseline.empty() ? "-" : human(r.baseline_stats.median).c_str(),
-              std::isfinite(ratio) ? human(ratio).c_str() : "-");
+              r.baseline.empty() ? "-" : human(r.baseline_stats.median).c_str(), ratio_text.c_str());
   std::fflush(stdout);
   ++records_;
   if (!file_) return;
@@ -163,6 +164,7 @@ void ResultWriter::add(const Result& r) {
               ",\"baseline_value\":" + json_number(r.baseline_stats.median) +
               ",\"baseline_min\":" + json_number(r.baseline_stats.min) +
               ",\"baseline_max\":" + json_number(r.baseline_stats.max) + ",\"ratio\":" + json_number(ratio);
+      if (!r.ratio_note.empty()) line += ",\"ratio_route\":" + json_string(r.ratio_note);
     }
     line += ",\"reps\":" + std::to_string(r.armada.count);
     for (const auto& [k, v] : r.fields) line.append(",").append(json_string(k)).append(":").append(v);

@@ -44,6 +44,10 @@ struct Result {
   Stats armada;
   std::string baseline;       ///< baseline name; empty when the figure has none
   Stats baseline_stats;
+  /// Non-empty when the baseline travels another route than the Armada figure (e.g. "other
+  /// route"): the table prints the note with the ratio in parentheses, never a plain ratio, and
+  /// the record carries it as "ratio_route".
+  std::string ratio_note;
   std::vector<Field> fields;  ///< extra fields (seg_bytes, nseg, scale, ...)
 };
 

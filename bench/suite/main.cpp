@@ -1,7 +1,8 @@
 // armada-bench: the cluster benchmark suite. One launch measures every selected family on every
 // selected transport, each transport in its own rma::init ... rma::finalize pass (the runtime
 // reads ARMADA_TRANSPORT and ARMADA_NODE_SIZE at init), with the MPI baselines in the same
-// launch; it prints a table and writes JSON, CSV, a gnuplot script and PNG plots.
+// launch; it prints a table, writes JSON, CSV, a gnuplot script and PNG plots, and ends with the
+// headline table per transport (suite/report.hpp).
 //
 //   mpiexec -n 2 armada-bench [FAMILY] [--transports shm,server,mpi-rma] [--quick] [--output-dir DIR]
 //
@@ -9,6 +10,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -98,9 +100,11 @@ void run_pass(bs::Pass& p) {
   p.mutexes = rma::MutexSet::create(p.me == 1 ? 1 : 0);
   p.win.create(p.comm, mine, true);
   p.lock_win.create(p.comm, p.me == 1 ? 64 : 0, false);
+  const bool cold = std::find(o.families.begin(), o.families.end(), "cold") != o.families.end();
+  if (cold) bs::open_peer_window(p);
   const std::size_t R = p.layout.region;
   if (root) {
-    for (std::byte** b : {&p.src, &p.dst, &p.mdst}) {
+    for (std::byte** b : {&p.src, &p.dst, &p.mdst, &p.scratch}) {
       *b = static_cast<std::byte*>(rma::allocate_local(R));
       std::memset(*b, 0, R);  // map every page before anything is timed
     }
@@ -132,14 +136,17 @@ void run_pass(bs::Pass& p) {
                    bench::field("ranks", static_cast<long long>(p.nranks)), bench::field("region_bytes", static_cast<long long>(R)),
                    bench::field("rotate", std::string(o.rotate ? "yes" : "no")), bench::field("pinning_rank0", pinning),
                    bench::field("reps", static_cast<long long>(o.reps)), bench::field("rep_ms", o.rep_seconds * 1000),
-                   bench::field("mpi_window", std::string(p.win.ok() ? "yes" : "no: " + p.win.error()))});
-    auto selected = [&](const char* f) { return std::find(o.families.begin(), o.families.end(), f) != o.families.end(); };
-    if (selected("contig")) bs::family_contig(p);
-    if (selected("strided")) bs::family_strided(p);
-    if (selected("overlap")) bs::family_overlap(p);
-    if (selected("aggregate")) bs::family_aggregate(p);
-    if (selected("atomic")) bs::family_atomic(p);
-    if (selected("fence")) bs::family_fence(p);
+                   bench::field("mpi_window", std::string(p.win.ok() ? "yes" : "no: " + p.win.error())),
+                   bench::field("mpi_route", std::string(p.same_host ? "shared memory" : "network")),
+                   bench::field("OMPI_MCA_osc", bench::env_or("OMPI_MCA_osc", "(default)")),
+                   bench::field("OMPI_MCA_btl", bench::env_or("OMPI_MCA_btl", "(default)")),
+                   bench::field("server_poll", std::string(rma::config().server_poll ? "yes" : "no")),
+                   bench::field("server_sleep_max_us", static_cast<long long>(rma::config().server_sleep_max_us)),
+                   bench::field("server_cluster", static_cast<long long>(rma::config().server_cluster)),
+                   bench::field("server_buffers", static_cast<long long>(rma::config().server_buffers)),
+                   bench::field("server_inline", static_cast<long long>(rma::config().server_inline)),
+                   bench::field("server_chunk", static_cast<long long>(rma::config().server_chunk))});
+    for (const std::string& f : o.families) bs::family(f).run(p);
     p.progress->done();
     for (int r = 1; r < p.nranks; ++r) bs::send_command(p, r, {bs::Cmd::Quit});
   } else {
@@ -150,14 +157,37 @@ void run_pass(bs::Pass& p) {
   bench::wait_sleeping(request);
 
   bench::restore_launch_affinity();
-  for (std::byte* b : {p.src, p.dst, p.mdst, p.recv, p.echo})
+  for (std::byte* b : {p.src, p.dst, p.mdst, p.recv, p.echo, p.scratch})
     if (b) rma::free_local(b);
+  if (cold) bs::close_peer_window(p);
   if (p.acc_src) rma::free_local(p.acc_src);
   p.win.free();
   p.lock_win.free();
   p.mutexes.destroy();
   rma::free(p.bases[static_cast<std::size_t>(p.me)]);
   MPI_Comm_free(&p.comm);
+}
+
+/// Whether world ranks 0 and 1 share a host (MPI then reaches rank 1 over shared memory).
+/// Collective over the world.
+bool ranks_01_share_a_host() {
+  MPI_Comm host;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  int me = 0, leader = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Allreduce(&me, &leader, 1, MPI_INT, MPI_MIN, host);  // the lowest world rank on my host
+  MPI_Comm_free(&host);
+  int leaders[2] = {leader, leader};
+  MPI_Bcast(&leaders[0], 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&leaders[1], 1, MPI_INT, 1, MPI_COMM_WORLD);
+  return leaders[0] == leaders[1];
+}
+
+/// Progress steps of one transport pass.
+std::size_t pass_steps(const bs::Options& o, int nranks) {
+  std::size_t n = 0;
+  for (const std::string& f : o.families) n += bs::family(f).steps(o, nranks);
+  return n;
 }
 
 std::string command_line(int argc, char** argv) {
@@ -197,7 +227,120 @@ int plot_only(const bs::Options& o) {
     return 4;
   }
   for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
+  std::printf("%s", bs::headline_table(report).c_str());
   return 0;
+}
+
+/// What every transport pass of a launch shares.
+struct Launch {
+  const bs::Options& o;
+  bs::Report& report;
+  bench::ResultWriter& table;
+  bench::Progress& progress;
+  int me, nranks;
+  double busy_ns;    // the origin's calibrated computation loop
+  bool same_host;    // ranks 0 and 1 share a host
+  std::size_t steps; // progress steps of one pass
+};
+
+/// One transport pass: rma::init with its environment, the families, rma::finalize. A transport
+/// rma::init refuses, or that does not reach rank 1 the way it should, is recorded with why.
+/// Returns this rank's failed data checks.
+long run_transport(Launch& l, const std::string& transport) {
+  set_environment(transport, l.o.vnode_size);
+  bench::restore_launch_affinity();
+  bs::RunConfig cfg;
+  cfg.transport = transport;
+  cfg.ranks = l.nranks;
+  cfg.mpi = bench::mpi_library_version();
+  cfg.host = bench::host_name();
+  cfg.date = bench::utc_timestamp();
+  cfg.node_size = transport == "shm" ? 0 : l.o.vnode_size;
+  cfg.mpi_route = l.same_host ? "shared memory" : "network";
+  cfg.loadavg_start = bench::load_average();
+  const std::size_t steps_end = l.progress.step() + l.steps;
+  std::string refused;
+  try {
+    rma::init(MPI_COMM_WORLD);
+  } catch (const rma::InvalidArgument& e) {
+    // Every rank reads the same environment, so every rank refuses. Another bad setting (say
+    // ARMADA_SERVER_CHUNK=abc) is the user's error, not a missing transport: fatal.
+    if (e.argument() != "ARMADA_TRANSPORT") throw;
+    refused = e.what();
+  }
+  int mine = refused.empty(), all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all) {
+    if (mine) throw std::runtime_error("rma::init accepted transport '" + transport + "' on some ranks only");
+    cfg.status = "not available in this build: " + refused;
+    l.report.runs.push_back(cfg);
+    if (l.me == 0)
+      std::printf("\n== transport %s: NOT AVAILABLE IN THIS BUILD (rma::init refused it: %s)\n", transport.c_str(), refused.c_str());
+    l.progress.skip(l.steps);
+    return 0;
+  }
+  cfg.route = rma::transport_name(1);
+  cfg.nodes = rma::node_count();
+  cfg.node_size = rma::config().node_size;
+  // As rank 0 sees it (rank 1 reaches itself through shared memory): decided there, for all.
+  int route_ok = transport == "shm" ? cfg.route == "shm" : cfg.route != "shm" && cfg.route != "none";
+  MPI_Bcast(&route_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!route_ok) {
+    cfg.status = "skipped: rank 1 is reached through '" + cfg.route + "'" +
+                 (transport == "shm" ? " (ranks 0 and 1 are on different nodes; the shm pass needs them on one node)"
+                                     : " (ranks 0 and 1 share a node: use --vnode-size 1, or place them on two hosts)");
+    l.report.runs.push_back(cfg);
+    if (l.me == 0) std::printf("\n== transport %s: %s\n", transport.c_str(), cfg.status.c_str());
+    l.progress.skip(l.steps);
+    rma::finalize();
+    return 0;
+  }
+  const int run_index = static_cast<int>(l.report.runs.size());
+  l.report.runs.push_back(cfg);
+  if (l.me == 0)
+    std::printf("\n######## transport %s (ARMADA_NODE_SIZE=%d, rank 1 through '%s') ########\n", transport.c_str(),
+                cfg.node_size, cfg.route.c_str());
+  bs::Pass p;
+  p.opt = &l.o;
+  p.report = &l.report;
+  p.run = run_index;
+  p.table = &l.table;
+  p.progress = &l.progress;
+  p.transport = transport;
+  p.me = l.me;
+  p.nranks = l.nranks;
+  p.busy_ns = l.busy_ns;
+  p.same_host = l.same_host;
+  run_pass(p);
+  if (l.progress.step() < steps_end) l.progress.skip(steps_end - l.progress.step());
+  l.report.runs[static_cast<std::size_t>(run_index)].loadavg_end = bench::load_average();
+  rma::finalize();
+  return p.failures;
+}
+
+/// Root: writes the JSON and CSV, prints the summary, draws the plots and ends with the headline
+/// table. Returns the exit status.
+int write_results(const bs::Options& o, const bs::Report& report, long all_failures, double seconds) {
+  const std::string stem = o.output_dir + "/" + o.name;
+  bool written = write_file(stem + ".json", bs::to_json(report));
+  written = write_file(stem + ".csv", bs::to_csv(report)) && written;
+  std::printf("\n%zu results in %.1f s (load average now %.2f); verification: %s\n", report.records.size(),
+              seconds, bench::load_average(),
+              all_failures ? (std::to_string(all_failures) + " FAILURES").c_str() : "all data correct");
+  for (const auto& run : report.runs) std::printf("transport %-8s %s\n", run.transport.c_str(), run.status.c_str());
+  std::printf("results: %s.json, %s.csv%s\n", stem.c_str(), stem.c_str(), written ? "" : " (WRITE FAILED)");
+  int status = all_failures ? 1 : written ? 0 : 1;
+  if (o.plot) {
+    std::vector<std::string> pngs;
+    const std::string error = draw(report, o.output_dir, o.name, &pngs);
+    if (!error.empty()) {
+      std::fprintf(stderr, "%s: plotting failed: %s\n", kProgram, error.c_str());
+      if (status == 0) status = 4;
+    }
+    for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
+  }
+  std::printf("%s", bs::headline_table(report).c_str());
+  return status;
 }
 
 int run(int argc, char** argv) {
@@ -238,96 +381,20 @@ int run(int argc, char** argv) {
   bench::ResultWriter table(root, "");
   bench::Progress progress(root);
   const double busy_ns = root ? bench::calibrate_busy() : 0;
+  const bool same_host = ranks_01_share_a_host();
+  const std::size_t steps = pass_steps(o, nranks);
   long failures = 0;
   const auto t0 = bench::Clock::now();
+  progress.begin(steps * o.transports.size());
 
-  for (const std::string& transport : o.transports) {
-    set_environment(transport, o.vnode_size);
-    bench::restore_launch_affinity();
-    bs::RunConfig cfg;
-    cfg.transport = transport;
-    cfg.ranks = nranks;
-    cfg.mpi = bench::mpi_library_version();
-    cfg.host = bench::host_name();
-    cfg.date = bench::utc_timestamp();
-    cfg.node_size = transport == "shm" ? 0 : o.vnode_size;
-    cfg.loadavg_start = bench::load_average();
-    std::string refused;
-    try {
-      rma::init(MPI_COMM_WORLD);
-    } catch (const rma::InvalidArgument& e) {
-      // Every rank reads the same environment, so every rank refuses. Another bad setting (say
-      // ARMADA_SERVER_CHUNK=abc) is the user's error, not a missing transport: fatal.
-      if (e.argument() != "ARMADA_TRANSPORT") throw;
-      refused = e.what();
-    }
-    int mine = refused.empty(), all = 0;
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all) {
-      if (mine) throw std::runtime_error("rma::init accepted transport '" + transport + "' on some ranks only");
-      cfg.status = "not available in this build: " + refused;
-      report.runs.push_back(cfg);
-      if (root) std::printf("\n== transport %s: NOT AVAILABLE IN THIS BUILD (rma::init refused it: %s)\n", transport.c_str(), refused.c_str());
-      continue;
-    }
-    cfg.route = rma::transport_name(1);
-    cfg.nodes = rma::node_count();
-    cfg.node_size = rma::config().node_size;
-    // As rank 0 sees it (rank 1 reaches itself through shared memory): decided there, for all.
-    int route_ok = transport == "shm" ? cfg.route == "shm" : cfg.route != "shm" && cfg.route != "none";
-    MPI_Bcast(&route_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!route_ok) {
-      cfg.status = "skipped: rank 1 is reached through '" + cfg.route + "'" +
-                   (transport == "shm" ? " (ranks 0 and 1 are on different nodes; the shm pass needs them on one node)"
-                                       : " (ranks 0 and 1 share a node: use --vnode-size 1, or place them on two hosts)");
-      report.runs.push_back(cfg);
-      if (root) std::printf("\n== transport %s: %s\n", transport.c_str(), cfg.status.c_str());
-      rma::finalize();
-      continue;
-    }
-    const int run_index = static_cast<int>(report.runs.size());
-    report.runs.push_back(cfg);
-    if (root) std::printf("\n######## transport %s (ARMADA_NODE_SIZE=%d, rank 1 through '%s') ########\n", transport.c_str(),
-                          cfg.node_size, cfg.route.c_str());
-    bs::Pass p;
-    p.opt = &o;
-    p.report = &report;
-    p.run = run_index;
-    p.table = &table;
-    p.progress = &progress;
-    p.transport = transport;
-    p.me = me;
-    p.nranks = nranks;
-    p.busy_ns = busy_ns;
-    run_pass(p);
-    failures += p.failures;
-    report.runs[static_cast<std::size_t>(run_index)].loadavg_end = bench::load_average();
-    rma::finalize();
-  }
+  Launch launch{o, report, table, progress, me, nranks, busy_ns, same_host, steps};
+  for (const std::string& transport : o.transports) failures += run_transport(launch, transport);
 
   long all_failures = 0;
   MPI_Allreduce(&failures, &all_failures, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (!root) return all_failures ? 1 : 0;
 
-  const std::string stem = o.output_dir + "/" + o.name;
-  bool written = write_file(stem + ".json", bs::to_json(report));
-  written = write_file(stem + ".csv", bs::to_csv(report)) && written;
-  std::printf("\n%zu results in %.1f s (load average now %.2f); verification: %s\n", report.records.size(),
-              bench::seconds(t0, bench::Clock::now()), bench::load_average(),
-              all_failures ? (std::to_string(all_failures) + " FAILURES").c_str() : "all data correct");
-  for (const auto& run : report.runs) std::printf("transport %-8s %s\n", run.transport.c_str(), run.status.c_str());
-  std::printf("results: %s.json, %s.csv%s\n", stem.c_str(), stem.c_str(), written ? "" : " (WRITE FAILED)");
-  int status = all_failures ? 1 : written ? 0 : 1;
-  if (o.plot) {
-    std::vector<std::string> pngs;
-    const std::string error = draw(report, o.output_dir, o.name, &pngs);
-    if (!error.empty()) {
-      std::fprintf(stderr, "%s: plotting failed: %s\n", kProgram, error.c_str());
-      if (status == 0) status = 4;
-    }
-    for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
-  }
-  return status;
+  return write_results(o, report, all_failures, bench::seconds(t0, bench::Clock::now()));
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 namespace armada::bench::suite {
 
 /// Benchmark families, in run order.
-inline const std::vector<std::string> kFamilies{"contig", "strided", "overlap", "aggregate", "atomic", "fence"};
+inline const std::vector<std::string> kFamilies{"contig", "strided", "overlap", "aggregate", "atomic", "fence", "cold", "memory"};
 /// The transports run by default, in this order ("shm": one node; the others are values of
 /// ARMADA_TRANSPORT between virtual nodes).
 inline const std::vector<std::string> kTransports{"shm", "server", "mpi-rma"};

@@ -47,7 +47,7 @@ std::string to_json(const Report& report) {
   for (std::size_t i = 0; i < report.runs.size(); ++i) {
     const RunConfig& c = report.runs[i];
     out += std::string(i ? ",\n " : "\n ") + "{" + run_fields(c) + ",\"status\":" + quote(c.status) +
-           ",\"route\":" + quote(c.route) + ",\"nodes\":" + std::to_string(c.nodes) +
+           ",\"route\":" + quote(c.route) + ",\"mpi_route\":" + quote(c.mpi_route) + ",\"nodes\":" + std::to_string(c.nodes) +
            ",\"loadavg_start\":" + load(c.loadavg_start) + ",\"loadavg_end\":" + load(c.loadavg_end) + "}";
   }
   out += "],\n\"results\":[";
@@ -80,6 +80,7 @@ Report from_json(const std::string& text) {
     c.transport = str(v, "transport");
     c.status = str(v, "status");
     c.route = str(v, "route");
+    if (const json::Value* m = v.find("mpi_route")) c.mpi_route = m->string();  // absent in older files
     c.node_size = static_cast<int>(dbl(v, "node_size"));
     c.ranks = static_cast<int>(dbl(v, "ranks"));
     c.nodes = static_cast<int>(dbl(v, "nodes"));
@@ -170,65 +171,247 @@ std::vector<PlotSpec> standard_plots(const Report& report) {
   return out;
 }
 
-std::string curve_label(const Report& report, const Record& r) {
-  return r.op + " " + r.method + " [" + report.runs.at(static_cast<std::size_t>(r.run)).transport + "]";
+bool is_mpi_baseline(const std::string& method) { return method.rfind("mpi_", 0) == 0; }
+
+bool other_route(const RunConfig& run) {
+  if (run.route == "shm") return run.mpi_route == "network";
+  if (run.route == "server") return run.mpi_route == "shared memory";
+  return false;  // mpi-rma is MPI itself; unknown routes are not guessed
 }
+
+std::string baseline_route(const RunConfig& run, const std::string& method) {
+  if (is_mpi_baseline(method)) return run.mpi_route;
+  if (method.rfind("peer_", 0) == 0) return "shared memory";
+  if (method == "memcpy" || method.rfind("local_", 0) == 0) return "local memory";
+  return "";
+}
+
+bool baseline_other_route(const RunConfig& run, const std::string& method) {
+  if (is_mpi_baseline(method)) return other_route(run);
+  return !baseline_route(run, method).empty() && run.route != "shm";
+}
+
+std::string route_note(const RunConfig& run) {
+  const std::string armada = run.route == "shm" ? "over shared memory" : "through the " + run.route + " transport";
+  return "Armada " + armada + ", the MPI baseline " + (run.mpi_route == "network" ? "over the network" : "over " + run.mpi_route);
+}
+
+namespace {
+
+/// The headline measures: where each figure and its MPI baseline are found in the records.
+struct HeadlineSpec {
+  const char* measure;
+  const char* family;
+  const char* op;
+  const char* metric;
+  std::size_t bytes;  // 0: any
+  double x;           // < 0: any
+  const char* baseline;
+  bool lower_is_better;
+};
+constexpr HeadlineSpec kHeadline[] = {
+    {"8 B put latency", "contig", "put", "latency", 8, -1, "mpi_put_flush", true},
+    {"8 B get latency", "contig", "get", "latency", 8, -1, "mpi_get_flush", true},
+    {"1 MiB put bandwidth", "contig", "put", "bandwidth", 1 << 20, -1, "mpi_put_flush", false},
+    {"1 MiB get bandwidth", "contig", "get", "bandwidth", 1 << 20, -1, "mpi_get_flush", false},
+    {"overlap, 1 MiB get_nb", "overlap", "get_nb", "overlap", 0, 100, "mpi_rget", false},
+    {"fetch-add", "atomic", "fetch_add", "latency", 0, -1, "mpi_fetch_and_op", true},
+    {"lock + unlock", "atomic", "lock_unlock", "latency", 0, -1, "mpi_win_lock_excl", true},
+};
+
+const Record* find_record(const Report& report, int run, const HeadlineSpec& h, const std::string& method) {
+  for (const Record& r : report.records)
+    if (r.run == run && r.family == h.family && r.op == h.op && r.metric == h.metric && r.method == method &&
+        (h.bytes == 0 || r.bytes == h.bytes) && (h.x < 0 || r.x == h.x))
+      return &r;
+  return nullptr;
+}
+
+std::string figure(double v, const std::string& unit) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.4g %s", v, unit.c_str());
+  return buf;
+}
+
+std::string padded(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+}  // namespace
+
+std::vector<HeadlineRow> headline_rows(const Report& report, int run) {
+  const RunConfig& cfg = report.runs.at(static_cast<std::size_t>(run));
+  std::vector<HeadlineRow> rows;
+  for (const HeadlineSpec& h : kHeadline) {
+    HeadlineRow row;
+    row.measure = h.measure;
+    row.unit = h.metric == std::string("bandwidth") ? "GB/s" : h.metric == std::string("overlap") ? "%" : "us";
+    row.lower_is_better = h.lower_is_better;
+    row.baseline = h.baseline;
+    row.armada = find_record(report, run, h, "armada");
+    row.mpi = find_record(report, run, h, h.baseline);
+    row.other_route = other_route(cfg);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string headline_table(const Report& report) {
+  std::string out = "\n######## headline: each figure against its MPI baseline, measured in the same launch ########\n"
+                    "(medians; overlap: % of a blocking get hidden behind a computation as long as that get)\n";
+  bool footnote = false;
+  for (std::size_t i = 0; i < report.runs.size(); ++i) {
+    const RunConfig& cfg = report.runs[i];
+    if (cfg.status != "ok") {
+      out += "\n== " + cfg.transport + ": " + cfg.status + "\n";
+      continue;
+    }
+    out += "\n== " + cfg.transport + " (rank 1 through '" + cfg.route + "'" +
+           (cfg.mpi_route.empty() ? "" : "; MPI over " + cfg.mpi_route) + ")\n";
+    out += padded("measure", 42) + padded("armada", 14) + padded("MPI baseline", 30) + "armada/MPI\n";
+    for (const HeadlineRow& r : headline_rows(report, static_cast<int>(i))) {
+      std::string line = padded(r.measure + (r.lower_is_better ? " (lower better)" : " (higher better)"), 42);
+      if (!r.armada) {
+        out += line + "not measured in this run\n";
+        continue;
+      }
+      line += padded(figure(r.armada->stats.median, r.unit), 14);
+      if (!r.mpi) {
+        out += line + "no MPI baseline in this run\n";
+        continue;
+      }
+      line += padded(r.baseline + " " + figure(r.mpi->stats.median, r.unit), 30);
+      char ratio[32] = "-";
+      if (r.mpi->stats.median != 0) std::snprintf(ratio, sizeof ratio, "%.3g", r.armada->stats.median / r.mpi->stats.median);
+      if (r.other_route) {
+        line += std::string("other route* (") + ratio + ")";
+        footnote = true;
+      } else {
+        line += ratio;
+      }
+      out += line + "\n";
+    }
+    if (other_route(cfg))
+      out += "   * other route: " + route_note(cfg) + "; the ratio compares two routes, not two implementations.\n";
+  }
+  if (footnote) out += "\n";
+  return out;
+}
+
+std::string curve_label(const Report& report, const Record& r) {
+  const RunConfig& run = report.runs.at(static_cast<std::size_t>(r.run));
+  if (baseline_other_route(run, r.method))
+    return r.op + " " + r.method + " [" + run.transport + " pass; baseline over " + baseline_route(run, r.method) + "]";
+  return r.op + " " + r.method + " [" + run.transport + "]";
+}
+
+namespace {
+
+/// The records of plot `p`, grouped by curve label (in order of first appearance).
+struct Curves {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const Record*>> points;
+  std::vector<double> xs;  // every x of the plot, sorted
+};
+
+Curves curves_of(const Report& report, const PlotSpec& p) {
+  Curves c;
+  for (const Record& r : report.records) {
+    if (r.family != p.family || r.metric != p.metric || (p.seg_bytes && r.seg_bytes != p.seg_bytes)) continue;
+    if (!p.ops.empty() && std::find(p.ops.begin(), p.ops.end(), r.op) == p.ops.end()) continue;
+    if (p.logx && r.x <= 0) continue;  // not drawable on a log axis
+    const std::string label = curve_label(report, r);
+    if (!c.points.count(label)) c.order.push_back(label);
+    c.points[label].push_back(&r);
+    if (std::find(c.xs.begin(), c.xs.end(), r.x) == c.xs.end()) c.xs.push_back(r.x);
+  }
+  std::sort(c.xs.begin(), c.xs.end());
+  for (auto& [label, pts] : c.points)
+    std::stable_sort(pts.begin(), pts.end(), [](const Record* a, const Record* b) { return a->x < b->x; });
+  return c;
+}
+
+/// "[lo:hi]" around the values, with a margin (a factor on a log axis).
+std::string range(double lo, double hi, bool log) {
+  if (log) {
+    lo /= 1.25;
+    hi *= 1.25;
+  } else {
+    const double margin = hi > lo ? (hi - lo) * 0.05 : 1;
+    lo -= margin;
+    hi += margin;
+  }
+  return "[" + number(lo, 6) + ":" + number(hi, 6) + "]";
+}
+
+int index_of(std::vector<std::string>& v, const std::string& key) {
+  const auto it = std::find(v.begin(), v.end(), key);
+  if (it != v.end()) return static_cast<int>(it - v.begin());
+  v.push_back(key);
+  return static_cast<int>(v.size() - 1);
+}
+
+}  // namespace
 
 std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& plots, const std::string& terminal,
                            const std::string& dir) {
   std::string s = "# armada-bench plots; run with: gnuplot <this file>\n";
-  s += "set terminal " + terminal + " size 1200,720\n";
-  s += "set key outside right top noenhanced\nset grid\nset termoption noenhanced\n";
+  s += "# One colour per transport, one dash and point type per op and method; error bars min-max.\n";
+  s += "set terminal " + terminal + " size 1400,1000\n";
+  s += "set key below center horizontal maxcols 3 noenhanced\nset grid\nset termoption noenhanced\n";
+  // Colours of the transports, in order of appearance across the report (the same in every plot).
+  std::vector<std::string> transports;
+  for (const RunConfig& run : report.runs)
+    if (run.status == "ok") index_of(transports, run.transport);
+  static constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+  static constexpr int kPoints[] = {7, 5, 9, 11, 13, 3, 1, 2, 4, 6};
+  static constexpr const char* kDashes[] = {"1", "2", "3", "4", "5", "(12,4,2,4,2,4)", "(2,8)", "(20,6)"};
   int block = 0;
   for (const PlotSpec& p : plots) {
-    // One datablock per curve, points sorted by x.
-    std::map<std::string, std::vector<const Record*>> curves;
-    std::vector<std::string> order;
-    for (const Record& r : report.records) {
-      if (r.family != p.family || r.metric != p.metric || (p.seg_bytes && r.seg_bytes != p.seg_bytes)) continue;
-      if (!p.ops.empty() && std::find(p.ops.begin(), p.ops.end(), r.op) == p.ops.end()) continue;
-      if (p.logx && r.x <= 0) continue;  // not drawable on a log axis
-      const std::string label = curve_label(report, r);
-      if (!curves.count(label)) order.push_back(label);
-      curves[label].push_back(&r);
-    }
-    if (order.empty()) continue;
-    std::vector<std::pair<std::string, const Record*>> blocks;  // name, first record
-    for (const std::string& label : order) {
-      auto& pts = curves[label];
-      std::stable_sort(pts.begin(), pts.end(), [](const Record* a, const Record* b) { return a->x < b->x; });
+    const Curves c = curves_of(report, p);
+    if (c.order.empty()) continue;
+    std::vector<std::string> names;
+    double xlo = 0, xhi = 0, ylo = 0, yhi = 0;
+    bool first = true;
+    for (const std::string& label : c.order) {
+      const auto& pts = c.points.at(label);
       const std::string name = "$d" + std::to_string(block++);
       s += name + " << EOD\n";
-      for (const Record* r : pts)
+      // A blank line where the curve skips an x of the sweep: gnuplot breaks the line there.
+      auto at = std::find(c.xs.begin(), c.xs.end(), pts.front()->x);
+      for (const Record* r : pts) {
+        if (*at != r->x) s += "\n";
+        at = std::find(c.xs.begin(), c.xs.end(), r->x) + 1;
         s += number(r->x, 9) + " " + number(r->stats.median, 9) + " " + number(r->stats.min, 9) + " " +
              number(r->stats.max, 9) + "\n";
+        const double lo = p.logy && r->stats.min <= 0 ? r->stats.median : r->stats.min;
+        if (first || r->x < xlo) xlo = r->x;
+        if (first || r->x > xhi) xhi = r->x;
+        if (first || lo < ylo) ylo = lo;
+        if (first || r->stats.max > yhi) yhi = r->stats.max;
+        first = false;
+      }
       s += "EOD\n";
-      blocks.emplace_back(name, pts.front());
+      names.push_back(name);
     }
     s += "set output " + json::quote(dir.empty() ? p.file : dir + "/" + p.file) + "\n";
     s += "set title " + json::quote(p.title) + "\n";
     s += "set xlabel " + json::quote(p.xlabel) + "\nset ylabel " + json::quote(p.ylabel) + "\n";
     s += p.logx ? "set logscale x 2\n" : "unset logscale x\n";
+    s += p.logy ? "set logscale y\n" : "unset logscale y\n";
+    s += "set xrange " + range(xlo, xhi, p.logx) + "\nset yrange " + range(ylo, yhi, p.logy) + "\n";
     s += p.bytes_axis ? "set format x \"%.0b %BB\"\n" : "set format x \"%g\"\n";
     s += "set format y \"%g\"\n";
-    s += p.logy ? "set logscale y\n" : "unset logscale y\n";
-    // Style: one colour per op and method, one dash and point type per transport.
-    std::vector<std::string> methods, transports;
-    auto index = [](std::vector<std::string>& v, const std::string& key) {
-      const auto it = std::find(v.begin(), v.end(), key);
-      if (it != v.end()) return static_cast<int>(it - v.begin());
-      v.push_back(key);
-      return static_cast<int>(v.size() - 1);
-    };
-    static constexpr int kPoints[] = {7, 5, 9, 11, 13, 3};
+    std::vector<std::string> methods;
     s += "plot ";
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-      const Record& r = *blocks[i].second;
-      const int colour = index(methods, r.op + " " + r.method);
-      const int transport = index(transports, report.runs.at(static_cast<std::size_t>(r.run)).transport);
-      s += std::string(i ? ", \\\n     " : "") + blocks[i].first + " using 1:2:3:4 with yerrorlines lc " +
-           std::to_string(colour + 1) + " dt " + std::to_string(transport + 1) + " pt " +
-           std::to_string(kPoints[transport % 6]) + " title " + json::quote(curve_label(report, r));
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const Record& r = *c.points.at(c.order[i]).front();
+      const int method = index_of(methods, r.op + " " + r.method);
+      const int transport = index_of(transports, report.runs.at(static_cast<std::size_t>(r.run)).transport);
+      s += std::string(i ? ", \\\n     " : "") + names[i] + " using 1:2:3:4 with yerrorlines lc rgb \"" +
+           kColours[transport % 6] + "\" dt " + kDashes[method % 8] + " pt " +
+           std::to_string(kPoints[method % 10]) + " title " + json::quote(c.order[i]);
     }
     s += "\n";
   }

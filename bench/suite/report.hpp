@@ -1,6 +1,7 @@
 // armada-bench's results: flat records (one per method, transport and size), written as one
-// JSON document and as CSV, read back from JSON, and drawn as PNG plots by a generated gnuplot
-// script (bandwidth and latency versus size, one curve per method and transport, log axes).
+// JSON document and as CSV, read back from JSON, summed up in a headline table per transport
+// (the figures a cluster administrator reads first, each against its MPI baseline), and drawn as
+// PNG plots by a generated gnuplot script (one colour per transport, one line style per method).
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,9 @@ struct RunConfig {
   std::string transport;        ///< requested: "shm", "server", "mpi-rma"
   std::string status = "ok";    ///< "ok", or why the pass did not run ("not available in this build: ...")
   std::string route;            ///< what rma::transport_name(1) reported
+  /// How the MPI baselines reach rank 1: "shared memory" (ranks 0 and 1 share a host), "network",
+  /// or "" (unknown: a results file written before this was recorded).
+  std::string mpi_route;
   int node_size = 0;            ///< ARMADA_NODE_SIZE of the pass
   int ranks = 0;
   int nodes = 0;
@@ -49,6 +53,45 @@ struct Report {
   std::vector<Record> records;
 };
 
+/// True when the MPI baselines of this pass travel another route than Armada's operations, so
+/// that armada / MPI compares routes, not implementations: the server transport while MPI goes
+/// over shared memory (virtual nodes on one host), or shm while MPI crosses a network. The
+/// mpi-rma transport is MPI itself: always the same route. Unknown routes count as the same.
+bool other_route(const RunConfig& run);
+/// "Armada through the server transport, the MPI baseline over shared memory" (for labels).
+std::string route_note(const RunConfig& run);
+/// True for the methods that are MPI baselines (their names start with "mpi_").
+bool is_mpi_baseline(const std::string& method);
+/// How baseline `method` reaches its data: the MPI route for "mpi_*", "shared memory" for
+/// plain loads and stores into the target's memory ("peer_*"), "local memory" for copies inside
+/// the origin ("memcpy", "local_*"); "" for Armada methods.
+std::string baseline_route(const RunConfig& run, const std::string& method);
+/// True when Armada's figure and baseline `method` of this pass travel different routes: for
+/// MPI baselines other_route(run); for peer and local baselines, any pass but shm.
+bool baseline_other_route(const RunConfig& run, const std::string& method);
+
+/// One line of the headline table: an Armada figure against its MPI baseline.
+struct HeadlineRow {
+  std::string measure;      ///< "8 B get latency", "1 MiB put bandwidth", "overlap, 1 MiB get_nb", ...
+  std::string unit;         ///< "us", "GB/s", "%"
+  bool lower_is_better = true;
+  std::string baseline;     ///< the MPI baseline's method, e.g. "mpi_get_flush"
+  const Record* armada = nullptr;   ///< nullptr: not measured in this run
+  const Record* mpi = nullptr;      ///< nullptr: no baseline (e.g. MPI window unavailable)
+  bool other_route = false; ///< the ratio compares routes (see other_route())
+};
+
+/// The headline rows of run `run` (always the same seven measures, in this order: 8 B put and
+/// get latency, 1 MiB put and get bandwidth, overlap of a 1 MiB get_nb with computation equal to a
+/// blocking get, fetch-add, lock + unlock); a measure the run did not take has armada == nullptr.
+std::vector<HeadlineRow> headline_rows(const Report& report, int run);
+
+/// The headline table of every pass, as text: per transport the seven rows with the Armada
+/// figure, the MPI baseline and their ratio; a ratio between different routes is printed as
+/// "other route" with the ratio in parentheses and a footnote saying which routes; a pass that
+/// did not run is listed with its status.
+std::string headline_table(const Report& report);
+
 /// The whole report as one JSON document:
 /// {"tool":"armada-bench","format":1,"command":..,"started":..,"runs":[{..}],"results":[{..}]},
 /// each result repeating its run's configuration (transport, node_size, ranks, mpi, host, date).
@@ -78,12 +121,15 @@ struct PlotSpec {
 /// versus the segment count, overlap versus computation, fence versus the number of targets.
 std::vector<PlotSpec> standard_plots(const Report& report);
 
-/// The label of a record's curve: "op method [transport]".
+/// The label of a record's curve: "op method [transport]", and for an MPI baseline of a pass
+/// whose MPI travels another route "op method [transport pass; MPI over shared memory]".
 std::string curve_label(const Report& report, const Record& r);
 
 /// A gnuplot script drawing `plots` into `dir` with `terminal` ("pngcairo" or "png"): data as
-/// inline datablocks (x median min max), one curve per label with min–max error bars; one
-/// colour per op and method, one dash and point type per transport.
+/// inline datablocks (x median min max), one curve per label with min–max error bars and a point
+/// at every measured x; a curve that skips an x of its plot's sweep is broken there (no line
+/// through a size it did not measure). One colour per transport, one dash and point type per op
+/// and method; the legend below the plot; axis ranges fitted to the data drawn (no empty decades).
 std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& plots, const std::string& terminal,
                            const std::string& dir);
 

@@ -33,15 +33,18 @@ constexpr int kStreamWindow = 8;   // MPI_Isend per round of the send/recv bandw
 ///   [0, R)        region A: puts land here
 ///   [R, 2R)       region B: get sources (the target writes a pattern once per pass)
 ///   [2R, 3R)      region C: accumulates and the aggregation test's scattered puts
-///   [3R, 3R+S)    slots: counters and the fence family's words
+///   [3R, 4R)      region D: puts each followed by a fence, the strided family's local-stride variant
+///   [4R, 4R+S)    slots: counters, the overlap family's flag and the fence family's words
 /// Ranks 2 and up (targets of the fence family only) have just the slots, at offset 0.
+/// The cold family uses region A (see families/cold.cpp); every family fills what it reads first.
 struct Layout {
   std::size_t region = 0;  // R
   std::size_t a() const noexcept { return 0; }
   std::size_t b() const noexcept { return region; }
   std::size_t c() const noexcept { return 2 * region; }
-  std::size_t slots() const noexcept { return 3 * region; }
-  std::size_t target_bytes() const noexcept { return 3 * region + kSlotBytes; }
+  std::size_t d() const noexcept { return 3 * region; }
+  std::size_t slots() const noexcept { return 4 * region; }
+  std::size_t target_bytes() const noexcept { return 4 * region + kSlotBytes; }
   /// Offset of the slots of world rank r (r >= 1).
   std::size_t slots_of(int r) const noexcept { return r == 1 ? slots() : 0; }
   static constexpr std::size_t kSlotBytes = 64 * KiB;
@@ -50,6 +53,8 @@ struct Layout {
   static constexpr std::size_t kLocked = 256;     // increments under the mutex
   static constexpr std::size_t kMpiCounter = 512; // MPI_Fetch_and_op
   static constexpr std::size_t kFence = 1024;     // fence family: one 8-byte word per origin iteration
+  static constexpr std::size_t kFlag = 2048;      // overlap, target busy: the origin's put ends the target's loop
+  static constexpr std::size_t kSpins = 2304;     // overlap, target busy: the target's published spin count
 };
 
 /// Seed of the pattern the target writes into region B (word i of B is pattern_word(i, seed)).
@@ -58,15 +63,18 @@ constexpr std::uint64_t kGetSeed = 0xB0B;
 using bench::Rotation;
 
 enum class Cmd : std::int64_t {
-  Quit, Fill, Check, CheckStrided, CheckDoubles, CheckScatter, SetLong, GetLong, Echo, StreamReceive, CheckStream
+  Quit, Fill, Check, CheckStrided, CheckDoubles, CheckScatter, SetLong, GetLong, Echo, StreamReceive, CheckStream,
+  Spin, MixedAtomic, Cold, ServerStats
 };
-enum class Mem : std::int64_t { Segment, Window };
+/// Target memory a command names: the rma segment, the MPI window, or the shared-memory window of
+/// the cold family's peer baseline (same layout).
+enum class Mem : std::int64_t { Segment, Window, Peer };
 struct Command {
   Cmd cmd;
   Mem mem = Mem::Segment;
   std::int64_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0;
 };
-constexpr int kTagCommand = 11, kTagReply = 12, kTagPing = 13, kTagData = 14, kTagAck = 15;
+constexpr int kTagCommand = 11, kTagReply = 12, kTagPing = 13, kTagData = 14, kTagAck = 15, kTagStep = 16;
 
 using bench::scatter_offsets;
 
@@ -94,7 +102,13 @@ struct Pass {
   std::byte* mdst = nullptr;      // origin: R bytes of MPI get destinations
   std::byte* recv = nullptr;      // origin: the region, the ping-pong's echoes
   double* acc_src = nullptr;      // origin: R bytes of doubles acc_value(i)
+  std::byte* scratch = nullptr;   // origin: R bytes, destination of the local baselines (memcpy, axpy, scatter)
   std::byte* echo = nullptr;      // target: the region (or kStreamWindow pages-rounded max_bytes), echo and stream receive buffers
+  bool same_host = false;         // ranks 0 and 1 share a host (MPI then goes over shared memory)
+  MPI_Comm pair = MPI_COMM_NULL;  // ranks 0 and 1 when they share a host: the peer window's communicator
+  MPI_Win peer_win = MPI_WIN_NULL;
+  std::byte* peer = nullptr;      // rank 1's shared-window memory as rank 0 and rank 1 address it
+  std::string peer_error;         // why there is no peer window
   std::size_t max_bytes = 0;      // largest contiguous size of the pass
   double busy_ns = 0;             // origin: calibrated computation loop
   long failures = 0;
@@ -111,13 +125,36 @@ void fail(Pass& p, const std::string& what, const std::string& detail);
 void remote_check(Pass& p, int rank, const Command& m, const std::string& what);
 /// Every rank but 0: serve commands until Quit.
 void serve(Pass& p);
+/// Ranks 0 and 1 meet (a zero-byte exchange on the pass's communicator).
+void pair_step(const Pass& p);
 
-// ---- the families (suite/families.cpp); origin only ----------------------------------------------
+// ---- the cold family's target side and its peer window (suite/families/cold.cpp) -----------------
+/// Collective over the pass: a shared-memory window of rank 1 mapped by rank 0 when they share
+/// a host (the cold family's peer baselines); otherwise p.peer stays null with peer_error set.
+void open_peer_window(Pass& p);
+void close_peer_window(Pass& p);
+/// Target: the cold loop of command m (the origin runs the matching loop); returns the failures.
+long cold_target(Pass& p, const Command& m);
+/// Any rank but 0: sends its node server's counters to rank 0 (suite/families/memory.cpp).
+void server_stats_reply(Pass& p);
+
+// ---- the families (suite/families/*.cpp); origin only --------------------------------------------
 void family_contig(Pass& p);
 void family_strided(Pass& p);
 void family_overlap(Pass& p);
 void family_aggregate(Pass& p);
 void family_atomic(Pass& p);
 void family_fence(Pass& p);
+void family_cold(Pass& p);
+void family_memory(Pass& p);
+
+/// A family: its run function and the number of progress steps it shows.
+struct Family {
+  const char* name;
+  void (*run)(Pass&);
+  std::size_t (*steps)(const Options&, int nranks);
+};
+/// The family named `name` (one of kFamilies). Throws std::logic_error for another name.
+const Family& family(const std::string& name);
 
 }  // namespace armada::bench::suite

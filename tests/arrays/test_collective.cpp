@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "test_seed.hpp"
 #include "armada/arrays/eigen.hpp"
 #include "test_util.hpp"
 
@@ -51,7 +52,9 @@ TYPED_TEST_SUITE(Collective, Types);
 TYPED_TEST(Collective, OperationsAcrossDistributions) {
   using T = TypeParam;
   for (int ndim = 1; ndim <= 4; ++ndim) {
-    std::mt19937_64 shared(500 + static_cast<std::uint64_t>(ndim) * 13 + static_cast<std::uint64_t>(type_of<T>()));
+    const std::uint64_t seed = armada::test::test_seed(500);
+    SEED_TRACE(seed);
+    std::mt19937_64 shared(seed + static_cast<std::uint64_t>(ndim) * 13 + static_cast<std::uint64_t>(type_of<T>()));
     const Layout la = random_layout(shared, nranks(), ndim, 0);
     // b and c share a's dims but not its distribution.
     Layout lb = random_layout(shared, nranks(), ndim, 3);

@@ -2,6 +2,8 @@
 // and nothing moved.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "test_util.hpp"
 
 namespace armada::arrays::test {
@@ -136,6 +138,41 @@ TEST_F(Errors, BadCreation) {
   ArrayOptions gh;
   gh.ghosts = {1};
   expect_error<InvalidArgument>([&] { Array::create(ElemType::Int, {8, 8}, gh); }, {"'ghosts' = [1]", "one entry per dimension"});
+}
+
+TEST_F(Errors, SizesThatOverflowAreRejected) {
+  // Regression: [2^61+1, 8] doubles once wrapped to a 64-byte segment, and a put then wrote
+  // into another array's memory. Every size that overflows 64 bits is an error naming dims.
+  constexpr Index big = Index{1} << 61;
+  const Index max = std::numeric_limits<Index>::max();
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {big + 1, 8}); },
+                                {"arrays::create", "'dims' = [2305843009213693953, 8]", "overflows"});
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {big, 8}); }, {"'dims'", "overflows"});
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Float, {Index{1} << 62, 4}); }, {"'dims'", "overflows"});
+  // The element count fits, its size in bytes does not.
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {Index{1} << 60, 4}); },
+                                {"'dims' = [1152921504606846976, 4]", "8-byte elements", "overflows a 64-bit byte offset"});
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {max, max}); }, {"'dims'", "overflows"});
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Int, {Index{1} << 31, Index{1} << 31, 4}); }, {"'dims'", "overflows"});
+  // Ghosts push a size that fits over the edge.
+  ArrayOptions gh;
+  gh.ghosts = {0, Index{1} << 60};
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {4, Index{1} << 60}, gh); }, {"'dims'", "ghosts", "overflows"});
+  // A grid whose product overflows before it is compared with the group size.
+  ArrayOptions grid;
+  grid.grid = {Index{1} << 62, 4};
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {8, 8}, grid); }, {"'grid'", "more blocks than the group has processes"});
+  // Nothing was created, and the existing array is intact.
+  expect_untouched();
+}
+
+TEST_F(Errors, CreationFailingOnOneRankFailsEveryRank) {
+  // Members passing different arguments: the one whose check fails does not leave the others in
+  // the collective allocation; every member throws (regression: a hang).
+  ArrayOptions o;
+  if (rma::rank() == rma::size() - 1) o.ghosts = {1};
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {8, 8}, o); }, {"arrays::create", "'ghosts'"});
+  expect_untouched();
 }
 
 TEST_F(Errors, DestroyedAndUnknownHandles) {

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <set>
 
+#include "test_seed.hpp"
 #include "test_util.hpp"
 
 namespace armada::arrays::test {
@@ -286,7 +287,9 @@ class Patches : public ::testing::Test {};
 TYPED_TEST_SUITE(Patches, Types);
 
 TYPED_TEST(Patches, RandomShapesAndDistributions) {
-  std::uint64_t seed = 1000 + static_cast<std::uint64_t>(type_of<TypeParam>()) * 100;
+  const std::uint64_t base = armada::test::test_seed(1000);
+  SEED_TRACE(base);
+  std::uint64_t seed = base + static_cast<std::uint64_t>(type_of<TypeParam>()) * 100;
   for (int ndim = 1; ndim <= max_ndim; ++ndim) {
     for (int kind : {ndim % 4, (ndim + 1 + static_cast<int>(type_of<TypeParam>())) % 4}) {
       std::mt19937_64 rng(++seed);

@@ -16,9 +16,36 @@ rows=$(($(wc -l < "$dir/armada-bench.csv") - 1))
 if grep -q '"verified":false' "$dir/armada-bench.json"; then fail "a result is not verified"; fi
 if grep -q ',no,[^,]*,[^,]*,[^,]*$' "$dir/armada-bench.csv"; then fail "a CSV row is not verified"; fi
 # Every family, and every transport either measured or reported as not available.
-for family in contig strided overlap aggregate atomic fence; do
+for family in contig strided overlap aggregate atomic fence cold memory; do
   grep -q "\"family\":\"$family\"" "$dir/armada-bench.json" || fail "no $family results"
 done
+# The measurements folded in from the former armada-bench-rma and armada-bench-server, on the shm
+# pass (and the node servers' memory on the server pass): each present and verified.
+has() {  # has TRANSPORT FAMILY OP METHOD
+  grep -q "{\"transport\":\"$1\",[^}]*\"family\":\"$2\",\"op\":\"$3\",\"method\":\"$4\",[^}]*\"verified\":true}" "$dir/armada-bench.json" ||
+    fail "no verified $2 $3 $4 result on the $1 pass"
+}
+has shm contig put memcpy
+has shm contig put armada_put_fence
+has shm contig acc local_axpy
+has shm contig acc armada_scale2
+has shm contig get armada_after_idle_1ms
+has shm strided put contiguous
+has shm strided get strided_ls2
+has shm overlap get_nb armada_target_busy
+has server overlap get_nb armada_target_busy
+has shm aggregate put_scattered vector_sorted
+has shm aggregate put_scattered local_scatter
+has shm atomic fetch_add local_atomic
+has shm atomic lock_unlock local_spinlock
+has shm atomic round_trip mpi_pingpong_rtt
+for m in "put armada" "put peer_store" "put mpi_put_flush" "get_chain armada" "get_chain peer_load" \
+         "fetch_add_chain armada" "fetch_add_chain peer_atomic" "fetch_add_chain mpi_fetch_and_op" "get peer_memcpy"; do
+  has shm cold $m
+  has server cold $m
+done
+has server memory node_server "rank 1"
+if grep -q '"transport":"shm",[^}]*"family":"memory"' "$dir/armada-bench.json"; then fail "a node server reported on the shm pass"; fi
 for t in shm server mpi-rma; do
   grep -q "{\"transport\":\"$t\",[^}]*\"status\":\"\(ok\|not available in this build[^\"]*\)\"" "$dir/armada-bench.json" ||
     fail "transport $t is neither measured nor reported as not available"
@@ -30,9 +57,27 @@ n=$(ls "$dir"/*.png 2>/dev/null | wc -l)
 for png in "$dir"/*.png; do
   [ "$(head -c 4 "$png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "$png is not a PNG file"
 done
+# The plot script: one colour per transport (RGB), the legend below, axis ranges from the data.
+grep -q '^set key below' "$dir/armada-bench.gp" || fail "the legend is not below the plots"
+grep -q 'lc rgb "#' "$dir/armada-bench.gp" || fail "curves are not coloured by transport"
+[ "$(grep -c '^set yrange \[' "$dir/armada-bench.gp")" -eq "$(grep -c '^set output "' "$dir/armada-bench.gp")" ] ||
+  fail "not every plot has a fitted y range"
 rm -rf "$dir/replot"
 "$exe" --plot "$dir/armada-bench.json" --output-dir "$dir/replot" > "$dir/replot.log" 2>&1 || fail "re-plotting failed: $(cat "$dir/replot.log")"
 [ "$(ls "$dir"/replot/*.png | wc -l)" -eq "$n" ] || fail "re-plotting drew a different number of plots"
+# The headline table (printed at the end of a run, and again from the JSON by --plot): seven rows
+# per measured transport; on one host the server pass's MPI baselines go over shared memory, so
+# its ratios are labelled as another route and explained.
+log=$dir/replot.log
+grep -q "^== shm (rank 1 through 'shm'; MPI over shared memory)" "$log" || fail "no headline for shm: $(cat "$log")"
+grep -q "^== server (rank 1 through 'server'; MPI over shared memory)" "$log" || fail "no headline for server: $(cat "$log")"
+for m in "8 B put latency" "8 B get latency" "1 MiB put bandwidth" "1 MiB get bandwidth" "overlap, 1 MiB get_nb" "fetch-add" "lock + unlock"; do
+  [ "$(grep -c "^$m" "$log")" -ge 2 ] || fail "headline row '$m' missing: $(cat "$log")"
+done
+sed -n "/^== server/,/^== /p" "$log" | grep -q 'other route\* (' || fail "the server pass's ratios are not labelled as another route"
+grep -q '^   \* other route: Armada through the server transport, the MPI baseline over shared memory' "$log" ||
+  fail "no footnote explaining the other route"
+if sed -n "/^== shm/,/^== server/p" "$log" | grep -q 'other route'; then fail "the shm pass's ratios are labelled as another route"; fi
 # Without gnuplot: exit status 4 and a message that says what to install.
 out=$(PATH=/nonexistent "$exe" --plot "$dir/armada-bench.json" --output-dir "$dir/nognuplot" 2>&1)
 rc=$?

@@ -1,6 +1,8 @@
-// The progress line: its text, plain lines when not a terminal, rewritten in place on one.
+// The progress line: step k of n with an ETA, plain lines when not a terminal, rewritten in place
+// on one.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -21,19 +23,47 @@ std::string contents(std::FILE* f) {
 }  // namespace
 
 TEST(Progress, Text) {
-  EXPECT_EQ(bench::progress_text("contig put 64 KiB", 5, 21), "[contig put 64 KiB 5/21]");
+  EXPECT_EQ(bench::progress_text("contig shm 64 KiB", 5, 21, 80), "[step 5 of 21, ETA 1m20s: contig shm 64 KiB]");
+  EXPECT_EQ(bench::progress_text("fence", 1, 3, -1), "[step 1 of 3, ETA ?: fence]");
 }
 
-TEST(Progress, PlainLinesWhenNotATerminal) {
+TEST(Progress, Durations) {
+  EXPECT_EQ(bench::format_duration(0), "0s");
+  EXPECT_EQ(bench::format_duration(59.4), "59s");
+  EXPECT_EQ(bench::format_duration(185), "3m05s");
+  EXPECT_EQ(bench::format_duration(3720), "1h02m");
+}
+
+TEST(Progress, CountsStepsOfTheWholeRunAndEstimatesTheRest) {
   std::FILE* f = std::tmpfile();
   ASSERT_NE(f, nullptr);
   {
     bench::Progress p(true, f, false);
-    p.step("contig 8 B", 1, 2);
-    p.step("contig 16 B", 2, 2);
+    p.begin(4);
+    const auto t0 = bench::Progress::Clock::now();
+    p.next("contig shm 8 B", t0);                           // nothing done yet: no estimate
+    p.next("contig shm 16 B", t0 + std::chrono::seconds(10));  // 1 step took 10 s, 3 left
+    p.skip(1);                                               // a pass that did not run
+    p.next("fence shm", t0 + std::chrono::seconds(20));     // 3 done in 20 s, 1 left
+    EXPECT_EQ(p.step(), 4u);
     p.done();
   }
-  EXPECT_EQ(contents(f), "[contig 8 B 1/2]\n[contig 16 B 2/2]\n");
+  EXPECT_EQ(contents(f), "[step 1 of 4, ETA ?: contig shm 8 B]\n[step 2 of 4, ETA 30s: contig shm 16 B]\n"
+                         "[step 4 of 4, ETA 7s: fence shm]\n");
+  std::fclose(f);
+}
+
+TEST(Progress, NeverShowsMoreStepsThanTheTotal) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  {
+    bench::Progress p(true, f, false);
+    p.begin(1);
+    const auto t0 = bench::Progress::Clock::now();
+    p.next("a", t0);
+    p.next("b", t0);
+  }
+  EXPECT_EQ(contents(f), "[step 1 of 1, ETA ?: a]\n[step 2 of 2, ETA 0s: b]\n");
   std::fclose(f);
 }
 
@@ -42,10 +72,12 @@ TEST(Progress, RewrittenInPlaceOnATerminalAndClearedAtTheEnd) {
   ASSERT_NE(f, nullptr);
   {
     bench::Progress p(true, f, true);
-    p.step("a", 1, 2);
-    p.step("b", 2, 2);
+    p.begin(2);
+    const auto t0 = bench::Progress::Clock::now();
+    p.next("a", t0);
+    p.next("b", t0 + std::chrono::seconds(2));
   }  // the destructor clears the line
-  EXPECT_EQ(contents(f), "\r[a 1/2]\033[K\r[b 2/2]\033[K\r\033[K");
+  EXPECT_EQ(contents(f), "\r[step 1 of 2, ETA ?: a]\033[K\r[step 2 of 2, ETA 2s: b]\033[K\r\033[K");
   std::fclose(f);
 }
 
@@ -54,7 +86,8 @@ TEST(Progress, SilentOnOtherRanks) {
   ASSERT_NE(f, nullptr);
   {
     bench::Progress p(false, f, true);
-    p.step("a", 1, 1);
+    p.begin(1);
+    p.next("a");
   }
   EXPECT_EQ(contents(f), "");
   std::fclose(f);

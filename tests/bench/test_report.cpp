@@ -46,6 +46,7 @@ suite::Report sample() {
   suite::RunConfig shm;
   shm.transport = "shm";
   shm.route = "shm";
+  shm.mpi_route = "shared memory";
   shm.node_size = 0;
   shm.ranks = 2;
   shm.nodes = 1;
@@ -156,6 +157,7 @@ TEST(Report, JsonRoundTrips) {
     EXPECT_EQ(back.runs[i].transport, rep.runs[i].transport);
     EXPECT_EQ(back.runs[i].status, rep.runs[i].status);
     EXPECT_EQ(back.runs[i].host, rep.runs[i].host);
+    EXPECT_EQ(back.runs[i].mpi_route, rep.runs[i].mpi_route);
     EXPECT_EQ(back.runs[i].node_size, rep.runs[i].node_size);
     EXPECT_EQ(back.runs[i].loadavg_start, rep.runs[i].loadavg_start);
     EXPECT_EQ(back.runs[i].loadavg_end, rep.runs[i].loadavg_end);
@@ -241,6 +243,7 @@ TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
   const auto plots = suite::standard_plots(rep);
   const std::string s = suite::gnuplot_script(rep, plots, "pngcairo", "out dir");
   EXPECT_EQ(s.find("set terminal pngcairo"), s.find("set terminal"));
+  EXPECT_NE(s.find("\nset key below"), std::string::npos);  // the legend never covers the data
   EXPECT_EQ(count(s, "\nset output "), 2u);
   EXPECT_NE(s.find("\nunset output\n"), std::string::npos);
   EXPECT_NE(s.find("set output \"out dir/contig_put_latency.png\""), std::string::npos);
@@ -251,10 +254,10 @@ TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
   EXPECT_EQ(count(s, " << EOD"), 3u);
   EXPECT_EQ(count(s, "title \"put armada [shm]\""), 2u);
   EXPECT_EQ(count(s, "title \"put mpi_put_flush [shm]\""), 1u);
-  // Colour per method, dash and point type per transport.
-  EXPECT_EQ(count(s, "$d0 using 1:2:3:4 with yerrorlines lc 1 dt 1 pt 7 title"), 1u);
-  EXPECT_EQ(count(s, "$d1 using 1:2:3:4 with yerrorlines lc 2 dt 1 pt 7 title"), 1u);
-  EXPECT_EQ(count(s, "$d2 using 1:2:3:4 with yerrorlines lc 1 dt 1 pt 7 title"), 1u);
+  // One transport: one colour; the methods differ by dash and point type.
+  EXPECT_EQ(count(s, "$d0 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 1 pt 7 title"), 1u);
+  EXPECT_EQ(count(s, "$d1 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 2 pt 5 title"), 1u);
+  EXPECT_EQ(count(s, "$d2 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 1 pt 7 title"), 1u);
   // Datablock rows: x median min max, sorted by x.
   const auto rows = lines(s);
   const auto first = std::find(rows.begin(), rows.end(), "$d0 << EOD");
@@ -322,4 +325,157 @@ TEST(Options, BadOptionsNameTheOptionAndTheValue) {
   EXPECT_NE(message({"--frobnicate"}).find("unknown option '--frobnicate'"), std::string::npos);
   EXPECT_NE(message({"nosuchfamily"}).find("subcommand: unknown value 'nosuchfamily'"), std::string::npos);
   EXPECT_NE(message({"--name", "a/b"}).find("--name: 'a/b'"), std::string::npos);
+}
+
+// ---- routes, the headline table and the plots of several transports ------------------------------
+
+namespace {
+
+suite::RunConfig pass(const std::string& transport, const std::string& route, const std::string& mpi_route) {
+  suite::RunConfig c;
+  c.transport = transport;
+  c.route = route;
+  c.mpi_route = mpi_route;
+  c.ranks = 2;
+  return c;
+}
+
+/// The headline measures of one pass: Armada at half (latency) or twice (bandwidth, overlap) the
+/// MPI figure; the server pass has no lock figure.
+void add_headline_records(suite::Report& rep, int run, bool with_lock) {
+  auto add = [&](const char* family, const char* op, const char* method, const char* metric, std::size_t bytes, double x,
+                 double v) { rep.records.push_back(record(family, op, method, metric, bytes, x, v, run)); };
+  add("contig", "put", "armada", "latency", 8, 8, 1.0);
+  add("contig", "put", "mpi_put_flush", "latency", 8, 8, 2.0);
+  add("contig", "get", "armada", "latency", 8, 8, 1.5);
+  add("contig", "get", "mpi_get_flush", "latency", 8, 8, 3.0);
+  add("contig", "put", "armada", "bandwidth", 1 << 20, 1 << 20, 10);
+  add("contig", "put", "mpi_put_flush", "bandwidth", 1 << 20, 1 << 20, 5);
+  add("contig", "get", "armada", "bandwidth", 1 << 20, 1 << 20, 8);
+  add("contig", "get", "mpi_get_flush", "bandwidth", 1 << 20, 1 << 20, 4);
+  add("overlap", "get_nb", "armada", "overlap", 1 << 20, 0, 1);
+  add("overlap", "get_nb", "armada", "overlap", 1 << 20, 100, 90);
+  add("overlap", "get_nb", "mpi_rget", "overlap", 1 << 20, 100, 45);
+  add("atomic", "fetch_add", "armada", "latency", 8, 0, 0.5);
+  add("atomic", "fetch_add", "mpi_fetch_and_op", "latency", 8, 0, 1.0);
+  if (with_lock) {
+    add("atomic", "lock_unlock", "armada", "latency", 8, 0, 0.25);
+    add("atomic", "lock_unlock", "mpi_win_lock_excl", "latency", 8, 0, 0.5);
+  }
+}
+
+suite::Report two_passes() {
+  suite::Report rep;
+  suite::RunConfig none = pass("mpi-rma", "", "shared memory");
+  none.status = "not available in this build: no MPI RMA";
+  rep.runs = {pass("shm", "shm", "shared memory"), pass("server", "server", "shared memory"), none};
+  add_headline_records(rep, 0, true);
+  add_headline_records(rep, 1, false);
+  return rep;
+}
+
+}  // namespace
+
+TEST(Route, TheMpiBaselineTravelsAnotherRouteOnlyWhereTheTransportsDiffer) {
+  EXPECT_FALSE(suite::other_route(pass("shm", "shm", "shared memory")));
+  EXPECT_TRUE(suite::other_route(pass("shm", "shm", "network")));
+  EXPECT_TRUE(suite::other_route(pass("server", "server", "shared memory")));  // virtual nodes on one host
+  EXPECT_FALSE(suite::other_route(pass("server", "server", "network")));       // both cross the network
+  EXPECT_FALSE(suite::other_route(pass("mpi-rma", "mpi-rma", "shared memory")));  // it is MPI
+  EXPECT_FALSE(suite::other_route(pass("server", "server", "")));             // unknown: not guessed
+  const suite::RunConfig server = pass("server", "server", "shared memory");
+  EXPECT_EQ(suite::route_note(server), "Armada through the server transport, the MPI baseline over shared memory");
+  // Peer and local baselines never leave the host: another route for every transport but shm.
+  EXPECT_TRUE(suite::baseline_other_route(server, "peer_load"));
+  EXPECT_TRUE(suite::baseline_other_route(server, "memcpy"));
+  EXPECT_FALSE(suite::baseline_other_route(pass("shm", "shm", "shared memory"), "local_atomic"));
+  EXPECT_FALSE(suite::baseline_other_route(server, "per_segment"));  // Armada against Armada
+}
+
+TEST(Headline, SevenMeasuresPerPassEachWithItsMpiBaseline) {
+  const suite::Report rep = two_passes();
+  const auto rows = suite::headline_rows(rep, 0);
+  std::vector<std::string> measures, baselines;
+  for (const auto& r : rows) measures.push_back(r.measure), baselines.push_back(r.baseline);
+  EXPECT_EQ(measures, (std::vector<std::string>{"8 B put latency", "8 B get latency", "1 MiB put bandwidth",
+                                                "1 MiB get bandwidth", "overlap, 1 MiB get_nb",
+                                                "fetch-add", "lock + unlock"}));
+  EXPECT_EQ(baselines, (std::vector<std::string>{"mpi_put_flush", "mpi_get_flush", "mpi_put_flush", "mpi_get_flush",
+                                                 "mpi_rget", "mpi_fetch_and_op", "mpi_win_lock_excl"}));
+  for (const auto& r : rows) {
+    ASSERT_NE(r.armada, nullptr) << r.measure;
+    ASSERT_NE(r.mpi, nullptr) << r.measure;
+    EXPECT_EQ(r.armada->method, "armada");
+    EXPECT_EQ(r.armada->run, 0);
+    EXPECT_FALSE(r.other_route);
+  }
+  EXPECT_EQ(rows[2].armada->metric, "bandwidth");
+  EXPECT_EQ(rows[2].armada->bytes, 1u << 20);
+  EXPECT_EQ(rows[4].armada->x, 100);  // the overlap at a computation equal to one get, not at 0
+  EXPECT_TRUE(rows[0].lower_is_better);
+  EXPECT_FALSE(rows[2].lower_is_better);
+  const auto server = suite::headline_rows(rep, 1);
+  EXPECT_TRUE(server[0].other_route);
+  EXPECT_EQ(server[0].armada->run, 1);
+  EXPECT_EQ(server[6].armada, nullptr);  // no lock figure in that pass
+}
+
+TEST(Headline, TableLabelsRatiosOfAnotherRouteAndListsPassesThatDidNotRun) {
+  const std::string t = suite::headline_table(two_passes());
+  const auto shm = t.find("\n== shm (rank 1 through 'shm'; MPI over shared memory)\n");
+  const auto server = t.find("\n== server (rank 1 through 'server'; MPI over shared memory)\n");
+  ASSERT_NE(shm, std::string::npos) << t;
+  ASSERT_NE(server, std::string::npos) << t;
+  EXPECT_NE(t.find("\n== mpi-rma: not available in this build: no MPI RMA\n"), std::string::npos) << t;
+  const std::string shm_part = t.substr(shm, server - shm), server_part = t.substr(server);
+  // Same route: a plain ratio.
+  EXPECT_NE(shm_part.find("8 B put latency (lower better)"), std::string::npos) << shm_part;
+  EXPECT_NE(shm_part.find("1 us") , std::string::npos);
+  EXPECT_NE(shm_part.find("mpi_put_flush 2 us"), std::string::npos) << shm_part;
+  EXPECT_NE(shm_part.find("1 MiB put bandwidth (higher better)"), std::string::npos);
+  EXPECT_EQ(shm_part.find("other route"), std::string::npos) << shm_part;
+  EXPECT_EQ(count(shm_part, " 0.5\n"), 4u) << shm_part;  // latencies: armada is half of MPI
+  EXPECT_EQ(count(shm_part, " 2\n"), 3u) << shm_part;    // bandwidths and overlap: twice
+  // Another route: never a plain ratio, and a footnote that says which routes.
+  EXPECT_EQ(count(server_part, "other route* (0.5)"), 3u) << server_part;
+  EXPECT_EQ(count(server_part, "other route* (2)"), 3u) << server_part;
+  EXPECT_EQ(count(server_part, " 0.5\n"), 0u) << server_part;
+  const auto lock = server_part.find("lock + unlock (lower better)");
+  ASSERT_NE(lock, std::string::npos) << server_part;
+  EXPECT_EQ(server_part.substr(lock, server_part.find('\n', lock) - lock).substr(42), "not measured in this run") << server_part;
+  EXPECT_NE(server_part.find("* other route: Armada through the server transport, the MPI baseline over shared memory; "
+                             "the ratio compares two routes, not two implementations."),
+            std::string::npos)
+      << server_part;
+}
+
+TEST(Plot, OneColourPerTransportOneLineStylePerMethodAndRouteInTheLegend) {
+  const suite::Report rep = two_passes();
+  suite::PlotSpec p{"lat.png", "t", "contig", "latency", 0, {"put"}, "x", "y", true, true, true};
+  const std::string s = suite::gnuplot_script(rep, {p}, "png", "");
+  // Curves in order: armada [shm], mpi [shm], armada [server], mpi [server, another route].
+  EXPECT_NE(s.find("$d0 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 1 pt 7 title \"put armada [shm]\""), std::string::npos) << s;
+  EXPECT_NE(s.find("$d1 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 2 pt 5 title \"put mpi_put_flush [shm]\""), std::string::npos) << s;
+  EXPECT_NE(s.find("$d2 using 1:2:3:4 with yerrorlines lc rgb \"#d62728\" dt 1 pt 7 title \"put armada [server]\""), std::string::npos) << s;
+  EXPECT_NE(s.find("$d3 using 1:2:3:4 with yerrorlines lc rgb \"#d62728\" dt 2 pt 5 title \"put mpi_put_flush [server pass; "
+                   "baseline over shared memory]\""),
+            std::string::npos)
+      << s;
+}
+
+TEST(Plot, AxesAreFittedToTheDataAndLinesBreakWhereACurveWasNotMeasured) {
+  suite::Report rep;
+  rep.runs = {pass("shm", "shm", "shared memory")};
+  for (std::size_t b : {8u, 64u, 512u, 4096u})
+    rep.records.push_back(record("contig", "put", "armada", "latency", b, static_cast<double>(b), 2.0, 0));
+  for (std::size_t b : {8u, 4096u})  // measured at two of the four sizes only
+    rep.records.push_back(record("contig", "put", "mpi_put_flush", "latency", b, static_cast<double>(b), 4.0, 0));
+  suite::PlotSpec p{"lat.png", "t", "contig", "latency", 0, {"put"}, "x", "y", true, true, true};
+  const std::string s = suite::gnuplot_script(rep, {p}, "png", "");
+  // y: from the smallest min (0.9 x 2) to the largest max (1.25 x 4), a factor 1.25 of margin.
+  EXPECT_NE(s.find("set yrange [1.44:6.25]"), std::string::npos) << s;
+  EXPECT_NE(s.find("set xrange [6.4:5120]"), std::string::npos) << s;
+  // The MPI curve has a point at 8 and 4096 and a break between (no line through 64 and 512).
+  EXPECT_NE(s.find("$d1 << EOD\n8 4 3.6 5\n\n4096 4 3.6 5\nEOD\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("$d0 << EOD\n8 2 1.8 2.5\n64 2 1.8 2.5\n512 2 1.8 2.5\n4096 2 1.8 2.5\nEOD\n"), std::string::npos) << s;
 }

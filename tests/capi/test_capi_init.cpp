@@ -24,7 +24,9 @@ TEST(Init, CallsBeforeInitFail) {
   std::vector<void*> bases(8);
   EXPECT_EQ(ARMCI_Malloc(bases.data(), 8), ARMADA_ARMCI_ESTATE);
   errors.expect("ARMCI_Malloc", ARMADA_ARMCI_ESTATE, {"not initialized"});
-  EXPECT_EQ(ARMCI_Finalize(), 0);  // finalizing what is not initialized does nothing
+  // Finalizing what is not initialized does nothing and says so in its code, without the hook
+  // (Global Arrays calls it more than once and ignores the code).
+  EXPECT_EQ(ARMCI_Finalize(), ARMADA_ARMCI_ESTATE);
   EXPECT_EQ(errors.count(), 0);
 }
 
@@ -43,7 +45,7 @@ TEST(Init, NestedInitAndFinalize) {
   EXPECT_EQ(ARMCI_Initialized(), 1);
   EXPECT_EQ(ARMCI_Finalize(), 0);  // the matching last one ends ARMCI
   EXPECT_EQ(ARMCI_Initialized(), 0);
-  EXPECT_EQ(ARMCI_Finalize(), 0);
+  EXPECT_EQ(ARMCI_Finalize(), ARMADA_ARMCI_ESTATE);  // one too many
   // Again, through the profiling names.
   EXPECT_EQ(PARMCI_Init(), 0);
   EXPECT_EQ(PARMCI_Initialized(), 1);

@@ -1,14 +1,40 @@
-// Tests of the MPI test harness itself. Registered three ways in tests/CMakeLists.txt:
+// Tests of the MPI test harness itself. Registered in tests/CMakeLists.txt:
 //   harness_selftest              must pass: results combine across ranks
 //   --gtest_filter=*FailsOnOneRank  must fail, printing the failing rank once
 //   --gtest_filter=*HangsOnOneRank  must be killed at the launch timeout
+//   ARMADA_TEST_HARNESS_ENV=setup|teardown  a global environment (the library's init or
+//                                   finalize) fails on the last rank: the run must fail
+//   --gtest_filter=NoSuchTest       no test runs: the run must fail
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 namespace {
+
+int world_rank();
+int world_size();
+
+// Stands for a library's init/finalize in a global environment: fails on the last rank when
+// ARMADA_TEST_HARNESS_ENV names the step, as rma::init does when a transport cannot start.
+class MaybeFailingEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { maybe_fail("setup"); }
+  void TearDown() override { maybe_fail("teardown"); }
+
+ private:
+  static void maybe_fail(const char* step) {
+    const char* when = std::getenv("ARMADA_TEST_HARNESS_ENV");
+    if (when && std::strcmp(when, step) == 0 && world_rank() == world_size() - 1)
+      throw std::runtime_error(std::string("deliberate failure of the environment's ") + step);
+  }
+};
+const auto* const registered = ::testing::AddGlobalTestEnvironment(new MaybeFailingEnvironment);
 
 int world_rank() {
   int r = 0;

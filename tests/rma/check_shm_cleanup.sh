@@ -1,7 +1,7 @@
 #!/bin/sh
 # check_shm_cleanup.sh <mode> <launch...>: runs a job that dies with shared memory mapped and
 # checks that none of its ranks left a file in /dev/shm. Armada names its objects
-# /dev/shm/armada.<creator pid>.<n>; every rank prints its pid.
+# /dev/shm/armada.<creator pid>.<random hex>; every rank prints its pid.
 mode=$1; shift
 out=$("$@" "$mode" 2>&1); rc=$?
 printf '%s\n' "$out" | grep -v '^pid ' | head -20

@@ -56,7 +56,7 @@ TYPED_TEST(AccTyped, ScaledAccumulateMatchesReference) {
     from_scale = static_cast<T>(from + 2);
   for (std::size_t i = 0; i < n; ++i) {
     const T want = value<T>(i, 100) + from_scale * value<T>(i, from);
-    ASSERT_EQ(seg.local<T>()[i], want) << "element " << i;  // small integers: exact in every type
+    EXPECT_EQ(seg.local<T>()[i], want) << "element " << i;  // small integers: exact in every type
   }
   barrier();
 }
@@ -147,8 +147,8 @@ TEST(Accumulate, AllRanksIntoOneLocationGiveTheExactSum) {
   if (rank() == 0) {
     const long want = static_cast<long>(K) * size() * (size() + 1) / 2;
     for (std::size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(longs[i], want) << "long element " << i;
-      ASSERT_EQ(doubles[i], static_cast<double>(want)) << "double element " << i;
+      EXPECT_EQ(longs[i], want) << "long element " << i;
+      EXPECT_EQ(doubles[i], static_cast<double>(want)) << "double element " << i;
     }
   }
   barrier();
@@ -207,7 +207,7 @@ TEST(Accumulate, ThreadsOfEveryRankAccumulateAtOnce) {
   for (auto& th : pool) th.join();
   barrier();
   if (rank() == 0) {
-    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(seg.local<double>()[i], static_cast<double>(threads * K * size()));
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(seg.local<double>()[i], static_cast<double>(threads * K * size()));
   }
   barrier();
 }

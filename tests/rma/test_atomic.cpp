@@ -29,11 +29,11 @@ TEST(Atomic, FetchAddHandsOutEveryTicketExactlyOnce) {
   std::vector<long> all(static_cast<std::size_t>(K * size()));
   MPI_Allgather(mine.data(), K, MPI_LONG, all.data(), K, MPI_LONG, world_comm());
   std::sort(all.begin(), all.end());
-  for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], static_cast<long>(i));
+  for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i], static_cast<long>(i));
   std::vector<int> all_i(static_cast<std::size_t>(K * size()));
   MPI_Allgather(mine_i.data(), K, MPI_INT, all_i.data(), K, MPI_INT, world_comm());
   std::sort(all_i.begin(), all_i.end());
-  for (std::size_t i = 0; i < all_i.size(); ++i) ASSERT_EQ(all_i[i], static_cast<int>(i));
+  for (std::size_t i = 0; i < all_i.size(); ++i) EXPECT_EQ(all_i[i], static_cast<int>(i));
   barrier();
 }
 
@@ -179,8 +179,36 @@ TEST(Atomic, ThreadsOfEveryRankTakeDistinctTickets) {
   MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_LONG, all.data(), static_cast<int>(mine.size()),
                 MPI_LONG, world_comm());
   std::sort(all.begin(), all.end());
-  for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], static_cast<long>(i));
+  for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i], static_cast<long>(i));
   barrier();
+}
+
+TEST(Mutex, TwoThreadsOfOneRankShareARemoteMutex) {
+  // Regression (server transport deadlock): while one thread holds the mutex and fences before
+  // unlocking, the other thread's lock request is queued at the owner's server. A fence must not
+  // wait for that grant, which can only come after the unlock.
+  const int threads = 2, K = 150;
+  MutexSet mutexes = MutexSet::create(1);
+  test::Segment seg(sizeof(long));
+  *seg.local<long>() = 0;
+  barrier();
+  const int owner = size() - 1;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (int k = 0; k < K; ++k) {
+        mutexes.lock(0, owner);
+        const long v = get_value(seg.at<long>(owner));
+        put_value(v + 1, seg.at<long>(owner));
+        fence_all();
+        mutexes.unlock(0, owner);
+      }
+    });
+  for (auto& th : pool) th.join();
+  barrier();
+  EXPECT_EQ(get_value(seg.at<long>(owner)), static_cast<long>(threads) * K * size());
+  barrier();
+  mutexes.destroy();
 }
 
 }  // namespace

@@ -3,11 +3,14 @@
 // of the target moves.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,8 +34,12 @@ class BadInput : public ::testing::Test {
   }
   void TearDown() override {
     barrier();
+    // EXPECT and stop at the first moved byte: the collective free below must still be reached.
     for (std::size_t i = 0; i < kBytes; ++i)
-      ASSERT_EQ(seg_->local<unsigned char>()[i], 0x3C) << "byte " << i << " of the target moved";
+      if (seg_->local<unsigned char>()[i] != 0x3C) {
+        ADD_FAILURE() << "byte " << i << " of the target moved";
+        break;
+      }
     seg_.reset();
   }
   int target() const { return (rank() + 1) % size(); }
@@ -122,6 +129,15 @@ TEST_F(BadInput, AccumulateArguments) {
 
 TEST_F(BadInput, HandlesAndFree) {
   expect_error<InvalidArgument>([&] { rma::free(buf_); }, {"rma::free", "'my_base'", "not the local base"});
+  // free_local takes only what allocate_local gave (regression: a crash inside glibc).
+  expect_error<InvalidArgument>([&] { free_local(buf_); }, {"rma::free_local", "'ptr'", "not memory from rma::allocate_local"});
+  void* heap = std::malloc(64);
+  expect_error<InvalidArgument>([&] { free_local(heap); }, {"rma::free_local"});
+  std::free(heap);
+  void* mine = allocate_local(100);
+  free_local(mine);
+  expect_error<InvalidArgument>([&] { free_local(mine); }, {"rma::free_local", "freed already"});
+  free_local(nullptr);
   expect_error<InvalidArgument>([&] { segment_size(buf_); }, {"rma::segment_size"});
   // An empty handle is complete; waiting on it is fine.
   Handle h;
@@ -178,6 +194,77 @@ TEST(BadGroups, CreateAndAllocateCheckTheirArguments) {
   barrier();
 }
 
+// Collective calls agree: a member whose part fails does not leave the others waiting in the
+// next collective; every member throws, the others naming the failed rank, and the runtime
+// stays usable (regression: a hang under the server transport).
+TEST(Agreement, AllocationFailingOnOneRankFailsEveryRank) {
+  const int last = size() - 1;
+  for (const std::size_t huge : {std::size_t{1} << 50, std::numeric_limits<std::size_t>::max()}) {
+    const std::size_t bytes = rank() == last ? huge : 64;
+    try {
+      allocate(bytes);
+      ADD_FAILURE() << "allocate(" << bytes << ") succeeded on rank " << rank();
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("rma::allocate"), std::string::npos) << what;
+      // Members on the failing rank's node fail themselves; the others name that rank.
+      if (!same_node(rank(), last)) {
+        EXPECT_NE(what.find("rank " + std::to_string(last) + " failed"), std::string::npos) << what;
+      }
+    }
+  }
+  // Usable afterwards: a normal allocation works and moves data.
+  Segment seg(sizeof(long));
+  put_value(long{41} + rank(), seg.at<long>((rank() + 1) % size()));
+  barrier();
+  EXPECT_EQ(*seg.local<long>(), 41 + (rank() + size() - 1) % size());
+  barrier();
+}
+
+TEST(Agreement, MutexAndGroupCreationFailingOnOneRankFailEveryRank) {
+  const int last = size() - 1;
+  expect_error<InvalidArgument>([&] { MutexSet::create(rank() == last ? -1 : 2); },
+                                {"rma::MutexSet::create", "'count' = -1"});
+  // A list that is bad on one member only, then lists that differ between members.
+  std::vector<int> ranks{0};
+  if (rank() == last) ranks = {0, 0};
+  expect_error<InvalidArgument>([&] { Group::create(Group::world(), ranks); }, {"rma::Group::create", "listed twice"});
+  if (size() > 1) {
+    const std::vector<int> mine{rank() == last ? 1 : 0};
+    expect_error<InvalidArgument>([&] { Group::create(Group::world(), mine); },
+                                  {"rma::Group::create", "passed different lists"});
+  }
+  MutexSet ok = MutexSet::create(1);  // still usable
+  ok.lock(0, last);
+  ok.unlock(0, last);
+  barrier();
+  ok.destroy();
+}
+
+TEST(OtherUsers, PreCreatedShmNamesDoNotBlockAllocation) {
+  // Regression: names were /armada.<pid>.<counter>, so anyone who pre-created them made every
+  // allocate fail. Take the names the old scheme would use for this process; allocation works.
+  std::vector<std::string> taken;
+  for (int k = 0; k < 64; ++k) {
+    const std::string name = "/armada." + std::to_string(getpid()) + "." + std::to_string(k);
+    const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd >= 0) {
+      close(fd);
+      taken.push_back(name);
+    }
+  }
+  barrier();
+  {
+    Segment seg(4096);
+    put_value(7L, seg.at<long>((rank() + 1) % size()));
+    barrier();
+    EXPECT_EQ(*seg.local<long>(), 7L);
+    barrier();
+  }
+  for (const std::string& name : taken) shm_unlink(name.c_str());
+  EXPECT_EQ(taken.size(), 64u) << "could not take the old-scheme names (left over by another run?)";
+}
+
 /// Sets an environment variable for its lifetime and puts back what was there before.
 class ScopedEnv {
  public:
@@ -196,6 +283,24 @@ class ScopedEnv {
   const char* name_;
   std::optional<std::string> saved_;
 };
+
+TEST(BadSettings, MisspeltSettingsAreNamedWithTheClosestOne) {
+  const ScopedEnv typo("ARMADA_TRANSPROT"), script("ARMADA_SANITIZE"), layer("ARMADA_LINALG_THREADS");
+  typo.set("mpi-rma");
+  script.set("address");
+  layer.set("2");
+  bool found = false;
+  for (const UnknownSetting& u : unknown_settings()) {
+    EXPECT_NE(u.name, "ARMADA_SANITIZE") << "a script's variable is no misspelt setting";
+    EXPECT_NE(u.name, "ARMADA_LINALG_THREADS") << "another layer's setting is no misspelt rma setting";
+    EXPECT_NE(u.name, "ARMADA_TRANSPORT") << "a real setting reported as unknown";
+    if (u.name == "ARMADA_TRANSPROT") {
+      found = true;
+      EXPECT_EQ(u.closest, "ARMADA_TRANSPORT");
+    }
+  }
+  EXPECT_TRUE(found) << "ARMADA_TRANSPROT was not reported";
+}
 
 TEST(BadSettings, ConfigurationValuesAreChecked) {
   auto rejects = [](const char* name, const char* value, std::initializer_list<const char*> parts) {

@@ -32,7 +32,7 @@ TEST(Contiguous, PutToEveryRankThenGetBack) {
   barrier();
   for (int from = 0; from < n; ++from)
     for (std::size_t i = 0; i < block; ++i)
-      ASSERT_EQ(seg.local<unsigned char>()[block * static_cast<std::size_t>(from) + i], pattern(from, me, i))
+      EXPECT_EQ(seg.local<unsigned char>()[block * static_cast<std::size_t>(from) + i], pattern(from, me, i))
           << "byte " << i << " of block from rank " << from;
   // And get every rank's full segment back.
   std::vector<unsigned char> in(block * static_cast<std::size_t>(n));
@@ -40,7 +40,7 @@ TEST(Contiguous, PutToEveryRankThenGetBack) {
     get(seg.base(t), in.data(), in.size(), t);
     for (int from = 0; from < n; ++from)
       for (std::size_t i = 0; i < block; ++i)
-        ASSERT_EQ(in[block * static_cast<std::size_t>(from) + i], pattern(from, t, i));
+        EXPECT_EQ(in[block * static_cast<std::size_t>(from) + i], pattern(from, t, i));
   }
   barrier();
 }
@@ -88,7 +88,7 @@ TEST(Nonblocking, ExplicitHandlesCompleteTheirOperation) {
   barrier();
   EXPECT_EQ(std::memcmp(seg.local(), std::vector<int>(out.begin(), out.end()).data(), 0), 0);
   const int from = (rank() + size() - 1) % size();
-  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(seg.local<int>()[i], from * 100000 + static_cast<int>(i));
+  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(seg.local<int>()[i], from * 100000 + static_cast<int>(i));
   barrier();
 }
 
@@ -136,7 +136,7 @@ TEST(Aggregate, ManySmallPutsAndGetsMoveAtWait) {
     agg.wait();
     for (std::size_t i = 0; i < slots; ++i) {
       const long want = (i % 2 == 0 || i == 1) ? out[i] : -1;
-      ASSERT_EQ(in[i], want) << "slot " << i;
+      EXPECT_EQ(in[i], want) << "slot " << i;
     }
   }
   barrier();

@@ -59,6 +59,7 @@ struct Table {
   std::mutex mutex;
   std::unordered_map<int, Request> requests;
   int next_id = 1;
+  bool wrapped = false;  // numbering went past INT32_MAX once: every positive number was issued
   // Implicit-handle operations by target. Completed ones are dropped when the list has doubled
   // since the last sweep, so a program that never waits does not grow without bound.
   std::unordered_map<int, std::vector<rma::Handle>> implicit;
@@ -73,8 +74,20 @@ Request& request_of(armci_hdl_t* hdl) {
   int id = g_table.next_id;
   while (g_table.requests.count(id)) id = id == INT32_MAX ? 1 : id + 1;
   g_table.next_id = id == INT32_MAX ? 1 : id + 1;
+  g_table.wrapped = g_table.wrapped || id == INT32_MAX;
   hdl->target = id;
   return g_table.requests[id];
+}
+
+/// Rejects a handle that no ARMCI call produced: a fresh one (ARMCI_INIT_HANDLE: 0) and a
+/// completed copy (a number issued before) are fine; a negative or never-issued number is
+/// memory that was never a handle. Lock held.
+void check_handle(const char* fn, const armci_hdl_t* hdl) {
+  const int n = hdl->target;
+  if (n < 0 || (n > 0 && !g_table.wrapped && n >= g_table.next_id))
+    bad_argument(fn, "hdl", "{target " + std::to_string(n) + ", aggregate " + std::to_string(hdl->aggregate) + "}",
+                 "not a handle: ARMCI_INIT_HANDLE or a nonblocking call sets it up, and request " +
+                     std::to_string(n) + " was never issued");
 }
 
 void sweep_implicit() {
@@ -167,6 +180,7 @@ ARMCI_TWIN(int, ARMCI_Wait, (armci_hdl_t * hdl)) {
     Request request;
     {
       std::lock_guard lock(g_table.mutex);
+      check_handle(fn, hdl);
       auto it = g_table.requests.find(hdl->target);
       if (hdl->target <= 0 || it == g_table.requests.end()) return;  // nothing outstanding
       request = std::move(it->second);
@@ -184,6 +198,7 @@ ARMCI_TWIN(int, ARMCI_Test, (armci_hdl_t * hdl)) {
     require_init(fn);
     not_null(fn, "hdl", hdl);
     std::lock_guard lock(g_table.mutex);
+    check_handle(fn, hdl);
     auto it = g_table.requests.find(hdl->target);
     if (hdl->target <= 0 || it == g_table.requests.end()) return 0;
     if (!it->second.test()) return 1;

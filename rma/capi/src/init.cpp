@@ -121,8 +121,13 @@ ARMCI_TWIN(int, ARMCI_Init, (void)) {
 
 ARMCI_TWIN(int, ARMCI_Initialized, (void)) { return g_runtime.init_count > 0; }
 
-// Extra calls (Global Arrays and TCGMSG finalize more than once) return 0 and do nothing.
-ARMCI_TWIN(int, ARMCI_Finalize, (void)) { return guard("ARMCI_Finalize", stop); }
+// An extra call (before ARMCI_Init, or after the last matching one) does nothing and returns
+// ARMADA_ARMCI_ESTATE, without the error hook or an abort: Global Arrays and TCGMSG finalize
+// more than once and ignore the code (ARMCI-MPI returns 0 there).
+ARMCI_TWIN(int, ARMCI_Finalize, (void)) {
+  if (g_runtime.init_count == 0) return ARMADA_ARMCI_ESTATE;
+  return guard("ARMCI_Finalize", stop);
+}
 
 // Segments are unlinked from /dev/shm as soon as every local rank has mapped them, so an abort
 // leaves nothing behind: there is nothing to clean up.

@@ -2,7 +2,10 @@
 // selections (sel) and address exchange over ARMCI's group communicators; reductions use the
 // core's allreduce. Scopes follow the one-process SMP domains of topology.cpp: SCOPE_NODE is the
 // caller alone, SCOPE_ALL and SCOPE_MASTERS are every process of the group.
+#include <cstddef>
 #include <cstring>
+#include <list>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -248,12 +251,48 @@ int armci_msg_nproc(void) {
 double armci_timer(void) { return MPI_Wtime(); }
 
 // ---- two-sided -------------------------------------------------------------------------------
+namespace {
+
+// A blocking send to oneself returns before the matching receive only if MPI buffers it, which
+// MPI need not do (MPICH does not; the send then waits for ever). So a send to self copies the
+// message and sends the copy without blocking; completed copies are reclaimed by later calls.
+struct SelfSend {
+  std::vector<std::byte> copy;
+  MPI_Request request = MPI_REQUEST_NULL;
+};
+std::mutex g_self_mutex;
+std::list<SelfSend> g_self_sends;
+
+void reclaim_self_sends() {  // g_self_mutex held
+  std::erase_if(g_self_sends, [](SelfSend& s) {
+    int done = 0;
+    MPI_Test(&s.request, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
+}
+
+void send_to_self(const char* fn, int tag, const void* buffer, int len, MPI_Comm comm, int me) {
+  std::lock_guard lock(g_self_mutex);
+  reclaim_self_sends();
+  SelfSend& s = g_self_sends.emplace_back();
+  s.copy.assign(static_cast<const std::byte*>(buffer), static_cast<const std::byte*>(buffer) + len);
+  check_mpi(fn, "MPI_Isend", MPI_Isend(s.copy.data(), len, MPI_BYTE, me, tag, comm, &s.request));
+}
+
+}  // namespace
+
 void armci_msg_snd(int tag, void* buffer, int len, int to) {
   constexpr const char* fn = "armci_msg_snd";
   guard_void(fn, [&] {
     check_proc(fn, "to", to);
     if (to_size(fn, "len", len)) not_null(fn, "buffer", buffer);
-    check_mpi(fn, "MPI_Send", MPI_Send(buffer, len, MPI_BYTE, to, tag, world_group(fn).comm));
+    const GroupInfo world = world_group(fn);
+    int me = 0;
+    MPI_Comm_rank(world.comm, &me);
+    if (to == me)
+      send_to_self(fn, tag, buffer, len, world.comm, me);
+    else
+      check_mpi(fn, "MPI_Send", MPI_Send(buffer, len, MPI_BYTE, to, tag, world.comm));
   });
 }
 

@@ -1,5 +1,8 @@
 #include "armada/rma/config.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <string>
@@ -130,6 +133,58 @@ Config read_config() {
   }
   if (const char* v = std::getenv("ARMADA_SERVER_CLUSTER")) c.server_cluster = static_cast<int>(parse_int("ARMADA_SERVER_CLUSTER", v, 1, 1 << 20));
   return c;
+}
+
+namespace {
+
+// ARMADA_* variables that are not rma settings but belong elsewhere: the scripts' variables and
+// the prefixes of the other layers' settings.
+constexpr const char* kScriptVariables[] = {"ARMADA_MPI", "ARMADA_SANITIZE", "ARMADA_BUILD_DIR", "ARMADA_BUILD_BENCH",
+                                            "ARMADA_SETUP_EXTRA"};
+constexpr const char* kOtherLayers[] = {"ARMADA_ARRAYS_", "ARMADA_LINALG_", "ARMADA_APPS_", "ARMADA_BENCH_",
+                                        "ARMADA_FORTRAN_", "ARMADA_TEST_"};
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+bool known_elsewhere(const std::string& name) {
+  for (const char* v : kScriptVariables)
+    if (name == v) return true;
+  for (const char* prefix : kOtherLayers)
+    if (name.starts_with(prefix)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<UnknownSetting> unknown_settings() {
+  std::vector<UnknownSetting> unknown;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string entry = *e;
+    if (!entry.starts_with("ARMADA_")) continue;
+    const std::string name = entry.substr(0, entry.find('='));
+    if (known_elsewhere(name)) continue;
+    const Setting* closest = nullptr;
+    std::size_t best = std::string::npos;
+    for (const Setting& s : kSettings) {
+      const std::size_t d = edit_distance(name, s.name);
+      if (d < best) best = d, closest = &s;
+    }
+    if (best != 0) unknown.push_back({name, closest->name});
+  }
+  return unknown;
 }
 
 std::string setting_value(const Setting& setting) {

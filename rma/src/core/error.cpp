@@ -5,6 +5,7 @@
 #include "armada/rma/error.hpp"
 #include "armada/rma/types.hpp"
 #include "core/check.hpp"
+#include "core/mpi_errors.hpp"
 #include "core/state.hpp"
 
 namespace armada::rma {
@@ -48,6 +49,15 @@ void throw_state(const char* op, const std::string& reason) {
 
 void throw_system(const char* op, const std::string& what, int errnum) {
   throw SystemError(op, rank_prefix() + op + ": " + what + ": " + std::strerror(errnum));
+}
+
+void check_mpi(const char* op, const std::string& what, int code) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
+  throw SystemError(op, rank_prefix() + op + ": " + what + ": " +
+                            (length ? std::string(text, static_cast<std::size_t>(length)) : "MPI error " + std::to_string(code)));
 }
 
 void throw_unsupported(const char* op, const std::string& reason) {

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/agree.hpp"
 #include "core/check.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
@@ -38,16 +39,27 @@ Group Group::create(const Group& parent, std::span<const int> ranks) {
   detail::state(op);
   if (!parent.impl_ || !parent.is_member())
     throw_invalid(op, "parent", "a group this rank is not a member of", "the caller must belong to the parent group");
+  // Every member checks its list, and all agree before MPI_Comm_create, which every member must
+  // enter with the same list: a rank with a bad or different list fails every member.
   const int psize = parent.size();
-  std::vector<char> seen(static_cast<std::size_t>(psize), 0);
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    const int r = ranks[i];
-    if (r < 0 || r >= psize)
-      throw_invalid(op, ("ranks[" + std::to_string(i) + "]").c_str(), std::to_string(r),
-                    "not a rank of the parent group (size " + std::to_string(psize) + ")");
-    if (seen[static_cast<std::size_t>(r)]++)
-      throw_invalid(op, ("ranks[" + std::to_string(i) + "]").c_str(), std::to_string(r), "listed twice");
-  }
+  std::uint64_t digest = 1469598103934665603ull;  // FNV-1a of the list
+  agree(op, [&] {
+    std::vector<char> seen(static_cast<std::size_t>(psize), 0);
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      const int r = ranks[i];
+      if (r < 0 || r >= psize)
+        throw_invalid(op, ("ranks[" + std::to_string(i) + "]").c_str(), std::to_string(r),
+                      "not a rank of the parent group (size " + std::to_string(psize) + ")");
+      if (seen[static_cast<std::size_t>(r)]++)
+        throw_invalid(op, ("ranks[" + std::to_string(i) + "]").c_str(), std::to_string(r), "listed twice");
+      digest = (digest ^ static_cast<std::uint64_t>(r)) * 1099511628211ull;
+    }
+  }, parent);
+  std::uint64_t range[2] = {digest, ~digest};  // max of the digest and of its complement (= min)
+  MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_UINT64_T, MPI_MAX, parent.comm());
+  if (range[0] != ~range[1])
+    throw_invalid(op, "ranks", "a list of " + std::to_string(ranks.size()) + " ranks",
+                  "the members of the parent group passed different lists; every member must pass the same one");
   auto impl = std::make_shared<Impl>();
   impl->owns_comm = true;
   MPI_Group parent_group, new_group;

@@ -8,8 +8,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <string>
+#include <unordered_set>
 
+#include "core/agree.hpp"
 #include "core/check.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
@@ -31,6 +34,67 @@ const Group& checked_group(const char* op, const Group& group) {
   return group;
 }
 
+// Where each node-local member's slice lies in the node's shared object: node-local members in
+// group order, page aligned. Every rank of a node computes the same plan from the same sizes.
+struct NodePlan {
+  std::vector<std::size_t> offset;  // per group rank (0 for members on other nodes)
+  std::size_t total = 0;
+};
+
+NodePlan plan_node(const char* op, const detail::State& s, const Group& group, const std::vector<std::uint64_t>& sizes) {
+  const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
+  NodePlan plan;
+  plan.offset.assign(sizes.size(), 0);
+  for (int r = 0; r < group.size(); ++r) {
+    const int w = group.world_rank(r);
+    if (s.topology.node_of[static_cast<std::size_t>(w)] != my_node) continue;
+    const std::uint64_t bytes = sizes[static_cast<std::size_t>(r)];
+    if (bytes > std::numeric_limits<std::size_t>::max() - plan.total - kSliceAlign)
+      detail::throw_invalid(op, "bytes", std::to_string(bytes),
+                            "rank " + std::to_string(w) + "'s slice overflows its node's total");
+    plan.offset[static_cast<std::size_t>(r)] = plan.total;
+    plan.total += round_up(bytes);
+  }
+  return plan;
+}
+
+// What every member must know of every slice: its base, where it lies in its window, and the
+// shared object holding it (for a node server outside the group).
+struct SliceInfo {
+  std::uint64_t base, window_offset;
+  std::int64_t pid, fd;
+  std::uint64_t size, offset;
+};
+
+std::vector<detail::Slice> make_slices(const detail::State& s, const Group& group, std::int64_t id,
+                                       const std::vector<std::uint64_t>& sizes, const std::vector<SliceInfo>& infos,
+                                       const detail::SegmentRecord& rec, const NodePlan& plan, bool mpi_owned) {
+  const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
+  std::vector<detail::Slice> slices;
+  for (int r = 0; r < group.size(); ++r) {
+    if (sizes[static_cast<std::size_t>(r)] == 0) continue;
+    const int w = group.world_rank(r);
+    const SliceInfo& info = infos[static_cast<std::size_t>(r)];
+    detail::Slice slice;
+    slice.base = info.base;
+    slice.size = sizes[static_cast<std::size_t>(r)];
+    slice.segment = id;
+    slice.owner = w;
+    slice.region_pid = static_cast<int>(info.pid);
+    slice.region_fd = static_cast<int>(info.fd);
+    slice.region_size = info.size;
+    slice.region_offset = info.offset;
+    slice.window_offset = info.window_offset;
+    if (mpi_owned) {
+      if (r == group.rank()) slice.local = static_cast<std::byte*>(rec.my_base);
+    } else if (s.topology.node_of[static_cast<std::size_t>(w)] == my_node) {
+      slice.local = rec.region.data() + plan.offset[static_cast<std::size_t>(r)];
+    }
+    slices.push_back(slice);
+  }
+  return slices;
+}
+
 }  // namespace
 
 std::vector<void*> allocate(std::size_t bytes, const Group& g) {
@@ -49,75 +113,40 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
 
   // Who owns the memory: node shared memory (slices of the node's members in one object), or,
   // under mpi-rma with ARMADA_MPI_MEMORY=mpi, the MPI library (one window allocation per rank).
+  // Either can fail on some ranks only (a size no node holds, /dev/shm full, MPI refusing):
+  // every member agrees before the next collective, and a failure leaves nothing behind.
   const bool mpi_owned = s.mpi && s.config.mpi_memory == "mpi";
-  const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
-  std::vector<std::size_t> offset(static_cast<std::size_t>(n), 0);
-  std::size_t total = 0;
-  if (!mpi_owned) {
-    // Slice offsets inside this node's object: node-local members in group order, page aligned.
-    for (int r = 0; r < n; ++r) {
-      const int w = group.world_rank(r);
-      if (s.topology.node_of[static_cast<std::size_t>(w)] != my_node) continue;
-      offset[static_cast<std::size_t>(r)] = total;
-      if (sizes[static_cast<std::size_t>(r)] > std::numeric_limits<std::size_t>::max() - total - kSliceAlign)
-        detail::throw_invalid(op, "bytes", std::to_string(sizes[static_cast<std::size_t>(r)]), "the node's total overflows");
-      total += round_up(sizes[static_cast<std::size_t>(r)]);
-    }
-  }
-
   detail::SegmentRecord rec;
   rec.id = id;
   rec.group = group;
   rec.my_size = bytes;
   for (std::uint64_t b : sizes) rec.total_bytes += b;
+  NodePlan plan;
   detail::MpiRmaTransport::OwnedWindow owned;
   if (mpi_owned) {
-    owned = s.mpi->allocate(id, group, bytes);
+    agree(op, [&] { detail::MpiRmaTransport::check_window_bytes(bytes); }, group);
+    agree(op, [&] { owned = s.mpi->allocate(id, group, bytes); }, group);
     rec.my_base = owned.base;
   } else {
-    rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), total);
-    rec.my_base = bytes ? rec.region.data() + offset[static_cast<std::size_t>(group.rank())] : nullptr;
+    agree(op, [&] {
+      plan = plan_node(op, s, group, sizes);
+      rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), plan.total);
+    }, group);
+    rec.my_base = bytes ? rec.region.data() + plan.offset[static_cast<std::size_t>(group.rank())] : nullptr;
   }
 
-  // What every member must know of every slice: its base, where it lies in its window, and the
-  // shared object holding it (for a node server outside the group).
-  struct SliceInfo {
-    std::uint64_t base, window_offset;
-    std::int64_t pid, fd;
-    std::uint64_t size, offset;
-  };
   const SliceInfo my_info{reinterpret_cast<std::uintptr_t>(rec.my_base), owned.offset,
                           rec.region.creator_pid(), rec.region.creator_fd(), rec.region.size(),
-                          offset[static_cast<std::size_t>(group.rank())]};
+                          mpi_owned ? 0 : plan.offset[static_cast<std::size_t>(group.rank())]};
   std::vector<SliceInfo> infos(static_cast<std::size_t>(n));
   MPI_Allgather(&my_info, sizeof my_info, MPI_BYTE, infos.data(), sizeof my_info, MPI_BYTE, comm);
   std::vector<void*> bases(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) bases[static_cast<std::size_t>(r)] = reinterpret_cast<void*>(infos[static_cast<std::size_t>(r)].base);
 
-  std::vector<detail::Slice> slices;
-  for (int r = 0; r < n; ++r) {
-    if (sizes[static_cast<std::size_t>(r)] == 0) continue;
-    const int w = group.world_rank(r);
-    const SliceInfo& info = infos[static_cast<std::size_t>(r)];
-    detail::Slice slice;
-    slice.base = info.base;
-    slice.size = sizes[static_cast<std::size_t>(r)];
-    slice.segment = id;
-    slice.owner = w;
-    slice.region_pid = static_cast<int>(info.pid);
-    slice.region_fd = static_cast<int>(info.fd);
-    slice.region_size = info.size;
-    slice.region_offset = info.offset;
-    slice.window_offset = info.window_offset;
-    if (mpi_owned) {
-      if (r == group.rank()) slice.local = static_cast<std::byte*>(rec.my_base);
-    } else if (s.topology.node_of[static_cast<std::size_t>(w)] == my_node) {
-      slice.local = rec.region.data() + offset[static_cast<std::size_t>(r)];
-    }
-    slices.push_back(slice);
-  }
+  std::vector<detail::Slice> slices = make_slices(s, group, id, sizes, infos, rec, plan, mpi_owned);
   if (s.mpi) {  // the segment's window: collective over the group, like this whole call
-    const MPI_Win win = mpi_owned ? owned.win : s.mpi->attach(id, group, rec.my_base, bytes);
+    MPI_Win win = owned.win;
+    if (!mpi_owned) agree(op, [&] { win = s.mpi->attach(id, group, rec.my_base, bytes); }, group);
     for (detail::Slice& slice : slices) {
       slice.window = win;
       slice.window_rank = group.group_rank(slice.owner);
@@ -203,14 +232,40 @@ std::size_t segment_size(void* my_base) {
   return s.segments.at(it->second).my_size;
 }
 
+namespace {
+// The blocks allocate_local handed out, so that free_local refuses any other pointer (freeing
+// memory the library did not allocate would corrupt the heap far from the mistake).
+struct LocalBlocks {
+  std::mutex mutex;
+  std::unordered_set<void*> live;
+};
+LocalBlocks& local_blocks() {
+  static LocalBlocks blocks;
+  return blocks;
+}
+}  // namespace
+
 void* allocate_local(std::size_t bytes) {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
   if (int e = posix_memalign(&p, kSliceAlign, bytes); e != 0)
     detail::throw_system("rma::allocate_local", "cannot allocate " + std::to_string(bytes) + " bytes", e);
+  LocalBlocks& blocks = local_blocks();
+  std::lock_guard lock(blocks.mutex);
+  blocks.live.insert(p);
   return p;
 }
 
-void free_local(void* ptr) { std::free(ptr); }
+void free_local(void* ptr) {
+  if (!ptr) return;
+  LocalBlocks& blocks = local_blocks();
+  {
+    std::lock_guard lock(blocks.mutex);
+    if (blocks.live.erase(ptr) == 0)
+      detail::throw_invalid("rma::free_local", "ptr", detail::to_hex(ptr),
+                            "not memory from rma::allocate_local (or freed already)");
+  }
+  std::free(ptr);
+}
 
 }  // namespace armada::rma

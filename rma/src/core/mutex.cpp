@@ -5,6 +5,7 @@
 #include <string>
 
 #include "armada/rma/memory.hpp"
+#include "core/agree.hpp"
 #include "core/check.hpp"
 #include "core/state.hpp"
 #include "transport/shm/locks.hpp"
@@ -16,7 +17,12 @@ struct MutexSet::Word : detail::TicketMutex {};
 MutexSet MutexSet::create(int count, const Group& group) {
   constexpr const char* op = "rma::MutexSet::create";
   detail::state(op);
-  if (count < 0) detail::throw_invalid(op, "count", std::to_string(count), "must not be negative");
+  if (!group.impl() || !group.is_member())
+    detail::throw_invalid(op, "group", "a group of " + std::to_string(group.size()) + " ranks",
+                          "this rank is not a member; only members take part");
+  agree(op, [&] {
+    if (count < 0) detail::throw_invalid(op, "count", std::to_string(count), "must not be negative");
+  }, group);
   MutexSet set;
   set.group_ = group;
   set.bases_ = allocate(static_cast<std::size_t>(count) * sizeof(detail::TicketMutex), group);

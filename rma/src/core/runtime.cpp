@@ -212,6 +212,16 @@ void print_configuration(const State& s) {
   std::fflush(stdout);
 }
 
+// A misspelt setting would otherwise be ignored without a word.
+void warn_unknown_settings() {
+  static bool warned = false;  // once per process, also across init/finalize cycles
+  if (warned) return;
+  warned = true;
+  for (const UnknownSetting& u : unknown_settings())
+    std::fprintf(stderr, "armada::rma: warning: %s is not a setting and is ignored (did you mean %s? armada-info lists them)\n",
+                 u.name.c_str(), u.closest.c_str());
+}
+
 void init_on(MPI_Comm comm, bool owns_mpi) {
   auto s = std::make_unique<State>();
   s->owns_mpi = owns_mpi;
@@ -243,6 +253,7 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   if (s->topology.members.size() > 1 && s->config.transport == "mpi-rma") start_mpi_rma_transport(*s);
 
   if (s->config.verbose && s->rank == 0) print_configuration(*s);
+  if (s->rank == 0) warn_unknown_settings();
   g_state = s.release();
 }
 
@@ -253,8 +264,20 @@ using detail::g_state;
 
 void set_mpi_environment_defaults() { setenv("OMPI_MCA_osc", "sm,ucx", 0); }
 
+namespace {
+// MPI cannot start again once finalized (MPI_Init would abort the process): say so instead.
+void refuse_after_mpi_finalize(const char* op) {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized)
+    detail::throw_state(op, "MPI has been finalized (rma::finalize ends MPI when rma::init started it), and MPI "
+                            "cannot be initialized twice in one process; the runtime cannot start again");
+}
+}  // namespace
+
 void init(int* argc, char*** argv) {
   if (g_state) detail::throw_state("rma::init", "the rma runtime is already initialized");
+  refuse_after_mpi_finalize("rma::init");
   int initialized = 0;
   MPI_Initialized(&initialized);
   bool owns = false;
@@ -277,6 +300,7 @@ void init(int* argc, char*** argv) {
 
 void init(MPI_Comm comm) {
   if (g_state) detail::throw_state("rma::init", "the rma runtime is already initialized");
+  refuse_after_mpi_finalize("rma::init");
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) detail::throw_state("rma::init", "init(MPI_Comm) needs MPI to be initialized already");

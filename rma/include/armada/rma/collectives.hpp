@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
 #include <span>
 
 #include "armada/rma/group.hpp"
@@ -23,5 +24,24 @@ void allreduce(std::span<T> data, ReduceOp op, const Group& group = Group::world
 
 /// Broadcasts `bytes` bytes from group rank `root` (any size: large buffers go in pieces).
 void broadcast(void* buffer, std::size_t bytes, int root, const Group& group = Group::world());
+
+/// Agreement for collective calls built on rma (array creation, ...): `error` is what this
+/// member's local part of the call threw (null if it succeeded). Collective over `group`: if any
+/// member failed, every member throws — the failing member its own error, the others an error
+/// of the same kind naming the failed rank and repeating its message — so no member is left
+/// waiting in a collective that a failed member will never reach.
+void agree_on(const char* operation, std::exception_ptr error, const Group& group = Group::world());
+
+/// Runs `local` (this member's part of collective call `operation` that may throw), then agree_on().
+template <class F>
+void agree(const char* operation, F&& local, const Group& group = Group::world()) {
+  std::exception_ptr error;
+  try {
+    local();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  agree_on(operation, error, group);
+}
 
 }  // namespace armada::rma

@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace armada::rma {
 
@@ -45,5 +46,15 @@ Config read_config();
 
 /// Value of setting `name` as the environment gives it now (or its default), for printing.
 std::string setting_value(const Setting& setting);
+
+/// An ARMADA_* variable of the environment that is no setting, with the closest setting name.
+struct UnknownSetting {
+  std::string name;
+  std::string closest;
+};
+/// The ARMADA_* variables that are neither settings nor variables of Armada's scripts and other
+/// layers (ARMADA_MPI, ARMADA_SANITIZE, ..., ARMADA_LINALG_*, ARMADA_TEST_*, ...): most likely
+/// misspelt settings. rma::init warns about each once, on rank 0.
+std::vector<UnknownSetting> unknown_settings();
 
 }  // namespace armada::rma

@@ -27,7 +27,10 @@ void free(void* my_base, const Group& group = Group::world());
 std::size_t segment_size(void* my_base);
 
 /// Local memory for source and destination buffers (any memory works; this is page aligned).
+/// Needs no runtime; bytes == 0 gives null.
 void* allocate_local(std::size_t bytes);
+/// Frees memory from allocate_local; null does nothing. Any other pointer (memory the library
+/// did not allocate, or freed already) is an InvalidArgument and nothing is freed.
 void free_local(void* ptr);
 
 }  // namespace armada::rma

@@ -1,13 +1,16 @@
 #include "transport/mpi_rma/mpi_rma_transport.hpp"
 
+#include <sys/sysinfo.h>
 #include <time.h>
 
+#include <cerrno>
 #include <complex>
 #include <cstring>
 #include <limits>
 #include <string>
 
 #include "core/check.hpp"
+#include "core/mpi_errors.hpp"
 #include "desc/accumulate.hpp"
 #include "desc/iov.hpp"
 #include "transport/mpi_rma/datatypes.hpp"
@@ -94,18 +97,39 @@ void MpiRmaTransport::progress_loop() {
   }
 }
 
+namespace {
+// One page of slack so the slice can start on a page, as node shared memory slices do
+// (implementations align window memory only to what they need), and whole pages: MPICH 4.0
+// reads another rank's memory from windows of other sizes (docs/mpi-quirks.md,
+// tests/mpi_quirks/win_allocate_size.c).
+constexpr std::size_t kPage = 4096;
+std::size_t window_bytes_for(std::size_t bytes) { return bytes ? (bytes + 2 * kPage - 1) / kPage * kPage : 0; }
+}  // namespace
+
+void MpiRmaTransport::check_window_bytes(std::size_t bytes) {
+  constexpr const char* op = "rma::allocate";
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max()) - 2 * kPage)
+    throw_invalid(op, "bytes", std::to_string(bytes), "exceeds the largest MPI window");
+  // Implementations reserve window memory up front (a shared file, a registration) and some
+  // crash rather than fail on a size no node can hold: refuse it here, like shm's fallocate.
+  struct sysinfo info {};
+  if (sysinfo(&info) == 0) {
+    const unsigned long long memory = (static_cast<unsigned long long>(info.totalram) + info.totalswap) * info.mem_unit;
+    if (bytes > memory)
+      throw_system(op, "cannot allocate " + std::to_string(bytes) + " bytes of MPI window memory (this node has " +
+                           std::to_string(memory) + " bytes of memory and swap)", ENOMEM);
+  }
+}
+
 MpiRmaTransport::OwnedWindow MpiRmaTransport::allocate(std::int64_t segment, const Group& group, std::size_t bytes) {
-  // One page of slack so the slice can start on a page, as node shared memory slices do
-  // (implementations align window memory only to what they need), and whole pages: MPICH 4.0
-  // reads another rank's memory from windows of other sizes (docs/mpi-quirks.md,
-  // tests/mpi_quirks/win_allocate_size.c).
-  constexpr std::size_t kPage = 4096;
-  const std::size_t window_bytes = bytes ? (bytes + 2 * kPage - 1) / kPage * kPage : 0;
-  if (window_bytes > static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max()))
-    throw_invalid("rma::allocate", "bytes", std::to_string(bytes), "exceeds the largest MPI window");
+  const std::size_t window_bytes = window_bytes_for(bytes);
   OwnedWindow w;
   void* memory = nullptr;
-  MPI_Win_allocate(static_cast<MPI_Aint>(window_bytes), 1, MPI_INFO_NULL, group.comm(), &memory, &w.win);
+  {
+    ErrorsReturn errors(group.comm());
+    check_mpi("rma::allocate", "MPI_Win_allocate of " + std::to_string(window_bytes) + " bytes failed",
+              MPI_Win_allocate(static_cast<MPI_Aint>(window_bytes), 1, MPI_INFO_NULL, group.comm(), &memory, &w.win));
+  }
   if (bytes) {
     const auto raw = reinterpret_cast<std::uintptr_t>(memory);
     w.offset = (kPage - raw % kPage) % kPage;
@@ -118,7 +142,11 @@ MpiRmaTransport::OwnedWindow MpiRmaTransport::allocate(std::int64_t segment, con
 
 MPI_Win MpiRmaTransport::attach(std::int64_t segment, const Group& group, void* base, std::size_t bytes) {
   MPI_Win win = MPI_WIN_NULL;
-  MPI_Win_create(bytes ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, group.comm(), &win);
+  {
+    ErrorsReturn errors(group.comm());
+    check_mpi("rma::allocate", "MPI_Win_create over " + std::to_string(bytes) + " bytes failed",
+              MPI_Win_create(bytes ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, group.comm(), &win));
+  }
   keep(segment, win, group);
   return win;
 }

@@ -85,8 +85,12 @@ class MpiRmaTransport final : public Transport {
     std::byte* base = nullptr;     // page aligned, zeroed; null when bytes == 0
     std::uint64_t offset = 0;      // of base in this rank's window memory
   };
+  /// Throws (locally, before the collective allocate) when no window of `bytes` can exist: past
+  /// MPI_Aint with its page of slack, or more than the node's memory and swap.
+  static void check_window_bytes(std::size_t bytes);
   /// Allocates `bytes` of window memory on `group`'s communicator for segment `segment`
-  /// (collective over it, like rma::allocate) and opens its lock_all epoch.
+  /// (collective over it, like rma::allocate) and opens its lock_all epoch. MPI's failure is a
+  /// SystemError on the failing rank (the caller agrees on it).
   OwnedWindow allocate(std::int64_t segment, const Group& group, std::size_t bytes);
   /// Creates the window of segment `segment` over [base, base + bytes), memory the caller owns
   /// (ARMADA_MPI_MEMORY=shm), on `group`'s communicator (collective) and opens its epoch.

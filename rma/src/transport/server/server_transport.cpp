@@ -357,8 +357,8 @@ std::uint64_t ServerTransport::get_in_reply(Header h, int target, RunWalker loca
   return 0;
 }
 
-server::Reply ServerTransport::round_trip(const Header& h, int target) {
-  const Ticket op = begin(target, true);
+server::Reply ServerTransport::round_trip(const Header& h, int target, bool awaits_grant) {
+  const Ticket op = begin(target, true, [&](Op& o) { o.awaits_grant = awaits_grant; });
   send_request(op, h, nullptr, 0);
   wait_until([&] { return ops_.at(op.token)->done; });
   std::lock_guard lock(mutex_);
@@ -396,7 +396,7 @@ void ServerTransport::mutex_lock(void* word, const Slice& slice, int target) {
   Header h = header(Kind::Lock, target, &slice);
   h.remote = reinterpret_cast<std::uintptr_t>(word);
   // The grant may take long (the mutex is held): round_trip's wait sleeps between polls.
-  const server::Reply reply = round_trip(h, target);
+  const server::Reply reply = round_trip(h, target, /*awaits_grant=*/true);
   if (reply.status != server::kOk) fail("rma::MutexSet::lock", target, reply.status);
 }
 
@@ -511,13 +511,14 @@ void ServerTransport::raise_deferred() {
 void ServerTransport::fence(int target) {
   const int server = map_.target_server(target);
   wait_until([&] {
-    return std::none_of(ops_.begin(), ops_.end(), [&](const auto& kv) { return kv.second->server == server && !kv.second->done; });
+    return std::none_of(ops_.begin(), ops_.end(),
+                        [&](const auto& kv) { return kv.second->server == server && fence_waits_for(*kv.second); });
   });
   raise_deferred();
 }
 
 void ServerTransport::fence_all() {
-  wait_until([&] { return std::none_of(ops_.begin(), ops_.end(), [](const auto& kv) { return !kv.second->done; }); });
+  wait_until([&] { return std::none_of(ops_.begin(), ops_.end(), [](const auto& kv) { return fence_waits_for(*kv.second); }); });
   raise_deferred();
 }
 

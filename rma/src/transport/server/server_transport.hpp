@@ -71,6 +71,9 @@ class ServerTransport final : public Transport {
     bool done = false;
     bool background = false;         // a nonblocking get the completer thread drives
     bool data_in_reply = false;      // a small get: staging receives the Reply, then the data
+    // A lock request: its reply waits until the holder unlocks, so it does not complete by
+    // itself and fences must not wait for it (the holder's unlock fences first).
+    bool awaits_grant = false;
   };
 
   /// What the issuing thread keeps of an operation: once its request is out, another thread's
@@ -111,8 +114,11 @@ class ServerTransport final : public Transport {
   /// Issues a small get whose data comes back inside the reply (one message to match).
   std::uint64_t get_in_reply(server::Header h, int target, RunWalker local, std::span<const std::byte> desc,
                              bool blocking, const char* what);
-  /// Sends a request that carries no data and waits for its reply.
-  server::Reply round_trip(const server::Header& h, int target);
+  /// Sends a request that carries no data and waits for its reply. `awaits_grant`: a lock
+  /// request, which fences do not wait for.
+  server::Reply round_trip(const server::Header& h, int target, bool awaits_grant = false);
+  /// Whether a fence waits for `op`: everything in flight except lock requests.
+  static bool fence_waits_for(const Op& op) { return !op.done && !op.awaits_grant; }
   [[noreturn]] void fail(const char* what, int target, std::int32_t status, std::uint64_t value = 0);
   void complete(std::uint64_t token, const char* what);
 

@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -16,8 +18,33 @@
 namespace armada::rma::detail {
 
 namespace {
-std::atomic<unsigned> g_region_counter{0};
+
+// Names are unpredictable, so that no other user of the machine can take them first and make
+// every allocation fail (O_EXCL refuses a name that exists): the pid and 64 random bits, drawn
+// again on the rare collision.
+constexpr int kNameAttempts = 16;
+
+std::uint64_t random_bits() {
+  std::uint64_t r = 0;
+  if (getrandom(&r, sizeof r, 0) != static_cast<ssize_t>(sizeof r)) {
+    static std::atomic<std::uint64_t> fallback{0};  // no entropy: still distinct, less secret
+    r = (static_cast<std::uint64_t>(getpid()) << 32) ^ fallback.fetch_add(0x9E3779B97F4A7C15ull) ^
+        reinterpret_cast<std::uintptr_t>(&r);
+  }
+  return r;
 }
+
+/// Creates a new object under a fresh name (written to `name`); returns its fd or -1 (errno).
+int create_unique(char (&name)[64], int pid) {
+  for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
+    std::snprintf(name, sizeof name, "/armada.%d.%016llx", pid, static_cast<unsigned long long>(random_bits()));
+    const int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  return -1;  // errno is EEXIST
+}
+
+}  // namespace
 
 ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t bytes) {
   ShmRegion region;
@@ -35,8 +62,7 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
   int fd = -1;
   if (node_rank == 0) {
     msg.pid = static_cast<int>(getpid());
-    std::snprintf(msg.name, sizeof msg.name, "/armada.%d.%u", msg.pid, g_region_counter.fetch_add(1));
-    fd = shm_open(msg.name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    fd = create_unique(msg.name, msg.pid);
     if (fd < 0) {
       msg.error = errno;
     } else if (int e = posix_fallocate(fd, 0, static_cast<off_t>(bytes)); e != 0) {

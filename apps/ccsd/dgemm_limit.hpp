@@ -1,0 +1,20 @@
+// The limit a contraction cannot beat: the dgemms of its tasks run locally (no communication,
+// no permutation), every rank at once on its round-robin share, inputs in cache.
+#pragma once
+
+#include "contraction.hpp"
+
+namespace armada::apps::ccsd {
+
+/// What this rank's share took.
+struct DgemmRun {
+  double flops = 0;
+  double seconds = 0;
+  double checksum = 0;  ///< sum of the last product of each term (keeps the work observable)
+};
+
+/// Runs this rank's share (task numbers rank, rank + P, ...) of every term's dgemms. Starts and
+/// ends with an MPI barrier, so all ranks compute at the same time.
+DgemmRun run_dgemm_limit(const TaskLists& tasks);
+
+}  // namespace armada::apps::ccsd

@@ -1,0 +1,38 @@
+// The command line of armada-ccsd.
+//
+//   armada-ccsd --occ O --virt V --tile T --irreps N [--schedule dynamic|static]
+//               [--impl armada,ga,dgemm] [--check] [--json FILE]
+//
+// --impl lists the implementations to run, in order, in this one launch (default: armada):
+// armada (armada::arrays), ga (Debian's Global Arrays on ARMCI-MPI), dgemm (the local dgemm
+// limit at the same tile shapes).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "problem.hpp"
+#include "scheduler.hpp"
+
+namespace armada::apps::ccsd {
+
+enum class Impl { armada, ga, dgemm };
+const char* to_string(Impl i);
+
+struct Options {
+  Settings settings;
+  Schedule schedule = Schedule::dynamic;
+  std::vector<Impl> impls{Impl::armada};
+  bool check = false;
+  std::string json_file;
+  bool help = false;
+};
+
+/// Parses argv; throws InputError naming the option and value on anything wrong (unknown or
+/// repeated option, missing or malformed value, missing required option, `ga` when the
+/// program was built without Global Arrays). Settings are validated too.
+Options parse_options(int argc, const char* const* argv, bool ga_available);
+
+std::string usage();
+
+}  // namespace armada::apps::ccsd

@@ -1,0 +1,54 @@
+// The distributed storage a contraction runs on, as an interface with two implementations:
+// armada::arrays (armada_store.cpp) and Debian's Global Arrays over ARMCI-MPI (ga/ga_store.cpp).
+// The algorithm (scheduler.cpp, contraction.cpp) is written once against it, so the two
+// libraries run exactly the same gets, accumulates and counter increments.
+//
+// Each tensor is one 1-D array of doubles (its nonzero blocks one after the other); world rank
+// r owns [splits[r], splits[r+1]). Each term has a shared task counter (the NXTVAL of
+// coupled-cluster codes) on rank 0. Nonblocking operations are issued into numbered slots and
+// completed by wait(slot).
+// Who takes part: create, reset_counters, sync and destroy_all are collective over the world;
+// the rest are not.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tasks.hpp"
+
+namespace armada::apps::ccsd {
+
+/// Slots of outstanding nonblocking operations (two input sets, two output sets).
+inline constexpr int slot_count = 4;
+
+class TileStore {
+ public:
+  virtual ~TileStore() = default;
+  /// "armada" or "ga".
+  virtual const char* name() const = 0;
+  /// Collective: tensor `id`'s array of splits.back() doubles (splits: ranks + 1 values).
+  virtual void create(TensorId id, const std::vector<std::int64_t>& splits) = 0;
+  /// This rank's part of tensor `id`, writable in place; `first` is its first storage index.
+  virtual std::span<double> local(TensorId id, std::int64_t& first) = 0;
+  /// Ends the access of local() (the data may have been written).
+  virtual void release_local(TensorId id) = 0;
+  /// Starts reading storage [lo, lo + n) of `id` into buf; complete with wait(slot).
+  virtual void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) = 0;
+  /// Starts storage [lo, lo + n) of `id` += buf (atomic per element); complete with wait(slot).
+  virtual void acc_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, const double* buf) = 0;
+  /// Completes every operation issued into `slot`.
+  virtual void wait(int slot) = 0;
+  /// Blocking read of storage [lo, lo + n).
+  virtual void get(TensorId id, std::int64_t lo, std::int64_t n, double* buf) = 0;
+  /// Collective: every term's counter to 0.
+  virtual void reset_counters() = 0;
+  /// Atomically returns the counter of `term` and adds 1 to it.
+  virtual long read_inc(Term term) = 0;
+  /// Collective: completes every operation of every rank, then a barrier.
+  virtual void sync() = 0;
+  /// Collective: frees every array.
+  virtual void destroy_all() = 0;
+};
+
+}  // namespace armada::apps::ccsd

@@ -1,0 +1,113 @@
+// The distributed contraction on armada::arrays: every element of R against the serial
+// reference, both schedules, several tile sizes and irrep counts; every task executed exactly
+// once, also with many small tasks and the ranks competing for the counter. Run on 1, 2 and 4
+// ranks, on shared memory, the server transport and mpi-rma (tests/apps/ccsd/CMakeLists.txt).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <numeric>
+
+#include "armada_store.hpp"
+#include "contraction.hpp"
+#include "kernels.hpp"
+#include "reference.hpp"
+#include "world.hpp"
+
+namespace armada::apps::ccsd {
+namespace {
+
+struct Case {
+  Settings settings;
+  Schedule schedule;
+};
+
+std::string label(const Case& c) {
+  const Settings& s = c.settings;
+  return "o=" + std::to_string(s.occ) + " v=" + std::to_string(s.virt) + " tile=" + std::to_string(s.tile) +
+         " irreps=" + std::to_string(s.irreps) + " " + to_string(c.schedule);
+}
+
+class Contraction : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
+  use_one_blas_thread();
+  const Case& c = GetParam();
+  const Problem p(c.settings);
+  const Tensors tensors(p);
+  const TaskLists tasks = build_all_tasks(tensors);
+  auto store = make_armada_store();
+  const RunResult run = run_contraction(tensors, tasks, *store, c.schedule);
+  long long result[2] = {0, 0};  // compared, mismatches
+  double max_rel = 0, ref_sum = 0;
+  if (world_rank() == 0) {
+    const DenseTensor want = reference_residual(p);
+    const Comparison cmp = compare_residual(tensors[TensorId::R], read_residual(tensors, *store), want, 1e-12);
+    result[0] = cmp.compared;
+    result[1] = cmp.mismatches;
+    max_rel = cmp.max_relative;
+    ref_sum = std::accumulate(want.v.begin(), want.v.end(), 0.0);
+    EXPECT_EQ(cmp.mismatches, 0) << label(c) << ": first mismatch " << cmp.first_mismatch;
+  }
+  MPI_Bcast(result, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&ref_sum, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(result[0], p.virt.orbitals * p.virt.orbitals * p.occ.orbitals * p.occ.orbitals) << "every element compared";
+  EXPECT_EQ(result[1], 0);
+  EXPECT_NEAR(run.checksum, ref_sum, 1e-12 * ref_sum) << label(c);
+  EXPECT_LE(max_rel, 1e-12);
+  store->sync();
+  store->destroy_all();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TilesAndIrreps, Contraction,
+    ::testing::Values(Case{{5, 9, 2, 2}, Schedule::dynamic}, Case{{5, 9, 2, 2}, Schedule::static_round_robin},
+                      Case{{6, 10, 3, 4}, Schedule::dynamic}, Case{{6, 10, 3, 4}, Schedule::static_round_robin},
+                      Case{{4, 8, 4, 1}, Schedule::dynamic}, Case{{3, 5, 1, 8}, Schedule::dynamic},
+                      Case{{7, 12, 5, 4}, Schedule::dynamic}, Case{{4, 6, 1, 2}, Schedule::static_round_robin}),
+    [](const auto& info) {
+      const Settings& s = info.param.settings;
+      return "o" + std::to_string(s.occ) + "v" + std::to_string(s.virt) + "t" + std::to_string(s.tile) + "i" +
+             std::to_string(s.irreps) + (info.param.schedule == Schedule::dynamic ? "dynamic" : "static");
+    });
+
+/// Gathers every rank's executed task numbers of one term on every rank.
+std::vector<std::int64_t> all_executed(const std::vector<std::int64_t>& mine) {
+  const int ranks = world_size();
+  int n = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), displs(static_cast<std::size_t>(ranks), 0);
+  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<std::int64_t> all(static_cast<std::size_t>(displs.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), n, MPI_INT64_T, all.data(), counts.data(), displs.data(), MPI_INT64_T, MPI_COMM_WORLD);
+  return all;
+}
+
+// Tile 1: thousands of one-element tasks, so the ranks hit the counter as fast as they can.
+TEST(Tasks, EveryTaskIsExecutedExactlyOnce) {
+  use_one_blas_thread();
+  for (Schedule schedule : {Schedule::dynamic, Schedule::static_round_robin}) {
+    const Problem p(Settings{3, 6, 1, 2});
+    const Tensors tensors(p);
+    const TaskLists tasks = build_all_tasks(tensors);
+    auto store = make_armada_store();
+    const RunResult run = run_contraction(tensors, tasks, *store, schedule, /*record_executed=*/true);
+    for (const TermSpec& t : term_specs) {
+      const auto i = static_cast<std::size_t>(t.term);
+      std::vector<int> times(tasks[i].size(), 0);
+      for (std::int64_t id : all_executed(run.terms[i].executed)) {
+        ASSERT_GE(id, 0);
+        ASSERT_LT(static_cast<std::size_t>(id), times.size());
+        ++times[static_cast<std::size_t>(id)];
+      }
+      for (std::size_t k = 0; k < times.size(); ++k)
+        EXPECT_EQ(times[k], 1) << t.name << " task " << k << " (" << to_string(schedule) << ")";
+      EXPECT_EQ(run.terms[i].tasks, static_cast<std::int64_t>(run.terms[i].executed.size()));
+      EXPECT_GT(tasks[i].size(), 100u) << "enough tasks for the ranks to compete";
+    }
+    store->sync();
+    store->destroy_all();
+  }
+}
+
+}  // namespace
+}  // namespace armada::apps::ccsd

@@ -1,0 +1,263 @@
+// The serial pieces of armada-ccsd: spaces and tiles, symmetry-blocked storage, task lists,
+// permutations, the serial reference against Eigen's Tensor module, options and memory checks.
+#include <gtest/gtest.h>
+
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include <random>
+
+#include "kernels.hpp"
+#include "memory.hpp"
+#include "options.hpp"
+#include "reference.hpp"
+#include "tasks.hpp"
+
+namespace armada::apps::ccsd {
+namespace {
+
+const Settings kSettings[] = {{5, 9, 2, 2}, {6, 10, 3, 4}, {4, 8, 4, 1}, {3, 5, 1, 8}, {7, 13, 5, 4}};
+
+std::string label(const Settings& s) {
+  return "o=" + std::to_string(s.occ) + " v=" + std::to_string(s.virt) + " tile=" + std::to_string(s.tile) +
+         " irreps=" + std::to_string(s.irreps);
+}
+
+TEST(Spaces, TilesCoverTheOrbitalsByIrrepWithinTheTileSize) {
+  for (const Settings& s : kSettings)
+    for (std::int64_t n : {s.occ, s.virt}) {
+      const OrbitalSpace sp = make_space(n, s.irreps, s.tile);
+      std::int64_t next = 0;
+      int last_irrep = 0;
+      std::vector<std::int64_t> per(static_cast<std::size_t>(s.irreps), 0);
+      for (const Tile& t : sp.tiles) {
+        EXPECT_EQ(t.start, next) << label(s);
+        EXPECT_GE(t.size, 1);
+        EXPECT_LE(t.size, s.tile);
+        EXPECT_GE(t.irrep, last_irrep) << "orbitals are sorted by irrep";
+        last_irrep = t.irrep;
+        per[static_cast<std::size_t>(t.irrep)] += t.size;
+        next += t.size;
+      }
+      EXPECT_EQ(next, n);
+      EXPECT_EQ(per, sp.per_irrep);
+    }
+  // Uneven shares: the first irrep gets the most.
+  EXPECT_EQ(split_among_irreps(96, 4), (std::vector<std::int64_t>{30, 26, 22, 18}));
+}
+
+TEST(Storage, StoresExactlyTheSymmetricBlocksContiguously) {
+  for (const Settings& s : kSettings) {
+    const Problem p(s);
+    const Tensors tensors(p);
+    double stored_bytes = 0;
+    for (const TiledTensor& t : tensors.all) {
+      std::int64_t next = 0;
+      std::size_t block = 0;
+      TileTuple x{};
+      for (x[0] = 0; x[0] < t.tiles(0); ++x[0])
+        for (x[1] = 0; x[1] < t.tiles(1); ++x[1])
+          for (x[2] = 0; x[2] < t.tiles(2); ++x[2])
+            for (x[3] = 0; x[3] < t.tiles(3); ++x[3]) {
+              int product = 0;
+              for (int d = 0; d < 4; ++d) product ^= t.space(d).tiles[static_cast<std::size_t>(x[static_cast<std::size_t>(d)])].irrep;
+              if (product != 0) {
+                EXPECT_EQ(t.offset(x), -1) << label(s) << " " << t.spec().name << ": a symmetry-zero block is stored";
+                continue;
+              }
+              ASSERT_LT(block, t.blocks().size());
+              EXPECT_EQ(t.offset(x), next);
+              EXPECT_EQ(t.blocks()[block].tiles, x);
+              const Extents e = t.extents(x);
+              next += e[0] * e[1] * e[2] * e[3];
+              ++block;
+            }
+      EXPECT_EQ(block, t.blocks().size());
+      EXPECT_EQ(next, t.elements());
+      stored_bytes += 8.0 * static_cast<double>(t.elements());
+      for (int parts : {1, 2, 3, 4, 7}) {
+        const auto cut = t.splits(parts);
+        ASSERT_EQ(cut.size(), static_cast<std::size_t>(parts) + 1);
+        EXPECT_EQ(cut.front(), 0);
+        EXPECT_EQ(cut.back(), t.elements());
+        for (std::size_t k = 1; k < cut.size(); ++k) {
+          EXPECT_LE(cut[k - 1], cut[k]);
+          bool aligned = cut[k] == t.elements();
+          for (const Block& b : t.blocks()) aligned |= b.offset == cut[k];
+          EXPECT_TRUE(aligned) << "split " << cut[k] << " cuts a block";
+        }
+      }
+    }
+    // The analytic count of the memory estimate agrees with the blocks actually stored.
+    EXPECT_DOUBLE_EQ(estimate_memory(s, 1, false).tensors, stored_bytes) << label(s);
+  }
+}
+
+TEST(Storage, FillWritesTheFormulaAtEveryStoredElement) {
+  const Problem p(Settings{4, 7, 2, 2});
+  const TiledTensor X(p, TensorId::X);
+  std::vector<double> all(static_cast<std::size_t>(X.elements()), -1.0), part(all.size(), -1.0);
+  X.fill(0, X.elements(), all.data());
+  const std::int64_t lo = X.elements() / 3, hi = 2 * X.elements() / 3;
+  X.fill(lo, hi, part.data());
+  for (std::int64_t i = lo; i < hi; ++i) EXPECT_EQ(part[static_cast<std::size_t>(i - lo)], all[static_cast<std::size_t>(i)]);
+  for (const Block& b : X.blocks()) {
+    const Extents e = X.extents(b.tiles);
+    const std::int64_t k = X.space(0).tiles[static_cast<std::size_t>(b.tiles[0])].start + e[0] - 1;
+    const std::int64_t bb = X.space(1).tiles[static_cast<std::size_t>(b.tiles[1])].start;
+    const std::int64_t c = X.space(2).tiles[static_cast<std::size_t>(b.tiles[2])].start + e[2] - 1;
+    const std::int64_t j = X.space(3).tiles[static_cast<std::size_t>(b.tiles[3])].start;
+    // The element (last, first, last, first) of the block, row-major.
+    const std::int64_t pos = b.offset + (e[0] - 1) * e[1] * e[2] * e[3] + (e[2] - 1) * e[3];
+    EXPECT_EQ(all[static_cast<std::size_t>(pos)], element_value(TensorId::X, k, bb, c, j));
+  }
+}
+
+TEST(Tasks, LayoutsFollowFromTheIndexLetters) {
+  const TermLayout ladder = layout_of(spec_of(Term::pp_ladder)), ring = layout_of(spec_of(Term::ring));
+  EXPECT_TRUE(ladder.a_identity && ladder.b_identity && ladder.out_identity);
+  EXPECT_TRUE(layout_of(spec_of(Term::hh_ladder)).a_identity);
+  EXPECT_EQ(ring.a_perm, (Perm{0, 2, 1, 3}));    // T[a,c,i,k] -> (a,i | c,k)
+  EXPECT_EQ(ring.b_perm, (Perm{2, 0, 1, 3}));    // X[k,b,c,j] -> (c,k | b,j)
+  EXPECT_EQ(ring.out_perm, (Perm{0, 2, 1, 3}));  // (a,i,b,j) -> R[a,b,i,j]
+}
+
+TEST(Tasks, CountsMatchABruteForceEnumeration) {
+  for (const Settings& s : kSettings) {
+    const Problem p(s);
+    const Tensors tensors(p);
+    const auto& ot = p.occ.tiles;
+    const auto& vt = p.virt.tiles;
+    auto irr = [](const std::vector<Tile>& t, int x) { return t[static_cast<std::size_t>(x)].irrep; };
+    const int O = static_cast<int>(ot.size()), V = static_cast<int>(vt.size());
+    std::int64_t want[3] = {0, 0, 0};
+    for (int a = 0; a < V; ++a)
+      for (int b = 0; b < V; ++b)
+        for (int i = 0; i < O; ++i)
+          for (int j = 0; j < O; ++j) {
+            if ((irr(vt, a) ^ irr(vt, b) ^ irr(ot, i) ^ irr(ot, j)) != 0) continue;
+            const int g = irr(vt, a) ^ irr(vt, b), h = irr(vt, a) ^ irr(ot, i);
+            for (int c = 0; c < V; ++c)
+              for (int d = 0; d < V; ++d) want[0] += (irr(vt, c) ^ irr(vt, d)) == g;
+            for (int k = 0; k < O; ++k)
+              for (int l = 0; l < O; ++l) want[1] += (irr(ot, k) ^ irr(ot, l)) == g;
+            for (int c = 0; c < V; ++c)
+              for (int k = 0; k < O; ++k) want[2] += (irr(vt, c) ^ irr(ot, k)) == h;
+          }
+    double flops = 0;
+    for (const TermSpec& t : term_specs) {
+      const auto list = build_tasks(tensors, t.term);
+      EXPECT_EQ(static_cast<std::int64_t>(list.size()), want[static_cast<int>(t.term)]) << label(s) << " " << t.name;
+      for (std::size_t i = 1; i < list.size(); ++i) EXPECT_GE(list[i - 1].flops(), list[i].flops()) << "largest first";
+      for (const Task& k : list) flops += k.flops();
+    }
+    EXPECT_GT(flops, 0);
+  }
+}
+
+TEST(Kernels, Permute4MovesEveryElementWhereTheLettersSay) {
+  const Extents ext{2, 3, 4, 5};
+  std::vector<double> src(120), dst(120);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<double>(i);
+  for (const Perm& perm : {Perm{0, 2, 1, 3}, Perm{2, 0, 1, 3}, Perm{3, 1, 0, 2}}) {
+    permute4(src.data(), ext, perm, dst.data());
+    Extents e{};
+    for (std::size_t d = 0; d < 4; ++d) e[d] = ext[static_cast<std::size_t>(perm[d])];
+    std::int64_t pos = 0;
+    std::array<std::int64_t, 4> x{}, s{};
+    for (x[0] = 0; x[0] < e[0]; ++x[0])
+      for (x[1] = 0; x[1] < e[1]; ++x[1])
+        for (x[2] = 0; x[2] < e[2]; ++x[2])
+          for (x[3] = 0; x[3] < e[3]; ++x[3], ++pos) {
+            for (std::size_t d = 0; d < 4; ++d) s[static_cast<std::size_t>(perm[d])] = x[d];
+            EXPECT_EQ(dst[static_cast<std::size_t>(pos)], src[static_cast<std::size_t>(((s[0] * 3 + s[1]) * 4 + s[2]) * 5 + s[3])]);
+          }
+  }
+}
+
+// An independent second reference: Eigen's tensor contractions of the same dense inputs.
+TEST(Reference, AgreesWithEigenTensorContractions) {
+  for (const Settings& s : {Settings{3, 5, 2, 2}, Settings{4, 6, 3, 4}, Settings{2, 4, 1, 1}}) {
+    const Problem p(s);
+    using T4 = Eigen::Tensor<double, 4, Eigen::RowMajor>;
+    auto eigen = [&](TensorId id) {
+      const DenseTensor d = dense_input(p, id);
+      T4 t(d.ext[0], d.ext[1], d.ext[2], d.ext[3]);
+      std::copy(d.v.begin(), d.v.end(), t.data());
+      return t;
+    };
+    const T4 V = eigen(TensorId::V), T = eigen(TensorId::T), W = eigen(TensorId::W), X = eigen(TensorId::X);
+    using Pair = Eigen::IndexPair<int>;
+    const Eigen::array<Pair, 2> cd{Pair(2, 0), Pair(3, 1)};
+    T4 R = V.contract(T, cd) + T.contract(W, cd);
+    // ring: sum over c, k of T[a,c,i,k] X[k,b,c,j] -> (a,i,b,j) -> shuffle to (a,b,i,j)
+    const Eigen::array<Pair, 2> ck{Pair(1, 2), Pair(3, 0)};
+    const Eigen::array<int, 4> to_abij{0, 2, 1, 3};
+    T4 ring = T.contract(X, ck).shuffle(to_abij);
+    R += ring;
+    const DenseTensor want = reference_residual(p);
+    ASSERT_EQ(static_cast<std::size_t>(R.size()), want.v.size());
+    std::size_t zeros = 0;
+    for (std::size_t i = 0; i < want.v.size(); ++i) {
+      EXPECT_NEAR(R.data()[i], want.v[i], 1e-12 * std::fabs(want.v[i])) << label(s) << " element " << i;
+      zeros += want.v[i] == 0;
+    }
+    if (s.irreps > 1) {
+      EXPECT_GT(zeros, 0u) << "symmetry must zero some elements of R";
+    }
+  }
+}
+
+// ---- bad input -------------------------------------------------------------------------------
+
+std::string parse_error(std::vector<const char*> args, bool ga = true) {
+  args.insert(args.begin(), "armada-ccsd");
+  try {
+    parse_options(static_cast<int>(args.size()), args.data(), ga);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Options, BadInputIsRefusedWithTheOptionAndValue) {
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "5", "--irreps", "2"}).find("--tile 5: larger than the occupied space"),
+            std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "8", "--virt", "4", "--tile", "5", "--irreps", "2"}).find("--tile 5: larger than the virtual space"),
+            std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "0"}).find("--irreps 0: there must be at least one irrep"),
+            std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "3"}).find("--irreps 3"), std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "0", "--irreps", "1"}).find("--tile 0"), std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "x4", "--virt", "8", "--tile", "2", "--irreps", "1"}).find("--occ 'x4': not an integer"),
+            std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2"}).find("--irreps is required"), std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--schedule", "guided"})
+                .find("--schedule 'guided'"),
+            std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--bogus"}).find("unknown option '--bogus'"),
+            std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--impl", "armada,mpi"})
+                .find("unknown implementation 'mpi'"),
+            std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--impl", "ga"}, false)
+                .find("built without Global Arrays"),
+            std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--occ", "5"}).find("--occ given twice"), std::string::npos);
+  EXPECT_NE(parse_error({"--occ"}).find("--occ needs a value"), std::string::npos);
+  EXPECT_EQ(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "4", "--impl", "armada,ga,dgemm", "--check"}), "");
+}
+
+TEST(Memory, EstimateScalesWithTheTensorsAndSymmetry) {
+  const MemoryNeed small = estimate_memory(Settings{24, 96, 16, 4}, 2, false);
+  const MemoryNeed huge = estimate_memory(Settings{2000, 20000, 50, 1}, 2, false);
+  // V alone: v^4 doubles without symmetry.
+  EXPECT_GT(huge.tensors, 8.0 * 2e4 * 2e4 * 2e4 * 2e4);
+  EXPECT_GT(huge.per_rank, huge.tensors / 2);
+  EXPECT_LT(small.tensors, 8.0 * (96.0 * 96 * 96 * 96 + 4 * 96.0 * 96 * 24 * 24 + 24.0 * 24 * 24 * 24) / 2);
+  EXPECT_NE(huge.breakdown.find("V "), std::string::npos);
+  EXPECT_EQ(estimate_memory(Settings{24, 96, 16, 4}, 2, true).reference > 8.0 * 96 * 96 * 96 * 96, true);
+  EXPECT_EQ(human_bytes(1.5e9), "1.5 GB");
+}
+
+}  // namespace
+}  // namespace armada::apps::ccsd

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_check.h"
+
 _Static_assert(sizeof(armci_hdl_t) == 8, "armci_hdl_t is 8 bytes");
 _Static_assert(offsetof(ARMCI_Group, comm) == 0, "ARMCI_Group starts with its MPI_Comm");
 _Static_assert(sizeof(ARMCI_Group) == (sizeof(MPI_Comm) == 8 ? 40 : 32), "ARMCI_Group layout");
@@ -17,14 +19,6 @@ _Static_assert(sizeof(armci_giov_t) == 24, "armci_giov_t is 24 bytes");
 _Static_assert(ARMCI_ACC_DCP == 5 && ARMCI_SWAP_LONG == 3 && SCOPE_MASTERS == 2 && ARMCI_DOUBLE == 4,
                "ARMCI-MPI 0.3.1 enum values");
 
-static int failures = 0;
-#define CHECK(cond)                                                                         \
-  do {                                                                                      \
-    if (!(cond)) {                                                                          \
-      fprintf(stderr, "[rank %d] %s:%d: check failed: %s\n", armci_msg_me(), __FILE__, __LINE__, #cond); \
-      ++failures;                                                                           \
-    }                                                                                       \
-  } while (0)
 
 int main(int argc, char** argv) {
   if (ARMCI_Init_args(&argc, &argv) != 0) return 1;

@@ -103,10 +103,11 @@ TEST_F(Errors, StridedAndVector) {
   EXPECT_EQ(ARMCI_GetV(nullptr, -1, right()), EARG);
   errors_.expect("ARMCI_GetV", EARG, {"'iov_len' = -1"});
   void* src[2] = {buf_, buf_ + 8};
-  void* dst[2] = {remote(), remote(4)};  // overlapping destinations of a put
-  armci_giov_t iov = {src, dst, 8, 2};
-  EXPECT_EQ(ARMCI_PutV(&iov, 1, right()), EARG);
-  errors_.expect("ARMCI_PutV", EARG, {"overlap", "(in ARMCI_PutV)"});
+  void* dst[2] = {remote(), remote(4)};
+  void* local_overlap[2] = {buf_, buf_ + 4};  // overlapping (local) destinations of a get
+  armci_giov_t giov = {dst, local_overlap, 8, 2};
+  EXPECT_EQ(ARMCI_GetV(&giov, 1, right()), EARG);
+  errors_.expect("ARMCI_GetV", EARG, {"overlap", "(in ARMCI_GetV)"});
   armci_giov_t negative = {src, dst, -8, 2};
   EXPECT_EQ(ARMCI_NbPutV(&negative, 1, right(), nullptr), EARG);
   errors_.expect("ARMCI_NbPutV", EARG, {"'iov[0].bytes' = -8"});

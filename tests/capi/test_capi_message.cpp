@@ -2,11 +2,14 @@
 // scoped, group, clus), every gop op string for every type, scopes and group variants, reduce,
 // sel, and address exchange.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <climits>
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "capi_util.hpp"
@@ -192,6 +195,43 @@ TEST(Gop, BitwiseAndLogical) {
   int w = 1;
   armci_msg_igop(&w, 1, op("+    "));
   EXPECT_EQ(w, nproc());
+}
+
+// GA's Fortran wrappers pass the operator as a Fortran string: no NUL, other literals after it.
+// Each operator sits at the very end of a readable page, followed by a page that faults when
+// touched (so reading one byte past the operator would crash), and the same operator followed
+// by unrelated text matches it too.
+TEST(Gop, FortranOperatorStringsMatchByPrefixAndReadNothingAfterThem) {
+  const long page = sysconf(_SC_PAGESIZE);
+  auto* pages = static_cast<char*>(mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(pages, MAP_FAILED);
+  ASSERT_EQ(mprotect(pages + page, page, PROT_NONE), 0);
+  const int n = nproc(), sum = n * (n + 1) / 2, big = n * 10;  // contributions me+1, -(me+1)*10
+  const struct {
+    const char* op;
+    int mine;
+    int expect;
+  } cases[] = {{"+", me() + 1, sum},           {"*", 2, 1 << n},
+               {"max", me() + 1, n},           {"min", me() + 1, 1},
+               {"absmax", -(me() + 1) * 10, big}, {"absmin", -(me() + 1) * 10, 10},
+               {"or", 1 << me(), (1 << n) - 1}};
+  for (const auto& c : cases) {
+    const std::size_t len = std::strlen(c.op);
+    char* at_page_end = pages + page - len;
+    std::memcpy(at_page_end, c.op, len);  // no NUL: the next byte is in the PROT_NONE page
+    int x = c.mine;
+    armci_msg_igop(&x, 1, at_page_end);
+    EXPECT_EQ(x, c.expect) << c.op << " at the end of a page";
+    std::string followed = std::string(c.op) + "Binning: failed to allocate";
+    long lx = c.mine;
+    armci_msg_lgop(&lx, 1, followed.data());
+    EXPECT_EQ(lx, c.expect) << followed;
+  }
+  double d = -(me() + 1) * 0.5;
+  std::string absmax = "absmaxGA_Dgop";
+  armci_msg_dgop(&d, 1, absmax.data());
+  EXPECT_EQ(d, n * 0.5);
+  munmap(pages, 2 * page);
 }
 
 TEST(Gop, GroupClusAndReduce) {

@@ -104,6 +104,31 @@ TEST(Strided, SizeTAndNonblocking) {
   ARMCI_Barrier();
 }
 
+// ARMCI allows any byte stride: a nonblocking strided accumulate of ints at a stride of 4*4-1
+// bytes (unaligned elements) from every rank into rank 0 gives exact sums.
+TEST(Strided, NonblockingAccumulateAtAnOddByteStride) {
+  constexpr int n = 100, stride = 4 * 4 - 1;
+  Segment seg(n * stride + 4);
+  std::fill_n(seg.local<char>(), n * stride + 4, 0);
+  int src[n];
+  for (int i = 0; i < n; ++i) src[i] = i + me();
+  int src_stride = sizeof(int), dst_stride = stride, count[2] = {sizeof(int), n}, scale = 3;
+  ARMCI_Barrier();
+  armci_hdl_t h;
+  ARMCI_INIT_HANDLE(&h);
+  EXPECT_EQ(ARMCI_NbAccS(ARMCI_ACC_INT, &scale, src, &src_stride, seg.at<char>(0, 1), &dst_stride, count, 1, 0, &h), 0);
+  EXPECT_EQ(ARMCI_AccS(ARMCI_ACC_INT, &scale, src, &src_stride, seg.at<char>(0, 1), &dst_stride, count, 1, 0), 0);
+  EXPECT_EQ(ARMCI_Wait(&h), 0);
+  ARMCI_Barrier();
+  if (me() == 0)
+    for (int i = 0; i < n; ++i) {
+      int got;
+      std::memcpy(&got, seg.local<char>(1 + i * stride), sizeof got);
+      EXPECT_EQ(got, 2 * 3 * (nproc() * i + nproc() * (nproc() - 1) / 2)) << "element " << i;
+    }
+  ARMCI_Barrier();
+}
+
 TEST(Strided, ZeroLevelsAndEmptyCounts) {
   Segment seg(64);
   std::memset(seg.local(), 0, 64);
@@ -181,6 +206,50 @@ TEST(Vector, PutGetAccWithRepeats) {
   }
   ARMCI_Barrier();
   EXPECT_EQ(seg.local<long>()[1], 5L * nproc());
+  ARMCI_Barrier();
+}
+
+// Global Arrays' scatter with repeated subscripts sends one PutV whose destinations repeat:
+// accepted, and one of the values sent to a repeated place lands there; AccV adds them all.
+TEST(Vector, RepeatedAndOverlappingPutDestinations) {
+  constexpr int n = 16;
+  Segment seg(n * sizeof(long));
+  std::fill_n(seg.local<long>(), n, -1L);
+  long src[3 * n];
+  std::vector<void*> s, d;
+  for (int i = 0; i < 3 * n; ++i) {  // subscripts i % n, each three times, in scrambled order
+    src[i] = me() * 1000L + i;
+    s.push_back(&src[i]);
+    d.push_back(seg.at<long>(right(), (7 * i) % n));
+  }
+  armci_giov_t iov = {s.data(), d.data(), sizeof(long), 3 * n};
+  ARMCI_Barrier();
+  EXPECT_EQ(ARMCI_PutV(&iov, 1, right()), 0);
+  ARMCI_Barrier();
+  for (int slot = 0; slot < n; ++slot) {
+    const long v = seg.local<long>()[slot];
+    const long i = v - left() * 1000L;
+    EXPECT_TRUE(i >= 0 && i < 3 * n && (7 * i) % n == slot) << "slot " << slot << " holds " << v;
+  }
+  ARMCI_Barrier();
+  armci_hdl_t h;
+  ARMCI_INIT_HANDLE(&h);
+  EXPECT_EQ(ARMCI_NbPutV(&iov, 1, right(), &h), 0);
+  EXPECT_EQ(ARMCI_Wait(&h), 0);
+  ARMCI_Barrier();
+  std::fill_n(seg.local<long>(), n, 0L);
+  ARMCI_Barrier();
+  long two = 2;
+  EXPECT_EQ(ARMCI_AccV(ARMCI_ACC_LNG, &two, &iov, 1, right()), 0);
+  EXPECT_EQ(ARMCI_NbAccV(ARMCI_ACC_LNG, &two, &iov, 1, right(), &h), 0);
+  EXPECT_EQ(ARMCI_Wait(&h), 0);
+  ARMCI_Barrier();
+  for (int slot = 0; slot < n; ++slot) {
+    long want = 0;
+    for (int i = 0; i < 3 * n; ++i)
+      if ((7 * i) % n == slot) want += 2 * 2 * (left() * 1000L + i);
+    EXPECT_EQ(seg.local<long>()[slot], want) << "slot " << slot;
+  }
   ARMCI_Barrier();
 }
 

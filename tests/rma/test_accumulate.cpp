@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <cstring>
 #include <limits>
 #include <thread>
 
@@ -57,6 +58,73 @@ TYPED_TEST(AccTyped, ScaledAccumulateMatchesReference) {
     const T want = value<T>(i, 100) + from_scale * value<T>(i, from);
     EXPECT_EQ(seg.local<T>()[i], want) << "element " << i;  // small integers: exact in every type
   }
+  barrier();
+}
+
+// ARMCI allows any byte stride, so accumulate elements need not be aligned to their type: here
+// the target stride is 4 * sizeof(T) - 1 bytes and the source stride sizeof(T) + 1 (both sides
+// unaligned), and one target element straddles a 16 KiB accumulate-lock stripe boundary. Every
+// rank accumulates into rank 0 at once, nonblocking, several times: the sums are exact only if
+// each element is applied whole and atomically.
+TYPED_TEST(AccTyped, UnalignedElementsAtAnyByteStrideAccumulateAtomically) {
+  using T = TypeParam;
+  constexpr std::size_t stripe = 16384, dst_stride = 4 * sizeof(T) - 1, src_stride = sizeof(T) + 1;
+  const std::size_t n = 2 * stripe / dst_stride + 2;
+  Segment seg(2 * stripe + dst_stride * n);
+  std::fill_n(seg.local<unsigned char>(), 2 * stripe + dst_stride * n, 0);
+  // The element that starts on the last byte before a stripe boundary inside rank 0's slice.
+  const auto base0 = reinterpret_cast<std::uintptr_t>(seg.base(0));
+  const std::size_t straddle = (stripe - base0 % stripe) % stripe + stripe - 1;
+  const std::size_t first = straddle % dst_stride;
+  ASSERT_LT(straddle / dst_stride, n);
+  std::vector<unsigned char> src(1 + src_stride * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const T v = value<T>(i, rank());
+    std::memcpy(&src[1 + src_stride * i], &v, sizeof v);
+  }
+  auto scale_of = [](int r) {
+    if constexpr (std::is_same_v<T, cf> || std::is_same_v<T, cd>) return T(2, -static_cast<typename T::value_type>(r));
+    else return static_cast<T>(r + 1);
+  };
+  const T scale = scale_of(rank());
+  const std::size_t count[] = {sizeof(T), n}, ss[] = {src_stride}, ds[] = {dst_stride};
+  barrier();
+  const int K = 4;
+  std::vector<Handle> pending;
+  for (int k = 0; k < K; ++k)
+    pending.push_back(acc_strided_nb(acc_type_of<T>(), &scale, &src[1], ss, seg.base(0) + first, ds, count, 0));
+  for (Handle& h : pending) h.wait();
+  barrier();
+  if (rank() == 0) {
+    for (std::size_t i = 0; i < n; ++i) {
+      T want{};
+      for (int r = 0; r < size(); ++r) want += static_cast<T>(K) * scale_of(r) * value<T>(i, r);
+      T got;
+      std::memcpy(&got, seg.local<unsigned char>() + first + dst_stride * i, sizeof got);
+      ASSERT_EQ(got, want) << "element " << i << (first + dst_stride * i == straddle ? " (straddles a stripe)" : "");
+    }
+  }
+  barrier();
+}
+
+TEST(Accumulate, ContiguousAtUnalignedAddresses) {
+  Segment seg(64);
+  std::fill_n(seg.local<unsigned char>(), 64, 0);
+  barrier();
+  unsigned char src[1 + 3 * sizeof(double)];
+  for (int i = 0; i < 3; ++i) {
+    const double v = i + 1;
+    std::memcpy(src + 1 + i * sizeof(double), &v, sizeof v);
+  }
+  const double two = 2;
+  acc(AccType::Double, &two, src + 1, seg.base(0) + 3, 3 * sizeof(double), 0);
+  barrier();
+  if (rank() == 0)
+    for (int i = 0; i < 3; ++i) {
+      double got;
+      std::memcpy(&got, seg.local<unsigned char>() + 3 + i * sizeof(double), sizeof got);
+      EXPECT_EQ(got, 2.0 * (i + 1) * size()) << i;
+    }
   barrier();
 }
 

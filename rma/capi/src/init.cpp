@@ -37,10 +37,17 @@ void start(const char* function, int thread_level, MPI_Comm comm, int* argc, cha
   if (!mpi_up && comm != MPI_COMM_WORLD)
     bad_state(function, "MPI must be initialized before ARMCI is initialized on a communicator");
 
+  int provided = MPI_THREAD_SINGLE;
+  if (mpi_up) {  // refuse before anything starts (or warns about the thread level)
+    MPI_Query_thread(&provided);
+    if (provided < thread_level)
+      bad_argument(function, "armci_requested", std::to_string(thread_level),
+                   "above the thread level MPI provides (" + std::to_string(provided) + ")");
+  }
   g_runtime.owns_rma = !rma::initialized();
   if (g_runtime.owns_rma) {
-    // With a thread level below MPI_THREAD_MULTIPLE, rma::init still works on one node and
-    // refuses (naming the level) only when the inter-node server transport is needed.
+    // Below MPI_THREAD_MULTIPLE (plain MPI_Init) rma::init runs mpi-rma without helper
+    // threads across nodes, and says so once (docs/armci.md, thread level).
     if (mpi_up)
       rma::init(comm);
     else
@@ -51,8 +58,7 @@ void start(const char* function, int thread_level, MPI_Comm comm, int* argc, cha
     if (same != MPI_CONGRUENT && same != MPI_IDENT)
       bad_state(function, "armada::rma already runs on another communicator");
   }
-  int provided = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&provided);
+  MPI_Query_thread(&provided);  // rma::init may have started MPI, below what it asked for
   if (provided < thread_level) {
     if (g_runtime.owns_rma) rma::finalize();
     bad_argument(function, "armci_requested", std::to_string(thread_level),
@@ -69,6 +75,14 @@ void stop() {
   groups_finalize();
   if (g_runtime.owns_rma) rma::finalize();  // frees leaked segments; finalizes MPI if it started it
 }
+
+// ARMCI programs start MPI themselves, before Armada could choose Open MPI's one-sided
+// components the way rma::init does when it starts MPI (osc sm,ucx instead of osc rdma, whose
+// bugs the mpi-rma transport hits: docs/mpi-quirks.md). A plain MPI_Init below
+// MPI_THREAD_MULTIPLE makes mpi-rma the inter-node transport, so the choice matters to every
+// ARMCI program. Loading this library precedes main: set the default here. An explicit
+// OMPI_MCA_osc (or mpiexec --mca osc) wins; other MPI libraries ignore the variable.
+[[gnu::constructor]] void choose_mpi_defaults() { rma::set_mpi_environment_defaults(); }
 
 }  // namespace
 

@@ -32,10 +32,28 @@ GroupInfo group_or_world(const char* fn, const ARMCI_Group* group) {
   return group ? group_of(fn, "group", group) : world_group(fn);
 }
 
+/// The operator's leading characters for a message: at most 16, up to a NUL. A Fortran
+/// caller's string has no NUL and other literals follow it, so this may show some of them.
+std::string op_text(const char* op) {
+  std::string text;
+  for (int i = 0; i < 16 && op[i] != '\0'; ++i) text += op[i];
+  return "\"" + text + "\"";
+}
+
+/// Whether `op` starts with `name`, reading no character after the first mismatch.
+bool starts_with(const char* op, std::string_view name) {
+  for (std::size_t i = 0; i < name.size(); ++i)
+    if (op[i] != name[i]) return false;
+  return true;
+}
+
+/// The reduction `op` names. As ARMCI does, only the leading characters count: GA's Fortran
+/// wrappers pass a Fortran string (no NUL, other literals after it, e.g. "+Binning: ..."), so
+/// the operator is matched by prefix and nothing after a match is read. ARMCI's names ("+",
+/// "*", "max", "min", "absmax", "absmin", "or") never prefix one another; of Armada's additions
+/// "||" and "&&" come before "|" and "&", which they start with (a C caller's NUL ends "|").
 rma::ReduceOp reduce_op(const char* fn, const char* op) {
   not_null(fn, "op", op);
-  std::string_view s(op);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);  // Fortran callers pad with blanks
   struct Name {
     std::string_view name;
     rma::ReduceOp op;
@@ -44,14 +62,14 @@ rma::ReduceOp reduce_op(const char* fn, const char* op) {
       {"+", rma::ReduceOp::Sum},         {"*", rma::ReduceOp::Prod},
       {"max", rma::ReduceOp::Max},       {"min", rma::ReduceOp::Min},
       {"absmax", rma::ReduceOp::AbsMax}, {"absmin", rma::ReduceOp::AbsMin},
-      {"or", rma::ReduceOp::BitOr},      {"|", rma::ReduceOp::BitOr},
-      {"and", rma::ReduceOp::BitAnd},    {"&", rma::ReduceOp::BitAnd},
-      {"xor", rma::ReduceOp::BitXor},    {"^", rma::ReduceOp::BitXor},
-      {"||", rma::ReduceOp::LogicalOr},  {"&&", rma::ReduceOp::LogicalAnd},
+      {"or", rma::ReduceOp::BitOr},      {"and", rma::ReduceOp::BitAnd},
+      {"xor", rma::ReduceOp::BitXor},    {"||", rma::ReduceOp::LogicalOr},
+      {"&&", rma::ReduceOp::LogicalAnd}, {"|", rma::ReduceOp::BitOr},
+      {"&", rma::ReduceOp::BitAnd},      {"^", rma::ReduceOp::BitXor},
   };
   for (const Name& n : kNames)
-    if (n.name == s) return n.op;
-  bad_argument(fn, "op", "\"" + std::string(op) + "\"",
+    if (starts_with(op, n.name)) return n.op;
+  bad_argument(fn, "op", op_text(op),
                "not a reduction (+ * max min absmax absmin, and for integers or | and & xor ^ || &&)");
 }
 
@@ -88,7 +106,7 @@ template <class T>
 void gop(const char* fn, int scope, T* x, int n, const char* op, const ARMCI_Group* group) {
   const rma::ReduceOp rop = reduce_op(fn, op);
   if (std::is_floating_point_v<T> && rop >= rma::ReduceOp::BitOr)
-    bad_argument(fn, "op", "\"" + std::string(op) + "\"", "bitwise and logical reductions need an integer type");
+    bad_argument(fn, "op", op_text(op), "bitwise and logical reductions need an integer type");
   const std::size_t count = to_size(fn, "n", n);
   if (count) not_null(fn, "x", x);
   const std::span<T> data(x, count);
@@ -148,9 +166,8 @@ bool less(int type, const unsigned char* a, const unsigned char* b) {
 /// value, the lowest rank on ties. Records are gathered and chosen identically everywhere.
 void select(const char* fn, int scope, void* x, int n, const char* op, int type, int contribute) {
   not_null(fn, "op", op);
-  const std::string_view o(op);
-  const bool want_min = o.starts_with("min");
-  if (!want_min && !o.starts_with("max")) bad_argument(fn, "op", "\"" + std::string(op) + "\"", "not \"min\" or \"max\"");
+  const bool want_min = starts_with(op, "min");  // by prefix, as reduce_op (Fortran strings)
+  if (!want_min && !starts_with(op, "max")) bad_argument(fn, "op", op_text(op), "not \"min\" or \"max\"");
   const std::size_t bytes = to_size(fn, "n", n);
   if (bytes < type_size(fn, type))
     bad_argument(fn, "n", std::to_string(n), "shorter than one element of the type (" + std::to_string(type_size(fn, type)) + " bytes)");

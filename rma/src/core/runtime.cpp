@@ -97,15 +97,48 @@ long resident_kb() {
   return kb;
 }
 
-// The server transport: every rank gets the origin side; each node's first rank also runs the
-// node server thread. Needs MPI_THREAD_MULTIPLE (the server thread and the application both
-// call MPI).
-void start_server_transport(State& s) {
+const char* thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    default: return "MPI_THREAD_MULTIPLE";
+  }
+}
+
+// A program that started MPI itself below MPI_THREAD_MULTIPLE (plain MPI_Init, as ARMCI and
+// Global Arrays programs do) allows no helper thread to call MPI. The server transport cannot
+// run without its server thread (and its origins' completer threads), so across nodes Armada
+// then uses mpi-rma, and mpi-rma runs without its progress thread. Rank 0 says once what is lost
+// and how to get it back. The effective settings replace the configured ones in s.config, so
+// config(), ARMADA_VERBOSE and armada-info show what runs.
+void adapt_to_thread_level(State& s) {
   int provided = 0;
   MPI_Query_thread(&provided);
-  if (provided < MPI_THREAD_MULTIPLE)
-    throw_state("rma::init", "the server transport needs MPI_THREAD_MULTIPLE, but MPI provides level " +
-                                 std::to_string(provided) + " (initialize MPI with MPI_Init_thread(MPI_THREAD_MULTIPLE), or set ARMADA_TRANSPORT=none)");
+  if (provided >= MPI_THREAD_MULTIPLE || s.topology.members.size() < 2) return;
+  const bool was_server = s.config.transport == "server";
+  const bool had_progress = s.config.mpi_progress;
+  if (s.config.transport == "none" || (!was_server && !had_progress)) return;  // nothing changes
+  s.config.transport = "mpi-rma";
+  s.config.mpi_progress = false;
+  if (s.rank != 0) return;
+  std::fprintf(stderr,
+               "armada::rma: warning: MPI runs at %s, so no helper thread may call MPI: %s without its progress "
+               "thread. Lost: %soperations that the MPI library executes in the target's progress engine complete "
+               "only when the target next calls MPI (Open MPI osc sm: none; osc ucx: accumulates and atomics "
+               "between processes of one host; MPICH: accumulates). To get it back, initialize MPI with "
+               "MPI_Init_thread(MPI_THREAD_MULTIPLE) (docs/rma.md, thread levels).\n",
+               thread_level_name(provided),
+               was_server ? "the inter-node transport is mpi-rma instead of the server transport," : "mpi-rma runs",
+               was_server ? "the server transport (its unilateral progress, direct delivery, shared-memory "
+                            "accumulates on the node); "
+                          : "");
+}
+
+// The server transport: every rank gets the origin side; each node's first rank also runs the
+// node server thread. Needs MPI_THREAD_MULTIPLE (the server thread and the application both
+// call MPI; adapt_to_thread_level made sure of it).
+void start_server_transport(State& s) {
   ServerMap map;
   map.node_of = s.topology.node_of;
   for (const auto& members : s.topology.members) map.leader_of_node.push_back(members.front());
@@ -142,13 +175,9 @@ void start_server_transport(State& s) {
 }
 // The MPI-3 one-sided transport. It takes every target, on-node ones too (it hands their plain
 // put/get to shared memory itself), because accumulates and atomics must all go through MPI to
-// stay atomic with each other. Threads call MPI concurrently: MPI_THREAD_MULTIPLE.
+// stay atomic with each other. Its progress thread calls MPI next to the application's threads,
+// so it runs only under MPI_THREAD_MULTIPLE (adapt_to_thread_level turns it off otherwise).
 void start_mpi_rma_transport(State& s) {
-  int provided = 0;
-  MPI_Query_thread(&provided);
-  if (provided < MPI_THREAD_MULTIPLE)
-    throw_state("rma::init", "the mpi-rma transport needs MPI_THREAD_MULTIPLE, but MPI provides level " +
-                                 std::to_string(provided) + " (initialize MPI with MPI_Init_thread(MPI_THREAD_MULTIPLE), or set ARMADA_TRANSPORT=none)");
   MpiRmaSettings settings;
   settings.progress_thread = s.config.mpi_progress;
   settings.progress_interval_us = s.config.mpi_progress_us;
@@ -219,6 +248,7 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   for (int r : s->topology.members[static_cast<std::size_t>(my_node)])
     s->route[static_cast<std::size_t>(r)] = s->shm.get();
   s->transports.push_back(s->shm.get());
+  adapt_to_thread_level(*s);
   if (s->topology.members.size() > 1 && s->config.transport == "server") start_server_transport(*s);
   if (s->topology.members.size() > 1 && s->config.transport == "mpi-rma") start_mpi_rma_transport(*s);
 

@@ -49,43 +49,18 @@ const Slice& resolve(const char* op, const char* argument, State& s, int target,
                 "not inside any segment of rank " + std::to_string(target) + " allocated with rma::allocate");
 }
 
-/// The alignment accumulate elements of `type` need (complex: that of their parts).
-std::size_t element_alignment(AccType type) {
-  return type == AccType::ComplexFloat ? alignof(float) : type == AccType::ComplexDouble ? alignof(double) : size_of(type);
-}
-
-/// Accumulate arguments: a known type, a scale, and element-aligned addresses and run length.
-void check_acc_run(const char* op, AccType type, const void* scale, const void* local, const void* remote,
-                   std::size_t run) {
+/// Accumulate arguments: a known type, a scale, and a run length of whole elements. Addresses
+/// and strides may be anything (ARMCI allows any byte stride): the kernels handle elements
+/// their type does not align, and every transport applies each element atomically.
+void check_acc(const char* op, AccType type, const void* scale, std::size_t run) {
   const auto t = static_cast<int>(type);
   if (t < 0 || t > static_cast<int>(AccType::ComplexDouble))
     throw_invalid(op, "type", std::to_string(t), "not an AccType (Int, Long, Float, Double, ComplexFloat, ComplexDouble)");
   if (!scale) throw_invalid(op, "scale", "null", "accumulate needs a scale factor");
   const std::size_t size = size_of(type);
-  const std::size_t align = element_alignment(type);
   if (run % size != 0)
     throw_invalid(op, "count[0]", std::to_string(run),
                   std::string("not a multiple of the ") + to_string(type) + " element size " + std::to_string(size));
-  if (reinterpret_cast<std::uintptr_t>(local) % align != 0)
-    throw_invalid(op, "src", to_hex(local), std::string("not aligned to ") + std::to_string(align) + " bytes for " + to_string(type));
-  if (reinterpret_cast<std::uintptr_t>(remote) % align != 0)
-    throw_invalid(op, "dst", to_hex(remote), std::string("not aligned to ") + std::to_string(align) + " bytes for " + to_string(type));
-}
-
-/// check_acc_run, and for a strided descriptor element-aligned strides.
-void check_acc(const char* op, AccType type, const void* scale, const void* local,
-               const void* remote, const Shape& shape, bool shape_checked) {
-  check_acc_run(op, type, scale, local, remote, shape.count[0]);
-  if (!shape_checked) return;
-  const std::size_t align = element_alignment(type);
-  for (int l = 0; l < shape.levels; ++l) {
-    if (shape.src_stride[l] % align != 0)
-      throw_invalid(op, "src_stride", std::to_string(shape.src_stride[l]),
-                    "stride of level " + std::to_string(l) + " is not a multiple of the element alignment " + std::to_string(align));
-    if (shape.dst_stride[l] % align != 0)
-      throw_invalid(op, "dst_stride", std::to_string(shape.dst_stride[l]),
-                    "stride of level " + std::to_string(l) + " is not a multiple of the element alignment " + std::to_string(align));
-  }
 }
 
 /// Checks and issues one strided (or contiguous) operation; returns the transport's token.
@@ -101,7 +76,7 @@ std::uint64_t issue_strided(OpKind kind, int form, AccType type, const void* sca
   if (!local) throw_invalid(op, remote_is_dst ? "src" : "dst", "null", "the local buffer is null");
   const Slice& slice = resolve(op, remote_is_dst ? "dst" : "src", s, target, remote,
                                detail::extent(shape, remote_is_dst));
-  if (kind == OpKind::Acc) check_acc(op, type, scale, local, remote, shape, form != 0);
+  if (kind == OpKind::Acc) check_acc(op, type, scale, shape.count[0]);
   detail::Transport& t = detail::route(op, s, target);
   const detail::StridedOp o{kind, type, scale, static_cast<std::byte*>(const_cast<void*>(local)),
                             static_cast<std::byte*>(const_cast<void*>(remote)), &slice, target, shape};
@@ -123,7 +98,7 @@ std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, const voi
     void* local = to_remote ? const_cast<void*>(src) : dst;
     if (const Slice* slice = s.registry->find(target, remote, bytes)) {
       if (kind == OpKind::Acc) {
-        check_acc_run(op, type, scale, local, remote, bytes);
+        check_acc(op, type, scale, bytes);
       } else if (slice->local) {
         if (to_remote) std::memcpy(slice->map(remote), local, bytes);
         else std::memcpy(local, slice->map(remote), bytes);
@@ -154,16 +129,20 @@ std::uint64_t vector(OpKind kind, AccType type, const void* scale, std::span<con
   const bool remote_is_dst = kind != OpKind::Get;
   const detail::IovScan scan = detail::scan_iov(op, sets, remote_is_dst);
   if (scan.segments == 0) return 0;
+  // Remote destinations of a put or accumulate may overlap (Global Arrays scatters with
+  // repeated subscripts): a put leaves one of the overlapping segments' data, unspecified which;
+  // accumulates all apply. A get's destinations are local buffers: two segments read into the
+  // same bytes would lose one of them, and MPI forbids it, so that is an error.
   if (kind == OpKind::Acc) {
     for (const IoSet& set : sets)
-      for (std::size_t i = 0; i < set.src.size(); ++i)
-        check_acc_run(op, type, scale, set.src[i], set.dst[i], set.bytes);
-  } else {
+      if (!set.src.empty()) check_acc(op, type, scale, set.bytes);
+  } else if (kind == OpKind::Get) {
     std::uintptr_t a = 0, b = 0;
     if (detail::find_destination_overlap(sets, scan, a, b))
       throw_invalid(op, "sets", "destinations " + to_hex(reinterpret_cast<void*>(a)) + " and " +
                                     to_hex(reinterpret_cast<void*>(b)),
-                    "destination segments of one vector operation overlap");
+                    "destination segments of one vector get overlap (local buffers; remote ones of a "
+                    "put or accumulate may)");
   }
   detail::Transport& t = detail::route(op, s, target);
   // Usually the whole remote span lies in one slice: then every segment does, and no segment

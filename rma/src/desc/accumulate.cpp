@@ -1,6 +1,8 @@
 #include "desc/accumulate.hpp"
 
 #include <complex>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
@@ -79,10 +81,8 @@ T load(const void* p) noexcept {
   return v;
 }
 
-}  // namespace
-
-void accumulate(AccType type, const void* scale, const std::byte* src, std::byte* dst,
-                std::size_t bytes) noexcept {
+void accumulate_aligned(AccType type, const void* scale, const std::byte* src, std::byte* dst,
+                        std::size_t bytes) noexcept {
   switch (type) {
     case AccType::Int: acc_int(load<int>(scale), src, dst, bytes); return;
     case AccType::Long: acc_long(load<long>(scale), src, dst, bytes); return;
@@ -99,6 +99,49 @@ void accumulate(AccType type, const void* scale, const std::byte* src, std::byte
       return;
     }
   }
+}
+
+// Elements at addresses their type does not align (ARMCI allows any byte stride): each side
+// is copied a block at a time into aligned buffers, added there, and the sum copied back. The
+// kernels' typed loads would be undefined behaviour there, and vector code may fault.
+void accumulate_unaligned(AccType type, const void* scale, const std::byte* src, std::byte* dst,
+                          std::size_t bytes) noexcept {
+  constexpr std::size_t kBlock = 2048;  // a multiple of every element size
+  alignas(64) std::byte s[kBlock], d[kBlock];
+  while (bytes > 0) {
+    const std::size_t n = bytes < kBlock ? bytes : kBlock;
+    std::memcpy(s, src, n);
+    std::memcpy(d, dst, n);
+    accumulate_aligned(type, scale, s, d, n);
+    std::memcpy(dst, d, n);
+    src += n;
+    dst += n;
+    bytes -= n;
+  }
+}
+
+// The alignment the kernels' element type needs (complex types: that of their parts).
+std::size_t element_alignment(AccType type) noexcept {
+  switch (type) {
+    case AccType::Int: return alignof(int);
+    case AccType::Long: return alignof(long);
+    case AccType::Float:
+    case AccType::ComplexFloat: return alignof(float);
+    case AccType::Double:
+    case AccType::ComplexDouble: return alignof(double);
+  }
+  return alignof(std::max_align_t);
+}
+
+}  // namespace
+
+void accumulate(AccType type, const void* scale, const std::byte* src, std::byte* dst,
+                std::size_t bytes) noexcept {
+  const std::uintptr_t where = reinterpret_cast<std::uintptr_t>(src) | reinterpret_cast<std::uintptr_t>(dst);
+  if (where % element_alignment(type) == 0) [[likely]]
+    accumulate_aligned(type, scale, src, dst, bytes);
+  else
+    accumulate_unaligned(type, scale, src, dst, bytes);
 }
 
 }  // namespace armada::rma::detail

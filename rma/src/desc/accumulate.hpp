@@ -8,8 +8,8 @@
 
 namespace armada::rma::detail {
 
-/// `bytes` must be a multiple of the element size and both pointers aligned to it
-/// (the public API checks both before calling).
+/// `bytes` must be a multiple of the element size (the public API checks it). The pointers may
+/// have any alignment: elements their type does not align go through aligned copies.
 void accumulate(AccType type, const void* scale, const std::byte* src, std::byte* dst,
                 std::size_t bytes) noexcept;
 

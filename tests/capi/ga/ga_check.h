@@ -2,7 +2,9 @@
  *
  * These are ordinary GA programs: Debian's static libga (built against ARMCI-MPI's armci.h)
  * linked with Armada's libarmada_armci in place of ARMCI-MPI. MPI is initialized with
- * MPI_THREAD_MULTIPLE because the server transport (virtual nodes) needs it. */
+ * MPI_THREAD_MULTIPLE (the server transport across nodes needs it), or with a plain MPI_Init
+ * when the program's first argument is "plain-init", as most GA programs do (across nodes
+ * Armada then runs mpi-rma without its progress thread). */
 #ifndef ARMADA_GA_CHECK_H
 #define ARMADA_GA_CHECK_H
 
@@ -10,6 +12,7 @@
 #include <macdecls.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 static int ga_failures = 0;
 
@@ -24,7 +27,10 @@ static int ga_failures = 0;
 
 static void ga_start(int* argc, char*** argv) {
   int provided;
-  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  if (*argc > 1 && strcmp((*argv)[1], "plain-init") == 0)
+    MPI_Init(argc, argv);
+  else
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
   GA_Initialize();
   MA_init(C_DBL, 1000000, 1000000);
 }

@@ -1,5 +1,5 @@
-/* Global Arrays on Armada: scatter, gather and scatter-accumulate (vector operations, with
- * repeated destinations for the accumulate). */
+/* Global Arrays on Armada: scatter, gather and scatter-accumulate (vector operations), with
+ * repeated subscripts for both scatter and scatter-accumulate. */
 #include "ga_check.h"
 
 #include <stdlib.h>
@@ -61,6 +61,20 @@ int main(int argc, char** argv) {
   NGA_Gather(g, v, aptr, 5);
   for (int k = 0; k < 5; ++k) CHECK(v[k] == 2.0 * (K / 5) * np);
   GA_Sync();  /* everyone has read before rank 0 overwrites below */
+  /* Scatter with repeated subscripts (one vector put whose destinations repeat): each of the
+   * 5 elements receives one of the values sent to it, from any rank. */
+  GA_Zero(g);
+  double* tagged = malloc(sizeof(double) * K);
+  for (int k = 0; k < K; ++k) tagged[k] = 1000.0 * me + k;
+  NGA_Scatter(g, tagged, aptr, K);
+  GA_Sync();
+  NGA_Gather(g, v, aptr, 5);
+  for (int k = 0; k < 5; ++k) {
+    const int from = (int)(v[k] / 1000), sent = (int)(v[k] - 1000.0 * from);
+    CHECK(from >= 0 && from < np && sent >= 0 && sent < K && sent % 5 == k && v[k] == 1000.0 * from + sent);
+  }
+  free(tagged);
+  GA_Sync();
   /* Flat forms. */
   int flat[4] = {0, 0, R - 1, C - 1};
   double two[2] = {-1, -2};

@@ -28,10 +28,14 @@ void copy_segments(const IoSet& set, std::size_t first, const VectorOp& op, bool
 void ShmTransport::accumulate_into(AccType type, const void* scale, const std::byte* src,
                                    std::byte* dst, std::uintptr_t remote, int owner,
                                    std::size_t bytes) noexcept {
-  // Split at stripe boundaries; each piece runs under its own stripe's lock.
+  // Split at stripe boundaries; each piece runs under its own stripe's lock. An element belongs
+  // to the stripe of its first byte (with any byte stride, one may straddle a boundary): every
+  // accumulate to it takes that stripe, so it stays atomic, and a piece holds whole elements.
+  const std::size_t element = size_of(type);
   while (bytes > 0) {
     const std::size_t in_stripe = StripeLocks::kStripeBytes - (remote & (StripeLocks::kStripeBytes - 1));
-    const std::size_t n = bytes < in_stripe ? bytes : in_stripe;
+    const std::size_t whole = (in_stripe + element - 1) / element * element;
+    const std::size_t n = bytes < whole ? bytes : whole;
     const std::size_t stripe = StripeLocks::stripe_of(owner, remote);
     locks_.lock(stripe);
     accumulate(type, scale, src, dst, n);

@@ -126,8 +126,8 @@ Box b_panel(const Problem& p, const Part& part, Index k0, Index k1) {
 // The k loop over this rank's part: panel t + 1 is in flight while panel t is multiplied; the
 // walk starts at panel (group rank mod panels) so that ranks spread their first requests.
 template <class T>
-void multiply_part(const Problem& p, const Part& part, T alpha, const Array& a, const Array& b, T beta, T* c,
-                   Index ldc, int group_rank) {
+void multiply_part(const Problem& p, const Part& part, T alpha, const Array& a, const Array& b, T* c, Index ldc,
+                   int group_rank) {
   const Index width = gemm_panel();
   const Index panels = (p.k + width - 1) / width;
   const Index start = group_rank % panels;
@@ -148,7 +148,7 @@ void multiply_part(const Problem& p, const Part& part, T alpha, const Array& a, 
     const Index k0 = ((start + t) % panels) * width, kw = std::min(p.k, k0 + width) - k0;
     blas_gemm(cblas_op(static_cast<int>(p.op_a)), cblas_op(static_cast<int>(p.op_b)), static_cast<blasint>(part.m),
               static_cast<blasint>(part.n), static_cast<blasint>(kw), alpha, ta.data, static_cast<blasint>(ta.ld),
-              tb.data, static_cast<blasint>(tb.ld), t == 0 ? beta : T(1), c, static_cast<blasint>(ldc));
+              tb.data, static_cast<blasint>(tb.ld), T(1), c, static_cast<blasint>(ldc));
   }
 }
 
@@ -162,10 +162,11 @@ void owner_computes(const Problem& p, const void* alpha_p, const Array& a, const
     const Index ldc = view.stride[0];
     T* cdata = static_cast<T*>(view.data) + (mine.r0 - view.lo[0]) * ldc + (mine.c0 - view.lo[1]);
     const Part part{mine.r0 - p.c.r0, mine.c0 - p.c.c0, mine.rows(), mine.cols()};
-    if (p.k == 0 || alpha == T(0))
-      scale_block(cdata, ldc, part.m, part.n, beta);  // BLAS: A and B are not read
-    else
-      multiply_part<T>(p, part, alpha, a, b, beta, cdata, ldc, c.group().rank());
+    // beta is applied here, not by the first cblas call: OpenBLAS hands one-row or one-column
+    // products to gemv, whose beta = 0 multiplies (NaN * 0 stays NaN) instead of overwriting.
+    scale_block(cdata, ldc, part.m, part.n, beta);
+    if (p.k > 0 && alpha != T(0))  // otherwise A and B are not read, as in BLAS
+      multiply_part<T>(p, part, alpha, a, b, cdata, ldc, c.group().rank());
   }
   c.release_update();
 }

@@ -123,18 +123,44 @@ Box b_panel(const Problem& p, const Part& part, Index k0, Index k1) {
   return {p.b.r0 + part.j0, p.b.r0 + part.j0 + part.n, p.b.c0 + k0, p.b.c0 + k1};
 }
 
+// The k-panels [cuts[t], cuts[t + 1]): cut where a block of op(A) or op(B) ends in the k
+// dimension, so that a panel inside the rank's own block can be read in place, and cut again
+// so that no panel is wider than gemm_panel().
+std::vector<Index> panel_cuts(const Problem& p, const Array& a, const Array& b) {
+  std::vector<Index> cuts{0, p.k};
+  auto add_bounds = [&](const Array& x, int dim, Index first) {
+    for (Index bound : x.distribution().bounds(dim))
+      if (bound - first > 0 && bound - first < p.k) cuts.push_back(bound - first);
+  };
+  add_bounds(a, transposed(p.op_a) ? 0 : 1, transposed(p.op_a) ? p.a.r0 : p.a.c0);
+  add_bounds(b, transposed(p.op_b) ? 1 : 0, transposed(p.op_b) ? p.b.c0 : p.b.r0);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  const Index width = gemm_panel();
+  std::vector<Index> out{0};
+  for (std::size_t i = 1; i < cuts.size(); ++i) {
+    const Index len = cuts[i] - cuts[i - 1], pieces = (len + width - 1) / width;
+    for (Index q = 1; q <= pieces; ++q) out.push_back(cuts[i - 1] + len * q / pieces);
+  }
+  return out;
+}
+
 // The k loop over this rank's part: panel t + 1 is in flight while panel t is multiplied; the
 // walk starts at panel (group rank mod panels) so that ranks spread their first requests.
 template <class T>
 void multiply_part(const Problem& p, const Part& part, T alpha, const Array& a, const Array& b, T* c, Index ldc,
                    int group_rank) {
-  const Index width = gemm_panel();
-  const Index panels = (p.k + width - 1) / width;
+  const std::vector<Index> cuts = panel_cuts(p, a, b);
+  const Index panels = static_cast<Index>(cuts.size()) - 1;
   const Index start = group_rank % panels;
+  auto k_range = [&](Index t) {
+    const auto q = static_cast<std::size_t>((start + t) % panels);
+    return std::pair{cuts[q], cuts[q + 1]};
+  };
   PanelSource<T> from_a(a), from_b(b);
   Panel<T> pa[2], pb[2];
   auto issue = [&](Index t) {
-    const Index k0 = ((start + t) % panels) * width, k1 = std::min(p.k, k0 + width);
+    const auto [k0, k1] = k_range(t);
     from_a.fetch(a_panel(p, part, k0, k1), pa[t % 2]);
     from_b.fetch(b_panel(p, part, k0, k1), pb[t % 2]);
   };
@@ -145,10 +171,10 @@ void multiply_part(const Problem& p, const Part& part, T alpha, const Array& a, 
     Panel<T>& tb = pb[t % 2];
     ta.pending.wait();
     tb.pending.wait();
-    const Index k0 = ((start + t) % panels) * width, kw = std::min(p.k, k0 + width) - k0;
+    const auto [k0, k1] = k_range(t);
     blas_gemm(cblas_op(static_cast<int>(p.op_a)), cblas_op(static_cast<int>(p.op_b)), static_cast<blasint>(part.m),
-              static_cast<blasint>(part.n), static_cast<blasint>(kw), alpha, ta.data, static_cast<blasint>(ta.ld),
-              tb.data, static_cast<blasint>(tb.ld), T(1), c, static_cast<blasint>(ldc));
+              static_cast<blasint>(part.n), static_cast<blasint>(k1 - k0), alpha, ta.data,
+              static_cast<blasint>(ta.ld), tb.data, static_cast<blasint>(tb.ld), T(1), c, static_cast<blasint>(ldc));
   }
 }
 

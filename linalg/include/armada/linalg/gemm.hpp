@@ -5,7 +5,8 @@
 // group, so earlier updates of A and B are seen and C is complete everywhere on return.
 //
 // Algorithm (docs/linalg.md): owner computes. Each rank updates the part of the C patch it owns,
-// in place in its local block. It walks the k dimension in panels; for each panel it fetches the
+// in place in its local block. It walks the k dimension in panels (at most
+// ARMADA_LINALG_GEMM_PANEL wide, cut where blocks of A and B end); for each panel it fetches the
 // rows of op(A) and the columns of op(B) it needs with nonblocking patch gets (one strided rma
 // operation per owner), double-buffered so that the next panel's transfer runs during the
 // current panel's cblas_?gemm. A panel that lies inside the rank's own block of A or B is used in

@@ -29,14 +29,18 @@ void transpose_into(const T* src, Index rows, Index cols, T* dst) {
         for (Index j = j0; j < std::min(cols, j0 + tile); ++j) dst[j * rows + i] = src[i * cols + j];
 }
 
-// Calls f(global box, local first row, local first column) for every block m holds.
+// Calls f(global box, local first row, local first column) for every run of blocks m holds
+// that is one box of the global matrix: a single block, or, along a dimension the grid does not
+// cut (one process row or column), every block of that dimension at once.
 template <class T, class F>
 void each_local_block(const CyclicMatrix<T>& m, F&& f) {
-  for (Index lr = 0; lr * m.nb < m.locr; ++lr) {
-    const Index gr0 = (lr * m.nprow + m.myrow) * m.nb, gr1 = std::min(m.rows, gr0 + m.nb);
-    for (Index lc = 0; lc * m.nb < m.locc; ++lc) {
-      const Index gc0 = (lc * m.npcol + m.mycol) * m.nb, gc1 = std::min(m.cols, gc0 + m.nb);
-      f(Box{gr0, gr1, gc0, gc1}, lr * m.nb, lc * m.nb);
+  const Index row_step = m.nprow == 1 ? std::max<Index>(m.rows, 1) : m.nb;
+  const Index col_step = m.npcol == 1 ? std::max<Index>(m.cols, 1) : m.nb;
+  for (Index lr0 = 0; lr0 < m.locr; lr0 += row_step) {
+    const Index gr0 = (lr0 / m.nb * m.nprow + m.myrow) * m.nb, gr1 = std::min(m.rows, gr0 + row_step);
+    for (Index lc0 = 0; lc0 < m.locc; lc0 += col_step) {
+      const Index gc0 = (lc0 / m.nb * m.npcol + m.mycol) * m.nb, gc1 = std::min(m.cols, gc0 + col_step);
+      f(Box{gr0, gr1, gc0, gc1}, lr0, lc0);
     }
   }
 }

@@ -41,7 +41,8 @@ struct CyclicMatrix {
 };
 
 /// Moves whole 2-D arrays into and out of CyclicMatrix storage: one patch get (put) per
-/// nb x nb block, every one of them in flight before the first is waited for.
+/// nb x nb block, or per run of blocks along a dimension the grid does not cut, every one of
+/// them in flight before the first is waited for.
 template <class T>
 class Redistribution {
  public:

@@ -105,15 +105,24 @@ void factor_cholesky(const char* op, CyclicMatrix<T>& a) {
   if (info > 0) throw NotPositiveDefinite(op, info);
 }
 
-template <class T>
-void lu_solve_typed(Op op, const Array& a, Array& b) {
-  const char* name = "linalg::lu_solve";
+// A X = B on block-cyclic copies: `factor_and_solve(ca, cb)` factors ca in place and
+// overwrites cb with X (both ScaLAPACK steps timed as compute); X is written back into B only
+// when it returned.
+template <class T, class F>
+void solve_on_copies(const Array& a, Array& b, F&& factor_and_solve) {
   BlacsGrid grid(a.group());
   const int nb = scalapack_block();
   CyclicMatrix<T> ca(grid, a.dims()[0], a.dims()[0], nb), cb(grid, b.dims()[0], b.dims()[1], nb);
   load<T>({{&a, &ca}, {&b, &cb}});
-  const std::vector<int> ipiv = factor_lu(name, ca);
-  {
+  factor_and_solve(ca, cb);
+  store(cb, b);
+}
+
+template <class T>
+void lu_solve_typed(Op op, const Array& a, Array& b) {
+  const char* name = "linalg::lu_solve";
+  solve_on_copies<T>(a, b, [&](CyclicMatrix<T>& ca, CyclicMatrix<T>& cb) {
+    const std::vector<int> ipiv = factor_lu(name, ca);
     Phase phase(g_times.compute_s);
     const char trans = op == Op::none ? 'N' : op == Op::transpose ? 'T' : 'C';
     const int n = static_cast<int>(ca.rows), nrhs = static_cast<int>(cb.cols);
@@ -121,27 +130,21 @@ void lu_solve_typed(Op op, const Array& a, Array& b) {
     Scalapack<T>::getrs(&trans, &n, &nrhs, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), cb.local.data(),
                         &kOne, &kOne, cb.desc, &info, 1);
     require_ok_arguments(name, "p?getrs", info);
-  }
-  store(cb, b);
+  });
 }
 
 template <class T>
 void cholesky_solve_typed(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
-  BlacsGrid grid(a.group());
-  const int nb = scalapack_block();
-  CyclicMatrix<T> ca(grid, a.dims()[0], a.dims()[0], nb), cb(grid, b.dims()[0], b.dims()[1], nb);
-  load<T>({{&a, &ca}, {&b, &cb}});
-  factor_cholesky(name, ca);
-  {
+  solve_on_copies<T>(a, b, [&](CyclicMatrix<T>& ca, CyclicMatrix<T>& cb) {
+    factor_cholesky(name, ca);
     Phase phase(g_times.compute_s);
     const int n = static_cast<int>(ca.rows), nrhs = static_cast<int>(cb.cols);
     int info = 0;
     Scalapack<T>::potrs("L", &n, &nrhs, ca.local.data(), &kOne, &kOne, ca.desc, cb.local.data(), &kOne, &kOne,
                         cb.desc, &info, 1);
     require_ok_arguments(name, "p?potrs", info);
-  }
-  store(cb, b);
+  });
 }
 
 template <class T>
@@ -176,18 +179,36 @@ void inverse_typed(const Array& a, Array& inv) {
 template <class T>
 void eigen_typed(const Array& a, Array& v, void* eigenvalues);
 
+namespace {
+
+// An output matrix of a's type, group and dims (V, Ainv).
+void require_output(const char* op, const char* arg, const Array& out, const Array& a) {
+  require_matrix(op, arg, out);
+  require_like(op, arg, out, "a", a);
+  if (out.dims() != a.dims())
+    reject(op, arg, out.name() + " with dims " + out.dims().str(), "must have a's dims (" + a.dims().str() + ")");
+}
+
+// The frame of every ScaLAPACK operation once its arguments passed: reset the times, apply the
+// BLAS thread setting, sync before (earlier updates of A are seen) and after (results visible).
+template <class F>
+void run_synced(const Array& a, const Array& out, F&& typed) {
+  g_times = {};
+  apply_blas_threads();
+  a.sync();
+  dispatch(a, typed);
+  out.sync();
+}
+
+}  // namespace
+
 void lu_solve(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
   require_op(name, "op", op);
   require_matrix(name, "a", a);
   require_square(name, "a", a);
   require_rhs(name, a, b);
-  g_times = {};
-  if (a.dims()[0] == 0 || b.dims()[1] == 0) return;
-  apply_blas_threads();
-  a.sync();
-  dispatch(a, [&]<class T>() { lu_solve_typed<T>(op, a, b); });
-  b.sync();
+  run_synced(a, b, [&]<class T>() { lu_solve_typed<T>(op, a, b); });
 }
 
 void cholesky_solve(const Array& a, Array& b) {
@@ -195,42 +216,24 @@ void cholesky_solve(const Array& a, Array& b) {
   require_matrix(name, "a", a);
   require_square(name, "a", a);
   require_rhs(name, a, b);
-  g_times = {};
-  apply_blas_threads();
-  a.sync();
-  dispatch(a, [&]<class T>() { cholesky_solve_typed<T>(a, b); });
-  b.sync();
+  run_synced(a, b, [&]<class T>() { cholesky_solve_typed<T>(a, b); });
 }
 
 void inverse(const Array& a, Array& inv) {
   const char* name = "linalg::inverse";
   require_matrix(name, "a", a);
   require_square(name, "a", a);
-  require_matrix(name, "inv", inv);
-  require_like(name, "inv", inv, "a", a);
-  if (inv.dims() != a.dims())
-    reject(name, "inv", inv.name() + " with dims " + inv.dims().str(), "must have a's dims (" + a.dims().str() + ")");
-  g_times = {};
-  apply_blas_threads();
-  a.sync();
-  dispatch(a, [&]<class T>() { inverse_typed<T>(a, inv); });
-  inv.sync();
+  require_output(name, "inv", inv, a);
+  run_synced(a, inv, [&]<class T>() { inverse_typed<T>(a, inv); });
 }
 
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {
   const char* name = "linalg::eigen_symmetric";
   require_matrix(name, "a", a);
   require_square(name, "a", a);
-  require_matrix(name, "v", v);
-  require_like(name, "v", v, "a", a);
-  if (v.dims() != a.dims())
-    reject(name, "v", v.name() + " with dims " + v.dims().str(), "must have a's dims (" + a.dims().str() + ")");
-  if (!eigenvalues && a.dims()[0] > 0) reject(name, "eigenvalues", "null", "must hold n values");
-  g_times = {};
-  apply_blas_threads();
-  a.sync();
-  dispatch(a, [&]<class T>() { eigen_typed<T>(a, v, eigenvalues); });
-  v.sync();
+  require_output(name, "v", v, a);
+  if (!eigenvalues) reject(name, "eigenvalues", "null", "must hold n values");
+  run_synced(a, v, [&]<class T>() { eigen_typed<T>(a, v, eigenvalues); });
 }
 
 }  // namespace detail

@@ -48,7 +48,10 @@ int guard(const char* fn, F&& f) {
   }
 }
 
-#define GUARD(...) return guard(__func__, [&] { __VA_ARGS__; })
+// `fn` names the C function inside the body too (there, __func__ would be the lambda's).
+#define GUARD(...)                  \
+  const char* const fn = __func__; \
+  return guard(fn, [&] { __VA_ARGS__; })
 
 Array array(int handle, const char* fn) { return arrays::find_array(handle, fn); }
 
@@ -67,7 +70,7 @@ const char* armada_la_error_message(void) { return g_message.c_str(); }
 int64_t armada_la_error_index(void) { return g_index; }
 
 int armada_la_gemm(int op_a, int op_b, const void* alpha, int a, int b, const void* beta, int c) {
-  GUARD(Array ca = array(c, __func__); const Array aa = array(a, __func__), ba = array(b, __func__);
+  GUARD(Array ca = array(c, fn); const Array aa = array(a, fn), ba = array(b, fn);
         linalg::detail::matmul_patch(op_of(op_a), op_of(op_b), alpha, aa, arrays::full_lo(aa), arrays::full_hi(aa),
                                      ba, arrays::full_lo(ba), arrays::full_hi(ba), beta, ca, arrays::full_lo(ca),
                                      arrays::full_hi(ca)));
@@ -76,29 +79,29 @@ int armada_la_gemm(int op_a, int op_b, const void* alpha, int a, int b, const vo
 int armada_la_matmul_patch(int op_a, int op_b, const void* alpha, int a, const int64_t alo[], const int64_t ahi[],
                            int b, const int64_t blo[], const int64_t bhi[], const void* beta, int c,
                            const int64_t clo[], const int64_t chi[]) {
-  GUARD(Array ca = array(c, __func__);
-        linalg::detail::matmul_patch(op_of(op_a), op_of(op_b), alpha, array(a, __func__), corner(alo, __func__, "alo"),
-                                     corner(ahi, __func__, "ahi"), array(b, __func__), corner(blo, __func__, "blo"),
-                                     corner(bhi, __func__, "bhi"), beta, ca, corner(clo, __func__, "clo"),
-                                     corner(chi, __func__, "chi")));
+  GUARD(Array ca = array(c, fn);
+        linalg::detail::matmul_patch(op_of(op_a), op_of(op_b), alpha, array(a, fn), corner(alo, fn, "alo"),
+                                     corner(ahi, fn, "ahi"), array(b, fn), corner(blo, fn, "blo"),
+                                     corner(bhi, fn, "bhi"), beta, ca, corner(clo, fn, "clo"),
+                                     corner(chi, fn, "chi")));
 }
 
 int armada_la_transpose(int a, int b) {
-  GUARD(Array bb = array(b, __func__); linalg::detail::transpose(array(a, __func__), bb));
+  GUARD(Array bb = array(b, fn); linalg::detail::transpose(array(a, fn), bb));
 }
-int armada_la_symmetrize(int a) { GUARD(Array aa = array(a, __func__); linalg::detail::symmetrize(aa)); }
+int armada_la_symmetrize(int a) { GUARD(Array aa = array(a, fn); linalg::detail::symmetrize(aa)); }
 
 int armada_la_lu_solve(int op, int a, int b) {
-  GUARD(Array bb = array(b, __func__); linalg::detail::lu_solve(op_of(op), array(a, __func__), bb));
+  GUARD(Array bb = array(b, fn); linalg::detail::lu_solve(op_of(op), array(a, fn), bb));
 }
 int armada_la_cholesky_solve(int a, int b) {
-  GUARD(Array bb = array(b, __func__); linalg::detail::cholesky_solve(array(a, __func__), bb));
+  GUARD(Array bb = array(b, fn); linalg::detail::cholesky_solve(array(a, fn), bb));
 }
 int armada_la_eigen_symmetric(int a, int v, void* eigenvalues) {
-  GUARD(Array vv = array(v, __func__); linalg::detail::eigen_symmetric(array(a, __func__), vv, eigenvalues));
+  GUARD(Array vv = array(v, fn); linalg::detail::eigen_symmetric(array(a, fn), vv, eigenvalues));
 }
 int armada_la_inverse(int a, int inv) {
-  GUARD(Array ii = array(inv, __func__); linalg::detail::inverse(array(a, __func__), ii));
+  GUARD(Array ii = array(inv, fn); linalg::detail::inverse(array(a, fn), ii));
 }
 int armada_la_set_blas_threads(int n) { GUARD(linalg::set_blas_threads(n)); }
 

@@ -58,6 +58,8 @@ TEST(LinalgCapi, GemmPatchTransposeMatchTheCppApi) {
   EXPECT_NE(std::string(armada_la_error_message()).find("linalg::matmul_patch"), std::string::npos);
   EXPECT_EQ(armada_la_gemm(1, 0, &alpha, a, b, &beta, a), ARMADA_GA_ERR_ARG);
   EXPECT_EQ(armada_la_gemm(1, 0, &alpha, a, b, &beta, 999999), ARMADA_GA_ERR_HANDLE);
+  EXPECT_NE(std::string(armada_la_error_message()).find("armada_la_gemm: argument 'array' = 999999"), std::string::npos)
+      << armada_la_error_message();
   EXPECT_EQ(armada_la_gemm(7, 0, &alpha, a, b, &beta, c), ARMADA_GA_ERR_ARG);
   EXPECT_EQ(armada_la_set_blas_threads(-2), ARMADA_GA_ERR_ARG);
   const int f = create(m, n, ARMADA_GA_FLOAT);

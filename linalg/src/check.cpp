@@ -56,6 +56,10 @@ void require_matrix(const char* op, const char* arg, const Array& a) {
     reject(op, arg, a.name(), "the calling rank is not a member of the array's group");
 }
 
+void require_square(const char* op, const char* arg, const Array& a) {
+  if (a.dims()[0] != a.dims()[1]) reject(op, arg, a.name() + " with dims " + a.dims().str(), "must be square");
+}
+
 void require_like(const char* op, const char* arg, const Array& a, const char* ref_arg, const Array& ref) {
   if (a.type() != ref.type())
     reject(op, arg, a.name() + " of type " + arrays::to_string(a.type()),

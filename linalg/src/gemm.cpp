@@ -207,12 +207,7 @@ void matmul_patch(Op op_a, Op op_b, const void* alpha, const Array& a, const Coo
   if (!beta) reject(kOp, "beta", "null", "must point to one element of the arrays' type");
   apply_blas_threads();
   c.sync();  // every earlier update of A, B and C is visible
-  switch (c.type()) {
-    case arrays::ElemType::Float: owner_computes<float>(p, alpha, a, b, beta, c); break;
-    case arrays::ElemType::Double: owner_computes<double>(p, alpha, a, b, beta, c); break;
-    case arrays::ElemType::ComplexFloat: owner_computes<std::complex<float>>(p, alpha, a, b, beta, c); break;
-    default: owner_computes<std::complex<double>>(p, alpha, a, b, beta, c); break;
-  }
+  dispatch(c, [&]<class T>() { owner_computes<T>(p, alpha, a, b, beta, c); });
   c.sync();  // C is complete, and nobody reads A or B any more
 }
 

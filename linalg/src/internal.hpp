@@ -2,6 +2,7 @@
 // value, and runs before any data moves), and small helpers on 2-D patches.
 #pragma once
 
+#include <complex>
 #include <string>
 
 #include "armada/linalg/gemm.hpp"
@@ -23,6 +24,8 @@ struct Box {
 
 /// The array is live, 2-D, of a floating-point type; the caller is a member of its group.
 void require_matrix(const char* op, const char* arg, const Array& a);
+/// `a` is square.
+void require_square(const char* op, const char* arg, const Array& a);
 /// `a` has the element type and group of `ref` (named ref_arg in the message).
 void require_like(const char* op, const char* arg, const Array& a, const char* ref_arg, const Array& ref);
 /// `a` and `b` are different arrays (b is written while a is read).
@@ -37,6 +40,17 @@ void require_op(const char* op, const char* arg, Op value);
 
 /// "3 x 4"
 std::string shape(Index rows, Index cols);
+
+/// Calls f.template operator()<T>() for T the element type of `a` (one of linalg's four).
+template <class F>
+void dispatch(const Array& a, F&& f) {
+  switch (a.type()) {
+    case arrays::ElemType::Float: f.template operator()<float>(); break;
+    case arrays::ElemType::Double: f.template operator()<double>(); break;
+    case arrays::ElemType::ComplexFloat: f.template operator()<std::complex<float>>(); break;
+    default: f.template operator()<std::complex<double>>(); break;
+  }
+}
 
 /// Applies blas_threads() to the BLAS library once per change (every linalg entry calls it).
 void apply_blas_threads();

@@ -24,21 +24,6 @@ namespace {
 
 constexpr int kOne = 1;
 
-// Calls f.template operator()<T>() for the arrays' element type.
-template <class F>
-void dispatch(const Array& a, F&& f) {
-  switch (a.type()) {
-    case arrays::ElemType::Float: f.template operator()<float>(); break;
-    case arrays::ElemType::Double: f.template operator()<double>(); break;
-    case arrays::ElemType::ComplexFloat: f.template operator()<std::complex<float>>(); break;
-    default: f.template operator()<std::complex<double>>(); break;
-  }
-}
-
-void require_square(const char* op, const char* arg, const Array& a) {
-  if (a.dims()[0] != a.dims()[1]) reject(op, arg, a.name() + " with dims " + a.dims().str(), "must be square");
-}
-
 // The right-hand sides: n rows like A, same type and group, not A itself.
 void require_rhs(const char* op, const Array& a, const Array& b) {
   require_matrix(op, "b", b);

@@ -52,14 +52,9 @@ void transpose(const Array& a, Array& b) {
 void symmetrize(Array& a) {
   constexpr const char* op = "linalg::symmetrize";
   require_matrix(op, "a", a);
-  if (a.dims()[0] != a.dims()[1]) reject(op, "a", a.name() + " with dims " + a.dims().str(), "must be square");
+  require_square(op, "a", a);
   a.sync();
-  switch (a.type()) {
-    case arrays::ElemType::Float: symmetrize_owned<float>(a); break;
-    case arrays::ElemType::Double: symmetrize_owned<double>(a); break;
-    case arrays::ElemType::ComplexFloat: symmetrize_owned<std::complex<float>>(a); break;
-    default: symmetrize_owned<std::complex<double>>(a); break;
-  }
+  dispatch(a, [&]<class T>() { symmetrize_owned<T>(a); });
   a.sync();
 }
 

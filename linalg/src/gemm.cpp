@@ -188,8 +188,8 @@ void owner_computes(const Problem& p, const void* alpha_p, const Array& a, const
     const Index ldc = view.stride[0];
     T* cdata = static_cast<T*>(view.data) + (mine.r0 - view.lo[0]) * ldc + (mine.c0 - view.lo[1]);
     const Part part{mine.r0 - p.c.r0, mine.c0 - p.c.c0, mine.rows(), mine.cols()};
-    // beta is applied here, not by the first cblas call: OpenBLAS hands one-row or one-column
-    // products to gemv, whose beta = 0 multiplies (NaN * 0 stays NaN) instead of overwriting.
+    // beta is applied once, before the k walk (beta = 0 overwrites: NaN * 0 would stay NaN);
+    // every panel then accumulates with beta = 1, whatever order the panels come in.
     scale_block(cdata, ldc, part.m, part.n, beta);
     if (p.k > 0 && alpha != T(0))  // otherwise A and B are not read, as in BLAS
       multiply_part<T>(p, part, alpha, a, b, cdata, ldc, c.group().rank());

@@ -1,6 +1,6 @@
 // Helpers of the linalg tests: matrices of every distribution kind, random contents written by
 // group rank 0 (every rank draws the same values from a generator seeded alike), whole-array
-// reads, Frobenius norms and a serial reference gemm.
+// reads, Frobenius norms, a serial reference gemm, and seeded generators.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,6 +16,14 @@
 
 #include "../arrays/test_util.hpp"  // expect_error, PrintTo(Coord)
 #include "armada/linalg/linalg.hpp"
+#include "test_seed.hpp"
+
+/// `name`: a generator seeded with ARMADA_TEST_SEED (default `fallback`); every failure in the
+/// enclosing scope shows the seed.
+#define LINALG_RNG(name, fallback)                                       \
+  const std::uint64_t name##_seed = ::armada::test::test_seed(fallback); \
+  SEED_TRACE(name##_seed);                                               \
+  std::mt19937_64 name(name##_seed)
 
 namespace armada::linalg::test {
 

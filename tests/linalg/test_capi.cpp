@@ -30,7 +30,7 @@ std::vector<double> get_all(int h, int64_t rows, int64_t cols) {
 }
 
 TEST(LinalgCapi, GemmPatchTransposeMatchTheCppApi) {
-  std::mt19937_64 rng(12);
+  LINALG_RNG(rng, 12);
   const int64_t m = 7, n = 5, k = 6;
   const auto va = random_matrix<double>(rng, k * m), vb = random_matrix<double>(rng, k * n);
   const int a = create(k, m), b = create(k, n), c = create(m, n), t = create(m, k);

@@ -115,7 +115,7 @@ TEST(LinalgErrors, TransposeSymmetrizeSettings) {
 
 TEST(LinalgErrors, SolveArguments) {
   Fixture f;
-  std::mt19937_64 rng(9);
+  LINALG_RNG(rng, 9);
   const auto vs = random_matrix<double>(rng, 4 * 4);
   auto sq = make_matrix(Dist::regular, 4, 4, vs);
   expect_invalid([&] { lu_solve(f.a, f.c); }, "a", {"linalg::lu_solve", "square"});
@@ -131,7 +131,7 @@ TEST(LinalgErrors, SolveArguments) {
 
 // A zero column makes U(3, 3) exactly zero: the error names pivot 3; A and B stay as they were.
 TEST(LinalgErrors, SingularMatrixNamesThePivot) {
-  std::mt19937_64 rng(10);
+  LINALG_RNG(rng, 10);
   const Index n = 9;
   auto va = random_matrix<double>(rng, n * n);
   for (Index i = 0; i < n; ++i) va[static_cast<std::size_t>(i * n + 2)] = 0;

@@ -55,7 +55,7 @@ void run_whole(Dist da, Dist db, Dist dc, const Case& c, T alpha, T beta, std::m
 
 TYPED_TEST(Gemm, EveryOpEveryDistributionAgainstBlas) {
   using T = TypeParam;
-  std::mt19937_64 rng(14);
+  LINALG_RNG(rng, 14);
   int count = 0;
   for (Dist d : all_dists)
     for (int op_a = 0; op_a < 3; ++op_a)
@@ -72,7 +72,7 @@ TYPED_TEST(Gemm, EveryOpEveryDistributionAgainstBlas) {
 
 TYPED_TEST(Gemm, ShapesAndScalars) {
   using T = TypeParam;
-  std::mt19937_64 rng(41);
+  LINALG_RNG(rng, 41);
   // Single panel, one row, one column, k = 1, a tall skinny product, and alpha = 0.
   const Case cases[] = {{0, 0, 5, 6, 7}, {1, 0, 1, 17, 4}, {0, 2, 19, 1, 30}, {2, 1, 6, 6, 1}, {0, 1, 40, 3, 5}};
   for (const Case& c : cases) {
@@ -83,7 +83,7 @@ TYPED_TEST(Gemm, ShapesAndScalars) {
 
 TYPED_TEST(Gemm, BetaZeroOverwritesNaN) {
   using T = TypeParam;
-  std::mt19937_64 rng(7);
+  LINALG_RNG(rng, 7);
   const Index n = 11;
   const auto va = random_matrix<T>(rng, n * n), vb = random_matrix<T>(rng, n * n);
   std::vector<T> nan(static_cast<std::size_t>(n * n), T(std::numeric_limits<R<T>>::quiet_NaN()));
@@ -108,7 +108,7 @@ TYPED_TEST(Gemm, BetaZeroOverwritesNaN) {
 // rest of C untouched; A and B may be one array.
 TYPED_TEST(Gemm, MatmulPatchAgainstBlas) {
   using T = TypeParam;
-  std::mt19937_64 rng(99);
+  LINALG_RNG(rng, 99);
   const Index dim = 23;
   int count = 0;
   for (int op_a = 0; op_a < 3; ++op_a)
@@ -158,7 +158,7 @@ TYPED_TEST(Gemm, MatmulPatchAgainstBlas) {
 // An empty k (a 0-wide patch of A): C = beta C.
 TYPED_TEST(Gemm, EmptyInnerDimensionScalesC) {
   using T = TypeParam;
-  std::mt19937_64 rng(3);
+  LINALG_RNG(rng, 3);
   const Index n = 9;
   const auto va = random_matrix<T>(rng, n * n), vc = random_matrix<T>(rng, n * n);
   auto a = make_matrix(Dist::regular, n, n, va), b = make_matrix(Dist::irregular, n, n, va);

@@ -53,7 +53,7 @@ constexpr double kBound = 30.0;
 
 TYPED_TEST(Solve, LuManyRightHandSidesEveryOp) {
   using T = TypeParam;
-  std::mt19937_64 rng(1);
+  LINALG_RNG(rng, 1);
   const Index n = 37, nrhs = 6;
   for (int op = 0; op < 3; ++op) {
     const Dist d = all_dists[op % 4];
@@ -74,7 +74,7 @@ TYPED_TEST(Solve, LuManyRightHandSidesEveryOp) {
 
 TYPED_TEST(Solve, CholeskyEveryDistribution) {
   using T = TypeParam;
-  std::mt19937_64 rng(2);
+  LINALG_RNG(rng, 2);
   const Index n = 29, nrhs = 3;
   for (Dist d : all_dists) {
     const auto va = spd<T>(rng, n), vb = random_matrix<T>(rng, n * nrhs);
@@ -108,7 +108,7 @@ std::vector<R<T>> serial_eigenvalues(std::vector<T> a, Index n) {
 
 TYPED_TEST(Solve, EigenResidualOrthogonalityAndSerialEigenvalues) {
   using T = TypeParam;
-  std::mt19937_64 rng(3);
+  LINALG_RNG(rng, 3);
   const Index n = 26;
   for (Dist d : {Dist::regular, Dist::empty_owner}) {
     // Hermitian: (M + Mᴴ) / 2.
@@ -142,7 +142,7 @@ TYPED_TEST(Solve, EigenResidualOrthogonalityAndSerialEigenvalues) {
 
 TYPED_TEST(Solve, InverseOutOfPlaceAndInPlace) {
   using T = TypeParam;
-  std::mt19937_64 rng(4);
+  LINALG_RNG(rng, 4);
   const Index n = 21;
   const auto va = random_matrix<T>(rng, n * n);
   auto a = make_matrix(Dist::grid, n, n, va);

@@ -10,7 +10,7 @@ TYPED_TEST_SUITE(Transform, Types);
 
 TYPED_TEST(Transform, TransposeBetweenAnyDistributions) {
   using T = TypeParam;
-  std::mt19937_64 rng(5);
+  LINALG_RNG(rng, 5);
   for (Dist da : all_dists)
     for (Dist db : all_dists) {
       const Index m = 7 + static_cast<int>(da), n = 12 - static_cast<int>(db);
@@ -31,7 +31,7 @@ TYPED_TEST(Transform, TransposeBetweenAnyDistributions) {
 
 TYPED_TEST(Transform, SymmetrizeEveryDistribution) {
   using T = TypeParam;
-  std::mt19937_64 rng(6);
+  LINALG_RNG(rng, 6);
   for (Dist d : all_dists) {
     const Index n = 10 + static_cast<int>(d);
     const auto va = random_matrix<T>(rng, n * n);

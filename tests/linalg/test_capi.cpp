@@ -15,11 +15,11 @@ int create(int64_t rows, int64_t cols, int type = ARMADA_GA_DOUBLE) {
 
 void put_all(int h, int64_t rows, int64_t cols, const std::vector<double>& v) {
   const int64_t lo[2] = {0, 0}, hi[2] = {rows, cols};
-  EXPECT_EQ(armada_ga_sync(h), ARMADA_GA_OK);  // every rank has read the old contents
+  EXPECT_EQ(armada_ga_sync_group(h), ARMADA_GA_OK);  // every rank has read the old contents
   if (rma::rank() == 0) {
     EXPECT_EQ(armada_ga_put(h, lo, hi, v.data(), nullptr), ARMADA_GA_OK);
   }
-  EXPECT_EQ(armada_ga_sync(h), ARMADA_GA_OK);
+  EXPECT_EQ(armada_ga_sync_group(h), ARMADA_GA_OK);
 }
 
 std::vector<double> get_all(int h, int64_t rows, int64_t cols) {

@@ -1,0 +1,332 @@
+// armada-bench-linalg: distributed dgemm through armada::linalg next to, in the same launch,
+// (a) OpenBLAS dgemm in one process with as many threads as the job has ranks (the cores the
+// ranks use) and (b) GA_Dgemm of Debian's Global Arrays on ARMCI-MPI when built with it; then LU
+// and Cholesky solves with the share of their time spent redistributing.
+//
+//   mpiexec -n 2 armada-bench-linalg [--quick] [--reps N] [--json FILE]
+//
+// Matrices hold a(i, j) = f(i, j) computed from the indices, so every rank fills its own block
+// and checks sampled result entries against a serial dot product. gemm figures are medians over
+// --reps runs of the slowest rank's time; GF/s counts 2n³ flops. LU counts 2n³/3 + 2n²·nrhs,
+// Cholesky n³/3 + 2n²·nrhs. A result that fails its check makes the exit status 1; a bad
+// argument exits with status 2. --quick runs small sizes once (the smoke test).
+#include <cblas.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "armada/linalg/linalg.hpp"
+#include "armada/rma/rma.hpp"
+
+#ifdef ARMADA_BENCH_WITH_GA
+#include <ga.h>
+#include <macdecls.h>
+#endif
+
+extern "C" void openblas_set_num_threads(int num_threads);
+
+namespace arrays = armada::arrays;
+namespace linalg = armada::linalg;
+namespace rma = armada::rma;
+using arrays::GlobalArray;
+using arrays::Index;
+
+namespace {
+
+int g_rank = 0, g_size = 1;
+
+struct Args {
+  bool quick = false;
+  int reps = 3;
+  std::string json;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  if (g_rank == 0)
+    std::fprintf(stderr, "armada-bench-linalg: %s\nusage: armada-bench-linalg [--quick] [--reps N] [--json FILE]\n",
+                 message.c_str());
+  MPI_Finalize();
+  std::exit(2);
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    if (s == "--quick") {
+      a.quick = true;
+    } else if (s == "--reps" && i + 1 < argc) {
+      a.reps = std::atoi(argv[++i]);
+      if (a.reps < 1) usage_error(std::string("--reps ") + argv[i] + ": must be at least 1");
+    } else if (s == "--json" && i + 1 < argc) {
+      a.json = argv[++i];
+    } else {
+      usage_error("unknown or incomplete argument '" + s + "'");
+    }
+  }
+  if (a.quick) a.reps = 1;
+  return a;
+}
+
+// The matrix entries: smooth, non-symmetric, of order one.
+double fa(Index i, Index j) { return std::sin(0.37 * static_cast<double>(i) + 0.11 * static_cast<double>(j)); }
+double fb(Index i, Index j) { return std::cos(0.23 * static_cast<double>(i) - 0.19 * static_cast<double>(j)); }
+
+template <class F>
+void fill_local(GlobalArray<double>& a, F&& f) {
+  auto v = a.access();
+  if (!v.empty())
+    for (Index i = v.lo[0]; i < v.hi[0]; ++i)
+      for (Index j = v.lo[1]; j < v.hi[1]; ++j) v.data[(i - v.lo[0]) * v.stride[0] + (j - v.lo[1])] = f(i, j);
+  a.release_update();
+  a.sync();
+}
+
+// Waits for the other ranks without spinning on a core (the one-process baseline needs them).
+void quiet_barrier() {
+  MPI_Request r;
+  MPI_Ibarrier(MPI_COMM_WORLD, &r);
+  int done = 0;
+  while (!done) {
+    MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+    if (!done) usleep(200);
+  }
+}
+
+double max_over_ranks(double t) {
+  double m = 0;
+  MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return m;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Sampled entries of C = A·B against serial dot products: |c - ref| <= 4 n ε Σ|a b|.
+bool check_product(Index n, auto&& entry) {
+  bool ok = true;
+  for (Index s = 0; s < 6; ++s) {
+    const Index i = (s * 7919) % n, j = (s * 104729 + 3) % n;
+    double ref = 0, mag = 0;
+    for (Index k = 0; k < n; ++k) {
+      ref += fa(i, k) * fb(k, j);
+      mag += std::abs(fa(i, k) * fb(k, j));
+    }
+    const double got = entry(i, j);
+    if (!(std::abs(got - ref) <= 4.0 * static_cast<double>(n) * 2.2e-16 * mag)) {
+      std::fprintf(stderr, "[rank %d] C(%ld,%ld) = %.17g, expected %.17g\n", g_rank, static_cast<long>(i),
+                   static_cast<long>(j), got, ref);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+struct Record {
+  std::string op, method;
+  Index n;
+  double flops, time_s;
+  std::string extra;  // more JSON fields, each starting with a comma
+};
+
+class Output {
+ public:
+  explicit Output(const std::string& path) {
+    if (g_rank == 0 && !path.empty() && !(file_ = std::fopen(path.c_str(), "w"))) usage_error("cannot write " + path);
+    if (g_rank == 0) std::printf("%-9s %6s %-10s %10s %10s\n", "op", "n", "method", "GF/s", "time_s");
+  }
+  ~Output() {
+    if (file_) std::fclose(file_);
+  }
+  void add(const Record& r) {
+    if (g_rank != 0) return;
+    const double gflops = r.flops / r.time_s * 1e-9;
+    std::printf("%-9s %6ld %-10s %10.2f %10.4f%s\n", r.op.c_str(), static_cast<long>(r.n), r.method.c_str(), gflops,
+                r.time_s, r.extra.empty() ? "" : ("  " + r.extra.substr(1)).c_str());
+    if (file_)
+      std::fprintf(file_, "{\"op\":\"%s\",\"n\":%ld,\"ranks\":%d,\"method\":\"%s\",\"gflops\":%.6g,\"time_s\":%.6g%s}\n",
+                   r.op.c_str(), static_cast<long>(r.n), g_size, r.method.c_str(), gflops, r.time_s, r.extra.c_str());
+  }
+
+ private:
+  std::FILE* file_ = nullptr;
+};
+
+bool bench_armada_gemm(Index n, int reps, Output& out) {
+  auto a = GlobalArray<double>::create({n, n}), b = GlobalArray<double>::create({n, n}),
+       c = GlobalArray<double>::create({n, n});
+  fill_local(a, fa);
+  fill_local(b, fb);
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    linalg::gemm(linalg::Op::none, linalg::Op::none, 1.0, a, b, 0.0, c);
+    times.push_back(max_over_ranks(MPI_Wtime() - t0));
+  }
+  const bool ok = check_product(n, [&](Index i, Index j) { return c.at({i, j}); });
+  out.add({"gemm", "armada", n, 2.0 * n * n * n, median(times), ""});
+  a.destroy();
+  b.destroy();
+  c.destroy();
+  return ok;
+}
+
+// One process, as many OpenBLAS threads as there are ranks; the other ranks sleep meanwhile.
+bool bench_openblas_gemm(Index n, int reps, Output& out) {
+  bool ok = true;
+  std::vector<double> times;
+  if (g_rank == 0) {
+    std::vector<double> a(static_cast<std::size_t>(n * n)), b(a.size()), c(a.size());
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < n; ++j) {
+        a[static_cast<std::size_t>(i * n + j)] = fa(i, j);
+        b[static_cast<std::size_t>(i * n + j)] = fb(i, j);
+      }
+    openblas_set_num_threads(g_size);
+    const int nn = static_cast<int>(n);
+    for (int r = 0; r < reps; ++r) {
+      const double t0 = MPI_Wtime();
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nn, nn, nn, 1.0, a.data(), nn, b.data(), nn, 0.0,
+                  c.data(), nn);
+      times.push_back(MPI_Wtime() - t0);
+    }
+    openblas_set_num_threads(linalg::blas_threads());
+    ok = check_product(n, [&](Index i, Index j) { return c[static_cast<std::size_t>(i * n + j)]; });
+    out.add({"gemm", "openblas", n, 2.0 * n * n * n, median(times),
+             ",\"threads\":" + std::to_string(g_size)});
+  }
+  quiet_barrier();
+  return ok;
+}
+
+#ifdef ARMADA_BENCH_WITH_GA
+int ga_matrix(Index n, double (*f)(Index, Index), const char* name) {
+  int dims[2] = {static_cast<int>(n), static_cast<int>(n)};
+  const int g = NGA_Create(C_DBL, 2, dims, const_cast<char*>(name), nullptr);
+  int lo[2], hi[2], ld[1];
+  NGA_Distribution(g, GA_Nodeid(), lo, hi);
+  if (lo[0] <= hi[0] && lo[1] <= hi[1]) {
+    double* p = nullptr;
+    NGA_Access(g, lo, hi, &p, ld);
+    for (int i = lo[0]; i <= hi[0]; ++i)
+      for (int j = lo[1]; j <= hi[1]; ++j) p[(i - lo[0]) * ld[0] + (j - lo[1])] = f(i, j);
+    NGA_Release_update(g, lo, hi);
+  }
+  GA_Sync();
+  return g;
+}
+
+double zero_entries(Index, Index) { return 0.0; }
+
+bool bench_ga_gemm(Index n, int reps, Output& out) {
+  const int ga = ga_matrix(n, fa, "A"), gb = ga_matrix(n, fb, "B"), gc = ga_matrix(n, zero_entries, "C");
+  std::vector<double> times;
+  const int nn = static_cast<int>(n);
+  for (int r = 0; r < reps; ++r) {
+    GA_Sync();
+    const double t0 = MPI_Wtime();
+    GA_Dgemm('N', 'N', nn, nn, nn, 1.0, ga, gb, 0.0, gc);
+    times.push_back(max_over_ranks(MPI_Wtime() - t0));
+  }
+  const bool ok = check_product(n, [&](Index i, Index j) {
+    int lo[2] = {static_cast<int>(i), static_cast<int>(j)}, ld[1] = {1};
+    double v = 0;
+    NGA_Get(gc, lo, lo, &v, ld);
+    return v;
+  });
+  out.add({"gemm", "ga", n, 2.0 * n * n * n, median(times), ""});
+  GA_Destroy(ga);
+  GA_Destroy(gb);
+  GA_Destroy(gc);
+  return ok;
+}
+#endif
+
+// LU or Cholesky on A = S + n·I (S symmetric, so A is also positive definite) with nrhs
+// right-hand sides; the check is the backward error ‖AX − B‖∞ / (‖A‖∞ ‖X‖∞ n ε) through
+// linalg::gemm itself.
+bool bench_solve(const std::string& op, Index n, Index nrhs, int reps, Output& out) {
+  auto entry = [n](Index i, Index j) { return fa(i, j) + fa(j, i) + (i == j ? static_cast<double>(n) : 0.0); };
+  auto a = GlobalArray<double>::create({n, n}), b = GlobalArray<double>::create({n, nrhs}),
+       x = GlobalArray<double>::create({n, nrhs});
+  fill_local(a, entry);
+  fill_local(b, fb);
+  std::vector<double> times, redist;
+  for (int r = 0; r < reps; ++r) {
+    arrays::copy(b, x);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    if (op == "lu")
+      linalg::lu_solve(a, x);
+    else
+      linalg::cholesky_solve(a, x);
+    times.push_back(max_over_ranks(MPI_Wtime() - t0));
+    redist.push_back(max_over_ranks(linalg::last_solve_times().redistribute_s));
+  }
+  const double xnorm = arrays::norm_infinity(x), anorm = arrays::norm_infinity(a);
+  linalg::gemm(linalg::Op::none, linalg::Op::none, 1.0, a, x, -1.0, b);  // b = A X − B
+  const double backward = arrays::norm_infinity(b) / (anorm * xnorm * static_cast<double>(n) * 2.2e-16);
+  const bool ok = backward <= 30.0;
+  if (!ok && g_rank == 0) std::fprintf(stderr, "%s n=%ld: backward error %.3g > 30\n", op.c_str(), static_cast<long>(n), backward);
+  const double t = median(times), share = median(redist) / t;
+  const double nd = static_cast<double>(n), flops = (op == "lu" ? 2.0 / 3.0 : 1.0 / 3.0) * nd * nd * nd +
+                                                    2.0 * nd * nd * static_cast<double>(nrhs);
+  char extra[160];
+  std::snprintf(extra, sizeof extra, ",\"nrhs\":%ld,\"redistribute_s\":%.6g,\"redistribute_share\":%.4f,\"backward_error\":%.3g",
+                static_cast<long>(nrhs), median(redist), share, backward);
+  out.add({op, "armada", n, flops, t, extra});
+  a.destroy();
+  b.destroy();
+  x.destroy();
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  const Args args = parse(argc, argv);
+  rma::init(MPI_COMM_WORLD);
+#ifdef ARMADA_BENCH_WITH_GA
+  GA_Initialize();
+  MA_init(C_DBL, 1 << 20, 1 << 20);
+#endif
+  bool ok = true;
+  {
+    Output out(args.json);
+#ifndef ARMADA_BENCH_WITH_GA
+    if (g_rank == 0) std::printf("(no Global Arrays baseline: built without libglobalarrays-dev/libarmci-mpi-dev)\n");
+#endif
+    const std::vector<Index> sizes = args.quick ? std::vector<Index>{192, 256} : std::vector<Index>{1024, 2048, 4096};
+    for (Index n : sizes) {
+      ok &= bench_armada_gemm(n, args.reps, out);
+      ok &= bench_openblas_gemm(n, args.reps, out);
+#ifdef ARMADA_BENCH_WITH_GA
+      ok &= bench_ga_gemm(n, args.reps, out);
+#endif
+    }
+    const Index n = args.quick ? 256 : 4096, nrhs = 16;
+    ok &= bench_solve("lu", n, nrhs, args.reps, out);
+    ok &= bench_solve("cholesky", n, nrhs, args.reps, out);
+  }
+  int all_ok = ok ? 1 : 0, every = 0;
+  MPI_Allreduce(&all_ok, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (g_rank == 0) std::printf("%s\n", every ? "all results verified" : "VERIFICATION FAILED");
+#ifdef ARMADA_BENCH_WITH_GA
+  GA_Terminate();
+#endif
+  rma::finalize();
+  MPI_Finalize();
+  return every ? 0 : 1;
+}

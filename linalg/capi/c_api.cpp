@@ -1,0 +1,108 @@
+// The C API of linalg: array handles (the arrays C API's) over the C++ API; exceptions become
+// codes and a per-thread message.
+#include "armada/linalg/c_api.h"
+
+#include <string>
+
+#include "armada/linalg/linalg.hpp"
+#include "armada/rma/error.hpp"
+
+namespace arrays = armada::arrays;
+namespace linalg = armada::linalg;
+namespace rma = armada::rma;
+using arrays::Array;
+using arrays::Coord;
+
+namespace {
+
+thread_local std::string g_message;
+thread_local int64_t g_index = 0;
+
+int remember(const std::exception& e, const char* fn, int code) {
+  g_message = std::string(e.what()) + " (in " + fn + ")";
+  return code;
+}
+
+template <class F>
+int guard(const char* fn, F&& f) {
+  g_index = 0;
+  try {
+    f();
+    return ARMADA_GA_OK;
+  } catch (const linalg::NumericalError& e) {
+    g_index = e.index();
+    if (dynamic_cast<const linalg::SingularMatrix*>(&e)) return remember(e, fn, ARMADA_LA_ERR_SINGULAR);
+    if (dynamic_cast<const linalg::NotPositiveDefinite*>(&e)) return remember(e, fn, ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE);
+    return remember(e, fn, ARMADA_LA_ERR_NO_CONVERGENCE);
+  } catch (const rma::InvalidArgument& e) {
+    if (e.argument() == "array") return remember(e, fn, ARMADA_GA_ERR_HANDLE);
+    if (e.value().find(" of type ") != std::string::npos) return remember(e, fn, ARMADA_GA_ERR_TYPE);
+    return remember(e, fn, ARMADA_GA_ERR_ARG);
+  } catch (const rma::StateError& e) {
+    return remember(e, fn, ARMADA_GA_ERR_STATE);
+  } catch (const rma::SystemError& e) {
+    return remember(e, fn, ARMADA_GA_ERR_SYSTEM);
+  } catch (const std::exception& e) {
+    g_message = std::string(fn) + ": " + e.what();
+    return ARMADA_GA_ERR_INTERNAL;
+  }
+}
+
+// `fn` names the C function inside the body too (there, __func__ would be the lambda's).
+#define GUARD(...)                  \
+  const char* const fn = __func__; \
+  return guard(fn, [&] { __VA_ARGS__; })
+
+Array array(int handle, const char* fn) { return arrays::find_array(handle, fn); }
+
+Coord corner(const int64_t* p, const char* fn, const char* arg) {
+  if (!p) throw rma::InvalidArgument(fn, arg, "null", "must point to 2 indices");
+  return Coord{p[0], p[1]};
+}
+
+linalg::Op op_of(int op) { return static_cast<linalg::Op>(op); }  // checked by the C++ API
+
+}  // namespace
+
+extern "C" {
+
+const char* armada_la_error_message(void) { return g_message.c_str(); }
+int64_t armada_la_error_index(void) { return g_index; }
+
+int armada_la_gemm(int op_a, int op_b, const void* alpha, int a, int b, const void* beta, int c) {
+  GUARD(Array ca = array(c, fn); const Array aa = array(a, fn), ba = array(b, fn);
+        linalg::detail::matmul_patch(op_of(op_a), op_of(op_b), alpha, aa, arrays::full_lo(aa), arrays::full_hi(aa),
+                                     ba, arrays::full_lo(ba), arrays::full_hi(ba), beta, ca, arrays::full_lo(ca),
+                                     arrays::full_hi(ca)));
+}
+
+int armada_la_matmul_patch(int op_a, int op_b, const void* alpha, int a, const int64_t alo[], const int64_t ahi[],
+                           int b, const int64_t blo[], const int64_t bhi[], const void* beta, int c,
+                           const int64_t clo[], const int64_t chi[]) {
+  GUARD(Array ca = array(c, fn);
+        linalg::detail::matmul_patch(op_of(op_a), op_of(op_b), alpha, array(a, fn), corner(alo, fn, "alo"),
+                                     corner(ahi, fn, "ahi"), array(b, fn), corner(blo, fn, "blo"),
+                                     corner(bhi, fn, "bhi"), beta, ca, corner(clo, fn, "clo"),
+                                     corner(chi, fn, "chi")));
+}
+
+int armada_la_transpose(int a, int b) {
+  GUARD(Array bb = array(b, fn); linalg::detail::transpose(array(a, fn), bb));
+}
+int armada_la_symmetrize(int a) { GUARD(Array aa = array(a, fn); linalg::detail::symmetrize(aa)); }
+
+int armada_la_lu_solve(int op, int a, int b) {
+  GUARD(Array bb = array(b, fn); linalg::detail::lu_solve(op_of(op), array(a, fn), bb));
+}
+int armada_la_cholesky_solve(int a, int b) {
+  GUARD(Array bb = array(b, fn); linalg::detail::cholesky_solve(array(a, fn), bb));
+}
+int armada_la_eigen_symmetric(int a, int v, void* eigenvalues) {
+  GUARD(Array vv = array(v, fn); linalg::detail::eigen_symmetric(array(a, fn), vv, eigenvalues));
+}
+int armada_la_inverse(int a, int inv) {
+  GUARD(Array ii = array(inv, fn); linalg::detail::inverse(array(a, fn), ii));
+}
+int armada_la_set_blas_threads(int n) { GUARD(linalg::set_blas_threads(n)); }
+
+}  // extern "C"

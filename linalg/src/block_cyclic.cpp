@@ -1,0 +1,120 @@
+// BLACS grids and the redistribution between GlobalArrays and block-cyclic storage.
+#include "block_cyclic.hpp"
+
+#include <algorithm>
+#include <complex>
+
+#include "armada/rma/error.hpp"
+#include "scalapack.hpp"
+
+namespace armada::linalg::detail {
+
+namespace {
+
+// The most square factorization nprow x npcol of p with nprow <= npcol.
+void square_grid(int p, int& nprow, int& npcol) {
+  nprow = 1;
+  for (int r = 1; r * r <= p; ++r)
+    if (p % r == 0) nprow = r;
+  npcol = p / nprow;
+}
+
+// dst (cols x rows, row-major) = src (rows x cols, row-major)ᵀ, in cache-sized tiles.
+template <class T>
+void transpose_into(const T* src, Index rows, Index cols, T* dst) {
+  constexpr Index tile = 32;
+  for (Index i0 = 0; i0 < rows; i0 += tile)
+    for (Index j0 = 0; j0 < cols; j0 += tile)
+      for (Index i = i0; i < std::min(rows, i0 + tile); ++i)
+        for (Index j = j0; j < std::min(cols, j0 + tile); ++j) dst[j * rows + i] = src[i * cols + j];
+}
+
+// Calls f(global box, local first row, local first column) for every run of blocks m holds
+// that is one box of the global matrix: a single block, or, along a dimension the grid does not
+// cut (one process row or column), every block of that dimension at once.
+template <class T, class F>
+void each_local_block(const CyclicMatrix<T>& m, F&& f) {
+  const Index row_step = m.nprow == 1 ? std::max<Index>(m.rows, 1) : m.nb;
+  const Index col_step = m.npcol == 1 ? std::max<Index>(m.cols, 1) : m.nb;
+  for (Index lr0 = 0; lr0 < m.locr; lr0 += row_step) {
+    const Index gr0 = (lr0 / m.nb * m.nprow + m.myrow) * m.nb, gr1 = std::min(m.rows, gr0 + row_step);
+    for (Index lc0 = 0; lc0 < m.locc; lc0 += col_step) {
+      const Index gc0 = (lc0 / m.nb * m.npcol + m.mycol) * m.nb, gc1 = std::min(m.cols, gc0 + col_step);
+      f(Box{gr0, gr1, gc0, gc1}, lr0, lc0);
+    }
+  }
+}
+
+}  // namespace
+
+BlacsGrid::BlacsGrid(const rma::Group& group) {
+  int me = 0, procs = 0;
+  Cblacs_pinfo(&me, &procs);  // initializes BLACS on first use
+  square_grid(group.size(), nprow, npcol);
+  system_handle_ = Csys2blacs_handle(group.comm());
+  context = system_handle_;
+  Cblacs_gridinit(&context, "Row", nprow, npcol);
+  Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
+  if (myrow < 0 || mycol < 0)
+    throw rma::SystemError("linalg (BLACS)", "this rank is not in the BLACS grid over the array's group");
+}
+
+BlacsGrid::~BlacsGrid() {
+  if (context >= 0) Cblacs_gridexit(context);
+  if (system_handle_ >= 0) Cfree_blacs_system_handle(system_handle_);
+}
+
+template <class T>
+CyclicMatrix<T>::CyclicMatrix(const BlacsGrid& grid, Index rows_, Index cols_, int nb_)
+    : rows(rows_), cols(cols_), nb(nb_), myrow(grid.myrow), mycol(grid.mycol), nprow(grid.nprow), npcol(grid.npcol) {
+  const int m = static_cast<int>(rows), n = static_cast<int>(cols), zero = 0;
+  locr = numroc_(&m, &nb, &myrow, &zero, &nprow);
+  locc = numroc_(&n, &nb, &mycol, &zero, &npcol);
+  local.assign(static_cast<std::size_t>(locr) * static_cast<std::size_t>(locc), T{});
+  const int ld = lld();
+  int info = 0;
+  descinit_(desc, &m, &n, &nb, &nb, &zero, &zero, &grid.context, &ld, &info);
+  if (info != 0)
+    throw rma::SystemError("linalg (ScaLAPACK descinit)", "descriptor argument " + std::to_string(-info) + " rejected");
+}
+
+template <class T>
+void Redistribution<T>::fetch(const Array& a, CyclicMatrix<T>& m) {
+  Pending& p = pending_.emplace_back(Pending{&m, std::vector<T>(m.local.size())});
+  const Coord ld{static_cast<Index>(m.locc)};
+  T* staging = p.staging.data();
+  each_local_block(m, [&](const Box& box, Index lr0, Index lc0) {
+    handles_.push_back(a.get_nb(box.lo(), box.hi(), staging + lr0 * m.locc + lc0, ld));
+  });
+}
+
+template <class T>
+void Redistribution<T>::complete_fetches() {
+  for (auto& h : handles_) h.wait();
+  handles_.clear();
+  for (Pending& p : pending_) transpose_into(p.staging.data(), p.matrix->locr, p.matrix->locc, p.matrix->local.data());
+  pending_.clear();
+}
+
+template <class T>
+void Redistribution<T>::store(const CyclicMatrix<T>& m, Array& a) {
+  std::vector<T> staging(m.local.size());
+  transpose_into(m.local.data(), m.locc, m.locr, staging.data());  // column-major -> row-major
+  const Coord ld{static_cast<Index>(m.locc)};
+  std::vector<arrays::NbHandle> handles;
+  each_local_block(m, [&](const Box& box, Index lr0, Index lc0) {
+    handles.push_back(a.put_nb(box.lo(), box.hi(), staging.data() + lr0 * m.locc + lc0, ld));
+  });
+  for (auto& h : handles) h.wait();
+}
+
+template struct CyclicMatrix<float>;
+template struct CyclicMatrix<double>;
+template struct CyclicMatrix<std::complex<float>>;
+template struct CyclicMatrix<std::complex<double>>;
+template class Redistribution<float>;
+template class Redistribution<double>;
+template class Redistribution<std::complex<float>>;
+template class Redistribution<std::complex<double>>;
+
+}  // namespace armada::linalg::detail

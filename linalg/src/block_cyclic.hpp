@@ -1,0 +1,65 @@
+// 2-D block-cyclic matrices on a BLACS grid, and the redistribution between them and
+// GlobalArrays (what every ScaLAPACK operation of solve.cpp goes through).
+#pragma once
+
+#include <vector>
+
+#include "armada/arrays/arrays.hpp"
+#include "armada/rma/group.hpp"
+#include "internal.hpp"
+
+namespace armada::linalg::detail {
+
+/// A BLACS process grid over a group's communicator: nprow x npcol == group size, as square as
+/// possible (nprow <= npcol), processes in row-major order. Freed on destruction.
+class BlacsGrid {
+ public:
+  explicit BlacsGrid(const rma::Group& group);
+  ~BlacsGrid();
+  BlacsGrid(const BlacsGrid&) = delete;
+  BlacsGrid& operator=(const BlacsGrid&) = delete;
+
+  int context = -1;
+  int nprow = 1, npcol = 1, myrow = 0, mycol = 0;
+
+ private:
+  int system_handle_ = -1;
+};
+
+/// This rank's part of a rows x cols matrix in nb x nb blocks dealt cyclically over the grid,
+/// column-major (ScaLAPACK's local storage), with its array descriptor.
+template <class T>
+struct CyclicMatrix {
+  CyclicMatrix(const BlacsGrid& grid, Index rows, Index cols, int nb);
+  Index rows, cols;
+  int nb;
+  int myrow, mycol, nprow, npcol;
+  int locr, locc;  ///< local rows and columns
+  int desc[9];
+  std::vector<T> local;  ///< locr x locc, column-major, leading dimension max(1, locr)
+  int lld() const { return locr > 1 ? locr : 1; }
+};
+
+/// Moves whole 2-D arrays into and out of CyclicMatrix storage: one patch get (put) per
+/// nb x nb block, or per run of blocks along a dimension the grid does not cut, every one of
+/// them in flight before the first is waited for.
+template <class T>
+class Redistribution {
+ public:
+  /// Starts the gets of every block of `a` that `m` holds locally.
+  void fetch(const Array& a, CyclicMatrix<T>& m);
+  /// Waits for every fetch and converts the blocks into ScaLAPACK's column-major storage.
+  void complete_fetches();
+  /// Writes `m` into the array `a` (same shape), waiting for every put.
+  static void store(const CyclicMatrix<T>& m, Array& a);
+
+ private:
+  struct Pending {
+    CyclicMatrix<T>* matrix;
+    std::vector<T> staging;  // row-major, locr x locc
+  };
+  std::vector<Pending> pending_;
+  std::vector<arrays::NbHandle> handles_;
+};
+
+}  // namespace armada::linalg::detail

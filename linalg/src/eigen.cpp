@@ -1,0 +1,90 @@
+// The symmetric (Hermitian) eigensolver: p?syevd / p?heevd on a block-cyclic copy.
+#include <complex>
+
+#include "armada/linalg/settings.hpp"
+#include "armada/linalg/solve.hpp"
+#include "block_cyclic.hpp"
+#include "scalapack.hpp"
+
+namespace armada::linalg::detail {
+
+namespace {
+
+constexpr int kOne = 1;
+
+// Divide and conquer: a workspace query (lwork = -1), then the solve. Real types.
+template <class T>
+int syevd(void (*routine)(const char*, const char*, const int*, T*, const int*, const int*, const int*, T*, T*,
+                          const int*, const int*, const int*, T*, const int*, int*, const int*, int*, std::size_t,
+                          std::size_t),
+          CyclicMatrix<T>& a, CyclicMatrix<T>& z, T* w) {
+  const int n = static_cast<int>(a.rows), query = -1;
+  int info = 0, liwork = 0;
+  T lwork_t{};
+  routine("V", "L", &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, &lwork_t,
+          &query, &liwork, &query, &info, 1, 1);
+  if (info != 0) return info;
+  const int lwork = static_cast<int>(lwork_t) + 1;
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
+  routine("V", "L", &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, work.data(),
+          &lwork, iwork.data(), &liwork, &info, 1, 1);
+  return info;
+}
+
+// The same for complex types (Hermitian), which also take a real workspace.
+template <class R>
+int heevd(void (*routine)(const char*, const char*, const int*, std::complex<R>*, const int*, const int*, const int*,
+                          R*, std::complex<R>*, const int*, const int*, const int*, std::complex<R>*, const int*, R*,
+                          const int*, int*, const int*, int*, std::size_t, std::size_t),
+          CyclicMatrix<std::complex<R>>& a, CyclicMatrix<std::complex<R>>& z, R* w) {
+  const int n = static_cast<int>(a.rows), query = -1;
+  int info = 0, liwork = 0;
+  std::complex<R> lwork_t{};
+  R lrwork_t{};
+  routine("V", "L", &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, &lwork_t,
+          &query, &lrwork_t, &query, &liwork, &query, &info, 1, 1);
+  if (info != 0) return info;
+  const int lwork = static_cast<int>(lwork_t.real()) + 1, lrwork = static_cast<int>(lrwork_t) + 1;
+  std::vector<std::complex<R>> work(static_cast<std::size_t>(lwork));
+  std::vector<R> rwork(static_cast<std::size_t>(lrwork));
+  std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
+  routine("V", "L", &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, work.data(),
+          &lwork, rwork.data(), &lrwork, iwork.data(), &liwork, &info, 1, 1);
+  return info;
+}
+
+int solve(CyclicMatrix<float>& a, CyclicMatrix<float>& z, float* w) { return syevd(pssyevd_, a, z, w); }
+int solve(CyclicMatrix<double>& a, CyclicMatrix<double>& z, double* w) { return syevd(pdsyevd_, a, z, w); }
+int solve(CyclicMatrix<std::complex<float>>& a, CyclicMatrix<std::complex<float>>& z, float* w) {
+  return heevd(pcheevd_, a, z, w);
+}
+int solve(CyclicMatrix<std::complex<double>>& a, CyclicMatrix<std::complex<double>>& z, double* w) {
+  return heevd(pzheevd_, a, z, w);
+}
+
+}  // namespace
+
+template <class T>
+void eigen_typed(const Array& a, Array& v, void* eigenvalues) {
+  const char* name = "linalg::eigen_symmetric";
+  BlacsGrid grid(a.group());
+  const Index n = a.dims()[0];
+  CyclicMatrix<T> ca(grid, n, n, scalapack_block()), cz(grid, n, n, scalapack_block());
+  Redistribution<T> fetch;
+  fetch.fetch(a, ca);
+  fetch.complete_fetches();
+  std::vector<Real<T>> w(static_cast<std::size_t>(n));
+  const int info = solve(ca, cz, w.data());
+  if (info < 0) throw rma::SystemError(name, "p?syevd/p?heevd rejected its argument " + std::to_string(-info));
+  if (info > 0) throw NoConvergence(name, info);
+  Redistribution<T>::store(cz, v);
+  std::copy(w.begin(), w.end(), static_cast<Real<T>*>(eigenvalues));
+}
+
+template void eigen_typed<float>(const Array&, Array&, void*);
+template void eigen_typed<double>(const Array&, Array&, void*);
+template void eigen_typed<std::complex<float>>(const Array&, Array&, void*);
+template void eigen_typed<std::complex<double>>(const Array&, Array&, void*);
+
+}  // namespace armada::linalg::detail

@@ -1,0 +1,58 @@
+// What linalg's sources share: argument checks (each names the operation, the argument and the
+// value, and runs before any data moves), and small helpers on 2-D patches.
+#pragma once
+
+#include <complex>
+#include <string>
+
+#include "armada/linalg/gemm.hpp"
+
+namespace armada::linalg::detail {
+
+/// A 2-D [lo, hi) box: rows [r0, r1), columns [c0, c1).
+struct Box {
+  Index r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+  Index rows() const noexcept { return r1 > r0 ? r1 - r0 : 0; }
+  Index cols() const noexcept { return c1 > c0 ? c1 - c0 : 0; }
+  bool empty() const noexcept { return rows() == 0 || cols() == 0; }
+  bool contains(const Box& o) const noexcept { return o.r0 >= r0 && o.r1 <= r1 && o.c0 >= c0 && o.c1 <= c1; }
+  Coord lo() const { return {r0, c0}; }
+  Coord hi() const { return {r1, c1}; }
+  static Box of(const Coord& lo, const Coord& hi) { return {lo[0], hi[0], lo[1], hi[1]}; }
+  Box intersect(const Box& o) const;
+};
+
+/// The array is live, 2-D, of a floating-point type; the caller is a member of its group.
+void require_matrix(const char* op, const char* arg, const Array& a);
+/// `a` is square.
+void require_square(const char* op, const char* arg, const Array& a);
+/// `a` has the element type and group of `ref` (named ref_arg in the message).
+void require_like(const char* op, const char* arg, const Array& a, const char* ref_arg, const Array& ref);
+/// `a` and `b` are different arrays (b is written while a is read).
+void require_distinct(const char* op, const char* arg, const Array& a, const char* other_arg, const Array& other);
+/// lo/hi are 2-entry tuples with 0 <= lo <= hi <= dims.
+void require_patch(const char* op, const char* lo_arg, const char* hi_arg, const Array& a, const Coord& lo,
+                   const Coord& hi);
+/// An Op value inside the enumeration (the C API passes integers).
+void require_op(const char* op, const char* arg, Op value);
+/// Throws InvalidArgument(op, arg, value, reason).
+[[noreturn]] void reject(const char* op, const char* arg, const std::string& value, const std::string& reason);
+
+/// "3 x 4"
+std::string shape(Index rows, Index cols);
+
+/// Calls f.template operator()<T>() for T the element type of `a` (one of linalg's four).
+template <class F>
+void dispatch(const Array& a, F&& f) {
+  switch (a.type()) {
+    case arrays::ElemType::Float: f.template operator()<float>(); break;
+    case arrays::ElemType::Double: f.template operator()<double>(); break;
+    case arrays::ElemType::ComplexFloat: f.template operator()<std::complex<float>>(); break;
+    default: f.template operator()<std::complex<double>>(); break;
+  }
+}
+
+/// Applies blas_threads() to the BLAS library once per change (every linalg entry calls it).
+void apply_blas_threads();
+
+}  // namespace armada::linalg::detail

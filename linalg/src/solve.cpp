@@ -1,0 +1,225 @@
+// LU, Cholesky, eigen and inverse through ScaLAPACK on a block-cyclic copy (see solve.hpp).
+#include "armada/linalg/solve.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <complex>
+
+#include "armada/linalg/settings.hpp"
+#include "block_cyclic.hpp"
+#include "scalapack.hpp"
+
+namespace armada::linalg {
+
+namespace {
+thread_local SolveTimes g_times;
+}  // namespace
+
+SolveTimes last_solve_times() { return g_times; }
+
+namespace detail {
+
+namespace {
+
+constexpr int kOne = 1;
+
+// The right-hand sides: n rows like A, same type and group, not A itself.
+void require_rhs(const char* op, const Array& a, const Array& b) {
+  require_matrix(op, "b", b);
+  require_like(op, "b", b, "a", a);
+  require_distinct(op, "b", b, "a", a);
+  if (b.dims()[0] != a.dims()[0])
+    reject(op, "b", b.name() + " with dims " + b.dims().str(),
+           "must have as many rows as a has (" + std::to_string(a.dims()[0]) + ")");
+}
+
+// A ScaLAPACK argument error is a bug of ours, not of the caller.
+void require_ok_arguments(const char* op, const char* routine, int info) {
+  if (info < 0)
+    throw rma::SystemError(op, std::string(routine) + " rejected its argument " + std::to_string(-info));
+}
+
+// Times one phase into g_times.
+class Phase {
+ public:
+  explicit Phase(double& into) : into_(into), start_(MPI_Wtime()) {}
+  ~Phase() { into_ += MPI_Wtime() - start_; }
+
+ private:
+  double& into_;
+  double start_;
+};
+
+// Loads the arrays' matrices into fresh block-cyclic storage on `grid`, all gets in flight.
+template <class T>
+void load(std::initializer_list<std::pair<const Array*, CyclicMatrix<T>*>> pairs) {
+  Phase phase(g_times.redistribute_s);
+  Redistribution<T> r;
+  for (auto [array, matrix] : pairs) r.fetch(*array, *matrix);
+  r.complete_fetches();
+}
+
+template <class T>
+void store(const CyclicMatrix<T>& m, Array& a) {
+  Phase phase(g_times.redistribute_s);
+  Redistribution<T>::store(m, a);
+}
+
+// LU factorization in place; throws SingularMatrix on a zero pivot.
+template <class T>
+std::vector<int> factor_lu(const char* op, CyclicMatrix<T>& a) {
+  Phase phase(g_times.compute_s);
+  std::vector<int> ipiv(static_cast<std::size_t>(a.locr + a.nb));
+  const int n = static_cast<int>(a.rows);
+  int info = 0;
+  Scalapack<T>::getrf(&n, &n, a.local.data(), &kOne, &kOne, a.desc, ipiv.data(), &info);
+  require_ok_arguments(op, "p?getrf", info);
+  if (info > 0) throw SingularMatrix(op, info);
+  return ipiv;
+}
+
+// Cholesky factorization (lower) in place; throws NotPositiveDefinite.
+template <class T>
+void factor_cholesky(const char* op, CyclicMatrix<T>& a) {
+  Phase phase(g_times.compute_s);
+  const int n = static_cast<int>(a.rows);
+  int info = 0;
+  Scalapack<T>::potrf("L", &n, a.local.data(), &kOne, &kOne, a.desc, &info, 1);
+  require_ok_arguments(op, "p?potrf", info);
+  if (info > 0) throw NotPositiveDefinite(op, info);
+}
+
+// A X = B on block-cyclic copies: `factor_and_solve(ca, cb)` factors ca in place and
+// overwrites cb with X (both ScaLAPACK steps timed as compute); X is written back into B only
+// when it returned.
+template <class T, class F>
+void solve_on_copies(const Array& a, Array& b, F&& factor_and_solve) {
+  BlacsGrid grid(a.group());
+  const int nb = scalapack_block();
+  CyclicMatrix<T> ca(grid, a.dims()[0], a.dims()[0], nb), cb(grid, b.dims()[0], b.dims()[1], nb);
+  load<T>({{&a, &ca}, {&b, &cb}});
+  factor_and_solve(ca, cb);
+  store(cb, b);
+}
+
+template <class T>
+void lu_solve_typed(Op op, const Array& a, Array& b) {
+  const char* name = "linalg::lu_solve";
+  solve_on_copies<T>(a, b, [&](CyclicMatrix<T>& ca, CyclicMatrix<T>& cb) {
+    const std::vector<int> ipiv = factor_lu(name, ca);
+    Phase phase(g_times.compute_s);
+    const char trans = op == Op::none ? 'N' : op == Op::transpose ? 'T' : 'C';
+    const int n = static_cast<int>(ca.rows), nrhs = static_cast<int>(cb.cols);
+    int info = 0;
+    Scalapack<T>::getrs(&trans, &n, &nrhs, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), cb.local.data(),
+                        &kOne, &kOne, cb.desc, &info, 1);
+    require_ok_arguments(name, "p?getrs", info);
+  });
+}
+
+template <class T>
+void cholesky_solve_typed(const Array& a, Array& b) {
+  const char* name = "linalg::cholesky_solve";
+  solve_on_copies<T>(a, b, [&](CyclicMatrix<T>& ca, CyclicMatrix<T>& cb) {
+    factor_cholesky(name, ca);
+    Phase phase(g_times.compute_s);
+    const int n = static_cast<int>(ca.rows), nrhs = static_cast<int>(cb.cols);
+    int info = 0;
+    Scalapack<T>::potrs("L", &n, &nrhs, ca.local.data(), &kOne, &kOne, ca.desc, cb.local.data(), &kOne, &kOne,
+                        cb.desc, &info, 1);
+    require_ok_arguments(name, "p?potrs", info);
+  });
+}
+
+template <class T>
+void inverse_typed(const Array& a, Array& inv) {
+  const char* name = "linalg::inverse";
+  BlacsGrid grid(a.group());
+  CyclicMatrix<T> ca(grid, a.dims()[0], a.dims()[0], scalapack_block());
+  load<T>({{&a, &ca}});
+  const std::vector<int> ipiv = factor_lu(name, ca);
+  {
+    Phase phase(g_times.compute_s);
+    const int n = static_cast<int>(ca.rows), query = -1;
+    int info = 0, liwork = 0;
+    T lwork_t{};
+    Scalapack<T>::getri(&n, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), &lwork_t, &query, &liwork, &query,
+                        &info);
+    require_ok_arguments(name, "p?getri (workspace query)", info);
+    const int lwork = static_cast<int>(std::real(lwork_t)) + 1;
+    std::vector<T> work(static_cast<std::size_t>(lwork));
+    std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
+    Scalapack<T>::getri(&n, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), work.data(), &lwork, iwork.data(),
+                        &liwork, &info);
+    require_ok_arguments(name, "p?getri", info);
+    if (info > 0) throw SingularMatrix(name, info);
+  }
+  store(ca, inv);
+}
+
+}  // namespace
+
+// The symmetric eigensolver's typed half lives in eigen.cpp.
+template <class T>
+void eigen_typed(const Array& a, Array& v, void* eigenvalues);
+
+namespace {
+
+// An output matrix of a's type, group and dims (V, Ainv).
+void require_output(const char* op, const char* arg, const Array& out, const Array& a) {
+  require_matrix(op, arg, out);
+  require_like(op, arg, out, "a", a);
+  if (out.dims() != a.dims())
+    reject(op, arg, out.name() + " with dims " + out.dims().str(), "must have a's dims (" + a.dims().str() + ")");
+}
+
+// The frame of every ScaLAPACK operation once its arguments passed: reset the times, apply the
+// BLAS thread setting, sync before (earlier updates of A are seen) and after (results visible).
+template <class F>
+void run_synced(const Array& a, const Array& out, F&& typed) {
+  g_times = {};
+  apply_blas_threads();
+  a.sync();
+  dispatch(a, typed);
+  out.sync();
+}
+
+}  // namespace
+
+void lu_solve(Op op, const Array& a, Array& b) {
+  const char* name = "linalg::lu_solve";
+  require_op(name, "op", op);
+  require_matrix(name, "a", a);
+  require_square(name, "a", a);
+  require_rhs(name, a, b);
+  run_synced(a, b, [&]<class T>() { lu_solve_typed<T>(op, a, b); });
+}
+
+void cholesky_solve(const Array& a, Array& b) {
+  const char* name = "linalg::cholesky_solve";
+  require_matrix(name, "a", a);
+  require_square(name, "a", a);
+  require_rhs(name, a, b);
+  run_synced(a, b, [&]<class T>() { cholesky_solve_typed<T>(a, b); });
+}
+
+void inverse(const Array& a, Array& inv) {
+  const char* name = "linalg::inverse";
+  require_matrix(name, "a", a);
+  require_square(name, "a", a);
+  require_output(name, "inv", inv, a);
+  run_synced(a, inv, [&]<class T>() { inverse_typed<T>(a, inv); });
+}
+
+void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {
+  const char* name = "linalg::eigen_symmetric";
+  require_matrix(name, "a", a);
+  require_square(name, "a", a);
+  require_output(name, "v", v, a);
+  if (!eigenvalues) reject(name, "eigenvalues", "null", "must hold n values");
+  run_synced(a, v, [&]<class T>() { eigen_typed<T>(a, v, eigenvalues); });
+}
+
+}  // namespace detail
+}  // namespace armada::linalg

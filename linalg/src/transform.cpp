@@ -1,0 +1,61 @@
+// transpose and symmetrize (see transform.hpp).
+#include <complex>
+#include <vector>
+
+#include "armada/linalg/transform.hpp"
+#include "internal.hpp"
+
+namespace armada::linalg::detail {
+
+namespace {
+
+// a = (a + tᵀ) / 2 over this rank's block (rows x cols, lda), where t (cols x rows, dense) is
+// the mirror block fetched before anybody wrote.
+template <class T>
+void average_with_mirror(T* a, Index lda, Index rows, Index cols, const T* t) {
+  const T half(0.5);
+  for (Index i = 0; i < rows; ++i)
+    for (Index j = 0; j < cols; ++j) a[i * lda + j] = (a[i * lda + j] + t[j * rows + i]) * half;
+}
+
+template <class T>
+void symmetrize_owned(Array& a) {
+  arrays::LocalView<void> view = a.access();
+  const Box mine = Box::of(view.lo, view.hi);
+  std::vector<T> mirror;
+  if (!view.empty() && !mine.empty()) {
+    mirror.resize(static_cast<std::size_t>(mine.rows() * mine.cols()));
+    a.get({mine.c0, mine.r0}, {mine.c1, mine.r1}, mirror.data());
+  }
+  a.sync();  // every rank holds its mirror block before anybody writes
+  if (!mirror.empty())
+    average_with_mirror(static_cast<T*>(view.data), view.stride[0], mine.rows(), mine.cols(), mirror.data());
+  a.release_update();
+}
+
+}  // namespace
+
+void transpose(const Array& a, Array& b) {
+  constexpr const char* op = "linalg::transpose";
+  require_matrix(op, "a", a);
+  require_matrix(op, "b", b);
+  require_like(op, "b", b, "a", a);
+  require_distinct(op, "b", b, "a", a);
+  if (b.dims()[0] != a.dims()[1] || b.dims()[1] != a.dims()[0])
+    reject(op, "b", b.name() + " with dims " + b.dims().str(),
+           "must have the reversed dims of a (" + a.dims().str() + ")");
+  // The arrays layer's transposing copy is owner-computes over B with one patch get per block.
+  arrays::detail::copy_patch(a, arrays::full_lo(a), arrays::full_hi(a), b, arrays::full_lo(b),
+                             arrays::full_hi(b), true);
+}
+
+void symmetrize(Array& a) {
+  constexpr const char* op = "linalg::symmetrize";
+  require_matrix(op, "a", a);
+  require_square(op, "a", a);
+  a.sync();
+  dispatch(a, [&]<class T>() { symmetrize_owned<T>(a); });
+  a.sync();
+}
+
+}  // namespace armada::linalg::detail

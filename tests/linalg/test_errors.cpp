@@ -1,0 +1,180 @@
+// Every error path: InvalidArgument naming the operation, the argument and the value, raised on
+// every rank before any data moves (each test then checks that the arrays are unchanged), and
+// the numerical errors naming the failing pivot or minor with every array unchanged.
+#include "linalg_test_util.hpp"
+
+namespace armada::linalg::test {
+namespace {
+
+using arrays::Array;
+using rma::InvalidArgument;
+
+struct Fixture {
+  std::mt19937_64 rng{8};
+  std::vector<double> va = random_matrix<double>(rng, 6 * 4), vb = random_matrix<double>(rng, 4 * 5),
+                      vc = random_matrix<double>(rng, 6 * 5);
+  GlobalArray<double> a = make_matrix(Dist::regular, 6, 4, va);
+  GlobalArray<double> b = make_matrix(Dist::irregular, 4, 5, vb);
+  GlobalArray<double> c = make_matrix(Dist::empty_owner, 6, 5, vc);
+  void expect_unchanged() {
+    EXPECT_EQ(read_all(a), va);
+    EXPECT_EQ(read_all(b), vb);
+    EXPECT_EQ(read_all(c), vc);
+  }
+  ~Fixture() {
+    a.destroy();
+    b.destroy();
+    c.destroy();
+  }
+};
+
+// The argument InvalidArgument names, checked beside the message fragments.
+template <class F>
+void expect_invalid(F&& f, const std::string& argument, std::initializer_list<std::string> fragments) {
+  try {
+    f();
+    ADD_FAILURE() << "expected InvalidArgument for '" << argument << "'";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), argument) << e.what();
+    const std::string what = e.what();
+    for (const auto& frag : fragments) EXPECT_NE(what.find(frag), std::string::npos) << what << " lacks " << frag;
+  }
+}
+
+TEST(LinalgErrors, GemmShapesAliasingBoundsOps) {
+  Fixture f;
+  const double one = 1, zero = 0;
+  expect_invalid([&] { gemm(Op::transpose, Op::none, 1.0, f.a, f.b, 0.0, f.c); }, "a",
+                 {"linalg::matmul_patch", "op(A) of shape 4 x 6"});
+  expect_invalid([&] { gemm(Op::none, Op::transpose, 1.0, f.a, f.b, 0.0, f.c); }, "b",
+                 {"linalg::matmul_patch", "op(B) of shape 5 x 4"});
+  expect_invalid([&] { gemm(Op::none, Op::none, 1.0, f.a, f.b, 0.0, f.a); }, "c", {"same array as 'a'"});
+  expect_invalid([&] { gemm(Op::none, Op::none, 1.0, f.b, f.b, 0.0, f.b); }, "c", {"same array as 'a'"});
+  expect_invalid([&] { gemm(Op::none, Op::none, 1.0, f.a, f.c, 0.0, f.c); }, "c", {"same array as 'b'"});
+  expect_invalid([&] { matmul_patch(Op::none, Op::none, 1.0, f.a, {0, 0}, {6, 4}, f.b, {0, 0}, {4, 5}, 0.0, f.c,
+                                    {0, 0}, {7, 5}); },
+                 "chi", {"[7, 5]", "outside array"});
+  expect_invalid([&] { matmul_patch(Op::none, Op::none, 1.0, f.a, {0, -1}, {6, 4}, f.b, {0, 0}, {4, 5}, 0.0, f.c,
+                                    {0, 0}, {6, 5}); },
+                 "alo", {"[0, -1]"});
+  expect_invalid([&] { matmul_patch(Op::none, Op::none, 1.0, f.a, {0, 0}, {6, 4}, f.b, {0, 0, 0}, {4, 5, 1}, 0.0,
+                                    f.c, {0, 0}, {6, 5}); },
+                 "blo", {"2 entries"});
+  expect_invalid([&] { detail::matmul_patch(static_cast<Op>(5), Op::none, &one, f.a, {0, 0}, {6, 4}, f.b, {0, 0},
+                                            {4, 5}, &zero, f.c, {0, 0}, {6, 5}); },
+                 "op_a", {"5"});
+  expect_invalid([&] { detail::matmul_patch(Op::none, Op::none, nullptr, f.a, {0, 0}, {6, 4}, f.b, {0, 0}, {4, 5},
+                                            &zero, f.c, {0, 0}, {6, 5}); },
+                 "alpha", {"null"});
+  f.expect_unchanged();
+}
+
+TEST(LinalgErrors, GemmTypesDimensionsGroups) {
+  Fixture f;
+  const double one = 1, zero = 0;
+  auto fa = GlobalArray<float>::create({6, 4});
+  expect_invalid([&] { detail::matmul_patch(Op::none, Op::none, &one, fa, {0, 0}, {6, 4}, f.b, {0, 0}, {4, 5},
+                                            &zero, f.c, {0, 0}, {6, 5}); },
+                 "a", {"of type float", "element type of 'c'"});
+  auto ia = GlobalArray<int>::create({6, 4});
+  auto ib = GlobalArray<int>::create({4, 5});
+  auto ic = GlobalArray<int>::create({6, 5});
+  const int ione = 1, izero = 0;
+  expect_invalid([&] { detail::matmul_patch(Op::none, Op::none, &ione, ia, {0, 0}, {6, 4}, ib, {0, 0}, {4, 5}, &izero,
+                                            ic, {0, 0}, {6, 5}); },
+                 "a", {"of type int", "float, double"});
+  auto cube = GlobalArray<double>::create({6, 4, 2});
+  expect_invalid([&] { detail::matmul_patch(Op::none, Op::none, &one, cube, {0, 0}, {6, 4}, f.b, {0, 0}, {4, 5},
+                                            &zero, f.c, {0, 0}, {6, 5}); },
+                 "a", {"2-D"});
+  // The same ranks, but another group: arrays of one call must share their group.
+  std::vector<int> everyone(static_cast<std::size_t>(rma::size()));
+  for (int r = 0; r < rma::size(); ++r) everyone[static_cast<std::size_t>(r)] = r;
+  const rma::Group other = rma::Group::create(rma::Group::world(), everyone);
+  ArrayOptions on_other;
+  on_other.group = other;
+  auto ga = GlobalArray<double>::create({6, 4}, on_other);
+  expect_invalid([&] { gemm(Op::none, Op::none, 1.0, ga, f.b, 0.0, f.c); }, "a", {"group of 'c'"});
+  f.expect_unchanged();
+  // A destroyed array is a state error.
+  ga.destroy();
+  EXPECT_THROW(gemm(Op::none, Op::none, 1.0, ga, f.b, 0.0, f.c), rma::StateError);
+  for (Array* x : std::initializer_list<Array*>{&fa, &ia, &ib, &ic, &cube}) x->destroy();
+  f.expect_unchanged();
+}
+
+TEST(LinalgErrors, TransposeSymmetrizeSettings) {
+  Fixture f;
+  expect_invalid([&] { transpose(f.a, f.c); }, "b", {"linalg::transpose", "reversed dims"});
+  expect_invalid([&] { transpose(f.a, f.a); }, "b", {"same array as 'a'"});
+  expect_invalid([&] { symmetrize(f.a); }, "a", {"linalg::symmetrize", "[6, 4]", "square"});
+  f.expect_unchanged();
+  expect_invalid([&] { set_blas_threads(0); }, "n", {"0"});
+  EXPECT_EQ(blas_threads(), 1);  // the default policy: one BLAS thread per rank
+}
+
+TEST(LinalgErrors, SolveArguments) {
+  Fixture f;
+  LINALG_RNG(rng, 9);
+  const auto vs = random_matrix<double>(rng, 4 * 4);
+  auto sq = make_matrix(Dist::regular, 4, 4, vs);
+  expect_invalid([&] { lu_solve(f.a, f.c); }, "a", {"linalg::lu_solve", "square"});
+  expect_invalid([&] { lu_solve(sq, f.c); }, "b", {"as many rows as a has (4)"});
+  expect_invalid([&] { lu_solve(sq, sq); }, "b", {"same array as 'a'"});
+  expect_invalid([&] { cholesky_solve(sq, f.a); }, "b", {"linalg::cholesky_solve", "rows"});
+  expect_invalid([&] { (void)eigen_symmetric(sq, f.b); }, "v", {"linalg::eigen_symmetric", "a's dims"});
+  expect_invalid([&] { inverse(sq, f.b); }, "inv", {"linalg::inverse"});
+  EXPECT_EQ(read_all(sq), vs);
+  f.expect_unchanged();
+  sq.destroy();
+}
+
+// A zero column makes U(3, 3) exactly zero: the error names pivot 3; A and B stay as they were.
+TEST(LinalgErrors, SingularMatrixNamesThePivot) {
+  LINALG_RNG(rng, 10);
+  const Index n = 9;
+  auto va = random_matrix<double>(rng, n * n);
+  for (Index i = 0; i < n; ++i) va[static_cast<std::size_t>(i * n + 2)] = 0;
+  const auto vb = random_matrix<double>(rng, n * 2);
+  auto a = make_matrix(Dist::irregular, n, n, va);
+  auto b = make_matrix(Dist::regular, n, 2, vb);
+  try {
+    lu_solve(a, b);
+    ADD_FAILURE() << "no SingularMatrix";
+  } catch (const SingularMatrix& e) {
+    EXPECT_EQ(e.index(), 3);
+    EXPECT_NE(std::string(e.what()).find("pivot 3"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_all(a), va);
+  EXPECT_EQ(read_all(b), vb);
+  auto inv = make_matrix(Dist::grid, n, n, va);
+  EXPECT_THROW(inverse(a, inv), SingularMatrix);
+  EXPECT_EQ(read_all(inv), va);
+  a.destroy();
+  b.destroy();
+  inv.destroy();
+}
+
+// A negative diagonal entry at row 5 (one-based) makes the minor of order 5 fail.
+TEST(LinalgErrors, NotPositiveDefiniteNamesTheMinor) {
+  const Index n = 8;
+  std::vector<double> va(static_cast<std::size_t>(n * n), 0.0);
+  for (Index i = 0; i < n; ++i) va[static_cast<std::size_t>(i * n + i)] = i == 4 ? -1.0 : 2.0;
+  const std::vector<double> vb(static_cast<std::size_t>(n), 1.0);
+  auto a = make_matrix(Dist::empty_owner, n, n, va);
+  auto b = make_matrix(Dist::regular, n, 1, vb);
+  try {
+    cholesky_solve(a, b);
+    ADD_FAILURE() << "no NotPositiveDefinite";
+  } catch (const NotPositiveDefinite& e) {
+    EXPECT_EQ(e.index(), 5);
+    EXPECT_NE(std::string(e.what()).find("minor of order 5"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_all(a), va);
+  EXPECT_EQ(read_all(b), vb);
+  a.destroy();
+  b.destroy();
+}
+
+}  // namespace
+}  // namespace armada::linalg::test

@@ -1,0 +1,165 @@
+// LU and Cholesky solves (backward error), the symmetric eigensolver (residual, orthogonality,
+// eigenvalues against serial LAPACK) and the inverse, on every element type, with a small
+// ScaLAPACK block (ARMADA_LINALG_BLOCK in CMakeLists.txt) so that the block-cyclic layout and
+// the redistribution have many blocks on every grid.
+#include "linalg_test_util.hpp"
+
+extern "C" {
+void ssyev_(const char*, const char*, const int*, float*, const int*, float*, float*, const int*, int*, std::size_t,
+            std::size_t);
+void dsyev_(const char*, const char*, const int*, double*, const int*, double*, double*, const int*, int*,
+            std::size_t, std::size_t);
+void cheev_(const char*, const char*, const int*, std::complex<float>*, const int*, float*, std::complex<float>*,
+            const int*, float*, int*, std::size_t, std::size_t);
+void zheev_(const char*, const char*, const int*, std::complex<double>*, const int*, double*, std::complex<double>*,
+            const int*, double*, int*, std::size_t, std::size_t);
+}
+
+namespace armada::linalg::test {
+namespace {
+
+template <class T>
+class Solve : public ::testing::Test {};
+TYPED_TEST_SUITE(Solve, Types);
+
+// Dense row-major products and norms on every rank (the matrices are small).
+template <class T>
+std::vector<T> multiply(int op_a, const std::vector<T>& a, Index n, const std::vector<T>& x, Index nrhs) {
+  std::vector<T> y(static_cast<std::size_t>(n * nrhs), T(0));
+  reference_gemm(op_a, 0, n, nrhs, n, T(1), a, n, x, nrhs, T(0), y);
+  return y;
+}
+
+template <class T>
+double backward_error(int op, const std::vector<T>& a, Index n, const std::vector<T>& x, const std::vector<T>& b,
+                      Index nrhs) {
+  std::vector<T> r = multiply(op, a, n, x, nrhs);
+  for (std::size_t i = 0; i < r.size(); ++i) r[i] -= b[i];
+  return frobenius(r) / (frobenius(a) * frobenius(x) * static_cast<double>(n) * eps<T>());
+}
+
+// A Hermitian positive definite matrix: M Mᴴ + n I.
+template <class T>
+std::vector<T> spd(std::mt19937_64& rng, Index n) {
+  const auto m = random_matrix<T>(rng, n * n);
+  std::vector<T> a(static_cast<std::size_t>(n * n), T(0));
+  reference_gemm(0, 2, n, n, n, T(1), m, n, m, n, T(0), a);
+  for (Index i = 0; i < n; ++i) a[static_cast<std::size_t>(i * n + i)] += T(static_cast<R<T>>(n));
+  return a;
+}
+
+// Bound on the scaled backward errors: LAPACK's own tests accept up to 30.
+constexpr double kBound = 30.0;
+
+TYPED_TEST(Solve, LuManyRightHandSidesEveryOp) {
+  using T = TypeParam;
+  LINALG_RNG(rng, 1);
+  const Index n = 37, nrhs = 6;
+  for (int op = 0; op < 3; ++op) {
+    const Dist d = all_dists[op % 4];
+    const auto va = random_matrix<T>(rng, n * n), vb = random_matrix<T>(rng, n * nrhs);
+    auto a = make_matrix(d, n, n, va);
+    auto b = make_matrix(all_dists[(op + 2) % 4], n, nrhs, vb);
+    lu_solve(a, b, static_cast<Op>(op));
+    const auto x = read_all(b);
+    EXPECT_LE(backward_error(op, va, n, x, vb, nrhs), kBound) << "op " << op << " A " << name(d);
+    EXPECT_EQ(read_all(a), va);  // A is not modified
+    const auto t = last_solve_times();
+    EXPECT_GT(t.redistribute_s, 0.0);
+    EXPECT_GT(t.compute_s, 0.0);
+    a.destroy();
+    b.destroy();
+  }
+}
+
+TYPED_TEST(Solve, CholeskyEveryDistribution) {
+  using T = TypeParam;
+  LINALG_RNG(rng, 2);
+  const Index n = 29, nrhs = 3;
+  for (Dist d : all_dists) {
+    const auto va = spd<T>(rng, n), vb = random_matrix<T>(rng, n * nrhs);
+    auto a = make_matrix(d, n, n, va);
+    auto b = make_matrix(Dist::regular, n, nrhs, vb);
+    cholesky_solve(a, b);
+    EXPECT_LE(backward_error(0, va, n, read_all(b), vb, nrhs), kBound) << name(d);
+    EXPECT_EQ(read_all(a), va);
+    a.destroy();
+    b.destroy();
+  }
+}
+
+template <class T>
+std::vector<R<T>> serial_eigenvalues(std::vector<T> a, Index n) {
+  // LAPACK is column-major: the row-major Hermitian A is its conjugate there, same eigenvalues.
+  const int nn = static_cast<int>(n);
+  std::vector<R<T>> w(static_cast<std::size_t>(n));
+  int info = 0, lwork = static_cast<int>(4 * n);
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  std::vector<R<T>> rwork(static_cast<std::size_t>(3 * n));
+  if constexpr (std::is_same_v<T, float>) ssyev_("N", "L", &nn, a.data(), &nn, w.data(), work.data(), &lwork, &info, 1, 1);
+  if constexpr (std::is_same_v<T, double>) dsyev_("N", "L", &nn, a.data(), &nn, w.data(), work.data(), &lwork, &info, 1, 1);
+  if constexpr (std::is_same_v<T, std::complex<float>>)
+    cheev_("N", "L", &nn, a.data(), &nn, w.data(), work.data(), &lwork, rwork.data(), &info, 1, 1);
+  if constexpr (std::is_same_v<T, std::complex<double>>)
+    zheev_("N", "L", &nn, a.data(), &nn, w.data(), work.data(), &lwork, rwork.data(), &info, 1, 1);
+  EXPECT_EQ(info, 0);
+  return w;
+}
+
+TYPED_TEST(Solve, EigenResidualOrthogonalityAndSerialEigenvalues) {
+  using T = TypeParam;
+  LINALG_RNG(rng, 3);
+  const Index n = 26;
+  for (Dist d : {Dist::regular, Dist::empty_owner}) {
+    // Hermitian: (M + Mᴴ) / 2.
+    const auto m = random_matrix<T>(rng, n * n);
+    std::vector<T> va(m.size());
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < n; ++j)
+        va[static_cast<std::size_t>(i * n + j)] = (op_at(m, n, 0, i, j) + op_at(m, n, 2, i, j)) * T(0.5);
+    auto a = make_matrix(d, n, n, va);
+    auto v = make_matrix(Dist::irregular, n, n, std::vector<T>(va.size()));
+    const std::vector<R<T>> w = eigen_symmetric(a, v);
+    const auto vv = read_all(v);
+    // ‖AV − VΛ‖ / (‖A‖ n ε) and ‖VᴴV − I‖ / (n ε).
+    std::vector<T> av = multiply(0, va, n, vv, n);
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < n; ++j) av[static_cast<std::size_t>(i * n + j)] -= vv[static_cast<std::size_t>(i * n + j)] * w[static_cast<std::size_t>(j)];
+    EXPECT_LE(frobenius(av) / (frobenius(va) * n * eps<T>()), kBound) << name(d);
+    std::vector<T> vhv(va.size(), T(0));
+    reference_gemm(2, 0, n, n, n, T(1), vv, n, vv, n, T(0), vhv);
+    for (Index i = 0; i < n; ++i) vhv[static_cast<std::size_t>(i * n + i)] -= T(1);
+    EXPECT_LE(frobenius(vhv) / (n * eps<T>()), kBound) << name(d);
+    const auto ws = serial_eigenvalues(va, n);
+    for (Index i = 0; i < n; ++i)
+      EXPECT_LE(std::abs(w[static_cast<std::size_t>(i)] - ws[static_cast<std::size_t>(i)]),
+                kBound * n * eps<T>() * frobenius(va)) << "eigenvalue " << i;
+    EXPECT_EQ(read_all(a), va);
+    a.destroy();
+    v.destroy();
+  }
+}
+
+TYPED_TEST(Solve, InverseOutOfPlaceAndInPlace) {
+  using T = TypeParam;
+  LINALG_RNG(rng, 4);
+  const Index n = 21;
+  const auto va = random_matrix<T>(rng, n * n);
+  auto a = make_matrix(Dist::grid, n, n, va);
+  auto inv = make_matrix(Dist::empty_owner, n, n, std::vector<T>(va.size()));
+  inverse(a, inv);
+  auto check = [&](const std::vector<T>& x, const char* what) {
+    std::vector<T> r = multiply(0, va, n, x, n);
+    for (Index i = 0; i < n; ++i) r[static_cast<std::size_t>(i * n + i)] -= T(1);
+    EXPECT_LE(frobenius(r) / (frobenius(va) * frobenius(x) * n * eps<T>()), kBound) << what;
+  };
+  check(read_all(inv), "out of place");
+  EXPECT_EQ(read_all(a), va);
+  inverse(a, a);
+  check(read_all(a), "in place");
+  a.destroy();
+  inv.destroy();
+}
+
+}  // namespace
+}  // namespace armada::linalg::test

@@ -83,3 +83,34 @@ if(NOT ARMADA_WITH_VERBS STREQUAL "OFF")
     message(FATAL_ERROR "ARMADA_WITH_VERBS=ON but libibverbs was not found (Debian: libibverbs-dev)")
   endif()
 endif()
+
+# --- Debian's Global Arrays (optional): baselines and compatibility tests -------------------------
+# libglobalarrays-dev ships a static libga per MPI; its ARMCI comes either from ARMCI-MPI
+# (libarmci-mpi-dev: the baselines, target armada_ga_on_armci_mpi) or from Armada's own ARMCI
+# library (the compatibility tests link libga with armada::armci: target armada_ga_without_armci).
+# Both need ScaLAPACK for the same MPI, BLAS/LAPACK and the gfortran runtime GA was built with.
+find_path(ARMADA_GA_INCLUDE_DIR ga.h)
+find_library(ARMADA_GA_LIBRARY NAMES libga-${ARMADA_MPI}.a)
+find_library(ARMADA_ARMCI_MPI_LIBRARY NAMES libarmci-${ARMADA_MPI}.a)
+find_library(ARMADA_SCALAPACK_LIBRARY NAMES scalapack-${ARMADA_MPI})
+find_library(ARMADA_GFORTRAN_LIBRARY NAMES gfortran libgfortran.so.5)
+set(ARMADA_HAVE_GA OFF)
+if(ARMADA_GA_INCLUDE_DIR AND ARMADA_GA_LIBRARY AND ARMADA_SCALAPACK_LIBRARY AND ARMADA_GFORTRAN_LIBRARY)
+  set(ARMADA_HAVE_GA ON)
+  add_library(armada_ga_without_armci INTERFACE)
+  target_include_directories(armada_ga_without_armci SYSTEM INTERFACE ${ARMADA_GA_INCLUDE_DIR})
+  target_link_libraries(armada_ga_without_armci INTERFACE ${ARMADA_GA_LIBRARY})
+  # What libga needs after its ARMCI, in link order.
+  add_library(armada_ga_runtime INTERFACE)
+  target_link_libraries(armada_ga_runtime INTERFACE ${ARMADA_SCALAPACK_LIBRARY} LAPACK::LAPACK BLAS::BLAS
+                        ${ARMADA_GFORTRAN_LIBRARY} MPI::MPI_C m)
+endif()
+set(ARMADA_HAVE_GA_ON_ARMCI_MPI OFF)
+if(ARMADA_HAVE_GA AND ARMADA_ARMCI_MPI_LIBRARY)
+  set(ARMADA_HAVE_GA_ON_ARMCI_MPI ON)
+  # GA's ARMCI symbols are C ARMCI_* from libarmci-<mpi>.a; armada::rma is C++-namespaced, and
+  # armada's own ARMCI library must NOT be linked beside this target, so the two never meet.
+  add_library(armada_ga_on_armci_mpi INTERFACE)
+  target_link_libraries(armada_ga_on_armci_mpi INTERFACE armada_ga_without_armci ${ARMADA_ARMCI_MPI_LIBRARY}
+                        armada_ga_runtime)
+endif()

@@ -87,8 +87,9 @@ endif()
 # --- Debian's Global Arrays (optional): baselines and compatibility tests -------------------------
 # libglobalarrays-dev ships a static libga per MPI; its ARMCI comes either from ARMCI-MPI
 # (libarmci-mpi-dev: the baselines, target armada_ga_on_armci_mpi) or from Armada's own ARMCI
-# library (the compatibility tests link libga with armada::armci: target armada_ga_without_armci).
-# Both need ScaLAPACK for the same MPI, BLAS/LAPACK and the gfortran runtime GA was built with.
+# library (the compatibility tests put ${ARMADA_GA_LIBRARY}, a static archive, on the link line
+# right before armada::armci, then armada_ga_runtime). Both need ScaLAPACK for the same MPI,
+# BLAS/LAPACK and the gfortran runtime GA was built with (armada_ga_runtime).
 find_path(ARMADA_GA_INCLUDE_DIR ga.h)
 find_library(ARMADA_GA_LIBRARY NAMES libga-${ARMADA_MPI}.a)
 find_library(ARMADA_ARMCI_MPI_LIBRARY NAMES libarmci-${ARMADA_MPI}.a)

@@ -65,7 +65,8 @@ for app in "${apps[@]}"; do
       # shellcheck disable=SC2086
       echo "timeout $limit mpiexec -n $ranks $exe $args   # load $load" >> "$out/command.txt"
       # shellcheck disable=SC2086
-      if ! timeout "$limit" bash -c "$(declare -f armada_mpiexec); armada_mpiexec -n $ranks $exe $args" > "$log" 2>&1; then
+      # stdin from /dev/null: mpiexec would otherwise read the rest of the case list.
+      if ! timeout "$limit" bash -c "$(declare -f armada_mpiexec); armada_mpiexec -n $ranks $exe $args" < /dev/null > "$log" 2>&1; then
         echo "   FAILED (exit code; see $log)"; failed=1; continue
       fi
       json=$(grep -E '^\{.*\}$' "$log" | tail -n1 || true)

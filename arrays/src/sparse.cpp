@@ -30,14 +30,49 @@ constexpr const char* kPlan = "arrays::SparseMatrix::plan_for";
 using Local = std::int32_t;
 constexpr Index kLocalMax = INT32_MAX;
 
-// Rows of one rank in CSR: row r holds entries [ptr[r], ptr[r+1]).
-template <class C, class T>
+// Rows of one rank in CSR: row r holds entries [ptr[r], ptr[r+1]). `Columns` holds the column
+// indices: std::vector<Index> (global columns) or PlanColumns (a plan's local indices).
+template <class Columns, class T>
 struct Csr {
   std::vector<std::int64_t> ptr{0};
-  std::vector<C> col;
+  Columns col;
   std::vector<T> val;
   std::size_t rows() const { return ptr.size() - 1; }
 };
+
+// The column indices of one part of a plan (local block or ghost slots), built 32-bit and
+// narrowed to 16 bits when the part addresses at most 2^16 columns, as a rank's x block or
+// ghost slots usually do: the product streams indices and values once per product and is
+// memory bound, so a double entry then moves 10 bytes instead of 12.
+class PlanColumns {
+ public:
+  void push_back(Local c) { wide_.push_back(c); }
+  std::size_t size() const { return narrow_ ? short_.size() : wide_.size(); }
+  Local operator[](std::size_t k) const { return narrow_ ? Local{short_[k]} : wide_[k]; }
+  /// Stores the indices in 16 bits if every one is below `span` <= 2^16.
+  void narrow_if_within(Index span) {
+    if (narrow_ || span > Index{1} << 16) return;
+    short_.assign(wide_.begin(), wide_.end());
+    std::vector<Local>().swap(wide_);
+    narrow_ = true;
+  }
+  /// f(const C* indices) with C the stored index type: the kernels are compiled for both.
+  template <class F>
+  void with_indices(F&& f) const {
+    if (narrow_) f(short_.data());
+    else f(wide_.data());
+  }
+
+ private:
+  std::vector<Local> wide_;
+  std::vector<std::uint16_t> short_;
+  bool narrow_ = false;
+};
+
+template <class T>
+using GlobalCsr = Csr<std::vector<Index>, T>;
+template <class T>
+using PlanCsr = Csr<PlanColumns, T>;
 
 // Consecutive ghost columns [col, col + length) from one owner, landing in ghost slots
 // [slot, slot + length).
@@ -50,8 +85,8 @@ template <class T>
 struct Plan {
   Distribution columns;
   Index xlo = 0, xhi = 0;               // this rank's block of x
-  Csr<Local, T> local;                  // every local row; column c in [xlo, xhi) stored as c - xlo
-  Csr<Local, T> ghost;                  // rows with ghost entries only; columns stored as ghost slots
+  PlanCsr<T> local;                     // every local row; column c in [xlo, xhi) stored as c - xlo
+  PlanCsr<T> ghost;                     // rows with ghost entries only; columns stored as ghost slots
   std::vector<Local> ghost_rows;        // the local row of each row of `ghost`
   std::vector<Index> ghosts;            // the global column of each slot, ascending
   std::vector<GhostSource> sources;     // per owner, in column order
@@ -189,9 +224,9 @@ std::vector<Triplet<T>> exchange_triplets(const std::string& what, std::span<con
 // The local rows [r0, r1) in CSR with global columns: entries ordered by column, duplicates
 // summed in the order they were passed.
 template <class T>
-Csr<Index, T> assemble(std::span<const Triplet<T>> t, Index r0, Index r1) {
+GlobalCsr<T> assemble(std::span<const Triplet<T>> t, Index r0, Index r1) {
   const std::size_t nrows = static_cast<std::size_t>(r1 - r0);
-  Csr<Index, T> c;
+  GlobalCsr<T> c;
   c.ptr.assign(nrows + 1, 0);
   for (const auto& e : t) ++c.ptr[static_cast<std::size_t>(e.row - r0) + 1];
   std::partial_sum(c.ptr.begin(), c.ptr.end(), c.ptr.begin());
@@ -234,7 +269,7 @@ Csr<Index, T> assemble(std::span<const Triplet<T>> t, Index r0, Index r1) {
 
 // The sorted, distinct columns outside [xlo, xhi) that the rows touch.
 template <class T>
-std::vector<Index> ghost_columns_of(const Csr<Index, T>& g, Index xlo, Index xhi) {
+std::vector<Index> ghost_columns_of(const GlobalCsr<T>& g, Index xlo, Index xhi) {
   std::vector<Index> ghosts;
   for (Index c : g.col)
     if (c < xlo || c >= xhi) ghosts.push_back(c);
@@ -264,7 +299,7 @@ void plan_sources(Plan<T>& p, const rma::Group& group) {
 }
 
 template <class T>
-Plan<T> build_plan(const std::string& what, const Distribution& columns, const Csr<Index, T>& g, const rma::Group& group) {
+Plan<T> build_plan(const std::string& what, const Distribution& columns, const GlobalCsr<T>& g, const rma::Group& group) {
   Plan<T> p;
   p.columns = columns;
   std::tie(p.xlo, p.xhi) = block_1d(columns, group.rank());
@@ -295,13 +330,15 @@ Plan<T> build_plan(const std::string& what, const Distribution& columns, const C
       p.ghost_rows.push_back(static_cast<Local>(r));
     }
   }
+  p.local.col.narrow_if_within(p.xhi - p.xlo);
+  p.ghost.col.narrow_if_within(static_cast<Index>(p.ghosts.size()));
   return p;
 }
 
 // The plan's entries back in global columns (to plan for another distribution).
 template <class T>
-Csr<Index, T> global_rows(const Plan<T>& p) {
-  Csr<Index, T> g;
+GlobalCsr<T> global_rows(const Plan<T>& p) {
+  GlobalCsr<T> g;
   const std::size_t nrows = p.local.rows();
   g.ptr.assign(nrows + 1, 0);
   std::vector<std::pair<Index, T>> row;
@@ -329,8 +366,8 @@ Csr<Index, T> global_rows(const Plan<T>& p) {
 
 // sum_k val[k] x[col[k]] over [b, e), in four interleaved partial sums: a single running sum
 // would make every addition wait for the previous one (the loop would be latency bound).
-template <class T>
-inline T row_dot(const T* __restrict val, const Local* __restrict col, const T* __restrict x, std::int64_t b,
+template <class T, class C>
+inline T row_dot(const T* __restrict val, const C* __restrict col, const T* __restrict x, std::int64_t b,
                  std::int64_t e) {
   T s0(0), s1(0), s2(0), s3(0);
   std::int64_t k = b;
@@ -346,33 +383,39 @@ inline T row_dot(const T* __restrict val, const Local* __restrict col, const T* 
 
 // y[r] = alpha * (row r of c) . x + beta * y[r] for every row of c.
 template <class T>
-void csr_rows(const Csr<Local, T>& c, const T* __restrict x, T* __restrict y, T alpha, T beta) {
+void csr_rows(const PlanCsr<T>& c, const T* __restrict x, T* __restrict y, T alpha, T beta) {
   const std::int64_t* ptr = c.ptr.data();
   const std::size_t n = c.rows();
   const bool overwrite = is_zero(beta);
-  for (std::size_t r = 0; r < n; ++r) {
-    const T sum = row_dot(c.val.data(), c.col.data(), x, ptr[r], ptr[r + 1]);
-    y[r] = overwrite ? mul(alpha, sum) : mul_add(beta, y[r], mul(alpha, sum));
-  }
+  c.col.with_indices([&](const auto* col) {
+    for (std::size_t r = 0; r < n; ++r) {
+      const T sum = row_dot(c.val.data(), col, x, ptr[r], ptr[r + 1]);
+      y[r] = overwrite ? mul(alpha, sum) : mul_add(beta, y[r], mul(alpha, sum));
+    }
+  });
 }
 
 // y[rows[i]] += alpha * (row i of c) . x
 template <class T>
-void csr_rows_add(const Csr<Local, T>& c, const Local* rows, const T* __restrict x, T* __restrict y, T alpha) {
+void csr_rows_add(const PlanCsr<T>& c, const Local* rows, const T* __restrict x, T* __restrict y, T alpha) {
   const std::int64_t* ptr = c.ptr.data();
-  for (std::size_t i = 0; i < c.rows(); ++i)
-    y[rows[i]] = mul_add(alpha, row_dot(c.val.data(), c.col.data(), x, ptr[i], ptr[i + 1]), y[rows[i]]);
+  c.col.with_indices([&](const auto* col) {
+    for (std::size_t i = 0; i < c.rows(); ++i)
+      y[rows[i]] = mul_add(alpha, row_dot(c.val.data(), col, x, ptr[i], ptr[i + 1]), y[rows[i]]);
+  });
 }
 
 // y[col[k]] += alpha * val[k] * x[row]: the transposed product of c's rows (rows[i] names the
 // local row of c's row i; null: the identity).
 template <class T>
-void csr_transposed_add(const Csr<Local, T>& c, const Local* rows, const T* __restrict x, T* __restrict y, T alpha) {
-  for (std::size_t i = 0; i < c.rows(); ++i) {
-    const T xa = mul(alpha, x[rows ? static_cast<std::size_t>(rows[i]) : i]);
-    for (auto k = static_cast<std::size_t>(c.ptr[i]); k < static_cast<std::size_t>(c.ptr[i + 1]); ++k)
-      y[c.col[k]] = mul_add(c.val[k], xa, y[c.col[k]]);
-  }
+void csr_transposed_add(const PlanCsr<T>& c, const Local* rows, const T* __restrict x, T* __restrict y, T alpha) {
+  c.col.with_indices([&](const auto* col) {
+    for (std::size_t i = 0; i < c.rows(); ++i) {
+      const T xa = mul(alpha, x[rows ? static_cast<std::size_t>(rows[i]) : i]);
+      for (auto k = static_cast<std::size_t>(c.ptr[i]); k < static_cast<std::size_t>(c.ptr[i + 1]); ++k)
+        y[col[k]] = mul_add(c.val[k], xa, y[col[k]]);
+    }
+  });
 }
 
 }  // namespace
@@ -413,7 +456,7 @@ SparseMatrix<T> SparseMatrix<T>::create(Index rows, Index cols, std::span<const 
 
   bool all_local = false;
   const std::vector<Triplet<T>> received = exchange_triplets<T>(m->what(), triplets, m->row_dist, m->group, all_local);
-  const Csr<Index, T> g = assemble<T>(all_local ? triplets : std::span<const Triplet<T>>(received), m->r0, m->r1);
+  const GlobalCsr<T> g = assemble<T>(all_local ? triplets : std::span<const Triplet<T>>(received), m->r0, m->r1);
   rma::agree(kCreate, [&] { m->plan = build_plan<T>(m->what(), Distribution::regular({cols}, m->group.size()), g, m->group); },
              m->group);
   m->ghost_values.assign(m->plan.ghosts.size(), T(0));

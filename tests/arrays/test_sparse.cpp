@@ -167,6 +167,15 @@ TYPED_TEST(Sparse, VectorsDistributedUnlikeTheMatrix) {
   check_products(m, {}, xo, yo, "irregular vectors", rng);
 }
 
+// Column indices are stored in 16 bits when a rank's x block (or its ghost slots) spans at most
+// 2^16 columns, in 32 bits beyond: 300 000 columns give every rank (up to 4) a block wider than
+// that, and 0.15 density on 4 rows gives ranks of a 2- or 4-rank run more than 2^16 ghosts.
+TYPED_TEST(Sparse, ColumnBlocksBeyondSixteenBitIndices) {
+  std::mt19937_64 rng(16);
+  const auto m = random_matrix<TypeParam>(rng, 4, 300000, 0.15);
+  check_products(m, {}, {}, {}, "300000 columns", rng);
+}
+
 TYPED_TEST(Sparse, EmptyMatrix) {
   std::mt19937_64 rng(15);
   RandomMatrix<TypeParam> m{9, 6, {}, std::vector<TypeParam>(54, TypeParam(0))};

@@ -45,6 +45,10 @@ void each_local_block(const CyclicMatrix<T>& m, F&& f) {
   }
 }
 
+// The array box whose row-major copy is the block `b` of the array's transpose, column-major
+// (a local block at (lr0, lc0) of a transpose starts at local + lc0 * lld + lr0).
+Box array_box_of_transpose(const Box& b) { return Box{b.c0, b.c1, b.r0, b.r1}; }
+
 }  // namespace
 
 BlacsGrid::BlacsGrid(const rma::Group& group) {
@@ -65,8 +69,8 @@ BlacsGrid::~BlacsGrid() {
 }
 
 template <class T>
-CyclicMatrix<T>::CyclicMatrix(const BlacsGrid& grid, Index rows_, Index cols_, int nb_)
-    : rows(rows_), cols(cols_), nb(nb_), myrow(grid.myrow), mycol(grid.mycol), nprow(grid.nprow), npcol(grid.npcol) {
+CyclicMatrix<T>::CyclicMatrix(const BlacsGrid& grid, Index rows_, Index cols_, int nb_, Holds holds_)
+    : holds(holds_), rows(rows_), cols(cols_), nb(nb_), myrow(grid.myrow), mycol(grid.mycol), nprow(grid.nprow), npcol(grid.npcol) {
   const int m = static_cast<int>(rows), n = static_cast<int>(cols), zero = 0;
   locr = numroc_(&m, &nb, &myrow, &zero, &nprow);
   locc = numroc_(&n, &nb, &mycol, &zero, &npcol);
@@ -80,6 +84,14 @@ CyclicMatrix<T>::CyclicMatrix(const BlacsGrid& grid, Index rows_, Index cols_, i
 
 template <class T>
 void Redistribution<T>::fetch(const Array& a, CyclicMatrix<T>& m) {
+  if (m.holds == Holds::transpose) {
+    const Coord ld{static_cast<Index>(m.lld())};
+    each_local_block(m, [&](const Box& box, Index lr0, Index lc0) {
+      const Box in_array = array_box_of_transpose(box);
+      handles_.push_back(a.get_nb(in_array.lo(), in_array.hi(), m.local.data() + lc0 * m.lld() + lr0, ld));
+    });
+    return;
+  }
   Pending& p = pending_.emplace_back(Pending{&m, std::vector<T>(m.local.size())});
   const Coord ld{static_cast<Index>(m.locc)};
   T* staging = p.staging.data();
@@ -98,10 +110,19 @@ void Redistribution<T>::complete_fetches() {
 
 template <class T>
 void Redistribution<T>::store(const CyclicMatrix<T>& m, Array& a) {
+  std::vector<arrays::NbHandle> handles;
+  if (m.holds == Holds::transpose) {
+    const Coord ld{static_cast<Index>(m.lld())};
+    each_local_block(m, [&](const Box& box, Index lr0, Index lc0) {
+      const Box in_array = array_box_of_transpose(box);
+      handles.push_back(a.put_nb(in_array.lo(), in_array.hi(), m.local.data() + lc0 * m.lld() + lr0, ld));
+    });
+    for (auto& h : handles) h.wait();
+    return;
+  }
   std::vector<T> staging(m.local.size());
   transpose_into(m.local.data(), m.locc, m.locr, staging.data());  // column-major -> row-major
   const Coord ld{static_cast<Index>(m.locc)};
-  std::vector<arrays::NbHandle> handles;
   each_local_block(m, [&](const Box& box, Index lr0, Index lc0) {
     handles.push_back(a.put_nb(box.lo(), box.hi(), staging.data() + lr0 * m.locc + lc0, ld));
   });

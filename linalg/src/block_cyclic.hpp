@@ -26,11 +26,25 @@ class BlacsGrid {
   int system_handle_ = -1;
 };
 
+/// What a CyclicMatrix holds of the array it is loaded from and stored to.
+enum class Holds {
+  /// The array itself: blocks arrive row-major in a staging buffer and are transposed into
+  /// column-major storage (one more pass over the data).
+  array,
+  /// The array's transpose: the array's row-major bytes ARE its transpose's column-major
+  /// storage, so blocks land in place (no staging, no transpose pass), and with one process
+  /// row every block is a run of whole array rows (one contiguous copy). The solvers make up
+  /// for the transpose (see solve.cpp).
+  transpose,
+};
+
 /// This rank's part of a rows x cols matrix in nb x nb blocks dealt cyclically over the grid,
-/// column-major (ScaLAPACK's local storage), with its array descriptor.
+/// column-major (ScaLAPACK's local storage), with its array descriptor. Holding the transpose
+/// of a rows x cols array makes it a cols x rows matrix.
 template <class T>
 struct CyclicMatrix {
-  CyclicMatrix(const BlacsGrid& grid, Index rows, Index cols, int nb);
+  CyclicMatrix(const BlacsGrid& grid, Index rows, Index cols, int nb, Holds holds = Holds::array);
+  Holds holds;
   Index rows, cols;
   int nb;
   int myrow, mycol, nprow, npcol;
@@ -42,7 +56,8 @@ struct CyclicMatrix {
 
 /// Moves whole 2-D arrays into and out of CyclicMatrix storage: one patch get (put) per
 /// nb x nb block, or per run of blocks along a dimension the grid does not cut, every one of
-/// them in flight before the first is waited for.
+/// them in flight before the first is waited for. The array's dims must be the matrix's
+/// (Holds::array) or their transpose (Holds::transpose).
 template <class T>
 class Redistribution {
  public:

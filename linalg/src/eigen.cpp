@@ -12,6 +12,14 @@ namespace {
 
 constexpr int kOne = 1;
 
+// A is loaded as its transpose M (Holds::transpose: blocks land in place), whose upper
+// triangle holds A's lower one: M = conj(A) as a Hermitian matrix, with A's eigenvalues and
+// the conjugates of A's eigenvectors (conjugated back before V is stored).
+template <class T>
+const char* uplo_of(const CyclicMatrix<T>& a) {
+  return a.holds == Holds::transpose ? "U" : "L";
+}
+
 // Divide and conquer: a workspace query (lwork = -1), then the solve. Real types.
 template <class T>
 int syevd(void (*routine)(const char*, const char*, const int*, T*, const int*, const int*, const int*, T*, T*,
@@ -21,13 +29,13 @@ int syevd(void (*routine)(const char*, const char*, const int*, T*, const int*, 
   const int n = static_cast<int>(a.rows), query = -1;
   int info = 0, liwork = 0;
   T lwork_t{};
-  routine("V", "L", &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, &lwork_t,
+  routine("V", uplo_of(a), &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, &lwork_t,
           &query, &liwork, &query, &info, 1, 1);
   if (info != 0) return info;
   const int lwork = static_cast<int>(lwork_t) + 1;
   std::vector<T> work(static_cast<std::size_t>(lwork));
   std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
-  routine("V", "L", &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, work.data(),
+  routine("V", uplo_of(a), &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, work.data(),
           &lwork, iwork.data(), &liwork, &info, 1, 1);
   return info;
 }
@@ -42,14 +50,14 @@ int heevd(void (*routine)(const char*, const char*, const int*, std::complex<R>*
   int info = 0, liwork = 0;
   std::complex<R> lwork_t{};
   R lrwork_t{};
-  routine("V", "L", &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, &lwork_t,
+  routine("V", uplo_of(a), &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, &lwork_t,
           &query, &lrwork_t, &query, &liwork, &query, &info, 1, 1);
   if (info != 0) return info;
   const int lwork = static_cast<int>(lwork_t.real()) + 1, lrwork = static_cast<int>(lrwork_t) + 1;
   std::vector<std::complex<R>> work(static_cast<std::size_t>(lwork));
   std::vector<R> rwork(static_cast<std::size_t>(lrwork));
   std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
-  routine("V", "L", &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, work.data(),
+  routine("V", uplo_of(a), &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, work.data(),
           &lwork, rwork.data(), &lrwork, iwork.data(), &liwork, &info, 1, 1);
   return info;
 }
@@ -70,7 +78,7 @@ void eigen_typed(const Array& a, Array& v, void* eigenvalues) {
   const char* name = "linalg::eigen_symmetric";
   BlacsGrid grid(a.group());
   const Index n = a.dims()[0];
-  CyclicMatrix<T> ca(grid, n, n, scalapack_block()), cz(grid, n, n, scalapack_block());
+  CyclicMatrix<T> ca(grid, n, n, scalapack_block(), Holds::transpose), cz(grid, n, n, scalapack_block());
   Redistribution<T> fetch;
   fetch.fetch(a, ca);
   fetch.complete_fetches();
@@ -78,6 +86,8 @@ void eigen_typed(const Array& a, Array& v, void* eigenvalues) {
   const int info = solve(ca, cz, w.data());
   if (info < 0) throw rma::SystemError(name, "p?syevd/p?heevd rejected its argument " + std::to_string(-info));
   if (info > 0) throw NoConvergence(name, info);
+  if constexpr (!std::is_floating_point_v<T>)
+    for (T& z : cz.local) z = std::conj(z);  // M's eigenvectors are A's conjugated
   Redistribution<T>::store(cz, v);
   std::copy(w.begin(), w.end(), static_cast<Real<T>*>(eigenvalues));
 }

@@ -66,96 +66,142 @@ void store(const CyclicMatrix<T>& m, Array& a) {
   Redistribution<T>::store(m, a);
 }
 
-// LU factorization in place; throws SingularMatrix on a zero pivot.
+// The factorizations load A as its transpose M = Aᵀ (Holds::transpose: blocks land in place,
+// with no staging buffer and no transpose pass) and make up for it:
+//   LU       op(A) X = B is Mᵀ X = B (op none), M X = B (transpose), conj(M) X = B (conjugate
+//            transpose, solved as M conj(X) = conj(B)). inv(A) = inv(M)ᵀ, which storing M's
+//            inverse back as a transpose writes. An exact zero pivot in M's factorization makes
+//            A itself be loaded and factored, so that SingularMatrix names the pivot of PA = LU.
+//   Cholesky M's upper triangle holds A's lower one, conjugated: with uplo 'U', M = conj(A)
+//            (A as defined by its lower triangle), solved as M conj(X) = conj(B); M's leading
+//            minors are A's, conjugated, so the failing minor is A's.
+
+// conj(m) in place (complex types; nothing for real ones).
 template <class T>
-std::vector<int> factor_lu(const char* op, CyclicMatrix<T>& a) {
+void conjugate(CyclicMatrix<T>& m) {
+  if constexpr (!std::is_floating_point_v<T>)
+    for (T& v : m.local) v = std::conj(v);
+}
+
+// p?getrf in place: 0, or the one-based index of the first exactly zero pivot.
+template <class T>
+int getrf(const char* op, CyclicMatrix<T>& a, std::vector<int>& ipiv) {
   Phase phase(g_times.compute_s);
-  std::vector<int> ipiv(static_cast<std::size_t>(a.locr + a.nb));
+  ipiv.assign(static_cast<std::size_t>(a.locr + a.nb), 0);
   const int n = static_cast<int>(a.rows);
   int info = 0;
   Scalapack<T>::getrf(&n, &n, a.local.data(), &kOne, &kOne, a.desc, ipiv.data(), &info);
   require_ok_arguments(op, "p?getrf", info);
+  return info;
+}
+
+// The LU factors of the square `array` (or of its transpose, as `a` holds it), loaded into
+// `a`; throws SingularMatrix naming the zero pivot of the array's own factorization.
+template <class T>
+std::vector<int> factor_lu(const char* op, const BlacsGrid& grid, const Array& array, CyclicMatrix<T>& a) {
+  std::vector<int> ipiv;
+  int info = getrf(op, a, ipiv);
+  if (info > 0 && a.holds == Holds::transpose) {
+    a = CyclicMatrix<T>(grid, a.cols, a.rows, a.nb, Holds::array);
+    load<T>({{&array, &a}});
+    info = getrf(op, a, ipiv);
+  }
   if (info > 0) throw SingularMatrix(op, info);
   return ipiv;
 }
 
-// Cholesky factorization (lower) in place; throws NotPositiveDefinite.
+// p?getrs's trans for op(A) when `a` holds A's factors or Aᵀ's, and whether the system is
+// solved in conjugates (op(A) = conj(M): M conj(X) = conj(B)).
+std::pair<char, bool> lu_trans(Op op, Holds holds, bool complex) {
+  if (holds == Holds::array) return {op == Op::none ? 'N' : op == Op::transpose ? 'T' : 'C', false};
+  if (op == Op::none) return {'T', false};
+  return {'N', op == Op::conj_transpose && complex};
+}
+
+// Cholesky factorization in place (uplo 'U' on a transpose, see above); throws
+// NotPositiveDefinite naming the failing minor.
 template <class T>
 void factor_cholesky(const char* op, CyclicMatrix<T>& a) {
   Phase phase(g_times.compute_s);
   const int n = static_cast<int>(a.rows);
   int info = 0;
-  Scalapack<T>::potrf("L", &n, a.local.data(), &kOne, &kOne, a.desc, &info, 1);
+  Scalapack<T>::potrf(a.holds == Holds::transpose ? "U" : "L", &n, a.local.data(), &kOne, &kOne, a.desc, &info, 1);
   require_ok_arguments(op, "p?potrf", info);
   if (info > 0) throw NotPositiveDefinite(op, info);
 }
 
-// A X = B on block-cyclic copies: `factor_and_solve(ca, cb)` factors ca in place and
-// overwrites cb with X (both ScaLAPACK steps timed as compute); X is written back into B only
-// when it returned.
-template <class T, class F>
-void solve_on_copies(const Array& a, Array& b, F&& factor_and_solve) {
-  BlacsGrid grid(a.group());
-  const int nb = scalapack_block();
-  CyclicMatrix<T> ca(grid, a.dims()[0], a.dims()[0], nb), cb(grid, b.dims()[0], b.dims()[1], nb);
-  load<T>({{&a, &ca}, {&b, &cb}});
-  factor_and_solve(ca, cb);
-  store(cb, b);
-}
-
+// A X = B with A loaded as its transpose and B (n x nrhs, small) as itself; X is written into
+// B only once every step succeeded.
 template <class T>
 void lu_solve_typed(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
-  solve_on_copies<T>(a, b, [&](CyclicMatrix<T>& ca, CyclicMatrix<T>& cb) {
-    const std::vector<int> ipiv = factor_lu(name, ca);
+  BlacsGrid grid(a.group());
+  const int nb = scalapack_block();
+  const Index n = a.dims()[0];
+  CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
+  load<T>({{&a, &ca}, {&b, &cb}});
+  const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
+  {
     Phase phase(g_times.compute_s);
-    const char trans = op == Op::none ? 'N' : op == Op::transpose ? 'T' : 'C';
-    const int n = static_cast<int>(ca.rows), nrhs = static_cast<int>(cb.cols);
+    const auto [trans, in_conjugates] = lu_trans(op, ca.holds, !std::is_floating_point_v<T>);
+    const int nn = static_cast<int>(n), nrhs = static_cast<int>(cb.cols);
     int info = 0;
-    Scalapack<T>::getrs(&trans, &n, &nrhs, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), cb.local.data(),
+    if (in_conjugates) conjugate(cb);
+    Scalapack<T>::getrs(&trans, &nn, &nrhs, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), cb.local.data(),
                         &kOne, &kOne, cb.desc, &info, 1);
     require_ok_arguments(name, "p?getrs", info);
-  });
+    if (in_conjugates) conjugate(cb);
+  }
+  store(cb, b);
 }
 
 template <class T>
 void cholesky_solve_typed(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
-  solve_on_copies<T>(a, b, [&](CyclicMatrix<T>& ca, CyclicMatrix<T>& cb) {
-    factor_cholesky(name, ca);
+  BlacsGrid grid(a.group());
+  const int nb = scalapack_block();
+  const Index n = a.dims()[0];
+  CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
+  load<T>({{&a, &ca}, {&b, &cb}});
+  factor_cholesky(name, ca);
+  {
     Phase phase(g_times.compute_s);
-    const int n = static_cast<int>(ca.rows), nrhs = static_cast<int>(cb.cols);
+    const int nn = static_cast<int>(n), nrhs = static_cast<int>(cb.cols);
     int info = 0;
-    Scalapack<T>::potrs("L", &n, &nrhs, ca.local.data(), &kOne, &kOne, ca.desc, cb.local.data(), &kOne, &kOne,
+    conjugate(cb);
+    Scalapack<T>::potrs("U", &nn, &nrhs, ca.local.data(), &kOne, &kOne, ca.desc, cb.local.data(), &kOne, &kOne,
                         cb.desc, &info, 1);
     require_ok_arguments(name, "p?potrs", info);
-  });
+    conjugate(cb);
+  }
+  store(cb, b);
 }
 
 template <class T>
 void inverse_typed(const Array& a, Array& inv) {
   const char* name = "linalg::inverse";
   BlacsGrid grid(a.group());
-  CyclicMatrix<T> ca(grid, a.dims()[0], a.dims()[0], scalapack_block());
+  const Index n = a.dims()[0];
+  CyclicMatrix<T> ca(grid, n, n, scalapack_block(), Holds::transpose);
   load<T>({{&a, &ca}});
-  const std::vector<int> ipiv = factor_lu(name, ca);
+  const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
   {
     Phase phase(g_times.compute_s);
-    const int n = static_cast<int>(ca.rows), query = -1;
+    const int nn = static_cast<int>(n), query = -1;
     int info = 0, liwork = 0;
     T lwork_t{};
-    Scalapack<T>::getri(&n, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), &lwork_t, &query, &liwork, &query,
+    Scalapack<T>::getri(&nn, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), &lwork_t, &query, &liwork, &query,
                         &info);
     require_ok_arguments(name, "p?getri (workspace query)", info);
     const int lwork = static_cast<int>(std::real(lwork_t)) + 1;
     std::vector<T> work(static_cast<std::size_t>(lwork));
     std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
-    Scalapack<T>::getri(&n, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), work.data(), &lwork, iwork.data(),
+    Scalapack<T>::getri(&nn, ca.local.data(), &kOne, &kOne, ca.desc, ipiv.data(), work.data(), &lwork, iwork.data(),
                         &liwork, &info);
     require_ok_arguments(name, "p?getri", info);
     if (info > 0) throw SingularMatrix(name, info);
   }
-  store(ca, inv);
+  store(ca, inv);  // inv(M) stored as a transpose (or as itself after the fallback): inv(A)
 }
 
 }  // namespace

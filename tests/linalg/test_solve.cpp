@@ -2,6 +2,8 @@
 // eigenvalues against serial LAPACK) and the inverse, on every element type, with a small
 // ScaLAPACK block (ARMADA_LINALG_BLOCK in CMakeLists.txt) so that the block-cyclic layout and
 // the redistribution have many blocks on every grid.
+#include <limits>
+
 #include "linalg_test_util.hpp"
 
 extern "C" {
@@ -104,6 +106,30 @@ std::vector<R<T>> serial_eigenvalues(std::vector<T> a, Index n) {
     zheev_("N", "L", &nn, a.data(), &nn, w.data(), work.data(), &lwork, rwork.data(), &info, 1, 1);
   EXPECT_EQ(info, 0);
   return w;
+}
+
+// Cholesky and eigen read A's lower triangle only: a strict upper triangle of NaNs changes
+// neither the solution nor the eigenvalues (the factorizations load A as its transpose and
+// must then read its other triangle).
+TYPED_TEST(Solve, CholeskyAndEigenReadOnlyTheLowerTriangle) {
+  using T = TypeParam;
+  LINALG_RNG(rng, 5);
+  const Index n = 21, nrhs = 2;
+  const auto full = spd<T>(rng, n), vb = random_matrix<T>(rng, n * nrhs);
+  auto lower = full;
+  for (Index i = 0; i < n; ++i)
+    for (Index j = i + 1; j < n; ++j) lower[static_cast<std::size_t>(i * n + j)] = T(std::numeric_limits<R<T>>::quiet_NaN());
+  auto a = make_matrix(Dist::grid, n, n, lower);
+  auto b = make_matrix(Dist::regular, n, nrhs, vb);
+  cholesky_solve(a, b);
+  EXPECT_LE(backward_error(0, full, n, read_all(b), vb, nrhs), kBound);
+  auto v = make_matrix(Dist::regular, n, n, std::vector<T>(full.size()));
+  const std::vector<R<T>> w = eigen_symmetric(a, v);
+  const auto ws = serial_eigenvalues(full, n);
+  for (Index i = 0; i < n; ++i)
+    EXPECT_LE(std::abs(w[static_cast<std::size_t>(i)] - ws[static_cast<std::size_t>(i)]),
+              kBound * n * eps<T>() * frobenius(full)) << "eigenvalue " << i;
+  for (auto* x : {&a, &b, &v}) x->destroy();
 }
 
 TYPED_TEST(Solve, EigenResidualOrthogonalityAndSerialEigenvalues) {

@@ -147,6 +147,13 @@ foreach(_c mpirma.vnode1 mpirma.vnode2 mpirma-ucx.vnode1 mpirma-shm.vnode1 mpirm
   set(_cfg_${_c}_LABELS mpirma)
 endforeach()
 
+# The layers above rma (arrays, linalg, apps, examples, fortran) only issue rma operations: they
+# run on one configuration per transport and node shape (on-node, 1 and 2 ranks per virtual node,
+# the server's message path). A transport's own variants (server clustering, osc ucx on every
+# window, MPI_Win_create windows) are the business of the rma and C API conformance suites,
+# which run every row above. Upper layers pass CONFIGS ${ARMADA_LAYER_CONFIGS}.
+set(ARMADA_LAYER_CONFIGS shm server.vnode1 server.vnode2 server-msg.vnode1 mpirma.vnode1 mpirma.vnode2)
+
 # armada_add_transport_tests(<target> [NAME <stem>] [TIMEOUT <s>] [LABELS ...] [ARGS ...]
 #                            [ENV ...] [CONFIGS <subset of ARMADA_TRANSPORT_CONFIGS>] [RANKS <n>...])
 # One armada_add_mpi_test per configuration: <stem> for shm, <stem>.<config> for the others.

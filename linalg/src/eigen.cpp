@@ -1,4 +1,7 @@
 // The symmetric (Hermitian) eigensolver: p?syevd / p?heevd on a block-cyclic copy.
+#include <mpi.h>
+
+#include <algorithm>
 #include <complex>
 
 #include "armada/linalg/settings.hpp"
@@ -20,6 +23,23 @@ const char* uplo_of(const CyclicMatrix<T>& a) {
   return a.holds == Holds::transpose ? "U" : "L";
 }
 
+// Workspace beyond what the p?syevd / p?heevd queries return. The routines inside get what the
+// query left them, and for matrices not much larger than a block that is too little: the
+// back-transformation p?ormtr (p?unmtr) rejects LWORK ("parameter number 16 had an illegal
+// value", e.g. n = 26 with the default nb = 64) and the eigenvector sort p?lasrt rejects it
+// ("parameter number 9", from the real workspace of the complex routines, e.g. n = 26, nb = 16
+// on 2 ranks); both return, the driver still reports success, and the eigenvectors are wrong.
+// Their documented needs: p?ormtr (SIDE = 'L') max(nb (nb - 1) / 2, (NqC0 + MpC0) nb) + nb²,
+// with NqC0, MpC0 at most the local columns and rows plus a block; p?lasrt max(n, NP (nb + NQ))
+// with NP, NQ the local rows and columns. Adding the larger to both workspaces covers either.
+template <class T>
+int workspace_margin(const CyclicMatrix<T>& a) {
+  const long nb = a.nb, rows = a.locr, cols = a.locc;
+  const long ormtr = std::max(nb * (nb - 1) / 2, (rows + cols + 2 * nb) * nb) + nb * nb;
+  const long lasrt = std::max<long>(a.rows, rows * (nb + cols));
+  return static_cast<int>(std::min<long>(std::max(ormtr, lasrt), 1L << 30));
+}
+
 // Divide and conquer: a workspace query (lwork = -1), then the solve. Real types.
 template <class T>
 int syevd(void (*routine)(const char*, const char*, const int*, T*, const int*, const int*, const int*, T*, T*,
@@ -32,7 +52,7 @@ int syevd(void (*routine)(const char*, const char*, const int*, T*, const int*, 
   routine("V", uplo_of(a), &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, &lwork_t,
           &query, &liwork, &query, &info, 1, 1);
   if (info != 0) return info;
-  const int lwork = static_cast<int>(lwork_t) + 1;
+  const int lwork = static_cast<int>(lwork_t) + 1 + workspace_margin(a);
   std::vector<T> work(static_cast<std::size_t>(lwork));
   std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
   routine("V", uplo_of(a), &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, work.data(),
@@ -53,7 +73,8 @@ int heevd(void (*routine)(const char*, const char*, const int*, std::complex<R>*
   routine("V", uplo_of(a), &n, a.local.data(), &kOne, &kOne, a.desc, w, z.local.data(), &kOne, &kOne, z.desc, &lwork_t,
           &query, &lrwork_t, &query, &liwork, &query, &info, 1, 1);
   if (info != 0) return info;
-  const int lwork = static_cast<int>(lwork_t.real()) + 1, lrwork = static_cast<int>(lrwork_t) + 1;
+  const int lwork = static_cast<int>(lwork_t.real()) + 1 + workspace_margin(a);
+  const int lrwork = static_cast<int>(lrwork_t) + 1 + workspace_margin(a);
   std::vector<std::complex<R>> work(static_cast<std::size_t>(lwork));
   std::vector<R> rwork(static_cast<std::size_t>(lrwork));
   std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
@@ -83,7 +104,12 @@ void eigen_typed(const Array& a, Array& v, void* eigenvalues) {
   fetch.fetch(a, ca);
   fetch.complete_fetches();
   std::vector<Real<T>> w(static_cast<std::size_t>(n));
-  const int info = solve(ca, cz, w.data());
+  int info = solve(ca, cz, w.data());
+  // A matrix of at most one block is solved by the process holding it alone (p?stedc calls the
+  // serial ?stedc there), and only that process has the eigenvalues and the status: grid
+  // process (0, 0), group rank 0, hands them to the others.
+  MPI_Bcast(&info, 1, MPI_INT, 0, a.group().comm());
+  MPI_Bcast(w.data(), static_cast<int>(w.size() * sizeof(Real<T>)), MPI_BYTE, 0, a.group().comm());
   if (info < 0) throw rma::SystemError(name, "p?syevd/p?heevd rejected its argument " + std::to_string(-info));
   if (info > 0) throw NoConvergence(name, info);
   if constexpr (!std::is_floating_point_v<T>)

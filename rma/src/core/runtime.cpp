@@ -142,6 +142,9 @@ void print_configuration(const State& s) {
     for (int r : s.topology.members[n]) std::printf(" %d", r);
     std::printf("\n");
   }
+  for (const auto& t : s.routes.started)
+    if (const TransportEntry* entry = find_transport(t->name()))
+      std::printf("  transport %s: %s\n", entry->name, entry->summary);
   for (const Setting& setting : settings())
     std::printf("  %s=%s\n", setting.name, setting_value(setting).c_str());
   std::fflush(stdout);

@@ -1,0 +1,466 @@
+#include "transport/rdma/rdma_transport.hpp"
+
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "core/check.hpp"
+#include "transport/shm/shm_transport.hpp"
+
+namespace armada::rma::detail {
+
+using rdma::ReplyKind;
+using rdma::RequestKind;
+
+namespace {
+
+constexpr const char* kRmwName[] = {"rma::fetch_add", "rma::swap", "rma::compare_swap"};
+
+std::uint64_t token_of(ucs_status_ptr_t request) { return reinterpret_cast<std::uintptr_t>(request); }
+ucs_status_ptr_t request_of(std::uint64_t token) { return reinterpret_cast<ucs_status_ptr_t>(token); }
+
+// UCX transports that move data and do atomics without the target's CPU: shared memory
+// mappings, kernel-assisted copies, and the InfiniBand/RoCE reliable transports.
+bool one_sided(const std::string& tl) {
+  static constexpr const char* kOneSided[] = {"self", "posix", "sysv", "xpmem", "cma", "knem",
+                                              "rc_verbs", "rc_mlx5", "dc_mlx5", "rc", "dc"};
+  for (const char* name : kOneSided)
+    if (tl == name) return true;
+  return false;
+}
+
+}  // namespace
+
+// ---- construction ----------------------------------------------------------------------------
+
+RdmaTransport::RdmaTransport(MPI_Comm world, int rank, int size, ShmTransport& shm, RdmaSettings settings)
+    : rank_(rank),
+      shm_(shm),
+      acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(size)]()),
+      wrote_(new std::atomic<bool>[static_cast<std::size_t>(size)]()) {
+  ucx_ = std::make_unique<rdma::Ucx>(world, rank, size);
+  ucp_am_handler_param_t handler{};
+  handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
+                       UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+  handler.id = rdma::kReplyAm;
+  handler.flags = UCP_AM_FLAG_WHOLE_MSG;
+  handler.cb = &RdmaTransport::on_reply;
+  handler.arg = this;
+  rdma::check_ucs("rma::init (rdma)", "ucp_worker_set_am_recv_handler",
+                  ucp_worker_set_am_recv_handler(ucx_->origin(), &handler));
+  // Every rank decides from its own endpoints; the job agrees on the stricter answer, so that
+  // one rank's emulated path is served wherever it leads.
+  bool needed = false;
+  progress_reason_ = decide_progress(ucx_->paths(), rank, settings.progress, needed);
+  int any = needed ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, world);
+  progress_thread_ = any != 0;
+  if (progress_thread_ && !needed) progress_reason_ = "another rank's endpoints need it";
+  const int me = rank_;
+  service_ = std::make_unique<rdma::RequestService>(
+      *ucx_,
+      [this, me](AccType type, const void* scale, const std::byte* src, std::byte* dst, std::size_t bytes) {
+        shm_.accumulate_into(type, scale, src, dst, reinterpret_cast<std::uintptr_t>(dst), me, bytes);
+      },
+      progress_thread_);
+  MPI_Barrier(world);  // every service is listening before anyone sends
+}
+
+RdmaTransport::~RdmaTransport() {
+  service_.reset();  // the caller fenced and passed a barrier: no request is in flight
+  {
+    std::unique_lock lock(keys_mutex_);
+    for (auto& [id, keys] : keys_)
+      for (ucp_rkey_h key : keys->by_rank)
+        if (key) ucp_rkey_destroy(key);
+    keys_.clear();
+  }
+  ucx_.reset();
+}
+
+std::string RdmaTransport::decide_progress(const std::vector<rdma::PeerPath>& paths, int rank,
+                                           const std::string& setting, bool& needed) {
+  if (setting == "on") return needed = true, "ARMADA_RDMA_PROGRESS=on";
+  if (setting == "off") return needed = false, "ARMADA_RDMA_PROGRESS=off";
+  for (std::size_t r = 0; r < paths.size(); ++r) {
+    if (static_cast<int>(r) == rank) continue;
+    const rdma::PeerPath& p = paths[r];
+    std::string why;
+    if (p.rma.empty()) why = "no RMA lane (UCX emulates puts and gets with messages)";
+    else if (p.amo.empty()) why = "no atomic lane (UCX emulates atomics with messages)";
+    for (const std::string& tl : p.rma)
+      if (why.empty() && !one_sided(tl)) why = "RMA over " + tl + " (emulated in software)";
+    for (const std::string& tl : p.amo)
+      if (why.empty() && !one_sided(tl)) why = "atomics over " + tl + " (emulated in software)";
+    if (!why.empty()) {
+      needed = true;
+      return "rank " + std::to_string(r) + ": " + why;
+    }
+  }
+  needed = false;
+  return "every peer is reached one-sidedly";
+}
+
+// ---- segments --------------------------------------------------------------------------------
+
+rdma::Registration RdmaTransport::register_slice(void* base, std::size_t bytes) {
+  if (bytes == 0) return {};
+  return rdma::Registration(ucx_->context(), base, bytes);
+}
+
+void RdmaTransport::attach(std::int64_t segment, const Group& group, rdma::Registration mine) {
+  auto keys = std::make_unique<SegmentKeys>();
+  keys->mine = std::move(mine);
+  MPI_Comm comm = group.comm();
+  const int n = group.size();
+  const int mine = static_cast<int>(keys->mine.packed_key().size());
+  std::vector<int> lengths(static_cast<std::size_t>(n)), offsets(static_cast<std::size_t>(n));
+  MPI_Allgather(&mine, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int r = 0; r < n; ++r) {
+    offsets[static_cast<std::size_t>(r)] = total;
+    total += lengths[static_cast<std::size_t>(r)];
+  }
+  std::vector<std::byte> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(keys->mine.packed_key().data(), mine, MPI_BYTE, all.data(), lengths.data(), offsets.data(),
+                 MPI_BYTE, comm);
+  keys->by_rank.assign(static_cast<std::size_t>(ucx_->size()), nullptr);
+  ucs_status_t status = UCS_OK;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    for (int r = 0; r < n && status == UCS_OK; ++r) {
+      if (lengths[static_cast<std::size_t>(r)] == 0) continue;
+      const int w = group.world_rank(r);
+      status = ucp_ep_rkey_unpack(ucx_->data_ep(w), all.data() + offsets[static_cast<std::size_t>(r)],
+                                  &keys->by_rank[static_cast<std::size_t>(w)]);
+    }
+    if (status != UCS_OK)
+      for (ucp_rkey_h key : keys->by_rank)
+        if (key) ucp_rkey_destroy(key);
+  }
+  rdma::check_ucs("rma::allocate (rdma)", "ucp_ep_rkey_unpack", status);
+  std::unique_lock lock(keys_mutex_);
+  keys_[segment] = std::move(keys);
+}
+
+void RdmaTransport::detach(std::int64_t segment) {
+  std::unique_ptr<SegmentKeys> doomed;
+  {
+    std::unique_lock lock(keys_mutex_);
+    auto it = keys_.find(segment);
+    if (it == keys_.end()) return;
+    doomed = std::move(it->second);
+    keys_.erase(it);
+  }
+  std::lock_guard lock(ucx_->origin_mutex());
+  for (ucp_rkey_h key : doomed->by_rank)
+    if (key) ucp_rkey_destroy(key);
+}  // the registration goes with `doomed`, before the caller unmaps the memory
+
+ucp_rkey_h RdmaTransport::key_of(const Slice& slice) {
+  std::shared_lock lock(keys_mutex_);
+  auto it = keys_.find(slice.segment);
+  ucp_rkey_h key = it == keys_.end() ? nullptr : it->second->by_rank[static_cast<std::size_t>(slice.owner)];
+  if (!key)
+    throw_state("rma (rdma)", "segment " + std::to_string(slice.segment) + " of rank " + std::to_string(slice.owner) +
+                                  " has no UCX key (was it allocated before the rdma transport started?)");
+  return key;
+}
+
+// ---- ordering and completion -----------------------------------------------------------------
+
+void RdmaTransport::order_before(int target, OpKind kind) {
+  if (kind != OpKind::Acc) wait_accumulates(target);
+  if (wrote_[static_cast<std::size_t>(target)].exchange(false, std::memory_order_acq_rel)) {
+    std::lock_guard lock(ucx_->origin_mutex());
+    rdma::check_ucs("rma (rdma)", "ucp_worker_fence", ucp_worker_fence(ucx_->origin()));
+  }
+}
+
+void RdmaTransport::wait_accumulates(int target) {
+  auto& outstanding = acc_outstanding_[static_cast<std::size_t>(target)];
+  if (outstanding.load(std::memory_order_acquire) == 0) return;
+  ucx_->wait_until([&] { return outstanding.load(std::memory_order_acquire) == 0; });
+}
+
+void RdmaTransport::wait(std::uint64_t token) { ucx_->wait("rma::Handle::wait (rdma)", request_of(token)); }
+bool RdmaTransport::test(std::uint64_t token) { return ucx_->test("rma::Handle::test (rdma)", request_of(token)); }
+
+void RdmaTransport::fence(int target) {
+  wait_accumulates(target);
+  ucp_request_param_t none{};
+  ucs_status_ptr_t request;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    request = ucp_ep_flush_nbx(ucx_->data_ep(target), &none);
+  }
+  ucx_->wait("rma::fence (rdma)", request);
+  wrote_[static_cast<std::size_t>(target)].store(false, std::memory_order_release);
+}
+
+void RdmaTransport::fence_all() {
+  for (int t = 0; t < ucx_->size(); ++t) wait_accumulates(t);
+  ucp_request_param_t none{};
+  ucs_status_ptr_t request;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    request = ucp_worker_flush_nbx(ucx_->origin(), &none);
+  }
+  ucx_->wait("rma::fence_all (rdma)", request);
+  for (int t = 0; t < ucx_->size(); ++t) wrote_[static_cast<std::size_t>(t)].store(false, std::memory_order_release);
+}
+
+void RdmaTransport::poll() { ucx_->progress(); }
+
+std::string RdmaTransport::path_to(int target) const {
+  return ucx_->paths()[static_cast<std::size_t>(target)].describe();
+}
+
+// ---- put and get -----------------------------------------------------------------------------
+
+ucs_status_ptr_t RdmaTransport::issue(OpKind kind, std::byte* local, const void* remote, std::size_t bytes,
+                                      ucp_rkey_h key, int target) {
+  ucp_request_param_t none{};
+  const auto address = reinterpret_cast<std::uint64_t>(remote);
+  if (kind == OpKind::Put) return ucp_put_nbx(ucx_->data_ep(target), local, bytes, address, key, &none);
+  return ucp_get_nbx(ucx_->data_ep(target), local, bytes, address, key, &none);
+}
+
+std::uint64_t RdmaTransport::contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
+                                        std::byte* remote, std::size_t bytes, const Slice& slice, int target,
+                                        bool blocking) {
+  if (kind == OpKind::Acc || slice.local) [[unlikely]]
+    return Transport::contiguous(kind, type, scale, local, remote, bytes, slice, target, blocking);
+  const ucp_rkey_h key = key_of(slice);
+  order_before(target, kind);
+  ucs_status_ptr_t request;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    request = issue(kind, local, remote, bytes, key, target);
+  }
+  if (kind == OpKind::Put) wrote_[static_cast<std::size_t>(target)].store(true, std::memory_order_release);
+  if (!blocking) {
+    if (UCS_PTR_IS_ERR(request)) ucx_->wait("rma::put/get (rdma)", request);  // throws
+    return token_of(request);
+  }
+  ucx_->wait(kind == OpKind::Put ? "rma::put (rdma)" : "rma::get (rdma)", request);
+  return 0;
+}
+
+std::uint64_t RdmaTransport::flush_batch(const char* op, int target, bool blocking) {
+  ucp_request_param_t none{};
+  ucs_status_ptr_t request;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    request = ucp_ep_flush_nbx(ucx_->data_ep(target), &none);
+  }
+  if (blocking || UCS_PTR_IS_ERR(request)) {
+    ucx_->wait(op, request);
+    return 0;
+  }
+  return token_of(request);
+}
+
+std::uint64_t RdmaTransport::strided(const StridedOp& op, bool blocking) {
+  if (op.kind == OpKind::Acc) {
+    if (op.slice->local) return shm_.strided(op, blocking);
+    AccPacker packer(*this, op.target, op.type, op.scale);
+    for_each_run(op.shape, op.local, op.remote, [&](const std::byte* src, std::byte* dst, std::size_t n) {
+      packer.add(src, dst, n);
+    });
+    packer.finish();
+    return 0;
+  }
+  if (op.slice->local) return shm_.strided(op, blocking);
+  if (op.shape.levels == 0) return contiguous(op.kind, op.type, op.scale, op.local, op.remote, op.shape.count[0],
+                                              *op.slice, op.target, blocking);
+  const ucp_rkey_h key = key_of(*op.slice);
+  order_before(op.target, op.kind);
+  const bool put = op.kind == OpKind::Put;
+  const char* name = put ? "rma::put_strided (rdma)" : "rma::get_strided (rdma)";
+  const std::byte* from = put ? op.local : op.remote;
+  std::byte* to = put ? op.remote : op.local;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    for_each_run(op.shape, from, to, [&](const std::byte* src, std::byte* dst, std::size_t n) {
+      std::byte* local = put ? const_cast<std::byte*>(src) : dst;
+      const void* remote = put ? static_cast<const void*>(dst) : src;
+      ucs_status_ptr_t r = issue(op.kind, local, remote, n, key, op.target);
+      if (UCS_PTR_IS_ERR(r)) rdma::check_ucs(name, "run", UCS_PTR_STATUS(r));
+      if (r) ucp_request_free(r);  // the flush below completes it
+    });
+  }
+  return flush_batch(name, op.target, blocking);
+}
+
+std::uint64_t RdmaTransport::vector(const VectorOp& op, bool blocking) {
+  if (op.slice_of(0).local) return shm_.vector(op, blocking);  // one target: all its slices on one node
+  if (op.kind == OpKind::Acc) {
+    AccPacker packer(*this, op.target, op.type, op.scale);
+    for (const IoSet& set : op.sets)
+      for (std::size_t i = 0; i < set.src.size(); ++i)
+        packer.add(static_cast<const std::byte*>(set.src[i]), static_cast<std::byte*>(set.dst[i]), set.bytes);
+    packer.finish();
+    return 0;
+  }
+  order_before(op.target, op.kind);
+  const bool put = op.kind == OpKind::Put;
+  const char* name = put ? "rma::put_vector (rdma)" : "rma::get_vector (rdma)";
+  std::vector<ucp_rkey_h> keys;  // resolved before the worker lock (key_of may throw)
+  for (const IoSet& set : op.sets)
+    for (std::size_t i = 0; i < set.src.size(); ++i) keys.push_back(key_of(op.slice_of(keys.size())));
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    std::size_t k = 0;
+    for (const IoSet& set : op.sets) {
+      for (std::size_t i = 0; i < set.src.size(); ++i, ++k) {
+        std::byte* local = static_cast<std::byte*>(put ? set.src[i] : set.dst[i]);
+        const void* remote = put ? set.dst[i] : set.src[i];
+        ucs_status_ptr_t r = issue(op.kind, local, remote, set.bytes, keys[k], op.target);
+        if (UCS_PTR_IS_ERR(r)) rdma::check_ucs(name, "segment", UCS_PTR_STATUS(r));
+        if (r) ucp_request_free(r);
+      }
+    }
+  }
+  return flush_batch(name, op.target, blocking);
+}
+
+// ---- accumulate ------------------------------------------------------------------------------
+
+// Packs the runs of one accumulate into request messages of at most kAccMessageBytes of
+// payload (a longer run is split at an element boundary) and sends each as it fills.
+class RdmaTransport::AccPacker {
+ public:
+  AccPacker(RdmaTransport& t, int target, AccType type, const void* scale)
+      : t_(t), target_(target), element_(size_of(type)) {
+    header_.kind = RequestKind::Acc;
+    header_.origin = t.rank_;
+    header_.type = static_cast<std::int32_t>(type);
+    header_.runs = 0;
+    std::memcpy(header_.scale, scale, element_);
+    t_.order_before(target, OpKind::Acc);
+  }
+  void add(const std::byte* src, std::byte* remote, std::size_t bytes) {
+    const std::size_t most = rdma::kAccMessageBytes / element_ * element_;
+    while (bytes > 0) {
+      if (payload_.size() == most) send();
+      const std::size_t n = std::min(bytes, most - payload_.size());
+      runs_.push_back({reinterpret_cast<std::uint64_t>(remote), n});
+      payload_.insert(payload_.end(), src, src + n);
+      src += n;
+      remote += n;
+      bytes -= n;
+    }
+  }
+  void finish() {
+    if (!runs_.empty()) send();
+  }
+
+ private:
+  void send() {
+    header_.runs = static_cast<std::uint32_t>(runs_.size());
+    message_.resize(sizeof header_ + runs_.size() * sizeof(rdma::RunHeader) + payload_.size());
+    std::byte* p = message_.data();
+    std::memcpy(p, &header_, sizeof header_);
+    std::memcpy(p + sizeof header_, runs_.data(), runs_.size() * sizeof(rdma::RunHeader));
+    std::memcpy(p + sizeof header_ + runs_.size() * sizeof(rdma::RunHeader), payload_.data(), payload_.size());
+    t_.acc_outstanding_[static_cast<std::size_t>(target_)].fetch_add(1, std::memory_order_acq_rel);
+    t_.send_request("rma::acc (rdma)", target_, message_.data(), message_.size());
+    runs_.clear();
+    payload_.clear();
+  }
+
+  RdmaTransport& t_;
+  int target_;
+  std::size_t element_;
+  rdma::AccRequest header_{};
+  std::vector<rdma::RunHeader> runs_;
+  std::vector<std::byte> payload_, message_;
+};
+
+// Sends one request message and waits for its local completion (the buffer is the caller's).
+// An accumulate's acknowledgement counter goes up before the send: the reply may come back
+// while this call progresses the worker.
+void RdmaTransport::send_request(const char* op, int target, const void* data, std::size_t bytes) {
+  ucp_request_param_t params{};
+  params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  params.flags = UCP_AM_SEND_FLAG_EAGER;
+  ucs_status_ptr_t request;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    request = ucp_am_send_nbx(ucx_->request_ep(target), rdma::kRequestAm, nullptr, 0, data, bytes, &params);
+  }
+  ucx_->wait(op, request);
+}
+
+ucs_status_t RdmaTransport::on_reply(void* self, const void*, std::size_t, void* data, std::size_t length,
+                                     const ucp_am_recv_param_t*) {
+  auto& t = *static_cast<RdmaTransport*>(self);
+  rdma::Reply reply;
+  if (length != sizeof reply) return UCS_OK;  // not ours to interpret
+  std::memcpy(&reply, data, sizeof reply);
+  if (reply.kind == ReplyKind::AccDone)
+    t.acc_outstanding_[static_cast<std::size_t>(reply.from)].fetch_sub(1, std::memory_order_acq_rel);
+  else
+    reinterpret_cast<std::atomic<std::uint32_t>*>(reply.cookie)
+        ->store(static_cast<std::uint32_t>(reply.kind), std::memory_order_release);
+  return UCS_OK;
+}
+
+// ---- atomics and mutexes ---------------------------------------------------------------------
+
+void RdmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+                        const void* operand, const void* compare, void* result) {
+  const char* name = kRmwName[static_cast<int>(op)];
+  const ucp_rkey_h key = key_of(slice);
+  order_before(target, OpKind::Get);
+  std::uint64_t value = 0, reply = 0;
+  ucp_atomic_op_t code = UCP_ATOMIC_OP_ADD;
+  if (op == RmwOp::CompareSwap) {
+    code = UCP_ATOMIC_OP_CSWAP;
+    std::memcpy(&value, compare, width);  // compared with the location
+    std::memcpy(&reply, operand, width);  // stored if equal; replaced by the old value
+  } else {
+    if (op == RmwOp::Swap) code = UCP_ATOMIC_OP_SWAP;
+    std::memcpy(&value, operand, width);
+  }
+  ucp_request_param_t params{};
+  params.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+  params.datatype = ucp_dt_make_contig(width);
+  params.reply_buffer = &reply;
+  ucs_status_ptr_t request;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    request = ucp_atomic_op_nbx(ucx_->data_ep(target), code, &value, 1, reinterpret_cast<std::uint64_t>(remote), key,
+                                &params);
+  }
+  ucx_->wait(name, request);
+  std::memcpy(result, &reply, width);  // little-endian: the low `width` bytes
+}
+
+ReplyKind RdmaTransport::mutex_call(RequestKind kind, void* word, int target) {
+  std::atomic<std::uint32_t> answer{0};
+  const rdma::MutexRequest request{kind, rank_, reinterpret_cast<std::uint64_t>(word),
+                                   reinterpret_cast<std::uint64_t>(&answer)};
+  send_request("rma::MutexSet (rdma)", target, &request, sizeof request);
+  ucx_->wait_until([&] { return answer.load(std::memory_order_acquire) != 0; });
+  return static_cast<ReplyKind>(answer.load());
+}
+
+void RdmaTransport::mutex_lock(void* word, const Slice&, int target) {
+  (void)mutex_call(RequestKind::Lock, word, target);
+}
+
+bool RdmaTransport::mutex_try_lock(void* word, const Slice&, int target) {
+  return mutex_call(RequestKind::TryLock, word, target) == ReplyKind::Granted;
+}
+
+void RdmaTransport::mutex_unlock(void* word, const Slice&, int target) {
+  fence_all();  // what the critical section wrote, anywhere, is in place before the next holder
+  if (mutex_call(RequestKind::Unlock, word, target) == ReplyKind::NotHeld)
+    throw_invalid("rma::MutexSet::unlock", "mutex", to_hex(word) + " on rank " + std::to_string(target),
+                  "this rank does not hold the mutex");
+}
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,147 @@
+// The RDMA transport on UCX (ARMADA_TRANSPORT=rdma): UCP one-sided operations on registered
+// segment memory, as a NIC (InfiniBand, RoCE) performs them, or UCX's shared-memory, CMA and TCP
+// transports where there is none.
+//
+// Memory: at allocate every member registers its slice (ucp_mem_map) and the packed remote keys
+// are exchanged on the segment's group; each key is unpacked once, on the endpoint to its owner,
+// and kept until free.
+//
+// Operations:
+//   put/get      contiguous: one ucp_put_nbx / ucp_get_nbx, zero-copy from the user's buffer;
+//                strided and vector: one UCP operation per contiguous run, then one flush.
+//   atomics      fetch-add, swap, compare-swap on 4 and 8 bytes: ucp_atomic_op_nbx.
+//   accumulate   a request message (UCP active message) to the target's request service
+//                (service.hpp), which adds under the node's stripe locks and acknowledges.
+//   mutexes      requests to the owner's request service, which keeps a FIFO queue per mutex.
+//   on the node  plain put/get and accumulates to ranks of this node go through shared memory
+//                (the shm transport), exactly as without this transport.
+// Completion: a blocking put returns at local completion, a get when its data is in place, a
+// blocking strided/vector operation after its flush. Nonblocking handles are UCP requests (a
+// contiguous operation's own, a strided one's flush). fence(t) waits for the acknowledgements
+// of accumulates to t and flushes the endpoint to t; fence_all flushes the worker.
+// Ordering (blocking operations from one origin to one target in issue order): after a put to
+// t, the next operation to t is preceded by ucp_worker_fence; before a put, get or atomic to t,
+// the accumulates to t are acknowledged (accumulates commute with each other).
+//
+// The one-path rule for read-modify-writes: while this transport runs, every atomic of every
+// rank, to every target (this rank and its node included), is a UCP atomic, and every
+// accumulate to a location is executed under that location's stripe lock on its owner's node
+// (by an on-node origin through shared memory, or by the owner's request service). A NIC's
+// atomics are atomic only with respect to the same NIC's atomics, and UCX keeps all atomics of
+// a context on one device (UCX_ATOMIC_MODE), so no atomic may bypass UCX: this transport is
+// therefore routed every target, like mpi-rma, and hands only plain put/get and accumulates of
+// on-node targets to shared memory.
+//
+// Progress: when UCX reaches every peer through transports that are one-sided (shared memory,
+// CMA, InfiniBand/RoCE RC/DC), no thread progresses the origin worker; when any peer's RMA or
+// atomic lane is emulated in software (TCP, UD) or missing (UCX then emulates over active
+// messages), the request service thread also progresses the origin worker
+// (ARMADA_RDMA_PROGRESS=auto; 'on'/'off' force it). The lanes come from ucp_ep_print_info.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "armada/rma/group.hpp"
+#include "transport/rdma/service.hpp"
+#include "transport/rdma/ucx.hpp"
+#include "transport/transport.hpp"
+
+namespace armada::rma::detail {
+
+class ShmTransport;
+
+struct RdmaSettings {
+  std::string progress = "auto";  // ARMADA_RDMA_PROGRESS: auto, on, off
+};
+
+class RdmaTransport final : public Transport {
+ public:
+  /// Collective over `world`: starts UCX, connects every rank, starts the request service.
+  RdmaTransport(MPI_Comm world, int rank, int size, ShmTransport& shm, RdmaSettings settings);
+  /// Collective over the world (closes the endpoints).
+  ~RdmaTransport() override;
+  const char* name() const noexcept override { return "rdma"; }
+
+  /// Registers this rank's slice [base, base + bytes) (none when bytes == 0; local). SystemError
+  /// if UCX refuses the memory.
+  rdma::Registration register_slice(void* base, std::size_t bytes);
+  /// Trades the packed keys of segment `segment` on `group` (collective over it) and unpacks
+  /// each member's once; keeps `mine` until detach. SystemError if a key cannot be unpacked
+  /// (after the exchange, so that every member completes it).
+  void attach(std::int64_t segment, const Group& group, rdma::Registration mine);
+  /// Drops the keys and the registration of `segment` (local; after the members' barrier).
+  void detach(std::int64_t segment);
+
+  std::uint64_t strided(const StridedOp& op, bool blocking) override;
+  std::uint64_t vector(const VectorOp& op, bool blocking) override;
+  std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
+                           std::size_t bytes, const Slice& slice, int target, bool blocking) override;
+
+  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+           const void* operand, const void* compare, void* result) override;
+  void mutex_lock(void* word, const Slice& slice, int target) override;
+  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
+  void mutex_unlock(void* word, const Slice& slice, int target) override;
+
+  void wait(std::uint64_t token) override;
+  bool test(std::uint64_t token) override;
+  void fence(int target) override;
+  void fence_all() override;
+  void poll() override;
+
+  /// What UCX chose to reach `target` ("rma:cma amo:posix"), for armada-info.
+  std::string path_to(int target) const;
+  /// Whether the request service also progresses the origin worker, and why.
+  bool progress_thread() const noexcept { return progress_thread_; }
+  const std::string& progress_reason() const noexcept { return progress_reason_; }
+  const rdma::RequestService& service() const noexcept { return *service_; }
+
+ private:
+  struct SegmentKeys {
+    rdma::Registration mine;
+    std::vector<ucp_rkey_h> by_rank;  // per world rank; null where the rank has no slice
+  };
+  /// The key of `slice` (registered at attach).
+  ucp_rkey_h key_of(const Slice& slice);
+  /// Orders an operation to `target` after the earlier ones (see the header comment).
+  void order_before(int target, OpKind kind);
+  /// One put or get of `bytes` between local and remote memory; returns the UCP request.
+  ucs_status_ptr_t issue(OpKind kind, std::byte* local, const void* remote, std::size_t bytes, ucp_rkey_h key,
+                         int target);
+  /// Ends a batch of runs to `target` with one flush; its token (0 when blocking).
+  std::uint64_t flush_batch(const char* op, int target, bool blocking);
+  class AccPacker;
+  void send_request(const char* op, int target, const void* data, std::size_t bytes);
+  /// Sends a mutex request and waits for its reply.
+  rdma::ReplyKind mutex_call(rdma::RequestKind kind, void* word, int target);
+  void wait_accumulates(int target);
+  static ucs_status_t on_reply(void* self, const void* header, std::size_t header_length, void* data,
+                               std::size_t length, const ucp_am_recv_param_t* param);
+  static std::string decide_progress(const std::vector<rdma::PeerPath>& paths, int rank, const std::string& setting,
+                                     bool& needed);
+
+  int rank_;
+  ShmTransport& shm_;
+  std::unique_ptr<rdma::Ucx> ucx_;
+  std::unique_ptr<rdma::RequestService> service_;
+  bool progress_thread_ = false;
+  std::string progress_reason_;
+
+  std::shared_mutex keys_mutex_;
+  std::unordered_map<std::int64_t, std::unique_ptr<SegmentKeys>> keys_;
+
+  // Per target: accumulate requests not yet acknowledged; a put issued since the last ordering
+  // point.
+  std::unique_ptr<std::atomic<std::int64_t>[]> acc_outstanding_;
+  std::unique_ptr<std::atomic<bool>[]> wrote_;
+};
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,278 @@
+#include "transport/rdma/ucx.hpp"
+
+#include <sched.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "armada/rma/error.hpp"
+#include "core/check.hpp"
+
+namespace armada::rma::detail::rdma {
+
+void check_ucs(const char* op, const char* what, ucs_status_t status) {
+  if (status == UCS_OK) return;
+  throw SystemError(op, rank_prefix() + op + ": " + what + ": UCX: " + ucs_status_string(status));
+}
+
+namespace {
+
+void add_unique(std::vector<std::string>& list, const std::string& name) {
+  for (const std::string& s : list)
+    if (s == name) return;
+  list.push_back(name);
+}
+
+/// Progresses both workers until every rank has called it: a rank that finished its own
+/// wireup or close must keep serving the others' (they may need its answers).
+void progress_through_barrier(MPI_Comm comm, ucp_worker_h a, ucp_worker_h b) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  for (int done = 0; !done;) {
+    ucp_worker_progress(a);
+    ucp_worker_progress(b);
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+/// Progresses both workers until `request` completes; its status.
+ucs_status_t drive(ucs_status_ptr_t request, ucp_worker_h a, ucp_worker_h b) {
+  if (request == nullptr) return UCS_OK;
+  if (UCS_PTR_IS_ERR(request)) return UCS_PTR_STATUS(request);
+  ucs_status_t status;
+  while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
+    ucp_worker_progress(a);
+    ucp_worker_progress(b);
+  }
+  ucp_request_free(request);
+  return status;
+}
+
+ucp_worker_h make_worker(const char* op, ucp_context_h context, ucs_thread_mode_t mode) {
+  ucp_worker_params_t params{};
+  params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  params.thread_mode = mode;
+  ucp_worker_h worker = nullptr;
+  check_ucs(op, "ucp_worker_create", ucp_worker_create(context, &params, &worker));
+  return worker;
+}
+
+/// Every rank's address of `worker`, gathered over `comm`.
+std::vector<std::vector<std::byte>> exchange_address(const char* op, ucp_worker_h worker, MPI_Comm comm, int size) {
+  ucp_address_t* address = nullptr;
+  std::size_t length = 0;
+  check_ucs(op, "ucp_worker_get_address", ucp_worker_get_address(worker, &address, &length));
+  const int mine = static_cast<int>(length);
+  std::vector<int> lengths(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
+  MPI_Allgather(&mine, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int r = 0; r < size; ++r) {
+    offsets[static_cast<std::size_t>(r)] = total;
+    total += lengths[static_cast<std::size_t>(r)];
+  }
+  std::vector<std::byte> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(address, mine, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, comm);
+  ucp_worker_release_address(worker, address);
+  std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    const auto* first = all.data() + offsets[static_cast<std::size_t>(r)];
+    out[static_cast<std::size_t>(r)].assign(first, first + lengths[static_cast<std::size_t>(r)]);
+  }
+  return out;
+}
+
+ucp_ep_h connect_to(const char* op, ucp_worker_h worker, const std::vector<std::byte>& address) {
+  ucp_ep_params_t params{};
+  params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+  params.address = reinterpret_cast<const ucp_address_t*>(address.data());
+  ucp_ep_h ep = nullptr;
+  check_ucs(op, "ucp_ep_create", ucp_ep_create(worker, &params, &ep));
+  return ep;
+}
+
+}  // namespace
+
+std::string PeerPath::describe() const {
+  auto join = [](const std::vector<std::string>& list) {
+    std::string s;
+    for (const std::string& t : list) s += (s.empty() ? "" : ",") + t;
+    return s.empty() ? std::string("-") : s;
+  };
+  return "rma:" + join(rma) + " amo:" + join(amo);
+}
+
+// A lane line reads "#   lane[1]:  5:cma/memory.0 md[4]  -> md[4]/cma/sysdev[255] rma_bw#0": the
+// transport is the name before '/' after "<resource index>:", and the words after "->" name
+// the lane's uses (am, rma, rma_bw, amo, wireup...).
+PeerPath parse_lanes(const std::string& printout) {
+  PeerPath path;
+  std::size_t at = 0;
+  while ((at = printout.find("lane[", at)) != std::string::npos) {
+    const std::size_t end = printout.find('\n', at);
+    const std::string line = printout.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    at = end == std::string::npos ? printout.size() : end;
+    std::size_t p = line.find("]:");
+    if (p == std::string::npos) continue;
+    p = line.find(':', p + 2);  // after the resource index
+    const std::size_t slash = p == std::string::npos ? p : line.find('/', p);
+    if (slash == std::string::npos) continue;
+    const std::string tl = line.substr(p + 1, slash - p - 1);
+    add_unique(path.transports, tl);
+    const std::size_t arrow = line.find("->");
+    const std::string uses = arrow == std::string::npos ? line : line.substr(arrow);
+    if (uses.find(" rma") != std::string::npos) add_unique(path.rma, tl);
+    if (uses.find(" amo") != std::string::npos) add_unique(path.amo, tl);
+  }
+  return path;
+}
+
+Ucx::Ucx(MPI_Comm world, int rank, int size) : rank_(rank), size_(size) {
+  constexpr const char* op = "rma::init (rdma)";
+  ucp_config_t* config = nullptr;
+  check_ucs(op, "ucp_config_read", ucp_config_read(nullptr, nullptr, &config));
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                      UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
+  params.mt_workers_shared = 1;  // the service thread and the application use one context
+  params.estimated_num_eps = static_cast<std::size_t>(size) * 2;
+  const ucs_status_t status = ucp_init(&params, config, &context_);
+  ucp_config_release(config);
+  check_ucs(op, "ucp_init (features RMA, AMO32, AMO64, AM, WAKEUP)", status);
+  origin_ = make_worker(op, context_, UCS_THREAD_MODE_SERIALIZED);  // under origin_mutex_
+  service_ = make_worker(op, context_, UCS_THREAD_MODE_SINGLE);
+  MPI_Comm_dup(world, &comm_);
+  connect(comm_);
+}
+
+void Ucx::connect(MPI_Comm comm) {
+  constexpr const char* op = "rma::init (rdma)";
+  const auto origins = exchange_address(op, origin_, comm, size_);
+  const auto services = exchange_address(op, service_, comm, size_);
+  for (int r = 0; r < size_; ++r) {
+    data_eps_.push_back(connect_to(op, origin_, origins[static_cast<std::size_t>(r)]));
+    request_eps_.push_back(connect_to(op, origin_, services[static_cast<std::size_t>(r)]));
+    reply_eps_.push_back(connect_to(op, service_, origins[static_cast<std::size_t>(r)]));
+  }
+  // Finish the wireup now (UCX completes it lazily), so that the lanes below are the final ones
+  // and the first operation pays no connection cost.
+  ucp_request_param_t none{};
+  check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(origin_, &none), origin_, service_));
+  check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(service_, &none), origin_, service_));
+  progress_through_barrier(comm, origin_, service_);
+  for (int r = 0; r < size_; ++r) paths_.push_back(path_to(r));
+}
+
+Ucx::~Ucx() {
+  close_all();
+  if (origin_) ucp_worker_destroy(origin_);
+  if (service_) ucp_worker_destroy(service_);
+  if (context_) ucp_cleanup(context_);
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+void Ucx::close_all() {
+  ucp_request_param_t params{};
+  params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  params.flags = 0;  // flush: what is in flight arrives before the endpoint goes
+  std::vector<ucs_status_ptr_t> closing;
+  for (auto* eps : {&data_eps_, &request_eps_, &reply_eps_})
+    for (ucp_ep_h ep : *eps) closing.push_back(ucp_ep_close_nbx(ep, &params));
+  for (ucs_status_ptr_t request : closing) (void)drive(request, origin_, service_);  // nothing to report at exit
+  progress_through_barrier(comm_, origin_, service_);
+}
+
+void Ucx::yield() noexcept { sched_yield(); }
+
+void Ucx::progress() {
+  std::lock_guard lock(origin_mutex_);
+  ucp_worker_progress(origin_);
+}
+
+void Ucx::wait(const char* op, ucs_status_ptr_t request) {
+  if (request == nullptr) return;
+  if (UCS_PTR_IS_ERR(request)) check_ucs(op, "operation", UCS_PTR_STATUS(request));
+  ucs_status_t status;
+  for (int spins = 0;; ++spins) {
+    {
+      std::lock_guard lock(origin_mutex_);
+      ucp_worker_progress(origin_);
+      status = ucp_request_check_status(request);
+      if (status != UCS_INPROGRESS) {
+        ucp_request_free(request);
+        break;
+      }
+    }
+    if (spins > kSpinRounds) yield();
+  }
+  check_ucs(op, "operation", status);
+}
+
+bool Ucx::test(const char* op, ucs_status_ptr_t request) {
+  if (request == nullptr) return true;
+  if (UCS_PTR_IS_ERR(request)) check_ucs(op, "operation", UCS_PTR_STATUS(request));
+  ucs_status_t status;
+  {
+    std::lock_guard lock(origin_mutex_);
+    ucp_worker_progress(origin_);
+    status = ucp_request_check_status(request);
+    if (status == UCS_INPROGRESS) return false;
+    ucp_request_free(request);
+  }
+  check_ucs(op, "operation", status);
+  return true;
+}
+
+PeerPath Ucx::path_to(int rank) {
+  char* text = nullptr;
+  std::size_t length = 0;
+  FILE* stream = open_memstream(&text, &length);
+  if (!stream) return {};
+  {
+    std::lock_guard lock(origin_mutex_);
+    ucp_ep_print_info(data_ep(rank), stream);
+  }
+  std::fclose(stream);
+  PeerPath path = parse_lanes(std::string(text, length));
+  std::free(text);
+  return path;
+}
+
+Registration::Registration(ucp_context_h context, void* base, std::size_t bytes) : context_(context) {
+  constexpr const char* op = "rma::allocate (rdma)";
+  ucp_mem_map_params_t params{};
+  params.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+  params.address = base;
+  params.length = bytes;
+  check_ucs(op, ("ucp_mem_map of " + std::to_string(bytes) + " bytes").c_str(), ucp_mem_map(context, &params, &memh_));
+  void* key = nullptr;
+  std::size_t key_bytes = 0;
+  const ucs_status_t status = ucp_rkey_pack(context, memh_, &key, &key_bytes);
+  if (status != UCS_OK) {
+    ucp_mem_unmap(context, memh_);
+    check_ucs(op, "ucp_rkey_pack", status);
+  }
+  packed_.assign(static_cast<std::byte*>(key), static_cast<std::byte*>(key) + key_bytes);
+  ucp_rkey_buffer_release(key);
+}
+
+Registration::~Registration() {
+  if (memh_) ucp_mem_unmap(context_, memh_);
+}
+
+Registration::Registration(Registration&& other) noexcept
+    : context_(other.context_), memh_(std::exchange(other.memh_, nullptr)), packed_(std::move(other.packed_)) {}
+
+Registration& Registration::operator=(Registration&& other) noexcept {
+  if (this != &other) {
+    if (memh_) ucp_mem_unmap(context_, memh_);
+    context_ = other.context_;
+    memh_ = std::exchange(other.memh_, nullptr);
+    packed_ = std::move(other.packed_);
+  }
+  return *this;
+}
+
+}  // namespace armada::rma::detail::rdma

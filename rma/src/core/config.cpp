@@ -23,16 +23,8 @@ constexpr Setting kSettings[] = {
     {"ARMADA_TRANSPORT", "string", "server",
      "Transport to ranks on other nodes: 'server' (a helper thread per node, MPI two-sided), "
      "'mpi-rma' (MPI-3 one-sided windows; it then also carries every accumulate, atomic and "
-     "mutex operation, on-node ones included, so that they stay atomic with each other), "
-     "'rdma' (UCX one-sided operations: InfiniBand/RoCE, shared memory/CMA or TCP; it also "
-     "carries every atomic and mutex operation, and accumulates to other nodes; built only where "
-     "UCX was found) or 'none' (operations to other nodes fail with Unsupported)."},
-    {"ARMADA_RDMA_PROGRESS", "string", "auto",
-     "rdma: whether the request service thread also progresses this process's UCX worker, so that "
-     "operations UCX emulates in software (TCP; atomics without an atomic lane) complete while the "
-     "target computes. 'auto': when any peer's RMA or atomic lane is not one-sided (armada-info "
-     "--topology shows the lanes); 'on', 'off': always, never. The thread sleeps in the kernel on "
-     "the workers' event descriptors either way."},
+     "mutex operation, on-node ones included, so that they stay atomic with each other) or "
+     "'none' (operations to other nodes fail with Unsupported)."},
     {"ARMADA_SERVER_POLL", "bool", "0",
      "1: an idle node server polls continuously (lowest latency; costs a core). 0: it spins "
      "briefly, then sleeps with a doubling backoff up to ARMADA_SERVER_SLEEP_MAX_US."},
@@ -111,14 +103,8 @@ Config read_config() {
   if (const char* v = std::getenv("ARMADA_SPIN_LIMIT")) c.spin_limit = static_cast<int>(parse_int("ARMADA_SPIN_LIMIT", v, 0, 1 << 30));
   if (const char* v = std::getenv("ARMADA_TRANSPORT")) {
     c.transport = v;
-    if (c.transport != "server" && c.transport != "mpi-rma" && c.transport != "rdma" && c.transport != "none")
-      detail::throw_invalid("rma::init", "ARMADA_TRANSPORT", "'" + c.transport + "'",
-                            "must be one of: server, mpi-rma, rdma, none");
-  }
-  if (const char* v = std::getenv("ARMADA_RDMA_PROGRESS")) {
-    c.rdma_progress = v;
-    if (c.rdma_progress != "auto" && c.rdma_progress != "on" && c.rdma_progress != "off")
-      detail::throw_invalid("rma::init", "ARMADA_RDMA_PROGRESS", "'" + c.rdma_progress + "'", "must be one of: auto, on, off");
+    if (c.transport != "server" && c.transport != "mpi-rma" && c.transport != "none")
+      detail::throw_invalid("rma::init", "ARMADA_TRANSPORT", "'" + c.transport + "'", "must be one of: server, mpi-rma, none");
   }
   if (const char* v = std::getenv("ARMADA_MPI_PROGRESS")) c.mpi_progress = parse_bool("ARMADA_MPI_PROGRESS", v);
   if (const char* v = std::getenv("ARMADA_MPI_PROGRESS_US")) c.mpi_progress_us = static_cast<int>(parse_int("ARMADA_MPI_PROGRESS_US", v, 1, 1000000));

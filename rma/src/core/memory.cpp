@@ -152,13 +152,6 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
       slice.window_rank = group.group_rank(slice.owner);
     }
   }
-#if ARMADA_HAVE_RDMA
-  if (s.rdma) {  // register this slice (may fail on some ranks only), then trade the keys (collective)
-    detail::rdma::Registration registration;
-    agree(op, [&] { registration = s.rdma->register_slice(rec.my_base, bytes); }, group);
-    agree(op, [&] { s.rdma->attach(id, group, std::move(registration)); }, group);
-  }
-#endif
   s.registry->add(slices);
   {
     std::lock_guard lock(s.segments_mutex);
@@ -226,9 +219,6 @@ void free(void* my_base, const Group& g) {
   MPI_Barrier(doomed.group.comm());  // no member still reads or writes the slices
   s.registry->remove(id);
   if (s.mpi) s.mpi->detach(id);  // collective over the group; before the memory is unmapped
-#if ARMADA_HAVE_RDMA
-  if (s.rdma) s.rdma->detach(id);  // before the memory is unmapped
-#endif
   detail::forget_foreign_segment(s, doomed);
 }
 

@@ -199,22 +199,6 @@ void start_mpi_rma_transport(State& s) {
   s.transports.push_back(s.mpi.get());
 }
 
-// The UCX transport. Like mpi-rma it takes every target (it hands on-node plain put/get and
-// accumulates to shared memory itself), because every atomic and mutex operation must go through
-// it. Its request service thread never calls MPI, so it runs at any MPI thread level.
-void start_rdma_transport(State& s) {
-#if ARMADA_HAVE_RDMA
-  RdmaSettings settings;
-  settings.progress = s.config.rdma_progress;
-  s.rdma = std::make_unique<RdmaTransport>(s.world, s.rank, s.size, *s.shm, settings);
-  for (int r = 0; r < s.size; ++r) s.route[static_cast<std::size_t>(r)] = s.rdma.get();
-  s.transports.push_back(s.rdma.get());
-#else
-  throw_unsupported("rma::init", "ARMADA_TRANSPORT=rdma, but this build has no UCX (install libucx-dev and "
-                                 "reconfigure; cmake says whether it found UCX)");
-#endif
-}
-
 void print_configuration(const State& s) {
   std::printf("armada::rma: %d ranks on %zu node(s)%s\n", s.size, s.topology.members.size(),
               s.config.node_size > 0 ? " (virtual nodes)" : "");
@@ -267,7 +251,6 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   adapt_to_thread_level(*s);
   if (s->topology.members.size() > 1 && s->config.transport == "server") start_server_transport(*s);
   if (s->topology.members.size() > 1 && s->config.transport == "mpi-rma") start_mpi_rma_transport(*s);
-  if (s->topology.members.size() > 1 && s->config.transport == "rdma") start_rdma_transport(*s);
 
   if (s->config.verbose && s->rank == 0) print_configuration(*s);
   if (s->rank == 0) warn_unknown_settings();
@@ -340,9 +323,6 @@ void finalize() {
     doomed->server.reset();
     if (doomed->server_comm != MPI_COMM_NULL) MPI_Comm_free(&doomed->server_comm);
     doomed->mpi.reset();  // frees the windows still open (collective), before their memory goes
-#if ARMADA_HAVE_RDMA
-    doomed->rdma.reset();  // collective: closes the endpoints, unregisters what is left
-#endif
     doomed->segments.clear();
     doomed->world_group = Group(nullptr);
     MPI_Comm_free(&doomed->node_comm);

@@ -17,9 +17,6 @@
 #include "transport/server/node_server.hpp"
 #include "transport/server/server_transport.hpp"
 #include "transport/mpi_rma/mpi_rma_transport.hpp"
-#if ARMADA_HAVE_RDMA
-#include "transport/rdma/rdma_transport.hpp"
-#endif
 
 namespace armada::rma::detail {
 
@@ -59,10 +56,6 @@ struct State {
   long server_rss_growth_kb = 0;
   // Or the MPI-3 one-sided transport (it also carries on-node accumulates and atomics).
   std::unique_ptr<MpiRmaTransport> mpi;
-#if ARMADA_HAVE_RDMA
-  // Or UCX (it also carries every atomic and mutex operation, on-node ones included).
-  std::unique_ptr<RdmaTransport> rdma;
-#endif
   std::vector<Transport*> route;       // per world rank; null: no transport reaches it
   std::vector<Transport*> transports;  // each transport in use once (for fence_all)
 

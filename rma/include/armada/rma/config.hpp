@@ -24,8 +24,7 @@ struct Config {
   int node_size = 0;         ///< ARMADA_NODE_SIZE: ranks per virtual node, 0 = physical nodes
   bool verbose = false;      ///< ARMADA_VERBOSE: print the configuration and topology at init
   int spin_limit = 2000;     ///< ARMADA_SPIN_LIMIT: busy-wait iterations before a waiter sleeps
-  std::string transport = "server";  ///< ARMADA_TRANSPORT: inter-node transport (server, mpi-rma, rdma, none)
-  std::string rdma_progress = "auto";  ///< ARMADA_RDMA_PROGRESS: rdma progress of the UCX worker (auto, on, off)
+  std::string transport = "server";  ///< ARMADA_TRANSPORT: inter-node transport (server, mpi-rma, none)
   bool server_poll = false;          ///< ARMADA_SERVER_POLL: idle server polls instead of sleeping
   int server_sleep_max_us = 200;     ///< ARMADA_SERVER_SLEEP_MAX_US: idle backoff ceiling
   int server_awake_us = 1000;        ///< ARMADA_SERVER_AWAKE_US: polling after the last request

@@ -8,7 +8,7 @@
 #include "core/agree.hpp"
 #include "core/check.hpp"
 #include "core/state.hpp"
-#include "transport/shm/locks.hpp"
+#include "transport/base/locks.hpp"
 
 namespace armada::rma {
 

@@ -12,7 +12,7 @@
 #include "armada/rma/config.hpp"
 #include "armada/rma/group.hpp"
 #include "core/registry.hpp"
-#include "transport/shm/shm_region.hpp"
+#include "transport/base/shm_region.hpp"
 #include "transport/shm/shm_transport.hpp"
 #include "transport/server/node_server.hpp"
 #include "transport/server/server_transport.hpp"

@@ -1,17 +1,25 @@
-// The transport operations table. The core checks every argument and resolves every remote
-// address to its segment slice before it calls a transport, so transports never see bad input
-// and never throw for it.
+// The transport operations table: what the core's router calls, and what every transport
+// implements. The core checks every argument and resolves every remote address to its segment
+// slice before it calls a transport, so transports never see bad input and never throw for it.
 //
-// A transport serves the targets the router assigns it (same node: shm; other nodes: the
-// configured inter-node transport). Tokens name pending nonblocking operations; 0 means the
-// operation completed before the call returned.
+// Which transport gets an operation is the router's decision (core/router.hpp): plain put/get
+// to a slice this process maps go to the node-memory transport (shm); everything else to the
+// target's primary transport (same node: shm, unless the inter-node transport declares
+// `exclusive_atomics`; other nodes: the configured inter-node transport). Tokens name pending
+// nonblocking operations; 0 means the operation completed before the call returned.
+//
+// How a transport is registered and started, and the hooks it runs at allocate and free, are in
+// transport/plugin.hpp; PLUGIN-INTERFACE.md at the top of the worktree walks through it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "armada/rma/atomic.hpp"
+#include "armada/rma/runtime.hpp"
 #include "armada/rma/transfer.hpp"
 #include "armada/rma/types.hpp"
 #include "core/registry.hpp"
@@ -36,7 +44,8 @@ struct StridedOp {
 
 /// One I/O vector operation. When every remote address lies in one slice (the usual case),
 /// `slice` is it and `slices` is null; otherwise slices[i] is the slice of the i-th remote
-/// address, counting the segments of all sets in order.
+/// address, counting the segments of all sets in order. Every slice has the same owner
+/// (`target`).
 struct VectorOp {
   OpKind kind;
   AccType type;
@@ -49,12 +58,53 @@ struct VectorOp {
   const Slice& slice_of(std::size_t i) const noexcept { return slices ? *slices[i] : *slice; }
 };
 
+/// What a transport can do, queried once at init (never per operation). The router and
+/// transport_info() read it; tests may skip on it.
+struct TransportCaps {
+  // Which operations reach the target's memory without any CPU on the target's side (no
+  // target process, no helper thread): a NIC's RDMA, or load/store on shared memory.
+  bool put_get_one_sided = false;
+  bool acc_one_sided = false;
+  bool rmw_one_sided = false;
+  bool mutex_one_sided = false;
+  /// The transport runs a helper thread of its own in this process (progress, a node server).
+  bool progress_thread = false;
+  /// Its accumulates, atomics and mutexes are atomic only with respect to its own (MPI's
+  /// windows): then the router gives it every accumulate, RMW and mutex operation, to on-node
+  /// targets too, so that all read-modify-writes of one location take one path. When false, the
+  /// transport executes them on a node's memory under NodeMemory's stripe locks and hardware
+  /// atomics (transport/base/node_memory.hpp), atomic with the shm transport's.
+  bool exclusive_atomics = false;
+};
+
+/// What is known of a segment when a transport's segment hooks run (transport/plugin.hpp).
+struct SegmentSpec {
+  const char* op;                  // "rma::allocate" / "rma::free": for error messages
+  std::int64_t id;                 // the segment id (same on every member)
+  const Group* group;              // the allocation's group (its comm() is the collective's)
+  std::size_t bytes;               // this rank's slice size (may be 0)
+  std::span<const std::uint64_t> sizes;  // every member's slice size, by group rank
+  std::byte* my_base;              // this rank's slice (null before allocation, or bytes == 0)
+  /// This process created the node's shared object of the segment (and holds it open).
+  bool created_node_object = false;
+};
+
+/// Where a slice lies in its node's shared object (node memory segments only): another process
+/// of the node can map it through /proc/<pid>/fd/<fd> while the creator holds it.
+struct NodeObjectRef {
+  int pid = -1;                    // the creator's pid, or -1 (memory a transport allocated)
+  int fd = -1;
+  std::uint64_t size = 0;          // of the object
+  std::uint64_t offset = 0;        // of the slice in the object
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
   virtual const char* name() const noexcept = 0;
+  virtual TransportCaps caps() const noexcept = 0;
 
-  // ---- data movement ----
+  // ---- data movement (the hot path: one virtual call per operation) ----
   /// blocking: return after local completion; otherwise may return a token.
   virtual std::uint64_t strided(const StridedOp& op, bool blocking) = 0;
   virtual std::uint64_t vector(const VectorOp& op, bool blocking) = 0;
@@ -78,6 +128,33 @@ class Transport {
   virtual void fence(int target) = 0;         // remote completion of puts/accs to target
   virtual void fence_all() = 0;
   virtual void poll() = 0;
+
+  // ---- segments: collective over the segment's group, in rma::allocate / rma::free ----
+  // Every hook that can fail on one rank only runs inside rma::agree (core/memory.cpp): it
+  // throws the project's exceptions, and every member then fails together.
+  /// Whether this transport allocates segment memory itself (MPI_Win_allocate) instead of the
+  /// core's node shared memory. Asked once per allocation.
+  virtual bool allocates_segments() const noexcept { return false; }
+  /// Local checks before the collective allocation (allocates_segments() only).
+  virtual void check_segment(const SegmentSpec&) {}
+  /// Allocates this rank's slice of spec.bytes (page aligned, zeroed; null for 0 bytes);
+  /// collective over the group (allocates_segments() only). The transport keeps what it needs
+  /// of the allocation (its window, the base's offset in it) for segment_created.
+  virtual std::byte* allocate_segment(const SegmentSpec&) { return nullptr; }
+  /// After every member's slice is known, before the registry publishes them: register memory,
+  /// create windows, exchange keys on spec.group, and write each slice's handle
+  /// (Slice::set_handle). `slices` are the group's non-empty slices in group order; `objects`
+  /// (same order) where each lies in its node's shared object. Collective over the group.
+  virtual void segment_created(const SegmentSpec&, std::span<Slice> /*slices*/,
+                               std::span<const NodeObjectRef> /*objects*/) {}
+  /// At free, after every member fenced and the registry forgot the segment, before its memory
+  /// is unmapped: release windows, registrations and keys. Collective over the group.
+  virtual void segment_freed(const SegmentSpec&) {}
+
+  // ---- diagnostics (transport_info(), armada-info --topology; never on the hot path) ----
+  /// Facts about the way to `target` (TransportInfo::route) and about what this transport costs
+  /// this process (TransportInfo::process).
+  virtual void describe(int /*target*/, TransportInfo& /*info*/) const {}
 };
 
 }  // namespace armada::rma::detail

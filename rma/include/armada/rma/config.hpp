@@ -1,8 +1,12 @@
-// The one table of ARMADA_* settings. It drives parsing at init, docs/configuration.md and the
-// armada-info tool; a new setting is one new row here and one field in Config.
+// The one table of ARMADA_* settings. It drives parsing at init, the defaults, docs/configuration.md
+// and the armada-info tool. The core's rows are in rma/src/core/config.cpp, each transport's in its
+// folder (rma/src/transport/<name>/); a new setting is one new row (and, for the core, a field).
 #pragma once
 
+#include <functional>
+#include <map>
 #include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -19,26 +23,40 @@ struct Setting {
 /// Every setting Armada reads, in documentation order.
 std::span<const Setting> settings() noexcept;
 
-/// The effective configuration, read once at init.
+/// The effective configuration, read once at init. Every value's default is its row's in the
+/// settings table (a default-constructed Config holds them); nothing here repeats one.
 struct Config {
-  int node_size = 0;         ///< ARMADA_NODE_SIZE: ranks per virtual node, 0 = physical nodes
-  bool verbose = false;      ///< ARMADA_VERBOSE: print the configuration and topology at init
-  int spin_limit = 2000;     ///< ARMADA_SPIN_LIMIT: busy-wait iterations before a waiter sleeps
-  std::string transport = "server";  ///< ARMADA_TRANSPORT: inter-node transport (server, mpi-rma, none)
-  bool server_poll = false;          ///< ARMADA_SERVER_POLL: idle server polls instead of sleeping
-  int server_sleep_max_us = 200;     ///< ARMADA_SERVER_SLEEP_MAX_US: idle backoff ceiling
-  int server_awake_us = 1000;        ///< ARMADA_SERVER_AWAKE_US: polling after the last request
-  int server_buffers = 4;            ///< ARMADA_SERVER_BUFFERS: request buffers per client
-  int server_inline = 4096;          ///< ARMADA_SERVER_INLINE: payload bytes inside a request
-  int server_chunk = 262144;         ///< ARMADA_SERVER_CHUNK: pipeline chunk in bytes
-  int server_cluster = 1;            ///< ARMADA_SERVER_CLUSTER: servers per cooperative cluster
-  bool server_origin_progress = true;  ///< ARMADA_SERVER_ORIGIN_PROGRESS: complete nonblocking gets in the background
-  std::string server_direct = "auto";  ///< ARMADA_SERVER_DIRECT: server copies data to/from origins on its host (auto, on, off)
-  bool mpi_progress = true;          ///< ARMADA_MPI_PROGRESS: mpi-rma progress thread
-  int mpi_progress_us = 100;         ///< ARMADA_MPI_PROGRESS_US: its polling interval
-  int mpi_mutex_waiters = 64;        ///< ARMADA_MPI_MUTEX_WAITERS: MCS queue nodes per process
-  std::string mpi_memory = "mpi";    ///< ARMADA_MPI_MEMORY: who allocates segments under mpi-rma (mpi, shm)
-  std::string mpi_iov = "auto";      ///< ARMADA_MPI_IOV: mpi-rma vector method (auto, batched, direct)
+  /// The table's defaults.
+  Config();
+
+  int node_size;             ///< ARMADA_NODE_SIZE: ranks per virtual node, 0 = physical nodes
+  bool verbose;              ///< ARMADA_VERBOSE: print the configuration and topology at init
+  int spin_limit;            ///< ARMADA_SPIN_LIMIT: busy-wait iterations before a waiter sleeps
+  std::string transport;     ///< ARMADA_TRANSPORT: inter-node transport (a registered name, or none)
+  // The server and mpi-rma transports' settings have fields of their own (programs read them);
+  // other transports' settings are read by name with integer(), flag() and text().
+  bool server_poll;            ///< ARMADA_SERVER_POLL: idle server polls instead of sleeping
+  int server_sleep_max_us;     ///< ARMADA_SERVER_SLEEP_MAX_US: idle backoff ceiling
+  int server_awake_us;         ///< ARMADA_SERVER_AWAKE_US: polling after the last request
+  int server_buffers;          ///< ARMADA_SERVER_BUFFERS: request buffers per client
+  int server_inline;           ///< ARMADA_SERVER_INLINE: payload bytes inside a request
+  int server_chunk;            ///< ARMADA_SERVER_CHUNK: pipeline chunk in bytes
+  int server_cluster;          ///< ARMADA_SERVER_CLUSTER: servers per cooperative cluster
+  bool server_origin_progress; ///< ARMADA_SERVER_ORIGIN_PROGRESS: complete nonblocking gets in the background
+  std::string server_direct;   ///< ARMADA_SERVER_DIRECT: server copies data to/from origins on its host (auto, on, off)
+  bool mpi_progress;           ///< ARMADA_MPI_PROGRESS: mpi-rma progress thread
+  int mpi_progress_us;         ///< ARMADA_MPI_PROGRESS_US: its polling interval
+  int mpi_mutex_waiters;       ///< ARMADA_MPI_MUTEX_WAITERS: MCS queue nodes per process
+  std::string mpi_memory;      ///< ARMADA_MPI_MEMORY: who allocates segments under mpi-rma (mpi, shm)
+  std::string mpi_iov;         ///< ARMADA_MPI_IOV: mpi-rma vector method (auto, batched, direct)
+
+  /// Every setting's effective value as text (checked), by variable name.
+  std::map<std::string, std::string, std::less<>> values;
+  /// The value of an "int", "bool" or "string" setting by variable name; InvalidArgument if
+  /// there is no such setting.
+  long integer(std::string_view name) const;
+  bool flag(std::string_view name) const;
+  const std::string& text(std::string_view name) const;
 };
 
 /// Reads the ARMADA_* environment; throws InvalidArgument naming the variable on a bad value.

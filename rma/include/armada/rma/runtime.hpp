@@ -8,6 +8,9 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "armada/rma/config.hpp"
 
@@ -49,23 +52,44 @@ int node_of(int world_rank);              ///< node index of a rank, 0..node_cou
 std::span<const int> node_ranks(int node);///< world ranks of a node, ascending
 bool same_node(int rank_a, int rank_b);
 
-/// What this rank's node server costs (for benchmarks and armada-info). Ranks that host no
-/// server (not the first rank of a node, or a single node) report running == false.
-struct ServerStats {
-  bool running = false;
-  int clients = 0;                 ///< ranks it posted request buffers for
-  std::size_t buffer_bytes = 0;    ///< request and pipeline buffers it allocated
-  long rss_growth_kb = 0;          ///< VmRSS after starting it minus before (this process)
+/// One fact a transport reports about itself (armada-info prints "key=value").
+struct TransportFact {
+  std::string key;
+  std::string value;
 };
-ServerStats server_stats();
 
-/// Name of the transport that reaches world rank `target` from this rank ("shm", "server").
+/// What reaches a target, and how. Diagnostics for tools, benchmarks and tests: not for the
+/// per-operation path (it allocates).
+struct TransportInfo {
+  std::string name = "none";  ///< "shm", "server", "mpi-rma", ...; "none" if nothing reaches it
+  // Which operations reach the target's memory with no CPU on its side taking part (no target
+  // process, no helper thread): shared memory's load/store, a NIC's RDMA.
+  bool put_get_one_sided = false;
+  bool acc_one_sided = false;
+  bool rmw_one_sided = false;
+  bool mutex_one_sided = false;
+  bool progress_thread = false;  ///< the transport runs a helper thread in this process
+  /// About the way to this target (server: direct=yes|no; rdma: the UCX transports chosen).
+  std::vector<TransportFact> route;
+  /// What the transport costs this process, the same for every target it reaches (server:
+  /// node_server=yes|no, clients, buffer_bytes, rss_growth_kb on ranks that run one).
+  std::vector<TransportFact> process;
+
+  /// The value of `key` in route, then process; null if neither has it.
+  const std::string* find(std::string_view key) const;
+};
+
+/// The transport that carries this rank's operations to world rank `target` (for plain put/get
+/// to memory this process maps, shared memory carries them whatever this says), with its
+/// capabilities and facts. Throws InvalidArgument for a rank outside the world.
+TransportInfo transport_info(int target);
+
+/// Name of the transport that reaches world rank `target` from this rank ("shm", "server"):
+/// transport_info(target).name without the rest.
 const char* transport_name(int target);
 
-/// Whether the server transport moves this rank's transfers to `target` that exceed
-/// ARMADA_SERVER_INLINE by direct copy (the target's server copies between the target's memory
-/// and this process's buffer: same host, ARMADA_SERVER_DIRECT) rather than as MPI messages.
-/// False for targets reached by another transport.
+/// Deprecated: transport_info(target).find("direct") == "yes". Whether the server transport
+/// moves this rank's transfers to `target` that exceed ARMADA_SERVER_INLINE by direct copy.
 bool server_direct(int target);
 
 /// RAII guard: init in the constructor, finalize in the destructor.

@@ -15,7 +15,7 @@
 
 #include "core/check.hpp"
 #include "transport/mpi_rma/mpi_rma_transport.hpp"
-#include "transport/shm/waiting.hpp"
+#include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {
 

@@ -17,9 +17,9 @@
 #include "core/state.hpp"
 #include "core/tsan.hpp"
 #include "transport/server/direct.hpp"
-#include "transport/server/runs.hpp"
-#include "transport/shm/locks.hpp"
-#include "transport/shm/waiting.hpp"
+#include "desc/runs.hpp"
+#include "transport/base/locks.hpp"
+#include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {
 

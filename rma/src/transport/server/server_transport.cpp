@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "core/check.hpp"
-#include "transport/shm/waiting.hpp"
+#include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {
 

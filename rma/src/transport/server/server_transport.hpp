@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "transport/server/node_server.hpp"
-#include "transport/server/runs.hpp"
+#include "desc/runs.hpp"
 #include "transport/transport.hpp"
 
 namespace armada::rma::detail {

@@ -4,7 +4,7 @@
 // fences.
 #pragma once
 
-#include "transport/shm/locks.hpp"
+#include "transport/base/locks.hpp"
 #include "transport/transport.hpp"
 
 namespace armada::rma::detail {

@@ -1,4 +1,4 @@
-#include "transport/server/runs.hpp"
+#include "desc/runs.hpp"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "transport/shm/shm_region.hpp"
+#include "transport/base/shm_region.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,6 +1,6 @@
-#include "transport/shm/locks.hpp"
+#include "transport/base/locks.hpp"
 
-#include "transport/shm/waiting.hpp"
+#include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {
 

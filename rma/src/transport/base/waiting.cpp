@@ -1,4 +1,4 @@
-#include "transport/shm/waiting.hpp"
+#include "transport/base/waiting.hpp"
 
 #include <linux/futex.h>
 #include <sched.h>

@@ -1,0 +1,68 @@
+// How a transport plugs into the runtime: it registers one TransportEntry (name, settings rows,
+// factory, thread-level rule, summary), and the object its factory returns implements the
+// operations table and the segment hooks of transport/transport.hpp. The core never names a
+// concrete transport; no transport includes another's files (shared pieces live in
+// transport/base/ and desc/).
+//
+// Registering is one line in transport/transports.cpp (the list is explicit, so that no static
+// constructor order or dropped object file can lose a transport). The folder's sources go in
+// rma/CMakeLists.txt's ARMADA_RMA_TRANSPORTS list (transport/<name>/sources.cmake).
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "armada/rma/config.hpp"
+#include "core/settings.hpp"
+#include "core/topology.hpp"
+#include "transport/transport.hpp"
+
+namespace armada::rma::detail {
+
+class NodeMemory;
+class Registry;
+
+/// What a starting transport gets: the world, the topology, the effective configuration, the
+/// segment registry (read only) and this node's memory primitives (stripe locks, accumulate,
+/// atomics). Everything outlives the transport.
+struct TransportContext {
+  MPI_Comm world;          // the runtime's duplicate of the user's world (duplicate it for traffic)
+  int rank;
+  int size;
+  const Config& config;
+  const Topology& topology;
+  MPI_Comm node_comm;      // world ranks of this node
+  const Registry& registry;
+  NodeMemory& node_memory;
+};
+
+enum class TransportRole {
+  NodeMemory,  // carries on-node targets and plain put/get to mapped slices (exactly one: shm)
+  InterNode,   // carries targets on other nodes; chosen with ARMADA_TRANSPORT=<name>
+};
+
+struct TransportEntry {
+  const char* name;                     // "shm"; an InterNode one is an ARMADA_TRANSPORT value
+  TransportRole role;
+  const char* summary;                  // one line: armada-info's transport list
+  std::span<const SettingRow> settings; // its rows of the settings table (core/settings.hpp)
+  /// Runs at init when MPI provides less than MPI_THREAD_MULTIPLE and this transport is
+  /// configured. Returns the name of the transport to run instead (its own name when it can
+  /// run, after adjusting its settings in `config`), and appends to `lost` what the program
+  /// loses (empty: nothing). Null: the transport runs at any thread level.
+  const char* (*below_thread_multiple)(Config& config, std::string& lost) = nullptr;
+  /// Starts the transport on this rank. Collective over the world: every rank starts the
+  /// configured transports in the same order.
+  std::unique_ptr<Transport> (*start)(const TransportContext& context) = nullptr;
+};
+
+/// Every registered transport, in registration order (transport/transports.cpp).
+std::span<const TransportEntry* const> transport_entries();
+/// The registered transport called `name`, or null.
+const TransportEntry* find_transport(std::string_view name);
+
+}  // namespace armada::rma::detail

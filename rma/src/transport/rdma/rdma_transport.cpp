@@ -6,7 +6,8 @@
 #include <utility>
 
 #include "core/check.hpp"
-#include "transport/shm/shm_transport.hpp"
+#include "desc/strided.hpp"
+#include "transport/base/node_memory.hpp"
 
 namespace armada::rma::detail {
 
@@ -34,12 +35,12 @@ bool one_sided(const std::string& tl) {
 
 // ---- construction ----------------------------------------------------------------------------
 
-RdmaTransport::RdmaTransport(MPI_Comm world, int rank, int size, ShmTransport& shm, RdmaSettings settings)
-    : rank_(rank),
-      shm_(shm),
-      acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(size)]()),
-      wrote_(new std::atomic<bool>[static_cast<std::size_t>(size)]()) {
-  ucx_ = std::make_unique<rdma::Ucx>(world, rank, size);
+RdmaTransport::RdmaTransport(const TransportContext& context)
+    : rank_(context.rank),
+      node_memory_(context.node_memory),
+      acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(context.size)]()),
+      wrote_(new std::atomic<bool>[static_cast<std::size_t>(context.size)]()) {
+  ucx_ = std::make_unique<rdma::Ucx>(context.world, context.rank, context.size);
   ucp_am_handler_param_t handler{};
   handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
                        UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -50,39 +51,37 @@ RdmaTransport::RdmaTransport(MPI_Comm world, int rank, int size, ShmTransport& s
   rdma::check_ucs("rma::init (rdma)", "ucp_worker_set_am_recv_handler",
                   ucp_worker_set_am_recv_handler(ucx_->origin(), &handler));
   // Every rank decides from its own endpoints; the job agrees on the stricter answer, so that
-  // one rank's emulated path is served wherever it leads.
-  bool needed = false;
-  progress_reason_ = decide_progress(ucx_->paths(), rank, settings.progress, needed);
-  int any = needed ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, world);
-  progress_thread_ = any != 0;
+  // an emulated path is served wherever it leads.
+  std::string automatic;
+  one_sided_ = !decide_progress(ucx_->paths(), rank_, "auto", automatic);
+  const bool needed = decide_progress(ucx_->paths(), rank_, context.config.text("ARMADA_RDMA_PROGRESS"),
+                                      progress_reason_);
+  int flags[2] = {needed ? 1 : 0, one_sided_ ? 0 : 1};
+  MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, context.world);
+  progress_thread_ = flags[0] != 0;
+  one_sided_ = flags[1] == 0;
   if (progress_thread_ && !needed) progress_reason_ = "another rank's endpoints need it";
-  const int me = rank_;
   service_ = std::make_unique<rdma::RequestService>(
       *ucx_,
-      [this, me](AccType type, const void* scale, const std::byte* src, std::byte* dst, std::size_t bytes) {
-        shm_.accumulate_into(type, scale, src, dst, reinterpret_cast<std::uintptr_t>(dst), me, bytes);
+      [this](AccType type, const void* scale, const std::byte* src, std::byte* dst, std::size_t bytes) {
+        node_memory_.accumulate(type, scale, src, dst, reinterpret_cast<std::uintptr_t>(dst), rank_, bytes);
       },
       progress_thread_);
-  MPI_Barrier(world);  // every service is listening before anyone sends
+  MPI_Barrier(context.world);  // every service is listening before anyone sends
 }
 
 RdmaTransport::~RdmaTransport() {
   service_.reset();  // the caller fenced and passed a barrier: no request is in flight
-  {
-    std::unique_lock lock(keys_mutex_);
-    for (auto& [id, keys] : keys_)
-      for (ucp_rkey_h key : keys->by_rank)
-        if (key) ucp_rkey_destroy(key);
-    keys_.clear();
-  }
+  for (auto& [id, segment] : segments_)
+    for (ucp_rkey_h key : segment.keys) ucp_rkey_destroy(key);
+  segments_.clear();  // unregisters before the core unmaps the memory
   ucx_.reset();
 }
 
-std::string RdmaTransport::decide_progress(const std::vector<rdma::PeerPath>& paths, int rank,
-                                           const std::string& setting, bool& needed) {
-  if (setting == "on") return needed = true, "ARMADA_RDMA_PROGRESS=on";
-  if (setting == "off") return needed = false, "ARMADA_RDMA_PROGRESS=off";
+bool RdmaTransport::decide_progress(const std::vector<rdma::PeerPath>& paths, int rank, const std::string& setting,
+                                    std::string& reason) {
+  if (setting == "on") return reason = "ARMADA_RDMA_PROGRESS=on", true;
+  if (setting == "off") return reason = "ARMADA_RDMA_PROGRESS=off", false;
   for (std::size_t r = 0; r < paths.size(); ++r) {
     if (static_cast<int>(r) == rank) continue;
     const rdma::PeerPath& p = paths[r];
@@ -93,28 +92,51 @@ std::string RdmaTransport::decide_progress(const std::vector<rdma::PeerPath>& pa
       if (why.empty() && !one_sided(tl)) why = "RMA over " + tl + " (emulated in software)";
     for (const std::string& tl : p.amo)
       if (why.empty() && !one_sided(tl)) why = "atomics over " + tl + " (emulated in software)";
-    if (!why.empty()) {
-      needed = true;
-      return "rank " + std::to_string(r) + ": " + why;
-    }
+    if (!why.empty()) return reason = "rank " + std::to_string(r) + ": " + why, true;
   }
-  needed = false;
-  return "every peer is reached one-sidedly";
+  reason = "every peer is reached one-sidedly";
+  return false;
+}
+
+TransportCaps RdmaTransport::caps() const noexcept {
+  TransportCaps c;
+  c.put_get_one_sided = one_sided_;
+  c.rmw_one_sided = one_sided_;
+  c.acc_one_sided = false;    // the target's request service adds
+  c.mutex_one_sided = false;  // the owner's request service queues
+  c.progress_thread = true;   // the request service (asleep in the kernel when idle)
+  c.exclusive_atomics = true;  // see the one-path rule in the header
+  return c;
+}
+
+void RdmaTransport::describe(int target, TransportInfo& info) const {
+  info.route.push_back({"ucx", ucx_->paths()[static_cast<std::size_t>(target)].describe()});
+  info.route.push_back({"ucx_transports", [&] {
+                          std::string all;
+                          for (const std::string& tl : ucx_->paths()[static_cast<std::size_t>(target)].transports)
+                            all += (all.empty() ? "" : ",") + tl;
+                          return all;
+                        }()});
+  info.process.push_back({"origin_progress", progress_thread_ ? "service thread" : "none"});
+  info.process.push_back({"origin_progress_reason", progress_reason_});
+  info.process.push_back({"requests_handled", std::to_string(service_->handled())});
+  info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});
 }
 
 // ---- segments --------------------------------------------------------------------------------
 
-rdma::Registration RdmaTransport::register_slice(void* base, std::size_t bytes) {
-  if (bytes == 0) return {};
-  return rdma::Registration(ucx_->context(), base, bytes);
-}
-
-void RdmaTransport::attach(std::int64_t segment, const Group& group, rdma::Registration mine) {
-  auto keys = std::make_unique<SegmentKeys>();
-  keys->mine = std::move(mine);
-  MPI_Comm comm = group.comm();
-  const int n = group.size();
-  const int mine = static_cast<int>(keys->mine.packed_key().size());
+void RdmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> slices,
+                                    std::span<const NodeObjectRef>) {
+  SegmentKeys segment;
+  std::exception_ptr failure;
+  try {
+    if (spec.bytes > 0) segment.mine = rdma::Registration(ucx_->context(), spec.my_base, spec.bytes);
+  } catch (...) {
+    failure = std::current_exception();  // still take part in the exchange below
+  }
+  MPI_Comm comm = spec.group->comm();
+  const int n = spec.group->size();
+  const int mine = static_cast<int>(segment.mine.packed_key().size());
   std::vector<int> lengths(static_cast<std::size_t>(n)), offsets(static_cast<std::size_t>(n));
   MPI_Allgather(&mine, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
   int total = 0;
@@ -123,50 +145,40 @@ void RdmaTransport::attach(std::int64_t segment, const Group& group, rdma::Regis
     total += lengths[static_cast<std::size_t>(r)];
   }
   std::vector<std::byte> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(keys->mine.packed_key().data(), mine, MPI_BYTE, all.data(), lengths.data(), offsets.data(),
+  MPI_Allgatherv(segment.mine.packed_key().data(), mine, MPI_BYTE, all.data(), lengths.data(), offsets.data(),
                  MPI_BYTE, comm);
-  keys->by_rank.assign(static_cast<std::size_t>(ucx_->size()), nullptr);
+  if (failure) std::rethrow_exception(failure);
   ucs_status_t status = UCS_OK;
   {
     std::lock_guard lock(ucx_->origin_mutex());
-    for (int r = 0; r < n && status == UCS_OK; ++r) {
-      if (lengths[static_cast<std::size_t>(r)] == 0) continue;
-      const int w = group.world_rank(r);
-      status = ucp_ep_rkey_unpack(ucx_->data_ep(w), all.data() + offsets[static_cast<std::size_t>(r)],
-                                  &keys->by_rank[static_cast<std::size_t>(w)]);
+    for (Slice& slice : slices) {
+      const auto r = static_cast<std::size_t>(spec.group->group_rank(slice.owner));
+      ucp_rkey_h key = nullptr;
+      if (lengths[r] > 0) status = ucp_ep_rkey_unpack(ucx_->data_ep(slice.owner), all.data() + offsets[r], &key);
+      if (status != UCS_OK) break;
+      segment.keys.push_back(key);
+      slice.set_handle(SliceKey{key});
     }
     if (status != UCS_OK)
-      for (ucp_rkey_h key : keys->by_rank)
-        if (key) ucp_rkey_destroy(key);
+      for (ucp_rkey_h key : segment.keys) ucp_rkey_destroy(key);
   }
-  rdma::check_ucs("rma::allocate (rdma)", "ucp_ep_rkey_unpack", status);
-  std::unique_lock lock(keys_mutex_);
-  keys_[segment] = std::move(keys);
+  rdma::check_ucs(spec.op, "ucp_ep_rkey_unpack", status);
+  std::lock_guard lock(segments_mutex_);
+  segments_[spec.id] = std::move(segment);
 }
 
-void RdmaTransport::detach(std::int64_t segment) {
-  std::unique_ptr<SegmentKeys> doomed;
+void RdmaTransport::segment_freed(const SegmentSpec& spec) {
+  SegmentKeys doomed;
   {
-    std::unique_lock lock(keys_mutex_);
-    auto it = keys_.find(segment);
-    if (it == keys_.end()) return;
+    std::lock_guard lock(segments_mutex_);
+    auto it = segments_.find(spec.id);
+    if (it == segments_.end()) return;
     doomed = std::move(it->second);
-    keys_.erase(it);
+    segments_.erase(it);
   }
   std::lock_guard lock(ucx_->origin_mutex());
-  for (ucp_rkey_h key : doomed->by_rank)
-    if (key) ucp_rkey_destroy(key);
-}  // the registration goes with `doomed`, before the caller unmaps the memory
-
-ucp_rkey_h RdmaTransport::key_of(const Slice& slice) {
-  std::shared_lock lock(keys_mutex_);
-  auto it = keys_.find(slice.segment);
-  ucp_rkey_h key = it == keys_.end() ? nullptr : it->second->by_rank[static_cast<std::size_t>(slice.owner)];
-  if (!key)
-    throw_state("rma (rdma)", "segment " + std::to_string(slice.segment) + " of rank " + std::to_string(slice.owner) +
-                                  " has no UCX key (was it allocated before the rdma transport started?)");
-  return key;
-}
+  for (ucp_rkey_h key : doomed.keys) ucp_rkey_destroy(key);
+}  // the registration goes with `doomed`, before the core unmaps the memory
 
 // ---- ordering and completion -----------------------------------------------------------------
 
@@ -232,7 +244,7 @@ std::uint64_t RdmaTransport::contiguous(OpKind kind, AccType type, const void* s
                                         bool blocking) {
   if (kind == OpKind::Acc || slice.local) [[unlikely]]
     return Transport::contiguous(kind, type, scale, local, remote, bytes, slice, target, blocking);
-  const ucp_rkey_h key = key_of(slice);
+  const ucp_rkey_h key = slice.handle<SliceKey>().key;
   order_before(target, kind);
   ucs_status_ptr_t request;
   {
@@ -262,9 +274,46 @@ std::uint64_t RdmaTransport::flush_batch(const char* op, int target, bool blocki
   return token_of(request);
 }
 
+// ---- this node's memory (the router gives this transport on-node accumulates; plain put/get
+// of mapped slices normally go to shm, but are served here too) ----
+
+void RdmaTransport::strided_on_node(const StridedOp& op) {
+  const Slice& slice = *op.slice;
+  std::byte* mapped = slice.map(op.remote);
+  if (op.kind == OpKind::Put) return copy_strided(op.shape, op.local, mapped);
+  if (op.kind == OpKind::Get) return copy_strided(op.shape, mapped, op.local);
+  const std::ptrdiff_t to_remote = op.remote - mapped;  // mapping -> owner's addresses
+  for_each_run(op.shape, op.local, mapped, [&](const std::byte* src, std::byte* dst, std::size_t n) {
+    node_memory_.accumulate(op.type, op.scale, src, dst, reinterpret_cast<std::uintptr_t>(dst + to_remote), op.target,
+                            n);
+  });
+}
+
+void RdmaTransport::vector_on_node(const VectorOp& op) {
+  std::size_t k = 0;
+  for (const IoSet& set : op.sets) {
+    for (std::size_t i = 0; i < set.src.size(); ++i, ++k) {
+      const Slice& slice = op.slice_of(k);
+      if (op.kind == OpKind::Get) {
+        std::memcpy(set.dst[i], slice.map(set.src[i]), set.bytes);
+      } else if (op.kind == OpKind::Put) {
+        std::memcpy(slice.map(set.dst[i]), set.src[i], set.bytes);
+      } else {
+        node_memory_.accumulate(op.type, op.scale, static_cast<const std::byte*>(set.src[i]), slice.map(set.dst[i]),
+                                reinterpret_cast<std::uintptr_t>(set.dst[i]), op.target, set.bytes);
+      }
+    }
+  }
+}
+
+// ---- other nodes ----
+
 std::uint64_t RdmaTransport::strided(const StridedOp& op, bool blocking) {
+  if (op.slice->local) {
+    strided_on_node(op);
+    return 0;
+  }
   if (op.kind == OpKind::Acc) {
-    if (op.slice->local) return shm_.strided(op, blocking);
     AccPacker packer(*this, op.target, op.type, op.scale);
     for_each_run(op.shape, op.local, op.remote, [&](const std::byte* src, std::byte* dst, std::size_t n) {
       packer.add(src, dst, n);
@@ -272,10 +321,9 @@ std::uint64_t RdmaTransport::strided(const StridedOp& op, bool blocking) {
     packer.finish();
     return 0;
   }
-  if (op.slice->local) return shm_.strided(op, blocking);
   if (op.shape.levels == 0) return contiguous(op.kind, op.type, op.scale, op.local, op.remote, op.shape.count[0],
                                               *op.slice, op.target, blocking);
-  const ucp_rkey_h key = key_of(*op.slice);
+  const ucp_rkey_h key = op.slice->handle<SliceKey>().key;
   order_before(op.target, op.kind);
   const bool put = op.kind == OpKind::Put;
   const char* name = put ? "rma::put_strided (rdma)" : "rma::get_strided (rdma)";
@@ -295,7 +343,10 @@ std::uint64_t RdmaTransport::strided(const StridedOp& op, bool blocking) {
 }
 
 std::uint64_t RdmaTransport::vector(const VectorOp& op, bool blocking) {
-  if (op.slice_of(0).local) return shm_.vector(op, blocking);  // one target: all its slices on one node
+  if (op.slice_of(0).local) {  // one target: all its slices are on one node
+    vector_on_node(op);
+    return 0;
+  }
   if (op.kind == OpKind::Acc) {
     AccPacker packer(*this, op.target, op.type, op.scale);
     for (const IoSet& set : op.sets)
@@ -307,9 +358,6 @@ std::uint64_t RdmaTransport::vector(const VectorOp& op, bool blocking) {
   order_before(op.target, op.kind);
   const bool put = op.kind == OpKind::Put;
   const char* name = put ? "rma::put_vector (rdma)" : "rma::get_vector (rdma)";
-  std::vector<ucp_rkey_h> keys;  // resolved before the worker lock (key_of may throw)
-  for (const IoSet& set : op.sets)
-    for (std::size_t i = 0; i < set.src.size(); ++i) keys.push_back(key_of(op.slice_of(keys.size())));
   {
     std::lock_guard lock(ucx_->origin_mutex());
     std::size_t k = 0;
@@ -317,7 +365,7 @@ std::uint64_t RdmaTransport::vector(const VectorOp& op, bool blocking) {
       for (std::size_t i = 0; i < set.src.size(); ++i, ++k) {
         std::byte* local = static_cast<std::byte*>(put ? set.src[i] : set.dst[i]);
         const void* remote = put ? set.dst[i] : set.src[i];
-        ucs_status_ptr_t r = issue(op.kind, local, remote, set.bytes, keys[k], op.target);
+        ucs_status_ptr_t r = issue(op.kind, local, remote, set.bytes, op.slice_of(k).handle<SliceKey>().key, op.target);
         if (UCS_PTR_IS_ERR(r)) rdma::check_ucs(name, "segment", UCS_PTR_STATUS(r));
         if (r) ucp_request_free(r);
       }
@@ -413,7 +461,7 @@ ucs_status_t RdmaTransport::on_reply(void* self, const void*, std::size_t, void*
 void RdmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
                         const void* operand, const void* compare, void* result) {
   const char* name = kRmwName[static_cast<int>(op)];
-  const ucp_rkey_h key = key_of(slice);
+  const ucp_rkey_h key = slice.handle<SliceKey>().key;
   order_before(target, OpKind::Get);
   std::uint64_t value = 0, reply = 0;
   ucp_atomic_op_t code = UCP_ATOMIC_OP_ADD;

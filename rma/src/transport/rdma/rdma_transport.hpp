@@ -13,8 +13,9 @@
 //   accumulate   a request message (UCP active message) to the target's request service
 //                (service.hpp), which adds under the node's stripe locks and acknowledges.
 //   mutexes      requests to the owner's request service, which keeps a FIFO queue per mutex.
-//   on the node  plain put/get and accumulates to ranks of this node go through shared memory
-//                (the shm transport), exactly as without this transport.
+//   on the node  the router hands plain put/get of slices this process maps to shared memory;
+//                accumulates to ranks of this node run here under the node's stripe locks
+//                (NodeMemory), exactly as the shm transport runs them.
 // Completion: a blocking put returns at local completion, a get when its data is in place, a
 // blocking strided/vector operation after its flush. Nonblocking handles are UCP requests (a
 // contiguous operation's own, a strided one's flush). fence(t) waits for the acknowledgements
@@ -28,9 +29,9 @@
 // accumulate to a location is executed under that location's stripe lock on its owner's node
 // (by an on-node origin through shared memory, or by the owner's request service). A NIC's
 // atomics are atomic only with respect to the same NIC's atomics, and UCX keeps all atomics of
-// a context on one device (UCX_ATOMIC_MODE), so no atomic may bypass UCX: this transport is
-// therefore routed every target, like mpi-rma, and hands only plain put/get and accumulates of
-// on-node targets to shared memory.
+// a context on one device (UCX_ATOMIC_MODE), so no atomic may bypass UCX: the transport declares
+// exclusive_atomics, and the router gives it every accumulate, atomic and mutex operation, to
+// on-node targets too.
 //
 // Progress: when UCX reaches every peer through transports that are one-sided (shared memory,
 // CMA, InfiniBand/RoCE RC/DC), no thread progresses the origin worker; when any peer's RMA or
@@ -39,46 +40,31 @@
 // (ARMADA_RDMA_PROGRESS=auto; 'on'/'off' force it). The lanes come from ucp_ep_print_info.
 #pragma once
 
-#include <mpi.h>
-
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <shared_mutex>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "armada/rma/group.hpp"
+#include "transport/plugin.hpp"
 #include "transport/rdma/service.hpp"
 #include "transport/rdma/ucx.hpp"
 #include "transport/transport.hpp"
 
 namespace armada::rma::detail {
 
-class ShmTransport;
-
-struct RdmaSettings {
-  std::string progress = "auto";  // ARMADA_RDMA_PROGRESS: auto, on, off
-};
+class NodeMemory;
 
 class RdmaTransport final : public Transport {
  public:
-  /// Collective over `world`: starts UCX, connects every rank, starts the request service.
-  RdmaTransport(MPI_Comm world, int rank, int size, ShmTransport& shm, RdmaSettings settings);
+  /// Collective over the world: starts UCX, connects every rank, starts the request service.
+  explicit RdmaTransport(const TransportContext& context);
   /// Collective over the world (closes the endpoints).
   ~RdmaTransport() override;
   const char* name() const noexcept override { return "rdma"; }
-
-  /// Registers this rank's slice [base, base + bytes) (none when bytes == 0; local). SystemError
-  /// if UCX refuses the memory.
-  rdma::Registration register_slice(void* base, std::size_t bytes);
-  /// Trades the packed keys of segment `segment` on `group` (collective over it) and unpacks
-  /// each member's once; keeps `mine` until detach. SystemError if a key cannot be unpacked
-  /// (after the exchange, so that every member completes it).
-  void attach(std::int64_t segment, const Group& group, rdma::Registration mine);
-  /// Drops the keys and the registration of `segment` (local; after the members' barrier).
-  void detach(std::int64_t segment);
+  TransportCaps caps() const noexcept override;
 
   std::uint64_t strided(const StridedOp& op, bool blocking) override;
   std::uint64_t vector(const VectorOp& op, bool blocking) override;
@@ -97,20 +83,28 @@ class RdmaTransport final : public Transport {
   void fence_all() override;
   void poll() override;
 
-  /// What UCX chose to reach `target` ("rma:cma amo:posix"), for armada-info.
-  std::string path_to(int target) const;
-  /// Whether the request service also progresses the origin worker, and why.
-  bool progress_thread() const noexcept { return progress_thread_; }
-  const std::string& progress_reason() const noexcept { return progress_reason_; }
-  const rdma::RequestService& service() const noexcept { return *service_; }
+  /// Registers this rank's slice, trades the packed keys on the group, unpacks each member's
+  /// once and writes it into its slice's handle. A failure on this rank (UCX refusing the
+  /// memory or a key) is thrown after the exchange, so that every member completes it.
+  void segment_created(const SegmentSpec& spec, std::span<Slice> slices,
+                       std::span<const NodeObjectRef> objects) override;
+  /// Destroys the segment's keys and unregisters this rank's slice.
+  void segment_freed(const SegmentSpec& spec) override;
+  /// route: ucx=<lanes to the target> ("rma:cma amo:posix"); process: whether the request
+  /// service also progresses the origin worker and why, requests handled, wakeups.
+  void describe(int target, TransportInfo& info) const override;
 
  private:
+  /// A slice's handle: the owner's key, unpacked on the endpoint to the owner.
+  struct SliceKey {
+    ucp_rkey_h key;
+  };
   struct SegmentKeys {
     rdma::Registration mine;
-    std::vector<ucp_rkey_h> by_rank;  // per world rank; null where the rank has no slice
+    std::vector<ucp_rkey_h> keys;  // every member's, to destroy at free
   };
-  /// The key of `slice` (registered at attach).
-  ucp_rkey_h key_of(const Slice& slice);
+  void strided_on_node(const StridedOp& op);
+  void vector_on_node(const VectorOp& op);
   /// Orders an operation to `target` after the earlier ones (see the header comment).
   void order_before(int target, OpKind kind);
   /// One put or get of `bytes` between local and remote memory; returns the UCP request.
@@ -125,18 +119,21 @@ class RdmaTransport final : public Transport {
   void wait_accumulates(int target);
   static ucs_status_t on_reply(void* self, const void* header, std::size_t header_length, void* data,
                                std::size_t length, const ucp_am_recv_param_t* param);
-  static std::string decide_progress(const std::vector<rdma::PeerPath>& paths, int rank, const std::string& setting,
-                                     bool& needed);
+  /// Whether the origin worker needs a thread to progress it (some peer's RMA or atomic lane is
+  /// not one-sided, or the setting says so); sets `reason`.
+  static bool decide_progress(const std::vector<rdma::PeerPath>& paths, int rank, const std::string& setting,
+                              std::string& reason);
 
   int rank_;
-  ShmTransport& shm_;
+  NodeMemory& node_memory_;
   std::unique_ptr<rdma::Ucx> ucx_;
   std::unique_ptr<rdma::RequestService> service_;
   bool progress_thread_ = false;
+  bool one_sided_ = false;  // every peer's RMA and atomic lanes are one-sided
   std::string progress_reason_;
 
-  std::shared_mutex keys_mutex_;
-  std::unordered_map<std::int64_t, std::unique_ptr<SegmentKeys>> keys_;
+  std::mutex segments_mutex_;  // allocate/free only
+  std::unordered_map<std::int64_t, SegmentKeys> segments_;
 
   // Per target: accumulate requests not yet acknowledged; a put issued since the last ordering
   // point.

@@ -1,7 +1,7 @@
 # The rdma transport (UCX's UCP), built only where UCX is found (Debian: libucx-dev).
 find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)
-  pkg_check_modules(ARMADA_UCX IMPORTED_TARGET ucx)
+  pkg_check_modules(ARMADA_UCX IMPORTED_TARGET GLOBAL ucx)
 endif()
 if(ARMADA_UCX_FOUND)
   message(STATUS "Armada: UCX ${ARMADA_UCX_VERSION} found: the rdma transport (ARMADA_TRANSPORT=rdma) is built")

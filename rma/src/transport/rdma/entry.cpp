@@ -8,10 +8,10 @@ namespace {
 constexpr SettingRow kRdmaSettings[] = {
     {.doc = {"ARMADA_RDMA_PROGRESS", "string", "auto",
              "rdma: whether the request service thread also progresses this process's UCX worker, so "
-             "that operations UCX emulates in software (TCP; atomics without an atomic lane) complete "
-             "while the target computes. 'auto': when any peer's RMA or atomic lane is not one-sided "
-             "(armada-info --topology shows the lanes); 'on', 'off': always, never. The thread sleeps "
-             "in the kernel on the workers' event descriptors either way."},
+             "that operations UCX emulates in software (over TCP; atomics on memory no device can "
+             "reach) complete while the target computes. 'auto': when the probe at init finds a get "
+             "or a fetch-add waiting for its target's worker; 'on', 'off': always, never. The thread "
+             "sleeps in the kernel on the workers' event descriptors either way."},
      .choices = "auto|on|off"},
 };
 }  // namespace

@@ -1,6 +1,8 @@
 #include "transport/rdma/rdma_transport.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -21,16 +23,6 @@ constexpr const char* kRmwName[] = {"rma::fetch_add", "rma::swap", "rma::compare
 std::uint64_t token_of(ucs_status_ptr_t request) { return reinterpret_cast<std::uintptr_t>(request); }
 ucs_status_ptr_t request_of(std::uint64_t token) { return reinterpret_cast<ucs_status_ptr_t>(token); }
 
-// UCX transports that move data and do atomics without the target's CPU: shared memory
-// mappings, kernel-assisted copies, and the InfiniBand/RoCE reliable transports.
-bool one_sided(const std::string& tl) {
-  static constexpr const char* kOneSided[] = {"self", "posix", "sysv", "xpmem", "cma", "knem",
-                                              "rc_verbs", "rc_mlx5", "dc_mlx5", "rc", "dc"};
-  for (const char* name : kOneSided)
-    if (tl == name) return true;
-  return false;
-}
-
 }  // namespace
 
 // ---- construction ----------------------------------------------------------------------------
@@ -50,17 +42,13 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
   handler.arg = this;
   rdma::check_ucs("rma::init (rdma)", "ucp_worker_set_am_recv_handler",
                   ucp_worker_set_am_recv_handler(ucx_->origin(), &handler));
-  // Every rank decides from its own endpoints; the job agrees on the stricter answer, so that
-  // an emulated path is served wherever it leads.
-  std::string automatic;
-  one_sided_ = !decide_progress(ucx_->paths(), rank_, "auto", automatic);
-  const bool needed = decide_progress(ucx_->paths(), rank_, context.config.text("ARMADA_RDMA_PROGRESS"),
-                                      progress_reason_);
-  int flags[2] = {needed ? 1 : 0, one_sided_ ? 0 : 1};
-  MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, context.world);
-  progress_thread_ = flags[0] != 0;
-  one_sided_ = flags[1] == 0;
-  if (progress_thread_ && !needed) progress_reason_ = "another rank's endpoints need it";
+  // Measured, not guessed from names: a get and a fetch-add to a rank that does not progress
+  // UCX either complete (one-sided) or wait for that rank's worker (emulated). Every rank
+  // probes one peer; the job agrees on the stricter answer.
+  int emulated = ucx_->probe_one_sided() ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &emulated, 1, MPI_INT, MPI_MAX, context.world);
+  one_sided_ = emulated == 0;
+  progress_thread_ = decide_progress(one_sided_, context.config.text("ARMADA_RDMA_PROGRESS"), progress_reason_);
   service_ = std::make_unique<rdma::RequestService>(
       *ucx_,
       [this](AccType type, const void* scale, const std::byte* src, std::byte* dst, std::size_t bytes) {
@@ -78,24 +66,12 @@ RdmaTransport::~RdmaTransport() {
   ucx_.reset();
 }
 
-bool RdmaTransport::decide_progress(const std::vector<rdma::PeerPath>& paths, int rank, const std::string& setting,
-                                    std::string& reason) {
+bool RdmaTransport::decide_progress(bool one_sided, const std::string& setting, std::string& reason) {
   if (setting == "on") return reason = "ARMADA_RDMA_PROGRESS=on", true;
   if (setting == "off") return reason = "ARMADA_RDMA_PROGRESS=off", false;
-  for (std::size_t r = 0; r < paths.size(); ++r) {
-    if (static_cast<int>(r) == rank) continue;
-    const rdma::PeerPath& p = paths[r];
-    std::string why;
-    if (p.rma.empty()) why = "no RMA lane (UCX emulates puts and gets with messages)";
-    else if (p.amo.empty()) why = "no atomic lane (UCX emulates atomics with messages)";
-    for (const std::string& tl : p.rma)
-      if (why.empty() && !one_sided(tl)) why = "RMA over " + tl + " (emulated in software)";
-    for (const std::string& tl : p.amo)
-      if (why.empty() && !one_sided(tl)) why = "atomics over " + tl + " (emulated in software)";
-    if (!why.empty()) return reason = "rank " + std::to_string(r) + ": " + why, true;
-  }
-  reason = "every peer is reached one-sidedly";
-  return false;
+  if (one_sided) return reason = "a get and a fetch-add completed while their target waited in MPI", false;
+  reason = "a get or a fetch-add waited for its target's UCX worker (UCX emulates it in software)";
+  return true;
 }
 
 TransportCaps RdmaTransport::caps() const noexcept {
@@ -274,6 +250,59 @@ std::uint64_t RdmaTransport::flush_batch(const char* op, int target, bool blocki
   return token_of(request);
 }
 
+// ---- accumulate ------------------------------------------------------------------------------
+
+// Packs the runs of one accumulate into request messages of at most kAccMessageBytes of
+// payload (a longer run is split at an element boundary) and sends each as it fills.
+class RdmaTransport::AccPacker {
+ public:
+  AccPacker(RdmaTransport& t, int target, AccType type, const void* scale)
+      : t_(t), target_(target), element_(size_of(type)) {
+    header_.kind = RequestKind::Acc;
+    header_.origin = t.rank_;
+    header_.type = static_cast<std::int32_t>(type);
+    header_.runs = 0;
+    std::memcpy(header_.scale, scale, element_);
+    t_.order_before(target, OpKind::Acc);
+  }
+  void add(const std::byte* src, std::byte* remote, std::size_t bytes) {
+    const std::size_t most = rdma::kAccMessageBytes / element_ * element_;
+    while (bytes > 0) {
+      if (payload_.size() == most) send();
+      const std::size_t n = std::min(bytes, most - payload_.size());
+      runs_.push_back({reinterpret_cast<std::uint64_t>(remote), n});
+      payload_.insert(payload_.end(), src, src + n);
+      src += n;
+      remote += n;
+      bytes -= n;
+    }
+  }
+  void finish() {
+    if (!runs_.empty()) send();
+  }
+
+ private:
+  void send() {
+    header_.runs = static_cast<std::uint32_t>(runs_.size());
+    message_.resize(sizeof header_ + runs_.size() * sizeof(rdma::RunHeader) + payload_.size());
+    std::byte* p = message_.data();
+    std::memcpy(p, &header_, sizeof header_);
+    std::memcpy(p + sizeof header_, runs_.data(), runs_.size() * sizeof(rdma::RunHeader));
+    std::memcpy(p + sizeof header_ + runs_.size() * sizeof(rdma::RunHeader), payload_.data(), payload_.size());
+    t_.acc_outstanding_[static_cast<std::size_t>(target_)].fetch_add(1, std::memory_order_acq_rel);
+    t_.send_request("rma::acc (rdma)", target_, message_.data(), message_.size());
+    runs_.clear();
+    payload_.clear();
+  }
+
+  RdmaTransport& t_;
+  int target_;
+  std::size_t element_;
+  rdma::AccRequest header_{};
+  std::vector<rdma::RunHeader> runs_;
+  std::vector<std::byte> payload_, message_;
+};
+
 // ---- this node's memory (the router gives this transport on-node accumulates; plain put/get
 // of mapped slices normally go to shm, but are served here too) ----
 
@@ -373,59 +402,6 @@ std::uint64_t RdmaTransport::vector(const VectorOp& op, bool blocking) {
   }
   return flush_batch(name, op.target, blocking);
 }
-
-// ---- accumulate ------------------------------------------------------------------------------
-
-// Packs the runs of one accumulate into request messages of at most kAccMessageBytes of
-// payload (a longer run is split at an element boundary) and sends each as it fills.
-class RdmaTransport::AccPacker {
- public:
-  AccPacker(RdmaTransport& t, int target, AccType type, const void* scale)
-      : t_(t), target_(target), element_(size_of(type)) {
-    header_.kind = RequestKind::Acc;
-    header_.origin = t.rank_;
-    header_.type = static_cast<std::int32_t>(type);
-    header_.runs = 0;
-    std::memcpy(header_.scale, scale, element_);
-    t_.order_before(target, OpKind::Acc);
-  }
-  void add(const std::byte* src, std::byte* remote, std::size_t bytes) {
-    const std::size_t most = rdma::kAccMessageBytes / element_ * element_;
-    while (bytes > 0) {
-      if (payload_.size() == most) send();
-      const std::size_t n = std::min(bytes, most - payload_.size());
-      runs_.push_back({reinterpret_cast<std::uint64_t>(remote), n});
-      payload_.insert(payload_.end(), src, src + n);
-      src += n;
-      remote += n;
-      bytes -= n;
-    }
-  }
-  void finish() {
-    if (!runs_.empty()) send();
-  }
-
- private:
-  void send() {
-    header_.runs = static_cast<std::uint32_t>(runs_.size());
-    message_.resize(sizeof header_ + runs_.size() * sizeof(rdma::RunHeader) + payload_.size());
-    std::byte* p = message_.data();
-    std::memcpy(p, &header_, sizeof header_);
-    std::memcpy(p + sizeof header_, runs_.data(), runs_.size() * sizeof(rdma::RunHeader));
-    std::memcpy(p + sizeof header_ + runs_.size() * sizeof(rdma::RunHeader), payload_.data(), payload_.size());
-    t_.acc_outstanding_[static_cast<std::size_t>(target_)].fetch_add(1, std::memory_order_acq_rel);
-    t_.send_request("rma::acc (rdma)", target_, message_.data(), message_.size());
-    runs_.clear();
-    payload_.clear();
-  }
-
-  RdmaTransport& t_;
-  int target_;
-  std::size_t element_;
-  rdma::AccRequest header_{};
-  std::vector<rdma::RunHeader> runs_;
-  std::vector<std::byte> payload_, message_;
-};
 
 // Sends one request message and waits for its local completion (the buffer is the caller's).
 // An accumulate's acknowledgement counter goes up before the send: the reply may come back

@@ -33,11 +33,12 @@
 // exclusive_atomics, and the router gives it every accumulate, atomic and mutex operation, to
 // on-node targets too.
 //
-// Progress: when UCX reaches every peer through transports that are one-sided (shared memory,
-// CMA, InfiniBand/RoCE RC/DC), no thread progresses the origin worker; when any peer's RMA or
-// atomic lane is emulated in software (TCP, UD) or missing (UCX then emulates over active
-// messages), the request service thread also progresses the origin worker
-// (ARMADA_RDMA_PROGRESS=auto; 'on'/'off' force it). The lanes come from ucp_ep_print_info.
+// Progress: at init every rank probes whether a get and a fetch-add on memory registered like
+// a segment complete while their target waits in MPI without progressing UCX. If they do (shared
+// memory, CMA, a NIC's RDMA), no thread progresses the origin worker; if not
+// (TCP, or atomics UCX emulates with messages), the request service thread also progresses it
+// (ARMADA_RDMA_PROGRESS=auto; 'on'/'off' force it). armada-info shows the lanes UCX chose per
+// peer (ucp_ep_print_info) next to the decision.
 #pragma once
 
 #include <atomic>
@@ -119,10 +120,9 @@ class RdmaTransport final : public Transport {
   void wait_accumulates(int target);
   static ucs_status_t on_reply(void* self, const void* header, std::size_t header_length, void* data,
                                std::size_t length, const ucp_am_recv_param_t* param);
-  /// Whether the origin worker needs a thread to progress it (some peer's RMA or atomic lane is
-  /// not one-sided, or the setting says so); sets `reason`.
-  static bool decide_progress(const std::vector<rdma::PeerPath>& paths, int rank, const std::string& setting,
-                              std::string& reason);
+  /// Whether the origin worker needs a thread to progress it (UCX emulates some operation, or
+  /// the setting says so); sets `reason`.
+  static bool decide_progress(bool one_sided, const std::string& setting, std::string& reason);
 
   int rank_;
   NodeMemory& node_memory_;

@@ -1,9 +1,12 @@
 #include "transport/rdma/ucx.hpp"
 
 #include <sched.h>
+#include <sys/mman.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -223,6 +226,70 @@ bool Ucx::test(const char* op, ucs_status_ptr_t request) {
   }
   check_ucs(op, "operation", status);
   return true;
+}
+
+bool Ucx::probe_one_sided() {
+  constexpr const char* op = "rma::init (rdma probe)";
+  constexpr std::size_t kPage = 4096;
+  // Memory of the kind segments use (shared, not allocated by UCX), registered the same way.
+  void* page = mmap(nullptr, kPage, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) throw SystemError(op, rank_prefix() + op + ": mmap of the probe page failed");
+  std::optional<Registration> registration(std::in_place, context_, page, kPage);
+  const int half = size_ / 2;
+  const int partner = rank_ < half ? rank_ + half : (rank_ < 2 * half ? rank_ - half : -1);
+  // Every rank's key and page address (the partner's is what this rank needs).
+  const std::vector<std::byte>& mine = registration->packed_key();
+  const int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm_);
+  int total = 0;
+  for (int r = 0; r < size_; ++r) offsets[static_cast<std::size_t>(r)] = std::exchange(total, total + lengths[static_cast<std::size_t>(r)]);
+  std::vector<std::byte> keys(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), length, MPI_BYTE, keys.data(), lengths.data(), offsets.data(), MPI_BYTE, comm_);
+  const std::uint64_t my_page = reinterpret_cast<std::uintptr_t>(page);
+  std::vector<std::uint64_t> pages(static_cast<std::size_t>(size_));
+  MPI_Allgather(&my_page, 1, MPI_UINT64_T, pages.data(), 1, MPI_UINT64_T, comm_);
+
+  bool one_sided = true;
+  ucp_rkey_h key = nullptr;
+  std::uint64_t got = 0, old = 0, one = 1;
+  std::vector<ucs_status_ptr_t> pending;
+  if (partner >= 0)
+    check_ucs(op, "ucp_ep_rkey_unpack", ucp_ep_rkey_unpack(data_eps_[static_cast<std::size_t>(partner)],
+                                                           keys.data() + offsets[static_cast<std::size_t>(partner)], &key));
+  for (int phase = 0; phase < 2; ++phase) {
+    const bool probing = partner >= 0 && (rank_ < half) == (phase == 0);
+    if (probing) {
+      ucp_request_param_t none{};
+      ucp_request_param_t fetch{};
+      fetch.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+      fetch.datatype = ucp_dt_make_contig(8);
+      fetch.reply_buffer = &old;
+      ucp_ep_h ep = data_eps_[static_cast<std::size_t>(partner)];
+      const std::uint64_t remote = pages[static_cast<std::size_t>(partner)];
+      for (ucs_status_ptr_t r : {ucp_get_nbx(ep, &got, 8, remote, key, &none),
+                                 ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_ADD, &one, 1, remote + 8, key, &fetch)}) {
+        if (UCS_PTR_IS_ERR(r)) check_ucs(op, "probe operation", UCS_PTR_STATUS(r));
+        if (r) pending.push_back(r);
+      }
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kProbeMs);
+      auto all_done = [&] {
+        for (ucs_status_ptr_t r : pending)
+          if (ucp_request_check_status(r) == UCS_INPROGRESS) return false;
+        return true;
+      };
+      while (!all_done() && std::chrono::steady_clock::now() < deadline) ucp_worker_progress(origin_);
+      one_sided = all_done();
+    }
+    MPI_Barrier(comm_);  // the partner does not progress UCX meanwhile
+  }
+  // Complete what an emulated path left pending; every rank serves the others until all are done.
+  for (ucs_status_ptr_t r : pending) check_ucs(op, "probe operation", drive(r, origin_, service_));
+  progress_through_barrier(comm_, origin_, service_);
+  if (key) ucp_rkey_destroy(key);
+  registration.reset();
+  munmap(page, kPage);
+  return one_sided;
 }
 
 PeerPath Ucx::path_to(int rank) {

@@ -78,6 +78,12 @@ class Ucx {
     }
   }
 
+  /// Whether a get and a fetch-add on memory registered like a segment complete while their
+  /// target does not progress UCX (it waits in MPI_Barrier): the test of whether UCX moves data
+  /// and does atomics one-sidedly or emulates them with messages its target's worker must serve.
+  /// Collective over the world. Ranks probe in two halves, each the other's target (rank r and
+  /// r + size/2: different nodes under block placement); a probe waits kProbeMs at most.
+  bool probe_one_sided();
   /// What UCX chose for the endpoint to `rank`'s origin worker.
   PeerPath path_to(int rank);
   /// The UCX transports of every endpoint, for armada-info: "posix,cma" per rank.
@@ -85,6 +91,7 @@ class Ucx {
 
  private:
   static constexpr int kSpinRounds = 1000;
+  static constexpr int kProbeMs = 100;
   static void yield() noexcept;
   void connect(MPI_Comm world);
   void close_all();

@@ -7,10 +7,44 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "armada/rma/rma.hpp"
 
 namespace rma = armada::rma;
+
+namespace {
+
+std::string facts(const std::vector<rma::TransportFact>& list) {
+  std::string out;
+  for (const rma::TransportFact& f : list) out += " " + f.key + "=" + f.value;
+  return out;
+}
+
+// "  1: server  one-sided: -  (server=1 direct=yes)"
+void print_route(int target, const rma::TransportInfo& t) {
+  std::string one_sided;
+  if (t.put_get_one_sided) one_sided += " put/get";
+  if (t.acc_one_sided) one_sided += " acc";
+  if (t.rmw_one_sided) one_sided += " rmw";
+  if (t.mutex_one_sided) one_sided += " mutex";
+  std::printf("  %d: %s  one-sided:%s%s\n", target, t.name.c_str(), one_sided.empty() ? " -" : one_sided.c_str(),
+              t.route.empty() ? "" : ("  (" + facts(t.route).substr(1) + ")").c_str());
+}
+
+// This rank's cost facts of every transport it uses, once per transport.
+std::string process_facts() {
+  std::string out, seen;
+  for (int r = 0; r < rma::size(); ++r) {
+    const rma::TransportInfo t = rma::transport_info(r);
+    if (t.name == "none" || seen.find("|" + t.name + "|") != std::string::npos) continue;
+    seen += "|" + t.name + "|";
+    if (!t.process.empty()) out += " " + t.name + ":" + facts(t.process);
+  }
+  return out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   bool markdown = false, topology = false;
@@ -45,17 +79,13 @@ int main(int argc, char** argv) {
         for (int r : rma::node_ranks(n)) std::printf(" %d", r);
         std::printf("\n");
       }
-      std::printf("transports from rank 0:");
-      for (int r = 0; r < rma::size(); ++r)
-        std::printf(" %d:%s%s", r, rma::transport_name(r), rma::server_direct(r) ? "(direct)" : "");
-      std::printf("\n");
+      std::printf("transports from rank 0:\n");
+      for (int r = 0; r < rma::size(); ++r) print_route(r, rma::transport_info(r));
     }
-    // Node servers report their buffer memory, in rank order.
-    const rma::ServerStats st = rma::server_stats();
+    // What each rank's transports cost it (node servers, helper threads), in rank order.
+    const std::string costs = process_facts();
     for (int r = 0; r < rma::size(); ++r) {
-      if (r == me && st.running)
-        std::printf("  node server on rank %d: %d clients, %zu bytes of buffers, VmRSS +%ld KiB\n", me,
-                    st.clients, st.buffer_bytes, st.rss_growth_kb);
+      if (r == me && !costs.empty()) std::printf("  rank %d:%s\n", me, costs.c_str());
       std::fflush(stdout);
       rma::barrier();
     }

@@ -1,7 +1,11 @@
 // Family "memory": what every node server allocated (request and pipeline buffers) and how much
-// its process's resident memory grew when it started, per rank; in a pass without node servers
-// (shm, mpi-rma) it says so. Run it on many ranks to see the per-client growth.
+// its process's resident memory grew when it started, per rank (the server transport's facts in
+// rma::transport_info); in a pass without node servers (shm, mpi-rma) it says so. Run it on many
+// ranks to see the per-client growth.
 #include "suite/families/common.hpp"
+
+#include <algorithm>
+#include <string>
 
 namespace armada::bench::suite {
 
@@ -9,12 +13,22 @@ namespace {
 
 constexpr int kFields = 4;  // running, clients, buffer_bytes, rss_growth_kb
 
+// From the facts of the transport that reaches other nodes (rma::transport_info): a rank that
+// runs a node server reports node_server=yes with its clients, buffers and VmRSS growth.
 void stats_of_this_rank(std::int64_t* v) {
-  const rma::ServerStats s = rma::server_stats();
-  v[0] = s.running ? 1 : 0;
-  v[1] = s.clients;
-  v[2] = static_cast<std::int64_t>(s.buffer_bytes);
-  v[3] = s.rss_growth_kb;
+  std::fill(v, v + kFields, 0);
+  for (int r = 0; r < rma::size(); ++r) {
+    const rma::TransportInfo t = rma::transport_info(r);
+    const std::string* server = t.find("node_server");
+    if (!server) continue;
+    if (*server == "yes") {
+      v[0] = 1;
+      v[1] = std::stoll(*t.find("clients"));
+      v[2] = std::stoll(*t.find("buffer_bytes"));
+      v[3] = std::stoll(*t.find("rss_growth_kb"));
+    }
+    return;
+  }
 }
 
 void add(Pass& p, int rank, const char* metric, const char* unit, std::int64_t value) {

@@ -1,9 +1,12 @@
 // Collective allocation: one POSIX shared-memory object per node per allocation holds the
-// slices of all the group's members on that node (or, under mpi-rma with ARMADA_MPI_MEMORY=mpi,
-// each member's MPI window memory); the registry learns every member's slice.
+// slices of all the group's members on that node (or a transport that allocates segment memory
+// itself, mpi-rma with ARMADA_MPI_MEMORY=mpi, gives each member its slice); every started
+// transport's segment hooks run (windows, registrations, keys); the registry learns every
+// member's slice.
 #include "armada/rma/memory.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -58,19 +61,20 @@ NodePlan plan_node(const char* op, const detail::State& s, const Group& group, c
   return plan;
 }
 
-// What every member must know of every slice: its base, where it lies in its window, and the
-// shared object holding it (for a node server outside the group).
+// What every member must know of every slice: its base, and the node shared object holding it
+// (for transports that reach it from outside the group, like a node server).
 struct SliceInfo {
-  std::uint64_t base, window_offset;
+  std::uint64_t base;
   std::int64_t pid, fd;
   std::uint64_t size, offset;
 };
 
-std::vector<detail::Slice> make_slices(const detail::State& s, const Group& group, std::int64_t id,
-                                       const std::vector<std::uint64_t>& sizes, const std::vector<SliceInfo>& infos,
-                                       const detail::SegmentRecord& rec, const NodePlan& plan, bool mpi_owned) {
+/// The group's non-empty slices in group order, and where each lies in its node's object.
+/// `transport_memory`: a transport allocated the slices (this process maps only its own).
+void make_slices(const detail::State& s, const Group& group, std::int64_t id, const std::vector<std::uint64_t>& sizes,
+                 const std::vector<SliceInfo>& infos, const detail::SegmentRecord& rec, const NodePlan& plan,
+                 bool transport_memory, std::vector<detail::Slice>& slices, std::vector<detail::NodeObjectRef>& objects) {
   const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
-  std::vector<detail::Slice> slices;
   for (int r = 0; r < group.size(); ++r) {
     if (sizes[static_cast<std::size_t>(r)] == 0) continue;
     const int w = group.world_rank(r);
@@ -80,19 +84,21 @@ std::vector<detail::Slice> make_slices(const detail::State& s, const Group& grou
     slice.size = sizes[static_cast<std::size_t>(r)];
     slice.segment = id;
     slice.owner = w;
-    slice.region_pid = static_cast<int>(info.pid);
-    slice.region_fd = static_cast<int>(info.fd);
-    slice.region_size = info.size;
-    slice.region_offset = info.offset;
-    slice.window_offset = info.window_offset;
-    if (mpi_owned) {
+    if (transport_memory) {
       if (r == group.rank()) slice.local = static_cast<std::byte*>(rec.my_base);
     } else if (s.topology.node_of[static_cast<std::size_t>(w)] == my_node) {
       slice.local = rec.region.data() + plan.offset[static_cast<std::size_t>(r)];
     }
     slices.push_back(slice);
+    objects.push_back({static_cast<int>(info.pid), static_cast<int>(info.fd), info.size, info.offset});
   }
-  return slices;
+}
+
+/// The started transport that allocates segment memory itself, or null (node shared memory).
+detail::Transport* memory_owner(const detail::State& s) {
+  for (const auto& t : s.routes.started)
+    if (t->allocates_segments()) return t.get();
+  return nullptr;
 }
 
 }  // namespace
@@ -111,22 +117,21 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
   MPI_Allreduce(MPI_IN_PLACE, &id, 1, MPI_INT64_T, MPI_MAX, comm);
   s.next_segment_id = id + 1;
 
-  // Who owns the memory: node shared memory (slices of the node's members in one object), or,
-  // under mpi-rma with ARMADA_MPI_MEMORY=mpi, the MPI library (one window allocation per rank).
-  // Either can fail on some ranks only (a size no node holds, /dev/shm full, MPI refusing):
-  // every member agrees before the next collective, and a failure leaves nothing behind.
-  const bool mpi_owned = s.mpi && s.config.mpi_memory == "mpi";
+  // Who owns the memory: node shared memory (slices of the node's members in one object), or a
+  // transport (mpi-rma: one MPI window allocation per rank). Either can fail on some ranks only
+  // (a size no node holds, /dev/shm full, MPI refusing): every member agrees before the next
+  // collective, and a failure leaves nothing behind.
+  detail::Transport* owner = memory_owner(s);
   detail::SegmentRecord rec;
   rec.id = id;
   rec.group = group;
   rec.my_size = bytes;
   for (std::uint64_t b : sizes) rec.total_bytes += b;
+  detail::SegmentSpec spec{op, id, &rec.group, bytes, sizes, nullptr, false};
   NodePlan plan;
-  detail::MpiRmaTransport::OwnedWindow owned;
-  if (mpi_owned) {
-    agree(op, [&] { detail::MpiRmaTransport::check_window_bytes(bytes); }, group);
-    agree(op, [&] { owned = s.mpi->allocate(id, group, bytes); }, group);
-    rec.my_base = owned.base;
+  if (owner) {
+    agree(op, [&] { owner->check_segment(spec); }, group);
+    agree(op, [&] { rec.my_base = owner->allocate_segment(spec); }, group);
   } else {
     agree(op, [&] {
       plan = plan_node(op, s, group, sizes);
@@ -134,24 +139,24 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
     }, group);
     rec.my_base = bytes ? rec.region.data() + plan.offset[static_cast<std::size_t>(group.rank())] : nullptr;
   }
+  spec.my_base = static_cast<std::byte*>(rec.my_base);
+  spec.created_node_object = rec.region.creator_pid() == static_cast<int>(getpid());
 
-  const SliceInfo my_info{reinterpret_cast<std::uintptr_t>(rec.my_base), owned.offset,
-                          rec.region.creator_pid(), rec.region.creator_fd(), rec.region.size(),
-                          mpi_owned ? 0 : plan.offset[static_cast<std::size_t>(group.rank())]};
+  const SliceInfo my_info{reinterpret_cast<std::uintptr_t>(rec.my_base), rec.region.creator_pid(),
+                          rec.region.creator_fd(), rec.region.size(),
+                          owner ? 0 : plan.offset[static_cast<std::size_t>(group.rank())]};
   std::vector<SliceInfo> infos(static_cast<std::size_t>(n));
   MPI_Allgather(&my_info, sizeof my_info, MPI_BYTE, infos.data(), sizeof my_info, MPI_BYTE, comm);
   std::vector<void*> bases(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) bases[static_cast<std::size_t>(r)] = reinterpret_cast<void*>(infos[static_cast<std::size_t>(r)].base);
 
-  std::vector<detail::Slice> slices = make_slices(s, group, id, sizes, infos, rec, plan, mpi_owned);
-  if (s.mpi) {  // the segment's window: collective over the group, like this whole call
-    MPI_Win win = owned.win;
-    if (!mpi_owned) agree(op, [&] { win = s.mpi->attach(id, group, rec.my_base, bytes); }, group);
-    for (detail::Slice& slice : slices) {
-      slice.window = win;
-      slice.window_rank = group.group_rank(slice.owner);
-    }
-  }
+  std::vector<detail::Slice> slices;
+  std::vector<detail::NodeObjectRef> objects;
+  make_slices(s, group, id, sizes, infos, rec, plan, owner != nullptr, slices, objects);
+  // Windows, registrations, keys: collective over the group, like this whole call.
+  agree(op, [&] {
+    for (const auto& t : s.routes.started) t->segment_created(spec, slices, objects);
+  }, group);
   s.registry->add(slices);
   {
     std::lock_guard lock(s.segments_mutex);
@@ -218,8 +223,11 @@ void free(void* my_base, const Group& g) {
   detail::fence_everything(s);
   MPI_Barrier(doomed.group.comm());  // no member still reads or writes the slices
   s.registry->remove(id);
-  if (s.mpi) s.mpi->detach(id);  // collective over the group; before the memory is unmapped
-  detail::forget_foreign_segment(s, doomed);
+  // Windows, registrations, keys, foreign mappings: collective over the group; before the
+  // memory is unmapped (when `doomed` goes).
+  const detail::SegmentSpec spec{op, id, &doomed.group, doomed.my_size, {}, static_cast<std::byte*>(doomed.my_base),
+                                 doomed.region.creator_pid() == static_cast<int>(getpid())};
+  for (const auto& t : s.routes.started) t->segment_freed(spec);
 }
 
 std::size_t segment_size(void* my_base) {

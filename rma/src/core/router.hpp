@@ -28,9 +28,11 @@ struct Routes {
 /// Fills routes.primary for this rank by the rule above.
 void build_routes(Routes& routes, const std::vector<int>& node_of, int my_rank);
 
-/// The transport for a plain put or get whose remote side lies in `slice`.
-inline Transport* data_route(const Routes& routes, const Slice& slice, int target) noexcept {
-  return slice.local ? routes.node : routes.primary[static_cast<std::size_t>(target)];
+/// The transport for an operation of `kind` whose remote side lies in `slice` of `target` (null:
+/// nothing reaches the target). Atomics, mutexes, waits and fences use primary[target].
+inline Transport* route_of(const Routes& routes, OpKind kind, const Slice& slice, int target) noexcept {
+  if (kind != OpKind::Acc && slice.local) return routes.node;  // plain put/get to mapped memory
+  return routes.primary[static_cast<std::size_t>(target)];
 }
 
 }  // namespace armada::rma::detail

@@ -13,7 +13,7 @@
 #include "core/check.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
-#include "transport/server/direct.hpp"
+#include "transport/plugin.hpp"
 
 namespace armada::rma {
 
@@ -30,18 +30,16 @@ void throw_bad_rank(const char* op, const char* argument, const State& s, int ta
                 "not a rank of the world group (size " + std::to_string(s.size) + ")");
 }
 
-void forget_foreign_segment(State& s, const SegmentRecord& segment) {
-  if (s.server_comm == MPI_COMM_NULL || segment.region.creator_pid() != static_cast<int>(getpid())) return;
-  const int leader = s.topology.members[static_cast<std::size_t>(s.topology.node_of[static_cast<std::size_t>(s.rank)])].front();
-  if (segment.group.group_rank(leader) >= 0) return;  // the server maps it through its registry
-  server::Header h{};
-  h.kind = server::Kind::Forget;
-  h.segment = segment.id;
-  MPI_Send(&h, sizeof h, MPI_BYTE, leader, server::kTagControl, s.server_comm);
+void fence_everything(State& s) {
+  for (const auto& t : s.routes.started) t->fence_all();
 }
 
-void fence_everything(State& s) {
-  for (Transport* t : s.transports) t->fence_all();
+void build_routes(Routes& routes, const std::vector<int>& node_of, int my_rank) {
+  const bool inter_takes_atomics = routes.inter && routes.inter->caps().exclusive_atomics;
+  Transport* on_node = inter_takes_atomics ? routes.inter : routes.node;
+  routes.primary.assign(node_of.size(), nullptr);
+  for (std::size_t r = 0; r < node_of.size(); ++r)
+    routes.primary[r] = node_of[r] == node_of[static_cast<std::size_t>(my_rank)] ? on_node : routes.inter;
 }
 
 void throw_no_route(const char* op, const State& s, int target) {
@@ -85,18 +83,6 @@ Topology discover_topology(MPI_Comm world, int rank, int size, int node_size) {
   return t;
 }
 
-// VmRSS of this process in KiB (0 if /proc is not readable).
-long resident_kb() {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (!f) return 0;
-  char line[256];
-  long kb = 0;
-  while (std::fgets(line, sizeof line, f))
-    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
-  std::fclose(f);
-  return kb;
-}
-
 const char* thread_level_name(int level) {
   switch (level) {
     case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
@@ -107,96 +93,45 @@ const char* thread_level_name(int level) {
 }
 
 // A program that started MPI itself below MPI_THREAD_MULTIPLE (plain MPI_Init, as ARMCI and
-// Global Arrays programs do) allows no helper thread to call MPI. The server transport cannot
-// run without its server thread (and its origins' completer threads), so across nodes Armada
-// then uses mpi-rma, and mpi-rma runs without its progress thread. Rank 0 says once what is lost
-// and how to get it back. The effective settings replace the configured ones in s.config, so
-// config(), ARMADA_VERBOSE and armada-info show what runs.
+// Global Arrays programs do) allows no helper thread to call MPI. Each transport says, in its
+// entry's below_thread_multiple rule, what runs instead (the server transport gives way to
+// mpi-rma, which runs without its progress thread); rank 0 says once what is lost and how to get
+// it back. The effective settings replace the configured ones in s.config, so config(),
+// ARMADA_VERBOSE and armada-info show what runs.
 void adapt_to_thread_level(State& s) {
   int provided = 0;
   MPI_Query_thread(&provided);
   if (provided >= MPI_THREAD_MULTIPLE || s.topology.members.size() < 2) return;
-  const bool was_server = s.config.transport == "server";
-  const bool had_progress = s.config.mpi_progress;
-  if (s.config.transport == "none" || (!was_server && !had_progress)) return;  // nothing changes
-  s.config.transport = "mpi-rma";
-  s.config.mpi_progress = false;
-  if (s.rank != 0) return;
+  std::string lost;
+  for (std::size_t hop = 0; hop <= transport_entries().size(); ++hop) {  // each rule at most once
+    const TransportEntry* entry = find_transport(s.config.transport);
+    if (!entry || !entry->below_thread_multiple) break;
+    const std::string instead = entry->below_thread_multiple(s.config, lost);
+    if (instead == entry->name) break;
+    s.config.transport = instead;
+    s.config.values.insert_or_assign("ARMADA_TRANSPORT", instead);
+  }
+  if (lost.empty() || s.rank != 0) return;
   std::fprintf(stderr,
-               "armada::rma: warning: MPI runs at %s, so no helper thread may call MPI: %s without its progress "
-               "thread. Lost: %soperations that the MPI library executes in the target's progress engine complete "
-               "only when the target next calls MPI (Open MPI osc sm: none; osc ucx: accumulates and atomics "
-               "between processes of one host; MPICH: accumulates). To get it back, initialize MPI with "
-               "MPI_Init_thread(MPI_THREAD_MULTIPLE) (docs/rma.md, thread levels).\n",
-               thread_level_name(provided),
-               was_server ? "the inter-node transport is mpi-rma instead of the server transport," : "mpi-rma runs",
-               was_server ? "the server transport (its unilateral progress, direct delivery, shared-memory "
-                            "accumulates on the node); "
-                          : "");
+               "armada::rma: warning: MPI runs at %s, so no helper thread may call MPI: %sTo get it back, initialize "
+               "MPI with MPI_Init_thread(MPI_THREAD_MULTIPLE) (docs/rma.md, thread levels).\n",
+               thread_level_name(provided), lost.c_str());
 }
 
-// The server transport: every rank gets the origin side; each node's first rank also runs the
-// node server thread. Needs MPI_THREAD_MULTIPLE (the server thread and the application both
-// call MPI; adapt_to_thread_level made sure of it).
-void start_server_transport(State& s) {
-  ServerMap map;
-  map.node_of = s.topology.node_of;
-  for (const auto& members : s.topology.members) map.leader_of_node.push_back(members.front());
-  map.cluster = s.config.server_cluster;
-  ServerSettings settings;
-  settings.buffers = s.config.server_buffers;
-  settings.inline_bytes = static_cast<std::size_t>(s.config.server_inline);
-  settings.chunk = static_cast<std::size_t>(s.config.server_chunk);
-  settings.poll = s.config.server_poll;
-  settings.sleep_max_us = s.config.server_sleep_max_us;
-  settings.awake_us = s.config.server_awake_us;
-  settings.origin_progress = s.config.server_origin_progress;
-  MPI_Comm_dup(s.world, &s.server_comm);
-  map.host_of = s.topology.host_of;
-  if (s.config.server_direct != "off") {
-    server::DirectPeers peers = server::probe_direct(s.server_comm, map.host_of);
-    if (!peers.usable && s.config.server_direct == "on")
-      throw_unsupported("rma::init", "ARMADA_SERVER_DIRECT=on, but " + peers.refusal);
-    settings.direct = peers.usable;
-    map.pid_of = std::move(peers.pid_of);
+// The node-memory transport on every rank; with several nodes, the configured inter-node one.
+// Both start collectively (every rank starts the same transports in the same order).
+void start_transports(State& s) {
+  const TransportContext context{s.world, s.rank, s.size, s.config, s.topology, s.node_comm, *s.registry,
+                                 *s.node_memory};
+  for (const TransportEntry* entry : transport_entries()) {
+    const bool wanted = entry->role == TransportRole::NodeMemory ||
+                        (s.topology.members.size() > 1 && s.config.transport == entry->name);
+    if (!wanted) continue;
+    std::unique_ptr<Transport> t = entry->start(context);
+    (entry->role == TransportRole::NodeMemory ? s.routes.node : s.routes.inter) = t.get();
+    s.routes.started.push_back(std::move(t));
   }
-  const int my_node = s.topology.node_of[static_cast<std::size_t>(s.rank)];
-  if (s.topology.members[static_cast<std::size_t>(my_node)].front() == s.rank) {
-    const long rss_before = resident_kb();
-    s.node_server = std::make_unique<NodeServer>(s, s.server_comm, map, settings);
-    s.node_server->start();
-    s.server_rss_growth_kb = resident_kb() - rss_before;
-  }
-  s.server = std::make_unique<ServerTransport>(s.rank, s.server_comm, std::move(map), settings);
-  for (int r = 0; r < s.size; ++r)
-    if (!s.route[static_cast<std::size_t>(r)]) s.route[static_cast<std::size_t>(r)] = s.server.get();
-  s.transports.push_back(s.server.get());
-  MPI_Barrier(s.world);  // every server is listening before anyone sends
-}
-// The MPI-3 one-sided transport. It takes every target, on-node ones too (it hands their plain
-// put/get to shared memory itself), because accumulates and atomics must all go through MPI to
-// stay atomic with each other. Its progress thread calls MPI next to the application's threads,
-// so it runs only under MPI_THREAD_MULTIPLE (adapt_to_thread_level turns it off otherwise).
-void start_mpi_rma_transport(State& s) {
-  MpiRmaSettings settings;
-  settings.progress_thread = s.config.mpi_progress;
-  settings.progress_interval_us = s.config.mpi_progress_us;
-  settings.spin_limit = s.config.spin_limit;
-  settings.mutex_waiters = s.config.mpi_mutex_waiters;
-  if (s.config.mpi_iov == "direct") settings.batched_segments = 0;
-  if (s.config.mpi_iov == "batched") settings.batched_segments = std::numeric_limits<std::size_t>::max();
-  if (s.rank == 0) {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int length = 0;
-    MPI_Get_library_version(version, &length);
-    const char* osc = std::getenv("OMPI_MCA_osc");
-    if (std::strstr(version, "Open MPI") && !(osc && std::strstr(osc, "ucx")))
-      std::fprintf(stderr, "armada::rma: warning: mpi-rma on Open MPI without OMPI_MCA_osc=sm,ucx; osc rdma has known "
-                           "bugs this transport can hit (docs/mpi-quirks.md)\n");
-  }
-  s.mpi = std::make_unique<MpiRmaTransport>(s.world, s.rank, *s.shm, settings);
-  for (int r = 0; r < s.size; ++r) s.route[static_cast<std::size_t>(r)] = s.mpi.get();
-  s.transports.push_back(s.mpi.get());
+  build_routes(s.routes, s.topology.node_of, s.rank);
 }
 
 void print_configuration(const State& s) {
@@ -241,16 +176,9 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   s->world_group = Group(std::move(world));
 
   s->registry = std::make_unique<Registry>(s->size);
-  s->stripe_region = ShmRegion::create("rma::init", s->node_comm, StripeLocks::region_bytes());
-  s->shm = std::make_unique<ShmTransport>(StripeLocks(s->stripe_region.data(), s->config.spin_limit),
-                                          s->config.spin_limit, s->rank);
-  s->route.assign(static_cast<std::size_t>(s->size), nullptr);
-  for (int r : s->topology.members[static_cast<std::size_t>(my_node)])
-    s->route[static_cast<std::size_t>(r)] = s->shm.get();
-  s->transports.push_back(s->shm.get());
+  s->node_memory = std::make_unique<NodeMemory>("rma::init", s->node_comm, s->config.spin_limit);
   adapt_to_thread_level(*s);
-  if (s->topology.members.size() > 1 && s->config.transport == "server") start_server_transport(*s);
-  if (s->topology.members.size() > 1 && s->config.transport == "mpi-rma") start_mpi_rma_transport(*s);
+  start_transports(*s);
 
   if (s->config.verbose && s->rank == 0) print_configuration(*s);
   if (s->rank == 0) warn_unknown_settings();
@@ -282,14 +210,12 @@ void init(int* argc, char*** argv) {
   MPI_Initialized(&initialized);
   bool owns = false;
   if (!initialized) {
-    // mpi-rma on Open MPI: osc sm for windows inside one host (load/store, every operation
-    // one-sided) and osc ucx for the others, instead of the default osc rdma, whose 4.1
-    // releases crash on an 8-byte compare-and-swap to self and fail window creation on split
-    // communicators (docs/mpi-quirks.md). rdma stays out of the list: it would outrank sm. MCA
-    // settings come from the environment at MPI_Init, so this is the last moment; an explicit
-    // OMPI_MCA_osc (or mpiexec --mca osc) wins.
-    const char* transport = std::getenv("ARMADA_TRANSPORT");
-    if (transport && std::string(transport) == "mpi-rma") set_mpi_environment_defaults();
+    // MPI reads some of its settings from the environment at MPI_Init (Open MPI's MCA): this
+    // is the configured transport's last moment to set them (mpi-rma chooses osc components).
+    const char* configured = std::getenv("ARMADA_TRANSPORT");
+    if (const detail::TransportEntry* entry = detail::find_transport(configured ? configured : "");
+        entry && entry->before_mpi_init)
+      entry->before_mpi_init();
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
       detail::throw_state("rma::init", "MPI_Init_thread failed");
@@ -317,12 +243,9 @@ void finalize() {
   {
     std::unique_ptr<detail::State> doomed(g_state);
     g_state = nullptr;
-    // Everyone has fenced and passed the barrier: no request is in flight; stop the servers.
-    if (doomed->node_server) doomed->node_server->stop();
-    doomed->node_server.reset();
-    doomed->server.reset();
-    if (doomed->server_comm != MPI_COMM_NULL) MPI_Comm_free(&doomed->server_comm);
-    doomed->mpi.reset();  // frees the windows still open (collective), before their memory goes
+    // Everyone has fenced and passed the barrier: nothing is in flight. Stop the transports,
+    // last started first (their helper threads, windows, endpoints), before segment memory goes.
+    while (!doomed->routes.started.empty()) doomed->routes.started.pop_back();
     doomed->segments.clear();
     doomed->world_group = Group(nullptr);
     MPI_Comm_free(&doomed->node_comm);
@@ -333,29 +256,44 @@ void finalize() {
 
 bool initialized() noexcept { return g_state != nullptr; }
 
-ServerStats server_stats() {
-  auto& s = detail::state("rma::server_stats");
-  ServerStats stats;
-  if (s.node_server) {
-    stats.running = true;
-    stats.clients = s.node_server->clients();
-    stats.buffer_bytes = s.node_server->buffer_bytes();
-    stats.rss_growth_kb = s.server_rss_growth_kb;
-  }
-  return stats;
+const std::string* TransportInfo::find(std::string_view key) const {
+  for (const auto* facts : {&route, &process})
+    for (const TransportFact& f : *facts)
+      if (f.key == key) return &f.value;
+  return nullptr;
+}
+
+TransportInfo transport_info(int target) {
+  constexpr const char* op = "rma::transport_info";
+  auto& s = detail::state(op);
+  detail::check_rank(op, "target", s, target);
+  TransportInfo info;
+  const detail::Transport* t = s.routes.primary[static_cast<std::size_t>(target)];
+  if (!t) return info;
+  const detail::TransportCaps caps = t->caps();
+  info.name = t->name();
+  info.put_get_one_sided = caps.put_get_one_sided;
+  info.acc_one_sided = caps.acc_one_sided;
+  info.rmw_one_sided = caps.rmw_one_sided;
+  info.mutex_one_sided = caps.mutex_one_sided;
+  info.progress_thread = caps.progress_thread;
+  t->describe(target, info);
+  return info;
 }
 
 const char* transport_name(int target) {
   auto& s = detail::state("rma::transport_name");
   detail::check_rank("rma::transport_name", "target", s, target);
-  detail::Transport* t = s.route[static_cast<std::size_t>(target)];
+  const detail::Transport* t = s.routes.primary[static_cast<std::size_t>(target)];
   return t ? t->name() : "none";
 }
+
 bool server_direct(int target) {
-  auto& s = detail::state("rma::server_direct");
-  detail::check_rank("rma::server_direct", "target", s, target);
-  return s.server && s.route[static_cast<std::size_t>(target)] == s.server.get() && s.server->direct_to(target);
+  const TransportInfo info = transport_info(target);
+  const std::string* direct = info.find("direct");
+  return direct && *direct == "yes";
 }
+
 int rank() { return detail::state("rma::rank").rank; }
 int size() { return detail::state("rma::size").size; }
 MPI_Comm world_comm() { return detail::state("rma::world_comm").world; }

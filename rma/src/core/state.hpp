@@ -12,25 +12,18 @@
 #include "armada/rma/config.hpp"
 #include "armada/rma/group.hpp"
 #include "core/registry.hpp"
+#include "core/router.hpp"
+#include "core/topology.hpp"
+#include "transport/base/node_memory.hpp"
 #include "transport/base/shm_region.hpp"
-#include "transport/shm/shm_transport.hpp"
-#include "transport/server/node_server.hpp"
-#include "transport/server/server_transport.hpp"
-#include "transport/mpi_rma/mpi_rma_transport.hpp"
 
 namespace armada::rma::detail {
-
-struct Topology {
-  std::vector<int> node_of;               // per world rank
-  std::vector<int> host_of;               // per world rank: its physical node (lowest world rank there)
-  std::vector<std::vector<int>> members;  // per node, ascending world ranks
-};
 
 /// A collectively allocated segment, as this process knows it.
 struct SegmentRecord {
   std::int64_t id = -1;
   Group group{nullptr};
-  ShmRegion region;       // this node's shared object (all local members' slices)
+  ShmRegion region;       // this node's shared object (all local members' slices), unless a transport allocated
   void* my_base = nullptr;
   std::size_t my_size = 0;
   std::uint64_t total_bytes = 0;  // over all members: 0 means every rank passes null to free
@@ -47,17 +40,8 @@ struct State {
   Group world_group{nullptr};
 
   std::unique_ptr<Registry> registry;
-  ShmRegion stripe_region;             // this node's accumulate locks
-  std::unique_ptr<ShmTransport> shm;
-  // Inter-node: the origin side on every rank, the node server in each node's first rank.
-  MPI_Comm server_comm = MPI_COMM_NULL;
-  std::unique_ptr<ServerTransport> server;
-  std::unique_ptr<NodeServer> node_server;
-  long server_rss_growth_kb = 0;
-  // Or the MPI-3 one-sided transport (it also carries on-node accumulates and atomics).
-  std::unique_ptr<MpiRmaTransport> mpi;
-  std::vector<Transport*> route;       // per world rank; null: no transport reaches it
-  std::vector<Transport*> transports;  // each transport in use once (for fence_all)
+  std::unique_ptr<NodeMemory> node_memory;  // this node's accumulate locks and atomics
+  Routes routes;                             // the started transports, and which carries what
 
   std::mutex segments_mutex;
   std::map<std::int64_t, SegmentRecord> segments;
@@ -79,19 +63,23 @@ inline State& state(const char* op) {
   return *g_state;
 }
 
-/// The transport that reaches `target` (already checked to be a world rank), or Unsupported.
+/// The primary transport of `target` (already checked to be a world rank), or Unsupported:
+/// accumulates, atomics, mutexes, waits and fences (core/router.hpp).
 inline Transport& route(const char* op, State& s, int target) {
-  Transport* t = s.route[static_cast<std::size_t>(target)];
+  Transport* t = s.routes.primary[static_cast<std::size_t>(target)];
   if (!t) [[unlikely]] throw_no_route(op, s, target);
   return *t;
 }
 
-/// At free of `segment`: if this rank created its node's shared object and the node's server
-/// is not a member of the segment's group (so it may have mapped the object itself), tell the
-/// server to drop that mapping.
-void forget_foreign_segment(State& s, const SegmentRecord& segment);
+/// The transport for an operation of `kind` whose remote side lies in `slice` of `target`:
+/// plain put/get to mapped memory go to node memory, the rest to the primary transport.
+inline Transport& route(const char* op, State& s, OpKind kind, const Slice& slice, int target) {
+  Transport* t = route_of(s.routes, kind, slice, target);
+  if (!t) [[unlikely]] throw_no_route(op, s, target);
+  return *t;
+}
 
-/// fence_all() on every transport in use.
+/// fence_all() on every started transport.
 void fence_everything(State& s);
 
 /// Throws InvalidArgument unless 0 <= target < world size.

@@ -77,7 +77,7 @@ std::uint64_t issue_strided(OpKind kind, int form, AccType type, const void* sca
   const Slice& slice = resolve(op, remote_is_dst ? "dst" : "src", s, target, remote,
                                detail::extent(shape, remote_is_dst));
   if (kind == OpKind::Acc) check_acc(op, type, scale, shape.count[0]);
-  detail::Transport& t = detail::route(op, s, target);
+  detail::Transport& t = detail::route(op, s, kind, slice, target);
   const detail::StridedOp o{kind, type, scale, static_cast<std::byte*>(const_cast<void*>(local)),
                             static_cast<std::byte*>(const_cast<void*>(remote)), &slice, target, shape};
   return t.strided(o, blocking);
@@ -144,12 +144,13 @@ std::uint64_t vector(OpKind kind, AccType type, const void* scale, std::span<con
                     "destination segments of one vector get overlap (local buffers; remote ones of a "
                     "put or accumulate may)");
   }
-  detail::Transport& t = detail::route(op, s, target);
+  detail::route(op, s, target);  // nothing reaches the target: Unsupported before resolving
   // Usually the whole remote span lies in one slice: then every segment does, and no segment
   // needs resolving on its own.
   if (const Slice* one = s.registry->find(target, reinterpret_cast<void*>(scan.remote_lo),
                                           scan.remote_hi - scan.remote_lo))
-    return t.vector(detail::VectorOp{kind, type, scale, sets, one, nullptr, target}, blocking);
+    return detail::route(op, s, kind, *one, target)
+        .vector(detail::VectorOp{kind, type, scale, sets, one, nullptr, target}, blocking);
 
   thread_local std::vector<const Slice*> tls_slices;
   std::vector<const Slice*>& slices = tls_slices;  // one TLS lookup, not one per segment
@@ -161,7 +162,9 @@ std::uint64_t vector(OpKind kind, AccType type, const void* scale, std::span<con
         last = &resolve(op, remote_is_dst ? "sets[].dst" : "sets[].src", s, target, r, set.bytes);
       slices.push_back(last);
     }
-  return t.vector(detail::VectorOp{kind, type, scale, sets, slices[0], slices.data(), target}, blocking);
+  // The slices of one target are all mapped here or none is: the first one routes.
+  return detail::route(op, s, kind, *slices[0], target)
+      .vector(detail::VectorOp{kind, type, scale, sets, slices[0], slices.data(), target}, blocking);
 }
 
 // Implicit-handle operations a transport left pending, completed by wait_all/wait_target.
@@ -377,7 +380,7 @@ void Aggregate::flush(std::deque<Batch>& batches, bool is_put) {
   // program, not a malformed request: no overlap check here; everything else was checked.
   const char* op = is_put ? "rma::Aggregate::wait (put)" : "rma::Aggregate::wait (get)";
   State& s = detail::state(op);
-  detail::Transport& t = detail::route(op, s, target_);
+  detail::Transport& t = detail::route(op, s, is_put ? OpKind::Put : OpKind::Get, *one, target_);
   t.wait(t.vector(detail::VectorOp{is_put ? OpKind::Put : OpKind::Get, kNoType, nullptr, sets, one,
                                    mixed_slices_ ? joined.data() : nullptr, target_},
                   true));

@@ -55,6 +55,10 @@ struct TransportEntry {
   /// run, after adjusting its settings in `config`), and appends to `lost` what the program
   /// loses (empty: nothing). Null: the transport runs at any thread level.
   const char* (*below_thread_multiple)(Config& config, std::string& lost) = nullptr;
+  /// Runs when rma::init starts MPI itself and ARMADA_TRANSPORT names this transport, just
+  /// before MPI_Init: the last moment to set MPI's own environment settings (Open MPI reads its
+  /// MCA parameters there). Null: nothing to do.
+  void (*before_mpi_init)() = nullptr;
   /// Starts the transport on this rank. Collective over the world: every rank starts the
   /// configured transports in the same order.
   std::unique_ptr<Transport> (*start)(const TransportContext& context) = nullptr;

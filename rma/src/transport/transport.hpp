@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "armada/rma/atomic.hpp"
+#include "armada/rma/group.hpp"
 #include "armada/rma/runtime.hpp"
 #include "armada/rma/transfer.hpp"
 #include "armada/rma/types.hpp"

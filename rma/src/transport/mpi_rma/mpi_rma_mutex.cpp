@@ -81,15 +81,15 @@ void MpiRmaTransport::wait_own(int slot, int field, Pred&& done) {
 
 void MpiRmaTransport::mutex_lock(void* word, const Slice& slice, int target) {
   const char* op = "rma::MutexSet::lock (mpi-rma)";
-  if (slice.window == MPI_WIN_NULL) throw_state(op, "the mutex set's segment has no MPI window");
+  if (window_of(slice) == MPI_WIN_NULL) throw_state(op, "the mutex set's segment has no MPI window");
   const int slot = take_slot();
   const std::int64_t me = my_node_value(slot);
   write_remote(me, kNext, 0);
   write_remote(me, kLocked, 1);
   std::int64_t pred = 0;
-  MPI_Fetch_and_op(&me, &pred, MPI_INT64_T, slice.window_rank, window_displacement(slice, word), MPI_REPLACE,
-                   slice.window);
-  MPI_Win_flush(slice.window_rank, slice.window);
+  MPI_Fetch_and_op(&me, &pred, MPI_INT64_T, window_rank_of(slice), window_displacement(slice, word), MPI_REPLACE,
+                   window_of(slice));
+  MPI_Win_flush(window_rank_of(slice), window_of(slice));
   if (pred != 0) {
     write_remote(pred, kNext, me);
     wait_own(slot, kLocked, [](std::int64_t locked) { return locked == 0; });
@@ -100,15 +100,15 @@ void MpiRmaTransport::mutex_lock(void* word, const Slice& slice, int target) {
 
 bool MpiRmaTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
   const char* op = "rma::MutexSet::try_lock (mpi-rma)";
-  if (slice.window == MPI_WIN_NULL) throw_state(op, "the mutex set's segment has no MPI window");
+  if (window_of(slice) == MPI_WIN_NULL) throw_state(op, "the mutex set's segment has no MPI window");
   const int slot = take_slot();
   const std::int64_t me = my_node_value(slot);
   write_remote(me, kNext, 0);
   const std::int64_t free_value = 0;
   std::int64_t old = -1;
-  MPI_Compare_and_swap(&me, &free_value, &old, MPI_INT64_T, slice.window_rank, window_displacement(slice, word),
-                       slice.window);
-  MPI_Win_flush(slice.window_rank, slice.window);
+  MPI_Compare_and_swap(&me, &free_value, &old, MPI_INT64_T, window_rank_of(slice), window_displacement(slice, word),
+                       window_of(slice));
+  MPI_Win_flush(window_rank_of(slice), window_of(slice));
   if (old != 0) {
     release_slot(slot);
     return false;
@@ -134,9 +134,9 @@ void MpiRmaTransport::mutex_unlock(void* word, const Slice& slice, int target) {
   if (next == 0) {
     const std::int64_t free_value = 0;
     std::int64_t old = 0;
-    MPI_Compare_and_swap(&free_value, &me, &old, MPI_INT64_T, slice.window_rank, window_displacement(slice, word),
-                         slice.window);
-    MPI_Win_flush(slice.window_rank, slice.window);
+    MPI_Compare_and_swap(&free_value, &me, &old, MPI_INT64_T, window_rank_of(slice), window_displacement(slice, word),
+                         window_of(slice));
+    MPI_Win_flush(window_rank_of(slice), window_of(slice));
     if (old == me) {
       release_slot(slot);
       return;

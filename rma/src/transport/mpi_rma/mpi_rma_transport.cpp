@@ -9,12 +9,12 @@
 #include <limits>
 #include <string>
 
+#include "armada/rma/collectives.hpp"
 #include "core/check.hpp"
 #include "core/mpi_errors.hpp"
 #include "desc/accumulate.hpp"
 #include "desc/iov.hpp"
 #include "transport/mpi_rma/datatypes.hpp"
-#include "transport/shm/shm_transport.hpp"
 
 namespace armada::rma::detail {
 
@@ -47,7 +47,7 @@ bool is_one(AccType type, const void* scale) {
 }
 
 void check_window(const char* op, const Slice& slice) {
-  if (slice.window == MPI_WIN_NULL) [[unlikely]]
+  if (window_of(slice) == MPI_WIN_NULL) [[unlikely]]
     throw_state(op, "segment " + std::to_string(slice.segment) + " has no MPI window (allocated before the mpi-rma transport started?)");
 }
 
@@ -58,8 +58,8 @@ void sleep_us(long us) {
 
 }  // namespace
 
-MpiRmaTransport::MpiRmaTransport(MPI_Comm world, int rank, ShmTransport& shm, MpiRmaSettings settings)
-    : rank_(rank), shm_(shm), settings_(settings) {
+MpiRmaTransport::MpiRmaTransport(MPI_Comm world, int rank, MpiRmaSettings settings)
+    : rank_(rank), settings_(settings) {
   MPI_Comm_dup(world, &comm_);
   const auto slots = static_cast<std::size_t>(settings_.mutex_waiters);
   MPI_Win_allocate(static_cast<MPI_Aint>(slots * 2 * sizeof(std::int64_t)), sizeof(std::int64_t), MPI_INFO_NULL,
@@ -121,7 +121,7 @@ void MpiRmaTransport::check_window_bytes(std::size_t bytes) {
   }
 }
 
-MpiRmaTransport::OwnedWindow MpiRmaTransport::allocate(std::int64_t segment, const Group& group, std::size_t bytes) {
+MpiRmaTransport::OwnedWindow MpiRmaTransport::allocate_window(std::int64_t segment, const Group& group, std::size_t bytes) {
   const std::size_t window_bytes = window_bytes_for(bytes);
   OwnedWindow w;
   void* memory = nullptr;
@@ -136,7 +136,7 @@ MpiRmaTransport::OwnedWindow MpiRmaTransport::allocate(std::int64_t segment, con
     w.base = static_cast<std::byte*>(memory) + w.offset;
     std::memset(w.base, 0, bytes);  // segments start zeroed whoever allocates them
   }
-  keep(segment, w.win, group);
+  keep(segment, w.win, group, w.offset);
   return w;
 }
 
@@ -147,14 +147,37 @@ MPI_Win MpiRmaTransport::attach(std::int64_t segment, const Group& group, void* 
     check_mpi("rma::allocate", "MPI_Win_create over " + std::to_string(bytes) + " bytes failed",
               MPI_Win_create(bytes ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, group.comm(), &win));
   }
-  keep(segment, win, group);
+  keep(segment, win, group, 0);
   return win;
 }
 
-void MpiRmaTransport::keep(std::int64_t segment, MPI_Win win, const Group& group) {
+void MpiRmaTransport::keep(std::int64_t segment, MPI_Win win, const Group& group, std::uint64_t offset) {
   MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
   std::lock_guard lock(windows_mutex_);
-  windows_[segment] = Window{win, group};
+  windows_[segment] = Window{win, group, offset};
+}
+
+std::byte* MpiRmaTransport::allocate_segment(const SegmentSpec& spec) {
+  return allocate_window(spec.id, *spec.group, spec.bytes).base;
+}
+
+void MpiRmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> slices, std::span<const NodeObjectRef>) {
+  // The window: MPI's own memory (made in allocate_segment), or node shared memory exposed now.
+  // MPI may refuse on one rank only: agree before the next collective.
+  if (!settings_.owns_memory) agree(spec.op, [&] { attach(spec.id, *spec.group, spec.my_base, spec.bytes); }, *spec.group);
+  Window w;
+  {
+    std::lock_guard lock(windows_mutex_);
+    w = windows_.at(spec.id);
+  }
+  // Every member's offset of its slice in its window memory: displacements are relative to it.
+  const Group& group = *spec.group;
+  std::vector<std::uint64_t> offsets(static_cast<std::size_t>(group.size()));
+  MPI_Allgather(&w.offset, 1, MPI_UINT64_T, offsets.data(), 1, MPI_UINT64_T, group.comm());
+  for (Slice& slice : slices) {
+    const int rank = group.group_rank(slice.owner);
+    slice.set_handle(MpiSlice{w.win, rank, offsets[static_cast<std::size_t>(rank)]});
+  }
 }
 
 void MpiRmaTransport::detach(std::int64_t segment) {
@@ -202,8 +225,7 @@ void MpiRmaTransport::complete(Pending& p) {
 }
 
 std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
-  // Plain data to a target on this node: shared memory. Accumulates never: see the header.
-  if (op.kind != OpKind::Acc && op.slice->local) return shm_.strided(op, blocking);
+  // (Plain put/get to memory this process maps never come here: the router gives them to shm.)
   if (op.shape.levels > 0 && op.shape.runs() <= kBatchedRuns && op.shape.count[0] <= kBatchedRunBytes)
     return strided_batched(op, blocking);
   if (op.kind == OpKind::Acc) return issue_acc(op, blocking);
@@ -229,47 +251,47 @@ std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
   }
   if (blocking) {
     if (put) {
-      MPI_Put(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window);
-      MPI_Win_flush(slice.window_rank, slice.window);
+      MPI_Put(op.local, count, ltype, window_rank_of(slice), disp, count, rtype, window_of(slice));
+      MPI_Win_flush(window_rank_of(slice), window_of(slice));
     } else {
-      MPI_Get(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window);
-      MPI_Win_flush_local(slice.window_rank, slice.window);
+      MPI_Get(op.local, count, ltype, window_rank_of(slice), disp, count, rtype, window_of(slice));
+      MPI_Win_flush_local(window_rank_of(slice), window_of(slice));
     }
     return 0;
   }
   MPI_Request request;
   if (put)
-    MPI_Rput(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window, &request);
+    MPI_Rput(op.local, count, ltype, window_rank_of(slice), disp, count, rtype, window_of(slice), &request);
   else
-    MPI_Rget(op.local, count, ltype, slice.window_rank, disp, count, rtype, slice.window, &request);
-  return remember(request, slice.window, slice.window_rank, put, nullptr);
+    MPI_Rget(op.local, count, ltype, window_rank_of(slice), disp, count, rtype, window_of(slice), &request);
+  return remember(request, window_of(slice), window_rank_of(slice), put, nullptr);
 }
 
 std::uint64_t MpiRmaTransport::contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
                                           std::byte* remote, std::size_t bytes, const Slice& slice, int target,
                                           bool blocking) {
   // The latency path: one MPI call on a predefined type, nothing to build. Nonblocking, longer
-  // than an int count, a scaled accumulate or an on-node put/get: the general strided path.
+  // than an int count or a scaled accumulate: the general strided path.
   const bool acc = kind == OpKind::Acc;
-  if (!blocking || bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()) || (acc ? !is_one(type, scale) : slice.local != nullptr)) [[unlikely]]
+  if (!blocking || bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()) || (acc && !is_one(type, scale))) [[unlikely]]
     return Transport::contiguous(kind, type, scale, local, remote, bytes, slice, target, blocking);
   check_window(op_name(kind, false), slice);
   const MPI_Aint disp = window_displacement(slice, remote);
-  const int rank = slice.window_rank;
+  const int rank = window_rank_of(slice);
   if (acc) {
     const int n = static_cast<int>(bytes / size_of(type));
     const MPI_Datatype element = element_type(type);
-    MPI_Accumulate(local, n, element, rank, disp, n, element, MPI_SUM, slice.window);
-    MPI_Win_flush(rank, slice.window);
+    MPI_Accumulate(local, n, element, rank, disp, n, element, MPI_SUM, window_of(slice));
+    MPI_Win_flush(rank, window_of(slice));
     return 0;
   }
   const int n = static_cast<int>(bytes);
   if (kind == OpKind::Put) {
-    MPI_Put(local, n, MPI_BYTE, rank, disp, n, MPI_BYTE, slice.window);
-    MPI_Win_flush(rank, slice.window);
+    MPI_Put(local, n, MPI_BYTE, rank, disp, n, MPI_BYTE, window_of(slice));
+    MPI_Win_flush(rank, window_of(slice));
   } else {
-    MPI_Get(local, n, MPI_BYTE, rank, disp, n, MPI_BYTE, slice.window);
-    MPI_Win_flush_local(rank, slice.window);
+    MPI_Get(local, n, MPI_BYTE, rank, disp, n, MPI_BYTE, window_of(slice));
+    MPI_Win_flush_local(rank, window_of(slice));
   }
   return 0;
 }
@@ -350,19 +372,18 @@ std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
     ttype = remote_type.get();
   }
   if (blocking) {
-    MPI_Accumulate(origin, origin_count, otype, slice.window_rank, disp, target_count, ttype, MPI_SUM,
-                   slice.window);
-    MPI_Win_flush(slice.window_rank, slice.window);
+    MPI_Accumulate(origin, origin_count, otype, window_rank_of(slice), disp, target_count, ttype, MPI_SUM,
+                   window_of(slice));
+    MPI_Win_flush(window_rank_of(slice), window_of(slice));
     return 0;
   }
   MPI_Request request;
-  MPI_Raccumulate(origin, origin_count, otype, slice.window_rank, disp, target_count, ttype, MPI_SUM,
-                  slice.window, &request);
-  return remember(request, slice.window, slice.window_rank, true, std::move(staging));
+  MPI_Raccumulate(origin, origin_count, otype, window_rank_of(slice), disp, target_count, ttype, MPI_SUM,
+                  window_of(slice), &request);
+  return remember(request, window_of(slice), window_rank_of(slice), true, std::move(staging));
 }
 
 std::uint64_t MpiRmaTransport::vector(const VectorOp& op, bool blocking) {
-  if (op.kind != OpKind::Acc && op.slice->local) return shm_.vector(op, blocking);
   // The direct method needs every remote segment in one window and no two remote segments
   // overlapping (MPI forbids overlapping target entries in one operation): the conflict check.
   const bool one_window = op.slices == nullptr;
@@ -415,20 +436,20 @@ std::uint64_t MpiRmaTransport::vector_batched(const VectorOp& op, bool blocking)
 void MpiRmaTransport::batch_call(OpKind kind, bool blocking, const Slice& slice, MPI_Datatype element, void* local,
                                  int count, const void* remote, Pending& pending) {
   const MPI_Aint disp = window_displacement(slice, remote);
-  const int rank = slice.window_rank;
+  const int rank = window_rank_of(slice);
   MPI_Request r = MPI_REQUEST_NULL;
   switch (kind) {
     case OpKind::Put:
-      if (blocking) MPI_Put(local, count, element, rank, disp, count, element, slice.window);
-      else MPI_Rput(local, count, element, rank, disp, count, element, slice.window, &r);
+      if (blocking) MPI_Put(local, count, element, rank, disp, count, element, window_of(slice));
+      else MPI_Rput(local, count, element, rank, disp, count, element, window_of(slice), &r);
       break;
     case OpKind::Get:
-      if (blocking) MPI_Get(local, count, element, rank, disp, count, element, slice.window);
-      else MPI_Rget(local, count, element, rank, disp, count, element, slice.window, &r);
+      if (blocking) MPI_Get(local, count, element, rank, disp, count, element, window_of(slice));
+      else MPI_Rget(local, count, element, rank, disp, count, element, window_of(slice), &r);
       break;
     case OpKind::Acc:
-      if (blocking) MPI_Accumulate(local, count, element, rank, disp, count, element, MPI_SUM, slice.window);
-      else MPI_Raccumulate(local, count, element, rank, disp, count, element, MPI_SUM, slice.window, &r);
+      if (blocking) MPI_Accumulate(local, count, element, rank, disp, count, element, MPI_SUM, window_of(slice));
+      else MPI_Raccumulate(local, count, element, rank, disp, count, element, MPI_SUM, window_of(slice), &r);
       break;
   }
   if (!blocking) pending.requests.push_back(r);
@@ -437,12 +458,12 @@ void MpiRmaTransport::batch_call(OpKind kind, bool blocking, const Slice& slice,
 std::uint64_t MpiRmaTransport::batch_end(bool blocking, const Slice& slice, bool get, Pending pending,
                                          std::unique_ptr<std::byte[]> staging) {
   if (blocking) {  // one completion for the whole batch
-    if (get) MPI_Win_flush_local(slice.window_rank, slice.window);
-    else MPI_Win_flush(slice.window_rank, slice.window);
+    if (get) MPI_Win_flush_local(window_rank_of(slice), window_of(slice));
+    else MPI_Win_flush(window_rank_of(slice), window_of(slice));
     return 0;
   }
-  pending.win = slice.window;
-  pending.rank = slice.window_rank;
+  pending.win = window_of(slice);
+  pending.rank = window_rank_of(slice);
   pending.write = !get;
   pending.staging = std::move(staging);
   return remember(std::move(pending));
@@ -503,30 +524,30 @@ std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) 
     otype = local_type.get();
   }
   void* origin_mut = const_cast<void*>(origin);
-  const int rank = slice.window_rank;
+  const int rank = window_rank_of(slice);
   MPI_Request request = MPI_REQUEST_NULL;
   switch (op.kind) {
     case OpKind::Put:
-      if (blocking) MPI_Put(origin, origin_count, otype, rank, 0, 1, remote_type.get(), slice.window);
-      else MPI_Rput(origin, origin_count, otype, rank, 0, 1, remote_type.get(), slice.window, &request);
+      if (blocking) MPI_Put(origin, origin_count, otype, rank, 0, 1, remote_type.get(), window_of(slice));
+      else MPI_Rput(origin, origin_count, otype, rank, 0, 1, remote_type.get(), window_of(slice), &request);
       break;
     case OpKind::Get:
-      if (blocking) MPI_Get(origin_mut, origin_count, otype, rank, 0, 1, remote_type.get(), slice.window);
-      else MPI_Rget(origin_mut, origin_count, otype, rank, 0, 1, remote_type.get(), slice.window, &request);
+      if (blocking) MPI_Get(origin_mut, origin_count, otype, rank, 0, 1, remote_type.get(), window_of(slice));
+      else MPI_Rget(origin_mut, origin_count, otype, rank, 0, 1, remote_type.get(), window_of(slice), &request);
       break;
     case OpKind::Acc:
       if (blocking)
-        MPI_Accumulate(origin, origin_count, otype, rank, 0, 1, remote_type.get(), MPI_SUM, slice.window);
+        MPI_Accumulate(origin, origin_count, otype, rank, 0, 1, remote_type.get(), MPI_SUM, window_of(slice));
       else
-        MPI_Raccumulate(origin, origin_count, otype, rank, 0, 1, remote_type.get(), MPI_SUM, slice.window, &request);
+        MPI_Raccumulate(origin, origin_count, otype, rank, 0, 1, remote_type.get(), MPI_SUM, window_of(slice), &request);
       break;
   }
   if (blocking) {
-    if (op.kind == OpKind::Get) MPI_Win_flush_local(rank, slice.window);
-    else MPI_Win_flush(rank, slice.window);
+    if (op.kind == OpKind::Get) MPI_Win_flush_local(rank, window_of(slice));
+    else MPI_Win_flush(rank, window_of(slice));
     return 0;
   }
-  return remember(request, slice.window, rank, op.kind != OpKind::Get, std::move(staging));
+  return remember(request, window_of(slice), rank, op.kind != OpKind::Get, std::move(staging));
 }
 
 void MpiRmaTransport::vector_per_segment(const VectorOp& op) {
@@ -546,19 +567,19 @@ void MpiRmaTransport::vector_per_segment(const VectorOp& op) {
       const Slice& slice = op.slice_of(k);
       check_window(name, slice);
       const MPI_Aint disp = window_displacement(slice, remote[i]);
-      const int rank = slice.window_rank;
-      if (touched.empty() || touched.back() != std::make_pair(slice.window, rank))
-        touched.emplace_back(slice.window, rank);
+      const int rank = window_rank_of(slice);
+      if (touched.empty() || touched.back() != std::make_pair(window_of(slice), rank))
+        touched.emplace_back(window_of(slice), rank);
       switch (op.kind) {
         case OpKind::Put: {
           Buffer b = mpi_rma::contiguous(set.bytes, MPI_BYTE, 1);
-          MPI_Put(local[i], b.count, b.type, rank, disp, b.count, b.type, slice.window);
-          MPI_Win_flush(rank, slice.window);
+          MPI_Put(local[i], b.count, b.type, rank, disp, b.count, b.type, window_of(slice));
+          MPI_Win_flush(rank, window_of(slice));
           break;
         }
         case OpKind::Get: {
           Buffer b = mpi_rma::contiguous(set.bytes, MPI_BYTE, 1);
-          MPI_Get(local[i], b.count, b.type, rank, disp, b.count, b.type, slice.window);
+          MPI_Get(local[i], b.count, b.type, rank, disp, b.count, b.type, window_of(slice));
           break;
         }
         case OpKind::Acc: {
@@ -570,9 +591,9 @@ void MpiRmaTransport::vector_per_segment(const VectorOp& op) {
           }
           const std::size_t esize = size_of(op.type);
           Buffer b = mpi_rma::contiguous(set.bytes / esize, element_type(op.type), esize);
-          MPI_Accumulate(src, b.count, b.type, rank, disp, b.count, b.type, MPI_SUM, slice.window);
+          MPI_Accumulate(src, b.count, b.type, rank, disp, b.count, b.type, MPI_SUM, window_of(slice));
           // The staging buffer is reused for the next segment: complete this one locally.
-          if (scale) MPI_Win_flush_local(rank, slice.window);
+          if (scale) MPI_Win_flush_local(rank, window_of(slice));
           break;
         }
       }
@@ -593,16 +614,16 @@ void MpiRmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice
   const MPI_Aint disp = window_displacement(slice, remote);
   switch (op) {
     case RmwOp::FetchAdd:
-      MPI_Fetch_and_op(operand, result, type, slice.window_rank, disp, MPI_SUM, slice.window);
+      MPI_Fetch_and_op(operand, result, type, window_rank_of(slice), disp, MPI_SUM, window_of(slice));
       break;
     case RmwOp::Swap:
-      MPI_Fetch_and_op(operand, result, type, slice.window_rank, disp, MPI_REPLACE, slice.window);
+      MPI_Fetch_and_op(operand, result, type, window_rank_of(slice), disp, MPI_REPLACE, window_of(slice));
       break;
     case RmwOp::CompareSwap:
-      MPI_Compare_and_swap(operand, compare, result, type, slice.window_rank, disp, slice.window);
+      MPI_Compare_and_swap(operand, compare, result, type, window_rank_of(slice), disp, window_of(slice));
       break;
   }
-  MPI_Win_flush(slice.window_rank, slice.window);
+  MPI_Win_flush(window_rank_of(slice), window_of(slice));
 }
 
 // ---- completion -------------------------------------------------------------------------------

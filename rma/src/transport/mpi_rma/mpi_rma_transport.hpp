@@ -56,11 +56,21 @@
 
 namespace armada::rma::detail {
 
-class ShmTransport;
+/// The transport's per-slice data (Slice::handle): the segment's window, the owner's rank in
+/// it, and where the slice's base lies in the owner's window memory (alignment padding of
+/// MPI-owned memory; 0 for node shared memory).
+struct MpiSlice {
+  MPI_Win window;
+  int rank;
+  std::uint64_t offset;
+};
+inline MPI_Win window_of(const Slice& slice) noexcept { return slice.handle<MpiSlice>().window; }
+inline int window_rank_of(const Slice& slice) noexcept { return slice.handle<MpiSlice>().rank; }
+inline std::uint64_t window_offset_of(const Slice& slice) noexcept { return slice.handle<MpiSlice>().offset; }
 
 /// Displacement of `remote` (in the owner's address space) in the slice's window.
 inline MPI_Aint window_displacement(const Slice& slice, const void* remote) noexcept {
-  return static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(remote) - slice.base + slice.window_offset);
+  return static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(remote) - slice.base + window_offset_of(slice));
 }
 
 struct MpiRmaSettings {
@@ -69,15 +79,25 @@ struct MpiRmaSettings {
   int spin_limit = 2000;        // polls before a waiter starts sleeping
   int mutex_waiters = 64;       // queue nodes per process (concurrently waiting/holding locks)
   std::size_t batched_segments = 4096;  // ARMADA_MPI_IOV: vector ops up to this many go batched
+  bool owns_memory = true;      // ARMADA_MPI_MEMORY=mpi: segments are MPI_Win_allocate memory
 };
 
 class MpiRmaTransport final : public Transport {
  public:
   /// Collective over `world` (creates the queue-node window).
-  MpiRmaTransport(MPI_Comm world, int rank, ShmTransport& shm, MpiRmaSettings settings);
+  MpiRmaTransport(MPI_Comm world, int rank, MpiRmaSettings settings);
   /// Collective over the world: frees the windows still held, stops the progress thread.
   ~MpiRmaTransport() override;
   const char* name() const noexcept override { return "mpi-rma"; }
+  TransportCaps caps() const noexcept override;
+
+  // Segments: one window each (ARMADA_MPI_MEMORY decides who allocates the memory).
+  bool allocates_segments() const noexcept override { return settings_.owns_memory; }
+  void check_segment(const SegmentSpec& spec) override { check_window_bytes(spec.bytes); }
+  std::byte* allocate_segment(const SegmentSpec& spec) override;
+  void segment_created(const SegmentSpec& spec, std::span<Slice> slices, std::span<const NodeObjectRef> objects) override;
+  void segment_freed(const SegmentSpec& spec) override { detach(spec.id); }
+  void describe(int target, TransportInfo& info) const override;
 
   /// Segment memory owned by MPI (ARMADA_MPI_MEMORY=mpi): the window, and this rank's slice.
   struct OwnedWindow {
@@ -91,7 +111,7 @@ class MpiRmaTransport final : public Transport {
   /// Allocates `bytes` of window memory on `group`'s communicator for segment `segment`
   /// (collective over it, like rma::allocate) and opens its lock_all epoch. MPI's failure is a
   /// SystemError on the failing rank (the caller agrees on it).
-  OwnedWindow allocate(std::int64_t segment, const Group& group, std::size_t bytes);
+  OwnedWindow allocate_window(std::int64_t segment, const Group& group, std::size_t bytes);
   /// Creates the window of segment `segment` over [base, base + bytes), memory the caller owns
   /// (ARMADA_MPI_MEMORY=shm), on `group`'s communicator (collective) and opens its epoch.
   MPI_Win attach(std::int64_t segment, const Group& group, void* base, std::size_t bytes);
@@ -120,6 +140,7 @@ class MpiRmaTransport final : public Transport {
   struct Window {
     MPI_Win win = MPI_WIN_NULL;
     Group group{nullptr};
+    std::uint64_t offset = 0;  // of this rank's slice in its window memory
   };
   /// A nonblocking operation in flight.
   struct Pending {
@@ -164,11 +185,10 @@ class MpiRmaTransport final : public Transport {
   template <class Pred> void wait_own(int slot, int field, Pred&& done);
 
   void progress_loop();
-  void keep(std::int64_t segment, MPI_Win win, const Group& group);
+  void keep(std::int64_t segment, MPI_Win win, const Group& group, std::uint64_t offset);
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the world, for the queue-node window
   int rank_;
-  ShmTransport& shm_;
   MpiRmaSettings settings_;
 
   std::mutex windows_mutex_;

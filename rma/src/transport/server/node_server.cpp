@@ -14,11 +14,12 @@
 #include <cstring>
 #include <optional>
 
-#include "core/state.hpp"
+#include "core/registry.hpp"
 #include "core/tsan.hpp"
 #include "transport/server/direct.hpp"
 #include "desc/runs.hpp"
 #include "transport/base/locks.hpp"
+#include "transport/base/node_memory.hpp"
 #include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {
@@ -41,14 +42,15 @@ std::vector<int> ServerMap::cluster_of(int server) const {
   return members;
 }
 
-NodeServer::NodeServer(State& state, MPI_Comm comm, ServerMap map, ServerSettings settings)
-    : state_(state), comm_(comm), map_(std::move(map)), settings_(settings), me_(state.rank) {
+NodeServer::NodeServer(const Registry& registry, NodeMemory& memory, int me, int world_size, MPI_Comm comm,
+                       ServerMap map, ServerSettings settings)
+    : registry_(registry), memory_(memory), comm_(comm), map_(std::move(map)), settings_(settings), me_(me) {
   const std::vector<int> cluster = map_.cluster_of(me_);
   const auto g = cluster.size();
   const auto k = static_cast<std::size_t>(std::find(cluster.begin(), cluster.end(), me_) - cluster.begin());
   const int my_node = map_.node_of[static_cast<std::size_t>(me_)];
   std::vector<int> clients, peers;
-  for (int c = 0; c < state.size; ++c) {
+  for (int c = 0; c < world_size; ++c) {
     const bool assigned = static_cast<std::size_t>(c) % g == k;
     // Alone in its cluster, a server never hears from its own node (shared memory serves it).
     if (assigned && (g > 1 || map_.node_of[static_cast<std::size_t>(c)] != my_node)) clients.push_back(c);
@@ -76,10 +78,10 @@ NodeServer::NodeServer(State& state, MPI_Comm comm, ServerMap map, ServerSetting
   chunk_[0].resize(settings_.chunk);
   chunk_[1].resize(settings_.chunk);
   buffer_bytes_ = arena_.size() + 2 * settings_.chunk;
-  peer_credits_.assign(static_cast<std::size_t>(state.size), 0);
+  peer_credits_.assign(static_cast<std::size_t>(world_size), 0);
   for (int q : peers) peer_credits_[static_cast<std::size_t>(q)] = settings_.buffers;
   requests_.assign(posted_.size(), MPI_REQUEST_NULL);
-  fifo_.resize(2 * static_cast<std::size_t>(state.size));
+  fifo_.resize(2 * static_cast<std::size_t>(world_size));
 }
 
 NodeServer::~NodeServer() {
@@ -108,6 +110,22 @@ void NodeServer::stop() {
   running_ = false;
 }
 
+// The idle policy's state (run()).
+struct NodeServer::Idle {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point last_request = Clock::now();
+  bool awake_now = true;
+  int rounds = 0;
+  long sleep_ns = 1000;
+
+  void request_arrived() {
+    rounds = 0;
+    sleep_ns = 1000;
+    last_request = Clock::now();
+    awake_now = true;
+  }
+};
+
 void NodeServer::run() {
   // Idle policy. After a request the server keeps polling for settings_.awake_us (yielding the
   // core whenever another thread wants it), because requests come in bursts and a sleeping
@@ -123,112 +141,125 @@ void NodeServer::run() {
   // the request completed, an ordering made by MPI's request flags, which TSan cannot see. Its
   // own state is private to the thread.
   const TsanRemoteAgentScope agent;
-  using Clock = std::chrono::steady_clock;
-  auto last_request = Clock::now();
-  const auto awake = std::chrono::microseconds(settings_.awake_us);
-  bool awake_now = true;
-  int idle = 0;
-  long sleep_ns = 1000;
+  Idle idle;
   for (;;) {
     int index = MPI_UNDEFINED, flag = 0;
     MPI_Status status;
     MPI_Testany(static_cast<int>(requests_.size()), requests_.data(), &index, &flag, &status);
-    if (flag && index != MPI_UNDEFINED) {
-      idle = 0;
-      sleep_ns = 1000;
-      last_request = Clock::now();
-      awake_now = true;
-      const auto i = static_cast<std::size_t>(index);
-      const Posted& p = posted_[i];
-      int length = 0;
-      MPI_Get_count(&status, MPI_BYTE, &length);
-      switch (p.slot) {
-        case Slot::Control: {
-          Header h;
-          std::memcpy(&h, p.buffer, sizeof h);
-          if (h.kind == Kind::Forget) {
-            if (auto it = foreign_.find(h.segment); it != foreign_.end()) {
-              munmap(it->second.base, it->second.size);
-              foreign_.erase(it);
-            }
-            break;
-          }
-          for (MPI_Request& r : requests_)
-            if (r != MPI_REQUEST_NULL) {
-              MPI_Cancel(&r);
-              MPI_Wait(&r, MPI_STATUS_IGNORE);
-            }
-          // Every get has been received by now (its origin waited for it before finalizing).
-          MPI_Waitall(static_cast<int>(sends_in_flight_.size()), sends_in_flight_.data(), MPI_STATUSES_IGNORE);
-          sends_in_flight_.clear();
-          for (auto& [id, f] : foreign_) munmap(f.base, f.size);
-          foreign_.clear();
-          return;
-        }
-        case Slot::Client:
-        case Slot::Peer: {
-          // Execute this source's earlier requests first (already matched, so they complete).
-          auto& order = fifo_[fifo_index(p)];
-          for (;;) {
-            const std::size_t head = order.front();
-            order.pop_front();
-            if (head == i) break;
-            MPI_Status head_status;
-            MPI_Wait(&requests_[head], &head_status);
-            int head_length = 0;
-            MPI_Get_count(&head_status, MPI_BYTE, &head_length);
-            handle(posted_[head].buffer, static_cast<std::size_t>(head_length), head_status.MPI_SOURCE,
-                   posted_[head].slot == Slot::Peer);
-            post(head);
-          }
-          handle(p.buffer, static_cast<std::size_t>(length), status.MPI_SOURCE, p.slot == Slot::Peer);
-          break;
-        }
-        case Slot::PeerAck: {
-          ++peer_credits_[static_cast<std::size_t>(p.source)];
-          // Send what waited for this peer's credit, in order.
-          for (auto it = backlog_.begin(); it != backlog_.end();) {
-            if (it->to != p.source) { ++it; continue; }
-            if (peer_credits_[static_cast<std::size_t>(p.source)] == 0) break;
-            --peer_credits_[static_cast<std::size_t>(p.source)];
-            MPI_Send(it->message.data(), static_cast<int>(it->message.size()), MPI_BYTE, it->to, server::kTagForward, comm_);
-            it = backlog_.erase(it);
-          }
-          break;
-        }
-      }
-      post(i);
+    if (!flag || index == MPI_UNDEFINED) {
+      idle_step(idle);
       continue;
     }
-    if (!waiting_locks_.empty()) check_waiting_locks();
-    if (!sends_in_flight_.empty()) {
-      // Sends in flight may need this side again (a rendezvous answered by the origin, after
-      // which the sender copies the data): stay awake while they progress, for up to ~10k
-      // polls after the last one completed, then back off as when idle.
-      const std::size_t before = sends_in_flight_.size();
-      reap_sends();
-      if (sends_in_flight_.size() < before) send_spin_ = 0;
-      if (!sends_in_flight_.empty() && ++send_spin_ < 10000) {
-        cpu_relax();
-        continue;
-      }
+    idle.request_arrived();
+    const auto i = static_cast<std::size_t>(index);
+    const Posted& p = posted_[i];
+    switch (p.slot) {
+      case Slot::Control:
+        if (on_control(p)) return;
+        break;
+      case Slot::Client:
+      case Slot::Peer:
+        on_request(i, status);
+        break;
+      case Slot::PeerAck:
+        on_forward_ack(p);
+        break;
     }
-    if (++idle < 200) {
-      cpu_relax();
-      continue;
-    }
-    if (!settings_.poll && (idle & 63) == 0) awake_now = Clock::now() - last_request < awake;
-    if (settings_.poll || awake_now) {
-      // Polling yields rather than spins: where threads outnumber cores (2 ranks, each with a
-      // server, on 2 cores) a pure spin holds a core for whole scheduler slices (ms) while the
-      // thread that would answer waits; a yield returns at once when nobody else is runnable.
-      sched_yield();
-      continue;
-    }
-    const timespec ts{0, sleep_ns};
-    nanosleep(&ts, nullptr);
-    sleep_ns = std::min<long>(sleep_ns * 2, 1000L * settings_.sleep_max_us);
+    post(i);
   }
+}
+
+bool NodeServer::on_control(const Posted& p) {
+  Header h;
+  std::memcpy(&h, p.buffer, sizeof h);
+  if (h.kind == Kind::Forget) {
+    if (auto it = foreign_.find(h.segment); it != foreign_.end()) {
+      munmap(it->second.base, it->second.size);
+      foreign_.erase(it);
+    }
+    return false;
+  }
+  // Quit.
+  for (MPI_Request& r : requests_)
+    if (r != MPI_REQUEST_NULL) {
+      MPI_Cancel(&r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+  // Every get has been received by now (its origin waited for it before finalizing).
+  MPI_Waitall(static_cast<int>(sends_in_flight_.size()), sends_in_flight_.data(), MPI_STATUSES_IGNORE);
+  sends_in_flight_.clear();
+  for (auto& [id, f] : foreign_) munmap(f.base, f.size);
+  foreign_.clear();
+  return true;
+}
+
+void NodeServer::on_request(std::size_t i, const MPI_Status& status) {
+  const Posted& p = posted_[i];
+  // Execute this source's earlier requests first (already matched, so they complete).
+  auto& order = fifo_[fifo_index(p)];
+  for (;;) {
+    const std::size_t head = order.front();
+    order.pop_front();
+    if (head == i) break;
+    MPI_Status head_status;
+    MPI_Wait(&requests_[head], &head_status);
+    int head_length = 0;
+    MPI_Get_count(&head_status, MPI_BYTE, &head_length);
+    handle(posted_[head].buffer, static_cast<std::size_t>(head_length), head_status.MPI_SOURCE,
+           posted_[head].slot == Slot::Peer);
+    post(head);
+  }
+  int length = 0;
+  MPI_Get_count(&status, MPI_BYTE, &length);
+  handle(p.buffer, static_cast<std::size_t>(length), status.MPI_SOURCE, p.slot == Slot::Peer);
+}
+
+void NodeServer::on_forward_ack(const Posted& p) {
+  int& credits = peer_credits_[static_cast<std::size_t>(p.source)];
+  ++credits;
+  // Send what waited for this peer's credit, in order.
+  for (auto it = backlog_.begin(); it != backlog_.end();) {
+    if (it->to != p.source) {
+      ++it;
+      continue;
+    }
+    if (credits == 0) break;
+    --credits;
+    MPI_Send(it->message.data(), static_cast<int>(it->message.size()), MPI_BYTE, it->to, server::kTagForward, comm_);
+    it = backlog_.erase(it);
+  }
+}
+
+void NodeServer::idle_step(Idle& idle) {
+  if (!waiting_locks_.empty()) check_waiting_locks();
+  if (!sends_in_flight_.empty()) {
+    // Sends in flight may need this side again (a rendezvous answered by the origin, after
+    // which the sender copies the data): stay awake while they progress, for up to ~10k
+    // polls after the last one completed, then back off as when idle.
+    const std::size_t before = sends_in_flight_.size();
+    reap_sends();
+    if (sends_in_flight_.size() < before) send_spin_ = 0;
+    if (!sends_in_flight_.empty() && ++send_spin_ < 10000) {
+      cpu_relax();
+      return;
+    }
+  }
+  if (++idle.rounds < 200) {
+    cpu_relax();
+    return;
+  }
+  if (!settings_.poll && (idle.rounds & 63) == 0)
+    idle.awake_now = Idle::Clock::now() - idle.last_request < std::chrono::microseconds(settings_.awake_us);
+  if (settings_.poll || idle.awake_now) {
+    // Polling yields rather than spins: where threads outnumber cores (2 ranks, each with a
+    // server, on 2 cores) a pure spin holds a core for whole scheduler slices (ms) while the
+    // thread that would answer waits; a yield returns at once when nobody else is runnable.
+    sched_yield();
+    return;
+  }
+  const timespec ts{0, idle.sleep_ns};
+  nanosleep(&ts, nullptr);
+  idle.sleep_ns = std::min<long>(idle.sleep_ns * 2, 1000L * settings_.sleep_max_us);
 }
 
 void NodeServer::reap_sends() {
@@ -282,7 +313,7 @@ void NodeServer::drain(const Header& h, std::size_t left) {
 
 std::byte* NodeServer::map_remote(const Header& h, std::uint64_t addr, std::size_t extent) {
   void* remote = reinterpret_cast<void*>(addr);
-  if (const Slice* slice = state_.registry->find(h.target, remote, extent); slice && slice->local)
+  if (const Slice* slice = registry_.find(h.target, remote, extent); slice && slice->local)
     return slice->map(remote);
   if (h.region_fd < 0 || h.segment < 0 || addr < h.slice_base) return nullptr;
   auto it = foreign_.find(h.segment);
@@ -317,185 +348,220 @@ void NodeServer::check_waiting_locks() {
   });
 }
 
-void NodeServer::execute(const Header& h, const std::byte* inline_data) {
-  Registry& registry = *state_.registry;
-  ShmTransport& shm = *state_.shm;
-  const auto kind = h.kind;
-  const auto type = static_cast<AccType>(h.acc_type);
-  const bool data_in = kind == Kind::Put || kind == Kind::Acc || kind == Kind::PutV || kind == Kind::AccV;
+// ---- executing a request: dispatch, then named steps --------------------------------------------
 
-  // Everything that moves data: build a walker over the target runs, then stream.
-  if (kind == Kind::Put || kind == Kind::Get || kind == Kind::Acc || kind == Kind::PutV ||
-      kind == Kind::GetV || kind == Kind::AccV) {
-    const bool vector = kind == Kind::PutV || kind == Kind::GetV || kind == Kind::AccV;
-    std::size_t inline_left = h.inline_bytes;
-    const std::byte* in = inline_data;
-    std::vector<std::byte> desc_storage;
-    std::optional<RunWalker> walker;
-    std::ptrdiff_t delta = 0;  // owner address - mapped address (strided)
-    std::byte* contiguous_target = nullptr;  // the mapped run, when the target side is one run
-    bool reachable = true;
-    if (vector) {
-      const std::byte* desc = in;
-      if (inline_left == 0) {
-        desc_storage.resize(h.desc_bytes);
-        MPI_Recv(desc_storage.data(), static_cast<int>(h.desc_bytes), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_, MPI_STATUS_IGNORE);
-        desc = desc_storage.data();
-      } else {
-        in += h.desc_bytes;
-        inline_left -= h.desc_bytes;
-      }
-      std::vector<std::pair<std::byte*, std::size_t>> runs;
-      std::vector<std::ptrdiff_t> deltas;
-      const Slice* last = nullptr;
-      for (const std::byte* p = desc; p < desc + h.desc_bytes && reachable;) {
-        SetHead set;
-        std::memcpy(&set, p, sizeof set);
-        p += sizeof set;
-        for (std::uint64_t i = 0; i < set.count; ++i, p += sizeof(std::uint64_t)) {
-          std::uint64_t a;
-          std::memcpy(&a, p, sizeof a);
-          std::byte* mapped = nullptr;
-          if (last && last->contains(a, set.bytes)) {
-            mapped = last->map(reinterpret_cast<void*>(a));
-          } else {
-            last = registry.find(h.target, reinterpret_cast<void*>(a), set.bytes);
-            if (!last || !last->local) last = nullptr;
-            mapped = last ? last->map(reinterpret_cast<void*>(a)) : map_remote(h, a, set.bytes);
-          }
-          if (!mapped) {
-            reachable = false;
-            break;
-          }
-          runs.emplace_back(mapped, set.bytes);
-          deltas.push_back(static_cast<std::ptrdiff_t>(a - reinterpret_cast<std::uintptr_t>(mapped)));
-        }
-      }
-      if (reachable) walker.emplace(std::move(runs), std::move(deltas));
-    } else {
-      Shape shape;
-      shape.levels = h.levels;
-      for (int l = 0; l <= h.levels; ++l) shape.count[l] = h.count[l];
-      for (int l = 0; l < h.levels; ++l) shape.dst_stride[l] = h.stride[l];
-      std::byte* mapped = map_remote(h, h.remote, extent(shape, true));
-      reachable = mapped != nullptr;
-      if (reachable && h.levels == 0) contiguous_target = mapped;
-      if (reachable) {
-        delta = static_cast<std::ptrdiff_t>(h.remote - reinterpret_cast<std::uintptr_t>(mapped));
-        walker.emplace(mapped, shape, true);
-      }
-    }
-    if (!reachable) {
-      if (data_in && h.inline_bytes == 0 && h.delivery != server::kDirect) drain(h, h.bytes);  // the origin sends it regardless
-      reply(h, server::kUnreachable, 0);
-      return;
-    }
-    const bool acc = kind == Kind::Acc || kind == Kind::AccV;
-    // Applies the next n bytes of the stream to the target runs.
-    auto apply = [&](const std::byte* src, std::size_t n) {
-      walker->walk(n, [&](std::byte* d, std::size_t k) {
-        if (acc)
-          shm.accumulate_into(type, h.scale, src, d,
-                              reinterpret_cast<std::uintptr_t>(d) + static_cast<std::uintptr_t>(vector ? walker->run_delta() : delta),
-                              h.target, k);
-        else
-          std::memcpy(d, src, k);
-        src += k;
-      });
-    };
-    if (h.delivery == server::kDirect) {
-      // No data messages: copy between the target's runs and the origin's buffer ourselves.
-      const int pid = map_.pid_of[static_cast<std::size_t>(h.origin)];
-      int error = 0;
-      if (acc) {  // a chunk at a time, applied under the accumulate locks
-        for (std::size_t done = 0; done < h.bytes && error == 0; done += settings_.chunk) {
-          const std::size_t n = std::min<std::size_t>(h.bytes - done, settings_.chunk);
-          const iovec into{chunk_[0].data(), n};
-          error = server::direct_copy(false, pid, {&into, 1}, h.origin_buffer + done);
-          if (error == 0) apply(chunk_[0].data(), n);
-        }
-      } else {
-        direct_runs_.clear();
-        walker->walk(h.bytes, [&](std::byte* run, std::size_t k) { direct_runs_.push_back({run, k}); });
-        error = server::direct_copy(!data_in, pid, direct_runs_, h.origin_buffer);
-      }
-      reply(h, error ? server::kDirectFailed : server::kOk, static_cast<std::uint64_t>(error));
-      return;
-    }
-    if (data_in) {
-      if (inline_left > 0) {
-        apply(in, inline_left);
-      } else if (!acc && contiguous_target) {
-        // One target run: the chunks land in the target's memory directly (no bounce copy).
-        const std::size_t piece = server::piece(h, settings_.chunk);
-        for (std::size_t done = 0; done < h.bytes;) {
-          const std::size_t n = std::min(h.bytes - done, piece);
-          MPI_Recv(contiguous_target + done, static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_,
-                   MPI_STATUS_IGNORE);
-          done += n;
-        }
-      } else {
-        for (std::size_t left = h.bytes; left > 0;) {
-          const std::size_t n = std::min(left, settings_.chunk);
-          MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_, MPI_STATUS_IGNORE);
-          apply(chunk_[0].data(), n);
-          left -= n;
-        }
-      }
-    } else if (h.delivery == server::kInReply) {
-      // A small get: the data follows the Reply in one message (one match at the origin).
-      in_reply_.resize(sizeof(Reply) + h.bytes);
-      const Reply r{server::kOk, 0, 0};
-      std::memcpy(in_reply_.data(), &r, sizeof r);
-      walker->gather(in_reply_.data() + sizeof r, h.bytes);
-      MPI_Send(in_reply_.data(), static_cast<int>(in_reply_.size()), MPI_BYTE, h.origin, server::reply_tag(h.id), comm_);
-      return;
-    } else if (contiguous_target) {
-      // Get of one target run: every chunk leaves from the target's memory at once, no packing,
-      // and the server moves on instead of waiting for the origin to take them (the origin's
-      // receives complete whenever it, or its completer thread, enters MPI; run() reaps the
-      // sends). The reply may overtake the data: the origin waits for both.
-      const std::size_t piece = server::piece(h, settings_.chunk);
-      for (std::size_t at = 0; at < h.bytes; at += piece) {
-        const std::size_t n = std::min(h.bytes - at, piece);
-        sends_in_flight_.push_back(MPI_REQUEST_NULL);
-        MPI_Isend(contiguous_target + at, static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_,
-                  &sends_in_flight_.back());
-      }
-      send_spin_ = 0;
-    } else {
-      // Get: pack chunk k+1 while chunk k is on the wire.
-      MPI_Request sending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-      int b = 0;
-      for (std::size_t left = h.bytes; left > 0; b ^= 1) {
-        const std::size_t n = std::min(left, settings_.chunk);
-        MPI_Wait(&sending[b], MPI_STATUS_IGNORE);
-        walker->gather(chunk_[b].data(), n);
-        MPI_Isend(chunk_[b].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_, &sending[b]);
-        left -= n;
-      }
-      MPI_Waitall(2, sending, MPI_STATUSES_IGNORE);
-    }
-    reply(h, server::kOk, 0);
+namespace {
+bool moves_data(Kind k) {
+  return k == Kind::Put || k == Kind::Get || k == Kind::Acc || k == Kind::PutV || k == Kind::GetV || k == Kind::AccV;
+}
+bool data_in(Kind k) { return k == Kind::Put || k == Kind::Acc || k == Kind::PutV || k == Kind::AccV; }
+bool is_vector(Kind k) { return k == Kind::PutV || k == Kind::GetV || k == Kind::AccV; }
+bool is_acc(Kind k) { return k == Kind::Acc || k == Kind::AccV; }
+}  // namespace
+
+void NodeServer::execute(const Header& h, const std::byte* inline_data) {
+  if (moves_data(h.kind)) execute_transfer(h, inline_data);
+  else execute_word(h);
+}
+
+void NodeServer::execute_transfer(const Header& h, const std::byte* inline_data) {
+  Transfer t{h, inline_data, h.inline_bytes};
+  if (!map_target(t)) {
+    // The origin sends the data regardless: take it off the wire.
+    if (data_in(h.kind) && h.inline_bytes == 0 && h.delivery != server::kDirect) drain(h, h.bytes);
+    reply(h, server::kUnreachable, 0);
     return;
   }
+  if (h.delivery == server::kDirect) {
+    deliver_direct(t);
+    return;
+  }
+  if (data_in(h.kind)) {
+    receive_data(t);
+  } else if (h.delivery == server::kInReply) {
+    send_in_reply(t);
+    return;  // the reply carried the data
+  } else if (t.contiguous) {
+    send_from_target(t);
+  } else {
+    send_packed(t);
+  }
+  reply(h, server::kOk, 0);
+}
 
+bool NodeServer::map_target(Transfer& t) {
+  const Header& h = t.h;
+  if (is_vector(h.kind)) return map_vector_target(t);
+  Shape shape;
+  shape.levels = h.levels;
+  for (int l = 0; l <= h.levels; ++l) shape.count[l] = h.count[l];
+  for (int l = 0; l < h.levels; ++l) shape.dst_stride[l] = h.stride[l];
+  std::byte* mapped = map_remote(h, h.remote, extent(shape, true));
+  if (!mapped) return false;
+  if (h.levels == 0) t.contiguous = mapped;
+  t.delta = static_cast<std::ptrdiff_t>(h.remote - reinterpret_cast<std::uintptr_t>(mapped));
+  t.walker.emplace(mapped, shape, true);
+  return true;
+}
+
+bool NodeServer::map_vector_target(Transfer& t) {
+  const Header& h = t.h;
+  // The descriptor rides inline, or comes as the first data message.
+  const std::byte* desc = t.in;
+  if (t.inline_left == 0) {
+    t.desc_storage.resize(h.desc_bytes);
+    MPI_Recv(t.desc_storage.data(), static_cast<int>(h.desc_bytes), MPI_BYTE, h.origin, server::to_server_tag(h.id),
+             comm_, MPI_STATUS_IGNORE);
+    desc = t.desc_storage.data();
+  } else {
+    t.in += h.desc_bytes;
+    t.inline_left -= h.desc_bytes;
+  }
+  std::vector<std::pair<std::byte*, std::size_t>> runs;
+  std::vector<std::ptrdiff_t> deltas;
+  const Slice* last = nullptr;
+  for (const std::byte* p = desc; p < desc + h.desc_bytes;) {
+    SetHead set;
+    std::memcpy(&set, p, sizeof set);
+    p += sizeof set;
+    for (std::uint64_t i = 0; i < set.count; ++i, p += sizeof(std::uint64_t)) {
+      std::uint64_t a;
+      std::memcpy(&a, p, sizeof a);
+      std::byte* mapped = nullptr;
+      if (last && last->contains(a, set.bytes)) {
+        mapped = last->map(reinterpret_cast<void*>(a));
+      } else {
+        last = registry_.find(h.target, reinterpret_cast<void*>(a), set.bytes);
+        if (!last || !last->local) last = nullptr;
+        mapped = last ? last->map(reinterpret_cast<void*>(a)) : map_remote(h, a, set.bytes);
+      }
+      if (!mapped) return false;
+      runs.emplace_back(mapped, set.bytes);
+      deltas.push_back(static_cast<std::ptrdiff_t>(a - reinterpret_cast<std::uintptr_t>(mapped)));
+    }
+  }
+  t.walker.emplace(std::move(runs), std::move(deltas));
+  return true;
+}
+
+void NodeServer::apply(Transfer& t, const std::byte* src, std::size_t n) {
+  const Header& h = t.h;
+  const bool acc = is_acc(h.kind);
+  const bool vector = is_vector(h.kind);
+  t.walker->walk(n, [&](std::byte* d, std::size_t k) {
+    if (acc) {
+      const std::ptrdiff_t delta = vector ? t.walker->run_delta() : t.delta;  // mapping -> owner's address
+      memory_.accumulate(static_cast<AccType>(h.acc_type), h.scale, src, d,
+                         reinterpret_cast<std::uintptr_t>(d) + static_cast<std::uintptr_t>(delta), h.target, k);
+    } else {
+      std::memcpy(d, src, k);
+    }
+    src += k;
+  });
+}
+
+void NodeServer::deliver_direct(Transfer& t) {
+  // No data messages: copy between the target's runs and the origin's buffer ourselves.
+  const Header& h = t.h;
+  const int pid = map_.pid_of[static_cast<std::size_t>(h.origin)];
+  int error = 0;
+  if (is_acc(h.kind)) {  // a chunk at a time, applied under the accumulate locks
+    for (std::size_t done = 0; done < h.bytes && error == 0; done += settings_.chunk) {
+      const std::size_t n = std::min<std::size_t>(h.bytes - done, settings_.chunk);
+      const iovec into{chunk_[0].data(), n};
+      error = server::direct_copy(false, pid, {&into, 1}, h.origin_buffer + done);
+      if (error == 0) apply(t, chunk_[0].data(), n);
+    }
+  } else {
+    direct_runs_.clear();
+    t.walker->walk(h.bytes, [&](std::byte* run, std::size_t k) { direct_runs_.push_back({run, k}); });
+    error = server::direct_copy(!data_in(h.kind), pid, direct_runs_, h.origin_buffer);
+  }
+  reply(h, error ? server::kDirectFailed : server::kOk, static_cast<std::uint64_t>(error));
+}
+
+void NodeServer::receive_data(Transfer& t) {
+  const Header& h = t.h;
+  if (t.inline_left > 0) {
+    apply(t, t.in, t.inline_left);
+  } else if (!is_acc(h.kind) && t.contiguous) {
+    // One target run: the chunks land in the target's memory directly (no bounce copy).
+    const std::size_t piece = server::piece(h, settings_.chunk);
+    for (std::size_t done = 0; done < h.bytes;) {
+      const std::size_t n = std::min(h.bytes - done, piece);
+      MPI_Recv(t.contiguous + done, static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_,
+               MPI_STATUS_IGNORE);
+      done += n;
+    }
+  } else {
+    for (std::size_t left = h.bytes; left > 0;) {
+      const std::size_t n = std::min(left, settings_.chunk);
+      MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_,
+               MPI_STATUS_IGNORE);
+      apply(t, chunk_[0].data(), n);
+      left -= n;
+    }
+  }
+}
+
+void NodeServer::send_in_reply(Transfer& t) {
+  // A small get: the data follows the Reply in one message (one match at the origin).
+  const Header& h = t.h;
+  in_reply_.resize(sizeof(Reply) + h.bytes);
+  const Reply r{server::kOk, 0, 0};
+  std::memcpy(in_reply_.data(), &r, sizeof r);
+  t.walker->gather(in_reply_.data() + sizeof r, h.bytes);
+  MPI_Send(in_reply_.data(), static_cast<int>(in_reply_.size()), MPI_BYTE, h.origin, server::reply_tag(h.id), comm_);
+}
+
+void NodeServer::send_from_target(Transfer& t) {
+  // Get of one target run: every chunk leaves from the target's memory at once, no packing,
+  // and the server moves on instead of waiting for the origin to take them (the origin's
+  // receives complete whenever it, or its completer thread, enters MPI; run() reaps the
+  // sends). The reply may overtake the data: the origin waits for both.
+  const Header& h = t.h;
+  const std::size_t piece = server::piece(h, settings_.chunk);
+  for (std::size_t at = 0; at < h.bytes; at += piece) {
+    const std::size_t n = std::min(h.bytes - at, piece);
+    sends_in_flight_.push_back(MPI_REQUEST_NULL);
+    MPI_Isend(t.contiguous + at, static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_,
+              &sends_in_flight_.back());
+  }
+  send_spin_ = 0;
+}
+
+void NodeServer::send_packed(Transfer& t) {
+  // Get: pack chunk k+1 while chunk k is on the wire.
+  const Header& h = t.h;
+  MPI_Request sending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  int b = 0;
+  for (std::size_t left = h.bytes; left > 0; b ^= 1) {
+    const std::size_t n = std::min(left, settings_.chunk);
+    MPI_Wait(&sending[b], MPI_STATUS_IGNORE);
+    t.walker->gather(chunk_[b].data(), n);
+    MPI_Isend(chunk_[b].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_, &sending[b]);
+    left -= n;
+  }
+  MPI_Waitall(2, sending, MPI_STATUSES_IGNORE);
+}
+
+void NodeServer::execute_word(const Header& h) {
   // Atomics and mutexes work on one word in the target's memory.
-  const std::size_t width = kind == Kind::Rmw ? static_cast<std::size_t>(h.rmw_width) : sizeof(TicketMutex);
+  const std::size_t width = h.kind == Kind::Rmw ? static_cast<std::size_t>(h.rmw_width) : sizeof(TicketMutex);
   std::byte* word = map_remote(h, h.remote, width);
   if (!word) {
     reply(h, server::kUnreachable, 0);
     return;
   }
-  switch (kind) {
+  auto* m = reinterpret_cast<TicketMutex*>(word);
+  switch (h.kind) {
     case Kind::Rmw: {
       std::uint64_t old = 0;
-      shm.rmw_at(static_cast<RmwOp>(h.rmw_op), width, word, h.operand, h.compare, &old);
+      NodeMemory::rmw(static_cast<RmwOp>(h.rmw_op), width, word, h.operand, h.compare, &old);
       reply(h, server::kOk, old);
       return;
     }
     case Kind::Lock: {
-      auto* m = reinterpret_cast<TicketMutex*>(word);
       // A ticket in the same queue on-node lockers use: FIFO across transports. The server
       // grants it when its turn comes; the waiting origin sleeps in its reply wait.
       const std::uint32_t ticket = m->next.fetch_add(1, std::memory_order_relaxed);
@@ -503,16 +569,12 @@ void NodeServer::execute(const Header& h, const std::byte* inline_data) {
       check_waiting_locks();
       return;
     }
-    case Kind::TryLock: {
-      auto* m = reinterpret_cast<TicketMutex*>(word);
+    case Kind::TryLock:
       reply(h, m->try_lock(h.origin) ? server::kOk : server::kBusy, 0);
       return;
-    }
-    case Kind::Unlock: {
-      auto* m = reinterpret_cast<TicketMutex*>(word);
+    case Kind::Unlock:
       reply(h, m->unlock(h.origin) ? server::kOk : server::kNotHolder, 0);
       return;
-    }
     default:
       reply(h, server::kUnreachable, 0);
   }

@@ -16,16 +16,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
+#include "desc/runs.hpp"
 #include "transport/server/protocol.hpp"
 
 namespace armada::rma::detail {
 
-struct State;
-class ShmTransport;
+class NodeMemory;
+class Registry;
 
 struct ServerSettings {
   int buffers = 4;                   // request buffers per client (= origin credits)
@@ -58,7 +60,11 @@ struct ServerMap {
 
 class NodeServer {
  public:
-  NodeServer(State& state, MPI_Comm comm, ServerMap map, ServerSettings settings);
+  /// `registry` and `memory`: the process's segment registry (to map target memory) and its
+  /// node's accumulate and atomic primitives; `me` this process's world rank, `world_size` the
+  /// world's size.
+  NodeServer(const Registry& registry, NodeMemory& memory, int me, int world_size, MPI_Comm comm, ServerMap map,
+             ServerSettings settings);
   ~NodeServer();
   void start();
   /// Stops the thread (after the world has fenced: nothing is in flight).
@@ -87,10 +93,40 @@ class NodeServer {
     std::vector<std::byte> message;
   };
 
+  /// A data request being executed: its target runs (mapped in this process) and the part of
+  /// its payload that came inline.
+  struct Transfer {
+    const server::Header& h;
+    const std::byte* in;                 // inline payload not yet used
+    std::size_t inline_left;
+    std::vector<std::byte> desc_storage; // a vector descriptor that came as a data message
+    std::optional<RunWalker> walker;     // over the target runs
+    std::ptrdiff_t delta = 0;            // owner address - mapped address (strided)
+    std::byte* contiguous = nullptr;     // the mapped run, when the target side is one run
+  };
+
   void run();
+  // One received message, by the kind of buffer it arrived in. Control returns true on Quit.
+  bool on_control(const Posted& p);
+  void on_request(std::size_t index, const MPI_Status& status);
+  void on_forward_ack(const Posted& p);
+  /// Between messages: grant waiting locks, reap sends, then poll, yield or sleep (see run()).
+  struct Idle;
+  void idle_step(Idle& idle);
   void post(std::size_t index);
   void handle(const std::byte* msg, std::size_t length, int source, bool forwarded);
   void execute(const server::Header& h, const std::byte* inline_data);
+  // The steps of execute().
+  void execute_transfer(const server::Header& h, const std::byte* inline_data);
+  void execute_word(const server::Header& h);  // RMW and mutex requests
+  bool map_target(Transfer& t);         // false: this process cannot map the target memory
+  bool map_vector_target(Transfer& t);
+  void apply(Transfer& t, const std::byte* src, std::size_t n);  // next n bytes: copy or accumulate
+  void deliver_direct(Transfer& t);     // direct.hpp
+  void receive_data(Transfer& t);       // put, accumulate
+  void send_in_reply(Transfer& t);      // small get
+  void send_from_target(Transfer& t);   // get of one target run
+  void send_packed(Transfer& t);        // other gets
   void forward(int to, const std::byte* msg, std::size_t length);
   void reply(const server::Header& h, std::int32_t status, std::uint64_t value);
   void check_waiting_locks();
@@ -101,7 +137,8 @@ class NodeServer {
   // Receives (and drops) the DATA messages of a request that cannot be executed.
   void drain(const server::Header& h, std::size_t already);
 
-  State& state_;
+  const Registry& registry_;
+  NodeMemory& memory_;
   MPI_Comm comm_;
   ServerMap map_;
   ServerSettings settings_;

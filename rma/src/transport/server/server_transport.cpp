@@ -15,19 +15,29 @@ namespace armada::rma::detail {
 using server::Header;
 using server::Kind;
 
-ServerTransport::ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerSettings settings)
-    : me_(rank), comm_(comm), map_(std::move(map)), settings_(settings) {
+ServerTransport::ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerSettings settings,
+                                 std::unique_ptr<NodeServer> node_server, long rss_growth_kb)
+    : me_(rank),
+      comm_(comm),
+      map_(std::move(map)),
+      settings_(settings),
+      node_server_(std::move(node_server)),
+      rss_growth_kb_(rss_growth_kb) {
   in_flight_.assign(map_.node_of.size(), 0);
   if (settings_.origin_progress) completer_ = std::thread([this] { completer_loop(); });
 }
 
 ServerTransport::~ServerTransport() {
+  // The world has fenced: no request is in flight.
+  if (node_server_) node_server_->stop();
+  node_server_.reset();
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   completer_cv_.notify_all();
   if (completer_.joinable()) completer_.join();
+  MPI_Comm_free(&comm_);
 }
 
 void ServerTransport::completer_loop() {
@@ -59,11 +69,12 @@ Header ServerTransport::header(Kind kind, int target, const Slice* slice) const 
   h.segment = -1;
   h.region_fd = -1;
   if (slice) {
+    const ServerSlice& object = slice->handle<ServerSlice>();
     h.segment = slice->segment;
-    h.region_pid = slice->region_pid;
-    h.region_fd = slice->region_fd;
-    h.region_size = slice->region_size;
-    h.region_offset = slice->region_offset;
+    h.region_pid = object.pid;
+    h.region_fd = object.fd;
+    h.region_size = object.size;
+    h.region_offset = object.offset;
     h.slice_base = slice->base;
   }
   return h;
@@ -188,68 +199,81 @@ void ServerTransport::post_data_receives(Op& op, std::byte* into, std::size_t by
   }
 }
 
+namespace {
+Kind kind_of(OpKind k, bool vector) {
+  switch (k) {
+    case OpKind::Put: return vector ? Kind::PutV : Kind::Put;
+    case OpKind::Get: return vector ? Kind::GetV : Kind::Get;
+    case OpKind::Acc: break;
+  }
+  return vector ? Kind::AccV : Kind::Acc;
+}
+const char* name_of(OpKind k, bool vector) {
+  switch (k) {
+    case OpKind::Put: return vector ? "rma::put_vector" : "rma::put";
+    case OpKind::Get: return vector ? "rma::get_vector" : "rma::get";
+    case OpKind::Acc: break;
+  }
+  return vector ? "rma::acc_vector" : "rma::acc";
+}
+void set_acc(Header& h, OpKind kind, AccType type, const void* scale) {
+  if (kind != OpKind::Acc) return;
+  h.acc_type = static_cast<std::uint8_t>(type);
+  std::memcpy(h.scale, scale, size_of(type));
+}
+}  // namespace
+
 std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
   const Shape& shape = o.shape;
-  const std::size_t total = shape.bytes();
   const bool get = o.kind == OpKind::Get;
-  Header h = header(get ? Kind::Get : o.kind == OpKind::Put ? Kind::Put : Kind::Acc, o.target, o.slice);
+  Header h = header(kind_of(o.kind, false), o.target, o.slice);
   h.remote = reinterpret_cast<std::uintptr_t>(o.remote);
-  h.bytes = total;
+  h.bytes = shape.bytes();
   h.levels = shape.levels;
   for (int l = 0; l <= shape.levels; ++l) h.count[l] = shape.count[l];
   for (int l = 0; l < shape.levels; ++l) h.stride[l] = get ? shape.src_stride[l] : shape.dst_stride[l];
-  if (o.kind == OpKind::Acc) {
-    h.acc_type = static_cast<std::uint8_t>(o.type);
-    std::memcpy(h.scale, o.scale, size_of(o.type));
-  }
-  // The local side: src strides for put/acc, dst strides for get.
-  const bool local_contiguous = extent(shape, get) == total;
+  set_acc(h, o.kind, o.type, o.scale);
+  // The local side (src strides for put/acc, dst strides for get), when it is one run.
+  std::byte* contiguous = extent(shape, get) == h.bytes ? o.local : nullptr;
 
-  if (direct_for(o.target, total))
-    return issue_direct(h, o.target, local_contiguous ? o.local : nullptr,
-                        local_contiguous ? std::nullopt : std::optional<RunWalker>(std::in_place, o.local, shape, get), {},
-                        blocking, get ? "rma::get" : o.kind == OpKind::Put ? "rma::put" : "rma::acc");
+  if (direct_for(o.target, h.bytes))
+    return issue_direct(h, o.target, contiguous,
+                        contiguous ? std::nullopt : std::optional<RunWalker>(std::in_place, o.local, shape, get), {},
+                        blocking, name_of(o.kind, false));
   if (!get) {
-    const Ticket op = begin(o.target, false);
-    RunWalker local(o.local, shape, false);
-    if (total <= settings_.inline_bytes) {
-      thread_local std::vector<std::byte> tls_packed;
-      std::vector<std::byte>& packed = tls_packed;
-      packed.resize(total);
-      local.gather(packed.data(), total);
-      send_request(op, h, packed.data(), total);
-    } else {
-      send_request(op, h, nullptr, 0);
-      send_data(op, std::move(local), total, local_contiguous ? o.local : nullptr, server::piece(h, settings_.chunk));
-    }
+    issue_write(h, o.target, RunWalker(o.local, shape, false), contiguous, nullptr);
     return 0;  // locally complete; the reply (for fences) is tracked until it arrives
   }
-
-  if (total <= settings_.inline_bytes) return get_in_reply(h, o.target, RunWalker(o.local, shape, true), {}, blocking, "rma::get");
-  const bool background = !blocking && settings_.origin_progress;
-  const Ticket op = begin(o.target, true, [&](Op& p) {
-    if (local_contiguous) {
-      post_data_receives(p, o.local, total, server::piece(h, settings_.chunk));
-    } else {
-      p.staging.resize(total);
-      p.unpack.emplace(o.local, shape, true);
-      post_data_receives(p, p.staging.data(), total, server::piece(h, settings_.chunk));
-    }
-    p.background = background;
-    background_gets_ += background;
-  });
-  send_request(op, h, nullptr, 0);
-  if (background) completer_cv_.notify_one();
-  if (!blocking) return op.token;
-  complete(op.token, "rma::get");
-  return 0;
+  if (h.bytes <= settings_.inline_bytes)
+    return get_in_reply(h, o.target, RunWalker(o.local, shape, true), {}, blocking, "rma::get");
+  return issue_get(h, o.target, contiguous, RunWalker(o.local, shape, true), {}, blocking, "rma::get");
 }
 
 std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
   const bool get = o.kind == OpKind::Get;
-  // Descriptor: per set its size and count, then the remote addresses.
   std::vector<std::byte> desc;
   std::vector<std::pair<std::byte*, std::size_t>> local;
+  Header h = header(kind_of(o.kind, true), o.target, o.slices ? nullptr : o.slice);  // one slice: the server may map it
+  h.bytes = vector_descriptor(o, desc, local);
+  h.desc_bytes = desc.size();
+  set_acc(h, o.kind, o.type, o.scale);
+
+  if (desc.size() + h.bytes > settings_.inline_bytes && direct_for(o.target, h.bytes))
+    return issue_direct(h, o.target, nullptr, std::optional<RunWalker>(std::in_place, std::move(local)), desc, blocking,
+                        name_of(o.kind, true));
+  if (!get) {
+    issue_write(h, o.target, RunWalker(std::move(local)), nullptr, &desc);
+    return 0;
+  }
+  if (h.bytes <= settings_.inline_bytes && desc.size() <= settings_.inline_bytes)
+    return get_in_reply(h, o.target, RunWalker(std::move(local)), desc, blocking, "rma::get_vector");
+  return issue_get(h, o.target, nullptr, RunWalker(std::move(local)), desc, blocking, "rma::get_vector");
+}
+
+std::size_t ServerTransport::vector_descriptor(const VectorOp& o, std::vector<std::byte>& desc,
+                                               std::vector<std::pair<std::byte*, std::size_t>>& local) {
+  // Per set its size and count, then the remote addresses; the local runs in the same order.
+  const bool get = o.kind == OpKind::Get;
   std::size_t total = 0;
   for (const IoSet& set : o.sets) {
     if (set.src.empty()) continue;
@@ -265,50 +289,48 @@ std::uint64_t ServerTransport::vector(const VectorOp& o, bool blocking) {
     }
     total += set.bytes * set.src.size();
   }
-  Header h = header(get ? Kind::GetV : o.kind == OpKind::Put ? Kind::PutV : Kind::AccV, o.target,
-                    o.slices ? nullptr : o.slice);  // one slice: the server may map it if needed
-  h.bytes = total;
-  h.desc_bytes = desc.size();
-  if (o.kind == OpKind::Acc) {
-    h.acc_type = static_cast<std::uint8_t>(o.type);
-    std::memcpy(h.scale, o.scale, size_of(o.type));
-  }
+  return total;
+}
 
-  if (desc.size() + total > settings_.inline_bytes && direct_for(o.target, total))
-    return issue_direct(h, o.target, nullptr, std::optional<RunWalker>(std::in_place, std::move(local)), desc, blocking,
-                        get ? "rma::get_vector" : o.kind == OpKind::Put ? "rma::put_vector" : "rma::acc_vector");
-  if (!get) {
-    const Ticket op = begin(o.target, false);
-    RunWalker walker(std::move(local));
-    if (desc.size() + total <= settings_.inline_bytes) {
-      const std::size_t d = desc.size();
-      desc.resize(d + total);
-      walker.gather(desc.data() + d, total);
-      send_request(op, h, desc.data(), desc.size());
-    } else {
-      send_request(op, h, nullptr, 0);
-      MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
-               server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
-      send_data(op, std::move(walker), total, nullptr, settings_.chunk);
-    }
-    return 0;
+void ServerTransport::issue_write(const Header& h, int target, RunWalker local, const std::byte* contiguous,
+                                  std::vector<std::byte>* desc) {
+  const Ticket op = begin(target, false);
+  const std::size_t d = desc ? desc->size() : 0;
+  if (d + h.bytes <= settings_.inline_bytes) {
+    // Everything inside the request: the descriptor (vector), then the data.
+    thread_local std::vector<std::byte> tls_packed;
+    std::vector<std::byte>& packed = desc ? *desc : tls_packed;
+    packed.resize(d + h.bytes);
+    local.gather(packed.data() + d, h.bytes);
+    send_request(op, h, packed.data(), packed.size());
+    return;
   }
+  send_request(op, h, nullptr, 0);
+  if (desc)
+    MPI_Send(desc->data(), static_cast<int>(d), MPI_BYTE, op.server,
+             server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
+  send_data(op, std::move(local), h.bytes, contiguous, server::piece(h, settings_.chunk));
+}
 
-  if (total <= settings_.inline_bytes && desc.size() <= settings_.inline_bytes)
-    return get_in_reply(h, o.target, RunWalker(std::move(local)), desc, blocking, "rma::get_vector");
+std::uint64_t ServerTransport::issue_get(const Header& h, int target, std::byte* contiguous, RunWalker local,
+                                         std::span<const std::byte> desc, bool blocking, const char* what) {
   const bool background = !blocking && settings_.origin_progress;
-  const Ticket op = begin(o.target, true, [&](Op& p) {
-    p.staging.resize(total);
-    p.unpack.emplace(std::move(local));
-    post_data_receives(p, p.staging.data(), total, settings_.chunk);
+  const std::size_t piece = server::piece(h, settings_.chunk);
+  const Ticket op = begin(target, true, [&](Op& p) {
+    if (contiguous) {
+      post_data_receives(p, contiguous, h.bytes, piece);
+    } else {
+      p.staging.resize(h.bytes);
+      p.unpack.emplace(std::move(local));
+      post_data_receives(p, p.staging.data(), h.bytes, piece);
+    }
     p.background = background;
     background_gets_ += background;
   });
-  const std::uint64_t token = op.token;
   send_request_with(op, h, desc);
   if (background) completer_cv_.notify_one();
-  if (!blocking) return token;
-  complete(token, "rma::get_vector");
+  if (!blocking) return op.token;
+  complete(op.token, what);
   return 0;
 }
 

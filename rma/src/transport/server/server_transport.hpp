@@ -33,11 +33,24 @@
 
 namespace armada::rma::detail {
 
+/// The server's per-slice data (Slice::handle): where the slice lies in its node's shared
+/// object, so that a node server outside the allocation's group can map it (Header::region_*).
+struct ServerSlice {
+  int pid;
+  int fd;
+  std::uint64_t size;
+  std::uint64_t offset;
+};
+
 class ServerTransport final : public Transport {
  public:
-  ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerSettings settings);
-  ~ServerTransport() override;  // stops the completer thread
+  /// Takes over `comm` (freed at destruction) and this node's server, if this rank runs it
+  /// (started already; `rss_growth_kb`: what starting it added to this process's VmRSS).
+  ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerSettings settings, std::unique_ptr<NodeServer> node_server,
+                  long rss_growth_kb);
+  ~ServerTransport() override;  // stops the node server, then the completer thread
   const char* name() const noexcept override { return "server"; }
+  TransportCaps caps() const noexcept override;
 
   std::uint64_t strided(const StridedOp& op, bool blocking) override;
   std::uint64_t vector(const VectorOp& op, bool blocking) override;
@@ -53,6 +66,10 @@ class ServerTransport final : public Transport {
   void fence(int target) override;
   void fence_all() override;
   void poll() override;
+
+  void segment_created(const SegmentSpec& spec, std::span<Slice> slices, std::span<const NodeObjectRef> objects) override;
+  void segment_freed(const SegmentSpec& spec) override;
+  void describe(int target, TransportInfo& info) const override;
 
   /// Whether transfers to `target` beyond the inline size are copied by its server directly.
   bool direct_to(int target) const { return settings_.direct && map_.same_host(me_, map_.target_server(target)); }
@@ -111,6 +128,17 @@ class ServerTransport final : public Transport {
   /// it when the reply arrives (get). `desc` is a vector request's descriptor.
   std::uint64_t issue_direct(server::Header h, int target, std::byte* contiguous, std::optional<RunWalker> local,
                              std::span<const std::byte> desc, bool blocking, const char* what);
+  /// The descriptor of a vector request (desc) and its local runs; returns the data bytes.
+  static std::size_t vector_descriptor(const VectorOp& o, std::vector<std::byte>& desc,
+                                       std::vector<std::pair<std::byte*, std::size_t>>& local);
+  /// Issues a put or accumulate: inside the request when it fits the inline payload (`desc`,
+  /// a vector request's descriptor, first), else the request, the descriptor, then the data
+  /// (straight from `contiguous` when the local side is one run).
+  void issue_write(const server::Header& h, int target, RunWalker local, const std::byte* contiguous,
+                   std::vector<std::byte>* desc);
+  /// Issues a get whose data comes back as messages, into `contiguous` or through staging.
+  std::uint64_t issue_get(const server::Header& h, int target, std::byte* contiguous, RunWalker local,
+                          std::span<const std::byte> desc, bool blocking, const char* what);
   /// Issues a small get whose data comes back inside the reply (one message to match).
   std::uint64_t get_in_reply(server::Header h, int target, RunWalker local, std::span<const std::byte> desc,
                              bool blocking, const char* what);
@@ -126,6 +154,8 @@ class ServerTransport final : public Transport {
   MPI_Comm comm_;
   ServerMap map_;
   ServerSettings settings_;
+  std::unique_ptr<NodeServer> node_server_;  // on the first rank of each node
+  long rss_growth_kb_ = 0;
   std::mutex mutex_;
   std::unordered_map<std::uint64_t, std::unique_ptr<Op>> ops_;
   std::vector<int> in_flight_;  // per first-hop server

@@ -1,0 +1,115 @@
+// The mpi-rma transport's registration (settings rows, thread-level rule, MPI environment,
+// start) and its capability and diagnostic hooks. Operations: mpi_rma_transport.cpp; mutexes:
+// mpi_rma_mutex.cpp.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "armada/rma/runtime.hpp"
+#include "transport/mpi_rma/mpi_rma_transport.hpp"
+#include "transport/plugin.hpp"
+
+namespace armada::rma::detail {
+
+namespace {
+
+constexpr SettingRow kSettings[] = {
+    {.doc = {"ARMADA_MPI_PROGRESS", "bool", "1",
+             "mpi-rma: a helper thread enters MPI every ARMADA_MPI_PROGRESS_US so that one-sided "
+             "operations the MPI library executes in the target's progress engine (Open MPI's emulated "
+             "atomics, MPICH's accumulates) complete while the target computes. 0: no thread."},
+     .bool_field = &Config::mpi_progress},
+    {.doc = {"ARMADA_MPI_PROGRESS_US", "int", "100",
+             "mpi-rma: interval of the progress thread in microseconds (it sleeps in between)."},
+     .min = 1, .max = 1000000, .int_field = &Config::mpi_progress_us},
+    {.doc = {"ARMADA_MPI_MEMORY", "string", "mpi",
+             "mpi-rma: who allocates segment memory. 'mpi': MPI_Win_allocate, so the MPI library owns it "
+             "and reaches it one-sidedly through its own shared memory or NIC registration; every "
+             "access except a rank's own then goes through MPI. 'shm': node shared memory (on-node "
+             "ranks load and store directly) exposed with MPI_Win_create; one-sided only where the MPI "
+             "can register user memory (RDMA NICs): between processes of one host, Open MPI's osc ucx "
+             "then needs the target's progress (see ARMADA_MPI_PROGRESS)."},
+     .choices = "mpi|shm", .string_field = &Config::mpi_memory},
+    {.doc = {"ARMADA_MPI_IOV", "string", "auto",
+             "mpi-rma: how a vector operation whose remote segments do not overlap is issued. 'batched': "
+             "one MPI call per segment and one completion; 'direct': one call with hindexed datatypes; "
+             "'auto': batched up to 4096 segments, direct beyond. Overlapping segments always go one "
+             "call at a time, each completed before the next."},
+     .choices = "auto|batched|direct", .string_field = &Config::mpi_iov},
+    {.doc = {"ARMADA_MPI_MUTEX_WAITERS", "int", "64",
+             "mpi-rma: queue nodes per process, the most mutexes one process holds or waits for at once "
+             "(over all its threads)."},
+     .min = 1, .max = 1 << 16, .int_field = &Config::mpi_mutex_waiters},
+};
+
+// Its progress thread calls MPI next to the application's threads, so it runs only under
+// MPI_THREAD_MULTIPLE.
+const char* below_thread_multiple(Config& config, std::string& lost) {
+  if (config.mpi_progress) {
+    config.mpi_progress = false;
+    config.values.insert_or_assign("ARMADA_MPI_PROGRESS", "0");
+    lost += "mpi-rma runs without its progress thread (lost: operations that the MPI library executes in the "
+            "target's progress engine complete only when the target next calls MPI; Open MPI osc sm: none; osc "
+            "ucx: accumulates and atomics between processes of one host; MPICH: accumulates). ";
+  }
+  return "mpi-rma";
+}
+
+std::unique_ptr<Transport> start_mpi_rma(const TransportContext& c) {
+  MpiRmaSettings settings;
+  settings.progress_thread = c.config.mpi_progress;
+  settings.progress_interval_us = c.config.mpi_progress_us;
+  settings.spin_limit = c.config.spin_limit;
+  settings.mutex_waiters = c.config.mpi_mutex_waiters;
+  settings.owns_memory = c.config.mpi_memory == "mpi";
+  if (c.config.mpi_iov == "direct") settings.batched_segments = 0;
+  if (c.config.mpi_iov == "batched") settings.batched_segments = std::numeric_limits<std::size_t>::max();
+  if (c.rank == 0) {
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    const char* osc = std::getenv("OMPI_MCA_osc");
+    if (std::strstr(version, "Open MPI") && !(osc && std::strstr(osc, "ucx")))
+      std::fprintf(stderr, "armada::rma: warning: mpi-rma on Open MPI without OMPI_MCA_osc=sm,ucx; osc rdma has known "
+                           "bugs this transport can hit (docs/mpi-quirks.md)\n");
+  }
+  return std::make_unique<MpiRmaTransport>(c.world, c.rank, settings);
+}
+
+}  // namespace
+
+extern const TransportEntry kMpiRmaTransport;
+const TransportEntry kMpiRmaTransport{
+    .name = "mpi-rma",
+    .role = TransportRole::InterNode,
+    .summary = "MPI-3 one-sided windows; carries every accumulate, atomic and mutex, on-node ones too",
+    .settings = kSettings,
+    .below_thread_multiple = below_thread_multiple,
+    // Open MPI: osc sm for windows inside one host (load/store, every operation one-sided) and
+    // osc ucx for the others, instead of the default osc rdma, whose 4.1 releases crash on an
+    // 8-byte compare-and-swap to self and fail window creation on split communicators
+    // (docs/mpi-quirks.md). rdma stays out of the list: it would outrank sm. An explicit
+    // OMPI_MCA_osc (or mpiexec --mca osc) wins.
+    .before_mpi_init = set_mpi_environment_defaults,
+    .start = start_mpi_rma,
+};
+
+TransportCaps MpiRmaTransport::caps() const noexcept {
+  // One-sided as far as this transport goes; whether the MPI library needs the target's
+  // progress engine for an operation (emulated atomics) it does not say, hence the thread.
+  TransportCaps c;
+  c.put_get_one_sided = c.acc_one_sided = c.rmw_one_sided = c.mutex_one_sided = true;
+  c.progress_thread = settings_.progress_thread;
+  c.exclusive_atomics = true;  // MPI's accumulates and atomics are atomic only with MPI's own
+  return c;
+}
+
+void MpiRmaTransport::describe(int, TransportInfo& info) const {
+  info.route.push_back({"memory", settings_.owns_memory ? "mpi" : "shm"});
+  info.process.push_back({"progress_thread", settings_.progress_thread ? "yes" : "no"});
+}
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,6 @@
+# The mpi-rma transport (MPI-3 one-sided windows). Included by rma/CMakeLists.txt.
+target_sources(armada_rma PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/datatypes.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/init.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mpi_rma_mutex.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mpi_rma_transport.cpp)

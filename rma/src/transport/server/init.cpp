@@ -1,0 +1,171 @@
+// The server transport's registration (settings rows, thread-level rule, start) and its
+// segment and diagnostic hooks. The operations are in server_transport.cpp (origin side) and
+// node_server.cpp (the node's helper thread).
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "core/check.hpp"
+#include "transport/plugin.hpp"
+#include "transport/server/direct.hpp"
+#include "transport/server/server_transport.hpp"
+
+namespace armada::rma::detail {
+
+namespace {
+
+constexpr SettingRow kSettings[] = {
+    {.doc = {"ARMADA_SERVER_POLL", "bool", "0",
+             "1: an idle node server polls continuously (lowest latency; costs a core). 0: it spins "
+             "briefly, then sleeps with a doubling backoff up to ARMADA_SERVER_SLEEP_MAX_US."},
+     .bool_field = &Config::server_poll},
+    {.doc = {"ARMADA_SERVER_SLEEP_MAX_US", "int", "200", "Longest sleep of an idle node server, in microseconds."},
+     .min = 1, .max = 1000000, .int_field = &Config::server_sleep_max_us},
+    {.doc = {"ARMADA_SERVER_AWAKE_US", "int", "1000",
+             "How long a node server keeps polling after its last request before it starts to sleep, in "
+             "microseconds (requests come in bursts; a sleeping server adds its wake-up time to the "
+             "next one). It yields the core to any other thread that wants it meanwhile. 0: back off at once."},
+     .min = 0, .max = 10000000, .int_field = &Config::server_awake_us},
+    {.doc = {"ARMADA_SERVER_BUFFERS", "int", "4",
+             "Request buffers a node server posts per client; also the most requests a rank has in "
+             "flight to one server (flow control)."},
+     .min = 1, .max = 1024, .int_field = &Config::server_buffers},
+    {.doc = {"ARMADA_SERVER_INLINE", "int", "4096", "Payload bytes sent inside the request message; larger payloads follow in chunks."},
+     .min = 0, .max = 1 << 20, .int_field = &Config::server_inline},
+    {.doc = {"ARMADA_SERVER_CHUNK", "int", "262144", "Pipeline chunk (bytes) of large server transfers: packing overlaps sending."},
+     .min = 4096, .max = 1 << 30, .int_field = &Config::server_chunk},
+    {.doc = {"ARMADA_SERVER_CLUSTER", "int", "1",
+             "Cooperative server clustering: servers per cluster (g). Each server keeps request buffers "
+             "for 1/g of the clients and forwards requests for the other servers of its cluster. 1 = off."},
+     .min = 1, .max = 1 << 20, .int_field = &Config::server_cluster},
+    {.doc = {"ARMADA_SERVER_ORIGIN_PROGRESS", "bool", "1",
+             "server: a helper thread in every rank receives the data of its nonblocking gets from other "
+             "nodes while the rank computes, so the transfer overlaps the computation (MPI two-sided "
+             "data moves only when the receiver enters MPI). It polls only while such a get is in "
+             "flight and blocks otherwise. 0: the data moves when the rank waits or tests."},
+     .bool_field = &Config::server_origin_progress},
+    {.doc = {"ARMADA_SERVER_DIRECT", "string", "auto",
+             "server: how a transfer larger than ARMADA_SERVER_INLINE reaches an origin on the server's "
+             "own host (another virtual node). 'auto'/'on': the target's server copies the data between "
+             "the target's memory and the origin's buffer itself (process_vm_readv/writev), as a NIC's "
+             "RDMA would, so a nonblocking get completes while the origin computes; 'on' fails at init "
+             "if the kernel forbids it, 'auto' then falls back. 'off': MPI messages. Between hosts the "
+             "data always travels as messages."},
+     .choices = "auto|on|off", .string_field = &Config::server_direct},
+};
+
+// VmRSS of this process in KiB (0 if /proc is not readable).
+long resident_kb() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  long kb = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+  std::fclose(f);
+  return kb;
+}
+
+ServerSettings settings_of(const Config& config) {
+  ServerSettings settings;
+  settings.buffers = config.server_buffers;
+  settings.inline_bytes = static_cast<std::size_t>(config.server_inline);
+  settings.chunk = static_cast<std::size_t>(config.server_chunk);
+  settings.poll = config.server_poll;
+  settings.sleep_max_us = config.server_sleep_max_us;
+  settings.awake_us = config.server_awake_us;
+  settings.origin_progress = config.server_origin_progress;
+  return settings;
+}
+
+// Every rank gets the origin side; each node's first rank also runs the node server thread.
+// Needs MPI_THREAD_MULTIPLE (the server thread and the application both call MPI; the core
+// applied below_thread_multiple otherwise).
+std::unique_ptr<Transport> start_server(const TransportContext& c) {
+  ServerMap map;
+  map.node_of = c.topology.node_of;
+  for (const auto& members : c.topology.members) map.leader_of_node.push_back(members.front());
+  map.cluster = c.config.server_cluster;
+  map.host_of = c.topology.host_of;
+  ServerSettings settings = settings_of(c.config);
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(c.world, &comm);
+  if (c.config.server_direct != "off") {
+    server::DirectPeers peers = server::probe_direct(comm, map.host_of);
+    if (!peers.usable && c.config.server_direct == "on") {
+      MPI_Comm_free(&comm);
+      throw_unsupported("rma::init", "ARMADA_SERVER_DIRECT=on, but " + peers.refusal);
+    }
+    settings.direct = peers.usable;
+    map.pid_of = std::move(peers.pid_of);
+  }
+  std::unique_ptr<NodeServer> node_server;
+  long rss_growth_kb = 0;
+  if (map.target_server(c.rank) == c.rank) {
+    const long rss_before = resident_kb();
+    node_server = std::make_unique<NodeServer>(c.registry, c.node_memory, c.rank, c.size, comm, map, settings);
+    node_server->start();
+    rss_growth_kb = resident_kb() - rss_before;
+  }
+  auto transport = std::make_unique<ServerTransport>(c.rank, comm, std::move(map), settings, std::move(node_server),
+                                                     rss_growth_kb);
+  MPI_Barrier(c.world);  // every server is listening before anyone sends
+  return transport;
+}
+
+const char* below_thread_multiple(Config&, std::string& lost) {
+  lost += "the inter-node transport is mpi-rma instead of the server transport (lost: the server's unilateral "
+          "progress, direct delivery and shared-memory accumulates on the node). ";
+  return "mpi-rma";
+}
+
+}  // namespace
+
+extern const TransportEntry kServerTransport;
+const TransportEntry kServerTransport{
+    .name = "server",
+    .role = TransportRole::InterNode,
+    .summary = "a helper thread per node executes the requests of other nodes' ranks (MPI two-sided)",
+    .settings = kSettings,
+    .below_thread_multiple = below_thread_multiple,
+    .before_mpi_init = nullptr,
+    .start = start_server,
+};
+
+TransportCaps ServerTransport::caps() const noexcept {
+  TransportCaps c;  // the node server's thread executes every operation: nothing is one-sided
+  c.progress_thread = true;
+  return c;
+}
+
+void ServerTransport::segment_created(const SegmentSpec&, std::span<Slice> slices,
+                                      std::span<const NodeObjectRef> objects) {
+  for (std::size_t i = 0; i < slices.size(); ++i)
+    slices[i].set_handle(ServerSlice{objects[i].pid, objects[i].fd, objects[i].size, objects[i].offset});
+}
+
+void ServerTransport::segment_freed(const SegmentSpec& spec) {
+  // If this rank created its node's shared object and the node's server is not a member of the
+  // segment's group (so it may have mapped the object itself), tell the server to drop that
+  // mapping.
+  const int leader = map_.target_server(me_);
+  if (!spec.created_node_object || spec.group->group_rank(leader) >= 0) return;
+  server::Header h{};
+  h.kind = server::Kind::Forget;
+  h.segment = spec.id;
+  MPI_Send(&h, sizeof h, MPI_BYTE, leader, server::kTagControl, comm_);
+}
+
+void ServerTransport::describe(int target, TransportInfo& info) const {
+  info.route.push_back({"server", std::to_string(map_.target_server(target))});
+  info.route.push_back({"direct", direct_to(target) ? "yes" : "no"});
+  info.process.push_back({"node_server", node_server_ ? "yes" : "no"});
+  if (!node_server_) return;
+  info.process.push_back({"clients", std::to_string(node_server_->clients())});
+  info.process.push_back({"buffer_bytes", std::to_string(node_server_->buffer_bytes())});
+  info.process.push_back({"rss_growth_kb", std::to_string(rss_growth_kb_)});
+}
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,132 @@
+// transport_info(target): what reaches each rank and how, for every transport configuration; and
+// the settings table as the one source of defaults (Config's defaults, its by-name reads).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "test_util.hpp"
+
+namespace armada::rma {
+namespace {
+
+using test::expect_error;
+
+// The inter-node transport in use, or "" on one node (config() shows the effective one, after
+// any thread-level fallback).
+std::string inter_node() { return node_count() > 1 ? config().transport : ""; }
+
+TEST(TransportInfo, NameIsTheRoutedTransport) {
+  for (int r = 0; r < size(); ++r) {
+    const TransportInfo info = transport_info(r);
+    EXPECT_EQ(info.name, transport_name(r)) << "rank " << r;
+    if (inter_node() == "mpi-rma") EXPECT_EQ(info.name, "mpi-rma") << "rank " << r;  // takes on-node atomics
+    else if (same_node(rank(), r)) EXPECT_EQ(info.name, "shm") << "rank " << r;
+    else EXPECT_EQ(info.name, inter_node() == "none" ? "none" : inter_node()) << "rank " << r;
+  }
+}
+
+TEST(TransportInfo, CapabilitiesFollowTheTransport) {
+  for (int r = 0; r < size(); ++r) {
+    const TransportInfo info = transport_info(r);
+    if (info.name == "shm") {
+      // Load/store on the node's shared memory: everything one-sided, no thread.
+      EXPECT_TRUE(info.put_get_one_sided && info.acc_one_sided && info.rmw_one_sided && info.mutex_one_sided);
+      EXPECT_FALSE(info.progress_thread);
+      EXPECT_TRUE(info.route.empty() && info.process.empty());
+    } else if (info.name == "server") {
+      // The node server's thread executes every operation.
+      EXPECT_FALSE(info.put_get_one_sided || info.acc_one_sided || info.rmw_one_sided || info.mutex_one_sided);
+      EXPECT_TRUE(info.progress_thread);
+    } else if (info.name == "mpi-rma") {
+      EXPECT_TRUE(info.put_get_one_sided && info.acc_one_sided && info.rmw_one_sided && info.mutex_one_sided);
+      EXPECT_EQ(info.progress_thread, config().mpi_progress);
+      ASSERT_NE(info.find("memory"), nullptr);
+      EXPECT_EQ(*info.find("memory"), config().mpi_memory);
+    } else {
+      EXPECT_EQ(info.name, "none");
+      EXPECT_TRUE(info.route.empty() && info.process.empty());
+    }
+  }
+}
+
+TEST(TransportInfo, ServerFactsNameTheServerAndItsCosts) {
+  for (int r = 0; r < size(); ++r) {
+    const TransportInfo info = transport_info(r);
+    if (info.name != "server") continue;
+    // The target's node server is the first rank of its node.
+    ASSERT_NE(info.find("server"), nullptr);
+    EXPECT_EQ(*info.find("server"), std::to_string(node_ranks(node_of(r)).front())) << "rank " << r;
+    ASSERT_NE(info.find("direct"), nullptr);
+    // Every configuration here runs on one host: direct delivery is what ARMADA_SERVER_DIRECT
+    // says ("on" would have failed at init if the kernel refused; "auto" may fall back).
+    if (config().server_direct != "auto")
+      EXPECT_EQ(*info.find("direct"), config().server_direct == "on" ? "yes" : "no") << "rank " << r;
+    EXPECT_EQ(server_direct(r), *info.find("direct") == "yes");
+    // This rank runs a node server iff it is its node's first rank; then it has clients and buffers.
+    const bool runs_one = node_ranks(node_of(rank())).front() == rank();
+    ASSERT_NE(info.find("node_server"), nullptr);
+    EXPECT_EQ(*info.find("node_server"), runs_one ? "yes" : "no");
+    if (runs_one) {
+      ASSERT_NE(info.find("clients"), nullptr);
+      EXPECT_GT(std::stol(*info.find("clients")), 0);
+      ASSERT_NE(info.find("buffer_bytes"), nullptr);
+      EXPECT_GE(std::stol(*info.find("buffer_bytes")), 2L * config().server_chunk);
+      EXPECT_NE(info.find("rss_growth_kb"), nullptr);
+    } else {
+      EXPECT_EQ(info.find("clients"), nullptr);
+    }
+  }
+}
+
+TEST(TransportInfo, NoServerDirectWithoutTheServer) {
+  for (int r = 0; r < size(); ++r)
+    if (transport_info(r).name != "server") EXPECT_FALSE(server_direct(r)) << "rank " << r;
+}
+
+TEST(TransportInfo, BadRankIsAnError) {
+  expect_error<InvalidArgument>([] { transport_info(size()); }, {"rma::transport_info", "'target'"});
+  expect_error<InvalidArgument>([] { transport_info(-1); }, {"rma::transport_info", "'target'"});
+}
+
+TEST(SettingsTable, ConfigDefaultsAreTheTableDefaults) {
+  const Config defaults;
+  for (const Setting& s : settings()) {
+    EXPECT_EQ(defaults.text(s.name), s.default_value) << s.name;
+    if (std::string(s.type) == "int") EXPECT_EQ(defaults.integer(s.name), std::stol(s.default_value)) << s.name;
+    if (std::string(s.type) == "bool") EXPECT_EQ(defaults.flag(s.name), std::string(s.default_value) == "1") << s.name;
+  }
+  // The fields programs read hold the same defaults.
+  EXPECT_EQ(std::to_string(defaults.server_chunk), defaults.text("ARMADA_SERVER_CHUNK"));
+  EXPECT_EQ(defaults.transport, defaults.text("ARMADA_TRANSPORT"));
+  EXPECT_EQ(std::to_string(defaults.mpi_progress_us), defaults.text("ARMADA_MPI_PROGRESS_US"));
+}
+
+TEST(SettingsTable, EffectiveValuesFollowTheEnvironment) {
+  // config() holds what this launch set (or the default), by field and by name alike.
+  for (const Setting& s : settings()) {
+    const char* set = std::getenv(s.name);
+    if (set && std::string(s.name) != "ARMADA_TRANSPORT" && std::string(s.name) != "ARMADA_MPI_PROGRESS")
+      EXPECT_EQ(config().text(s.name), set) << s.name;  // (those two may fall back at low thread levels)
+  }
+  EXPECT_EQ(config().text("ARMADA_TRANSPORT"), config().transport);
+  EXPECT_EQ(config().integer("ARMADA_NODE_SIZE"), config().node_size);
+}
+
+TEST(SettingsTable, UnknownNameIsAnError) {
+  expect_error<InvalidArgument>([] { config().text("ARMADA_NO_SUCH_SETTING"); }, {"ARMADA_NO_SUCH_SETTING", "not a setting"});
+}
+
+TEST(SettingsTable, EachTransportsRowsAreInTheTable) {
+  bool server = false, mpi = false;
+  for (const Setting& s : settings()) {
+    const std::string name = s.name;
+    server = server || name.starts_with("ARMADA_SERVER_");
+    mpi = mpi || name.starts_with("ARMADA_MPI_");
+  }
+  EXPECT_TRUE(server) << "the server transport's rows";
+  EXPECT_TRUE(mpi) << "the mpi-rma transport's rows";
+}
+
+}  // namespace
+}  // namespace armada::rma

@@ -6,7 +6,7 @@ endif()
 if(ARMADA_UCX_FOUND)
   message(STATUS "Armada: UCX ${ARMADA_UCX_VERSION} found: the rdma transport (ARMADA_TRANSPORT=rdma) is built")
   target_sources(armada_rma PRIVATE
-    ${CMAKE_CURRENT_LIST_DIR}/entry.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/init.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rdma_transport.cpp
     ${CMAKE_CURRENT_LIST_DIR}/service.cpp
     ${CMAKE_CURRENT_LIST_DIR}/ucx.cpp)

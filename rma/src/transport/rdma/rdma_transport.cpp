@@ -201,10 +201,6 @@ void RdmaTransport::fence_all() {
 
 void RdmaTransport::poll() { ucx_->progress(); }
 
-std::string RdmaTransport::path_to(int target) const {
-  return ucx_->paths()[static_cast<std::size_t>(target)].describe();
-}
-
 // ---- put and get -----------------------------------------------------------------------------
 
 ucs_status_ptr_t RdmaTransport::issue(OpKind kind, std::byte* local, const void* remote, std::size_t bytes,

@@ -66,6 +66,11 @@ RequestService::~RequestService() {
   const std::uint64_t one = 1;
   if (write(stop_fd_, &one, sizeof one) < 0) std::perror("armada::rma rdma service: eventfd write");
   if (thread_.joinable()) thread_.join();
+  ucp_am_handler_param_t none{};  // no more calls into this object from the worker
+  none.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB;
+  none.id = kRequestAm;
+  none.cb = nullptr;
+  (void)ucp_worker_set_am_recv_handler(ucx_.service(), &none);
   close(stop_fd_);
   close(epoll_fd_);
 }
@@ -110,8 +115,8 @@ bool RequestService::arm() {
 ucs_status_t RequestService::on_request(void* self, const void*, std::size_t, void* data, std::size_t length,
                                         const ucp_am_recv_param_t* param) {
   auto& service = *static_cast<RequestService*>(self);
-  // Origins send with UCP_AM_SEND_FLAG_EAGER, so the whole message is here.
-  if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) && length > 0) die("a request arrived by rendezvous");
+  // Origins send with UCP_AM_SEND_FLAG_EAGER, so the whole message is here (valid during the call).
+  if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) die("a request arrived by rendezvous");
   if (length < sizeof(RequestKind)) die("a request shorter than its kind");
   RequestKind kind;
   std::memcpy(&kind, data, sizeof kind);

@@ -8,6 +8,8 @@
 //
 // Built where UCX is found (ARMADA_BENCH_WITH_UCX); otherwise the family says so and measures
 // nothing.
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -275,8 +277,9 @@ void family_ucx(Pass& p) {
     r.verified = r.method == "raw_ucx" ? (adds ? raw_adds : raw_data) : (adds ? armada_adds : armada_data);
     add_records(p, "ucx", r, adds || r.op.ends_with(" 8B") ? 8 : big, 0, 0, 0, false);
   }
-  for (const std::string op : {"put_flush 8B", "get 8B", "put_flush " + std::to_string(big) + "B",
-                               "get " + std::to_string(big) + "B", "fetch_add"})
+  const std::string large = std::to_string(big) + "B";
+  for (const std::string& op : std::vector<std::string>{"put_flush 8B", "get 8B", "put_flush " + large, "get " + large,
+                                                        "fetch_add"})
     if (Outcome* a = find(out, "armada", op)) row(p, op, op.ends_with(" 8B") || op == "fetch_add" ? 8 : big, Unit::Micros, *a,
                                                   find(out, "raw_ucx", op));
 }

@@ -1,6 +1,7 @@
 // Family "ucx": Armada against raw UCX (UCP) in the same launch: an 8-byte and a 1 MiB put each
 // followed by remote completion (rma::put + rma::fence / ucp_put_nbx + ucp_ep_flush_nbx), gets
-// (rma::get / ucp_get_nbx), and fetch-add (rma::fetch_add / ucp_atomic_op_nbx). The raw side
+// (rma::get / ucp_get_nbx), and fetch-add (rma::fetch_add / ucp_atomic_op_nbx); then Armada's
+// 8-byte accumulate + fence, put, get and fetch-add again with rank 1 computing (the busy node). The raw side
 // has a UCP context and worker of its own on ranks 0 and 1 and memory rank 1 registered for it;
 // rank 1 progresses that worker while the origin measures (what a raw UCX target does when UCX
 // emulates in software; one-sided paths need no progress). Verified: the raw puts and fetch-adds
@@ -111,7 +112,7 @@ struct Origin {
   Raw raw;
   std::uint64_t remote = 0;  // the target's registered buffer (its address)
   std::int64_t adds = 0, bad = 0;  // raw fetch-adds, and those that returned a wrong old value
-  std::int64_t armada_adds = 0;
+  std::int64_t armada_adds = 0, armada_accs = 0;
 };
 
 /// The origin's half of the setup; false (with raw.error) if UCX cannot connect.
@@ -157,6 +158,14 @@ void add_contestants(Pass& p, Origin& o, std::size_t big, std::vector<Contestant
                     }));
     ops.push_back("get" + suffix);
   }
+  const rma::GlobalPtr<long> sum(T, reinterpret_cast<long*>(p.seg + L.c()));
+  cs.emplace_back("armada", timed([sum, &o] {
+                    const long one = 1;
+                    rma::acc(&one, sum, 1);
+                    rma::fence(T);
+                    ++o.armada_accs;
+                  }));
+  ops.push_back("acc_fence 8B");
   cs.emplace_back("armada", timed([counter, &o] {
                     const long old = rma::fetch_add(counter, 1L);
                     clobber(&old);
@@ -197,15 +206,52 @@ void verify_raw(Pass& p, Origin& o, std::size_t big, bool& data, bool& adds) {
                                                         std::to_string(count) + " after " + std::to_string(o.adds));
 }
 
+/// Armada with rank 1 computing (spinning on a flag of its own memory, no library call): only
+/// the transport can serve it (for rdma: UCX one-sidedly, and the request service, which must win
+/// a core from the computing ranks). Each figure's row compares it with the same operation while
+/// rank 1 was awake. Returns the outcomes; `spun` is false if rank 1 left its loop early.
+std::vector<Outcome> busy_target(Pass& p, Origin& o, bool& spun) {
+  const Layout& L = p.layout;
+  std::byte* remote_a = p.seg + L.a();
+  const rma::GlobalPtr<long> counter(T, reinterpret_cast<long*>(p.seg + L.slots() + Layout::kCounter));
+  const rma::GlobalPtr<long> sum(T, reinterpret_cast<long*>(p.seg + L.c()));
+  std::vector<Contestant> cs;
+  cs.emplace_back("armada_target_busy", timed([sum, &o] {
+                    const long one = 1;
+                    rma::acc(&one, sum, 1);
+                    rma::fence(T);
+                    ++o.armada_accs;
+                  }));
+  cs.emplace_back("armada_target_busy", timed([&p, remote_a] {
+                    rma::put(p.src, remote_a, 8, T);
+                    rma::fence(T);
+                  }));
+  cs.emplace_back("armada_target_busy", timed([&p, remote_a] { rma::get(remote_a, p.dst, 8, T); }));
+  cs.emplace_back("armada_target_busy", timed([counter, &o] {
+                    const long old = rma::fetch_add(counter, 1L);
+                    clobber(&old);
+                    ++o.armada_adds;
+                  }));
+  call(p, T, {Cmd::Spin});  // rank 1 now computes until the flag is set
+  std::vector<Outcome> out = run_all(p, cs, {"acc_fence 8B", "put_flush 8B", "get 8B", "fetch_add"});
+  rma::put_value(1L, rma::GlobalPtr<long>(T, reinterpret_cast<long*>(p.seg + L.slots() + Layout::kFlag)));
+  rma::fence(T);
+  spun = reply(p, T) >= 0;
+  return out;
+}
+
 /// Armada's checks, once rank 1 serves commands again: the pattern put, the counter.
-void verify_armada(Pass& p, std::size_t big, std::int64_t adds_expected, bool& data, bool& adds) {
+void verify_armada(Pass& p, std::size_t big, const Origin& o, bool& data, bool& adds) {
   const Layout& L = p.layout;
   rma::put(p.src, p.seg + L.a(), big, T);
   rma::fence(T);
   data = remote_ok(p, T, {Cmd::Check, Mem::Segment, i64(L.a()), i64(big), 4711, 0, 1}, "armada put");
   const std::int64_t c = call(p, T, {Cmd::GetLong, Mem::Segment, i64(L.slots() + Layout::kCounter)});
-  adds = local_check(p, "armada fetch-adds", c == adds_expected ? "" : "counter " + std::to_string(c) + ", expected " +
-                                                                         std::to_string(adds_expected));
+  const std::int64_t accs = call(p, T, {Cmd::GetLong, Mem::Segment, i64(L.c())});
+  adds = local_check(p, "armada fetch-adds", c == o.armada_adds ? "" : "counter " + std::to_string(c) + ", expected " +
+                                                                           std::to_string(o.armada_adds)) &&
+         local_check(p, "armada accumulates", accs == o.armada_accs ? "" : "sum " + std::to_string(accs) + ", expected " +
+                                                                              std::to_string(o.armada_accs));
 }
 
 }  // namespace
@@ -250,6 +296,7 @@ void family_ucx(Pass& p) {
   p.progress->next("ucx " + p.transport);
   const std::size_t big = std::min<std::size_t>(MiB, p.layout.region);
   call(p, T, {Cmd::SetLong, Mem::Segment, i64(p.layout.slots() + Layout::kCounter), 0});
+  call(p, T, {Cmd::SetLong, Mem::Segment, i64(p.layout.c()), 0});
   // From here until the step message rank 1 serves the raw worker, not commands.
   send_command(p, T, {Cmd::UcxBaseline, Mem::Segment, i64(big)});
   Origin o;
@@ -270,10 +317,19 @@ void family_ucx(Pass& p) {
     fail(p, "raw UCX baseline", "UCX refused: " + o.raw.error);
     return;
   }
+  bool spun = false;
+  std::vector<Outcome> busy = busy_target(p, o, spun);
   bool armada_data = false, armada_adds = false;
-  verify_armada(p, big, o.armada_adds, armada_data, armada_adds);
+  verify_armada(p, big, o, armada_data, armada_adds);
+  spun = local_check(p, "target computing throughout", spun ? "" : "rank 1 left its loop early") && spun;
+  for (Outcome& r : busy) r.verified = spun && armada_data && armada_adds;
+  out.insert(out.end(), busy.begin(), busy.end());
   for (Outcome& r : out) {
-    const bool adds = r.op == "fetch_add";
+    if (r.method == "armada_target_busy") {
+      add_records(p, "ucx", r, 8, 0, 0, 0, false);
+      continue;
+    }
+    const bool adds = r.op == "fetch_add" || r.op == "acc_fence 8B";
     r.verified = r.method == "raw_ucx" ? (adds ? raw_adds : raw_data) : (adds ? armada_adds : armada_data);
     add_records(p, "ucx", r, adds || r.op.ends_with(" 8B") ? 8 : big, 0, 0, 0, false);
   }
@@ -282,6 +338,9 @@ void family_ucx(Pass& p) {
                                                         "fetch_add"})
     if (Outcome* a = find(out, "armada", op)) row(p, op, op.ends_with(" 8B") || op == "fetch_add" ? 8 : big, Unit::Micros, *a,
                                                   find(out, "raw_ucx", op));
+  for (const char* op : {"acc_fence 8B", "put_flush 8B", "get 8B", "fetch_add"})
+    if (Outcome* b = find(out, "armada_target_busy", op))
+      row(p, std::string(op) + ", target computing (vs awake)", 8, Unit::Micros, *b, find(out, "armada", op));
 }
 
 #else

@@ -106,7 +106,9 @@ TEST(RdmaTransport, AccumulateRunsInTheTargetsRequestService) {
     targeted = targeted || from_r;
     EXPECT_EQ(seg.local<long>()[r], from_r ? 10 + r : 0) << "slot of rank " << r;
   }
-  if (targeted) EXPECT_GE(handled_after - handled_before, 1) << "no request reached this rank's service";
+  if (targeted) {
+    EXPECT_GE(handled_after - handled_before, 1) << "no request reached this rank's service";
+  }
   barrier();
 }
 

@@ -45,10 +45,11 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
   // Measured, not guessed from names: a get and a fetch-add to a rank that does not progress
   // UCX either complete (one-sided) or wait for that rank's worker (emulated). Every rank
   // probes one peer; the job agrees on the stricter answer.
-  int emulated = ucx_->probe_one_sided() ? 0 : 1;
+  const std::string waited = ucx_->probe_one_sided();
+  int emulated = waited.empty() ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &emulated, 1, MPI_INT, MPI_MAX, context.world);
   one_sided_ = emulated == 0;
-  progress_thread_ = decide_progress(one_sided_, context.config.text("ARMADA_RDMA_PROGRESS"), progress_reason_);
+  progress_thread_ = decide_progress(one_sided_, waited, context.config.text("ARMADA_RDMA_PROGRESS"), progress_reason_);
   service_ = std::make_unique<rdma::RequestService>(
       *ucx_,
       [this](AccType type, const void* scale, const std::byte* src, std::byte* dst, std::size_t bytes) {
@@ -66,11 +67,13 @@ RdmaTransport::~RdmaTransport() {
   ucx_.reset();
 }
 
-bool RdmaTransport::decide_progress(bool one_sided, const std::string& setting, std::string& reason) {
+bool RdmaTransport::decide_progress(bool one_sided, const std::string& waited, const std::string& setting,
+                                    std::string& reason) {
   if (setting == "on") return reason = "ARMADA_RDMA_PROGRESS=on", true;
   if (setting == "off") return reason = "ARMADA_RDMA_PROGRESS=off", false;
   if (one_sided) return reason = "a get and a fetch-add completed while their target waited in MPI", false;
-  reason = "a get or a fetch-add waited for its target's UCX worker (UCX emulates it in software)";
+  if (waited.empty()) return reason = "another rank's probe waited for its target's UCX worker", true;
+  reason = "the probe's " + waited + " waited for the target's UCX worker (UCX emulates it with messages)";
   return true;
 }
 

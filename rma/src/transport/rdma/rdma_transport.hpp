@@ -122,7 +122,8 @@ class RdmaTransport final : public Transport {
                                std::size_t length, const ucp_am_recv_param_t* param);
   /// Whether the origin worker needs a thread to progress it (UCX emulates some operation, or
   /// the setting says so); sets `reason`.
-  static bool decide_progress(bool one_sided, const std::string& setting, std::string& reason);
+  static bool decide_progress(bool one_sided, const std::string& waited, const std::string& setting,
+                              std::string& reason);
 
   int rank_;
   NodeMemory& node_memory_;

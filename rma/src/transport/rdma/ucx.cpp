@@ -228,7 +228,7 @@ bool Ucx::test(const char* op, ucs_status_ptr_t request) {
   return true;
 }
 
-bool Ucx::probe_one_sided() {
+std::string Ucx::probe_one_sided() {
   constexpr const char* op = "rma::init (rdma probe)";
   constexpr std::size_t kPage = 4096;
   // Memory of the kind segments use (shared, not allocated by UCX), registered the same way.
@@ -250,10 +250,10 @@ bool Ucx::probe_one_sided() {
   std::vector<std::uint64_t> pages(static_cast<std::size_t>(size_));
   MPI_Allgather(&my_page, 1, MPI_UINT64_T, pages.data(), 1, MPI_UINT64_T, comm_);
 
-  bool one_sided = true;
+  bool get_waited = false, add_waited = false;
   ucp_rkey_h key = nullptr;
   std::uint64_t got = 0, old = 0, one = 1;
-  std::vector<ucs_status_ptr_t> pending;
+  ucs_status_ptr_t pending[2] = {nullptr, nullptr};  // the get, the fetch-add
   if (partner >= 0)
     check_ucs(op, "ucp_ep_rkey_unpack", ucp_ep_rkey_unpack(data_eps_[static_cast<std::size_t>(partner)],
                                                            keys.data() + offsets[static_cast<std::size_t>(partner)], &key));
@@ -267,29 +267,28 @@ bool Ucx::probe_one_sided() {
       fetch.reply_buffer = &old;
       ucp_ep_h ep = data_eps_[static_cast<std::size_t>(partner)];
       const std::uint64_t remote = pages[static_cast<std::size_t>(partner)];
-      for (ucs_status_ptr_t r : {ucp_get_nbx(ep, &got, 8, remote, key, &none),
-                                 ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_ADD, &one, 1, remote + 8, key, &fetch)}) {
+      pending[0] = ucp_get_nbx(ep, &got, 8, remote, key, &none);
+      pending[1] = ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_ADD, &one, 1, remote + 8, key, &fetch);
+      for (ucs_status_ptr_t r : pending)
         if (UCS_PTR_IS_ERR(r)) check_ucs(op, "probe operation", UCS_PTR_STATUS(r));
-        if (r) pending.push_back(r);
-      }
+      auto waiting = [](ucs_status_ptr_t r) { return r != nullptr && ucp_request_check_status(r) == UCS_INPROGRESS; };
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kProbeMs);
-      auto all_done = [&] {
-        for (ucs_status_ptr_t r : pending)
-          if (ucp_request_check_status(r) == UCS_INPROGRESS) return false;
-        return true;
-      };
-      while (!all_done() && std::chrono::steady_clock::now() < deadline) ucp_worker_progress(origin_);
-      one_sided = all_done();
+      while ((waiting(pending[0]) || waiting(pending[1])) && std::chrono::steady_clock::now() < deadline)
+        ucp_worker_progress(origin_);
+      get_waited = waiting(pending[0]);
+      add_waited = waiting(pending[1]);
     }
     MPI_Barrier(comm_);  // the partner does not progress UCX meanwhile
   }
   // Complete what an emulated path left pending; every rank serves the others until all are done.
   for (ucs_status_ptr_t r : pending) check_ucs(op, "probe operation", drive(r, origin_, service_));
+  (void)got;
   progress_through_barrier(comm_, origin_, service_);
   if (key) ucp_rkey_destroy(key);
   registration.reset();
   munmap(page, kPage);
-  return one_sided;
+  if (get_waited && add_waited) return "get and fetch-add";
+  return get_waited ? "get" : add_waited ? "fetch-add" : "";
 }
 
 PeerPath Ucx::path_to(int rank) {

@@ -83,7 +83,8 @@ class Ucx {
   /// and does atomics one-sidedly or emulates them with messages its target's worker must serve.
   /// Collective over the world. Ranks probe in two halves, each the other's target (rank r and
   /// r + size/2: different nodes under block placement); a probe waits kProbeMs at most.
-  bool probe_one_sided();
+  /// Returns "" if both completed, else which waited ("get", "fetch-add", "get and fetch-add").
+  std::string probe_one_sided();
   /// What UCX chose for the endpoint to `rank`'s origin worker.
   PeerPath path_to(int rank);
   /// The UCX transports of every endpoint, for armada-info: "posix,cma" per rank.

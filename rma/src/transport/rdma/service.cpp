@@ -161,9 +161,13 @@ void RequestService::handle_mutex(const MutexRequest& request) {
         queue.waiters.emplace_back(request.origin, request.cookie);
       }
       break;
-    case RequestKind::TryLock:
-      if (queue.holder < 0) queue.holder = request.origin;
-      queue_reply(request.origin, queue.holder == request.origin ? ReplyKind::Granted : ReplyKind::Busy, request.cookie);
+    case RequestKind::TryLock:  // held, by anyone (the caller included): busy
+      if (queue.holder < 0) {
+        queue.holder = request.origin;
+        queue_reply(request.origin, ReplyKind::Granted, request.cookie);
+      } else {
+        queue_reply(request.origin, ReplyKind::Busy, request.cookie);
+      }
       break;
     case RequestKind::Unlock:
       if (queue.holder != request.origin) {

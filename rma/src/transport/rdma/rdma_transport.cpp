@@ -161,11 +161,22 @@ void RdmaTransport::segment_freed(const SegmentSpec& spec) {
 
 // ---- ordering and completion -----------------------------------------------------------------
 
+// After a put to `target`, the next operation waits for the put's remote completion (a flush of
+// the endpoint): UCX may carry a put and the next operation on different lanes (a short put as
+// a message the target's worker executes, a long one by CMA or RDMA; an accumulate on another
+// endpoint to the request service), and ucp_worker_fence does not order across endpoints. Seen
+// without it: test_fuzz_strided, 4 ranks on virtual nodes, read bytes an earlier put had not
+// yet written.
 void RdmaTransport::order_before(int target, OpKind kind) {
   if (kind != OpKind::Acc) wait_accumulates(target);
   if (wrote_[static_cast<std::size_t>(target)].exchange(false, std::memory_order_acq_rel)) {
-    std::lock_guard lock(ucx_->origin_mutex());
-    rdma::check_ucs("rma (rdma)", "ucp_worker_fence", ucp_worker_fence(ucx_->origin()));
+    ucp_request_param_t none{};
+    ucs_status_ptr_t request;
+    {
+      std::lock_guard lock(ucx_->origin_mutex());
+      request = ucp_ep_flush_nbx(ucx_->data_ep(target), &none);
+    }
+    ucx_->wait("rma (rdma): completing an earlier put", request);
   }
 }
 

@@ -21,8 +21,9 @@
 // contiguous operation's own, a strided one's flush). fence(t) waits for the acknowledgements
 // of accumulates to t and flushes the endpoint to t; fence_all flushes the worker.
 // Ordering (blocking operations from one origin to one target in issue order): after a put to
-// t, the next operation to t is preceded by ucp_worker_fence; before a put, get or atomic to t,
-// the accumulates to t are acknowledged (accumulates commute with each other).
+// t, the next operation to t first flushes the endpoint to t (the put may travel on another lane
+// or endpoint than the next operation); before a put, get or atomic to t, the accumulates to t
+// are acknowledged (accumulates commute with each other).
 //
 // The one-path rule for read-modify-writes: while this transport runs, every atomic of every
 // rank, to every target (this rank and its node included), is a UCP atomic, and every

@@ -69,8 +69,9 @@ TEST(TransportInfo, ServerFactsNameTheServerAndItsCosts) {
     ASSERT_NE(info.find("direct"), nullptr);
     // Every configuration here runs on one host: direct delivery is what ARMADA_SERVER_DIRECT
     // says ("on" would have failed at init if the kernel refused; "auto" may fall back).
-    if (config().server_direct != "auto")
+    if (config().server_direct != "auto") {
       EXPECT_EQ(*info.find("direct"), config().server_direct == "on" ? "yes" : "no") << "rank " << r;
+    }
     EXPECT_EQ(server_direct(r), *info.find("direct") == "yes");
     // This rank runs a node server iff it is its node's first rank; then it has clients and buffers.
     const bool runs_one = node_ranks(node_of(rank())).front() == rank();
@@ -90,7 +91,9 @@ TEST(TransportInfo, ServerFactsNameTheServerAndItsCosts) {
 
 TEST(TransportInfo, NoServerDirectWithoutTheServer) {
   for (int r = 0; r < size(); ++r)
-    if (transport_info(r).name != "server") EXPECT_FALSE(server_direct(r)) << "rank " << r;
+    if (transport_info(r).name != "server") {
+      EXPECT_FALSE(server_direct(r)) << "rank " << r;
+    }
 }
 
 TEST(TransportInfo, BadRankIsAnError) {
@@ -102,8 +105,12 @@ TEST(SettingsTable, ConfigDefaultsAreTheTableDefaults) {
   const Config defaults;
   for (const Setting& s : settings()) {
     EXPECT_EQ(defaults.text(s.name), s.default_value) << s.name;
-    if (std::string(s.type) == "int") EXPECT_EQ(defaults.integer(s.name), std::stol(s.default_value)) << s.name;
-    if (std::string(s.type) == "bool") EXPECT_EQ(defaults.flag(s.name), std::string(s.default_value) == "1") << s.name;
+    if (std::string(s.type) == "int") {
+      EXPECT_EQ(defaults.integer(s.name), std::stol(s.default_value)) << s.name;
+    }
+    if (std::string(s.type) == "bool") {
+      EXPECT_EQ(defaults.flag(s.name), std::string(s.default_value) == "1") << s.name;
+    }
   }
   // The fields programs read hold the same defaults.
   EXPECT_EQ(std::to_string(defaults.server_chunk), defaults.text("ARMADA_SERVER_CHUNK"));
@@ -115,8 +122,10 @@ TEST(SettingsTable, EffectiveValuesFollowTheEnvironment) {
   // config() holds what this launch set (or the default), by field and by name alike.
   for (const Setting& s : settings()) {
     const char* set = std::getenv(s.name);
-    if (set && std::string(s.name) != "ARMADA_TRANSPORT" && std::string(s.name) != "ARMADA_MPI_PROGRESS")
-      EXPECT_EQ(config().text(s.name), set) << s.name;  // (those two may fall back at low thread levels)
+    // (ARMADA_TRANSPORT and ARMADA_MPI_PROGRESS may fall back at low thread levels)
+    if (set && std::string(s.name) != "ARMADA_TRANSPORT" && std::string(s.name) != "ARMADA_MPI_PROGRESS") {
+      EXPECT_EQ(config().text(s.name), set) << s.name;
+    }
   }
   EXPECT_EQ(config().text("ARMADA_TRANSPORT"), config().transport);
   EXPECT_EQ(config().integer("ARMADA_NODE_SIZE"), config().node_size);

@@ -168,10 +168,9 @@ TEST(VirtualNodes, TransportNamesFollowTheSetting) {
   const std::string configured = config().transport;
   for (int r = 0; r < size(); ++r) {
     const std::string name = transport_name(r);
-    if (node_count() == 1) EXPECT_EQ(name, "shm") << "rank " << r;
-    else if (configured == "mpi-rma" || configured == "rdma") EXPECT_EQ(name, configured) << "rank " << r;
-    else if (same_node(rank(), r)) EXPECT_EQ(name, "shm") << "rank " << r;
-    else EXPECT_EQ(name, configured) << "rank " << r;
+    std::string expected = configured;
+    if (node_count() == 1 || (same_node(rank(), r) && configured != "mpi-rma" && configured != "rdma")) expected = "shm";
+    EXPECT_EQ(name, expected) << "rank " << r;
   }
 }
 

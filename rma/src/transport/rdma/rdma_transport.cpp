@@ -113,27 +113,15 @@ void RdmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> sl
   } catch (...) {
     failure = std::current_exception();  // still take part in the exchange below
   }
-  MPI_Comm comm = spec.group->comm();
-  const int n = spec.group->size();
-  const int mine = static_cast<int>(segment.mine.packed_key().size());
-  std::vector<int> lengths(static_cast<std::size_t>(n)), offsets(static_cast<std::size_t>(n));
-  MPI_Allgather(&mine, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
-  int total = 0;
-  for (int r = 0; r < n; ++r) {
-    offsets[static_cast<std::size_t>(r)] = total;
-    total += lengths[static_cast<std::size_t>(r)];
-  }
-  std::vector<std::byte> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(segment.mine.packed_key().data(), mine, MPI_BYTE, all.data(), lengths.data(), offsets.data(),
-                 MPI_BYTE, comm);
+  const std::vector<std::vector<std::byte>> keys = rdma::allgather_blobs(segment.mine.packed_key(), spec.group->comm());
   if (failure) std::rethrow_exception(failure);
   ucs_status_t status = UCS_OK;
   {
     std::lock_guard lock(ucx_->origin_mutex());
     for (Slice& slice : slices) {
-      const auto r = static_cast<std::size_t>(spec.group->group_rank(slice.owner));
+      const std::vector<std::byte>& packed = keys[static_cast<std::size_t>(spec.group->group_rank(slice.owner))];
       ucp_rkey_h key = nullptr;
-      if (lengths[r] > 0) status = ucp_ep_rkey_unpack(ucx_->data_ep(slice.owner), all.data() + offsets[r], &key);
+      if (!packed.empty()) status = ucp_ep_rkey_unpack(ucx_->data_ep(slice.owner), packed.data(), &key);
       if (status != UCS_OK) break;
       segment.keys.push_back(key);
       slice.set_handle(SliceKey{key});

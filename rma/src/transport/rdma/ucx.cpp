@@ -63,27 +63,14 @@ ucp_worker_h make_worker(const char* op, ucp_context_h context, ucs_thread_mode_
 }
 
 /// Every rank's address of `worker`, gathered over `comm`.
-std::vector<std::vector<std::byte>> exchange_address(const char* op, ucp_worker_h worker, MPI_Comm comm, int size) {
+std::vector<std::vector<std::byte>> exchange_address(const char* op, ucp_worker_h worker, MPI_Comm comm) {
   ucp_address_t* address = nullptr;
   std::size_t length = 0;
   check_ucs(op, "ucp_worker_get_address", ucp_worker_get_address(worker, &address, &length));
-  const int mine = static_cast<int>(length);
-  std::vector<int> lengths(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
-  MPI_Allgather(&mine, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
-  int total = 0;
-  for (int r = 0; r < size; ++r) {
-    offsets[static_cast<std::size_t>(r)] = total;
-    total += lengths[static_cast<std::size_t>(r)];
-  }
-  std::vector<std::byte> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(address, mine, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, comm);
+  const auto* first = reinterpret_cast<const std::byte*>(address);
+  const std::vector<std::byte> mine(first, first + length);
   ucp_worker_release_address(worker, address);
-  std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(size));
-  for (int r = 0; r < size; ++r) {
-    const auto* first = all.data() + offsets[static_cast<std::size_t>(r)];
-    out[static_cast<std::size_t>(r)].assign(first, first + lengths[static_cast<std::size_t>(r)]);
-  }
-  return out;
+  return allgather_blobs(mine, comm);
 }
 
 ucp_ep_h connect_to(const char* op, ucp_worker_h worker, const std::vector<std::byte>& address) {
@@ -96,6 +83,24 @@ ucp_ep_h connect_to(const char* op, ucp_worker_h worker, const std::vector<std::
 }
 
 }  // namespace
+
+std::vector<std::vector<std::byte>> allgather_blobs(const std::vector<std::byte>& mine, MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  const int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
+  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int r = 0; r < size; ++r) offsets[static_cast<std::size_t>(r)] = std::exchange(total, total + lengths[static_cast<std::size_t>(r)]);
+  std::vector<std::byte> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), length, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, comm);
+  std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    const std::byte* first = all.data() + offsets[static_cast<std::size_t>(r)];
+    out[static_cast<std::size_t>(r)].assign(first, first + lengths[static_cast<std::size_t>(r)]);
+  }
+  return out;
+}
 
 std::string PeerPath::describe() const {
   auto join = [](const std::vector<std::string>& list) {
@@ -152,8 +157,8 @@ Ucx::Ucx(MPI_Comm world, int rank, int size) : rank_(rank), size_(size) {
 
 void Ucx::connect(MPI_Comm comm) {
   constexpr const char* op = "rma::init (rdma)";
-  const auto origins = exchange_address(op, origin_, comm, size_);
-  const auto services = exchange_address(op, service_, comm, size_);
+  const auto origins = exchange_address(op, origin_, comm);
+  const auto services = exchange_address(op, service_, comm);
   for (int r = 0; r < size_; ++r) {
     data_eps_.push_back(connect_to(op, origin_, origins[static_cast<std::size_t>(r)]));
     request_eps_.push_back(connect_to(op, origin_, services[static_cast<std::size_t>(r)]));
@@ -238,14 +243,7 @@ std::string Ucx::probe_one_sided() {
   const int half = size_ / 2;
   const int partner = rank_ < half ? rank_ + half : (rank_ < 2 * half ? rank_ - half : -1);
   // Every rank's key and page address (the partner's is what this rank needs).
-  const std::vector<std::byte>& mine = registration->packed_key();
-  const int length = static_cast<int>(mine.size());
-  std::vector<int> lengths(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm_);
-  int total = 0;
-  for (int r = 0; r < size_; ++r) offsets[static_cast<std::size_t>(r)] = std::exchange(total, total + lengths[static_cast<std::size_t>(r)]);
-  std::vector<std::byte> keys(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), length, MPI_BYTE, keys.data(), lengths.data(), offsets.data(), MPI_BYTE, comm_);
+  const std::vector<std::vector<std::byte>> keys = allgather_blobs(registration->packed_key(), comm_);
   const std::uint64_t my_page = reinterpret_cast<std::uintptr_t>(page);
   std::vector<std::uint64_t> pages(static_cast<std::size_t>(size_));
   MPI_Allgather(&my_page, 1, MPI_UINT64_T, pages.data(), 1, MPI_UINT64_T, comm_);
@@ -256,7 +254,7 @@ std::string Ucx::probe_one_sided() {
   ucs_status_ptr_t pending[2] = {nullptr, nullptr};  // the get, the fetch-add
   if (partner >= 0)
     check_ucs(op, "ucp_ep_rkey_unpack", ucp_ep_rkey_unpack(data_eps_[static_cast<std::size_t>(partner)],
-                                                           keys.data() + offsets[static_cast<std::size_t>(partner)], &key));
+                                                           keys[static_cast<std::size_t>(partner)].data(), &key));
   for (int phase = 0; phase < 2; ++phase) {
     const bool probing = partner >= 0 && (rank_ < half) == (phase == 0);
     if (probing) {

@@ -26,6 +26,10 @@ namespace armada::rma::detail::rdma {
 /// Throws SystemError naming `op` and UCX's text for `status` unless it is UCS_OK.
 void check_ucs(const char* op, const char* what, ucs_status_t status);
 
+/// Every rank's `mine` (any length, 0 included), gathered over `comm`: worker addresses and
+/// packed remote keys travel this way.
+std::vector<std::vector<std::byte>> allgather_blobs(const std::vector<std::byte>& mine, MPI_Comm comm);
+
 /// What UCX chose for the endpoint to one peer: the transport of each lane, and which lanes
 /// carry RMA and atomics.
 struct PeerPath {

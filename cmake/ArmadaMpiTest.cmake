@@ -111,9 +111,10 @@ endfunction()
 #   mpirma.vnode1/2     MPI-3 one-sided windows in the configuration rma::init selects
 #   mpirma-ucx.vnode1   osc ucx on every window (the inter-node component)
 #   mpirma-shm.vnode1/2 segment memory from node shared memory exposed with MPI_Win_create
-#   rdma.vnode1/2       UCX over shared memory and CMA (UCX_TLS=sm,self): one-sided, as a NIC is
-#   rdma-tcp.vnode1/2   UCX over TCP (UCX_TLS=tcp,self): the between-hosts path, where UCX emulates
-#                       RMA and atomics in software and the request service progresses the worker
+#   rdma.vnode1/2       UCX over shared memory and CMA (UCX_TLS=sm,self): long transfers by CMA;
+#                       short RMA and atomics on segment memory UCX emulates over shared memory
+#   rdma-tcp.vnode1/2   UCX over TCP (UCX_TLS=tcp,self): the between-hosts path, emulated in software
+#                       (both: the request service progresses the worker; docs/rma.md)
 set(ARMADA_TRANSPORT_CONFIGS shm server.vnode1 server.vnode2 server.cluster2 server-msg.vnode1
     mpirma.vnode1 mpirma.vnode2)
 set(_cfg_shm_RANKS 1 2 4)

@@ -111,6 +111,10 @@ endfunction()
 #   mpirma.vnode1/2     MPI-3 one-sided windows in the configuration rma::init selects
 #   mpirma-ucx.vnode1   osc ucx on every window (the inter-node component)
 #   mpirma-shm.vnode1/2 segment memory from node shared memory exposed with MPI_Win_create
+#   rdma.vnode1/2       UCX over shared memory and CMA (UCX_TLS=sm,self): long transfers by CMA;
+#                       short RMA and atomics on segment memory UCX emulates over shared memory
+#   rdma-tcp.vnode1/2   UCX over TCP (UCX_TLS=tcp,self): the between-hosts path, emulated in software
+#                       (both: the request service progresses the worker; docs/rma.md)
 set(ARMADA_TRANSPORT_CONFIGS shm server.vnode1 server.vnode2 server.cluster2 server-msg.vnode1
     mpirma.vnode1 mpirma.vnode2)
 set(_cfg_shm_RANKS 1 2 4)
@@ -146,13 +150,29 @@ endif()
 foreach(_c mpirma.vnode1 mpirma.vnode2 mpirma-ucx.vnode1 mpirma-shm.vnode1 mpirma-shm.vnode2)
   set(_cfg_${_c}_LABELS mpirma)
 endforeach()
+if(ARMADA_HAVE_RDMA)  # rma/src/transport/rdma/sources.cmake: UCX was found
+  list(APPEND ARMADA_TRANSPORT_CONFIGS rdma.vnode1 rdma.vnode2 rdma-tcp.vnode1 rdma-tcp.vnode2)
+  foreach(_tls sm tcp)
+    set(_c rdma)
+    if(_tls STREQUAL "tcp")
+      set(_c rdma-tcp)
+    endif()
+    set(_cfg_${_c}.vnode1_RANKS 2 4)
+    set(_cfg_${_c}.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=rdma UCX_TLS=${_tls},self)
+    set(_cfg_${_c}.vnode2_RANKS 4)
+    set(_cfg_${_c}.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_TRANSPORT=rdma UCX_TLS=${_tls},self)
+    set(_cfg_${_c}.vnode1_LABELS rdma)
+    set(_cfg_${_c}.vnode2_LABELS rdma)
+  endforeach()
+endif()
 
 # The layers above rma (arrays, linalg, apps, examples, fortran) only issue rma operations: they
 # run on one configuration per transport and node shape (on-node, 1 and 2 ranks per virtual node,
 # the server's message path). A transport's own variants (server clustering, osc ucx on every
 # window, MPI_Win_create windows) are the business of the rma and C API conformance suites,
 # which run every row above. Upper layers pass CONFIGS ${ARMADA_LAYER_CONFIGS}.
-set(ARMADA_LAYER_CONFIGS shm server.vnode1 server.vnode2 server-msg.vnode1 mpirma.vnode1 mpirma.vnode2)
+set(ARMADA_LAYER_CONFIGS shm server.vnode1 server.vnode2 server-msg.vnode1 mpirma.vnode1 mpirma.vnode2
+    rdma.vnode1)
 
 # armada_add_transport_tests(<target> [NAME <stem>] [TIMEOUT <s>] [LABELS ...] [ARGS ...]
 #                            [ENV ...] [CONFIGS <subset of ARMADA_TRANSPORT_CONFIGS>] [RANKS <n>...])

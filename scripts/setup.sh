@@ -19,6 +19,7 @@ packages=(
   libopenblas-dev liblapack-dev libeigen3-dev
   libgtest-dev libgmock-dev
   libibverbs-dev rdma-core
+  libucx-dev               # UCX (UCP) for the rdma transport (ARMADA_TRANSPORT=rdma)
   procps
   gnuplot-nox              # armada-bench plots (PNG)
   libglobalarrays-dev      # Global Arrays (its static libga for each MPI), for the GA tests and baselines

@@ -64,7 +64,7 @@ using bench::Rotation;
 
 enum class Cmd : std::int64_t {
   Quit, Fill, Check, CheckStrided, CheckDoubles, CheckScatter, SetLong, GetLong, Echo, StreamReceive, CheckStream,
-  Spin, MixedAtomic, Cold, ServerStats
+  Spin, MixedAtomic, Cold, ServerStats, UcxBaseline
 };
 /// Target memory a command names: the rma segment, the MPI window, or the shared-memory window of
 /// the cold family's peer baseline (same layout).
@@ -135,6 +135,9 @@ void open_peer_window(Pass& p);
 void close_peer_window(Pass& p);
 /// Target: the cold loop of command m (the origin runs the matching loop); returns the failures.
 long cold_target(Pass& p, const Command& m);
+/// Rank 1: the raw UCX baseline's target (suite/families/ucx.cpp): registers memory for the
+/// origin's raw worker and serves it until the origin's step message.
+void ucx_target(Pass& p, const Command& m);
 /// Any rank but 0: sends its node server's counters to rank 0 (suite/families/memory.cpp).
 void server_stats_reply(Pass& p);
 
@@ -147,6 +150,7 @@ void family_atomic(Pass& p);
 void family_fence(Pass& p);
 void family_cold(Pass& p);
 void family_memory(Pass& p);
+void family_ucx(Pass& p);
 
 /// A family: its run function and the number of progress steps it shows.
 struct Family {

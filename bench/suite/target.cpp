@@ -231,6 +231,9 @@ void serve(Pass& p) {
       case Cmd::Cold:  // a kind, b first iteration, c iterations (suite/families/cold.cpp)
         answer(p, cold_target(p, m));
         break;
+      case Cmd::UcxBaseline:  // a: bytes of the raw put/get area (suite/families/ucx.cpp)
+        ucx_target(p, m);
+        break;
       case Cmd::ServerStats:
         server_stats_reply(p);
         break;

@@ -16,7 +16,7 @@ rows=$(($(wc -l < "$dir/armada-bench.csv") - 1))
 if grep -q '"verified":false' "$dir/armada-bench.json"; then fail "a result is not verified"; fi
 if grep -q ',no,[^,]*,[^,]*,[^,]*$' "$dir/armada-bench.csv"; then fail "a CSV row is not verified"; fi
 # Every family, and every transport either measured or reported as not available.
-for family in contig strided overlap aggregate atomic fence cold memory; do
+for family in contig strided overlap aggregate atomic fence cold memory ucx; do
   grep -q "\"family\":\"$family\"" "$dir/armada-bench.json" || fail "no $family results"
 done
 # The measurements folded in from the former armada-bench-rma and armada-bench-server, on the shm
@@ -33,6 +33,13 @@ has shm contig get armada_after_idle_1ms
 has shm strided put contiguous
 has shm strided get strided_ls2
 has shm overlap get_nb armada_target_busy
+# The raw UCX baseline and the busy-target figures (where UCX is built; the rdma pass otherwise
+# reports itself not available, and the family says so without results).
+if grep -q '"transport":"rdma",[^}]*"status":"ok"' "$dir/armada-bench.json"; then
+  has rdma ucx "put_flush 8B" raw_ucx
+  has rdma ucx "fetch_add" raw_ucx
+  has rdma ucx "acc_fence 8B" armada_target_busy
+fi
 has server overlap get_nb armada_target_busy
 has shm aggregate put_scattered vector_sorted
 has shm aggregate put_scattered local_scatter
@@ -46,7 +53,7 @@ for m in "put armada" "put peer_store" "put mpi_put_flush" "get_chain armada" "g
 done
 has server memory node_server "rank 1"
 if grep -q '"transport":"shm",[^}]*"family":"memory"' "$dir/armada-bench.json"; then fail "a node server reported on the shm pass"; fi
-for t in shm server mpi-rma; do
+for t in shm server mpi-rma rdma; do
   grep -q "{\"transport\":\"$t\",[^}]*\"status\":\"\(ok\|not available in this build[^\"]*\)\"" "$dir/armada-bench.json" ||
     fail "transport $t is neither measured nor reported as not available"
 done

@@ -316,12 +316,13 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
   rejects("ARMADA_NODE_SIZE", "two", {"rma::init", "ARMADA_NODE_SIZE", "'two'", "integer"});
   rejects("ARMADA_NODE_SIZE", "-1", {"ARMADA_NODE_SIZE", "'-1'"});
   rejects("ARMADA_VERBOSE", "maybe", {"ARMADA_VERBOSE", "'maybe'"});
-  rejects("ARMADA_TRANSPORT", "carrier-pigeon", {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server, mpi-rma, none"});
+  rejects("ARMADA_TRANSPORT", "carrier-pigeon", {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server, mpi-rma, rdma, none"});
   rejects("ARMADA_SERVER_CLUSTER", "0", {"ARMADA_SERVER_CLUSTER", "'0'"});
   rejects("ARMADA_MPI_MEMORY", "heap", {"rma::init", "ARMADA_MPI_MEMORY", "'heap'", "mpi, shm"});
   rejects("ARMADA_MPI_IOV", "clever", {"ARMADA_MPI_IOV", "'clever'", "auto, batched, direct"});
   rejects("ARMADA_SERVER_DIRECT", "sometimes", {"rma::init", "ARMADA_SERVER_DIRECT", "'sometimes'", "auto, on, off"});
   rejects("ARMADA_SERVER_AWAKE_US", "-5", {"ARMADA_SERVER_AWAKE_US", "'-5'", "[0, 10000000]"});
+  rejects("ARMADA_RDMA_PROGRESS", "sometimes", {"rma::init", "ARMADA_RDMA_PROGRESS", "'sometimes'", "auto, on, off"});
   {
     const ScopedEnv memory("ARMADA_MPI_MEMORY");
     memory.set("shm");

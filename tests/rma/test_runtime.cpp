@@ -162,16 +162,15 @@ TEST(VirtualNodes, OffNodeTargetsUseTheInterNodeTransportOrNameItsAbsence) {
 }
 
 TEST(VirtualNodes, TransportNamesFollowTheSetting) {
-  // With several nodes, off-node targets use the configured transport. mpi-rma takes on-node
-  // targets too (their accumulates and atomics must go through MPI to stay atomic with the
-  // off-node ones); otherwise on-node targets are shared memory.
+  // With several nodes, off-node targets use the configured transport. mpi-rma and rdma take
+  // on-node targets too (their accumulates and atomics must go through MPI or UCX to stay
+  // atomic with the off-node ones); otherwise on-node targets are shared memory.
   const std::string configured = config().transport;
   for (int r = 0; r < size(); ++r) {
     const std::string name = transport_name(r);
-    if (node_count() == 1) EXPECT_EQ(name, "shm") << "rank " << r;
-    else if (configured == "mpi-rma") EXPECT_EQ(name, "mpi-rma") << "rank " << r;
-    else if (same_node(rank(), r)) EXPECT_EQ(name, "shm") << "rank " << r;
-    else EXPECT_EQ(name, configured) << "rank " << r;
+    std::string expected = configured;
+    if (node_count() == 1 || (same_node(rank(), r) && configured != "mpi-rma" && configured != "rdma")) expected = "shm";
+    EXPECT_EQ(name, expected) << "rank " << r;
   }
 }
 

@@ -20,9 +20,10 @@ TEST(TransportInfo, NameIsTheRoutedTransport) {
   for (int r = 0; r < size(); ++r) {
     const TransportInfo info = transport_info(r);
     EXPECT_EQ(info.name, transport_name(r)) << "rank " << r;
-    if (inter_node() == "mpi-rma") EXPECT_EQ(info.name, "mpi-rma") << "rank " << r;  // takes on-node atomics
-    else if (same_node(rank(), r)) EXPECT_EQ(info.name, "shm") << "rank " << r;
-    else EXPECT_EQ(info.name, inter_node() == "none" ? "none" : inter_node()) << "rank " << r;
+    // mpi-rma and rdma declare exclusive_atomics: they take on-node atomics too.
+    std::string expected = inter_node() == "none" ? "none" : inter_node();
+    if (same_node(rank(), r) && inter_node() != "mpi-rma" && inter_node() != "rdma") expected = "shm";
+    EXPECT_EQ(info.name, expected) << "rank " << r;
   }
 }
 
@@ -43,6 +44,14 @@ TEST(TransportInfo, CapabilitiesFollowTheTransport) {
       EXPECT_EQ(info.progress_thread, config().mpi_progress);
       ASSERT_NE(info.find("memory"), nullptr);
       EXPECT_EQ(*info.find("memory"), config().mpi_memory);
+    } else if (info.name == "rdma") {
+      // UCX moves data and does atomics (one-sided unless UCX emulates: both or neither, by the
+      // probe); the request service thread adds and queues mutexes.
+      EXPECT_EQ(info.put_get_one_sided, info.rmw_one_sided);
+      EXPECT_FALSE(info.acc_one_sided || info.mutex_one_sided);
+      EXPECT_TRUE(info.progress_thread);
+      EXPECT_NE(info.find("ucx"), nullptr);
+      EXPECT_NE(info.find("origin_progress"), nullptr);
     } else {
       EXPECT_EQ(info.name, "none");
       EXPECT_TRUE(info.route.empty() && info.process.empty());

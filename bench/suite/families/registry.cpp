@@ -19,6 +19,7 @@ const Family kAll[] = {
     {"fence", family_fence, [](const Options&, int nranks) { return fence_targets(nranks).size(); }},
     {"cold", family_cold, [](const Options&, int) -> std::size_t { return 5; }},
     {"memory", family_memory, one},
+    {"ucx", family_ucx, one},
 };
 
 }  // namespace

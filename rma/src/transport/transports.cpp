@@ -8,12 +8,16 @@ namespace armada::rma::detail {
 extern const TransportEntry kShmTransport;
 extern const TransportEntry kServerTransport;
 extern const TransportEntry kMpiRmaTransport;
+extern const TransportEntry kRdmaTransport;  // built where UCX is found (ARMADA_HAVE_RDMA)
 
 namespace {
 constexpr const TransportEntry* kTransports[] = {
     &kShmTransport,
     &kServerTransport,
     &kMpiRmaTransport,
+#if ARMADA_HAVE_RDMA
+    &kRdmaTransport,
+#endif
 };
 }  // namespace
 

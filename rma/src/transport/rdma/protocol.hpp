@@ -1,0 +1,49 @@
+// The rdma transport's request messages: what an origin sends to a target's request service
+// (accumulates, mutex operations) as UCP active messages, and what the service answers.
+// Everything travels in the message's data (no UCP header), so one buffer holds a request.
+#pragma once
+
+#include <cstdint>
+
+namespace armada::rma::detail::rdma {
+
+/// Active message ids: requests arrive at the service worker, replies at the origin worker.
+inline constexpr unsigned kRequestAm = 1;
+inline constexpr unsigned kReplyAm = 2;
+
+enum class RequestKind : std::uint32_t { Acc = 1, Lock, TryLock, Unlock };
+enum class ReplyKind : std::uint32_t { AccDone = 1, Granted, Busy, Unlocked, NotHeld };
+
+/// An accumulate request: `runs` RunHeader records follow, then the payload of every run, in
+/// order. `scale` holds one element of `type` (at most a complex double).
+struct AccRequest {
+  RequestKind kind;
+  std::int32_t origin;  // world rank
+  std::int32_t type;    // AccType
+  std::uint32_t runs;
+  alignas(16) unsigned char scale[16];
+};
+struct RunHeader {
+  std::uint64_t remote;  // in the target's address space
+  std::uint64_t bytes;
+};
+
+/// Lock, TryLock or Unlock of the mutex word at `word` (in the target's address space).
+struct MutexRequest {
+  RequestKind kind;
+  std::int32_t origin;
+  std::uint64_t word;
+  std::uint64_t cookie;  // the origin's wait slot, echoed in the reply
+};
+
+struct Reply {
+  ReplyKind kind;
+  std::int32_t from;     // world rank of the service that answers
+  std::uint64_t cookie;  // MutexRequest::cookie; 0 for AccDone
+};
+
+/// Accumulate payload per message: larger operations go as several requests (each its own
+/// acknowledgement), so every request stays an eager message the service handles in place.
+inline constexpr std::size_t kAccMessageBytes = 64 * 1024;
+
+}  // namespace armada::rma::detail::rdma

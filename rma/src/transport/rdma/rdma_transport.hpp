@@ -1,0 +1,146 @@
+// The RDMA transport on UCX (ARMADA_TRANSPORT=rdma): UCP one-sided operations on registered
+// segment memory, as a NIC (InfiniBand, RoCE) performs them, or UCX's shared-memory, CMA and TCP
+// transports where there is none.
+//
+// Memory: at allocate every member registers its slice (ucp_mem_map) and the packed remote keys
+// are exchanged on the segment's group; each key is unpacked once, on the endpoint to its owner,
+// and kept until free.
+//
+// Operations:
+//   put/get      contiguous: one ucp_put_nbx / ucp_get_nbx, zero-copy from the user's buffer;
+//                strided and vector: one UCP operation per contiguous run, then one flush.
+//   atomics      fetch-add, swap, compare-swap on 4 and 8 bytes: ucp_atomic_op_nbx.
+//   accumulate   a request message (UCP active message) to the target's request service
+//                (service.hpp), which adds under the node's stripe locks and acknowledges.
+//   mutexes      requests to the owner's request service, which keeps a FIFO queue per mutex.
+//   on the node  the router hands plain put/get of slices this process maps to shared memory;
+//                accumulates to ranks of this node run here under the node's stripe locks
+//                (NodeMemory), exactly as the shm transport runs them.
+// Completion: a blocking put returns at local completion, a get when its data is in place, a
+// blocking strided/vector operation after its flush. Nonblocking handles are UCP requests (a
+// contiguous operation's own, a strided one's flush). fence(t) waits for the acknowledgements
+// of accumulates to t and flushes the endpoint to t; fence_all flushes the worker.
+// Ordering (blocking operations from one origin to one target in issue order): after a put to
+// t, the next operation to t first flushes the endpoint to t (the put may travel on another lane
+// or endpoint than the next operation); before a put, get or atomic to t, the accumulates to t
+// are acknowledged (accumulates commute with each other).
+//
+// The one-path rule for read-modify-writes: while this transport runs, every atomic of every
+// rank, to every target (this rank and its node included), is a UCP atomic, and every
+// accumulate to a location is executed under that location's stripe lock on its owner's node
+// (by an on-node origin through shared memory, or by the owner's request service). A NIC's
+// atomics are atomic only with respect to the same NIC's atomics, and UCX keeps all atomics of
+// a context on one device (UCX_ATOMIC_MODE), so no atomic may bypass UCX: the transport declares
+// exclusive_atomics, and the router gives it every accumulate, atomic and mutex operation, to
+// on-node targets too.
+//
+// Progress: at init every rank probes whether a get and a fetch-add on memory registered like
+// a segment complete while their target waits in MPI without progressing UCX. If they do (shared
+// memory, CMA, a NIC's RDMA), no thread progresses the origin worker; if not
+// (TCP, or atomics UCX emulates with messages), the request service thread also progresses it
+// (ARMADA_RDMA_PROGRESS=auto; 'on'/'off' force it). armada-info shows the lanes UCX chose per
+// peer (ucp_ep_print_info) next to the decision.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "transport/plugin.hpp"
+#include "transport/rdma/service.hpp"
+#include "transport/rdma/ucx.hpp"
+#include "transport/transport.hpp"
+
+namespace armada::rma::detail {
+
+class NodeMemory;
+
+class RdmaTransport final : public Transport {
+ public:
+  /// Collective over the world: starts UCX, connects every rank, starts the request service.
+  explicit RdmaTransport(const TransportContext& context);
+  /// Collective over the world (closes the endpoints).
+  ~RdmaTransport() override;
+  const char* name() const noexcept override { return "rdma"; }
+  TransportCaps caps() const noexcept override;
+
+  std::uint64_t strided(const StridedOp& op, bool blocking) override;
+  std::uint64_t vector(const VectorOp& op, bool blocking) override;
+  std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
+                           std::size_t bytes, const Slice& slice, int target, bool blocking) override;
+
+  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+           const void* operand, const void* compare, void* result) override;
+  void mutex_lock(void* word, const Slice& slice, int target) override;
+  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
+  void mutex_unlock(void* word, const Slice& slice, int target) override;
+
+  void wait(std::uint64_t token) override;
+  bool test(std::uint64_t token) override;
+  void fence(int target) override;
+  void fence_all() override;
+  void poll() override;
+
+  /// Registers this rank's slice, trades the packed keys on the group, unpacks each member's
+  /// once and writes it into its slice's handle. A failure on this rank (UCX refusing the
+  /// memory or a key) is thrown after the exchange, so that every member completes it.
+  void segment_created(const SegmentSpec& spec, std::span<Slice> slices,
+                       std::span<const NodeObjectRef> objects) override;
+  /// Destroys the segment's keys and unregisters this rank's slice.
+  void segment_freed(const SegmentSpec& spec) override;
+  /// route: ucx=<lanes to the target> ("rma:cma amo:posix"); process: whether the request
+  /// service also progresses the origin worker and why, requests handled, wakeups.
+  void describe(int target, TransportInfo& info) const override;
+
+ private:
+  /// A slice's handle: the owner's key, unpacked on the endpoint to the owner.
+  struct SliceKey {
+    ucp_rkey_h key;
+  };
+  struct SegmentKeys {
+    rdma::Registration mine;
+    std::vector<ucp_rkey_h> keys;  // every member's, to destroy at free
+  };
+  void strided_on_node(const StridedOp& op);
+  void vector_on_node(const VectorOp& op);
+  /// Orders an operation to `target` after the earlier ones (see the header comment).
+  void order_before(int target, OpKind kind);
+  /// One put or get of `bytes` between local and remote memory; returns the UCP request.
+  ucs_status_ptr_t issue(OpKind kind, std::byte* local, const void* remote, std::size_t bytes, ucp_rkey_h key,
+                         int target);
+  /// Ends a batch of runs to `target` with one flush; its token (0 when blocking).
+  std::uint64_t flush_batch(const char* op, int target, bool blocking);
+  class AccPacker;
+  void send_request(const char* op, int target, const void* data, std::size_t bytes);
+  /// Sends a mutex request and waits for its reply.
+  rdma::ReplyKind mutex_call(rdma::RequestKind kind, void* word, int target);
+  void wait_accumulates(int target);
+  static ucs_status_t on_reply(void* self, const void* header, std::size_t header_length, void* data,
+                               std::size_t length, const ucp_am_recv_param_t* param);
+  /// Whether the origin worker needs a thread to progress it (UCX emulates some operation, or
+  /// the setting says so); sets `reason`.
+  static bool decide_progress(bool one_sided, const std::string& waited, const std::string& setting,
+                              std::string& reason);
+
+  int rank_;
+  NodeMemory& node_memory_;
+  std::unique_ptr<rdma::Ucx> ucx_;
+  std::unique_ptr<rdma::RequestService> service_;
+  bool progress_thread_ = false;
+  bool one_sided_ = false;  // every peer's RMA and atomic lanes are one-sided
+  std::string progress_reason_;
+
+  std::mutex segments_mutex_;  // allocate/free only
+  std::unordered_map<std::int64_t, SegmentKeys> segments_;
+
+  // Per target: accumulate requests not yet acknowledged; a put issued since the last ordering
+  // point.
+  std::unique_ptr<std::atomic<std::int64_t>[]> acc_outstanding_;
+  std::unique_ptr<std::atomic<bool>[]> wrote_;
+};
+
+}  // namespace armada::rma::detail

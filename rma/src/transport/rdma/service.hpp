@@ -1,0 +1,87 @@
+// The rdma transport's request service: one thread per process executes the accumulates and
+// mutex operations that ranks send to this process's memory, as ARMCI's server thread did on
+// RDMA networks (a NIC moves data and does atomics, but cannot add floating-point arrays or keep
+// a lock queue).
+//
+// It never polls while idle: it arms the service worker (ucp_worker_arm) and blocks in
+// epoll_wait on the worker's event file descriptor; the arrival of a request message wakes it
+// (and a private eventfd at stop). A busy node therefore loses no core to it, and a request is
+// noticed as soon as the kernel schedules the thread, not after a backoff sleep.
+//
+// When UCX emulates one-sided operations in software (TCP: puts, gets and atomics are messages
+// the target's worker must serve), the same thread also progresses the origin worker, sleeping
+// on both descriptors: it is then the progress thread too (Ucx's paths tell which case holds).
+//
+// Accumulates run in this thread under the node's stripe locks (through the callback the
+// transport gives), so they stay atomic with the node's shared-memory accumulates. Mutexes are
+// FIFO queues kept here; every mutex operation of every rank, this one included, comes here.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "armada/rma/types.hpp"
+#include "transport/rdma/protocol.hpp"
+#include "transport/rdma/ucx.hpp"
+
+namespace armada::rma::detail::rdma {
+
+class RequestService {
+ public:
+  /// dst (this process's memory) += scale * src over `bytes`, atomically per element with
+  /// respect to every other accumulate on the node.
+  using Accumulate = std::function<void(AccType type, const void* scale, const std::byte* src, std::byte* dst,
+                                        std::size_t bytes)>;
+
+  /// Registers the request handler on ucx's service worker and starts the thread.
+  /// `progress_origin`: also progress the origin worker (UCX emulates one-sided operations).
+  RequestService(Ucx& ucx, Accumulate accumulate, bool progress_origin);
+  /// Stops and joins the thread.
+  ~RequestService();
+  RequestService(const RequestService&) = delete;
+  RequestService& operator=(const RequestService&) = delete;
+
+  /// Requests executed so far, and times the thread woke from its kernel sleep.
+  std::uint64_t handled() const noexcept { return handled_.load(std::memory_order_relaxed); }
+  std::uint64_t wakeups() const noexcept { return wakeups_.load(std::memory_order_relaxed); }
+
+ private:
+  static ucs_status_t on_request(void* self, const void* header, std::size_t header_length, void* data,
+                                 std::size_t length, const ucp_am_recv_param_t* param);
+  void handle_acc(const std::byte* data, std::size_t length);
+  void handle_mutex(const MutexRequest& request);
+  void queue_reply(int to, ReplyKind kind, std::uint64_t cookie);
+  void send_replies();
+  void run();
+  void progress_all();
+  bool arm();
+
+  struct MutexQueue {
+    int holder = -1;                                    // world rank, or -1 when free
+    std::deque<std::pair<int, std::uint64_t>> waiters;  // (rank, cookie), in arrival order
+  };
+  struct Outgoing {
+    int to;
+    Reply reply;
+  };
+
+  Ucx& ucx_;
+  Accumulate accumulate_;
+  bool progress_origin_;
+  std::unordered_map<std::uint64_t, MutexQueue> mutexes_;  // by word address
+  std::deque<Outgoing> outbox_;
+  int epoll_fd_ = -1;
+  int stop_fd_ = -1;
+  std::atomic<bool> stop_{false};
+  std::atomic<std::uint64_t> handled_{0}, wakeups_{0};
+  std::thread thread_;
+};
+
+}  // namespace armada::rma::detail::rdma

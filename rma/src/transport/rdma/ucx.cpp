@@ -1,0 +1,342 @@
+#include "transport/rdma/ucx.hpp"
+
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "armada/rma/error.hpp"
+#include "core/check.hpp"
+
+namespace armada::rma::detail::rdma {
+
+void check_ucs(const char* op, const char* what, ucs_status_t status) {
+  if (status == UCS_OK) return;
+  throw SystemError(op, rank_prefix() + op + ": " + what + ": UCX: " + ucs_status_string(status));
+}
+
+namespace {
+
+void add_unique(std::vector<std::string>& list, const std::string& name) {
+  for (const std::string& s : list)
+    if (s == name) return;
+  list.push_back(name);
+}
+
+/// Progresses both workers until every rank has called it: a rank that finished its own
+/// wireup or close must keep serving the others' (they may need its answers).
+void progress_through_barrier(MPI_Comm comm, ucp_worker_h a, ucp_worker_h b) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  for (int done = 0; !done;) {
+    ucp_worker_progress(a);
+    ucp_worker_progress(b);
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+/// Progresses both workers until `request` completes; its status.
+ucs_status_t drive(ucs_status_ptr_t request, ucp_worker_h a, ucp_worker_h b) {
+  if (request == nullptr) return UCS_OK;
+  if (UCS_PTR_IS_ERR(request)) return UCS_PTR_STATUS(request);
+  ucs_status_t status;
+  while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
+    ucp_worker_progress(a);
+    ucp_worker_progress(b);
+  }
+  ucp_request_free(request);
+  return status;
+}
+
+ucp_worker_h make_worker(const char* op, ucp_context_h context, ucs_thread_mode_t mode) {
+  ucp_worker_params_t params{};
+  params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  params.thread_mode = mode;
+  ucp_worker_h worker = nullptr;
+  check_ucs(op, "ucp_worker_create", ucp_worker_create(context, &params, &worker));
+  return worker;
+}
+
+/// Every rank's address of `worker`, gathered over `comm`.
+std::vector<std::vector<std::byte>> exchange_address(const char* op, ucp_worker_h worker, MPI_Comm comm) {
+  ucp_address_t* address = nullptr;
+  std::size_t length = 0;
+  check_ucs(op, "ucp_worker_get_address", ucp_worker_get_address(worker, &address, &length));
+  const auto* first = reinterpret_cast<const std::byte*>(address);
+  const std::vector<std::byte> mine(first, first + length);
+  ucp_worker_release_address(worker, address);
+  return allgather_blobs(mine, comm);
+}
+
+ucp_ep_h connect_to(const char* op, ucp_worker_h worker, const std::vector<std::byte>& address) {
+  ucp_ep_params_t params{};
+  params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+  params.address = reinterpret_cast<const ucp_address_t*>(address.data());
+  ucp_ep_h ep = nullptr;
+  check_ucs(op, "ucp_ep_create", ucp_ep_create(worker, &params, &ep));
+  return ep;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::byte>> allgather_blobs(const std::vector<std::byte>& mine, MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  const int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
+  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int r = 0; r < size; ++r) offsets[static_cast<std::size_t>(r)] = std::exchange(total, total + lengths[static_cast<std::size_t>(r)]);
+  std::vector<std::byte> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), length, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, comm);
+  std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    const std::byte* first = all.data() + offsets[static_cast<std::size_t>(r)];
+    out[static_cast<std::size_t>(r)].assign(first, first + lengths[static_cast<std::size_t>(r)]);
+  }
+  return out;
+}
+
+std::string PeerPath::describe() const {
+  auto join = [](const std::vector<std::string>& list) {
+    std::string s;
+    for (const std::string& t : list) s += (s.empty() ? "" : ",") + t;
+    return s.empty() ? std::string("-") : s;
+  };
+  return "rma:" + join(rma) + " amo:" + join(amo);
+}
+
+// A lane line reads "#   lane[1]:  5:cma/memory.0 md[4]  -> md[4]/cma/sysdev[255] rma_bw#0": the
+// transport is the name before '/' after "<resource index>:", and the words after "->" name
+// the lane's uses (am, rma, rma_bw, amo, wireup...).
+PeerPath parse_lanes(const std::string& printout) {
+  PeerPath path;
+  std::size_t at = 0;
+  while ((at = printout.find("lane[", at)) != std::string::npos) {
+    const std::size_t end = printout.find('\n', at);
+    const std::string line = printout.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    at = end == std::string::npos ? printout.size() : end;
+    std::size_t p = line.find("]:");
+    if (p == std::string::npos) continue;
+    p = line.find(':', p + 2);  // after the resource index
+    const std::size_t slash = p == std::string::npos ? p : line.find('/', p);
+    if (slash == std::string::npos) continue;
+    const std::string tl = line.substr(p + 1, slash - p - 1);
+    add_unique(path.transports, tl);
+    const std::size_t arrow = line.find("->");
+    const std::string uses = arrow == std::string::npos ? line : line.substr(arrow);
+    if (uses.find(" rma") != std::string::npos) add_unique(path.rma, tl);
+    if (uses.find(" amo") != std::string::npos) add_unique(path.amo, tl);
+  }
+  return path;
+}
+
+Ucx::Ucx(MPI_Comm world, int rank, int size) : rank_(rank), size_(size) {
+  constexpr const char* op = "rma::init (rdma)";
+  ucp_config_t* config = nullptr;
+  check_ucs(op, "ucp_config_read", ucp_config_read(nullptr, nullptr, &config));
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                      UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
+  params.mt_workers_shared = 1;  // the service thread and the application use one context
+  params.estimated_num_eps = static_cast<std::size_t>(size) * 2;
+  const ucs_status_t status = ucp_init(&params, config, &context_);
+  ucp_config_release(config);
+  check_ucs(op, "ucp_init (features RMA, AMO32, AMO64, AM, WAKEUP)", status);
+  origin_ = make_worker(op, context_, UCS_THREAD_MODE_SERIALIZED);  // under origin_mutex_
+  service_ = make_worker(op, context_, UCS_THREAD_MODE_SINGLE);
+  MPI_Comm_dup(world, &comm_);
+  connect(comm_);
+}
+
+void Ucx::connect(MPI_Comm comm) {
+  constexpr const char* op = "rma::init (rdma)";
+  const auto origins = exchange_address(op, origin_, comm);
+  const auto services = exchange_address(op, service_, comm);
+  for (int r = 0; r < size_; ++r) {
+    data_eps_.push_back(connect_to(op, origin_, origins[static_cast<std::size_t>(r)]));
+    request_eps_.push_back(connect_to(op, origin_, services[static_cast<std::size_t>(r)]));
+    reply_eps_.push_back(connect_to(op, service_, origins[static_cast<std::size_t>(r)]));
+  }
+  // Finish the wireup now (UCX completes it lazily), so that the lanes below are the final ones
+  // and the first operation pays no connection cost.
+  ucp_request_param_t none{};
+  check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(origin_, &none), origin_, service_));
+  check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(service_, &none), origin_, service_));
+  progress_through_barrier(comm, origin_, service_);
+  for (int r = 0; r < size_; ++r) paths_.push_back(path_to(r));
+}
+
+Ucx::~Ucx() {
+  close_all();
+  if (origin_) ucp_worker_destroy(origin_);
+  if (service_) ucp_worker_destroy(service_);
+  if (context_) ucp_cleanup(context_);
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+void Ucx::close_all() {
+  ucp_request_param_t params{};
+  params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  params.flags = 0;  // flush: what is in flight arrives before the endpoint goes
+  std::vector<ucs_status_ptr_t> closing;
+  for (auto* eps : {&data_eps_, &request_eps_, &reply_eps_})
+    for (ucp_ep_h ep : *eps) closing.push_back(ucp_ep_close_nbx(ep, &params));
+  for (ucs_status_ptr_t request : closing) (void)drive(request, origin_, service_);  // nothing to report at exit
+  progress_through_barrier(comm_, origin_, service_);
+}
+
+void Ucx::yield() noexcept { sched_yield(); }
+
+void Ucx::progress() {
+  std::lock_guard lock(origin_mutex_);
+  ucp_worker_progress(origin_);
+}
+
+void Ucx::wait(const char* op, ucs_status_ptr_t request) {
+  if (request == nullptr) return;
+  if (UCS_PTR_IS_ERR(request)) check_ucs(op, "operation", UCS_PTR_STATUS(request));
+  ucs_status_t status;
+  for (int spins = 0;; ++spins) {
+    {
+      std::lock_guard lock(origin_mutex_);
+      ucp_worker_progress(origin_);
+      status = ucp_request_check_status(request);
+      if (status != UCS_INPROGRESS) {
+        ucp_request_free(request);
+        break;
+      }
+    }
+    if (spins > kSpinRounds) yield();
+  }
+  check_ucs(op, "operation", status);
+}
+
+bool Ucx::test(const char* op, ucs_status_ptr_t request) {
+  if (request == nullptr) return true;
+  if (UCS_PTR_IS_ERR(request)) check_ucs(op, "operation", UCS_PTR_STATUS(request));
+  ucs_status_t status;
+  {
+    std::lock_guard lock(origin_mutex_);
+    ucp_worker_progress(origin_);
+    status = ucp_request_check_status(request);
+    if (status == UCS_INPROGRESS) return false;
+    ucp_request_free(request);
+  }
+  check_ucs(op, "operation", status);
+  return true;
+}
+
+std::string Ucx::probe_one_sided() {
+  constexpr const char* op = "rma::init (rdma probe)";
+  constexpr std::size_t kPage = 4096;
+  // Memory of the kind segments use (shared, not allocated by UCX), registered the same way.
+  void* page = mmap(nullptr, kPage, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) throw SystemError(op, rank_prefix() + op + ": mmap of the probe page failed");
+  std::optional<Registration> registration(std::in_place, context_, page, kPage);
+  const int half = size_ / 2;
+  const int partner = rank_ < half ? rank_ + half : (rank_ < 2 * half ? rank_ - half : -1);
+  // Every rank's key and page address (the partner's is what this rank needs).
+  const std::vector<std::vector<std::byte>> keys = allgather_blobs(registration->packed_key(), comm_);
+  const std::uint64_t my_page = reinterpret_cast<std::uintptr_t>(page);
+  std::vector<std::uint64_t> pages(static_cast<std::size_t>(size_));
+  MPI_Allgather(&my_page, 1, MPI_UINT64_T, pages.data(), 1, MPI_UINT64_T, comm_);
+
+  bool get_waited = false, add_waited = false;
+  ucp_rkey_h key = nullptr;
+  std::uint64_t got = 0, old = 0, one = 1;
+  ucs_status_ptr_t pending[2] = {nullptr, nullptr};  // the get, the fetch-add
+  if (partner >= 0)
+    check_ucs(op, "ucp_ep_rkey_unpack", ucp_ep_rkey_unpack(data_eps_[static_cast<std::size_t>(partner)],
+                                                           keys[static_cast<std::size_t>(partner)].data(), &key));
+  for (int phase = 0; phase < 2; ++phase) {
+    const bool probing = partner >= 0 && (rank_ < half) == (phase == 0);
+    if (probing) {
+      ucp_request_param_t none{};
+      ucp_request_param_t fetch{};
+      fetch.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+      fetch.datatype = ucp_dt_make_contig(8);
+      fetch.reply_buffer = &old;
+      ucp_ep_h ep = data_eps_[static_cast<std::size_t>(partner)];
+      const std::uint64_t remote = pages[static_cast<std::size_t>(partner)];
+      pending[0] = ucp_get_nbx(ep, &got, 8, remote, key, &none);
+      pending[1] = ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_ADD, &one, 1, remote + 8, key, &fetch);
+      for (ucs_status_ptr_t r : pending)
+        if (UCS_PTR_IS_ERR(r)) check_ucs(op, "probe operation", UCS_PTR_STATUS(r));
+      auto waiting = [](ucs_status_ptr_t r) { return r != nullptr && ucp_request_check_status(r) == UCS_INPROGRESS; };
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kProbeMs);
+      while ((waiting(pending[0]) || waiting(pending[1])) && std::chrono::steady_clock::now() < deadline)
+        ucp_worker_progress(origin_);
+      get_waited = waiting(pending[0]);
+      add_waited = waiting(pending[1]);
+    }
+    MPI_Barrier(comm_);  // the partner does not progress UCX meanwhile
+  }
+  // Complete what an emulated path left pending; every rank serves the others until all are done.
+  for (ucs_status_ptr_t r : pending) check_ucs(op, "probe operation", drive(r, origin_, service_));
+  (void)got;
+  progress_through_barrier(comm_, origin_, service_);
+  if (key) ucp_rkey_destroy(key);
+  registration.reset();
+  munmap(page, kPage);
+  if (get_waited && add_waited) return "get and fetch-add";
+  return get_waited ? "get" : add_waited ? "fetch-add" : "";
+}
+
+PeerPath Ucx::path_to(int rank) {
+  char* text = nullptr;
+  std::size_t length = 0;
+  FILE* stream = open_memstream(&text, &length);
+  if (!stream) return {};
+  {
+    std::lock_guard lock(origin_mutex_);
+    ucp_ep_print_info(data_ep(rank), stream);
+  }
+  std::fclose(stream);
+  PeerPath path = parse_lanes(std::string(text, length));
+  std::free(text);
+  return path;
+}
+
+Registration::Registration(ucp_context_h context, void* base, std::size_t bytes) : context_(context) {
+  constexpr const char* op = "rma::allocate (rdma)";
+  ucp_mem_map_params_t params{};
+  params.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+  params.address = base;
+  params.length = bytes;
+  check_ucs(op, ("ucp_mem_map of " + std::to_string(bytes) + " bytes").c_str(), ucp_mem_map(context, &params, &memh_));
+  void* key = nullptr;
+  std::size_t key_bytes = 0;
+  const ucs_status_t status = ucp_rkey_pack(context, memh_, &key, &key_bytes);
+  if (status != UCS_OK) {
+    ucp_mem_unmap(context, memh_);
+    check_ucs(op, "ucp_rkey_pack", status);
+  }
+  packed_.assign(static_cast<std::byte*>(key), static_cast<std::byte*>(key) + key_bytes);
+  ucp_rkey_buffer_release(key);
+}
+
+Registration::~Registration() {
+  if (memh_) ucp_mem_unmap(context_, memh_);
+}
+
+Registration::Registration(Registration&& other) noexcept
+    : context_(other.context_), memh_(std::exchange(other.memh_, nullptr)), packed_(std::move(other.packed_)) {}
+
+Registration& Registration::operator=(Registration&& other) noexcept {
+  if (this != &other) {
+    if (memh_) ucp_mem_unmap(context_, memh_);
+    context_ = other.context_;
+    memh_ = std::exchange(other.memh_, nullptr);
+    packed_ = std::move(other.packed_);
+  }
+  return *this;
+}
+
+}  // namespace armada::rma::detail::rdma

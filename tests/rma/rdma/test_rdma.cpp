@@ -1,0 +1,152 @@
+// The rdma transport's own promises, beyond the conformance suite it also runs (tests/rma under
+// the rdma.* configurations): what UCX chose per peer and whether the worker needs a progress
+// thread; a request service that sleeps in the kernel while idle and executes the accumulates
+// sent to its process; accumulates larger than one request message. Run under
+// ARMADA_TRANSPORT=rdma on virtual nodes, with UCX_TLS set to shared memory or to TCP.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../test_util.hpp"
+
+namespace armada::rma {
+namespace {
+
+using test::Segment;
+
+bool ucx_tls_is_tcp() {
+  const char* tls = std::getenv("UCX_TLS");
+  return tls && std::string(tls).find("tcp") != std::string::npos;
+}
+
+/// The first rank after `of` (cyclically) on another node, or -1.
+int off_node_peer(int of = rank()) {
+  for (int k = 1; k < size(); ++k) {
+    const int r = (of + k) % size();
+    if (!same_node(of, r)) return r;
+  }
+  return -1;
+}
+
+long fact_as_long(const TransportInfo& info, const char* key) {
+  const std::string* v = info.find(key);
+  EXPECT_NE(v, nullptr) << "transport_info lacks " << key;
+  return v ? std::stol(*v) : -1;
+}
+
+TEST(RdmaTransport, EveryOffNodeTargetIsReachedThroughUcx) {
+  for (int r = 0; r < size(); ++r) {
+    if (same_node(rank(), r)) continue;
+    const TransportInfo info = transport_info(r);
+    EXPECT_EQ(info.name, "rdma") << "target " << r;
+    const std::string* lanes = info.find("ucx");
+    ASSERT_NE(lanes, nullptr) << "no ucx fact for target " << r;
+    EXPECT_EQ(lanes->find("rma:-"), std::string::npos) << "no RMA lane to " << r << ": " << *lanes;
+    const std::string* transports = info.find("ucx_transports");
+    ASSERT_NE(transports, nullptr);
+    // UCX_TLS restricts UCX to what the test configuration names.
+    if (ucx_tls_is_tcp()) EXPECT_NE(transports->find("tcp"), std::string::npos) << *transports;
+    else EXPECT_EQ(transports->find("tcp"), std::string::npos) << *transports;
+  }
+}
+
+// The progress decision follows the lanes: a thread exactly when some operation is not one-sided.
+TEST(RdmaTransport, ProgressThreadExactlyWhenUcxEmulates) {
+  const int peer = off_node_peer();
+  ASSERT_GE(peer, 0) << "the rdma tests run on virtual nodes";
+  const TransportInfo info = transport_info(peer);
+  const std::string* progress = info.find("origin_progress");
+  ASSERT_NE(progress, nullptr);
+  const bool one_sided = info.put_get_one_sided && info.rmw_one_sided;
+  EXPECT_EQ(*progress == "none", one_sided) << "origin_progress=" << *progress << " reason: "
+                                            << *info.find("origin_progress_reason");
+  if (ucx_tls_is_tcp()) {
+    EXPECT_FALSE(info.put_get_one_sided) << "TCP cannot write another process's memory by itself";
+    EXPECT_EQ(*progress, "service thread");
+  }
+  EXPECT_TRUE(info.progress_thread) << "the request service is a thread of the transport";
+  EXPECT_FALSE(info.acc_one_sided);
+}
+
+// Idle, the request service sleeps in the kernel: a thread that polled or backed off would wake
+// thousands of times in the pause below (the server transport's idle sleep is at most 200 us).
+TEST(RdmaTransport, RequestServiceSleepsWhileIdle) {
+  const int peer = off_node_peer();
+  ASSERT_GE(peer, 0);
+  barrier();
+  const long before = fact_as_long(transport_info(peer), "service_wakeups");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const long after = fact_as_long(transport_info(peer), "service_wakeups");
+  EXPECT_LE(after - before, 5) << "the request service woke " << (after - before) << " times in 300 ms of idleness";
+  barrier();
+}
+
+// An accumulate to another node is executed by the target's request service (the count of
+// requests it handled grows), and is exact.
+TEST(RdmaTransport, AccumulateRunsInTheTargetsRequestService) {
+  const int peer = off_node_peer();
+  ASSERT_GE(peer, 0);
+  Segment seg(sizeof(long) * static_cast<std::size_t>(size()));
+  for (int r = 0; r < size(); ++r) seg.local<long>()[r] = 0;
+  barrier();
+  const long handled_before = fact_as_long(transport_info(peer), "requests_handled");
+  barrier();
+  const long mine = 10 + rank();
+  acc(&mine, seg.at<long>(peer, static_cast<std::size_t>(rank())), 1);
+  fence(peer);
+  barrier();
+  const long handled_after = fact_as_long(transport_info(peer), "requests_handled");
+  bool targeted = false;  // some rank's off-node peer is this rank
+  for (int r = 0; r < size(); ++r) {
+    const bool from_r = off_node_peer(r) == rank();
+    targeted = targeted || from_r;
+    EXPECT_EQ(seg.local<long>()[r], from_r ? 10 + r : 0) << "slot of rank " << r;
+  }
+  if (targeted) {
+    EXPECT_GE(handled_after - handled_before, 1) << "no request reached this rank's service";
+  }
+  barrier();
+}
+
+// Accumulates larger than one request message (64 KiB) go as several, each acknowledged: the
+// sums over every rank are exact at sizes around the message boundary, strided and contiguous.
+TEST(RdmaTransport, AccumulatesSpanningSeveralMessagesAreExact) {
+  const int target = size() - 1;
+  for (std::size_t n : {std::size_t{8191}, std::size_t{8192}, std::size_t{8193}, std::size_t{3 * 8192 + 5}}) {
+    Segment seg(n * sizeof(double));
+    for (std::size_t i = 0; i < n; ++i) seg.local<double>()[i] = 1.0;
+    barrier();
+    std::vector<double> src(n);
+    for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<double>(i % 97) + rank();
+    const double scale = 2.0;
+    acc(AccType::Double, &scale, src.data(), seg.base<double>(target), n * sizeof(double), target);
+    // Strided: every other element once more, as runs of one double.
+    const std::size_t half = n / 2;
+    const std::size_t stride[] = {2 * sizeof(double)};
+    const std::size_t count[] = {sizeof(double), half};
+    acc_strided(AccType::Double, &scale, src.data(), stride, seg.base<double>(target), stride, count, target);
+    fence(target);
+    barrier();
+    if (rank() == target) {
+      long rank_sum = 0;
+      for (int r = 0; r < size(); ++r) rank_sum += r;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double per_rank = static_cast<double>(i % 97);
+        const double once = 2.0 * (per_rank * size() + static_cast<double>(rank_sum));
+        const double expected = 1.0 + once + (i % 2 == 0 && i / 2 < half ? once : 0.0);
+        if (seg.local<double>()[i] != expected) {
+          ADD_FAILURE() << "n=" << n << " element " << i << ": " << seg.local<double>()[i] << " != " << expected;
+          break;
+        }
+      }
+    }
+    barrier();
+  }
+}
+
+}  // namespace
+}  // namespace armada::rma

@@ -85,9 +85,9 @@ contains
 
   ! The block (with ghosts or not) of array g after checking that the pointer's type and rank
   ! are the array's: base address, global bounds and the extents of the memory it lies in.
-  integer(c_int) function local_block(g, type, rank, ghosts, base, lo, hi, ext) result(code)
+  integer(c_int) function local_block(g, etype, rank, ghosts, base, lo, hi, ext) result(code)
     integer, intent(in) :: g
-    integer(c_int), intent(in) :: type, rank
+    integer(c_int), intent(in) :: etype, rank
     logical, intent(in), optional :: ghosts
     type(c_ptr), intent(out) :: base
     integer(c_int64_t), intent(out) :: lo(rank), hi(rank), ext(rank)
@@ -103,8 +103,8 @@ contains
     with_ghosts = .false.
     if (present(ghosts)) with_ghosts = ghosts
     code = array_info(g, t, n)
-    if (code == ARMADA_GA_OK .and. t /= type) &
-      code = reject(op, 'the pointer is ' // trim(type_names(type)) // ', the array holds ' // trim(type_names(t)), &
+    if (code == ARMADA_GA_OK .and. t /= etype) &
+      code = reject(op, 'the pointer is ' // trim(type_names(etype)) // ', the array holds ' // trim(type_names(t)), &
                     ARMADA_GA_ERR_TYPE)
     if (code == ARMADA_GA_OK) code = tuple_size(op, 'p (its rank)', int(rank), n)
     if (code /= ARMADA_GA_OK) return

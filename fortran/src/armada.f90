@@ -524,7 +524,7 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_get(g, p%lo, p%hi, p%buf, p%ld))
     call finish(code, stat, errmsg)
   end subroutine
@@ -538,7 +538,7 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_put(g, p%lo, p%hi, p%buf, p%ld))
     call finish(code, stat, errmsg)
   end subroutine
@@ -554,8 +554,8 @@ contains
     type(c_ptr) :: a
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, alpha, 1_c_int64_t, 'alpha', a)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_acc(g, p%lo, p%hi, p%buf, p%ld, a))
     call finish(code, stat, errmsg)
   end subroutine
@@ -574,7 +574,7 @@ contains
     integer(c_int) :: code
     request = 0
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbget(g, p%lo, p%hi, p%buf, p%ld, request))
     call finish(code, stat, errmsg)
   end subroutine
@@ -590,7 +590,7 @@ contains
     integer(c_int) :: code
     request = 0
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbput(g, p%lo, p%hi, p%buf, p%ld, request))
     call finish(code, stat, errmsg)
   end subroutine
@@ -608,8 +608,8 @@ contains
     integer(c_int) :: code
     request = 0
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, alpha, 1_c_int64_t, 'alpha', a)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbacc(g, p%lo, p%hi, p%buf, p%ld, a, request))
     call finish(code, stat, errmsg)
   end subroutine
@@ -642,7 +642,7 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_strided_get(g, p%lo, p%hi, p%skip, p%buf, p%ld))
     call finish(code, stat, errmsg)
   end subroutine
@@ -656,7 +656,7 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_strided_put(g, p%lo, p%hi, p%skip, p%buf, p%ld))
     call finish(code, stat, errmsg)
   end subroutine
@@ -671,8 +671,8 @@ contains
     type(c_ptr) :: a
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, alpha, 1_c_int64_t, 'alpha', a)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_strided_acc(g, p%lo, p%hi, p%skip, p%buf, p%ld, a))
     call finish(code, stat, errmsg)
   end subroutine
@@ -688,7 +688,7 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_periodic_get(g, p%lo, p%hi, p%buf, p%ld))
     call finish(code, stat, errmsg)
   end subroutine
@@ -702,7 +702,7 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_periodic_put(g, p%lo, p%hi, p%buf, p%ld))
     call finish(code, stat, errmsg)
   end subroutine
@@ -717,8 +717,8 @@ contains
     type(c_ptr) :: a
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, buf, p%need, 'buf', p%buf)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%type, alpha, 1_c_int64_t, 'alpha', a)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_periodic_acc(g, p%lo, p%hi, p%buf, p%ld, a))
     call finish(code, stat, errmsg)
   end subroutine

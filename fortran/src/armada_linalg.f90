@@ -38,9 +38,9 @@ contains
     end select
   end function
 
-  logical function is_complex(type)
-    integer(c_int), intent(in) :: type
-    is_complex = type == ARMADA_GA_SCOMPLEX .or. type == ARMADA_GA_DCOMPLEX
+  logical function is_complex(etype)
+    integer(c_int), intent(in) :: etype
+    is_complex = etype == ARMADA_GA_SCOMPLEX .or. etype == ARMADA_GA_DCOMPLEX
   end function
 
   ! C = alpha op(A) op(B) + beta C on whole 2-D arrays (GA_Dgemm / GA_Zgemm: transa, transb
@@ -125,10 +125,10 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), parameter :: op = 'armada_lu_solve'
-    integer(c_int) :: code, t, opc, type, ndim
+    integer(c_int) :: code, t, opc, etype, ndim
     code = op_of(op, 'trans', trans, t)
-    if (code == ARMADA_GA_OK) code = array_info(a, type, ndim)
-    if (code == ARMADA_GA_OK .and. t == ARMADA_LA_CONJTRANS .and. is_complex(type)) &
+    if (code == ARMADA_GA_OK) code = array_info(a, etype, ndim)
+    if (code == ARMADA_GA_OK .and. t == ARMADA_LA_CONJTRANS .and. is_complex(etype)) &
       code = reject(op, "trans = 'C' on a complex matrix is not offered in the Fortran view", &
                     ARMADA_GA_ERR_UNSUPPORTED)
     ! op(A) X = B in Fortran is opc(Ac) Xc = Bc with Ac = transpose(A): 'N' -> 'T', 'T' -> 'N'.
@@ -145,9 +145,9 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), parameter :: op = 'armada_cholesky_solve'
-    integer(c_int) :: code, type, ndim
-    code = array_info(a, type, ndim)
-    if (code == ARMADA_GA_OK .and. is_complex(type)) &
+    integer(c_int) :: code, etype, ndim
+    code = array_info(a, etype, ndim)
+    if (code == ARMADA_GA_OK .and. is_complex(etype)) &
       code = reject(op, 'complex (Hermitian) matrices are not offered in the Fortran view', ARMADA_GA_ERR_UNSUPPORTED)
     if (code == ARMADA_GA_OK) code = solve_on_transpose(op, 'cholesky', ARMADA_LA_NOTRANS, a, b)
     call finish(code, stat, errmsg)
@@ -158,15 +158,15 @@ contains
     character(len=*), intent(in) :: op, method
     integer(c_int), intent(in) :: opc
     integer, intent(in) :: a, b
-    integer(c_int) :: type, ndim, group, y, undo
+    integer(c_int) :: etype, ndim, group, y, undo
     integer(c_int64_t) :: dims(ARMADA_GA_MAX_DIM)
-    code = ga(armada_gaf_inquire(b, type, ndim, dims))
+    code = ga(armada_gaf_inquire(b, etype, ndim, dims))
     if (code == ARMADA_GA_OK .and. ndim /= 2) code = reject(op, "argument 'b' must be a 2-D array B(n, nrhs)")
     if (code == ARMADA_GA_OK) code = ga(armada_ga_group(b, group))
     if (code /= ARMADA_GA_OK) return
     ! B(n, nrhs) is the C view's nrhs x n; Y, created as the Fortran view's (nrhs, n), is the C
     ! view's n x nrhs right-hand side.
-    code = ga(armada_gaf_create_full(type, 2, [dims(2), dims(1)], cstr('armada_solve_rhs'), group=group, handle=y))
+    code = ga(armada_gaf_create_full(etype, 2, [dims(2), dims(1)], cstr('armada_solve_rhs'), group=group, handle=y))
     if (code /= ARMADA_GA_OK) return
     code = la(armada_la_transpose(b, y))
     if (code == ARMADA_GA_OK) then
@@ -189,13 +189,13 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), parameter :: op = 'armada_eigen_symmetric'
-    integer(c_int) :: code, type, ndim, vc, undo
+    integer(c_int) :: code, etype, ndim, vc, undo
     integer(c_int64_t) :: dims(ARMADA_GA_MAX_DIM)
     type(c_ptr) :: w
-    code = ga(armada_gaf_inquire(a, type, ndim, dims))
-    if (code == ARMADA_GA_OK .and. is_complex(type)) &
+    code = ga(armada_gaf_inquire(a, etype, ndim, dims))
+    if (code == ARMADA_GA_OK .and. is_complex(etype)) &
       code = reject(op, 'complex (Hermitian) matrices are not offered in the Fortran view', ARMADA_GA_ERR_UNSUPPORTED)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, type, values, dims(1), 'values', w)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, etype, values, dims(1), 'values', w)
     if (code == ARMADA_GA_OK) then
       ! The C view's eigenvectors are its columns, which are rows in the Fortran view: transpose.
       code = ga(armada_ga_duplicate(v, cstr('armada_eigenvectors'), vc))

@@ -12,7 +12,7 @@ module armada_support
 
   ! A patch operation's arguments ready for the C API.
   type :: patch_t
-    integer(c_int) :: type = -1, ndim = 0
+    integer(c_int) :: etype = -1, ndim = 0
     integer(c_int64_t), allocatable :: lo(:), hi(:), ld(:), skip(:)
     integer(c_int64_t) :: need = 0  ! elements the buffer must hold
     type(c_ptr) :: buf = c_null_ptr
@@ -96,11 +96,11 @@ contains
   end function
 
   ! The element type and rank of array g.
-  integer(c_int) function array_info(g, type, ndim) result(code)
+  integer(c_int) function array_info(g, etype, ndim) result(code)
     integer, intent(in) :: g
-    integer(c_int), intent(out) :: type, ndim
+    integer(c_int), intent(out) :: etype, ndim
     integer(c_int64_t) :: dims(ARMADA_GA_MAX_DIM)
-    code = ga(armada_gaf_inquire(g, type, ndim, dims))
+    code = ga(armada_gaf_inquire(g, etype, ndim, dims))
   end function
 
   ! An index tuple must have one entry per dimension.
@@ -154,13 +154,13 @@ contains
   end function
 
   ! The address of a buffer of `count` elements of ARMADA_GA_* `type` (buffers.c checks it).
-  integer(c_int) function buffer_of(op, type, buf, count, arg, addr) result(code)
+  integer(c_int) function buffer_of(op, etype, buf, count, arg, addr) result(code)
     character(len=*), intent(in) :: op, arg
-    integer(c_int), intent(in) :: type
+    integer(c_int), intent(in) :: etype
     type(*), dimension(..), intent(in) :: buf
     integer(c_int64_t), intent(in) :: count
     type(c_ptr), intent(out) :: addr
-    code = armada_f_buffer(buf, type, count, cstr(op), cstr(arg), addr)
+    code = armada_f_buffer(buf, etype, count, cstr(op), cstr(arg), addr)
   end function
 
   ! The address of a scalar argument (alpha, value, result) of array g's element type.
@@ -169,9 +169,9 @@ contains
     integer, intent(in) :: g
     type(*), dimension(..), intent(in) :: x
     type(c_ptr), intent(out) :: addr
-    integer(c_int) :: type, ndim
-    code = array_info(g, type, ndim)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, type, x, 1_c_int64_t, arg, addr)
+    integer(c_int) :: etype, ndim
+    code = array_info(g, etype, ndim)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, etype, x, 1_c_int64_t, arg, addr)
   end function
 
   ! Optional patch bounds come in pairs: both (a patch operation) or neither (the whole array).

@@ -106,6 +106,31 @@ int node_checked(int node, const char* fn) {
 }
 }  // namespace
 
+namespace {
+// GA_Dgop's operation names for armada_ga_gop.
+rma::ReduceOp reduce_op(const char* op, int type, const char* fn) {
+  need(op, fn, "op");
+  const std::string s(op);
+  // GA's names ("+", "*", "max", "min", "absmax", "absmin") and ARMCI's ("sum", "prod").
+  const std::pair<const char*, rma::ReduceOp> table[] = {
+      {"+", rma::ReduceOp::Sum},        {"sum", rma::ReduceOp::Sum},       {"*", rma::ReduceOp::Prod},
+      {"prod", rma::ReduceOp::Prod},    {"max", rma::ReduceOp::Max},       {"min", rma::ReduceOp::Min},
+      {"absmax", rma::ReduceOp::AbsMax}, {"absmin", rma::ReduceOp::AbsMin}};
+  for (const auto& [name, value] : table) {
+    if (s != name) continue;
+    const bool complex = type == ARMADA_GA_SCOMPLEX || type == ARMADA_GA_DCOMPLEX;
+    if (complex && value != rma::ReduceOp::Sum)
+      throw rma::InvalidArgument(fn, "op", '"' + s + '"', "complex elements take only \"+\" (a sum)");
+    return value;
+  }
+  throw rma::InvalidArgument(fn, "op", '"' + s + '"', "is not one of \"+\", \"*\", \"max\", \"min\", \"absmax\", \"absmin\"");
+}
+template <class T>
+void reduce(void* x, int64_t n, rma::ReduceOp op, const rma::Group& g) {
+  rma::allreduce(std::span<T>(static_cast<T*>(x), static_cast<std::size_t>(n)), op, g);
+}
+}  // namespace
+
 extern "C" {
 
 // ---- runtime -------------------------------------------------------------------------------------
@@ -251,30 +276,6 @@ int armada_ga_fence_all(void) {
 }
 
 // ---- collectives on plain buffers ----------------------------------------------------------------
-namespace {
-rma::ReduceOp reduce_op(const char* op, int type, const char* fn) {
-  need(op, fn, "op");
-  const std::string s(op);
-  // GA's names ("+", "*", "max", "min", "absmax", "absmin") and ARMCI's ("sum", "prod").
-  const std::pair<const char*, rma::ReduceOp> table[] = {
-      {"+", rma::ReduceOp::Sum},        {"sum", rma::ReduceOp::Sum},       {"*", rma::ReduceOp::Prod},
-      {"prod", rma::ReduceOp::Prod},    {"max", rma::ReduceOp::Max},       {"min", rma::ReduceOp::Min},
-      {"absmax", rma::ReduceOp::AbsMax}, {"absmin", rma::ReduceOp::AbsMin}};
-  for (const auto& [name, value] : table) {
-    if (s != name) continue;
-    const bool complex = type == ARMADA_GA_SCOMPLEX || type == ARMADA_GA_DCOMPLEX;
-    if (complex && value != rma::ReduceOp::Sum)
-      throw rma::InvalidArgument(fn, "op", '"' + s + '"', "complex elements take only \"+\" (a sum)");
-    return value;
-  }
-  throw rma::InvalidArgument(fn, "op", '"' + s + '"', "is not one of \"+\", \"*\", \"max\", \"min\", \"absmax\", \"absmin\"");
-}
-template <class T>
-void reduce(void* x, int64_t n, rma::ReduceOp op, const rma::Group& g) {
-  rma::allreduce(std::span<T>(static_cast<T*>(x), static_cast<std::size_t>(n)), op, g);
-}
-}  // namespace
-
 int armada_ga_gop(int group, int type, void* x, int64_t n, const char* op) {
   const char* const fn = __func__;
   return capi::guard(fn, [&] {

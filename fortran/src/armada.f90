@@ -198,7 +198,7 @@ contains
     integer(c_int), allocatable :: list(:)
     p = ARMADA_GA_GROUP_WORLD
     if (present(parent)) p = parent
-    list = ranks
+    allocate (list, source=ranks)
     group = -1
     call finish(ga(armada_ga_group_create(p, size(list), list, group)), stat, errmsg)
   end subroutine

@@ -122,7 +122,7 @@ contains
     integer, intent(in), optional :: ld(:), skip(:)
     integer(c_int64_t) :: n(ARMADA_GA_MAX_DIM), stride
     integer :: d
-    code = array_info(g, p%type, p%ndim)
+    code = array_info(g, p%etype, p%ndim)
     if (code == ARMADA_GA_OK) code = tuple_size(op, 'lo', size(lo), p%ndim)
     if (code == ARMADA_GA_OK) code = tuple_size(op, 'hi', size(hi), p%ndim)
     if (code == ARMADA_GA_OK .and. present(skip)) code = tuple_size(op, 'skip', size(skip), p%ndim)

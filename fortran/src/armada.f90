@@ -516,7 +516,7 @@ contains
   ! (GA's ld). Any rank alone; a blocking put/acc returns when buf may be reused.
   subroutine armada_get(g, lo, hi, buf, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
-    type(*), dimension(..), intent(inout) :: buf
+    type(*), dimension(..), contiguous, intent(inout) :: buf
     integer, intent(in), optional :: ld(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -530,7 +530,7 @@ contains
   end subroutine
   subroutine armada_put(g, lo, hi, buf, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
-    type(*), dimension(..), intent(in) :: buf
+    type(*), dimension(..), contiguous, intent(in) :: buf
     integer, intent(in), optional :: ld(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -545,7 +545,7 @@ contains
   ! g[lo:hi] += alpha * buf, atomically per element.
   subroutine armada_acc(g, lo, hi, buf, alpha, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
-    type(*), dimension(..), intent(in) :: buf, alpha
+    type(*), dimension(..), contiguous, intent(in) :: buf, alpha
     integer, intent(in), optional :: ld(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -634,7 +634,7 @@ contains
   ! Every skip(d)-th element of [lo, hi] (NGA_Strided_get ...); buf dense over those elements.
   subroutine armada_strided_get(g, lo, hi, skip, buf, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:), skip(:)
-    type(*), dimension(..), intent(inout) :: buf
+    type(*), dimension(..), contiguous, intent(inout) :: buf
     integer, intent(in), optional :: ld(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -648,7 +648,7 @@ contains
   end subroutine
   subroutine armada_strided_put(g, lo, hi, skip, buf, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:), skip(:)
-    type(*), dimension(..), intent(in) :: buf
+    type(*), dimension(..), contiguous, intent(in) :: buf
     integer, intent(in), optional :: ld(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -662,7 +662,7 @@ contains
   end subroutine
   subroutine armada_strided_acc(g, lo, hi, skip, buf, alpha, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:), skip(:)
-    type(*), dimension(..), intent(in) :: buf, alpha
+    type(*), dimension(..), contiguous, intent(in) :: buf, alpha
     integer, intent(in), optional :: ld(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -680,7 +680,7 @@ contains
   ! Indices wrap around the array's extents (NGA_Periodic_get ...).
   subroutine armada_periodic_get(g, lo, hi, buf, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
-    type(*), dimension(..), intent(inout) :: buf
+    type(*), dimension(..), contiguous, intent(inout) :: buf
     integer, intent(in), optional :: ld(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -694,7 +694,7 @@ contains
   end subroutine
   subroutine armada_periodic_put(g, lo, hi, buf, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
-    type(*), dimension(..), intent(in) :: buf
+    type(*), dimension(..), contiguous, intent(in) :: buf
     integer, intent(in), optional :: ld(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -708,7 +708,7 @@ contains
   end subroutine
   subroutine armada_periodic_acc(g, lo, hi, buf, alpha, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
-    type(*), dimension(..), intent(in) :: buf, alpha
+    type(*), dimension(..), contiguous, intent(in) :: buf, alpha
     integer, intent(in), optional :: ld(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -727,7 +727,7 @@ contains
   ! (NGA_Gather, NGA_Scatter, NGA_Scatter_acc: repeated elements accumulate once each).
   subroutine armada_gather(g, subs, values, stat, errmsg)
     integer, intent(in) :: g, subs(:, :)
-    type(*), dimension(..), intent(inout) :: values
+    type(*), dimension(..), contiguous, intent(inout) :: values
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     type(c_ptr) :: v
@@ -738,7 +738,7 @@ contains
   end subroutine
   subroutine armada_scatter(g, subs, values, stat, errmsg)
     integer, intent(in) :: g, subs(:, :)
-    type(*), dimension(..), intent(in) :: values
+    type(*), dimension(..), contiguous, intent(in) :: values
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     type(c_ptr) :: v
@@ -749,7 +749,7 @@ contains
   end subroutine
   subroutine armada_scatter_acc(g, subs, values, alpha, stat, errmsg)
     integer, intent(in) :: g, subs(:, :)
-    type(*), dimension(..), intent(in) :: values, alpha
+    type(*), dimension(..), contiguous, intent(in) :: values, alpha
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     type(c_ptr) :: v, a
@@ -762,7 +762,7 @@ contains
   integer(c_int) function element_list(op, g, subs, values, v) result(code)
     character(len=*), intent(in) :: op
     integer, intent(in) :: g, subs(:, :)
-    type(*), dimension(..), intent(in) :: values
+    type(*), dimension(..), contiguous, intent(in) :: values
     type(c_ptr), intent(out) :: v
     integer(c_int) :: t, n
     code = array_info(g, t, n)
@@ -1169,7 +1169,7 @@ contains
   ! the world): op '+', '*', 'max', 'min', 'absmax', 'absmin' (complex: '+' only). GA_Dgop,
   ! GA_Igop, GA_Sgop, GA_Zgop in one.
   subroutine armada_gop(x, op, group, stat, errmsg)
-    type(*), dimension(..), intent(inout) :: x
+    type(*), dimension(..), contiguous, intent(inout) :: x
     character(len=*), intent(in) :: op
     integer, intent(in), optional :: group
     integer, intent(out), optional :: stat
@@ -1186,7 +1186,7 @@ contains
 
   ! x on every member of `group` becomes group rank root's x (GA_Brdcst).
   subroutine armada_brdcst(x, root, group, stat, errmsg)
-    type(*), dimension(..), intent(inout) :: x
+    type(*), dimension(..), contiguous, intent(inout) :: x
     integer, intent(in) :: root
     integer, intent(in), optional :: group
     integer, intent(out), optional :: stat

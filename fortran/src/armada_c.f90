@@ -548,7 +548,7 @@ module armada_c
     integer(c_int) function armada_gaf_access(handle, ptr, lo, hi, strides) bind(C)
       import
       integer(c_int), value :: handle
-      type(c_ptr), value :: ptr
+      type(c_ptr), intent(out) :: ptr
       integer(c_int64_t), intent(out) :: lo(*)
       integer(c_int64_t), intent(out) :: hi(*)
       integer(c_int64_t), intent(out) :: strides(*)
@@ -556,7 +556,7 @@ module armada_c
     integer(c_int) function armada_gaf_access_ghosts(handle, ptr, lo, hi, strides) bind(C)
       import
       integer(c_int), value :: handle
-      type(c_ptr), value :: ptr
+      type(c_ptr), intent(out) :: ptr
       integer(c_int64_t), intent(out) :: lo(*)
       integer(c_int64_t), intent(out) :: hi(*)
       integer(c_int64_t), intent(out) :: strides(*)

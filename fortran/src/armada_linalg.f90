@@ -185,7 +185,7 @@ contains
   ! (GA_Diag_std). values: n elements of A's type. Reads A's upper triangle.
   subroutine armada_eigen_symmetric(a, v, values, stat, errmsg)
     integer, intent(in) :: a, v
-    type(*), dimension(..), intent(inout) :: values
+    type(*), dimension(..), contiguous, intent(inout) :: values
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), parameter :: op = 'armada_eigen_symmetric'

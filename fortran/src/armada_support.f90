@@ -67,8 +67,10 @@ contains
         type(c_ptr), value :: str
       end function
     end interface
-    s = ''
-    if (.not. c_associated(p)) return
+    if (.not. c_associated(p)) then
+      s = ''
+      return
+    end if
     n = int(strlen(p))
     call c_f_pointer(p, chars, [n])
     allocate (character(len=n) :: s)

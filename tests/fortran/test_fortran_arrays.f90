@@ -433,6 +433,7 @@ contains
     call check(all(a == reshape(patch_values([1, 1], [7, 6]), [7, 6])), 'access: stores through the pointer are the array')
     call check(c_view_mismatches(g) == 0, 'access: C finds the stores where Fortran made them')
     ! No copy: a put into this rank's block shows through the pointer taken before.
+    call armada_sync()  ! every rank has read the array above
     if (all(hi >= lo)) then
       first = c_loc(p(lo(1), lo(2)))
       one = -5

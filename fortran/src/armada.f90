@@ -6,10 +6,12 @@
 !     arrays C API's Fortran view (armada_gaf_*); this module passes tuples through unchanged.
 !   * Arrays, groups, mutex sets and nonblocking requests are default INTEGER handles; ranks are
 !     zero-based world ranks, as in GA.
-!   * Buffers are any contiguous Fortran array (rank 0 to 7) of the array's element type:
-!     integer(4), integer(8), real(4), real(8), complex(4), complex(8) (ARMADA_INT4 ...). They go
-!     to the C API without a copy; a buffer of the wrong type, too small or not contiguous is an
-!     error before any data moves. Scalars (alpha, value, result) are of the array's type too.
+!   * Buffers are any Fortran array (rank 0 to 7) of the array's element type: integer(4),
+!     integer(8), real(4), real(8), complex(4), complex(8) (ARMADA_INT4 ...). Contiguous ones go
+!     to the C API without a copy; sections with gaps are copied by the compiler in blocking
+!     calls (`contiguous` dummies) and refused by nonblocking ones. A buffer of the wrong type or
+!     too small is an error before any data moves. Scalars (alpha, value, result) are of the
+!     array's type too.
 !   * Every procedure takes optional `stat` (0 or an ARMADA_ERR_* code) and `errmsg` (set on an
 !     error); without `stat` an error stops the program with Armada's message, which names the
 !     rank, the operation, the argument and its value.

@@ -4,8 +4,9 @@
  * it on to armada_f_buffer, a bind(C) interface, so that it arrives here as a C descriptor
  * (ISO_Fortran_binding.h) carrying its type, element size, rank, extents and contiguity. One
  * check then serves every element type and every rank (0 to 7): the buffer must hold the array's
- * element type, be contiguous (so it goes through without a copy, and a nonblocking operation
- * never points into a temporary) and hold enough elements. Nothing here converts indices: that
+ * element type, be contiguous (blocking procedures declare it `contiguous`, so the compiler has
+ * already copied a section with gaps; a nonblocking operation must never point into such a
+ * temporary) and hold enough elements. Nothing here converts indices: that
  * happens in the arrays C API's Fortran view (armada_gaf_*).
  *
  * Messages: the module reports every error through one per-thread message, kept here. Errors of
@@ -74,8 +75,8 @@ int armada_f_buffer(const CFI_cdesc_t* buf, int type, int64_t count, const char*
                 fortran_type_name(buf), buf->elem_len, g_types[type].fortran);
   if (buf->rank > 0 && !CFI_is_contiguous(buf))
     return fail(ARMADA_GA_ERR_ARG,
-                "%s: argument '%s' is not contiguous (an array section with gaps): pass a contiguous array, "
-                "or a contiguous copy for a blocking call",
+                "%s: argument '%s' is not contiguous (an array section with gaps): a nonblocking operation "
+                "needs the buffer itself, which stays in place until the wait",
                 op, arg);
   const int64_t have = element_count(buf);
   if (have < count)

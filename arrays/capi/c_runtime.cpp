@@ -286,7 +286,7 @@ int armada_ga_gop(int group, int type, void* x, int64_t n, const char* op) {
     if (n < 0) throw rma::InvalidArgument(fn, "n", std::to_string(n), "must not be negative");
     const rma::ReduceOp o = reduce_op(op, type, fn);
     if (n > 0) need(x, fn, "x");
-    switch (type) {  // a complex sum is the sum of the real and imaginary parts
+    switch (type) {  // complex: the real and imaginary parts are summed as two reals each
       case ARMADA_GA_INT: return reduce<int>(x, n, o, g);
       case ARMADA_GA_LONG: return reduce<long>(x, n, o, g);
       case ARMADA_GA_FLOAT: return reduce<float>(x, n, o, g);

@@ -486,13 +486,10 @@ contains
     count = 0
     code = patch_of('armada_locate_region', g, lo, hi, p)
     if (code == ARMADA_GA_OK) then
-      room = 0
+      room = 0  ! owners stored: as many as every given output holds (none without ranks)
       if (present(ranks)) room = size(ranks)
       if (present(los)) room = min(room, size(los, 2))
       if (present(his)) room = min(room, size(his, 2))
-      if (present(los) .or. present(his)) then
-        if (.not. present(ranks)) room = 0
-      end if
       allocate (r(max(1, room)), l(p%ndim, max(1, room)), h(p%ndim, max(1, room)))
       code = ga(armada_gaf_locate_region(g, p%lo, p%hi, room, r, l, h, count))
       if (code == ARMADA_GA_OK .and. room > 0) then

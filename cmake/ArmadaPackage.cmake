@@ -15,8 +15,11 @@ install(FILES "${CMAKE_CURRENT_BINARY_DIR}/ArmadaConfig.cmake"
 
 # pkg-config files of the C++ libraries (armada-armci.pc is made in rma/capi). Each finds its
 # prefix from its own location, so the tree stays valid wherever it is installed.
-foreach(_armada_pc armada-rma armada-arrays)
+foreach(_armada_pc armada-rma armada-arrays armada-fortran)
   if(_armada_pc STREQUAL "armada-arrays" AND NOT TARGET armada_arrays)
+    continue()
+  endif()
+  if(_armada_pc STREQUAL "armada-fortran" AND NOT TARGET armada_fortran)
     continue()
   endif()
   configure_file(cmake/pkgconfig/${_armada_pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${_armada_pc}.pc @ONLY)

@@ -563,6 +563,16 @@ int armada_ga_nbtest(int request, int* done) {
     *done = it->second.test() ? 1 : 0;
   });
 }
+int armada_gaf_to_c_patch(int ndim, const int64_t lo[], const int64_t hi[], int64_t clo[], int64_t chi[]) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    const int n = capi::check_ndim(fn, ndim);
+    need(clo, fn, "clo");
+    need(chi, fn, "chi");
+    capi::c_view.out_index(capi::fortran_view.index(lo, n, fn, "lo"), clo);
+    capi::c_view.out_tuple(capi::fortran_view.tuple(hi, n, fn, "hi"), chi);
+  });
+}
 int armada_ga_release(int handle) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
   return capi::guard(fn, [&] { capi::arr(handle, fn).release(); });

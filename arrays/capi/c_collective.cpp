@@ -263,6 +263,24 @@ int armada_ga_norm_infinity(int handle, double* result) {
     *result = arrays::norm_infinity(capi::arr(handle, fn));
   });
 }
+// The Fortran view: a 2-D array's columns are the C view's rows, so the two matrix norms trade
+// places (a vector's norms are the same in both views).
+int armada_gaf_norm1(int handle, double* result) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    need(result, fn, "result");
+    const arrays::Array a = capi::arr(handle, fn);
+    *result = a.ndim() == 2 ? arrays::norm_infinity(a) : arrays::norm1(a);
+  });
+}
+int armada_gaf_norm_infinity(int handle, double* result) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    need(result, fn, "result");
+    const arrays::Array a = capi::arr(handle, fn);
+    *result = a.ndim() == 2 ? arrays::norm1(a) : arrays::norm_infinity(a);
+  });
+}
 int armada_ga_update_ghosts(int handle, int periodic) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
   return capi::guard(fn, [&] { capi::arr(handle, fn).update_ghosts(periodic != 0); });

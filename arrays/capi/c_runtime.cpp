@@ -2,6 +2,9 @@
 // mutex sets (the last two named by handles of tables kept here).
 #include <map>
 #include <mutex>
+#include <span>
+#include <string>
+#include <utility>
 
 #include <mpi.h>
 
@@ -103,6 +106,31 @@ int node_checked(int node, const char* fn) {
 }
 }  // namespace
 
+namespace {
+// GA_Dgop's operation names for armada_ga_gop.
+rma::ReduceOp reduce_op(const char* op, int type, const char* fn) {
+  need(op, fn, "op");
+  const std::string s(op);
+  // GA's names ("+", "*", "max", "min", "absmax", "absmin") and ARMCI's ("sum", "prod").
+  const std::pair<const char*, rma::ReduceOp> table[] = {
+      {"+", rma::ReduceOp::Sum},        {"sum", rma::ReduceOp::Sum},       {"*", rma::ReduceOp::Prod},
+      {"prod", rma::ReduceOp::Prod},    {"max", rma::ReduceOp::Max},       {"min", rma::ReduceOp::Min},
+      {"absmax", rma::ReduceOp::AbsMax}, {"absmin", rma::ReduceOp::AbsMin}};
+  for (const auto& [name, value] : table) {
+    if (s != name) continue;
+    const bool complex = type == ARMADA_GA_SCOMPLEX || type == ARMADA_GA_DCOMPLEX;
+    if (complex && value != rma::ReduceOp::Sum)
+      throw rma::InvalidArgument(fn, "op", '"' + s + '"', "complex elements take only \"+\" (a sum)");
+    return value;
+  }
+  throw rma::InvalidArgument(fn, "op", '"' + s + '"', "is not one of \"+\", \"*\", \"max\", \"min\", \"absmax\", \"absmin\"");
+}
+template <class T>
+void reduce(void* x, int64_t n, rma::ReduceOp op, const rma::Group& g) {
+  rma::allreduce(std::span<T>(static_cast<T*>(x), static_cast<std::size_t>(n)), op, g);
+}
+}  // namespace
+
 extern "C" {
 
 // ---- runtime -------------------------------------------------------------------------------------
@@ -115,6 +143,26 @@ int armada_ga_initialize(int* argc, char*** argv) {
       rma::init(argc, argv);  // starts MPI unless the program did
       capi::g_started_runtime = true;
     }
+    capi::g_initialize_called = true;
+  });
+}
+
+int armada_ga_initialize_fcomm(int fortran_comm) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    if (capi::g_initialize_called)
+      throw rma::StateError(fn, std::string(fn) + ": called twice (call armada_ga_finalize first)");
+    int mpi_started = 0;
+    MPI_Initialized(&mpi_started);
+    if (!mpi_started)
+      throw rma::StateError(fn, std::string(fn) + ": MPI is not initialized (call MPI_Init before passing a communicator)");
+    const MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_comm));
+    if (comm == MPI_COMM_NULL)
+      throw rma::InvalidArgument(fn, "fortran_comm", std::to_string(fortran_comm), "is MPI_COMM_NULL or not a communicator");
+    if (rma::initialized())
+      throw rma::StateError(fn, std::string(fn) + ": the runtime is already running (on another communicator?)");
+    rma::init(comm);
+    capi::g_started_runtime = true;
     capi::g_initialize_called = true;
   });
 }
@@ -207,6 +255,60 @@ int armada_ga_sync(void) {
 int armada_ga_sync_group(int handle) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
   return capi::guard(fn, [&] { capi::arr(handle, fn).sync_group(); });
+}
+
+int armada_ga_fence(int rank) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    capi::require_runtime(fn);
+    if (rank < 0 || rank >= rma::size())
+      throw rma::InvalidArgument(fn, "rank", std::to_string(rank),
+                                 "is not a rank of the world (size " + std::to_string(rma::size()) + ")");
+    rma::fence(rank);
+  });
+}
+int armada_ga_fence_all(void) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    capi::require_runtime(fn);
+    rma::fence_all();
+  });
+}
+
+// ---- collectives on plain buffers ----------------------------------------------------------------
+int armada_ga_gop(int group, int type, void* x, int64_t n, const char* op) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    const rma::Group g = group_of(group, fn);
+    if (!g.is_member())
+      throw rma::InvalidArgument(fn, "group", std::to_string(group), "this rank is not a member of the group");
+    capi::elem_type(type, fn);
+    if (n < 0) throw rma::InvalidArgument(fn, "n", std::to_string(n), "must not be negative");
+    const rma::ReduceOp o = reduce_op(op, type, fn);
+    if (n > 0) need(x, fn, "x");
+    switch (type) {  // complex: the real and imaginary parts are summed as two reals each
+      case ARMADA_GA_INT: return reduce<int>(x, n, o, g);
+      case ARMADA_GA_LONG: return reduce<long>(x, n, o, g);
+      case ARMADA_GA_FLOAT: return reduce<float>(x, n, o, g);
+      case ARMADA_GA_DOUBLE: return reduce<double>(x, n, o, g);
+      case ARMADA_GA_SCOMPLEX: return reduce<float>(x, 2 * n, o, g);
+      default: return reduce<double>(x, 2 * n, o, g);
+    }
+  });
+}
+int armada_ga_brdcst(int group, void* buf, int64_t bytes, int root) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    const rma::Group g = group_of(group, fn);
+    if (!g.is_member())
+      throw rma::InvalidArgument(fn, "group", std::to_string(group), "this rank is not a member of the group");
+    if (bytes < 0) throw rma::InvalidArgument(fn, "bytes", std::to_string(bytes), "must not be negative");
+    if (root < 0 || root >= g.size())
+      throw rma::InvalidArgument(fn, "root", std::to_string(root),
+                                 "is not a rank of the group (size " + std::to_string(g.size()) + ")");
+    if (bytes > 0) need(buf, fn, "buf");
+    rma::broadcast(buf, static_cast<std::size_t>(bytes), root, g);
+  });
 }
 
 // ---- process groups ------------------------------------------------------------------------------

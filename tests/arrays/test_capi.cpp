@@ -694,3 +694,61 @@ TEST(Sync, GroupSyncWaitsForTheGroupAndGlobalSyncForTheWorld) {
 }
 
 }  // namespace
+
+// The functions the Fortran module needs beyond the C++ API's mirror: fences, reductions and
+// broadcasts of plain buffers, the Fortran view's matrix norms and patch conversion.
+namespace {
+TEST(CApi, FencesCollectivesAndFortranHelpers) {
+  EXPECT_EQ(armada_ga_fence((rank() + 1) % nranks()), ARMADA_GA_OK) << message();
+  EXPECT_EQ(armada_ga_fence_all(), ARMADA_GA_OK) << message();
+  EXPECT_EQ(armada_ga_fence(nranks()), ARMADA_GA_ERR_ARG);
+  EXPECT_NE(message().find("'rank'"), std::string::npos) << message();
+
+  std::vector<int> counts{rank(), 1};
+  ASSERT_EQ(armada_ga_gop(ARMADA_GA_GROUP_WORLD, ARMADA_GA_INT, counts.data(), 2, "+"), ARMADA_GA_OK) << message();
+  EXPECT_EQ(counts[0], nranks() * (nranks() - 1) / 2);
+  EXPECT_EQ(counts[1], nranks());
+  double worst = -rank();
+  ASSERT_EQ(armada_ga_gop(ARMADA_GA_GROUP_WORLD, ARMADA_GA_DOUBLE, &worst, 1, "absmax"), ARMADA_GA_OK) << message();
+  EXPECT_EQ(worst, nranks() - 1);
+  std::complex<double> z{1.0, static_cast<double>(rank())};
+  ASSERT_EQ(armada_ga_gop(ARMADA_GA_GROUP_WORLD, ARMADA_GA_DCOMPLEX, &z, 1, "+"), ARMADA_GA_OK) << message();
+  EXPECT_EQ(z, std::complex<double>(nranks(), nranks() * (nranks() - 1) / 2.0));
+  EXPECT_EQ(armada_ga_gop(ARMADA_GA_GROUP_WORLD, ARMADA_GA_DCOMPLEX, &z, 1, "max"), ARMADA_GA_ERR_ARG);
+  EXPECT_EQ(armada_ga_gop(ARMADA_GA_GROUP_WORLD, ARMADA_GA_INT, counts.data(), 2, "sum of squares"), ARMADA_GA_ERR_ARG);
+  EXPECT_NE(message().find("sum of squares"), std::string::npos) << message();
+  float v[3] = {1.0f * rank(), 2.0f * rank(), 3.0f * rank()};
+  ASSERT_EQ(armada_ga_brdcst(ARMADA_GA_GROUP_WORLD, v, sizeof v, nranks() - 1), ARMADA_GA_OK) << message();
+  EXPECT_EQ(v[2], 3.0f * (nranks() - 1));
+  EXPECT_EQ(armada_ga_brdcst(ARMADA_GA_GROUP_WORLD, v, sizeof v, nranks()), ARMADA_GA_ERR_ARG);
+
+  // A 2 x 3 C-view matrix [[1, -2, 3], [4, 5, -6]]: C view 1-norm (largest column sum) 9,
+  // infinity norm (largest row sum) 15; the Fortran view sees the transpose.
+  const int64_t dims[2] = {2, 3}, lo[2] = {0, 0};
+  const double m[6] = {1, -2, 3, 4, 5, -6};
+  int g = 0;
+  ASSERT_EQ(armada_ga_create(ARMADA_GA_DOUBLE, 2, dims, "norms", nullptr, &g), ARMADA_GA_OK) << message();
+  if (rank() == 0) ASSERT_EQ(armada_ga_put(g, lo, dims, m, nullptr), ARMADA_GA_OK) << message();
+  ASSERT_EQ(armada_ga_sync(), ARMADA_GA_OK);
+  double n1 = 0, ninf = 0, f1 = 0, finf = 0;
+  EXPECT_EQ(armada_ga_norm1(g, &n1), ARMADA_GA_OK);
+  EXPECT_EQ(armada_ga_norm_infinity(g, &ninf), ARMADA_GA_OK);
+  EXPECT_EQ(armada_gaf_norm1(g, &f1), ARMADA_GA_OK);
+  EXPECT_EQ(armada_gaf_norm_infinity(g, &finf), ARMADA_GA_OK);
+  EXPECT_EQ(n1, 9);
+  EXPECT_EQ(ninf, 15);
+  EXPECT_EQ(f1, 15);
+  EXPECT_EQ(finf, 9);
+  EXPECT_EQ(armada_ga_destroy(g), ARMADA_GA_OK);
+
+  // The Fortran patch (2:4, 1:3) is the C view's rows [0, 3) and columns [1, 4).
+  const int64_t flo[2] = {2, 1}, fhi[2] = {4, 3};
+  int64_t clo[2] = {-1, -1}, chi[2] = {-1, -1};
+  ASSERT_EQ(armada_gaf_to_c_patch(2, flo, fhi, clo, chi), ARMADA_GA_OK) << message();
+  EXPECT_EQ(clo[0], 0);
+  EXPECT_EQ(clo[1], 1);
+  EXPECT_EQ(chi[0], 3);
+  EXPECT_EQ(chi[1], 4);
+  EXPECT_EQ(armada_gaf_to_c_patch(8, flo, fhi, clo, chi), ARMADA_GA_ERR_ARG);
+}
+}  // namespace

@@ -72,6 +72,11 @@ const char* armada_ga_error_message(void);
  * running (ARMCI_Init, armada::rma::init) it only records that; calling it twice is an
  * ARMADA_GA_ERR_STATE. */
 int armada_ga_initialize(int* argc, char*** argv);
+/* Starts the runtime on a communicator of a program that started MPI itself, given as a Fortran
+ * MPI handle (MPI_Fint: the old `mpi` module's INTEGER, or mpi_f08's comm%MPI_VAL; C programs
+ * pass MPI_Comm_c2f(comm)). "The world" is then that communicator's ranks. Collective over it;
+ * MPI stays running after armada_ga_finalize. */
+int armada_ga_initialize_fcomm(int fortran_comm);
 /* *flag = 1 when the runtime is running (whoever started it), else 0. */
 int armada_ga_initialized(int* flag);
 /* Destroys every live array and mutex set (in creation order), forgets every group handle and
@@ -96,6 +101,19 @@ int armada_ga_sync(void);
 /* The same completion, but barriers only the array's group (ranks outside it are not waited
  * for). Collective over the array's group. */
 int armada_ga_sync_group(int handle);
+
+/* Remote completion of every operation this rank issued to world rank `rank` (GA_Fence), or to
+ * every rank. Not collective. */
+int armada_ga_fence(int rank);
+int armada_ga_fence_all(void);
+
+/* ---- collectives on plain buffers (GA_Dgop, GA_Brdcst) -------------------------------------- */
+/* In-place reduction of n elements of `type` at x over the members of `group`; every member gets
+ * the result. op: "+" (or "sum"), "*" (or "prod"), "max", "min", "absmax", "absmin"; complex
+ * types take only "+". Collective over the group. */
+int armada_ga_gop(int group, int type, void* x, int64_t n, const char* op);
+/* Broadcasts `bytes` bytes at buf from group rank `root`. Collective over the group. */
+int armada_ga_brdcst(int group, void* buf, int64_t bytes, int root);
 
 /* ---- process groups ------------------------------------------------------------------------- */
 /* A group of n ranks of group `parent` (ranks given as parent-group ranks, in the new group's
@@ -333,11 +351,18 @@ int armada_gaf_elem_min_patch(int a, const int64_t alo[], const int64_t ahi[], i
                               const int64_t bhi[], int c, const int64_t clo[], const int64_t chi[]);
 int armada_gaf_dot_patch(int a, const int64_t alo[], const int64_t ahi[], int b, const int64_t blo[],
                          const int64_t bhi[], void* result);
+/* 1-norm (largest column sum) and infinity norm (largest row sum) of the Fortran view's matrix;
+ * a vector's norms as in the C view. */
+int armada_gaf_norm1(int handle, double* result);
+int armada_gaf_norm_infinity(int handle, double* result);
 /* index: one-based. Ties go to the first element in the C view's (row-major) order. */
 int armada_gaf_select_elem(int handle, int want_max, void* value, int64_t index[]);
 int armada_gaf_select_elem_patch(int handle, const int64_t lo[], const int64_t hi[], int want_max, void* value,
                                  int64_t index[]);
 int armada_gaf_print_patch(int handle, const int64_t lo[], const int64_t hi[]);
+/* The C view (zero-based [clo, chi), dimensions reversed) of the Fortran-view patch [lo, hi] of
+ * an ndim-dimensional array: for layers that take C-view patches (the linalg C API). */
+int armada_gaf_to_c_patch(int ndim, const int64_t lo[], const int64_t hi[], int64_t clo[], int64_t chi[]);
 
 #ifdef __cplusplus
 }

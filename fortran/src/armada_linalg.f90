@@ -1,0 +1,212 @@
+! Linear algebra on 2-D arrays from Fortran (module armada re-exports it): the linalg C API
+! (armada/linalg/c_api.h) seen through GA's Fortran view.
+!
+! The linalg C API works on the C view, where a Fortran matrix A(m, n) is the row-major n x m
+! matrix Ac = transpose(A). So the Fortran operation becomes its transpose: C = op(A) op(B) is
+! Cc = op(Bc) op(Ac) (the same op letters, operands swapped); patches are converted by the arrays
+! C API (armada_gaf_to_c_patch), never here. Solves need B as stored: a temporary C-view copy of
+! transpose(B) is made, solved and copied back. Where the transposed problem would need a complex
+! conjugate that the C API does not offer (Cholesky and eigenvectors of complex matrices, LU
+! with 'C'), the procedures report ARMADA_ERR_UNSUPPORTED instead of computing something else.
+module armada_linalg
+  use, intrinsic :: iso_c_binding
+  use armada_c
+  use armada_support
+  implicit none
+  private
+  public :: armada_gemm, armada_matmul_patch, armada_transpose, armada_symmetrize, armada_lu_solve, &
+            armada_cholesky_solve, armada_eigen_symmetric, armada_inverse
+
+contains
+
+  ! 'N', 'T' or 'C' (either case) as ARMADA_LA_*.
+  integer(c_int) function op_of(op, arg, trans, out) result(code)
+    character(len=*), intent(in) :: op, arg
+    character(len=*), intent(in) :: trans
+    integer(c_int), intent(out) :: out
+    code = ARMADA_GA_OK
+    select case (trans)
+    case ('N', 'n')
+      out = ARMADA_LA_NOTRANS
+    case ('T', 't')
+      out = ARMADA_LA_TRANS
+    case ('C', 'c')
+      out = ARMADA_LA_CONJTRANS
+    case default
+      out = -1
+      code = reject(op, "argument '" // arg // "' = '" // trans // "': 'N', 'T' or 'C'")
+    end select
+  end function
+
+  logical function is_complex(etype)
+    integer(c_int), intent(in) :: etype
+    is_complex = etype == ARMADA_GA_SCOMPLEX .or. etype == ARMADA_GA_DCOMPLEX
+  end function
+
+  ! C = alpha op(A) op(B) + beta C on whole 2-D arrays (GA_Dgemm / GA_Zgemm: transa, transb
+  ! 'N', 'T', 'C'). alpha and beta are of the arrays' type. Collective.
+  subroutine armada_gemm(transa, transb, alpha, a, b, beta, c, stat, errmsg)
+    character(len=*), intent(in) :: transa, transb
+    type(*), dimension(..), intent(in) :: alpha, beta
+    integer, intent(in) :: a, b, c
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: op = 'armada_gemm'
+    type(c_ptr) :: x, y
+    integer(c_int) :: code, opa, opb
+    code = op_of(op, 'transa', transa, opa)
+    if (code == ARMADA_GA_OK) code = op_of(op, 'transb', transb, opb)
+    if (code == ARMADA_GA_OK) code = scalar_of(op, a, alpha, 'alpha', x)
+    if (code == ARMADA_GA_OK) code = scalar_of(op, a, beta, 'beta', y)
+    if (code == ARMADA_GA_OK) code = la(armada_la_gemm(opb, opa, x, b, a, y, c))
+    call finish(code, stat, errmsg)
+  end subroutine
+
+  ! The same on patches [alo, ahi] of A, [blo, bhi] of B, [clo, chi] of C, op applied to the
+  ! patches as stored (GA_Matmul_patch).
+  subroutine armada_matmul_patch(transa, transb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi, stat, errmsg)
+    character(len=*), intent(in) :: transa, transb
+    type(*), dimension(..), intent(in) :: alpha, beta
+    integer, intent(in) :: a, alo(:), ahi(:), b, blo(:), bhi(:), c, clo(:), chi(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: op = 'armada_matmul_patch'
+    type(patch_t) :: pa, pb, pc
+    integer(c_int64_t) :: calo(2), cahi(2), cblo(2), cbhi(2), cclo(2), cchi(2)
+    type(c_ptr) :: x, y
+    integer(c_int) :: code, opa, opb
+    code = op_of(op, 'transa', transa, opa)
+    if (code == ARMADA_GA_OK) code = op_of(op, 'transb', transb, opb)
+    if (code == ARMADA_GA_OK) code = patch_of(op, a, alo, ahi, pa)
+    if (code == ARMADA_GA_OK) code = patch_of(op, b, blo, bhi, pb)
+    if (code == ARMADA_GA_OK) code = patch_of(op, c, clo, chi, pc)
+    if (code == ARMADA_GA_OK .and. pa%ndim /= 2) code = reject(op, "argument 'a' is not a 2-D array")
+    if (code == ARMADA_GA_OK .and. pb%ndim /= 2) code = reject(op, "argument 'b' is not a 2-D array")
+    if (code == ARMADA_GA_OK .and. pc%ndim /= 2) code = reject(op, "argument 'c' is not a 2-D array")
+    if (code == ARMADA_GA_OK) code = ga(armada_gaf_to_c_patch(2, pa%lo, pa%hi, calo, cahi))
+    if (code == ARMADA_GA_OK) code = ga(armada_gaf_to_c_patch(2, pb%lo, pb%hi, cblo, cbhi))
+    if (code == ARMADA_GA_OK) code = ga(armada_gaf_to_c_patch(2, pc%lo, pc%hi, cclo, cchi))
+    if (code == ARMADA_GA_OK) code = scalar_of(op, a, alpha, 'alpha', x)
+    if (code == ARMADA_GA_OK) code = scalar_of(op, a, beta, 'beta', y)
+    if (code == ARMADA_GA_OK) &
+      code = la(armada_la_matmul_patch(opb, opa, x, b, cblo, cbhi, a, calo, cahi, y, c, cclo, cchi))
+    call finish(code, stat, errmsg)
+  end subroutine
+
+  ! b = transpose(a) (GA_Transpose); a = (a + transpose(a)) / 2 (GA_Symmetrize). Both read the
+  ! same in either view.
+  subroutine armada_transpose(a, b, stat, errmsg)
+    integer, intent(in) :: a, b
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(la(armada_la_transpose(a, b)), stat, errmsg)
+  end subroutine
+  subroutine armada_symmetrize(a, stat, errmsg)
+    integer, intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(la(armada_la_symmetrize(a)), stat, errmsg)
+  end subroutine
+
+  ! inv = A**-1 (inv may be a); the inverse of transpose(A) is transpose(A**-1), so the C view
+  ! computes the same thing.
+  subroutine armada_inverse(a, inv, stat, errmsg)
+    integer, intent(in) :: a, inv
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(la(armada_la_inverse(a, inv)), stat, errmsg)
+  end subroutine
+
+  ! Solves op(A) X = B by LU (GA_Lu_solve: trans 'N', 'T'; 'C' for real arrays); B(n, nrhs) is
+  ! overwritten by X. A is not changed.
+  subroutine armada_lu_solve(trans, a, b, stat, errmsg)
+    character(len=*), intent(in) :: trans
+    integer, intent(in) :: a, b
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: op = 'armada_lu_solve'
+    integer(c_int) :: code, t, opc, etype, ndim
+    code = op_of(op, 'trans', trans, t)
+    if (code == ARMADA_GA_OK) code = array_info(a, etype, ndim)
+    if (code == ARMADA_GA_OK .and. t == ARMADA_LA_CONJTRANS .and. is_complex(etype)) &
+      code = reject(op, "trans = 'C' on a complex matrix is not offered in the Fortran view", &
+                    ARMADA_GA_ERR_UNSUPPORTED)
+    ! op(A) X = B in Fortran is opc(Ac) Xc = Bc with Ac = transpose(A): 'N' -> 'T', 'T' -> 'N'.
+    opc = ARMADA_LA_TRANS
+    if (t /= ARMADA_LA_NOTRANS) opc = ARMADA_LA_NOTRANS
+    if (code == ARMADA_GA_OK) code = solve_on_transpose(op, 'lu', opc, a, b)
+    call finish(code, stat, errmsg)
+  end subroutine
+
+  ! Solves A X = B for a symmetric positive definite real A (GA_Llt_solve); B(n, nrhs) is
+  ! overwritten by X. Reads A's upper triangle (the C view's lower one).
+  subroutine armada_cholesky_solve(a, b, stat, errmsg)
+    integer, intent(in) :: a, b
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: op = 'armada_cholesky_solve'
+    integer(c_int) :: code, etype, ndim
+    code = array_info(a, etype, ndim)
+    if (code == ARMADA_GA_OK .and. is_complex(etype)) &
+      code = reject(op, 'complex (Hermitian) matrices are not offered in the Fortran view', ARMADA_GA_ERR_UNSUPPORTED)
+    if (code == ARMADA_GA_OK) code = solve_on_transpose(op, 'cholesky', ARMADA_LA_NOTRANS, a, b)
+    call finish(code, stat, errmsg)
+  end subroutine
+
+  ! The C-view solve on Y = transpose(B) as a C-view n x nrhs array, then B = transpose(Y).
+  integer(c_int) function solve_on_transpose(op, method, opc, a, b) result(code)
+    character(len=*), intent(in) :: op, method
+    integer(c_int), intent(in) :: opc
+    integer, intent(in) :: a, b
+    integer(c_int) :: etype, ndim, group, y, undo
+    integer(c_int64_t) :: dims(ARMADA_GA_MAX_DIM)
+    code = ga(armada_gaf_inquire(b, etype, ndim, dims))
+    if (code == ARMADA_GA_OK .and. ndim /= 2) code = reject(op, "argument 'b' must be a 2-D array B(n, nrhs)")
+    if (code == ARMADA_GA_OK) code = ga(armada_ga_group(b, group))
+    if (code /= ARMADA_GA_OK) return
+    ! B(n, nrhs) is the C view's nrhs x n; Y, created as the Fortran view's (nrhs, n), is the C
+    ! view's n x nrhs right-hand side.
+    code = ga(armada_gaf_create_full(etype, 2, [dims(2), dims(1)], cstr('armada_solve_rhs'), group=group, handle=y))
+    if (code /= ARMADA_GA_OK) return
+    code = la(armada_la_transpose(b, y))
+    if (code == ARMADA_GA_OK) then
+      if (method == 'lu') then
+        code = la(armada_la_lu_solve(opc, a, y))
+      else
+        code = la(armada_la_cholesky_solve(a, y))
+      end if
+    end if
+    if (code == ARMADA_GA_OK) code = la(armada_la_transpose(y, b))
+    undo = armada_ga_destroy(y)
+    if (code == ARMADA_GA_OK .and. undo /= ARMADA_GA_OK) code = ga(undo)
+  end function
+
+  ! Eigenvalues (ascending, every rank) and eigenvectors (columns of v) of the symmetric real A
+  ! (GA_Diag_std). values: n elements of A's type. Reads A's upper triangle.
+  subroutine armada_eigen_symmetric(a, v, values, stat, errmsg)
+    integer, intent(in) :: a, v
+    type(*), dimension(..), contiguous, intent(inout) :: values
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: op = 'armada_eigen_symmetric'
+    integer(c_int) :: code, etype, ndim, vc, undo
+    integer(c_int64_t) :: dims(ARMADA_GA_MAX_DIM)
+    type(c_ptr) :: w
+    code = ga(armada_gaf_inquire(a, etype, ndim, dims))
+    if (code == ARMADA_GA_OK .and. is_complex(etype)) &
+      code = reject(op, 'complex (Hermitian) matrices are not offered in the Fortran view', ARMADA_GA_ERR_UNSUPPORTED)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, etype, values, dims(1), 'values', w)
+    if (code == ARMADA_GA_OK) then
+      ! The C view's eigenvectors are its columns, which are rows in the Fortran view: transpose.
+      code = ga(armada_ga_duplicate(v, cstr('armada_eigenvectors'), vc))
+      if (code == ARMADA_GA_OK) then
+        code = la(armada_la_eigen_symmetric(a, vc, w))
+        if (code == ARMADA_GA_OK) code = la(armada_la_transpose(vc, v))
+        undo = armada_ga_destroy(vc)
+        if (code == ARMADA_GA_OK .and. undo /= ARMADA_GA_OK) code = ga(undo)
+      end if
+    end if
+    call finish(code, stat, errmsg)
+  end subroutine
+
+end module armada_linalg

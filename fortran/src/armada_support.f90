@@ -1,0 +1,189 @@
+! What the module's procedures share: reporting errors (into `stat` and `errmsg`, or a stop with
+! Armada's message), checking index tuples against an array's rank, and handing buffers to the
+! C API after checking their type, contiguity and size (buffers.c). No index is converted here:
+! tuples go unchanged to the arrays C API's Fortran view (armada_gaf_*).
+module armada_support
+  use, intrinsic :: iso_c_binding
+  use armada_c
+  implicit none
+  private
+  public :: patch_t, finish, ga, la, reject, c_string, cstr, array_info, tuple_size, patch_of, buffer_of, &
+            scalar_of, optional_patch, i64
+
+  ! A patch operation's arguments ready for the C API.
+  type :: patch_t
+    integer(c_int) :: etype = -1, ndim = 0
+    integer(c_int64_t), allocatable :: lo(:), hi(:), ld(:), skip(:)
+    integer(c_int64_t) :: need = 0  ! elements the buffer must hold
+    type(c_ptr) :: buf = c_null_ptr
+  end type
+
+contains
+
+  ! Ends every procedure: `stat` gets the code; on an error `errmsg` gets the message, and
+  ! without `stat` the program stops with it (as Fortran's own statements do).
+  subroutine finish(code, stat, errmsg)
+    integer(c_int), intent(in) :: code
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=:), allocatable :: message
+    if (present(stat)) stat = code
+    if (code == ARMADA_GA_OK) return
+    message = c_string(armada_f_message())
+    if (present(errmsg)) errmsg = message
+    if (.not. present(stat)) error stop 'armada: ' // message
+  end subroutine
+
+  ! A return code of the arrays (ga) or linalg (la) C API; on an error its message becomes the
+  ! module's.
+  integer(c_int) function ga(code)
+    integer(c_int), intent(in) :: code
+    if (code /= ARMADA_GA_OK) call armada_f_keep_ga_message()
+    ga = code
+  end function
+  integer(c_int) function la(code)
+    integer(c_int), intent(in) :: code
+    if (code /= ARMADA_GA_OK) call armada_f_keep_la_message()
+    la = code
+  end function
+
+  ! An error found by the module itself: "<op>: <text>", code ARMADA_GA_ERR_ARG (or `code`).
+  integer(c_int) function reject(op, text, code)
+    character(len=*), intent(in) :: op, text
+    integer(c_int), intent(in), optional :: code
+    call armada_f_set_message(cstr(op // ': ' // text))
+    reject = ARMADA_GA_ERR_ARG
+    if (present(code)) reject = code
+  end function
+
+  function c_string(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: n
+    interface
+      integer(c_size_t) function strlen(str) bind(C)
+        import
+        type(c_ptr), value :: str
+      end function
+    end interface
+    if (.not. c_associated(p)) then
+      s = ''
+      return
+    end if
+    n = int(strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate (character(len=n) :: s)
+    s = transfer(chars, s)
+  end function
+
+  ! A NUL-terminated copy for C.
+  function cstr(s)
+    character(len=*), intent(in) :: s
+    character(kind=c_char, len=len_trim(s) + 1) :: cstr
+    cstr = trim(s) // c_null_char
+  end function
+
+  elemental integer(c_int64_t) function i64(x)
+    integer, intent(in) :: x
+    i64 = int(x, c_int64_t)
+  end function
+
+  function itoa(x) result(s)
+    integer(c_int64_t), intent(in) :: x
+    character(len=24) :: buffer
+    character(len=:), allocatable :: s
+    write (buffer, '(i0)') x
+    s = trim(buffer)
+  end function
+
+  ! The element type and rank of array g.
+  integer(c_int) function array_info(g, etype, ndim) result(code)
+    integer, intent(in) :: g
+    integer(c_int), intent(out) :: etype, ndim
+    integer(c_int64_t) :: dims(ARMADA_GA_MAX_DIM)
+    code = ga(armada_gaf_inquire(g, etype, ndim, dims))
+  end function
+
+  ! An index tuple must have one entry per dimension.
+  integer(c_int) function tuple_size(op, arg, have, want) result(code)
+    character(len=*), intent(in) :: op, arg
+    integer, intent(in) :: have
+    integer(c_int), intent(in) :: want
+    code = ARMADA_GA_OK
+    if (have /= want) code = reject(op, "argument '" // arg // "' has " // itoa(i64(have)) // &
+                                    " entries, the array has " // itoa(int(want, c_int64_t)) // " dimensions")
+  end function
+
+  ! Checks a patch's tuples against array g and works out how many elements its buffer needs
+  ! (with ld, GA's leading dimensions: the buffer's extents in dimensions 1 .. ndim-1).
+  integer(c_int) function patch_of(op, g, lo, hi, p, ld, skip) result(code)
+    character(len=*), intent(in) :: op
+    integer, intent(in) :: g, lo(:), hi(:)
+    type(patch_t), intent(out) :: p
+    integer, intent(in), optional :: ld(:), skip(:)
+    integer(c_int64_t) :: n(ARMADA_GA_MAX_DIM), stride
+    integer :: d
+    code = array_info(g, p%etype, p%ndim)
+    if (code == ARMADA_GA_OK) code = tuple_size(op, 'lo', size(lo), p%ndim)
+    if (code == ARMADA_GA_OK) code = tuple_size(op, 'hi', size(hi), p%ndim)
+    if (code == ARMADA_GA_OK .and. present(skip)) code = tuple_size(op, 'skip', size(skip), p%ndim)
+    if (code == ARMADA_GA_OK .and. present(ld) .and. p%ndim > 1) &
+      code = tuple_size(op, 'ld', size(ld), p%ndim - 1)
+    if (code /= ARMADA_GA_OK) return
+    p%lo = i64(lo)
+    p%hi = i64(hi)
+    if (present(ld) .and. p%ndim > 1) p%ld = i64(ld)
+    if (present(skip)) p%skip = i64(skip)
+    n(1:p%ndim) = max(0_c_int64_t, p%hi - p%lo + 1)
+    if (present(skip)) then
+      where (p%skip > 0 .and. n(1:p%ndim) > 0) n(1:p%ndim) = (p%hi - p%lo) / p%skip + 1
+    end if
+    p%need = 0
+    if (any(n(1:p%ndim) == 0)) return  ! an empty or wrong patch: the C API names the error
+    p%need = 1
+    stride = 1
+    do d = 1, p%ndim
+      p%need = p%need + (n(d) - 1) * stride
+      if (d < p%ndim) then
+        if (allocated(p%ld)) then
+          stride = stride * p%ld(d)
+        else
+          stride = stride * n(d)
+        end if
+      end if
+    end do
+  end function
+
+  ! The address of a buffer of `count` elements of ARMADA_GA_* `type` (buffers.c checks it).
+  integer(c_int) function buffer_of(op, etype, buf, count, arg, addr) result(code)
+    character(len=*), intent(in) :: op, arg
+    integer(c_int), intent(in) :: etype
+    type(*), dimension(..), intent(in) :: buf
+    integer(c_int64_t), intent(in) :: count
+    type(c_ptr), intent(out) :: addr
+    code = armada_f_buffer(buf, etype, count, cstr(op), cstr(arg), addr)
+  end function
+
+  ! The address of a scalar argument (alpha, value, result) of array g's element type.
+  integer(c_int) function scalar_of(op, g, x, arg, addr) result(code)
+    character(len=*), intent(in) :: op, arg
+    integer, intent(in) :: g
+    type(*), dimension(..), intent(in) :: x
+    type(c_ptr), intent(out) :: addr
+    integer(c_int) :: etype, ndim
+    code = array_info(g, etype, ndim)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, etype, x, 1_c_int64_t, arg, addr)
+  end function
+
+  ! Optional patch bounds come in pairs: both (a patch operation) or neither (the whole array).
+  integer(c_int) function optional_patch(op, has_lo, has_hi, patch) result(code)
+    character(len=*), intent(in) :: op
+    logical, intent(in) :: has_lo, has_hi
+    logical, intent(out) :: patch
+    code = ARMADA_GA_OK
+    patch = has_lo .and. has_hi
+    if (has_lo .neqv. has_hi) code = reject(op, "give both bounds of a patch (lo and hi) or neither")
+  end function
+
+end module armada_support

@@ -9,10 +9,10 @@
 
 namespace armada::apps::ccsd {
 
-TaskLists build_all_tasks(const Tensors& tensors) {
-  TaskLists lists;
-  for (const TermSpec& s : term_specs) lists[static_cast<std::size_t>(s.term)] = build_tasks(tensors, s.term);
-  return lists;
+TermPlans plan_all_terms(const Tensors& tensors) {
+  TermPlans plans;
+  for (const TermSpec& s : term_specs) plans[static_cast<std::size_t>(s.term)] = plan_term(tensors, s.term);
+  return plans;
 }
 
 namespace {
@@ -46,15 +46,16 @@ double sum_of_residual(TileStore& store) {
 
 }  // namespace
 
-RunResult run_contraction(const Tensors& tensors, const TaskLists& tasks, TileStore& store, Schedule schedule,
+RunResult run_contraction(const Tensors& tensors, const TermPlans& plans, TileStore& store, Schedule schedule,
                           bool record_executed) {
   create_and_fill(tensors, store);
   RunResult result;
+  Replicas replicas;
   for (const TermSpec& s : term_specs) {
     const auto i = static_cast<std::size_t>(s.term);
     store.sync();
     const double t0 = MPI_Wtime();
-    result.terms[i] = run_term(store, s.term, tasks[i], schedule, record_executed);
+    result.terms[i] = run_term(store, tensors, plans[i], replicas, schedule, record_executed);
     store.sync();  // every accumulate of the term is in R
     double mine = MPI_Wtime() - t0;
     MPI_Allreduce(&mine, &result.seconds[i], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

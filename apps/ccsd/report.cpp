@@ -67,7 +67,7 @@ Summary summarize(const DgemmRun& run) {
   return s;
 }
 
-void print_problem(const Problem& p, const Tensors& tensors, const TaskLists& tasks, int ranks, Schedule schedule) {
+void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& plans, int ranks, Schedule schedule) {
   if (world_rank() != 0) return;
   const Settings& st = p.settings;
   std::printf("armada-ccsd: CCSD-like tiled contraction, o=%lld v=%lld tile=%lld irreps=%d, %d ranks, schedule %s\n",
@@ -82,8 +82,11 @@ void print_problem(const Problem& p, const Tensors& tensors, const TaskLists& ta
                 100.0 * static_cast<double>(t.elements()) / dense);
   }
   std::printf("\n");
-  for (const TermSpec& s : term_specs)
-    std::printf("  %-10s %-40s %8zu tasks\n", s.name, s.formula, tasks[static_cast<std::size_t>(s.term)].size());
+  for (const TermSpec& s : term_specs) {
+    const bool a = s.streamed == Operand::a;
+    std::printf("  %-10s %-40s %8zu tasks (%s streamed, %s replicated)\n", s.name, s.formula,
+                plans[static_cast<std::size_t>(s.term)].tasks.size(), spec_of(a ? s.a : s.b).name, spec_of(a ? s.b : s.a).name);
+  }
 }
 
 void print_summary(const Summary& s) {

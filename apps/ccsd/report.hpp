@@ -42,7 +42,7 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run);
 Summary summarize(const DgemmRun& run);
 
 /// Rank 0 prints: the problem (tiles, stored sizes, tasks).
-void print_problem(const Problem& p, const Tensors& tensors, const TaskLists& tasks, int ranks, Schedule schedule);
+void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& plans, int ranks, Schedule schedule);
 /// Rank 0 prints one implementation's table.
 void print_summary(const Summary& s);
 /// Rank 0 prints the ratios of the implementations run in the same launch.

@@ -3,14 +3,18 @@
 // Dynamic schedule: a rank takes the next task number from the term's shared counter
 // (read_inc, the NXTVAL of coupled-cluster codes) until the number passes the end of the list.
 // Static schedule: rank r takes tasks r, r + P, r + 2P, ... (round-robin, no counter).
-// Either way a rank pipelines its tasks: while the dgemm of the current task runs, the gets of
-// its next task's input blocks are in flight, and the accumulate of the previous product
-// into R completes; two sets of buffers alternate.
+// A rank first gets the term's replicated operand (replica.hpp), then walks the chunks of its
+// tasks as one pipeline with two input buffer sets: while the dgemm of one chunk runs, the
+// nonblocking gets of the next chunk (of the same task, or the first of the next one) are in
+// flight. A task's chunks accumulate into a local product; at the task's end the product is
+// written into R's block layout and accumulated into R with nonblocking accumulates (one per
+// contiguous run of R blocks), which complete while the next task runs.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "replica.hpp"
 #include "store.hpp"
 #include "tasks.hpp"
 
@@ -23,14 +27,14 @@ const char* to_string(Schedule s);
 struct TermStats {
   std::int64_t tasks = 0;   ///< tasks executed by this rank
   double flops = 0;         ///< their useful flops
-  double bytes = 0;         ///< input bytes fetched
+  double bytes = 0;         ///< input bytes fetched (streamed blocks and replicas)
   double busy = 0;          ///< seconds from the start of the term to this rank's last accumulate
   std::vector<std::int64_t> executed;  ///< task numbers executed (only when recorded)
 };
 
-/// Executes the tasks of `term` on this rank's share. Not collective itself (the caller
+/// Executes the tasks of `plan` on this rank's share. Not collective itself (the caller
 /// brackets it with syncs); the dynamic schedule needs the term's counter at 0.
-TermStats run_term(TileStore& store, Term term, const std::vector<Task>& tasks, Schedule schedule,
-                   bool record_executed);
+TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& plan, Replicas& replicas,
+                   Schedule schedule, bool record_executed);
 
 }  // namespace armada::apps::ccsd

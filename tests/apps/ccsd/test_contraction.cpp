@@ -34,9 +34,9 @@ TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
   const Case& c = GetParam();
   const Problem p(c.settings);
   const Tensors tensors(p);
-  const TaskLists tasks = build_all_tasks(tensors);
+  const TermPlans plans = plan_all_terms(tensors);
   auto store = make_armada_store();
-  const RunResult run = run_contraction(tensors, tasks, *store, c.schedule);
+  const RunResult run = run_contraction(tensors, plans, *store, c.schedule);
   long long result[2] = {0, 0};  // compared, mismatches
   double max_rel = 0, ref_sum = 0;
   if (world_rank() == 0) {
@@ -82,18 +82,18 @@ std::vector<std::int64_t> all_executed(const std::vector<std::int64_t>& mine) {
   return all;
 }
 
-// Tile 1: thousands of one-element tasks, so the ranks hit the counter as fast as they can.
+// Tile 1: over a hundred small tasks per term, so the ranks hit the counter as fast as they can.
 TEST(Tasks, EveryTaskIsExecutedExactlyOnce) {
   use_one_blas_thread();
   for (Schedule schedule : {Schedule::dynamic, Schedule::static_round_robin}) {
-    const Problem p(Settings{3, 6, 1, 2});
+    const Problem p(Settings{11, 12, 1, 2});
     const Tensors tensors(p);
-    const TaskLists tasks = build_all_tasks(tensors);
+    const TermPlans plans = plan_all_terms(tensors);
     auto store = make_armada_store();
-    const RunResult run = run_contraction(tensors, tasks, *store, schedule, /*record_executed=*/true);
+    const RunResult run = run_contraction(tensors, plans, *store, schedule, /*record_executed=*/true);
     for (const TermSpec& t : term_specs) {
       const auto i = static_cast<std::size_t>(t.term);
-      std::vector<int> times(tasks[i].size(), 0);
+      std::vector<int> times(plans[i].tasks.size(), 0);
       for (std::int64_t id : all_executed(run.terms[i].executed)) {
         ASSERT_GE(id, 0);
         ASSERT_LT(static_cast<std::size_t>(id), times.size());
@@ -102,7 +102,7 @@ TEST(Tasks, EveryTaskIsExecutedExactlyOnce) {
       for (std::size_t k = 0; k < times.size(); ++k)
         EXPECT_EQ(times[k], 1) << t.name << " task " << k << " (" << to_string(schedule) << ")";
       EXPECT_EQ(run.terms[i].tasks, static_cast<std::int64_t>(run.terms[i].executed.size()));
-      EXPECT_GT(tasks[i].size(), 100u) << "enough tasks for the ranks to compete";
+      EXPECT_GT(plans[i].tasks.size(), 100u) << "enough tasks for the ranks to compete";
     }
     store->sync();
     store->destroy_all();

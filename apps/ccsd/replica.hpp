@@ -1,0 +1,36 @@
+// The replicated operand of a term (tasks.hpp): the whole tensor, fetched once per rank and
+// run with one blocking get, arranged into the sector matrices the term multiplies with.
+//
+// This is a deliberate choice, that of production CCSD codes when the amplitudes fit in a
+// node's memory: the amplitudes T (o²v², small next to the v⁴ integrals V) are replicated, the
+// integrals are streamed. Its cost is paid inside the terms and reported: the fetch counts in
+// the bytes fetched and the time of the first term that needs the tensor, the arrangement in
+// the time of the term that needs it. Arrangements are cached by (tensor, permutation): the pp-
+// and hh-ladder use T in the same one, the ring term its own.
+#pragma once
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "store.hpp"
+#include "tasks.hpp"
+
+namespace armada::apps::ccsd {
+
+/// One row-major matrix per sector (irrep).
+using SectorMatrices = std::vector<std::vector<double>>;
+
+class Replicas {
+ public:
+  /// The sector matrices of `plan`'s replicated operand: P_g x K_g when A is replicated,
+  /// K_g x Q_g when B is. Fetches the tensor on its first use (adding its bytes to `fetched`).
+  /// Not collective.
+  const SectorMatrices& sectors(TileStore& store, const Tensors& tensors, const TermPlan& plan, double& fetched);
+
+ private:
+  std::map<TensorId, std::vector<double>> whole_;
+  std::map<std::pair<TensorId, Perm>, SectorMatrices> arranged_;
+};
+
+}  // namespace armada::apps::ccsd

@@ -39,7 +39,12 @@ class ArmadaStore final : public TileStore {
     first = view.lo[0];
     return {view.data, static_cast<std::size_t>(view.size())};
   }
-  void release_local(TensorId id) override { array(id).release_update(); }
+  void release_local(TensorId id, bool updated) override {
+    if (updated)
+      array(id).release_update();
+    else
+      array(id).release();
+  }
   void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) override {
     slots_[static_cast<std::size_t>(slot)].push_back(array(id).get_nb({lo}, {lo + n}, buf));
   }

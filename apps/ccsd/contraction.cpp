@@ -50,12 +50,14 @@ RunResult run_contraction(const Tensors& tensors, const TermPlans& plans, TileSt
                           bool record_executed) {
   create_and_fill(tensors, store);
   RunResult result;
-  Replicas replicas;
+  // Memory the terms use, set up before them as the tensors are (its first touch is not theirs).
+  Replicas replicas(tensors, plans);
+  TaskBuffers buffers(plans);
   for (const TermSpec& s : term_specs) {
     const auto i = static_cast<std::size_t>(s.term);
     store.sync();
     const double t0 = MPI_Wtime();
-    result.terms[i] = run_term(store, tensors, plans[i], replicas, schedule, record_executed);
+    result.terms[i] = run_term(store, tensors, plans[i], replicas, buffers, schedule, record_executed);
     store.sync();  // every accumulate of the term is in R
     double mine = MPI_Wtime() - t0;
     MPI_Allreduce(&mine, &result.seconds[i], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

@@ -12,7 +12,6 @@
 namespace armada::apps::ccsd {
 
 /// The plans (sectors and task lists) of the three terms (the same on every rank).
-using TermPlans = std::array<TermPlan, term_count>;
 TermPlans plan_all_terms(const Tensors& tensors);
 
 /// This rank's view of a run.

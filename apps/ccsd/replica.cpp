@@ -24,11 +24,9 @@ Replicated replicated_of(const TermPlan& plan) {
   return {s.a, s.a_indices, l.a_perm, l.a_free, s.contracted, &plan.P, &plan.K};
 }
 
-SectorMatrices arrange(const TiledTensor& tensor, const std::vector<double>& whole, const Replicated& r) {
-  SectorMatrices m(r.rows->size());
+void arrange(const TiledTensor& tensor, const std::vector<double>& whole, const Replicated& r, SectorMatrices& m) {
   for (std::size_t g = 0; g < m.size(); ++g) {
     const PairSpace &rows = (*r.rows)[g], &cols = (*r.cols)[g];
-    m[g].assign(static_cast<std::size_t>(rows.extent * cols.extent), 0.0);
     LetterTiles lt;
     for (const PairSpace::Pair& row : rows.pairs)
       for (const PairSpace::Pair& col : cols.pairs) {
@@ -41,23 +39,35 @@ SectorMatrices arrange(const TiledTensor& tensor, const std::vector<double>& who
                         cols.extent);
       }
   }
-  return m;
 }
 
 }  // namespace
 
-const SectorMatrices& Replicas::sectors(TileStore& store, const Tensors& tensors, const TermPlan& plan, double& fetched) {
-  const Replicated r = replicated_of(plan);
-  const auto key = std::make_pair(r.id, r.perm);
-  if (auto it = arranged_.find(key); it != arranged_.end()) return it->second;
-  auto [whole, fresh] = whole_.try_emplace(r.id);
-  if (fresh) {
-    const std::int64_t n = tensors[r.id].elements();
-    whole->second.resize(static_cast<std::size_t>(n));
-    if (n > 0) store.get(r.id, 0, n, whole->second.data());
-    fetched += 8.0 * static_cast<double>(n);
+Replicas::Replicas(const Tensors& tensors, const TermPlans& plans) : tensors_(tensors) {
+  for (const TermPlan& plan : plans) {
+    const Replicated r = replicated_of(plan);
+    whole_[r.id].data.assign(static_cast<std::size_t>(tensors[r.id].elements()), 0.0);
+    Arranged& a = arranged_[std::make_pair(r.id, r.perm)];
+    a.matrices.resize(r.rows->size());
+    for (std::size_t g = 0; g < a.matrices.size(); ++g)
+      a.matrices[g].assign(static_cast<std::size_t>((*r.rows)[g].extent * (*r.cols)[g].extent), 0.0);
   }
-  return arranged_[key] = arrange(tensors[r.id], whole->second, r);
+}
+
+const SectorMatrices& Replicas::sectors(TileStore& store, const TermPlan& plan, double& fetched) {
+  const Replicated r = replicated_of(plan);
+  Arranged& a = arranged_.at(std::make_pair(r.id, r.perm));
+  if (a.filled) return a.matrices;
+  Whole& whole = whole_.at(r.id);
+  if (!whole.fetched) {
+    const auto n = static_cast<std::int64_t>(whole.data.size());
+    if (n > 0) store.get(r.id, 0, n, whole.data.data());
+    fetched += 8.0 * static_cast<double>(n);
+    whole.fetched = true;
+  }
+  arrange(tensors_[r.id], whole.data, r, a.matrices);
+  a.filled = true;
+  return a.matrices;
 }
 
 }  // namespace armada::apps::ccsd

@@ -5,8 +5,9 @@
 // node's memory: the amplitudes T (o²v², small next to the v⁴ integrals V) are replicated, the
 // integrals are streamed. Its cost is paid inside the terms and reported: the fetch counts in
 // the bytes fetched and the time of the first term that needs the tensor, the arrangement in
-// the time of the term that needs it. Arrangements are cached by (tensor, permutation): the pp-
-// and hh-ladder use T in the same one, the ring term its own.
+// the time of the term that needs it. Arrangements are shared by (tensor, permutation): the
+// pp- and hh-ladder use T in the same one, the ring term its own. The memory is allocated
+// (and touched) when the Replicas are made, before the terms run, as the tensors are.
 #pragma once
 
 #include <map>
@@ -23,14 +24,25 @@ using SectorMatrices = std::vector<std::vector<double>>;
 
 class Replicas {
  public:
+  /// Allocates the copies and sector matrices that `plans` need.
+  Replicas(const Tensors& tensors, const TermPlans& plans);
   /// The sector matrices of `plan`'s replicated operand: P_g x K_g when A is replicated,
-  /// K_g x Q_g when B is. Fetches the tensor on its first use (adding its bytes to `fetched`).
-  /// Not collective.
-  const SectorMatrices& sectors(TileStore& store, const Tensors& tensors, const TermPlan& plan, double& fetched);
+  /// K_g x Q_g when B is. Fetches the tensor on its first use (adding its bytes to `fetched`)
+  /// and arranges it on the arrangement's first use. Not collective.
+  const SectorMatrices& sectors(TileStore& store, const TermPlan& plan, double& fetched);
 
  private:
-  std::map<TensorId, std::vector<double>> whole_;
-  std::map<std::pair<TensorId, Perm>, SectorMatrices> arranged_;
+  struct Whole {
+    std::vector<double> data;
+    bool fetched = false;
+  };
+  struct Arranged {
+    SectorMatrices matrices;
+    bool filled = false;
+  };
+  const Tensors& tensors_;
+  std::map<TensorId, Whole> whole_;
+  std::map<std::pair<TensorId, Perm>, Arranged> arranged_;
 };
 
 }  // namespace armada::apps::ccsd

@@ -31,12 +31,13 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
   s.impl = impl;
   s.schedule = to_string(schedule);
   s.ranks = world_size();
-  double busy = 0, flops = 0, bytes = 0;
+  double busy = 0, flops = 0, bytes = 0, in_place = 0;
   for (std::size_t t = 0; t < term_count; ++t) {
     const TermStats& ts = run.terms[t];
     busy += ts.busy;
     flops += ts.flops;
     bytes += ts.bytes;
+    in_place += ts.bytes_in_place;
     s.term_seconds[t] = run.seconds[t];
     s.term_flops[t] = reduce(ts.flops, MPI_SUM);
     s.term_tasks[t] = static_cast<std::int64_t>(reduce(static_cast<double>(ts.tasks), MPI_SUM));
@@ -44,6 +45,7 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
   }
   s.flops = reduce(flops, MPI_SUM);
   s.bytes = reduce(bytes, MPI_SUM);
+  s.bytes_in_place = reduce(in_place, MPI_SUM);
   s.busy_max = reduce(busy, MPI_MAX);
   s.busy_mean = reduce(busy, MPI_SUM) / s.ranks;
   s.imbalance = s.busy_mean > 0 ? s.busy_max / s.busy_mean : 1;
@@ -107,7 +109,8 @@ void print_summary(const Summary& s) {
     std::printf("  aggregate local dgemm rate (sum of the ranks' rates): %.3f GF/s\n", s.gflops);
     return;
   }
-  std::printf("  bytes fetched: %s\n", human_bytes(s.bytes).c_str());
+  std::printf("  bytes fetched: %s (and %s of streamed blocks read in place by their owner)\n", human_bytes(s.bytes).c_str(),
+              human_bytes(s.bytes_in_place).c_str());
   std::printf("  checksum (sum of R): %.15e\n", *s.checksum);
   if (s.comparison) {
     const Comparison& c = *s.comparison;

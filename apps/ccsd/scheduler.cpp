@@ -51,26 +51,27 @@ struct Position {
 /// buffer s slot 2 + s.
 class TermRunner {
  public:
-  TermRunner(TileStore& store, const Tensors& tensors, const TermPlan& plan, const SectorMatrices& replicated)
-      : store_(store), tensors_(tensors), plan_(plan), spec_(plan.spec()), replicated_(replicated) {
-    std::int64_t in = 0, product = 0;
-    for (const Task& t : plan.tasks) {
-      product = std::max(product, t.m * t.n);
-      for (const Chunk& c : t.chunks) in = std::max(in, c.k * pair(t).size);
-    }
-    for (auto& set : inputs_) set.resize(static_cast<std::size_t>(in));
-    panel_.resize(static_cast<std::size_t>(in));
-    product_.resize(static_cast<std::size_t>(product));
-    for (auto& out : outputs_) out.resize(static_cast<std::size_t>(product));
-  }
+  TermRunner(TileStore& store, const Tensors& tensors, const TermPlan& plan, const SectorMatrices& replicated,
+             TaskBuffers& buffers)
+      : store_(store), tensors_(tensors), plan_(plan), spec_(plan.spec()), replicated_(replicated), buf_(buffers),
+        mine_(store.local(streamed(), mine_first_)) {}
 
   /// Starts the gets of the chunk's streamed blocks into input set `set`.
   void fetch(const Position& at, int set) {
     const Task& t = task(at);
+    const Chunk& c = t.chunks[at.chunk];
+    const double*& in_place = in_place_[static_cast<std::size_t>(set)];
+    in_place = nullptr;
     std::int64_t pos = 0;
-    for_each_block(t, t.chunks[at.chunk], [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
+    for_each_block(t, c, [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
       const std::int64_t n = e[0] * e[1] * e[2] * e[3];
-      store_.get_nb(set, streamed(), offset, n, inputs_[static_cast<std::size_t>(set)].data() + pos);
+      const std::int64_t mine_end = mine_first_ + static_cast<std::int64_t>(mine_.size());
+      if (c.last - c.first == 1 && offset >= mine_first_ && offset + n <= mine_end) {
+        in_place = mine_.data() + (offset - mine_first_);
+        bytes_in_place_ += 8.0 * static_cast<double>(n);
+        return;
+      }
+      store_.get_nb(set, streamed(), offset, n, buf_.inputs[static_cast<std::size_t>(set)].data() + pos);
       pos += n;
     });
     bytes_ += 8.0 * static_cast<double>(pos);
@@ -81,15 +82,16 @@ class TermRunner {
     store_.wait(set);
     const Task& t = task(at);
     const Chunk& c = t.chunks[at.chunk];
-    const double* in = inputs_[static_cast<std::size_t>(set)].data();
+    const double* in = in_place_[static_cast<std::size_t>(set)];
+    if (!in) in = buf_.inputs[static_cast<std::size_t>(set)].data();
     const double* replicated = replicated_[static_cast<std::size_t>(t.sector)].data();
     const GemmShape shape = plan_.gemm_of(t, c);
     const bool accumulate = at.chunk > 0;
     if (plan_.a_streamed()) {  // one block, the m x k matrix; B is rows [k0, k0 + k) of B_g
       dgemm(shape, as_matrix(t, c, in, plan_.layout.a_identity, plan_.layout.a_perm), replicated + c.k0 * t.n,
-            product_.data(), accumulate);
+            buf_.product.data(), accumulate);
     } else {  // the blocks are rows of the k x n panel; A is columns [k0, k0 + k) of A_g
-      dgemm(shape, replicated + c.k0, as_matrix(t, c, in, plan_.layout.b_identity, plan_.layout.b_perm), product_.data(),
+      dgemm(shape, replicated + c.k0, as_matrix(t, c, in, plan_.layout.b_identity, plan_.layout.b_perm), buf_.product.data(),
             accumulate);
     }
   }
@@ -97,12 +99,14 @@ class TermRunner {
   /// Writes the task's product into R's block layout and starts its accumulates.
   void finish(const Task& t);
 
-  /// Completes the last accumulates.
+  /// Completes the last accumulates and ends the in-place reads.
   void drain() {
     store_.wait(2);
     store_.wait(3);
+    store_.release_local(streamed(), /*updated=*/false);
   }
   double bytes() const { return bytes_; }
+  double bytes_in_place() const { return bytes_in_place_; }
   const Task& task(const Position& at) const { return plan_.tasks[static_cast<std::size_t>(at.task)]; }
 
  private:
@@ -136,10 +140,10 @@ class TermRunner {
     std::int64_t pos = 0;
     for_each_block(t, c, [&](const PairSpace::Pair& kp, std::int64_t, const Extents& e) {
       const std::int64_t row = plan_.a_streamed() ? 0 : kp.offset - c.k0;
-      block_to_matrix(in + pos, e, perm, panel_.data() + row * ld, ld);
+      block_to_matrix(in + pos, e, perm, buf_.panel.data() + row * ld, ld);
       pos += e[0] * e[1] * e[2] * e[3];
     });
-    return panel_.data();
+    return buf_.panel.data();
   }
 
   TileStore& store_;
@@ -147,10 +151,12 @@ class TermRunner {
   const TermPlan& plan_;
   const TermSpec& spec_;
   const SectorMatrices& replicated_;
-  std::array<std::vector<double>, 2> inputs_, outputs_;
-  std::vector<double> panel_, product_;
+  TaskBuffers& buf_;
+  std::int64_t mine_first_ = 0;
+  std::span<double> mine_;                           ///< this rank's part of the streamed tensor
+  std::array<const double*, 2> in_place_{};          ///< per input set: the block read in place, or null
   int next_output_ = 0;
-  double bytes_ = 0;
+  double bytes_ = 0, bytes_in_place_ = 0;
 };
 
 /// One R block of a task's product: where it is in R and in the product.
@@ -181,7 +187,7 @@ void TermRunner::finish(const Task& t) {
   std::sort(blocks.begin(), blocks.end(), [](const OutBlock& x, const OutBlock& y) { return x.r_offset < y.r_offset; });
 
   const int slot = 2 + next_output_;
-  std::vector<double>& out = outputs_[static_cast<std::size_t>(next_output_)];
+  std::vector<double>& out = buf_.outputs[static_cast<std::size_t>(next_output_)];
   next_output_ ^= 1;
   store_.wait(slot);  // this buffer's previous accumulates are done
   std::int64_t pos = 0, run_start = 0;
@@ -190,7 +196,7 @@ void TermRunner::finish(const Task& t) {
     // R block axis d is product axis out_perm[d]: the product's extents from R's.
     Extents product{};
     for (std::size_t d = 0; d < 4; ++d) product[static_cast<std::size_t>(plan_.layout.out_perm[d])] = b.r_ext[d];
-    matrix_to_block(product_.data() + b.row * t.n + b.col, t.n, product, plan_.layout.out_perm, out.data() + pos);
+    matrix_to_block(buf_.product.data() + b.row * t.n + b.col, t.n, product, plan_.layout.out_perm, out.data() + pos);
     pos += b.size;
     // One accumulate per run of R blocks that follow each other in storage.
     const bool run_ends = i + 1 == blocks.size() || blocks[i + 1].r_offset != b.r_offset + b.size;
@@ -204,13 +210,27 @@ void TermRunner::finish(const Task& t) {
 
 }  // namespace
 
+TaskBuffers::TaskBuffers(const TermPlans& plans) {
+  std::int64_t largest_input = 0, largest_product = 0;
+  for (const TermPlan& plan : plans)
+    for (const Task& t : plan.tasks) {
+      largest_product = std::max(largest_product, t.m * t.n);
+      const std::int64_t pair_size = plan.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)].size;
+      for (const Chunk& c : t.chunks) largest_input = std::max(largest_input, c.k * pair_size);
+    }
+  for (auto& set : inputs) set.assign(static_cast<std::size_t>(largest_input), 0.0);
+  panel.assign(static_cast<std::size_t>(largest_input), 0.0);
+  product.assign(static_cast<std::size_t>(largest_product), 0.0);
+  for (auto& out : outputs) out.assign(static_cast<std::size_t>(largest_product), 0.0);
+}
+
 TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& plan, Replicas& replicas,
-                   Schedule schedule, bool record_executed) {
+                   TaskBuffers& buffers, Schedule schedule, bool record_executed) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   TermStats stats;
-  const SectorMatrices& replicated = replicas.sectors(store, tensors, plan, stats.bytes);
-  TermRunner runner(store, tensors, plan, replicated);
+  const SectorMatrices& replicated = replicas.sectors(store, plan, stats.bytes);
+  TermRunner runner(store, tensors, plan, replicated, buffers);
   TaskSource source(store, plan.term, static_cast<std::int64_t>(plan.tasks.size()), schedule);
 
   Position current{source.next(), 0};
@@ -231,6 +251,7 @@ TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& pla
   }
   runner.drain();
   stats.bytes += runner.bytes();
+  stats.bytes_in_place = runner.bytes_in_place();
   stats.busy = std::chrono::duration<double>(Clock::now() - start).count();
   return stats;
 }

@@ -120,6 +120,9 @@ struct TermPlan {
   GemmShape gemm_of(const Task& t, const Chunk& c) const;
 };
 
+/// The plans of the three terms, indexed by Term.
+using TermPlans = std::array<TermPlan, term_count>;
+
 /// Every task of `term`: one per free tile pair of the streamed operand whose sector has a
 /// nonzero product. Together the tasks cover every nonzero (output block, contraction tile
 /// tuple) pair exactly once.

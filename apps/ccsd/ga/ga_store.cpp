@@ -54,11 +54,14 @@ class GaStore final : public TileStore {
     accessed_[static_cast<std::size_t>(id)] = true;
     return {p, static_cast<std::size_t>(hi[0] - lo[0] + 1)};
   }
-  void release_local(TensorId id) override {
+  void release_local(TensorId id, bool updated) override {
     if (!accessed_[static_cast<std::size_t>(id)]) return;
     int64_t lo[1], hi[1];
     NGA_Distribution64(handle(id), GA_Nodeid(), lo, hi);
-    NGA_Release_update64(handle(id), lo, hi);
+    if (updated)
+      NGA_Release_update64(handle(id), lo, hi);
+    else
+      NGA_Release64(handle(id), lo, hi);
     accessed_[static_cast<std::size_t>(id)] = false;
   }
   void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) override {

@@ -54,6 +54,24 @@ TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
   EXPECT_EQ(result[1], 0);
   EXPECT_NEAR(run.checksum, ref_sum, 1e-12 * ref_sum) << label(c);
   EXPECT_LE(max_rel, 1e-12);
+  // Every streamed block a term needs (those of sectors with a nonzero product) is read once
+  // per run over all ranks (fetched, or in place by its owner); every rank fetches all of T
+  // once, in the first term.
+  const double ranks = world_size();
+  for (const TermPlan& plan : plans) {
+    double needed = 0;
+    for (std::size_t g = 0; g < plan.K.size(); ++g)
+      if (plan.P[g].extent > 0 && plan.K[g].extent > 0 && plan.Q[g].extent > 0)
+        needed += static_cast<double>(plan.K[g].extent * (plan.a_streamed() ? plan.P[g].extent : plan.Q[g].extent));
+    const TermStats& st = run.terms[static_cast<std::size_t>(plan.term)];
+    double read[2] = {st.bytes, st.bytes_in_place}, all[2] = {0, 0};
+    MPI_Allreduce(read, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    const double replica = plan.term == Term::pp_ladder ? ranks * static_cast<double>(tensors[TensorId::T].elements()) : 0;
+    EXPECT_EQ(all[0] + all[1], 8.0 * (needed + replica)) << label(c) << " " << plan.spec().name;
+    if (ranks == 1 && plan.a_streamed()) {  // A-streamed chunks are single blocks, all local
+      EXPECT_EQ(all[0], 8.0 * replica) << "one rank reads every one-block chunk in place";
+    }
+  }
   store->sync();
   store->destroy_all();
 }

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "armada/arrays/arrays.hpp"
+#include "world.hpp"
 
 namespace armada::apps::ccsd {
 
@@ -17,7 +18,7 @@ class ArmadaStore final : public TileStore {
     arrays::ArrayOptions opt;
     opt.name = "ccsd counters";
     opt.block_starts = {{0}};
-    counters_ = arrays::GlobalArray<long>::create({term_count}, opt);
+    counters_ = arrays::GlobalArray<long>::create({term_count * world_size()}, opt);
   }
   ~ArmadaStore() override {
     if (counters_.valid()) counters_.destroy();
@@ -61,7 +62,9 @@ class ArmadaStore final : public TileStore {
     arrays::zero(counters_);
     counters_.sync();
   }
-  long read_inc(Term term) override { return counters_.read_inc({static_cast<arrays::Index>(term)}, 1); }
+  long read_inc(Term term, int list) override {
+    return counters_.read_inc({static_cast<arrays::Index>(term) * world_size() + list}, 1);
+  }
   void sync() override { counters_.sync(); }
   void destroy_all() override {
     for (auto& a : arrays_)

@@ -4,31 +4,92 @@
 #include <array>
 #include <chrono>
 #include <stdexcept>
+#include <utility>
 
 #include "kernels.hpp"
 #include "world.hpp"
 
 namespace armada::apps::ccsd {
 
-const char* to_string(Schedule s) { return s == Schedule::dynamic ? "dynamic" : "static"; }
+const char* to_string(Schedule s) {
+  switch (s) {
+    case Schedule::dynamic: return "dynamic";
+    case Schedule::static_round_robin: return "static";
+    case Schedule::locality: return "locality";
+  }
+  return "?";
+}
 
 namespace {
+
+/// Calls f(contraction pair, storage offset, extents) for each streamed block of a task's chunk.
+template <class F>
+void for_each_streamed_block(const Tensors& tensors, const TermPlan& plan, const Task& t, const Chunk& c, F&& f) {
+  const TermSpec& spec = plan.spec();
+  const bool a = plan.a_streamed();
+  const TiledTensor& tensor = tensors[a ? spec.a : spec.b];
+  LetterTiles lt;
+  lt.set(a ? plan.layout.a_free : plan.layout.b_free, plan.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)]);
+  for (int k = c.first; k < c.last; ++k) {
+    const PairSpace::Pair& kp = plan.K[static_cast<std::size_t>(t.sector)].pairs[static_cast<std::size_t>(k)];
+    lt.set(spec.contracted, kp);
+    const TileTuple tuple = lt.tuple(a ? spec.a_indices : spec.b_indices);
+    const std::int64_t offset = tensor.offset(tuple);
+    if (offset < 0) throw std::logic_error("armada-ccsd: a task reads a block that is zero by symmetry");
+    f(kp, offset, tensor.extents(tuple));
+  }
+}
+
+/// The task numbers of each rank's list for the locality schedule: the tasks whose streamed
+/// blocks the rank holds the most of (ties to the lower rank), in the task list's order.
+std::vector<std::vector<std::int64_t>> owner_lists(const Tensors& tensors, const TermPlan& plan, int ranks) {
+  const TiledTensor& streamed = tensors[plan.a_streamed() ? plan.spec().a : plan.spec().b];
+  const std::vector<std::int64_t> splits = streamed.splits(ranks);
+  std::vector<std::vector<std::int64_t>> lists(static_cast<std::size_t>(ranks));
+  std::vector<std::int64_t> held(static_cast<std::size_t>(ranks));
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+    std::fill(held.begin(), held.end(), 0);
+    const Task& t = plan.tasks[i];
+    for (const Chunk& c : t.chunks)
+      for_each_streamed_block(tensors, plan, t, c, [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
+        const auto owner = std::upper_bound(splits.begin(), splits.end(), offset) - splits.begin() - 1;
+        held[static_cast<std::size_t>(owner)] += e[0] * e[1] * e[2] * e[3];
+      });
+    lists[static_cast<std::size_t>(std::max_element(held.begin(), held.end()) - held.begin())].push_back(static_cast<std::int64_t>(i));
+  }
+  return lists;
+}
 
 /// Hands out this rank's task numbers; -1 when there are no more.
 class TaskSource {
  public:
-  TaskSource(TileStore& store, Term term, std::int64_t count, Schedule schedule)
-      : store_(store), term_(term), count_(count), schedule_(schedule), ranks_(world_size()),
-        next_static_(world_rank()) {}
+  TaskSource(TileStore& store, const Tensors& tensors, const TermPlan& plan, Schedule schedule)
+      : store_(store), term_(plan.term), count_(static_cast<std::int64_t>(plan.tasks.size())), schedule_(schedule),
+        rank_(world_rank()), ranks_(world_size()), next_static_(world_rank()) {
+    if (schedule == Schedule::locality) lists_ = owner_lists(tensors, plan, ranks_);
+  }
   std::int64_t next() {
-    std::int64_t t;
-    if (schedule_ == Schedule::dynamic) {
-      t = store_.read_inc(term_);
-    } else {
-      t = next_static_;
-      next_static_ += ranks_;
+    switch (schedule_) {
+      case Schedule::dynamic: {
+        const std::int64_t t = store_.read_inc(term_, 0);
+        return t < count_ ? t : -1;
+      }
+      case Schedule::static_round_robin: {
+        const std::int64_t t = next_static_;
+        next_static_ += ranks_;
+        return t < count_ ? t : -1;
+      }
+      case Schedule::locality:
+        for (; visited_ < ranks_; ++visited_) {  // own list first, then the next ranks' lists
+          const int list = (rank_ + visited_) % ranks_;
+          const auto& tasks = lists_[static_cast<std::size_t>(list)];
+          if (tasks.empty()) continue;
+          const std::int64_t i = store_.read_inc(term_, list);
+          if (i < static_cast<std::int64_t>(tasks.size())) return tasks[static_cast<std::size_t>(i)];
+        }
+        return -1;
     }
-    return t < count_ ? t : -1;
+    return -1;
   }
 
  private:
@@ -36,8 +97,10 @@ class TaskSource {
   Term term_;
   std::int64_t count_;
   Schedule schedule_;
-  int ranks_ = 1;
+  int rank_ = 0, ranks_ = 1;
   std::int64_t next_static_ = 0;
+  std::vector<std::vector<std::int64_t>> lists_;  // locality: task numbers per owner
+  int visited_ = 0;                               // locality: lists exhausted so far
 };
 
 /// A chunk of a task: the unit of the pipeline.
@@ -115,21 +178,9 @@ class TermRunner {
     return plan_.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)];
   }
 
-  /// Calls f(contraction pair, storage offset, extents) for each streamed block of the chunk.
   template <class F>
   void for_each_block(const Task& t, const Chunk& c, F&& f) const {
-    const TiledTensor& tensor = tensors_[streamed()];
-    const bool a = plan_.a_streamed();
-    LetterTiles lt;
-    lt.set(a ? plan_.layout.a_free : plan_.layout.b_free, pair(t));
-    for (int k = c.first; k < c.last; ++k) {
-      const PairSpace::Pair& kp = plan_.K[static_cast<std::size_t>(t.sector)].pairs[static_cast<std::size_t>(k)];
-      lt.set(spec_.contracted, kp);
-      const TileTuple tuple = lt.tuple(a ? spec_.a_indices : spec_.b_indices);
-      const std::int64_t offset = tensor.offset(tuple);
-      if (offset < 0) throw std::logic_error("armada-ccsd: a task reads a block that is zero by symmetry");
-      f(kp, offset, tensor.extents(tuple));
-    }
+    for_each_streamed_block(tensors_, plan_, t, c, std::forward<F>(f));
   }
 
   /// The chunk's blocks as the dgemm's streamed matrix: in place when stored in that layout,
@@ -231,7 +282,7 @@ TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& pla
   TermStats stats;
   const SectorMatrices& replicated = replicas.sectors(store, plan, stats.bytes);
   TermRunner runner(store, tensors, plan, replicated, buffers);
-  TaskSource source(store, plan.term, static_cast<std::int64_t>(plan.tasks.size()), schedule);
+  TaskSource source(store, tensors, plan, schedule);
 
   Position current{source.next(), 0};
   if (current.task >= 0) runner.fetch(current, 0);

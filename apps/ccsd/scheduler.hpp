@@ -3,6 +3,11 @@
 // Dynamic schedule: a rank takes the next task number from the term's shared counter
 // (read_inc, the NXTVAL of coupled-cluster codes) until the number passes the end of the list.
 // Static schedule: rank r takes tasks r, r + P, r + 2P, ... (round-robin, no counter).
+// Locality schedule: the task list is split by owner (the rank holding most of a task's
+// streamed blocks), one counter per owner's list; a rank takes tasks from its own list with
+// read_inc on that list's counter, and when it is exhausted from the next ranks' lists
+// (r + 1, r + 2, ... cyclically), so the owner reads its blocks in place and the others only
+// take what is left.
 // A rank first gets the term's replicated operand (replica.hpp), then walks the chunks of its
 // tasks as one pipeline with two input buffer sets: while the dgemm of one chunk runs, the
 // nonblocking gets of the next chunk (of the same task, or the first of the next one) are in
@@ -22,7 +27,7 @@
 
 namespace armada::apps::ccsd {
 
-enum class Schedule { dynamic, static_round_robin };
+enum class Schedule { dynamic, static_round_robin, locality };
 const char* to_string(Schedule s);
 
 /// What one rank did in one term.

@@ -81,11 +81,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{{5, 9, 2, 2}, Schedule::dynamic}, Case{{5, 9, 2, 2}, Schedule::static_round_robin},
                       Case{{6, 10, 3, 4}, Schedule::dynamic}, Case{{6, 10, 3, 4}, Schedule::static_round_robin},
                       Case{{4, 8, 4, 1}, Schedule::dynamic}, Case{{3, 5, 1, 8}, Schedule::dynamic},
-                      Case{{7, 12, 5, 4}, Schedule::dynamic}, Case{{4, 6, 1, 2}, Schedule::static_round_robin}),
+                      Case{{7, 12, 5, 4}, Schedule::dynamic}, Case{{4, 6, 1, 2}, Schedule::static_round_robin},
+                      Case{{6, 10, 3, 4}, Schedule::locality}, Case{{7, 12, 5, 4}, Schedule::locality}),
     [](const auto& info) {
       const Settings& s = info.param.settings;
       return "o" + std::to_string(s.occ) + "v" + std::to_string(s.virt) + "t" + std::to_string(s.tile) + "i" +
-             std::to_string(s.irreps) + (info.param.schedule == Schedule::dynamic ? "dynamic" : "static");
+             std::to_string(s.irreps) + to_string(info.param.schedule);
     });
 
 /// Gathers every rank's executed task numbers of one term on every rank.
@@ -103,7 +104,7 @@ std::vector<std::int64_t> all_executed(const std::vector<std::int64_t>& mine) {
 // Tile 1: over a hundred small tasks per term, so the ranks hit the counter as fast as they can.
 TEST(Tasks, EveryTaskIsExecutedExactlyOnce) {
   use_one_blas_thread();
-  for (Schedule schedule : {Schedule::dynamic, Schedule::static_round_robin}) {
+  for (Schedule schedule : {Schedule::dynamic, Schedule::static_round_robin, Schedule::locality}) {
     const Problem p(Settings{11, 12, 1, 2});
     const Tensors tensors(p);
     const TermPlans plans = plan_all_terms(tensors);

@@ -305,7 +305,7 @@ TEST(Options, BadInputIsRefusedWithTheOptionAndValue) {
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2"}).find("--irreps is required"), std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--schedule", "guided"})
-                .find("--schedule 'guided'"),
+                .find("--schedule 'guided': use dynamic, static or locality"),
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--bogus"}).find("unknown option '--bogus'"),
             std::string::npos);

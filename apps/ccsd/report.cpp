@@ -94,7 +94,7 @@ void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& pl
 void print_summary(const Summary& s) {
   if (world_rank() != 0) return;
   std::printf("\n[%s]%s\n", to_string(s.impl),
-              s.impl == Impl::dgemm ? " local dgemm limit: the tasks' dgemms, round-robin, no communication" : "");
+              s.impl == Impl::dgemm ? " local dgemm limit: the same task list's dgemms (every chunk, same shapes), round-robin, no communication" : "");
   std::printf("  %-10s %10s %12s %12s %10s\n", "term", "tasks", "GFlop", "time (s)", "GF/s");
   for (const TermSpec& t : term_specs) {
     const auto i = static_cast<std::size_t>(t.term);

@@ -1,5 +1,5 @@
 // The distributed contraction on armada::arrays: every element of R against the serial
-// reference, both schedules, several tile sizes and irrep counts; every task executed exactly
+// reference, every schedule, several tile sizes and irrep counts; every task executed exactly
 // once, also with many small tasks and the ranks competing for the counter. Run on 1, 2 and 4
 // ranks, on shared memory, the server transport and mpi-rma (tests/apps/ccsd/CMakeLists.txt).
 #include <gtest/gtest.h>

@@ -29,7 +29,7 @@ void create_and_fill(const Tensors& tensors, TileStore& store) {
       std::fill(mine.begin(), mine.end(), 0.0);
     else if (!mine.empty())
       t.fill(first, first + static_cast<std::int64_t>(mine.size()), mine.data());
-    store.release_local(id);
+    store.release_local(id, /*updated=*/true);
   }
   store.reset_counters();
   store.sync();
@@ -39,7 +39,7 @@ double sum_of_residual(TileStore& store) {
   std::int64_t first = 0;
   std::span<double> mine = store.local(TensorId::R, first);
   double local = std::accumulate(mine.begin(), mine.end(), 0.0), total = 0;
-  store.release_local(TensorId::R);
+  store.release_local(TensorId::R, /*updated=*/false);
   MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   return total;
 }

@@ -22,7 +22,8 @@ struct RunResult {
 };
 
 /// Creates V, T, W, X (filled from element_value) and R (zero) in `store`, then runs the
-/// terms (each rank fetching its replica of T in the first). Collective. The arrays stay in the store (read R for a check, then destroy_all()).
+/// terms (each rank fetching its replica of T in the first). Collective. The arrays stay in the
+/// store (read R for a check, then destroy_all()).
 RunResult run_contraction(const Tensors& tensors, const TermPlans& plans, TileStore& store, Schedule schedule,
                           bool record_executed = false);
 

@@ -34,7 +34,7 @@ class TileStore {
   /// (The contraction also reads the streamed blocks this rank owns in place, no get.)
   virtual std::span<double> local(TensorId id, std::int64_t& first) = 0;
   /// Ends the access of local(); `updated`: the data may have been written.
-  virtual void release_local(TensorId id, bool updated = true) = 0;
+  virtual void release_local(TensorId id, bool updated) = 0;
   /// Starts reading storage [lo, lo + n) of `id` into buf; complete with wait(slot).
   virtual void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) = 0;
   /// Starts storage [lo, lo + n) of `id` += buf (atomic per element); complete with wait(slot).

@@ -24,7 +24,10 @@ Replicated replicated_of(const TermPlan& plan) {
   return {s.a, s.a_indices, l.a_perm, l.a_free, s.contracted, &plan.P, &plan.K};
 }
 
-void arrange(const TiledTensor& tensor, const std::vector<double>& whole, const Replicated& r, SectorMatrices& m) {
+/// Writes every block of the replicated operand into its sector matrix; block_at(offset) is
+/// where the block stored at `offset` is.
+template <class BlockAt>
+void arrange(const TiledTensor& tensor, BlockAt&& block_at, const Replicated& r, SectorMatrices& m) {
   for (std::size_t g = 0; g < m.size(); ++g) {
     const PairSpace &rows = (*r.rows)[g], &cols = (*r.cols)[g];
     LetterTiles lt;
@@ -35,7 +38,7 @@ void arrange(const TiledTensor& tensor, const std::vector<double>& whole, const 
         const TileTuple t = lt.tuple(r.indices);
         const std::int64_t offset = tensor.offset(t);
         if (offset < 0) throw std::logic_error("armada-ccsd: a sector matrix needs a block that is zero by symmetry");
-        block_to_matrix(whole.data() + offset, tensor.extents(t), r.perm, m[g].data() + row.offset * cols.extent + col.offset,
+        block_to_matrix(block_at(offset), tensor.extents(t), r.perm, m[g].data() + row.offset * cols.extent + col.offset,
                         cols.extent);
       }
   }
@@ -54,18 +57,29 @@ Replicas::Replicas(const Tensors& tensors, const TermPlans& plans) : tensors_(te
   }
 }
 
-const SectorMatrices& Replicas::sectors(TileStore& store, const TermPlan& plan, double& fetched) {
+const SectorMatrices& Replicas::sectors(TileStore& store, const TermPlan& plan, double& fetched, double& in_place) {
   const Replicated r = replicated_of(plan);
   Arranged& a = arranged_.at(std::make_pair(r.id, r.perm));
   if (a.filled) return a.matrices;
   Whole& whole = whole_.at(r.id);
-  if (!whole.fetched) {
-    const auto n = static_cast<std::int64_t>(whole.data.size());
-    if (n > 0) store.get(r.id, 0, n, whole.data.data());
-    fetched += 8.0 * static_cast<double>(n);
+  std::int64_t first = 0;
+  const std::span<double> mine = store.local(r.id, first);
+  const auto n = static_cast<std::int64_t>(whole.data.size());
+  const std::int64_t mine_end = first + static_cast<std::int64_t>(mine.size());
+  if (!whole.fetched) {  // the other ranks' parts, before and after this rank's own
+    if (first > 0) store.get(r.id, 0, first, whole.data.data());
+    if (mine_end < n) store.get(r.id, mine_end, n - mine_end, whole.data.data() + mine_end);
+    fetched += 8.0 * static_cast<double>(n - static_cast<std::int64_t>(mine.size()));
+    in_place += 8.0 * static_cast<double>(mine.size());
     whole.fetched = true;
   }
-  arrange(tensors_[r.id], whole.data, r, a.matrices);
+  // Blocks never straddle a rank boundary (the splits are block-aligned).
+  arrange(tensors_[r.id],
+          [&](std::int64_t offset) -> const double* {
+            return offset >= first && offset < mine_end ? mine.data() + (offset - first) : whole.data.data() + offset;
+          },
+          r, a.matrices);
+  store.release_local(r.id, /*updated=*/false);
   a.filled = true;
   return a.matrices;
 }

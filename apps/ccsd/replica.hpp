@@ -1,5 +1,6 @@
 // The replicated operand of a term (tasks.hpp): the whole tensor, fetched once per rank and
-// run with one blocking get, arranged into the sector matrices the term multiplies with.
+// run with blocking gets of the other ranks' parts (the rank's own part is read in place),
+// arranged into the sector matrices the term multiplies with.
 //
 // This is a deliberate choice, that of production CCSD codes when the amplitudes fit in a
 // node's memory: the amplitudes T (o²v², small next to the v⁴ integrals V) are replicated, the
@@ -27,9 +28,10 @@ class Replicas {
   /// Allocates the copies and sector matrices that `plans` need.
   Replicas(const Tensors& tensors, const TermPlans& plans);
   /// The sector matrices of `plan`'s replicated operand: P_g x K_g when A is replicated,
-  /// K_g x Q_g when B is. Fetches the tensor on its first use (adding its bytes to `fetched`)
-  /// and arranges it on the arrangement's first use. Not collective.
-  const SectorMatrices& sectors(TileStore& store, const TermPlan& plan, double& fetched);
+  /// K_g x Q_g when B is. Fetches the other ranks' parts of the tensor on its first use (adding
+  /// their bytes to `fetched`, this rank's own part's to `in_place`) and arranges it on the
+  /// arrangement's first use. Not collective.
+  const SectorMatrices& sectors(TileStore& store, const TermPlan& plan, double& fetched, double& in_place);
 
  private:
   struct Whole {

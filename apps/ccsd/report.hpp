@@ -29,7 +29,7 @@ struct Summary {
   double busy_max = 0, busy_mean = 0;      ///< per-rank busy seconds
   double imbalance = 1;                    ///< busy_max / busy_mean
   double bytes = 0;                        ///< input bytes fetched, all ranks
-  double bytes_in_place = 0;               ///< streamed bytes read in place by their owner, all ranks
+  double bytes_in_place = 0;               ///< bytes read in place by their owner (streamed blocks, T), all ranks
   std::array<std::int64_t, term_count> term_tasks{};
   std::array<double, term_count> term_seconds{}, term_flops{};
   std::optional<double> checksum;          ///< sum of R (none for dgemm)

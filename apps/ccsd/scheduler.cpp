@@ -280,7 +280,7 @@ TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& pla
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   TermStats stats;
-  const SectorMatrices& replicated = replicas.sectors(store, plan, stats.bytes);
+  const SectorMatrices& replicated = replicas.sectors(store, plan, stats.bytes, stats.bytes_in_place);
   TermRunner runner(store, tensors, plan, replicated, buffers);
   TaskSource source(store, tensors, plan, schedule);
 
@@ -302,7 +302,7 @@ TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& pla
   }
   runner.drain();
   stats.bytes += runner.bytes();
-  stats.bytes_in_place = runner.bytes_in_place();
+  stats.bytes_in_place += runner.bytes_in_place();
   stats.busy = std::chrono::duration<double>(Clock::now() - start).count();
   return stats;
 }

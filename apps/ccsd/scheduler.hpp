@@ -35,7 +35,7 @@ struct TermStats {
   std::int64_t tasks = 0;   ///< tasks executed by this rank
   double flops = 0;         ///< their useful flops
   double bytes = 0;         ///< input bytes fetched (streamed blocks and replicas)
-  double bytes_in_place = 0;  ///< streamed bytes read in place from this rank's own part
+  double bytes_in_place = 0;  ///< streamed and replica bytes read in place from this rank's own part
   double busy = 0;          ///< seconds from the start of the term to this rank's last accumulate
   std::vector<std::int64_t> executed;  ///< task numbers executed (only when recorded)
 };

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "armada/arrays/arrays.hpp"
+#include "world.hpp"
 
 namespace armada::apps::ccsd {
 
@@ -17,7 +18,7 @@ class ArmadaStore final : public TileStore {
     arrays::ArrayOptions opt;
     opt.name = "ccsd counters";
     opt.block_starts = {{0}};
-    counters_ = arrays::GlobalArray<long>::create({term_count}, opt);
+    counters_ = arrays::GlobalArray<long>::create({term_count * world_size()}, opt);
   }
   ~ArmadaStore() override {
     if (counters_.valid()) counters_.destroy();
@@ -39,7 +40,12 @@ class ArmadaStore final : public TileStore {
     first = view.lo[0];
     return {view.data, static_cast<std::size_t>(view.size())};
   }
-  void release_local(TensorId id) override { array(id).release_update(); }
+  void release_local(TensorId id, bool updated) override {
+    if (updated)
+      array(id).release_update();
+    else
+      array(id).release();
+  }
   void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) override {
     slots_[static_cast<std::size_t>(slot)].push_back(array(id).get_nb({lo}, {lo + n}, buf));
   }
@@ -56,7 +62,9 @@ class ArmadaStore final : public TileStore {
     arrays::zero(counters_);
     counters_.sync();
   }
-  long read_inc(Term term) override { return counters_.read_inc({static_cast<arrays::Index>(term)}, 1); }
+  long read_inc(Term term, int list) override {
+    return counters_.read_inc({static_cast<arrays::Index>(term) * world_size() + list}, 1);
+  }
   void sync() override { counters_.sync(); }
   void destroy_all() override {
     for (auto& a : arrays_)

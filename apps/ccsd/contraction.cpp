@@ -9,10 +9,10 @@
 
 namespace armada::apps::ccsd {
 
-TaskLists build_all_tasks(const Tensors& tensors) {
-  TaskLists lists;
-  for (const TermSpec& s : term_specs) lists[static_cast<std::size_t>(s.term)] = build_tasks(tensors, s.term);
-  return lists;
+TermPlans plan_all_terms(const Tensors& tensors) {
+  TermPlans plans;
+  for (const TermSpec& s : term_specs) plans[static_cast<std::size_t>(s.term)] = plan_term(tensors, s.term);
+  return plans;
 }
 
 namespace {
@@ -29,7 +29,7 @@ void create_and_fill(const Tensors& tensors, TileStore& store) {
       std::fill(mine.begin(), mine.end(), 0.0);
     else if (!mine.empty())
       t.fill(first, first + static_cast<std::int64_t>(mine.size()), mine.data());
-    store.release_local(id);
+    store.release_local(id, /*updated=*/true);
   }
   store.reset_counters();
   store.sync();
@@ -39,22 +39,25 @@ double sum_of_residual(TileStore& store) {
   std::int64_t first = 0;
   std::span<double> mine = store.local(TensorId::R, first);
   double local = std::accumulate(mine.begin(), mine.end(), 0.0), total = 0;
-  store.release_local(TensorId::R);
+  store.release_local(TensorId::R, /*updated=*/false);
   MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   return total;
 }
 
 }  // namespace
 
-RunResult run_contraction(const Tensors& tensors, const TaskLists& tasks, TileStore& store, Schedule schedule,
+RunResult run_contraction(const Tensors& tensors, const TermPlans& plans, TileStore& store, Schedule schedule,
                           bool record_executed) {
   create_and_fill(tensors, store);
   RunResult result;
+  // Memory the terms use, set up before them as the tensors are (its first touch is not theirs).
+  Replicas replicas(tensors, plans);
+  TaskBuffers buffers(plans);
   for (const TermSpec& s : term_specs) {
     const auto i = static_cast<std::size_t>(s.term);
     store.sync();
     const double t0 = MPI_Wtime();
-    result.terms[i] = run_term(store, s.term, tasks[i], schedule, record_executed);
+    result.terms[i] = run_term(store, tensors, plans[i], replicas, buffers, schedule, record_executed);
     store.sync();  // every accumulate of the term is in R
     double mine = MPI_Wtime() - t0;
     MPI_Allreduce(&mine, &result.seconds[i], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

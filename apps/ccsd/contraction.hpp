@@ -11,9 +11,8 @@
 
 namespace armada::apps::ccsd {
 
-/// The task lists of the three terms (the same on every rank).
-using TaskLists = std::array<std::vector<Task>, term_count>;
-TaskLists build_all_tasks(const Tensors& tensors);
+/// The plans (sectors and task lists) of the three terms (the same on every rank).
+TermPlans plan_all_terms(const Tensors& tensors);
 
 /// This rank's view of a run.
 struct RunResult {
@@ -23,8 +22,9 @@ struct RunResult {
 };
 
 /// Creates V, T, W, X (filled from element_value) and R (zero) in `store`, then runs the
-/// terms. Collective. The arrays stay in the store (read R for a check, then destroy_all()).
-RunResult run_contraction(const Tensors& tensors, const TaskLists& tasks, TileStore& store, Schedule schedule,
+/// terms (each rank fetching its replica of T in the first). Collective. The arrays stay in the
+/// store (read R for a check, then destroy_all()).
+RunResult run_contraction(const Tensors& tensors, const TermPlans& plans, TileStore& store, Schedule schedule,
                           bool record_executed = false);
 
 /// R as stored (every nonzero block), read from the store. Not collective.

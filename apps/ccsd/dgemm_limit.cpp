@@ -10,27 +10,31 @@
 
 namespace armada::apps::ccsd {
 
-DgemmRun run_dgemm_limit(const TaskLists& tasks) {
+DgemmRun run_dgemm_limit(const TermPlans& plans) {
   const int rank = world_rank(), ranks = world_size();
-  std::int64_t a = 0, b = 0, r = 0;
-  for (const auto& list : tasks)
-    for (const Task& t : list) a = std::max(a, t.a_size()), b = std::max(b, t.b_size()), r = std::max(r, t.r_size());
-  std::vector<double> A(static_cast<std::size_t>(a)), B(static_cast<std::size_t>(b)), C(static_cast<std::size_t>(r));
+  std::int64_t a = 0, b = 0, c = 0;
+  for (const TermPlan& plan : plans)
+    for (const Task& t : plan.tasks)
+      for (const Chunk& ch : t.chunks) {
+        const GemmShape s = plan.gemm_of(t, ch);
+        a = std::max(a, s.m * s.lda), b = std::max(b, s.k * s.ldb), c = std::max(c, s.m * s.ldc);
+      }
+  std::vector<double> A(static_cast<std::size_t>(a)), B(static_cast<std::size_t>(b)), C(static_cast<std::size_t>(c));
   for (std::size_t i = 0; i < A.size(); ++i) A[i] = 0.5 + static_cast<double>(i % 7) / 7;
   for (std::size_t i = 0; i < B.size(); ++i) B[i] = 0.5 + static_cast<double>(i % 5) / 5;
 
   DgemmRun run;
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
-  for (const auto& list : tasks) {
+  for (const TermPlan& plan : plans) {
     const Task* last = nullptr;
-    for (std::size_t i = static_cast<std::size_t>(rank); i < list.size(); i += static_cast<std::size_t>(ranks)) {
-      const Task& t = list[i];
-      dgemm(t.m, t.n, t.k, A.data(), B.data(), C.data());
+    for (std::size_t i = static_cast<std::size_t>(rank); i < plan.tasks.size(); i += static_cast<std::size_t>(ranks)) {
+      const Task& t = plan.tasks[i];
+      for (std::size_t k = 0; k < t.chunks.size(); ++k) dgemm(plan.gemm_of(t, t.chunks[k]), A.data(), B.data(), C.data(), k > 0);
       run.flops += t.flops();
       last = &t;
     }
-    if (last) run.checksum += std::accumulate(C.begin(), C.begin() + last->r_size(), 0.0);
+    if (last) run.checksum += std::accumulate(C.begin(), C.begin() + last->m * last->n, 0.0);
   }
   run.seconds = MPI_Wtime() - t0;
   MPI_Barrier(MPI_COMM_WORLD);

@@ -1,5 +1,6 @@
-// The limit a contraction cannot beat: the dgemms of its tasks run locally (no communication,
-// no permutation), every rank at once on its round-robin share, inputs in cache.
+// The limit a contraction cannot beat: the dgemms of its tasks (every chunk's dgemm, at the
+// same shapes and leading dimensions, the same task list) run locally, every rank at once on
+// its round-robin share, inputs in cache: no communication, no replica, no permutation.
 #pragma once
 
 #include "contraction.hpp"
@@ -15,6 +16,6 @@ struct DgemmRun {
 
 /// Runs this rank's share (task numbers rank, rank + P, ...) of every term's dgemms. Starts and
 /// ends with an MPI barrier, so all ranks compute at the same time.
-DgemmRun run_dgemm_limit(const TaskLists& tasks);
+DgemmRun run_dgemm_limit(const TermPlans& plans);
 
 }  // namespace armada::apps::ccsd

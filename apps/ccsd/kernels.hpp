@@ -1,33 +1,37 @@
-// The local work of a task: index permutations and the dgemm (OpenBLAS, one thread per rank).
+// The local work of a task: moving blocks between tensor and matrix layouts (with index
+// permutations) and the dgemm (OpenBLAS, one thread per rank).
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "tasks.hpp"
 
 namespace armada::apps::ccsd {
 
+/// Elements per step along each of four axes.
+using Strides = std::array<std::int64_t, 4>;
+
+/// dst[x] = src[x] for every x in the 4-index box `ext`, each side addressed by its own
+/// strides. The innermost loop runs along axis 3 (contiguous on both sides in every use here).
+void copy4(const double* src, const Strides& src_strides, double* dst, const Strides& dst_strides, const Extents& ext);
+
 /// dst = src with its four axes permuted: axis d of dst is axis perm[d] of src, whose extents
-/// are `ext` (row-major both). The innermost loop runs along dst's last axis (contiguous when
-/// perm[3] == 3, as in every term here).
+/// are `ext` (row-major both).
 void permute4(const double* src, const Extents& ext, const Perm& perm, double* dst);
 
-/// C (m x n, row-major) = A (m x k) * B (k x n), or C += A * B with `accumulate`.
-void dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const double* a, const double* b, double* c,
-           bool accumulate = false);
+/// Writes a stored block (extents `ext`, row-major), permuted by `perm`, as the matrix whose
+/// rows are its permuted axes 0,1 and columns its axes 2,3, at dst with leading dimension ld.
+void block_to_matrix(const double* src, const Extents& ext, const Perm& perm, double* dst, std::int64_t ld);
+
+/// The reverse for a product: the sub-matrix at src (leading dimension ld) whose rows are the
+/// product axes 0,1 and columns its axes 2,3 (extents `product`) written as a contiguous block
+/// whose axis d is product axis perm[d].
+void matrix_to_block(const double* src, std::int64_t ld, const Extents& product, const Perm& perm, double* dst);
+
+/// C (m x n, row-major, ldc) = A (m x k, lda) * B (k x n, ldb), or C += A * B with `accumulate`.
+void dgemm(const GemmShape& s, const double* a, const double* b, double* c, bool accumulate);
 
 /// Asks OpenBLAS for one thread (every rank is one process on its own core).
 void use_one_blas_thread();
-
-/// Scratch space for the permuted operands and product of a task.
-struct TaskScratch {
-  std::vector<double> a, b, product;
-};
-
-/// out (R's block order, r_size elements) = the task's product of the blocks in a and b (as
-/// stored), permuting where the term's layout needs it.
-void multiply(const Task& t, const TermLayout& layout, const double* a, const double* b, double* out,
-              TaskScratch& scratch);
 
 }  // namespace armada::apps::ccsd

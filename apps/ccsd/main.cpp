@@ -62,8 +62,8 @@ void check_memory(const ccsd::Options& o) {
 
 /// Runs the contraction on one store; with --check, compares R with the reference on rank 0.
 ccsd::Summary run_on(ccsd::Impl impl, ccsd::TileStore& store, const ccsd::Options& o, const ccsd::Tensors& tensors,
-                     const ccsd::TaskLists& tasks, const std::optional<ccsd::DenseTensor>& reference) {
-  const ccsd::RunResult run = ccsd::run_contraction(tensors, tasks, store, o.schedule);
+                     const ccsd::TermPlans& plans, const std::optional<ccsd::DenseTensor>& reference) {
+  const ccsd::RunResult run = ccsd::run_contraction(tensors, plans, store, o.schedule);
   ccsd::Summary s = ccsd::summarize(impl, o.schedule, run);
   if (o.check) {  // the reference exists on rank 0 only
     ccsd::Comparison c;
@@ -86,8 +86,8 @@ int run(const ccsd::Options& o) {
   ccsd::use_one_blas_thread();
   const ccsd::Problem problem(o.settings);
   const ccsd::Tensors tensors(problem);
-  const ccsd::TaskLists tasks = ccsd::build_all_tasks(tensors);
-  ccsd::print_problem(problem, tensors, tasks, ranks, o.schedule);
+  const ccsd::TermPlans plans = ccsd::plan_all_terms(tensors);
+  ccsd::print_problem(problem, tensors, plans, ranks, o.schedule);
   std::optional<ccsd::DenseTensor> reference;
   if (o.check && world_rank() == 0) reference = ccsd::reference_residual(problem);
 
@@ -95,14 +95,14 @@ int run(const ccsd::Options& o) {
   for (ccsd::Impl impl : o.impls) {
     if (impl == ccsd::Impl::armada) {
       auto store = ccsd::make_armada_store();
-      results.push_back(run_on(impl, *store, o, tensors, tasks, reference));
+      results.push_back(run_on(impl, *store, o, tensors, plans, reference));
     } else if (impl == ccsd::Impl::ga) {
 #ifdef ARMADA_CCSD_WITH_GA
       auto store = ccsd::make_ga_store();
-      results.push_back(run_on(impl, *store, o, tensors, tasks, reference));
+      results.push_back(run_on(impl, *store, o, tensors, plans, reference));
 #endif
     } else {
-      results.push_back(ccsd::summarize(ccsd::run_dgemm_limit(tasks)));
+      results.push_back(ccsd::summarize(ccsd::run_dgemm_limit(plans)));
     }
     ccsd::print_summary(results.back());
   }

@@ -1,5 +1,6 @@
 #include "memory.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "tasks.hpp"
 #include "tensor.hpp"
 
 namespace armada::apps::ccsd {
@@ -58,22 +60,27 @@ MemoryNeed estimate_memory(const Settings& s, int ranks, bool with_reference) {
     text << (t ? ", " : "") << tensor_specs[t].name << " " << human_bytes(8 * elements[t]);
   }
   // Replicated on every rank: the dense block-offset tables and the nonzero block lists of the
-  // five tensors, and the task lists (about 100 bytes per task).
+  // five tensors, the task lists (about 40 bytes per chunk: pp-ladder (a,b) x (c,d) pairs,
+  // hh-ladder (i,j) x (k,l), ring (b,j) x (c,k)), T three times (replica.hpp: the copy and its
+  // two arrangements) and the task buffers (two input sets and a panel of at most a chunk or
+  // a block, the product and two output buffers of at most a tile pair x all pairs).
   const double nv = std::accumulate(v.tiles.begin(), v.tiles.end(), 0.0);
   const double no = std::accumulate(o.tiles.begin(), o.tiles.end(), 0.0);
   const double tables = 8 * (nv * nv * nv * nv + 2 * nv * nv * no * no + no * no * no * no + no * nv * nv * no);
   const auto tvv = pairs(v.tiles, v.tiles), too = pairs(o.tiles, o.tiles), tov = pairs(v.tiles, o.tiles);
-  double tasks = 0;
-  for (std::size_t g = 0; g < tvv.size(); ++g)
-    tasks += tvv[g] * tvv[g] * too[g] + tvv[g] * too[g] * too[g] + tov[g] * tov[g] * tov[g];
-  const double largest_tile = static_cast<double>(s.tile) * static_cast<double>(s.tile);
-  const double buffers = 8 * 2 * 5 * largest_tile * largest_tile;  // two task buffer sets, operands + scratch
-  m.per_rank = m.tensors / ranks + 2 * tables + 100 * tasks + buffers;
+  double chunks = 0;
+  for (std::size_t g = 0; g < tvv.size(); ++g) chunks += tvv[g] * tvv[g] + too[g] * too[g] + tov[g] * tov[g];
+  const double O = static_cast<double>(s.occ), V = static_cast<double>(s.virt);
+  const double tile_pair = static_cast<double>(s.tile) * static_cast<double>(s.tile);
+  const double replicas = 3 * 8 * elements[static_cast<std::size_t>(TensorId::T)];
+  const double buffers = 8 * (3 * std::max(static_cast<double>(chunk_elements), tile_pair * tile_pair) +
+                              3 * tile_pair * std::max(O, V) * std::max(O, V));
+  m.per_rank = m.tensors / ranks + 2 * tables + 40 * chunks + replicas + buffers;
   if (with_reference) {
-    const double O = static_cast<double>(s.occ), V = static_cast<double>(s.virt);
     m.reference = 8 * (V * V * V * V + 3 * V * V * O * O + O * O * O * O + O * V * V * O) + 8 * elements[4];
   }
-  text << "; tables and task lists " << human_bytes(2 * tables + 100 * tasks) << " per rank";
+  text << "; tables and task lists " << human_bytes(2 * tables + 40 * chunks) << ", replicas of T "
+       << human_bytes(replicas) << " per rank";
   m.breakdown = text.str();
   return m;
 }

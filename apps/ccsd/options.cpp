@@ -16,12 +16,14 @@ const char* to_string(Impl i) {
 }
 
 std::string usage() {
-  return "usage: armada-ccsd --occ O --virt V --tile T --irreps N [--schedule dynamic|static]\n"
+  return "usage: armada-ccsd --occ O --virt V --tile T --irreps N [--schedule dynamic|static|locality]\n"
          "                   [--impl armada,ga,dgemm] [--check] [--json FILE]\n"
          "  --occ, --virt  occupied and virtual orbitals (>= 1)\n"
          "  --tile         largest tile, in orbitals (1 .. min(O, V))\n"
          "  --irreps       irreducible representations: 1, 2, 4 or 8\n"
-         "  --schedule     dynamic: tasks from a shared counter (read_inc); static: round-robin\n"
+         "  --schedule     dynamic: tasks from a shared counter (read_inc); static: round-robin;\n"
+         "                 locality: each rank first takes the tasks whose streamed blocks it owns\n"
+         "                 (read_inc on its list's counter), then the other ranks' (default dynamic)\n"
          "  --impl         implementations to run in this launch, in order (default armada):\n"
          "                 armada, ga (Global Arrays on ARMCI-MPI), dgemm (local dgemm limit)\n"
          "  --check        compare every element of R with a serial reference on rank 0\n"
@@ -90,7 +92,8 @@ Options parse_options(int argc, const char* const* argv, bool ga_available) {
     } else if (opt == "--schedule") {
       if (value == "dynamic") o.schedule = Schedule::dynamic;
       else if (value == "static") o.schedule = Schedule::static_round_robin;
-      else fail("--schedule '" + value + "': use dynamic or static");
+      else if (value == "locality") o.schedule = Schedule::locality;
+      else fail("--schedule '" + value + "': use dynamic, static or locality");
     } else if (opt == "--impl") o.impls = impl_list(value, ga_available);
     else if (opt == "--json") {
       if (value.empty()) fail("--json '': needs a file name");

@@ -1,6 +1,6 @@
 // The command line of armada-ccsd.
 //
-//   armada-ccsd --occ O --virt V --tile T --irreps N [--schedule dynamic|static]
+//   armada-ccsd --occ O --virt V --tile T --irreps N [--schedule dynamic|static|locality]
 //               [--impl armada,ga,dgemm] [--check] [--json FILE]
 //
 // --impl lists the implementations to run, in order, in this one launch (default: armada):

@@ -31,12 +31,13 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
   s.impl = impl;
   s.schedule = to_string(schedule);
   s.ranks = world_size();
-  double busy = 0, flops = 0, bytes = 0;
+  double busy = 0, flops = 0, bytes = 0, in_place = 0;
   for (std::size_t t = 0; t < term_count; ++t) {
     const TermStats& ts = run.terms[t];
     busy += ts.busy;
     flops += ts.flops;
     bytes += ts.bytes;
+    in_place += ts.bytes_in_place;
     s.term_seconds[t] = run.seconds[t];
     s.term_flops[t] = reduce(ts.flops, MPI_SUM);
     s.term_tasks[t] = static_cast<std::int64_t>(reduce(static_cast<double>(ts.tasks), MPI_SUM));
@@ -44,6 +45,7 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
   }
   s.flops = reduce(flops, MPI_SUM);
   s.bytes = reduce(bytes, MPI_SUM);
+  s.bytes_in_place = reduce(in_place, MPI_SUM);
   s.busy_max = reduce(busy, MPI_MAX);
   s.busy_mean = reduce(busy, MPI_SUM) / s.ranks;
   s.imbalance = s.busy_mean > 0 ? s.busy_max / s.busy_mean : 1;
@@ -67,7 +69,7 @@ Summary summarize(const DgemmRun& run) {
   return s;
 }
 
-void print_problem(const Problem& p, const Tensors& tensors, const TaskLists& tasks, int ranks, Schedule schedule) {
+void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& plans, int ranks, Schedule schedule) {
   if (world_rank() != 0) return;
   const Settings& st = p.settings;
   std::printf("armada-ccsd: CCSD-like tiled contraction, o=%lld v=%lld tile=%lld irreps=%d, %d ranks, schedule %s\n",
@@ -82,14 +84,17 @@ void print_problem(const Problem& p, const Tensors& tensors, const TaskLists& ta
                 100.0 * static_cast<double>(t.elements()) / dense);
   }
   std::printf("\n");
-  for (const TermSpec& s : term_specs)
-    std::printf("  %-10s %-40s %8zu tasks\n", s.name, s.formula, tasks[static_cast<std::size_t>(s.term)].size());
+  for (const TermSpec& s : term_specs) {
+    const bool a = s.streamed == Operand::a;
+    std::printf("  %-10s %-40s %8zu tasks (%s streamed, %s replicated)\n", s.name, s.formula,
+                plans[static_cast<std::size_t>(s.term)].tasks.size(), spec_of(a ? s.a : s.b).name, spec_of(a ? s.b : s.a).name);
+  }
 }
 
 void print_summary(const Summary& s) {
   if (world_rank() != 0) return;
   std::printf("\n[%s]%s\n", to_string(s.impl),
-              s.impl == Impl::dgemm ? " local dgemm limit: the tasks' dgemms, round-robin, no communication" : "");
+              s.impl == Impl::dgemm ? " local dgemm limit: the same task list's dgemms (every chunk, same shapes), round-robin, no communication" : "");
   std::printf("  %-10s %10s %12s %12s %10s\n", "term", "tasks", "GFlop", "time (s)", "GF/s");
   for (const TermSpec& t : term_specs) {
     const auto i = static_cast<std::size_t>(t.term);
@@ -104,7 +109,8 @@ void print_summary(const Summary& s) {
     std::printf("  aggregate local dgemm rate (sum of the ranks' rates): %.3f GF/s\n", s.gflops);
     return;
   }
-  std::printf("  bytes fetched: %s\n", human_bytes(s.bytes).c_str());
+  std::printf("  bytes fetched: %s (and %s read in place by their owner)\n", human_bytes(s.bytes).c_str(),
+              human_bytes(s.bytes_in_place).c_str());
   std::printf("  checksum (sum of R): %.15e\n", *s.checksum);
   if (s.comparison) {
     const Comparison& c = *s.comparison;

@@ -29,6 +29,7 @@ struct Summary {
   double busy_max = 0, busy_mean = 0;      ///< per-rank busy seconds
   double imbalance = 1;                    ///< busy_max / busy_mean
   double bytes = 0;                        ///< input bytes fetched, all ranks
+  double bytes_in_place = 0;               ///< bytes read in place by their owner (streamed blocks, T), all ranks
   std::array<std::int64_t, term_count> term_tasks{};
   std::array<double, term_count> term_seconds{}, term_flops{};
   std::optional<double> checksum;          ///< sum of R (none for dgemm)
@@ -42,7 +43,7 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run);
 Summary summarize(const DgemmRun& run);
 
 /// Rank 0 prints: the problem (tiles, stored sizes, tasks).
-void print_problem(const Problem& p, const Tensors& tensors, const TaskLists& tasks, int ranks, Schedule schedule);
+void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& plans, int ranks, Schedule schedule);
 /// Rank 0 prints one implementation's table.
 void print_summary(const Summary& s);
 /// Rank 0 prints the ratios of the implementations run in the same launch.

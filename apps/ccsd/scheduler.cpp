@@ -3,31 +3,93 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <stdexcept>
+#include <utility>
 
 #include "kernels.hpp"
 #include "world.hpp"
 
 namespace armada::apps::ccsd {
 
-const char* to_string(Schedule s) { return s == Schedule::dynamic ? "dynamic" : "static"; }
+const char* to_string(Schedule s) {
+  switch (s) {
+    case Schedule::dynamic: return "dynamic";
+    case Schedule::static_round_robin: return "static";
+    case Schedule::locality: return "locality";
+  }
+  return "?";
+}
 
 namespace {
+
+/// Calls f(contraction pair, storage offset, extents) for each streamed block of a task's chunk.
+template <class F>
+void for_each_streamed_block(const Tensors& tensors, const TermPlan& plan, const Task& t, const Chunk& c, F&& f) {
+  const TermSpec& spec = plan.spec();
+  const bool a = plan.a_streamed();
+  const TiledTensor& tensor = tensors[a ? spec.a : spec.b];
+  LetterTiles lt;
+  lt.set(a ? plan.layout.a_free : plan.layout.b_free, plan.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)]);
+  for (int k = c.first; k < c.last; ++k) {
+    const PairSpace::Pair& kp = plan.K[static_cast<std::size_t>(t.sector)].pairs[static_cast<std::size_t>(k)];
+    lt.set(spec.contracted, kp);
+    const TileTuple tuple = lt.tuple(a ? spec.a_indices : spec.b_indices);
+    const std::int64_t offset = tensor.offset(tuple);
+    if (offset < 0) throw std::logic_error("armada-ccsd: a task reads a block that is zero by symmetry");
+    f(kp, offset, tensor.extents(tuple));
+  }
+}
+
+/// The task numbers of each rank's list for the locality schedule: the tasks whose streamed
+/// blocks the rank holds the most of (ties to the lower rank), in the task list's order.
+std::vector<std::vector<std::int64_t>> owner_lists(const Tensors& tensors, const TermPlan& plan, int ranks) {
+  const TiledTensor& streamed = tensors[plan.a_streamed() ? plan.spec().a : plan.spec().b];
+  const std::vector<std::int64_t> splits = streamed.splits(ranks);
+  std::vector<std::vector<std::int64_t>> lists(static_cast<std::size_t>(ranks));
+  std::vector<std::int64_t> held(static_cast<std::size_t>(ranks));
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+    std::fill(held.begin(), held.end(), 0);
+    const Task& t = plan.tasks[i];
+    for (const Chunk& c : t.chunks)
+      for_each_streamed_block(tensors, plan, t, c, [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
+        const auto owner = std::upper_bound(splits.begin(), splits.end(), offset) - splits.begin() - 1;
+        held[static_cast<std::size_t>(owner)] += e[0] * e[1] * e[2] * e[3];
+      });
+    lists[static_cast<std::size_t>(std::max_element(held.begin(), held.end()) - held.begin())].push_back(static_cast<std::int64_t>(i));
+  }
+  return lists;
+}
 
 /// Hands out this rank's task numbers; -1 when there are no more.
 class TaskSource {
  public:
-  TaskSource(TileStore& store, Term term, std::int64_t count, Schedule schedule)
-      : store_(store), term_(term), count_(count), schedule_(schedule), ranks_(world_size()),
-        next_static_(world_rank()) {}
+  TaskSource(TileStore& store, const Tensors& tensors, const TermPlan& plan, Schedule schedule)
+      : store_(store), term_(plan.term), count_(static_cast<std::int64_t>(plan.tasks.size())), schedule_(schedule),
+        rank_(world_rank()), ranks_(world_size()), next_static_(world_rank()) {
+    if (schedule == Schedule::locality) lists_ = owner_lists(tensors, plan, ranks_);
+  }
   std::int64_t next() {
-    std::int64_t t;
-    if (schedule_ == Schedule::dynamic) {
-      t = store_.read_inc(term_);
-    } else {
-      t = next_static_;
-      next_static_ += ranks_;
+    switch (schedule_) {
+      case Schedule::dynamic: {
+        const std::int64_t t = store_.read_inc(term_, 0);
+        return t < count_ ? t : -1;
+      }
+      case Schedule::static_round_robin: {
+        const std::int64_t t = next_static_;
+        next_static_ += ranks_;
+        return t < count_ ? t : -1;
+      }
+      case Schedule::locality:
+        for (; visited_ < ranks_; ++visited_) {  // own list first, then the next ranks' lists
+          const int list = (rank_ + visited_) % ranks_;
+          const auto& tasks = lists_[static_cast<std::size_t>(list)];
+          if (tasks.empty()) continue;
+          const std::int64_t i = store_.read_inc(term_, list);
+          if (i < static_cast<std::int64_t>(tasks.size())) return tasks[static_cast<std::size_t>(i)];
+        }
+        return -1;
     }
-    return t < count_ ? t : -1;
+    return -1;
   }
 
  private:
@@ -35,69 +97,212 @@ class TaskSource {
   Term term_;
   std::int64_t count_;
   Schedule schedule_;
-  int ranks_ = 1;
+  int rank_ = 0, ranks_ = 1;
   std::int64_t next_static_ = 0;
+  std::vector<std::vector<std::int64_t>> lists_;  // locality: task numbers per owner
+  int visited_ = 0;                               // locality: lists exhausted so far
 };
 
-/// One set of task buffers; slots: its inputs' gets and its product's accumulate.
-struct BufferSet {
-  std::vector<double> a, b, out;
-  int in_slot = 0, out_slot = 0;
+/// A chunk of a task: the unit of the pipeline.
+struct Position {
+  std::int64_t task = -1;
+  std::size_t chunk = 0;
 };
 
-std::array<BufferSet, 2> make_buffers(const std::vector<Task>& tasks) {
-  std::int64_t a = 0, b = 0, r = 0;
-  for (const Task& t : tasks) a = std::max(a, t.a_size()), b = std::max(b, t.b_size()), r = std::max(r, t.r_size());
-  std::array<BufferSet, 2> sets;
-  for (int s = 0; s < 2; ++s) {
-    auto& set = sets[static_cast<std::size_t>(s)];
-    set.a.resize(static_cast<std::size_t>(a));
-    set.b.resize(static_cast<std::size_t>(b));
-    set.out.resize(static_cast<std::size_t>(r));
-    set.in_slot = s;
-    set.out_slot = 2 + s;
+/// One rank's work on one term: gets of streamed blocks, dgemms against the replicated
+/// sector matrices, the product's accumulate into R. Slots: input set s uses slot s, output
+/// buffer s slot 2 + s.
+class TermRunner {
+ public:
+  TermRunner(TileStore& store, const Tensors& tensors, const TermPlan& plan, const SectorMatrices& replicated,
+             TaskBuffers& buffers)
+      : store_(store), tensors_(tensors), plan_(plan), spec_(plan.spec()), replicated_(replicated), buf_(buffers),
+        mine_(store.local(streamed(), mine_first_)) {}
+
+  /// Starts the gets of the chunk's streamed blocks into input set `set`.
+  void fetch(const Position& at, int set) {
+    const Task& t = task(at);
+    const Chunk& c = t.chunks[at.chunk];
+    const double*& in_place = in_place_[static_cast<std::size_t>(set)];
+    in_place = nullptr;
+    std::int64_t pos = 0;
+    for_each_block(t, c, [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
+      const std::int64_t n = e[0] * e[1] * e[2] * e[3];
+      const std::int64_t mine_end = mine_first_ + static_cast<std::int64_t>(mine_.size());
+      if (c.last - c.first == 1 && offset >= mine_first_ && offset + n <= mine_end) {
+        in_place = mine_.data() + (offset - mine_first_);
+        bytes_in_place_ += 8.0 * static_cast<double>(n);
+        return;
+      }
+      store_.get_nb(set, streamed(), offset, n, buf_.inputs[static_cast<std::size_t>(set)].data() + pos);
+      pos += n;
+    });
+    bytes_ += 8.0 * static_cast<double>(pos);
   }
-  return sets;
-}
 
-void fetch(TileStore& store, const TermSpec& spec, const Task& t, BufferSet& set) {
-  store.get_nb(set.in_slot, spec.a, t.a_offset, t.a_size(), set.a.data());
-  store.get_nb(set.in_slot, spec.b, t.b_offset, t.b_size(), set.b.data());
+  /// Waits for input set `set` and multiplies the chunk into the task's product.
+  void multiply(const Position& at, int set) {
+    store_.wait(set);
+    const Task& t = task(at);
+    const Chunk& c = t.chunks[at.chunk];
+    const double* in = in_place_[static_cast<std::size_t>(set)];
+    if (!in) in = buf_.inputs[static_cast<std::size_t>(set)].data();
+    const double* replicated = replicated_[static_cast<std::size_t>(t.sector)].data();
+    const GemmShape shape = plan_.gemm_of(t, c);
+    const bool accumulate = at.chunk > 0;
+    if (plan_.a_streamed()) {  // one block, the m x k matrix; B is rows [k0, k0 + k) of B_g
+      dgemm(shape, as_matrix(t, c, in, plan_.layout.a_identity, plan_.layout.a_perm), replicated + c.k0 * t.n,
+            buf_.product.data(), accumulate);
+    } else {  // the blocks are rows of the k x n panel; A is columns [k0, k0 + k) of A_g
+      dgemm(shape, replicated + c.k0, as_matrix(t, c, in, plan_.layout.b_identity, plan_.layout.b_perm), buf_.product.data(),
+            accumulate);
+    }
+  }
+
+  /// Writes the task's product into R's block layout and starts its accumulates.
+  void finish(const Task& t);
+
+  /// Completes the last accumulates and ends the in-place reads.
+  void drain() {
+    store_.wait(2);
+    store_.wait(3);
+    store_.release_local(streamed(), /*updated=*/false);
+  }
+  double bytes() const { return bytes_; }
+  double bytes_in_place() const { return bytes_in_place_; }
+  const Task& task(const Position& at) const { return plan_.tasks[static_cast<std::size_t>(at.task)]; }
+
+ private:
+  TensorId streamed() const { return plan_.a_streamed() ? spec_.a : spec_.b; }
+  const PairSpace::Pair& pair(const Task& t) const {
+    return plan_.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)];
+  }
+
+  template <class F>
+  void for_each_block(const Task& t, const Chunk& c, F&& f) const {
+    for_each_streamed_block(tensors_, plan_, t, c, std::forward<F>(f));
+  }
+
+  /// The chunk's blocks as the dgemm's streamed matrix: in place when stored in that layout,
+  /// else permuted into the panel (A: one m x k block; B: blocks as rows of a k x n panel).
+  const double* as_matrix(const Task& t, const Chunk& c, const double* in, bool identity, const Perm& perm) {
+    if (identity) return in;
+    const std::int64_t ld = plan_.a_streamed() ? c.k : t.n;
+    std::int64_t pos = 0;
+    for_each_block(t, c, [&](const PairSpace::Pair& kp, std::int64_t, const Extents& e) {
+      const std::int64_t row = plan_.a_streamed() ? 0 : kp.offset - c.k0;
+      block_to_matrix(in + pos, e, perm, buf_.panel.data() + row * ld, ld);
+      pos += e[0] * e[1] * e[2] * e[3];
+    });
+    return buf_.panel.data();
+  }
+
+  TileStore& store_;
+  const Tensors& tensors_;
+  const TermPlan& plan_;
+  const TermSpec& spec_;
+  const SectorMatrices& replicated_;
+  TaskBuffers& buf_;
+  std::int64_t mine_first_ = 0;
+  std::span<double> mine_;                           ///< this rank's part of the streamed tensor
+  std::array<const double*, 2> in_place_{};          ///< per input set: the block read in place, or null
+  int next_output_ = 0;
+  double bytes_ = 0, bytes_in_place_ = 0;
+};
+
+/// One R block of a task's product: where it is in R and in the product.
+struct OutBlock {
+  std::int64_t r_offset, size;
+  std::int64_t row, col;  ///< first row and column in the product
+  Extents r_ext;
+};
+
+void TermRunner::finish(const Task& t) {
+  const TiledTensor& R = tensors_[TensorId::R];
+  const auto g = static_cast<std::size_t>(t.sector);
+  const bool a = plan_.a_streamed();
+  // The product's rows are A's free pairs (only the task's when A is streamed), its columns B's.
+  const std::vector<PairSpace::Pair> own{pair(t)};
+  const std::vector<PairSpace::Pair>& rows = a ? own : plan_.P[g].pairs;
+  const std::vector<PairSpace::Pair>& cols = a ? plan_.Q[g].pairs : own;
+  std::vector<OutBlock> blocks;
+  LetterTiles lt;
+  for (const PairSpace::Pair& r : rows)
+    for (const PairSpace::Pair& c : cols) {
+      lt.set(plan_.layout.a_free, r);
+      lt.set(plan_.layout.b_free, c);
+      const TileTuple tuple = lt.tuple("abij");
+      const Extents e = R.extents(tuple);
+      blocks.push_back({R.offset(tuple), e[0] * e[1] * e[2] * e[3], a ? 0 : r.offset, a ? c.offset : 0, e});
+    }
+  std::sort(blocks.begin(), blocks.end(), [](const OutBlock& x, const OutBlock& y) { return x.r_offset < y.r_offset; });
+
+  const int slot = 2 + next_output_;
+  std::vector<double>& out = buf_.outputs[static_cast<std::size_t>(next_output_)];
+  next_output_ ^= 1;
+  store_.wait(slot);  // this buffer's previous accumulates are done
+  std::int64_t pos = 0, run_start = 0;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const OutBlock& b = blocks[i];
+    // R block axis d is product axis out_perm[d]: the product's extents from R's.
+    Extents product{};
+    for (std::size_t d = 0; d < 4; ++d) product[static_cast<std::size_t>(plan_.layout.out_perm[d])] = b.r_ext[d];
+    matrix_to_block(buf_.product.data() + b.row * t.n + b.col, t.n, product, plan_.layout.out_perm, out.data() + pos);
+    pos += b.size;
+    // One accumulate per run of R blocks that follow each other in storage.
+    const bool run_ends = i + 1 == blocks.size() || blocks[i + 1].r_offset != b.r_offset + b.size;
+    if (run_ends) {
+      const std::int64_t r_lo = blocks[i].r_offset + b.size - (pos - run_start);
+      store_.acc_nb(slot, TensorId::R, r_lo, pos - run_start, out.data() + run_start);
+      run_start = pos;
+    }
+  }
 }
 
 }  // namespace
 
-TermStats run_term(TileStore& store, Term term, const std::vector<Task>& tasks, Schedule schedule,
-                   bool record_executed) {
+TaskBuffers::TaskBuffers(const TermPlans& plans) {
+  std::int64_t largest_input = 0, largest_product = 0;
+  for (const TermPlan& plan : plans)
+    for (const Task& t : plan.tasks) {
+      largest_product = std::max(largest_product, t.m * t.n);
+      const std::int64_t pair_size = plan.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)].size;
+      for (const Chunk& c : t.chunks) largest_input = std::max(largest_input, c.k * pair_size);
+    }
+  for (auto& set : inputs) set.assign(static_cast<std::size_t>(largest_input), 0.0);
+  panel.assign(static_cast<std::size_t>(largest_input), 0.0);
+  product.assign(static_cast<std::size_t>(largest_product), 0.0);
+  for (auto& out : outputs) out.assign(static_cast<std::size_t>(largest_product), 0.0);
+}
+
+TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& plan, Replicas& replicas,
+                   TaskBuffers& buffers, Schedule schedule, bool record_executed) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  const TermSpec& spec = spec_of(term);
-  const TermLayout layout = layout_of(spec);
-  TaskSource source(store, term, static_cast<std::int64_t>(tasks.size()), schedule);
-  auto sets = make_buffers(tasks);
-  TaskScratch scratch;
   TermStats stats;
+  const SectorMatrices& replicated = replicas.sectors(store, plan, stats.bytes, stats.bytes_in_place);
+  TermRunner runner(store, tensors, plan, replicated, buffers);
+  TaskSource source(store, tensors, plan, schedule);
 
-  std::int64_t current = source.next();
-  if (current >= 0) fetch(store, spec, tasks[static_cast<std::size_t>(current)], sets[0]);
-  std::int64_t upcoming = current >= 0 ? source.next() : -1;
-  for (int s = 0; current >= 0; s ^= 1) {
-    BufferSet& set = sets[static_cast<std::size_t>(s)];
-    if (upcoming >= 0) fetch(store, spec, tasks[static_cast<std::size_t>(upcoming)], sets[static_cast<std::size_t>(s ^ 1)]);
-    const Task& t = tasks[static_cast<std::size_t>(current)];
-    store.wait(set.in_slot);
-    store.wait(set.out_slot);  // this set's previous product has reached R
-    multiply(t, layout, set.a.data(), set.b.data(), set.out.data(), scratch);
-    store.acc_nb(set.out_slot, TensorId::R, t.r_offset, t.r_size(), set.out.data());
-    ++stats.tasks;
-    stats.flops += t.flops();
-    stats.bytes += 8.0 * static_cast<double>(t.a_size() + t.b_size());
-    if (record_executed) stats.executed.push_back(current);
-    current = upcoming;
-    upcoming = current >= 0 ? source.next() : -1;
+  Position current{source.next(), 0};
+  if (current.task >= 0) runner.fetch(current, 0);
+  for (int s = 0; current.task >= 0; s ^= 1) {
+    const Task& t = runner.task(current);
+    const bool last_chunk = current.chunk + 1 == t.chunks.size();
+    const Position next = last_chunk ? Position{source.next(), 0} : Position{current.task, current.chunk + 1};
+    if (next.task >= 0) runner.fetch(next, s ^ 1);
+    runner.multiply(current, s);
+    if (last_chunk) {
+      runner.finish(t);
+      ++stats.tasks;
+      stats.flops += t.flops();
+      if (record_executed) stats.executed.push_back(current.task);
+    }
+    current = next;
   }
-  store.wait(sets[0].out_slot);
-  store.wait(sets[1].out_slot);
+  runner.drain();
+  stats.bytes += runner.bytes();
+  stats.bytes_in_place += runner.bytes_in_place();
   stats.busy = std::chrono::duration<double>(Clock::now() - start).count();
   return stats;
 }

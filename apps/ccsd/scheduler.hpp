@@ -3,34 +3,54 @@
 // Dynamic schedule: a rank takes the next task number from the term's shared counter
 // (read_inc, the NXTVAL of coupled-cluster codes) until the number passes the end of the list.
 // Static schedule: rank r takes tasks r, r + P, r + 2P, ... (round-robin, no counter).
-// Either way a rank pipelines its tasks: while the dgemm of the current task runs, the gets of
-// its next task's input blocks are in flight, and the accumulate of the previous product
-// into R completes; two sets of buffers alternate.
+// Locality schedule: the task list is split by owner (the rank holding most of a task's
+// streamed blocks), one counter per owner's list; a rank takes tasks from its own list with
+// read_inc on that list's counter, and when it is exhausted from the next ranks' lists
+// (r + 1, r + 2, ... cyclically), so the owner reads its blocks in place and the others only
+// take what is left.
+// A rank first gets the term's replicated operand (replica.hpp), then walks the chunks of its
+// tasks as one pipeline with two input buffer sets: while the dgemm of one chunk runs, the
+// nonblocking gets of the next chunk (of the same task, or the first of the next one) are in
+// flight. A one-block chunk in this rank's own part of the streamed tensor is read in place
+// (TileStore::local), with no get: the owner's copy would move bytes for nothing. A task's chunks accumulate into a local product; at the task's end the product is
+// written into R's block layout and accumulated into R with nonblocking accumulates (one per
+// contiguous run of R blocks), which complete while the next task runs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "replica.hpp"
 #include "store.hpp"
 #include "tasks.hpp"
 
 namespace armada::apps::ccsd {
 
-enum class Schedule { dynamic, static_round_robin };
+enum class Schedule { dynamic, static_round_robin, locality };
 const char* to_string(Schedule s);
 
 /// What one rank did in one term.
 struct TermStats {
   std::int64_t tasks = 0;   ///< tasks executed by this rank
   double flops = 0;         ///< their useful flops
-  double bytes = 0;         ///< input bytes fetched
+  double bytes = 0;         ///< input bytes fetched (streamed blocks and replicas)
+  double bytes_in_place = 0;  ///< streamed and replica bytes read in place from this rank's own part
   double busy = 0;          ///< seconds from the start of the term to this rank's last accumulate
   std::vector<std::int64_t> executed;  ///< task numbers executed (only when recorded)
 };
 
-/// Executes the tasks of `term` on this rank's share. Not collective itself (the caller
+/// The buffers of the task loop, sized for every term's tasks and allocated (and touched) once
+/// before the terms run.
+struct TaskBuffers {
+  explicit TaskBuffers(const TermPlans& plans);
+  std::array<std::vector<double>, 2> inputs, outputs;  ///< streamed blocks; products in R's layout
+  std::vector<double> panel, product;                  ///< permuted blocks; the task's product
+};
+
+/// Executes the tasks of `plan` on this rank's share. Not collective itself (the caller
 /// brackets it with syncs); the dynamic schedule needs the term's counter at 0.
-TermStats run_term(TileStore& store, Term term, const std::vector<Task>& tasks, Schedule schedule,
-                   bool record_executed);
+TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& plan, Replicas& replicas,
+                   TaskBuffers& buffers, Schedule schedule, bool record_executed);
 
 }  // namespace armada::apps::ccsd

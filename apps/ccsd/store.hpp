@@ -4,8 +4,9 @@
 // libraries run exactly the same gets, accumulates and counter increments.
 //
 // Each tensor is one 1-D array of doubles (its nonzero blocks one after the other); world rank
-// r owns [splits[r], splits[r+1]). Each term has a shared task counter (the NXTVAL of
-// coupled-cluster codes) on rank 0. Nonblocking operations are issued into numbered slots and
+// r owns [splits[r], splits[r+1]). Each term has one shared task counter per rank (the NXTVAL
+// of coupled-cluster codes; the dynamic schedule uses the first, the locality schedule one per
+// rank's task list), all on rank 0. Nonblocking operations are issued into numbered slots and
 // completed by wait(slot).
 // Who takes part: create, reset_counters, sync and destroy_all are collective over the world;
 // the rest are not.
@@ -30,9 +31,10 @@ class TileStore {
   /// Collective: tensor `id`'s array of splits.back() doubles (splits: ranks + 1 values).
   virtual void create(TensorId id, const std::vector<std::int64_t>& splits) = 0;
   /// This rank's part of tensor `id`, writable in place; `first` is its first storage index.
+  /// (The contraction also reads the streamed blocks this rank owns in place, no get.)
   virtual std::span<double> local(TensorId id, std::int64_t& first) = 0;
-  /// Ends the access of local() (the data may have been written).
-  virtual void release_local(TensorId id) = 0;
+  /// Ends the access of local(); `updated`: the data may have been written.
+  virtual void release_local(TensorId id, bool updated) = 0;
   /// Starts reading storage [lo, lo + n) of `id` into buf; complete with wait(slot).
   virtual void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) = 0;
   /// Starts storage [lo, lo + n) of `id` += buf (atomic per element); complete with wait(slot).
@@ -41,10 +43,10 @@ class TileStore {
   virtual void wait(int slot) = 0;
   /// Blocking read of storage [lo, lo + n).
   virtual void get(TensorId id, std::int64_t lo, std::int64_t n, double* buf) = 0;
-  /// Collective: every term's counter to 0.
+  /// Collective: every counter to 0.
   virtual void reset_counters() = 0;
-  /// Atomically returns the counter of `term` and adds 1 to it.
-  virtual long read_inc(Term term) = 0;
+  /// Atomically returns counter `list` (0 <= list < ranks) of `term` and adds 1 to it.
+  virtual long read_inc(Term term, int list) = 0;
   /// Collective: completes every operation of every rank, then a barrier.
   virtual void sync() = 0;
   /// Collective: frees every array.

@@ -40,45 +40,81 @@ TermLayout layout_of(const TermSpec& spec) {
   l.a_identity = identity(l.a_perm);
   l.b_identity = identity(l.b_perm);
   l.out_identity = identity(l.out_perm);
+  l.a_free[0] = a_free[0], l.a_free[1] = a_free[1];
+  l.b_free[0] = b_free[0], l.b_free[1] = b_free[1];
   return l;
 }
 
-std::vector<Task> build_tasks(const Tensors& tensors, Term term) {
-  const TermSpec& spec = spec_of(term);
-  const TiledTensor &A = tensors[spec.a], &B = tensors[spec.b], &R = tensors[TensorId::R];
-  const std::string_view a_idx = spec.a_indices, b_idx = spec.b_indices, con = spec.contracted;
-  // R[a,b,i,j]: space 0 is the virtual space, space 2 the occupied one.
-  const int n0 = static_cast<int>((occupied(con[0]) ? R.space(2) : R.space(0)).tiles.size());
-  const int n1 = static_cast<int>((occupied(con[1]) ? R.space(2) : R.space(0)).tiles.size());
-  std::vector<Task> tasks;
-  for (const Block& out : R.blocks()) {
-    // Tile number of each letter: output letters from the R block, contracted ones looped.
-    int tile_of[26] = {};
-    for (std::size_t d = 0; d < 4; ++d) tile_of[output_indices[d] - 'a'] = out.tiles[d];
-    for (int x = 0; x < n0; ++x)
-      for (int y = 0; y < n1; ++y) {
-        tile_of[con[0] - 'a'] = x;
-        tile_of[con[1] - 'a'] = y;
-        TileTuple ta{}, tb{};
-        for (std::size_t d = 0; d < 4; ++d) ta[d] = tile_of[a_idx[d] - 'a'], tb[d] = tile_of[b_idx[d] - 'a'];
-        const std::int64_t ao = A.offset(ta), bo = B.offset(tb);
-        if (ao < 0 || bo < 0) continue;
-        Task t;
-        t.a_offset = ao;
-        t.b_offset = bo;
-        t.r_offset = out.offset;
-        t.a_ext = A.extents(ta);
-        t.b_ext = B.extents(tb);
-        t.k = 1;
-        for (std::size_t d = 0; d < 4; ++d)
-          if (con.find(a_idx[d]) != std::string_view::npos) t.k *= t.a_ext[d];
-        t.m = t.a_ext[0] * t.a_ext[1] * t.a_ext[2] * t.a_ext[3] / t.k;
-        t.n = t.b_ext[0] * t.b_ext[1] * t.b_ext[2] * t.b_ext[3] / t.k;
-        tasks.push_back(t);
-      }
+PairSpace make_pair_space(const OrbitalSpace& x, const OrbitalSpace& y, int irrep) {
+  PairSpace s;
+  for (std::size_t tx = 0; tx < x.tiles.size(); ++tx)
+    for (std::size_t ty = 0; ty < y.tiles.size(); ++ty) {
+      if ((x.tiles[tx].irrep ^ y.tiles[ty].irrep) != irrep) continue;
+      const std::int64_t size = x.tiles[tx].size * y.tiles[ty].size;
+      s.pairs.push_back({static_cast<int>(tx), static_cast<int>(ty), s.extent, size});
+      s.extent += size;
+    }
+  return s;
+}
+
+GemmShape TermPlan::gemm_of(const Task& t, const Chunk& c) const {
+  // A streamed: the chunk's block is the m x k matrix itself. B streamed: A is the replicated
+  // sector matrix, k columns of its K_g.
+  return GemmShape{t.m, t.n, c.k, a_streamed() ? c.k : t.k, t.n, t.n};
+}
+
+namespace {
+
+/// The chunks of a task whose streamed blocks are `pair_size` x (contraction pair size).
+std::vector<Chunk> chunks_of(const PairSpace& k_pairs, std::int64_t pair_size, bool one_block_each) {
+  std::vector<Chunk> chunks;
+  for (int c = 0; c < static_cast<int>(k_pairs.pairs.size()); ++c) {
+    const PairSpace::Pair& kp = k_pairs.pairs[static_cast<std::size_t>(c)];
+    const bool extend = !chunks.empty() && !one_block_each &&
+                        (chunks.back().k + kp.size) * pair_size <= chunk_elements;
+    if (!extend) chunks.push_back(Chunk{c, c, kp.offset, 0});
+    chunks.back().last = c + 1;
+    chunks.back().k += kp.size;
   }
-  std::stable_sort(tasks.begin(), tasks.end(), [](const Task& x, const Task& y) { return x.flops() > y.flops(); });
-  return tasks;
+  return chunks;
+}
+
+}  // namespace
+
+TermPlan plan_term(const Tensors& tensors, Term term) {
+  TermPlan plan;
+  plan.term = term;
+  plan.layout = layout_of(spec_of(term));
+  const TiledTensor& R = tensors[TensorId::R];
+  // R[a,b,i,j]: space 0 is the virtual space, space 2 the occupied one.
+  auto space_of = [&](char letter) -> const OrbitalSpace& { return occupied(letter) ? R.space(2) : R.space(0); };
+  auto pair_space = [&](const char* letters, int g) { return make_pair_space(space_of(letters[0]), space_of(letters[1]), g); };
+  const int sectors = static_cast<int>(R.space(0).per_irrep.size());
+  for (int g = 0; g < sectors; ++g) {
+    plan.P.push_back(pair_space(plan.layout.a_free, g));
+    plan.K.push_back(pair_space(plan.spec().contracted, g));
+    plan.Q.push_back(pair_space(plan.layout.b_free, g));
+  }
+  const bool a_streamed = plan.a_streamed();
+  for (int g = 0; g < sectors; ++g) {
+    const auto s = static_cast<std::size_t>(g);
+    const PairSpace &P = plan.P[s], &K = plan.K[s], &Q = plan.Q[s];
+    if (P.extent == 0 || K.extent == 0 || Q.extent == 0) continue;  // a zero product: no task
+    const PairSpace& own = a_streamed ? P : Q;
+    for (int p = 0; p < static_cast<int>(own.pairs.size()); ++p) {
+      const std::int64_t size = own.pairs[static_cast<std::size_t>(p)].size;
+      Task t;
+      t.sector = g;
+      t.pair = p;
+      t.m = a_streamed ? size : P.extent;
+      t.n = a_streamed ? Q.extent : size;
+      t.k = K.extent;
+      t.chunks = chunks_of(K, size, a_streamed);
+      plan.tasks.push_back(std::move(t));
+    }
+  }
+  std::stable_sort(plan.tasks.begin(), plan.tasks.end(), [](const Task& x, const Task& y) { return x.flops() > y.flops(); });
+  return plan;
 }
 
 }  // namespace armada::apps::ccsd

@@ -21,7 +21,7 @@ namespace {
 class GaStore final : public TileStore {
  public:
   GaStore() {
-    int64_t dims[1] = {term_count}, block[1] = {1}, map[1] = {0};  // one block: rank 0 owns the counters
+    int64_t dims[1] = {term_count * GA_Nnodes()}, block[1] = {1}, map[1] = {0};  // one block: rank 0 owns the counters
     counters_ = NGA_Create_irreg64(C_LONG, 1, dims, const_cast<char*>("ccsd counters"), block, map);
     if (!counters_) throw std::runtime_error("armada-ccsd: NGA_Create_irreg64 failed for the counters");
   }
@@ -54,11 +54,14 @@ class GaStore final : public TileStore {
     accessed_[static_cast<std::size_t>(id)] = true;
     return {p, static_cast<std::size_t>(hi[0] - lo[0] + 1)};
   }
-  void release_local(TensorId id) override {
+  void release_local(TensorId id, bool updated) override {
     if (!accessed_[static_cast<std::size_t>(id)]) return;
     int64_t lo[1], hi[1];
     NGA_Distribution64(handle(id), GA_Nodeid(), lo, hi);
-    NGA_Release_update64(handle(id), lo, hi);
+    if (updated)
+      NGA_Release_update64(handle(id), lo, hi);
+    else
+      NGA_Release64(handle(id), lo, hi);
     accessed_[static_cast<std::size_t>(id)] = false;
   }
   void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) override {
@@ -83,8 +86,8 @@ class GaStore final : public TileStore {
     GA_Zero(counters_);
     GA_Sync();
   }
-  long read_inc(Term term) override {
-    int64_t at[1] = {static_cast<int64_t>(term)};
+  long read_inc(Term term, int list) override {
+    int64_t at[1] = {static_cast<int64_t>(term) * GA_Nnodes() + list};
     return NGA_Read_inc64(counters_, at, 1);
   }
   void sync() override { GA_Sync(); }

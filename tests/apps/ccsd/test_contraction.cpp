@@ -1,5 +1,5 @@
 // The distributed contraction on armada::arrays: every element of R against the serial
-// reference, both schedules, several tile sizes and irrep counts; every task executed exactly
+// reference, every schedule, several tile sizes and irrep counts; every task executed exactly
 // once, also with many small tasks and the ranks competing for the counter. Run on 1, 2 and 4
 // ranks, on shared memory, the server transport and mpi-rma (tests/apps/ccsd/CMakeLists.txt).
 #include <gtest/gtest.h>
@@ -34,9 +34,9 @@ TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
   const Case& c = GetParam();
   const Problem p(c.settings);
   const Tensors tensors(p);
-  const TaskLists tasks = build_all_tasks(tensors);
+  const TermPlans plans = plan_all_terms(tensors);
   auto store = make_armada_store();
-  const RunResult run = run_contraction(tensors, tasks, *store, c.schedule);
+  const RunResult run = run_contraction(tensors, plans, *store, c.schedule);
   long long result[2] = {0, 0};  // compared, mismatches
   double max_rel = 0, ref_sum = 0;
   if (world_rank() == 0) {
@@ -54,6 +54,24 @@ TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
   EXPECT_EQ(result[1], 0);
   EXPECT_NEAR(run.checksum, ref_sum, 1e-12 * ref_sum) << label(c);
   EXPECT_LE(max_rel, 1e-12);
+  // Every streamed block a term needs (those of sectors with a nonzero product) is read once
+  // per run over all ranks (fetched, or in place by its owner); every rank reads all of T once,
+  // in the first term (the other ranks' parts fetched, its own in place).
+  const double ranks = world_size();
+  for (const TermPlan& plan : plans) {
+    double needed = 0;
+    for (std::size_t g = 0; g < plan.K.size(); ++g)
+      if (plan.P[g].extent > 0 && plan.K[g].extent > 0 && plan.Q[g].extent > 0)
+        needed += static_cast<double>(plan.K[g].extent * (plan.a_streamed() ? plan.P[g].extent : plan.Q[g].extent));
+    const TermStats& st = run.terms[static_cast<std::size_t>(plan.term)];
+    double read[2] = {st.bytes, st.bytes_in_place}, all[2] = {0, 0};
+    MPI_Allreduce(read, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    const double replica = plan.term == Term::pp_ladder ? ranks * static_cast<double>(tensors[TensorId::T].elements()) : 0;
+    EXPECT_EQ(all[0] + all[1], 8.0 * (needed + replica)) << label(c) << " " << plan.spec().name;
+    if (ranks == 1 && plan.a_streamed()) {  // A-streamed chunks are single blocks, all local, as T is
+      EXPECT_EQ(all[0], 0.0) << "one rank reads every one-block chunk and T in place";
+    }
+  }
   store->sync();
   store->destroy_all();
 }
@@ -63,11 +81,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{{5, 9, 2, 2}, Schedule::dynamic}, Case{{5, 9, 2, 2}, Schedule::static_round_robin},
                       Case{{6, 10, 3, 4}, Schedule::dynamic}, Case{{6, 10, 3, 4}, Schedule::static_round_robin},
                       Case{{4, 8, 4, 1}, Schedule::dynamic}, Case{{3, 5, 1, 8}, Schedule::dynamic},
-                      Case{{7, 12, 5, 4}, Schedule::dynamic}, Case{{4, 6, 1, 2}, Schedule::static_round_robin}),
+                      Case{{7, 12, 5, 4}, Schedule::dynamic}, Case{{4, 6, 1, 2}, Schedule::static_round_robin},
+                      Case{{6, 10, 3, 4}, Schedule::locality}, Case{{7, 12, 5, 4}, Schedule::locality}),
     [](const auto& info) {
       const Settings& s = info.param.settings;
       return "o" + std::to_string(s.occ) + "v" + std::to_string(s.virt) + "t" + std::to_string(s.tile) + "i" +
-             std::to_string(s.irreps) + (info.param.schedule == Schedule::dynamic ? "dynamic" : "static");
+             std::to_string(s.irreps) + to_string(info.param.schedule);
     });
 
 /// Gathers every rank's executed task numbers of one term on every rank.
@@ -82,18 +101,18 @@ std::vector<std::int64_t> all_executed(const std::vector<std::int64_t>& mine) {
   return all;
 }
 
-// Tile 1: thousands of one-element tasks, so the ranks hit the counter as fast as they can.
+// Tile 1: over a hundred small tasks per term, so the ranks hit the counter as fast as they can.
 TEST(Tasks, EveryTaskIsExecutedExactlyOnce) {
   use_one_blas_thread();
-  for (Schedule schedule : {Schedule::dynamic, Schedule::static_round_robin}) {
-    const Problem p(Settings{3, 6, 1, 2});
+  for (Schedule schedule : {Schedule::dynamic, Schedule::static_round_robin, Schedule::locality}) {
+    const Problem p(Settings{11, 12, 1, 2});
     const Tensors tensors(p);
-    const TaskLists tasks = build_all_tasks(tensors);
+    const TermPlans plans = plan_all_terms(tensors);
     auto store = make_armada_store();
-    const RunResult run = run_contraction(tensors, tasks, *store, schedule, /*record_executed=*/true);
+    const RunResult run = run_contraction(tensors, plans, *store, schedule, /*record_executed=*/true);
     for (const TermSpec& t : term_specs) {
       const auto i = static_cast<std::size_t>(t.term);
-      std::vector<int> times(tasks[i].size(), 0);
+      std::vector<int> times(plans[i].tasks.size(), 0);
       for (std::int64_t id : all_executed(run.terms[i].executed)) {
         ASSERT_GE(id, 0);
         ASSERT_LT(static_cast<std::size_t>(id), times.size());
@@ -102,7 +121,7 @@ TEST(Tasks, EveryTaskIsExecutedExactlyOnce) {
       for (std::size_t k = 0; k < times.size(); ++k)
         EXPECT_EQ(times[k], 1) << t.name << " task " << k << " (" << to_string(schedule) << ")";
       EXPECT_EQ(run.terms[i].tasks, static_cast<std::int64_t>(run.terms[i].executed.size()));
-      EXPECT_GT(tasks[i].size(), 100u) << "enough tasks for the ranks to compete";
+      EXPECT_GT(plans[i].tasks.size(), 100u) << "enough tasks for the ranks to compete";
     }
     store->sync();
     store->destroy_all();

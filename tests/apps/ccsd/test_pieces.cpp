@@ -4,6 +4,7 @@
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
+#include <map>
 #include <random>
 
 #include "kernels.hpp"
@@ -121,36 +122,87 @@ TEST(Tasks, LayoutsFollowFromTheIndexLetters) {
   EXPECT_EQ(ring.out_perm, (Perm{0, 2, 1, 3}));  // (a,i,b,j) -> R[a,b,i,j]
 }
 
-TEST(Tasks, CountsMatchABruteForceEnumeration) {
+/// Tile sizes and irreps of the spaces, by letter.
+struct Spaces {
+  const Problem& p;
+  const std::vector<Tile>& of(char letter) const { return letter >= 'i' ? p.occ.tiles : p.virt.tiles; }
+};
+
+// The tasks of each term cover every nonzero (output block, contraction tile pair) of the term,
+// found by brute force over all tile tuples, exactly once, with the same useful flops.
+TEST(Tasks, CoverEveryNonzeroBlockProductExactlyOnce) {
   for (const Settings& s : kSettings) {
     const Problem p(s);
     const Tensors tensors(p);
-    const auto& ot = p.occ.tiles;
-    const auto& vt = p.virt.tiles;
-    auto irr = [](const std::vector<Tile>& t, int x) { return t[static_cast<std::size_t>(x)].irrep; };
-    const int O = static_cast<int>(ot.size()), V = static_cast<int>(vt.size());
-    std::int64_t want[3] = {0, 0, 0};
-    for (int a = 0; a < V; ++a)
-      for (int b = 0; b < V; ++b)
-        for (int i = 0; i < O; ++i)
-          for (int j = 0; j < O; ++j) {
-            if ((irr(vt, a) ^ irr(vt, b) ^ irr(ot, i) ^ irr(ot, j)) != 0) continue;
-            const int g = irr(vt, a) ^ irr(vt, b), h = irr(vt, a) ^ irr(ot, i);
-            for (int c = 0; c < V; ++c)
-              for (int d = 0; d < V; ++d) want[0] += (irr(vt, c) ^ irr(vt, d)) == g;
-            for (int k = 0; k < O; ++k)
-              for (int l = 0; l < O; ++l) want[1] += (irr(ot, k) ^ irr(ot, l)) == g;
-            for (int c = 0; c < V; ++c)
-              for (int k = 0; k < O; ++k) want[2] += (irr(vt, c) ^ irr(ot, k)) == h;
+    const Spaces sp{p};
+    for (const TermSpec& spec : term_specs) {
+      const TermPlan plan = plan_term(tensors, spec.term);
+      const TermLayout& l = plan.layout;
+      // Key: the tile numbers of R's a,b,i,j and the two contracted letters.
+      auto key = [&](const LetterTiles& lt) {
+        std::int64_t k = 0;
+        for (char c : std::string("abij") + spec.contracted) k = k * 64 + lt.tile[static_cast<std::size_t>(c - 'a')];
+        return k;
+      };
+      std::map<std::int64_t, int> covered;
+      double flops = 0;
+      for (const Task& t : plan.tasks) {
+        const auto g = static_cast<std::size_t>(t.sector);
+        const auto& others = plan.a_streamed() ? plan.Q[g].pairs : plan.P[g].pairs;
+        const PairSpace::Pair own = plan.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)];
+        std::int64_t next_k = 0;
+        for (const Chunk& c : t.chunks) {
+          EXPECT_EQ(c.k0, next_k) << label(s) << " " << spec.name << ": chunks follow each other";
+          std::int64_t k = 0;
+          for (int x = c.first; x < c.last; ++x) {
+            const PairSpace::Pair& kp = plan.K[g].pairs[static_cast<std::size_t>(x)];
+            k += kp.size;
+            for (const PairSpace::Pair& o : others) {
+              LetterTiles lt;
+              lt.set(plan.a_streamed() ? l.a_free : l.b_free, own);
+              lt.set(plan.a_streamed() ? l.b_free : l.a_free, o);
+              lt.set(spec.contracted, kp);
+              ++covered[key(lt)];
+            }
           }
-    double flops = 0;
-    for (const TermSpec& t : term_specs) {
-      const auto list = build_tasks(tensors, t.term);
-      EXPECT_EQ(static_cast<std::int64_t>(list.size()), want[static_cast<int>(t.term)]) << label(s) << " " << t.name;
-      for (std::size_t i = 1; i < list.size(); ++i) EXPECT_GE(list[i - 1].flops(), list[i].flops()) << "largest first";
-      for (const Task& k : list) flops += k.flops();
+          EXPECT_EQ(c.k, k);
+          if (plan.a_streamed()) {
+            EXPECT_EQ(c.last - c.first, 1) << "an A-streamed chunk is one block";
+          }
+          if (c.last - c.first > 1) {
+            EXPECT_LE(c.k * own.size, chunk_elements) << "a chunk holds at most chunk_elements";
+          }
+          next_k += c.k;
+        }
+        EXPECT_EQ(next_k, t.k) << "the chunks cover K_g";
+        flops += t.flops();
+      }
+      for (std::size_t i = 1; i < plan.tasks.size(); ++i) EXPECT_GE(plan.tasks[i - 1].flops(), plan.tasks[i].flops()) << "largest first";
+
+      // Brute force: every R block, every contraction tile pair, kept when A's and B's blocks are nonzero.
+      std::map<std::int64_t, int> want;
+      double want_flops = 0;
+      const auto& ta = sp.of('a');
+      const auto& ti = sp.of('i');
+      const auto& c0 = sp.of(spec.contracted[0]);
+      const auto& c1 = sp.of(spec.contracted[1]);
+      for (const Block& out : tensors[TensorId::R].blocks())
+        for (int x = 0; x < static_cast<int>(c0.size()); ++x)
+          for (int y = 0; y < static_cast<int>(c1.size()); ++y) {
+            LetterTiles lt;
+            for (std::size_t d = 0; d < 4; ++d) lt.tile[static_cast<std::size_t>("abij"[d] - 'a')] = out.tiles[d];
+            lt.tile[static_cast<std::size_t>(spec.contracted[0] - 'a')] = x;
+            lt.tile[static_cast<std::size_t>(spec.contracted[1] - 'a')] = y;
+            if (tensors[spec.a].offset(lt.tuple(spec.a_indices)) < 0 || tensors[spec.b].offset(lt.tuple(spec.b_indices)) < 0) continue;
+            ++want[key(lt)];
+            const auto size = [&](const std::vector<Tile>& t, int n) { return static_cast<double>(t[static_cast<std::size_t>(n)].size); };
+            want_flops += 2 * size(ta, out.tiles[0]) * size(ta, out.tiles[1]) * size(ti, out.tiles[2]) * size(ti, out.tiles[3]) *
+                          size(c0, x) * size(c1, y);
+          }
+      EXPECT_EQ(covered, want) << label(s) << " " << spec.name;
+      EXPECT_DOUBLE_EQ(flops, want_flops) << label(s) << " " << spec.name;
+      EXPECT_GT(flops, 0);
     }
-    EXPECT_GT(flops, 0);
   }
 }
 
@@ -172,6 +224,27 @@ TEST(Kernels, Permute4MovesEveryElementWhereTheLettersSay) {
             EXPECT_EQ(dst[static_cast<std::size_t>(pos)], src[static_cast<std::size_t>(((s[0] * 3 + s[1]) * 4 + s[2]) * 5 + s[3])]);
           }
   }
+}
+
+// A block written into a wider matrix and read back through the inverse permutation is the block.
+TEST(Kernels, BlockToMatrixAndBackRoundTripsThroughALeadingDimension) {
+  const Extents ext{2, 3, 4, 5};
+  std::vector<double> src(120), back(120, -1.0);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<double>(i);
+  const Perm perm{0, 2, 1, 3}, inverse{0, 2, 1, 3};
+  const std::int64_t ld = 4 * 5 + 7, col0 = 3;  // the block's columns start at 3 of 27
+  std::vector<double> matrix(static_cast<std::size_t>(2 * 4 * ld), -2.0);
+  block_to_matrix(src.data(), ext, perm, matrix.data() + col0, ld);
+  // Row (x0, x2), column (x1, x3) of the matrix is src[x0][x1][x2][x3].
+  for (std::int64_t x0 = 0; x0 < 2; ++x0)
+    for (std::int64_t x1 = 0; x1 < 3; ++x1)
+      for (std::int64_t x2 = 0; x2 < 4; ++x2)
+        for (std::int64_t x3 = 0; x3 < 5; ++x3)
+          EXPECT_EQ(matrix[static_cast<std::size_t>((x0 * 4 + x2) * ld + col0 + x1 * 5 + x3)],
+                    src[static_cast<std::size_t>(((x0 * 3 + x1) * 4 + x2) * 5 + x3)]);
+  EXPECT_EQ(matrix[0], -2.0) << "columns left of the block untouched";
+  matrix_to_block(matrix.data() + col0, ld, Extents{2, 4, 3, 5}, inverse, back.data());
+  EXPECT_EQ(back, src);
 }
 
 // An independent second reference: Eigen's tensor contractions of the same dense inputs.
@@ -232,7 +305,7 @@ TEST(Options, BadInputIsRefusedWithTheOptionAndValue) {
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2"}).find("--irreps is required"), std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--schedule", "guided"})
-                .find("--schedule 'guided'"),
+                .find("--schedule 'guided': use dynamic, static or locality"),
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--bogus"}).find("unknown option '--bogus'"),
             std::string::npos);

@@ -10,7 +10,8 @@ info="${1:-$root/build}/rma/armada-info"
   echo
   echo "Armada reads these environment variables once, at init (\`rma::init\`). A bad value is an"
   echo "error naming the variable. \`armada-info\` prints them with their current values; the table below is"
-  echo "\`armada-info --markdown\`, generated from the same table in \`rma/src/core/config.cpp\` by"
+  echo "\`armada-info --markdown\`, generated from the settings tables (the core's in"
+  echo "\`rma/src/core/config.cpp\`, each transport's in \`rma/src/transport/<name>/init.cpp\`) by"
   echo "\`scripts/update-config-doc.sh\` (the test \`docs_configuration_in_sync\` fails when it is stale)."
   echo
   "$info" --markdown

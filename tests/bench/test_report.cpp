@@ -280,7 +280,7 @@ TEST(Plot, PngcairoOrPngIsDetectedFromTheInstalledGnuplot) {
 TEST(Options, DefaultsCoverEveryFamilyAndTransport) {
   const char* argv[] = {"armada-bench"};
   const suite::Options o = suite::parse_options(1, argv);
-  EXPECT_EQ(o.transports, (std::vector<std::string>{"shm", "server", "mpi-rma"}));
+  EXPECT_EQ(o.transports, (std::vector<std::string>{"shm", "server", "mpi-rma", "rdma"}));
   EXPECT_EQ(o.families, suite::kFamilies);
   EXPECT_EQ(o.sizes.front(), 8u);
   EXPECT_EQ(o.sizes.back(), 4u << 20);

@@ -143,8 +143,9 @@ TEST(FuzzStrided, RandomDescriptorsAgainstTheModel) {
       unsigned char* m = &model[d.dst_offset + dst_runs[k]];
       const unsigned char* s = &src[src_runs[k]];
       if (kind == Kind::Put) std::memcpy(m, s, d.count[0]);
-      if (kind == Kind::Get)
+      if (kind == Kind::Get) {
         EXPECT_EQ(std::memcmp(&got[src_runs[k]], m, d.count[0]), 0) << what << ": run " << k << " read wrong bytes";
+      }
       if (kind == Kind::Acc)
         for (std::size_t e = 0; e < d.count[0]; e += sizeof(double)) {
           double a, b;

@@ -45,7 +45,9 @@ std::vector<detail::SettingRow> core_rows() {
       {.doc = {"ARMADA_TRANSPORT", "string", "server",
                "Transport to ranks on other nodes: 'server' (a helper thread per node, MPI two-sided), "
                "'mpi-rma' (MPI-3 one-sided windows; it then also carries every accumulate, atomic and "
-               "mutex operation, on-node ones included, so that they stay atomic with each other) or "
+               "mutex operation, on-node ones included, so that they stay atomic with each other), "
+               "'rdma' (UCX one-sided put/get/atomics, accumulates and mutexes in the owner's request "
+               "service; built when UCX is found; also carries every on-node atomic) or "
                "'none' (operations to other nodes fail with Unsupported)."},
        .choices = transport_choices().c_str(), .string_field = &Config::transport},
   };

@@ -99,8 +99,8 @@ class NodeServer {
     const server::Header& h;
     const std::byte* in;                 // inline payload not yet used
     std::size_t inline_left;
-    std::vector<std::byte> desc_storage; // a vector descriptor that came as a data message
-    std::optional<RunWalker> walker;     // over the target runs
+    std::vector<std::byte> desc_storage{};  // a vector descriptor that came as a data message
+    std::optional<RunWalker> walker{};      // over the target runs
     std::ptrdiff_t delta = 0;            // owner address - mapped address (strided)
     std::byte* contiguous = nullptr;     // the mapped run, when the target side is one run
   };

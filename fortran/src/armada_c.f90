@@ -764,6 +764,10 @@ module armada_c
       import
       integer(c_int), value :: a
     end function
+    integer(c_int) function armada_la_conjugate(a) bind(C)
+      import
+      integer(c_int), value :: a
+    end function
     integer(c_int) function armada_la_lu_solve(op, a, b) bind(C)
       import
       integer(c_int), value :: op

@@ -5,9 +5,9 @@
 ! matrix Ac = transpose(A). So the Fortran operation becomes its transpose: C = op(A) op(B) is
 ! Cc = op(Bc) op(Ac) (the same op letters, operands swapped); patches are converted by the arrays
 ! C API (armada_gaf_to_c_patch), never here. Solves need B as stored: a temporary C-view copy of
-! transpose(B) is made, solved and copied back. Where the transposed problem would need a complex
-! conjugate that the C API does not offer (Cholesky and eigenvectors of complex matrices, LU
-! with 'C'), the procedures report ARMADA_ERR_UNSUPPORTED instead of computing something else.
+! transpose(B) is made, solved and copied back. A Hermitian A is conj(A) in the C view, so
+! complex Cholesky and LU with 'C' solve in conjugates (armada_la_conjugate on the copy of B
+! before and after) and complex eigenvectors are conjugated back.
 module armada_linalg
   use, intrinsic :: iso_c_binding
   use armada_c
@@ -117,8 +117,8 @@ contains
     call finish(la(armada_la_inverse(a, inv)), stat, errmsg)
   end subroutine
 
-  ! Solves op(A) X = B by LU (GA_Lu_solve: trans 'N', 'T'; 'C' for real arrays); B(n, nrhs) is
-  ! overwritten by X. A is not changed.
+  ! Solves op(A) X = B by LU (GA_Lu_solve: trans 'N', 'T', 'C'); B(n, nrhs) is overwritten by X.
+  ! A is not changed.
   subroutine armada_lu_solve(trans, a, b, stat, errmsg)
     character(len=*), intent(in) :: trans
     integer, intent(in) :: a, b
@@ -128,18 +128,18 @@ contains
     integer(c_int) :: code, t, opc, etype, ndim
     code = op_of(op, 'trans', trans, t)
     if (code == ARMADA_GA_OK) code = array_info(a, etype, ndim)
-    if (code == ARMADA_GA_OK .and. t == ARMADA_LA_CONJTRANS .and. is_complex(etype)) &
-      code = reject(op, "trans = 'C' on a complex matrix is not offered in the Fortran view", &
-                    ARMADA_GA_ERR_UNSUPPORTED)
-    ! op(A) X = B in Fortran is opc(Ac) Xc = Bc with Ac = transpose(A): 'N' -> 'T', 'T' -> 'N'.
+    ! op(A) X = B in Fortran is opc(Ac) Xc = Bc with Ac = transpose(A): 'N' -> 'T', 'T' -> 'N';
+    ! 'C' on a complex A is conj(Ac) X = B, solved as Ac conj(X) = conj(B).
     opc = ARMADA_LA_TRANS
     if (t /= ARMADA_LA_NOTRANS) opc = ARMADA_LA_NOTRANS
-    if (code == ARMADA_GA_OK) code = solve_on_transpose(op, 'lu', opc, a, b)
+    if (code == ARMADA_GA_OK) code = solve_on_transpose(op, 'lu', opc, a, b, &
+                                                        t == ARMADA_LA_CONJTRANS .and. is_complex(etype))
     call finish(code, stat, errmsg)
   end subroutine
 
-  ! Solves A X = B for a symmetric positive definite real A (GA_Llt_solve); B(n, nrhs) is
-  ! overwritten by X. Reads A's upper triangle (the C view's lower one).
+  ! Solves A X = B for a symmetric (Hermitian) positive definite A (GA_Llt_solve); B(n, nrhs) is
+  ! overwritten by X. Reads A's upper triangle (the C view's lower one): the C view holds
+  ! transpose(A) = conj(A), so a complex system is solved as conj(A) conj(X) = conj(B).
   subroutine armada_cholesky_solve(a, b, stat, errmsg)
     integer, intent(in) :: a, b
     integer, intent(out), optional :: stat
@@ -147,17 +147,17 @@ contains
     character(len=*), parameter :: op = 'armada_cholesky_solve'
     integer(c_int) :: code, etype, ndim
     code = array_info(a, etype, ndim)
-    if (code == ARMADA_GA_OK .and. is_complex(etype)) &
-      code = reject(op, 'complex (Hermitian) matrices are not offered in the Fortran view', ARMADA_GA_ERR_UNSUPPORTED)
-    if (code == ARMADA_GA_OK) code = solve_on_transpose(op, 'cholesky', ARMADA_LA_NOTRANS, a, b)
+    if (code == ARMADA_GA_OK) code = solve_on_transpose(op, 'cholesky', ARMADA_LA_NOTRANS, a, b, is_complex(etype))
     call finish(code, stat, errmsg)
   end subroutine
 
-  ! The C-view solve on Y = transpose(B) as a C-view n x nrhs array, then B = transpose(Y).
-  integer(c_int) function solve_on_transpose(op, method, opc, a, b) result(code)
+  ! The C-view solve on Y = transpose(B) as a C-view n x nrhs array, then B = transpose(Y); in
+  ! conjugates (Y = conj(Y) before and after the solve) when conjugated.
+  integer(c_int) function solve_on_transpose(op, method, opc, a, b, conjugated) result(code)
     character(len=*), intent(in) :: op, method
     integer(c_int), intent(in) :: opc
     integer, intent(in) :: a, b
+    logical, intent(in) :: conjugated
     integer(c_int) :: etype, ndim, group, y, undo
     integer(c_int64_t) :: dims(ARMADA_GA_MAX_DIM)
     code = ga(armada_gaf_inquire(b, etype, ndim, dims))
@@ -169,6 +169,7 @@ contains
     code = ga(armada_gaf_create_full(etype, 2, [dims(2), dims(1)], cstr('armada_solve_rhs'), group=group, handle=y))
     if (code /= ARMADA_GA_OK) return
     code = la(armada_la_transpose(b, y))
+    if (code == ARMADA_GA_OK .and. conjugated) code = la(armada_la_conjugate(y))
     if (code == ARMADA_GA_OK) then
       if (method == 'lu') then
         code = la(armada_la_lu_solve(opc, a, y))
@@ -176,31 +177,36 @@ contains
         code = la(armada_la_cholesky_solve(a, y))
       end if
     end if
+    if (code == ARMADA_GA_OK .and. conjugated) code = la(armada_la_conjugate(y))
     if (code == ARMADA_GA_OK) code = la(armada_la_transpose(y, b))
     undo = armada_ga_destroy(y)
     if (code == ARMADA_GA_OK .and. undo /= ARMADA_GA_OK) code = ga(undo)
   end function
 
-  ! Eigenvalues (ascending, every rank) and eigenvectors (columns of v) of the symmetric real A
-  ! (GA_Diag_std). values: n elements of A's type. Reads A's upper triangle.
+  ! Eigenvalues (ascending, every rank) and eigenvectors (columns of v) of the symmetric
+  ! (Hermitian) A (GA_Diag_std). values: n elements of A's real type (real(4) for real(4) and
+  ! complex(4) arrays, else real(8)). Reads A's upper triangle: the C view holds
+  ! transpose(A) = conj(A), whose eigenvectors are A's conjugated (conjugated back here).
   subroutine armada_eigen_symmetric(a, v, values, stat, errmsg)
     integer, intent(in) :: a, v
     type(*), dimension(..), contiguous, intent(inout) :: values
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), parameter :: op = 'armada_eigen_symmetric'
-    integer(c_int) :: code, etype, ndim, vc, undo
+    integer(c_int) :: code, etype, ndim, vc, undo, real_type
     integer(c_int64_t) :: dims(ARMADA_GA_MAX_DIM)
     type(c_ptr) :: w
     code = ga(armada_gaf_inquire(a, etype, ndim, dims))
-    if (code == ARMADA_GA_OK .and. is_complex(etype)) &
-      code = reject(op, 'complex (Hermitian) matrices are not offered in the Fortran view', ARMADA_GA_ERR_UNSUPPORTED)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, etype, values, dims(1), 'values', w)
+    real_type = etype
+    if (etype == ARMADA_GA_SCOMPLEX) real_type = ARMADA_GA_FLOAT
+    if (etype == ARMADA_GA_DCOMPLEX) real_type = ARMADA_GA_DOUBLE
+    if (code == ARMADA_GA_OK) code = buffer_of(op, real_type, values, dims(1), 'values', w)
     if (code == ARMADA_GA_OK) then
       ! The C view's eigenvectors are its columns, which are rows in the Fortran view: transpose.
       code = ga(armada_ga_duplicate(v, cstr('armada_eigenvectors'), vc))
       if (code == ARMADA_GA_OK) then
         code = la(armada_la_eigen_symmetric(a, vc, w))
+        if (code == ARMADA_GA_OK .and. is_complex(etype)) code = la(armada_la_conjugate(vc))
         if (code == ARMADA_GA_OK) code = la(armada_la_transpose(vc, v))
         undo = armada_ga_destroy(vc)
         if (code == ARMADA_GA_OK .and. undo /= ARMADA_GA_OK) code = ga(undo)

@@ -90,6 +90,7 @@ int armada_la_transpose(int a, int b) {
   GUARD(Array bb = array(b, fn); linalg::detail::transpose(array(a, fn), bb));
 }
 int armada_la_symmetrize(int a) { GUARD(Array aa = array(a, fn); linalg::detail::symmetrize(aa)); }
+int armada_la_conjugate(int a) { GUARD(Array aa = array(a, fn); linalg::detail::conjugate(aa)); }
 
 int armada_la_lu_solve(int op, int a, int b) {
   GUARD(Array bb = array(b, fn); linalg::detail::lu_solve(op_of(op), array(a, fn), bb));

@@ -1,5 +1,6 @@
-// transpose and symmetrize (see transform.hpp).
+// transpose, symmetrize and conjugate (see transform.hpp).
 #include <complex>
+#include <type_traits>
 #include <vector>
 
 #include "armada/linalg/transform.hpp"
@@ -33,6 +34,20 @@ void symmetrize_owned(Array& a) {
   a.release_update();
 }
 
+// conj over this rank's block.
+template <class T>
+void conjugate_owned(Array& a) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    arrays::LocalView<void> view = a.access();
+    const Box mine = Box::of(view.lo, view.hi);
+    T* p = static_cast<T*>(view.data);
+    if (!view.empty())
+      for (Index i = 0; i < mine.rows(); ++i)
+        for (Index j = 0; j < mine.cols(); ++j) p[i * view.stride[0] + j] = std::conj(p[i * view.stride[0] + j]);
+    a.release_update();
+  }
+}
+
 }  // namespace
 
 void transpose(const Array& a, Array& b) {
@@ -55,6 +70,14 @@ void symmetrize(Array& a) {
   require_square(op, "a", a);
   a.sync();
   dispatch(a, [&]<class T>() { symmetrize_owned<T>(a); });
+  a.sync();
+}
+
+void conjugate(Array& a) {
+  constexpr const char* op = "linalg::conjugate";
+  require_matrix(op, "a", a);
+  a.sync();
+  dispatch(a, [&]<class T>() { conjugate_owned<T>(a); });
   a.sync();
 }
 

@@ -47,5 +47,23 @@ TYPED_TEST(Transform, SymmetrizeEveryDistribution) {
   }
 }
 
+// conj element by element on every distribution (real types: unchanged), also non-square.
+TYPED_TEST(Transform, ConjugateEveryDistribution) {
+  using T = TypeParam;
+  LINALG_RNG(rng, 7);
+  for (Dist d : all_dists) {
+    const Index m = 9 + static_cast<int>(d), n = 7;
+    const auto va = random_matrix<T>(rng, m * n);
+    auto a = make_matrix(d, m, n, va);
+    conjugate(a);
+    const auto got = read_all(a);
+    for (std::size_t k = 0; k < va.size(); ++k) {
+      if constexpr (std::is_floating_point_v<T>) EXPECT_EQ(got[k], va[k]) << name(d) << " at " << k;
+      else EXPECT_EQ(got[k], std::conj(va[k])) << name(d) << " at " << k;
+    }
+    a.destroy();
+  }
+}
+
 }  // namespace
 }  // namespace armada::linalg::test

@@ -1,4 +1,4 @@
-// Transpose and symmetrize of 2-D GlobalArrays.
+// Transpose, symmetrize and conjugate of 2-D GlobalArrays.
 //
 // Both are collective over the arrays' group and start and end with a sync of it. Errors
 // (rma::InvalidArgument before any data moves, every array unchanged): not 2-D, integer or
@@ -13,6 +13,7 @@ namespace armada::linalg {
 namespace detail {
 void transpose(const Array& a, Array& b);
 void symmetrize(Array& a);
+void conjugate(Array& a);
 }  // namespace detail
 
 /// B = Aᵀ (no conjugation), between any two distributions; A is m × n, B n × m (GA_Transpose).
@@ -22,5 +23,11 @@ void transpose(const GlobalArray<T>& a, GlobalArray<T>& b) { detail::transpose(a
 /// A = (A + Aᵀ) / 2 for a square A (GA_Symmetrize; no conjugation for complex types).
 template <Scalar T>
 void symmetrize(GlobalArray<T>& a) { detail::symmetrize(a); }
+
+/// A = conj(A) element by element, in place (nothing for real types). Any 2-D A. With the
+/// transposes above it makes the conjugate transpose; the Fortran module uses it to solve
+/// Hermitian systems on its transposed view.
+template <Scalar T>
+void conjugate(GlobalArray<T>& a) { detail::conjugate(a); }
 
 }  // namespace armada::linalg

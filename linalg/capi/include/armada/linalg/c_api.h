@@ -39,9 +39,10 @@ int armada_la_gemm(int op_a, int op_b, const void* alpha, int a, int b, const vo
 int armada_la_matmul_patch(int op_a, int op_b, const void* alpha, int a, const int64_t alo[], const int64_t ahi[],
                            int b, const int64_t blo[], const int64_t bhi[], const void* beta, int c,
                            const int64_t clo[], const int64_t chi[]);
-/* b = transpose(a); a = (a + transpose(a)) / 2. */
+/* b = transpose(a); a = (a + transpose(a)) / 2; a = conj(a) (nothing for real types). */
 int armada_la_transpose(int a, int b);
 int armada_la_symmetrize(int a);
+int armada_la_conjugate(int a);
 /* op(A) X = B (B overwritten by X); A X = B for symmetric positive definite A; eigenvalues
  * (n values of the real type: float for float and complex float arrays, else double) and
  * eigenvectors (columns of v); inv = A^-1 (inv may be a). A is never modified (unless inv or v

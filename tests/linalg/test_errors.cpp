@@ -108,6 +108,9 @@ TEST(LinalgErrors, TransposeSymmetrizeSettings) {
   expect_invalid([&] { transpose(f.a, f.c); }, "b", {"linalg::transpose", "reversed dims"});
   expect_invalid([&] { transpose(f.a, f.a); }, "b", {"same array as 'a'"});
   expect_invalid([&] { symmetrize(f.a); }, "a", {"linalg::symmetrize", "[6, 4]", "square"});
+  auto ints = GlobalArray<int>::create({3, 3});
+  expect_invalid([&] { detail::conjugate(ints); }, "a", {"linalg::conjugate", "of type int"});
+  ints.destroy();
   f.expect_unchanged();
   expect_invalid([&] { set_blas_threads(0); }, "n", {"0"});
   EXPECT_EQ(blas_threads(), 1);  // the default policy: one BLAS thread per rank

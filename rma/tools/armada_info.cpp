@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
         for (int r : rma::node_ranks(n)) std::printf(" %d", r);
         std::printf("\n");
       }
+      std::printf("inter-node transport: %s\n", rma::transport_choice().c_str());
       std::printf("transports from rank 0:\n");
       for (int r = 0; r < rma::size(); ++r) print_route(r, rma::transport_info(r));
     }

@@ -96,6 +96,35 @@ TEST(TransportInfo, NoServerDirectWithoutTheServer) {
     }
 }
 
+// The inter-node transport and why: ARMADA_TRANSPORT=auto's decision (rows *.auto.* set
+// ARMADA_TEST_EXPECT_TRANSPORT to what this machine must choose), or the setting.
+TEST(TransportInfo, ChoiceNamesTheTransportAndWhy) {
+  const std::string choice = transport_choice();
+  SCOPED_TRACE(choice);
+  if (node_count() == 1) {
+    EXPECT_TRUE(choice.starts_with("none (one node")) << choice;
+    return;
+  }
+  EXPECT_TRUE(choice.starts_with(config().transport + " (")) << "config().transport " << config().transport;
+  const char* setting = std::getenv("ARMADA_TRANSPORT");
+  if (setting) {
+    EXPECT_NE(choice.find(std::string("ARMADA_TRANSPORT=") + setting), std::string::npos);
+  } else {
+    EXPECT_NE(choice.find("ARMADA_TRANSPORT=auto: "), std::string::npos);
+  }
+  if (const char* expected = std::getenv("ARMADA_TEST_EXPECT_TRANSPORT")) {
+    EXPECT_EQ(config().transport, expected);
+    // rdma chosen: UCX one-sided to every rank of another node; left behind: the reason.
+    if (std::string(expected) == "rdma") EXPECT_NE(choice.find("one-sided"), std::string::npos);
+    if (std::string(expected) != "rdma") EXPECT_NE(choice.find("rdma does not suit: "), std::string::npos);
+  }
+  // The same on every rank.
+  const int length = static_cast<int>(choice.size());
+  int longest = length;
+  MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_INT, MPI_MAX, world_comm());
+  EXPECT_EQ(length, longest);
+}
+
 TEST(TransportInfo, BadRankIsAnError) {
   expect_error<InvalidArgument>([] { transport_info(size()); }, {"rma::transport_info", "'target'"});
   expect_error<InvalidArgument>([] { transport_info(-1); }, {"rma::transport_info", "'target'"});

@@ -2,8 +2,11 @@
 // followed by remote completion (rma::put + rma::fence / ucp_put_nbx + ucp_ep_flush_nbx), gets
 // (rma::get / ucp_get_nbx), and fetch-add (rma::fetch_add / ucp_atomic_op_nbx); then Armada's
 // 8-byte accumulate + fence, put, get and fetch-add again with rank 1 computing (the busy node). The raw side
-// has a UCP context and worker of its own on ranks 0 and 1 and memory rank 1 registered for it;
-// rank 1 progresses that worker while the origin measures (what a raw UCX target does when UCX
+// has a UCP context and worker of its own on ranks 0 and 1 and memory rank 1 maps for it, of the
+// kind Armada's rdma segments are (ARMADA_RDMA_MEMORY: 'ucx', the default, lets UCX allocate it,
+// which its shared-memory transports reach one-sidedly; 'node' registers memory the program
+// allocated, which UCX reaches between processes of one host by CMA and by messages); rank 1
+// progresses that worker while the origin measures (what a raw UCX target does when UCX
 // emulates in software; one-sided paths need no progress). Verified: the raw puts and fetch-adds
 // read back through raw gets, Armada's through the target.
 //
@@ -11,6 +14,7 @@
 // nothing.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -256,21 +260,43 @@ void verify_armada(Pass& p, std::size_t big, const Origin& o, bool& data, bool& 
 
 }  // namespace
 
-/// Rank 1's half: a context, registered memory, and progress until the origin is done.
+/// Whether Armada's rdma segments are memory UCX allocated (ARMADA_RDMA_MEMORY, default 'ucx').
+bool ucx_allocated_segments() {
+  const char* memory = std::getenv("ARMADA_RDMA_MEMORY");
+  return memory == nullptr || std::string(memory) != "node";
+}
+
+/// Maps `bytes` for the raw target, of the kind Armada's segments are: allocated by UCX, or
+/// `fallback` (the program's memory) registered. Returns its address, or null.
+std::byte* map_raw_memory(Raw& raw, std::size_t bytes, std::vector<std::byte>& fallback) {
+  ucp_mem_map_params_t map{};
+  map.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
+  map.length = bytes;
+  if (ucx_allocated_segments()) {
+    map.flags = UCP_MEM_MAP_ALLOCATE;
+  } else {
+    fallback.resize(bytes);
+    map.address = fallback.data();
+  }
+  if (ucp_mem_map(raw.context, &map, &raw.memh) != UCS_OK) return nullptr;
+  ucp_mem_attr_t attr{};
+  attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS;
+  if (ucp_mem_query(raw.memh, &attr) != UCS_OK) return nullptr;
+  return static_cast<std::byte*>(attr.address);
+}
+
+/// Rank 1's half: a context, mapped memory, and progress until the origin is done.
 void ucx_target(Pass& p, const Command& m) {
   Raw raw;
   const std::size_t bytes = kDataOffset + static_cast<std::size_t>(m.a);
-  std::vector<std::byte> memory(bytes);
+  std::vector<std::byte> own;
+  std::byte* memory = nullptr;
   std::vector<std::byte> address, key;
-  if (raw.start()) {
-    ucp_mem_map_params_t map{};
-    map.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
-    map.address = memory.data();
-    map.length = bytes;
+  if (raw.start() && (memory = map_raw_memory(raw, bytes, own)) != nullptr) {
+    std::memset(memory, 0, bytes);
     void* packed = nullptr;
     std::size_t packed_bytes = 0;
-    if (ucp_mem_map(raw.context, &map, &raw.memh) == UCS_OK &&
-        ucp_rkey_pack(raw.context, raw.memh, &packed, &packed_bytes) == UCS_OK) {
+    if (ucp_rkey_pack(raw.context, raw.memh, &packed, &packed_bytes) == UCS_OK) {
       key.assign(static_cast<std::byte*>(packed), static_cast<std::byte*>(packed) + packed_bytes);
       ucp_rkey_buffer_release(packed);
       address = address_of(raw);
@@ -278,7 +304,7 @@ void ucx_target(Pass& p, const Command& m) {
   }
   send_blob(p, 0, address.data(), address.size());  // empty: no raw UCX here
   send_blob(p, 0, key.data(), key.size());
-  const std::uint64_t base = reinterpret_cast<std::uintptr_t>(memory.data());
+  const std::uint64_t base = reinterpret_cast<std::uintptr_t>(memory);
   MPI_Send(&base, 1, MPI_UINT64_T, 0, kTagData, p.comm);
   (void)receive_blob(p, 0);  // the origin's address: it connects; this side only serves
   for (int done = 0; !done;) {  // serve until the origin's step message
@@ -292,7 +318,8 @@ void ucx_target(Pass& p, const Command& m) {
 }
 
 void family_ucx(Pass& p) {
-  section(p, "raw UCX baseline [" + p.transport + "] (us; ratio = armada / raw UCX; both complete remotely)");
+  section(p, "raw UCX baseline [" + p.transport + "] (us; ratio = armada / raw UCX; both complete remotely; memory " +
+                (ucx_allocated_segments() ? "allocated by UCX" : "the program's, registered") + ")");
   p.progress->next("ucx " + p.transport);
   const std::size_t big = std::min<std::size_t>(MiB, p.layout.region);
   call(p, T, {Cmd::SetLong, Mem::Segment, i64(p.layout.slots() + Layout::kCounter), 0});

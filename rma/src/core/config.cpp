@@ -18,13 +18,13 @@ namespace armada::rma {
 namespace {
 
 // The core's rows; each transport's follow in registration order (transport/transports.cpp).
-// ARMADA_TRANSPORT's accepted values are the registered inter-node transports and "none".
+// ARMADA_TRANSPORT's accepted values are "auto", the registered inter-node transports and "none".
 const std::string& transport_choices() {
   static const std::string choices = [] {
     std::string c;
     for (const detail::TransportEntry* e : detail::transport_entries())
       if (e->role == detail::TransportRole::InterNode) c += std::string(e->name) + "|";
-    return c + "none";
+    return "auto|" + c + "none";
   }();
   return choices;
 }
@@ -42,8 +42,10 @@ std::vector<detail::SettingRow> core_rows() {
       {.doc = {"ARMADA_SPIN_LIMIT", "int", "2000",
                "Busy-wait rounds before a waiting rank yields or sleeps (mutexes, accumulate locks)."},
        .min = 0, .max = 1 << 30, .int_field = &Config::spin_limit},
-      {.doc = {"ARMADA_TRANSPORT", "string", "server",
-               "Transport to ranks on other nodes: 'server' (a helper thread per node, MPI two-sided), "
+      {.doc = {"ARMADA_TRANSPORT", "string", "auto",
+               "Transport to ranks on other nodes: 'auto' (rdma where UCX reaches every rank of another node "
+               "one-sidedly, otherwise server, or mpi-rma below MPI_THREAD_MULTIPLE: the rule and its "
+               "measurements are in docs/rma.md; armada-info --topology says which runs and why), 'server' (a helper thread per node, MPI two-sided), "
                "'mpi-rma' (MPI-3 one-sided windows; it then also carries every accumulate, atomic and "
                "mutex operation, on-node ones included, so that they stay atomic with each other), "
                "'rdma' (UCX one-sided put/get/atomics, accumulates and mutexes in the owner's request "

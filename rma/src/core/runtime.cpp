@@ -1,6 +1,7 @@
 // init/finalize, node topology and routing of targets to transports.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -118,18 +119,75 @@ void adapt_to_thread_level(State& s) {
                thread_level_name(provided), lost.c_str());
 }
 
-// The node-memory transport on every rank; with several nodes, the configured inter-node one.
-// Both start collectively (every rank starts the same transports in the same order).
-void start_transports(State& s) {
+// Whether `local` holds on every rank (collective over the world).
+bool on_every_rank(MPI_Comm world, bool local) {
+  int all = local ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, world);
+  return all == 1;
+}
+
+void install(State& s, const TransportEntry& entry, std::unique_ptr<Transport> t) {
+  (entry.role == TransportRole::NodeMemory ? s.routes.node : s.routes.inter) = t.get();
+  s.routes.started.push_back(std::move(t));
+}
+
+// ARMADA_TRANSPORT=auto, the default: the entries with an auto_preference, best first (rdma,
+// then server), each kept if it can start and suits the job on every rank; the last is kept
+// whatever it says. The rule and the measurements behind it: docs/rma.md, "The default
+// inter-node transport". Adapting to the thread level turns server into mpi-rma below
+// MPI_THREAD_MULTIPLE.
+void start_auto(State& s, const TransportContext& context) {
+  std::vector<const TransportEntry*> candidates;
+  for (const TransportEntry* entry : transport_entries())
+    if (entry->auto_preference > 0) candidates.push_back(entry);
+  std::ranges::sort(candidates, {}, &TransportEntry::auto_preference);
+  std::string passed;  // the candidates left behind, and why
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const TransportEntry& entry = *candidates[i];
+    const bool last = i + 1 == candidates.size();
+    const std::string missing = entry.unavailable ? entry.unavailable() : std::string();
+    if (!on_every_rank(s.world, missing.empty()) && !last) {
+      passed += std::string(entry.name) + " cannot start" + (missing.empty() ? " on another rank" : ": " + missing) + "; ";
+      continue;
+    }
+    s.config.transport = entry.name;
+    s.config.values.insert_or_assign("ARMADA_TRANSPORT", entry.name);
+    adapt_to_thread_level(s);
+    const TransportEntry& chosen = *find_transport(s.config.transport);
+    std::unique_ptr<Transport> t = chosen.start(context);
+    std::string why;
+    const bool suits = t->suits_as_default(why);
+    if (!on_every_rank(s.world, suits) && !last) {
+      passed += std::string(entry.name) + " does not suit: " + (suits ? "another rank says so" : why) + "; ";
+      t.reset();  // collective, like the start
+      continue;
+    }
+    if (&chosen != &entry) why = std::string(entry.name) + " gives way to " + chosen.name + " below MPI_THREAD_MULTIPLE";
+    s.transport_choice = std::string(chosen.name) + " (ARMADA_TRANSPORT=auto: " + passed + (why.empty() ? "the fallback" : why) + ")";
+    install(s, chosen, std::move(t));
+    return;
+  }
+}
+
+// The node-memory transport on every rank; with several nodes, the configured inter-node one
+// (or auto's choice). Both start collectively (every rank starts the same transports in the
+// same order).
+void start_transports(State& s, const std::string& configured) {
   const TransportContext context{s.world, s.rank, s.size, s.config, s.topology, s.node_comm, *s.registry,
                                  *s.node_memory};
-  for (const TransportEntry* entry : transport_entries()) {
-    const bool wanted = entry->role == TransportRole::NodeMemory ||
-                        (s.topology.members.size() > 1 && s.config.transport == entry->name);
-    if (!wanted) continue;
-    std::unique_ptr<Transport> t = entry->start(context);
-    (entry->role == TransportRole::NodeMemory ? s.routes.node : s.routes.inter) = t.get();
-    s.routes.started.push_back(std::move(t));
+  const bool several_nodes = s.topology.members.size() > 1;
+  for (const TransportEntry* entry : transport_entries())
+    if (entry->role == TransportRole::NodeMemory) install(s, *entry, entry->start(context));
+  if (!several_nodes) {
+    s.transport_choice = "none (one node: shared memory reaches every rank)";
+  } else if (s.config.transport == "auto") {
+    start_auto(s, context);
+  } else if (const TransportEntry* entry = find_transport(s.config.transport)) {
+    install(s, *entry, entry->start(context));
+    s.transport_choice = s.config.transport + " (ARMADA_TRANSPORT=" + configured +
+                         (configured == s.config.transport ? ")" : ", below MPI_THREAD_MULTIPLE)");
+  } else {
+    s.transport_choice = "none (ARMADA_TRANSPORT=none: operations to other nodes fail)";
   }
   build_routes(s.routes, s.topology.node_of, s.rank);
 }
@@ -145,6 +203,7 @@ void print_configuration(const State& s) {
   for (const auto& t : s.routes.started)
     if (const TransportEntry* entry = find_transport(t->name()))
       std::printf("  transport %s: %s\n", entry->name, entry->summary);
+  std::printf("  inter-node transport: %s\n", s.transport_choice.c_str());
   for (const Setting& setting : settings())
     std::printf("  %s=%s\n", setting.name, setting_value(setting).c_str());
   std::fflush(stdout);
@@ -180,8 +239,9 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
 
   s->registry = std::make_unique<Registry>(s->size);
   s->node_memory = std::make_unique<NodeMemory>("rma::init", s->node_comm, s->config.spin_limit);
-  adapt_to_thread_level(*s);
-  start_transports(*s);
+  const std::string configured = s->config.transport;
+  adapt_to_thread_level(*s);  // auto adapts its own choice
+  start_transports(*s, configured);
 
   if (s->config.verbose && s->rank == 0) print_configuration(*s);
   if (s->rank == 0) warn_unknown_settings();
@@ -290,6 +350,8 @@ const char* transport_name(int target) {
   const detail::Transport* t = s.routes.primary[static_cast<std::size_t>(target)];
   return t ? t->name() : "none";
 }
+
+std::string transport_choice() { return detail::state("rma::transport_choice").transport_choice; }
 
 bool server_direct(int target) {
   const TransportInfo info = transport_info(target);

@@ -35,6 +35,7 @@ struct State {
   int size = 0;
   bool owns_mpi = false;            // init() called MPI_Init_thread, so finalize() ends MPI
   Config config;
+  std::string transport_choice;     // the inter-node transport and why (rma::transport_choice)
   Topology topology;
   MPI_Comm node_comm = MPI_COMM_NULL;  // world ranks of this node
   Group world_group{nullptr};

@@ -59,6 +59,12 @@ struct TransportEntry {
   /// before MPI_Init: the last moment to set MPI's own environment settings (Open MPI reads its
   /// MCA parameters there). Null: nothing to do.
   void (*before_mpi_init)() = nullptr;
+  /// ARMADA_TRANSPORT=auto tries the entries with a preference > 0, lowest first, and keeps the
+  /// first that can start on every rank and suits the job (Transport::suits_as_default).
+  int auto_preference = 0;
+  /// For auto: why this transport cannot start in this process ("" if it can), checked before
+  /// the collective start so that a missing library fails nowhere. Null: it always can.
+  std::string (*unavailable)() = nullptr;
   /// Starts the transport on this rank. Collective over the world: every rank starts the
   /// configured transports in the same order.
   std::unique_ptr<Transport> (*start)(const TransportContext& context) = nullptr;

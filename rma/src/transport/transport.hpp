@@ -152,6 +152,12 @@ class Transport {
   /// is unmapped: release windows, registrations and keys. Collective over the group.
   virtual void segment_freed(const SegmentSpec&) {}
 
+  // ---- ARMADA_TRANSPORT=auto (core/runtime.cpp) ----
+  /// Whether this started transport suits the job as its default inter-node transport, and in
+  /// `why` the reason either way (rdma: UCX reaches every rank of another node one-sidedly). A
+  /// local answer: the core agrees on it over the world. Default: suits, nothing to add.
+  virtual bool suits_as_default(std::string& /*why*/) const { return true; }
+
   // ---- diagnostics (transport_info(), armada-info --topology; never on the hot path) ----
   /// Facts about the way to `target` (TransportInfo::route) and about what this transport costs
   /// this process (TransportInfo::process).

@@ -88,6 +88,11 @@ TransportInfo transport_info(int target);
 /// transport_info(target).name without the rest.
 const char* transport_name(int target);
 
+/// The inter-node transport this job runs and why: "rdma (ARMADA_TRANSPORT=auto: UCX reaches
+/// every rank of another node one-sidedly ...)", "server (ARMADA_TRANSPORT=server)", "none (one
+/// node: ...)". The same on every rank; armada-info --topology prints it.
+std::string transport_choice();
+
 /// Deprecated: transport_info(target).find("direct") == "yes". Whether the server transport
 /// moves this rank's transfers to `target` that exceed ARMADA_SERVER_INLINE by direct copy.
 bool server_direct(int target);

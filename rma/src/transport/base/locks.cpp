@@ -14,6 +14,14 @@ void StripeLocks::lock(std::size_t stripe) noexcept {
   }
 }
 
+void SpinMutex::wait_and_lock() noexcept {
+  Backoff backoff(kSpinMutexSpins);
+  for (;;) {
+    while (locked_.load(std::memory_order_relaxed)) backoff.pause();
+    if (!locked_.exchange(true, std::memory_order_acquire)) return;
+  }
+}
+
 void TicketMutex::lock(int rank, int spin_limit) noexcept {
   const std::uint32_t ticket = next.fetch_add(1, std::memory_order_relaxed);
   for (int i = 0; i < spin_limit; ++i) {

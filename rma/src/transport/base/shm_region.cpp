@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -126,6 +128,24 @@ ShmRegion& ShmRegion::operator=(ShmRegion&& other) noexcept {
     own_fd_ = std::exchange(other.own_fd_, -1);
   }
   return *this;
+}
+
+void check_host_memory(const char* op, const char* what, std::size_t bytes) {
+  struct sysinfo info {};
+  if (sysinfo(&info) != 0) return;
+  const unsigned long long memory = (static_cast<unsigned long long>(info.totalram) + info.totalswap) * info.mem_unit;
+  if (bytes > memory)
+    throw_system(op, "cannot allocate " + std::to_string(bytes) + " bytes of " + what + " (this node has " +
+                         std::to_string(memory) + " bytes of memory and swap)", ENOMEM);
+}
+
+void check_shm_space(const char* op, const char* what, std::size_t bytes) {
+  struct statvfs fs {};
+  if (statvfs("/dev/shm", &fs) != 0) return;
+  const unsigned long long space = static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize;
+  if (bytes > space)
+    throw_system(op, "cannot allocate " + std::to_string(bytes) + " bytes of " + what + " (/dev/shm has " +
+                         std::to_string(space) + " bytes free)", ENOSPC);
 }
 
 }  // namespace armada::rma::detail

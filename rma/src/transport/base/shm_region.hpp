@@ -38,4 +38,12 @@ class ShmRegion {
   int own_fd_ = -1;  // kept open by the creator only
 };
 
+/// Throws SystemError (ENOMEM) naming `op` and `what` ("MPI window memory") when `bytes` exceed
+/// this host's memory and swap. For transports whose memory is reserved lazily (an MPI window, a
+/// SysV segment): some crash or fault on first touch rather than fail on a size no node holds,
+/// where ShmRegion's fallocate refuses at once.
+void check_host_memory(const char* op, const char* what, std::size_t bytes);
+/// The same for the free space of /dev/shm (where shared memory objects live).
+void check_shm_space(const char* op, const char* what, std::size_t bytes);
+
 }  // namespace armada::rma::detail

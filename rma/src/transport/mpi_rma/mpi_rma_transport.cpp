@@ -1,6 +1,5 @@
 #include "transport/mpi_rma/mpi_rma_transport.hpp"
 
-#include <sys/sysinfo.h>
 #include <time.h>
 
 #include <cerrno>
@@ -14,6 +13,7 @@
 #include "core/mpi_errors.hpp"
 #include "desc/accumulate.hpp"
 #include "desc/iov.hpp"
+#include "transport/base/shm_region.hpp"
 #include "transport/mpi_rma/datatypes.hpp"
 
 namespace armada::rma::detail {
@@ -111,14 +111,8 @@ void MpiRmaTransport::check_window_bytes(std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max()) - 2 * kPage)
     throw_invalid(op, "bytes", std::to_string(bytes), "exceeds the largest MPI window");
   // Implementations reserve window memory up front (a shared file, a registration) and some
-  // crash rather than fail on a size no node can hold: refuse it here, like shm's fallocate.
-  struct sysinfo info {};
-  if (sysinfo(&info) == 0) {
-    const unsigned long long memory = (static_cast<unsigned long long>(info.totalram) + info.totalswap) * info.mem_unit;
-    if (bytes > memory)
-      throw_system(op, "cannot allocate " + std::to_string(bytes) + " bytes of MPI window memory (this node has " +
-                           std::to_string(memory) + " bytes of memory and swap)", ENOMEM);
-  }
+  // crash rather than fail on a size no node can hold.
+  check_host_memory(op, "MPI window memory", bytes);
 }
 
 MpiRmaTransport::OwnedWindow MpiRmaTransport::allocate_window(std::int64_t segment, const Group& group, std::size_t bytes) {

@@ -13,6 +13,13 @@ constexpr SettingRow kRdmaSettings[] = {
              "or a fetch-add waiting for its target's worker; 'on', 'off': always, never. The thread "
              "sleeps in the kernel on the workers' event descriptors either way."},
      .choices = "auto|on|off"},
+    {.doc = {"ARMADA_RDMA_MEMORY", "string", "ucx",
+             "rdma: who allocates segment memory. 'ucx': UCX (ucp_mem_map with ALLOCATE: shared memory "
+             "that UCX's shared-memory transports reach one-sidedly for put, get and atomics, registered "
+             "with every NIC as well); ranks of a node map each other's slices through the keys. 'node': "
+             "the core's node shared memory, registered with UCX (between processes of one host UCX then "
+             "reaches it only by CMA and emulates short operations and atomics with messages)."},
+     .choices = "ucx|node"},
 };
 }  // namespace
 
@@ -24,6 +31,8 @@ const TransportEntry kRdmaTransport{
                "memory/CMA, TCP); accumulates and mutexes by a request service asleep on the worker's event fd",
     .settings = kRdmaSettings,
     .below_thread_multiple = nullptr,  // its thread never calls MPI: any thread level will do
+    .auto_preference = 1,
+    .unavailable = rdma::unavailable,
     .start = [](const TransportContext& context) -> std::unique_ptr<Transport> {
       return std::make_unique<RdmaTransport>(context);
     },

@@ -10,6 +10,7 @@
 #include "core/check.hpp"
 #include "desc/strided.hpp"
 #include "transport/base/node_memory.hpp"
+#include "transport/base/shm_region.hpp"
 
 namespace armada::rma::detail {
 
@@ -29,7 +30,9 @@ ucs_status_ptr_t request_of(std::uint64_t token) { return reinterpret_cast<ucs_s
 
 RdmaTransport::RdmaTransport(const TransportContext& context)
     : rank_(context.rank),
+      node_of_(context.topology.node_of),
       node_memory_(context.node_memory),
+      ucx_memory_(context.config.text("ARMADA_RDMA_MEMORY") != "node"),
       acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(context.size)]()),
       wrote_(new std::atomic<bool>[static_cast<std::size_t>(context.size)]()) {
   ucx_ = std::make_unique<rdma::Ucx>(context.world, context.rank, context.size);
@@ -45,7 +48,7 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
   // Measured, not guessed from names: a get and a fetch-add to a rank that does not progress
   // UCX either complete (one-sided) or wait for that rank's worker (emulated). Every rank
   // probes one peer; the job agrees on the stricter answer.
-  const std::string waited = ucx_->probe_one_sided();
+  const std::string waited = ucx_->probe_one_sided(ucx_memory_);
   int emulated = waited.empty() ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &emulated, 1, MPI_INT, MPI_MAX, context.world);
   one_sided_ = emulated == 0;
@@ -88,6 +91,28 @@ TransportCaps RdmaTransport::caps() const noexcept {
   return c;
 }
 
+bool RdmaTransport::suits_as_default(std::string& why) const {
+  if (!one_sided_) {
+    why = "UCX emulates operations with messages here (" + progress_reason_ + ")";
+    return false;
+  }
+  const int my_node = node_of_[static_cast<std::size_t>(rank_)];
+  int example = -1;
+  for (int r = 0; r < ucx_->size(); ++r) {
+    if (node_of_[static_cast<std::size_t>(r)] == my_node) continue;
+    const rdma::PeerPath& path = ucx_->paths()[static_cast<std::size_t>(r)];
+    if (path.rma.empty() || path.amo.empty()) {
+      why = std::string("UCX has no ") + (path.rma.empty() ? "RMA" : "atomic") + " lane to rank " + std::to_string(r) +
+            " (" + path.describe() + ")";
+      return false;
+    }
+    if (example < 0) example = r;
+  }
+  why = "UCX reaches every rank of another node one-sidedly (" + progress_reason_ + ")";
+  if (example >= 0) why += "; to rank " + std::to_string(example) + ": " + ucx_->paths()[static_cast<std::size_t>(example)].describe();
+  return true;
+}
+
 void RdmaTransport::describe(int target, TransportInfo& info) const {
   info.route.push_back({"ucx", ucx_->paths()[static_cast<std::size_t>(target)].describe()});
   info.route.push_back({"ucx_transports", [&] {
@@ -104,12 +129,38 @@ void RdmaTransport::describe(int target, TransportInfo& info) const {
 
 // ---- segments --------------------------------------------------------------------------------
 
+// UCX's shared-memory allocations are not reserved up front, and once SysV refuses a size its
+// POSIX method creates a file of it in /dev/shm: a size beyond the host's memory, or beyond what
+// /dev/shm can hold, would fill /dev/shm and bring the out-of-memory killer (seen: a 2^50-byte
+// request in test_errors). Refuse both before UCX is asked, like shm's fallocate.
+void RdmaTransport::check_segment(const SegmentSpec& spec) {
+  check_host_memory(spec.op, "UCX-allocated segment memory", spec.bytes);
+  check_shm_space(spec.op, "UCX-allocated segment memory", spec.bytes);
+}
+
+std::byte* RdmaTransport::allocate_segment(const SegmentSpec& spec) {
+  if (spec.bytes == 0) return nullptr;
+  rdma::Registration memory = rdma::Registration::allocate(ucx_->context(), spec.bytes);
+  std::byte* base = memory.base();
+  std::lock_guard lock(segments_mutex_);
+  segments_[spec.id].mine = std::move(memory);
+  return base;
+}
+
 void RdmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> slices,
                                     std::span<const NodeObjectRef>) {
   SegmentKeys segment;
+  if (ucx_memory_) {  // allocate_segment registered it (or the slice is empty)
+    std::lock_guard lock(segments_mutex_);
+    if (auto it = segments_.find(spec.id); it != segments_.end()) {
+      segment = std::move(it->second);
+      segments_.erase(it);
+    }
+  }
   std::exception_ptr failure;
   try {
-    if (spec.bytes > 0) segment.mine = rdma::Registration(ucx_->context(), spec.my_base, spec.bytes);
+    if (spec.bytes > 0 && !segment.mine.base())
+      segment.mine = rdma::Registration(ucx_->context(), spec.my_base, spec.bytes);
   } catch (...) {
     failure = std::current_exception();  // still take part in the exchange below
   }
@@ -130,8 +181,20 @@ void RdmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> sl
       for (ucp_rkey_h key : segment.keys) ucp_rkey_destroy(key);
   }
   rdma::check_ucs(spec.op, "ucp_ep_rkey_unpack", status);
+  if (ucx_memory_) map_node_slices(slices);
   std::lock_guard lock(segments_mutex_);
   segments_[spec.id] = std::move(segment);
+}
+
+// Only ranks of this node (virtual nodes included): a rank of another node stays behind UCX
+// even when it shares the host, so that virtual nodes test the inter-node path. A slice UCX
+// cannot map (TCP only) stays unmapped, and every operation on it goes through UCX.
+void RdmaTransport::map_node_slices(std::span<Slice> slices) const {
+  const int my_node = node_of_[static_cast<std::size_t>(rank_)];
+  for (Slice& slice : slices) {
+    if (slice.local || node_of_[static_cast<std::size_t>(slice.owner)] != my_node) continue;
+    slice.local = rdma::map_remote(slice.handle<SliceKey>().key, slice.base);
+  }
 }
 
 void RdmaTransport::segment_freed(const SegmentSpec& spec) {
@@ -157,7 +220,8 @@ void RdmaTransport::segment_freed(const SegmentSpec& spec) {
 // yet written.
 void RdmaTransport::order_before(int target, OpKind kind) {
   if (kind != OpKind::Acc) wait_accumulates(target);
-  if (wrote_[static_cast<std::size_t>(target)].exchange(false, std::memory_order_acq_rel)) {
+  auto& wrote = wrote_[static_cast<std::size_t>(target)];
+  if (wrote.load(std::memory_order_relaxed) && wrote.exchange(false, std::memory_order_acq_rel)) {
     ucp_request_param_t none{};
     ucs_status_ptr_t request;
     {

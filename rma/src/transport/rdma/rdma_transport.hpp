@@ -2,9 +2,15 @@
 // segment memory, as a NIC (InfiniBand, RoCE) performs them, or UCX's shared-memory, CMA and TCP
 // transports where there is none.
 //
-// Memory: at allocate every member registers its slice (ucp_mem_map) and the packed remote keys
-// are exchanged on the segment's group; each key is unpacked once, on the endpoint to its owner,
-// and kept until free.
+// Memory: UCX allocates every member's slice (ucp_mem_map with UCP_MEM_MAP_ALLOCATE), so that
+// every device UCX has reaches it: on a host that is SysV/POSIX shared memory, which UCX's
+// shared-memory transports reach one-sidedly, put, get and atomics alike (like a NIC) — memory
+// the core allocated they could not register, and UCX would emulate those operations with
+// messages the target's worker must serve; with a NIC it is registered with the NIC too. The
+// packed remote keys are exchanged on the segment's group; each key is unpacked once, on the
+// endpoint to its owner, and kept until free. The slices of ranks of this node are mapped into
+// this process through their keys (ucp_rkey_ptr), so on-node ranks still load and store each
+// other's memory. ARMADA_RDMA_MEMORY=node registers the core's node shared memory instead.
 //
 // Operations:
 //   put/get      contiguous: one ucp_put_nbx / ucp_get_nbx, zero-copy from the user's buffer;
@@ -85,13 +91,23 @@ class RdmaTransport final : public Transport {
   void fence_all() override;
   void poll() override;
 
-  /// Registers this rank's slice, trades the packed keys on the group, unpacks each member's
+  /// ARMADA_RDMA_MEMORY=ucx (the default): segment memory is UCX's (see the header comment).
+  bool allocates_segments() const noexcept override { return ucx_memory_; }
+  /// Refuses a slice larger than the host's memory and swap (UCX's SysV/POSIX allocations are
+  /// reserved lazily: a size no node holds would fault on first touch).
+  void check_segment(const SegmentSpec& spec) override;
+  /// Allocates this rank's slice through UCX and registers it (kept until segment_freed).
+  std::byte* allocate_segment(const SegmentSpec& spec) override;
+  /// Registers this rank's slice (unless allocate_segment did), trades the packed keys on the group, unpacks each member's
   /// once and writes it into its slice's handle. A failure on this rank (UCX refusing the
   /// memory or a key) is thrown after the exchange, so that every member completes it.
   void segment_created(const SegmentSpec& spec, std::span<Slice> slices,
                        std::span<const NodeObjectRef> objects) override;
   /// Destroys the segment's keys and unregisters this rank's slice.
   void segment_freed(const SegmentSpec& spec) override;
+  /// Suits when the probe found UCX one-sided and UCX has RMA and atomic lanes to every rank of
+  /// another node.
+  bool suits_as_default(std::string& why) const override;
   /// route: ucx=<lanes to the target> ("rma:cma amo:posix"); process: whether the request
   /// service also progresses the origin worker and why, requests handled, wakeups.
   void describe(int target, TransportInfo& info) const override;
@@ -105,6 +121,10 @@ class RdmaTransport final : public Transport {
     rdma::Registration mine;
     std::vector<ucp_rkey_h> keys;  // every member's, to destroy at free
   };
+  /// Maps the slices of this node's other ranks into this process where UCX can (their
+  /// shared-memory segments, through the unpacked keys), so that the router hands their plain
+  /// put/get to shm and accumulates run here under the node's stripe locks.
+  void map_node_slices(std::span<Slice> slices) const;
   void strided_on_node(const StridedOp& op);
   void vector_on_node(const VectorOp& op);
   /// Orders an operation to `target` after the earlier ones (see the header comment).
@@ -127,7 +147,9 @@ class RdmaTransport final : public Transport {
                               std::string& reason);
 
   int rank_;
+  const std::vector<int>& node_of_;  // world rank -> node
   NodeMemory& node_memory_;
+  bool ucx_memory_ = true;  // ARMADA_RDMA_MEMORY=ucx
   std::unique_ptr<rdma::Ucx> ucx_;
   std::unique_ptr<rdma::RequestService> service_;
   bool progress_thread_ = false;

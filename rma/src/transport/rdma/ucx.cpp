@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,6 +22,10 @@ void check_ucs(const char* op, const char* what, ucs_status_t status) {
 }
 
 namespace {
+
+// UCX 1.13's default order (md:sysv,md:posix,huge,thp,md:*,mmap,heap) without the methods that
+// may hand out memory with old contents.
+constexpr const char* kAllocPrio = "md:sysv,md:posix,huge,thp,mmap";
 
 void add_unique(std::vector<std::string>& list, const std::string& name) {
   for (const std::string& s : list)
@@ -136,19 +141,50 @@ PeerPath parse_lanes(const std::string& printout) {
   return path;
 }
 
-Ucx::Ucx(MPI_Comm world, int rank, int size) : rank_(rank), size_(size) {
-  constexpr const char* op = "rma::init (rdma)";
+namespace {
+
+/// The transport's UCP context: RMA, 32/64-bit atomics, active messages and wakeup (the request
+/// service sleeps on the worker's event fd). Throws SystemError naming `op`.
+ucp_context_h make_context(const char* op, std::size_t estimated_eps) {
   ucp_config_t* config = nullptr;
   check_ucs(op, "ucp_config_read", ucp_config_read(nullptr, nullptr, &config));
+  // Segments are allocated by UCX (Registration::allocate): shared memory first, as UCX's
+  // default order has it, but never the heap, which is not zeroed.
+  if (Ucx::allocation_zeroes()) {
+    const ucs_status_t status = ucp_config_modify(config, "ALLOC_PRIO", kAllocPrio);
+    if (status != UCS_OK) ucp_config_release(config);
+    check_ucs(op, "ucp_config_modify ALLOC_PRIO", status);
+  }
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                       UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
   params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
   params.mt_workers_shared = 1;  // the service thread and the application use one context
-  params.estimated_num_eps = static_cast<std::size_t>(size) * 2;
-  const ucs_status_t status = ucp_init(&params, config, &context_);
+  params.estimated_num_eps = estimated_eps;
+  ucp_context_h context = nullptr;
+  const ucs_status_t status = ucp_init(&params, config, &context);
   ucp_config_release(config);
   check_ucs(op, "ucp_init (features RMA, AMO32, AMO64, AM, WAKEUP)", status);
+  return context;
+}
+
+}  // namespace
+
+std::string unavailable() {
+  try {
+    ucp_context_h context = make_context("rma::init (rdma availability)", 1);
+    ucp_worker_h worker = make_worker("rma::init (rdma availability)", context, UCS_THREAD_MODE_SINGLE);
+    ucp_worker_destroy(worker);
+    ucp_cleanup(context);
+    return "";
+  } catch (const SystemError& e) {
+    return e.what();
+  }
+}
+
+Ucx::Ucx(MPI_Comm world, int rank, int size) : rank_(rank), size_(size) {
+  constexpr const char* op = "rma::init (rdma)";
+  context_ = make_context(op, static_cast<std::size_t>(size) * 2);
   origin_ = make_worker(op, context_, UCS_THREAD_MODE_SERIALIZED);  // under origin_mutex_
   service_ = make_worker(op, context_, UCS_THREAD_MODE_SINGLE);
   MPI_Comm_dup(world, &comm_);
@@ -194,6 +230,8 @@ void Ucx::close_all() {
 
 void Ucx::yield() noexcept { sched_yield(); }
 
+bool Ucx::allocation_zeroes() noexcept { return std::getenv("UCX_ALLOC_PRIO") == nullptr; }
+
 void Ucx::progress() {
   std::lock_guard lock(origin_mutex_);
   ucp_worker_progress(origin_);
@@ -233,13 +271,20 @@ bool Ucx::test(const char* op, ucs_status_ptr_t request) {
   return true;
 }
 
-std::string Ucx::probe_one_sided() {
+std::string Ucx::probe_one_sided(bool ucx_memory) {
   constexpr const char* op = "rma::init (rdma probe)";
   constexpr std::size_t kPage = 4096;
-  // Memory of the kind segments use (shared, not allocated by UCX), registered the same way.
-  void* page = mmap(nullptr, kPage, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (page == MAP_FAILED) throw SystemError(op, rank_prefix() + op + ": mmap of the probe page failed");
-  std::optional<Registration> registration(std::in_place, context_, page, kPage);
+  // Memory of the kind segments use, allocated and registered the same way.
+  void* page = nullptr;
+  std::optional<Registration> registration;
+  if (ucx_memory) {
+    registration = Registration::allocate(context_, kPage);
+    page = registration->base();
+  } else {
+    page = mmap(nullptr, kPage, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) throw SystemError(op, rank_prefix() + op + ": mmap of the probe page failed");
+    registration.emplace(context_, page, kPage);
+  }
   const int half = size_ / 2;
   const int partner = rank_ < half ? rank_ + half : (rank_ < 2 * half ? rank_ - half : -1);
   // Every rank's key and page address (the partner's is what this rank needs).
@@ -284,7 +329,7 @@ std::string Ucx::probe_one_sided() {
   progress_through_barrier(comm_, origin_, service_);
   if (key) ucp_rkey_destroy(key);
   registration.reset();
-  munmap(page, kPage);
+  if (!ucx_memory) munmap(page, kPage);
   if (get_waited && add_waited) return "get and fetch-add";
   return get_waited ? "get" : add_waited ? "fetch-add" : "";
 }
@@ -311,15 +356,49 @@ Registration::Registration(ucp_context_h context, void* base, std::size_t bytes)
   params.address = base;
   params.length = bytes;
   check_ucs(op, ("ucp_mem_map of " + std::to_string(bytes) + " bytes").c_str(), ucp_mem_map(context, &params, &memh_));
+  base_ = static_cast<std::byte*>(base);
+  pack(op);
+}
+
+Registration Registration::allocate(ucp_context_h context, std::size_t bytes) {
+  constexpr const char* op = "rma::allocate (rdma)";
+  Registration r;
+  r.context_ = context;
+  ucp_mem_map_params_t params{};
+  params.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
+  params.address = nullptr;
+  params.length = bytes;
+  params.flags = UCP_MEM_MAP_ALLOCATE;
+  check_ucs(op, ("ucp_mem_map (allocate) of " + std::to_string(bytes) + " bytes").c_str(),
+            ucp_mem_map(context, &params, &r.memh_));
+  ucp_mem_attr_t attr{};
+  attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
+  check_ucs(op, "ucp_mem_query", ucp_mem_query(r.memh_, &attr));
+  r.base_ = static_cast<std::byte*>(attr.address);
+  // Fresh shared memory and mmap are zero; UCX's last resort (heap) is not, and a user's
+  // UCX_ALLOC_PRIO may put it first. Zeroing what is zero costs one pass at allocation.
+  if (!Ucx::allocation_zeroes()) std::memset(r.base_, 0, bytes);
+  r.pack(op);
+  return r;
+}
+
+void Registration::pack(const char* op) {
   void* key = nullptr;
   std::size_t key_bytes = 0;
-  const ucs_status_t status = ucp_rkey_pack(context, memh_, &key, &key_bytes);
+  const ucs_status_t status = ucp_rkey_pack(context_, memh_, &key, &key_bytes);
   if (status != UCS_OK) {
-    ucp_mem_unmap(context, memh_);
+    ucp_mem_unmap(context_, memh_);
+    memh_ = nullptr;
     check_ucs(op, "ucp_rkey_pack", status);
   }
   packed_.assign(static_cast<std::byte*>(key), static_cast<std::byte*>(key) + key_bytes);
   ucp_rkey_buffer_release(key);
+}
+
+std::byte* map_remote(ucp_rkey_h rkey, std::uint64_t address) {
+  void* local = nullptr;
+  if (ucp_rkey_ptr(rkey, address, &local) != UCS_OK) return nullptr;
+  return static_cast<std::byte*>(local);
 }
 
 Registration::~Registration() {
@@ -327,13 +406,17 @@ Registration::~Registration() {
 }
 
 Registration::Registration(Registration&& other) noexcept
-    : context_(other.context_), memh_(std::exchange(other.memh_, nullptr)), packed_(std::move(other.packed_)) {}
+    : context_(other.context_),
+      memh_(std::exchange(other.memh_, nullptr)),
+      base_(std::exchange(other.base_, nullptr)),
+      packed_(std::move(other.packed_)) {}
 
 Registration& Registration::operator=(Registration&& other) noexcept {
   if (this != &other) {
     if (memh_) ucp_mem_unmap(context_, memh_);
     context_ = other.context_;
     memh_ = std::exchange(other.memh_, nullptr);
+    base_ = std::exchange(other.base_, nullptr);
     packed_ = std::move(other.packed_);
   }
   return *this;

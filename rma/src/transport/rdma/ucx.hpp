@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "transport/base/locks.hpp"
+
 namespace armada::rma::detail::rdma {
 
 /// Throws SystemError naming `op` and UCX's text for `status` unless it is UCS_OK.
@@ -38,6 +40,10 @@ struct PeerPath {
   std::vector<std::string> amo;         // transports of the atomic lanes
   std::string describe() const;         // "rma:cma amo:posix (posix,cma)"
 };
+
+/// Why UCX cannot start in this process with the features the transport needs ("" if it can):
+/// ARMADA_TRANSPORT=auto asks before the collective start.
+std::string unavailable();
 
 /// Parses ucp_ep_print_info's lane table (the only place UCX 1.13 names the transports of an
 /// endpoint; ucp_ep_query reports addresses only).
@@ -57,7 +63,7 @@ class Ucx {
   ucp_worker_h origin() const noexcept { return origin_; }
   ucp_worker_h service() const noexcept { return service_; }
   /// Guards the origin worker and its endpoints.
-  std::mutex& origin_mutex() noexcept { return origin_mutex_; }
+  SpinMutex& origin_mutex() noexcept { return origin_mutex_; }
   ucp_ep_h data_ep(int rank) const noexcept { return data_eps_[static_cast<std::size_t>(rank)]; }
   ucp_ep_h request_ep(int rank) const noexcept { return request_eps_[static_cast<std::size_t>(rank)]; }
   ucp_ep_h reply_ep(int rank) const noexcept { return reply_eps_[static_cast<std::size_t>(rank)]; }
@@ -82,13 +88,17 @@ class Ucx {
     }
   }
 
-  /// Whether a get and a fetch-add on memory registered like a segment complete while their
+  /// Whether a get and a fetch-add on memory of the kind segments use (`ucx_memory`: allocated
+  /// by UCX; else memory this process allocated, registered) complete while their
   /// target does not progress UCX (it waits in MPI_Barrier): the test of whether UCX moves data
   /// and does atomics one-sidedly or emulates them with messages its target's worker must serve.
   /// Collective over the world. Ranks probe in two halves, each the other's target (rank r and
   /// r + size/2: different nodes under block placement); a probe waits kProbeMs at most.
   /// Returns "" if both completed, else which waited ("get", "fetch-add", "get and fetch-add").
-  std::string probe_one_sided();
+  std::string probe_one_sided(bool ucx_memory);
+  /// Whether memory UCX allocates (Registration::allocate) comes zeroed: the context lists only
+  /// methods that zero (shared memory, hugetlb, THP, mmap) unless the user set UCX_ALLOC_PRIO.
+  static bool allocation_zeroes() noexcept;
   /// What UCX chose for the endpoint to `rank`'s origin worker.
   PeerPath path_to(int rank);
   /// The UCX transports of every endpoint, for armada-info: "posix,cma" per rank.
@@ -105,7 +115,7 @@ class Ucx {
   ucp_context_h context_ = nullptr;
   ucp_worker_h origin_ = nullptr;
   ucp_worker_h service_ = nullptr;
-  std::mutex origin_mutex_;
+  SpinMutex origin_mutex_;
   std::vector<ucp_ep_h> data_eps_, request_eps_, reply_eps_;
   std::vector<PeerPath> paths_;
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the world, for the collective close
@@ -115,16 +125,33 @@ class Ucx {
 class Registration {
  public:
   Registration() = default;
-  Registration(ucp_context_h context, void* base, std::size_t bytes);  // bytes > 0
+  /// Registers memory the caller allocated (bytes > 0).
+  Registration(ucp_context_h context, void* base, std::size_t bytes);
+  /// Allocates `bytes` (> 0) through UCX (ucp_mem_map with UCP_MEM_MAP_ALLOCATE) and
+  /// registers it: UCX takes the first method of UCX_ALLOC_PRIO that works, on a host its SysV or
+  /// POSIX shared memory, which its shared-memory transports reach one-sidedly (put, get and
+  /// atomics by load/store; memory the caller allocated they cannot reach at all). The memory
+  /// is zeroed and freed with the registration.
+  static Registration allocate(ucp_context_h context, std::size_t bytes);
+  /// The registered memory (null for a default-constructed registration).
+  std::byte* base() const noexcept { return base_; }
   ~Registration();
   Registration(Registration&& other) noexcept;
   Registration& operator=(Registration&& other) noexcept;
   const std::vector<std::byte>& packed_key() const noexcept { return packed_; }
 
  private:
+  void pack(const char* op);
+
   ucp_context_h context_ = nullptr;
   ucp_mem_h memh_ = nullptr;
+  std::byte* base_ = nullptr;
   std::vector<std::byte> packed_;
 };
+
+/// Where `rkey` (unpacked from a peer's Registration::allocate memory) maps that peer's
+/// `address` into this process (ucp_rkey_ptr: the peer's SysV/POSIX segment attached here), or
+/// null if it cannot be mapped (another host, or no shared-memory transport in UCX_TLS).
+std::byte* map_remote(ucp_rkey_h rkey, std::uint64_t address);
 
 }  // namespace armada::rma::detail::rdma

@@ -131,6 +131,7 @@ const TransportEntry kServerTransport{
     .settings = kSettings,
     .below_thread_multiple = below_thread_multiple,
     .before_mpi_init = nullptr,
+    .auto_preference = 2,  // where rdma does not suit (below MPI_THREAD_MULTIPLE it gives way to mpi-rma)
     .start = start_server,
 };
 

@@ -1,5 +1,5 @@
 // The rdma transport's request messages: what an origin sends to a target's request service
-// (accumulates, mutex operations) as UCP active messages, and what the service answers.
+// (accumulates) as UCP active messages, and what the service answers.
 // Everything travels in the message's data (no UCP header), so one buffer holds a request.
 #pragma once
 
@@ -11,8 +11,8 @@ namespace armada::rma::detail::rdma {
 inline constexpr unsigned kRequestAm = 1;
 inline constexpr unsigned kReplyAm = 2;
 
-enum class RequestKind : std::uint32_t { Acc = 1, Lock, TryLock, Unlock };
-enum class ReplyKind : std::uint32_t { AccDone = 1, Granted, Busy, Unlocked, NotHeld };
+enum class RequestKind : std::uint32_t { Acc = 1 };
+enum class ReplyKind : std::uint32_t { AccDone = 1 };
 
 /// An accumulate request: `runs` RunHeader records follow, then the payload of every run, in
 /// order. `scale` holds one element of `type` (at most a complex double).
@@ -28,18 +28,10 @@ struct RunHeader {
   std::uint64_t bytes;
 };
 
-/// Lock, TryLock or Unlock of the mutex word at `word` (in the target's address space).
-struct MutexRequest {
-  RequestKind kind;
-  std::int32_t origin;
-  std::uint64_t word;
-  std::uint64_t cookie;  // the origin's wait slot, echoed in the reply
-};
-
 struct Reply {
   ReplyKind kind;
   std::int32_t from;     // world rank of the service that answers
-  std::uint64_t cookie;  // MutexRequest::cookie; 0 for AccDone
+  std::uint64_t cookie;  // 0 (reserved)
 };
 
 /// Accumulate payload per message: larger operations go as several requests (each its own

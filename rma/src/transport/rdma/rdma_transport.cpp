@@ -1,6 +1,7 @@
 #include "transport/rdma/rdma_transport.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -9,12 +10,12 @@
 
 #include "core/check.hpp"
 #include "desc/strided.hpp"
+#include "transport/base/locks.hpp"
 #include "transport/base/node_memory.hpp"
 #include "transport/base/shm_region.hpp"
 
 namespace armada::rma::detail {
 
-using rdma::ReplyKind;
 using rdma::RequestKind;
 
 namespace {
@@ -486,67 +487,99 @@ ucs_status_t RdmaTransport::on_reply(void* self, const void*, std::size_t, void*
   rdma::Reply reply;
   if (length != sizeof reply) return UCS_OK;  // not ours to interpret
   std::memcpy(&reply, data, sizeof reply);
-  if (reply.kind == ReplyKind::AccDone)
-    t.acc_outstanding_[static_cast<std::size_t>(reply.from)].fetch_sub(1, std::memory_order_acq_rel);
-  else
-    reinterpret_cast<std::atomic<std::uint32_t>*>(reply.cookie)
-        ->store(static_cast<std::uint32_t>(reply.kind), std::memory_order_release);
+  t.acc_outstanding_[static_cast<std::size_t>(reply.from)].fetch_sub(1, std::memory_order_acq_rel);
   return UCS_OK;
 }
 
 // ---- atomics and mutexes ---------------------------------------------------------------------
 
-void RdmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
-                        const void* operand, const void* compare, void* result) {
-  const char* name = kRmwName[static_cast<int>(op)];
-  const ucp_rkey_h key = slice.handle<SliceKey>().key;
-  order_before(target, OpKind::Get);
-  std::uint64_t value = 0, reply = 0;
-  ucp_atomic_op_t code = UCP_ATOMIC_OP_ADD;
-  if (op == RmwOp::CompareSwap) {
-    code = UCP_ATOMIC_OP_CSWAP;
-    std::memcpy(&value, compare, width);  // compared with the location
-    std::memcpy(&reply, operand, width);  // stored if equal; replaced by the old value
-  } else {
-    if (op == RmwOp::Swap) code = UCP_ATOMIC_OP_SWAP;
-    std::memcpy(&value, operand, width);
-  }
+std::uint64_t RdmaTransport::atomic(const char* op, ucp_atomic_op_t code, std::size_t width, const void* remote,
+                                    ucp_rkey_h key, int target, std::uint64_t value, std::uint64_t reply) {
   ucp_request_param_t params{};
   params.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
   params.datatype = ucp_dt_make_contig(width);
-  params.reply_buffer = &reply;
+  params.reply_buffer = &reply;  // compare-swap: the value stored if equal; then the old value
   ucs_status_ptr_t request;
   {
     std::lock_guard lock(ucx_->origin_mutex());
     request = ucp_atomic_op_nbx(ucx_->data_ep(target), code, &value, 1, reinterpret_cast<std::uint64_t>(remote), key,
                                 &params);
   }
-  ucx_->wait(name, request);
-  std::memcpy(result, &reply, width);  // little-endian: the low `width` bytes
+  ucx_->wait(op, request);
+  return reply;  // little-endian: the low `width` bytes
 }
 
-ReplyKind RdmaTransport::mutex_call(RequestKind kind, void* word, int target) {
-  std::atomic<std::uint32_t> answer{0};
-  const rdma::MutexRequest request{kind, rank_, reinterpret_cast<std::uint64_t>(word),
-                                   reinterpret_cast<std::uint64_t>(&answer)};
-  send_request("rma::MutexSet (rdma)", target, &request, sizeof request);
-  ucx_->wait_until([&] { return answer.load(std::memory_order_acquire) != 0; });
-  return static_cast<ReplyKind>(answer.load());
+void RdmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+                        const void* operand, const void* compare, void* result) {
+  order_before(target, OpKind::Get);
+  std::uint64_t value = 0, reply = 0;
+  ucp_atomic_op_t code = UCP_ATOMIC_OP_ADD;
+  if (op == RmwOp::CompareSwap) {
+    code = UCP_ATOMIC_OP_CSWAP;
+    std::memcpy(&value, compare, width);  // compared with the location
+    std::memcpy(&reply, operand, width);  // stored if equal
+  } else {
+    if (op == RmwOp::Swap) code = UCP_ATOMIC_OP_SWAP;
+    std::memcpy(&value, operand, width);
+  }
+  reply = atomic(kRmwName[static_cast<int>(op)], code, width, remote, slice.handle<SliceKey>().key, target, value, reply);
+  std::memcpy(result, &reply, width);
 }
 
-void RdmaTransport::mutex_lock(void* word, const Slice&, int target) {
-  (void)mutex_call(RequestKind::Lock, word, target);
+// ---- mutexes: the TicketMutex layout (transport/base/locks.hpp), driven by UCP atomics --------
+
+namespace {
+/// The 32-bit fields of a TicketMutex in the target's memory.
+struct MutexWords {
+  std::byte* next;
+  std::byte* serving;
+  std::byte* owner;
+};
+MutexWords words_of(void* word) {
+  auto* m = static_cast<std::byte*>(word);
+  return {m + offsetof(TicketMutex, next), m + offsetof(TicketMutex, serving), m + offsetof(TicketMutex, owner)};
+}
+}  // namespace
+
+void RdmaTransport::mutex_lock(void* word, const Slice& slice, int target) {
+  constexpr const char* op = "rma::MutexSet::lock (rdma)";
+  const MutexWords w = words_of(word);
+  const ucp_rkey_h key = slice.handle<SliceKey>().key;
+  order_before(target, OpKind::Get);
+  const auto ticket = static_cast<std::uint32_t>(atomic(op, UCP_ATOMIC_OP_ADD, 4, w.next, key, target, 1, 0));
+  // Wait for our turn, reading `serving` (an atomic fetch-add of 0: ordered with the atomics
+  // that advance it, on a NIC as in UCX's software emulation).
+  for (int spins = 0;; ++spins) {
+    if (static_cast<std::uint32_t>(atomic(op, UCP_ATOMIC_OP_ADD, 4, w.serving, key, target, 0, 0)) == ticket) break;
+    if (spins > kMutexSpins) rdma::Ucx::yield();
+  }
+  (void)atomic(op, UCP_ATOMIC_OP_SWAP, 4, w.owner, key, target, static_cast<std::uint64_t>(rank_ + 1), 0);
 }
 
-bool RdmaTransport::mutex_try_lock(void* word, const Slice&, int target) {
-  return mutex_call(RequestKind::TryLock, word, target) == ReplyKind::Granted;
+bool RdmaTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
+  constexpr const char* op = "rma::MutexSet::try_lock (rdma)";
+  const MutexWords w = words_of(word);
+  const ucp_rkey_h key = slice.handle<SliceKey>().key;
+  order_before(target, OpKind::Get);
+  const auto serving = static_cast<std::uint32_t>(atomic(op, UCP_ATOMIC_OP_ADD, 4, w.serving, key, target, 0, 0));
+  // Free exactly when next == serving: take the ticket only then.
+  const auto old = static_cast<std::uint32_t>(
+      atomic(op, UCP_ATOMIC_OP_CSWAP, 4, w.next, key, target, serving, static_cast<std::uint32_t>(serving + 1)));
+  if (old != serving) return false;
+  (void)atomic(op, UCP_ATOMIC_OP_SWAP, 4, w.owner, key, target, static_cast<std::uint64_t>(rank_ + 1), 0);
+  return true;
 }
 
-void RdmaTransport::mutex_unlock(void* word, const Slice&, int target) {
+void RdmaTransport::mutex_unlock(void* word, const Slice& slice, int target) {
+  constexpr const char* op = "rma::MutexSet::unlock (rdma)";
+  const MutexWords w = words_of(word);
+  const ucp_rkey_h key = slice.handle<SliceKey>().key;
   fence_all();  // what the critical section wrote, anywhere, is in place before the next holder
-  if (mutex_call(RequestKind::Unlock, word, target) == ReplyKind::NotHeld)
+  const auto me = static_cast<std::uint32_t>(rank_ + 1);
+  if (static_cast<std::uint32_t>(atomic(op, UCP_ATOMIC_OP_CSWAP, 4, w.owner, key, target, me, 0)) != me)
     throw_invalid("rma::MutexSet::unlock", "mutex", to_hex(word) + " on rank " + std::to_string(target),
                   "this rank does not hold the mutex");
+  (void)atomic(op, UCP_ATOMIC_OP_ADD, 4, w.serving, key, target, 1, 0);
 }
 
 }  // namespace armada::rma::detail

@@ -18,7 +18,10 @@
 //   atomics      fetch-add, swap, compare-swap on 4 and 8 bytes: ucp_atomic_op_nbx.
 //   accumulate   a request message (UCP active message) to the target's request service
 //                (service.hpp), which adds under the node's stripe locks and acknowledges.
-//   mutexes      requests to the owner's request service, which keeps a FIFO queue per mutex.
+//                (A NIC moves bytes and does integer atomics; it cannot add floating-point arrays.)
+//   mutexes      the FIFO ticket mutex of transport/base/locks.hpp (next, serving, owner words in
+//                the owner's segment) driven by UCP atomics: one-sided, no thread on the owner's
+//                side (lock + unlock 4.2 us through the request service before, 0.17 us now).
 //   on the node  the router hands plain put/get of slices this process maps to shared memory;
 //                accumulates to ranks of this node run here under the node's stripe locks
 //                (NodeMemory), exactly as the shm transport runs them.
@@ -32,7 +35,7 @@
 // are acknowledged (accumulates commute with each other).
 //
 // The one-path rule for read-modify-writes: while this transport runs, every atomic of every
-// rank, to every target (this rank and its node included), is a UCP atomic, and every
+// rank, to every target (this rank and its node included), is a UCP atomic (mutexes' included), and every
 // accumulate to a location is executed under that location's stripe lock on its owner's node
 // (by an on-node origin through shared memory, or by the owner's request service). A NIC's
 // atomics are atomic only with respect to the same NIC's atomics, and UCX keeps all atomics of
@@ -136,8 +139,11 @@ class RdmaTransport final : public Transport {
   std::uint64_t flush_batch(const char* op, int target, bool blocking);
   class AccPacker;
   void send_request(const char* op, int target, const void* data, std::size_t bytes);
-  /// Sends a mutex request and waits for its reply.
-  rdma::ReplyKind mutex_call(rdma::RequestKind kind, void* word, int target);
+  /// One UCP atomic of `width` bytes on `remote` (an address of `target`), waited for; the old
+  /// value. `reply`: compare-swap's value to store (then `value` is the one compared).
+  std::uint64_t atomic(const char* op, ucp_atomic_op_t code, std::size_t width, const void* remote, ucp_rkey_h key,
+                       int target, std::uint64_t value, std::uint64_t reply);
+  static constexpr int kMutexSpins = 1000;  // reads of `serving` before a waiter yields between reads
   void wait_accumulates(int target);
   static ucs_status_t on_reply(void* self, const void* header, std::size_t header_length, void* data,
                                std::size_t length, const ucp_am_recv_param_t* param);

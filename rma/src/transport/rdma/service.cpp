@@ -120,14 +120,8 @@ ucs_status_t RequestService::on_request(void* self, const void*, std::size_t, vo
   if (length < sizeof(RequestKind)) die("a request shorter than its kind");
   RequestKind kind;
   std::memcpy(&kind, data, sizeof kind);
-  if (kind == RequestKind::Acc) {
-    service.handle_acc(static_cast<const std::byte*>(data), length);
-  } else {
-    if (length != sizeof(MutexRequest)) die("a mutex request of the wrong size");
-    MutexRequest request;
-    std::memcpy(&request, data, sizeof request);
-    service.handle_mutex(request);
-  }
+  if (kind != RequestKind::Acc) die("a request of unknown kind");
+  service.handle_acc(static_cast<const std::byte*>(data), length);
   service.handled_.fetch_add(1, std::memory_order_relaxed);
   return UCS_OK;  // the data is not kept
 }
@@ -147,50 +141,11 @@ void RequestService::handle_acc(const std::byte* data, std::size_t length) {
                 reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(run.remote)), run.bytes);
     payload += run.bytes;
   }
-  queue_reply(request.origin, ReplyKind::AccDone, 0);
+  queue_reply(request.origin);
 }
 
-void RequestService::handle_mutex(const MutexRequest& request) {
-  MutexQueue& queue = mutexes_[request.word];
-  switch (request.kind) {
-    case RequestKind::Lock:
-      if (queue.holder < 0) {
-        queue.holder = request.origin;
-        queue_reply(request.origin, ReplyKind::Granted, request.cookie);
-      } else {
-        queue.waiters.emplace_back(request.origin, request.cookie);
-      }
-      break;
-    case RequestKind::TryLock:  // held, by anyone (the caller included): busy
-      if (queue.holder < 0) {
-        queue.holder = request.origin;
-        queue_reply(request.origin, ReplyKind::Granted, request.cookie);
-      } else {
-        queue_reply(request.origin, ReplyKind::Busy, request.cookie);
-      }
-      break;
-    case RequestKind::Unlock:
-      if (queue.holder != request.origin) {
-        queue_reply(request.origin, ReplyKind::NotHeld, request.cookie);
-        break;
-      }
-      queue_reply(request.origin, ReplyKind::Unlocked, request.cookie);
-      if (queue.waiters.empty()) {
-        mutexes_.erase(request.word);
-      } else {
-        const auto [next, cookie] = queue.waiters.front();
-        queue.waiters.pop_front();
-        queue.holder = next;
-        queue_reply(next, ReplyKind::Granted, cookie);
-      }
-      break;
-    default:
-      die("a request of unknown kind");
-  }
-}
-
-void RequestService::queue_reply(int to, ReplyKind kind, std::uint64_t cookie) {
-  outbox_.push_back(Outgoing{to, Reply{kind, ucx_.rank(), cookie}});
+void RequestService::queue_reply(int to) {
+  outbox_.push_back(Outgoing{to, Reply{ReplyKind::AccDone, ucx_.rank(), 0}});
 }
 
 // Replies are sent outside the message handler (UCX does not promise that a handler may send)

@@ -1,7 +1,7 @@
-// The rdma transport's request service: one thread per process executes the accumulates and
-// mutex operations that ranks send to this process's memory, as ARMCI's server thread did on
-// RDMA networks (a NIC moves data and does atomics, but cannot add floating-point arrays or keep
-// a lock queue).
+// The rdma transport's request service: one thread per process executes the accumulates that
+// ranks send to this process's memory, as ARMCI's server thread did on RDMA networks (a NIC
+// moves data and does integer atomics, but cannot add floating-point arrays). Mutexes need no
+// thread: they are ticket locks driven by UCP atomics (rdma_transport.hpp).
 //
 // It never polls while idle: it arms the service worker (ucp_worker_arm) and blocks in
 // epoll_wait on the worker's event file descriptor; the arrival of a request message wakes it
@@ -13,8 +13,7 @@
 // on both descriptors: it is then the progress thread too (Ucx's paths tell which case holds).
 //
 // Accumulates run in this thread under the node's stripe locks (through the callback the
-// transport gives), so they stay atomic with the node's shared-memory accumulates. Mutexes are
-// FIFO queues kept here; every mutex operation of every rank, this one included, comes here.
+// transport gives), so they stay atomic with the node's shared-memory accumulates.
 #pragma once
 
 #include <atomic>
@@ -23,7 +22,6 @@
 #include <deque>
 #include <functional>
 #include <thread>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -56,17 +54,12 @@ class RequestService {
   static ucs_status_t on_request(void* self, const void* header, std::size_t header_length, void* data,
                                  std::size_t length, const ucp_am_recv_param_t* param);
   void handle_acc(const std::byte* data, std::size_t length);
-  void handle_mutex(const MutexRequest& request);
-  void queue_reply(int to, ReplyKind kind, std::uint64_t cookie);
+  void queue_reply(int to);
   void send_replies();
   void run();
   void progress_all();
   bool arm();
 
-  struct MutexQueue {
-    int holder = -1;                                    // world rank, or -1 when free
-    std::deque<std::pair<int, std::uint64_t>> waiters;  // (rank, cookie), in arrival order
-  };
   struct Outgoing {
     int to;
     Reply reply;
@@ -75,7 +68,6 @@ class RequestService {
   Ucx& ucx_;
   Accumulate accumulate_;
   bool progress_origin_;
-  std::unordered_map<std::uint64_t, MutexQueue> mutexes_;  // by word address
   std::deque<Outgoing> outbox_;
   int epoll_fd_ = -1;
   int stop_fd_ = -1;

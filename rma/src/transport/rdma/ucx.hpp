@@ -76,6 +76,8 @@ class Ucx {
   void wait(const char* op, ucs_status_ptr_t request);
   /// Whether `request` completed (progressing once); frees it if so. Null is complete.
   bool test(const char* op, ucs_status_ptr_t request);
+  /// Gives the core to another thread (between rounds of a long wait).
+  static void yield() noexcept;
   /// One round of progress on the origin worker (takes origin_mutex).
   void progress();
   /// Waits until `done()` holds, progressing the origin worker; after a short spin it yields
@@ -107,7 +109,6 @@ class Ucx {
  private:
   static constexpr int kSpinRounds = 1000;
   static constexpr int kProbeMs = 100;
-  static void yield() noexcept;
   void connect(MPI_Comm world);
   void close_all();
 

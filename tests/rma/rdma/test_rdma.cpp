@@ -148,5 +148,25 @@ TEST(RdmaTransport, AccumulatesSpanningSeveralMessagesAreExact) {
   }
 }
 
+// A burst of small accumulates from every rank to one target, fenced once at the end: the
+// target's service answers them while more arrive. Regression: replies queued while earlier
+// replies completed stayed in the outbox of a service that went to sleep, and the origins'
+// fence waited for them forever (found when armada-bench's stream of 5000 accumulates hung in
+// the full suite's bench_suite_smoke, under load; gdb showed the service asleep in epoll_wait
+// and the origin in fence). A burst keeps requests arriving while replies are pending, which
+// opens that window; no test can force the interleaving.
+TEST(RdmaTransport, AccumulateBurstsAreAllAcknowledged) {
+  const int target = 0;
+  Segment seg(sizeof(long));
+  barrier();
+  constexpr int kBurst = 20000;
+  const long one = 1;
+  for (int i = 0; i < kBurst; ++i) acc(&one, GlobalPtr<long>(target, seg.base<long>(target)), 1);
+  fence(target);
+  barrier();
+  if (rank() == target) EXPECT_EQ(*seg.local<long>(), static_cast<long>(kBurst) * size());
+  barrier();
+}
+
 }  // namespace
 }  // namespace armada::rma

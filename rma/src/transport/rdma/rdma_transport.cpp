@@ -35,7 +35,7 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
       node_memory_(context.node_memory),
       ucx_memory_(context.config.text("ARMADA_RDMA_MEMORY") != "node"),
       acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(context.size)]()),
-      wrote_(new std::atomic<bool>[static_cast<std::size_t>(context.size)]()) {
+      puts_(new std::atomic<std::uint8_t>[static_cast<std::size_t>(context.size)]()) {
   ucx_ = std::make_unique<rdma::Ucx>(context.world, context.rank, context.size);
   ucp_am_handler_param_t handler{};
   handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
@@ -213,24 +213,37 @@ void RdmaTransport::segment_freed(const SegmentSpec& spec) {
 
 // ---- ordering and completion -----------------------------------------------------------------
 
-// After a put to `target`, the next operation waits for the put's remote completion (a flush of
-// the endpoint): UCX may carry a put and the next operation on different lanes (a short put as
-// a message the target's worker executes, a long one by CMA or RDMA; an accumulate on another
-// endpoint to the request service), and ucp_worker_fence does not order across endpoints. Seen
-// without it: test_fuzz_strided, 4 ranks on virtual nodes, read bytes an earlier put had not
-// yet written.
+// After a put to `target`, the next operation to it must not overtake the put. An accumulate
+// travels on another endpoint (to the request service), which no fence orders: it waits for the
+// put's remote completion (a flush of the endpoint). So does everything where UCX emulates
+// (short puts are then messages the target's worker executes later, long ones go by CMA at
+// once; seen: test_fuzz_strided, 4 ranks on virtual nodes, read bytes an earlier put had not yet
+// written). Where UCX is one-sided (the init probe), a put, get or atomic on the same endpoint
+// only needs ucp_worker_fence, which costs no round trip: back-to-back puts on a NIC would
+// otherwise pay one each.
 void RdmaTransport::order_before(int target, OpKind kind) {
   if (kind != OpKind::Acc) wait_accumulates(target);
-  auto& wrote = wrote_[static_cast<std::size_t>(target)];
-  if (wrote.load(std::memory_order_relaxed) && wrote.exchange(false, std::memory_order_acq_rel)) {
-    ucp_request_param_t none{};
-    ucs_status_ptr_t request;
-    {
-      std::lock_guard lock(ucx_->origin_mutex());
-      request = ucp_ep_flush_nbx(ucx_->data_ep(target), &none);
-    }
-    ucx_->wait("rma (rdma): completing an earlier put", request);
+  auto& pending = puts_[static_cast<std::size_t>(target)];
+  if (one_sided_ && kind != OpKind::Acc) {
+    if (!(pending.load(std::memory_order_relaxed) & kUnfenced)) return;
+    if (!(pending.fetch_and(static_cast<std::uint8_t>(~kUnfenced), std::memory_order_acq_rel) & kUnfenced)) return;
+    std::lock_guard lock(ucx_->origin_mutex());
+    rdma::check_ucs("rma (rdma): ordering after an earlier put", "ucp_worker_fence", ucp_worker_fence(ucx_->origin()));
+    return;
   }
+  if (!(pending.load(std::memory_order_relaxed) & kUnflushed)) return;
+  if (!(pending.exchange(0, std::memory_order_acq_rel) & kUnflushed)) return;
+  flush_endpoint("rma (rdma): completing an earlier put", target);
+}
+
+void RdmaTransport::flush_endpoint(const char* op, int target) {
+  ucp_request_param_t none{};
+  ucs_status_ptr_t request;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    request = ucp_ep_flush_nbx(ucx_->data_ep(target), &none);
+  }
+  ucx_->wait(op, request);
 }
 
 void RdmaTransport::wait_accumulates(int target) {
@@ -242,20 +255,16 @@ void RdmaTransport::wait_accumulates(int target) {
 void RdmaTransport::wait(std::uint64_t token) { ucx_->wait("rma::Handle::wait (rdma)", request_of(token)); }
 bool RdmaTransport::test(std::uint64_t token) { return ucx_->test("rma::Handle::test (rdma)", request_of(token)); }
 
+// The marks are cleared before the flush: a put another thread issues meanwhile marks again.
 void RdmaTransport::fence(int target) {
   wait_accumulates(target);
-  ucp_request_param_t none{};
-  ucs_status_ptr_t request;
-  {
-    std::lock_guard lock(ucx_->origin_mutex());
-    request = ucp_ep_flush_nbx(ucx_->data_ep(target), &none);
-  }
-  ucx_->wait("rma::fence (rdma)", request);
-  wrote_[static_cast<std::size_t>(target)].store(false, std::memory_order_release);
+  puts_[static_cast<std::size_t>(target)].store(0, std::memory_order_release);
+  flush_endpoint("rma::fence (rdma)", target);
 }
 
 void RdmaTransport::fence_all() {
   for (int t = 0; t < ucx_->size(); ++t) wait_accumulates(t);
+  for (int t = 0; t < ucx_->size(); ++t) puts_[static_cast<std::size_t>(t)].store(0, std::memory_order_release);
   ucp_request_param_t none{};
   ucs_status_ptr_t request;
   {
@@ -263,7 +272,6 @@ void RdmaTransport::fence_all() {
     request = ucp_worker_flush_nbx(ucx_->origin(), &none);
   }
   ucx_->wait("rma::fence_all (rdma)", request);
-  for (int t = 0; t < ucx_->size(); ++t) wrote_[static_cast<std::size_t>(t)].store(false, std::memory_order_release);
 }
 
 void RdmaTransport::poll() { ucx_->progress(); }
@@ -290,7 +298,7 @@ std::uint64_t RdmaTransport::contiguous(OpKind kind, AccType type, const void* s
     std::lock_guard lock(ucx_->origin_mutex());
     request = issue(kind, local, remote, bytes, key, target);
   }
-  if (kind == OpKind::Put) wrote_[static_cast<std::size_t>(target)].store(true, std::memory_order_release);
+  if (kind == OpKind::Put) puts_[static_cast<std::size_t>(target)].store(kUnflushed | kUnfenced, std::memory_order_release);
   if (!blocking) {
     if (UCS_PTR_IS_ERR(request)) ucx_->wait("rma::put/get (rdma)", request);  // throws
     return token_of(request);

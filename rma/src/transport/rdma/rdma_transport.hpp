@@ -30,8 +30,9 @@
 // contiguous operation's own, a strided one's flush). fence(t) waits for the acknowledgements
 // of accumulates to t and flushes the endpoint to t; fence_all flushes the worker.
 // Ordering (blocking operations from one origin to one target in issue order): after a put to
-// t, the next operation to t first flushes the endpoint to t (the put may travel on another lane
-// or endpoint than the next operation); before a put, get or atomic to t, the accumulates to t
+// t, the next put, get or atomic to t is ordered behind it by ucp_worker_fence where UCX is
+// one-sided, and by a flush of the endpoint where it emulates; the next accumulate (another
+// endpoint) always waits for the flush. Before a put, get or atomic to t, the accumulates to t
 // are acknowledged (accumulates commute with each other).
 //
 // The one-path rule for read-modify-writes: while this transport runs, every atomic of every
@@ -132,6 +133,8 @@ class RdmaTransport final : public Transport {
   void vector_on_node(const VectorOp& op);
   /// Orders an operation to `target` after the earlier ones (see the header comment).
   void order_before(int target, OpKind kind);
+  /// Waits for the remote completion of every operation issued on the endpoint to `target`.
+  void flush_endpoint(const char* op, int target);
   /// One put or get of `bytes` between local and remote memory; returns the UCP request.
   ucs_status_ptr_t issue(OpKind kind, std::byte* local, const void* remote, std::size_t bytes, ucp_rkey_h key,
                          int target);
@@ -165,10 +168,11 @@ class RdmaTransport final : public Transport {
   std::mutex segments_mutex_;  // allocate/free only
   std::unordered_map<std::int64_t, SegmentKeys> segments_;
 
-  // Per target: accumulate requests not yet acknowledged; a put issued since the last ordering
-  // point.
+  // Per target: accumulate requests not yet acknowledged; what the puts issued to it still need
+  // before another operation (kUnfenced: a worker fence; kUnflushed: a flush of the endpoint).
+  static constexpr std::uint8_t kUnflushed = 1, kUnfenced = 2;
   std::unique_ptr<std::atomic<std::int64_t>[]> acc_outstanding_;
-  std::unique_ptr<std::atomic<bool>[]> wrote_;
+  std::unique_ptr<std::atomic<std::uint8_t>[]> puts_;
 };
 
 }  // namespace armada::rma::detail

@@ -536,58 +536,55 @@ void RdmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice& 
 
 // ---- mutexes: the TicketMutex layout (transport/base/locks.hpp), driven by UCP atomics --------
 
-namespace {
-/// The 32-bit fields of a TicketMutex in the target's memory.
-struct MutexWords {
-  std::byte* next;
-  std::byte* serving;
-  std::byte* owner;
+// One mutex's 32-bit words on its owner, and the UCP atomics on them.
+struct RdmaTransport::RemoteMutex {
+  RdmaTransport& t;
+  const char* op;
+  ucp_rkey_h key;
+  int target;
+  std::byte* word;
+
+  std::byte* field(std::size_t offset) const { return word + offset; }
+  std::uint32_t amo(ucp_atomic_op_t code, std::size_t offset, std::uint64_t value, std::uint64_t reply = 0) const {
+    return static_cast<std::uint32_t>(t.atomic(op, code, 4, field(offset), key, target, value, reply));
+  }
+  std::uint32_t serving() const { return amo(UCP_ATOMIC_OP_ADD, offsetof(TicketMutex, serving), 0); }
+  void claim() const { (void)amo(UCP_ATOMIC_OP_SWAP, offsetof(TicketMutex, owner), static_cast<std::uint64_t>(t.rank_ + 1)); }
 };
-MutexWords words_of(void* word) {
-  auto* m = static_cast<std::byte*>(word);
-  return {m + offsetof(TicketMutex, next), m + offsetof(TicketMutex, serving), m + offsetof(TicketMutex, owner)};
+
+RdmaTransport::RemoteMutex RdmaTransport::remote_mutex(const char* op, void* word, const Slice& slice, int target) {
+  order_before(target, OpKind::Get);
+  return {*this, op, slice.handle<SliceKey>().key, target, static_cast<std::byte*>(word)};
 }
-}  // namespace
 
 void RdmaTransport::mutex_lock(void* word, const Slice& slice, int target) {
-  constexpr const char* op = "rma::MutexSet::lock (rdma)";
-  const MutexWords w = words_of(word);
-  const ucp_rkey_h key = slice.handle<SliceKey>().key;
-  order_before(target, OpKind::Get);
-  const auto ticket = static_cast<std::uint32_t>(atomic(op, UCP_ATOMIC_OP_ADD, 4, w.next, key, target, 1, 0));
-  // Wait for our turn, reading `serving` (an atomic fetch-add of 0: ordered with the atomics
-  // that advance it, on a NIC as in UCX's software emulation).
-  for (int spins = 0;; ++spins) {
-    if (static_cast<std::uint32_t>(atomic(op, UCP_ATOMIC_OP_ADD, 4, w.serving, key, target, 0, 0)) == ticket) break;
+  const RemoteMutex m = remote_mutex("rma::MutexSet::lock (rdma)", word, slice, target);
+  const std::uint32_t ticket = m.amo(UCP_ATOMIC_OP_ADD, offsetof(TicketMutex, next), 1);
+  // Wait for our turn, reading `serving` by a fetch-add of 0 (ordered with the atomics that
+  // advance it, on a NIC as in UCX's software emulation).
+  for (int spins = 0; m.serving() != ticket; ++spins)
     if (spins > kMutexSpins) rdma::Ucx::yield();
-  }
-  (void)atomic(op, UCP_ATOMIC_OP_SWAP, 4, w.owner, key, target, static_cast<std::uint64_t>(rank_ + 1), 0);
+  m.claim();
 }
 
 bool RdmaTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
-  constexpr const char* op = "rma::MutexSet::try_lock (rdma)";
-  const MutexWords w = words_of(word);
-  const ucp_rkey_h key = slice.handle<SliceKey>().key;
-  order_before(target, OpKind::Get);
-  const auto serving = static_cast<std::uint32_t>(atomic(op, UCP_ATOMIC_OP_ADD, 4, w.serving, key, target, 0, 0));
+  const RemoteMutex m = remote_mutex("rma::MutexSet::try_lock (rdma)", word, slice, target);
+  const std::uint32_t serving = m.serving();
   // Free exactly when next == serving: take the ticket only then.
-  const auto old = static_cast<std::uint32_t>(
-      atomic(op, UCP_ATOMIC_OP_CSWAP, 4, w.next, key, target, serving, static_cast<std::uint32_t>(serving + 1)));
-  if (old != serving) return false;
-  (void)atomic(op, UCP_ATOMIC_OP_SWAP, 4, w.owner, key, target, static_cast<std::uint64_t>(rank_ + 1), 0);
+  if (m.amo(UCP_ATOMIC_OP_CSWAP, offsetof(TicketMutex, next), serving, static_cast<std::uint32_t>(serving + 1)) != serving)
+    return false;
+  m.claim();
   return true;
 }
 
 void RdmaTransport::mutex_unlock(void* word, const Slice& slice, int target) {
-  constexpr const char* op = "rma::MutexSet::unlock (rdma)";
-  const MutexWords w = words_of(word);
-  const ucp_rkey_h key = slice.handle<SliceKey>().key;
   fence_all();  // what the critical section wrote, anywhere, is in place before the next holder
+  const RemoteMutex m = remote_mutex("rma::MutexSet::unlock (rdma)", word, slice, target);
   const auto me = static_cast<std::uint32_t>(rank_ + 1);
-  if (static_cast<std::uint32_t>(atomic(op, UCP_ATOMIC_OP_CSWAP, 4, w.owner, key, target, me, 0)) != me)
+  if (m.amo(UCP_ATOMIC_OP_CSWAP, offsetof(TicketMutex, owner), me, 0) != me)
     throw_invalid("rma::MutexSet::unlock", "mutex", to_hex(word) + " on rank " + std::to_string(target),
                   "this rank does not hold the mutex");
-  (void)atomic(op, UCP_ATOMIC_OP_ADD, 4, w.serving, key, target, 1, 0);
+  (void)m.amo(UCP_ATOMIC_OP_ADD, offsetof(TicketMutex, serving), 1);
 }
 
 }  // namespace armada::rma::detail

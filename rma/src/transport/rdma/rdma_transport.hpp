@@ -147,6 +147,9 @@ class RdmaTransport final : public Transport {
   std::uint64_t atomic(const char* op, ucp_atomic_op_t code, std::size_t width, const void* remote, ucp_rkey_h key,
                        int target, std::uint64_t value, std::uint64_t reply);
   static constexpr int kMutexSpins = 1000;  // reads of `serving` before a waiter yields between reads
+  struct RemoteMutex;
+  /// The mutex at `word` of `target`, after ordering behind this rank's earlier puts to it.
+  RemoteMutex remote_mutex(const char* op, void* word, const Slice& slice, int target);
   void wait_accumulates(int target);
   static ucs_status_t on_reply(void* self, const void* header, std::size_t header_length, void* data,
                                std::size_t length, const ucp_am_recv_param_t* param);

@@ -131,7 +131,12 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
   NodePlan plan;
   if (owner) {
     agree(op, [&] { owner->check_segment(spec); }, group);
-    agree(op, [&] { rec.my_base = owner->allocate_segment(spec); }, group);
+    try {
+      agree(op, [&] { rec.my_base = owner->allocate_segment(spec); }, group);
+    } catch (...) {
+      if (rec.my_base) owner->allocation_abandoned(spec);  // another member failed: give ours back
+      throw;
+    }
   } else {
     agree(op, [&] {
       plan = plan_node(op, s, group, sizes);

@@ -148,6 +148,11 @@ std::byte* RdmaTransport::allocate_segment(const SegmentSpec& spec) {
   return base;
 }
 
+void RdmaTransport::allocation_abandoned(const SegmentSpec& spec) {
+  std::lock_guard lock(segments_mutex_);
+  segments_.erase(spec.id);  // unregisters and frees the memory
+}
+
 void RdmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> slices,
                                     std::span<const NodeObjectRef>) {
   SegmentKeys segment;

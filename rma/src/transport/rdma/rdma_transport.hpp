@@ -102,6 +102,8 @@ class RdmaTransport final : public Transport {
   void check_segment(const SegmentSpec& spec) override;
   /// Allocates this rank's slice through UCX and registers it (kept until segment_freed).
   std::byte* allocate_segment(const SegmentSpec& spec) override;
+  /// Frees the slice allocate_segment made (another member's allocation failed).
+  void allocation_abandoned(const SegmentSpec& spec) override;
   /// Registers this rank's slice (unless allocate_segment did), trades the packed keys on the group, unpacks each member's
   /// once and writes it into its slice's handle. A failure on this rank (UCX refusing the
   /// memory or a key) is thrown after the exchange, so that every member completes it.

@@ -14,7 +14,6 @@
 // nothing.
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -261,10 +260,7 @@ void verify_armada(Pass& p, std::size_t big, const Origin& o, bool& data, bool& 
 }  // namespace
 
 /// Whether Armada's rdma segments are memory UCX allocated (ARMADA_RDMA_MEMORY, default 'ucx').
-bool ucx_allocated_segments() {
-  const char* memory = std::getenv("ARMADA_RDMA_MEMORY");
-  return memory == nullptr || std::string(memory) != "node";
-}
+bool ucx_allocated_segments() { return rma::config().text("ARMADA_RDMA_MEMORY") == "ucx"; }
 
 /// Maps `bytes` for the raw target, of the kind Armada's segments are: allocated by UCX, or
 /// `fallback` (the program's memory) registered. Returns its address, or null.

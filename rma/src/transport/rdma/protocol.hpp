@@ -30,8 +30,7 @@ struct RunHeader {
 
 struct Reply {
   ReplyKind kind;
-  std::int32_t from;     // world rank of the service that answers
-  std::uint64_t cookie;  // 0 (reserved)
+  std::int32_t from;  // world rank of the service that answers
 };
 
 /// Accumulate payload per message: larger operations go as several requests (each its own

@@ -149,7 +149,7 @@ void RequestService::handle_acc(const std::byte* data, std::size_t length) {
 }
 
 void RequestService::queue_reply(int to) {
-  outbox_.push_back(Outgoing{to, Reply{ReplyKind::AccDone, ucx_.rank(), 0}});
+  outbox_.push_back(Outgoing{to, Reply{ReplyKind::AccDone, ucx_.rank()}});
 }
 
 // Replies are sent outside the message handler (UCX does not promise that a handler may send)

@@ -8,8 +8,8 @@ set -euo pipefail
 
 mpi="${ARMADA_MPI:-openmpi}"
 case "$mpi" in
-  openmpi) mpi_pkgs=(openmpi-bin libopenmpi-dev libscalapack-openmpi-dev) ;;
-  mpich)   mpi_pkgs=(mpich libmpich-dev libscalapack-mpich-dev) ;;
+  openmpi) mpi_pkgs=(openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libhdf5-openmpi-dev) ;;
+  mpich)   mpi_pkgs=(mpich libmpich-dev libscalapack-mpich-dev libhdf5-mpich-dev) ;;
   *) echo "setup.sh: ARMADA_MPI='$mpi' is not one of: openmpi, mpich" >&2; exit 2 ;;
 esac
 
@@ -24,6 +24,8 @@ packages=(
   gnuplot-nox              # armada-bench plots (PNG)
   libglobalarrays-dev      # Global Arrays (its static libga for each MPI), for the GA tests and baselines
   libarmci-mpi-dev         # ARMCI-MPI for the Global Arrays baseline of armada-bench-arrays
+  hdf5-tools               # h5dump: the independent reader of the files arrays' HDF5 I/O writes
+  pybind11-dev python3-dev python3-numpy python3-mpi4py python3-pytest python3-h5py   # python/
 )
 # shellcheck disable=SC2206
 packages+=(${ARMADA_SETUP_EXTRA:-})

@@ -140,7 +140,7 @@ namespace impl {
 int create_full(const Convention& cv, const char* fn, int type, int ndim, const int64_t* dims, const char* name,
                 const int64_t* grid, const int64_t* chunk, const int64_t* nblock, const int64_t* map,
                 const int64_t* width, int group, int* handle) {
-  return capi::guard(fn, [&] {
+  return capi::collective_guard_group(fn, capi::group_waiting_in(group), [&] {
     need(handle, fn, "handle");
     const int n = capi::check_ndim(fn, ndim);
     const arrays::ElemType t = capi::elem_type(type, fn);
@@ -177,13 +177,13 @@ int create(const Convention& cv, const char* fn, int type, int ndim, const int64
 int create_irreg(const Convention& cv, const char* fn, int type, int ndim, const int64_t* dims, const char* name,
                  const int64_t* nblock, const int64_t* map, int* handle) {
   if (!nblock || !map)  // the full form takes both as optional; here they are the point
-    return capi::guard(fn, [&] { need(nblock, fn, "nblock"); need(map, fn, "map"); });
+    return capi::collective_guard_group(fn, capi::group_waiting_in(ARMADA_GA_GROUP_WORLD), [&] { need(nblock, fn, "nblock"); need(map, fn, "map"); });
   return create_full(cv, fn, type, ndim, dims, name, nullptr, nullptr, nblock, map, nullptr, ARMADA_GA_GROUP_WORLD,
                      handle);
 }
 int create_ghosts(const Convention& cv, const char* fn, int type, int ndim, const int64_t* dims,
                   const int64_t* width, const char* name, const int64_t* chunk, int* handle) {
-  if (!width) return capi::guard(fn, [&] { need(width, fn, "width"); });
+  if (!width) return capi::collective_guard_group(fn, capi::group_waiting_in(ARMADA_GA_GROUP_WORLD), [&] { need(width, fn, "width"); });
   return create_full(cv, fn, type, ndim, dims, name, nullptr, chunk, nullptr, nullptr, width, ARMADA_GA_GROUP_WORLD,
                      handle);
 }
@@ -490,14 +490,14 @@ ARMADA_GA_BOTH_VIEWS(access_ghosts, (int handle, void** ptr, int64_t lo[], int64
 // ---- convention-free entry points --------------------------------------------------------------
 int armada_ga_duplicate(int handle, const char* name, int* new_handle) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, handle, [&] {
     need(new_handle, fn, "new_handle");
     *new_handle = capi::arr(handle, fn).duplicate(name ? name : "").id();
   });
 }
 int armada_ga_destroy(int handle) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] { capi::arr(handle, fn).destroy(); });
+  return capi::collective_guard(fn, handle, [&] { capi::arr(handle, fn).destroy(); });
 }
 int armada_ga_valid(int handle, int* flag) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"

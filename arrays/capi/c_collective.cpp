@@ -31,7 +31,7 @@ struct Part {
 
 // The whole array.
 int unary(const char* fn, detail::UnaryOp op, int handle, const void* value, bool needs_value) {
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, handle, [&] {
     if (needs_value) need(value, fn, op == detail::UnaryOp::Fill ? "value" : "alpha");
     Part p(handle, fn);
     detail::unary_patch(op, p.a, p.lo, p.hi, value);
@@ -46,7 +46,7 @@ namespace impl {
 
 int unary_patch(const Convention& cv, const char* fn, detail::UnaryOp op, int handle, const int64_t* lo,
                 const int64_t* hi, const void* value, bool needs_value) {
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, handle, [&] {
     if (needs_value) need(value, fn, op == detail::UnaryOp::Fill ? "value" : "alpha");
     Part p(cv, fn, handle, lo, hi, "lo", "hi");
     detail::unary_patch(op, p.a, p.lo, p.hi, value);
@@ -77,7 +77,7 @@ int reciprocal_patch(const Convention& cv, const char* fn, int handle, const int
 
 int copy_patch(const Convention& cv, const char* fn, int ha, const int64_t* alo, const int64_t* ahi, int hb,
                const int64_t* blo, const int64_t* bhi, int transpose) {
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, hb, [&] {
     const Part a(cv, fn, ha, alo, ahi, "alo", "ahi");
     Part b(cv, fn, hb, blo, bhi, "blo", "bhi");
     detail::copy_patch(a.a, a.lo, a.hi, b.a, b.lo, b.hi, transpose != 0);
@@ -87,7 +87,7 @@ int copy_patch(const Convention& cv, const char* fn, int ha, const int64_t* alo,
 int binary_patch(const Convention& cv, const char* fn, detail::BinaryOp op, const void* alpha, int ha,
                  const int64_t* alo, const int64_t* ahi, const void* beta, int hb, const int64_t* blo,
                  const int64_t* bhi, int hc, const int64_t* clo, const int64_t* chi) {
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, hc, [&] {
     if (op == detail::BinaryOp::Add) {
       need(alpha, fn, "alpha");
       need(beta, fn, "beta");
@@ -115,7 +115,7 @@ ARMADA_GA_ELEMENTWISE(elem_min_patch, Min)
 
 int dot_patch(const Convention& cv, const char* fn, int ha, const int64_t* alo, const int64_t* ahi, int hb,
               const int64_t* blo, const int64_t* bhi, void* result) {
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, ha, [&] {
     need(result, fn, "result");
     const Part a(cv, fn, ha, alo, ahi, "alo", "ahi"), b(cv, fn, hb, blo, bhi, "blo", "bhi");
     detail::dot_patch(a.a, a.lo, a.hi, b.a, b.lo, b.hi, result);
@@ -128,15 +128,15 @@ void select(const Convention& cv, const char* fn, const Part& p, int want_max, v
   cv.out_index(detail::select(p.a, p.lo, p.hi, want_max != 0, value), index);
 }
 int select_elem(const Convention& cv, const char* fn, int handle, int want_max, void* value, int64_t* index) {
-  return capi::guard(fn, [&] { select(cv, fn, Part(handle, fn), want_max, value, index); });
+  return capi::collective_guard(fn, handle, [&] { select(cv, fn, Part(handle, fn), want_max, value, index); });
 }
 int select_elem_patch(const Convention& cv, const char* fn, int handle, const int64_t* lo, const int64_t* hi,
                       int want_max, void* value, int64_t* index) {
-  return capi::guard(fn, [&] { select(cv, fn, Part(cv, fn, handle, lo, hi, "lo", "hi"), want_max, value, index); });
+  return capi::collective_guard(fn, handle, [&] { select(cv, fn, Part(cv, fn, handle, lo, hi, "lo", "hi"), want_max, value, index); });
 }
 
 int print_patch(const Convention& cv, const char* fn, int handle, const int64_t* lo, const int64_t* hi) {
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, handle, [&] {
     const Part p(cv, fn, handle, lo, hi, "lo", "hi");
     arrays::print_patch(p.a, p.lo, p.hi, std::cout);
     std::cout.flush();
@@ -211,7 +211,7 @@ int armada_ga_reciprocal(int handle) {
 }
 int armada_ga_copy(int ha, int hb) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, hb, [&] {
     const Part a(ha, fn);
     Part b(hb, fn);
     detail::copy_patch(a.a, a.lo, a.hi, b.a, b.lo, b.hi, false);
@@ -219,7 +219,7 @@ int armada_ga_copy(int ha, int hb) {
 }
 int armada_ga_add(const void* alpha, int ha, const void* beta, int hb, int hc) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, hc, [&] {
     need(alpha, fn, "alpha");
     need(beta, fn, "beta");
     const Part a(ha, fn), b(hb, fn);
@@ -230,7 +230,7 @@ int armada_ga_add(const void* alpha, int ha, const void* beta, int hb, int hc) {
 #define ARMADA_GA_ELEMENTWISE_WHOLE(name, op)                                \
   int name(int ha, int hb, int hc) {                                         \
     const char* const fn = __func__;                                         \
-    return capi::guard(fn, [&] {                                             \
+    return capi::collective_guard(fn, hc, [&] {                              \
       const Part a(ha, fn), b(hb, fn);                                       \
       Part c(hc, fn);                                                        \
       binary(detail::BinaryOp::op, nullptr, a, nullptr, b, c);     \
@@ -243,7 +243,7 @@ ARMADA_GA_ELEMENTWISE_WHOLE(armada_ga_elem_min, Min)
 #undef ARMADA_GA_ELEMENTWISE_WHOLE
 int armada_ga_dot(int ha, int hb, void* result) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, ha, [&] {
     need(result, fn, "result");
     const Part a(ha, fn), b(hb, fn);
     detail::dot_patch(a.a, a.lo, a.hi, b.a, b.lo, b.hi, result);
@@ -251,14 +251,14 @@ int armada_ga_dot(int ha, int hb, void* result) {
 }
 int armada_ga_norm1(int handle, double* result) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, handle, [&] {
     need(result, fn, "result");
     *result = arrays::norm1(capi::arr(handle, fn));
   });
 }
 int armada_ga_norm_infinity(int handle, double* result) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, handle, [&] {
     need(result, fn, "result");
     *result = arrays::norm_infinity(capi::arr(handle, fn));
   });
@@ -267,7 +267,7 @@ int armada_ga_norm_infinity(int handle, double* result) {
 // places (a vector's norms are the same in both views).
 int armada_gaf_norm1(int handle, double* result) {
   const char* const fn = __func__;
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, handle, [&] {
     need(result, fn, "result");
     const arrays::Array a = capi::arr(handle, fn);
     *result = a.ndim() == 2 ? arrays::norm_infinity(a) : arrays::norm1(a);
@@ -275,7 +275,7 @@ int armada_gaf_norm1(int handle, double* result) {
 }
 int armada_gaf_norm_infinity(int handle, double* result) {
   const char* const fn = __func__;
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, handle, [&] {
     need(result, fn, "result");
     const arrays::Array a = capi::arr(handle, fn);
     *result = a.ndim() == 2 ? arrays::norm1(a) : arrays::norm_infinity(a);
@@ -283,11 +283,11 @@ int armada_gaf_norm_infinity(int handle, double* result) {
 }
 int armada_ga_update_ghosts(int handle, int periodic) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] { capi::arr(handle, fn).update_ghosts(periodic != 0); });
+  return capi::collective_guard(fn, handle, [&] { capi::arr(handle, fn).update_ghosts(periodic != 0); });
 }
 int armada_ga_print(int handle) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] {
+  return capi::collective_guard(fn, handle, [&] {
     arrays::print(capi::arr(handle, fn), std::cout);
     std::cout.flush();
   });

@@ -69,6 +69,17 @@ rma::Group group_of(int handle, const char* fn) {
   return groups().find(handle, fn, "group");
 }
 
+std::optional<rma::Group> group_waiting_in(int group) {
+  if (!rma::initialized()) return std::nullopt;  // nobody is in a collective: the call fails alone
+  try {
+    const rma::Group g = group_of(group, "armada_ga");
+    if (!g.is_member()) return std::nullopt;
+    return g;
+  } catch (const rma::Error&) {
+    return rma::Group::world();  // an unknown handle: the call's own check reports it
+  }
+}
+
 int group_handle(const rma::Group& g) {
   if (g == rma::Group::world()) return ARMADA_GA_GROUP_WORLD;
   auto& t = groups();
@@ -254,7 +265,7 @@ int armada_ga_sync(void) {
 }
 int armada_ga_sync_group(int handle) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
-  return capi::guard(fn, [&] { capi::arr(handle, fn).sync_group(); });
+  return capi::collective_guard(fn, handle, [&] { capi::arr(handle, fn).sync_group(); });
 }
 
 int armada_ga_fence(int rank) {

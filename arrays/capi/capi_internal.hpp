@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "armada/arrays/arrays.hpp"
@@ -31,6 +32,21 @@ int guard(const char* fn, F&& f) {
     return current_error_code(fn);
   }
 }
+
+/// guard() for a collective call on array `handle` (or over `group`): when this member's own
+/// checks fail before the collective's agreement, every member fails (arrays::run_as_collective).
+template <class F>
+int collective_guard(const char* fn, int handle, F&& f) {
+  return guard(fn, [&] { run_as_collective(fn, handle, f); });
+}
+template <class F>
+int collective_guard_group(const char* fn, const std::optional<rma::Group>& group, F&& f) {
+  return guard(fn, [&] { run_as_collective(fn, group, f); });
+}
+/// The group a collective over group handle `group` runs on, as run_as_collective takes it:
+/// the world for ARMADA_GA_GROUP_WORLD or a handle that is not a group's; none for a group
+/// this rank is not a member of.
+std::optional<rma::Group> group_waiting_in(int group);
 
 inline void need(const void* p, const char* fn, const char* arg) {
   if (!p) throw rma::InvalidArgument(fn, arg, "null", "must not be null");

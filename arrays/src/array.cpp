@@ -9,6 +9,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "armada/arrays/collective.hpp"
 #include "armada/rma/atomic.hpp"
 #include "armada/rma/collectives.hpp"
 #include "armada/rma/memory.hpp"
@@ -37,6 +38,22 @@ void wait_all(std::vector<rma::Handle>& handles) {
 }
 
 std::byte* bytes(void* p) { return static_cast<std::byte*>(p); }
+
+// What every member of the group must pass alike to create one array (the name may differ).
+rma::MustMatch creation_arguments(ElemType type, const Coord& dims, const ArrayOptions& o) {
+  std::string starts = "[";
+  for (const auto& dim : o.block_starts) {
+    starts += starts.size() > 1 ? ", [" : "[";
+    for (std::size_t i = 0; i < dim.size(); ++i) starts += (i ? ", " : "") + std::to_string(dim[i]);
+    starts += "]";
+  }
+  return {{"type", std::to_string(static_cast<int>(type))},
+          {"dims", dims.str()},
+          {"grid", o.grid.str()},
+          {"chunk", o.chunk.str()},
+          {"block_starts", starts + "]"},
+          {"ghosts", o.ghosts.str()}};
+}
 std::byte* bytes(const void* p) { return static_cast<std::byte*>(const_cast<void*>(p)); }
 
 }  // namespace
@@ -88,7 +105,7 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
         detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "ghost widths must be in [0, dims[d]] (dims " + dims.str() + ")");
     // Every block with its ghosts is smaller than this: no size or offset below can overflow.
     detail::checked_array_bytes(op, dims, impl->ghosts, impl->esize);
-  }, group);
+  }, group, creation_arguments(type, dims, o));
 
   // Every rank's block layout (the block plus its ghost frame, row-major).
   impl->my = group.rank();
@@ -123,7 +140,10 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
 }
 
 Array Array::duplicate(const std::string& name) const {
-  const Impl& a = checked("arrays::duplicate");
+  constexpr const char* op = "arrays::duplicate";
+  const Impl* ap = nullptr;
+  rma::agree(op, [&] { ap = &checked(op); }, collective_group(op, *this));
+  const Impl& a = *ap;
   ArrayOptions o;
   o.name = name.empty() ? a.name + "_dup" : name;
   o.group = a.group;
@@ -137,8 +157,12 @@ Array Array::duplicate(const std::string& name) const {
 }
 
 void Array::destroy() {
-  Impl& a = const_cast<Impl&>(checked("arrays::destroy"));
-  sync_group();  // nobody may still be reading or writing the blocks
+  constexpr const char* op = "arrays::destroy";
+  Impl* ap = nullptr;
+  // Nobody may still be reading or writing the blocks: the agreement is the barrier.
+  begin_collective(op, collective_group(op, *this), [&] { ap = &const_cast<Impl&>(checked(op)); },
+                   {same_shape("array", *this)});
+  Impl& a = *ap;
   rma::free(a.my_base, a.group);
   a.destroyed = true;
   auto& r = registry();
@@ -527,9 +551,32 @@ void Array::release_update() {
 
 // ---- ghosts and sync -----------------------------------------------------------------------------
 void Array::sync_group() const {
-  const Impl& a = checked("arrays::sync_group");
-  rma::fence_all();
-  MPI_Barrier(a.group.comm());
+  constexpr const char* op = "arrays::sync_group";
+  begin_collective(op, collective_group(op, *this), [&] { checked(op); }, {same_shape("array", *this)});
+}
+
+rma::Group collective_group(const char* op, const Array& a) {
+  if (!a.impl()) return rma::Group::world();
+  const rma::Group& g = a.impl()->group;
+  if (!g.is_member())
+    detail::fail(op, a.impl().get(), "array", a.impl()->name,
+                 "this rank is not a member of the array's group, so it takes no part in its collective calls");
+  return g;
+}
+
+std::optional<rma::Group> group_waiting_for(int id) {
+  if (!rma::initialized()) return std::nullopt;  // nobody is in a collective: the call fails alone
+  auto& r = registry();
+  std::lock_guard lock(r.mutex);
+  const auto it = r.arrays.find(id);
+  if (it == r.arrays.end()) return rma::Group::world();
+  if (!it->second->group.is_member()) return std::nullopt;
+  return it->second->group;
+}
+
+rma::MustMatch::value_type same_shape(const char* argument, const Array& a) {
+  if (!a.impl()) return {argument, "(no array)"};
+  return {argument, std::string(to_string(a.impl()->type)) + " " + a.impl()->dist.dims().str()};
 }
 
 void sync() {
@@ -539,8 +586,12 @@ void sync() {
 }
 
 void Array::update_ghosts(bool periodic) {
-  const Impl& a = checked("arrays::update_ghosts");
-  sync_group();  // the owners' interiors are final
+  constexpr const char* op = "arrays::update_ghosts";
+  const Impl* ap = nullptr;
+  // The owners' interiors are final once every member arrived.
+  begin_collective(op, collective_group(op, *this), [&] { ap = &checked(op); },
+                   {same_shape("array", *this), {"periodic", periodic ? "true" : "false"}});
+  const Impl& a = *ap;
   const Block& b = a.mine();
   const int n = a.ndim();
   std::vector<rma::Handle> hs;

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "armada/arrays/collective.hpp"
 #include "armada/arrays/operations.hpp"
 #include "armada/rma/collectives.hpp"
 #include "armada/rma/sync.hpp"
@@ -48,6 +49,11 @@ const Array::Impl& impl_of(const Array& a, const char* op) {
 void group_sync(const Array::Impl& a) {
   rma::fence_all();
   MPI_Barrier(a.group.comm());
+}
+
+// A patch as an argument every member must pass alike.
+rma::MustMatch::value_type same_patch(const char* argument, const Coord& lo, const Coord& hi) {
+  return {argument, lo.str() + " .. " + hi.str()};
 }
 
 /// This rank's part of patch [lo, hi) (empty if none).
@@ -146,11 +152,14 @@ const char* binary_name(BinaryOp op) {
 
 void unary_patch(UnaryOp op, Array& arr, const Coord& lo, const Coord& hi, const void* value) {
   const char* name = unary_name(op);
-  const Array::Impl& a = impl_of(arr, name);
-  check_patch(name, a, lo, hi);
-  if ((op == UnaryOp::Fill || op == UnaryOp::Scale || op == UnaryOp::AddConstant) && !value)
-    fail(name, &a, "value", "null", "the operation needs a value");
-  group_sync(a);
+  const Array::Impl* ap = nullptr;
+  begin_collective(name, collective_group(name, arr), [&] {
+    ap = &impl_of(arr, name);
+    check_patch(name, *ap, lo, hi);
+    if ((op == UnaryOp::Fill || op == UnaryOp::Scale || op == UnaryOp::AddConstant) && !value)
+      fail(name, ap, "value", "null", "the operation needs a value");
+  }, {same_shape("array", arr), same_patch("patch", lo, hi)});
+  const Array::Impl& a = *ap;
   const Patch part = my_part(a, lo, hi);
   dispatch(a.type, [&](auto zero) {
     using T = decltype(zero);
@@ -185,18 +194,22 @@ void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& 
                   const void* beta, const Array& ba, const Coord& blo, const Coord& bhi, Array& ca,
                   const Coord& clo, const Coord& chi) {
   const char* name = binary_name(op);
-  const Array::Impl& a = impl_of(aa, name);
-  const Array::Impl& b = impl_of(ba, name);
-  const Array::Impl& c = impl_of(ca, name);
-  check_patch(name, a, alo, ahi);
-  check_patch(name, b, blo, bhi);
-  check_patch(name, c, clo, chi);
-  check_compatible(name, a, b);
-  check_compatible(name, a, c);
-  check_same_extents(name, a, alo, ahi, b, blo, bhi, false);
-  check_same_extents(name, a, alo, ahi, c, clo, chi, false);
-  if (op == BinaryOp::Add && (!alpha || !beta)) fail(name, &c, "alpha/beta", "null", "add needs both scale factors");
-  group_sync(c);
+  const Array::Impl *ap = nullptr, *bp = nullptr, *cp = nullptr;
+  begin_collective(name, collective_group(name, ca), [&] {
+    ap = &impl_of(aa, name);
+    bp = &impl_of(ba, name);
+    cp = &impl_of(ca, name);
+    check_patch(name, *ap, alo, ahi);
+    check_patch(name, *bp, blo, bhi);
+    check_patch(name, *cp, clo, chi);
+    check_compatible(name, *ap, *bp);
+    check_compatible(name, *ap, *cp);
+    check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, false);
+    check_same_extents(name, *ap, alo, ahi, *cp, clo, chi, false);
+    if (op == BinaryOp::Add && (!alpha || !beta)) fail(name, cp, "alpha/beta", "null", "add needs both scale factors");
+  }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi),
+      same_shape("c", ca), same_patch("c patch", clo, chi)});
+  const Array::Impl &a = *ap, &b = *bp, &c = *cp;
   const Patch part = my_part(c, clo, chi);
   dispatch(c.type, [&](auto zero) {
     using T = decltype(zero);
@@ -239,13 +252,16 @@ void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& 
 void copy_patch(const Array& aa, const Coord& alo, const Coord& ahi, Array& ba, const Coord& blo, const Coord& bhi,
                 bool transpose) {
   const char* name = transpose ? "arrays::copy_patch(transpose)" : "arrays::copy_patch";
-  const Array::Impl& a = impl_of(aa, name);
-  const Array::Impl& b = impl_of(ba, name);
-  check_patch(name, a, alo, ahi);
-  check_patch(name, b, blo, bhi);
-  check_compatible(name, a, b);
-  check_same_extents(name, a, alo, ahi, b, blo, bhi, transpose);
-  group_sync(b);
+  const Array::Impl *ap = nullptr, *bp = nullptr;
+  begin_collective(name, collective_group(name, ba), [&] {
+    ap = &impl_of(aa, name);
+    bp = &impl_of(ba, name);
+    check_patch(name, *ap, alo, ahi);
+    check_patch(name, *bp, blo, bhi);
+    check_compatible(name, *ap, *bp);
+    check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, transpose);
+  }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
+  const Array::Impl &a = *ap, &b = *bp;
   const Patch part = my_part(b, blo, bhi);
   const int n = b.ndim();
   dispatch(b.type, [&](auto zero) {
@@ -279,13 +295,17 @@ void copy_patch(const Array& aa, const Coord& alo, const Coord& ahi, Array& ba, 
 void dot_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Array& ba, const Coord& blo,
                const Coord& bhi, void* result) {
   constexpr const char* name = "arrays::dot";
-  const Array::Impl& a = impl_of(aa, name);
-  const Array::Impl& b = impl_of(ba, name);
-  check_patch(name, a, alo, ahi);
-  check_patch(name, b, blo, bhi);
-  check_compatible(name, a, b);
-  check_same_extents(name, a, alo, ahi, b, blo, bhi, false);
-  group_sync(a);
+  const Array::Impl *ap = nullptr, *bp = nullptr;
+  begin_collective(name, collective_group(name, aa), [&] {
+    ap = &impl_of(aa, name);
+    bp = &impl_of(ba, name);
+    check_patch(name, *ap, alo, ahi);
+    check_patch(name, *bp, blo, bhi);
+    check_compatible(name, *ap, *bp);
+    check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, false);
+    if (!result) fail(name, ap, "result", "null", "needs room for one element");
+  }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
+  const Array::Impl &a = *ap, &b = *bp;
   const Patch part = my_part(a, alo, ahi);
   dispatch(a.type, [&](auto zero) {
     using T = decltype(zero);
@@ -322,10 +342,13 @@ void dot_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Array&
 
 double norm(const Array& arr, bool infinity) {
   const char* name = infinity ? "arrays::norm_infinity" : "arrays::norm1";
-  const Array::Impl& a = impl_of(arr, name);
-  if (a.ndim() > 2)
-    fail(name, &a, "array", std::to_string(a.ndim()) + "-D", "norms are defined for vectors and matrices (1-D and 2-D)");
-  group_sync(a);
+  const Array::Impl* ap = nullptr;
+  begin_collective(name, collective_group(name, arr), [&] {
+    ap = &impl_of(arr, name);
+    if (ap->ndim() > 2)
+      fail(name, ap, "array", std::to_string(ap->ndim()) + "-D", "norms are defined for vectors and matrices (1-D and 2-D)");
+  }, {same_shape("array", arr)});
+  const Array::Impl& a = *ap;
   const Patch part = my_part(a, Coord::filled(a.ndim(), 0), a.dist.dims());
   double result = 0;
   dispatch(a.type, [&](auto zero) {
@@ -359,10 +382,14 @@ double norm(const Array& arr, bool infinity) {
 
 Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void* value) {
   const char* name = max ? "arrays::select_max" : "arrays::select_min";
-  const Array::Impl& a = impl_of(arr, name);
-  check_patch(name, a, lo, hi);
-  if (Patch{lo, hi}.empty()) fail(name, &a, "hi", hi.str(), "the patch is empty (lo = " + lo.str() + ")");
-  group_sync(a);
+  const Array::Impl* ap = nullptr;
+  begin_collective(name, collective_group(name, arr), [&] {
+    ap = &impl_of(arr, name);
+    check_patch(name, *ap, lo, hi);
+    if (Patch{lo, hi}.empty()) fail(name, ap, "hi", hi.str(), "the patch is empty (lo = " + lo.str() + ")");
+    if (!value) fail(name, ap, "value", "null", "needs room for one element");
+  }, {same_shape("array", arr), same_patch("patch", lo, hi)});
+  const Array::Impl& a = *ap;
   const Patch part = my_part(a, lo, hi);
   const int n = a.ndim();
   // Each rank's candidate: whether it has one, its row-major linear index, its value bytes.
@@ -428,11 +455,14 @@ namespace armada::arrays {
 
 void print_patch(const Array& arr, const Coord& lo, const Coord& hi, std::ostream& out, int root) {
   constexpr const char* name = "arrays::print_patch";
-  const Array::Impl& a = detail::impl_of(arr, name);
-  detail::check_patch(name, a, lo, hi);
-  if (root < 0 || root >= a.group.size())
-    detail::fail(name, &a, "root", std::to_string(root), "is not a rank of the array's group (size " + std::to_string(a.group.size()) + ")");
-  detail::group_sync(a);
+  const Array::Impl* ap = nullptr;
+  begin_collective(name, collective_group(name, arr), [&] {
+    ap = &detail::impl_of(arr, name);
+    detail::check_patch(name, *ap, lo, hi);
+    if (root < 0 || root >= ap->group.size())
+      detail::fail(name, ap, "root", std::to_string(root), "is not a rank of the array's group (size " + std::to_string(ap->group.size()) + ")");
+  }, {same_shape("array", arr), detail::same_patch("patch", lo, hi), {"root", std::to_string(root)}});
+  const Array::Impl& a = *ap;
   if (a.group.rank() == root) {
     std::ostringstream s;
     s << detail::describe(a) << ", patch " << lo.str() << " .. " << hi.str() << ":\n";

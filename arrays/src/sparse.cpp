@@ -12,6 +12,7 @@
 
 #include "armada/rma/collectives.hpp"
 #include "armada/rma/runtime.hpp"
+#include "armada/arrays/collective.hpp"
 #include "armada/rma/sync.hpp"
 #include "armada/rma/transfer.hpp"
 #include "internal.hpp"
@@ -447,10 +448,14 @@ SparseMatrix<T> SparseMatrix<T>::create(Index rows, Index cols, std::span<const 
   m->group = o.group ? *o.group : rma::Group::world();
   if (!m->group.is_member())
     fail(kCreate, m->what(), "group", "size " + std::to_string(m->group.size()), "this rank is not a member of the group");
-  if (rows < 1) fail(kCreate, m->what(), "rows", std::to_string(rows), "must be at least 1");
-  if (cols < 1) fail(kCreate, m->what(), "cols", std::to_string(cols), "must be at least 1");
-  if (!triplets.empty() && !triplets.data()) fail(kCreate, m->what(), "triplets", "null", "a non-empty list needs data");
-  m->row_dist = make_row_distribution(m->what(), rows, o.row_starts, m->group.size());
+  std::string starts;
+  for (Index s : o.row_starts) starts += std::to_string(s) + " ";
+  rma::agree(kCreate, [&] {
+    if (rows < 1) fail(kCreate, m->what(), "rows", std::to_string(rows), "must be at least 1");
+    if (cols < 1) fail(kCreate, m->what(), "cols", std::to_string(cols), "must be at least 1");
+    if (!triplets.empty() && !triplets.data()) fail(kCreate, m->what(), "triplets", "null", "a non-empty list needs data");
+    m->row_dist = make_row_distribution(m->what(), rows, o.row_starts, m->group.size());
+  }, m->group, {{"rows", std::to_string(rows)}, {"cols", std::to_string(cols)}, {"row_starts", "[" + starts + "]"}});
   std::tie(m->r0, m->r1) = block_1d(m->row_dist, m->group.rank());
   check_triplets<T>(m->what(), rows, cols, triplets, m->group);
 
@@ -561,6 +566,18 @@ typename SparseMatrix<T>::Impl& checked_product(const char* op, SparseMatrix<T>&
   return m;
 }
 
+// The products' opening agreement: every member checked its arguments (checked_product), and
+// they passed the same matrix shape and vectors.
+template <class T>
+typename SparseMatrix<T>::Impl& begin_product(const char* op, SparseMatrix<T>& A, const GlobalArray<T>& x,
+                                              const GlobalArray<T>& y, bool transposed) {
+  typename SparseMatrix<T>::Impl* m = nullptr;
+  const rma::Group group = A.valid() ? A.impl()->group : rma::Group::world();
+  rma::agree(op, [&] { m = &checked_product(op, A, x, y, transposed); }, group,
+             {{"A", A.valid() ? A.impl()->what() : "(no matrix)"}, same_shape("x", x), same_shape("y", y)});
+  return *m;
+}
+
 // This rank's block of a 1-D array in place (null when it owns nothing).
 template <class T>
 T* local_block(const Array::Impl& a) {
@@ -618,7 +635,7 @@ std::vector<rma::Handle> issue(const Transfer& t, const Plan<T>& p, bool get) {
 
 template <SparseElement T>
 void spmv(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alpha, T beta) {
-  auto& m = checked_product(kSpmv, A, x, y, false);
+  auto& m = begin_product(kSpmv, A, x, y, false);
   if (!(x.distribution() == m.plan.columns))  // the same decision on every rank: one x
     rma::agree(kSpmv, [&] { A.plan_for(x.distribution()); }, m.group);
   const Plan<T>& p = m.plan;
@@ -648,7 +665,7 @@ void spmv(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alph
 
 template <SparseElement T>
 void spmv_transposed(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alpha, T beta) {
-  auto& m = checked_product(kSpmvT, A, x, y, true);
+  auto& m = begin_product(kSpmvT, A, x, y, true);
   if (!(y.distribution() == m.plan.columns))  // the columns are y's entries here
     rma::agree(kSpmvT, [&] { A.plan_for(y.distribution()); }, m.group);
   const Plan<T>& p = m.plan;

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "armada/arrays/collective.hpp"
 #include "armada/linalg/linalg.hpp"
 #include "armada/rma/error.hpp"
 
@@ -53,6 +54,12 @@ int guard(const char* fn, F&& f) {
   const char* const fn = __func__; \
   return guard(fn, [&] { __VA_ARGS__; })
 
+// The same for a collective on array `handle`'s group: when the wrapper's own checks (handles,
+// corners) fail on one member, every member fails (arrays::run_as_collective).
+#define COLLECTIVE_GUARD(handle, ...) \
+  const char* const fn = __func__;    \
+  return guard(fn, [&] { arrays::run_as_collective(fn, handle, [&] { __VA_ARGS__; }); })
+
 Array array(int handle, const char* fn) { return arrays::find_array(handle, fn); }
 
 Coord corner(const int64_t* p, const char* fn, const char* arg) {
@@ -70,7 +77,7 @@ const char* armada_la_error_message(void) { return g_message.c_str(); }
 int64_t armada_la_error_index(void) { return g_index; }
 
 int armada_la_gemm(int op_a, int op_b, const void* alpha, int a, int b, const void* beta, int c) {
-  GUARD(Array ca = array(c, fn); const Array aa = array(a, fn), ba = array(b, fn);
+  COLLECTIVE_GUARD(c, Array ca = array(c, fn); const Array aa = array(a, fn), ba = array(b, fn);
         linalg::detail::matmul_patch(op_of(op_a), op_of(op_b), alpha, aa, arrays::full_lo(aa), arrays::full_hi(aa),
                                      ba, arrays::full_lo(ba), arrays::full_hi(ba), beta, ca, arrays::full_lo(ca),
                                      arrays::full_hi(ca)));
@@ -79,7 +86,7 @@ int armada_la_gemm(int op_a, int op_b, const void* alpha, int a, int b, const vo
 int armada_la_matmul_patch(int op_a, int op_b, const void* alpha, int a, const int64_t alo[], const int64_t ahi[],
                            int b, const int64_t blo[], const int64_t bhi[], const void* beta, int c,
                            const int64_t clo[], const int64_t chi[]) {
-  GUARD(Array ca = array(c, fn);
+  COLLECTIVE_GUARD(c, Array ca = array(c, fn);
         linalg::detail::matmul_patch(op_of(op_a), op_of(op_b), alpha, array(a, fn), corner(alo, fn, "alo"),
                                      corner(ahi, fn, "ahi"), array(b, fn), corner(blo, fn, "blo"),
                                      corner(bhi, fn, "bhi"), beta, ca, corner(clo, fn, "clo"),
@@ -87,22 +94,22 @@ int armada_la_matmul_patch(int op_a, int op_b, const void* alpha, int a, const i
 }
 
 int armada_la_transpose(int a, int b) {
-  GUARD(Array bb = array(b, fn); linalg::detail::transpose(array(a, fn), bb));
+  COLLECTIVE_GUARD(b, Array bb = array(b, fn); linalg::detail::transpose(array(a, fn), bb));
 }
-int armada_la_symmetrize(int a) { GUARD(Array aa = array(a, fn); linalg::detail::symmetrize(aa)); }
-int armada_la_conjugate(int a) { GUARD(Array aa = array(a, fn); linalg::detail::conjugate(aa)); }
+int armada_la_symmetrize(int a) { COLLECTIVE_GUARD(a, Array aa = array(a, fn); linalg::detail::symmetrize(aa)); }
+int armada_la_conjugate(int a) { COLLECTIVE_GUARD(a, Array aa = array(a, fn); linalg::detail::conjugate(aa)); }
 
 int armada_la_lu_solve(int op, int a, int b) {
-  GUARD(Array bb = array(b, fn); linalg::detail::lu_solve(op_of(op), array(a, fn), bb));
+  COLLECTIVE_GUARD(a, Array bb = array(b, fn); linalg::detail::lu_solve(op_of(op), array(a, fn), bb));
 }
 int armada_la_cholesky_solve(int a, int b) {
-  GUARD(Array bb = array(b, fn); linalg::detail::cholesky_solve(array(a, fn), bb));
+  COLLECTIVE_GUARD(a, Array bb = array(b, fn); linalg::detail::cholesky_solve(array(a, fn), bb));
 }
 int armada_la_eigen_symmetric(int a, int v, void* eigenvalues) {
-  GUARD(Array vv = array(v, fn); linalg::detail::eigen_symmetric(array(a, fn), vv, eigenvalues));
+  COLLECTIVE_GUARD(a, Array vv = array(v, fn); linalg::detail::eigen_symmetric(array(a, fn), vv, eigenvalues));
 }
 int armada_la_inverse(int a, int inv) {
-  GUARD(Array ii = array(inv, fn); linalg::detail::inverse(array(a, fn), ii));
+  COLLECTIVE_GUARD(a, Array ii = array(inv, fn); linalg::detail::inverse(array(a, fn), ii));
 }
 int armada_la_set_blas_threads(int n) { GUARD(linalg::set_blas_threads(n)); }
 

@@ -202,11 +202,16 @@ void owner_computes(const Problem& p, const void* alpha_p, const Array& a, const
 void matmul_patch(Op op_a, Op op_b, const void* alpha, const Array& a, const Coord& alo, const Coord& ahi,
                   const Array& b, const Coord& blo, const Coord& bhi, const void* beta, Array& c,
                   const Coord& clo, const Coord& chi) {
-  const Problem p = check(op_a, op_b, a, alo, ahi, b, blo, bhi, c, clo, chi);
-  if (!alpha) reject(kOp, "alpha", "null", "must point to one element of the arrays' type");
-  if (!beta) reject(kOp, "beta", "null", "must point to one element of the arrays' type");
+  Problem p{};
+  // Every earlier update of A, B and C is visible once every member agreed.
+  begin_collective(kOp, c, [&] {
+    p = check(op_a, op_b, a, alo, ahi, b, blo, bhi, c, clo, chi);
+    if (!alpha) reject(kOp, "alpha", "null", "must point to one element of the arrays' type");
+    if (!beta) reject(kOp, "beta", "null", "must point to one element of the arrays' type");
+  }, {{"op_a", std::to_string(static_cast<int>(op_a))}, {"op_b", std::to_string(static_cast<int>(op_b))},
+      arrays::same_shape("a", a), same_patch("a patch", alo, ahi), arrays::same_shape("b", b),
+      same_patch("b patch", blo, bhi), arrays::same_shape("c", c), same_patch("c patch", clo, chi)});
   apply_blas_threads();
-  c.sync();  // every earlier update of A, B and C is visible
   dispatch(c, [&]<class T>() { owner_computes<T>(p, alpha, a, b, beta, c); });
   c.sync();  // C is complete, and nobody reads A or B any more
 }

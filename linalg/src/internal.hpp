@@ -5,6 +5,7 @@
 #include <complex>
 #include <string>
 
+#include "armada/arrays/collective.hpp"
 #include "armada/linalg/gemm.hpp"
 
 namespace armada::linalg::detail {
@@ -50,6 +51,19 @@ void dispatch(const Array& a, F&& f) {
     case arrays::ElemType::ComplexFloat: f.template operator()<std::complex<float>>(); break;
     default: f.template operator()<std::complex<double>>(); break;
   }
+}
+
+/// The start of every linalg collective: each member runs `checks` (the require_* calls), then
+/// every member of `a`'s group agrees (arrays::begin_collective): a bad argument on one member,
+/// or arguments that differ between members, fail every member before anything moves.
+template <class F>
+void begin_collective(const char* op, const Array& a, F&& checks, const rma::MustMatch& same) {
+  arrays::begin_collective(op, arrays::collective_group(op, a), std::forward<F>(checks), same);
+}
+
+/// A 2-D patch as an argument every member must pass alike.
+inline rma::MustMatch::value_type same_patch(const char* argument, const Coord& lo, const Coord& hi) {
+  return {argument, lo.str() + " .. " + hi.str()};
 }
 
 /// Applies blas_threads() to the BLAS library once per change (every linalg entry calls it).

@@ -220,13 +220,14 @@ void require_output(const char* op, const char* arg, const Array& out, const Arr
     reject(op, arg, out.name() + " with dims " + out.dims().str(), "must have a's dims (" + a.dims().str() + ")");
 }
 
-// The frame of every ScaLAPACK operation once its arguments passed: reset the times, apply the
-// BLAS thread setting, sync before (earlier updates of A are seen) and after (results visible).
-template <class F>
-void run_synced(const Array& a, const Array& out, F&& typed) {
+// The frame of every ScaLAPACK operation: every member checks its arguments and all agree
+// (which also makes earlier updates of A seen), then reset the times, apply the BLAS thread
+// setting, run, and sync after (results visible).
+template <class Checks, class F>
+void run_synced(const char* op, const Array& a, const Array& out, Checks&& checks, F&& typed) {
+  begin_collective(op, a, checks, {arrays::same_shape("a", a), arrays::same_shape("out", out)});
   g_times = {};
   apply_blas_threads();
-  a.sync();
   dispatch(a, typed);
   out.sync();
 }
@@ -235,36 +236,40 @@ void run_synced(const Array& a, const Array& out, F&& typed) {
 
 void lu_solve(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
-  require_op(name, "op", op);
-  require_matrix(name, "a", a);
-  require_square(name, "a", a);
-  require_rhs(name, a, b);
-  run_synced(a, b, [&]<class T>() { lu_solve_typed<T>(op, a, b); });
+  run_synced(name, a, b, [&] {
+    require_op(name, "op", op);
+    require_matrix(name, "a", a);
+    require_square(name, "a", a);
+    require_rhs(name, a, b);
+  }, [&]<class T>() { lu_solve_typed<T>(op, a, b); });
 }
 
 void cholesky_solve(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
-  require_matrix(name, "a", a);
-  require_square(name, "a", a);
-  require_rhs(name, a, b);
-  run_synced(a, b, [&]<class T>() { cholesky_solve_typed<T>(a, b); });
+  run_synced(name, a, b, [&] {
+    require_matrix(name, "a", a);
+    require_square(name, "a", a);
+    require_rhs(name, a, b);
+  }, [&]<class T>() { cholesky_solve_typed<T>(a, b); });
 }
 
 void inverse(const Array& a, Array& inv) {
   const char* name = "linalg::inverse";
-  require_matrix(name, "a", a);
-  require_square(name, "a", a);
-  require_output(name, "inv", inv, a);
-  run_synced(a, inv, [&]<class T>() { inverse_typed<T>(a, inv); });
+  run_synced(name, a, inv, [&] {
+    require_matrix(name, "a", a);
+    require_square(name, "a", a);
+    require_output(name, "inv", inv, a);
+  }, [&]<class T>() { inverse_typed<T>(a, inv); });
 }
 
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {
   const char* name = "linalg::eigen_symmetric";
-  require_matrix(name, "a", a);
-  require_square(name, "a", a);
-  require_output(name, "v", v, a);
-  if (!eigenvalues) reject(name, "eigenvalues", "null", "must hold n values");
-  run_synced(a, v, [&]<class T>() { eigen_typed<T>(a, v, eigenvalues); });
+  run_synced(name, a, v, [&] {
+    require_matrix(name, "a", a);
+    require_square(name, "a", a);
+    require_output(name, "v", v, a);
+    if (!eigenvalues) reject(name, "eigenvalues", "null", "must hold n values");
+  }, [&]<class T>() { eigen_typed<T>(a, v, eigenvalues); });
 }
 
 }  // namespace detail

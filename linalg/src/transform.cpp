@@ -52,13 +52,15 @@ void conjugate_owned(Array& a) {
 
 void transpose(const Array& a, Array& b) {
   constexpr const char* op = "linalg::transpose";
-  require_matrix(op, "a", a);
-  require_matrix(op, "b", b);
-  require_like(op, "b", b, "a", a);
-  require_distinct(op, "b", b, "a", a);
-  if (b.dims()[0] != a.dims()[1] || b.dims()[1] != a.dims()[0])
-    reject(op, "b", b.name() + " with dims " + b.dims().str(),
-           "must have the reversed dims of a (" + a.dims().str() + ")");
+  begin_collective(op, b, [&] {
+    require_matrix(op, "a", a);
+    require_matrix(op, "b", b);
+    require_like(op, "b", b, "a", a);
+    require_distinct(op, "b", b, "a", a);
+    if (b.dims()[0] != a.dims()[1] || b.dims()[1] != a.dims()[0])
+      reject(op, "b", b.name() + " with dims " + b.dims().str(),
+             "must have the reversed dims of a (" + a.dims().str() + ")");
+  }, {arrays::same_shape("a", a), arrays::same_shape("b", b)});
   // The arrays layer's transposing copy is owner-computes over B with one patch get per block.
   arrays::detail::copy_patch(a, arrays::full_lo(a), arrays::full_hi(a), b, arrays::full_lo(b),
                              arrays::full_hi(b), true);
@@ -66,17 +68,17 @@ void transpose(const Array& a, Array& b) {
 
 void symmetrize(Array& a) {
   constexpr const char* op = "linalg::symmetrize";
-  require_matrix(op, "a", a);
-  require_square(op, "a", a);
-  a.sync();
+  begin_collective(op, a, [&] {
+    require_matrix(op, "a", a);
+    require_square(op, "a", a);
+  }, {arrays::same_shape("a", a)});
   dispatch(a, [&]<class T>() { symmetrize_owned<T>(a); });
   a.sync();
 }
 
 void conjugate(Array& a) {
   constexpr const char* op = "linalg::conjugate";
-  require_matrix(op, "a", a);
-  a.sync();
+  begin_collective(op, a, [&] { require_matrix(op, "a", a); }, {arrays::same_shape("a", a)});
   dispatch(a, [&]<class T>() { conjugate_owned<T>(a); });
   a.sync();
 }

@@ -115,6 +115,71 @@ TEST(Groups, NonMembersCannotAllocateOnTheGroup) {
   barrier();
 }
 
+TEST(Groups, OneGroupPerNodeCreatedTogetherAsGlobalArraysDoes) {
+  // GA's read-only arrays: one group per node, collective over the world, every rank passing
+  // its own node's list (disjoint lists, as MPI_Comm_create allows).
+  const std::span<const int> mine = node_ranks(node_of(rank()));
+  const std::vector<int> list(mine.begin(), mine.end());
+  const Group g = Group::create(Group::world(), list);
+  ASSERT_TRUE(g.is_member());
+  EXPECT_EQ(g.size(), static_cast<int>(list.size()));
+  for (int i = 0; i < g.size(); ++i) EXPECT_EQ(g.world_rank(i), list[static_cast<std::size_t>(i)]);
+  for (int r = 0; r < size(); ++r) EXPECT_EQ(g.group_rank(r) >= 0, same_node(r, rank()));
+  long sum = rank();
+  allreduce(std::span<long>(&sum, 1), ReduceOp::Sum, g);
+  long expected = 0;
+  for (int r : list) expected += r;
+  EXPECT_EQ(sum, expected);  // the reduction stays inside the node's group
+  Segment seg(sizeof(long), g);
+  *seg.local<long>() = 0;
+  MPI_Barrier(g.comm());
+  fetch_add(seg.at<long>(list[0]), 1L + rank());
+  MPI_Barrier(g.comm());
+  if (rank() == list[0]) EXPECT_EQ(*seg.local<long>(), expected + static_cast<long>(list.size()));
+  MPI_Barrier(g.comm());
+}
+
+TEST(Groups, DisjointGroupsWithRanksInNone) {
+  // Even ranks form one group, ranks 3, 7, ... another; the others are in none (empty list).
+  std::vector<int> evens, threes;
+  for (int r = 0; r < size(); ++r) {
+    if (r % 2 == 0) evens.push_back(r);
+    if (r % 4 == 3) threes.push_back(r);
+  }
+  const std::vector<int> mine = rank() % 2 == 0 ? evens : rank() % 4 == 3 ? threes : std::vector<int>{};
+  const Group g = Group::create(Group::world(), mine);
+  EXPECT_EQ(g.is_member(), !mine.empty());
+  EXPECT_EQ(g.size(), static_cast<int>(mine.size()));
+  if (g.is_member()) {
+    int count = 1;
+    allreduce(std::span<int>(&count, 1), ReduceOp::Sum, g);
+    EXPECT_EQ(count, static_cast<int>(mine.size()));
+  } else {
+    EXPECT_EQ(g.comm(), MPI_COMM_NULL);
+  }
+  barrier();
+}
+
+TEST(Groups, ListsThatOverlapInconsistentlyFailOnEveryRank) {
+  if (size() < 2) GTEST_SKIP() << "needs two ranks to pass different lists";
+  // Every rank passes [0]; the last passes [0, last]: rank 0 is in two different lists.
+  const int last = size() - 1;
+  const std::vector<int> mine = rank() == last ? std::vector<int>{0, last} : std::vector<int>{0};
+  test::expect_error<InvalidArgument>([&] { Group::create(Group::world(), mine); },
+                                      {"rma::Group::create", "listed parent rank 0 in [0, " , "but rank 0 passed [0]"});
+  // The same members in another order are another list.
+  if (size() >= 2) {
+    const std::vector<int> order = rank() == 0 ? std::vector<int>{0, 1} : std::vector<int>{1, 0};
+    if (rank() <= 1)
+      test::expect_error<InvalidArgument>([&] { Group::create(Group::world(), order); }, {"rma::Group::create", "same order"});
+    else
+      test::expect_error<InvalidArgument>([&] { Group::create(Group::world(), std::vector<int>{}); }, {"rma::Group::create"});
+  }
+  const Group ok = Group::create(Group::world(), std::vector<int>{0});  // still usable
+  EXPECT_EQ(ok.is_member(), rank() == 0);
+  barrier();
+}
+
 TEST(Collectives, ReductionsIncludingAbsMaxAbsMin) {
   const int n = size(), me = rank();
   std::vector<double> d{static_cast<double>(me + 1), -static_cast<double>(me + 1) * 2, me % 2 ? -0.5 : 0.25};
@@ -156,6 +221,40 @@ TEST(Collectives, BroadcastFromEveryRoot) {
     for (int x : v) EXPECT_EQ(x, root * 7);
   }
   test::expect_error<InvalidArgument>([&] { int x; broadcast(&x, 4, size()); }, {"rma::broadcast", "'root'"});
+}
+
+TEST(Collectives, ArgumentsThatDifferBetweenMembersFailOnEveryMember) {
+  if (size() < 2) GTEST_SKIP() << "needs two ranks to pass different arguments";
+  const int last = size() - 1;
+  // A root that differs: MPI would hang or mix buffers; every rank gets the error instead.
+  int x = 5;
+  test::expect_error<InvalidArgument>([&] { broadcast(&x, sizeof x, rank() == last ? 1 : 0); },
+                                      {"rma::broadcast", "'root'", "must be the same on every member", "rank 0 passed 0",
+                                       "passed 1"});
+  test::expect_error<InvalidArgument>([&] { broadcast(&x, rank() == last ? 2 : 4, 0); },
+                                      {"rma::broadcast", "'bytes'", "passed 4", "passed 2"});
+  // A count, an operation or a type that differs.
+  std::vector<double> d(rank() == last ? 3 : 2, 1.0);
+  test::expect_error<InvalidArgument>([&] { allreduce(std::span<double>(d), ReduceOp::Sum); },
+                                      {"rma::allreduce", "'count'", "passed 2", "passed 3"});
+  test::expect_error<InvalidArgument>(
+      [&] { allreduce(std::span<double>(d.data(), 2), rank() == last ? ReduceOp::Max : ReduceOp::Sum); },
+      {"rma::allreduce", "'op'"});
+  long l = 1;
+  float f = 1;
+  test::expect_error<InvalidArgument>(
+      [&] {
+        if (rank() == last) allreduce(std::span<float>(&f, 1), ReduceOp::Sum);
+        else allreduce(std::span<long>(&l, 1), ReduceOp::Sum);
+      },
+      {"rma::allreduce", "'type'", "passed long", "passed float"});
+  // A bad argument on one member only: every member fails, naming it.
+  test::expect_error<InvalidArgument>([&] { broadcast(rank() == last ? nullptr : &x, sizeof x, 0); },
+                                      {"rma::broadcast", "'buffer'"});
+  // Still usable.
+  double y = 1;
+  allreduce(std::span<double>(&y, 1), ReduceOp::Sum);
+  EXPECT_EQ(y, size());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "core/agree.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <cstdint>
@@ -69,6 +70,90 @@ Report unpack(const std::vector<char>& in) {
   return r;
 }
 
+// FNV-1a over the names and values, each followed by a separator no text contains.
+std::uint64_t digest(const MustMatch& same) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0x100u) * 1099511628211ull;
+  };
+  for (const auto& [name, value] : same) {
+    mix(name);
+    mix(value);
+  }
+  return h;
+}
+
+// One member's `same` arguments as text: its world rank, then each name and value, every field
+// ended by a NUL (which no name or value contains).
+std::string encode(int world_rank, const MustMatch& same) {
+  std::string out = std::to_string(world_rank) + '\0';
+  for (const auto& [name, value] : same) out += name + '\0' + value + '\0';
+  return out;
+}
+
+struct Arguments {
+  int world_rank = 0;
+  MustMatch same;
+};
+
+Arguments decode(const char* p, std::size_t n) {
+  std::vector<std::string> fields;
+  for (std::size_t at = 0; at < n;) {
+    const std::size_t len = std::strlen(p + at);
+    fields.emplace_back(p + at, len);
+    at += len + 1;
+  }
+  Arguments a;
+  a.world_rank = std::stoi(fields.at(0));
+  for (std::size_t i = 1; i + 1 < fields.size(); i += 2) a.same.emplace_back(fields[i], fields[i + 1]);
+  return a;
+}
+
+// Every member's `same` arguments, in comm rank order (the error path only: two collectives).
+std::vector<Arguments> gather_arguments(MPI_Comm comm, const MustMatch& same) {
+  const std::string mine = encode(g_state ? g_state->rank : 0, same);
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size));
+  const int bytes = static_cast<int>(mine.size());
+  MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int r = 0; r < size; ++r) {
+    displs[static_cast<std::size_t>(r)] = total;
+    total += counts[static_cast<std::size_t>(r)];
+  }
+  std::vector<char> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), bytes, MPI_CHAR, all.data(), counts.data(), displs.data(), MPI_CHAR, comm);
+  std::vector<Arguments> out;
+  for (int r = 0; r < size; ++r)
+    out.push_back(decode(all.data() + displs[static_cast<std::size_t>(r)], static_cast<std::size_t>(counts[static_cast<std::size_t>(r)])));
+  return out;
+}
+
+// The first argument (in argument order) whose value differs between two members, named with
+// both members' values: the same message on every member.
+[[noreturn]] void throw_mismatch(const char* op, MPI_Comm comm, const MustMatch& same) {
+  const std::vector<Arguments> all = gather_arguments(comm, same);
+  const MustMatch& first = all[0].same;
+  static const std::pair<std::string, std::string> nothing{"arguments", "(nothing)"};
+  for (std::size_t r = 1; r < all.size(); ++r) {
+    const MustMatch& other = all[r].same;
+    for (std::size_t k = 0; k < std::max(first.size(), other.size()); ++k) {
+      const auto& a = k < first.size() ? first[k] : nothing;
+      const auto& b = k < other.size() ? other[k] : nothing;
+      if (a == b) continue;
+      const std::string mine = k < same.size() ? same[k].second : nothing.second;
+      throw_invalid(op, (k < first.size() ? a : b).first.c_str(), mine,
+                    "must be the same on every member of the group, but rank " + std::to_string(all[0].world_rank) +
+                        " passed " + a.second + " and rank " + std::to_string(all[r].world_rank) + " passed " +
+                        b.second);
+    }
+  }
+  // Equal texts with different digests cannot happen; say so rather than pass silently.
+  throw_state(op, "the members' arguments differ in a way the comparison could not locate");
+}
+
 [[noreturn]] void throw_on_behalf(const char* op, int failed_rank, const Report& r) {
   const std::string who = "rank " + std::to_string(failed_rank) + " failed, so the call failed on every member: ";
   switch (r.kind) {
@@ -83,12 +168,24 @@ Report unpack(const std::vector<char>& in) {
 
 }  // namespace
 
-void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error) {
+namespace {
+thread_local std::uint64_t t_agreements = 0;
+}  // namespace
+
+void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const MustMatch& same) {
+  ++t_agreements;
   int me = 0;
   MPI_Comm_rank(comm, &me);
-  int first = error ? me : INT_MAX;  // the lowest failing rank of comm speaks for all
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == INT_MAX) return;
+  // One reduction: the lowest failing rank of comm (it speaks for all), and the smallest
+  // digest of the `same` arguments and of its complement (equal only if every digest is).
+  const std::uint64_t d = digest(same);
+  std::uint64_t v[3] = {error ? static_cast<std::uint64_t>(me) : UINT64_MAX, d, ~d};
+  MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, MPI_MIN, comm);
+  if (v[0] == UINT64_MAX) {
+    if (v[1] != ~v[2]) throw_mismatch(op, comm, same);
+    return;
+  }
+  const int first = static_cast<int>(v[0]);
 
   std::vector<char> buffer;
   int world_rank = g_state ? g_state->rank : me;
@@ -107,8 +204,10 @@ void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error) {
 
 namespace armada::rma {
 
-void agree_on(const char* operation, std::exception_ptr error, const Group& group) {
-  detail::agree_on(operation, group.comm(), error);
+std::uint64_t agreements_entered() noexcept { return detail::t_agreements; }
+
+void agree_on(const char* operation, std::exception_ptr error, const Group& group, const MustMatch& same) {
+  detail::agree_on(operation, group.comm(), error, same);
 }
 
 }  // namespace armada::rma

@@ -18,8 +18,9 @@
 
 namespace armada::rma::detail {
 
-/// Collective over `comm`: throws on every rank if `error` is set on any (see above); returns
-/// on every rank otherwise. `op` is the operation that the other ranks' errors name.
-void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error);
+/// Collective over `comm`: throws on every rank if `error` is set on any, or if the members passed
+/// different `same` arguments (see above); returns on every rank otherwise. `op` is the operation
+/// that the other ranks' errors name.
+void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const MustMatch& same = {});
 
 }  // namespace armada::rma::detail

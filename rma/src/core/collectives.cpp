@@ -30,17 +30,32 @@ void check_group(const char* op, const Group& group) {
     detail::throw_invalid(op, "group", "a group without this rank", "only members take part in a collective");
 }
 
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, int>) return "int";
+  else if constexpr (std::is_same_v<T, long>) return "long";
+  else if constexpr (std::is_same_v<T, long long>) return "long long";
+  else if constexpr (std::is_same_v<T, float>) return "float";
+  else return "double";
+}
+
 }  // namespace
 
 template <class T>
 void allreduce(std::span<T> data, ReduceOp op, const Group& group) {
   constexpr const char* name = "rma::allreduce";
   check_group(name, group);
-  if constexpr (std::is_floating_point_v<T>) {
-    if (op >= ReduceOp::BitOr && op <= ReduceOp::LogicalAnd)
-      detail::throw_invalid(name, "op", std::to_string(static_cast<int>(op)),
-                            "bitwise and logical reductions need an integer type");
-  }
+  // Members that disagree on the count, operation or type would make MPI fail the job or
+  // combine unrelated bytes: every member learns it here, before the reduction.
+  agree(name, [&] {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (op >= ReduceOp::BitOr && op <= ReduceOp::LogicalAnd)
+        detail::throw_invalid(name, "op", std::to_string(static_cast<int>(op)),
+                              "bitwise and logical reductions need an integer type");
+    }
+    if (static_cast<int>(op) < 0 || op > ReduceOp::LogicalAnd)
+      detail::throw_invalid(name, "op", std::to_string(static_cast<int>(op)), "not a ReduceOp");
+  }, group, {{"count", std::to_string(data.size())}, {"op", std::to_string(static_cast<int>(op))}, {"type", type_name<T>()}});
   MPI_Op mpi_op = MPI_OP_NULL;
   switch (op) {
     case ReduceOp::Sum: mpi_op = MPI_SUM; break;
@@ -84,9 +99,11 @@ template void allreduce<double>(std::span<double>, ReduceOp, const Group&);
 void broadcast(void* buffer, std::size_t bytes, int root, const Group& group) {
   constexpr const char* name = "rma::broadcast";
   check_group(name, group);
-  if (root < 0 || root >= group.size())
-    detail::throw_invalid(name, "root", std::to_string(root), "not a rank of the group (size " + std::to_string(group.size()) + ")");
-  if (bytes && !buffer) detail::throw_invalid(name, "buffer", "null", "needs a buffer of " + std::to_string(bytes) + " bytes");
+  agree(name, [&] {
+    if (root < 0 || root >= group.size())
+      detail::throw_invalid(name, "root", std::to_string(root), "not a rank of the group (size " + std::to_string(group.size()) + ")");
+    if (bytes && !buffer) detail::throw_invalid(name, "buffer", "null", "needs a buffer of " + std::to_string(bytes) + " bytes");
+  }, group, {{"root", std::to_string(root)}, {"bytes", std::to_string(bytes)}});
   auto* p = static_cast<char*>(buffer);
   for (std::size_t done = 0; done < bytes;) {
     const std::size_t n = std::min<std::size_t>(bytes - done, INT_MAX);

@@ -34,15 +34,61 @@ MPI_Comm Group::Impl::node_members() {
 
 Group Group::world() { return detail::state("rma::Group::world").world_group; }
 
+namespace {
+
+std::string list_text(std::span<const int> ranks) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < ranks.size(); ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+  return s + "]";
+}
+
+// Every parent member's list, in parent rank order.
+std::vector<std::vector<int>> gather_lists(const Group& parent, std::span<const int> ranks) {
+  const int n = parent.size();
+  const int mine = static_cast<int>(ranks.size());
+  std::vector<int> counts(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
+  MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, parent.comm());
+  int total = 0;
+  for (int r = 0; r < n; ++r) {
+    displs[static_cast<std::size_t>(r)] = total;
+    total += counts[static_cast<std::size_t>(r)];
+  }
+  std::vector<int> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(ranks.data(), mine, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, parent.comm());
+  std::vector<std::vector<int>> lists;
+  for (int r = 0; r < n; ++r) {
+    const auto at = all.begin() + displs[static_cast<std::size_t>(r)];
+    lists.emplace_back(at, at + counts[static_cast<std::size_t>(r)]);
+  }
+  return lists;
+}
+
+// MPI_Comm_create's rule (MPI 3.1, 6.4.2): every rank named in a non-empty list passes exactly
+// that list. One list for all, disjoint lists (one group per node, as Global Arrays makes),
+// and ranks in no group (an empty list, or a list without themselves) all satisfy it; lists
+// that overlap inconsistently do not. Every member evaluates the same lists: the same verdict.
+void check_consistent(const char* op, const Group& parent, const std::vector<std::vector<int>>& lists) {
+  for (std::size_t r = 0; r < lists.size(); ++r)
+    for (const int m : lists[r]) {
+      if (lists[static_cast<std::size_t>(m)] == lists[r]) continue;
+      const std::vector<int>& other = lists[static_cast<std::size_t>(m)];
+      throw_invalid(op, "ranks", list_text(lists[static_cast<std::size_t>(parent.rank())]),
+                    "parent rank " + std::to_string(r) + " listed parent rank " + std::to_string(m) + " in " +
+                        list_text(lists[r]) + ", but rank " + std::to_string(m) + " passed " + list_text(other) +
+                        ": every rank of a new group must pass that group's list, in the same order");
+    }
+}
+
+}  // namespace
+
 Group Group::create(const Group& parent, std::span<const int> ranks) {
   constexpr const char* op = "rma::Group::create";
   detail::state(op);
   if (!parent.impl_ || !parent.is_member())
     throw_invalid(op, "parent", "a group this rank is not a member of", "the caller must belong to the parent group");
-  // Every member checks its list, and all agree before MPI_Comm_create, which every member must
-  // enter with the same list: a rank with a bad or different list fails every member.
+  // Every member checks its own list and all agree; then every member sees every list and
+  // checks them alike, before MPI_Comm_create, which an inconsistent list would make erroneous.
   const int psize = parent.size();
-  std::uint64_t digest = 1469598103934665603ull;  // FNV-1a of the list
   agree(op, [&] {
     std::vector<char> seen(static_cast<std::size_t>(psize), 0);
     for (std::size_t i = 0; i < ranks.size(); ++i) {
@@ -52,21 +98,17 @@ Group Group::create(const Group& parent, std::span<const int> ranks) {
                       "not a rank of the parent group (size " + std::to_string(psize) + ")");
       if (seen[static_cast<std::size_t>(r)]++)
         throw_invalid(op, ("ranks[" + std::to_string(i) + "]").c_str(), std::to_string(r), "listed twice");
-      digest = (digest ^ static_cast<std::uint64_t>(r)) * 1099511628211ull;
     }
   }, parent);
-  std::uint64_t range[2] = {digest, ~digest};  // max of the digest and of its complement (= min)
-  MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_UINT64_T, MPI_MAX, parent.comm());
-  if (range[0] != ~range[1])
-    throw_invalid(op, "ranks", "a list of " + std::to_string(ranks.size()) + " ranks",
-                  "the members of the parent group passed different lists; every member must pass the same one");
+  check_consistent(op, parent, gather_lists(parent, ranks));
+
   auto impl = std::make_shared<Impl>();
   impl->owns_comm = true;
-  MPI_Group parent_group, new_group;
+  MPI_Group parent_group, new_group = MPI_GROUP_EMPTY;
   MPI_Comm_group(parent.comm(), &parent_group);
-  MPI_Group_incl(parent_group, static_cast<int>(ranks.size()), ranks.data(), &new_group);
+  if (!ranks.empty()) MPI_Group_incl(parent_group, static_cast<int>(ranks.size()), ranks.data(), &new_group);
   MPI_Comm_create(parent.comm(), new_group, &impl->comm);
-  MPI_Group_free(&new_group);
+  if (new_group != MPI_GROUP_EMPTY) MPI_Group_free(&new_group);
   MPI_Group_free(&parent_group);
 
   const int wsize = detail::g_state->size;

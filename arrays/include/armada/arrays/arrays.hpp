@@ -2,6 +2,7 @@
 // all of it except the Eigen views (armada/arrays/eigen.hpp).
 #pragma once
 
+#include "armada/arrays/collective.hpp"
 #include "armada/arrays/distribution.hpp"
 #include "armada/arrays/global_array.hpp"
 #include "armada/arrays/operations.hpp"

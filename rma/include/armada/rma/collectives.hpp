@@ -2,8 +2,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <span>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "armada/rma/group.hpp"
 
@@ -25,23 +29,36 @@ void allreduce(std::span<T> data, ReduceOp op, const Group& group = Group::world
 /// Broadcasts `bytes` bytes from group rank `root` (any size: large buffers go in pieces).
 void broadcast(void* buffer, std::size_t bytes, int root, const Group& group = Group::world());
 
+/// The arguments of a collective call that every member must pass alike, in argument order, each
+/// as (name, value as text): e.g. {{"dims", "[10, 20]"}, {"type", "double"}}.
+using MustMatch = std::vector<std::pair<std::string, std::string>>;
+
 /// Agreement for collective calls built on rma (array creation, ...): `error` is what this
 /// member's local part of the call threw (null if it succeeded). Collective over `group`: if any
 /// member failed, every member throws — the failing member its own error, the others an error
 /// of the same kind naming the failed rank and repeating its message — so no member is left
-/// waiting in a collective that a failed member will never reach.
-void agree_on(const char* operation, std::exception_ptr error, const Group& group = Group::world());
+/// waiting in a collective that a failed member will never reach. If no member failed but the
+/// members passed different `same` arguments, every member throws InvalidArgument naming the
+/// first argument that differs and two members' values. One reduction when all is well.
+void agree_on(const char* operation, std::exception_ptr error, const Group& group = Group::world(),
+              const MustMatch& same = {});
+
+/// How many agreements (agree_on calls) this thread has entered. A wrapper that checks arguments
+/// of its own before calling a collective compares it across a failure: unchanged means the
+/// failure came before the collective's agreement, where the other members now wait, so the
+/// wrapper must agree in its place (arrays::run_as_collective).
+std::uint64_t agreements_entered() noexcept;
 
 /// Runs `local` (this member's part of collective call `operation` that may throw), then agree_on().
 template <class F>
-void agree(const char* operation, F&& local, const Group& group = Group::world()) {
+void agree(const char* operation, F&& local, const Group& group = Group::world(), const MustMatch& same = {}) {
   std::exception_ptr error;
   try {
     local();
   } catch (...) {
     error = std::current_exception();
   }
-  agree_on(operation, error, group);
+  agree_on(operation, error, group, same);
 }
 
 }  // namespace armada::rma

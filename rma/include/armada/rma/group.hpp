@@ -15,8 +15,12 @@ class Group {
   static Group world();
 
   /// A group of `ranks` (ranks of `parent`, listed in the new group's order; no duplicates).
-  /// Collective over `parent`: every parent rank calls it with the same list. A caller not
-  /// listed receives a group it is not a member of (rank() == -1).
+  /// Collective over `parent`, with MPI_Comm_create's rule: every rank named in a list passes
+  /// exactly that list. So either every parent rank passes the same list, or several disjoint
+  /// groups are made at once (each rank passing its own group's list, as Global Arrays makes one
+  /// group per node); a rank in no group passes an empty list (or a list it is not in). A caller
+  /// not listed receives a group it is not a member of (rank() == -1). Lists that break the rule
+  /// fail on every parent rank with InvalidArgument naming two ranks and their lists.
   static Group create(const Group& parent, std::span<const int> ranks);
 
   int size() const noexcept;

@@ -2,6 +2,10 @@
 #include "block_cyclic.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
 #include <complex>
 
 #include "armada/rma/error.hpp"
@@ -128,6 +132,61 @@ void Redistribution<T>::store(const CyclicMatrix<T>& m, Array& a) {
   });
   for (auto& h : handles) h.wait();
 }
+
+namespace {
+
+// Global index of local row (or column) `l` of a dimension dealt in nb-blocks over `procs`
+// processes, this process at position `me` (source process 0).
+Index global_of(Index l, int nb, int me, int procs) { return (l / nb * procs + me) * nb + l % nb; }
+
+template <class T>
+bool finite(const T& x) {
+  if constexpr (std::is_floating_point_v<T>) return std::isfinite(x);
+  else return std::isfinite(x.real()) && std::isfinite(x.imag());
+}
+
+}  // namespace
+
+template <class T>
+void require_finite(const char* op, const char* arg, const Array& array, const CyclicMatrix<T>& m, MPI_Comm comm) {
+  // The smallest row-major offset (in the array) of a non-finite local element.
+  const Index array_cols = m.holds == Holds::transpose ? m.rows : m.cols;
+  std::int64_t first = INT64_MAX;
+  for (Index j = 0; j < m.locc; ++j)
+    for (Index i = 0; i < m.locr; ++i) {
+      if (finite(m.local[static_cast<std::size_t>(j * m.lld() + i)])) continue;
+      const Index r = global_of(i, m.nb, m.myrow, m.nprow), c = global_of(j, m.nb, m.mycol, m.npcol);
+      const Index ar = m.holds == Holds::transpose ? c : r, ac = m.holds == Holds::transpose ? r : c;
+      first = std::min<std::int64_t>(first, ar * array_cols + ac);
+    }
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, comm);
+  if (first == INT64_MAX) return;
+  reject(op, arg, array.name() + " with dims " + array.dims().str(),
+         "element (" + std::to_string(first / array_cols + 1) + ", " + std::to_string(first % array_cols + 1) +
+             ") (one-based) is not finite (NaN or infinity); nothing was written");
+}
+
+template <class T>
+int first_zero_diagonal(const CyclicMatrix<T>& m, MPI_Comm comm) {
+  int first = INT_MAX;
+  for (Index j = 0; j < m.locc; ++j) {
+    const Index k = global_of(j, m.nb, m.mycol, m.npcol);
+    if ((k / m.nb) % m.nprow != m.myrow || k >= m.rows) continue;  // U(k, k) is another row's
+    const Index i = k / (static_cast<Index>(m.nb) * m.nprow) * m.nb + k % m.nb;
+    if (m.local[static_cast<std::size_t>(j * m.lld() + i)] == T(0)) first = std::min(first, static_cast<int>(k) + 1);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  return first == INT_MAX ? 0 : first;
+}
+
+#define ARMADA_LINALG_CHECKS(T)                                                                              \
+  template void require_finite<T>(const char*, const char*, const Array&, const CyclicMatrix<T>&, MPI_Comm); \
+  template int first_zero_diagonal<T>(const CyclicMatrix<T>&, MPI_Comm);
+ARMADA_LINALG_CHECKS(float)
+ARMADA_LINALG_CHECKS(double)
+ARMADA_LINALG_CHECKS(std::complex<float>)
+ARMADA_LINALG_CHECKS(std::complex<double>)
+#undef ARMADA_LINALG_CHECKS
 
 template struct CyclicMatrix<float>;
 template struct CyclicMatrix<double>;

@@ -2,6 +2,8 @@
 // GlobalArrays (what every ScaLAPACK operation of solve.cpp goes through).
 #pragma once
 
+#include <mpi.h>
+
 #include <vector>
 
 #include "armada/arrays/arrays.hpp"
@@ -53,6 +55,18 @@ struct CyclicMatrix {
   std::vector<T> local;  ///< locr x locc, column-major, leading dimension max(1, locr)
   int lld() const { return locr > 1 ? locr : 1; }
 };
+
+/// Throws InvalidArgument on every rank of `m`'s grid (collective over `comm`, the array's group)
+/// when the matrix loaded from `array` (argument `arg` of `op`) holds a NaN or an infinity,
+/// naming the first such element in the array's row-major order, one-based: ScaLAPACK would
+/// factor it "successfully" into NaNs.
+template <class T>
+void require_finite(const char* op, const char* arg, const Array& array, const CyclicMatrix<T>& m, MPI_Comm comm);
+
+/// The one-based index of the first exactly zero diagonal entry of the factored `m` (0: none),
+/// the same on every rank of its grid (collective over `comm`).
+template <class T>
+int first_zero_diagonal(const CyclicMatrix<T>& m, MPI_Comm comm);
 
 /// Moves whole 2-D arrays into and out of CyclicMatrix storage: one patch get (put) per
 /// nb x nb block, or per run of blocks along a dimension the grid does not cut, every one of

@@ -83,16 +83,17 @@ void conjugate(CyclicMatrix<T>& m) {
     for (T& v : m.local) v = std::conj(v);
 }
 
-// p?getrf in place: 0, or the one-based index of the first exactly zero pivot.
+// p?getrf in place: 0, or the one-based index of the first exactly zero pivot. U's diagonal is
+// checked too: p?getrf reports no zero pivot for a 1 x 1 zero matrix.
 template <class T>
-int getrf(const char* op, CyclicMatrix<T>& a, std::vector<int>& ipiv) {
+int getrf(const char* op, CyclicMatrix<T>& a, std::vector<int>& ipiv, MPI_Comm comm) {
   Phase phase(g_times.compute_s);
   ipiv.assign(static_cast<std::size_t>(a.locr + a.nb), 0);
   const int n = static_cast<int>(a.rows);
   int info = 0;
   Scalapack<T>::getrf(&n, &n, a.local.data(), &kOne, &kOne, a.desc, ipiv.data(), &info);
   require_ok_arguments(op, "p?getrf", info);
-  return info;
+  return info > 0 ? info : first_zero_diagonal(a, comm);
 }
 
 // The LU factors of the square `array` (or of its transpose, as `a` holds it), loaded into
@@ -100,11 +101,12 @@ int getrf(const char* op, CyclicMatrix<T>& a, std::vector<int>& ipiv) {
 template <class T>
 std::vector<int> factor_lu(const char* op, const BlacsGrid& grid, const Array& array, CyclicMatrix<T>& a) {
   std::vector<int> ipiv;
-  int info = getrf(op, a, ipiv);
+  const MPI_Comm comm = array.group().comm();
+  int info = getrf(op, a, ipiv, comm);
   if (info > 0 && a.holds == Holds::transpose) {
     a = CyclicMatrix<T>(grid, a.cols, a.rows, a.nb, Holds::array);
     load<T>({{&array, &a}});
-    info = getrf(op, a, ipiv);
+    info = getrf(op, a, ipiv, comm);
   }
   if (info > 0) throw SingularMatrix(op, info);
   return ipiv;
@@ -140,6 +142,8 @@ void lu_solve_typed(Op op, const Array& a, Array& b) {
   const Index n = a.dims()[0];
   CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
   load<T>({{&a, &ca}, {&b, &cb}});
+  require_finite(name, "a", a, ca, a.group().comm());
+  require_finite(name, "b", b, cb, a.group().comm());
   const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
   {
     Phase phase(g_times.compute_s);
@@ -163,6 +167,8 @@ void cholesky_solve_typed(const Array& a, Array& b) {
   const Index n = a.dims()[0];
   CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
   load<T>({{&a, &ca}, {&b, &cb}});
+  require_finite(name, "a", a, ca, a.group().comm());
+  require_finite(name, "b", b, cb, a.group().comm());
   factor_cholesky(name, ca);
   {
     Phase phase(g_times.compute_s);
@@ -184,6 +190,7 @@ void inverse_typed(const Array& a, Array& inv) {
   const Index n = a.dims()[0];
   CyclicMatrix<T> ca(grid, n, n, scalapack_block(), Holds::transpose);
   load<T>({{&a, &ca}});
+  require_finite(name, "a", a, ca, a.group().comm());
   const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
   {
     Phase phase(g_times.compute_s);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <sstream>
 
 #include "test_util.hpp"
 
@@ -188,6 +189,82 @@ TEST_F(Errors, DestroyedAndUnknownHandles) {
   Array never;
   expect_error<InvalidArgument>([&] { never.ndim(); }, {"arrays::ndim", "'array' = null"});
   expect_error<InvalidArgument>([&] { a.release(); }, {"arrays::release", "no access() is outstanding"});
+}
+
+// ---- collectives with a bad argument on one member ---------------------------------------------
+// Each call below is collective; the last rank passes a bad argument (or one that differs from the
+// others'). Every member must throw, naming the operation (regression: the bad rank threw and the
+// others waited for ever), and the arrays must be unchanged.
+
+bool last_rank() { return rma::rank() == rma::size() - 1; }
+
+/// Runs f on every rank: f must throw an rma::Error on every rank whose message names `op`;
+/// the bad (last) rank's message carries `bad_fragment`, the others name that rank.
+template <class F>
+void expect_every_rank_fails(F&& f, const std::string& op, const std::string& bad_fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "rank " << rma::rank() << ": " << op << " did not fail";
+  } catch (const rma::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(op), std::string::npos) << what;
+    if (last_rank())
+      EXPECT_NE(what.find(bad_fragment), std::string::npos) << what;
+    else
+      EXPECT_NE(what.find("rank " + std::to_string(rma::size() - 1) + " failed"), std::string::npos) << what;
+  }
+}
+
+TEST_F(Errors, CollectivesWithOneBadMemberFailOnEveryMember) {
+  const Coord bad_hi = last_rank() ? Coord{7, 8} : Coord{6, 8};
+  expect_every_rank_fails([&] { fill_patch(a, {0, 0}, bad_hi, 2.0); }, "arrays::fill", "past dims");
+  expect_every_rank_fails([&] { scale_patch(a, {0, 0}, bad_hi, 2.0); }, "arrays::scale", "past dims");
+  auto b = a.duplicate("B");
+  expect_every_rank_fails([&] { copy_patch(a, {0, 0}, bad_hi, b, {0, 0}, {6, 8}); }, "arrays::copy_patch", "past dims");
+  expect_every_rank_fails([&] { add_patch(1.0, a, {0, 0}, bad_hi, 1.0, a, {0, 0}, {6, 8}, b, {0, 0}, {6, 8}); },
+                          "arrays::add", "past dims");
+  expect_every_rank_fails([&] { dot_patch(a, {0, 0}, bad_hi, b, {0, 0}, {6, 8}); }, "arrays::dot", "past dims");
+  expect_every_rank_fails([&] { select_max(a, {0, 0}, bad_hi); }, "arrays::select_max", "past dims");
+  std::ostringstream out;
+  expect_every_rank_fails([&] { print_patch(a, {0, 0}, {1, 1}, out, last_rank() ? 99 : 0); }, "arrays::print_patch",
+                          "'root'");
+  // An array never created on one member (a null array): every call over the array's group.
+  Array none;
+  Array& mine = last_rank() ? none : static_cast<Array&>(a);
+  expect_every_rank_fails([&] { norm1(mine); }, "arrays::norm1", "'array' = null");
+  expect_every_rank_fails([&] { mine.sync_group(); }, "arrays::sync_group", "'array' = null");
+  expect_every_rank_fails([&] { mine.update_ghosts(); }, "arrays::update_ghosts", "'array' = null");
+  expect_every_rank_fails([&] { mine.duplicate("D"); }, "arrays::duplicate", "'array' = null");
+  expect_every_rank_fails([&] { detail::copy_patch(mine, {0, 0}, {6, 8}, b, {0, 0}, {6, 8}, false); },
+                          "arrays::copy_patch", "'array' = null");
+  expect_every_rank_fails([&] { mine.destroy(); }, "arrays::destroy", "'array' = null");
+  ASSERT_TRUE(a.valid());  // the failed destroy destroyed nothing
+  b.destroy();
+  expect_untouched();
+}
+
+TEST_F(Errors, CreationArgumentsThatDifferBetweenMembersAreRejected) {
+  if (rma::size() == 1) GTEST_SKIP() << "needs two ranks to pass different arguments";
+  // Each member would otherwise describe a different array (regression: accepted).
+  const bool odd = last_rank();
+  auto expect_mismatch = [&](auto&& create, const char* argument) {
+    expect_error<InvalidArgument>(create, {"arrays::create", std::string("'") + argument + "'",
+                                           "must be the same on every member"});
+  };
+  expect_mismatch([&] { Array::create(ElemType::Double, odd ? Coord{8, 9} : Coord{8, 8}); }, "dims");
+  expect_mismatch([&] { Array::create(odd ? ElemType::Float : ElemType::Double, {8, 8}); }, "type");
+  expect_mismatch([&] { Array::create(ElemType::Double, odd ? Coord{8, 8, 1} : Coord{8, 8}); }, "dims");
+  ArrayOptions chunked;
+  if (odd) chunked.chunk = {4, 4};
+  expect_mismatch([&] { Array::create(ElemType::Double, {8, 8}, chunked); }, "chunk");
+  // A name may differ (it is only a label).
+  ArrayOptions named;
+  named.name = "N" + std::to_string(rma::rank());
+  Array::create(ElemType::Double, {8, 8}, named).destroy();
+  // Patches that differ between members of a collective operation are rejected too.
+  expect_error<InvalidArgument>([&] { fill_patch(a, {0, 0}, odd ? Coord{2, 2} : Coord{3, 3}, 5.0); },
+                                {"arrays::fill", "'patch'", "must be the same on every member"});
+  expect_untouched();
 }
 
 }  // namespace

@@ -179,5 +179,103 @@ TEST(LinalgErrors, NotPositiveDefiniteNamesTheMinor) {
   b.destroy();
 }
 
+// ---- collectives with a bad argument on one member (regression: the others hung) -------------
+bool last_rank() { return rma::rank() == rma::size() - 1; }
+
+template <class F>
+void expect_every_rank_fails(F&& f, const std::string& op, const std::string& bad_fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "rank " << rma::rank() << ": " << op << " did not fail";
+  } catch (const rma::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(op), std::string::npos) << what;
+    if (last_rank())
+      EXPECT_NE(what.find(bad_fragment), std::string::npos) << what;
+    else
+      EXPECT_NE(what.find("rank " + std::to_string(rma::size() - 1) + " failed"), std::string::npos) << what;
+  }
+}
+
+TEST(LinalgErrors, CollectivesWithOneBadMemberFailOnEveryMember) {
+  Fixture f;
+  LINALG_RNG(rng, 12);
+  const auto vs = random_matrix<double>(rng, 6 * 6);
+  auto sq = make_matrix(Dist::regular, 6, 6, vs);
+  auto rhs = make_matrix(Dist::regular, 6, 5, f.vc);
+  // gemm with C aliasing A on one member, and with a patch outside C on one member.
+  expect_every_rank_fails([&] { gemm(Op::none, Op::none, 1.0, f.a, f.b, 0.0, last_rank() ? f.a : f.c); },
+                          "linalg::matmul_patch", "same array as 'a'");
+  const Coord chi = last_rank() ? Coord{7, 5} : Coord{6, 5};
+  expect_every_rank_fails([&] { matmul_patch(Op::none, Op::none, 1.0, f.a, {0, 0}, {6, 4}, f.b, {0, 0}, {4, 5}, 0.0,
+                                             f.c, {0, 0}, chi); },
+                          "linalg::matmul_patch", "outside array");
+  // LU and Cholesky with a right-hand side of the wrong height on one member.
+  expect_every_rank_fails([&] { lu_solve(sq, last_rank() ? f.b : rhs); }, "linalg::lu_solve", "as many rows");
+  expect_every_rank_fails([&] { cholesky_solve(sq, last_rank() ? f.b : rhs); }, "linalg::cholesky_solve",
+                          "as many rows");
+  auto at = GlobalArray<double>::create({4, 6});
+  expect_every_rank_fails([&] { transpose(f.a, last_rank() ? f.c : at); }, "linalg::transpose", "reversed dims");
+  at.destroy();
+  expect_every_rank_fails([&] { symmetrize(last_rank() ? f.a : sq); }, "linalg::symmetrize", "square");
+  EXPECT_EQ(read_all(sq), vs);
+  EXPECT_EQ(read_all(rhs), f.vc);
+  f.expect_unchanged();
+  sq.destroy();
+  rhs.destroy();
+}
+
+// A 1 x 1 zero matrix is singular like any other (regression: success and inf).
+template <class T>
+void expect_one_by_one_zero_is_singular() {
+  auto a = GlobalArray<T>::create({1, 1});
+  auto b = GlobalArray<T>::create({1, 1});
+  arrays::fill(b, T(1));
+  try {
+    lu_solve(a, b);
+    ADD_FAILURE() << "no SingularMatrix for a 1 x 1 zero matrix";
+  } catch (const SingularMatrix& e) {
+    EXPECT_EQ(e.index(), 1);
+  }
+  EXPECT_EQ(b.get({0, 0}, {1, 1})[0], T(1)) << "b was written";
+  auto inv = GlobalArray<T>::create({1, 1});
+  EXPECT_THROW(inverse(a, inv), SingularMatrix);
+  a.destroy();
+  b.destroy();
+  inv.destroy();
+}
+
+TEST(LinalgErrors, OneByOneZeroMatrixIsSingular) {
+  expect_one_by_one_zero_is_singular<double>();
+  expect_one_by_one_zero_is_singular<float>();
+  expect_one_by_one_zero_is_singular<std::complex<double>>();
+}
+
+// NaN or Inf in A or B is reported, naming the element, on every rank (regression: success).
+TEST(LinalgErrors, NonFiniteInputIsReported) {
+  const Index n = 7;
+  LINALG_RNG(rng, 13);
+  std::vector<double> va = random_matrix<double>(rng, n * n);
+  for (Index i = 0; i < n; ++i) va[static_cast<std::size_t>(i * n + i)] += 2.0 * n;  // well conditioned, SPD after symmetrizing
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < i; ++j) va[static_cast<std::size_t>(i * n + j)] = va[static_cast<std::size_t>(j * n + i)];
+  const std::vector<double> vb(static_cast<std::size_t>(n), 1.0);
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    std::vector<double> vbad = va;
+    vbad[static_cast<std::size_t>(4 * n + 2)] = bad;  // element (5, 3), one-based
+    auto a = make_matrix(Dist::irregular, n, n, vbad);
+    auto b = make_matrix(Dist::regular, n, 1, vb);
+    auto v = make_matrix(Dist::regular, n, n, va);
+    expect_invalid([&] { lu_solve(a, b); }, "a", {"linalg::lu_solve", "(5, 3)", "not finite"});
+    expect_invalid([&] { cholesky_solve(a, b); }, "a", {"linalg::cholesky_solve", "(5, 3)"});
+    expect_invalid([&] { (void)eigen_symmetric(a, v); }, "a", {"linalg::eigen_symmetric", "(5, 3)"});
+    EXPECT_EQ(read_all(b), vb);
+    auto good = make_matrix(Dist::grid, n, n, va);
+    auto bb = make_matrix(Dist::regular, n, 1, std::vector<double>(static_cast<std::size_t>(n), bad));
+    expect_invalid([&] { lu_solve(good, bb); }, "b", {"linalg::lu_solve", "(1, 1)"});
+    for (Array* x : std::initializer_list<Array*>{&a, &b, &v, &good, &bb}) x->destroy();
+  }
+}
+
 }  // namespace
 }  // namespace armada::linalg::test

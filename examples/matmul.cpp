@@ -27,7 +27,7 @@ void fill_local(aa::GlobalArray<double>& m, double (*f)(long, long)) {
 }
 
 int main(int argc, char** argv) {
-  rma::Session session(&argc, &argv);
+  rma::Session session("example_matmul", &argc, &argv);
   auto a = aa::GlobalArray<double>::create({n, n}, {.name = "A"});
   auto b = aa::GlobalArray<double>::create({n, n}, {.name = "B"});
   auto c = aa::GlobalArray<double>::create({n, n}, {.name = "C"});

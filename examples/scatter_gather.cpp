@@ -17,7 +17,7 @@ constexpr long bins = 10;  // histogram bins
 long slot(long i) { return (i * 37) % n; }  // where element i's value goes
 
 int main(int argc, char** argv) {
-  rma::Session session(&argc, &argv);
+  rma::Session session("example_scatter_gather", &argc, &argv);
   const int me = rma::rank(), p = rma::size();
   auto values = aa::GlobalArray<long>::create({n}, {.name = "values"});
   auto histogram = aa::GlobalArray<long>::create({bins}, {.name = "histogram"});

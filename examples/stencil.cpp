@@ -31,7 +31,7 @@ std::vector<double> serial_steps() {
 }
 
 int main(int argc, char** argv) {
-  rma::Session session(&argc, &argv);
+  rma::Session session("example_stencil", &argc, &argv);
   aa::ArrayOptions options;
   options.name = "u";
   options.ghosts = {1, 1};

@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 0;
   }
-  rma::init(MPI_COMM_WORLD);
+  rma::init_or_exit("armada-ccsd", MPI_COMM_WORLD);
   [[maybe_unused]] bool with_ga = false;
   for (ccsd::Impl i : options.impls) with_ga |= i == ccsd::Impl::ga;
 #ifdef ARMADA_CCSD_WITH_GA

@@ -28,7 +28,7 @@ NpbParse parse_cg_command_line(int argc, const char* const* argv, const NpbProgr
 
 int run_cg_program(int argc, char** argv, const NpbProgram& program, const std::function<int(const NpbArgs&)>& body) {
   try {
-    rma::Session session(&argc, &argv);
+    rma::Session session(program.name.c_str(), &argc, &argv);
     const NpbParse parsed = parse_cg_command_line(argc, argv, program);
     if (!parsed.args) return parsed.exit_code;
     int code = body(*parsed.args);

@@ -14,7 +14,7 @@ namespace rma = armada::rma;
 
 int main(int argc, char** argv) {
   try {
-    rma::Session session(&argc, &argv);
+    rma::Session session("armada-exchange", &argc, &argv);
     const int me = rma::rank(), n = rma::size();
     const std::size_t block = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1 << 16;
 

@@ -122,7 +122,7 @@ bool check_input(const ap::NpbArgs& args, const mg::ProblemClass& cls, mg::Proce
 }  // namespace
 
 int main(int argc, char** argv) {
-  rma::Session session(&argc, &argv);
+  rma::Session session("armada-mg", &argc, &argv);
   const bool root = rma::rank() == 0;
   try {
     const ap::NpbParse parsed = ap::parse_npb_command_line(argc, argv, program, root);

@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 0;
   }
-  rma::init(MPI_COMM_WORLD);
+  rma::init_or_exit("armada-bench-arrays", MPI_COMM_WORLD);
 #ifdef ARMADA_BENCH_WITH_GA
   const bool have_ga = true;
   GA_Initialize();

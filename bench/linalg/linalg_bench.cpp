@@ -297,7 +297,7 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
   const Args args = parse(argc, argv);
-  rma::init(MPI_COMM_WORLD);
+  rma::init_or_exit("armada-bench-linalg", MPI_COMM_WORLD);
 #ifdef ARMADA_BENCH_WITH_GA
   GA_Initialize();
   MA_init(C_DBL, 1 << 20, 1 << 20);

@@ -52,7 +52,7 @@ function(armada_generate_local_access out)
       p(${lower}) => &
         whole(${upper})
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_access')
   end subroutine
 ")
     endforeach()

@@ -94,9 +94,9 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     if (present(comm)) then
-      call finish(ga(armada_ga_initialize_fcomm(comm)), stat, errmsg)
+      call finish(ga(armada_ga_initialize_fcomm(comm)), stat, errmsg, 'armada_init')
     else
-      call finish(ga(armada_ga_initialize(c_null_ptr, c_null_ptr)), stat, errmsg)
+      call finish(ga(armada_ga_initialize(c_null_ptr, c_null_ptr)), stat, errmsg, 'armada_init')
     end if
   end subroutine
 
@@ -104,7 +104,7 @@ contains
   subroutine armada_finalize(stat, errmsg)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_finalize()), stat, errmsg)
+    call finish(ga(armada_ga_finalize()), stat, errmsg, 'armada_finalize')
   end subroutine
 
   logical function armada_initialized(stat, errmsg)
@@ -112,7 +112,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: flag
     flag = 0
-    call finish(ga(armada_ga_initialized(flag)), stat, errmsg)
+    call finish(ga(armada_ga_initialized(flag)), stat, errmsg, 'armada_initialized')
     armada_initialized = flag /= 0
   end function
 
@@ -121,13 +121,13 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_rank = -1
-    call finish(ga(armada_ga_rank(armada_rank)), stat, errmsg)
+    call finish(ga(armada_ga_rank(armada_rank)), stat, errmsg, 'armada_rank')
   end function
   integer function armada_size(stat, errmsg)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_size = 0
-    call finish(ga(armada_ga_size(armada_size)), stat, errmsg)
+    call finish(ga(armada_ga_size(armada_size)), stat, errmsg, 'armada_size')
   end function
 
   ! Nodes: ranks sharing memory (GA_Cluster_nnodes, GA_Cluster_nodeid, ...). Nodes, and ranks
@@ -136,21 +136,21 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_node_count = 0
-    call finish(ga(armada_ga_node_count(armada_node_count)), stat, errmsg)
+    call finish(ga(armada_ga_node_count(armada_node_count)), stat, errmsg, 'armada_node_count')
   end function
   integer function armada_node_of(rank, stat, errmsg)
     integer, intent(in) :: rank
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_node_of = -1
-    call finish(ga(armada_ga_node_of(rank, armada_node_of)), stat, errmsg)
+    call finish(ga(armada_ga_node_of(rank, armada_node_of)), stat, errmsg, 'armada_node_of')
   end function
   integer function armada_node_size(node, stat, errmsg)
     integer, intent(in) :: node
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_node_size = 0
-    call finish(ga(armada_ga_node_size(node, armada_node_size)), stat, errmsg)
+    call finish(ga(armada_ga_node_size(node, armada_node_size)), stat, errmsg, 'armada_node_size')
   end function
   ! The i-th rank (i from 0) of `node`.
   integer function armada_node_rank(node, i, stat, errmsg)
@@ -158,20 +158,20 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_node_rank = -1
-    call finish(ga(armada_ga_node_rank(node, i, armada_node_rank)), stat, errmsg)
+    call finish(ga(armada_ga_node_rank(node, i, armada_node_rank)), stat, errmsg, 'armada_node_rank')
   end function
 
   ! GA_Sync: completes this rank's operations and barriers the world (or the array's group).
   subroutine armada_sync(stat, errmsg)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_sync()), stat, errmsg)
+    call finish(ga(armada_ga_sync()), stat, errmsg, 'armada_sync')
   end subroutine
   subroutine armada_sync_group(g, stat, errmsg)
     integer, intent(in) :: g
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_sync_group(g)), stat, errmsg)
+    call finish(ga(armada_ga_sync_group(g)), stat, errmsg, 'armada_sync_group')
   end subroutine
 
   ! Remote completion of this rank's operations to `rank`, or to every rank (GA_Fence).
@@ -179,12 +179,12 @@ contains
     integer, intent(in) :: rank
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_fence(rank)), stat, errmsg)
+    call finish(ga(armada_ga_fence(rank)), stat, errmsg, 'armada_fence')
   end subroutine
   subroutine armada_fence_all(stat, errmsg)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_fence_all()), stat, errmsg)
+    call finish(ga(armada_ga_fence_all()), stat, errmsg, 'armada_fence_all')
   end subroutine
 
   ! ================================ groups and mutexes =======================================
@@ -202,20 +202,20 @@ contains
     if (present(parent)) p = parent
     allocate (list, source=ranks)
     group = -1
-    call finish(ga(armada_ga_group_create(p, size(list), list, group)), stat, errmsg)
+    call finish(ga(armada_ga_group_create(p, size(list), list, group)), stat, errmsg, 'armada_group_create')
   end subroutine
   subroutine armada_group_destroy(group, stat, errmsg)
     integer, intent(in) :: group
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_group_destroy(group)), stat, errmsg)
+    call finish(ga(armada_ga_group_destroy(group)), stat, errmsg, 'armada_group_destroy')
   end subroutine
   integer function armada_group_size(group, stat, errmsg)
     integer, intent(in) :: group
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_group_size = 0
-    call finish(ga(armada_ga_group_size(group, armada_group_size)), stat, errmsg)
+    call finish(ga(armada_ga_group_size(group, armada_group_size)), stat, errmsg, 'armada_group_size')
   end function
   ! This rank's rank in the group, -1 if it is not a member.
   integer function armada_group_rank(group, stat, errmsg)
@@ -223,20 +223,20 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_group_rank = -1
-    call finish(ga(armada_ga_group_rank(group, armada_group_rank)), stat, errmsg)
+    call finish(ga(armada_ga_group_rank(group, armada_group_rank)), stat, errmsg, 'armada_group_rank')
   end function
   integer function armada_group_world_rank(group, group_rank, stat, errmsg)
     integer, intent(in) :: group, group_rank
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_group_world_rank = -1
-    call finish(ga(armada_ga_group_world_rank(group, group_rank, armada_group_world_rank)), stat, errmsg)
+    call finish(ga(armada_ga_group_world_rank(group, group_rank, armada_group_world_rank)), stat, errmsg, 'armada_group_world_rank')
   end function
   subroutine armada_group_sync(group, stat, errmsg)
     integer, intent(in) :: group
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_group_sync(group)), stat, errmsg)
+    call finish(ga(armada_ga_group_sync(group)), stat, errmsg, 'armada_group_sync')
   end subroutine
 
   ! `count` mutexes on every member of `group` (default: the world); a mutex is named by its
@@ -251,26 +251,26 @@ contains
     g = ARMADA_GA_GROUP_WORLD
     if (present(group)) g = group
     set = -1
-    call finish(ga(armada_ga_mutexes_create(count, g, set)), stat, errmsg)
+    call finish(ga(armada_ga_mutexes_create(count, g, set)), stat, errmsg, 'armada_mutexes_create')
   end subroutine
   subroutine armada_mutexes_destroy(set, stat, errmsg)
     integer, intent(in) :: set
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_mutexes_destroy(set)), stat, errmsg)
+    call finish(ga(armada_ga_mutexes_destroy(set)), stat, errmsg, 'armada_mutexes_destroy')
   end subroutine
   subroutine armada_mutex_lock(set, mutex, rank, stat, errmsg)
     integer, intent(in) :: set, mutex, rank
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_mutex_lock(set, mutex, rank)), stat, errmsg)
+    call finish(ga(armada_ga_mutex_lock(set, mutex, rank)), stat, errmsg, 'armada_mutex_lock')
   end subroutine
   ! Completes this rank's operations first: the next holder sees what was written under the lock.
   subroutine armada_mutex_unlock(set, mutex, rank, stat, errmsg)
     integer, intent(in) :: set, mutex, rank
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_mutex_unlock(set, mutex, rank)), stat, errmsg)
+    call finish(ga(armada_ga_mutex_unlock(set, mutex, rank)), stat, errmsg, 'armada_mutex_unlock')
   end subroutine
   logical function armada_mutex_trylock(set, mutex, rank, stat, errmsg)
     integer, intent(in) :: set, mutex, rank
@@ -278,7 +278,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: acquired
     acquired = 0
-    call finish(ga(armada_ga_mutex_trylock(set, mutex, rank, acquired)), stat, errmsg)
+    call finish(ga(armada_ga_mutex_trylock(set, mutex, rank, acquired)), stat, errmsg, 'armada_mutex_trylock')
     armada_mutex_trylock = acquired /= 0
   end function
 
@@ -325,7 +325,7 @@ contains
                                          width=cghosts, group=grp, handle=g))
       end if
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_create')
   contains
     subroutine take(x, arg, out)
       integer, intent(in) :: x(:)
@@ -345,9 +345,9 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     new = 0
     if (present(name)) then
-      call finish(ga(armada_ga_duplicate(g, cstr(name), new)), stat, errmsg)
+      call finish(ga(armada_ga_duplicate(g, cstr(name), new)), stat, errmsg, 'armada_duplicate')
     else
-      call finish(ga(armada_ga_duplicate(g, cstr(''), new)), stat, errmsg)
+      call finish(ga(armada_ga_duplicate(g, cstr(''), new)), stat, errmsg, 'armada_duplicate')
     end if
   end subroutine
 
@@ -355,7 +355,7 @@ contains
     integer, intent(in) :: g
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_destroy(g)), stat, errmsg)
+    call finish(ga(armada_ga_destroy(g)), stat, errmsg, 'armada_destroy')
   end subroutine
 
   ! .true. if g names a live array.
@@ -365,7 +365,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: flag
     flag = 0
-    call finish(ga(armada_ga_valid(g, flag)), stat, errmsg)
+    call finish(ga(armada_ga_valid(g, flag)), stat, errmsg, 'armada_valid')
     armada_valid = flag /= 0
   end function
 
@@ -389,7 +389,7 @@ contains
         end if
       end if
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_inquire')
   end subroutine
 
   function armada_name(g, stat, errmsg) result(name)
@@ -402,7 +402,7 @@ contains
     p = c_null_ptr
     code = ga(armada_ga_name(g, p))
     name = c_string(p)
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_name')
   end function
 
   ! Ghost widths and blocks per dimension (ndim entries each).
@@ -416,7 +416,7 @@ contains
     code = out_tuple('armada_ghost_width', g, 'width', size(width))
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_ghosts(g, w))
     if (code == ARMADA_GA_OK) width = int(w(1:size(width)))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_ghost_width')
   end subroutine
   subroutine armada_grid(g, grid, stat, errmsg)
     integer, intent(in) :: g
@@ -428,7 +428,7 @@ contains
     code = out_tuple('armada_grid', g, 'grid', size(grid))
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_grid(g, w))
     if (code == ARMADA_GA_OK) grid = int(w(1:size(grid)))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_grid')
   end subroutine
 
   ! The handle of the array's group.
@@ -437,7 +437,7 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_group = -1
-    call finish(ga(armada_ga_group(g, armada_group)), stat, errmsg)
+    call finish(ga(armada_ga_group(g, armada_group)), stat, errmsg, 'armada_group')
   end function
 
   ! The block [lo, hi] of `rank` (NGA_Distribution); lo > hi somewhere: it owns nothing.
@@ -455,7 +455,7 @@ contains
       lo = int(l(1:size(lo)))
       hi = int(h(1:size(hi)))
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_distribution')
   end subroutine
 
   ! The rank owning element `index` (NGA_Locate).
@@ -468,7 +468,7 @@ contains
     code = array_info(g, t, n)
     if (code == ARMADA_GA_OK) code = tuple_size('armada_locate', 'index', size(index), n)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_locate(g, i64(index), armada_locate))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_locate')
   end function
 
   ! The owners of patch [lo, hi] (NGA_Locate_region): `count` of them; the first size(ranks)
@@ -498,7 +498,7 @@ contains
         if (present(his)) his(1:p%ndim, 1:min(room, count)) = int(h(:, 1:min(room, count)))
       end if
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_locate_region')
   end subroutine
 
   ! An output tuple needs room for the array's rank.
@@ -525,7 +525,7 @@ contains
     code = patch_of(op, g, lo, hi, p, ld=ld)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_get(g, p%lo, p%hi, p%buf, p%ld))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_get')
   end subroutine
   subroutine armada_put(g, lo, hi, buf, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
@@ -539,7 +539,7 @@ contains
     code = patch_of(op, g, lo, hi, p, ld=ld)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_put(g, p%lo, p%hi, p%buf, p%ld))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_put')
   end subroutine
   ! g[lo:hi] += alpha * buf, atomically per element.
   subroutine armada_acc(g, lo, hi, buf, alpha, ld, stat, errmsg)
@@ -556,7 +556,7 @@ contains
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_acc(g, p%lo, p%hi, p%buf, p%ld, a))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_acc')
   end subroutine
 
   ! Nonblocking forms: `request` names the operation until armada_nbwait. buf must stay in
@@ -575,7 +575,7 @@ contains
     code = patch_of(op, g, lo, hi, p, ld=ld)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbget(g, p%lo, p%hi, p%buf, p%ld, request))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_nbget')
   end subroutine
   subroutine armada_nbput(g, lo, hi, buf, request, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
@@ -591,7 +591,7 @@ contains
     code = patch_of(op, g, lo, hi, p, ld=ld)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbput(g, p%lo, p%hi, p%buf, p%ld, request))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_nbput')
   end subroutine
   subroutine armada_nbacc(g, lo, hi, buf, alpha, request, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
@@ -610,14 +610,14 @@ contains
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbacc(g, p%lo, p%hi, p%buf, p%ld, a, request))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_nbacc')
   end subroutine
   ! Completes the request and retires its number (NGA_NbWait).
   subroutine armada_nbwait(request, stat, errmsg)
     integer, intent(in) :: request
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_nbwait(request)), stat, errmsg)
+    call finish(ga(armada_ga_nbwait(request)), stat, errmsg, 'armada_nbwait')
   end subroutine
   ! .true. once the request has completed (armada_nbwait it still, which then returns at once).
   logical function armada_nbtest(request, stat, errmsg)
@@ -626,7 +626,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: done
     done = 0
-    call finish(ga(armada_ga_nbtest(request, done)), stat, errmsg)
+    call finish(ga(armada_ga_nbtest(request, done)), stat, errmsg, 'armada_nbtest')
     armada_nbtest = done /= 0
   end function
 
@@ -643,7 +643,7 @@ contains
     code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_strided_get(g, p%lo, p%hi, p%skip, p%buf, p%ld))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_strided_get')
   end subroutine
   subroutine armada_strided_put(g, lo, hi, skip, buf, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:), skip(:)
@@ -657,7 +657,7 @@ contains
     code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_strided_put(g, p%lo, p%hi, p%skip, p%buf, p%ld))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_strided_put')
   end subroutine
   subroutine armada_strided_acc(g, lo, hi, skip, buf, alpha, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:), skip(:)
@@ -673,7 +673,7 @@ contains
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_strided_acc(g, p%lo, p%hi, p%skip, p%buf, p%ld, a))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_strided_acc')
   end subroutine
 
   ! Indices wrap around the array's extents (NGA_Periodic_get ...).
@@ -689,7 +689,7 @@ contains
     code = patch_of(op, g, lo, hi, p, ld=ld)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_periodic_get(g, p%lo, p%hi, p%buf, p%ld))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_periodic_get')
   end subroutine
   subroutine armada_periodic_put(g, lo, hi, buf, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
@@ -703,7 +703,7 @@ contains
     code = patch_of(op, g, lo, hi, p, ld=ld)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_periodic_put(g, p%lo, p%hi, p%buf, p%ld))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_periodic_put')
   end subroutine
   subroutine armada_periodic_acc(g, lo, hi, buf, alpha, ld, stat, errmsg)
     integer, intent(in) :: g, lo(:), hi(:)
@@ -719,7 +719,7 @@ contains
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
     if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_periodic_acc(g, p%lo, p%hi, p%buf, p%ld, a))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_periodic_acc')
   end subroutine
 
   ! Element lists: subs(ndim, n) holds n one-based index tuples, values(n) their elements
@@ -733,7 +733,7 @@ contains
     integer(c_int) :: code
     code = element_list('armada_gather', g, subs, values, v)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_gather(g, size(subs, 2, c_int64_t), i64(subs), v))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_gather')
   end subroutine
   subroutine armada_scatter(g, subs, values, stat, errmsg)
     integer, intent(in) :: g, subs(:, :)
@@ -744,7 +744,7 @@ contains
     integer(c_int) :: code
     code = element_list('armada_scatter', g, subs, values, v)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_scatter(g, size(subs, 2, c_int64_t), i64(subs), v))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_scatter')
   end subroutine
   subroutine armada_scatter_acc(g, subs, values, alpha, stat, errmsg)
     integer, intent(in) :: g, subs(:, :)
@@ -756,7 +756,7 @@ contains
     code = element_list('armada_scatter_acc', g, subs, values, v)
     if (code == ARMADA_GA_OK) code = scalar_of('armada_scatter_acc', g, alpha, 'alpha', a)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_scatter_acc(g, size(subs, 2, c_int64_t), i64(subs), v, a))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_scatter_acc')
   end subroutine
   integer(c_int) function element_list(op, g, subs, values, v) result(code)
     character(len=*), intent(in) :: op
@@ -784,7 +784,7 @@ contains
     code = array_info(g, t, n)
     if (code == ARMADA_GA_OK) code = tuple_size('armada_read_inc', 'index', size(index), n)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_read_inc(g, i64(index), increment, armada_read_inc))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_read_inc')
   end function
 
   ! ================================ local access and ghosts ==================================
@@ -798,9 +798,9 @@ contains
     modified = .false.
     if (present(update)) modified = update
     if (modified) then
-      call finish(ga(armada_ga_release_update(g)), stat, errmsg)
+      call finish(ga(armada_ga_release_update(g)), stat, errmsg, 'armada_release')
     else
-      call finish(ga(armada_ga_release(g)), stat, errmsg)
+      call finish(ga(armada_ga_release(g)), stat, errmsg, 'armada_release')
     end if
   end subroutine
 
@@ -815,7 +815,7 @@ contains
     if (present(periodic)) then
       if (periodic) wrap = 1
     end if
-    call finish(ga(armada_ga_update_ghosts(g, wrap)), stat, errmsg)
+    call finish(ga(armada_ga_update_ghosts(g, wrap)), stat, errmsg, 'armada_update_ghosts')
   end subroutine
 
   ! ================================ collective operations on arrays ==========================
@@ -902,7 +902,7 @@ contains
         code = ga(whole(g, a))
       end if
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, op)
   end subroutine
   ! The shared body of zero, abs and reciprocal.
   subroutine unary_op(op, g, lo, hi, whole, patch, stat, errmsg)
@@ -934,7 +934,7 @@ contains
         code = ga(whole(g))
       end if
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, op)
   end subroutine
 
   ! b = a (GA_Copy), or b[blo:bhi] = a[alo:ahi] with equal element counts (NGA_Copy_patch;
@@ -943,7 +943,7 @@ contains
     integer, intent(in) :: a, b
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_copy(a, b)), stat, errmsg)
+    call finish(ga(armada_ga_copy(a, b)), stat, errmsg, 'armada_copy')
   end subroutine
   subroutine armada_copy_patch(a, alo, ahi, b, blo, bhi, transpose, stat, errmsg)
     integer, intent(in) :: a, alo(:), ahi(:), b, blo(:), bhi(:)
@@ -959,7 +959,7 @@ contains
     code = patch_of('armada_copy_patch', a, alo, ahi, pa)
     if (code == ARMADA_GA_OK) code = patch_of('armada_copy_patch', b, blo, bhi, pb)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_copy_patch(a, pa%lo, pa%hi, b, pb%lo, pb%hi, t))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_copy_patch')
   end subroutine
 
   ! c = alpha a + beta b (GA_Add / NGA_Add_patch with all six patch bounds).
@@ -984,7 +984,7 @@ contains
         code = ga(armada_ga_add(x, a, y, b, c))
       end if
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_add')
   end subroutine
 
   ! c = a .* b, a ./ b, max(a, b), min(a, b) element by element (GA_Elem_multiply ...).
@@ -1039,7 +1039,7 @@ contains
         code = ga(whole(a, b, c))
       end if
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, op)
   end subroutine
   ! Patches of a three-array operation: all six bounds or none.
   integer(c_int) function three_patches(op, a, b, c, pa, pb, pc, on_patch, alo, ahi, blo, bhi, clo, chi) result(code)
@@ -1088,7 +1088,7 @@ contains
         code = ga(armada_ga_dot(a, b, r))
       end if
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_dot')
   end subroutine
 
   ! 1-D: sum of |x| and largest |x|; 2-D: largest column sum and largest row sum of |a(i, j)|
@@ -1098,14 +1098,14 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_norm1 = 0
-    call finish(ga(armada_gaf_norm1(g, armada_norm1)), stat, errmsg)
+    call finish(ga(armada_gaf_norm1(g, armada_norm1)), stat, errmsg, 'armada_norm1')
   end function
   real(c_double) function armada_norm_infinity(g, stat, errmsg)
     integer, intent(in) :: g
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     armada_norm_infinity = 0
-    call finish(ga(armada_gaf_norm_infinity(g, armada_norm_infinity)), stat, errmsg)
+    call finish(ga(armada_gaf_norm_infinity(g, armada_norm_infinity)), stat, errmsg, 'armada_norm_infinity')
   end function
 
   ! The largest (which = 'max') or smallest ('min') element and its index (NGA_Select_elem;
@@ -1146,7 +1146,7 @@ contains
       end if
     end if
     if (code == ARMADA_GA_OK) index = int(at(1:size(index)))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_select_elem')
   end subroutine
 
   ! Group rank 0 prints the array or a patch; armada_summary: this rank's table of arrays.
@@ -1160,7 +1160,7 @@ contains
   subroutine armada_summary(stat, errmsg)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_summary()), stat, errmsg)
+    call finish(ga(armada_ga_summary()), stat, errmsg, 'armada_summary')
   end subroutine
 
   ! ================================ collectives on Fortran arrays ============================
@@ -1180,7 +1180,7 @@ contains
     if (present(group)) g = group
     code = armada_f_plain_buffer(x, cstr('armada_gop'), cstr('x'), t, n, p)
     if (code == ARMADA_GA_OK) code = ga(armada_ga_gop(g, t, p, n, cstr(op)))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_gop')
   end subroutine
 
   ! x on every member of `group` becomes group rank root's x (GA_Brdcst).
@@ -1198,7 +1198,7 @@ contains
     if (present(group)) g = group
     code = armada_f_plain_buffer(x, cstr('armada_brdcst'), cstr('x'), t, n, p)
     if (code == ARMADA_GA_OK) code = ga(armada_ga_brdcst(g, p, n * bytes(t), root))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_brdcst')
   end subroutine
 
 end module armada

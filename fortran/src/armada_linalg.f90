@@ -59,7 +59,7 @@ contains
     if (code == ARMADA_GA_OK) code = scalar_of(op, a, alpha, 'alpha', x)
     if (code == ARMADA_GA_OK) code = scalar_of(op, a, beta, 'beta', y)
     if (code == ARMADA_GA_OK) code = la(armada_la_gemm(opb, opa, x, b, a, y, c))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_gemm')
   end subroutine
 
   ! The same on patches [alo, ahi] of A, [blo, bhi] of B, [clo, chi] of C, op applied to the
@@ -90,7 +90,7 @@ contains
     if (code == ARMADA_GA_OK) code = scalar_of(op, a, beta, 'beta', y)
     if (code == ARMADA_GA_OK) &
       code = la(armada_la_matmul_patch(opb, opa, x, b, cblo, cbhi, a, calo, cahi, y, c, cclo, cchi))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_matmul_patch')
   end subroutine
 
   ! b = transpose(a) (GA_Transpose); a = (a + transpose(a)) / 2 (GA_Symmetrize). Both read the
@@ -99,13 +99,13 @@ contains
     integer, intent(in) :: a, b
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(la(armada_la_transpose(a, b)), stat, errmsg)
+    call finish(la(armada_la_transpose(a, b)), stat, errmsg, 'armada_transpose')
   end subroutine
   subroutine armada_symmetrize(a, stat, errmsg)
     integer, intent(in) :: a
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(la(armada_la_symmetrize(a)), stat, errmsg)
+    call finish(la(armada_la_symmetrize(a)), stat, errmsg, 'armada_symmetrize')
   end subroutine
 
   ! inv = A**-1 (inv may be a); the inverse of transpose(A) is transpose(A**-1), so the C view
@@ -114,7 +114,7 @@ contains
     integer, intent(in) :: a, inv
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(la(armada_la_inverse(a, inv)), stat, errmsg)
+    call finish(la(armada_la_inverse(a, inv)), stat, errmsg, 'armada_inverse')
   end subroutine
 
   ! Solves op(A) X = B by LU (GA_Lu_solve: trans 'N', 'T', 'C'); B(n, nrhs) is overwritten by X.
@@ -134,7 +134,7 @@ contains
     if (t /= ARMADA_LA_NOTRANS) opc = ARMADA_LA_NOTRANS
     if (code == ARMADA_GA_OK) code = solve_on_transpose(op, 'lu', opc, a, b, &
                                                         t == ARMADA_LA_CONJTRANS .and. is_complex(etype))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_lu_solve')
   end subroutine
 
   ! Solves A X = B for a symmetric (Hermitian) positive definite A (GA_Llt_solve); B(n, nrhs) is
@@ -148,7 +148,7 @@ contains
     integer(c_int) :: code, etype, ndim
     code = array_info(a, etype, ndim)
     if (code == ARMADA_GA_OK) code = solve_on_transpose(op, 'cholesky', ARMADA_LA_NOTRANS, a, b, is_complex(etype))
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_cholesky_solve')
   end subroutine
 
   ! The C-view solve on Y = transpose(B) as a C-view n x nrhs array, then B = transpose(Y); in
@@ -212,7 +212,7 @@ contains
         if (code == ARMADA_GA_OK .and. undo /= ARMADA_GA_OK) code = ga(undo)
       end if
     end if
-    call finish(code, stat, errmsg)
+    call finish(code, stat, errmsg, 'armada_eigen_symmetric')
   end subroutine
 
 end module armada_linalg

@@ -21,18 +21,35 @@ module armada_support
 contains
 
   ! Ends every procedure: `stat` gets the code; on an error `errmsg` gets the message, and
-  ! without `stat` the program stops with it (as Fortran's own statements do).
-  subroutine finish(code, stat, errmsg)
+  ! without `stat` the program stops with it (as Fortran's own statements do). `op` is the
+  ! procedure the program called: it replaces the C function the message names.
+  subroutine finish(code, stat, errmsg, op)
     integer(c_int), intent(in) :: code
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
+    character(len=*), intent(in), optional :: op
     character(len=:), allocatable :: message
     if (present(stat)) stat = code
     if (code == ARMADA_GA_OK) return
     message = c_string(armada_f_message())
+    if (present(op)) message = called_as(message, op)
     if (present(errmsg)) errmsg = message
     if (.not. present(stat)) error stop 'armada: ' // message
   end subroutine
+
+  ! The C API ends its messages with "(in armada_gaf_get)", the C function the module called:
+  ! the program called `op`, so the message names that instead.
+  function called_as(message, op) result(s)
+    character(len=*), intent(in) :: message, op
+    character(len=:), allocatable :: s
+    integer :: at
+    at = index(message, '(in armada_', back=.true.)
+    if (at == 0) then
+      s = message
+    else
+      s = message(:at - 1) // '(in ' // op // ')'
+    end if
+  end function
 
   ! A return code of the arrays (ga) or linalg (la) C API; on an error its message becomes the
   ! module's.

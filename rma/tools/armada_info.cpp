@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
-    rma::Session session(&argc, &argv);
+    rma::Session session("armada-info", &argc, &argv);
     const int me = rma::rank();
     if (me == 0) {
       std::printf("%d ranks on %d node(s)\n", rma::size(), rma::node_count());

@@ -590,6 +590,53 @@ TEST(CApi, EveryEntryPointNamesItselfOnABadHandle) {
   EXPECT_EQ(flag, 0);
 }
 
+// A collective that one rank calls with a bad handle or index fails on every rank with an error
+// code (regression: the bad rank returned, the others waited in the collective for ever).
+TEST(CApi, CollectiveWithOneBadMemberFailsOnEveryMember) {
+  const int64_t dims[2] = {4, 6};
+  int g = 0, h = 0;
+  ASSERT_EQ(armada_ga_create(ARMADA_GA_DOUBLE, 2, dims, "g", nullptr, &g), ARMADA_GA_OK) << message();
+  ASSERT_EQ(armada_ga_create(ARMADA_GA_DOUBLE, 2, dims, "h", nullptr, &h), ARMADA_GA_OK) << message();
+  const bool last = rank() == nranks() - 1;
+  const double two = 2;
+  auto expect_failed_everywhere = [&](int rc, const char* fn) {
+    EXPECT_NE(rc, ARMADA_GA_OK) << fn << " succeeded on rank " << rank();
+    EXPECT_NE(message().find(std::string("(in ") + fn), std::string::npos) << message();
+    if (!last) EXPECT_NE(message().find("rank " + std::to_string(nranks() - 1) + " failed"), std::string::npos) << message();
+  };
+  expect_failed_everywhere(armada_ga_fill(last ? 987654 : g, &two), "armada_ga_fill");
+  expect_failed_everywhere(armada_ga_copy(g, last ? 987654 : h), "armada_ga_copy");
+  // The Fortran view, one-based: lo = 0 is below the array on the last rank only.
+  const int64_t flo_ok[2] = {1, 1}, flo_bad[2] = {0, 1}, fhi[2] = {6, 4};
+  expect_failed_everywhere(armada_gaf_fill_patch(g, last ? flo_bad : flo_ok, fhi, &two), "armada_gaf_fill_patch");
+  expect_failed_everywhere(armada_ga_destroy(last ? 987654 : h), "armada_ga_destroy");
+  const int64_t nblock[2] = {1, 1}, map[2] = {0, 0};
+  int irr = 0;
+  expect_failed_everywhere(armada_ga_create_irreg(ARMADA_GA_DOUBLE, 2, dims, "i", nblock, last ? nullptr : map, &irr),
+                           "armada_ga_create_irreg");
+  // Nothing changed, and both arrays still work.
+  std::vector<double> v(24, -1);
+  const int64_t lo[2] = {0, 0};
+  EXPECT_EQ(armada_ga_get(g, lo, dims, v.data(), nullptr), ARMADA_GA_OK) << message();
+  for (double x : v) EXPECT_EQ(x, 0.0);
+  EXPECT_EQ(armada_ga_destroy(h), ARMADA_GA_OK) << message();
+  EXPECT_EQ(armada_ga_destroy(g), ARMADA_GA_OK) << message();
+}
+
+// Destroying a mutex set while one of its mutexes is held is an error naming the mutex, on every
+// member (regression: ARMADA_GA_OK); once it is unlocked the set destroys cleanly.
+TEST(CApi, MutexSetCannotBeDestroyedWhileAMutexIsHeld) {
+  int set = -1;
+  ASSERT_EQ(armada_ga_mutexes_create(2, ARMADA_GA_GROUP_WORLD, &set), ARMADA_GA_OK) << message();
+  const int holder = nranks() - 1;
+  if (rank() == holder) EXPECT_EQ(armada_ga_mutex_lock(set, 1, 0), ARMADA_GA_OK) << message();
+  EXPECT_EQ(armada_ga_mutexes_destroy(set), ARMADA_GA_ERR_STATE);
+  EXPECT_NE(message().find("mutex 1 of rank 0 is held by rank " + std::to_string(holder)), std::string::npos) << message();
+  EXPECT_NE(message().find("armada_ga_mutexes_destroy"), std::string::npos) << message();
+  if (rank() == holder) EXPECT_EQ(armada_ga_mutex_unlock(set, 1, 0), ARMADA_GA_OK) << message();
+  EXPECT_EQ(armada_ga_mutexes_destroy(set), ARMADA_GA_OK) << message();
+}
+
 // Null output pointers and inconsistent creation arguments are refused before anything happens.
 TEST(CApi, NullAndInconsistentArguments) {
   const int64_t dims[2] = {4, 4}, lo[2] = {0, 0};

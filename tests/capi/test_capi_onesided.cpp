@@ -145,6 +145,36 @@ TEST(Flags, PutFlagAndPutSFlag) {
   ARMCI_Barrier();
 }
 
+// armci_notify / armci_notify_wait: data put before a notification is in place when the wait
+// returns; counts follow classic ARMCI (notify returns the number sent, wait stores the number
+// of waits and returns the number received). Round after round around the ring, then to self.
+TEST(Notify, DataBeforeTheNotificationIsSeenAfterTheWait) {
+  constexpr int n = 4096, rounds = 50;
+  Segment seg(n * sizeof(int));
+  std::vector<int> src(n);
+  for (int round = 1; round <= rounds; ++round) {
+    std::iota(src.begin(), src.end(), round * 100000 + me());
+    EXPECT_EQ(ARMCI_Put(src.data(), seg.at(right()), n * sizeof(int), right()), 0);
+    EXPECT_EQ(armci_notify(right()), round);
+    int waited = -1;
+    EXPECT_GE(armci_notify_wait(left(), &waited), round);
+    EXPECT_EQ(waited, round);
+    for (int i = 0; i < n; i += 97) ASSERT_EQ(seg.local<int>()[i], round * 100000 + left() + i) << "round " << round;
+    ARMCI_Barrier();  // the next round's put overwrites what this one checked
+  }
+  // To self: the counts are per peer.
+  EXPECT_EQ(armci_notify(me()), me() == right() ? rounds + 1 : 1);
+  int waited = 0;
+  EXPECT_GE(armci_notify_wait(me(), &waited), 1);
+  // Bad input is refused, naming the function and the argument.
+  ErrorCapture errors;
+  EXPECT_EQ(armci_notify(-1), -1);
+  errors.expect("armci_notify", ARMADA_ARMCI_EARG, {"'proc' = -1"});
+  EXPECT_EQ(armci_notify_wait(left(), nullptr), -1);
+  errors.expect("armci_notify_wait", ARMADA_ARMCI_EARG, {"'pval'"});
+  ARMCI_Barrier();
+}
+
 TEST(Completion, FencesAndBarriers) {
   Segment seg(sizeof(long) * 64);
   std::fill_n(seg.local<long>(), 64, 0L);

@@ -688,7 +688,9 @@ contains
     call armada_get(g, [1, 1, 1], [2, 2, 2], buf, stat=st, errmsg=msg)
     call check(st == ARMADA_ERR_ARG .and. index(msg, "'lo' has 3 entries") > 0, 'a lo with 3 entries for a 2-D array')
     call armada_get(g, [2, 1], [5, 3], buf, stat=st, errmsg=msg)
-    call check(st == ARMADA_ERR_ARG .and. index(msg, 'armada_gaf_get') > 0, 'a patch past the array: ' // trim(msg))
+    ! The message names the procedure the program called, not the C function behind it.
+    call check(st == ARMADA_ERR_ARG .and. index(msg, '(in armada_get)') > 0 .and. index(msg, 'armada_gaf_') == 0, &
+               'a patch past the array: ' // trim(msg))
     call armada_get(g, [1, 1], [4, 4], single, stat=st, errmsg=msg)
     call check(st == ARMADA_ERR_TYPE .and. index(msg, 'real(4)') > 0 .and. index(msg, 'real(8)') > 0, &
                'a real(4) buffer for a real(8) array: ' // trim(msg))

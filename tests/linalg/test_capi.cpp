@@ -103,5 +103,18 @@ TEST(LinalgCapi, SolvesAndNumericalErrors) {
   for (int h : {a, b, v}) EXPECT_EQ(armada_ga_destroy(h), ARMADA_GA_OK);
 }
 
+// One rank passing a bad handle to a collective fails every rank (regression: the others hung).
+TEST(LinalgCapi, CollectiveWithOneBadMemberFailsOnEveryMember) {
+  const int a = create(3, 3), b = create(3, 3), c = create(3, 3);
+  const bool last = rma::rank() == rma::size() - 1;
+  const double one = 1, zero = 0;
+  EXPECT_NE(armada_la_gemm(0, 0, &one, last ? 987654 : a, b, &zero, c), ARMADA_GA_OK);
+  EXPECT_NE(std::string(armada_la_error_message()).find("armada_la_gemm"), std::string::npos) << armada_la_error_message();
+  EXPECT_NE(armada_la_gemm(0, 0, &one, a, b, &zero, last ? a : c), ARMADA_GA_OK);  // C aliasing A on one rank
+  EXPECT_NE(armada_la_lu_solve(0, a, last ? 987654 : b), ARMADA_GA_OK);
+  EXPECT_EQ(armada_la_gemm(0, 0, &one, a, b, &zero, c), ARMADA_GA_OK) << armada_la_error_message();  // still usable
+  for (int h : {a, b, c}) EXPECT_EQ(armada_ga_destroy(h), ARMADA_GA_OK);
+}
+
 }  // namespace
 }  // namespace armada::linalg::test

@@ -1,6 +1,8 @@
 // A job that dies with its segments mapped. Every rank allocates, prints its pid
 // ("pid <n>"), then the last rank kills itself with SIGKILL (mode "kill") or calls MPI_Abort
-// (mode "abort"). tests/rma/check_shm_cleanup.sh checks /dev/shm afterwards.
+// (mode "abort"). tests/rma/check_shm_cleanup.sh checks /dev/shm afterwards. Mode "churn"
+// allocates and frees segments of changing sizes (and mutex sets) until it is killed from
+// outside at a random moment (tests/rma/check_shm_churn.sh).
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -13,7 +15,19 @@ namespace rma = armada::rma;
 
 int main(int argc, char** argv) {
   const bool kill_mode = argc > 1 && std::strcmp(argv[1], "kill") == 0;
+  const bool churn_mode = argc > 1 && std::strcmp(argv[1], "churn") == 0;
   rma::Session session(&argc, &argv);
+  if (churn_mode) {
+    std::printf("pid %d\n", static_cast<int>(getpid()));
+    std::fflush(stdout);
+    for (std::size_t round = 0;; ++round) {
+      const std::size_t bytes = (std::size_t{4096} << (round % 12)) + 64 * (round % 7);
+      auto bases = rma::allocate(bytes);
+      rma::MutexSet m = rma::MutexSet::create(2);
+      rma::free(bases[static_cast<std::size_t>(rma::rank())]);
+      m.destroy();
+    }
+  }
   auto small = rma::allocate(4096);
   auto big = rma::allocate(64 << 20);
   rma::MutexSet m = rma::MutexSet::create(4);

@@ -333,6 +333,30 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
     direct.set("off");
     EXPECT_EQ(read_config().server_direct, "off");
   }
+  // Surrounding blanks are no part of a value, on either side alike.
+  for (const char* spaced : {" 3", "3 ", "\t3 \n"}) {
+    const ScopedEnv size("ARMADA_NODE_SIZE");
+    size.set(spaced);
+    EXPECT_EQ(read_config().node_size, 3) << "'" << spaced << "'";
+  }
+  {
+    const ScopedEnv transport("ARMADA_TRANSPORT");
+    transport.set(" server ");
+    EXPECT_EQ(read_config().transport, "server");
+  }
+  // A huge value is shown by its start and its length, not echoed whole.
+  {
+    const ScopedEnv huge("ARMADA_TRANSPORT");
+    huge.set(std::string(100000, 'x').c_str());
+    try {
+      read_config();
+      ADD_FAILURE() << "a 100 kB ARMADA_TRANSPORT was accepted";
+    } catch (const InvalidArgument& e) {
+      const std::string what = e.what();
+      EXPECT_LT(what.size(), 1000u) << "the message echoes the whole value";
+      EXPECT_NE(what.find("(100000 characters)"), std::string::npos) << what.substr(0, 300);
+    }
+  }
   // Everything is as it was: the environment reads back as the running configuration.
   EXPECT_EQ(read_config().node_size, config().node_size);
   EXPECT_EQ(read_config().server_direct, config().server_direct);

@@ -86,6 +86,13 @@ int   ARMCI_AccS(int datatype, void *scale,
                  int count[/*stride_levels+1*/], int stride_levels, int proc);
 
 int   ARMCI_Put_flag(void *src, void* dst, int size, int *flag, int value, int proc);
+/* Put with notification (classic ARMCI): armci_notify(proc) completes this process's earlier
+ * operations to proc, then raises proc's count of notifications from this process; it returns
+ * the number of notifications sent to proc so far. armci_notify_wait(proc, &n) waits until proc
+ * has notified this process as often as this process has waited on proc (this call included),
+ * stores that number of waits in *n and returns the count of notifications received. */
+int   armci_notify(int proc);
+int   armci_notify_wait(int proc, int *pval);
 int   ARMCI_PutS_flag(void *src_ptr, int src_stride_ar[/*stride_levels*/],
                  void *dst_ptr, int dst_stride_ar[/*stride_levels*/],
                  int count[/*stride_levels+1*/], int stride_levels,

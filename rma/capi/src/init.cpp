@@ -65,12 +65,14 @@ void start(const char* function, int thread_level, MPI_Comm comm, int* argc, cha
                  "above the thread level MPI provides (" + std::to_string(provided) + ")");
   }
   groups_init();
+  notify_init();
   g_runtime.init_count = 1;
 }
 
 void stop() {
   if (g_runtime.init_count == 0 || --g_runtime.init_count > 0) return;
   requests_finalize();
+  notify_finalize();
   mutexes_finalize();
   groups_finalize();
   if (g_runtime.owns_rma) rma::finalize();  // frees leaked segments; finalizes MPI if it started it

@@ -165,4 +165,10 @@ void requests_finalize();
 // ---- mutexes (mutex.cpp) ---------------------------------------------------------------------
 void mutexes_finalize();
 
+// ---- notifications (notify.cpp) ---------------------------------------------------------------
+/// Allocates the notification slots (collective, inside ARMCI_Init).
+void notify_init();
+/// Frees them (collective, inside the last ARMCI_Finalize).
+void notify_finalize();
+
 }  // namespace armada::armci

@@ -55,8 +55,23 @@ std::vector<detail::SettingRow> core_rows() {
   };
 }
 
+// A value as messages show it: whole up to 80 characters, else its start and its length.
+std::string shown(const std::string& text) {
+  constexpr std::size_t kShown = 80;
+  if (text.size() <= kShown) return "'" + text + "'";
+  return "'" + text.substr(0, kShown) + "...' (" + std::to_string(text.size()) + " characters)";
+}
+
 [[noreturn]] void reject(const char* name, const std::string& text, const std::string& reason) {
-  detail::throw_invalid("rma::init", name, "'" + text + "'", reason);
+  detail::throw_invalid("rma::init", name, shown(text), reason);
+}
+
+// Surrounding blanks are not part of a value, on either side ("2 " and " 2" are 2).
+std::string trimmed(std::string_view v) {
+  constexpr std::string_view blanks = " \t\n\r\f\v";
+  const std::size_t first = v.find_first_not_of(blanks);
+  if (first == std::string_view::npos) return {};
+  return std::string(v.substr(first, v.find_last_not_of(blanks) - first + 1));
 }
 
 long parse_int(const detail::SettingRow& row, const std::string& text) {
@@ -144,7 +159,7 @@ const std::string& Config::text(std::string_view name) const { return value_of(*
 Config read_config() {
   Config c;
   for (const detail::SettingRow& row : detail::setting_rows())
-    if (const char* v = std::getenv(row.doc.name)) apply(c, row, v);
+    if (const char* v = std::getenv(row.doc.name)) apply(c, row, trimmed(v));
   return c;
 }
 

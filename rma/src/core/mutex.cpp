@@ -2,6 +2,8 @@
 // so every transport reaches them through the same registry as data.
 #include "armada/rma/mutex.hpp"
 
+#include <atomic>
+#include <memory>
 #include <string>
 
 #include "armada/rma/memory.hpp"
@@ -13,6 +15,18 @@
 namespace armada::rma {
 
 struct MutexSet::Word : detail::TicketMutex {};
+
+// One flag per mutex of the set (group rank g's mutex m at first[g] + m): set by this process's
+// lock, cleared by its unlock. A relaxed store each: the lock itself orders what matters.
+struct MutexSet::Held {
+  std::vector<std::size_t> first;
+  std::unique_ptr<std::atomic<bool>[]> flags;
+};
+
+void MutexSet::mark(int mutex, int rank, bool held) const {
+  const std::size_t g = static_cast<std::size_t>(group_.group_rank(rank));
+  held_->flags[held_->first[g] + static_cast<std::size_t>(mutex)].store(held, std::memory_order_relaxed);
+}
 
 MutexSet MutexSet::create(int count, const Group& group) {
   constexpr const char* op = "rma::MutexSet::create";
@@ -28,16 +42,34 @@ MutexSet MutexSet::create(int count, const Group& group) {
   set.bases_ = allocate(static_cast<std::size_t>(count) * sizeof(detail::TicketMutex), group);
   set.counts_.resize(static_cast<std::size_t>(group.size()));
   MPI_Allgather(&count, 1, MPI_INT, set.counts_.data(), 1, MPI_INT, group.comm());
+  set.held_ = std::make_shared<Held>();
+  std::size_t total = 0;
+  for (int c : set.counts_) {
+    set.held_->first.push_back(total);
+    total += static_cast<std::size_t>(c);
+  }
+  set.held_->flags = std::make_unique<std::atomic<bool>[]>(total);  // value-initialized: false
   return set;
 }
 
 void MutexSet::destroy() {
   constexpr const char* op = "rma::MutexSet::destroy";
-  detail::state(op);
+  const detail::State& s = detail::state(op);
   if (!group_.impl()) detail::throw_invalid(op, "this", "an empty MutexSet", "was never created or is destroyed already");
+  // A member that still holds a mutex of the set fails every member: the holder would unlock
+  // freed memory, a waiter would wait for ever.
+  agree(op, [&] {
+    for (int g = 0; g < group_.size(); ++g)
+      for (int m = 0; m < counts_[static_cast<std::size_t>(g)]; ++m)
+        if (held_->flags[held_->first[static_cast<std::size_t>(g)] + static_cast<std::size_t>(m)].load(std::memory_order_relaxed))
+          detail::throw_state(op, "mutex " + std::to_string(m) + " of rank " + std::to_string(group_.world_rank(g)) +
+                                      " is held by rank " + std::to_string(s.rank) +
+                                      "; unlock every mutex of the set before destroying it");
+  }, group_);
   free(bases_[static_cast<std::size_t>(group_.rank())], group_);
   bases_.clear();
   counts_.clear();
+  held_.reset();
   group_ = Group(nullptr);
 }
 
@@ -81,13 +113,16 @@ void MutexSet::lock(int mutex, int rank) {
   Word* w = word(op, mutex, rank);
   auto t = reach(op, w, rank);
   t.transport.mutex_lock(w, t.slice, rank);
+  mark(mutex, rank, true);
 }
 
 bool MutexSet::try_lock(int mutex, int rank) {
   constexpr const char* op = "rma::MutexSet::try_lock";
   Word* w = word(op, mutex, rank);
   auto t = reach(op, w, rank);
-  return t.transport.mutex_try_lock(w, t.slice, rank);
+  const bool acquired = t.transport.mutex_try_lock(w, t.slice, rank);
+  if (acquired) mark(mutex, rank, true);
+  return acquired;
 }
 
 void MutexSet::unlock(int mutex, int rank) {
@@ -95,6 +130,7 @@ void MutexSet::unlock(int mutex, int rank) {
   Word* w = word(op, mutex, rank);
   auto t = reach(op, w, rank);
   t.transport.mutex_unlock(w, t.slice, rank);
+  mark(mutex, rank, false);
 }
 
 }  // namespace armada::rma

@@ -298,6 +298,30 @@ void init(MPI_Comm comm) {
   detail::init_on(comm, false);
 }
 
+namespace {
+template <class Start>
+void start_or_exit(const char* program, Start&& start) {
+  try {
+    start();
+  } catch (const std::exception& e) {
+    int initialized = 0, finalized = 0, rank = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::fprintf(stderr, "%s: %s\n", program, e.what());
+    if (initialized && !finalized) MPI_Finalize();
+    std::exit(exit_bad_settings);
+  }
+}
+}  // namespace
+
+void init_or_exit(const char* program, int* argc, char*** argv) {
+  start_or_exit(program, [&] { init(argc, argv); });
+}
+void init_or_exit(const char* program, MPI_Comm comm) {
+  start_or_exit(program, [&] { init(comm); });
+}
+
 void finalize() {
   auto& s = detail::state("rma::finalize");
   detail::fence_everything(s);

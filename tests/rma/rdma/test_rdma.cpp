@@ -5,7 +5,13 @@
 // ARMADA_TRANSPORT=rdma on virtual nodes, with UCX_TLS set to shared memory or to TCP.
 #include <gtest/gtest.h>
 
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -165,6 +171,56 @@ TEST(RdmaTransport, AccumulateBurstsAreAllAcknowledged) {
   fence(target);
   barrier();
   if (rank() == target) EXPECT_EQ(*seg.local<long>(), static_cast<long>(kBurst) * size());
+  barrier();
+}
+
+// The SysV segments of this process (UCX's memory for Armada's segments, its FIFOs), by shmid:
+// the mappings /proc/self/maps shows as /SYSV<key>, whose inode is the shmid.
+std::vector<int> my_sysv_segments() {
+  std::vector<int> ids;
+  std::FILE* maps = std::fopen("/proc/self/maps", "r");
+  char line[4096];
+  while (maps && std::fgets(line, sizeof line, maps)) {
+    unsigned long long inode = 0;
+    char path[3072] = "";
+    if (std::sscanf(line, "%*s %*s %*s %*s %llu %3071s", &inode, path) == 2 && std::strncmp(path, "/SYSV", 5) == 0) {
+      shmid_ds ds{};
+      if (shmctl(static_cast<int>(inode), IPC_STAT, &ds) == 0 && ds.shm_cpid == getpid())
+        ids.push_back(static_cast<int>(inode));
+    }
+  }
+  if (maps) std::fclose(maps);
+  return ids;
+}
+
+// Whether a process of another user in this process's group can attach segment `id` (a child
+// that drops to uid 60123, keeping the group).
+bool another_group_member_can_attach(int id) {
+  const pid_t child = fork();
+  if (child == 0) {
+    if (setgid(getegid()) != 0 || setuid(60123) != 0) _exit(3);
+    void* p = shmat(id, nullptr, SHM_RDONLY);
+    _exit(p == reinterpret_cast<void*>(-1) ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 3) << "the child could not change its user";
+  return WIFEXITED(status) && WEXITSTATUS(status) == 1;
+}
+
+// UCX makes its SysV segments mode 0660; Armada narrows every one to 0600 (regression: a user of
+// the owner's group could attach the job's data read-write).
+TEST(RdmaTransport, SharedMemoryIsTheOwnersAlone) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to act as another user of the group";
+  Segment seg(1 << 20);
+  const std::vector<int> ids = my_sysv_segments();
+  if (ids.empty()) GTEST_SKIP() << "UCX allocated no SysV segment in this configuration (UCX_ALLOC_PRIO, UCX_TLS)";
+  for (const int id : ids) {
+    shmid_ds ds{};
+    ASSERT_EQ(shmctl(id, IPC_STAT, &ds), 0);
+    EXPECT_EQ(ds.shm_perm.mode & 0777, 0600u) << "SysV segment " << id;
+    EXPECT_FALSE(another_group_member_can_attach(id)) << "SysV segment " << id;
+  }
   barrier();
 }
 

@@ -4,6 +4,7 @@
 // sleeps in the kernel until its turn, so waiting never burns a core.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "armada/rma/group.hpp"
@@ -17,7 +18,8 @@ class MutexSet {
   static MutexSet create(int count, const Group& group = Group::world());
 
   MutexSet() = default;
-  /// Frees the mutexes. Collective over the group; no mutex may be held.
+  /// Frees the mutexes. Collective over the group; no mutex may be held: if a member holds one,
+  /// every member throws StateError naming it, and the set stays usable.
   void destroy();
 
   /// Number of mutexes world rank `rank` holds in this set.
@@ -30,7 +32,10 @@ class MutexSet {
 
  private:
   struct Word;
+  struct Held;  // which mutexes of the set this process holds (shared by copies of the set)
   Word* word(const char* op, int mutex, int rank) const;
+  void mark(int mutex, int rank, bool held) const;
+  std::shared_ptr<Held> held_;
   std::vector<void*> bases_;   // per group rank, in the owner's address space
   std::vector<int> counts_;    // per group rank
   Group group_{nullptr};

@@ -97,11 +97,24 @@ std::string transport_choice();
 /// moves this rank's transfers to `target` that exceed ARMADA_SERVER_INLINE by direct copy.
 bool server_direct(int target);
 
+/// The exit code of a program whose runtime could not start from its settings (init_or_exit):
+/// 2, the code of bad input, as for a bad command-line option.
+inline constexpr int exit_bad_settings = 2;
+
+/// For programs: init(argc, argv), or init(comm); when that fails (a bad ARMADA_* value, ...),
+/// rank 0 prints "<program>: <message>" to stderr once, MPI is finalized if it was started, and
+/// the process exits with exit_bad_settings, on every rank alike (every rank read the same
+/// settings) instead of ending in an uncaught exception's abort.
+void init_or_exit(const char* program, int* argc, char*** argv);
+void init_or_exit(const char* program, MPI_Comm comm);
+
 /// RAII guard: init in the constructor, finalize in the destructor.
 class Session {
  public:
   Session(int* argc = nullptr, char*** argv = nullptr) { init(argc, argv); }
   explicit Session(MPI_Comm comm) { init(comm); }
+  /// init_or_exit(program, argc, argv): a program's session (see above).
+  Session(const char* program, int* argc, char*** argv) { init_or_exit(program, argc, argv); }
   ~Session() { finalize(); }
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
@@ -21,29 +20,29 @@ namespace armada::rma::detail {
 
 namespace {
 
-// Names are unpredictable, so that no other user of the machine can take them first and make
-// every allocation fail (O_EXCL refuses a name that exists): the pid and 64 random bits, drawn
-// again on the rare collision.
-constexpr int kNameAttempts = 16;
+// The object has no name: the creator makes it with memfd_create, and the other ranks of the
+// node open it through /proc/<creator pid>/fd/<fd> (as the server transport's helper thread
+// already does). So a job killed at any moment, even between creation and mapping, leaves
+// nothing behind: the kernel frees the memory with the last descriptor or mapping.
+int create_anonymous() { return memfd_create("armada", MFD_CLOEXEC); }
 
-std::uint64_t random_bits() {
-  std::uint64_t r = 0;
-  if (getrandom(&r, sizeof r, 0) != static_cast<ssize_t>(sizeof r)) {
-    static std::atomic<std::uint64_t> fallback{0};  // no entropy: still distinct, less secret
-    r = (static_cast<std::uint64_t>(getpid()) << 32) ^ fallback.fetch_add(0x9E3779B97F4A7C15ull) ^
-        reinterpret_cast<std::uintptr_t>(&r);
-  }
-  return r;
+// memfd memory is not bounded by /dev/shm's size as named objects were: a huge request would
+// make fallocate take all memory and wake the OOM killer. So the creator refuses what /dev/shm
+// could not hold (the bound named objects had), or what exceeds memory and swap: an errno or 0.
+int too_large(std::size_t bytes) {
+  struct statvfs fs {};
+  if (statvfs("/dev/shm", &fs) == 0 && bytes > static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize) return ENOSPC;
+  struct sysinfo info {};
+  if (sysinfo(&info) == 0 &&
+      bytes > (static_cast<unsigned long long>(info.totalram) + info.totalswap) * info.mem_unit)
+    return ENOMEM;
+  return 0;
 }
 
-/// Creates a new object under a fresh name (written to `name`); returns its fd or -1 (errno).
-int create_unique(char (&name)[64], int pid) {
-  for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
-    std::snprintf(name, sizeof name, "/armada.%d.%016llx", pid, static_cast<unsigned long long>(random_bits()));
-    const int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd >= 0 || errno != EEXIST) return fd;
-  }
-  return -1;  // errno is EEXIST
+int open_from_creator(int pid, int fd) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, fd);
+  return open(path, O_RDWR | O_CLOEXEC);
 }
 
 }  // namespace
@@ -54,9 +53,8 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
   int node_rank = 0;
   MPI_Comm_rank(node_comm, &node_rank);
 
-  // The creator sends the name, or an error number, to the others.
+  // The creator sends its pid and descriptor, or an error number, to the others.
   struct Announce {
-    char name[64];
     int error;
     int pid;
     int fd;
@@ -64,23 +62,24 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
   int fd = -1;
   if (node_rank == 0) {
     msg.pid = static_cast<int>(getpid());
-    fd = create_unique(msg.name, msg.pid);
-    if (fd < 0) {
-      msg.error = errno;
-    } else if (int e = posix_fallocate(fd, 0, static_cast<off_t>(bytes)); e != 0) {
-      msg.error = e;
-      close(fd);
-      fd = -1;
-      shm_unlink(msg.name);
+    msg.error = too_large(bytes);
+    if (msg.error == 0) {
+      fd = create_anonymous();
+      if (fd < 0) {
+        msg.error = errno;
+      } else if (int e = posix_fallocate(fd, 0, static_cast<off_t>(bytes)); e != 0) {
+        msg.error = e;
+        close(fd);
+        fd = -1;
+      }
     }
     msg.fd = fd;
   }
   MPI_Bcast(&msg, sizeof msg, MPI_BYTE, 0, node_comm);
   if (msg.error != 0)
-    throw_system(op, "cannot create " + std::to_string(bytes) + " bytes of shared memory in /dev/shm",
-                 msg.error);
+    throw_system(op, "cannot create " + std::to_string(bytes) + " bytes of shared memory", msg.error);
 
-  if (node_rank != 0) fd = shm_open(msg.name, O_RDWR, 0600);
+  if (node_rank != 0) fd = open_from_creator(msg.pid, msg.fd);
   int my_error = fd < 0 ? errno : 0;
   void* p = MAP_FAILED;
   if (fd >= 0) {
@@ -88,10 +87,9 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
     if (p == MAP_FAILED) my_error = errno;
     if (node_rank != 0) close(fd);
   }
-  // Everyone has mapped (or failed): the name is no longer needed.
+  // The creator keeps its descriptor (and so the object) until everyone has mapped or failed.
   int any_error = 0;
   MPI_Allreduce(&my_error, &any_error, 1, MPI_INT, MPI_MAX, node_comm);
-  if (node_rank == 0) shm_unlink(msg.name);
   if (any_error != 0) {
     if (p != MAP_FAILED) munmap(p, bytes);
     if (node_rank == 0 && fd >= 0) close(fd);

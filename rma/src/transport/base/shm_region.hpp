@@ -1,7 +1,8 @@
-// A POSIX shared-memory object created by one rank of a node and mapped by the others.
+// A shared-memory object created by one rank of a node and mapped by the others.
 //
-// The object is mode 0600 and is unlinked as soon as every participant has mapped it, so the
-// only window in which a killed job can leave a file in /dev/shm is the creation itself.
+// The object never has a name (memfd_create; the others open the creator's descriptor through
+// /proc), so no moment exists at which a killed job could leave a file in /dev/shm, and no
+// other user can open it (/proc/<pid>/fd needs the creator's own user).
 #pragma once
 
 #include <mpi.h>
@@ -25,8 +26,8 @@ class ShmRegion {
 
   std::byte* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
-  /// The creator's process id and open descriptor of the (unlinked) object: another process of
-  /// the node can map it through /proc/<pid>/fd/<fd> while the creator holds the region.
+  /// The creator's process id and open descriptor of the object: another process of the node
+  /// can map it through /proc/<pid>/fd/<fd> while the creator holds the region.
   int creator_pid() const noexcept { return creator_pid_; }
   int creator_fd() const noexcept { return creator_fd_; }
 

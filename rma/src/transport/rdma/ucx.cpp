@@ -2,6 +2,9 @@
 
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -206,6 +209,7 @@ void Ucx::connect(MPI_Comm comm) {
   check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(origin_, &none), origin_, service_));
   check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(service_, &none), origin_, service_));
   progress_through_barrier(comm, origin_, service_);
+  restrict_shared_memory_to_owner();  // the workers' shared-memory FIFOs
   for (int r = 0; r < size_; ++r) paths_.push_back(path_to(r));
 }
 
@@ -360,6 +364,32 @@ Registration::Registration(ucp_context_h context, void* base, std::size_t bytes)
   pack(op);
 }
 
+int restrict_shared_memory_to_owner() {
+  std::FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (!maps) return 0;
+  int changed = 0;
+  char line[4096];
+  while (std::fgets(line, sizeof line, maps)) {
+    // start-end perms offset dev inode path: SysV segments show as "/SYSV<key>" with the shmid
+    // as their inode; shared-memory files under /dev/shm by their path.
+    unsigned long long inode = 0;
+    char path[3072] = "";
+    if (std::sscanf(line, "%*s %*s %*s %*s %llu %3071s", &inode, path) != 2) continue;
+    if (std::strncmp(path, "/SYSV", 5) == 0) {
+      shmid_ds ds{};
+      const int id = static_cast<int>(inode);
+      if (shmctl(id, IPC_STAT, &ds) != 0 || ds.shm_cpid != getpid() || (ds.shm_perm.mode & 077) == 0) continue;
+      ds.shm_perm.mode &= ~077u;
+      if (shmctl(id, IPC_SET, &ds) == 0) ++changed;
+    } else if (std::strncmp(path, "/dev/shm/", 9) == 0 && !std::strstr(line, "(deleted)")) {
+      struct stat st {};
+      if (stat(path, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 077) != 0 && chmod(path, 0600) == 0) ++changed;
+    }
+  }
+  std::fclose(maps);
+  return changed;
+}
+
 Registration Registration::allocate(ucp_context_h context, std::size_t bytes) {
   constexpr const char* op = "rma::allocate (rdma)";
   Registration r;
@@ -375,6 +405,7 @@ Registration Registration::allocate(ucp_context_h context, std::size_t bytes) {
   attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
   check_ucs(op, "ucp_mem_query", ucp_mem_query(r.memh_, &attr));
   r.base_ = static_cast<std::byte*>(attr.address);
+  restrict_shared_memory_to_owner();  // before any data is written to it
   // Fresh shared memory and mmap are zero; UCX's last resort (heap) is not, and a user's
   // UCX_ALLOC_PRIO may put it first. Zeroing what is zero costs one pass at allocation.
   if (!Ucx::allocation_zeroes()) std::memset(r.base_, 0, bytes);

@@ -122,6 +122,13 @@ class Ucx {
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the world, for the collective close
 };
 
+/// Makes every SysV shared-memory segment this process created, and every shared-memory file it
+/// mapped, accessible to its own user only (0600). UCX creates its SysV segments (the memory it
+/// allocates for Armada's segments, its shared-memory FIFOs) with mode 0660 and no way to ask for
+/// less, so a user of the same group could attach the job's data; Armada narrows each one as soon
+/// as UCX has made it (after allocation, after the workers' wireup). Returns how many it changed.
+int restrict_shared_memory_to_owner();
+
 /// A segment slice this process registered with UCX, and the packed key peers unpack.
 class Registration {
  public:

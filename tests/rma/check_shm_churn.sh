@@ -1,0 +1,51 @@
+#!/bin/sh
+# check_shm_churn.sh <tries> <launch...>: starts a job that allocates and frees shared memory
+# without pause (shm_abort churn), kills it at a random moment while it allocates — SIGKILL to
+# one random rank on odd tries, SIGTERM to the launcher on even ones — and checks after every
+# try that none of its ranks left anything behind: no /dev/shm/armada.* object, no SysV segment
+# created by a rank, no new /dev/shm/ucx_shm_posix_* file.
+tries=$1; shift
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+for try in $(seq 1 "$tries"); do
+  ucx_before=$(ls /dev/shm 2>/dev/null | grep '^ucx_shm_posix_' | sort)
+  : >"$out"  # not the last try's pids
+  "$@" churn >"$out" 2>&1 &
+  launcher=$!
+  # Wait (at most 30 s) until every rank has printed its pid and is allocating.
+  ranks=0
+  for _ in $(seq 1 300); do
+    pids=$(sed -n 's/^pid \([0-9]*\)$/\1/p' "$out")
+    ranks=$(printf '%s\n' "$pids" | grep -c .)
+    [ "$ranks" -ge 2 ] && break
+    sleep 0.1
+  done
+  [ "$ranks" -ge 1 ] || { echo "check_shm_churn: try $try: no rank started"; cat "$out"; kill "$launcher" 2>/dev/null; exit 1; }
+  sleep "0.$(shuf -i 0-999 -n 1 | awk '{printf "%03d", $1}')"
+  if [ $((try % 2)) -eq 1 ]; then
+    victim=$(printf '%s\n' "$pids" | shuf -n 1)
+    kill -KILL "$victim" 2>/dev/null; how="SIGKILL to rank pid $victim"
+  else
+    kill -TERM "$launcher" 2>/dev/null; how="SIGTERM to the launcher"
+  fi
+  wait "$launcher"; rc=$?
+  # A segment stays listed (marked for destruction) while a dying rank still has it attached:
+  # look only once every rank has exited (at most 15 s).
+  for _ in $(seq 1 150); do
+    alive=""
+    for p in $pids; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+    [ -z "$alive" ] && break
+    sleep 0.1
+  done
+  [ -z "$alive" ] || { echo "check_shm_churn: try $try: ranks$alive still running 15 s after the launcher ended"; exit 1; }
+  left=""
+  for p in $pids; do
+    left="$left$(ls /dev/shm 2>/dev/null | grep "^armada\.$p\.")"
+    left="$left$(ipcs -m -p 2>/dev/null | awk -v p="$p" '$3 == p {print " sysv:" $1}')"
+  done
+  ucx_after=$(ls /dev/shm 2>/dev/null | grep '^ucx_shm_posix_' | sort)
+  if [ -n "$ucx_before" ]; then ucx_after=$(printf '%s\n' "$ucx_after" | grep -v -x -F "$ucx_before"); fi
+  left="$left$(printf '%s' "$ucx_after" | tr '\n' ' ')"
+  if [ -n "$left" ]; then echo "check_shm_churn: try $try ($how, exit $rc): left behind: $left"; exit 1; fi
+  if [ "$rc" -eq 0 ]; then echo "check_shm_churn: try $try: the job was supposed to die"; exit 1; fi
+  echo "check_shm_churn: try $try: $how while allocating (exit $rc): ranks $(echo $pids | tr '\n' ' ')left nothing"
+done

@@ -34,6 +34,7 @@ def main():
         lo, hi = a.block(other)
         check(f"get of rank {other}'s block {lo}..{hi}", a[lo[0]:hi[0], lo[1]:hi[1]],
               ref[lo[0]:hi[0], lo[1]:hi[1]])
+        armada.sync()                                        # every read done before the updates
         a.acc((slice(None), 0), np.ones(n), alpha=2.0)       # every rank adds 2 to column 0
         armada.sync()
         want = ref.copy()

@@ -137,6 +137,13 @@ def _exit(self, kind, value, traceback):
     return False
 
 
+def _array(self, dtype=None, copy=None):
+    whole = self[...]
+    return whole if dtype is None else whole.astype(dtype)
+
+
 # `with GlobalArray.create(...) as a:` destroys the array at the end of the block (collective).
 GlobalArray.__enter__ = _enter
 GlobalArray.__exit__ = _exit
+# numpy.asarray(a): the whole array, fetched by this rank (a one-sided get; not collective).
+GlobalArray.__array__ = _array

@@ -29,40 +29,42 @@ struct Selection {
   bool empty = false;
 };
 
-std::string key_str(py::handle key) { return repr_of(key); }
-
-[[noreturn]] void index_error(const char* op, py::handle key, const std::string& why) {
-  fail(ErrorKind::index, op, "index", key_str(key), why);
+// Index errors name the array: "... argument 'index' = (5, 0): array 'A' (float64, shape (4,
+// 6)): index 5 is out of bounds for dimension 0 of size 4".
+[[noreturn]] void index_error(const char* op, const Array& a, py::handle key, const std::string& why,
+                              ErrorKind kind = ErrorKind::index) {
+  fail(kind, op, "index", repr_of(key), describe(a) + ": " + why);
 }
 
 // One dimension of the key: an integer or a slice.
-void select_dim(const char* op, py::handle key, py::handle entry, int d, Index n, Selection& s) {
+void select_dim(const char* op, const Array& a, py::handle key, py::handle entry, int d, Index n, Selection& s) {
   if (PyIndex_Check(entry.ptr()) && !PyBool_Check(entry.ptr())) {
     Index i = PyNumber_AsSsize_t(entry.ptr(), PyExc_IndexError);
     if (i == -1 && PyErr_Occurred()) {
       PyErr_Clear();
-      index_error(op, key, "index of dimension " + std::to_string(d) + " does not fit in 64 bits");
+      index_error(op, a, key, "index of dimension " + std::to_string(d) + " does not fit in 64 bits");
     }
     if (i < 0) i += n;
     if (i < 0 || i >= n)
-      index_error(op, key, "index " + repr_of(entry) + " is out of bounds for dimension " + std::to_string(d) +
+      index_error(op, a, key, "index " + repr_of(entry) + " is out of bounds for dimension " + std::to_string(d) +
                                " of size " + std::to_string(n));
     s.lo[d] = i, s.hi[d] = i + 1, s.skip[d] = 1, s.counts[d] = 1;
     return;
   }
   if (!PySlice_Check(entry.ptr()))
-    fail(ErrorKind::type, op, "index", key_str(key),
-         "entries must be integers, slices or '...' (index arrays: use gather/scatter), not " +
-             std::string(Py_TYPE(entry.ptr())->tp_name));
+    index_error(op, a, key,
+                "entries must be integers, slices or '...' (index arrays: use gather/scatter), not " +
+                    std::string(Py_TYPE(entry.ptr())->tp_name),
+                ErrorKind::type);
   auto* slice = reinterpret_cast<PySliceObject*>(entry.ptr());
   Py_ssize_t start = 0, stop = 0, step = 0;
   if (PySlice_Unpack(entry.ptr(), &start, &stop, &step) < 0) {
     PyErr_Clear();
-    fail(ErrorKind::value, op, "index", key_str(key), "slice step of dimension " + std::to_string(d) + " must not be zero");
+    index_error(op, a, key, "slice step of dimension " + std::to_string(d) + " must not be zero", ErrorKind::value);
   }
   for (auto [given, value] : {std::pair{slice->start, start}, std::pair{slice->stop, stop}})
     if (given != Py_None && (value < -n || value > n))
-      index_error(op, key, "slice " + repr_of(entry) + " reaches past dimension " + std::to_string(d) + " of size " +
+      index_error(op, a, key, "slice " + repr_of(entry) + " reaches past dimension " + std::to_string(d) + " of size " +
                                std::to_string(n) + " (a patch must lie inside the array)");
   const Py_ssize_t count = PySlice_AdjustIndices(n, &start, &stop, step);
   s.counts[d] = count;
@@ -90,27 +92,27 @@ Selection select(const char* op, const Array& a, py::handle key) {
   int ellipsis = -1, given = 0;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (entries[i].ptr() == Py_Ellipsis) {
-      if (ellipsis >= 0) index_error(op, key, "an index can only have a single ellipsis ('...')");
+      if (ellipsis >= 0) index_error(op, a, key, "an index can only have a single ellipsis ('...')");
       ellipsis = static_cast<int>(i);
     } else {
       ++given;
     }
   }
   if (given > n)
-    index_error(op, key, "too many indices for a " + std::to_string(n) + "-dimensional array (" + std::to_string(given) + ")");
+    index_error(op, a, key, "too many indices for a " + std::to_string(n) + "-dimensional array (" + std::to_string(given) + ")");
   Selection s;
   s.lo = s.hi = s.skip = s.counts = Coord::filled(n, 0);
   const py::object all = py::reinterpret_steal<py::object>(PySlice_New(nullptr, nullptr, nullptr));
   int d = 0;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (static_cast<int>(i) == ellipsis) {
-      for (int k = 0; k < n - given; ++k, ++d) select_dim(op, key, all, d, dims[d], s);
+      for (int k = 0; k < n - given; ++k, ++d) select_dim(op, a, key, all, d, dims[d], s);
     } else {
-      select_dim(op, key, entries[i], d, dims[d], s);
+      select_dim(op, a, key, entries[i], d, dims[d], s);
       ++d;
     }
   }
-  for (; d < n; ++d) select_dim(op, key, all, d, dims[d], s);
+  for (; d < n; ++d) select_dim(op, a, key, all, d, dims[d], s);
   return s;
 }
 

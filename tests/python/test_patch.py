@@ -24,9 +24,11 @@ def test_put_then_get_everything(dtype, shape, me, nproc):
     with filled(shape, dtype, me, nproc)[0] as a:
         ref = values(shape, dtype)
         whole = a[...]
+        as_numpy = np.asarray(a)
         assert a.shape == shape and a.dtype == np.dtype(dtype) and a.ndim == len(shape)
         armada.sync()
     assert_close(whole, ref, dtype)
+    assert_close(as_numpy, ref, dtype)
 
 
 KEYS_2D = [

@@ -34,6 +34,23 @@ if(NOT ARMADA_PYTHON_MISSING)
     list(APPEND ARMADA_PYTHON_MISSING "Python3 development files and NumPy headers (python3-dev, python3-numpy)")
   endif()
 endif()
+# mpi4py must run on the MPI Armada is built with (Debian's python3-mpi4py is built on Open MPI:
+# an MPICH build of Armada cannot share a process with it).
+if(NOT ARMADA_PYTHON_MISSING)
+  execute_process(COMMAND "${Python3_EXECUTABLE}" -c
+                    "from mpi4py import rc; rc.initialize = False; from mpi4py import MPI; print(MPI.Get_library_version())"
+                  OUTPUT_VARIABLE _armada_mpi4py_mpi RESULT_VARIABLE _rc ERROR_QUIET)
+  set(_armada_mpi4py_vendor unknown)
+  if(_armada_mpi4py_mpi MATCHES "Open MPI")
+    set(_armada_mpi4py_vendor openmpi)
+  elseif(_armada_mpi4py_mpi MATCHES "MPICH")
+    set(_armada_mpi4py_vendor mpich)
+  endif()
+  if(NOT _armada_mpi4py_vendor STREQUAL ARMADA_MPI_VENDOR)
+    list(APPEND ARMADA_PYTHON_MISSING
+         "an mpi4py on Armada's MPI (${ARMADA_MPI_VENDOR}; this mpi4py runs on ${_armada_mpi4py_vendor})")
+  endif()
+endif()
 if(NOT ARMADA_PYTHON_MISSING)
   find_package(pybind11 CONFIG QUIET)
   if(NOT pybind11_FOUND)

@@ -7,6 +7,7 @@
 // read or written in reverse. A slice reaching past the array is an IndexError (NumPy clips it;
 // a put that silently clipped would hide the bug).
 #include <Python.h>
+#include <mpi.h>
 
 #include <optional>
 #include <vector>
@@ -435,6 +436,25 @@ long read_inc(Array& a, py::handle index, long increment) {
   return a.read_inc(at, increment);
 }
 
+// The C++ baseline of bench/python/bench_patch.py, in the same process: `iterations` blocking
+// gets or puts of patch [lo, hi) through the C++ API, no Python in the loop. Seconds.
+double time_patch(Array& a, const std::string& what, py::handle lo_arg, py::handle hi_arg, int iterations) {
+  constexpr const char* op = "armada._core.time_patch";
+  live(a, op);
+  const Coord lo = coord_of(lo_arg, op, "lo"), hi = coord_of(hi_arg, op, "hi");
+  if (what != "get" && what != "put") fail(ErrorKind::value, op, "what", what, "must be 'get' or 'put'");
+  std::vector<std::byte> buf(static_cast<std::size_t>(arrays::Patch{lo, hi}.elements()) * a.element_size());
+  py::gil_scoped_release unlocked;
+  const double start = MPI_Wtime();
+  for (int i = 0; i < iterations; ++i) {
+    if (what == "get")
+      a.get(lo, hi, buf.data());
+    else
+      a.put(lo, hi, buf.data());
+  }
+  return MPI_Wtime() - start;
+}
+
 }  // namespace
 
 Array& live(Array& a, const char* op) {
@@ -500,6 +520,7 @@ void bind_array(py::module_& m) {
         return a.valid() ? "<armada.GlobalArray " + describe(a) + ">" : std::string("<armada.GlobalArray (destroyed)>");
       });
   bind_collectives(m, cls);
+  m.def("_time_patch", &time_patch, py::arg("a"), py::arg("what"), py::arg("lo"), py::arg("hi"), py::arg("iterations"));
 }
 
 }  // namespace armada::python

@@ -187,51 +187,65 @@ Source source_of(const char* op, const Array& a, const Selection& s, py::handle 
   return {py::array::ensure(src, py::array::c_style), Coord{}};
 }
 
+// The transfers of one selection, with the GIL released: a get into `p`, or a put (scale null)
+// or accumulate from `src`; nonblocking where Armada has the nonblocking form, while strided
+// selections complete before the call returns (an empty handle).
+arrays::NbHandle fetch(Array& a, const Selection& s, void* p, bool blocking) {
+  arrays::NbHandle h;
+  if (s.empty) return h;
+  if (s.strided)
+    a.get_strided(s.lo, s.hi, s.skip, p);
+  else if (blocking)
+    a.get(s.lo, s.hi, p);
+  else
+    h = a.get_nb(s.lo, s.hi, p);
+  return h;
+}
+
+arrays::NbHandle update(Array& a, const Selection& s, const Source& src, const void* scale, bool blocking) {
+  arrays::NbHandle h;
+  const void* p = src.data.data();
+  if (s.empty) return h;
+  if (s.strided && scale)
+    a.acc_strided(s.lo, s.hi, s.skip, p, scale, src.ld);
+  else if (s.strided)
+    a.put_strided(s.lo, s.hi, s.skip, p, src.ld);
+  else if (blocking && scale)
+    a.acc(s.lo, s.hi, p, scale, src.ld);
+  else if (blocking)
+    a.put(s.lo, s.hi, p, src.ld);
+  else
+    h = scale ? a.acc_nb(s.lo, s.hi, p, scale, src.ld) : a.put_nb(s.lo, s.hi, p, src.ld);
+  return h;
+}
+
 py::object get(Array& a, py::handle key) {
   constexpr const char* op = "GlobalArray.__getitem__";
   live(a, op);
   const Selection s = select(op, a, key);
   py::array buf(dtype_of(a.type()), s.shape);
-  if (!s.empty) {
-    void* p = buf.mutable_data();
+  void* p = buf.mutable_data();
+  {
     py::gil_scoped_release unlocked;
-    if (s.strided)
-      a.get_strided(s.lo, s.hi, s.skip, p);
-    else
-      a.get(s.lo, s.hi, p);
+    fetch(a, s, p, true);
   }
   return result_of(buf, s);
 }
 
-void put(Array& a, py::handle key, py::handle value) {
-  constexpr const char* op = "GlobalArray.__setitem__";
-  live(a, op);
-  const Selection s = select(op, a, key);
-  const Source src = source_of(op, a, s, value);
-  if (s.empty) return;
-  const void* p = src.data.data();
-  py::gil_scoped_release unlocked;
-  if (s.strided)
-    a.put_strided(s.lo, s.hi, s.skip, p, src.ld);
-  else
-    a.put(s.lo, s.hi, p, src.ld);
-}
-
-void acc(Array& a, py::handle key, py::handle value, py::handle alpha) {
-  constexpr const char* op = "GlobalArray.acc";
+// a[key] = value (alpha none) or a[key] += alpha * value.
+void put_or_acc(Array& a, py::handle key, py::handle value, std::optional<py::handle> alpha) {
+  const char* op = alpha ? "GlobalArray.acc" : "GlobalArray.__setitem__";
   live(a, op);
   alignas(16) std::byte scale[16];
-  scalar_of(alpha, a.type(), op, "alpha", scale);
+  if (alpha) scalar_of(*alpha, a.type(), op, "alpha", scale);
   const Selection s = select(op, a, key);
   const Source src = source_of(op, a, s, value);
-  if (s.empty) return;
-  const void* p = src.data.data();
   py::gil_scoped_release unlocked;
-  if (s.strided)
-    a.acc_strided(s.lo, s.hi, s.skip, p, scale, src.ld);
-  else
-    a.acc(s.lo, s.hi, p, scale, src.ld);
+  update(a, s, src, alpha ? scale : nullptr, true);
 }
+
+void put(Array& a, py::handle key, py::handle value) { put_or_acc(a, key, value, std::nullopt); }
+void acc(Array& a, py::handle key, py::handle value, py::handle alpha) { put_or_acc(a, key, value, alpha); }
 
 // ---- nonblocking ------------------------------------------------------------------------------
 /// The operations of one nonblocking get, put or acc, with the buffers they use: the result
@@ -240,27 +254,15 @@ struct Request {
   py::array buffer;         // declared first: destroyed after the handle waited
   py::object result = py::none();
   arrays::NbHandle handle;
-  bool completed = false;
 
   py::object wait() {
-    if (!completed) {
-      py::gil_scoped_release unlocked;
-      handle.wait();
-    }
-    completed = true;
+    py::gil_scoped_release unlocked;
+    handle.wait();
     return result;
   }
-  bool done() {
-    if (!completed && handle.test()) {
-      handle.wait();  // returns at once: lets the handle go
-      completed = true;
-    }
-    return completed;
-  }
+  bool done() { return handle.test(); }
 };
 
-// Strided selections have no nonblocking form in Armada: they complete before the call returns
-// (the request is then done at once).
 Request get_nb(Array& a, py::handle key) {
   constexpr const char* op = "GlobalArray.get_nb";
   live(a, op);
@@ -270,39 +272,22 @@ Request get_nb(Array& a, py::handle key) {
   r.result = result_of(r.buffer, s);
   void* p = r.buffer.mutable_data();
   py::gil_scoped_release unlocked;
-  if (s.empty) {
-    r.completed = true;
-  } else if (s.strided) {
-    a.get_strided(s.lo, s.hi, s.skip, p);
-    r.completed = true;
-  } else {
-    r.handle = a.get_nb(s.lo, s.hi, p);
-  }
+  r.handle = fetch(a, s, p, false);
   return r;
 }
 
-Request update_nb(Array& a, py::handle key, py::handle value, py::handle alpha, bool accumulate) {
-  const char* op = accumulate ? "GlobalArray.acc_nb" : "GlobalArray.put_nb";
+Request update_nb(Array& a, py::handle key, py::handle value, std::optional<py::handle> alpha) {
+  const char* op = alpha ? "GlobalArray.acc_nb" : "GlobalArray.put_nb";
   live(a, op);
-  alignas(16) std::byte scale[16];
-  if (accumulate) scalar_of(alpha, a.type(), op, "alpha", scale);
-  const Selection s = select(op, a, key);
-  Source src = source_of(op, a, s, value);
   Request r;
+  // The scale must outlive the operations: Armada's nonblocking acc copies it (NbHandle keeps it).
+  alignas(16) std::byte scale[16];
+  if (alpha) scalar_of(*alpha, a.type(), op, "alpha", scale);
+  const Selection s = select(op, a, key);
+  const Source src = source_of(op, a, s, value);
   r.buffer = src.data;
-  const void* p = r.buffer.data();
   py::gil_scoped_release unlocked;
-  if (s.empty) {
-    r.completed = true;
-  } else if (s.strided) {
-    if (accumulate)
-      a.acc_strided(s.lo, s.hi, s.skip, p, scale, src.ld);
-    else
-      a.put_strided(s.lo, s.hi, s.skip, p, src.ld);
-    r.completed = true;
-  } else {
-    r.handle = accumulate ? a.acc_nb(s.lo, s.hi, p, scale, src.ld) : a.put_nb(s.lo, s.hi, p, src.ld);
-  }
+  r.handle = update(a, s, src, alpha ? scale : nullptr, false);
   return r;
 }
 
@@ -484,9 +469,9 @@ void bind_array(py::module_& m) {
       .def("acc", &acc, py::arg("index"), py::arg("value"), py::arg("alpha") = 1,
            "a[index] += alpha * value, atomically per element (a one-sided accumulate).")
       .def("get_nb", &get_nb, py::arg("index") = py::ellipsis(), "A nonblocking get: wait() returns the data.")
-      .def("put_nb", [](Array& a, py::handle k, py::handle v) { return update_nb(a, k, v, py::none(), false); },
+      .def("put_nb", [](Array& a, py::handle k, py::handle v) { return update_nb(a, k, v, std::nullopt); },
            py::arg("index"), py::arg("value"))
-      .def("acc_nb", [](Array& a, py::handle k, py::handle v, py::handle alpha) { return update_nb(a, k, v, alpha, true); },
+      .def("acc_nb", [](Array& a, py::handle k, py::handle v, py::handle alpha) { return update_nb(a, k, v, alpha); },
            py::arg("index"), py::arg("value"), py::arg("alpha") = 1)
       .def("local", &local, py::arg("ghosts") = false,
            "This rank's block as a writable NumPy view (no copy); with ghosts=True including the ghost cells.")

@@ -58,12 +58,13 @@ void lu_solve(const Array& a, Array& b, const std::string& trans) {
   la::detail::lu_solve(o, a, b);
 }
 
-void cholesky_solve(const Array& a, Array& b) {
-  constexpr const char* op = "armada.linalg.cholesky_solve";
+// An operation on a matrix and one output of its dtype, with no other argument to agree on.
+template <void (*call)(const Array&, Array&)>
+void on_matrix_and_output(const char* op, const char* output, const Array& a, Array& out) {
   require_float(op, "a", a);
-  require_same_type(op, a, "b", b);
+  require_same_type(op, a, output, out);
   py::gil_scoped_release unlocked;
-  la::detail::cholesky_solve(a, b);
+  call(a, out);
 }
 
 // Eigenvalues (a NumPy array of the real dtype) into w; eigenvectors into v.
@@ -82,13 +83,6 @@ py::array eigen_symmetric(const Array& a, Array& v) {
   return w;
 }
 
-void inverse(const Array& a, Array& inv) {
-  constexpr const char* op = "armada.linalg.inverse";
-  require_float(op, "a", a);
-  require_same_type(op, a, "inv", inv);
-  py::gil_scoped_release unlocked;
-  la::detail::inverse(a, inv);
-}
 
 }  // namespace
 
@@ -97,9 +91,13 @@ void bind_linalg(py::module_& m) {
   la.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha") = 1, py::arg("beta") = 0,
          py::arg("transa") = "N", py::arg("transb") = "N");
   la.def("lu_solve", &lu_solve, py::arg("a"), py::arg("b"), py::arg("trans") = "N");
-  la.def("cholesky_solve", &cholesky_solve, py::arg("a"), py::arg("b"));
+  la.def("cholesky_solve", [](const Array& a, Array& b) {
+    on_matrix_and_output<&la::detail::cholesky_solve>("armada.linalg.cholesky_solve", "b", a, b);
+  }, py::arg("a"), py::arg("b"));
   la.def("eigen_symmetric", &eigen_symmetric, py::arg("a"), py::arg("v"));
-  la.def("inverse", &inverse, py::arg("a"), py::arg("inv"));
+  la.def("inverse", [](const Array& a, Array& inv) {
+    on_matrix_and_output<&la::detail::inverse>("armada.linalg.inverse", "inv", a, inv);
+  }, py::arg("a"), py::arg("inv"));
 }
 
 }  // namespace armada::python

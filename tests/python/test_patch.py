@@ -18,6 +18,17 @@ def filled(shape, dtype, me, nproc, name="A"):
     return a, ref
 
 
+def written_by(writer, shape, dtype, write):
+    """The whole of a new zeroed array after rank `writer` ran write(a) and every rank synced."""
+    with armada.GlobalArray.create(shape, dtype) as a:
+        if armada.rank() == writer:
+            write(a)
+        armada.sync()
+        got = a[...]
+        armada.sync()
+    return got
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", SHAPES)
 def test_put_then_get_everything(dtype, shape, me, nproc):
@@ -68,13 +79,10 @@ def test_put_matches_numpy_assignment(dtype, key, me):
     ref = np.zeros(shape, dtype)
     src = values(np.shape(ref[key]), dtype, seed=7)
     ref[key] = src
-    with armada.GlobalArray.create(shape, dtype) as a:
-        if me == 0:
-            a[key] = src
-        armada.sync()
-        got = a[...]
-        armada.sync()
-    assert_close(got, ref, dtype)
+
+    def write(a):
+        a[key] = src
+    assert_close(written_by(0, shape, dtype, write), ref, dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -83,14 +91,11 @@ def test_put_broadcasts_like_numpy(dtype, me):
     row = values((5,), dtype, seed=3)
     ref[1:4, :] = row
     ref[5, ::2] = 7
-    with armada.GlobalArray.create((6, 5), dtype) as a:
-        if me == armada.size() - 1:
-            a[1:4, :] = row          # a row broadcast over three rows
-            a[5, ::2] = 7            # a Python scalar over a strided selection
-        armada.sync()
-        got = a[...]
-        armada.sync()
-    assert_close(got, ref, dtype)
+
+    def write(a):
+        a[1:4, :] = row          # a row broadcast over three rows
+        a[5, ::2] = 7            # a Python scalar over a strided selection
+    assert_close(written_by(armada.size() - 1, (6, 5), dtype, write), ref, dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -106,14 +111,11 @@ def test_put_from_non_contiguous_sources(dtype, me):
     ref = np.zeros((10, 10), dtype)
     for key, src in sources.values():
         ref[key] = src
-    with armada.GlobalArray.create((10, 10), dtype) as a:
-        if me == 0:
-            for key, src in sources.values():
-                a[key] = src
-        armada.sync()
-        got = a[...]
-        armada.sync()
-    assert_close(got, ref, dtype)
+
+    def write(a):
+        for key, src in sources.values():
+            a[key] = src
+    assert_close(written_by(0, (10, 10), dtype, write), ref, dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -143,7 +145,7 @@ def test_nonblocking_put_and_acc(dtype, me, nproc):
     want[:, 0] += 2 * nproc
     with armada.GlobalArray.create(shape, dtype) as a:
         requests = [a.put_nb(np.s_[i, :], ref[i]) for i in range(me, shape[0], nproc)]
-        assert all(r.wait() is None and r.done() for r in requests)
+        waited = [(r.wait(), r.done()) for r in requests]
         armada.sync()
         r = a.acc_nb(np.s_[:, 0], np.full(shape[0], 2, dtype))
         r.wait()
@@ -153,6 +155,7 @@ def test_nonblocking_put_and_acc(dtype, me, nproc):
             pass
         got = pending.wait()
         armada.sync()
+    assert all(result is None and done for result, done in waited)
     assert_close(got, want, dtype)
 
 

@@ -49,7 +49,7 @@ __all__ = [
 
 _world = None                 # the mpi4py communicator Armada runs on
 _exit_registered = False
-_uncaught = False             # set by the exception hook: abort at exit instead of finalizing
+_uncaught = None              # (class, exception) set by the exception hook: abort at exit, not finalize
 
 
 class _Session:
@@ -87,7 +87,7 @@ def init(comm=None):
 
         def _hook(kind, value, traceback):
             global _uncaught
-            _uncaught = True
+            _uncaught = (kind, value)
             _previous_hook(kind, value, traceback)
 
         _sys.excepthook = _hook
@@ -113,7 +113,7 @@ def comm():
 
 
 def _abort(kind, value):
-    _sys.stderr.write(f"[rank {rank()}] armada: {kind.__name__}: {value}; aborting the job "
+    _sys.stderr.write(f"[rank {rank()}] armada: uncaught {kind.__name__}: {value}; aborting the job "
                       "(the other ranks cannot finish a collective without this one)\n")
     _sys.stderr.flush()
     _MPI.COMM_WORLD.Abort(1)
@@ -123,7 +123,7 @@ def _at_exit():
     if not _core.initialized():
         return
     if _uncaught and size() > 1:
-        _abort(RuntimeError, "uncaught exception")
+        _abort(*_uncaught)
     _core.finalize()
 
 

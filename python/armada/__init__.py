@@ -28,6 +28,7 @@ from ._core import (  # noqa: E402
     Group,
     LinAlgError,
     Request,
+    SparseMatrix,
     StateError,
     add,
     copy,
@@ -43,7 +44,7 @@ from . import linalg  # noqa: E402,F401
 
 __all__ = [
     "init", "finalize", "initialized", "comm", "rank", "size", "nodes", "sync", "transport_choice",
-    "GlobalArray", "Group", "Request", "add", "copy", "dot", "multiply", "linalg",
+    "GlobalArray", "Group", "Request", "SparseMatrix", "add", "copy", "dot", "multiply", "linalg",
     "Error", "ArgumentError", "BoundsError", "DTypeError", "StateError", "LinAlgError",
 ]
 

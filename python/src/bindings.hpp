@@ -114,6 +114,8 @@ py::tuple to_tuple(const Coord& c);
 void bind_array(py::module_& m);
 /// Whole-array operations: fill, scale, copy, dot, norm, add, ... (collective.cpp).
 void bind_collectives(py::module_& m, py::class_<Array>& cls);
+/// armada.SparseMatrix (sparse.cpp).
+void bind_sparse(py::module_& m);
 /// armada._core.linalg (linalg.cpp).
 void bind_linalg(py::module_& m);
 

@@ -51,5 +51,6 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("transport_choice", [] { require_runtime("armada.transport_choice"); return rma::transport_choice(); });
   bind_array(m);
+  bind_sparse(m);
   bind_linalg(m);
 }

@@ -3,7 +3,8 @@ all in one launch (bench/README.md: baselines run side by side).
 
 Rank 0 reads and writes a patch of `size` bytes of float64 that rank size-1 owns, three ways,
 interleaved round by round so that a noisy machine affects all three alike:
-  python  a[lo:hi] (a new ndarray per get), a[lo:hi] = buf
+  python  a[lo:hi] = buf; a.get(lo:hi, out=buf) (no allocation, as the C++ loop); a[lo:hi] (a new
+          ndarray per get) is reported too, as python_new_us
   cxx     the same Array::get / Array::put in a C++ loop (armada._core._time_patch)
   mpi4py  MPI.Win.Allocate memory, Lock_all once; Get/Put + Flush per call
 It prints one JSON line per (operation, size) with the median time per call of each and the
@@ -60,7 +61,7 @@ def main():
         data = np.arange(n, dtype=np.float64) + size
         out = np.empty(n)
         for what in ("put", "get"):
-            times = {"python": [], "cxx": [], "mpi4py": []}
+            times = {"python": [], "python_new": [], "cxx": [], "mpi4py": []}
             comm.Barrier()
             if me == 0:
                 def python_put(k):
@@ -68,6 +69,10 @@ def main():
                         a[key] = data
 
                 def python_get(k):
+                    for _ in range(k):
+                        a.get(key, out=out)
+
+                def python_new(k):
                     for _ in range(k):
                         a[key]
 
@@ -78,6 +83,8 @@ def main():
 
                 for _ in range(rounds):
                     times["python"].append(per_call(python_put if what == "put" else python_get, iterations))
+                    if what == "get":
+                        times["python_new"].append(per_call(python_new, iterations))
                     times["cxx"].append(armada._core._time_patch(a, what, (lo,), (lo + n,), iterations) / iterations)
                     times["mpi4py"].append(per_call(mpi4py_op, iterations))
                 # Verify: the patch holds what was put (through armada and through the window).
@@ -88,10 +95,11 @@ def main():
                 win.Flush(target)
                 ok = np.array_equal(a[key], data) and np.array_equal(out, data)
                 failures += 0 if ok else 1
-                median = {k: statistics.median(v) for k, v in times.items()}
+                median = {k: statistics.median(v) if v else None for k, v in times.items()}
                 print(json.dumps({
                     "op": what, "bytes": size, "ranks": nproc, "iterations": iterations, "rounds": rounds,
                     "python_us": median["python"] * 1e6, "cxx_us": median["cxx"] * 1e6,
+                    "python_new_us": median["python_new"] * 1e6 if median["python_new"] else None,
                     "mpi4py_us": median["mpi4py"] * 1e6,
                     "python_overhead_us": (median["python"] - median["cxx"]) * 1e6,
                     "python_rate_over_cxx": median["cxx"] / median["python"],

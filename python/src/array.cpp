@@ -190,15 +190,15 @@ Source source_of(const char* op, const Array& a, const Selection& s, py::handle 
 // The transfers of one selection, with the GIL released: a get into `p`, or a put (scale null)
 // or accumulate from `src`; nonblocking where Armada has the nonblocking form, while strided
 // selections complete before the call returns (an empty handle).
-arrays::NbHandle fetch(Array& a, const Selection& s, void* p, bool blocking) {
+arrays::NbHandle fetch(Array& a, const Selection& s, void* p, const Coord& ld, bool blocking) {
   arrays::NbHandle h;
   if (s.empty) return h;
   if (s.strided)
-    a.get_strided(s.lo, s.hi, s.skip, p);
+    a.get_strided(s.lo, s.hi, s.skip, p, ld);
   else if (blocking)
-    a.get(s.lo, s.hi, p);
+    a.get(s.lo, s.hi, p, ld);
   else
-    h = a.get_nb(s.lo, s.hi, p);
+    h = a.get_nb(s.lo, s.hi, p, ld);
   return h;
 }
 
@@ -219,17 +219,50 @@ arrays::NbHandle update(Array& a, const Selection& s, const Source& src, const v
   return h;
 }
 
-py::object get(Array& a, py::handle key) {
-  constexpr const char* op = "GlobalArray.__getitem__";
+/// Where a get puts the data: a new C-ordered array, or the caller's `out` when Armada can write
+/// into it in place (its dtype and the selection's shape, a row-major box, no reversed axes).
+/// Otherwise (`direct` false) the data goes through a new array and is copied into `out`.
+struct Destination {
+  py::array buffer;
+  Coord ld;
+  bool direct = true;
+};
+Destination destination_of(const char* op, const Array& a, const Selection& s, py::handle out) {
+  if (out.is_none()) return {py::array(dtype_of(a.type()), s.shape), Coord{}, true};
+  if (!py::isinstance<py::array>(out))
+    fail(ErrorKind::type, op, "out", repr_of(out), "must be a numpy.ndarray");
+  py::array o = py::reinterpret_borrow<py::array>(out);
+  if (!o.dtype().equal(dtype_of(a.type())))
+    fail(ErrorKind::type, op, "out", "an array of dtype " + repr_of(o.dtype()), "must have the array's dtype " + dtype_name(a.type()));
+  if (std::vector<py::ssize_t>(o.shape(), o.shape() + o.ndim()) != s.shape)
+    fail(ErrorKind::value, op, "out", "an array of shape " + repr_of(o.attr("shape")),
+         "must have the selection's shape " + repr_of(py::tuple(py::cast(s.shape))));
+  if (!o.writeable()) fail(ErrorKind::value, op, "out", "a read-only array", "must be writable");
+  if (s.reversed.empty())
+    if (auto ld = leading_dims(o, s, a.element_size())) return {o, *ld, true};
+  return {py::array(dtype_of(a.type()), s.shape), Coord{}, false};
+}
+
+// The result: `out` (filled), or the new array (its reversed view; all integers: a scalar).
+py::object finish_get(const Destination& d, const Selection& s, py::handle out) {
+  if (out.is_none()) return result_of(d.buffer, s);
+  if (!d.direct) {
+    static py::handle copyto = py::object(py::module_::import("numpy").attr("copyto")).release();
+    copyto(out, reverse_axes(d.buffer, s));
+  }
+  return py::reinterpret_borrow<py::object>(out);
+}
+
+py::object get_as(const char* op, Array& a, py::handle key, py::handle out) {
   live(a, op);
   const Selection s = select(op, a, key);
-  py::array buf(dtype_of(a.type()), s.shape);
-  void* p = buf.mutable_data();
+  Destination d = destination_of(op, a, s, out);
+  void* p = d.buffer.mutable_data();
   {
     py::gil_scoped_release unlocked;
-    fetch(a, s, p, true);
+    fetch(a, s, p, d.ld, true);
   }
-  return result_of(buf, s);
+  return finish_get(d, s, out);
 }
 
 // a[key] = value (alpha none) or a[key] += alpha * value.
@@ -263,16 +296,21 @@ struct Request {
   bool done() { return handle.test(); }
 };
 
-Request get_nb(Array& a, py::handle key) {
+// A get into a new array or into `out`; when `out` cannot be written in place the get completes
+// before the call returns (then copied into `out`).
+Request get_nb(Array& a, py::handle key, py::handle out) {
   constexpr const char* op = "GlobalArray.get_nb";
   live(a, op);
   const Selection s = select(op, a, key);
+  Destination d = destination_of(op, a, s, out);
   Request r;
-  r.buffer = py::array(dtype_of(a.type()), s.shape);
-  r.result = result_of(r.buffer, s);
+  r.buffer = d.buffer;
   void* p = r.buffer.mutable_data();
-  py::gil_scoped_release unlocked;
-  r.handle = fetch(a, s, p, false);
+  {
+    py::gil_scoped_release unlocked;
+    r.handle = fetch(a, s, p, d.ld, d.direct);
+  }
+  r.result = finish_get(d, s, out);
   return r;
 }
 
@@ -462,13 +500,18 @@ void bind_array(py::module_& m) {
       .def("done", &Request::done, "True once the operations completed (then wait() returns at once).");
 
   py::class_<Array> cls(m, "GlobalArray", "A distributed N-d array (docs/python.md).");
-  cls.def("__getitem__", &get, py::arg("index"))
+  cls.def("__getitem__", [](Array& a, py::handle key) { return get_as("GlobalArray.__getitem__", a, key, py::none()); },
+          py::arg("index"))
       .def("__setitem__", &put, py::arg("index"), py::arg("value"))
-      .def("get", &get, py::arg("index") = py::ellipsis(), "The patch a[index] as a NumPy array (a one-sided get).")
+      .def("get", [](Array& a, py::handle key, py::handle out) { return get_as("GlobalArray.get", a, key, out); },
+           py::arg("index") = py::ellipsis(), py::arg("out") = py::none(),
+           "The patch a[index] as a NumPy array (a one-sided get); into `out` when given (no copy when "
+           "out is C-contiguous or a row-major box of the array's dtype).")
       .def("put", &put, py::arg("index"), py::arg("value"), "a[index] = value (a one-sided put, broadcasting).")
       .def("acc", &acc, py::arg("index"), py::arg("value"), py::arg("alpha") = 1,
            "a[index] += alpha * value, atomically per element (a one-sided accumulate).")
-      .def("get_nb", &get_nb, py::arg("index") = py::ellipsis(), "A nonblocking get: wait() returns the data.")
+      .def("get_nb", &get_nb, py::arg("index") = py::ellipsis(), py::arg("out") = py::none(),
+           "A nonblocking get: wait() returns the data (`out` when given).")
       .def("put_nb", [](Array& a, py::handle k, py::handle v) { return update_nb(a, k, v, std::nullopt); },
            py::arg("index"), py::arg("value"))
       .def("acc_nb", [](Array& a, py::handle k, py::handle v, py::handle alpha) { return update_nb(a, k, v, alpha); },

@@ -256,3 +256,42 @@ def test_update_ghosts(dtype, periodic, me):
     if not periodic:
         want = np.where(inside, want, 0).astype(dtype)
     assert_close(with_ghosts, want, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_get_into_out(dtype, me, nproc):
+    a, ref = filled((9, 7), dtype, me, nproc)
+    dense = np.empty((3, 4), dtype)
+    frame = np.zeros((6, 9), dtype)            # a box inside a larger array: written in place
+    fortran = np.asfortranarray(np.zeros((4, 3), dtype))
+    reversed_out = np.empty((9, 2), dtype)
+    got_dense = a.get(np.s_[2:5, 1:5], out=dense)
+    a.get(np.s_[1:4, 2:7:2], out=frame[1:4, 3:6])
+    a.get(np.s_[0:8:2, 4:], out=fortran)
+    a.get(np.s_[::-1, 5:], out=reversed_out)
+    pending = a.get_nb(np.s_[2:5, 1:5], out=np.empty((3, 4), dtype))
+    later = pending.wait()
+    armada.sync()
+    a.destroy()
+    assert got_dense is dense
+    assert_close(dense, ref[2:5, 1:5], dtype)
+    want_frame = np.zeros((6, 9), dtype)
+    want_frame[1:4, 3:6] = ref[1:4, 2:7:2]
+    assert_close(frame, want_frame, dtype)
+    assert_close(fortran, ref[0:8:2, 4:], dtype)
+    assert_close(reversed_out, ref[::-1, 5:], dtype)
+    assert_close(later, ref[2:5, 1:5], dtype)
+
+
+def test_bad_out():
+    with armada.GlobalArray.create((4, 4), np.float64) as a:
+        with pytest.raises(armada.DTypeError, match="out"):
+            a.get(np.s_[0:2, 0:2], out=np.empty((2, 2), np.float32))
+        with pytest.raises(armada.ArgumentError, match="shape"):
+            a.get(np.s_[0:2, 0:2], out=np.empty((2, 3)))
+        readonly = np.empty((2, 2))
+        readonly.flags.writeable = False
+        with pytest.raises(armada.ArgumentError, match="writable"):
+            a.get(np.s_[0:2, 0:2], out=readonly)
+        with pytest.raises(armada.DTypeError):
+            a.get(np.s_[0:2, 0:2], out=[[0, 0], [0, 0]])

@@ -20,6 +20,11 @@ function(_armada_find_python_with_numpy out)
 endfunction()
 
 set(ARMADA_PYTHON_MISSING "")
+if(ARMADA_SANITIZE)
+  # A sanitized extension cannot load into an uninstrumented interpreter (the sanitizer runtime
+  # must come first in the process); sanitizer builds test the C++ layers.
+  list(APPEND ARMADA_PYTHON_MISSING "a build without ARMADA_SANITIZE (${ARMADA_SANITIZE})")
+endif()
 if(NOT Python3_EXECUTABLE)
   _armada_find_python_with_numpy(_armada_python)
   if(_armada_python)

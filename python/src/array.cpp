@@ -172,6 +172,8 @@ struct Source {
 };
 Source source_of(const char* op, const Array& a, const Selection& s, py::handle value) {
   py::array src = as_array_of(value, a.type(), op, "value");
+  // Leading dimensions of extent 1 beyond the selection's go, as in NumPy's assignment.
+  while (src.ndim() > static_cast<py::ssize_t>(s.shape.size()) && src.shape(0) == 1) src = src[py::int_(0)];
   const std::vector<py::ssize_t> shape(src.shape(), src.shape() + src.ndim());
   if (shape != s.shape) {
     static py::handle broadcast_to = py::object(py::module_::import("numpy").attr("broadcast_to")).release();

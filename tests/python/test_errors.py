@@ -113,6 +113,15 @@ def test_arguments_bad_on_one_rank_fail_on_every_rank(me, nproc):
         assert (b[...] == 0).all()
 
 
+def test_bad_groups_fail_on_every_rank(nproc):
+    with pytest.raises(armada.ArgumentError, match="not a rank"):
+        armada.Group([0, nproc])
+    with pytest.raises(armada.ArgumentError, match="listed twice"):
+        armada.Group([0, 0])
+    with pytest.raises(armada.DTypeError, match="group"):
+        armada.GlobalArray.create((4,), group=[0])
+
+
 def test_collectives_on_mismatched_arrays():
     with armada.GlobalArray.create((4,), np.float64) as x, armada.GlobalArray.create((4,), np.float32) as y, \
          armada.GlobalArray.create((5,), np.float64) as z:

@@ -91,10 +91,12 @@ def test_put_broadcasts_like_numpy(dtype, me):
     row = values((5,), dtype, seed=3)
     ref[1:4, :] = row
     ref[5, ::2] = 7
+    ref[0, :] = row
 
     def write(a):
         a[1:4, :] = row          # a row broadcast over three rows
         a[5, ::2] = 7            # a Python scalar over a strided selection
+        a[0, :] = row.reshape(1, 1, 5)   # extra leading dimensions of extent 1 go
     assert_close(written_by(armada.size() - 1, (6, 5), dtype, write), ref, dtype)
 
 

@@ -176,7 +176,7 @@ Source source_of(const char* op, const Array& a, const Selection& s, py::handle 
   while (src.ndim() > static_cast<py::ssize_t>(s.shape.size()) && src.shape(0) == 1) src = src[py::int_(0)];
   const std::vector<py::ssize_t> shape(src.shape(), src.shape() + src.ndim());
   if (shape != s.shape) {
-    static py::handle broadcast_to = py::object(py::module_::import("numpy").attr("broadcast_to")).release();
+    const py::object broadcast_to = numpy().attr("broadcast_to");
     try {
       src = broadcast_to(src, py::tuple(py::cast(s.shape)));
     } catch (const py::error_already_set&) {
@@ -249,7 +249,7 @@ Destination destination_of(const char* op, const Array& a, const Selection& s, p
 py::object finish_get(const Destination& d, const Selection& s, py::handle out) {
   if (out.is_none()) return result_of(d.buffer, s);
   if (!d.direct) {
-    static py::handle copyto = py::object(py::module_::import("numpy").attr("copyto")).release();
+    const py::object copyto = numpy().attr("copyto");
     copyto(out, reverse_axes(d.buffer, s));
   }
   return py::reinterpret_borrow<py::object>(out);
@@ -363,7 +363,7 @@ py::tuple local_bounds(Array& a, bool ghosts) {
 // (n, ndim) integer array ((n,) for a 1-D array). Negative indices count from the end.
 std::vector<Coord> subscripts_of(const char* op, const Array& a, py::handle indices) {
   const int n = a.ndim();
-  static py::handle np = py::module_::import("numpy").release();
+  const py::handle np = numpy();
   py::array idx;
   try {
     if (PyTuple_Check(indices.ptr())) {
@@ -416,7 +416,7 @@ py::array gather(Array& a, py::handle indices) {
 
 py::array values_of(const char* op, const Array& a, py::handle values, std::size_t n) {
   py::array v = as_array_of(values, a.type(), op, "values");
-  static py::handle broadcast_to = py::object(py::module_::import("numpy").attr("broadcast_to")).release();
+  const py::object broadcast_to = numpy().attr("broadcast_to");
   try {
     v = broadcast_to(v, py::make_tuple(n));
   } catch (const py::error_already_set&) {

@@ -98,6 +98,9 @@ decltype(auto) with_type(ElemType type, F&& f) {
 }
 
 // ---- argument conversion ----------------------------------------------------------------------
+/// The numpy module (imported once, kept for the life of the process: never released after the
+/// interpreter is gone).
+py::handle numpy();
 /// `value` as a NumPy array of `type`, cast as NumPy's same_kind rule allows (int -> float,
 /// float64 -> float32, real -> complex; not float -> int, complex -> real: TypeError).
 py::array as_array_of(py::handle value, ElemType type, const char* op, const char* argument);

@@ -172,6 +172,11 @@ ElemType elem_type_of(py::handle dtype_like, const char* op, const char* argumen
 }
 
 // ---- conversion -------------------------------------------------------------------------------
+py::handle numpy() {
+  static py::handle module = py::module_::import("numpy").release();
+  return module;
+}
+
 py::array as_array_of(py::handle value, ElemType type, const char* op, const char* argument) {
   py::array src;
   if (py::isinstance<py::array>(value)) {
@@ -182,8 +187,7 @@ py::array as_array_of(py::handle value, ElemType type, const char* op, const cha
   }
   py::dtype want = dtype_of(type);
   if (src.dtype().equal(want)) return src;
-  // Kept for the life of the process: never released after the interpreter is gone.
-  static py::handle can_cast = py::object(py::module_::import("numpy").attr("can_cast")).release();
+  const py::object can_cast = numpy().attr("can_cast");
   if (!can_cast(src.dtype(), want, "same_kind").cast<bool>())
     fail(ErrorKind::type, op, argument, "an array of dtype " + repr_of(src.dtype()),
          "cannot be cast to the array's dtype " + dtype_name(type) + " (NumPy's same_kind rule)");

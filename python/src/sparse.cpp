@@ -33,7 +33,7 @@ decltype(auto) visit(Sparse& s, F&& f) {
 template <class T>
 std::vector<arrays::Triplet<T>> triplets_of(const char* op, py::handle rows, py::handle cols, py::handle values,
                                             ElemType type) {
-  static py::handle np = py::object(py::module_::import("numpy")).release();
+  const py::handle np = numpy();
   py::array r = np.attr("asarray")(rows), c = np.attr("asarray")(cols);
   for (auto [name, a] : {std::pair{"rows", r}, std::pair{"cols", c}})
     if (a.size() > 0 && a.dtype().kind() != 'i' && a.dtype().kind() != 'u')

@@ -123,6 +123,10 @@ def _abort(kind, value):
 def _at_exit():
     if not _core.initialized():
         return
+    if _MPI.Is_finalized():
+        _sys.stderr.write(f"[rank {rank()}] armada: MPI was finalized before Armada (call armada.finalize() "
+                          "before MPI.Finalize()); Armada's memory is released by the operating system\n")
+        return
     if _uncaught and size() > 1:
         _abort(*_uncaught)
     _core.finalize()

@@ -109,6 +109,7 @@ def test_put_from_non_contiguous_sources(dtype, me):
         "transposed": (np.s_[0:5, 3:10], big[0, 0:7, 0:5].T),
         "reversed": (np.s_[7, :], big[::-1, 0, 0][:10]),
         "fortran order": (np.s_[8:10, 0:3], np.asfortranarray(big[0, 0:2, 0:3])),
+        "byte-swapped": (np.s_[9, 5:9], big[1, 1, 0:4].astype(np.dtype(dtype).newbyteorder())),
     }
     ref = np.zeros((10, 10), dtype)
     for key, src in sources.values():

@@ -115,20 +115,19 @@ void agree_on_error(const char* op, const rma::Group& group, ErrorKind kind, con
   int me = 0;
   MPI_Comm_rank(comm, &me);
   int first = kind != ErrorKind::none ? me : INT_MAX;  // the lowest failed member speaks for all
+  int header[2] = {static_cast<int>(kind), static_cast<int>(message.size())};
+  std::string text = message;
   {
     py::gil_scoped_release unlocked;
     MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (first == INT_MAX) return;
+    MPI_Bcast(header, 2, MPI_INT, first, comm);
+    text.resize(static_cast<std::size_t>(header[1]));
+    MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm);
   }
-  if (first == INT_MAX) return;
-  int header[2] = {static_cast<int>(kind), static_cast<int>(message.size())};
-  MPI_Bcast(header, 2, MPI_INT, first, comm);
-  std::string text = me == first ? message : std::string(static_cast<std::size_t>(header[1]), '\0');
-  MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm);
-  if (me != first || kind == ErrorKind::none) {
-    text = rank_prefix() + op + ": group rank " + std::to_string(first) + " failed: " + text;
-    kind = static_cast<ErrorKind>(header[0]);
-  }
-  throw BindingError(kind, text);
+  if (me == first) throw BindingError(kind, message);
+  throw BindingError(static_cast<ErrorKind>(header[0]),
+                     rank_prefix() + op + ": group rank " + std::to_string(first) + " failed: " + text);
 }
 
 void require_runtime(const char* op) {

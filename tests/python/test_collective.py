@@ -77,10 +77,12 @@ def test_dot_norm_add_multiply(dtype):
 
 def test_norm_of_higher_dimensions_and_vectors():
     v, t = values((11,), np.float64), values((3, 4, 5), np.float64)
-    with make((11,), np.float64, v) as a, make((3, 4, 5), np.float64, t) as b:
-        got = [a.norm(), a.norm(1), a.norm(np.inf), b.norm()]
+    with make((11,), np.float64, v) as a, make((3, 4, 5), np.float64, t) as b, \
+         make((3, 4, 5), np.complex64, t + 2j * t, ghosts=1) as c:
+        got = [a.norm(), a.norm(1), a.norm(np.inf), b.norm(), c.norm()]
         armada.sync()
-    np.testing.assert_allclose(got, [np.linalg.norm(v), np.abs(v).sum(), np.abs(v).max(), np.linalg.norm(t)])
+    want = [np.linalg.norm(v), np.abs(v).sum(), np.abs(v).max(), np.linalg.norm(t), np.linalg.norm(t + 2j * t)]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
 def test_arrays_on_a_group(me, nproc):

@@ -176,7 +176,11 @@ def test_local_view_is_the_block_without_copy(dtype, me, nproc):
         assert_close(a.local(), ref[box], dtype)
         armada.sync()
         owned = [a.block(r) for r in range(nproc)]
+        owners = {(i, j): a.owner((i, j)) for i in range(shape[0]) for j in range(shape[1])}
     assert_close(got, ref, dtype)
+    for (i, j), r in owners.items():
+        (blo, bhi) = owned[r]
+        assert blo[0] <= i < bhi[0] and blo[1] <= j < bhi[1], f"owner({i}, {j}) = {r}, block {owned[r]}"
     assert view.flags.writeable and view.shape == tuple(h - l for l, h in zip(lo, hi))
     assert owned[me] == (lo, hi)
     # The blocks tile the array: every element counted once.

@@ -442,21 +442,28 @@ void scatter(Array& a, py::handle indices, py::handle values, std::optional<py::
     a.scatter(subs, p);
 }
 
+// One element's index: a tuple of ndim integers (an integer for a 1-D array), negative ones
+// counting from the end; IndexError outside the array.
+Coord element_index(const char* op, const Array& a, py::handle index) {
+  Coord at = coord_of(index, op, "index");
+  const Coord& dims = a.dims();
+  if (at.size() != dims.size())
+    fail(ErrorKind::index, op, "index", repr_of(index), describe(a) + ": needs " + std::to_string(dims.size()) + " entries");
+  for (int d = 0; d < at.size(); ++d) {
+    if (at[d] < 0) at[d] += dims[d];
+    if (at[d] < 0 || at[d] >= dims[d])
+      fail(ErrorKind::index, op, "index", repr_of(index),
+           describe(a) + ": out of bounds for dimension " + std::to_string(d) + " of size " + std::to_string(dims[d]));
+  }
+  return at;
+}
+
 long read_inc(Array& a, py::handle index, long increment) {
   constexpr const char* op = "GlobalArray.read_inc";
   live(a, op);
   if (a.type() != ElemType::Int && a.type() != ElemType::Long)
     fail(ErrorKind::type, op, "array", describe(a), "read_inc needs an int32 or int64 array");
-  Coord at = coord_of(index, op, "index");
-  const Coord& dims = a.dims();
-  if (at.size() != dims.size())
-    fail(ErrorKind::index, op, "index", repr_of(index), "needs " + std::to_string(dims.size()) + " entries");
-  for (int d = 0; d < at.size(); ++d) {
-    if (at[d] < 0) at[d] += dims[d];
-    if (at[d] < 0 || at[d] >= dims[d])
-      fail(ErrorKind::index, op, "index", repr_of(index),
-           "is out of bounds for dimension " + std::to_string(d) + " of size " + std::to_string(dims[d]));
-  }
+  const Coord at = element_index(op, a, index);
   py::gil_scoped_release unlocked;
   return a.read_inc(at, increment);
 }
@@ -538,8 +545,7 @@ void bind_array(py::module_& m) {
       .def_property_readonly("valid", &Array::valid, "False once destroyed.")
       .def("owner", [](Array& a, py::handle index) {
              constexpr const char* op = "GlobalArray.owner";
-             live(a, op);
-             return a.locate(coord_of(index, op, "index"));
+             return a.locate(element_index(op, live(a, op), index));
            }, py::arg("index"), "The rank owning the element at index.")
       .def("block", [](Array& a, int rank) {
              arrays::Patch p = live(a, "GlobalArray.block").owned(rank);

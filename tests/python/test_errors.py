@@ -82,6 +82,10 @@ def test_gather_scatter_read_inc_errors(a):
     with armada.GlobalArray.create((2,), np.int64) as c:
         with pytest.raises(IndexError):
             c.read_inc(2)
+    with pytest.raises(armada.BoundsError, match="out of bounds"):
+        a.owner((6, 0))
+    with pytest.raises(armada.BoundsError, match="needs 2 entries"):
+        a.owner((1,))
 
 
 @pytest.mark.parametrize("shape", [(0, 3), (-1,), (), (1,) * 8], ids=repr)

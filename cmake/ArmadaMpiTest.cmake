@@ -3,6 +3,8 @@
 #     [NAME <name>]                     test name stem (default: <target>)
 #     [ENV VAR=VALUE ...]               extra environment (e.g. ARMADA_NODE_SIZE=2 for virtual nodes)
 #     [ARGS ...]                        arguments for the test program
+#     [PROGRAM <path>]                  launch this program instead of <target>'s file (an
+#                                       interpreter: <target> then only names the test)
 #     [TIMEOUT <seconds>]               kill the whole launch after this long (default 300)
 #     [LABELS ...]
 #     [EXPECT_FAILURE <regex>]          the case passes only if the job fails and prints <regex>
@@ -59,7 +61,7 @@ if(ARMADA_SANITIZE MATCHES "thread")
 endif()
 
 function(armada_add_mpi_test target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "EXPECT_TIMEOUT" "NAME;TIMEOUT;EXPECT_FAILURE;EXPECT_OUTPUT;EXPECT_EXIT"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "EXPECT_TIMEOUT" "NAME;TIMEOUT;EXPECT_FAILURE;EXPECT_OUTPUT;EXPECT_EXIT;PROGRAM"
                         "RANKS;ENV;ARGS;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_add_mpi_test(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -74,14 +76,18 @@ function(armada_add_mpi_test target)
     set(arg_TIMEOUT 300)
   endif()
   math(EXPR backstop "${arg_TIMEOUT} + 30")
+  set(program $<TARGET_FILE:${target}>)
+  if(arg_PROGRAM)
+    set(program ${arg_PROGRAM})
+  endif()
 
   foreach(n IN LISTS arg_RANKS)
     set(launch ${ARMADA_TIMEOUT_EXECUTABLE} --kill-after=10 ${arg_TIMEOUT}
                ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n}
                ${_armada_vendor_flags} ${ARMADA_MPIEXEC_PREFLAGS} ${MPIEXEC_PREFLAGS}
-               $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
+               ${program} ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
     if(arg_EXPECT_TIMEOUT)
-      set(launch ${ARMADA_EXPECT_SCRIPT} timeout - $<TARGET_FILE:${target}> ${launch})
+      set(launch ${ARMADA_EXPECT_SCRIPT} timeout - ${program} ${launch})
     elseif(DEFINED arg_EXPECT_FAILURE AND DEFINED arg_EXPECT_EXIT)
       set(launch ${ARMADA_EXPECT_SCRIPT} exit "${arg_EXPECT_FAILURE}" ${arg_EXPECT_EXIT} ${launch})
     elseif(DEFINED arg_EXPECT_FAILURE)
@@ -182,11 +188,12 @@ set(ARMADA_LAYER_CONFIGS shm server.vnode1 server.vnode2 server-msg.vnode1 mpirm
     rdma.vnode1)
 
 # armada_add_transport_tests(<target> [NAME <stem>] [TIMEOUT <s>] [LABELS ...] [ARGS ...]
-#                            [ENV ...] [CONFIGS <subset of ARMADA_TRANSPORT_CONFIGS>] [RANKS <n>...])
+#                            [ENV ...] [CONFIGS <subset of ARMADA_TRANSPORT_CONFIGS>] [RANKS <n>...]
+#                            [PROGRAM <path>])
 # One armada_add_mpi_test per configuration: <stem> for shm, <stem>.<config> for the others.
 # RANKS, when given, restricts every configuration to those of its counts that are listed.
 function(armada_add_transport_tests target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT" "LABELS;ARGS;ENV;CONFIGS;RANKS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT;PROGRAM" "LABELS;ARGS;ENV;CONFIGS;RANKS")
   if(NOT arg_NAME)
     set(arg_NAME ${target})
   endif()
@@ -217,7 +224,11 @@ function(armada_add_transport_tests target)
     if(config STREQUAL "shm")
       set(name ${arg_NAME})
     endif()
-    armada_add_mpi_test(${target} NAME ${name} RANKS ${ranks} TIMEOUT ${arg_TIMEOUT} ARGS ${arg_ARGS}
+    set(program "")
+    if(arg_PROGRAM)
+      set(program PROGRAM ${arg_PROGRAM})
+    endif()
+    armada_add_mpi_test(${target} NAME ${name} RANKS ${ranks} TIMEOUT ${arg_TIMEOUT} ARGS ${arg_ARGS} ${program}
       ENV ${_cfg_${config}_ENV} ${arg_ENV} LABELS ${arg_LABELS} ${_cfg_${config}_LABELS})
   endforeach()
 endfunction()

@@ -1,0 +1,154 @@
+"""Armada from Python: distributed N-d arrays as NumPy, with mpi4py (docs/python.md).
+
+    import numpy as np, armada
+    armada.init()                                  # Armada's world: mpi4py's COMM_WORLD
+    a = armada.GlobalArray.create((1000, 800), np.float64)
+    a[10:20, :] = 1.0                              # one-sided put from any rank
+    armada.sync()
+    block = a[0:10, 0:10]                          # one-sided get: a NumPy array
+"""
+
+import atexit as _atexit
+import sys as _sys
+
+from . import _core
+
+# Before MPI starts (mpi4py starts it when MPI is imported): the settings Armada's mpi-rma
+# transport needs, unless the user set them (docs/mpi-quirks.md).
+if "mpi4py.MPI" not in _sys.modules:
+    _core.set_mpi_environment_defaults()
+from mpi4py import MPI as _MPI  # noqa: E402  (after the settings above)
+
+from ._core import (  # noqa: E402
+    ArgumentError,
+    BoundsError,
+    DTypeError,
+    Error,
+    GlobalArray,
+    Group,
+    LinAlgError,
+    Request,
+    SparseMatrix,
+    StateError,
+    add,
+    copy,
+    dot,
+    multiply,
+    nodes,
+    rank,
+    size,
+    sync,
+    transport_choice,
+)
+from . import linalg  # noqa: E402,F401
+
+__all__ = [
+    "init", "finalize", "initialized", "comm", "rank", "size", "nodes", "sync", "transport_choice",
+    "GlobalArray", "Group", "Request", "SparseMatrix", "add", "copy", "dot", "multiply", "linalg",
+    "Error", "ArgumentError", "BoundsError", "DTypeError", "StateError", "LinAlgError",
+]
+
+_world = None                 # the mpi4py communicator Armada runs on
+_exit_registered = False
+_uncaught = None              # (class, exception) set by the exception hook: abort at exit, not finalize
+
+
+class _Session:
+    """What init() returns: a context manager that finalizes Armada when the block ends."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        if initialized():
+            if kind is not None and size() > 1:
+                # Other ranks may be waiting in a collective this rank will never reach.
+                _abort(kind, value)
+            finalize()
+        return False
+
+
+def init(comm=None):
+    """Starts Armada on `comm` (an mpi4py communicator; default MPI.COMM_WORLD): Armada's ranks
+    are its ranks. Collective over `comm`. Returns a context manager that finalizes Armada at the
+    end of a `with` block; otherwise Armada finalizes at interpreter exit, before MPI does."""
+    global _world, _exit_registered
+    if comm is None:
+        comm = _MPI.COMM_WORLD
+    if not isinstance(comm, _MPI.Comm) or comm == _MPI.COMM_NULL:
+        raise ArgumentError(f"armada.init: argument 'comm' = {comm!r}: must be an mpi4py communicator")
+    if _MPI.Is_finalized():
+        raise StateError("armada.init: MPI is already finalized")
+    _core.init(comm.py2f())
+    _world = comm
+    if not _exit_registered:
+        # Registered after mpi4py's import: atexit runs it before mpi4py finalizes MPI.
+        _atexit.register(_at_exit)
+        _previous_hook = _sys.excepthook
+
+        def _hook(kind, value, traceback):
+            global _uncaught
+            _uncaught = (kind, value)
+            _previous_hook(kind, value, traceback)
+
+        _sys.excepthook = _hook
+        _exit_registered = True
+    return _Session()
+
+
+def finalize():
+    """Destroys every array still alive and stops Armada; collective over its world. MPI stays up
+    (mpi4py finalizes it at exit). init() may be called again afterwards."""
+    global _world
+    _core.finalize()
+    _world = None
+
+
+def initialized():
+    return _core.initialized()
+
+
+def comm():
+    """The mpi4py communicator Armada runs on (its world), or None before init()."""
+    return _world
+
+
+def _abort(kind, value):
+    _sys.stderr.write(f"[rank {rank()}] armada: uncaught {kind.__name__}: {value}; aborting the job "
+                      "(the other ranks cannot finish a collective without this one)\n")
+    _sys.stderr.flush()
+    _MPI.COMM_WORLD.Abort(1)
+
+
+def _at_exit():
+    if not _core.initialized():
+        return
+    if _MPI.Is_finalized():
+        _sys.stderr.write(f"[rank {rank()}] armada: MPI was finalized before Armada (call armada.finalize() "
+                          "before MPI.Finalize()); Armada's memory is released by the operating system\n")
+        return
+    if _uncaught and size() > 1:
+        _abort(*_uncaught)
+    _core.finalize()
+
+
+def _enter(self):
+    return self
+
+
+def _exit(self, kind, value, traceback):
+    if self.valid and _core.initialized():
+        self.destroy()
+    return False
+
+
+def _array(self, dtype=None, copy=None):
+    whole = self[...]
+    return whole if dtype is None else whole.astype(dtype)
+
+
+# `with GlobalArray.create(...) as a:` destroys the array at the end of the block (collective).
+GlobalArray.__enter__ = _enter
+GlobalArray.__exit__ = _exit
+# numpy.asarray(a): the whole array, fetched by this rank (a one-sided get; not collective).
+GlobalArray.__array__ = _array

@@ -1,0 +1,130 @@
+// Shared pieces of the armada Python extension (armada._core): the errors it raises, NumPy
+// dtypes of Armada's element types, argument conversion, and collective agreement.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <complex>
+#include <string>
+#include <utility>
+
+#include "armada/arrays/arrays.hpp"
+
+namespace armada::python {
+
+namespace py = pybind11;
+using arrays::Array;
+using arrays::Coord;
+using arrays::ElemType;
+using arrays::Index;
+
+// ---- errors -----------------------------------------------------------------------------------
+/// The Python exception class an error becomes (all derive from armada.Error; the first three
+/// also from IndexError, TypeError, ValueError).
+enum class ErrorKind : int { none = 0, index, type, value, state, linalg, other };
+
+/// An error found by the binding itself. The message is complete ("[rank r] op: argument ...").
+class BindingError : public std::exception {
+ public:
+  BindingError(ErrorKind kind, std::string message) : kind_(kind), message_(std::move(message)) {}
+  ErrorKind kind() const noexcept { return kind_; }
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  ErrorKind kind_;
+  std::string message_;
+};
+
+/// Throws BindingError: "[rank r] <op>: argument '<argument>' = <value>: <reason>", the form of
+/// Armada's own messages.
+[[noreturn]] void fail(ErrorKind kind, const char* op, const std::string& argument, const std::string& value,
+                       const std::string& reason);
+/// repr_of(obj), for messages.
+std::string repr_of(py::handle obj);
+
+/// The kind and message of the exception being handled (inside a catch block).
+std::pair<ErrorKind, std::string> current_error();
+
+/// Registers armada.Error and its subclasses on `m` and translates C++ exceptions into them.
+void register_errors(py::module_& m);
+
+/// Runs `checks` (this rank's conversion of the arguments of collective call `op`), then agrees
+/// with the other members of `group`: when any member failed, every member raises (the failed
+/// ones their own error, the others one of the same kind naming the first failed rank), so no
+/// member is left waiting in the collective. Armada's own collectives agree on their arguments
+/// in the same way.
+void agree_on_error(const char* op, const rma::Group& group, ErrorKind kind, const std::string& message);
+
+template <class F>
+void agreed(const char* op, const rma::Group& group, F&& checks) {
+  ErrorKind kind = ErrorKind::none;
+  std::string message;
+  try {
+    checks();
+  } catch (...) {
+    std::tie(kind, message) = current_error();
+  }
+  agree_on_error(op, group, kind, message);
+}
+
+// ---- runtime state --------------------------------------------------------------------------
+/// Throws armada.StateError naming `op` unless the runtime is initialized.
+void require_runtime(const char* op);
+
+// ---- element types ----------------------------------------------------------------------------
+/// The NumPy dtype of an element type (int -> int32, long -> int64, ..., complex<double> ->
+/// complex128).
+py::dtype dtype_of(ElemType type);
+/// The element type of a dtype-like object (numpy.float64, "f8", float, ...); TypeError naming
+/// `op` and `argument` for anything else.
+ElemType elem_type_of(py::handle dtype_like, const char* op, const char* argument);
+/// NumPy's name of the element type ("float64").
+std::string dtype_name(ElemType type);
+
+/// Calls f(T{}) with T the C++ type of `type`.
+template <class F>
+decltype(auto) with_type(ElemType type, F&& f) {
+  switch (type) {
+    case ElemType::Int: return f(int{});
+    case ElemType::Long: return f(long{});
+    case ElemType::Float: return f(float{});
+    case ElemType::Double: return f(double{});
+    case ElemType::ComplexFloat: return f(std::complex<float>{});
+    case ElemType::ComplexDouble: break;
+  }
+  return f(std::complex<double>{});
+}
+
+// ---- argument conversion ----------------------------------------------------------------------
+/// The numpy module (imported once, kept for the life of the process: never released after the
+/// interpreter is gone).
+py::handle numpy();
+/// `value` as a NumPy array of `type`, cast as NumPy's same_kind rule allows (int -> float,
+/// float64 -> float32, real -> complex; not float -> int, complex -> real: TypeError).
+py::array as_array_of(py::handle value, ElemType type, const char* op, const char* argument);
+/// One element of `type` from a Python scalar, stored in `out` (16 bytes). Same casting rule.
+void scalar_of(py::handle value, ElemType type, const char* op, const char* argument, void* out);
+/// A tuple of ints (a shape, ghost widths, ...): a sequence of integers or one integer.
+Coord coord_of(py::handle value, const char* op, const char* argument);
+/// "(1, 2, 3)"
+std::string tuple_str(const Coord& c);
+py::tuple to_tuple(const Coord& c);
+
+// ---- the Python objects -----------------------------------------------------------------------
+/// Array and the NumPy side of it. Registered as armada.GlobalArray (array.cpp).
+void bind_array(py::module_& m);
+/// Whole-array operations: fill, scale, copy, dot, norm, add, ... (collective.cpp).
+void bind_collectives(py::module_& m, py::class_<Array>& cls);
+/// armada.SparseMatrix (sparse.cpp).
+void bind_sparse(py::module_& m);
+/// armada._core.linalg (linalg.cpp).
+void bind_linalg(py::module_& m);
+
+/// Checks that `a` is live and returns it (armada.StateError for a destroyed array).
+Array& live(Array& a, const char* op);
+/// "array 'A' (float64, shape (4, 8))"
+std::string describe(const Array& a);
+
+}  // namespace armada::python

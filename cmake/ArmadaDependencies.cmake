@@ -65,6 +65,63 @@ endif()
 # --- Threads, librt ---------------------------------------------------------------------------
 find_package(Threads REQUIRED)
 
+# --- Parallel HDF5 (optional): arrays' save/load/checkpoint (armada/arrays/io.hpp) ------------
+# Debian installs one HDF5 per MPI side by side (libhdf5-openmpi-dev, libhdf5-mpich-dev): the
+# one built on the MPI we use is found through its compiler wrapper (h5pcc.<vendor>) and its
+# directories, and must be a parallel build (H5_HAVE_PARALLEL). Without it arrays' I/O
+# functions throw rma::Unsupported.
+set(ARMADA_WITH_HDF5 "AUTO" CACHE STRING "Build arrays' parallel HDF5 I/O: AUTO, ON or OFF")
+set_property(CACHE ARMADA_WITH_HDF5 PROPERTY STRINGS AUTO ON OFF)
+set(ARMADA_HAVE_HDF5 OFF)
+if(NOT ARMADA_WITH_HDF5 STREQUAL "OFF")
+  set(_armada_hdf5_flavor ${ARMADA_MPI_VENDOR})
+  if(_armada_hdf5_flavor STREQUAL "unknown")
+    set(_armada_hdf5_flavor ${ARMADA_MPI})
+  endif()
+  if(NOT HDF5_C_COMPILER_EXECUTABLE)
+    find_program(_armada_h5pcc NAMES h5pcc.${_armada_hdf5_flavor} NO_CACHE)
+    if(_armada_h5pcc)
+      set(HDF5_C_COMPILER_EXECUTABLE "${_armada_h5pcc}" CACHE FILEPATH "HDF5 C compiler wrapper (parallel)")
+    endif()
+  endif()
+  set(HDF5_PREFER_PARALLEL TRUE)
+  find_package(HDF5 COMPONENTS C QUIET)
+  set(_armada_hdf5_why "")
+  if(NOT HDF5_FOUND)
+    set(_armada_hdf5_why "no HDF5 found")
+  elseif(NOT HDF5_IS_PARALLEL)
+    set(_armada_hdf5_why "HDF5 at ${HDF5_INCLUDE_DIRS} is not a parallel build")
+  else()
+    # FindHDF5 trusts the wrapper; check the configuration header itself, and that it is the
+    # build for our MPI (Debian's directories are named after it).
+    find_file(_armada_h5pubconf H5pubconf.h PATHS ${HDF5_INCLUDE_DIRS} NO_DEFAULT_PATH NO_CACHE)
+    if(_armada_h5pubconf)
+      file(STRINGS "${_armada_h5pubconf}" _armada_h5_parallel REGEX "^#define H5_HAVE_PARALLEL 1")
+    endif()
+    if(NOT _armada_h5_parallel)
+      set(_armada_hdf5_why "H5pubconf.h in ${HDF5_INCLUDE_DIRS} does not define H5_HAVE_PARALLEL")
+    elseif(HDF5_INCLUDE_DIRS MATCHES "hdf5/(openmpi|mpich)" AND NOT CMAKE_MATCH_1 STREQUAL _armada_hdf5_flavor)
+      set(_armada_hdf5_why "the parallel HDF5 found (${HDF5_INCLUDE_DIRS}) is built on ${CMAKE_MATCH_1}, not ${_armada_hdf5_flavor}")
+    endif()
+  endif()
+  if(_armada_hdf5_why STREQUAL "")
+    set(ARMADA_HAVE_HDF5 ON)
+    if(NOT TARGET armada_hdf5)
+      add_library(armada_hdf5 INTERFACE)
+      target_include_directories(armada_hdf5 SYSTEM INTERFACE ${HDF5_INCLUDE_DIRS})
+      target_compile_definitions(armada_hdf5 INTERFACE ${HDF5_DEFINITIONS})
+      target_link_libraries(armada_hdf5 INTERFACE ${HDF5_C_LIBRARIES} MPI::MPI_C)
+    endif()
+    message(STATUS "Parallel HDF5 ${HDF5_VERSION} (${_armada_hdf5_flavor}): arrays' HDF5 I/O is built")
+  elseif(ARMADA_WITH_HDF5 STREQUAL "ON")
+    message(FATAL_ERROR "ARMADA_WITH_HDF5=ON but ${_armada_hdf5_why} "
+                        "(Debian: libhdf5-${_armada_hdf5_flavor}-dev, see scripts/setup.sh)")
+  else()
+    message(STATUS "Parallel HDF5 not available (${_armada_hdf5_why}): arrays' save/load/checkpoint "
+                   "will throw rma::Unsupported (Debian: libhdf5-${_armada_hdf5_flavor}-dev)")
+  endif()
+endif()
+
 # --- libibverbs (the RDMA transport; optional) ------------------------------------------------
 set(ARMADA_WITH_VERBS "AUTO" CACHE STRING "Build the libibverbs NIC backend: AUTO, ON or OFF")
 set_property(CACHE ARMADA_WITH_VERBS PROPERTY STRINGS AUTO ON OFF)

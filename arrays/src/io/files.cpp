@@ -73,6 +73,16 @@ void check_free_space(const std::string& file, std::size_t bytes, const char* op
                                    " bytes free (" + std::strerror(ENOSPC) + ")");
 }
 
+void reserve(const std::string& file, std::size_t bytes, const char* op) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) fail_os(op, file, "cannot be opened to reserve its space", errno);
+  const int status = ::fallocate(fd, 0, 0, static_cast<off_t>(bytes));
+  const int error = errno;
+  ::close(fd);
+  if (status != 0 && error != EOPNOTSUPP && error != ENOSYS)
+    fail_os(op, file, "cannot get its " + std::to_string(bytes) + " bytes on disk", error);
+}
+
 std::string temporary_name(const std::string& file) { return file + ".armada-tmp"; }
 
 void commit(const std::string& temporary, const std::string& file, const char* op) {

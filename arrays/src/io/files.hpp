@@ -31,6 +31,11 @@ class FileLock {
 /// Fails unless the file system holding `file` has room for `bytes` more bytes.
 void check_free_space(const std::string& file, std::size_t bytes, const char* op);
 
+/// Allocates the first `bytes` bytes of existing file `file` on disk (fallocate), so that later
+/// writes inside them cannot run out of space. Fails with the file system's reason (no space,
+/// file size limit); a file system that cannot preallocate is not an error.
+void reserve(const std::string& file, std::size_t bytes, const char* op);
+
 /// The name a file is written under before it is complete ("<file>.armada-tmp").
 std::string temporary_name(const std::string& file);
 

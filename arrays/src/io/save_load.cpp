@@ -249,40 +249,39 @@ void* block_buffer(const Array::Impl& a) {
   return a.my_base ? a.my_base : nothing;
 }
 
-void write_dataset(const char* op, hid_t f, const Array::Impl& a) {
-  const std::string where = "dataset '" + a.name + "'";
+// Creates the dataset of `a` with its attributes (collective).
+Hid create_dataset(const char* op, hid_t f, const std::string& where, const Array::Impl& a) {
   const int n = a.ndim();
-  Hid d;
-  rma::agree(op, [&] {
-    hsize_t dims[max_ndim];
-    for (int k = 0; k < n; ++k) dims[k] = static_cast<hsize_t>(a.dist.dims()[k]);
-    Hid space = checked(H5Screate_simple(n, dims, nullptr), op, "creating the shape of " + where);
-    Hid type = memory_type(a.type);
-    Hid dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), op, "creating " + where);
-    check(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), op, "creating " + where);  // every element is written
-    d = checked(H5Dcreate2(f, a.name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), op, "creating " + where);
-    std::vector<Index> grid, starts;
-    for (int k = 0; k < n; ++k) {
-      const auto& b = a.dist.bounds(k);
-      grid.push_back(static_cast<Index>(b.size()) - 1);
-      starts.insert(starts.end(), b.begin(), b.end() - 1);
-    }
-    write_string_attribute(d, kAttrVersion, ARMADA_VERSION_STRING, op);
-    write_string_attribute(d, kAttrType, to_string(a.type), op);
-    write_index_attribute(d, kAttrDims, a.dist.dims().to_vector(), op);
-    write_index_attribute(d, kAttrGhosts, a.ghosts.to_vector(), op);
-    write_index_attribute(d, kAttrGrid, grid, op);
-    write_index_attribute(d, kAttrStarts, starts, op);
-    write_index_attribute(d, kAttrGroupSize, {a.group.size()}, op);
-  }, a.group);
-  rma::agree(op, [&] {
-    Hid file_space = checked(H5Dget_space(d), op, "reading the shape of " + where);
-    Hid mem = select_block(op, a, Coord::filled(n, 0), file_space);
-    Hid type = memory_type(a.type);
-    Hid dxpl = collective_transfer(op);
-    check(H5Dwrite(d, type, mem, file_space, dxpl, block_buffer(a)), op, "writing " + where);
-  }, a.group);
-  rma::agree(op, [&] { check(d.close(), op, "closing " + where); }, a.group);
+  hsize_t dims[max_ndim];
+  for (int k = 0; k < n; ++k) dims[k] = static_cast<hsize_t>(a.dist.dims()[k]);
+  Hid space = checked(H5Screate_simple(n, dims, nullptr), op, "creating the shape of " + where);
+  Hid type = memory_type(a.type);
+  Hid dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), op, "creating " + where);
+  check(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), op, "creating " + where);  // every element is written
+  Hid d = checked(H5Dcreate2(f, a.name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), op, "creating " + where);
+  std::vector<Index> grid, starts;
+  for (int k = 0; k < n; ++k) {
+    const auto& b = a.dist.bounds(k);
+    grid.push_back(static_cast<Index>(b.size()) - 1);
+    starts.insert(starts.end(), b.begin(), b.end() - 1);
+  }
+  write_string_attribute(d, kAttrVersion, ARMADA_VERSION_STRING, op);
+  write_string_attribute(d, kAttrType, to_string(a.type), op);
+  write_index_attribute(d, kAttrDims, a.dist.dims().to_vector(), op);
+  write_index_attribute(d, kAttrGhosts, a.ghosts.to_vector(), op);
+  write_index_attribute(d, kAttrGrid, grid, op);
+  write_index_attribute(d, kAttrStarts, starts, op);
+  write_index_attribute(d, kAttrGroupSize, {a.group.size()}, op);
+  return d;
+}
+
+// Every member writes its block of `a` to dataset `d` in one collective transfer.
+void write_blocks(const char* op, hid_t d, const std::string& where, const Array::Impl& a) {
+  Hid file_space = checked(H5Dget_space(d), op, "reading the shape of " + where);
+  Hid mem = select_block(op, a, Coord::filled(a.ndim(), 0), file_space);
+  Hid type = memory_type(a.type);
+  Hid dxpl = collective_transfer(op);
+  check(H5Dwrite(d, type, mem, file_space, dxpl, block_buffer(a)), op, "writing " + where);
 }
 
 }  // namespace
@@ -315,8 +314,22 @@ void read_datasets(const char* op, const std::string& file, const std::vector<st
 // ---- save ----------------------------------------------------------------------------------------
 namespace {
 
-void write_file(const char* op, const std::string& temporary, const std::vector<const Array::Impl*>& arrays) {
+// What a file of `arrays` takes at most: their data, and generously its metadata.
+std::size_t file_bytes(const std::vector<const Array::Impl*>& arrays) {
+  std::size_t bytes = 64 * 1024;  // superblock, root group, file attributes
+  for (const Array::Impl* a : arrays) bytes += static_cast<std::size_t>(a->dist.dims().product()) * a->esize + 8 * 1024;
+  return bytes;
+}
+
+// Writes `arrays` to `temporary` (which names `file` in messages). Right after the file is
+// created, rank 0 reserves its whole size on disk (fallocate of file_bytes): a full disk or a
+// file size limit fails there, before HDF5 has allocated or written anything it would have to
+// flush. HDF5 1.10 cannot close a file whose flush failed (the handle is left half-destroyed
+// and crashes in MPI_Finalize), so no write it does may run out of space.
+void write_file(const char* op, const std::string& file, const std::string& temporary,
+                const std::vector<const Array::Impl*>& arrays) {
   const rma::Group& group = arrays.front()->group;
+  const std::string in = " of file '" + file + "' (written as '" + temporary + "')";
   Hid fapl, f;
   rma::agree(op, [&] {
     fapl = file_access(group.comm(), op, true);
@@ -324,7 +337,16 @@ void write_file(const char* op, const std::string& temporary, const std::vector<
     write_string_attribute(f, kAttrVersion, ARMADA_VERSION_STRING, op);
     write_index_attribute(f, kAttrFormat, {kFormat}, op);
   }, group);
-  for (const Array::Impl* a : arrays) write_dataset(op, f, *a);
+  rma::agree(op, [&] {
+    if (group.rank() == 0) reserve(temporary, file_bytes(arrays), op);
+  }, group);
+  std::vector<Hid> datasets(arrays.size());
+  for (std::size_t i = 0; i < arrays.size(); ++i)
+    rma::agree(op, [&] { datasets[i] = create_dataset(op, f, "dataset '" + arrays[i]->name + "'" + in, *arrays[i]); }, group);
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    rma::agree(op, [&] { write_blocks(op, datasets[i], "dataset '" + arrays[i]->name + "'" + in, *arrays[i]); }, group);
+    rma::agree(op, [&] { check(datasets[i].close(), op, "closing dataset '" + arrays[i]->name + "'" + in); }, group);
+  }
   rma::agree(op, [&] {
     check(H5Fflush(f, H5F_SCOPE_GLOBAL), op, "flushing file '" + temporary + "'");
     check(f.close(), op, "closing file '" + temporary + "'");
@@ -368,8 +390,7 @@ void save_set(const char* op, const std::string& file, std::span<const Array> al
   check_same_everywhere(op, "file", file, group);
   // Every update issued before the call is in place before a block is written.
   all.front().sync_group();
-  std::size_t bytes = 64 * 1024;  // superblock, root group, attributes
-  for (const Array::Impl* a : arrays) bytes += static_cast<std::size_t>(a->dist.dims().product()) * a->esize + 8 * 1024;
+  const std::size_t bytes = file_bytes(arrays);
   const std::string temporary = temporary_name(file);
   std::optional<FileLock> lock;
   rma::agree(op, [&] {
@@ -380,7 +401,7 @@ void save_set(const char* op, const std::string& file, std::span<const Array> al
   }, group);
   QuietErrors quiet;
   try {
-    write_file(op, temporary, arrays);
+    write_file(op, file, temporary, arrays);
     rma::agree(op, [&] {
       if (group.rank() == 0) commit(temporary, file, op);
     }, group);

@@ -4,7 +4,11 @@
 // same file is checked by h5dump and h5py (tests/arrays/CMakeLists.txt, io_check_h5py.py).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "armada/arrays/io.hpp"
 #include "io_util.hpp"
@@ -92,6 +96,45 @@ TEST(Cross, Read) {
   auto cube = load_as<double>(file, "cube");
   expect_io_values(cube, kCube, {0, 0, 0}, 1000);
   cube.destroy();
+}
+
+// The killed-writer test (io_killed_writer.sh): checkpoints of a large array, step after step,
+// until the script kills every rank (SIGKILL) while one is being written.
+const Coord kBig{4096, 1024};  // 32 MiB of doubles per checkpoint
+
+std::string cross_dir() { return cross_file().substr(0, cross_file().size() - std::string("/cross.h5").size()); }
+
+TEST(Cross, CheckpointUntilKilled) {
+  std::ofstream(cross_dir() + "/pid." + std::to_string(rma::rank())) << getpid() << "\n";
+  ArrayOptions o;
+  o.name = "state";
+  auto a = GlobalArray<double>::create(kBig, o);
+  o.name = "step";
+  auto s = GlobalArray<long>::create({1}, o);
+  for (long step = 1; step <= 200; ++step) {
+    fill_io(a, step);
+    if (s.owned().elements() > 0) s.access()[{0}] = step;
+    checkpoint(cross_dir() + "/ck", step, {a, s}, 2);
+  }
+  ADD_FAILURE() << "200 checkpoints written and nobody killed the writer";
+  a.destroy();
+  s.destroy();
+}
+
+TEST(Cross, RestartAfterKill) {
+  ArrayOptions o;
+  o.name = "state";
+  auto a = GlobalArray<double>::create(kBig, o);
+  o.name = "step";
+  auto s = GlobalArray<long>::create({1}, o);
+  const auto step = restart(cross_dir() + "/ck", {a, s});
+  ASSERT_TRUE(step.has_value()) << "no complete checkpoint survived";
+  EXPECT_GE(*step, 1);
+  EXPECT_EQ(s.at({0}), *step) << "the arrays of one checkpoint come from one step";
+  expect_io_values(a, kBig, {0, 0}, *step);
+  if (rma::rank() == 0) std::printf("restarted from step %ld\n", *step);
+  a.destroy();
+  s.destroy();
 }
 
 }  // namespace

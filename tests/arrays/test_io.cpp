@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "armada/arrays/c_api.h"
 #include "armada/arrays/io.hpp"
 #include "io_util.hpp"
 
@@ -211,6 +212,41 @@ TEST(Io, CheckpointAndRestart) {
   u.destroy();
   n.destroy();
   u2.destroy();
+}
+
+// The C API's forms (the Fortran module's test covers the Fortran view).
+TEST(Io, CApi) {
+  SharedDir dir;
+  int flag = 0;
+  EXPECT_EQ(armada_ga_io_available(&flag), ARMADA_GA_OK);
+  EXPECT_EQ(flag, 1);
+  ArrayOptions o;
+  o.name = "c";
+  auto a = GlobalArray<long>::create({9, 4}, o);
+  fill_io(a, 4);
+  const int handles[] = {a.id()};
+  const std::string file = dir / "c.h5";
+  EXPECT_EQ(armada_ga_save(file.c_str(), 1, handles), ARMADA_GA_OK) << armada_ga_error_message();
+  int b = 0;
+  EXPECT_EQ(armada_ga_load(file.c_str(), "c", ARMADA_GA_GROUP_WORLD, &b), ARMADA_GA_OK) << armada_ga_error_message();
+  expect_io_values(GlobalArray<long>(find_array(b, "test")), {9, 4}, {0, 0}, 4);
+  o.name = "p";
+  auto p = GlobalArray<long>::create({2, 3}, o);
+  const int64_t lo[] = {6, 1}, hi[] = {8, 4};
+  EXPECT_EQ(armada_ga_load_patch(file.c_str(), "c", lo, hi, p.id()), ARMADA_GA_OK) << armada_ga_error_message();
+  expect_io_values(p, {9, 4}, {6, 1}, 4);
+  EXPECT_EQ(armada_ga_load_into(file.c_str(), "missing", p.id()), ARMADA_GA_ERR_ARG);
+  EXPECT_EQ(armada_ga_load(dir.path().c_str(), "c", ARMADA_GA_GROUP_WORLD, &b), ARMADA_GA_ERR_SYSTEM);
+  const std::string prefix = dir / "cck";
+  long step = 0;
+  EXPECT_EQ(armada_ga_checkpoint(prefix.c_str(), 7, 1, handles, 2), ARMADA_GA_OK) << armada_ga_error_message();
+  fill_io(a, 0);
+  EXPECT_EQ(armada_ga_restart(prefix.c_str(), 1, handles, &step), ARMADA_GA_OK) << armada_ga_error_message();
+  EXPECT_EQ(step, 7);
+  expect_io_values(a, {9, 4}, {0, 0}, 4);
+  find_array(b, "test").destroy();
+  p.destroy();
+  a.destroy();
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ void checkpoint(const std::string& prefix, long step, std::span<const Array> arr
   const auto impls = io::checked_set(op, arrays, true);
   const rma::Group& group = impls.front()->group;
   io::check_same_everywhere(op, "prefix, step and keep",
-                            prefix + "\n" + std::to_string(step) + "\n" + std::to_string(keep), group);
+                            "'" + prefix + "', " + std::to_string(step) + ", " + std::to_string(keep), group);
   rma::agree(op, [&] {
     if (prefix.empty()) throw rma::InvalidArgument(op, "prefix", "''", "a file name prefix is needed");
     if (step < 0) throw rma::InvalidArgument(op, "step", std::to_string(step), "must be >= 0");

@@ -16,6 +16,9 @@ namespace armada::arrays::io {
 /// Fails (InvalidArgument, on every member) unless every member of `group` passes the same `value`.
 void check_same_everywhere(const char* op, const char* argument, const std::string& value, const rma::Group& group);
 
+/// "'file', 'name', [lo] .. [hi]": the arguments of a load, for check_same_everywhere.
+std::string quoted_arguments(const std::string& file, const std::string& name, const Coord& lo, const Coord& hi);
+
 /// The checked arrays of a collective call: live, on one group this rank belongs to, with names
 /// that can name datasets (distinct when `unique_names`), and the same on every member.
 std::vector<const Array::Impl*> checked_set(const char* op, std::span<const Array> arrays, bool unique_names);

@@ -119,6 +119,10 @@ void check_same_everywhere(const char* op, const char* argument, const std::stri
   }, group);
 }
 
+std::string quoted_arguments(const std::string& file, const std::string& name, const Coord& lo, const Coord& hi) {
+  return "'" + file + "', '" + name + "'" + (lo.empty() && hi.empty() ? std::string() : ", " + lo.str() + " .. " + hi.str());
+}
+
 // ---- what a file holds (rank 0, serially) -------------------------------------------------------------
 namespace {
 
@@ -447,7 +451,7 @@ Array load_new(const char* op, const std::string& file, const std::string& name,
   if (!rma::initialized()) throw rma::StateError(op, std::string(op) + ": the rma runtime is not initialized");
   const rma::Group group = options.group ? *options.group : rma::Group::world();
   if (!group.is_member()) throw rma::InvalidArgument(op, "group", "size " + std::to_string(group.size()), "this rank is not a member");
-  io::check_same_everywhere(op, "file, name and patch", file + "\n" + name + "\n" + lo.str() + hi.str(), group);
+  io::check_same_everywhere(op, "file, name and patch", io::quoted_arguments(file, name, lo, hi), group);
   std::optional<io::FileLock> lock;
   const std::vector<std::string> names{name};
   const DatasetInfo info = io::inspect_on_root(op, file, &names, group, lock).front();
@@ -476,7 +480,7 @@ void load_existing(const char* op, const std::string& file, const std::string& n
                    Array& into) {
   const auto impls = io::checked_set(op, std::span<const Array>(&into, 1), false);
   const Array::Impl& a = *impls.front();
-  io::check_same_everywhere(op, "file, name and patch", file + "\n" + name + "\n" + lo.str() + hi.str(), a.group);
+  io::check_same_everywhere(op, "file, name and patch", io::quoted_arguments(file, name, lo, hi), a.group);
   std::optional<io::FileLock> lock;
   const std::vector<std::string> names{name};
   const DatasetInfo info = io::inspect_on_root(op, file, &names, a.group, lock).front();

@@ -198,7 +198,14 @@ std::vector<DatasetInfo> inspect(const char* op, const std::string& file, const 
       throw rma::InvalidArgument(op, "name", name, "file '" + file + "' has no dataset of this name (it has: " +
                                                        (have.empty() ? "none" : have) + ")");
     }
-    infos.push_back(inspect_dataset(op, file, f, name));
+    if (names) {
+      infos.push_back(inspect_dataset(op, file, f, name));
+      continue;
+    }
+    try {  // listing everything: datasets no array can hold (strings, ...) are left out
+      infos.push_back(inspect_dataset(op, file, f, name));
+    } catch (const rma::InvalidArgument&) {
+    }
   }
   return infos;
 }

@@ -40,7 +40,9 @@ inline void save(const std::string& file, std::initializer_list<Array> arrays) {
   save(file, std::span<const Array>(arrays.begin(), arrays.size()));
 }
 
-/// What a dataset of a file holds (read without loading the data). Collective over `group`.
+/// What the datasets of a file's root group hold (read without loading the data); datasets no
+/// array can hold (strings, other compounds, more than 7 dimensions) are left out. Collective
+/// over `group`.
 struct DatasetInfo {
   std::string name;
   ElemType type{};

@@ -22,6 +22,9 @@ program test_fortran_io
   call test_save_load()
   call test_checkpoint()
   call test_errors()
+  call armada_sync()
+  call remove(trim(file))
+  call remove(trim(prefix) // '.2.h5')
 
   call finish_test('test_fortran_io')
 

@@ -228,7 +228,7 @@ TEST_F(IoErrors, NoInodeLeftToCreateTheFile) {
     for (int i = 0; i < 8; ++i) std::ofstream(fs / ("filler" + std::to_string(i)));
   });
   const auto before = files_in(fs.path());
-  expect_error<SystemError>([&] { save(fs / "new.h5", {a}); }, {"arrays::save", "new.h5.armada-tmp", "failed (HDF5:"});
+  expect_error<SystemError>([&] { save(fs / "new.h5", {a}); }, {"arrays::save", "new.h5.armada-tmp", "No space left on device"});
   rma::barrier();
   EXPECT_EQ(files_in(fs.path()), before);
 }
@@ -255,34 +255,58 @@ TEST_F(IoErrors, FileSizeLimit) {
   big.destroy();
 }
 
-// Another process (flock(1), the lock HDF5 takes) holds the file.
-TEST_F(IoErrors, FileHeldByAnotherProcess) {
-  pid_t holder = -1;
-  int spawned = 0;
-  if (rma::rank() == 0) {
-    const std::string path = dir / "good.h5";
-    const char* argv[] = {"flock", "--exclusive", "--no-fork", path.c_str(), "sleep", "60", nullptr};
-    spawned = posix_spawnp(&holder, "flock", nullptr, nullptr, const_cast<char**>(argv), environ);
-    // Wait until the lock is taken (our own shared lock attempt starts failing).
-    for (int i = 0; spawned == 0 && i < 500; ++i) {
-      const int fd = ::open(path.c_str(), O_RDONLY);
-      const bool free = ::flock(fd, LOCK_SH | LOCK_NB) == 0;
-      ::close(fd);
-      if (!free) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+// A flock(1) process holding an exclusive lock on `path` (the lock HDF5 takes), started by rank 0
+// and ended on destruction.
+class LockHolder {
+ public:
+  explicit LockHolder(const std::string& path) {
+    if (rma::rank() == 0) {
+      const char* argv[] = {"flock", "--exclusive", "--no-fork", path.c_str(), "sleep", "60", nullptr};
+      spawned_ = posix_spawnp(&pid_, "flock", nullptr, nullptr, const_cast<char**>(argv), environ);
+      // Wait until the lock is taken (our own shared lock attempt starts failing).
+      for (int i = 0; spawned_ == 0 && i < 500; ++i) {
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        const bool free = fd < 0 || ::flock(fd, LOCK_SH | LOCK_NB) == 0;
+        if (fd >= 0) ::close(fd);
+        if (!free) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
     }
+    rma::broadcast(&spawned_, sizeof spawned_, 0);
   }
-  rma::broadcast(&spawned, sizeof spawned, 0);
-  ASSERT_EQ(spawned, 0) << "could not start flock(1)";
-  expect_error<SystemError>([&] { (void)load(dir / "good.h5", "A"); }, {"arrays::load", "good.h5", "held by another process"});
-  fill_io(a, 5);
-  expect_error<SystemError>([&] { save(dir / "good.h5", {a}); }, {"arrays::save", "good.h5", "held by another process"});
-  if (rma::rank() == 0) {
-    kill(holder, SIGTERM);
-    waitpid(holder, nullptr, 0);
+  ~LockHolder() {
+    if (rma::rank() == 0 && spawned_ == 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+    rma::barrier();
   }
-  rma::barrier();
+  bool started() const { return spawned_ == 0; }
+
+ private:
+  pid_t pid_ = -1;
+  int spawned_ = 0;
+};
+
+TEST_F(IoErrors, FileHeldByAnotherProcess) {
+  {
+    LockHolder holder(dir / "good.h5");
+    ASSERT_TRUE(holder.started()) << "could not start flock(1)";
+    expect_error<SystemError>([&] { (void)load(dir / "good.h5", "A"); }, {"arrays::load", "good.h5", "held by another process"});
+    fill_io(a, 5);
+    expect_error<SystemError>([&] { save(dir / "good.h5", {a}); }, {"arrays::save", "good.h5", "held by another process"});
+  }
   expect_good_file_intact();
+}
+
+// Another job saving the same file holds its temporary file: this save fails and leaves it alone.
+TEST_F(IoErrors, TwoSavesOfOneFile) {
+  LockHolder holder(dir / "new.h5.armada-tmp");
+  ASSERT_TRUE(holder.started()) << "could not start flock(1)";
+  expect_error<SystemError>([&] { save(dir / "new.h5", {a}); },
+                            {"arrays::save", "new.h5.armada-tmp", "another save of the same file is writing it"});
+  rma::barrier();
+  EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"good.h5", "new.h5.armada-tmp"}));
 }
 
 }  // namespace

@@ -39,22 +39,25 @@ void check_readable(const std::string& file, const char* op) {
   if (::access(file.c_str(), R_OK) != 0) fail_os(op, file, "cannot be read", errno);
 }
 
-FileLock::FileLock(const std::string& file, bool exclusive, const char* op) {
-  fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+FileLock::FileLock(const std::string& file, Mode mode, const char* op) {
+  const bool exclusive = mode != Mode::read;
+  fd_ = ::open(file.c_str(), (mode == Mode::create ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, 0644);
   if (fd_ < 0) {
-    if (exclusive && errno == ENOENT) return;  // nothing to replace, nobody to disturb
+    if (mode == Mode::replace && errno == ENOENT) return;  // nothing to replace, nobody to disturb
     fail_os(op, file, "cannot be opened", errno);
   }
   if (::flock(fd_, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
     const int error = errno;
     ::close(fd_);
     fd_ = -1;
-    if (error == EWOULDBLOCK)
-      throw rma::SystemError(op, detail::rank_prefix() + op + ": file '" + file + "' is held by another process (" +
-                                     (exclusive ? "open through HDF5; it cannot be replaced now"
-                                                : "open for writing through HDF5; it cannot be read now") +
-                                     ")");
-    fail_os(op, file, "cannot be locked", error);
+    if (error != EWOULDBLOCK) fail_os(op, file, "cannot be locked", error);
+    static constexpr const char* kWhy[] = {
+        "open for writing through HDF5; it cannot be read now",
+        "open through HDF5; it cannot be replaced now",
+        "another save of the same file is writing it",
+    };
+    throw rma::SystemError(op, detail::rank_prefix() + op + ": file '" + file + "' is held by another process (" +
+                                   kWhy[static_cast<int>(mode)] + ")");
   }
 }
 

@@ -17,9 +17,13 @@ void check_readable(const std::string& file, const char* op);
 /// read while it changes or replaced under its writer. Released on destruction.
 class FileLock {
  public:
-  /// Locks an existing file (shared or exclusive); a missing file is not locked (exclusive) or
-  /// an error (shared). Fails naming `op` if another process holds a conflicting lock.
-  FileLock(const std::string& file, bool exclusive, const char* op);
+  enum class Mode {
+    read,     ///< shared; the file must exist
+    replace,  ///< exclusive if the file exists (nothing to lock otherwise)
+    create,   ///< exclusive, creating the file: a temporary file another save is writing
+  };
+  /// Fails naming `op` if another process holds a conflicting lock.
+  FileLock(const std::string& file, Mode mode, const char* op);
   ~FileLock();
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;

@@ -219,7 +219,7 @@ std::vector<DatasetInfo> inspect_on_root(const char* op, const std::string& file
   rma::agree(op, [&] {
     if (group.rank() != 0) return;
     check_readable(file, op);
-    lock.emplace(file, false, op);
+    lock.emplace(file, FileLock::Mode::read, op);
     infos = inspect(op, file, names);
   }, group);
   return unpack(broadcast_string(group.rank() == 0 ? pack(infos) : std::string(), group));
@@ -403,21 +403,22 @@ void save_set(const char* op, const std::string& file, std::span<const Array> al
   all.front().sync_group();
   const std::size_t bytes = file_bytes(arrays);
   const std::string temporary = temporary_name(file);
-  std::optional<FileLock> lock;
-  rma::agree(op, [&] {
-    if (group.rank() != 0) return;
-    if (file.empty()) throw rma::InvalidArgument(op, "file", "''", "a file name is needed");
-    lock.emplace(file, true, op);
-    check_free_space(file, bytes, op);
-  }, group);
+  std::optional<FileLock> lock, writing;
   QuietErrors quiet;
   try {
+    rma::agree(op, [&] {
+      if (group.rank() != 0) return;
+      if (file.empty()) throw rma::InvalidArgument(op, "file", "''", "a file name is needed");
+      lock.emplace(file, FileLock::Mode::replace, op);
+      check_free_space(file, bytes, op);
+      writing.emplace(temporary, FileLock::Mode::create, op);  // two saves of one file never share it
+    }, group);
     write_file(op, file, temporary, arrays);
     rma::agree(op, [&] {
       if (group.rank() == 0) commit(temporary, file, op);
     }, group);
   } catch (...) {
-    if (group.rank() == 0) remove_quietly(temporary);  // nothing half-written stays behind
+    if (writing) remove_quietly(temporary);  // nothing half-written stays behind (nor another save's file)
     throw;
   }
 }

@@ -173,11 +173,8 @@ herr_t collect_dataset_name(hid_t group, const char* name, const H5L_info_t*, vo
   return 0;
 }
 
-}  // namespace
-
-namespace {
+// What datasets `names` (null: all) of `file` hold, read serially (the caller checked the file).
 std::vector<DatasetInfo> inspect(const char* op, const std::string& file, const std::vector<std::string>* names) {
-  check_readable(file, op);
   const htri_t is_hdf5 = H5Fis_hdf5(file.c_str());
   if (is_hdf5 <= 0) {
     const std::string reason = error_stack_text();
@@ -369,15 +366,18 @@ void write_file(const char* op, const std::string& file, const std::string& temp
 std::vector<const Array::Impl*> checked_set(const char* op, std::span<const Array> arrays, bool unique_names) {
   if (!rma::initialized()) throw rma::StateError(op, std::string(op) + ": the rma runtime is not initialized");
   if (arrays.empty()) throw rma::InvalidArgument(op, "arrays", "{}", "at least one array is needed");
-  std::vector<const Array::Impl*> impls;
-  for (const Array& a : arrays) {
-    if (!a.valid()) throw rma::InvalidArgument(op, "arrays", "#" + std::to_string(impls.size()), "is not a live array");
-    impls.push_back(a.impl().get());
-  }
-  const rma::Group& group = impls.front()->group;
+  // The first array names the group the call is collective over: without it there is nobody to
+  // agree with, so only this check is local.
+  if (!arrays.front().valid()) throw rma::InvalidArgument(op, "arrays", "#0", "is not a live array");
+  const rma::Group& group = arrays.front().impl()->group;
   if (!group.is_member())
-    detail::fail(op, impls.front(), "arrays", "#0", "this rank is not a member of the array's group");
+    detail::fail(op, arrays.front().impl().get(), "arrays", "#0", "this rank is not a member of the array's group");
+  std::vector<const Array::Impl*> impls;
   rma::agree(op, [&] {
+    for (const Array& a : arrays) {
+      if (!a.valid()) throw rma::InvalidArgument(op, "arrays", "#" + std::to_string(impls.size()), "is not a live array");
+      impls.push_back(a.impl().get());
+    }
     std::set<std::string> names;
     for (const Array::Impl* a : impls) {
       if (!(a->group == group))

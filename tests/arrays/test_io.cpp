@@ -201,6 +201,13 @@ TEST(Io, CheckpointAndRestart) {
   expect_io_values(u, {50}, {0}, 3);
   expect_io_values(n, {3, 4}, {0, 0}, 30);
   EXPECT_EQ(latest_checkpoint(prefix).value_or(-1), 30);
+  // A lower step written now (another run on the same prefix) stays, and removes nothing above it.
+  checkpoint(prefix, 5, {u, n}, 1);
+  if (rma::rank() == 0) {
+    EXPECT_EQ(files_in(dir.path()),
+              (std::vector<std::string>{"run.20.h5", "run.30.h5", "run.40.h5.armada-tmp", "run.5.h5"}));
+  }
+  rma::barrier();
   // Restarting into arrays of another rank count's distribution works the same (here: grid).
   ArrayOptions other;
   other.name = "u";

@@ -3,6 +3,8 @@
 // A checkpoint is a save (written under a temporary name, synced, renamed), so every
 // "<prefix>.<step>.h5" that exists is complete: a writer killed mid-way leaves only its
 // temporary file, which restart never looks at and the next checkpoint of that step overwrites.
+#include <vector>
+
 #include "armada/arrays/io.hpp"
 #include "armada/rma/collectives.hpp"
 #include "io/files.hpp"
@@ -38,12 +40,15 @@ void checkpoint(const std::string& prefix, long step, std::span<const Array> arr
     if (keep < 1) throw rma::InvalidArgument(op, "keep", std::to_string(keep), "must be >= 1 (the checkpoint just written)");
   }, group);
   io::save_set(op, io::checkpoint_name(prefix, step), arrays, impls);
-  // Older checkpoints go only once the new one is complete.
+  // Older checkpoints go only once the new one is complete: of the steps below this one, the
+  // keep - 1 newest stay. Higher steps (another run's) are not this call's to remove.
   rma::agree(op, [&] {
     if (group.rank() != 0) return;
-    const auto steps = io::checkpoint_steps(prefix, op);
-    const std::size_t drop = steps.size() > static_cast<std::size_t>(keep) ? steps.size() - static_cast<std::size_t>(keep) : 0;
-    for (std::size_t i = 0; i < drop; ++i) io::remove_quietly(io::checkpoint_name(prefix, steps[i]));
+    std::vector<long> older;
+    for (long s : io::checkpoint_steps(prefix, op))
+      if (s < step) older.push_back(s);
+    const auto stay = static_cast<std::size_t>(keep - 1);
+    for (std::size_t i = 0; i + stay < older.size(); ++i) io::remove_quietly(io::checkpoint_name(prefix, older[i]));
   }, group);
 }
 

@@ -91,8 +91,8 @@ Hid memory_type(ElemType type) {
 bool element_type_of(hid_t file_type, ElemType& out) {
   const std::size_t size = H5Tget_size(file_type);
   switch (H5Tget_class(file_type)) {
-    case H5T_INTEGER:
-      out = size <= 4 ? ElemType::Int : ElemType::Long;
+    case H5T_INTEGER:  // int holds every value of a signed 4-byte or any 2-byte integer
+      out = size < 4 || (size == 4 && H5Tget_sign(file_type) == H5T_SGN_2) ? ElemType::Int : ElemType::Long;
       return size <= 8;
     case H5T_FLOAT:
       out = size <= 4 ? ElemType::Float : ElemType::Double;

@@ -61,7 +61,9 @@ void check(herr_t status, const char* op, const std::string& what);
 
 /// The HDF5 memory type of an element type (complex: compound {r, i}, as h5py writes it).
 Hid memory_type(ElemType type);
-/// The element type a file's datatype maps to: integers of up to 4 bytes → int, wider → long;
+/// The element type a file's datatype maps to: integers whose values int holds (signed up to 4
+/// bytes, unsigned up to 2) → int, other integers → long (unsigned 8-byte values above LONG_MAX
+/// clamp);
 /// floats of up to 4 bytes → float, wider → double; compounds of two floating members named r
 /// and i → complex<float> or complex<double>. False for anything else.
 bool element_type_of(hid_t file_type, ElemType& out);

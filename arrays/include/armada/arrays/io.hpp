@@ -75,8 +75,9 @@ GlobalArray<T> load_as(const std::string& file, const std::string& name, const A
 
 // ---- checkpoint / restart ------------------------------------------------------------------------
 /// Writes checkpoint `step` (>= 0) of `arrays` as file "<prefix>.<step>.h5" (prefix may contain
-/// a directory), complete or absent; then removes the checkpoints of `prefix` older than the
-/// `keep` newest (keep >= 1). Collective over the arrays' group.
+/// a directory), complete or absent; then removes the checkpoints of `prefix` of lower steps but
+/// the keep - 1 newest of them (keep >= 1; higher steps are left alone). Collective over the
+/// arrays' group.
 void checkpoint(const std::string& prefix, long step, std::span<const Array> arrays, int keep = 2);
 inline void checkpoint(const std::string& prefix, long step, std::initializer_list<Array> arrays, int keep = 2) {
   checkpoint(prefix, step, std::span<const Array>(arrays.begin(), arrays.size()), keep);

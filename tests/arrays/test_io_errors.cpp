@@ -255,24 +255,26 @@ TEST_F(IoErrors, FileSizeLimit) {
   big.destroy();
 }
 
-// A flock(1) process holding an exclusive lock on `path` (the lock HDF5 takes), started by rank 0
-// and ended on destruction.
+// A process started by rank 0 (`argv`) that holds `path` open with an exclusive lock — flock(1),
+// or h5py, which takes HDF5's lock — once our own shared lock attempt fails; ended on destruction.
 class LockHolder {
  public:
-  explicit LockHolder(const std::string& path) {
+  LockHolder(const std::string& path, std::vector<std::string> argv) {
     if (rma::rank() == 0) {
-      const char* argv[] = {"flock", "--exclusive", "--no-fork", path.c_str(), "sleep", "60", nullptr};
-      spawned_ = posix_spawnp(&pid_, "flock", nullptr, nullptr, const_cast<char**>(argv), environ);
-      // Wait until the lock is taken (our own shared lock attempt starts failing).
-      for (int i = 0; spawned_ == 0 && i < 500; ++i) {
+      std::vector<char*> args;
+      for (auto& a : argv) args.push_back(a.data());
+      args.push_back(nullptr);
+      spawned_ = posix_spawnp(&pid_, args[0], nullptr, nullptr, args.data(), environ);
+      locked_ = 0;
+      for (int i = 0; spawned_ == 0 && i < 1000 && !locked_; ++i) {
         const int fd = ::open(path.c_str(), O_RDONLY);
-        const bool free = fd < 0 || ::flock(fd, LOCK_SH | LOCK_NB) == 0;
+        locked_ = fd >= 0 && ::flock(fd, LOCK_SH | LOCK_NB) != 0;
         if (fd >= 0) ::close(fd);
-        if (!free) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (!locked_) std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
     }
     rma::broadcast(&spawned_, sizeof spawned_, 0);
+    rma::broadcast(&locked_, sizeof locked_, 0);
   }
   ~LockHolder() {
     if (rma::rank() == 0 && spawned_ == 0) {
@@ -281,17 +283,23 @@ class LockHolder {
     }
     rma::barrier();
   }
-  bool started() const { return spawned_ == 0; }
+  /// The process started and holds its lock.
+  bool holding() const { return spawned_ == 0 && locked_; }
 
  private:
   pid_t pid_ = -1;
   int spawned_ = 0;
+  int locked_ = 0;
 };
+
+std::vector<std::string> flock_command(const std::string& path) {
+  return {"flock", "--exclusive", "--no-fork", path, "sleep", "60"};
+}
 
 TEST_F(IoErrors, FileHeldByAnotherProcess) {
   {
-    LockHolder holder(dir / "good.h5");
-    ASSERT_TRUE(holder.started()) << "could not start flock(1)";
+    LockHolder holder(dir / "good.h5", flock_command(dir / "good.h5"));
+    ASSERT_TRUE(holder.holding()) << "flock(1) did not take the lock";
     expect_error<SystemError>([&] { (void)load(dir / "good.h5", "A"); }, {"arrays::load", "good.h5", "held by another process"});
     fill_io(a, 5);
     expect_error<SystemError>([&] { save(dir / "good.h5", {a}); }, {"arrays::save", "good.h5", "held by another process"});
@@ -301,12 +309,28 @@ TEST_F(IoErrors, FileHeldByAnotherProcess) {
 
 // Another job saving the same file holds its temporary file: this save fails and leaves it alone.
 TEST_F(IoErrors, TwoSavesOfOneFile) {
-  LockHolder holder(dir / "new.h5.armada-tmp");
-  ASSERT_TRUE(holder.started()) << "could not start flock(1)";
+  LockHolder holder(dir / "new.h5.armada-tmp", flock_command(dir / "new.h5.armada-tmp"));
+  ASSERT_TRUE(holder.holding()) << "flock(1) did not take the lock";
   expect_error<SystemError>([&] { save(dir / "new.h5", {a}); },
                             {"arrays::save", "new.h5.armada-tmp", "another save of the same file is writing it"});
   rma::barrier();
   EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"good.h5", "new.h5.armada-tmp"}));
+}
+
+// The same with HDF5's own lock: h5py holds the file open for writing.
+TEST_F(IoErrors, FileOpenInH5py) {
+  const char* python = getenv("ARMADA_TEST_H5PY_PYTHON");
+  if (!python || !*python) GTEST_SKIP() << "no python3 with h5py was found at configure time (Debian: python3-h5py)";
+  {
+    LockHolder holder(dir / "good.h5",
+                      {python, "-c", "import h5py, sys, time; f = h5py.File(sys.argv[1], 'r+'); time.sleep(60)",
+                       dir / "good.h5"});
+    ASSERT_TRUE(holder.holding()) << "h5py did not open the file";
+    expect_error<SystemError>([&] { (void)load(dir / "good.h5", "A"); }, {"arrays::load", "held by another process"});
+    fill_io(a, 6);
+    expect_error<SystemError>([&] { save(dir / "good.h5", {a}); }, {"arrays::save", "held by another process"});
+  }
+  expect_good_file_intact();
 }
 
 }  // namespace

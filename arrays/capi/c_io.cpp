@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "armada/arrays/io.hpp"
+#include "armada/rma/collectives.hpp"
 #include "capi_internal.hpp"
 
 namespace arrays = armada::arrays;
@@ -13,12 +14,16 @@ using capi::need;
 
 namespace {
 
-// The arrays of handles[0 .. n).
+// The arrays of handles[0 .. n). The first names the group the call is collective over; the
+// others are looked up in agreement with its members, so a bad handle on one rank fails the call
+// on every rank instead of leaving the others in the collective.
 std::vector<Array> arrays_of(const char* fn, int n, const int handles[]) {
   if (n < 1) throw armada::rma::InvalidArgument(fn, "n", std::to_string(n), "at least one array is needed");
   need(handles, fn, "handles");
-  std::vector<Array> v;
-  for (int i = 0; i < n; ++i) v.push_back(capi::arr(handles[i], fn));
+  std::vector<Array> v{capi::arr(handles[0], fn)};
+  armada::rma::agree(fn, [&] {
+    for (int i = 1; i < n; ++i) v.push_back(capi::arr(handles[i], fn));
+  }, v.front().group());
   return v;
 }
 

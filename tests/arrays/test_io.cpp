@@ -251,6 +251,10 @@ TEST(Io, CApi) {
   EXPECT_EQ(armada_ga_restart(prefix.c_str(), 1, handles, &step), ARMADA_GA_OK) << armada_ga_error_message();
   EXPECT_EQ(step, 7);
   expect_io_values(a, {9, 4}, {0, 0}, 4);
+  // A bad second handle on one rank only: every rank gets an error, none waits in the save.
+  const int mixed[] = {a.id(), rma::rank() == rma::size() - 1 ? 99999 : p.id()};
+  EXPECT_NE(armada_ga_save((dir / "mixed.h5").c_str(), 2, mixed), ARMADA_GA_OK);
+  EXPECT_NE(std::string(armada_ga_error_message()).find("99999"), std::string::npos) << armada_ga_error_message();
   find_array(b, "test").destroy();
   p.destroy();
   a.destroy();

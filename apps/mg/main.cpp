@@ -1,18 +1,26 @@
 // armada-mg: the NAS Parallel Benchmarks MG kernel (NPB 3.4 specification) on Armada arrays.
 //
 //   mpiexec -n <ranks> armada-mg --class S|W|A|B|C [--comm rma|mpi] [--json FILE]
+//                               [--checkpoint N] [--checkpoint-prefix P] [--restart]
 //
 // Rank 0 prints NPB's report and, last, one JSON line (apps/common/npb_report.hpp).
+// --checkpoint N writes the solution u every N iterations as an HDF5 checkpoint "<P>.<it>.h5"
+// (arrays::checkpoint; P defaults to armada-mg.<class>; the two newest are kept); --restart
+// resumes from the newest complete checkpoint of P, on any rank count (docs/io.md), and runs the
+// remaining iterations: the verified norm is the same as without the interruption.
 // Exit code: 0 verified; 1 verification failed or the run failed; 2 bad input (options, class,
 // a rank count the grid cannot use, an unwritable --json file), reported before any data moves.
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "armada/apps/npb_cli.hpp"
+#include "armada/arrays/io.hpp"
 #include "armada/apps/npb_report.hpp"
 #include "armada/rma/rma.hpp"
 #include "classes.hpp"
@@ -27,15 +35,74 @@ namespace {
 const ap::NpbProgram program{"armada-mg", "MG", mg::class_letters,
                              "NAS Parallel Benchmarks MG (V-cycle multigrid, periodic 3-D Poisson) on Armada arrays"};
 
+// The checkpoint options, taken out of the command line before the NPB parser sees it.
+struct CheckpointArgs {
+  int every = 0;        ///< --checkpoint N: every N iterations (0: never)
+  bool restart = false; ///< --restart
+  std::string prefix;   ///< --checkpoint-prefix (default armada-mg.<class>)
+};
+
+// Removes the checkpoint options from `args` (argv[0] first). Returns false with `error` set on
+// a bad value.
+bool take_checkpoint_options(std::vector<const char*>& args, CheckpointArgs& out, std::string& error) {
+  std::vector<const char*> rest{args.front()};
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string a = args[i];
+    if (a == "--restart") {
+      out.restart = true;
+    } else if (a == "--checkpoint" || a == "--checkpoint-prefix") {
+      if (i + 1 >= args.size()) {
+        error = a + " needs a value";
+        return false;
+      }
+      const std::string value = args[++i];
+      if (a == "--checkpoint-prefix") {
+        out.prefix = value;
+        continue;
+      }
+      char* end = nullptr;
+      const long n = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || n < 1 || n > 1000000) {
+        error = "--checkpoint '" + value + "' is not a positive number of iterations";
+        return false;
+      }
+      out.every = static_cast<int>(n);
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  args = rest;
+  return true;
+}
+
+// Loads u from the newest checkpoint when asked; returns the iteration it was written after (0:
+// start from the beginning).
+int resume(mg::Multigrid& solver, const CheckpointArgs& ck, bool root) {
+  if (!ck.restart) return 0;
+  mg::LevelArray& u = solver.u(solver.levels());
+  solver.prepare_write(u);
+  std::vector<armada::arrays::Array> state{u.array};
+  const auto step = armada::arrays::restart(ck.prefix, state);
+  if (!step) {
+    if (root) std::printf(" No checkpoint '%s.<iteration>.h5': starting from the beginning\n\n", ck.prefix.c_str());
+    return 0;
+  }
+  solver.exchange_ghosts(solver.levels(), u);
+  if (root) std::printf(" Restarted from checkpoint '%s.%ld.h5' (after iteration %ld)\n\n", ck.prefix.c_str(), *step, *step);
+  return static_cast<int>(*step);
+}
+
 // NPB's timed section: residual, `iterations` V-cycles each followed by the residual, norm.
-mg::Norms run_benchmark(mg::Multigrid& solver, int iterations, bool print) {
+// From a checkpoint, the V-cycles after iteration `first`; checkpoints every ck.every iterations.
+mg::Norms run_benchmark(mg::Multigrid& solver, int iterations, int first, const CheckpointArgs& ck, bool print) {
   const int lt = solver.levels();
   solver.resid(lt);
   solver.norm2u3(lt);
-  for (int it = 1; it <= iterations; ++it) {
+  for (int it = first + 1; it <= iterations; ++it) {
     if (print && (it == 1 || it == iterations || it % 5 == 0)) std::printf("  iter %4d\n", it);
     solver.mg3p();
     solver.resid(lt);
+    if (ck.every > 0 && it % ck.every == 0) armada::arrays::checkpoint(ck.prefix, it, {solver.u(lt).array});
   }
   return solver.norm2u3(lt);
 }
@@ -70,7 +137,8 @@ int report(const ap::NpbArgs& args, const mg::ProblemClass& cls, double time, co
 
 // Everything after the checks: set up, one untimed warm-up V-cycle (NPB does the same), the
 // timed run, the report. Returns the exit code.
-int run(const ap::NpbArgs& args, const mg::ProblemClass& cls, const mg::ProcessGrid& grid, MPI_Comm comm) {
+int run(const ap::NpbArgs& args, const CheckpointArgs& ck, const mg::ProblemClass& cls, const mg::ProcessGrid& grid,
+        MPI_Comm comm) {
   const int ranks = rma::size();
   const bool root = rma::rank() == 0;
   std::unique_ptr<mg::Exchange> exchange =
@@ -90,10 +158,11 @@ int run(const ap::NpbArgs& args, const mg::ProblemClass& cls, const mg::ProcessG
   solver.mg3p();
   solver.resid(solver.levels());
   solver.initialize();
+  const int first = resume(solver, ck, root);
 
   MPI_Barrier(comm);
   const double start = MPI_Wtime();
-  const mg::Norms norms = run_benchmark(solver, cls.iterations, root);
+  const mg::Norms norms = run_benchmark(solver, cls.iterations, first, ck, root);
   const double local_time = MPI_Wtime() - start;
   double time = 0;
   MPI_Reduce(&local_time, &time, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
@@ -125,12 +194,24 @@ int main(int argc, char** argv) {
   rma::Session session("armada-mg", &argc, &argv);
   const bool root = rma::rank() == 0;
   try {
-    const ap::NpbParse parsed = ap::parse_npb_command_line(argc, argv, program, root);
+    std::vector<const char*> args(argv, argv + argc);
+    CheckpointArgs ck;
+    std::string error;
+    if (!take_checkpoint_options(args, ck, error)) {
+      if (root) std::fprintf(stderr, "armada-mg: %s\n", error.c_str());
+      return 2;
+    }
+    const ap::NpbParse parsed = ap::parse_npb_command_line(static_cast<int>(args.size()), args.data(), program, root);
     if (!parsed.args) return parsed.exit_code;
     const mg::ProblemClass cls = *mg::find_class(parsed.args->problem_class);
+    if (ck.prefix.empty()) ck.prefix = std::string("armada-mg.") + cls.name;
+    if ((ck.every > 0 || ck.restart) && !armada::arrays::io_available()) {
+      if (root) std::fprintf(stderr, "armada-mg: --checkpoint and --restart need Armada built with parallel HDF5\n");
+      return 2;
+    }
     mg::ProcessGrid grid;
     if (!check_input(*parsed.args, cls, grid, root)) return 2;
-    return run(*parsed.args, cls, grid, rma::world_comm());
+    return run(*parsed.args, ck, cls, grid, rma::world_comm());
   } catch (const std::exception& e) {
     // A failure on some ranks only would leave the others waiting in a collective.
     std::fprintf(stderr, "[rank %d] armada-mg: %s\n", rma::rank(), e.what());

@@ -66,6 +66,9 @@ module armada
             armada_select_elem, armada_print, armada_summary
   ! collectives on Fortran arrays
   public :: armada_gop, armada_brdcst
+  ! parallel HDF5 I/O (docs/io.md)
+  public :: armada_io_available, armada_save, armada_load, armada_load_into, armada_load_patch, &
+            armada_checkpoint, armada_restart
   ! linear algebra (module armada_linalg)
   public :: armada_gemm, armada_matmul_patch, armada_transpose, armada_symmetrize, armada_lu_solve, &
             armada_cholesky_solve, armada_eigen_symmetric, armada_inverse
@@ -1199,6 +1202,92 @@ contains
     code = armada_f_plain_buffer(x, cstr('armada_brdcst'), cstr('x'), t, n, p)
     if (code == ARMADA_GA_OK) code = ga(armada_ga_brdcst(g, p, n * bytes(t), root))
     call finish(code, stat, errmsg, 'armada_brdcst')
+  end subroutine
+
+  ! ================================ parallel HDF5 I/O (docs/io.md) ===========================
+  ! .true. if Armada was built with parallel HDF5 (otherwise the calls below fail with
+  ! ARMADA_GA_ERR_UNSUPPORTED).
+  logical function armada_io_available()
+    integer(c_int) :: flag, code
+    flag = 0
+    code = armada_ga_io_available(flag)
+    armada_io_available = code == ARMADA_GA_OK .and. flag /= 0
+  end function
+
+  ! Writes arrays gs (one group, distinct names) to `file`, one dataset each. Collective.
+  subroutine armada_save(file, gs, stat, errmsg)
+    character(len=*), intent(in) :: file
+    integer, intent(in) :: gs(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(ga(armada_ga_save(cstr(file), size(gs), int(gs, c_int))), stat, errmsg)
+  end subroutine
+
+  ! A new array g holding dataset `name` of `file` (regular distribution on `group`, default the
+  ! world). Collective over the group.
+  subroutine armada_load(file, name, g, group, stat, errmsg)
+    character(len=*), intent(in) :: file, name
+    integer, intent(out) :: g
+    integer, intent(in), optional :: group
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: grp, h
+    grp = ARMADA_GA_GROUP_WORLD
+    if (present(group)) grp = group
+    h = 0
+    call finish(ga(armada_ga_load(cstr(file), cstr(name), grp, h)), stat, errmsg)
+    g = h
+  end subroutine
+
+  ! Dataset `name` into existing array g (same extents and type). Collective over its group.
+  subroutine armada_load_into(file, name, g, stat, errmsg)
+    character(len=*), intent(in) :: file, name
+    integer, intent(in) :: g
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(ga(armada_ga_load_into(cstr(file), cstr(name), g)), stat, errmsg)
+  end subroutine
+
+  ! Patch lo:hi (one-based, inclusive, Fortran order) of dataset `name` into existing array g whose
+  ! extents are the patch's. Collective over its group.
+  subroutine armada_load_patch(file, name, lo, hi, g, stat, errmsg)
+    character(len=*), intent(in) :: file, name
+    integer, intent(in) :: lo(:), hi(:), g
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: op = 'armada_load_patch'
+    integer(c_int) :: code
+    code = tuple_size(op, 'hi', size(hi), size(lo))
+    if (code == ARMADA_GA_OK) code = ga(armada_gaf_load_patch(cstr(file), cstr(name), i64(lo), i64(hi), g))
+    call finish(code, stat, errmsg)
+  end subroutine
+
+  ! Checkpoint `step` of arrays gs as "<prefix>.<step>.h5", complete or absent; the `keep` newest
+  ! (default 2) are kept. Collective over the arrays' group.
+  subroutine armada_checkpoint(prefix, step, gs, keep, stat, errmsg)
+    character(len=*), intent(in) :: prefix
+    integer, intent(in) :: step, gs(:)
+    integer, intent(in), optional :: keep
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: k
+    k = 2
+    if (present(keep)) k = keep
+    call finish(ga(armada_ga_checkpoint(cstr(prefix), int(step, c_long), size(gs), int(gs, c_int), k)), stat, errmsg)
+  end subroutine
+
+  ! Loads gs from the newest complete checkpoint of prefix; step is its step, or -1 (arrays
+  ! untouched) when there is none. Collective.
+  subroutine armada_restart(prefix, gs, step, stat, errmsg)
+    character(len=*), intent(in) :: prefix
+    integer, intent(in) :: gs(:)
+    integer, intent(out) :: step
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_long) :: found
+    found = -1
+    call finish(ga(armada_ga_restart(cstr(prefix), size(gs), int(gs, c_int), found)), stat, errmsg)
+    step = int(found)
   end subroutine
 
 end module armada

@@ -794,5 +794,48 @@ module armada_c
       import
       integer(c_int), value :: n
     end function
+    ! ---- parallel HDF5 I/O (armada/arrays/c_api.h) ----
+    integer(c_int) function armada_ga_io_available(flag) bind(C)
+      import
+      integer(c_int), intent(out) :: flag
+    end function
+    integer(c_int) function armada_ga_save(file, n, handles) bind(C)
+      import
+      character(kind=c_char), intent(in) :: file(*)
+      integer(c_int), value :: n
+      integer(c_int), intent(in) :: handles(*)
+    end function
+    integer(c_int) function armada_ga_load(file, name, group, handle) bind(C)
+      import
+      character(kind=c_char), intent(in) :: file(*), name(*)
+      integer(c_int), value :: group
+      integer(c_int), intent(out) :: handle
+    end function
+    integer(c_int) function armada_ga_load_into(file, name, handle) bind(C)
+      import
+      character(kind=c_char), intent(in) :: file(*), name(*)
+      integer(c_int), value :: handle
+    end function
+    integer(c_int) function armada_gaf_load_patch(file, name, lo, hi, handle) bind(C)
+      import
+      character(kind=c_char), intent(in) :: file(*), name(*)
+      integer(c_int64_t), intent(in) :: lo(*), hi(*)
+      integer(c_int), value :: handle
+    end function
+    integer(c_int) function armada_ga_checkpoint(prefix, step, n, handles, keep) bind(C)
+      import
+      character(kind=c_char), intent(in) :: prefix(*)
+      integer(c_long), value :: step
+      integer(c_int), value :: n
+      integer(c_int), intent(in) :: handles(*)
+      integer(c_int), value :: keep
+    end function
+    integer(c_int) function armada_ga_restart(prefix, n, handles, step) bind(C)
+      import
+      character(kind=c_char), intent(in) :: prefix(*)
+      integer(c_int), value :: n
+      integer(c_int), intent(in) :: handles(*)
+      integer(c_long), intent(out) :: step
+    end function
   end interface
 end module armada_c

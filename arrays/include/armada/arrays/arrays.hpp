@@ -1,5 +1,5 @@
 // armada::arrays: Global Arrays-style distributed N-d arrays on armada::rma. One include for
-// all of it except the Eigen views (armada/arrays/eigen.hpp).
+// all of it except the Eigen views (armada/arrays/eigen.hpp) and HDF5 I/O (armada/arrays/io.hpp).
 #pragma once
 
 #include "armada/arrays/collective.hpp"

@@ -364,6 +364,33 @@ int armada_gaf_print_patch(int handle, const int64_t lo[], const int64_t hi[]);
  * an ndim-dimensional array: for layers that take C-view patches (the linalg C API). */
 int armada_gaf_to_c_patch(int ndim, const int64_t lo[], const int64_t hi[], int64_t clo[], int64_t chi[]);
 
+/* ---- parallel HDF5 I/O (armada/arrays/io.hpp, docs/io.md) ---------------------------------- */
+/* *flag = 1 if Armada was built with parallel HDF5; otherwise the functions below return
+ * ARMADA_GA_ERR_UNSUPPORTED. Errors of the file system or HDF5 (missing, not HDF5, truncated or
+ * corrupt file, full disk, a file another process holds) are ARMADA_GA_ERR_SYSTEM, a dataset of
+ * another shape or type ARMADA_GA_ERR_ARG; every member gets the error, and no file is left
+ * half-written. */
+int armada_ga_io_available(int* flag);
+/* Writes arrays handles[0 .. n) (one group, distinct names) to `file`, one dataset per array
+ * named after it; replaces the file when complete. Collective over the arrays' group. */
+int armada_ga_save(const char* file, int n, const int handles[]);
+/* A new array (*handle) holding dataset `name`, regular distribution on `group`
+ * (ARMADA_GA_GROUP_WORLD: the world), the ghost widths it was saved with. Collective over the
+ * group. */
+int armada_ga_load(const char* file, const char* name, int group, int* handle);
+/* Dataset `name` into existing array `handle` (same dims and type). Collective over its group. */
+int armada_ga_load_into(const char* file, const char* name, int handle);
+/* Patch [lo, hi) of dataset `name` (C view; Fortran view: one-based inclusive, reversed) into
+ * existing array `handle` whose dims are the patch's extents. Collective over its group. */
+int armada_ga_load_patch(const char* file, const char* name, const int64_t lo[], const int64_t hi[], int handle);
+int armada_gaf_load_patch(const char* file, const char* name, const int64_t lo[], const int64_t hi[], int handle);
+/* Checkpoint `step` (>= 0) of handles[0 .. n) as "<prefix>.<step>.h5", complete or absent; keeps
+ * the `keep` newest checkpoints of prefix. Collective over the arrays' group. */
+int armada_ga_checkpoint(const char* prefix, long step, int n, const int handles[], int keep);
+/* Loads handles[0 .. n) from the newest complete checkpoint of prefix and sets *step to its
+ * step, or sets *step = -1 (arrays untouched) when there is none. Collective. */
+int armada_ga_restart(const char* prefix, int n, const int handles[], long* step);
+
 #ifdef __cplusplus
 }
 #endif

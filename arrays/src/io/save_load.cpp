@@ -1,0 +1,532 @@
+// save, load, load_patch, list: collective HDF5 I/O of arrays over MPI-IO.
+//
+// Every collective step runs inside rma::agree, so a failure on any member (an HDF5 call, the
+// file system, a bad argument) becomes an error on every member at the same step, and the
+// handles opened so far are closed by all members alike while the errors unwind. What only
+// needs one process (file checks, locks, reading a file's metadata, renaming) is done by group
+// rank 0 for the group, before the collective open.
+#include <cstring>
+#include <optional>
+#include <set>
+
+#include "armada/arrays/io.hpp"
+#include "armada/rma/collectives.hpp"
+#include "armada/rma/error.hpp"
+#include "armada/rma/runtime.hpp"
+#include "internal.hpp"
+#include "io/files.hpp"
+#include "io/hdf5.hpp"
+#include "io/io_internal.hpp"
+
+namespace armada::arrays {
+
+bool io_available() noexcept { return true; }
+
+namespace io {
+namespace {
+
+// Attribute names: one table for the writer and the reader (docs/io.md lists them).
+constexpr const char* kAttrVersion = "armada_version";
+constexpr const char* kAttrFormat = "armada_format";
+constexpr const char* kAttrType = "armada_element_type";
+constexpr const char* kAttrDims = "armada_dims";
+constexpr const char* kAttrGhosts = "armada_ghosts";
+constexpr const char* kAttrGrid = "armada_grid";
+constexpr const char* kAttrStarts = "armada_block_starts";
+constexpr const char* kAttrGroupSize = "armada_group_size";
+constexpr Index kFormat = 1;
+
+// ---- broadcasting what rank 0 found --------------------------------------------------------------
+void put_index(std::string& out, Index v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void put_string(std::string& out, const std::string& s) {
+  put_index(out, static_cast<Index>(s.size()));
+  out += s;
+}
+void put_coord(std::string& out, const Coord& c) {
+  put_index(out, c.size());
+  for (Index v : c) put_index(out, v);
+}
+struct Reader {
+  const std::string& in;
+  std::size_t at = 0;
+  Index index() {
+    Index v = 0;
+    std::memcpy(&v, in.data() + at, sizeof v);
+    at += sizeof v;
+    return v;
+  }
+  std::string string() {
+    const auto n = static_cast<std::size_t>(index());
+    std::string s = in.substr(at, n);
+    at += n;
+    return s;
+  }
+  Coord coord() {
+    Coord c = Coord::filled(static_cast<int>(index()), 0);
+    for (int d = 0; d < c.size(); ++d) c[d] = index();
+    return c;
+  }
+};
+
+std::string pack(const std::vector<DatasetInfo>& infos) {
+  std::string out;
+  put_index(out, static_cast<Index>(infos.size()));
+  for (const DatasetInfo& i : infos) {
+    put_string(out, i.name);
+    put_index(out, static_cast<Index>(i.type));
+    put_coord(out, i.dims);
+    put_coord(out, i.ghosts);
+    put_index(out, static_cast<Index>(i.block_starts.size()));
+    for (const auto& s : i.block_starts) put_coord(out, Coord(s));
+    put_index(out, i.group_size);
+    put_string(out, i.armada_version);
+  }
+  return out;
+}
+
+std::vector<DatasetInfo> unpack(const std::string& in) {
+  Reader r{in};
+  std::vector<DatasetInfo> infos(static_cast<std::size_t>(r.index()));
+  for (DatasetInfo& i : infos) {
+    i.name = r.string();
+    i.type = static_cast<ElemType>(r.index());
+    i.dims = r.coord();
+    i.ghosts = r.coord();
+    i.block_starts.resize(static_cast<std::size_t>(r.index()));
+    for (auto& s : i.block_starts) s = r.coord().to_vector();
+    i.group_size = static_cast<int>(r.index());
+    i.armada_version = r.string();
+  }
+  return infos;
+}
+
+std::string broadcast_string(std::string s, const rma::Group& group) {
+  std::uint64_t n = s.size();
+  rma::broadcast(&n, sizeof n, 0, group);
+  s.resize(n);
+  if (n) rma::broadcast(s.data(), n, 0, group);
+  return s;
+}
+
+}  // namespace
+
+void check_same_everywhere(const char* op, const char* argument, const std::string& value, const rma::Group& group) {
+  const std::string root = broadcast_string(value, group);
+  rma::agree(op, [&] {
+    if (root != value)
+      throw rma::InvalidArgument(op, argument, value, "differs from group rank 0's value '" + root +
+                                                          "' (every member of the group passes the same)");
+  }, group);
+}
+
+std::string quoted_arguments(const std::string& file, const std::string& name, const Coord& lo, const Coord& hi) {
+  return "'" + file + "', '" + name + "'" + (lo.empty() && hi.empty() ? std::string() : ", " + lo.str() + " .. " + hi.str());
+}
+
+// ---- what a file holds (rank 0, serially) -------------------------------------------------------------
+namespace {
+
+DatasetInfo inspect_dataset(const char* op, const std::string& file, hid_t f, const std::string& name) {
+  const std::string where = "dataset '" + name + "' of file '" + file + "'";
+  Hid d = checked(H5Dopen2(f, name.c_str(), H5P_DEFAULT), op, "opening " + where);
+  Hid type = checked(H5Dget_type(d), op, "reading the type of " + where);
+  DatasetInfo info;
+  info.name = name;
+  if (!element_type_of(type, info.type))
+    throw rma::InvalidArgument(op, "name", name, "the " + where + " holds " + describe_type(type) +
+                                                     ", which is none of int, long, float, double, complex<float>, complex<double>");
+  Hid space = checked(H5Dget_space(d), op, "reading the shape of " + where);
+  const int n = H5Sget_simple_extent_ndims(space);
+  if (n < 1 || n > max_ndim || H5Sget_simple_extent_type(space) != H5S_SIMPLE)
+    throw rma::InvalidArgument(op, "name", name, "the " + where + " has " + std::to_string(n) +
+                                                     " dimensions; arrays have 1 to " + std::to_string(max_ndim));
+  hsize_t dims[H5S_MAX_RANK];
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  info.dims = Coord::filled(n, 0);
+  for (int k = 0; k < n; ++k) info.dims[k] = static_cast<Index>(dims[k]);
+  if (info.dims.product() == 0)
+    throw rma::InvalidArgument(op, "name", name, "the " + where + " is empty (dims " + info.dims.str() + ")");
+  info.ghosts = Coord::filled(n, 0);
+  if (has_attribute(d, kAttrVersion)) {
+    info.armada_version = read_string_attribute(d, kAttrVersion, op);
+    const auto ghosts = read_index_attribute(d, kAttrGhosts, op);
+    if (static_cast<int>(ghosts.size()) == n) info.ghosts = Coord(ghosts);
+    info.group_size = static_cast<int>(read_index_attribute(d, kAttrGroupSize, op).at(0));
+    const auto grid = read_index_attribute(d, kAttrGrid, op);
+    const auto starts = read_index_attribute(d, kAttrStarts, op);
+    std::size_t at = 0;
+    for (int k = 0; k < n && k < static_cast<int>(grid.size()); ++k) {
+      const auto count = static_cast<std::size_t>(std::max<Index>(0, grid[static_cast<std::size_t>(k)]));
+      if (at + count > starts.size()) break;
+      info.block_starts.emplace_back(starts.begin() + static_cast<std::ptrdiff_t>(at),
+                                     starts.begin() + static_cast<std::ptrdiff_t>(at + count));
+      at += count;
+    }
+  }
+  return info;
+}
+
+herr_t collect_dataset_name(hid_t group, const char* name, const H5L_info_t*, void* out) {
+  H5O_info_t info;
+  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) >= 0 && info.type == H5O_TYPE_DATASET)
+    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+  return 0;
+}
+
+// What datasets `names` (null: all) of `file` hold, read serially (the caller checked the file).
+std::vector<DatasetInfo> inspect(const char* op, const std::string& file, const std::vector<std::string>* names) {
+  const htri_t is_hdf5 = H5Fis_hdf5(file.c_str());
+  if (is_hdf5 <= 0) {
+    const std::string reason = error_stack_text();
+    throw rma::SystemError(op, detail::rank_prefix() + op + ": file '" + file + "' is not an HDF5 file" +
+                                   (reason.empty() ? std::string() : " (HDF5: " + reason + ")"));
+  }
+  Hid fapl = file_access(MPI_COMM_NULL, op, false);
+  Hid f = checked(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl), op,
+                  "opening file '" + file + "' (truncated or corrupt?)");
+  std::vector<std::string> all;
+  check(H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &all), op,
+        "listing the datasets of file '" + file + "'");
+  std::vector<DatasetInfo> infos;
+  for (const std::string& name : names ? *names : all) {
+    if (std::find(all.begin(), all.end(), name) == all.end()) {
+      std::string have;
+      for (const auto& a : all) have += (have.empty() ? "" : ", ") + a;
+      throw rma::InvalidArgument(op, "name", name, "file '" + file + "' has no dataset of this name (it has: " +
+                                                       (have.empty() ? "none" : have) + ")");
+    }
+    if (names) {
+      infos.push_back(inspect_dataset(op, file, f, name));
+      continue;
+    }
+    try {  // listing everything: datasets no array can hold (strings, ...) are left out
+      infos.push_back(inspect_dataset(op, file, f, name));
+    } catch (const rma::InvalidArgument&) {
+    }
+  }
+  return infos;
+}
+
+}  // namespace
+
+std::vector<DatasetInfo> inspect_on_root(const char* op, const std::string& file, const std::vector<std::string>* names,
+                                         const rma::Group& group, std::optional<FileLock>& lock) {
+  QuietErrors quiet;
+  std::vector<DatasetInfo> infos;
+  rma::agree(op, [&] {
+    if (group.rank() != 0) return;
+    check_readable(file, op);
+    lock.emplace(file, FileLock::Mode::read, op);
+    infos = inspect(op, file, names);
+  }, group);
+  return unpack(broadcast_string(group.rank() == 0 ? pack(infos) : std::string(), group));
+}
+
+// ---- block transfers -----------------------------------------------------------------------------
+namespace {
+
+// Selects this rank's block of `a` (at `offset` in the dataset) in `file_space`, and returns the
+// memory space of its allocation (the block inside its ghost frame) with the block selected.
+Hid select_block(const char* op, const Array::Impl& a, const Coord& offset, hid_t file_space) {
+  const Patch block = a.mine().patch;
+  const int n = a.ndim();
+  if (block.empty()) {
+    check(H5Sselect_none(file_space), op, "selecting nothing in the file");
+    const hsize_t one = 1;
+    Hid mem = checked(H5Screate_simple(1, &one, nullptr), op, "creating a memory space");
+    check(H5Sselect_none(mem), op, "selecting nothing in memory");
+    return mem;
+  }
+  hsize_t file_start[max_ndim], count[max_ndim], mem_dims[max_ndim], mem_start[max_ndim];
+  for (int d = 0; d < n; ++d) {
+    const Index extent = block.hi[d] - block.lo[d];
+    file_start[d] = static_cast<hsize_t>(offset[d] + block.lo[d]);
+    count[d] = static_cast<hsize_t>(extent);
+    mem_dims[d] = static_cast<hsize_t>(extent + 2 * a.ghosts[d]);
+    mem_start[d] = static_cast<hsize_t>(a.ghosts[d]);  // ghost cells are never written or read
+  }
+  check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, file_start, nullptr, count, nullptr), op,
+        "selecting this rank's block in the file");
+  Hid mem = checked(H5Screate_simple(n, mem_dims, nullptr), op, "creating a memory space");
+  check(H5Sselect_hyperslab(mem, H5S_SELECT_SET, mem_start, nullptr, count, nullptr), op, "selecting the block in memory");
+  return mem;
+}
+
+void* block_buffer(const Array::Impl& a) {
+  static std::byte nothing[16];  // ranks without a block select nothing but need an address
+  return a.my_base ? a.my_base : nothing;
+}
+
+// Creates the dataset of `a` with its attributes (collective).
+Hid create_dataset(const char* op, hid_t f, const std::string& where, const Array::Impl& a) {
+  const int n = a.ndim();
+  hsize_t dims[max_ndim];
+  for (int k = 0; k < n; ++k) dims[k] = static_cast<hsize_t>(a.dist.dims()[k]);
+  Hid space = checked(H5Screate_simple(n, dims, nullptr), op, "creating the shape of " + where);
+  Hid type = memory_type(a.type);
+  Hid dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), op, "creating " + where);
+  check(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), op, "creating " + where);  // every element is written
+  Hid d = checked(H5Dcreate2(f, a.name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), op, "creating " + where);
+  std::vector<Index> grid, starts;
+  for (int k = 0; k < n; ++k) {
+    const auto& b = a.dist.bounds(k);
+    grid.push_back(static_cast<Index>(b.size()) - 1);
+    starts.insert(starts.end(), b.begin(), b.end() - 1);
+  }
+  write_string_attribute(d, kAttrVersion, ARMADA_VERSION_STRING, op);
+  write_string_attribute(d, kAttrType, to_string(a.type), op);
+  write_index_attribute(d, kAttrDims, a.dist.dims().to_vector(), op);
+  write_index_attribute(d, kAttrGhosts, a.ghosts.to_vector(), op);
+  write_index_attribute(d, kAttrGrid, grid, op);
+  write_index_attribute(d, kAttrStarts, starts, op);
+  write_index_attribute(d, kAttrGroupSize, {a.group.size()}, op);
+  return d;
+}
+
+// Every member writes its block of `a` to dataset `d` in one collective transfer.
+void write_blocks(const char* op, hid_t d, const std::string& where, const Array::Impl& a) {
+  Hid file_space = checked(H5Dget_space(d), op, "reading the shape of " + where);
+  Hid mem = select_block(op, a, Coord::filled(a.ndim(), 0), file_space);
+  Hid type = memory_type(a.type);
+  Hid dxpl = collective_transfer(op);
+  check(H5Dwrite(d, type, mem, file_space, dxpl, block_buffer(a)), op, "writing " + where);
+}
+
+}  // namespace
+
+void read_datasets(const char* op, const std::string& file, const std::vector<std::string>& names,
+                   const std::vector<Coord>& offsets, const std::vector<const Array::Impl*>& into) {
+  const rma::Group& group = into.front()->group;
+  QuietErrors quiet;
+  Hid fapl, f;
+  rma::agree(op, [&] {
+    fapl = file_access(group.comm(), op, false);
+    f = checked(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl), op, "opening file '" + file + "'");
+  }, group);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Array::Impl& a = *into[i];
+    const std::string where = "dataset '" + names[i] + "' of file '" + file + "'";
+    Hid d;
+    rma::agree(op, [&] { d = checked(H5Dopen2(f, names[i].c_str(), H5P_DEFAULT), op, "opening " + where); }, group);
+    rma::agree(op, [&] {
+      Hid file_space = checked(H5Dget_space(d), op, "reading the shape of " + where);
+      Hid mem = select_block(op, a, offsets[i], file_space);
+      Hid type = memory_type(a.type);
+      Hid dxpl = collective_transfer(op);
+      check(H5Dread(d, type, mem, file_space, dxpl, block_buffer(a)), op, "reading " + where);
+    }, group);
+  }
+  rma::agree(op, [&] { check(f.close(), op, "closing file '" + file + "'"); }, group);
+}
+
+// ---- save ----------------------------------------------------------------------------------------
+namespace {
+
+// What a file of `arrays` takes at most: their data, and generously its metadata.
+std::size_t file_bytes(const std::vector<const Array::Impl*>& arrays) {
+  std::size_t bytes = 64 * 1024;  // superblock, root group, file attributes
+  for (const Array::Impl* a : arrays) bytes += static_cast<std::size_t>(a->dist.dims().product()) * a->esize + 8 * 1024;
+  return bytes;
+}
+
+// Writes `arrays` to `temporary` (which names `file` in messages). Right after the file is
+// created, rank 0 reserves its whole size on disk (fallocate of file_bytes): a full disk or a
+// file size limit fails there, before HDF5 has allocated or written anything it would have to
+// flush. HDF5 1.10 cannot close a file whose flush failed (the handle is left half-destroyed
+// and crashes in MPI_Finalize), so no write it does may run out of space.
+void write_file(const char* op, const std::string& file, const std::string& temporary,
+                const std::vector<const Array::Impl*>& arrays) {
+  const rma::Group& group = arrays.front()->group;
+  const std::string in = " of file '" + file + "' (written as '" + temporary + "')";
+  Hid fapl, f;
+  rma::agree(op, [&] {
+    fapl = file_access(group.comm(), op, true);
+    f = checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), op, "creating file '" + temporary + "'");
+    write_string_attribute(f, kAttrVersion, ARMADA_VERSION_STRING, op);
+    write_index_attribute(f, kAttrFormat, {kFormat}, op);
+  }, group);
+  rma::agree(op, [&] {
+    if (group.rank() == 0) reserve(temporary, file_bytes(arrays), op);
+  }, group);
+  std::vector<Hid> datasets(arrays.size());
+  for (std::size_t i = 0; i < arrays.size(); ++i)
+    rma::agree(op, [&] { datasets[i] = create_dataset(op, f, "dataset '" + arrays[i]->name + "'" + in, *arrays[i]); }, group);
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    rma::agree(op, [&] { write_blocks(op, datasets[i], "dataset '" + arrays[i]->name + "'" + in, *arrays[i]); }, group);
+    rma::agree(op, [&] { check(datasets[i].close(), op, "closing dataset '" + arrays[i]->name + "'" + in); }, group);
+  }
+  rma::agree(op, [&] {
+    check(H5Fflush(f, H5F_SCOPE_GLOBAL), op, "flushing file '" + temporary + "'");
+    check(f.close(), op, "closing file '" + temporary + "'");
+  }, group);
+}
+
+}  // namespace
+
+std::vector<const Array::Impl*> checked_set(const char* op, std::span<const Array> arrays, bool unique_names) {
+  if (!rma::initialized()) throw rma::StateError(op, std::string(op) + ": the rma runtime is not initialized");
+  if (arrays.empty()) throw rma::InvalidArgument(op, "arrays", "{}", "at least one array is needed");
+  // The first array names the group the call is collective over: without it there is nobody to
+  // agree with, so only this check is local.
+  if (!arrays.front().valid()) throw rma::InvalidArgument(op, "arrays", "#0", "is not a live array");
+  const rma::Group& group = arrays.front().impl()->group;
+  if (!group.is_member())
+    detail::fail(op, arrays.front().impl().get(), "arrays", "#0", "this rank is not a member of the array's group");
+  std::vector<const Array::Impl*> impls;
+  rma::agree(op, [&] {
+    for (const Array& a : arrays) {
+      if (!a.valid()) throw rma::InvalidArgument(op, "arrays", "#" + std::to_string(impls.size()), "is not a live array");
+      impls.push_back(a.impl().get());
+    }
+    std::set<std::string> names;
+    for (const Array::Impl* a : impls) {
+      if (!(a->group == group))
+        detail::fail(op, a, "arrays", a->name, "is not on the group of " + detail::describe(*impls.front()) +
+                                                   " (all arrays of one call share a group)");
+      if (a->name.empty() || a->name.find('/') != std::string::npos || a->name == "." )
+        detail::fail(op, a, "name", "'" + a->name + "'", "cannot name a dataset (empty, '.' or containing '/')");
+      if (unique_names && !names.insert(a->name).second)
+        detail::fail(op, a, "name", "'" + a->name + "'", "two arrays of one call have this name (one dataset each)");
+    }
+  }, group);
+  std::string description;
+  for (const Array::Impl* a : impls) description += detail::describe(*a) + "; ";
+  check_same_everywhere(op, "arrays", description, group);
+  return impls;
+}
+
+void save_set(const char* op, const std::string& file, std::span<const Array> all,
+              const std::vector<const Array::Impl*>& arrays) {
+  const rma::Group& group = arrays.front()->group;
+  check_same_everywhere(op, "file", file, group);
+  // Every update issued before the call is in place before a block is written.
+  all.front().sync_group();
+  const std::size_t bytes = file_bytes(arrays);
+  const std::string temporary = temporary_name(file);
+  std::optional<FileLock> lock, writing;
+  QuietErrors quiet;
+  try {
+    rma::agree(op, [&] {
+      if (group.rank() != 0) return;
+      if (file.empty()) throw rma::InvalidArgument(op, "file", "''", "a file name is needed");
+      lock.emplace(file, FileLock::Mode::replace, op);
+      check_free_space(file, bytes, op);
+      writing.emplace(temporary, FileLock::Mode::create, op);  // two saves of one file never share it
+    }, group);
+    write_file(op, file, temporary, arrays);
+    rma::agree(op, [&] {
+      if (group.rank() == 0) commit(temporary, file, op);
+    }, group);
+  } catch (...) {
+    if (writing) remove_quietly(temporary);  // nothing half-written stays behind (nor another save's file)
+    throw;
+  }
+}
+
+}  // namespace io
+
+// ---- public API ------------------------------------------------------------------------------------
+void save(const std::string& file, std::span<const Array> arrays) {
+  constexpr const char* op = "arrays::save";
+  io::save_set(op, file, arrays, io::checked_set(op, arrays, true));
+}
+
+std::vector<DatasetInfo> list(const std::string& file, const rma::Group& group) {
+  constexpr const char* op = "arrays::list";
+  if (!group.is_member()) throw rma::InvalidArgument(op, "group", "size " + std::to_string(group.size()), "this rank is not a member");
+  io::check_same_everywhere(op, "file", file, group);
+  std::optional<io::FileLock> lock;
+  return io::inspect_on_root(op, file, nullptr, group, lock);
+}
+
+namespace {
+
+// Checks that [lo, hi) (empty: the whole dataset) lies inside `info` and returns it.
+Patch checked_patch(const char* op, const DatasetInfo& info, const std::string& file, Coord lo, Coord hi) {
+  const Coord& dims = info.dims;
+  if (lo.empty() && hi.empty()) return {Coord::filled(dims.size(), 0), dims};
+  const std::string where = "dataset '" + info.name + "' of file '" + file + "' (dims " + dims.str() + ")";
+  if (lo.size() != dims.size()) throw rma::InvalidArgument(op, "lo", lo.str(), "needs one entry per dimension of the " + where);
+  if (hi.size() != dims.size()) throw rma::InvalidArgument(op, "hi", hi.str(), "needs one entry per dimension of the " + where);
+  for (int d = 0; d < dims.size(); ++d)
+    if (lo[d] < 0 || lo[d] >= hi[d] || hi[d] > dims[d])
+      throw rma::InvalidArgument(op, "hi", hi.str(), "patch [" + lo.str() + ", " + hi.str() + ") is empty or not inside the " + where);
+  return {lo, hi};
+}
+
+Array load_new(const char* op, const std::string& file, const std::string& name, const Coord& lo, const Coord& hi,
+               const ArrayOptions& options) {
+  if (!rma::initialized()) throw rma::StateError(op, std::string(op) + ": the rma runtime is not initialized");
+  const rma::Group group = options.group ? *options.group : rma::Group::world();
+  if (!group.is_member()) throw rma::InvalidArgument(op, "group", "size " + std::to_string(group.size()), "this rank is not a member");
+  io::check_same_everywhere(op, "file, name and patch", io::quoted_arguments(file, name, lo, hi), group);
+  std::optional<io::FileLock> lock;
+  const std::vector<std::string> names{name};
+  const DatasetInfo info = io::inspect_on_root(op, file, &names, group, lock).front();
+  Patch patch;
+  rma::agree(op, [&] { patch = checked_patch(op, info, file, lo, hi); }, group);
+  ArrayOptions o = options;
+  o.group = group;
+  if (o.name.empty()) o.name = name;
+  const Coord dims = patch.extents();
+  if (o.ghosts.empty()) {  // the widths it was saved with, where they fit the new array
+    o.ghosts = info.ghosts;
+    for (int d = 0; d < dims.size(); ++d) o.ghosts[d] = std::min(o.ghosts[d], dims[d]);
+  }
+  Array a = Array::create(info.type, dims, o);
+  try {
+    io::read_datasets(op, file, names, {patch.lo}, {a.impl().get()});
+  } catch (...) {
+    a.destroy();
+    throw;
+  }
+  a.sync_group();
+  return a;
+}
+
+void load_existing(const char* op, const std::string& file, const std::string& name, const Coord& lo, const Coord& hi,
+                   Array& into) {
+  const auto impls = io::checked_set(op, std::span<const Array>(&into, 1), false);
+  const Array::Impl& a = *impls.front();
+  io::check_same_everywhere(op, "file, name and patch", io::quoted_arguments(file, name, lo, hi), a.group);
+  std::optional<io::FileLock> lock;
+  const std::vector<std::string> names{name};
+  const DatasetInfo info = io::inspect_on_root(op, file, &names, a.group, lock).front();
+  Patch patch;
+  rma::agree(op, [&] {
+    patch = checked_patch(op, info, file, lo, hi);
+    io::check_matches(op, info, file, patch.extents(), a);
+  }, a.group);
+  io::read_datasets(op, file, names, {patch.lo}, impls);
+  into.sync_group();
+}
+
+}  // namespace
+
+namespace io {
+void check_matches(const char* op, const DatasetInfo& info, const std::string& file, const Coord& extents, const Array::Impl& a) {
+  const std::string where = "dataset '" + info.name + "' of file '" + file + "'";
+  if (info.type != a.type)
+    detail::fail(op, &a, "name", info.name, "the " + where + " holds " + to_string(info.type) + " elements, the array " +
+                                                to_string(a.type));
+  if (!(extents == a.dist.dims()))
+    detail::fail(op, &a, "name", info.name, "the " + where + " (or its patch) has extents " + extents.str() +
+                                                ", the array dims " + a.dist.dims().str());
+}
+}  // namespace io
+
+Array load(const std::string& file, const std::string& name, const ArrayOptions& options) {
+  return load_new("arrays::load", file, name, {}, {}, options);
+}
+void load(const std::string& file, const std::string& name, Array& into) {
+  load_existing("arrays::load", file, name, {}, {}, into);
+}
+Array load_patch(const std::string& file, const std::string& name, const Coord& lo, const Coord& hi,
+                 const ArrayOptions& options) {
+  return load_new("arrays::load_patch", file, name, lo, hi, options);
+}
+void load_patch(const std::string& file, const std::string& name, const Coord& lo, const Coord& hi, Array& into) {
+  load_existing("arrays::load_patch", file, name, lo, hi, into);
+}
+
+}  // namespace armada::arrays

@@ -150,6 +150,45 @@ TEST(Groups, CreateAllocateAndUse) {
   ARMCI_Barrier();
 }
 
+// Global Arrays' pattern for read-only arrays: one group per node, created by one collective
+// call in which each rank passes its own node's members (regression: "the members of the parent
+// group passed different lists"). ARMCI's SMP domains are single processes here (one rank per
+// group); pairs of ranks stand for nodes of two.
+void one_group_per_node(const std::vector<int>& members) {
+  const int n = static_cast<int>(members.size());
+  ARMCI_Group group;
+  ARMCI_Group_create(n, const_cast<int*>(members.data()), &group);
+  int grank = -1, gsize = 0;
+  ARMCI_Group_rank(&group, &grank);
+  ARMCI_Group_size(&group, &gsize);
+  ASSERT_EQ(gsize, n);
+  EXPECT_EQ(ARMCI_Absolute_id(&group, grank), me());
+  // Memory on the node's group, and an atomic from every member to its first rank.
+  std::vector<void*> bases(static_cast<std::size_t>(n));
+  ASSERT_EQ(ARMCI_Malloc_group(bases.data(), sizeof(long), &group), 0);
+  *static_cast<long*>(bases[static_cast<std::size_t>(grank)]) = 0;
+  armci_msg_group_barrier(&group);
+  long old = 0;
+  EXPECT_EQ(ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, bases[0], 1, members[0]), 0);
+  armci_msg_group_barrier(&group);
+  if (grank == 0) EXPECT_EQ(*static_cast<long*>(bases[0]), n);
+  armci_msg_group_barrier(&group);
+  EXPECT_EQ(ARMCI_Free_group(bases[static_cast<std::size_t>(grank)], &group), 0);
+  ARMCI_Group_free(&group);
+}
+
+TEST(Groups, OneGroupPerNodeInOneCall) {
+  const int node = armci_domain_my_id(ARMCI_DOMAIN_SMP);
+  std::vector<int> domain(static_cast<std::size_t>(armci_domain_nprocs(ARMCI_DOMAIN_SMP, node)));
+  for (std::size_t i = 0; i < domain.size(); ++i)
+    domain[i] = armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, node, static_cast<int>(i));
+  one_group_per_node(domain);
+  std::vector<int> pair{me() - me() % 2};
+  if (pair[0] + 1 < nproc()) pair.push_back(pair[0] + 1);
+  one_group_per_node(pair);
+  ARMCI_Barrier();
+}
+
 TEST(Groups, SplitAndDup) {
   ARMCI_Group world, halves, dup;
   ARMCI_Group_get_world(&world);

@@ -1,10 +1,12 @@
 #!/bin/sh
-# check_shm_churn.sh <tries> <launch...>: starts a job that allocates and frees shared memory
-# without pause (shm_abort churn), kills it at a random moment while it allocates — SIGKILL to
-# one random rank on odd tries, SIGTERM to the launcher on even ones — and checks after every
-# try that none of its ranks left anything behind: no /dev/shm/armada.* object, no SysV segment
-# created by a rank, no new /dev/shm/ucx_shm_posix_* file.
-tries=$1; shift
+# check_shm_churn.sh <tries> <signals> <launch...>: starts a job that allocates and frees shared
+# memory without pause (shm_abort churn), kills it at a random moment while it allocates, and
+# checks after every try that none of its ranks left anything behind: no /dev/shm/armada.*
+# object, no SysV segment created by a rank, no new /dev/shm/ucx_shm_posix_* file.
+# <signals> "kill,term": SIGKILL to one random rank on odd tries, SIGTERM to the launcher on even
+# ones; "term": SIGTERM to the launcher only (under UCX, whose SysV allocation has a window no
+# process can close against SIGKILL: docs/reliability.md).
+tries=$1; signals=$2; shift 2
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 for try in $(seq 1 "$tries"); do
   ucx_before=$(ls /dev/shm 2>/dev/null | grep '^ucx_shm_posix_' | sort)
@@ -21,7 +23,7 @@ for try in $(seq 1 "$tries"); do
   done
   [ "$ranks" -ge 1 ] || { echo "check_shm_churn: try $try: no rank started"; cat "$out"; kill "$launcher" 2>/dev/null; exit 1; }
   sleep "0.$(shuf -i 0-999 -n 1 | awk '{printf "%03d", $1}')"
-  if [ $((try % 2)) -eq 1 ]; then
+  if [ "$signals" = kill,term ] && [ $((try % 2)) -eq 1 ]; then
     victim=$(printf '%s\n' "$pids" | shuf -n 1)
     kill -KILL "$victim" 2>/dev/null; how="SIGKILL to rank pid $victim"
   else
@@ -45,7 +47,11 @@ for try in $(seq 1 "$tries"); do
   ucx_after=$(ls /dev/shm 2>/dev/null | grep '^ucx_shm_posix_' | sort)
   if [ -n "$ucx_before" ]; then ucx_after=$(printf '%s\n' "$ucx_after" | grep -v -x -F "$ucx_before"); fi
   left="$left$(printf '%s' "$ucx_after" | tr '\n' ' ')"
-  if [ -n "$left" ]; then echo "check_shm_churn: try $try ($how, exit $rc): left behind: $left"; exit 1; fi
+  if [ -n "$left" ]; then
+    echo "check_shm_churn: try $try ($how, exit $rc): left behind: $left"
+    for id in $(printf '%s\n' "$left" | sed -n 's/.*sysv:\([0-9]*\).*/\1/p'); do ipcs -m -i "$id"; done
+    exit 1
+  fi
   if [ "$rc" -eq 0 ]; then echo "check_shm_churn: try $try: the job was supposed to die"; exit 1; fi
   echo "check_shm_churn: try $try: $how while allocating (exit $rc): ranks $(echo $pids | tr '\n' ' ')left nothing"
 done

@@ -1,5 +1,6 @@
 /* Global Arrays on Armada: processor groups (ARMCI groups underneath): create, arrays on a
- * group, group sync/gop/broadcast, the default group, split, destroy. */
+ * group, group sync/gop/broadcast, the default group, split, destroy; read-only arrays (GA makes
+ * one group per node, each rank passing its own node's members to one collective call). */
 #include "ga_check.h"
 
 #include <stdlib.h>
@@ -72,6 +73,28 @@ int main(int argc, char** argv) {
     CHECK(one == (me < np / 2 ? np / 2 : np - np / 2));
     GA_Pgroup_destroy(halves);
   }
+  /* Read-only arrays: GA_Set_property creates a group per node over every rank at once, each rank
+   * passing its own node's list (disjoint lists; this once aborted with "the members of the parent
+   * group passed different lists"), and copies the array into each node. */
+  int rdims[2] = {3 * np, 7}, rchunk[2] = {-1, -1};
+  int ro = NGA_Create(C_DBL, 2, rdims, "read-only", rchunk);
+  double rrow[7];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 7; ++j) rrow[j] = 100.0 * (3 * me + i) + j;
+    int rlo[2] = {3 * me + i, 0}, rhi[2] = {3 * me + i, 6}, rld[1] = {7};
+    NGA_Put(ro, rlo, rhi, rrow, rld);
+  }
+  GA_Sync();
+  GA_Set_property(ro, "read_only");
+  double* whole = malloc(sizeof(double) * 21 * (size_t)np);
+  int wlo[2] = {0, 0}, whi[2] = {3 * np - 1, 6}, wld[1] = {7};
+  NGA_Get(ro, wlo, whi, whole, wld);
+  for (int i = 0; i < 3 * np; ++i)
+    for (int j = 0; j < 7; ++j) CHECK(whole[i * 7 + j] == 100.0 * i + j);
+  free(whole);
+  GA_Unset_property(ro);
+  GA_Destroy(ro);
+
   GA_Sync();
   if (go >= 0) GA_Pgroup_destroy(go);
   GA_Pgroup_destroy(ge);

@@ -16,6 +16,7 @@
 
 #include "armada/rma/error.hpp"
 #include "core/check.hpp"
+#include "transport/rdma/termination.hpp"
 
 namespace armada::rma::detail::rdma {
 
@@ -66,7 +67,10 @@ ucp_worker_h make_worker(const char* op, ucp_context_h context, ucs_thread_mode_
   params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   params.thread_mode = mode;
   ucp_worker_h worker = nullptr;
-  check_ucs(op, "ucp_worker_create", ucp_worker_create(context, &params, &worker));
+  {
+    const TerminationDeferred deferred;  // the worker's shared-memory FIFOs are SysV segments
+    check_ucs(op, "ucp_worker_create", ucp_worker_create(context, &params, &worker));
+  }
   return worker;
 }
 
@@ -399,8 +403,11 @@ Registration Registration::allocate(ucp_context_h context, std::size_t bytes) {
   params.address = nullptr;
   params.length = bytes;
   params.flags = UCP_MEM_MAP_ALLOCATE;
-  check_ucs(op, ("ucp_mem_map (allocate) of " + std::to_string(bytes) + " bytes").c_str(),
-            ucp_mem_map(context, &params, &r.memh_));
+  {
+    const TerminationDeferred deferred;  // see termination.hpp
+    check_ucs(op, ("ucp_mem_map (allocate) of " + std::to_string(bytes) + " bytes").c_str(),
+              ucp_mem_map(context, &params, &r.memh_));
+  }
   ucp_mem_attr_t attr{};
   attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
   check_ucs(op, "ucp_mem_query", ucp_mem_query(r.memh_, &attr));

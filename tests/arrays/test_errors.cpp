@@ -196,25 +196,6 @@ TEST_F(Errors, DestroyedAndUnknownHandles) {
 // others'). Every member must throw, naming the operation (regression: the bad rank threw and the
 // others waited for ever), and the arrays must be unchanged.
 
-bool last_rank() { return rma::rank() == rma::size() - 1; }
-
-/// Runs f on every rank: f must throw an rma::Error on every rank whose message names `op`;
-/// the bad (last) rank's message carries `bad_fragment`, the others name that rank.
-template <class F>
-void expect_every_rank_fails(F&& f, const std::string& op, const std::string& bad_fragment) {
-  try {
-    f();
-    ADD_FAILURE() << "rank " << rma::rank() << ": " << op << " did not fail";
-  } catch (const rma::Error& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find(op), std::string::npos) << what;
-    if (last_rank())
-      EXPECT_NE(what.find(bad_fragment), std::string::npos) << what;
-    else
-      EXPECT_NE(what.find("rank " + std::to_string(rma::size() - 1) + " failed"), std::string::npos) << what;
-  }
-}
-
 TEST_F(Errors, CollectivesWithOneBadMemberFailOnEveryMember) {
   const Coord bad_hi = last_rank() ? Coord{7, 8} : Coord{6, 8};
   expect_every_rank_fails([&] { fill_patch(a, {0, 0}, bad_hi, 2.0); }, "arrays::fill", "past dims");

@@ -155,4 +155,25 @@ void expect_error(F&& f, std::initializer_list<std::string> fragments) {
   }
 }
 
+/// For collectives called with a bad argument on the last rank only: true there.
+inline bool last_rank() { return rma::rank() == rma::size() - 1; }
+
+/// Runs f on every rank: f must throw an rma::Error on every rank whose message names `op`; the
+/// bad (last) rank's message carries `bad_fragment`, the others name that rank as the one that
+/// failed (rma::agree) instead of waiting for it.
+template <class F>
+void expect_every_rank_fails(F&& f, const std::string& op, const std::string& bad_fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "rank " << rma::rank() << ": " << op << " did not fail";
+  } catch (const rma::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(op), std::string::npos) << what;
+    if (last_rank())
+      EXPECT_NE(what.find(bad_fragment), std::string::npos) << what;
+    else
+      EXPECT_NE(what.find("rank " + std::to_string(rma::size() - 1) + " failed"), std::string::npos) << what;
+  }
+}
+
 }  // namespace armada::arrays::test

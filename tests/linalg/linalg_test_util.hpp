@@ -32,6 +32,8 @@ using arrays::Coord;
 using arrays::GlobalArray;
 using arrays::Index;
 using arrays::test::expect_error;
+using arrays::test::expect_every_rank_fails;
+using arrays::test::last_rank;
 
 using Types = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
 

@@ -180,23 +180,6 @@ TEST(LinalgErrors, NotPositiveDefiniteNamesTheMinor) {
 }
 
 // ---- collectives with a bad argument on one member (regression: the others hung) -------------
-bool last_rank() { return rma::rank() == rma::size() - 1; }
-
-template <class F>
-void expect_every_rank_fails(F&& f, const std::string& op, const std::string& bad_fragment) {
-  try {
-    f();
-    ADD_FAILURE() << "rank " << rma::rank() << ": " << op << " did not fail";
-  } catch (const rma::Error& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find(op), std::string::npos) << what;
-    if (last_rank())
-      EXPECT_NE(what.find(bad_fragment), std::string::npos) << what;
-    else
-      EXPECT_NE(what.find("rank " + std::to_string(rma::size() - 1) + " failed"), std::string::npos) << what;
-  }
-}
-
 TEST(LinalgErrors, CollectivesWithOneBadMemberFailOnEveryMember) {
   Fixture f;
   LINALG_RNG(rng, 12);

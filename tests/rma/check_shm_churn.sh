@@ -6,10 +6,11 @@
 # <signals> "kill,term": SIGKILL to one random rank on odd tries, SIGTERM to the launcher on even
 # ones; "term": SIGTERM to the launcher only (under UCX, whose SysV allocation has a window no
 # process can close against SIGKILL: docs/reliability.md).
+. "$(dirname "$0")/leftovers.sh"
 tries=$1; signals=$2; shift 2
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 for try in $(seq 1 "$tries"); do
-  ucx_before=$(ls /dev/shm 2>/dev/null | grep '^ucx_shm_posix_' | sort)
+  ucx_before=$(ucx_files_before)
   : >"$out"  # not the last try's pids
   "$@" churn >"$out" 2>&1 &
   launcher=$!
@@ -39,14 +40,7 @@ for try in $(seq 1 "$tries"); do
     sleep 0.1
   done
   [ -z "$alive" ] || { echo "check_shm_churn: try $try: ranks$alive still running 15 s after the launcher ended"; exit 1; }
-  left=""
-  for p in $pids; do
-    left="$left$(ls /dev/shm 2>/dev/null | grep "^armada\.$p\.")"
-    left="$left$(ipcs -m -p 2>/dev/null | awk -v p="$p" '$3 == p {print " sysv:" $1}')"
-  done
-  ucx_after=$(ls /dev/shm 2>/dev/null | grep '^ucx_shm_posix_' | sort)
-  if [ -n "$ucx_before" ]; then ucx_after=$(printf '%s\n' "$ucx_after" | grep -v -x -F "$ucx_before"); fi
-  left="$left$(printf '%s' "$ucx_after" | tr '\n' ' ')"
+  left=$(leftovers "$pids" "$ucx_before")
   if [ -n "$left" ]; then
     echo "check_shm_churn: try $try ($how, exit $rc): left behind: $left"
     for id in $(printf '%s\n' "$left" | sed -n 's/.*sysv:\([0-9]*\).*/\1/p'); do ipcs -m -i "$id"; done

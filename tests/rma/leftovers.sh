@@ -1,0 +1,16 @@
+# Sourced by check_shm_cleanup.sh and check_shm_churn.sh: what a job's ranks left behind.
+#   ucx_files_before            (call before the job) the /dev/shm/ucx_shm_posix_* files there now
+#   leftovers <pids> <before>   prints what the ranks <pids> left: /dev/shm/armada.<pid>.* objects,
+#                               SysV segments they created, UCX files not in <before>; nothing if clean
+# shellcheck shell=sh
+ucx_files_before() { ls /dev/shm 2>/dev/null | grep '^ucx_shm_posix_' | sort; }
+leftovers() {
+  _left=""
+  for _p in $1; do
+    _left="$_left$(ls /dev/shm 2>/dev/null | grep "^armada\.$_p\.")"
+    _left="$_left$(ipcs -m -p 2>/dev/null | awk -v p="$_p" '$3 == p {print " sysv:" $1}')"
+  done
+  _ucx=$(ucx_files_before)
+  if [ -n "$2" ]; then _ucx=$(printf '%s\n' "$_ucx" | grep -v -x -F "$2"); fi
+  printf '%s' "$_left$(printf '%s' "$_ucx" | tr '\n' ' ')"
+}

@@ -148,7 +148,8 @@ bool finite(const T& x) {
 }  // namespace
 
 template <class T>
-void require_finite(const char* op, const char* arg, const Array& array, const CyclicMatrix<T>& m, MPI_Comm comm) {
+void require_finite(const char* op, const char* arg, const Array& array, const CyclicMatrix<T>& m, MPI_Comm comm,
+                    Reads reads) {
   // The smallest row-major offset (in the array) of a non-finite local element.
   const Index array_cols = m.holds == Holds::transpose ? m.rows : m.cols;
   std::int64_t first = INT64_MAX;
@@ -157,6 +158,7 @@ void require_finite(const char* op, const char* arg, const Array& array, const C
       if (finite(m.local[static_cast<std::size_t>(j * m.lld() + i)])) continue;
       const Index r = global_of(i, m.nb, m.myrow, m.nprow), c = global_of(j, m.nb, m.mycol, m.npcol);
       const Index ar = m.holds == Holds::transpose ? c : r, ac = m.holds == Holds::transpose ? r : c;
+      if (reads == Reads::lower_triangle && ac > ar) continue;
       first = std::min<std::int64_t>(first, ar * array_cols + ac);
     }
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, comm);
@@ -180,7 +182,7 @@ int first_zero_diagonal(const CyclicMatrix<T>& m, MPI_Comm comm) {
 }
 
 #define ARMADA_LINALG_CHECKS(T)                                                                              \
-  template void require_finite<T>(const char*, const char*, const Array&, const CyclicMatrix<T>&, MPI_Comm); \
+  template void require_finite<T>(const char*, const char*, const Array&, const CyclicMatrix<T>&, MPI_Comm, Reads); \
   template int first_zero_diagonal<T>(const CyclicMatrix<T>&, MPI_Comm);
 ARMADA_LINALG_CHECKS(float)
 ARMADA_LINALG_CHECKS(double)

@@ -56,12 +56,17 @@ struct CyclicMatrix {
   int lld() const { return locr > 1 ? locr : 1; }
 };
 
+/// Which elements of an array an operation reads: all, or the lower triangle with the diagonal
+/// (Cholesky and the symmetric eigensolver: the upper one may hold anything).
+enum class Reads { all, lower_triangle };
+
 /// Throws InvalidArgument on every rank of `m`'s grid (collective over `comm`, the array's group)
-/// when the matrix loaded from `array` (argument `arg` of `op`) holds a NaN or an infinity,
-/// naming the first such element in the array's row-major order, one-based: ScaLAPACK would
+/// when the elements `reads` of the matrix loaded from `array` (argument `arg` of `op`) hold a NaN
+/// or an infinity, naming the first in the array's row-major order, one-based: ScaLAPACK would
 /// factor it "successfully" into NaNs.
 template <class T>
-void require_finite(const char* op, const char* arg, const Array& array, const CyclicMatrix<T>& m, MPI_Comm comm);
+void require_finite(const char* op, const char* arg, const Array& array, const CyclicMatrix<T>& m, MPI_Comm comm,
+                    Reads reads = Reads::all);
 
 /// The one-based index of the first exactly zero diagonal entry of the factored `m` (0: none),
 /// the same on every rank of its grid (collective over `comm`).

@@ -103,7 +103,7 @@ void eigen_typed(const Array& a, Array& v, void* eigenvalues) {
   Redistribution<T> fetch;
   fetch.fetch(a, ca);
   fetch.complete_fetches();
-  require_finite(name, "a", a, ca, a.group().comm());
+  require_finite(name, "a", a, ca, a.group().comm(), Reads::lower_triangle);
   std::vector<Real<T>> w(static_cast<std::size_t>(n));
   int info = solve(ca, cz, w.data());
   // A matrix of at most one block is solved by the process holding it alone (p?stedc calls the

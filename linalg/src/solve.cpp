@@ -167,7 +167,7 @@ void cholesky_solve_typed(const Array& a, Array& b) {
   const Index n = a.dims()[0];
   CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
   load<T>({{&a, &ca}, {&b, &cb}});
-  require_finite(name, "a", a, ca, a.group().comm());
+  require_finite(name, "a", a, ca, a.group().comm(), Reads::lower_triangle);
   require_finite(name, "b", b, cb, a.group().comm());
   factor_cholesky(name, ca);
   {

@@ -25,7 +25,7 @@ SingularMatrix::SingularMatrix(std::string operation, std::int64_t pivot)
 NotPositiveDefinite::NotPositiveDefinite(std::string operation, std::int64_t minor)
     : NumericalError(operation, minor,
                      "the matrix is not positive definite: its leading minor of order " + std::to_string(minor) +
-                         " is not") {}
+                         " is not positive definite") {}
 
 NoConvergence::NoConvergence(std::string operation, std::int64_t info)
     : NumericalError(operation, info,

@@ -23,7 +23,7 @@ void require_type(const char* function, const char* argument, int g, const Array
                   const char* ga_name) {
   if (a.type() != type)
     bad_argument(function, argument, std::to_string(g),
-                 "holds " + std::string(rma::to_string(a.type())) + "; " + function + " needs " + ga_name);
+                 "holds " + std::string(rma::to_string(a.type())) + ". " + function + " needs " + ga_name);
 }
 
 /// GA's patch-transpose flags: 'N' or 'T' (either case).

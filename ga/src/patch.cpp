@@ -1,6 +1,8 @@
 // One-sided operations on patches and elements (blocking, strided, nonblocking), read_inc,
 // scatter/gather, local access and ghost cells.
+#include <cstring>
 #include <map>
+#include <unordered_map>
 #include <mutex>
 
 #include "internal.hpp"
@@ -104,16 +106,47 @@ std::vector<Coord> subscripts(const char* function, const Array& a, int n, Subsc
 
 enum class ListOp { Gather, Scatter, ScatterAcc };
 
+/// GA's scatter takes repeated subscripts (an element then receives one of its values); arrays'
+/// scatter refuses them. Keeps the last occurrence of each element, with its value: the result
+/// a sequential loop of puts would leave. Returns false (nothing to change) when none repeats.
+bool keep_last(const Array& a, std::vector<Coord>& subs, const void* values, std::vector<std::byte>& kept) {
+  std::unordered_map<Index, std::size_t> last;  // linear index -> position of its last occurrence
+  last.reserve(subs.size());
+  for (std::size_t i = 0; i < subs.size(); ++i) {
+    Index linear = 0;
+    for (int d = 0; d < a.ndim(); ++d) linear = linear * a.dims()[d] + subs[i][d];
+    last[linear] = i;
+  }
+  if (last.size() == subs.size()) return false;
+  const std::size_t esize = a.element_size();
+  std::vector<Coord> unique;
+  unique.reserve(last.size());
+  kept.resize(last.size() * esize);
+  for (std::size_t i = 0; i < subs.size(); ++i) {
+    Index linear = 0;
+    for (int d = 0; d < a.ndim(); ++d) linear = linear * a.dims()[d] + subs[i][d];
+    if (last[linear] != i) continue;
+    std::memcpy(kept.data() + unique.size() * esize, static_cast<const std::byte*>(values) + i * esize, esize);
+    unique.push_back(subs[i]);
+  }
+  subs = std::move(unique);
+  return true;
+}
+
 template <class Subscript>
 void element_list(const char* function, ListOp op, int g_a, void* v, int n, const void* alpha, Subscript&& at) {
   guarded(function, [&] {
     Array& a = array(function, g_a);
-    const std::vector<Coord> subs = subscripts(function, a, n, at);
+    std::vector<Coord> subs = subscripts(function, a, n, at);
     if (n > 0 && !v) bad_argument(function, "v", "NULL", "a buffer of n elements is required");
     if (op == ListOp::ScatterAcc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
     switch (op) {
       case ListOp::Gather: a.gather(subs, v); break;
-      case ListOp::Scatter: a.scatter(subs, v); break;
+      case ListOp::Scatter: {
+        std::vector<std::byte> kept;
+        a.scatter(subs, keep_last(a, subs, v, kept) ? kept.data() : v);
+        break;
+      }
       case ListOp::ScatterAcc: a.scatter_acc(subs, v, alpha); break;
     }
   });

@@ -150,6 +150,16 @@ extern void NGA_Gather_flat(int g_a, void* v, int subsArray[], int n);
 extern void GA_Fence(void);
 extern void GA_Init_fence(void);
 
+/* ---- mutexes: `number` mutexes spread over the world's processes (collective create and
+ * destroy); any process locks any of them. ------------------------------------------------- */
+extern int GA_Create_mutexes(int number);
+extern int GA_Destroy_mutexes(void);
+extern void GA_Lock(int mutex);
+extern void GA_Unlock(int mutex);
+extern void NGA_Lock(int mutex);
+extern void NGA_Unlock(int mutex);
+extern int NGA_Destroy_mutexes(void);
+
 /* ---- local access ----------------------------------------------------------------------- */
 /* ptr is a void**: it receives the address of element lo of this process's block; ld the
  * block's extents (with ghosts) in dimensions 1 .. ndim-1. */
@@ -192,6 +202,25 @@ extern void GA_Dgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, double
 extern void GA_Transpose(int g_a, int g_b);
 /* A = (A + A') / 2. */
 extern void GA_Symmetrize(int g_a);
+/* C(patch) = alpha op(A(patch)) op(B(patch)) + beta C(patch): patches as stored, op applied to
+ * them; alpha, beta of the arrays' type (float, double, complex). */
+extern void NGA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int alo[], int ahi[],
+                             int g_b, int blo[], int bhi[], int g_c, int clo[], int chi[]);
+extern void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t alo[],
+                               int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[], int g_c, int64_t clo[],
+                               int64_t chi[]);
+extern void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi, int ajlo,
+                            int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c, int cilo, int cihi,
+                            int cjlo, int cjhi);
+/* Solvers (ScaLAPACK through linalg): B is overwritten by the solution, A is unchanged.
+ * GA_Llt_solve returns 0, or the order of the leading minor that is not positive definite (B
+ * unchanged); GA_Solve tries Cholesky (returns 0) and falls back to LU (returns that order). */
+extern void GA_Lu_solve(char tran, int g_a, int g_b);
+extern int GA_Llt_solve(int g_a, int g_b);
+extern int GA_Solve(int g_a, int g_b);
+/* Eigenvalues (ascending, into eval: n values of the real type) and eigenvectors (columns of
+ * g_v) of the symmetric g_a. */
+extern void GA_Diag_std(int g_a, int g_v, void* eval);
 extern void GA_Print(int g_a);
 extern void GA_Print_distribution(int g_a);
 extern void GA_Summarize(int verbose);

@@ -1,0 +1,379 @@
+// GA's C API on Armada, the rest of the supported entry points: the other creation forms,
+// patch arithmetic, 64-bit nonblocking and access forms, matmul_patch, solvers, eigenvalues,
+// mutexes, group gops, printing. Every result against an independent reference.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+#include <numeric>
+#include <vector>
+
+#include "ga-mpi.h"
+#include "ga.h"
+
+namespace {
+
+char* name(const char* s) { return const_cast<char*>(s); }
+
+std::vector<double> whole(int g, int m, int n) {
+  std::vector<double> v(static_cast<size_t>(m) * n);
+  int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
+  NGA_Get(g, lo, hi, v.data(), ld);
+  return v;
+}
+
+void put_whole(int g, int m, int n, double (*f)(int, int)) {
+  if (GA_Nodeid() == 0) {
+    std::vector<double> v(static_cast<size_t>(m) * n);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) v[static_cast<size_t>(i) * n + j] = f(i, j);
+    int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
+    NGA_Put(g, lo, hi, v.data(), ld);
+  }
+  GA_Sync();
+}
+
+double fa(int i, int j) { return 1.0 + i - 0.5 * j; }
+double spd(int i, int j) { return i == j ? 10.0 + i : 1.0 / (1 + i + j); }
+
+TEST(GaCreateForms, ConfigGhostsIrregAnd64) {
+  const int np = GA_Nnodes();
+  int dims[2] = {8, 6}, width[2] = {1, 2};
+  const int a = NGA_Create_ghosts_config(C_DBL, 2, dims, width, name("gc"), nullptr, GA_Pgroup_get_world());
+  std::vector<int> map;
+  for (int b = 0; b < np; ++b) map.push_back(b * 2);
+  map.push_back(0);
+  int block[2] = {np, 1}, idims[2] = {2 * np, 3};
+  const int b = NGA_Create_irreg_config(C_INT, 2, idims, name("ic"), block, map.data(), GA_Pgroup_get_world());
+  const int c = NGA_Create_ghosts_irreg(C_INT, 2, idims, width, name("gi"), block, map.data());
+  int64_t d64[1] = {17}, w64[1] = {2}, blk64[1] = {1}, map64[1] = {0};
+  const int e = NGA_Create_ghosts64(C_FLOAT, 1, d64, w64, name("g64"), nullptr);
+  const int f = NGA_Create_irreg64(C_DCPL, 1, d64, name("i64"), blk64, map64);
+  const int h = NGA_Create_config64(C_SCPL, 1, d64, name("c64"), nullptr, GA_Pgroup_get_world());
+  for (int p = 0; p < np; ++p) {
+    int lo[2], hi[2];
+    NGA_Distribution(b, p, lo, hi);
+    EXPECT_EQ(lo[0], 2 * p);
+    EXPECT_EQ(hi[0], 2 * p + 1);
+    NGA_Distribution(c, p, lo, hi);
+    EXPECT_EQ(lo[0], 2 * p);
+  }
+  int type, ndim, got[2];
+  NGA_Inquire(f, &type, &ndim, got);
+  EXPECT_EQ(type, C_DCPL);
+  EXPECT_EQ(got[0], 17);
+  NGA_Inquire(h, &type, &ndim, got);
+  EXPECT_EQ(type, C_SCPL);
+  NGA_Inquire(e, &type, &ndim, got);
+  EXPECT_EQ(type, C_FLOAT);
+  float two = 2;
+  GA_Fill(e, &two);
+  EXPECT_EQ(GA_Fdot(e, e), 4.0f * 17);
+  // The handle path with ghosts, an irregular map and a group.
+  const int g = GA_Create_handle();
+  GA_Set_data(g, 2, idims, C_INT);
+  GA_Set_irreg_distr(g, map.data(), block);
+  GA_Set_ghosts(g, width);
+  GA_Set_pgroup(g, GA_Pgroup_get_world());
+  NGA_Allocate(g);
+  for (int p = 0; p < np; ++p) {
+    int lo[2], hi[2];
+    NGA_Distribution(g, p, lo, hi);
+    EXPECT_EQ(lo[0], 2 * p);
+  }
+  int64_t d2[2] = {4, 5};
+  const int k = NGA_Create_handle();
+  NGA_Set_data64(k, 2, d2, C_DBL);
+  GA_Allocate(k);
+  EXPECT_EQ(GA_Ndim(k), 2);
+  for (int x : {a, b, c, e, f, h, g, k}) GA_Destroy(x);
+}
+
+TEST(GaPatchArithmetic, ZeroFillScaleAddPatches) {
+  int dims[2] = {7, 9};
+  const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);
+  const int b = GA_Duplicate(a, name("b"));
+  const int c = GA_Duplicate(a, name("c"));
+  put_whole(a, 7, 9, fa);
+  double one = 1;
+  GA_Fill(b, &one);
+  int lo[2] = {1, 2}, hi[2] = {4, 6};
+  double three = 3, half = 0.5;
+  NGA_Fill_patch(b, lo, hi, &three);
+  NGA_Scale_patch(a, lo, hi, &half);
+  int zlo[2] = {6, 0}, zhi[2] = {6, 8};
+  NGA_Zero_patch(a, zlo, zhi);
+  GA_Zero(c);
+  // c[0:3, 0:4] = 2 a[1:4, 2:6] - b[1:4, 2:6]
+  int clo[2] = {0, 0}, chi[2] = {3, 4};
+  double alpha = 2, beta = -1;
+  NGA_Add_patch(&alpha, a, lo, hi, &beta, b, lo, hi, c, clo, chi);
+  auto in = [&](int i, int j) { return i >= 1 && i <= 4 && j >= 2 && j <= 6; };
+  auto av = [&](int i, int j) { return i == 6 ? 0.0 : in(i, j) ? fa(i, j) / 2 : fa(i, j); };
+  const std::vector<double> A = whole(a, 7, 9), B = whole(b, 7, 9), C = whole(c, 7, 9);
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 9; ++j) {
+      EXPECT_EQ(A[i * 9 + j], av(i, j));
+      EXPECT_EQ(B[i * 9 + j], in(i, j) ? 3.0 : 1.0);
+      const bool cin = i <= 3 && j <= 4;
+      EXPECT_EQ(C[i * 9 + j], cin ? 2 * av(i + 1, j + 2) - 3.0 : 0.0);
+    }
+  NGA_Zero(c);
+  NGA_Fill(b, &one);
+  EXPECT_EQ(GA_Ddot(b, b), 63.0);
+  EXPECT_EQ(GA_Ddot(c, c), 0.0);
+  for (int x : {c, b, a}) NGA_Destroy(x);
+}
+
+TEST(GaPatch64, NonblockingAccessReadIncScatterAcc) {
+  int64_t dims[2] = {6, 4};
+  const int g = NGA_Create64(C_LONG, 2, dims, name("l"), nullptr);
+  GA_Zero(g);
+  const int np = GA_Nnodes();
+  std::vector<long> ones(24, 1), back(24);
+  int64_t lo[2] = {0, 0}, hi[2] = {5, 3}, ld[1] = {4};
+  ga_nbhdl_t h;
+  long alpha = 3;
+  NGA_NbAcc64(g, lo, hi, ones.data(), ld, &alpha, &h);
+  NGA_NbWait(&h);
+  GA_Sync();
+  NGA_NbGet64(g, lo, hi, back.data(), ld, &h);
+  while (!NGA_NbTest(&h)) {
+  }
+  NGA_NbWait(&h);
+  for (long v : back) EXPECT_EQ(v, 3L * np);
+  GA_Sync();
+  if (GA_Nodeid() == 0) {
+    std::vector<long> seq(24);
+    std::iota(seq.begin(), seq.end(), 0L);
+    NGA_NbPut64(g, lo, hi, seq.data(), ld, &h);
+    NGA_NbWait(&h);
+  }
+  GA_Sync();
+  int64_t sub[2] = {2, 3};
+  const long old = NGA_Read_inc64(g, sub, 5);  // every rank adds 5 to element 11
+  EXPECT_GE(old, 11);
+  GA_Sync();
+  int64_t mlo[2], mhi[2];
+  NGA_Distribution64(g, GA_Nodeid(), mlo, mhi);
+  if (mhi[0] >= mlo[0]) {
+    long* p;
+    int64_t mld[1];
+    NGA_Access64(g, mlo, mhi, &p, mld);
+    for (int64_t i = mlo[0]; i <= mhi[0]; ++i)
+      for (int64_t j = mlo[1]; j <= mhi[1]; ++j) {
+        const long expect = i * 4 + j + (i == 2 && j == 3 ? 5L * np : 0);
+        EXPECT_EQ(p[(i - mlo[0]) * mld[0] + (j - mlo[1])], expect);
+        p[(i - mlo[0]) * mld[0] + (j - mlo[1])] *= 2;
+      }
+    NGA_Release_update64(g, mlo, mhi);
+    NGA_Access64(g, mlo, mlo, &p, mld);
+    NGA_Release64(g, mlo, mlo);
+  }
+  GA_Sync();
+  // Scatter-accumulate, flat, with a repeated subscript: both hits count.
+  int subs[6] = {0, 0, 5, 3, 0, 0};
+  long add[3] = {1, 2, 4}, one = 1;
+  NGA_Scatter_acc_flat(g, add, subs, 3, &one);
+  GA_Sync();
+  long got[2];
+  int q[4] = {0, 0, 5, 3};
+  NGA_Gather_flat(g, got, q, 2);
+  EXPECT_EQ(got[0], 0 + 5L * np);
+  EXPECT_EQ(got[1], 2 * 23 + 2L * np);
+  GA_Sync();
+  GA_Destroy(g);
+}
+
+TEST(GaLinalg, MatmulPatchAgainstLoops) {
+  int da[2] = {6, 8}, dc[2] = {5, 5};
+  const int a = NGA_Create(C_DBL, 2, da, name("A"), nullptr);
+  const int c = NGA_Create(C_DBL, 2, dc, name("C"), nullptr);
+  put_whole(a, 6, 8, fa);
+  GA_Zero(c);
+  // C[1:3, 0:3] = 2 A[0:2, 1:4] * A[2:5, 4:7]' (3x4 times (4x4)') + 0 C
+  int alo[2] = {0, 1}, ahi[2] = {2, 4}, blo[2] = {2, 4}, bhi[2] = {5, 7}, clo[2] = {1, 0}, chi[2] = {3, 3};
+  double alpha = 2, beta = 0;
+  NGA_Matmul_patch('N', 'T', &alpha, &beta, a, alo, ahi, a, blo, bhi, c, clo, chi);
+  std::vector<double> C = whole(c, 5, 5);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      double ref = 0;
+      if (i >= 1 && i <= 3 && j <= 3)
+        for (int l = 0; l < 4; ++l) ref += 2 * fa(i - 1, 1 + l) * fa(2 + j, 4 + l);
+      EXPECT_NEAR(C[i * 5 + j], ref, 1e-12) << i << "," << j;
+    }
+  // The 2-D form adds beta = 1 times what is there.
+  beta = 1;
+  GA_Matmul_patch('N', 'T', &alpha, &beta, a, 0, 2, 1, 4, a, 2, 5, 4, 7, c, 1, 3, 0, 3);
+  std::vector<double> C2 = whole(c, 5, 5);
+  for (int i = 0; i < 25; ++i) EXPECT_NEAR(C2[i], 2 * C[i], 1e-12);
+  GA_Destroy(c);
+  GA_Destroy(a);
+}
+
+TEST(GaLinalg, SolversAndEigenvalues) {
+  const int n = 6;
+  int dims[2] = {n, n}, bd[2] = {n, 2};
+  const int a = NGA_Create(C_DBL, 2, dims, name("A"), nullptr);
+  const int b = NGA_Create(C_DBL, 2, bd, name("B"), nullptr);
+  put_whole(a, n, n, spd);
+  // B = A X for X(i, r) = i + 1 + r: the solution must come back.
+  auto x = [](int i, int r) { return i + 1.0 + r; };
+  auto rhs = [&]() {
+    GA_Sync();  // every process has read B before it is overwritten
+    if (GA_Nodeid() == 0) {
+      std::vector<double> v(n * 2);
+      for (int i = 0; i < n; ++i)
+        for (int r = 0; r < 2; ++r) {
+          double s = 0;
+          for (int k = 0; k < n; ++k) s += spd(i, k) * x(k, r);
+          v[i * 2 + r] = s;
+        }
+      int lo[2] = {0, 0}, hi[2] = {n - 1, 1}, ld[1] = {2};
+      NGA_Put(b, lo, hi, v.data(), ld);
+    }
+    GA_Sync();
+  };
+  auto check = [&](const char* what) {
+    const std::vector<double> X = whole(b, n, 2);
+    for (int i = 0; i < n; ++i)
+      for (int r = 0; r < 2; ++r) EXPECT_NEAR(X[i * 2 + r], x(i, r), 1e-10) << what;
+  };
+  rhs();
+  EXPECT_EQ(GA_Llt_solve(a, b), 0);
+  check("llt");
+  rhs();
+  GA_Lu_solve('N', a, b);
+  check("lu");
+  rhs();
+  EXPECT_EQ(GA_Solve(a, b), 0);
+  check("solve");
+  // Eigenvalues of A against their definition: A v = lambda v for each column v of V.
+  const int v = GA_Duplicate(a, name("V"));
+  std::vector<double> w(n);
+  GA_Diag_std(a, v, w.data());
+  const std::vector<double> V = whole(v, n, n);
+  for (int e = 0; e < n; ++e) {
+    if (e > 0) {
+      EXPECT_LE(w[e - 1], w[e]);
+    }
+    for (int i = 0; i < n; ++i) {
+      double av = 0;
+      for (int k = 0; k < n; ++k) av += spd(i, k) * V[k * n + e];
+      EXPECT_NEAR(av, w[e] * V[i * n + e], 1e-10);
+    }
+  }
+  // Not positive definite: -A. GA_Llt_solve reports the minor (1) and leaves B alone.
+  double minus = -1;
+  GA_Scale(a, &minus);
+  rhs();
+  const std::vector<double> before = whole(b, n, 2);
+  EXPECT_EQ(GA_Llt_solve(a, b), 1);
+  EXPECT_EQ(whole(b, n, 2), before);
+  EXPECT_EQ(GA_Solve(a, b), 1);  // fell back to LU: X = -x
+  const std::vector<double> X = whole(b, n, 2);
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(X[i * 2], -x(i, 0), 1e-10);
+  for (int g : {v, b, a}) GA_Destroy(g);
+}
+
+TEST(GaMutexes, LockedReadModifyWrite) {
+  const int np = GA_Nnodes(), rounds = 20;
+  int one[1] = {1};
+  const int g = NGA_Create(C_INT, 1, one, name("counter"), nullptr);
+  GA_Zero(g);
+  ASSERT_EQ(GA_Create_mutexes(np + 1), 1);
+  int lo[1] = {0}, hi[1] = {0};
+  for (int r = 0; r < rounds; ++r) {
+    NGA_Lock(np);  // the last mutex, on the last process
+    int v;
+    NGA_Get(g, lo, hi, &v, nullptr);
+    ++v;
+    NGA_Put(g, lo, hi, &v, nullptr);
+    NGA_Unlock(np);
+  }
+  GA_Sync();
+  int v;
+  NGA_Get(g, lo, hi, &v, nullptr);
+  EXPECT_EQ(v, rounds * np);
+  GA_Sync();
+  EXPECT_EQ(GA_Destroy_mutexes(), 1);
+  GA_Destroy(g);
+}
+
+TEST(GaGroups, GroupGopsCommsAndFence) {
+  const int me = GA_Nodeid(), np = GA_Nnodes();
+  std::vector<int> all(np);
+  std::iota(all.begin(), all.end(), 0);
+  std::reverse(all.begin(), all.end());
+  const int grp = NGA_Pgroup_create(all.data(), np);  // the world, in reverse order
+  EXPECT_EQ(GA_Pgroup_nodeid(grp), np - 1 - me);
+  float f = 1.5f;
+  GA_Pgroup_fgop(grp, &f, 1, name("+"));
+  EXPECT_EQ(f, 1.5f * np);
+  long l = me;
+  GA_Pgroup_lgop(grp, &l, 1, name("max"));
+  EXPECT_EQ(l, np - 1);
+  int r;
+  MPI_Comm_rank(GA_MPI_Comm_pgroup(grp), &r);
+  EXPECT_EQ(r, np - 1 - me);
+  NGA_Pgroup_set_default(grp);
+  EXPECT_EQ(NGA_Pgroup_get_default(), grp);
+  EXPECT_EQ(NGA_Nodeid(), np - 1 - me);
+  MPI_Comm_rank(GA_MPI_Comm_pgroup_default(), &r);
+  EXPECT_EQ(r, np - 1 - me);
+  double d = 1;
+  NGA_Dgop(&d, 1, name("+"));
+  EXPECT_EQ(d, np);
+  NGA_Pgroup_set_default(GA_Pgroup_get_world());
+  EXPECT_EQ(NGA_Nnodes(), np);
+  GA_Fence();
+  GA_Init_fence();
+  NGA_Sync();
+  EXPECT_EQ(GA_Pgroup_destroy(grp), 1);
+}
+
+TEST(GaPrint, PrintsTheArray) {
+  int dims[2] = {2, 3};
+  const int g = NGA_Create(C_INT, 2, dims, name("shown"), nullptr);
+  int seven = 7;
+  GA_Fill(g, &seven);
+  // GA_Print's text goes to stdout on process 0; capture it through a temporary file.
+  std::fflush(stdout);
+  char path[] = "/tmp/armada_ga_printXXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const int saved = dup(1);
+  dup2(fd, 1);
+  GA_Print(g);
+  GA_Print_distribution(g);
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  std::FILE* in = fdopen(fd, "r");
+  std::rewind(in);
+  std::string text;
+  for (int ch; (ch = std::fgetc(in)) != EOF;) text += static_cast<char>(ch);
+  std::fclose(in);
+  std::remove(path);
+  if (GA_Nodeid() == 0) {
+    EXPECT_NE(text.find("shown"), std::string::npos) << text;
+    EXPECT_NE(text.find('7'), std::string::npos) << text;
+    EXPECT_NE(text.find("process 0 owns"), std::string::npos) << text;
+  } else {
+    EXPECT_EQ(text, "");
+  }
+  EXPECT_EQ(GA_Uses_ma(), 0);
+  EXPECT_EQ(GA_Memory_limited(), 0);
+  size_t mine = 0;
+  int lo[2], hi[2];
+  NGA_Distribution(g, GA_Nodeid(), lo, hi);
+  if (hi[0] >= lo[0]) mine = sizeof(int) * (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1);
+  EXPECT_GE(GA_Inquire_memory(), mine);
+  GA_Destroy(g);
+}
+
+}  // namespace

@@ -237,7 +237,6 @@ extern void NGA_Destroy(int g_a);
 extern int NGA_Duplicate(int g_a, char* array_name);
 extern void NGA_Dgop(double x[], int n, char* op);
 extern void NGA_Igop(int x[], int n, char* op);
-extern void NGA_Lgop(long x[], int n, char* op);
 extern void NGA_Error(char* str, int code);
 extern int NGA_Pgroup_create(int* list, int count);
 extern int NGA_Pgroup_get_default(void);

@@ -261,7 +261,6 @@ int NGA_Nnodes(void) { return GA_Nnodes(); }
 void NGA_Sync(void) { GA_Sync(); }
 void NGA_Dgop(double x[], int n, char* op) { GA_Dgop(x, n, op); }
 void NGA_Igop(int x[], int n, char* op) { GA_Igop(x, n, op); }
-void NGA_Lgop(long x[], int n, char* op) { GA_Lgop(x, n, op); }
 void NGA_Error(char* str, int code) { GA_Error(str, code); }
 int NGA_Pgroup_create(int* list, int count) { return GA_Pgroup_create(list, count); }
 int NGA_Pgroup_get_default(void) { return GA_Pgroup_get_default(); }

@@ -22,7 +22,11 @@ static int prog_failures = 0;
 static void prog_start(int* argc, char*** argv) {
   int provided;
   MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+#ifdef PROG_INIT_ARGS
+  GA_Initialize_args(argc, argv);
+#else
   GA_Initialize();
+#endif
   MA_init(C_DBL, 100000, 100000);
 }
 

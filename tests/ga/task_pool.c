@@ -2,6 +2,7 @@
  * counter, so each is done exactly once by whichever process asks first. Each task reads its
  * blocks of A and B with NGA_Get and accumulates its block of C with NGA_Acc. Checks: every task
  * was taken once (a second counter array records who took it), and C equals the serial product. */
+#define PROG_INIT_ARGS /* GA_Initialize_args on the program's MPI */
 #include "ga_prog.h"
 
 #include <math.h>

@@ -211,6 +211,11 @@ TEST(GaLinalg, MatmulPatchAgainstLoops) {
   GA_Matmul_patch('N', 'T', &alpha, &beta, a, 0, 2, 1, 4, a, 2, 5, 4, 7, c, 1, 3, 0, 3);
   std::vector<double> C2 = whole(c, 5, 5);
   for (int i = 0; i < 25; ++i) EXPECT_NEAR(C2[i], 2 * C[i], 1e-12);
+  int64_t alo64[2] = {0, 1}, ahi64[2] = {2, 4}, blo64[2] = {2, 4}, bhi64[2] = {5, 7}, clo64[2] = {1, 0},
+          chi64[2] = {3, 3};
+  NGA_Matmul_patch64('N', 'T', &alpha, &beta, a, alo64, ahi64, a, blo64, bhi64, c, clo64, chi64);
+  std::vector<double> C3 = whole(c, 5, 5);
+  for (int i = 0; i < 25; ++i) EXPECT_NEAR(C3[i], 3 * C[i], 1e-12);
   GA_Destroy(c);
   GA_Destroy(a);
 }
@@ -350,6 +355,7 @@ TEST(GaPrint, PrintsTheArray) {
   dup2(fd, 1);
   GA_Print(g);
   GA_Print_distribution(g);
+  GA_Summarize(0);
   std::fflush(stdout);
   dup2(saved, 1);
   close(saved);
@@ -363,6 +369,7 @@ TEST(GaPrint, PrintsTheArray) {
     EXPECT_NE(text.find("shown"), std::string::npos) << text;
     EXPECT_NE(text.find('7'), std::string::npos) << text;
     EXPECT_NE(text.find("process 0 owns"), std::string::npos) << text;
+    EXPECT_NE(text.find("shown"), text.rfind("shown")) << text;  // GA_Summarize names it again
   } else {
     EXPECT_EQ(text, "");
   }
@@ -374,6 +381,37 @@ TEST(GaPrint, PrintsTheArray) {
   if (hi[0] >= lo[0]) mine = sizeof(int) * (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1);
   EXPECT_GE(GA_Inquire_memory(), mine);
   GA_Destroy(g);
+}
+
+TEST(GaAliases, NgaSpellingsDoTheSame) {
+  int dims[1] = {2 * GA_Nnodes()}, width[1] = {1};
+  const int g = NGA_Create_handle();
+  NGA_Set_data(g, 1, dims, C_INT);
+  NGA_Set_ghosts(g, width);
+  NGA_Set_chunk(g, nullptr);
+  NGA_Set_array_name(g, name("alias"));
+  NGA_Set_pgroup(g, GA_Pgroup_get_world());
+  NGA_Allocate(g);
+  EXPECT_STREQ(GA_Inquire_name(g), "alias");
+  const int h = NGA_Duplicate(g, name("alias2"));
+  int five = 5;
+  NGA_Fill(h, &five);
+  NGA_Update_ghosts(h);
+  int lo[1], hi[1];
+  NGA_Distribution(h, GA_Nodeid(), lo, hi);
+  int* p;
+  int gd[1], ld[1];
+  NGA_Access_ghosts(h, gd, &p, ld);
+  EXPECT_EQ(gd[0], hi[0] - lo[0] + 3);
+  for (int i = 0; i < gd[0]; ++i) EXPECT_EQ(p[i], 5);  // periodic: every ghost is some element
+  NGA_Release_ghosts(h);
+  int s = 2;
+  NGA_Igop(&s, 1, name("*"));
+  EXPECT_EQ(s, 1 << GA_Nnodes());
+  ASSERT_EQ(GA_Create_mutexes(1), 1);
+  EXPECT_EQ(NGA_Destroy_mutexes(), 1);
+  NGA_Destroy(h);
+  NGA_Destroy(g);
 }
 
 }  // namespace

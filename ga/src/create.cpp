@@ -37,19 +37,27 @@ std::vector<std::vector<Index>> block_starts(const char* function, int ndim, con
   return starts;
 }
 
+/// The plan every NGA_Create form starts from; the caller adds its distribution.
+template <class I>
+Plan base_plan(const char* function, int type, int ndim, const I* dims, const char* name, const I* width, int pgroup,
+               bool pgroup_set) {
+  require_initialized(function);
+  Plan plan;
+  plan.type = type;
+  plan.dims = tuple(function, "dims", ndim, dims);
+  plan.ghosts = optional_tuple(ndim, width);
+  plan.name = name ? name : "";
+  plan.pgroup = pgroup;
+  plan.pgroup_set = pgroup_set;
+  return plan;
+}
+
 template <class I>
 int create_regular(const char* function, int type, int ndim, const I* dims, const char* name, const I* chunk,
                    const I* width, int pgroup, bool pgroup_set) {
   return guarded(function, [&] {
-    require_initialized(function);
-    Plan plan;
-    plan.type = type;
-    plan.dims = tuple(function, "dims", ndim, dims);
+    Plan plan = base_plan(function, type, ndim, dims, name, width, pgroup, pgroup_set);
     plan.chunk = optional_tuple(ndim, chunk);
-    plan.ghosts = optional_tuple(ndim, width);
-    plan.name = name ? name : "";
-    plan.pgroup = pgroup;
-    plan.pgroup_set = pgroup_set;
     return create(function, plan);
   });
 }
@@ -58,15 +66,8 @@ template <class I>
 int create_irregular(const char* function, int type, int ndim, const I* dims, const char* name, const I* block,
                      const I* map, const I* width, int pgroup, bool pgroup_set) {
   return guarded(function, [&] {
-    require_initialized(function);
-    Plan plan;
-    plan.type = type;
-    plan.dims = tuple(function, "dims", ndim, dims);
+    Plan plan = base_plan(function, type, ndim, dims, name, width, pgroup, pgroup_set);
     plan.block_starts = block_starts(function, ndim, block, map);
-    plan.ghosts = optional_tuple(ndim, width);
-    plan.name = name ? name : "";
-    plan.pgroup = pgroup;
-    plan.pgroup_set = pgroup_set;
     return create(function, plan);
   });
 }

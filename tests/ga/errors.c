@@ -1,12 +1,12 @@
 /* Bad arguments end a GA program as GA_Error does: the message names the GA function, the
  * argument and its value. argv[1] picks the mistake; each case is one ctest row expecting the
  * job to fail with that message (tests/ga/CMakeLists.txt). Reaching the end is a failure. */
-#include "ga_prog.h"
+#include "ga_check.h"
 
 #include <string.h>
 
 int main(int argc, char** argv) {
-  prog_start(&argc, &argv);
+  ga_start(&argc, &argv);
   const char* which = argc > 1 ? argv[1] : "";
   int dims[2] = {10, 8};
   const int g = NGA_Create(C_DBL, 2, dims, "err", NULL);
@@ -38,6 +38,6 @@ int main(int argc, char** argv) {
   }
   fprintf(stderr, "errors: case '%s' returned\n", which);
   GA_Destroy(g);
-  prog_finish("errors");
+  ga_finish("errors");
   return 3;
 }

@@ -2,7 +2,7 @@
  * on an N x N periodic grid, updated in place in each process's block through NGA_Access_ghosts
  * after GA_Update_ghosts. The reference is the same iteration run serially on every rank; the
  * distributed result must match it to rounding. */
-#include "ga_prog.h"
+#include "ga_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ static void serial(double* u) {
 }
 
 int main(int argc, char** argv) {
-  prog_start(&argc, &argv);
+  ga_start(&argc, &argv);
   int dims[2] = {N, N}, width[2] = {1, 1};
   const int g = NGA_Create_ghosts(C_DBL, 2, dims, width, "u", NULL);
   GA_Zero(g);
@@ -60,5 +60,5 @@ int main(int argc, char** argv) {
   CHECK(fabs(ref[5 * N + 7]) > 1e-3); /* the iteration did something */
   free(next);
   GA_Destroy(g);
-  return prog_finish("jacobi");
+  return ga_finish("jacobi");
 }

@@ -2,8 +2,7 @@
  * counter, so each is done exactly once by whichever process asks first. Each task reads its
  * blocks of A and B with NGA_Get and accumulates its block of C with NGA_Acc. Checks: every task
  * was taken once (a second counter array records who took it), and C equals the serial product. */
-#define PROG_INIT_ARGS /* GA_Initialize_args on the program's MPI */
-#include "ga_prog.h"
+#include "ga_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +13,11 @@ static double a_of(int i, int j) { return 1.0 / (1 + i + 2 * j); }
 static double b_of(int i, int j) { return (i - j) * 0.01; }
 
 int main(int argc, char** argv) {
-  prog_start(&argc, &argv);
+  /* Started as GA_Initialize_args programs are (tests/capi/ga's ga_start uses GA_Initialize). */
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  GA_Initialize_args(&argc, &argv);
+  MA_init(C_DBL, 100000, 100000);
   const int me = GA_Nodeid();
   int dims[2] = {N, N}, one[1] = {1}, ntask[1] = {TASKS};
   const int ga = NGA_Create(C_DBL, 2, dims, "A", NULL);
@@ -79,5 +82,5 @@ int main(int argc, char** argv) {
   GA_Destroy(gc);
   GA_Destroy(gb);
   GA_Destroy(ga);
-  return prog_finish("task_pool");
+  return ga_finish("task_pool");
 }

@@ -116,6 +116,15 @@ extern int GA_Valid_handle(int g_a);
 extern void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]);
 extern void NGA_Distribution64(int g_a, int iproc, int64_t lo[], int64_t hi[]);
 extern int NGA_Locate(int g_a, int subscript[]);
+/* The owners of [lo, hi]: returns their number; map gets 2 * ndim entries per owner (its part's
+ * lo, then hi), procs their process ids. */
+extern int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]);
+extern int GA_Has_ghosts(int g_a);
+extern int NGA_Has_ghosts(int g_a);
+extern int GA_Get_dimension(int g_a);
+extern int NGA_Get_dimension(int g_a);
+extern double GA_Wtime(void);
+extern double NGA_Wtime(void);
 extern int NGA_Get_pgroup(int g_a);
 
 /* ---- one-sided patch operations (any process alone) ------------------------------------- */
@@ -135,6 +144,10 @@ extern void NGA_NbGet64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t 
 extern void NGA_NbPut64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], ga_nbhdl_t* nbhandle);
 extern void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha,
                         ga_nbhdl_t* nbhandle);
+/* lo may lie outside the array: indices wrap around (0 <= hi[d] - lo[d] < dims[d]). */
+extern void NGA_Periodic_get(int g_a, int lo[], int hi[], void* buf, int ld[]);
+extern void NGA_Periodic_put(int g_a, int lo[], int hi[], void* buf, int ld[]);
+extern void NGA_Periodic_acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha);
 extern void NGA_NbWait(ga_nbhdl_t* nbhandle);
 extern int NGA_NbTest(ga_nbhdl_t* nbhandle);
 extern long NGA_Read_inc(int g_a, int subscript[], long inc);
@@ -221,6 +234,23 @@ extern int GA_Solve(int g_a, int g_b);
 /* Eigenvalues (ascending, into eval: n values of the real type) and eigenvectors (columns of
  * g_v) of the symmetric g_a. */
 extern void GA_Diag_std(int g_a, int g_v, void* eval);
+/* Element-wise: a = |a|, a += alpha, a = 1/a; c = a .* b, a ./ b, max(a, b), min(a, b). */
+extern void GA_Abs_value(int g_a);
+extern void GA_Abs_value_patch(int g_a, int* lo, int* hi);
+extern void GA_Add_constant(int g_a, void* alpha);
+extern void GA_Add_constant_patch(int g, int* lo, int* hi, void* alpha);
+extern void GA_Recip(int g_a);
+extern void GA_Recip_patch(int g_a, int* lo, int* hi);
+extern void GA_Elem_multiply(int g_a, int g_b, int g_c);
+extern void GA_Elem_multiply_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+extern void GA_Elem_divide(int g_a, int g_b, int g_c);
+extern void GA_Elem_divide_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+extern void GA_Elem_maximum(int g_a, int g_b, int g_c);
+extern void GA_Elem_maximum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+extern void GA_Elem_minimum(int g_a, int g_b, int g_c);
+extern void GA_Elem_minimum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+/* The largest ("max") or smallest ("min") element and its subscript (complex: by modulus). */
+extern void NGA_Select_elem(int g_a, char* op, void* val, int* index);
 extern void GA_Print(int g_a);
 extern void GA_Print_distribution(int g_a);
 extern void GA_Summarize(int verbose);

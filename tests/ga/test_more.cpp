@@ -26,6 +26,7 @@ std::vector<double> whole(int g, int m, int n) {
 }
 
 void put_whole(int g, int m, int n, double (*f)(int, int)) {
+  GA_Sync();  // every process has read g before it is overwritten
   if (GA_Nodeid() == 0) {
     std::vector<double> v(static_cast<size_t>(m) * n);
     for (int i = 0; i < m; ++i)
@@ -383,6 +384,114 @@ TEST(GaPrint, PrintsTheArray) {
   GA_Destroy(g);
 }
 
+TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
+  int dims[2] = {5, 7};
+  const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);
+  const int b = GA_Duplicate(a, name("b"));
+  const int c = GA_Duplicate(a, name("c"));
+  auto fa2 = [](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; };  // never 0
+  auto fb2 = [](int i, int j) { return 1.0 + i + j; };
+  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  put_whole(b, 5, 7, +[](int i, int j) { return 1.0 + i + j; });
+  GA_Elem_multiply(a, b, c);
+  std::vector<double> C = whole(c, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], fa2(i, j) * fb2(i, j));
+  GA_Elem_divide(a, b, c);
+  C = whole(c, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], fa2(i, j) / fb2(i, j));
+  GA_Elem_maximum(a, b, c);
+  C = whole(c, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::max(fa2(i, j), fb2(i, j)));
+  GA_Elem_minimum(a, b, c);
+  C = whole(c, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::min(fa2(i, j), fb2(i, j)));
+  // Patches: c[0:1, 0:2] = a[3:4, 4:6] .* b[0:1, 0:2], the rest of c kept.
+  int alo[2] = {3, 4}, ahi[2] = {4, 6}, blo[2] = {0, 0}, bhi[2] = {1, 2};
+  GA_Elem_multiply_patch(a, alo, ahi, b, blo, bhi, c, blo, bhi);
+  GA_Elem_divide_patch(a, alo, ahi, b, blo, bhi, a, alo, ahi);  // in place on a's patch
+  GA_Elem_maximum_patch(b, blo, bhi, b, blo, bhi, b, blo, bhi);
+  GA_Elem_minimum_patch(b, blo, bhi, b, blo, bhi, b, blo, bhi);
+  const std::vector<double> C2 = whole(c, 5, 7), A2 = whole(a, 5, 7), B2 = whole(b, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) {
+      const bool cin = i <= 1 && j <= 2, ain = i >= 3 && j >= 4;
+      EXPECT_DOUBLE_EQ(C2[i * 7 + j], cin ? fa2(i + 3, j + 4) * fb2(i, j) : std::min(fa2(i, j), fb2(i, j)));
+      EXPECT_DOUBLE_EQ(A2[i * 7 + j], ain ? fa2(i, j) / fb2(i - 3, j - 4) : fa2(i, j));
+      EXPECT_EQ(B2[i * 7 + j], fb2(i, j));
+    }
+  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  GA_Abs_value(a);
+  double two = 2;
+  GA_Add_constant(a, &two);
+  GA_Recip_patch(a, blo, bhi);
+  int plo[2] = {2, 3}, phi[2] = {2, 3};
+  GA_Abs_value_patch(b, plo, phi);
+  double minus = -10;
+  GA_Add_constant_patch(b, plo, phi, &minus);
+  const std::vector<double> A3 = whole(a, 5, 7), B3 = whole(b, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) {
+      const double v = std::fabs(fa2(i, j)) + 2;
+      EXPECT_DOUBLE_EQ(A3[i * 7 + j], i <= 1 && j <= 2 ? 1 / v : v);
+      EXPECT_EQ(B3[i * 7 + j], fb2(i, j) - (i == 2 && j == 3 ? 10 : 0));
+    }
+  GA_Recip(b);
+  EXPECT_DOUBLE_EQ(whole(b, 5, 7)[0], 1.0);
+  // Select: the largest and smallest of fa2, with their subscripts.
+  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  double v;
+  int at[2];
+  NGA_Select_elem(a, name("max"), &v, at);
+  EXPECT_EQ(v, fa2(4, 6));
+  EXPECT_EQ(at[0], 4);
+  EXPECT_EQ(at[1], 6);
+  NGA_Select_elem(a, name("min"), &v, at);
+  EXPECT_EQ(v, fa2(0, 6));
+  EXPECT_EQ(at[0], 0);
+  // Periodic: a 3 x 3 window starting at (-1, 5) wraps to rows 4, 0, 1 and columns 5, 6, 0.
+  double win[9];
+  int wlo[2] = {-1, 5}, whi[2] = {1, 7}, wld[1] = {3};
+  NGA_Periodic_get(a, wlo, whi, win, wld);
+  const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fa2(rows[x], cols[y]));
+  GA_Sync();
+  double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 1;
+  NGA_Periodic_acc(a, wlo, whi, ones, wld, &alpha);
+  GA_Sync();
+  NGA_Periodic_get(a, wlo, whi, win, wld);
+  EXPECT_EQ(win[0], fa2(4, 5) + GA_Nnodes());
+  GA_Sync();
+  if (GA_Nodeid() == 0) NGA_Periodic_put(a, wlo, whi, ones, wld);
+  GA_Sync();
+  EXPECT_EQ(whole(a, 5, 7)[0 * 7 + 6], 1.0);  // (0, 6) is inside the window
+  // Locate_region: the owners' parts tile the patch, each owner named once.
+  int rlo[2] = {1, 1}, rhi[2] = {4, 5};
+  std::vector<int> map(4 * GA_Nnodes()), procs(GA_Nnodes());
+  const int owners = NGA_Locate_region(a, rlo, rhi, map.data(), procs.data());
+  int covered = 0;
+  for (int k = 0; k < owners; ++k) {
+    int lo[2], hi[2];
+    NGA_Distribution(a, procs[k], lo, hi);
+    for (int d = 0; d < 2; ++d) {
+      EXPECT_EQ(map[k * 4 + d], std::max(lo[d], rlo[d]));
+      EXPECT_EQ(map[k * 4 + 2 + d], std::min(hi[d], rhi[d]));
+    }
+    covered += (map[k * 4 + 2] - map[k * 4] + 1) * (map[k * 4 + 3] - map[k * 4 + 1] + 1);
+  }
+  EXPECT_EQ(covered, 4 * 5);
+  EXPECT_EQ(GA_Has_ghosts(a), 0);
+  EXPECT_EQ(NGA_Get_dimension(a), 2);
+  EXPECT_EQ(GA_Get_dimension(a), 2);
+  const double t0 = GA_Wtime();
+  EXPECT_GE(NGA_Wtime(), t0);
+  for (int x : {c, b, a}) GA_Destroy(x);
+}
+
 TEST(GaAliases, NgaSpellingsDoTheSame) {
   int dims[1] = {2 * GA_Nnodes()}, width[1] = {1};
   const int g = NGA_Create_handle();
@@ -401,6 +510,7 @@ TEST(GaAliases, NgaSpellingsDoTheSame) {
   NGA_Distribution(h, GA_Nodeid(), lo, hi);
   int* p;
   int gd[1], ld[1];
+  EXPECT_EQ(NGA_Has_ghosts(h), 1);
   NGA_Access_ghosts(h, gd, &p, ld);
   EXPECT_EQ(gd[0], hi[0] - lo[0] + 3);
   for (int i = 0; i < gd[0]; ++i) EXPECT_EQ(p[i], 5);  // periodic: every ghost is some element

@@ -280,6 +280,63 @@ extern int NGA_Allocate(int g_a);
 extern int NGA_Create_handle(void);
 extern void NGA_Update_ghosts(int g_a);
 
+/* ---- more 64-bit and NGA_ spellings of the functions above ------------------------------ */
+extern int NGA_Create_irreg_config64(int type, int ndim, int64_t dims[], char* name, int64_t block[], int64_t map[],
+                                     int p_handle);
+extern int NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name,
+                                      int64_t chunk[], int p_handle);
+extern int NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[], char* name,
+                                     int64_t nblock[], int64_t map[]);
+extern int NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[], char* name, int nblock[],
+                                          int map[], int p_handle);
+extern int NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name,
+                                            int64_t nblock[], int64_t map[], int p_handle);
+extern void GA_Set_data64(int g_a, int ndim, int64_t dims[], int type);
+extern void GA_Set_chunk64(int g_a, int64_t chunk[]);
+extern void GA_Set_ghosts64(int g_a, int64_t width[]);
+extern void NGA_Set_ghosts64(int g_a, int64_t width[]);
+extern void GA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]);
+extern void NGA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]);
+extern int NGA_Locate64(int g_a, int64_t subscript[]);
+extern int NGA_Ndim(int g_a);
+extern int NGA_Valid_handle(int g_a);
+extern char* NGA_Inquire_name(int g_a);
+extern void NGA_Strided_get64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]);
+extern void NGA_Strided_put64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]);
+extern void NGA_Strided_acc64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[],
+                              void* alpha);
+extern void NGA_Scatter64(int g_a, void* v, int64_t* subsArray[], int64_t n);
+extern void NGA_Scatter_acc64(int g_a, void* v, int64_t* subsArray[], int64_t n, void* alpha);
+extern void NGA_Gather64(int g_a, void* v, int64_t* subsArray[], int64_t n);
+extern void NGA_Scatter_flat64(int g_a, void* v, int64_t subsArray[], int64_t n);
+extern void NGA_Scatter_acc_flat64(int g_a, void* v, int64_t subsArray[], int64_t n, void* alpha);
+extern void NGA_Gather_flat64(int g_a, void* v, int64_t subsArray[], int64_t n);
+extern void NGA_Access_ghosts64(int g_a, int64_t dims[], void* ptr, int64_t ld[]);
+extern void NGA_Copy_patch64(char trans, int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[]);
+extern void NGA_Zero_patch64(int g_a, int64_t lo[], int64_t hi[]);
+extern void NGA_Fill_patch64(int g_a, int64_t lo[], int64_t hi[], void* val);
+extern void NGA_Scale_patch64(int g_a, int64_t lo[], int64_t hi[], void* alpha);
+extern void NGA_Add_patch64(void* alpha, int g_a, int64_t alo[], int64_t ahi[], void* beta, int g_b, int64_t blo[],
+                            int64_t bhi[], int g_c, int64_t clo[], int64_t chi[]);
+extern double NGA_Ddot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b, int64_t blo[],
+                               int64_t bhi[]);
+extern int NGA_Pgroup_destroy(int grp);
+extern int NGA_Pgroup_get_world(void);
+extern int NGA_Pgroup_nodeid(int grp);
+extern int NGA_Pgroup_nnodes(int grp);
+extern void NGA_Pgroup_sync(int grp);
+extern int NGA_Pgroup_split(int grp, int num_group);
+extern void NGA_Pgroup_dgop(int grp, double x[], int n, char* op);
+extern void NGA_Pgroup_fgop(int grp, float x[], int n, char* op);
+extern void NGA_Pgroup_igop(int grp, int x[], int n, char* op);
+extern void NGA_Pgroup_lgop(int grp, long x[], int n, char* op);
+extern int NGA_Initialized(void);
+extern void NGA_Fence(void);
+extern void NGA_Init_fence(void);
+extern int NGA_Uses_ma(void);
+extern int NGA_Memory_limited(void);
+extern size_t NGA_Inquire_memory(void);
+
 #ifdef __cplusplus
 }
 #endif

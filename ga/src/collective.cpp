@@ -67,19 +67,10 @@ T dot(const char* function, int g_a, int g_b, ElemType type, const char* ga_name
   });
 }
 
-linalg::Op gemm_op(const char* function, const char* argument, char t) {
-  switch (t) {
-    case 'N': case 'n': return linalg::Op::none;
-    case 'T': case 't': return linalg::Op::transpose;
-    case 'C': case 'c': return linalg::Op::conj_transpose;
-  }
-  bad_argument(function, argument, std::string("'") + t + "'", "must be 'N', 'T' or 'C'");
-}
-
 void dgemm(const char* function, char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha,
            int g_a, int g_b, double beta, int g_c) {
   guarded(function, [&] {
-    const linalg::Op op_a = gemm_op(function, "ta", ta), op_b = gemm_op(function, "tb", tb);
+    const linalg::Op op_a = op_of(function, "ta", ta), op_b = op_of(function, "tb", tb);
     if (m < 1) bad_argument(function, "m", std::to_string(m), "must be >= 1");
     if (n < 1) bad_argument(function, "n", std::to_string(n), "must be >= 1");
     if (k < 1) bad_argument(function, "k", std::to_string(k), "must be >= 1");
@@ -127,6 +118,35 @@ double ddot_patch(const char* function, int g_a, char t_a, const I* alo, const I
   });
 }
 
+template <class I>
+void copy_patch(const char* function, char trans, int g_a, const I* alo, const I* ahi, int g_b, const I* blo,
+                const I* bhi) {
+  guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    Array& b = array(function, g_b);
+    const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
+    const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
+    arrays::detail::copy_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, transposed(function, "trans", trans));
+  });
+}
+
+template <class I>
+void add_patch(const char* function, const void* alpha, int g_a, const I* alo, const I* ahi, const void* beta,
+               int g_b, const I* blo, const I* bhi, int g_c, const I* clo, const I* chi) {
+  guarded(function, [&] {
+    require_value(function, "alpha", alpha);
+    require_value(function, "beta", beta);
+    const Array& a = array(function, g_a);
+    const Array& b = array(function, g_b);
+    Array& c = array(function, g_c);
+    const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
+    const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
+    const arrays::Patch pc = patch(function, c, clo, chi, "clo", "chi");
+    arrays::detail::binary_patch(arrays::detail::BinaryOp::Add, alpha, a, pa.lo, pa.hi, beta, b, pb.lo, pb.hi, c,
+                                 pc.lo, pc.hi);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -146,6 +166,16 @@ void NGA_Fill_patch(int g_a, int lo[], int hi[], void* val) {
 void NGA_Scale_patch(int g_a, int lo[], int hi[], void* alpha) {
   unary_patch<int>("NGA_Scale_patch", arrays::detail::UnaryOp::Scale, g_a, lo, hi, alpha, true);
 }
+void NGA_Zero_patch64(int g_a, int64_t lo[], int64_t hi[]) {
+  const std::array<std::byte, 16> zero{};
+  unary_patch<int64_t>("NGA_Zero_patch64", arrays::detail::UnaryOp::Fill, g_a, lo, hi, zero.data(), false);
+}
+void NGA_Fill_patch64(int g_a, int64_t lo[], int64_t hi[], void* val) {
+  unary_patch<int64_t>("NGA_Fill_patch64", arrays::detail::UnaryOp::Fill, g_a, lo, hi, val, true);
+}
+void NGA_Scale_patch64(int g_a, int64_t lo[], int64_t hi[], void* alpha) {
+  unary_patch<int64_t>("NGA_Scale_patch64", arrays::detail::UnaryOp::Scale, g_a, lo, hi, alpha, true);
+}
 
 void GA_Copy(int g_a, int g_b) {
   guarded("GA_Copy", [&] {
@@ -156,13 +186,10 @@ void GA_Copy(int g_a, int g_b) {
   });
 }
 void NGA_Copy_patch(char trans, int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]) {
-  guarded("NGA_Copy_patch", [&] {
-    const Array& a = array("NGA_Copy_patch", g_a);
-    Array& b = array("NGA_Copy_patch", g_b);
-    const arrays::Patch pa = patch("NGA_Copy_patch", a, alo, ahi, "alo", "ahi");
-    const arrays::Patch pb = patch("NGA_Copy_patch", b, blo, bhi, "blo", "bhi");
-    arrays::detail::copy_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, transposed("NGA_Copy_patch", "trans", trans));
-  });
+  copy_patch<int>("NGA_Copy_patch", trans, g_a, alo, ahi, g_b, blo, bhi);
+}
+void NGA_Copy_patch64(char trans, int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[]) {
+  copy_patch<int64_t>("NGA_Copy_patch64", trans, g_a, alo, ahi, g_b, blo, bhi);
 }
 
 void GA_Add(void* alpha, int g_a, void* beta, int g_b, int g_c) {
@@ -179,18 +206,11 @@ void GA_Add(void* alpha, int g_a, void* beta, int g_b, int g_c) {
 }
 void NGA_Add_patch(void* alpha, int g_a, int alo[], int ahi[], void* beta, int g_b, int blo[], int bhi[], int g_c,
                    int clo[], int chi[]) {
-  guarded("NGA_Add_patch", [&] {
-    require_value("NGA_Add_patch", "alpha", alpha);
-    require_value("NGA_Add_patch", "beta", beta);
-    const Array& a = array("NGA_Add_patch", g_a);
-    const Array& b = array("NGA_Add_patch", g_b);
-    Array& c = array("NGA_Add_patch", g_c);
-    const arrays::Patch pa = patch("NGA_Add_patch", a, alo, ahi, "alo", "ahi");
-    const arrays::Patch pb = patch("NGA_Add_patch", b, blo, bhi, "blo", "bhi");
-    const arrays::Patch pc = patch("NGA_Add_patch", c, clo, chi, "clo", "chi");
-    arrays::detail::binary_patch(arrays::detail::BinaryOp::Add, alpha, a, pa.lo, pa.hi, beta, b, pb.lo, pb.hi, c,
-                                 pc.lo, pc.hi);
-  });
+  add_patch<int>("NGA_Add_patch", alpha, g_a, alo, ahi, beta, g_b, blo, bhi, g_c, clo, chi);
+}
+void NGA_Add_patch64(void* alpha, int g_a, int64_t alo[], int64_t ahi[], void* beta, int g_b, int64_t blo[],
+                     int64_t bhi[], int g_c, int64_t clo[], int64_t chi[]) {
+  add_patch<int64_t>("NGA_Add_patch64", alpha, g_a, alo, ahi, beta, g_b, blo, bhi, g_c, clo, chi);
 }
 
 double GA_Ddot(int g_a, int g_b) { return dot<double>("GA_Ddot", g_a, g_b, ElemType::Double, "C_DBL"); }
@@ -199,6 +219,10 @@ long GA_Ldot(int g_a, int g_b) { return dot<long>("GA_Ldot", g_a, g_b, ElemType:
 float GA_Fdot(int g_a, int g_b) { return dot<float>("GA_Fdot", g_a, g_b, ElemType::Float, "C_FLOAT"); }
 double NGA_Ddot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]) {
   return ddot_patch<int>("NGA_Ddot_patch", g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);
+}
+double NGA_Ddot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b, int64_t blo[],
+                        int64_t bhi[]) {
+  return ddot_patch<int64_t>("NGA_Ddot_patch64", g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);
 }
 
 void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b, double beta, int g_c) {

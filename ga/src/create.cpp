@@ -97,6 +97,44 @@ void distribution(const char* function, int g_a, int iproc, I* lo, I* hi) {
   });
 }
 
+/// The ndim a property setter needs: set by NGA_Set_data first, as in GA.
+Plan& planned_with_data(const char* function, int g_a) {
+  Plan& p = plan_of(function, g_a);
+  if (p.type == 0) bad_argument(function, "g_a", std::to_string(g_a), "call NGA_Set_data first");
+  return p;
+}
+
+template <class I>
+void set_data(const char* function, int g_a, int ndim, const I* dims, int type) {
+  guarded(function, [&] {
+    Plan& p = plan_of(function, g_a);
+    elem_type(function, type);
+    p.dims = tuple(function, "dims", ndim, dims);
+    p.type = type;
+  });
+}
+template <class I>
+void set_chunk(const char* function, int g_a, const I* chunk) {
+  guarded(function, [&] {
+    Plan& p = planned_with_data(function, g_a);
+    p.chunk = optional_tuple(p.dims.size(), chunk);
+  });
+}
+template <class I>
+void set_ghosts(const char* function, int g_a, const I* width) {
+  guarded(function, [&] {
+    Plan& p = planned_with_data(function, g_a);
+    p.ghosts = tuple(function, "width", p.dims.size(), width);
+  });
+}
+template <class I>
+void set_irreg(const char* function, int g_a, const I* map, const I* block) {
+  guarded(function, [&] {
+    Plan& p = planned_with_data(function, g_a);
+    p.block_starts = block_starts(function, p.dims.size(), block, map);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -136,6 +174,30 @@ int NGA_Create_ghosts64(int type, int ndim, int64_t dims[], int64_t width[], cha
   return create_regular<int64_t>("NGA_Create_ghosts64", type, ndim, dims, name, chunk, width, 0, false);
 }
 
+int NGA_Create_irreg_config64(int type, int ndim, int64_t dims[], char* name, int64_t block[], int64_t map[],
+                              int p_handle) {
+  return create_irregular<int64_t>("NGA_Create_irreg_config64", type, ndim, dims, name, block, map, nullptr,
+                                   p_handle, true);
+}
+int NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name, int64_t chunk[],
+                               int p_handle) {
+  return create_regular<int64_t>("NGA_Create_ghosts_config64", type, ndim, dims, name, chunk, width, p_handle, true);
+}
+int NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[], char* name, int64_t nblock[],
+                              int64_t map[]) {
+  return create_irregular<int64_t>("NGA_Create_ghosts_irreg64", type, ndim, dims, name, nblock, map, width, 0, false);
+}
+int NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[], char* name, int nblock[], int map[],
+                                   int p_handle) {
+  return create_irregular<int>("NGA_Create_ghosts_irreg_config", type, ndim, dims, name, nblock, map, width, p_handle,
+                               true);
+}
+int NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name,
+                                     int64_t nblock[], int64_t map[], int p_handle) {
+  return create_irregular<int64_t>("NGA_Create_ghosts_irreg_config64", type, ndim, dims, name, nblock, map, width,
+                                   p_handle, true);
+}
+
 // ---- the handle path ----------------------------------------------------------------------------
 
 int GA_Create_handle(void) {
@@ -144,50 +206,22 @@ int GA_Create_handle(void) {
     return new_handle();
   });
 }
-void NGA_Set_data(int g_a, int ndim, int dims[], int type) {
-  guarded("NGA_Set_data", [&] {
-    Plan& p = plan_of("NGA_Set_data", g_a);
-    elem_type("NGA_Set_data", type);
-    p.dims = tuple("NGA_Set_data", "dims", ndim, dims);
-    p.type = type;
-  });
-}
-void GA_Set_data(int g_a, int ndim, int dims[], int type) { NGA_Set_data(g_a, ndim, dims, type); }
-void NGA_Set_data64(int g_a, int ndim, int64_t dims[], int type) {
-  guarded("NGA_Set_data64", [&] {
-    Plan& p = plan_of("NGA_Set_data64", g_a);
-    elem_type("NGA_Set_data64", type);
-    p.dims = tuple("NGA_Set_data64", "dims", ndim, dims);
-    p.type = type;
-  });
-}
+void NGA_Set_data(int g_a, int ndim, int dims[], int type) { set_data("NGA_Set_data", g_a, ndim, dims, type); }
+void GA_Set_data(int g_a, int ndim, int dims[], int type) { set_data("GA_Set_data", g_a, ndim, dims, type); }
+void NGA_Set_data64(int g_a, int ndim, int64_t dims[], int type) { set_data("NGA_Set_data64", g_a, ndim, dims, type); }
+void GA_Set_data64(int g_a, int ndim, int64_t dims[], int type) { set_data("GA_Set_data64", g_a, ndim, dims, type); }
 
-namespace {
-/// The ndim a property setter needs: set by NGA_Set_data first, as in GA.
-Plan& planned_with_data(const char* function, int g_a) {
-  Plan& p = plan_of(function, g_a);
-  if (p.type == 0) bad_argument(function, "g_a", std::to_string(g_a), "call NGA_Set_data first");
-  return p;
+void GA_Set_chunk(int g_a, int chunk[]) { set_chunk("GA_Set_chunk", g_a, chunk); }
+void GA_Set_chunk64(int g_a, int64_t chunk[]) { set_chunk("GA_Set_chunk64", g_a, chunk); }
+void GA_Set_ghosts(int g_a, int width[]) { set_ghosts("GA_Set_ghosts", g_a, width); }
+void GA_Set_ghosts64(int g_a, int64_t width[]) { set_ghosts("GA_Set_ghosts64", g_a, width); }
+void NGA_Set_ghosts64(int g_a, int64_t width[]) { set_ghosts("NGA_Set_ghosts64", g_a, width); }
+void GA_Set_irreg_distr(int g_a, int map[], int block[]) { set_irreg("GA_Set_irreg_distr", g_a, map, block); }
+void GA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]) {
+  set_irreg("GA_Set_irreg_distr64", g_a, map, block);
 }
-}  // namespace
-
-void GA_Set_chunk(int g_a, int chunk[]) {
-  guarded("GA_Set_chunk", [&] {
-    Plan& p = planned_with_data("GA_Set_chunk", g_a);
-    p.chunk = optional_tuple(p.dims.size(), chunk);
-  });
-}
-void GA_Set_ghosts(int g_a, int width[]) {
-  guarded("GA_Set_ghosts", [&] {
-    Plan& p = planned_with_data("GA_Set_ghosts", g_a);
-    p.ghosts = tuple("GA_Set_ghosts", "width", p.dims.size(), width);
-  });
-}
-void GA_Set_irreg_distr(int g_a, int map[], int block[]) {
-  guarded("GA_Set_irreg_distr", [&] {
-    Plan& p = planned_with_data("GA_Set_irreg_distr", g_a);
-    p.block_starts = block_starts("GA_Set_irreg_distr", p.dims.size(), block, map);
-  });
+void NGA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]) {
+  set_irreg("NGA_Set_irreg_distr64", g_a, map, block);
 }
 void GA_Set_array_name(int g_a, char* name) {
   guarded("GA_Set_array_name", [&] { plan_of("GA_Set_array_name", g_a).name = name ? name : ""; });
@@ -253,6 +287,16 @@ int NGA_Locate(int g_a, int subscript[]) {
     return a.group().group_rank(a.locate(p.lo));
   });
 }
+int NGA_Locate64(int g_a, int64_t subscript[]) {
+  return guarded("NGA_Locate64", [&] {
+    const Array& a = array("NGA_Locate64", g_a);
+    const arrays::Patch p = patch("NGA_Locate64", a, subscript, subscript, "subscript", "subscript");
+    return a.group().group_rank(a.locate(p.lo));
+  });
+}
+int NGA_Ndim(int g_a) { return GA_Ndim(g_a); }
+int NGA_Valid_handle(int g_a) { return GA_Valid_handle(g_a); }
+char* NGA_Inquire_name(int g_a) { return GA_Inquire_name(g_a); }
 int NGA_Get_pgroup(int g_a) {
   return guarded("NGA_Get_pgroup", [&] { return handle_of(array("NGA_Get_pgroup", g_a).group()); });
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "armada/arrays/arrays.hpp"
+#include "armada/linalg/gemm.hpp"
 #include "armada/rma/error.hpp"
 #include "armada/rma/group.hpp"
 #include "ga.h"
@@ -49,6 +50,9 @@ void require_initialized(const char* function);
 /// The arrays element type of GA type `type` (C_INT, C_DBL, F_DBL, ...); bad_argument otherwise.
 ElemType elem_type(const char* function, int type);
 std::string type_name(int type);
+
+/// GA's transpose flags of matrix products ('N', 'T', 'C', either case) as linalg's op.
+linalg::Op op_of(const char* function, const char* argument, char flag);
 
 // ---- process groups ---------------------------------------------------------------------------
 inline constexpr int world_pgroup = -1;

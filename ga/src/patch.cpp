@@ -91,13 +91,13 @@ long read_inc(const char* function, int g_a, const I* subscript, long inc) {
 }
 
 /// GA's subscripts (n tuples, as pointers or flat) as arrays' index tuples, checked.
-template <class Subscript>
-std::vector<Coord> subscripts(const char* function, const Array& a, int n, Subscript&& at) {
+template <class I, class Subscript>
+std::vector<Coord> subscripts(const char* function, const Array& a, std::int64_t n, Subscript&& at) {
   if (n < 0) bad_argument(function, "n", std::to_string(n), "must be >= 0");
   std::vector<Coord> out;
   out.reserve(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    const int* s = at(i, a.ndim());
+  for (std::int64_t i = 0; i < n; ++i) {
+    const I* s = at(i, a.ndim());
     if (!s) bad_argument(function, "subsArray[" + std::to_string(i) + "]", "NULL", "an index tuple is required");
     out.push_back(patch(function, a, s, s, "subscript", "subscript").lo);
   }
@@ -133,11 +133,12 @@ bool keep_last(const Array& a, std::vector<Coord>& subs, const void* values, std
   return true;
 }
 
-template <class Subscript>
-void element_list(const char* function, ListOp op, int g_a, void* v, int n, const void* alpha, Subscript&& at) {
+template <class I, class Subscript>
+void element_list(const char* function, ListOp op, int g_a, void* v, std::int64_t n, const void* alpha,
+                  Subscript&& at) {
   guarded(function, [&] {
     Array& a = array(function, g_a);
-    std::vector<Coord> subs = subscripts(function, a, n, at);
+    std::vector<Coord> subs = subscripts<I>(function, a, n, at);
     if (n > 0 && !v) bad_argument(function, "v", "NULL", "a buffer of n elements is required");
     if (op == ListOp::ScatterAcc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
     switch (op) {
@@ -183,12 +184,36 @@ void access(const char* function, int g_a, const I* lo, const I* hi, void* ptr, 
 }
 
 template <class I>
+void access_ghosts(const char* function, int g_a, I* dims, void* ptr, I* ld) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    if (!ptr) bad_argument(function, "ptr", "NULL", "the address of a pointer is required");
+    if (a.owned().empty()) bad_argument(function, "g_a", std::to_string(g_a), "this process owns no block");
+    const arrays::LocalView<void> v = a.access_ghosts();
+    *static_cast<void**>(ptr) = v.data;
+    if (dims)
+      for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<I>(v.hi[d] - v.lo[d]);
+    block_ld(v, ld);
+  });
+}
+
+template <class I>
 void release(const char* function, int g_a, const I* lo, const I* hi, bool update) {
   guarded(function, [&] {
     Array& a = array(function, g_a);
     patch(function, a, lo, hi);
     update ? a.release_update() : a.release();
   });
+}
+
+/// GA's subscript lists: n pointers to tuples, or (flat) n tuples one after another.
+template <class I>
+auto pointers(I** subs) {
+  return [subs](std::int64_t i, int) -> const I* { return subs ? subs[i] : nullptr; };
+}
+template <class I>
+auto flat(I* subs) {
+  return [subs](std::int64_t i, int nd) -> const I* { return subs ? subs + i * nd : nullptr; };
 }
 
 }  // namespace
@@ -271,32 +296,56 @@ long NGA_Read_inc64(int g_a, int64_t subscript[], long inc) {
 }
 
 void NGA_Scatter(int g_a, void* v, int* subsArray[], int n) {
-  element_list("NGA_Scatter", ListOp::Scatter, g_a, v, n, nullptr,
-               [&](int i, int) -> const int* { return subsArray ? subsArray[i] : nullptr; });
+  element_list<int>("NGA_Scatter", ListOp::Scatter, g_a, v, n, nullptr,
+               pointers(subsArray));
 }
 void NGA_Scatter_acc(int g_a, void* v, int* subsArray[], int n, void* alpha) {
-  element_list("NGA_Scatter_acc", ListOp::ScatterAcc, g_a, v, n, alpha,
-               [&](int i, int) -> const int* { return subsArray ? subsArray[i] : nullptr; });
+  element_list<int>("NGA_Scatter_acc", ListOp::ScatterAcc, g_a, v, n, alpha,
+               pointers(subsArray));
 }
 void NGA_Gather(int g_a, void* v, int* subsArray[], int n) {
-  element_list("NGA_Gather", ListOp::Gather, g_a, v, n, nullptr,
-               [&](int i, int) -> const int* { return subsArray ? subsArray[i] : nullptr; });
-}
-// The flat forms: n subscripts of ndim indices each, one after another.
-static auto flat(int* subs) {
-  return [subs](int i, int nd) -> const int* { return subs ? subs + static_cast<std::ptrdiff_t>(i) * nd : nullptr; };
+  element_list<int>("NGA_Gather", ListOp::Gather, g_a, v, n, nullptr,
+               pointers(subsArray));
 }
 void NGA_Scatter_flat(int g_a, void* v, int subsArray[], int n) {
-  element_list("NGA_Scatter_flat", ListOp::Scatter, g_a, v, n, nullptr,
+  element_list<int>("NGA_Scatter_flat", ListOp::Scatter, g_a, v, n, nullptr,
                flat(subsArray));
 }
 void NGA_Scatter_acc_flat(int g_a, void* v, int subsArray[], int n, void* alpha) {
-  element_list("NGA_Scatter_acc_flat", ListOp::ScatterAcc, g_a, v, n, alpha,
+  element_list<int>("NGA_Scatter_acc_flat", ListOp::ScatterAcc, g_a, v, n, alpha,
                flat(subsArray));
 }
 void NGA_Gather_flat(int g_a, void* v, int subsArray[], int n) {
-  element_list("NGA_Gather_flat", ListOp::Gather, g_a, v, n, nullptr,
+  element_list<int>("NGA_Gather_flat", ListOp::Gather, g_a, v, n, nullptr,
                flat(subsArray));
+}
+
+void NGA_Scatter64(int g_a, void* v, int64_t* subsArray[], int64_t n) {
+  element_list<int64_t>("NGA_Scatter64", ListOp::Scatter, g_a, v, n, nullptr, pointers(subsArray));
+}
+void NGA_Scatter_acc64(int g_a, void* v, int64_t* subsArray[], int64_t n, void* alpha) {
+  element_list<int64_t>("NGA_Scatter_acc64", ListOp::ScatterAcc, g_a, v, n, alpha, pointers(subsArray));
+}
+void NGA_Gather64(int g_a, void* v, int64_t* subsArray[], int64_t n) {
+  element_list<int64_t>("NGA_Gather64", ListOp::Gather, g_a, v, n, nullptr, pointers(subsArray));
+}
+void NGA_Scatter_flat64(int g_a, void* v, int64_t subsArray[], int64_t n) {
+  element_list<int64_t>("NGA_Scatter_flat64", ListOp::Scatter, g_a, v, n, nullptr, flat(subsArray));
+}
+void NGA_Scatter_acc_flat64(int g_a, void* v, int64_t subsArray[], int64_t n, void* alpha) {
+  element_list<int64_t>("NGA_Scatter_acc_flat64", ListOp::ScatterAcc, g_a, v, n, alpha, flat(subsArray));
+}
+void NGA_Gather_flat64(int g_a, void* v, int64_t subsArray[], int64_t n) {
+  element_list<int64_t>("NGA_Gather_flat64", ListOp::Gather, g_a, v, n, nullptr, flat(subsArray));
+}
+void NGA_Strided_get64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]) {
+  strided<int64_t>("NGA_Strided_get64", Kind::Get, g_a, lo, hi, skip, buf, ld, nullptr);
+}
+void NGA_Strided_put64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]) {
+  strided<int64_t>("NGA_Strided_put64", Kind::Put, g_a, lo, hi, skip, buf, ld, nullptr);
+}
+void NGA_Strided_acc64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[], void* alpha) {
+  strided<int64_t>("NGA_Strided_acc64", Kind::Acc, g_a, lo, hi, skip, buf, ld, alpha);
 }
 
 // ---- local access -------------------------------------------------------------------------------
@@ -306,16 +355,10 @@ void NGA_Access64(int g_a, int64_t lo[], int64_t hi[], void* ptr, int64_t ld[]) 
   access<int64_t>("NGA_Access64", g_a, lo, hi, ptr, ld);
 }
 void NGA_Access_ghosts(int g_a, int dims[], void* ptr, int ld[]) {
-  guarded("NGA_Access_ghosts", [&] {
-    Array& a = array("NGA_Access_ghosts", g_a);
-    if (!ptr) bad_argument("NGA_Access_ghosts", "ptr", "NULL", "the address of a pointer is required");
-    if (a.owned().empty()) bad_argument("NGA_Access_ghosts", "g_a", std::to_string(g_a), "this process owns no block");
-    const arrays::LocalView<void> v = a.access_ghosts();
-    *static_cast<void**>(ptr) = v.data;
-    if (dims)
-      for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<int>(v.hi[d] - v.lo[d]);
-    block_ld(v, ld);
-  });
+  access_ghosts("NGA_Access_ghosts", g_a, dims, ptr, ld);
+}
+void NGA_Access_ghosts64(int g_a, int64_t dims[], void* ptr, int64_t ld[]) {
+  access_ghosts("NGA_Access_ghosts64", g_a, dims, ptr, ld);
 }
 void NGA_Release(int g_a, int lo[], int hi[]) { release<int>("NGA_Release", g_a, lo, hi, false); }
 void NGA_Release_update(int g_a, int lo[], int hi[]) { release<int>("NGA_Release_update", g_a, lo, hi, true); }

@@ -265,5 +265,21 @@ void NGA_Error(char* str, int code) { GA_Error(str, code); }
 int NGA_Pgroup_create(int* list, int count) { return GA_Pgroup_create(list, count); }
 int NGA_Pgroup_get_default(void) { return GA_Pgroup_get_default(); }
 void NGA_Pgroup_set_default(int p_handle) { GA_Pgroup_set_default(p_handle); }
+int NGA_Pgroup_destroy(int grp) { return GA_Pgroup_destroy(grp); }
+int NGA_Pgroup_get_world(void) { return GA_Pgroup_get_world(); }
+int NGA_Pgroup_nodeid(int grp) { return GA_Pgroup_nodeid(grp); }
+int NGA_Pgroup_nnodes(int grp) { return GA_Pgroup_nnodes(grp); }
+void NGA_Pgroup_sync(int grp) { GA_Pgroup_sync(grp); }
+int NGA_Pgroup_split(int grp, int num_group) { return GA_Pgroup_split(grp, num_group); }
+void NGA_Pgroup_dgop(int grp, double x[], int n, char* op) { gop("NGA_Pgroup_dgop", grp, x, n, op); }
+void NGA_Pgroup_fgop(int grp, float x[], int n, char* op) { gop("NGA_Pgroup_fgop", grp, x, n, op); }
+void NGA_Pgroup_igop(int grp, int x[], int n, char* op) { gop("NGA_Pgroup_igop", grp, x, n, op); }
+void NGA_Pgroup_lgop(int grp, long x[], int n, char* op) { gop("NGA_Pgroup_lgop", grp, x, n, op); }
+int NGA_Initialized(void) { return GA_Initialized(); }
+void NGA_Fence(void) { GA_Fence(); }
+void NGA_Init_fence(void) { GA_Init_fence(); }
+int NGA_Uses_ma(void) { return GA_Uses_ma(); }
+int NGA_Memory_limited(void) { return GA_Memory_limited(); }
+size_t NGA_Inquire_memory(void) { return GA_Inquire_memory(); }
 
 }  // extern "C"

@@ -11,9 +11,7 @@
 using namespace armada;
 using namespace armada::ga;
 
-namespace {
-
-linalg::Op op_of(const char* function, const char* argument, char t) {
+linalg::Op armada::ga::op_of(const char* function, const char* argument, char t) {
   switch (t) {
     case 'N': case 'n': return linalg::Op::none;
     case 'T': case 't': return linalg::Op::transpose;
@@ -21,6 +19,8 @@ linalg::Op op_of(const char* function, const char* argument, char t) {
   }
   bad_argument(function, argument, std::string("'") + t + "'", "must be 'N', 'T' or 'C'");
 }
+
+namespace {
 
 template <class I>
 void matmul_patch(const char* function, char transa, char transb, const void* alpha, const void* beta, int g_a,

@@ -10,33 +10,22 @@
 
 #include "ga-mpi.h"
 #include "ga.h"
+#include "ga_test_util.hpp"
 #include "macdecls.h"
 
 namespace {
 
-char* name(const char* s) { return const_cast<char*>(s); }
+using ga_test::name;
+using ga_test::whole;
+
 double f2(int i, int j) { return i * 100.0 + j; }
 
-/// A 2-D double array filled with f2 through NGA_Put by rank 0, synced.
+/// A 2-D double array filled with f2, synced.
 int filled_2d(int m, int n, char* label = name("a")) {
   int dims[2] = {m, n};
   const int g = NGA_Create(C_DBL, 2, dims, label, nullptr);
-  if (GA_Nodeid() == 0) {
-    std::vector<double> v(static_cast<size_t>(m) * n);
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < n; ++j) v[static_cast<size_t>(i) * n + j] = f2(i, j);
-    int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
-    NGA_Put(g, lo, hi, v.data(), ld);
-  }
-  GA_Sync();
+  ga_test::put_whole(g, m, n, f2);
   return g;
-}
-
-std::vector<double> whole_2d(int g, int m, int n) {
-  std::vector<double> v(static_cast<size_t>(m) * n);
-  int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
-  NGA_Get(g, lo, hi, v.data(), ld);
-  return v;
 }
 
 TEST(GaRuntime, NodeidNnodesMatchMpi) {
@@ -150,7 +139,7 @@ TEST(GaCreate, DuplicateHasTheShapeNotTheData) {
     EXPECT_EQ(std::vector<int>(ha, ha + 2), std::vector<int>(hb, hb + 2));
   }
   GA_Copy(a, b);
-  EXPECT_EQ(whole_2d(b, 9, 5), whole_2d(a, 9, 5));
+  EXPECT_EQ(whole(b, 9, 5), whole(a, 9, 5));
   GA_Destroy(b);
   GA_Destroy(a);
 }
@@ -171,7 +160,7 @@ TEST(GaPatch, PutGetAccWithLeadingDimension) {
   std::vector<double> ones(6 * 12, 2.0);
   NGA_Acc(g, lo, hi, ones.data(), ld, &alpha);  // every rank adds 0.5 * 2
   GA_Sync();
-  const std::vector<double> all = whole_2d(g, 11, 9);
+  const std::vector<double> all = whole(g, 11, 9);
   for (int i = 0; i < 11; ++i)
     for (int j = 0; j < 9; ++j) {
       const bool in = i >= 2 && i <= 7 && j >= 3 && j <= 7;
@@ -284,7 +273,7 @@ TEST(GaAccess, ReleaseUpdateIsSeenByEveryone) {
     NGA_Release_update(g, lo, hi);
   }
   GA_Sync();
-  const std::vector<double> all = whole_2d(g, 8, 6);
+  const std::vector<double> all = whole(g, 8, 6);
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 6; ++j) EXPECT_EQ(all[i * 6 + j], f2(i, j));
   // An interior element through NGA_Access of a one-element patch.
@@ -375,7 +364,7 @@ TEST(GaCollective, FillScaleAddDot) {
   EXPECT_DOUBLE_EQ(GA_Ddot(c, c), ref_cc);
   double half = 0.5;
   GA_Scale(c, &half);
-  const std::vector<double> cv = whole_2d(c, 7, 8);
+  const std::vector<double> cv = whole(c, 7, 8);
   for (int i = 0; i < 7; ++i)
     for (int j = 0; j < 8; ++j) EXPECT_DOUBLE_EQ(cv[i * 8 + j], (3 * f2(i, j) - 2) / 2);
   // Patches: rows 1..3, columns 2..6 of a against rows 4..6, columns 0..4 of a.
@@ -392,7 +381,7 @@ TEST(GaCollective, FillScaleAddDot) {
   EXPECT_DOUBLE_EQ(NGA_Ddot_patch(a, 'N', tlo, thi, a, 'T', ulo, uhi), tref);
   GA_Zero(b);
   NGA_Copy_patch('N', a, alo, ahi, b, blo, bhi);
-  const std::vector<double> bv = whole_2d(b, 7, 8);
+  const std::vector<double> bv = whole(b, 7, 8);
   for (int i = 0; i < 7; ++i)
     for (int j = 0; j < 8; ++j) {
       const bool in = i >= 4 && i <= 6 && j <= 4;
@@ -452,11 +441,11 @@ TEST(GaLinalg, TransposeAndSymmetrize) {
   const int a = filled_2d(6, 6);
   const int t = GA_Duplicate(a, name("t"));
   GA_Transpose(a, t);
-  const std::vector<double> tv = whole_2d(t, 6, 6);
+  const std::vector<double> tv = whole(t, 6, 6);
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 6; ++j) EXPECT_EQ(tv[i * 6 + j], f2(j, i));
   GA_Symmetrize(a);
-  const std::vector<double> sv = whole_2d(a, 6, 6);
+  const std::vector<double> sv = whole(a, 6, 6);
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 6; ++j) EXPECT_DOUBLE_EQ(sv[i * 6 + j], (f2(i, j) + f2(j, i)) / 2);
   GA_Destroy(t);
@@ -495,9 +484,9 @@ TEST(GaElements, ReadIncScatterGather) {
   for (auto& s : subs) ptrs.push_back(s.data());
   NGA_Scatter(g, vals.data(), ptrs.data(), static_cast<int>(ptrs.size()));
   GA_Sync();
-  const std::vector<double> whole = whole_2d(g, 6, 5);
+  const std::vector<double> grid = whole(g, 6, 5);
   for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 5; ++j) EXPECT_EQ(whole[i * 5 + j], f2(i, j));
+    for (int j = 0; j < 5; ++j) EXPECT_EQ(grid[i * 5 + j], f2(i, j));
   // Gather the anti-diagonal-ish list, in reverse order.
   std::vector<std::vector<int>> q = {{5, 4}, {0, 0}, {3, 1}, {2, 2}};
   std::vector<int*> qp;

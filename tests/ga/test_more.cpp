@@ -13,29 +13,13 @@
 
 #include "ga-mpi.h"
 #include "ga.h"
+#include "ga_test_util.hpp"
 
 namespace {
 
-char* name(const char* s) { return const_cast<char*>(s); }
-
-std::vector<double> whole(int g, int m, int n) {
-  std::vector<double> v(static_cast<size_t>(m) * n);
-  int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
-  NGA_Get(g, lo, hi, v.data(), ld);
-  return v;
-}
-
-void put_whole(int g, int m, int n, double (*f)(int, int)) {
-  GA_Sync();  // every process has read g before it is overwritten
-  if (GA_Nodeid() == 0) {
-    std::vector<double> v(static_cast<size_t>(m) * n);
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < n; ++j) v[static_cast<size_t>(i) * n + j] = f(i, j);
-    int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
-    NGA_Put(g, lo, hi, v.data(), ld);
-  }
-  GA_Sync();
-}
+using ga_test::name;
+using ga_test::put_whole;
+using ga_test::whole;
 
 double fa(int i, int j) { return 1.0 + i - 0.5 * j; }
 double spd(int i, int j) { return i == j ? 10.0 + i : 1.0 / (1 + i + j); }
@@ -490,6 +474,124 @@ TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
   const double t0 = GA_Wtime();
   EXPECT_GE(NGA_Wtime(), t0);
   for (int x : {c, b, a}) GA_Destroy(x);
+}
+
+TEST(Ga64, SixtyFourBitFormsMatchTheIntForms) {
+  const int np = GA_Nnodes(), me = GA_Nodeid();
+  std::vector<int64_t> map;
+  for (int b = 0; b < np; ++b) map.push_back(2 * b);
+  map.push_back(0);
+  int64_t dims[2] = {2 * np, 5}, block[2] = {np, 1}, width[2] = {1, 1};
+  const int w = NGA_Pgroup_get_world();
+  const int a = NGA_Create_ghosts_irreg_config64(C_DBL, 2, dims, width, name("a"), block, map.data(), w);
+  const int b = NGA_Create_irreg_config64(C_DBL, 2, dims, name("b"), block, map.data(), w);
+  const int c = NGA_Create_ghosts_irreg64(C_DBL, 2, dims, width, name("c"), block, map.data());
+  const int d = NGA_Create_ghosts_config64(C_DBL, 2, dims, width, name("d"), nullptr, w);
+  std::vector<int> map32(map.begin(), map.end());
+  int dims32[2] = {2 * np, 5}, block32[2] = {np, 1}, width32[2] = {1, 1};
+  const int e = NGA_Create_ghosts_irreg_config(C_DBL, 2, dims32, width32, name("e"), block32, map32.data(), w);
+  const int h = GA_Create_handle();
+  GA_Set_data64(h, 2, dims, C_DBL);
+  GA_Set_chunk64(h, nullptr);
+  GA_Set_ghosts64(h, width);
+  GA_Set_irreg_distr64(h, map.data(), block);
+  GA_Allocate(h);
+  const int k = GA_Create_handle();
+  NGA_Set_data64(k, 2, dims, C_DBL);
+  NGA_Set_ghosts64(k, width);
+  NGA_Set_irreg_distr64(k, map.data(), block);
+  GA_Allocate(k);
+  for (int g : {a, b, c, e, h, k})
+    for (int p = 0; p < np; ++p) {
+      int64_t sub[2] = {2 * p + 1, 4};
+      EXPECT_EQ(NGA_Locate64(g, sub), p);
+    }
+  EXPECT_EQ(NGA_Ndim(d), 2);
+  EXPECT_EQ(NGA_Valid_handle(d), 1);
+  EXPECT_STREQ(NGA_Inquire_name(d), "d");
+  // Patch arithmetic in 64-bit form: b = 2, a[lo..hi] = 3, c = 2a + 5b on the patch.
+  double two = 2, three = 3, half = 0.5, one = 1, five = 5;
+  int64_t lo[2] = {0, 1}, hi[2] = {2 * np - 1, 3};
+  GA_Zero(a);
+  NGA_Fill_patch64(b, lo, hi, &two);
+  NGA_Fill_patch64(a, lo, hi, &three);
+  NGA_Scale_patch64(a, lo, hi, &half);  // 1.5
+  NGA_Zero_patch64(c, lo, hi);
+  NGA_Add_patch64(&two, a, lo, hi, &five, b, lo, hi, c, lo, hi);  // 3 + 10 = 13
+  const double patch_elems = 2.0 * np * 3;
+  EXPECT_DOUBLE_EQ(NGA_Ddot_patch64(c, 'N', lo, hi, b, 'N', lo, hi), 13 * 2 * patch_elems);
+  NGA_Copy_patch64('N', c, lo, hi, d, lo, hi);
+  EXPECT_DOUBLE_EQ(NGA_Ddot_patch64(d, 'N', lo, hi, d, 'N', lo, hi), 169 * patch_elems);
+  // Strided and element lists, 64-bit.
+  GA_Zero(e);
+  int64_t slo[2] = {0, 0}, shi[2] = {2 * np - 1, 4}, skip[2] = {2, 2}, sld[1] = {3};
+  std::vector<double> sv(static_cast<size_t>(np) * 3, 1.0), back(static_cast<size_t>(np) * 3);
+  if (me == 0) NGA_Strided_put64(e, slo, shi, skip, sv.data(), sld);
+  GA_Sync();
+  NGA_Strided_acc64(e, slo, shi, skip, sv.data(), sld, &one);
+  GA_Sync();
+  NGA_Strided_get64(e, slo, shi, skip, back.data(), sld);
+  for (double x : back) EXPECT_EQ(x, 1.0 + np);
+  int64_t s0[2] = {0, 0}, s1[2] = {2 * np - 1, 4}, s2[2] = {1, 1};
+  int64_t* ptrs[3] = {s0, s1, s2};
+  double vals[3] = {7, 8, 9}, got[3];
+  GA_Sync();
+  if (me == 0) NGA_Scatter64(e, vals, ptrs, 3);
+  GA_Sync();
+  NGA_Gather64(e, got, ptrs, 3);
+  EXPECT_EQ(got[0], 7);
+  EXPECT_EQ(got[1], 8);
+  EXPECT_EQ(got[2], 9);
+  GA_Sync();
+  NGA_Scatter_acc64(e, vals, ptrs, 3, &one);
+  int64_t flat[6] = {0, 0, 2 * np - 1, 4, 1, 1};
+  NGA_Scatter_acc_flat64(e, vals, flat, 3, &one);
+  GA_Sync();
+  NGA_Gather_flat64(e, got, flat, 3);
+  for (int t = 0; t < 3; ++t) EXPECT_EQ(got[t], vals[t] * (1 + 2 * np));
+  GA_Sync();
+  if (me == 0) NGA_Scatter_flat64(e, vals, flat, 1);
+  GA_Sync();
+  NGA_Gather_flat64(e, got, flat, 1);
+  EXPECT_EQ(got[0], 7);
+  int64_t gd[2], gld[1];
+  double* p;
+  NGA_Access_ghosts64(e, gd, &p, gld);
+  EXPECT_EQ(gd[0], 4);  // two rows and a ghost row on each side
+  EXPECT_EQ(gd[1], 7);
+  EXPECT_EQ(gld[0], 7);
+  NGA_Release_ghosts(e);
+  GA_Sync();
+  for (int g : {k, h, e, d, c, b, a}) GA_Destroy(g);
+}
+
+TEST(GaAliases, NgaGroupAndRuntimeSpellings) {
+  const int np = NGA_Nnodes(), me = NGA_Nodeid();
+  EXPECT_EQ(NGA_Initialized(), 1);
+  const int halves = NGA_Pgroup_split(NGA_Pgroup_get_world(), np > 1 ? 2 : 1);
+  const int size = NGA_Pgroup_nnodes(halves);
+  const int expect_size = np == 1 ? 1 : (me < (np + 1) / 2 ? (np + 1) / 2 : np / 2);
+  EXPECT_EQ(size, expect_size);
+  EXPECT_EQ(NGA_Pgroup_nodeid(halves), me < (np + 1) / 2 ? me : me - (np + 1) / 2);
+  double d = 1;
+  float f = 2;
+  int i = 3;
+  long l = 4;
+  NGA_Pgroup_dgop(halves, &d, 1, name("+"));
+  NGA_Pgroup_fgop(halves, &f, 1, name("+"));
+  NGA_Pgroup_igop(halves, &i, 1, name("+"));
+  NGA_Pgroup_lgop(halves, &l, 1, name("+"));
+  EXPECT_EQ(d, size);
+  EXPECT_EQ(f, 2.f * size);
+  EXPECT_EQ(i, 3 * size);
+  EXPECT_EQ(l, 4L * size);
+  NGA_Pgroup_sync(halves);
+  NGA_Fence();
+  NGA_Init_fence();
+  EXPECT_EQ(NGA_Uses_ma(), 0);
+  EXPECT_EQ(NGA_Memory_limited(), 0);
+  EXPECT_EQ(NGA_Inquire_memory(), GA_Inquire_memory());
+  EXPECT_EQ(NGA_Pgroup_destroy(halves), 1);
 }
 
 TEST(GaAliases, NgaSpellingsDoTheSame) {

@@ -4,6 +4,7 @@
 #      docs, examples and every pkg-config file present;
 #   2. a C-only CMake project (no C++ enabled) with find_package(Armada): arrays C API and ARMCI;
 #   3. pkg-config: mpicc with armada-arrays and with armada-armci, mpicxx with armada-arrays;
+#      GA's C API with pkg-config armada-ga and with bin/armada-ga-config (GA's ga-config);
 #   4. the installed examples built on their own against the installed package.
 # Every program is run under mpiexec with 2 ranks and checks its own result.
 include(${CMAKE_CURRENT_LIST_DIR}/install_common.cmake)
@@ -34,9 +35,14 @@ foreach(file README.md docs/arrays.md docs/armci.md docs/building.md examples/CM
              examples/stencil.c examples/matmul.cpp)
   require_file("${doc}/${file}")
 endforeach()
-foreach(pc armada-rma armada-arrays armada-armci)
+foreach(pc armada-rma armada-arrays armada-armci armada-ga)
   require_file("${libdir}/pkgconfig/${pc}.pc")
 endforeach()
+foreach(header ga.h ga-mpi.h gacommon.h macdecls.h)  # GA's names, in their own folder
+  require_file("${prefix}/include/armada/ga/${header}")
+endforeach()
+require_file("${prefix}/bin/armada-ga-config")
+require_file("${doc}/examples/ga_example.c")
 
 # 2. C-only CMake project.
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/c_project" -B "${WORK_DIR}/c_build" -G "${GENERATOR}"
@@ -55,6 +61,17 @@ run(${launch} "${WORK_DIR}/pc_arrays_cxx")
 pkg_flags(armci_flags armada-armci)
 run(${MPICC} "${SOURCE_DIR}/c_project/armci_program.c" ${armci_flags} -o "${WORK_DIR}/pc_armci")
 run(${launch} "${WORK_DIR}/pc_armci")
+pkg_flags(ga_flags armada-ga)
+run(${MPICC} "${doc}/examples/ga_example.c" ${ga_flags} -lm -o "${WORK_DIR}/pc_ga")
+run(${launch} "${WORK_DIR}/pc_ga")
+run("${prefix}/bin/armada-ga-config" --cflags)
+string(STRIP "${run_output}" ga_cflags)
+separate_arguments(ga_cflags UNIX_COMMAND "${ga_cflags}")
+run("${prefix}/bin/armada-ga-config" --libs)
+string(STRIP "${run_output}" ga_libs)
+separate_arguments(ga_libs UNIX_COMMAND "${ga_libs}")
+run(${MPICC} ${ga_cflags} "${doc}/examples/ga_example.c" -o "${WORK_DIR}/config_ga" ${ga_libs} -lm)
+run(${launch} "${WORK_DIR}/config_ga")
 
 # 4. The installed examples, standalone.
 run(${CMAKE_COMMAND} -S "${doc}/examples" -B "${WORK_DIR}/examples_build" -G "${GENERATOR}"
@@ -62,4 +79,5 @@ run(${CMAKE_COMMAND} -S "${doc}/examples" -B "${WORK_DIR}/examples_build" -G "${
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/examples_build")
 run(${launch} "${WORK_DIR}/examples_build/example_stencil_c")
 run(${launch} "${WORK_DIR}/examples_build/example_matmul")
-message("installed tree test: layout, C-only find_package, pkg-config (C, C++, ARMCI) and the installed examples all passed")
+run(${launch} "${WORK_DIR}/examples_build/example_ga_c")
+message("installed tree test: layout, C-only find_package, pkg-config (C, C++, ARMCI, GA), armada-ga-config and the installed examples all passed")

@@ -1,7 +1,8 @@
 /* Shared by the Global Arrays test programs: start-up, checks, and a truthful exit code.
  *
- * These are ordinary GA programs: Debian's static libga (built against ARMCI-MPI's armci.h)
- * linked with Armada's libarmada_armci in place of ARMCI-MPI. MPI is initialized with
+ * These are ordinary GA programs, built twice: here with Debian's static libga (built against
+ * ARMCI-MPI's armci.h) linked with Armada's libarmada_armci in place of ARMCI-MPI, and in
+ * tests/ga against Armada's own ga.h (armada::ga), with tests/ga's programs. MPI is initialized with
  * MPI_THREAD_MULTIPLE (the server transport across nodes needs it), or with a plain MPI_Init
  * when the program's first argument is "plain-init", as most GA programs do (across nodes
  * Armada then runs mpi-rma without its progress thread). */
@@ -25,7 +26,7 @@ static int ga_failures = 0;
     }                                                                                        \
   } while (0)
 
-static void ga_start(int* argc, char*** argv) {
+static inline void ga_start(int* argc, char*** argv) {
   int provided;
   if (*argc > 1 && strcmp((*argv)[1], "plain-init") == 0)
     MPI_Init(argc, argv);

@@ -1,0 +1,344 @@
+/* Armada's Global Arrays C API: GA 5.8's ga.h names, signatures and semantics on Armada's
+ * distributed arrays (armada::arrays) and linear algebra (armada::linalg). A GA program builds
+ * against it by changing its include path and link line (armada-ga-config, pkg-config
+ * armada-ga); docs/ga.md lists which GA entry points are here and how they behave.
+ *
+ * Conventions, as GA's C interface: indices are zero-based, patches [lo, hi] are inclusive,
+ * arrays are row-major (C order); ld[] (ndim - 1 entries) gives the caller's buffer extents in
+ * dimensions 1 .. ndim-1. Array types are C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL,
+ * C_DCPL (and their F_ names). Values (alpha, beta, fill values) point to one element of the
+ * array's type.
+ *
+ * Process groups: GA_Nodeid, GA_Nnodes, GA_Sync, the gop and broadcast functions and array
+ * creation act on the default group (the world until GA_Pgroup_set_default); the world's handle
+ * is GA_Pgroup_get_world().
+ *
+ * Errors: a bad argument (an unknown handle, a patch outside the array, an unknown type or
+ * operator, ...) ends the whole job like GA_Error: the calling rank prints
+ * "GA_Error: [rank r] <GA function>: <argument> = <value> ..." to stderr and aborts (MPI_Abort).
+ * Nothing moves before the check. */
+#ifndef ARMADA_GA_GA_H
+#define ARMADA_GA_GA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gacommon.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef Integer ga_nbhdl_t;
+
+/* ---- start, stop, processes ------------------------------------------------------------- */
+extern void GA_Initialize(void);
+extern void GA_Initialize_args(int* argc, char*** argv);
+extern int GA_Initialized(void);
+extern void GA_Terminate(void);
+extern int GA_Nodeid(void);
+extern int GA_Nnodes(void);
+extern void GA_Error(char* str, int code);
+extern void GA_Sync(void);
+extern int GA_Uses_ma(void);
+extern int GA_Memory_limited(void);
+extern size_t GA_Inquire_memory(void);
+extern int GA_Cluster_nnodes(void);
+extern int GA_Cluster_nodeid(void);
+extern int GA_Cluster_nprocs(int node);
+extern int GA_Cluster_procid(int node, int loc_proc);
+
+/* ---- process groups --------------------------------------------------------------------- */
+extern int GA_Pgroup_create(int* list, int count);
+extern int GA_Pgroup_destroy(int grp);
+extern int GA_Pgroup_get_default(void);
+extern void GA_Pgroup_set_default(int grp);
+extern int GA_Pgroup_get_world(void);
+extern int GA_Pgroup_nodeid(int grp);
+extern int GA_Pgroup_nnodes(int grp);
+extern void GA_Pgroup_sync(int grp);
+extern int GA_Pgroup_split(int grp, int num_group);
+extern void GA_Pgroup_dgop(int grp, double x[], int n, char* op);
+extern void GA_Pgroup_fgop(int grp, float x[], int n, char* op);
+extern void GA_Pgroup_igop(int grp, int x[], int n, char* op);
+extern void GA_Pgroup_lgop(int grp, long x[], int n, char* op);
+extern void GA_Pgroup_brdcst(int grp, void* buf, int lenbuf, int root);
+
+/* ---- collectives on plain buffers (over the default group) ------------------------------ */
+/* op: "+", "*", "max", "min", "absmax", "absmin". */
+extern void GA_Dgop(double x[], int n, char* op);
+extern void GA_Fgop(float x[], int n, char* op);
+extern void GA_Igop(int x[], int n, char* op);
+extern void GA_Lgop(long x[], int n, char* op);
+extern void GA_Brdcst(void* buf, int lenbuf, int root);
+
+/* ---- creation and destruction ----------------------------------------------------------- */
+/* chunk: NULL or minimum block extents (<= 0: no constraint). Collective over the default
+ * group (the _config forms: over p_handle). */
+extern int NGA_Create(int type, int ndim, int dims[], char* name, int chunk[]);
+extern int NGA_Create_config(int type, int ndim, int dims[], char* name, int chunk[], int p_handle);
+/* block[d] blocks in dimension d; map: the first index of every block, dimension after
+ * dimension. */
+extern int NGA_Create_irreg(int type, int ndim, int dims[], char* name, int block[], int map[]);
+extern int NGA_Create_irreg_config(int type, int ndim, int dims[], char* name, int block[], int map[], int p_handle);
+extern int NGA_Create_ghosts(int type, int ndim, int dims[], int width[], char* name, int chunk[]);
+extern int NGA_Create_ghosts_config(int type, int ndim, int dims[], int width[], char* name, int chunk[],
+                                    int p_handle);
+extern int NGA_Create_ghosts_irreg(int type, int ndim, int dims[], int width[], char* name, int nblock[], int map[]);
+extern int NGA_Create64(int type, int ndim, int64_t dims[], char* name, int64_t chunk[]);
+extern int NGA_Create_config64(int type, int ndim, int64_t dims[], char* name, int64_t chunk[], int p_handle);
+extern int NGA_Create_irreg64(int type, int ndim, int64_t dims[], char* name, int64_t block[], int64_t map[]);
+extern int NGA_Create_ghosts64(int type, int ndim, int64_t dims[], int64_t width[], char* name, int64_t chunk[]);
+
+/* The handle path: a handle, its properties, then GA_Allocate (collective; returns 1). */
+extern int GA_Create_handle(void);
+extern void NGA_Set_data(int g_a, int ndim, int dims[], int type);
+extern void GA_Set_data(int g_a, int ndim, int dims[], int type);
+extern void NGA_Set_data64(int g_a, int ndim, int64_t dims[], int type);
+extern void GA_Set_chunk(int g_a, int chunk[]);
+extern void GA_Set_ghosts(int g_a, int width[]);
+extern void GA_Set_irreg_distr(int g_a, int map[], int block[]);
+extern void GA_Set_array_name(int g_a, char* name);
+extern void GA_Set_pgroup(int g_a, int p_handle);
+extern int GA_Allocate(int g_a);
+
+extern int GA_Duplicate(int g_a, char* array_name);
+extern void GA_Destroy(int g_a);
+
+/* ---- inquiry ---------------------------------------------------------------------------- */
+extern void NGA_Inquire(int g_a, int* type, int* ndim, int dims[]);
+extern void NGA_Inquire64(int g_a, int* type, int* ndim, int64_t dims[]);
+extern char* GA_Inquire_name(int g_a);
+extern int GA_Ndim(int g_a);
+extern int GA_Valid_handle(int g_a);
+/* The block of process iproc (a rank of the array's group), inclusive; a process that owns
+ * nothing gets hi[d] < lo[d]. */
+extern void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]);
+extern void NGA_Distribution64(int g_a, int iproc, int64_t lo[], int64_t hi[]);
+extern int NGA_Locate(int g_a, int subscript[]);
+/* The owners of [lo, hi]: returns their number; map gets 2 * ndim entries per owner (its part's
+ * lo, then hi), procs their process ids. */
+extern int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]);
+extern int GA_Has_ghosts(int g_a);
+extern int NGA_Has_ghosts(int g_a);
+extern int GA_Get_dimension(int g_a);
+extern int NGA_Get_dimension(int g_a);
+extern double GA_Wtime(void);
+extern double NGA_Wtime(void);
+extern int NGA_Get_pgroup(int g_a);
+
+/* ---- one-sided patch operations (any process alone) ------------------------------------- */
+extern void NGA_Get(int g_a, int lo[], int hi[], void* buf, int ld[]);
+extern void NGA_Put(int g_a, int lo[], int hi[], void* buf, int ld[]);
+extern void NGA_Acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha);
+extern void NGA_Get64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]);
+extern void NGA_Put64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]);
+extern void NGA_Acc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha);
+extern void NGA_Strided_get(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[]);
+extern void NGA_Strided_put(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[]);
+extern void NGA_Strided_acc(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[], void* alpha);
+extern void NGA_NbGet(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbhandle);
+extern void NGA_NbPut(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbhandle);
+extern void NGA_NbAcc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha, ga_nbhdl_t* nbhandle);
+extern void NGA_NbGet64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], ga_nbhdl_t* nbhandle);
+extern void NGA_NbPut64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], ga_nbhdl_t* nbhandle);
+extern void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha,
+                        ga_nbhdl_t* nbhandle);
+/* lo may lie outside the array: indices wrap around (0 <= hi[d] - lo[d] < dims[d]). */
+extern void NGA_Periodic_get(int g_a, int lo[], int hi[], void* buf, int ld[]);
+extern void NGA_Periodic_put(int g_a, int lo[], int hi[], void* buf, int ld[]);
+extern void NGA_Periodic_acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha);
+extern void NGA_NbWait(ga_nbhdl_t* nbhandle);
+extern int NGA_NbTest(ga_nbhdl_t* nbhandle);
+extern long NGA_Read_inc(int g_a, int subscript[], long inc);
+extern long NGA_Read_inc64(int g_a, int64_t subscript[], long inc);
+/* subsArray: n pointers, each to ndim indices. */
+extern void NGA_Scatter(int g_a, void* v, int* subsArray[], int n);
+extern void NGA_Scatter_acc(int g_a, void* v, int* subsArray[], int n, void* alpha);
+extern void NGA_Gather(int g_a, void* v, int* subsArray[], int n);
+/* subsArray: n * ndim indices, one subscript after another. */
+extern void NGA_Scatter_flat(int g_a, void* v, int subsArray[], int n);
+extern void NGA_Scatter_acc_flat(int g_a, void* v, int subsArray[], int n, void* alpha);
+extern void NGA_Gather_flat(int g_a, void* v, int subsArray[], int n);
+extern void GA_Fence(void);
+extern void GA_Init_fence(void);
+
+/* ---- mutexes: `number` mutexes spread over the world's processes (collective create and
+ * destroy); any process locks any of them. ------------------------------------------------- */
+extern int GA_Create_mutexes(int number);
+extern int GA_Destroy_mutexes(void);
+extern void GA_Lock(int mutex);
+extern void GA_Unlock(int mutex);
+extern void NGA_Lock(int mutex);
+extern void NGA_Unlock(int mutex);
+extern int NGA_Destroy_mutexes(void);
+
+/* ---- local access ----------------------------------------------------------------------- */
+/* ptr is a void**: it receives the address of element lo of this process's block; ld the
+ * block's extents (with ghosts) in dimensions 1 .. ndim-1. */
+extern void NGA_Access(int g_a, int lo[], int hi[], void* ptr, int ld[]);
+extern void NGA_Access64(int g_a, int64_t lo[], int64_t hi[], void* ptr, int64_t ld[]);
+/* The block with its ghost cells: dims receives its extents, ptr its first (ghost) element. */
+extern void NGA_Access_ghosts(int g_a, int dims[], void* ptr, int ld[]);
+extern void NGA_Release(int g_a, int lo[], int hi[]);
+extern void NGA_Release_update(int g_a, int lo[], int hi[]);
+extern void NGA_Release64(int g_a, int64_t lo[], int64_t hi[]);
+extern void NGA_Release_update64(int g_a, int64_t lo[], int64_t hi[]);
+extern void NGA_Release_ghosts(int g_a);
+extern void NGA_Release_update_ghosts(int g_a);
+/* Fills the ghost cells (periodic across the edges, as GA). Collective. */
+extern void GA_Update_ghosts(int g_a);
+
+/* ---- whole-array and patch operations (collective over the arrays' group) -------------- */
+extern void GA_Zero(int g_a);
+extern void GA_Fill(int g_a, void* value);
+extern void GA_Scale(int g_a, void* value);
+extern void GA_Copy(int g_a, int g_b);
+/* trans 'T' or 't': B's patch gets A's transposed (2-D). */
+extern void NGA_Copy_patch(char trans, int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]);
+extern void NGA_Zero_patch(int g_a, int lo[], int hi[]);
+extern void NGA_Fill_patch(int g_a, int lo[], int hi[], void* val);
+extern void NGA_Scale_patch(int g_a, int lo[], int hi[], void* alpha);
+extern void GA_Add(void* alpha, int g_a, void* beta, int g_b, int g_c);
+extern void NGA_Add_patch(void* alpha, int g_a, int alo[], int ahi[], void* beta, int g_b, int blo[], int bhi[],
+                          int g_c, int clo[], int chi[]);
+extern double GA_Ddot(int g_a, int g_b);
+extern int GA_Idot(int g_a, int g_b);
+extern long GA_Ldot(int g_a, int g_b);
+extern float GA_Fdot(int g_a, int g_b);
+/* t_a, t_b: 'N' or 'T' (the patch transposed, 2-D). */
+extern double NGA_Ddot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]);
+/* C = alpha op(A) op(B) + beta C on the leading m x n (k) parts; ta, tb: 'N', 'T' or 'C'. */
+extern void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b, double beta, int g_c);
+extern void GA_Dgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, int g_a, int g_b,
+                       double beta, int g_c);
+extern void GA_Transpose(int g_a, int g_b);
+/* A = (A + A') / 2. */
+extern void GA_Symmetrize(int g_a);
+/* C(patch) = alpha op(A(patch)) op(B(patch)) + beta C(patch): patches as stored, op applied to
+ * them; alpha, beta of the arrays' type (float, double, complex). */
+extern void NGA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int alo[], int ahi[],
+                             int g_b, int blo[], int bhi[], int g_c, int clo[], int chi[]);
+extern void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t alo[],
+                               int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[], int g_c, int64_t clo[],
+                               int64_t chi[]);
+extern void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi, int ajlo,
+                            int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c, int cilo, int cihi,
+                            int cjlo, int cjhi);
+/* Solvers (ScaLAPACK through linalg): B is overwritten by the solution, A is unchanged.
+ * GA_Llt_solve returns 0, or the order of the leading minor that is not positive definite (B
+ * unchanged); GA_Solve tries Cholesky (returns 0) and falls back to LU (returns that order). */
+extern void GA_Lu_solve(char tran, int g_a, int g_b);
+extern int GA_Llt_solve(int g_a, int g_b);
+extern int GA_Solve(int g_a, int g_b);
+/* Eigenvalues (ascending, into eval: n values of the real type) and eigenvectors (columns of
+ * g_v) of the symmetric g_a. */
+extern void GA_Diag_std(int g_a, int g_v, void* eval);
+/* Element-wise: a = |a|, a += alpha, a = 1/a; c = a .* b, a ./ b, max(a, b), min(a, b). */
+extern void GA_Abs_value(int g_a);
+extern void GA_Abs_value_patch(int g_a, int* lo, int* hi);
+extern void GA_Add_constant(int g_a, void* alpha);
+extern void GA_Add_constant_patch(int g, int* lo, int* hi, void* alpha);
+extern void GA_Recip(int g_a);
+extern void GA_Recip_patch(int g_a, int* lo, int* hi);
+extern void GA_Elem_multiply(int g_a, int g_b, int g_c);
+extern void GA_Elem_multiply_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+extern void GA_Elem_divide(int g_a, int g_b, int g_c);
+extern void GA_Elem_divide_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+extern void GA_Elem_maximum(int g_a, int g_b, int g_c);
+extern void GA_Elem_maximum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+extern void GA_Elem_minimum(int g_a, int g_b, int g_c);
+extern void GA_Elem_minimum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+/* The largest ("max") or smallest ("min") element and its subscript (complex: by modulus). */
+extern void NGA_Select_elem(int g_a, char* op, void* val, int* index);
+extern void GA_Print(int g_a);
+extern void GA_Print_distribution(int g_a);
+extern void GA_Summarize(int verbose);
+
+/* ---- NGA_ spellings of the same functions ----------------------------------------------- */
+extern void NGA_Initialize(void);
+extern void NGA_Terminate(void);
+extern int NGA_Nodeid(void);
+extern int NGA_Nnodes(void);
+extern void NGA_Sync(void);
+extern void NGA_Zero(int g_a);
+extern void NGA_Fill(int g_a, void* value);
+extern void NGA_Destroy(int g_a);
+extern int NGA_Duplicate(int g_a, char* array_name);
+extern void NGA_Dgop(double x[], int n, char* op);
+extern void NGA_Igop(int x[], int n, char* op);
+extern void NGA_Error(char* str, int code);
+extern int NGA_Pgroup_create(int* list, int count);
+extern int NGA_Pgroup_get_default(void);
+extern void NGA_Pgroup_set_default(int p_handle);
+extern void NGA_Set_array_name(int g_a, char* name);
+extern void NGA_Set_chunk(int g_a, int chunk[]);
+extern void NGA_Set_ghosts(int g_a, int width[]);
+extern void NGA_Set_irreg_distr(int g_a, int map[], int block[]);
+extern void NGA_Set_pgroup(int g_a, int p_handle);
+extern int NGA_Allocate(int g_a);
+extern int NGA_Create_handle(void);
+extern void NGA_Update_ghosts(int g_a);
+
+/* ---- more 64-bit and NGA_ spellings of the functions above ------------------------------ */
+extern int NGA_Create_irreg_config64(int type, int ndim, int64_t dims[], char* name, int64_t block[], int64_t map[],
+                                     int p_handle);
+extern int NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name,
+                                      int64_t chunk[], int p_handle);
+extern int NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[], char* name,
+                                     int64_t nblock[], int64_t map[]);
+extern int NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[], char* name, int nblock[],
+                                          int map[], int p_handle);
+extern int NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name,
+                                            int64_t nblock[], int64_t map[], int p_handle);
+extern void GA_Set_data64(int g_a, int ndim, int64_t dims[], int type);
+extern void GA_Set_chunk64(int g_a, int64_t chunk[]);
+extern void GA_Set_ghosts64(int g_a, int64_t width[]);
+extern void NGA_Set_ghosts64(int g_a, int64_t width[]);
+extern void GA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]);
+extern void NGA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]);
+extern int NGA_Locate64(int g_a, int64_t subscript[]);
+extern int NGA_Ndim(int g_a);
+extern int NGA_Valid_handle(int g_a);
+extern char* NGA_Inquire_name(int g_a);
+extern void NGA_Strided_get64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]);
+extern void NGA_Strided_put64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]);
+extern void NGA_Strided_acc64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[],
+                              void* alpha);
+extern void NGA_Scatter64(int g_a, void* v, int64_t* subsArray[], int64_t n);
+extern void NGA_Scatter_acc64(int g_a, void* v, int64_t* subsArray[], int64_t n, void* alpha);
+extern void NGA_Gather64(int g_a, void* v, int64_t* subsArray[], int64_t n);
+extern void NGA_Scatter_flat64(int g_a, void* v, int64_t subsArray[], int64_t n);
+extern void NGA_Scatter_acc_flat64(int g_a, void* v, int64_t subsArray[], int64_t n, void* alpha);
+extern void NGA_Gather_flat64(int g_a, void* v, int64_t subsArray[], int64_t n);
+extern void NGA_Access_ghosts64(int g_a, int64_t dims[], void* ptr, int64_t ld[]);
+extern void NGA_Copy_patch64(char trans, int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[]);
+extern void NGA_Zero_patch64(int g_a, int64_t lo[], int64_t hi[]);
+extern void NGA_Fill_patch64(int g_a, int64_t lo[], int64_t hi[], void* val);
+extern void NGA_Scale_patch64(int g_a, int64_t lo[], int64_t hi[], void* alpha);
+extern void NGA_Add_patch64(void* alpha, int g_a, int64_t alo[], int64_t ahi[], void* beta, int g_b, int64_t blo[],
+                            int64_t bhi[], int g_c, int64_t clo[], int64_t chi[]);
+extern double NGA_Ddot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b, int64_t blo[],
+                               int64_t bhi[]);
+extern int NGA_Pgroup_destroy(int grp);
+extern int NGA_Pgroup_get_world(void);
+extern int NGA_Pgroup_nodeid(int grp);
+extern int NGA_Pgroup_nnodes(int grp);
+extern void NGA_Pgroup_sync(int grp);
+extern int NGA_Pgroup_split(int grp, int num_group);
+extern void NGA_Pgroup_dgop(int grp, double x[], int n, char* op);
+extern void NGA_Pgroup_fgop(int grp, float x[], int n, char* op);
+extern void NGA_Pgroup_igop(int grp, int x[], int n, char* op);
+extern void NGA_Pgroup_lgop(int grp, long x[], int n, char* op);
+extern int NGA_Initialized(void);
+extern void NGA_Fence(void);
+extern void NGA_Init_fence(void);
+extern int NGA_Uses_ma(void);
+extern int NGA_Memory_limited(void);
+extern size_t NGA_Inquire_memory(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

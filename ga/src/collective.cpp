@@ -1,0 +1,275 @@
+// Whole-array and patch operations, collective over the arrays' group: zero, fill, scale, copy,
+// add, dot products, dgemm, transpose, symmetrize, print.
+#include <array>
+#include <complex>
+#include <iostream>
+#include <sstream>
+
+#include "armada/arrays/collective.hpp"
+#include "armada/linalg/linalg.hpp"
+#include "armada/rma/runtime.hpp"
+#include "internal.hpp"
+
+using namespace armada;
+using namespace armada::ga;
+
+namespace {
+
+void require_value(const char* function, const char* argument, const void* value) {
+  if (!value) bad_argument(function, argument, "NULL", "a value of the array's type is required");
+}
+
+void require_type(const char* function, const char* argument, int g, const Array& a, ElemType type,
+                  const char* ga_name) {
+  if (a.type() != type)
+    bad_argument(function, argument, std::to_string(g),
+                 "holds " + std::string(rma::to_string(a.type())) + ". " + function + " needs " + ga_name);
+}
+
+/// GA's patch-transpose flags: 'N' or 'T' (either case).
+bool transposed(const char* function, const char* argument, char flag) {
+  if (flag == 'N' || flag == 'n') return false;
+  if (flag == 'T' || flag == 't') return true;
+  bad_argument(function, argument, std::string("'") + flag + "'", "must be 'N' or 'T'");
+}
+
+void unary(const char* function, arrays::detail::UnaryOp op, int g_a, const void* value, bool needs_value) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    if (needs_value) require_value(function, "value", value);
+    arrays::detail::unary_patch(op, a, arrays::full_lo(a), arrays::full_hi(a), value);
+  });
+}
+
+template <class I>
+void unary_patch(const char* function, arrays::detail::UnaryOp op, int g_a, const I* lo, const I* hi,
+                 const void* value, bool needs_value) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    const arrays::Patch p = patch(function, a, lo, hi);
+    if (needs_value) require_value(function, "value", value);
+    arrays::detail::unary_patch(op, a, p.lo, p.hi, value);
+  });
+}
+
+/// Sum of a(i) * b(i) over whole arrays, into an element of their type.
+template <class T>
+T dot(const char* function, int g_a, int g_b, ElemType type, const char* ga_name) {
+  return guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    const Array& b = array(function, g_b);
+    require_type(function, "g_a", g_a, a, type, ga_name);
+    require_type(function, "g_b", g_b, b, type, ga_name);
+    T result{};
+    arrays::detail::dot_patch(a, arrays::full_lo(a), arrays::full_hi(a), b, arrays::full_lo(b),
+                              arrays::full_hi(b), &result);
+    return result;
+  });
+}
+
+void dgemm(const char* function, char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha,
+           int g_a, int g_b, double beta, int g_c) {
+  guarded(function, [&] {
+    const linalg::Op op_a = op_of(function, "ta", ta), op_b = op_of(function, "tb", tb);
+    if (m < 1) bad_argument(function, "m", std::to_string(m), "must be >= 1");
+    if (n < 1) bad_argument(function, "n", std::to_string(n), "must be >= 1");
+    if (k < 1) bad_argument(function, "k", std::to_string(k), "must be >= 1");
+    const Array& a = array(function, g_a);
+    const Array& b = array(function, g_b);
+    Array& c = array(function, g_c);
+    require_type(function, "g_a", g_a, a, ElemType::Double, "C_DBL");
+    require_type(function, "g_b", g_b, b, ElemType::Double, "C_DBL");
+    require_type(function, "g_c", g_c, c, ElemType::Double, "C_DBL");
+    // GA multiplies the leading parts: op(A) is m x k, op(B) k x n, C m x n.
+    const bool ta_ = op_a != linalg::Op::none, tb_ = op_b != linalg::Op::none;
+    const Coord ahi = ta_ ? Coord{k, m} : Coord{m, k};
+    const Coord bhi = tb_ ? Coord{n, k} : Coord{k, n};
+    linalg::detail::matmul_patch(op_a, op_b, &alpha, a, {0, 0}, ahi, b, {0, 0}, bhi, &beta, c, {0, 0}, {m, n});
+  });
+}
+
+template <class I>
+double ddot_patch(const char* function, int g_a, char t_a, const I* alo, const I* ahi, int g_b, char t_b,
+                  const I* blo, const I* bhi) {
+  return guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    const Array& b = array(function, g_b);
+    require_type(function, "g_a", g_a, a, ElemType::Double, "C_DBL");
+    require_type(function, "g_b", g_b, b, ElemType::Double, "C_DBL");
+    const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
+    const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
+    const bool ta = transposed(function, "t_a", t_a), tb = transposed(function, "t_b", t_b);
+    double result = 0;
+    if (ta == tb) {  // (A')(i,j) B'(i,j) sums the same products as A(i,j) B(i,j)
+      arrays::detail::dot_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, &result);
+      return result;
+    }
+    // One patch transposed: multiply against a transposed copy of B's patch.
+    Coord ext = Coord::filled(b.ndim(), 0);
+    for (int d = 0; d < b.ndim(); ++d) ext[d] = pb.hi[b.ndim() - 1 - d] - pb.lo[b.ndim() - 1 - d];
+    arrays::ArrayOptions options;
+    options.group = b.group();
+    Array t = Array::create(b.type(), ext, options);
+    const Coord zero = Coord::filled(b.ndim(), 0);
+    arrays::detail::copy_patch(b, pb.lo, pb.hi, t, zero, ext, true);
+    arrays::detail::dot_patch(a, pa.lo, pa.hi, t, zero, ext, &result);
+    t.destroy();
+    return result;
+  });
+}
+
+template <class I>
+void copy_patch(const char* function, char trans, int g_a, const I* alo, const I* ahi, int g_b, const I* blo,
+                const I* bhi) {
+  guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    Array& b = array(function, g_b);
+    const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
+    const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
+    arrays::detail::copy_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, transposed(function, "trans", trans));
+  });
+}
+
+template <class I>
+void add_patch(const char* function, const void* alpha, int g_a, const I* alo, const I* ahi, const void* beta,
+               int g_b, const I* blo, const I* bhi, int g_c, const I* clo, const I* chi) {
+  guarded(function, [&] {
+    require_value(function, "alpha", alpha);
+    require_value(function, "beta", beta);
+    const Array& a = array(function, g_a);
+    const Array& b = array(function, g_b);
+    Array& c = array(function, g_c);
+    const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
+    const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
+    const arrays::Patch pc = patch(function, c, clo, chi, "clo", "chi");
+    arrays::detail::binary_patch(arrays::detail::BinaryOp::Add, alpha, a, pa.lo, pa.hi, beta, b, pb.lo, pb.hi, c,
+                                 pc.lo, pc.hi);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+void GA_Zero(int g_a) { unary("GA_Zero", arrays::detail::UnaryOp::Fill, g_a, std::array<std::byte, 16>{}.data(), false); }
+void GA_Fill(int g_a, void* value) { unary("GA_Fill", arrays::detail::UnaryOp::Fill, g_a, value, true); }
+void GA_Scale(int g_a, void* value) { unary("GA_Scale", arrays::detail::UnaryOp::Scale, g_a, value, true); }
+void NGA_Zero(int g_a) { GA_Zero(g_a); }
+void NGA_Fill(int g_a, void* value) { GA_Fill(g_a, value); }
+void NGA_Zero_patch(int g_a, int lo[], int hi[]) {
+  const std::array<std::byte, 16> zero{};
+  unary_patch<int>("NGA_Zero_patch", arrays::detail::UnaryOp::Fill, g_a, lo, hi, zero.data(), false);
+}
+void NGA_Fill_patch(int g_a, int lo[], int hi[], void* val) {
+  unary_patch<int>("NGA_Fill_patch", arrays::detail::UnaryOp::Fill, g_a, lo, hi, val, true);
+}
+void NGA_Scale_patch(int g_a, int lo[], int hi[], void* alpha) {
+  unary_patch<int>("NGA_Scale_patch", arrays::detail::UnaryOp::Scale, g_a, lo, hi, alpha, true);
+}
+void NGA_Zero_patch64(int g_a, int64_t lo[], int64_t hi[]) {
+  const std::array<std::byte, 16> zero{};
+  unary_patch<int64_t>("NGA_Zero_patch64", arrays::detail::UnaryOp::Fill, g_a, lo, hi, zero.data(), false);
+}
+void NGA_Fill_patch64(int g_a, int64_t lo[], int64_t hi[], void* val) {
+  unary_patch<int64_t>("NGA_Fill_patch64", arrays::detail::UnaryOp::Fill, g_a, lo, hi, val, true);
+}
+void NGA_Scale_patch64(int g_a, int64_t lo[], int64_t hi[], void* alpha) {
+  unary_patch<int64_t>("NGA_Scale_patch64", arrays::detail::UnaryOp::Scale, g_a, lo, hi, alpha, true);
+}
+
+void GA_Copy(int g_a, int g_b) {
+  guarded("GA_Copy", [&] {
+    const Array& a = array("GA_Copy", g_a);
+    Array& b = array("GA_Copy", g_b);
+    arrays::detail::copy_patch(a, arrays::full_lo(a), arrays::full_hi(a), b, arrays::full_lo(b), arrays::full_hi(b),
+                               false);
+  });
+}
+void NGA_Copy_patch(char trans, int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]) {
+  copy_patch<int>("NGA_Copy_patch", trans, g_a, alo, ahi, g_b, blo, bhi);
+}
+void NGA_Copy_patch64(char trans, int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[]) {
+  copy_patch<int64_t>("NGA_Copy_patch64", trans, g_a, alo, ahi, g_b, blo, bhi);
+}
+
+void GA_Add(void* alpha, int g_a, void* beta, int g_b, int g_c) {
+  guarded("GA_Add", [&] {
+    require_value("GA_Add", "alpha", alpha);
+    require_value("GA_Add", "beta", beta);
+    const Array& a = array("GA_Add", g_a);
+    const Array& b = array("GA_Add", g_b);
+    Array& c = array("GA_Add", g_c);
+    arrays::detail::binary_patch(arrays::detail::BinaryOp::Add, alpha, a, arrays::full_lo(a), arrays::full_hi(a),
+                                 beta, b, arrays::full_lo(b), arrays::full_hi(b), c, arrays::full_lo(c),
+                                 arrays::full_hi(c));
+  });
+}
+void NGA_Add_patch(void* alpha, int g_a, int alo[], int ahi[], void* beta, int g_b, int blo[], int bhi[], int g_c,
+                   int clo[], int chi[]) {
+  add_patch<int>("NGA_Add_patch", alpha, g_a, alo, ahi, beta, g_b, blo, bhi, g_c, clo, chi);
+}
+void NGA_Add_patch64(void* alpha, int g_a, int64_t alo[], int64_t ahi[], void* beta, int g_b, int64_t blo[],
+                     int64_t bhi[], int g_c, int64_t clo[], int64_t chi[]) {
+  add_patch<int64_t>("NGA_Add_patch64", alpha, g_a, alo, ahi, beta, g_b, blo, bhi, g_c, clo, chi);
+}
+
+double GA_Ddot(int g_a, int g_b) { return dot<double>("GA_Ddot", g_a, g_b, ElemType::Double, "C_DBL"); }
+int GA_Idot(int g_a, int g_b) { return dot<int>("GA_Idot", g_a, g_b, ElemType::Int, "C_INT"); }
+long GA_Ldot(int g_a, int g_b) { return dot<long>("GA_Ldot", g_a, g_b, ElemType::Long, "C_LONG"); }
+float GA_Fdot(int g_a, int g_b) { return dot<float>("GA_Fdot", g_a, g_b, ElemType::Float, "C_FLOAT"); }
+double NGA_Ddot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]) {
+  return ddot_patch<int>("NGA_Ddot_patch", g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);
+}
+double NGA_Ddot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b, int64_t blo[],
+                        int64_t bhi[]) {
+  return ddot_patch<int64_t>("NGA_Ddot_patch64", g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);
+}
+
+void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b, double beta, int g_c) {
+  dgemm("GA_Dgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+void GA_Dgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, int g_a, int g_b, double beta,
+                int g_c) {
+  dgemm("GA_Dgemm64", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
+}
+void GA_Transpose(int g_a, int g_b) {
+  guarded("GA_Transpose", [&] { linalg::detail::transpose(array("GA_Transpose", g_a), array("GA_Transpose", g_b)); });
+}
+void GA_Symmetrize(int g_a) {
+  guarded("GA_Symmetrize", [&] { linalg::detail::symmetrize(array("GA_Symmetrize", g_a)); });
+}
+
+void GA_Print(int g_a) {
+  guarded("GA_Print", [&] {
+    std::ostringstream out;
+    arrays::print(array("GA_Print", g_a), out);
+    std::cout << out.str() << std::flush;
+  });
+}
+void GA_Print_distribution(int g_a) {
+  guarded("GA_Print_distribution", [&] {
+    const Array& a = array("GA_Print_distribution", g_a);
+    a.sync_group();
+    if (a.group().rank() != 0) return;
+    std::ostringstream out;
+    out << "Array Handle=" << g_a << " Name:'" << a.name() << "' Data Type:" << rma::to_string(a.type()) << "\n";
+    for (int p = 0; p < a.group().size(); ++p) {
+      const arrays::Patch b = a.owned(a.group().world_rank(p));
+      out << "  process " << p << " owns ";
+      if (b.empty()) {
+        out << "nothing\n";
+        continue;
+      }
+      for (int d = 0; d < a.ndim(); ++d) out << (d ? " x " : "") << "[" << b.lo[d] << ":" << b.hi[d] - 1 << "]";
+      out << "\n";
+    }
+    std::cout << out.str() << std::flush;
+  });
+}
+void GA_Summarize(int) {
+  guarded("GA_Summarize", [] {
+    if (rma::rank() == 0) std::cout << arrays::summary() << std::flush;
+  });
+}
+
+}  // extern "C"

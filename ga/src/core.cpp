@@ -1,0 +1,261 @@
+// The GA_Error abort, GA's element types, the process-group and array handle tables, array
+// creation, and the index checks of GA's C interface.
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+
+#include <mpi.h>
+
+#include "armada/rma/runtime.hpp"
+#include "internal.hpp"
+
+namespace armada::ga {
+
+namespace {
+
+std::string rank_prefix() {
+  return rma::initialized() ? "[rank " + std::to_string(rma::rank()) + "] " : std::string();
+}
+
+/// One GA handle: a planned array (between GA_Create_handle and GA_Allocate) or a live one.
+struct Slot {
+  std::optional<Plan> plan;
+  Array array;
+  int type = 0;
+};
+
+// GA's own handles are offset too: small integers (0, 1, an uninitialized variable) are never
+// valid, so they are reported instead of naming some other array.
+constexpr int handle_base = 1000;
+std::vector<Slot> g_arrays;
+std::vector<std::optional<rma::Group>> g_groups;  // GA group handle = index
+int g_default_pgroup = world_pgroup;
+
+Slot& slot(const char* function, int g_a) {
+  const long i = static_cast<long>(g_a) - handle_base;
+  if (i < 0 || i >= static_cast<long>(g_arrays.size()) || (!g_arrays[i].plan && !g_arrays[i].array.valid()))
+    bad_argument(function, "g_a", std::to_string(g_a), "not a live global array handle");
+  return g_arrays[static_cast<std::size_t>(i)];
+}
+
+}  // namespace
+
+[[noreturn]] void abort_job(const std::string& message, int code) {
+  std::fprintf(stderr, "GA_Error: %s\n", message.c_str());
+  std::fflush(nullptr);
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+  std::_Exit(code ? code : 1);
+}
+
+[[noreturn]] void bad_argument(const char* function, const std::string& argument, const std::string& value,
+                               const std::string& reason) {
+  throw rma::InvalidArgument(function, argument, value, reason);
+}
+
+[[noreturn]] void abort_current_exception(const char* function) noexcept {
+  std::string message;
+  try {
+    try {
+      throw;
+    } catch (const rma::Error& e) {
+      message = e.what();
+      // An error found by the layer below names its own operation: say which GA call it was.
+      if (e.operation() != function) message += std::string(" (in ") + function + ")";
+    } catch (const std::bad_alloc&) {
+      message = rank_prefix() + function + ": out of memory";
+    } catch (const std::exception& e) {
+      message = rank_prefix() + function + ": " + e.what();
+    } catch (...) {
+      message = rank_prefix() + function + ": unknown error";
+    }
+  } catch (...) {
+    message = function;
+  }
+  abort_job(message, 1);
+}
+
+// ---- element types ----------------------------------------------------------------------------
+
+ElemType elem_type(const char* function, int type) {
+  switch (type) {
+    case C_INT: return ElemType::Int;
+    case C_LONG: case C_LONGLONG: case F_INT: return ElemType::Long;  // 8 bytes each (LP64)
+    case C_FLOAT: case F_REAL: return ElemType::Float;
+    case C_DBL: case F_DBL: return ElemType::Double;
+    case C_SCPL: case F_SCPL: return ElemType::ComplexFloat;
+    case C_DCPL: case F_DCPL: return ElemType::ComplexDouble;
+  }
+  bad_argument(function, "type", std::to_string(type),
+               "not an array type GA and Armada share (C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, "
+               "C_DCPL or their F_ names)");
+}
+
+std::string type_name(int type) {
+  switch (type) {
+    case C_INT: return "C_INT";
+    case C_LONG: return "C_LONG";
+    case C_LONGLONG: return "C_LONGLONG";
+    case C_FLOAT: return "C_FLOAT";
+    case C_DBL: return "C_DBL";
+    case C_SCPL: return "C_SCPL";
+    case C_DCPL: return "C_DCPL";
+    case F_INT: return "F_INT";
+    case F_REAL: return "F_REAL";
+    case F_DBL: return "F_DBL";
+    case F_SCPL: return "F_SCPL";
+    case F_DCPL: return "F_DCPL";
+  }
+  return std::to_string(type);
+}
+
+// ---- process groups ---------------------------------------------------------------------------
+
+rma::Group group(const char* function, int handle) {
+  if (handle == world_pgroup) return rma::Group::world();
+  if (handle < 0 || handle >= static_cast<int>(g_groups.size()) || !g_groups[static_cast<std::size_t>(handle)])
+    bad_argument(function, "p_handle", std::to_string(handle), "not a live process group handle");
+  return *g_groups[static_cast<std::size_t>(handle)];
+}
+
+int add_group(rma::Group g) {
+  g_groups.emplace_back(std::move(g));
+  return static_cast<int>(g_groups.size()) - 1;
+}
+
+void forget_group(const char* function, int handle) {
+  group(function, handle);
+  if (handle == world_pgroup) bad_argument(function, "p_handle", std::to_string(handle), "the world group stays");
+  g_groups[static_cast<std::size_t>(handle)].reset();
+  if (g_default_pgroup == handle) g_default_pgroup = world_pgroup;
+}
+
+int default_pgroup() { return g_default_pgroup; }
+void set_default_pgroup(int handle) { g_default_pgroup = handle; }
+rma::Group default_group() { return group("GA default group", g_default_pgroup); }
+
+int handle_of(const rma::Group& g) {
+  if (g == rma::Group::world()) return world_pgroup;
+  for (std::size_t i = 0; i < g_groups.size(); ++i)
+    if (g_groups[i] && *g_groups[i] == g) return static_cast<int>(i);
+  return add_group(g);
+}
+
+// ---- arrays -----------------------------------------------------------------------------------
+
+int create(const char* function, const Plan& plan) {
+  const ElemType type = elem_type(function, plan.type);
+  if (plan.dims.size() < 1 || plan.dims.size() > GA_MAX_DIM)
+    bad_argument(function, "ndim", std::to_string(plan.dims.size()), "must be 1 .. 7");
+  for (int d = 0; d < plan.dims.size(); ++d)
+    if (plan.dims[d] < 1)
+      bad_argument(function, "dims[" + std::to_string(d) + "]", std::to_string(plan.dims[d]), "must be >= 1");
+  arrays::ArrayOptions options;
+  options.name = plan.name;
+  options.chunk = plan.chunk;
+  options.ghosts = plan.ghosts;
+  options.block_starts = plan.block_starts;
+  options.group = group(function, plan.pgroup_set ? plan.pgroup : g_default_pgroup);
+  return adopt(Array::create(type, plan.dims, options), plan.type);
+}
+
+int new_handle() {
+  g_arrays.push_back(Slot{Plan{}, Array{}, 0});
+  return handle_base + static_cast<int>(g_arrays.size()) - 1;
+}
+
+Plan& plan_of(const char* function, int g_a) {
+  Slot& s = slot(function, g_a);
+  if (!s.plan) bad_argument(function, "g_a", std::to_string(g_a), "is allocated already (GA_Allocate)");
+  return *s.plan;
+}
+
+void allocate(const char* function, int g_a) {
+  Plan plan = plan_of(function, g_a);
+  if (plan.type == 0) bad_argument(function, "g_a", std::to_string(g_a), "has no data yet (NGA_Set_data)");
+  const int made = create(function, plan);
+  // The new array takes over g_a's slot (GA programs keep the handle they planned with).
+  Slot& s = g_arrays[static_cast<std::size_t>(g_a - handle_base)];
+  s = std::move(g_arrays.back());
+  g_arrays.pop_back();
+  (void)made;
+}
+
+Array& array(const char* function, int g_a) {
+  Slot& s = slot(function, g_a);
+  if (s.plan) bad_argument(function, "g_a", std::to_string(g_a), "is not allocated yet (GA_Allocate)");
+  return s.array;
+}
+
+int ga_type(const char* function, int g_a) {
+  array(function, g_a);
+  return g_arrays[static_cast<std::size_t>(g_a - handle_base)].type;
+}
+
+int adopt(Array a, int type) {
+  g_arrays.push_back(Slot{std::nullopt, std::move(a), type});
+  return handle_base + static_cast<int>(g_arrays.size()) - 1;
+}
+
+void forget_array(int g_a) { g_arrays[static_cast<std::size_t>(g_a - handle_base)] = Slot{}; }
+
+void destroy_all() {
+  for (Slot& s : g_arrays)
+    if (s.array.valid()) s.array.destroy();
+  g_arrays.clear();
+  g_groups.clear();
+  g_default_pgroup = world_pgroup;
+}
+
+int world_rank_of(const char* function, const Array& a, int iproc) {
+  const rma::Group& g = a.group();
+  if (iproc < 0 || iproc >= g.size())
+    bad_argument(function, "iproc", std::to_string(iproc),
+                 "not a process of the array's group (size " + std::to_string(g.size()) + ")");
+  return g.world_rank(iproc);
+}
+
+// ---- index checks -----------------------------------------------------------------------------
+
+std::string tuple_text(int n, const Index* v) {
+  std::string s = "{";
+  for (int d = 0; d < n; ++d) s += (d ? ", " : "") + std::to_string(v[d]);
+  return s + "}";
+}
+
+template <class I>
+arrays::Patch patch(const char* function, const Array& a, const I* lo, const I* hi, const char* lo_name,
+                    const char* hi_name) {
+  const int n = a.ndim();
+  if (!lo) bad_argument(function, lo_name, "NULL", "an index tuple is required");
+  if (!hi) bad_argument(function, hi_name, "NULL", "an index tuple is required");
+  const Coord& dims = a.dims();
+  for (int d = 0; d < n; ++d) {
+    const std::string at = "[" + std::to_string(d) + "]";
+    if (lo[d] < 0 || lo[d] >= dims[d])
+      bad_argument(function, lo_name + at, std::to_string(lo[d]),
+                   "outside the array (dims " + tuple_text(n, dims.data()) + ", indices from 0)");
+    if (hi[d] < lo[d] || hi[d] >= dims[d])
+      bad_argument(function, hi_name + at, std::to_string(hi[d]),
+                   "must be in " + std::string(lo_name) + at + " .. dims" + at + "-1 = " + std::to_string(lo[d]) +
+                       " .. " + std::to_string(dims[d] - 1) + " (GA's patches are inclusive)");
+  }
+  return arrays::Patch{coord(n, lo), upper(n, hi)};
+}
+
+template <class I>
+Coord leading(const char*, const Array& a, const I* ld) {
+  if (!ld || a.ndim() == 1) return {};  // arrays checks the extents against the patch
+  return coord(a.ndim() - 1, ld);
+}
+
+template arrays::Patch patch<int>(const char*, const Array&, const int*, const int*, const char*, const char*);
+template arrays::Patch patch<std::int64_t>(const char*, const Array&, const std::int64_t*, const std::int64_t*,
+                                           const char*, const char*);
+template Coord leading<int>(const char*, const Array&, const int*);
+template Coord leading<std::int64_t>(const char*, const Array&, const std::int64_t*);
+
+}  // namespace armada::ga

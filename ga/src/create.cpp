@@ -1,0 +1,314 @@
+// Array creation (the NGA_Create family and the handle path), duplicate, destroy, inquiry.
+#include <cstring>
+
+#include "internal.hpp"
+
+using namespace armada;
+using namespace armada::ga;
+
+namespace {
+
+template <class I>
+Coord tuple(const char* function, const char* argument, int ndim, const I* v) {
+  if (ndim < 1 || ndim > GA_MAX_DIM) bad_argument(function, "ndim", std::to_string(ndim), "must be 1 .. 7");
+  if (!v) bad_argument(function, argument, "NULL", std::to_string(ndim) + " entries are required");
+  return coord(ndim, v);
+}
+
+template <class I>
+Coord optional_tuple(int ndim, const I* v) {
+  return v ? coord(ndim, v) : Coord{};
+}
+
+/// GA's irregular map (block[d] blocks per dimension; map: their first indices, dimension after
+/// dimension) as arrays' block starts.
+template <class I>
+std::vector<std::vector<Index>> block_starts(const char* function, int ndim, const I* block, const I* map) {
+  if (!block) bad_argument(function, "block", "NULL", "the number of blocks per dimension is required");
+  if (!map) bad_argument(function, "map", "NULL", "the first index of every block is required");
+  std::vector<std::vector<Index>> starts(static_cast<std::size_t>(ndim));
+  const I* next = map;
+  for (int d = 0; d < ndim; ++d) {
+    if (block[d] < 1)
+      bad_argument(function, "block[" + std::to_string(d) + "]", std::to_string(block[d]), "must be >= 1");
+    starts[static_cast<std::size_t>(d)].assign(next, next + block[d]);
+    next += block[d];
+  }
+  return starts;
+}
+
+/// The plan every NGA_Create form starts from; the caller adds its distribution.
+template <class I>
+Plan base_plan(const char* function, int type, int ndim, const I* dims, const char* name, const I* width, int pgroup,
+               bool pgroup_set) {
+  require_initialized(function);
+  Plan plan;
+  plan.type = type;
+  plan.dims = tuple(function, "dims", ndim, dims);
+  plan.ghosts = optional_tuple(ndim, width);
+  plan.name = name ? name : "";
+  plan.pgroup = pgroup;
+  plan.pgroup_set = pgroup_set;
+  return plan;
+}
+
+template <class I>
+int create_regular(const char* function, int type, int ndim, const I* dims, const char* name, const I* chunk,
+                   const I* width, int pgroup, bool pgroup_set) {
+  return guarded(function, [&] {
+    Plan plan = base_plan(function, type, ndim, dims, name, width, pgroup, pgroup_set);
+    plan.chunk = optional_tuple(ndim, chunk);
+    return create(function, plan);
+  });
+}
+
+template <class I>
+int create_irregular(const char* function, int type, int ndim, const I* dims, const char* name, const I* block,
+                     const I* map, const I* width, int pgroup, bool pgroup_set) {
+  return guarded(function, [&] {
+    Plan plan = base_plan(function, type, ndim, dims, name, width, pgroup, pgroup_set);
+    plan.block_starts = block_starts(function, ndim, block, map);
+    return create(function, plan);
+  });
+}
+
+template <class I>
+void inquire(const char* function, int g_a, int* type, int* ndim, I* dims) {
+  guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    if (type) *type = ga_type(function, g_a);
+    if (ndim) *ndim = a.ndim();
+    if (dims)
+      for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<I>(a.dims()[d]);
+  });
+}
+
+template <class I>
+void distribution(const char* function, int g_a, int iproc, I* lo, I* hi) {
+  guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    if (!lo || !hi) bad_argument(function, lo ? "hi" : "lo", "NULL", "room for ndim indices is required");
+    const arrays::Patch p = a.owned(world_rank_of(function, a, iproc));
+    for (int d = 0; d < a.ndim(); ++d) {
+      const bool none = p.empty();
+      lo[d] = static_cast<I>(none ? 0 : p.lo[d]);
+      hi[d] = static_cast<I>(none ? -1 : p.hi[d] - 1);
+    }
+  });
+}
+
+/// The ndim a property setter needs: set by NGA_Set_data first, as in GA.
+Plan& planned_with_data(const char* function, int g_a) {
+  Plan& p = plan_of(function, g_a);
+  if (p.type == 0) bad_argument(function, "g_a", std::to_string(g_a), "call NGA_Set_data first");
+  return p;
+}
+
+template <class I>
+void set_data(const char* function, int g_a, int ndim, const I* dims, int type) {
+  guarded(function, [&] {
+    Plan& p = plan_of(function, g_a);
+    elem_type(function, type);
+    p.dims = tuple(function, "dims", ndim, dims);
+    p.type = type;
+  });
+}
+template <class I>
+void set_chunk(const char* function, int g_a, const I* chunk) {
+  guarded(function, [&] {
+    Plan& p = planned_with_data(function, g_a);
+    p.chunk = optional_tuple(p.dims.size(), chunk);
+  });
+}
+template <class I>
+void set_ghosts(const char* function, int g_a, const I* width) {
+  guarded(function, [&] {
+    Plan& p = planned_with_data(function, g_a);
+    p.ghosts = tuple(function, "width", p.dims.size(), width);
+  });
+}
+template <class I>
+void set_irreg(const char* function, int g_a, const I* map, const I* block) {
+  guarded(function, [&] {
+    Plan& p = planned_with_data(function, g_a);
+    p.block_starts = block_starts(function, p.dims.size(), block, map);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int NGA_Create(int type, int ndim, int dims[], char* name, int chunk[]) {
+  return create_regular<int>("NGA_Create", type, ndim, dims, name, chunk, nullptr, 0, false);
+}
+int NGA_Create_config(int type, int ndim, int dims[], char* name, int chunk[], int p_handle) {
+  return create_regular<int>("NGA_Create_config", type, ndim, dims, name, chunk, nullptr, p_handle, true);
+}
+int NGA_Create_irreg(int type, int ndim, int dims[], char* name, int block[], int map[]) {
+  return create_irregular<int>("NGA_Create_irreg", type, ndim, dims, name, block, map, nullptr, 0, false);
+}
+int NGA_Create_irreg_config(int type, int ndim, int dims[], char* name, int block[], int map[], int p_handle) {
+  return create_irregular<int>("NGA_Create_irreg_config", type, ndim, dims, name, block, map, nullptr, p_handle,
+                               true);
+}
+int NGA_Create_ghosts(int type, int ndim, int dims[], int width[], char* name, int chunk[]) {
+  return create_regular<int>("NGA_Create_ghosts", type, ndim, dims, name, chunk, width, 0, false);
+}
+int NGA_Create_ghosts_config(int type, int ndim, int dims[], int width[], char* name, int chunk[], int p_handle) {
+  return create_regular<int>("NGA_Create_ghosts_config", type, ndim, dims, name, chunk, width, p_handle, true);
+}
+int NGA_Create_ghosts_irreg(int type, int ndim, int dims[], int width[], char* name, int nblock[], int map[]) {
+  return create_irregular<int>("NGA_Create_ghosts_irreg", type, ndim, dims, name, nblock, map, width, 0, false);
+}
+int NGA_Create64(int type, int ndim, int64_t dims[], char* name, int64_t chunk[]) {
+  return create_regular<int64_t>("NGA_Create64", type, ndim, dims, name, chunk, nullptr, 0, false);
+}
+int NGA_Create_config64(int type, int ndim, int64_t dims[], char* name, int64_t chunk[], int p_handle) {
+  return create_regular<int64_t>("NGA_Create_config64", type, ndim, dims, name, chunk, nullptr, p_handle, true);
+}
+int NGA_Create_irreg64(int type, int ndim, int64_t dims[], char* name, int64_t block[], int64_t map[]) {
+  return create_irregular<int64_t>("NGA_Create_irreg64", type, ndim, dims, name, block, map, nullptr, 0, false);
+}
+int NGA_Create_ghosts64(int type, int ndim, int64_t dims[], int64_t width[], char* name, int64_t chunk[]) {
+  return create_regular<int64_t>("NGA_Create_ghosts64", type, ndim, dims, name, chunk, width, 0, false);
+}
+
+int NGA_Create_irreg_config64(int type, int ndim, int64_t dims[], char* name, int64_t block[], int64_t map[],
+                              int p_handle) {
+  return create_irregular<int64_t>("NGA_Create_irreg_config64", type, ndim, dims, name, block, map, nullptr,
+                                   p_handle, true);
+}
+int NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name, int64_t chunk[],
+                               int p_handle) {
+  return create_regular<int64_t>("NGA_Create_ghosts_config64", type, ndim, dims, name, chunk, width, p_handle, true);
+}
+int NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[], char* name, int64_t nblock[],
+                              int64_t map[]) {
+  return create_irregular<int64_t>("NGA_Create_ghosts_irreg64", type, ndim, dims, name, nblock, map, width, 0, false);
+}
+int NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[], char* name, int nblock[], int map[],
+                                   int p_handle) {
+  return create_irregular<int>("NGA_Create_ghosts_irreg_config", type, ndim, dims, name, nblock, map, width, p_handle,
+                               true);
+}
+int NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name,
+                                     int64_t nblock[], int64_t map[], int p_handle) {
+  return create_irregular<int64_t>("NGA_Create_ghosts_irreg_config64", type, ndim, dims, name, nblock, map, width,
+                                   p_handle, true);
+}
+
+// ---- the handle path ----------------------------------------------------------------------------
+
+int GA_Create_handle(void) {
+  return guarded("GA_Create_handle", [] {
+    require_initialized("GA_Create_handle");
+    return new_handle();
+  });
+}
+void NGA_Set_data(int g_a, int ndim, int dims[], int type) { set_data("NGA_Set_data", g_a, ndim, dims, type); }
+void GA_Set_data(int g_a, int ndim, int dims[], int type) { set_data("GA_Set_data", g_a, ndim, dims, type); }
+void NGA_Set_data64(int g_a, int ndim, int64_t dims[], int type) { set_data("NGA_Set_data64", g_a, ndim, dims, type); }
+void GA_Set_data64(int g_a, int ndim, int64_t dims[], int type) { set_data("GA_Set_data64", g_a, ndim, dims, type); }
+
+void GA_Set_chunk(int g_a, int chunk[]) { set_chunk("GA_Set_chunk", g_a, chunk); }
+void GA_Set_chunk64(int g_a, int64_t chunk[]) { set_chunk("GA_Set_chunk64", g_a, chunk); }
+void GA_Set_ghosts(int g_a, int width[]) { set_ghosts("GA_Set_ghosts", g_a, width); }
+void GA_Set_ghosts64(int g_a, int64_t width[]) { set_ghosts("GA_Set_ghosts64", g_a, width); }
+void NGA_Set_ghosts64(int g_a, int64_t width[]) { set_ghosts("NGA_Set_ghosts64", g_a, width); }
+void GA_Set_irreg_distr(int g_a, int map[], int block[]) { set_irreg("GA_Set_irreg_distr", g_a, map, block); }
+void GA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]) {
+  set_irreg("GA_Set_irreg_distr64", g_a, map, block);
+}
+void NGA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]) {
+  set_irreg("NGA_Set_irreg_distr64", g_a, map, block);
+}
+void GA_Set_array_name(int g_a, char* name) {
+  guarded("GA_Set_array_name", [&] { plan_of("GA_Set_array_name", g_a).name = name ? name : ""; });
+}
+void GA_Set_pgroup(int g_a, int p_handle) {
+  guarded("GA_Set_pgroup", [&] {
+    Plan& p = plan_of("GA_Set_pgroup", g_a);
+    group("GA_Set_pgroup", p_handle);
+    p.pgroup = p_handle;
+    p.pgroup_set = true;
+  });
+}
+int GA_Allocate(int g_a) {
+  return guarded("GA_Allocate", [&] {
+    allocate("GA_Allocate", g_a);
+    return 1;
+  });
+}
+
+int GA_Duplicate(int g_a, char* array_name) {
+  return guarded("GA_Duplicate", [&] {
+    const Array& a = array("GA_Duplicate", g_a);
+    return adopt(a.duplicate(array_name ? array_name : ""), ga_type("GA_Duplicate", g_a));
+  });
+}
+void GA_Destroy(int g_a) {
+  guarded("GA_Destroy", [&] {
+    array("GA_Destroy", g_a).destroy();
+    forget_array(g_a);
+  });
+}
+
+// ---- inquiry ------------------------------------------------------------------------------------
+
+void NGA_Inquire(int g_a, int* type, int* ndim, int dims[]) { inquire("NGA_Inquire", g_a, type, ndim, dims); }
+void NGA_Inquire64(int g_a, int* type, int* ndim, int64_t dims[]) {
+  inquire("NGA_Inquire64", g_a, type, ndim, dims);
+}
+char* GA_Inquire_name(int g_a) {
+  return guarded("GA_Inquire_name", [&] { return const_cast<char*>(array("GA_Inquire_name", g_a).name().c_str()); });
+}
+int GA_Ndim(int g_a) {
+  return guarded("GA_Ndim", [&] { return array("GA_Ndim", g_a).ndim(); });
+}
+int GA_Valid_handle(int g_a) {
+  try {
+    array("GA_Valid_handle", g_a);
+    return 1;
+  } catch (...) {
+    return 0;
+  }
+}
+void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]) {
+  distribution("NGA_Distribution", g_a, iproc, lo, hi);
+}
+void NGA_Distribution64(int g_a, int iproc, int64_t lo[], int64_t hi[]) {
+  distribution("NGA_Distribution64", g_a, iproc, lo, hi);
+}
+int NGA_Locate(int g_a, int subscript[]) {
+  return guarded("NGA_Locate", [&] {
+    const Array& a = array("NGA_Locate", g_a);
+    const arrays::Patch p = patch("NGA_Locate", a, subscript, subscript, "subscript", "subscript");
+    return a.group().group_rank(a.locate(p.lo));
+  });
+}
+int NGA_Locate64(int g_a, int64_t subscript[]) {
+  return guarded("NGA_Locate64", [&] {
+    const Array& a = array("NGA_Locate64", g_a);
+    const arrays::Patch p = patch("NGA_Locate64", a, subscript, subscript, "subscript", "subscript");
+    return a.group().group_rank(a.locate(p.lo));
+  });
+}
+int NGA_Ndim(int g_a) { return GA_Ndim(g_a); }
+int NGA_Valid_handle(int g_a) { return GA_Valid_handle(g_a); }
+char* NGA_Inquire_name(int g_a) { return GA_Inquire_name(g_a); }
+int NGA_Get_pgroup(int g_a) {
+  return guarded("NGA_Get_pgroup", [&] { return handle_of(array("NGA_Get_pgroup", g_a).group()); });
+}
+
+void NGA_Destroy(int g_a) { GA_Destroy(g_a); }
+int NGA_Duplicate(int g_a, char* array_name) { return GA_Duplicate(g_a, array_name); }
+void NGA_Set_array_name(int g_a, char* name) { GA_Set_array_name(g_a, name); }
+void NGA_Set_chunk(int g_a, int chunk[]) { GA_Set_chunk(g_a, chunk); }
+void NGA_Set_ghosts(int g_a, int width[]) { GA_Set_ghosts(g_a, width); }
+void NGA_Set_irreg_distr(int g_a, int map[], int block[]) { GA_Set_irreg_distr(g_a, map, block); }
+void NGA_Set_pgroup(int g_a, int p_handle) { GA_Set_pgroup(g_a, p_handle); }
+int NGA_Allocate(int g_a) { return GA_Allocate(g_a); }
+int NGA_Create_handle(void) { return GA_Create_handle(); }
+
+}  // extern "C"

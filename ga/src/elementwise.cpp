@@ -1,0 +1,150 @@
+// Element-wise operations on whole arrays and patches (abs, add constant, reciprocal, multiply,
+// divide, maximum, minimum), select, periodic patch operations, the owners of a patch, and small
+// inquiries.
+#include <mpi.h>
+
+#include "armada/arrays/arrays.hpp"
+#include "internal.hpp"
+
+using namespace armada;
+using namespace armada::ga;
+using arrays::detail::BinaryOp;
+using arrays::detail::UnaryOp;
+
+namespace {
+
+void unary(const char* function, UnaryOp op, int g_a, const int* lo, const int* hi, const void* value) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    if ((op == UnaryOp::AddConstant) && !value)
+      bad_argument(function, "alpha", "NULL", "a value of the array's type is required");
+    const arrays::Patch p = lo || hi ? patch(function, a, lo, hi) : arrays::Patch{arrays::full_lo(a), arrays::full_hi(a)};
+    arrays::detail::unary_patch(op, a, p.lo, p.hi, value);
+  });
+}
+
+void binary(const char* function, BinaryOp op, int g_a, const int* alo, const int* ahi, int g_b, const int* blo,
+            const int* bhi, int g_c, const int* clo, const int* chi, bool patches) {
+  guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    const Array& b = array(function, g_b);
+    Array& c = array(function, g_c);
+    const auto whole = [](const Array& x) { return arrays::Patch{arrays::full_lo(x), arrays::full_hi(x)}; };
+    const arrays::Patch pa = patches ? patch(function, a, alo, ahi, "alo", "ahi") : whole(a);
+    const arrays::Patch pb = patches ? patch(function, b, blo, bhi, "blo", "bhi") : whole(b);
+    const arrays::Patch pc = patches ? patch(function, c, clo, chi, "clo", "chi") : whole(c);
+    arrays::detail::binary_patch(op, nullptr, a, pa.lo, pa.hi, nullptr, b, pb.lo, pb.hi, c, pc.lo, pc.hi);
+  });
+}
+
+enum class Kind { Get, Put, Acc };
+
+void periodic(const char* function, Kind kind, int g_a, const int* lo, const int* hi, void* buf, const int* ld,
+              const void* alpha) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    if (!lo || !hi) bad_argument(function, lo ? "hi" : "lo", "NULL", "an index tuple is required");
+    if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
+    if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+    // lo may lie outside the array (it wraps); arrays checks the extents.
+    const Coord l = coord(a.ndim(), lo), h = upper(a.ndim(), hi), b = leading(function, a, ld);
+    switch (kind) {
+      case Kind::Get: a.periodic_get(l, h, buf, b); break;
+      case Kind::Put: a.periodic_put(l, h, buf, b); break;
+      case Kind::Acc: a.periodic_acc(l, h, buf, alpha, b); break;
+    }
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+void GA_Abs_value(int g_a) { unary("GA_Abs_value", UnaryOp::Abs, g_a, nullptr, nullptr, nullptr); }
+void GA_Abs_value_patch(int g_a, int* lo, int* hi) { unary("GA_Abs_value_patch", UnaryOp::Abs, g_a, lo, hi, nullptr); }
+void GA_Add_constant(int g_a, void* alpha) {
+  unary("GA_Add_constant", UnaryOp::AddConstant, g_a, nullptr, nullptr, alpha);
+}
+void GA_Add_constant_patch(int g, int* lo, int* hi, void* alpha) {
+  unary("GA_Add_constant_patch", UnaryOp::AddConstant, g, lo, hi, alpha);
+}
+void GA_Recip(int g_a) { unary("GA_Recip", UnaryOp::Reciprocal, g_a, nullptr, nullptr, nullptr); }
+void GA_Recip_patch(int g_a, int* lo, int* hi) { unary("GA_Recip_patch", UnaryOp::Reciprocal, g_a, lo, hi, nullptr); }
+
+#define ARMADA_GA_ELEM(ga_name, op)                                                                    \
+  void GA_Elem_##ga_name(int g_a, int g_b, int g_c) {                                                 \
+    binary("GA_Elem_" #ga_name, BinaryOp::op, g_a, nullptr, nullptr, g_b, nullptr, nullptr, g_c, nullptr, \
+           nullptr, false);                                                                            \
+  }                                                                                                    \
+  void GA_Elem_##ga_name##_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, \
+                                 int* chi) {                                                           \
+    binary("GA_Elem_" #ga_name "_patch", BinaryOp::op, g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi, true); \
+  }
+ARMADA_GA_ELEM(multiply, Multiply)
+ARMADA_GA_ELEM(divide, Divide)
+ARMADA_GA_ELEM(maximum, Max)
+ARMADA_GA_ELEM(minimum, Min)
+#undef ARMADA_GA_ELEM
+
+void NGA_Periodic_get(int g_a, int lo[], int hi[], void* buf, int ld[]) {
+  periodic("NGA_Periodic_get", Kind::Get, g_a, lo, hi, buf, ld, nullptr);
+}
+void NGA_Periodic_put(int g_a, int lo[], int hi[], void* buf, int ld[]) {
+  periodic("NGA_Periodic_put", Kind::Put, g_a, lo, hi, buf, ld, nullptr);
+}
+void NGA_Periodic_acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha) {
+  periodic("NGA_Periodic_acc", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
+}
+
+// op "max" or "min"; index: the element's zero-based subscript (ties: the first in row-major
+// order).
+void NGA_Select_elem(int g_a, char* op, void* val, int* index) {
+  guarded("NGA_Select_elem", [&] {
+    const Array& a = array("NGA_Select_elem", g_a);
+    const std::string o = op ? op : "";
+    if (o != "max" && o != "min")
+      bad_argument("NGA_Select_elem", "op", op ? "\"" + o + "\"" : "NULL", "must be \"max\" or \"min\"");
+    if (!val) bad_argument("NGA_Select_elem", "val", "NULL", "room for one element is required");
+    const Coord at = arrays::detail::select(a, arrays::full_lo(a), arrays::full_hi(a), o == "max", val);
+    if (index)
+      for (int d = 0; d < a.ndim(); ++d) index[d] = static_cast<int>(at[d]);
+  });
+}
+
+// The owners of [lo, hi]: their number; map gets each one's part (lo then hi, inclusive, ndim
+// entries each) and procs its process id in the array's group. Both need room for every owner.
+int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]) {
+  return guarded("NGA_Locate_region", [&] {
+    const Array& a = array("NGA_Locate_region", g_a);
+    const arrays::Patch p = patch("NGA_Locate_region", a, lo, hi);
+    const std::vector<arrays::Owner> owners = a.locate_region(p.lo, p.hi);
+    const int n = a.ndim();
+    for (std::size_t k = 0; k < owners.size(); ++k) {
+      if (procs) procs[k] = a.group().group_rank(owners[k].rank);
+      if (map)
+        for (int d = 0; d < n; ++d) {
+          map[k * 2 * n + d] = static_cast<int>(owners[k].patch.lo[d]);
+          map[k * 2 * n + n + d] = static_cast<int>(owners[k].patch.hi[d] - 1);
+        }
+    }
+    return static_cast<int>(owners.size());
+  });
+}
+
+int GA_Has_ghosts(int g_a) {
+  return guarded("GA_Has_ghosts", [&] {
+    const Coord w = array("GA_Has_ghosts", g_a).ghosts();
+    for (int d = 0; d < w.size(); ++d)
+      if (w[d] > 0) return 1;
+    return 0;
+  });
+}
+int NGA_Has_ghosts(int g_a) { return GA_Has_ghosts(g_a); }
+int GA_Get_dimension(int g_a) {
+  return guarded("GA_Get_dimension", [&] { return array("GA_Get_dimension", g_a).ndim(); });
+}
+int NGA_Get_dimension(int g_a) { return GA_Get_dimension(g_a); }
+double GA_Wtime(void) { return MPI_Wtime(); }
+double NGA_Wtime(void) { return GA_Wtime(); }
+
+}  // extern "C"

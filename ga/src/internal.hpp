@@ -1,0 +1,131 @@
+// What the files of ga/ share: the table of array handles and process groups, GA's types, the
+// index conversion of GA's C interface, and the GA_Error-style abort every entry point ends in
+// when its arguments are bad.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "armada/arrays/arrays.hpp"
+#include "armada/linalg/gemm.hpp"
+#include "armada/rma/error.hpp"
+#include "armada/rma/group.hpp"
+#include "ga.h"
+
+namespace armada::ga {
+
+using arrays::Array;
+using arrays::Coord;
+using arrays::ElemType;
+using arrays::Index;
+
+/// Prints "GA_Error: <message>" on this rank and ends the whole job (GA programs expect a
+/// failed call not to return).
+[[noreturn]] void abort_job(const std::string& message, int code);
+
+/// Throws rma::InvalidArgument for GA function `function` (caught by guarded()).
+[[noreturn]] void bad_argument(const char* function, const std::string& argument, const std::string& value,
+                               const std::string& reason);
+
+/// Ends the job with the message of the exception being handled, naming `function`.
+[[noreturn]] void abort_current_exception(const char* function) noexcept;
+
+/// Runs `body` (one GA entry point); any error aborts the job with its message.
+template <class F>
+auto guarded(const char* function, F&& body) noexcept -> decltype(body()) {
+  try {
+    return body();
+  } catch (...) {
+    abort_current_exception(function);
+  }
+}
+
+/// Throws StateError unless GA_Initialize was called.
+void require_initialized(const char* function);
+
+// ---- element types ----------------------------------------------------------------------------
+/// The arrays element type of GA type `type` (C_INT, C_DBL, F_DBL, ...); bad_argument otherwise.
+ElemType elem_type(const char* function, int type);
+std::string type_name(int type);
+
+/// GA's transpose flags of matrix products ('N', 'T', 'C', either case) as linalg's op.
+linalg::Op op_of(const char* function, const char* argument, char flag);
+
+// ---- process groups ---------------------------------------------------------------------------
+inline constexpr int world_pgroup = -1;
+/// The group of GA group handle `handle` (world_pgroup: the world).
+rma::Group group(const char* function, int handle);
+int add_group(rma::Group g);
+void forget_group(const char* function, int handle);
+/// The default group's handle and group.
+int default_pgroup();
+void set_default_pgroup(int handle);
+rma::Group default_group();
+/// The handle of `g` (an existing one, or a new one).
+int handle_of(const rma::Group& g);
+
+// ---- arrays -----------------------------------------------------------------------------------
+/// The properties a handle collects between GA_Create_handle and GA_Allocate, and that the
+/// NGA_Create family passes at once.
+struct Plan {
+  int type = 0;  // GA type; 0 until set
+  Coord dims;
+  Coord chunk;
+  Coord ghosts;
+  std::vector<std::vector<Index>> block_starts;
+  std::string name;
+  int pgroup = 0;
+  bool pgroup_set = false;
+};
+
+/// Creates the array of `plan` (collective) and returns its GA handle.
+int create(const char* function, const Plan& plan);
+/// A new handle with no array yet (GA_Create_handle).
+int new_handle();
+/// The plan of a handle not yet allocated (bad_argument for an allocated or unknown one).
+Plan& plan_of(const char* function, int g_a);
+/// Allocates the array of a planned handle.
+void allocate(const char* function, int g_a);
+/// The array of handle g_a, which must be allocated and live.
+Array& array(const char* function, int g_a);
+/// The GA type g_a was created with.
+int ga_type(const char* function, int g_a);
+/// Gives a live array a GA handle (duplicate).
+int adopt(Array a, int type);
+/// Forgets the handle (after the array was destroyed).
+void forget_array(int g_a);
+/// Destroys every live array (GA_Terminate).
+void destroy_all();
+/// The array's group: the GA handle of it, and its rank `iproc` as a world rank.
+int world_rank_of(const char* function, const Array& a, int iproc);
+
+// ---- index conversion: GA's C interface (zero-based, inclusive hi) to arrays ([lo, hi)) ---------
+/// A tuple of `n` GA indices as a Coord (n checked by the caller).
+template <class I>
+Coord coord(int n, const I* v) {
+  Coord c = Coord::filled(n, 0);
+  for (int d = 0; d < n; ++d) c[d] = static_cast<Index>(v[d]);
+  return c;
+}
+/// GA's inclusive upper corner as an exclusive one.
+template <class I>
+Coord upper(int n, const I* hi) {
+  Coord c = coord(n, hi);
+  for (int d = 0; d < n; ++d) c[d] += 1;
+  return c;
+}
+/// Checks that lo/hi (and ld when `buf_ld`) are given and that [lo, hi] lies in `a`, naming
+/// GA's values; returns the arrays patch.
+template <class I>
+arrays::Patch patch(const char* function, const Array& a, const I* lo, const I* hi, const char* lo_name = "lo",
+                    const char* hi_name = "hi");
+/// GA's ld (ndim-1 buffer extents, may be NULL for 1-D) as arrays' ld.
+template <class I>
+Coord leading(const char* function, const Array& a, const I* ld);
+
+std::string tuple_text(int n, const Index* v);
+
+}  // namespace armada::ga

@@ -1,0 +1,188 @@
+// The subset of MA (GA's memory allocator) that GA programs call, on the C heap: blocks named by
+// handles, a stack of them (popped newest first) and heap blocks, each with MA's index from the
+// base array of its type.
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "internal.hpp"
+#include "macdecls.h"
+
+using namespace armada;
+using namespace armada::ga;
+
+char ma_cb_char[2];
+int ma_cb_int[2];
+long ma_cb_long[2];
+long long ma_cb_longlong[2];
+float ma_cb_float[2];
+double ma_cb_dbl[2];
+MA_LongDouble ma_cb_ldbl[2];
+MA_SingleComplex ma_cb_scpl[2];
+MA_DoubleComplex ma_cb_dcpl[2];
+MA_LongDoubleComplex ma_cb_ldcpl[2];
+
+namespace {
+
+struct TypeInfo {
+  Integer type;
+  std::size_t size;
+  std::size_t align;
+  char* base;  // MA's base array of the type: index = (address - base) / size
+};
+
+// One table for every MA type (C and Fortran names of the same element).
+const TypeInfo kTypes[] = {
+    {MT_C_CHAR, 1, 1, ma_cb_char},
+    {MT_C_INT, sizeof(int), alignof(int), reinterpret_cast<char*>(ma_cb_int)},
+    {MT_C_LONGINT, sizeof(long), alignof(long), reinterpret_cast<char*>(ma_cb_long)},
+    {MT_C_LONGLONG, sizeof(long long), alignof(long long), reinterpret_cast<char*>(ma_cb_longlong)},
+    {MT_C_FLOAT, sizeof(float), alignof(float), reinterpret_cast<char*>(ma_cb_float)},
+    {MT_C_DBL, sizeof(double), alignof(double), reinterpret_cast<char*>(ma_cb_dbl)},
+    {MT_C_LDBL, sizeof(MA_LongDouble), alignof(MA_LongDouble), reinterpret_cast<char*>(ma_cb_ldbl)},
+    {MT_C_SCPL, sizeof(MA_SingleComplex), alignof(MA_SingleComplex), reinterpret_cast<char*>(ma_cb_scpl)},
+    {MT_C_DCPL, sizeof(MA_DoubleComplex), alignof(MA_DoubleComplex), reinterpret_cast<char*>(ma_cb_dcpl)},
+    {MT_C_LDCPL, sizeof(MA_LongDoubleComplex), alignof(MA_LongDoubleComplex), reinterpret_cast<char*>(ma_cb_ldcpl)},
+    {MT_F_BYTE, 1, 1, ma_cb_char},
+    {MT_F_INT, sizeof(Integer), alignof(Integer), reinterpret_cast<char*>(ma_cb_long)},
+    {MT_F_LOG, sizeof(Integer), alignof(Integer), reinterpret_cast<char*>(ma_cb_long)},
+    {MT_F_REAL, sizeof(float), alignof(float), reinterpret_cast<char*>(ma_cb_float)},
+    {MT_F_DBL, sizeof(double), alignof(double), reinterpret_cast<char*>(ma_cb_dbl)},
+    {MT_F_SCPL, sizeof(MA_SingleComplex), alignof(MA_SingleComplex), reinterpret_cast<char*>(ma_cb_scpl)},
+    {MT_F_DCPL, sizeof(MA_DoubleComplex), alignof(MA_DoubleComplex), reinterpret_cast<char*>(ma_cb_dcpl)},
+};
+
+const TypeInfo& type_info(const char* function, Integer type) {
+  for (const TypeInfo& t : kTypes)
+    if (t.type == type) return t;
+  bad_argument(function, "datatype", std::to_string(type), "not an MA type (MT_C_CHAR .. MT_C_LONGLONG)");
+}
+
+struct Block {
+  char* raw = nullptr;  // from malloc; null once freed
+  char* data = nullptr;
+  const TypeInfo* type = nullptr;
+  bool on_stack = false;
+};
+std::vector<Block> g_blocks;  // handle = index
+std::vector<Integer> g_stack;  // handles, newest last
+bool g_ma_initialized = false;
+
+Integer allocate(const char* function, Integer datatype, Integer nelem, bool on_stack) {
+  const TypeInfo& t = type_info(function, datatype);
+  if (nelem < 0) bad_argument(function, "nelem", std::to_string(nelem), "must be >= 0");
+  // Room for the data and for moving its start to an address whose distance from the type's base
+  // array is a whole number of elements (so that base[index] is the block's first element).
+  const std::size_t bytes = static_cast<std::size_t>(nelem) * t.size + 2 * t.size + t.align;
+  char* raw = static_cast<char*>(std::malloc(bytes));
+  if (!raw) bad_argument(function, "nelem", std::to_string(nelem), "no memory for " + std::to_string(bytes) + " bytes");
+  char* p = raw;
+  while ((reinterpret_cast<std::uintptr_t>(p) % t.align) != 0 ||
+         (reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(t.base)) % t.size != 0)
+    ++p;
+  g_blocks.push_back(Block{raw, p, &t, on_stack});
+  const Integer handle = static_cast<Integer>(g_blocks.size()) - 1;
+  if (on_stack) g_stack.push_back(handle);
+  return handle;
+}
+
+Block& block(const char* function, Integer handle) {
+  if (handle < 0 || handle >= static_cast<Integer>(g_blocks.size()) || !g_blocks[static_cast<std::size_t>(handle)].raw)
+    bad_argument(function, "memhandle", std::to_string(handle), "not a live MA block");
+  return g_blocks[static_cast<std::size_t>(handle)];
+}
+
+MA_AccessIndex index_of(const Block& b) {
+  return static_cast<MA_AccessIndex>((reinterpret_cast<std::intptr_t>(b.data) - reinterpret_cast<std::intptr_t>(b.type->base)) /
+                                     static_cast<std::intptr_t>(b.type->size));
+}
+
+Boolean get(const char* function, Integer datatype, Integer nelem, Integer* memhandle, MA_AccessIndex* index,
+            bool on_stack) {
+  return guarded(function, [&]() -> Boolean {
+    if (!memhandle) bad_argument(function, "memhandle", "NULL", "a place for the handle is required");
+    *memhandle = allocate(function, datatype, nelem, on_stack);
+    if (index) *index = index_of(g_blocks[static_cast<std::size_t>(*memhandle)]);
+    return MA_TRUE;
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+Boolean MA_init(Integer datatype, Integer nominal_stack, Integer nominal_heap) {
+  return guarded("MA_init", [&]() -> Boolean {
+    type_info("MA_init", datatype);
+    if (nominal_stack < 0) bad_argument("MA_init", "nominal_stack", std::to_string(nominal_stack), "must be >= 0");
+    if (nominal_heap < 0) bad_argument("MA_init", "nominal_heap", std::to_string(nominal_heap), "must be >= 0");
+    g_ma_initialized = true;
+    return MA_TRUE;
+  });
+}
+Boolean MA_initialized(void) { return g_ma_initialized ? MA_TRUE : MA_FALSE; }
+
+Boolean MA_push_get(Integer datatype, Integer nelem, const char*, Integer* memhandle, MA_AccessIndex* index) {
+  return get("MA_push_get", datatype, nelem, memhandle, index, true);
+}
+Boolean MA_push_stack(Integer datatype, Integer nelem, const char*, Integer* memhandle) {
+  return get("MA_push_stack", datatype, nelem, memhandle, nullptr, true);
+}
+Boolean MA_alloc_get(Integer datatype, Integer nelem, const char*, Integer* memhandle, MA_AccessIndex* index) {
+  return get("MA_alloc_get", datatype, nelem, memhandle, index, false);
+}
+Boolean MA_allocate_heap(Integer datatype, Integer nelem, const char*, Integer* memhandle) {
+  return get("MA_allocate_heap", datatype, nelem, memhandle, nullptr, false);
+}
+
+Boolean MA_pop_stack(Integer memhandle) {
+  return guarded("MA_pop_stack", [&]() -> Boolean {
+    Block& b = block("MA_pop_stack", memhandle);
+    if (g_stack.empty() || g_stack.back() != memhandle)
+      bad_argument("MA_pop_stack", "memhandle", std::to_string(memhandle),
+                   b.on_stack ? "not the top of the stack (pop the newest block first)" : "a heap block (MA_free_heap)");
+    g_stack.pop_back();
+    std::free(b.raw);
+    b = Block{};
+    return MA_TRUE;
+  });
+}
+Boolean MA_free_heap(Integer memhandle) {
+  return guarded("MA_free_heap", [&]() -> Boolean {
+    Block& b = block("MA_free_heap", memhandle);
+    if (b.on_stack) bad_argument("MA_free_heap", "memhandle", std::to_string(memhandle), "a stack block (MA_pop_stack)");
+    std::free(b.raw);
+    b = Block{};
+    return MA_TRUE;
+  });
+}
+Boolean MA_get_index(Integer memhandle, MA_AccessIndex* index) {
+  return guarded("MA_get_index", [&]() -> Boolean {
+    const Block& b = block("MA_get_index", memhandle);
+    if (index) *index = index_of(b);
+    return MA_TRUE;
+  });
+}
+Boolean MA_get_pointer(Integer memhandle, void* pointer) {
+  return guarded("MA_get_pointer", [&]() -> Boolean {
+    const Block& b = block("MA_get_pointer", memhandle);
+    if (!pointer) bad_argument("MA_get_pointer", "pointer", "NULL", "the address of a pointer is required");
+    *static_cast<void**>(pointer) = b.data;
+    return MA_TRUE;
+  });
+}
+Pointer MA_get_mbase(Integer datatype) {
+  return guarded("MA_get_mbase", [&] { return type_info("MA_get_mbase", datatype).base; });
+}
+Integer MA_sizeof(Integer datatype1, Integer nelem1, Integer datatype2) {
+  return guarded("MA_sizeof", [&] {
+    const TypeInfo& a = type_info("MA_sizeof", datatype1);
+    const TypeInfo& b = type_info("MA_sizeof", datatype2);
+    if (nelem1 < 0) bad_argument("MA_sizeof", "nelem1", std::to_string(nelem1), "must be >= 0");
+    const Integer bytes = nelem1 * static_cast<Integer>(a.size);
+    return (bytes + static_cast<Integer>(b.size) - 1) / static_cast<Integer>(b.size);
+  });
+}
+
+}  // extern "C"

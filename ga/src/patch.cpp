@@ -1,0 +1,381 @@
+// One-sided operations on patches and elements (blocking, strided, nonblocking), read_inc,
+// scatter/gather, local access and ghost cells.
+#include <cstring>
+#include <map>
+#include <unordered_map>
+#include <mutex>
+
+#include "internal.hpp"
+
+using namespace armada;
+using namespace armada::ga;
+
+namespace {
+
+enum class Kind { Get, Put, Acc };
+
+template <class I>
+void transfer(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
+              const void* alpha) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    const arrays::Patch p = patch(function, a, lo, hi);
+    if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
+    if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+    const Coord l = leading(function, a, ld);
+    switch (kind) {
+      case Kind::Get: a.get(p.lo, p.hi, buf, l); break;
+      case Kind::Put: a.put(p.lo, p.hi, buf, l); break;
+      case Kind::Acc: a.acc(p.lo, p.hi, buf, alpha, l); break;
+    }
+  });
+}
+
+template <class I>
+void strided(const char* function, Kind kind, int g_a, const I* lo, const I* hi, const I* skip, void* buf,
+             const I* ld, const void* alpha) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    const arrays::Patch p = patch(function, a, lo, hi);
+    if (!skip) bad_argument(function, "skip", "NULL", "a stride per dimension is required");
+    for (int d = 0; d < a.ndim(); ++d)
+      if (skip[d] < 1) bad_argument(function, "skip[" + std::to_string(d) + "]", std::to_string(skip[d]), "must be >= 1");
+    if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
+    if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+    const Coord s = coord(a.ndim(), skip), l = leading(function, a, ld);
+    switch (kind) {
+      case Kind::Get: a.get_strided(p.lo, p.hi, s, buf, l); break;
+      case Kind::Put: a.put_strided(p.lo, p.hi, s, buf, l); break;
+      case Kind::Acc: a.acc_strided(p.lo, p.hi, s, buf, alpha, l); break;
+    }
+  });
+}
+
+// Outstanding nonblocking operations by GA handle. Handles are never reused within a run.
+std::mutex g_nb_mutex;
+std::map<ga_nbhdl_t, arrays::NbHandle> g_nb;
+ga_nbhdl_t g_next_nb = 1;
+
+template <class I>
+void nonblocking(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
+                 const void* alpha, ga_nbhdl_t* nbhandle) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    const arrays::Patch p = patch(function, a, lo, hi);
+    if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
+    if (!nbhandle) bad_argument(function, "nbhandle", "NULL", "a place for the request handle is required");
+    if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+    const Coord l = leading(function, a, ld);
+    arrays::NbHandle h;
+    switch (kind) {
+      case Kind::Get: h = a.get_nb(p.lo, p.hi, buf, l); break;
+      case Kind::Put: h = a.put_nb(p.lo, p.hi, buf, l); break;
+      case Kind::Acc: h = a.acc_nb(p.lo, p.hi, buf, alpha, l); break;
+    }
+    std::lock_guard lock(g_nb_mutex);
+    *nbhandle = g_next_nb++;
+    g_nb.emplace(*nbhandle, std::move(h));
+  });
+}
+
+template <class I>
+long read_inc(const char* function, int g_a, const I* subscript, long inc) {
+  return guarded(function, [&] {
+    Array& a = array(function, g_a);
+    if (a.type() != ElemType::Int && a.type() != ElemType::Long)
+      bad_argument(function, "g_a", std::to_string(g_a),
+                   "holds " + std::string(rma::to_string(a.type())) + "; NGA_Read_inc needs C_INT or C_LONG");
+    const arrays::Patch p = patch(function, a, subscript, subscript, "subscript", "subscript");
+    return a.read_inc(p.lo, inc);
+  });
+}
+
+/// GA's subscripts (n tuples, as pointers or flat) as arrays' index tuples, checked.
+template <class I, class Subscript>
+std::vector<Coord> subscripts(const char* function, const Array& a, std::int64_t n, Subscript&& at) {
+  if (n < 0) bad_argument(function, "n", std::to_string(n), "must be >= 0");
+  std::vector<Coord> out;
+  out.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    const I* s = at(i, a.ndim());
+    if (!s) bad_argument(function, "subsArray[" + std::to_string(i) + "]", "NULL", "an index tuple is required");
+    out.push_back(patch(function, a, s, s, "subscript", "subscript").lo);
+  }
+  return out;
+}
+
+enum class ListOp { Gather, Scatter, ScatterAcc };
+
+/// GA's scatter takes repeated subscripts (an element then receives one of its values); arrays'
+/// scatter refuses them. Keeps the last occurrence of each element, with its value: the result
+/// a sequential loop of puts would leave. Returns false (nothing to change) when none repeats.
+bool keep_last(const Array& a, std::vector<Coord>& subs, const void* values, std::vector<std::byte>& kept) {
+  std::unordered_map<Index, std::size_t> last;  // linear index -> position of its last occurrence
+  last.reserve(subs.size());
+  for (std::size_t i = 0; i < subs.size(); ++i) {
+    Index linear = 0;
+    for (int d = 0; d < a.ndim(); ++d) linear = linear * a.dims()[d] + subs[i][d];
+    last[linear] = i;
+  }
+  if (last.size() == subs.size()) return false;
+  const std::size_t esize = a.element_size();
+  std::vector<Coord> unique;
+  unique.reserve(last.size());
+  kept.resize(last.size() * esize);
+  for (std::size_t i = 0; i < subs.size(); ++i) {
+    Index linear = 0;
+    for (int d = 0; d < a.ndim(); ++d) linear = linear * a.dims()[d] + subs[i][d];
+    if (last[linear] != i) continue;
+    std::memcpy(kept.data() + unique.size() * esize, static_cast<const std::byte*>(values) + i * esize, esize);
+    unique.push_back(subs[i]);
+  }
+  subs = std::move(unique);
+  return true;
+}
+
+template <class I, class Subscript>
+void element_list(const char* function, ListOp op, int g_a, void* v, std::int64_t n, const void* alpha,
+                  Subscript&& at) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    std::vector<Coord> subs = subscripts<I>(function, a, n, at);
+    if (n > 0 && !v) bad_argument(function, "v", "NULL", "a buffer of n elements is required");
+    if (op == ListOp::ScatterAcc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+    switch (op) {
+      case ListOp::Gather: a.gather(subs, v); break;
+      case ListOp::Scatter: {
+        std::vector<std::byte> kept;
+        a.scatter(subs, keep_last(a, subs, v, kept) ? kept.data() : v);
+        break;
+      }
+      case ListOp::ScatterAcc: a.scatter_acc(subs, v, alpha); break;
+    }
+  });
+}
+
+/// GA's ld of a local block: the extents (with ghosts) of dimensions 1 .. ndim-1.
+template <class I>
+void block_ld(const arrays::LocalView<void>& v, I* ld) {
+  if (!ld) return;
+  for (int d = 0; d + 1 < v.ndim(); ++d) ld[d] = static_cast<I>(v.stride[d] / v.stride[d + 1]);
+}
+
+template <class I>
+void access(const char* function, int g_a, const I* lo, const I* hi, void* ptr, I* ld) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    const arrays::Patch p = patch(function, a, lo, hi);
+    if (!ptr) bad_argument(function, "ptr", "NULL", "the address of a pointer is required");
+    const arrays::Patch mine = a.owned();
+    for (int d = 0; d < a.ndim(); ++d)
+      if (p.lo[d] < mine.lo[d] || p.hi[d] > mine.hi[d])
+        bad_argument(function, "lo, hi", tuple_text(a.ndim(), p.lo.data()) + " .. " +
+                                            tuple_text(a.ndim(), upper(a.ndim(), hi).data()),
+                     "not inside this process's block (" + (mine.empty() ? std::string("it owns nothing") :
+                                                            "lo " + tuple_text(a.ndim(), mine.lo.data()) +
+                                                                ", hi " + tuple_text(a.ndim(), mine.hi.data()) +
+                                                                " exclusive") + ")");
+    const arrays::LocalView<void> v = a.access();
+    Index offset = 0;
+    for (int d = 0; d < a.ndim(); ++d) offset += (p.lo[d] - v.lo[d]) * v.stride[d];
+    *static_cast<void**>(ptr) = static_cast<char*>(v.data) + offset * static_cast<Index>(a.element_size());
+    block_ld(v, ld);
+  });
+}
+
+template <class I>
+void access_ghosts(const char* function, int g_a, I* dims, void* ptr, I* ld) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    if (!ptr) bad_argument(function, "ptr", "NULL", "the address of a pointer is required");
+    if (a.owned().empty()) bad_argument(function, "g_a", std::to_string(g_a), "this process owns no block");
+    const arrays::LocalView<void> v = a.access_ghosts();
+    *static_cast<void**>(ptr) = v.data;
+    if (dims)
+      for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<I>(v.hi[d] - v.lo[d]);
+    block_ld(v, ld);
+  });
+}
+
+template <class I>
+void release(const char* function, int g_a, const I* lo, const I* hi, bool update) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    patch(function, a, lo, hi);
+    update ? a.release_update() : a.release();
+  });
+}
+
+/// GA's subscript lists: n pointers to tuples, or (flat) n tuples one after another.
+template <class I>
+auto pointers(I** subs) {
+  return [subs](std::int64_t i, int) -> const I* { return subs ? subs[i] : nullptr; };
+}
+template <class I>
+auto flat(I* subs) {
+  return [subs](std::int64_t i, int nd) -> const I* { return subs ? subs + i * nd : nullptr; };
+}
+
+}  // namespace
+
+extern "C" {
+
+void NGA_Get(int g_a, int lo[], int hi[], void* buf, int ld[]) {
+  transfer<int>("NGA_Get", Kind::Get, g_a, lo, hi, buf, ld, nullptr);
+}
+void NGA_Put(int g_a, int lo[], int hi[], void* buf, int ld[]) {
+  transfer<int>("NGA_Put", Kind::Put, g_a, lo, hi, buf, ld, nullptr);
+}
+void NGA_Acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha) {
+  transfer<int>("NGA_Acc", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
+}
+void NGA_Get64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
+  transfer<int64_t>("NGA_Get64", Kind::Get, g_a, lo, hi, buf, ld, nullptr);
+}
+void NGA_Put64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
+  transfer<int64_t>("NGA_Put64", Kind::Put, g_a, lo, hi, buf, ld, nullptr);
+}
+void NGA_Acc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha) {
+  transfer<int64_t>("NGA_Acc64", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
+}
+void NGA_Strided_get(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[]) {
+  strided<int>("NGA_Strided_get", Kind::Get, g_a, lo, hi, skip, buf, ld, nullptr);
+}
+void NGA_Strided_put(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[]) {
+  strided<int>("NGA_Strided_put", Kind::Put, g_a, lo, hi, skip, buf, ld, nullptr);
+}
+void NGA_Strided_acc(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[], void* alpha) {
+  strided<int>("NGA_Strided_acc", Kind::Acc, g_a, lo, hi, skip, buf, ld, alpha);
+}
+void NGA_NbGet(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbhandle) {
+  nonblocking<int>("NGA_NbGet", Kind::Get, g_a, lo, hi, buf, ld, nullptr, nbhandle);
+}
+void NGA_NbPut(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbhandle) {
+  nonblocking<int>("NGA_NbPut", Kind::Put, g_a, lo, hi, buf, ld, nullptr, nbhandle);
+}
+void NGA_NbAcc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha, ga_nbhdl_t* nbhandle) {
+  nonblocking<int>("NGA_NbAcc", Kind::Acc, g_a, lo, hi, buf, ld, alpha, nbhandle);
+}
+void NGA_NbGet64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], ga_nbhdl_t* nbhandle) {
+  nonblocking<int64_t>("NGA_NbGet64", Kind::Get, g_a, lo, hi, buf, ld, nullptr, nbhandle);
+}
+void NGA_NbPut64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], ga_nbhdl_t* nbhandle) {
+  nonblocking<int64_t>("NGA_NbPut64", Kind::Put, g_a, lo, hi, buf, ld, nullptr, nbhandle);
+}
+void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha, ga_nbhdl_t* nbhandle) {
+  nonblocking<int64_t>("NGA_NbAcc64", Kind::Acc, g_a, lo, hi, buf, ld, alpha, nbhandle);
+}
+
+// A handle that is not outstanding (completed and waited already) returns at once, as in GA.
+void NGA_NbWait(ga_nbhdl_t* nbhandle) {
+  guarded("NGA_NbWait", [&] {
+    if (!nbhandle) bad_argument("NGA_NbWait", "nbhandle", "NULL", "a request handle is required");
+    arrays::NbHandle h;
+    {
+      std::lock_guard lock(g_nb_mutex);
+      const auto it = g_nb.find(*nbhandle);
+      if (it == g_nb.end()) return;
+      h = std::move(it->second);
+      g_nb.erase(it);
+    }
+    h.wait();
+  });
+}
+int NGA_NbTest(ga_nbhdl_t* nbhandle) {
+  return guarded("NGA_NbTest", [&] {
+    if (!nbhandle) bad_argument("NGA_NbTest", "nbhandle", "NULL", "a request handle is required");
+    std::lock_guard lock(g_nb_mutex);
+    const auto it = g_nb.find(*nbhandle);
+    return it == g_nb.end() || it->second.test() ? 1 : 0;
+  });
+}
+
+long NGA_Read_inc(int g_a, int subscript[], long inc) { return read_inc<int>("NGA_Read_inc", g_a, subscript, inc); }
+long NGA_Read_inc64(int g_a, int64_t subscript[], long inc) {
+  return read_inc<int64_t>("NGA_Read_inc64", g_a, subscript, inc);
+}
+
+void NGA_Scatter(int g_a, void* v, int* subsArray[], int n) {
+  element_list<int>("NGA_Scatter", ListOp::Scatter, g_a, v, n, nullptr,
+               pointers(subsArray));
+}
+void NGA_Scatter_acc(int g_a, void* v, int* subsArray[], int n, void* alpha) {
+  element_list<int>("NGA_Scatter_acc", ListOp::ScatterAcc, g_a, v, n, alpha,
+               pointers(subsArray));
+}
+void NGA_Gather(int g_a, void* v, int* subsArray[], int n) {
+  element_list<int>("NGA_Gather", ListOp::Gather, g_a, v, n, nullptr,
+               pointers(subsArray));
+}
+void NGA_Scatter_flat(int g_a, void* v, int subsArray[], int n) {
+  element_list<int>("NGA_Scatter_flat", ListOp::Scatter, g_a, v, n, nullptr,
+               flat(subsArray));
+}
+void NGA_Scatter_acc_flat(int g_a, void* v, int subsArray[], int n, void* alpha) {
+  element_list<int>("NGA_Scatter_acc_flat", ListOp::ScatterAcc, g_a, v, n, alpha,
+               flat(subsArray));
+}
+void NGA_Gather_flat(int g_a, void* v, int subsArray[], int n) {
+  element_list<int>("NGA_Gather_flat", ListOp::Gather, g_a, v, n, nullptr,
+               flat(subsArray));
+}
+
+void NGA_Scatter64(int g_a, void* v, int64_t* subsArray[], int64_t n) {
+  element_list<int64_t>("NGA_Scatter64", ListOp::Scatter, g_a, v, n, nullptr, pointers(subsArray));
+}
+void NGA_Scatter_acc64(int g_a, void* v, int64_t* subsArray[], int64_t n, void* alpha) {
+  element_list<int64_t>("NGA_Scatter_acc64", ListOp::ScatterAcc, g_a, v, n, alpha, pointers(subsArray));
+}
+void NGA_Gather64(int g_a, void* v, int64_t* subsArray[], int64_t n) {
+  element_list<int64_t>("NGA_Gather64", ListOp::Gather, g_a, v, n, nullptr, pointers(subsArray));
+}
+void NGA_Scatter_flat64(int g_a, void* v, int64_t subsArray[], int64_t n) {
+  element_list<int64_t>("NGA_Scatter_flat64", ListOp::Scatter, g_a, v, n, nullptr, flat(subsArray));
+}
+void NGA_Scatter_acc_flat64(int g_a, void* v, int64_t subsArray[], int64_t n, void* alpha) {
+  element_list<int64_t>("NGA_Scatter_acc_flat64", ListOp::ScatterAcc, g_a, v, n, alpha, flat(subsArray));
+}
+void NGA_Gather_flat64(int g_a, void* v, int64_t subsArray[], int64_t n) {
+  element_list<int64_t>("NGA_Gather_flat64", ListOp::Gather, g_a, v, n, nullptr, flat(subsArray));
+}
+void NGA_Strided_get64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]) {
+  strided<int64_t>("NGA_Strided_get64", Kind::Get, g_a, lo, hi, skip, buf, ld, nullptr);
+}
+void NGA_Strided_put64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]) {
+  strided<int64_t>("NGA_Strided_put64", Kind::Put, g_a, lo, hi, skip, buf, ld, nullptr);
+}
+void NGA_Strided_acc64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[], void* alpha) {
+  strided<int64_t>("NGA_Strided_acc64", Kind::Acc, g_a, lo, hi, skip, buf, ld, alpha);
+}
+
+// ---- local access -------------------------------------------------------------------------------
+
+void NGA_Access(int g_a, int lo[], int hi[], void* ptr, int ld[]) { access<int>("NGA_Access", g_a, lo, hi, ptr, ld); }
+void NGA_Access64(int g_a, int64_t lo[], int64_t hi[], void* ptr, int64_t ld[]) {
+  access<int64_t>("NGA_Access64", g_a, lo, hi, ptr, ld);
+}
+void NGA_Access_ghosts(int g_a, int dims[], void* ptr, int ld[]) {
+  access_ghosts("NGA_Access_ghosts", g_a, dims, ptr, ld);
+}
+void NGA_Access_ghosts64(int g_a, int64_t dims[], void* ptr, int64_t ld[]) {
+  access_ghosts("NGA_Access_ghosts64", g_a, dims, ptr, ld);
+}
+void NGA_Release(int g_a, int lo[], int hi[]) { release<int>("NGA_Release", g_a, lo, hi, false); }
+void NGA_Release_update(int g_a, int lo[], int hi[]) { release<int>("NGA_Release_update", g_a, lo, hi, true); }
+void NGA_Release64(int g_a, int64_t lo[], int64_t hi[]) { release<int64_t>("NGA_Release64", g_a, lo, hi, false); }
+void NGA_Release_update64(int g_a, int64_t lo[], int64_t hi[]) {
+  release<int64_t>("NGA_Release_update64", g_a, lo, hi, true);
+}
+void NGA_Release_ghosts(int g_a) {
+  guarded("NGA_Release_ghosts", [&] { array("NGA_Release_ghosts", g_a).release(); });
+}
+void NGA_Release_update_ghosts(int g_a) {
+  guarded("NGA_Release_update_ghosts", [&] { array("NGA_Release_update_ghosts", g_a).release_update(); });
+}
+// GA's ghost update wraps around the edges (periodic boundaries).
+void GA_Update_ghosts(int g_a) {
+  guarded("GA_Update_ghosts", [&] { array("GA_Update_ghosts", g_a).update_ghosts(true); });
+}
+void NGA_Update_ghosts(int g_a) { GA_Update_ghosts(g_a); }
+
+}  // extern "C"

@@ -1,0 +1,163 @@
+// Matrix products of patches, solvers and the symmetric eigensolver (linalg, ScaLAPACK), and
+// GA's mutexes (a set of `number` mutexes spread over the world, as GA spreads them).
+#include <algorithm>
+
+#include "armada/linalg/linalg.hpp"
+#include "armada/rma/mutex.hpp"
+#include "armada/rma/runtime.hpp"
+#include "armada/rma/sync.hpp"
+#include "internal.hpp"
+
+using namespace armada;
+using namespace armada::ga;
+
+linalg::Op armada::ga::op_of(const char* function, const char* argument, char t) {
+  switch (t) {
+    case 'N': case 'n': return linalg::Op::none;
+    case 'T': case 't': return linalg::Op::transpose;
+    case 'C': case 'c': return linalg::Op::conj_transpose;
+  }
+  bad_argument(function, argument, std::string("'") + t + "'", "must be 'N', 'T' or 'C'");
+}
+
+namespace {
+
+template <class I>
+void matmul_patch(const char* function, char transa, char transb, const void* alpha, const void* beta, int g_a,
+                  const I* alo, const I* ahi, int g_b, const I* blo, const I* bhi, int g_c, const I* clo,
+                  const I* chi) {
+  guarded(function, [&] {
+    const linalg::Op op_a = op_of(function, "transa", transa), op_b = op_of(function, "transb", transb);
+    if (!alpha) bad_argument(function, "alpha", "NULL", "a value of the arrays' type is required");
+    if (!beta) bad_argument(function, "beta", "NULL", "a value of the arrays' type is required");
+    const Array& a = array(function, g_a);
+    const Array& b = array(function, g_b);
+    Array& c = array(function, g_c);
+    const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
+    const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
+    const arrays::Patch pc = patch(function, c, clo, chi, "clo", "chi");
+    linalg::detail::matmul_patch(op_a, op_b, alpha, a, pa.lo, pa.hi, b, pb.lo, pb.hi, beta, c, pc.lo, pc.hi);
+  });
+}
+
+// GA's mutexes: `number` of them, mutex i on process i / per_process (GA's block spread).
+rma::MutexSet g_mutexes;
+int g_mutex_number = -1;  // -1: none created
+int g_mutex_per_process = 1;
+
+void mutex_place(const char* function, int mutex, int& index, int& rank) {
+  if (g_mutex_number < 0) throw rma::StateError(function, std::string(function) + ": GA_Create_mutexes was not called");
+  if (mutex < 0 || mutex >= g_mutex_number)
+    bad_argument(function, "mutex", std::to_string(mutex),
+                 "not a mutex (0 .. " + std::to_string(g_mutex_number - 1) + ")");
+  rank = mutex / g_mutex_per_process;
+  index = mutex % g_mutex_per_process;
+}
+
+}  // namespace
+
+extern "C" {
+
+void NGA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int alo[], int ahi[], int g_b,
+                      int blo[], int bhi[], int g_c, int clo[], int chi[]) {
+  matmul_patch<int>("NGA_Matmul_patch", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi);
+}
+void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t alo[], int64_t ahi[],
+                        int g_b, int64_t blo[], int64_t bhi[], int g_c, int64_t clo[], int64_t chi[]) {
+  matmul_patch<int64_t>("NGA_Matmul_patch64", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi, g_c, clo,
+                        chi);
+}
+void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi, int ajlo,
+                     int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c, int cilo, int cihi, int cjlo,
+                     int cjhi) {
+  int alo[2] = {ailo, ajlo}, ahi[2] = {aihi, ajhi}, blo[2] = {bilo, bjlo}, bhi[2] = {bihi, bjhi};
+  int clo[2] = {cilo, cjlo}, chi[2] = {cihi, cjhi};
+  matmul_patch<int>("GA_Matmul_patch", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi);
+}
+
+void GA_Lu_solve(char tran, int g_a, int g_b) {
+  guarded("GA_Lu_solve", [&] {
+    const linalg::Op op = op_of("GA_Lu_solve", "tran", tran);
+    linalg::detail::lu_solve(op, array("GA_Lu_solve", g_a), array("GA_Lu_solve", g_b));
+  });
+}
+// 0 on success; the order of the leading minor that is not positive definite otherwise (B
+// unchanged), as GA.
+int GA_Llt_solve(int g_a, int g_b) {
+  return guarded("GA_Llt_solve", [&] {
+    try {
+      linalg::detail::cholesky_solve(array("GA_Llt_solve", g_a), array("GA_Llt_solve", g_b));
+      return 0;
+    } catch (const linalg::NotPositiveDefinite& e) {
+      return static_cast<int>(e.index());
+    }
+  });
+}
+// Cholesky when A is positive definite (returns 0), else LU (returns the order of the failing
+// minor), as GA.
+int GA_Solve(int g_a, int g_b) {
+  return guarded("GA_Solve", [&] {
+    const Array& a = array("GA_Solve", g_a);
+    Array& b = array("GA_Solve", g_b);
+    try {
+      linalg::detail::cholesky_solve(a, b);
+      return 0;
+    } catch (const linalg::NotPositiveDefinite& e) {
+      linalg::detail::lu_solve(linalg::Op::none, a, b);
+      return static_cast<int>(e.index());
+    }
+  });
+}
+void GA_Diag_std(int g_a, int g_v, void* eval) {
+  guarded("GA_Diag_std", [&] {
+    if (!eval) bad_argument("GA_Diag_std", "eval", "NULL", "room for n eigenvalues is required");
+    linalg::detail::eigen_symmetric(array("GA_Diag_std", g_a), array("GA_Diag_std", g_v), eval);
+  });
+}
+
+int GA_Create_mutexes(int number) {
+  return guarded("GA_Create_mutexes", [&] {
+    if (number < 0) bad_argument("GA_Create_mutexes", "number", std::to_string(number), "must be >= 0");
+    if (g_mutex_number >= 0)
+      throw rma::StateError("GA_Create_mutexes", "GA_Create_mutexes: mutexes exist already (GA_Destroy_mutexes first)");
+    const int np = rma::size();
+    g_mutex_per_process = std::max(1, (number + np - 1) / np);
+    const int first = rma::rank() * g_mutex_per_process;
+    const int mine = std::clamp(number - first, 0, g_mutex_per_process);
+    g_mutexes = rma::MutexSet::create(mine);
+    g_mutex_number = number;
+    return 1;
+  });
+}
+int GA_Destroy_mutexes(void) {
+  return guarded("GA_Destroy_mutexes", [] {
+    if (g_mutex_number < 0)
+      throw rma::StateError("GA_Destroy_mutexes", "GA_Destroy_mutexes: GA_Create_mutexes was not called");
+    g_mutexes.destroy();
+    g_mutexes = rma::MutexSet{};
+    g_mutex_number = -1;
+    return 1;
+  });
+}
+void GA_Lock(int mutex) {
+  guarded("GA_Lock", [&] {
+    int index, rank;
+    mutex_place("GA_Lock", mutex, index, rank);
+    g_mutexes.lock(index, rank);
+  });
+}
+void GA_Unlock(int mutex) {
+  guarded("GA_Unlock", [&] {
+    int index, rank;
+    mutex_place("GA_Unlock", mutex, index, rank);
+    // Complete this process's updates first: the next holder must see what was written under
+    // the lock.
+    rma::fence_all();
+    g_mutexes.unlock(index, rank);
+  });
+}
+void NGA_Lock(int mutex) { GA_Lock(mutex); }
+void NGA_Unlock(int mutex) { GA_Unlock(mutex); }
+int NGA_Destroy_mutexes(void) { return GA_Destroy_mutexes(); }
+
+}  // extern "C"

@@ -1,0 +1,43 @@
+/* Bad arguments end a GA program as GA_Error does: the message names the GA function, the
+ * argument and its value. argv[1] picks the mistake; each case is one ctest row expecting the
+ * job to fail with that message (tests/ga/CMakeLists.txt). Reaching the end is a failure. */
+#include "ga_check.h"
+
+#include <string.h>
+
+int main(int argc, char** argv) {
+  ga_start(&argc, &argv);
+  const char* which = argc > 1 ? argv[1] : "";
+  int dims[2] = {10, 8};
+  const int g = NGA_Create(C_DBL, 2, dims, "err", NULL);
+  double buf[100];
+  int lo[2] = {0, 0}, hi[2] = {3, 3}, ld[1] = {4};
+  if (!strcmp(which, "patch")) {
+    hi[0] = 10; /* one past the last row */
+    NGA_Get(g, lo, hi, buf, ld);
+  } else if (!strcmp(which, "handle")) {
+    NGA_Put(12345, lo, hi, buf, ld);
+  } else if (!strcmp(which, "type")) {
+    NGA_Create(4242, 2, dims, "bad", NULL);
+  } else if (!strcmp(which, "op")) {
+    double x = 1;
+    GA_Dgop(&x, 1, "avg");
+  } else if (!strcmp(which, "dims")) {
+    int bad[2] = {10, 0};
+    NGA_Create(C_DBL, 2, bad, "bad", NULL);
+  } else if (!strcmp(which, "ddot")) {
+    int one[1] = {4};
+    const int gi = NGA_Create(C_INT, 1, one, "ints", NULL);
+    GA_Ddot(gi, gi);
+  } else if (!strcmp(which, "gemm")) {
+    GA_Dgemm('X', 'N', 2, 2, 2, 1.0, g, g, 0.0, g);
+  } else if (!strcmp(which, "user")) {
+    GA_Error("the program gave up", 42);
+  } else if (!strcmp(which, "ma")) {
+    MA_pop_stack(77);
+  }
+  fprintf(stderr, "errors: case '%s' returned\n", which);
+  GA_Destroy(g);
+  ga_finish("errors");
+  return 3;
+}

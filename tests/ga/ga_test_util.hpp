@@ -1,0 +1,36 @@
+// What the GoogleTest programs of tests/ga share: GA's char* names, and whole 2-D double arrays
+// read and written by one call.
+#pragma once
+
+#include <vector>
+
+#include "ga.h"
+
+namespace ga_test {
+
+/// GA's C prototypes take char* names.
+inline char* name(const char* s) { return const_cast<char*>(s); }
+
+/// The whole m x n double array g, row-major.
+inline std::vector<double> whole(int g, int m, int n) {
+  std::vector<double> v(static_cast<size_t>(m) * n);
+  int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
+  NGA_Get(g, lo, hi, v.data(), ld);
+  return v;
+}
+
+/// Process 0 writes f(i, j) into every element of the m x n double array g; synced before (every
+/// process has read g) and after (every process sees the values).
+inline void put_whole(int g, int m, int n, double (*f)(int, int)) {
+  GA_Sync();
+  if (GA_Nodeid() == 0) {
+    std::vector<double> v(static_cast<size_t>(m) * n);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) v[static_cast<size_t>(i) * n + j] = f(i, j);
+    int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
+    NGA_Put(g, lo, hi, v.data(), ld);
+  }
+  GA_Sync();
+}
+
+}  // namespace ga_test

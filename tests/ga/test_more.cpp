@@ -1,0 +1,629 @@
+// GA's C API on Armada, the rest of the supported entry points: the other creation forms,
+// patch arithmetic, 64-bit nonblocking and access forms, matmul_patch, solvers, eigenvalues,
+// mutexes, group gops, printing. Every result against an independent reference.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+#include <numeric>
+#include <vector>
+
+#include "ga-mpi.h"
+#include "ga.h"
+#include "ga_test_util.hpp"
+
+namespace {
+
+using ga_test::name;
+using ga_test::put_whole;
+using ga_test::whole;
+
+double fa(int i, int j) { return 1.0 + i - 0.5 * j; }
+double spd(int i, int j) { return i == j ? 10.0 + i : 1.0 / (1 + i + j); }
+
+TEST(GaCreateForms, ConfigGhostsIrregAnd64) {
+  const int np = GA_Nnodes();
+  int dims[2] = {8, 6}, width[2] = {1, 2};
+  const int a = NGA_Create_ghosts_config(C_DBL, 2, dims, width, name("gc"), nullptr, GA_Pgroup_get_world());
+  std::vector<int> map;
+  for (int b = 0; b < np; ++b) map.push_back(b * 2);
+  map.push_back(0);
+  int block[2] = {np, 1}, idims[2] = {2 * np, 3};
+  const int b = NGA_Create_irreg_config(C_INT, 2, idims, name("ic"), block, map.data(), GA_Pgroup_get_world());
+  const int c = NGA_Create_ghosts_irreg(C_INT, 2, idims, width, name("gi"), block, map.data());
+  int64_t d64[1] = {17}, w64[1] = {2}, blk64[1] = {1}, map64[1] = {0};
+  const int e = NGA_Create_ghosts64(C_FLOAT, 1, d64, w64, name("g64"), nullptr);
+  const int f = NGA_Create_irreg64(C_DCPL, 1, d64, name("i64"), blk64, map64);
+  const int h = NGA_Create_config64(C_SCPL, 1, d64, name("c64"), nullptr, GA_Pgroup_get_world());
+  for (int p = 0; p < np; ++p) {
+    int lo[2], hi[2];
+    NGA_Distribution(b, p, lo, hi);
+    EXPECT_EQ(lo[0], 2 * p);
+    EXPECT_EQ(hi[0], 2 * p + 1);
+    NGA_Distribution(c, p, lo, hi);
+    EXPECT_EQ(lo[0], 2 * p);
+  }
+  int type, ndim, got[2];
+  NGA_Inquire(f, &type, &ndim, got);
+  EXPECT_EQ(type, C_DCPL);
+  EXPECT_EQ(got[0], 17);
+  NGA_Inquire(h, &type, &ndim, got);
+  EXPECT_EQ(type, C_SCPL);
+  NGA_Inquire(e, &type, &ndim, got);
+  EXPECT_EQ(type, C_FLOAT);
+  float two = 2;
+  GA_Fill(e, &two);
+  EXPECT_EQ(GA_Fdot(e, e), 4.0f * 17);
+  // The handle path with ghosts, an irregular map and a group.
+  const int g = GA_Create_handle();
+  GA_Set_data(g, 2, idims, C_INT);
+  GA_Set_irreg_distr(g, map.data(), block);
+  GA_Set_ghosts(g, width);
+  GA_Set_pgroup(g, GA_Pgroup_get_world());
+  NGA_Allocate(g);
+  for (int p = 0; p < np; ++p) {
+    int lo[2], hi[2];
+    NGA_Distribution(g, p, lo, hi);
+    EXPECT_EQ(lo[0], 2 * p);
+  }
+  int64_t d2[2] = {4, 5};
+  const int k = NGA_Create_handle();
+  NGA_Set_data64(k, 2, d2, C_DBL);
+  GA_Allocate(k);
+  EXPECT_EQ(GA_Ndim(k), 2);
+  for (int x : {a, b, c, e, f, h, g, k}) GA_Destroy(x);
+}
+
+TEST(GaPatchArithmetic, ZeroFillScaleAddPatches) {
+  int dims[2] = {7, 9};
+  const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);
+  const int b = GA_Duplicate(a, name("b"));
+  const int c = GA_Duplicate(a, name("c"));
+  put_whole(a, 7, 9, fa);
+  double one = 1;
+  GA_Fill(b, &one);
+  int lo[2] = {1, 2}, hi[2] = {4, 6};
+  double three = 3, half = 0.5;
+  NGA_Fill_patch(b, lo, hi, &three);
+  NGA_Scale_patch(a, lo, hi, &half);
+  int zlo[2] = {6, 0}, zhi[2] = {6, 8};
+  NGA_Zero_patch(a, zlo, zhi);
+  GA_Zero(c);
+  // c[0:3, 0:4] = 2 a[1:4, 2:6] - b[1:4, 2:6]
+  int clo[2] = {0, 0}, chi[2] = {3, 4};
+  double alpha = 2, beta = -1;
+  NGA_Add_patch(&alpha, a, lo, hi, &beta, b, lo, hi, c, clo, chi);
+  auto in = [&](int i, int j) { return i >= 1 && i <= 4 && j >= 2 && j <= 6; };
+  auto av = [&](int i, int j) { return i == 6 ? 0.0 : in(i, j) ? fa(i, j) / 2 : fa(i, j); };
+  const std::vector<double> A = whole(a, 7, 9), B = whole(b, 7, 9), C = whole(c, 7, 9);
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 9; ++j) {
+      EXPECT_EQ(A[i * 9 + j], av(i, j));
+      EXPECT_EQ(B[i * 9 + j], in(i, j) ? 3.0 : 1.0);
+      const bool cin = i <= 3 && j <= 4;
+      EXPECT_EQ(C[i * 9 + j], cin ? 2 * av(i + 1, j + 2) - 3.0 : 0.0);
+    }
+  NGA_Zero(c);
+  NGA_Fill(b, &one);
+  EXPECT_EQ(GA_Ddot(b, b), 63.0);
+  EXPECT_EQ(GA_Ddot(c, c), 0.0);
+  for (int x : {c, b, a}) NGA_Destroy(x);
+}
+
+TEST(GaPatch64, NonblockingAccessReadIncScatterAcc) {
+  int64_t dims[2] = {6, 4};
+  const int g = NGA_Create64(C_LONG, 2, dims, name("l"), nullptr);
+  GA_Zero(g);
+  const int np = GA_Nnodes();
+  std::vector<long> ones(24, 1), back(24);
+  int64_t lo[2] = {0, 0}, hi[2] = {5, 3}, ld[1] = {4};
+  ga_nbhdl_t h;
+  long alpha = 3;
+  NGA_NbAcc64(g, lo, hi, ones.data(), ld, &alpha, &h);
+  NGA_NbWait(&h);
+  GA_Sync();
+  NGA_NbGet64(g, lo, hi, back.data(), ld, &h);
+  while (!NGA_NbTest(&h)) {
+  }
+  NGA_NbWait(&h);
+  for (long v : back) EXPECT_EQ(v, 3L * np);
+  GA_Sync();
+  if (GA_Nodeid() == 0) {
+    std::vector<long> seq(24);
+    std::iota(seq.begin(), seq.end(), 0L);
+    NGA_NbPut64(g, lo, hi, seq.data(), ld, &h);
+    NGA_NbWait(&h);
+  }
+  GA_Sync();
+  int64_t sub[2] = {2, 3};
+  const long old = NGA_Read_inc64(g, sub, 5);  // every rank adds 5 to element 11
+  EXPECT_GE(old, 11);
+  GA_Sync();
+  int64_t mlo[2], mhi[2];
+  NGA_Distribution64(g, GA_Nodeid(), mlo, mhi);
+  if (mhi[0] >= mlo[0]) {
+    long* p;
+    int64_t mld[1];
+    NGA_Access64(g, mlo, mhi, &p, mld);
+    for (int64_t i = mlo[0]; i <= mhi[0]; ++i)
+      for (int64_t j = mlo[1]; j <= mhi[1]; ++j) {
+        const long expect = i * 4 + j + (i == 2 && j == 3 ? 5L * np : 0);
+        EXPECT_EQ(p[(i - mlo[0]) * mld[0] + (j - mlo[1])], expect);
+        p[(i - mlo[0]) * mld[0] + (j - mlo[1])] *= 2;
+      }
+    NGA_Release_update64(g, mlo, mhi);
+    NGA_Access64(g, mlo, mlo, &p, mld);
+    NGA_Release64(g, mlo, mlo);
+  }
+  GA_Sync();
+  // Scatter-accumulate, flat, with a repeated subscript: both hits count.
+  int subs[6] = {0, 0, 5, 3, 0, 0};
+  long add[3] = {1, 2, 4}, one = 1;
+  NGA_Scatter_acc_flat(g, add, subs, 3, &one);
+  GA_Sync();
+  long got[2];
+  int q[4] = {0, 0, 5, 3};
+  NGA_Gather_flat(g, got, q, 2);
+  EXPECT_EQ(got[0], 0 + 5L * np);
+  EXPECT_EQ(got[1], 2 * 23 + 2L * np);
+  GA_Sync();
+  GA_Destroy(g);
+}
+
+TEST(GaLinalg, MatmulPatchAgainstLoops) {
+  int da[2] = {6, 8}, dc[2] = {5, 5};
+  const int a = NGA_Create(C_DBL, 2, da, name("A"), nullptr);
+  const int c = NGA_Create(C_DBL, 2, dc, name("C"), nullptr);
+  put_whole(a, 6, 8, fa);
+  GA_Zero(c);
+  // C[1:3, 0:3] = 2 A[0:2, 1:4] * A[2:5, 4:7]' (3x4 times (4x4)') + 0 C
+  int alo[2] = {0, 1}, ahi[2] = {2, 4}, blo[2] = {2, 4}, bhi[2] = {5, 7}, clo[2] = {1, 0}, chi[2] = {3, 3};
+  double alpha = 2, beta = 0;
+  NGA_Matmul_patch('N', 'T', &alpha, &beta, a, alo, ahi, a, blo, bhi, c, clo, chi);
+  std::vector<double> C = whole(c, 5, 5);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      double ref = 0;
+      if (i >= 1 && i <= 3 && j <= 3)
+        for (int l = 0; l < 4; ++l) ref += 2 * fa(i - 1, 1 + l) * fa(2 + j, 4 + l);
+      EXPECT_NEAR(C[i * 5 + j], ref, 1e-12) << i << "," << j;
+    }
+  // The 2-D form adds beta = 1 times what is there.
+  beta = 1;
+  GA_Matmul_patch('N', 'T', &alpha, &beta, a, 0, 2, 1, 4, a, 2, 5, 4, 7, c, 1, 3, 0, 3);
+  std::vector<double> C2 = whole(c, 5, 5);
+  for (int i = 0; i < 25; ++i) EXPECT_NEAR(C2[i], 2 * C[i], 1e-12);
+  int64_t alo64[2] = {0, 1}, ahi64[2] = {2, 4}, blo64[2] = {2, 4}, bhi64[2] = {5, 7}, clo64[2] = {1, 0},
+          chi64[2] = {3, 3};
+  NGA_Matmul_patch64('N', 'T', &alpha, &beta, a, alo64, ahi64, a, blo64, bhi64, c, clo64, chi64);
+  std::vector<double> C3 = whole(c, 5, 5);
+  for (int i = 0; i < 25; ++i) EXPECT_NEAR(C3[i], 3 * C[i], 1e-12);
+  GA_Destroy(c);
+  GA_Destroy(a);
+}
+
+TEST(GaLinalg, SolversAndEigenvalues) {
+  const int n = 6;
+  int dims[2] = {n, n}, bd[2] = {n, 2};
+  const int a = NGA_Create(C_DBL, 2, dims, name("A"), nullptr);
+  const int b = NGA_Create(C_DBL, 2, bd, name("B"), nullptr);
+  put_whole(a, n, n, spd);
+  // B = A X for X(i, r) = i + 1 + r: the solution must come back.
+  auto x = [](int i, int r) { return i + 1.0 + r; };
+  auto rhs = [&]() {
+    GA_Sync();  // every process has read B before it is overwritten
+    if (GA_Nodeid() == 0) {
+      std::vector<double> v(n * 2);
+      for (int i = 0; i < n; ++i)
+        for (int r = 0; r < 2; ++r) {
+          double s = 0;
+          for (int k = 0; k < n; ++k) s += spd(i, k) * x(k, r);
+          v[i * 2 + r] = s;
+        }
+      int lo[2] = {0, 0}, hi[2] = {n - 1, 1}, ld[1] = {2};
+      NGA_Put(b, lo, hi, v.data(), ld);
+    }
+    GA_Sync();
+  };
+  auto check = [&](const char* what) {
+    const std::vector<double> X = whole(b, n, 2);
+    for (int i = 0; i < n; ++i)
+      for (int r = 0; r < 2; ++r) EXPECT_NEAR(X[i * 2 + r], x(i, r), 1e-10) << what;
+  };
+  rhs();
+  EXPECT_EQ(GA_Llt_solve(a, b), 0);
+  check("llt");
+  rhs();
+  GA_Lu_solve('N', a, b);
+  check("lu");
+  rhs();
+  EXPECT_EQ(GA_Solve(a, b), 0);
+  check("solve");
+  // Eigenvalues of A against their definition: A v = lambda v for each column v of V.
+  const int v = GA_Duplicate(a, name("V"));
+  std::vector<double> w(n);
+  GA_Diag_std(a, v, w.data());
+  const std::vector<double> V = whole(v, n, n);
+  for (int e = 0; e < n; ++e) {
+    if (e > 0) {
+      EXPECT_LE(w[e - 1], w[e]);
+    }
+    for (int i = 0; i < n; ++i) {
+      double av = 0;
+      for (int k = 0; k < n; ++k) av += spd(i, k) * V[k * n + e];
+      EXPECT_NEAR(av, w[e] * V[i * n + e], 1e-10);
+    }
+  }
+  // Not positive definite: -A. GA_Llt_solve reports the minor (1) and leaves B alone.
+  double minus = -1;
+  GA_Scale(a, &minus);
+  rhs();
+  const std::vector<double> before = whole(b, n, 2);
+  EXPECT_EQ(GA_Llt_solve(a, b), 1);
+  EXPECT_EQ(whole(b, n, 2), before);
+  EXPECT_EQ(GA_Solve(a, b), 1);  // fell back to LU: X = -x
+  const std::vector<double> X = whole(b, n, 2);
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(X[i * 2], -x(i, 0), 1e-10);
+  for (int g : {v, b, a}) GA_Destroy(g);
+}
+
+TEST(GaMutexes, LockedReadModifyWrite) {
+  const int np = GA_Nnodes(), rounds = 20;
+  int one[1] = {1};
+  const int g = NGA_Create(C_INT, 1, one, name("counter"), nullptr);
+  GA_Zero(g);
+  ASSERT_EQ(GA_Create_mutexes(np + 1), 1);
+  int lo[1] = {0}, hi[1] = {0};
+  for (int r = 0; r < rounds; ++r) {
+    NGA_Lock(np);  // the last mutex, on the last process
+    int v;
+    NGA_Get(g, lo, hi, &v, nullptr);
+    ++v;
+    NGA_Put(g, lo, hi, &v, nullptr);
+    NGA_Unlock(np);
+  }
+  GA_Sync();
+  int v;
+  NGA_Get(g, lo, hi, &v, nullptr);
+  EXPECT_EQ(v, rounds * np);
+  GA_Sync();
+  EXPECT_EQ(GA_Destroy_mutexes(), 1);
+  GA_Destroy(g);
+}
+
+TEST(GaGroups, GroupGopsCommsAndFence) {
+  const int me = GA_Nodeid(), np = GA_Nnodes();
+  std::vector<int> all(np);
+  std::iota(all.begin(), all.end(), 0);
+  std::reverse(all.begin(), all.end());
+  const int grp = NGA_Pgroup_create(all.data(), np);  // the world, in reverse order
+  EXPECT_EQ(GA_Pgroup_nodeid(grp), np - 1 - me);
+  float f = 1.5f;
+  GA_Pgroup_fgop(grp, &f, 1, name("+"));
+  EXPECT_EQ(f, 1.5f * np);
+  long l = me;
+  GA_Pgroup_lgop(grp, &l, 1, name("max"));
+  EXPECT_EQ(l, np - 1);
+  int r;
+  MPI_Comm_rank(GA_MPI_Comm_pgroup(grp), &r);
+  EXPECT_EQ(r, np - 1 - me);
+  NGA_Pgroup_set_default(grp);
+  EXPECT_EQ(NGA_Pgroup_get_default(), grp);
+  EXPECT_EQ(NGA_Nodeid(), np - 1 - me);
+  MPI_Comm_rank(GA_MPI_Comm_pgroup_default(), &r);
+  EXPECT_EQ(r, np - 1 - me);
+  double d = 1;
+  NGA_Dgop(&d, 1, name("+"));
+  EXPECT_EQ(d, np);
+  NGA_Pgroup_set_default(GA_Pgroup_get_world());
+  EXPECT_EQ(NGA_Nnodes(), np);
+  GA_Fence();
+  GA_Init_fence();
+  NGA_Sync();
+  EXPECT_EQ(GA_Pgroup_destroy(grp), 1);
+}
+
+TEST(GaPrint, PrintsTheArray) {
+  int dims[2] = {2, 3};
+  const int g = NGA_Create(C_INT, 2, dims, name("shown"), nullptr);
+  int seven = 7;
+  GA_Fill(g, &seven);
+  // GA_Print's text goes to stdout on process 0; capture it through a temporary file.
+  std::fflush(stdout);
+  char path[] = "/tmp/armada_ga_printXXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const int saved = dup(1);
+  dup2(fd, 1);
+  GA_Print(g);
+  GA_Print_distribution(g);
+  GA_Summarize(0);
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  std::FILE* in = fdopen(fd, "r");
+  std::rewind(in);
+  std::string text;
+  for (int ch; (ch = std::fgetc(in)) != EOF;) text += static_cast<char>(ch);
+  std::fclose(in);
+  std::remove(path);
+  if (GA_Nodeid() == 0) {
+    EXPECT_NE(text.find("shown"), std::string::npos) << text;
+    EXPECT_NE(text.find('7'), std::string::npos) << text;
+    EXPECT_NE(text.find("process 0 owns"), std::string::npos) << text;
+    EXPECT_NE(text.find("shown"), text.rfind("shown")) << text;  // GA_Summarize names it again
+  } else {
+    EXPECT_EQ(text, "");
+  }
+  EXPECT_EQ(GA_Uses_ma(), 0);
+  EXPECT_EQ(GA_Memory_limited(), 0);
+  size_t mine = 0;
+  int lo[2], hi[2];
+  NGA_Distribution(g, GA_Nodeid(), lo, hi);
+  if (hi[0] >= lo[0]) mine = sizeof(int) * (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1);
+  EXPECT_GE(GA_Inquire_memory(), mine);
+  GA_Destroy(g);
+}
+
+TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
+  int dims[2] = {5, 7};
+  const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);
+  const int b = GA_Duplicate(a, name("b"));
+  const int c = GA_Duplicate(a, name("c"));
+  auto fa2 = [](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; };  // never 0
+  auto fb2 = [](int i, int j) { return 1.0 + i + j; };
+  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  put_whole(b, 5, 7, +[](int i, int j) { return 1.0 + i + j; });
+  GA_Elem_multiply(a, b, c);
+  std::vector<double> C = whole(c, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], fa2(i, j) * fb2(i, j));
+  GA_Elem_divide(a, b, c);
+  C = whole(c, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], fa2(i, j) / fb2(i, j));
+  GA_Elem_maximum(a, b, c);
+  C = whole(c, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::max(fa2(i, j), fb2(i, j)));
+  GA_Elem_minimum(a, b, c);
+  C = whole(c, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::min(fa2(i, j), fb2(i, j)));
+  // Patches: c[0:1, 0:2] = a[3:4, 4:6] .* b[0:1, 0:2], the rest of c kept.
+  int alo[2] = {3, 4}, ahi[2] = {4, 6}, blo[2] = {0, 0}, bhi[2] = {1, 2};
+  GA_Elem_multiply_patch(a, alo, ahi, b, blo, bhi, c, blo, bhi);
+  GA_Elem_divide_patch(a, alo, ahi, b, blo, bhi, a, alo, ahi);  // in place on a's patch
+  GA_Elem_maximum_patch(b, blo, bhi, b, blo, bhi, b, blo, bhi);
+  GA_Elem_minimum_patch(b, blo, bhi, b, blo, bhi, b, blo, bhi);
+  const std::vector<double> C2 = whole(c, 5, 7), A2 = whole(a, 5, 7), B2 = whole(b, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) {
+      const bool cin = i <= 1 && j <= 2, ain = i >= 3 && j >= 4;
+      EXPECT_DOUBLE_EQ(C2[i * 7 + j], cin ? fa2(i + 3, j + 4) * fb2(i, j) : std::min(fa2(i, j), fb2(i, j)));
+      EXPECT_DOUBLE_EQ(A2[i * 7 + j], ain ? fa2(i, j) / fb2(i - 3, j - 4) : fa2(i, j));
+      EXPECT_EQ(B2[i * 7 + j], fb2(i, j));
+    }
+  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  GA_Abs_value(a);
+  double two = 2;
+  GA_Add_constant(a, &two);
+  GA_Recip_patch(a, blo, bhi);
+  int plo[2] = {2, 3}, phi[2] = {2, 3};
+  GA_Abs_value_patch(b, plo, phi);
+  double minus = -10;
+  GA_Add_constant_patch(b, plo, phi, &minus);
+  const std::vector<double> A3 = whole(a, 5, 7), B3 = whole(b, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) {
+      const double v = std::fabs(fa2(i, j)) + 2;
+      EXPECT_DOUBLE_EQ(A3[i * 7 + j], i <= 1 && j <= 2 ? 1 / v : v);
+      EXPECT_EQ(B3[i * 7 + j], fb2(i, j) - (i == 2 && j == 3 ? 10 : 0));
+    }
+  GA_Recip(b);
+  EXPECT_DOUBLE_EQ(whole(b, 5, 7)[0], 1.0);
+  // Select: the largest and smallest of fa2, with their subscripts.
+  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  double v;
+  int at[2];
+  NGA_Select_elem(a, name("max"), &v, at);
+  EXPECT_EQ(v, fa2(4, 6));
+  EXPECT_EQ(at[0], 4);
+  EXPECT_EQ(at[1], 6);
+  NGA_Select_elem(a, name("min"), &v, at);
+  EXPECT_EQ(v, fa2(0, 6));
+  EXPECT_EQ(at[0], 0);
+  // Periodic: a 3 x 3 window starting at (-1, 5) wraps to rows 4, 0, 1 and columns 5, 6, 0.
+  double win[9];
+  int wlo[2] = {-1, 5}, whi[2] = {1, 7}, wld[1] = {3};
+  NGA_Periodic_get(a, wlo, whi, win, wld);
+  const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fa2(rows[x], cols[y]));
+  GA_Sync();
+  double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 1;
+  NGA_Periodic_acc(a, wlo, whi, ones, wld, &alpha);
+  GA_Sync();
+  NGA_Periodic_get(a, wlo, whi, win, wld);
+  EXPECT_EQ(win[0], fa2(4, 5) + GA_Nnodes());
+  GA_Sync();
+  if (GA_Nodeid() == 0) NGA_Periodic_put(a, wlo, whi, ones, wld);
+  GA_Sync();
+  EXPECT_EQ(whole(a, 5, 7)[0 * 7 + 6], 1.0);  // (0, 6) is inside the window
+  // Locate_region: the owners' parts tile the patch, each owner named once.
+  int rlo[2] = {1, 1}, rhi[2] = {4, 5};
+  std::vector<int> map(4 * GA_Nnodes()), procs(GA_Nnodes());
+  const int owners = NGA_Locate_region(a, rlo, rhi, map.data(), procs.data());
+  int covered = 0;
+  for (int k = 0; k < owners; ++k) {
+    int lo[2], hi[2];
+    NGA_Distribution(a, procs[k], lo, hi);
+    for (int d = 0; d < 2; ++d) {
+      EXPECT_EQ(map[k * 4 + d], std::max(lo[d], rlo[d]));
+      EXPECT_EQ(map[k * 4 + 2 + d], std::min(hi[d], rhi[d]));
+    }
+    covered += (map[k * 4 + 2] - map[k * 4] + 1) * (map[k * 4 + 3] - map[k * 4 + 1] + 1);
+  }
+  EXPECT_EQ(covered, 4 * 5);
+  EXPECT_EQ(GA_Has_ghosts(a), 0);
+  EXPECT_EQ(NGA_Get_dimension(a), 2);
+  EXPECT_EQ(GA_Get_dimension(a), 2);
+  const double t0 = GA_Wtime();
+  EXPECT_GE(NGA_Wtime(), t0);
+  for (int x : {c, b, a}) GA_Destroy(x);
+}
+
+TEST(Ga64, SixtyFourBitFormsMatchTheIntForms) {
+  const int np = GA_Nnodes(), me = GA_Nodeid();
+  std::vector<int64_t> map;
+  for (int b = 0; b < np; ++b) map.push_back(2 * b);
+  map.push_back(0);
+  int64_t dims[2] = {2 * np, 5}, block[2] = {np, 1}, width[2] = {1, 1};
+  const int w = NGA_Pgroup_get_world();
+  const int a = NGA_Create_ghosts_irreg_config64(C_DBL, 2, dims, width, name("a"), block, map.data(), w);
+  const int b = NGA_Create_irreg_config64(C_DBL, 2, dims, name("b"), block, map.data(), w);
+  const int c = NGA_Create_ghosts_irreg64(C_DBL, 2, dims, width, name("c"), block, map.data());
+  const int d = NGA_Create_ghosts_config64(C_DBL, 2, dims, width, name("d"), nullptr, w);
+  std::vector<int> map32(map.begin(), map.end());
+  int dims32[2] = {2 * np, 5}, block32[2] = {np, 1}, width32[2] = {1, 1};
+  const int e = NGA_Create_ghosts_irreg_config(C_DBL, 2, dims32, width32, name("e"), block32, map32.data(), w);
+  const int h = GA_Create_handle();
+  GA_Set_data64(h, 2, dims, C_DBL);
+  GA_Set_chunk64(h, nullptr);
+  GA_Set_ghosts64(h, width);
+  GA_Set_irreg_distr64(h, map.data(), block);
+  GA_Allocate(h);
+  const int k = GA_Create_handle();
+  NGA_Set_data64(k, 2, dims, C_DBL);
+  NGA_Set_ghosts64(k, width);
+  NGA_Set_irreg_distr64(k, map.data(), block);
+  GA_Allocate(k);
+  for (int g : {a, b, c, e, h, k})
+    for (int p = 0; p < np; ++p) {
+      int64_t sub[2] = {2 * p + 1, 4};
+      EXPECT_EQ(NGA_Locate64(g, sub), p);
+    }
+  EXPECT_EQ(NGA_Ndim(d), 2);
+  EXPECT_EQ(NGA_Valid_handle(d), 1);
+  EXPECT_STREQ(NGA_Inquire_name(d), "d");
+  // Patch arithmetic in 64-bit form: b = 2, a[lo..hi] = 3, c = 2a + 5b on the patch.
+  double two = 2, three = 3, half = 0.5, one = 1, five = 5;
+  int64_t lo[2] = {0, 1}, hi[2] = {2 * np - 1, 3};
+  GA_Zero(a);
+  NGA_Fill_patch64(b, lo, hi, &two);
+  NGA_Fill_patch64(a, lo, hi, &three);
+  NGA_Scale_patch64(a, lo, hi, &half);  // 1.5
+  NGA_Zero_patch64(c, lo, hi);
+  NGA_Add_patch64(&two, a, lo, hi, &five, b, lo, hi, c, lo, hi);  // 3 + 10 = 13
+  const double patch_elems = 2.0 * np * 3;
+  EXPECT_DOUBLE_EQ(NGA_Ddot_patch64(c, 'N', lo, hi, b, 'N', lo, hi), 13 * 2 * patch_elems);
+  NGA_Copy_patch64('N', c, lo, hi, d, lo, hi);
+  EXPECT_DOUBLE_EQ(NGA_Ddot_patch64(d, 'N', lo, hi, d, 'N', lo, hi), 169 * patch_elems);
+  // Strided and element lists, 64-bit.
+  GA_Zero(e);
+  int64_t slo[2] = {0, 0}, shi[2] = {2 * np - 1, 4}, skip[2] = {2, 2}, sld[1] = {3};
+  std::vector<double> sv(static_cast<size_t>(np) * 3, 1.0), back(static_cast<size_t>(np) * 3);
+  if (me == 0) NGA_Strided_put64(e, slo, shi, skip, sv.data(), sld);
+  GA_Sync();
+  NGA_Strided_acc64(e, slo, shi, skip, sv.data(), sld, &one);
+  GA_Sync();
+  NGA_Strided_get64(e, slo, shi, skip, back.data(), sld);
+  for (double x : back) EXPECT_EQ(x, 1.0 + np);
+  int64_t s0[2] = {0, 0}, s1[2] = {2 * np - 1, 4}, s2[2] = {1, 1};
+  int64_t* ptrs[3] = {s0, s1, s2};
+  double vals[3] = {7, 8, 9}, got[3];
+  GA_Sync();
+  if (me == 0) NGA_Scatter64(e, vals, ptrs, 3);
+  GA_Sync();
+  NGA_Gather64(e, got, ptrs, 3);
+  EXPECT_EQ(got[0], 7);
+  EXPECT_EQ(got[1], 8);
+  EXPECT_EQ(got[2], 9);
+  GA_Sync();
+  NGA_Scatter_acc64(e, vals, ptrs, 3, &one);
+  int64_t flat[6] = {0, 0, 2 * np - 1, 4, 1, 1};
+  NGA_Scatter_acc_flat64(e, vals, flat, 3, &one);
+  GA_Sync();
+  NGA_Gather_flat64(e, got, flat, 3);
+  for (int t = 0; t < 3; ++t) EXPECT_EQ(got[t], vals[t] * (1 + 2 * np));
+  GA_Sync();
+  if (me == 0) NGA_Scatter_flat64(e, vals, flat, 1);
+  GA_Sync();
+  NGA_Gather_flat64(e, got, flat, 1);
+  EXPECT_EQ(got[0], 7);
+  int64_t gd[2], gld[1];
+  double* p;
+  NGA_Access_ghosts64(e, gd, &p, gld);
+  EXPECT_EQ(gd[0], 4);  // two rows and a ghost row on each side
+  EXPECT_EQ(gd[1], 7);
+  EXPECT_EQ(gld[0], 7);
+  NGA_Release_ghosts(e);
+  GA_Sync();
+  for (int g : {k, h, e, d, c, b, a}) GA_Destroy(g);
+}
+
+TEST(GaAliases, NgaGroupAndRuntimeSpellings) {
+  const int np = NGA_Nnodes(), me = NGA_Nodeid();
+  EXPECT_EQ(NGA_Initialized(), 1);
+  const int halves = NGA_Pgroup_split(NGA_Pgroup_get_world(), np > 1 ? 2 : 1);
+  const int size = NGA_Pgroup_nnodes(halves);
+  const int expect_size = np == 1 ? 1 : (me < (np + 1) / 2 ? (np + 1) / 2 : np / 2);
+  EXPECT_EQ(size, expect_size);
+  EXPECT_EQ(NGA_Pgroup_nodeid(halves), me < (np + 1) / 2 ? me : me - (np + 1) / 2);
+  double d = 1;
+  float f = 2;
+  int i = 3;
+  long l = 4;
+  NGA_Pgroup_dgop(halves, &d, 1, name("+"));
+  NGA_Pgroup_fgop(halves, &f, 1, name("+"));
+  NGA_Pgroup_igop(halves, &i, 1, name("+"));
+  NGA_Pgroup_lgop(halves, &l, 1, name("+"));
+  EXPECT_EQ(d, size);
+  EXPECT_EQ(f, 2.f * size);
+  EXPECT_EQ(i, 3 * size);
+  EXPECT_EQ(l, 4L * size);
+  NGA_Pgroup_sync(halves);
+  NGA_Fence();
+  NGA_Init_fence();
+  EXPECT_EQ(NGA_Uses_ma(), 0);
+  EXPECT_EQ(NGA_Memory_limited(), 0);
+  EXPECT_EQ(NGA_Inquire_memory(), GA_Inquire_memory());
+  EXPECT_EQ(NGA_Pgroup_destroy(halves), 1);
+}
+
+TEST(GaAliases, NgaSpellingsDoTheSame) {
+  int dims[1] = {2 * GA_Nnodes()}, width[1] = {1};
+  const int g = NGA_Create_handle();
+  NGA_Set_data(g, 1, dims, C_INT);
+  NGA_Set_ghosts(g, width);
+  NGA_Set_chunk(g, nullptr);
+  NGA_Set_array_name(g, name("alias"));
+  NGA_Set_pgroup(g, GA_Pgroup_get_world());
+  NGA_Allocate(g);
+  EXPECT_STREQ(GA_Inquire_name(g), "alias");
+  const int h = NGA_Duplicate(g, name("alias2"));
+  int five = 5;
+  NGA_Fill(h, &five);
+  NGA_Update_ghosts(h);
+  int lo[1], hi[1];
+  NGA_Distribution(h, GA_Nodeid(), lo, hi);
+  int* p;
+  int gd[1], ld[1];
+  EXPECT_EQ(NGA_Has_ghosts(h), 1);
+  NGA_Access_ghosts(h, gd, &p, ld);
+  EXPECT_EQ(gd[0], hi[0] - lo[0] + 3);
+  for (int i = 0; i < gd[0]; ++i) EXPECT_EQ(p[i], 5);  // periodic: every ghost is some element
+  NGA_Release_ghosts(h);
+  int s = 2;
+  NGA_Igop(&s, 1, name("*"));
+  EXPECT_EQ(s, 1 << GA_Nnodes());
+  ASSERT_EQ(GA_Create_mutexes(1), 1);
+  EXPECT_EQ(NGA_Destroy_mutexes(), 1);
+  NGA_Destroy(h);
+  NGA_Destroy(g);
+}
+
+}  // namespace

@@ -100,6 +100,8 @@ extern void GA_Set_ghosts(int g_a, int width[]);
 extern void GA_Set_irreg_distr(int g_a, int map[], int block[]);
 extern void GA_Set_array_name(int g_a, char* name);
 extern void GA_Set_pgroup(int g_a, int p_handle);
+extern void GA_Set_property(int g_a, char* property);
+extern void GA_Unset_property(int g_a);
 extern int GA_Allocate(int g_a);
 
 extern int GA_Duplicate(int g_a, char* array_name);
@@ -276,6 +278,8 @@ extern void NGA_Set_chunk(int g_a, int chunk[]);
 extern void NGA_Set_ghosts(int g_a, int width[]);
 extern void NGA_Set_irreg_distr(int g_a, int map[], int block[]);
 extern void NGA_Set_pgroup(int g_a, int p_handle);
+extern void NGA_Set_property(int g_a, char* property);
+extern void NGA_Unset_property(int g_a);
 extern int NGA_Allocate(int g_a);
 extern int NGA_Create_handle(void);
 extern void NGA_Update_ghosts(int g_a);

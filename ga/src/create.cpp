@@ -226,6 +226,29 @@ void NGA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]) {
 void GA_Set_array_name(int g_a, char* name) {
   guarded("GA_Set_array_name", [&] { plan_of("GA_Set_array_name", g_a).name = name ? name : ""; });
 }
+// GA's "read_only" property (collective): GA copies the array into every node so that reads stay
+// on the node. Armada keeps the one distributed copy, which every rank of a node already reads
+// through shared memory, so the property changes no data path here; the call checks its
+// arguments and synchronizes as GA's does. Any other property is refused by name.
+namespace {
+void set_property(const char* function, int g_a, const char* property) {
+  guarded(function, [&] {
+    Array& a = array(function, g_a);
+    const std::string p = property ? property : "(null)";
+    if (p != "read_only")
+      bad_argument(function, "property", "'" + p + "'", "Armada supports the property \"read_only\" only");
+    a.sync_group();
+  });
+}
+void unset_property(const char* function, int g_a) {
+  guarded(function, [&] { array(function, g_a).sync_group(); });
+}
+}  // namespace
+void GA_Set_property(int g_a, char* property) { set_property("GA_Set_property", g_a, property); }
+void NGA_Set_property(int g_a, char* property) { set_property("NGA_Set_property", g_a, property); }
+void GA_Unset_property(int g_a) { unset_property("GA_Unset_property", g_a); }
+void NGA_Unset_property(int g_a) { unset_property("NGA_Unset_property", g_a); }
+
 void GA_Set_pgroup(int g_a, int p_handle) {
   guarded("GA_Set_pgroup", [&] {
     Plan& p = plan_of("GA_Set_pgroup", g_a);

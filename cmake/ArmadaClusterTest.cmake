@@ -8,7 +8,8 @@
 #     [PROGRAM <path>]                  run this instead of <target>'s file
 #     [TIMEOUT <seconds>]               the launch's limit (default 300)
 #     [LABELS ...]
-#     [EXPECT_FAILURE <regex>])         the case passes only if the job fails and prints <regex>
+#     [EXPECT_FAILURE <regex>]          the case passes only if the job fails and prints <regex>
+#     [EXPECT_OUTPUT <regex>])          the case passes only if the job succeeds and prints <regex>
 #
 # One ctest case per transport, <stem>.cluster<k>x<r>.<transport>, run by scripts/cluster.sh on
 # an emulated cluster of <k> hosts made of namespaces (docs/cluster.md), labelled `cluster`. The
@@ -32,7 +33,7 @@ set(_cluster_mpi-rma_ENV ARMADA_TRANSPORT=mpi-rma OMPI_MCA_osc=sm,ucx)
 set(_cluster_mpi-rma-without-osc-ucx_ENV ARMADA_TRANSPORT=mpi-rma)
 
 function(armada_add_cluster_test target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;HOSTS;RANKS_PER_HOST;TIMEOUT;PROGRAM;EXPECT_FAILURE"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;HOSTS;RANKS_PER_HOST;TIMEOUT;PROGRAM;EXPECT_FAILURE;EXPECT_OUTPUT"
                         "TRANSPORTS;ENV;ARGS;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_add_cluster_test(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -79,6 +80,8 @@ function(armada_add_cluster_test target)
                --timeout ${arg_TIMEOUT} ${transport_flags} ${env_flags} -- ${program} ${arg_ARGS})
     if(DEFINED arg_EXPECT_FAILURE)
       set(launch ${ARMADA_EXPECT_SCRIPT} fail "${arg_EXPECT_FAILURE}" - ${launch})
+    elseif(DEFINED arg_EXPECT_OUTPUT)
+      set(launch ${ARMADA_EXPECT_SCRIPT} pass "${arg_EXPECT_OUTPUT}" - ${launch})
     endif()
     set(name ${arg_NAME}.cluster${arg_HOSTS}x${arg_RANKS_PER_HOST}.${transport})
     add_test(NAME ${name} COMMAND ${launch})

@@ -7,6 +7,7 @@
 #     [ARGS ...]                        arguments for the program
 #     [PROGRAM <path>]                  run this instead of <target>'s file
 #     [TIMEOUT <seconds>]               the launch's limit (default 300)
+#     [SCRIPT_ARGS ...]                 more options of scripts/cluster.sh (--fault, --check-leftovers)
 #     [LABELS ...]
 #     [EXPECT_FAILURE <regex>]          the case passes only if the job fails and prints <regex>
 #     [EXPECT_OUTPUT <regex>])          the case passes only if the job succeeds and prints <regex>
@@ -34,7 +35,7 @@ set(_cluster_mpi-rma-without-osc-ucx_ENV ARMADA_TRANSPORT=mpi-rma)
 
 function(armada_add_cluster_test target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;HOSTS;RANKS_PER_HOST;TIMEOUT;PROGRAM;EXPECT_FAILURE;EXPECT_OUTPUT"
-                        "TRANSPORTS;ENV;ARGS;LABELS")
+                        "TRANSPORTS;ENV;ARGS;LABELS;SCRIPT_ARGS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_add_cluster_test(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -77,7 +78,7 @@ function(armada_add_cluster_test target)
       list(APPEND transport_flags -x ${kv})
     endforeach()
     set(launch ${ARMADA_CLUSTER_SCRIPT} --hosts ${arg_HOSTS} --ranks-per-host ${arg_RANKS_PER_HOST}
-               --timeout ${arg_TIMEOUT} ${transport_flags} ${env_flags} -- ${program} ${arg_ARGS})
+               --timeout ${arg_TIMEOUT} ${arg_SCRIPT_ARGS} ${transport_flags} ${env_flags} -- ${program} ${arg_ARGS})
     if(DEFINED arg_EXPECT_FAILURE)
       set(launch ${ARMADA_EXPECT_SCRIPT} fail "${arg_EXPECT_FAILURE}" - ${launch})
     elseif(DEFINED arg_EXPECT_OUTPUT)

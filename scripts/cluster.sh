@@ -2,7 +2,8 @@
 # An emulated cluster on one machine: K hosts made of Linux namespaces, a command run across them
 # with Open MPI over TCP, everything removed afterwards (docs/cluster.md).
 #
-#   scripts/cluster.sh [--hosts K] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]... -- program args...
+#   scripts/cluster.sh [--hosts K] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]...
+#                      [--fault kill-host|link-down:<host>:<seconds>] -- program args...
 #
 # Each host has its own network, UTS (hostname), IPC and mount namespace (a private tmpfs on
 # /dev/shm, its own /etc/hosts). Its interface veth0 (192.0.2.10+i/24, RFC 5737 documentation
@@ -13,6 +14,11 @@
 #
 # Environment for the ranks: every ARMADA_* and UCX_* variable of the caller, plus each -x VAR=VALUE
 # (given to mpirun as -x, which sends it to the ranks of every host).
+# --fault injects a fault <seconds> after the launch into host <host> (1..K-1; host 0 runs mpirun):
+# kill-host SIGKILLs every process of that host, link-down sets its veth0 down.
+# --check-leftovers: after the launch, every host must be free of processes (within 10 s), of
+# /dev/shm objects and of SysV shared memory segments; otherwise they are listed and the exit status
+# is 3 (unless the command's was already nonzero and not 124).
 # Exit status: the command's (mpirun's); 124 when --timeout ran out; 77 when this machine cannot
 # make namespaces (not root, or ip/nsenter/unshare missing), which ctest reports as skipped;
 # 2 for bad usage. Every namespace, link, bridge, mount, process and temporary file the script made
@@ -24,9 +30,11 @@ hosts=2
 ranks_per_host=1
 timeout_s=300
 extra_env=()
+fault=""
+check_leftovers=0
 
 usage() {
-  echo "usage: $0 [--hosts K (1..4)] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]... -- program [args...]" >&2
+  echo "usage: $0 [--hosts K (1..4)] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]... [--fault KIND:HOST:SECONDS] [--check-leftovers] -- program [args...]" >&2
   exit 2
 }
 
@@ -37,6 +45,8 @@ while (($#)); do
     --timeout) timeout_s=${2:-}; shift 2 || usage ;;
     -x) [[ ${2:-} == *=* ]] || { echo "cluster.sh: -x needs VAR=VALUE, got '${2:-}'" >&2; exit 2; }
         extra_env+=("$2"); shift 2 ;;
+    --fault) fault=${2:-}; shift 2 || usage ;;
+    --check-leftovers) check_leftovers=1; shift ;;
     --) shift; break ;;
     *) echo "cluster.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -44,6 +54,10 @@ done
 (($# > 0)) || usage
 [[ $hosts =~ ^[1-4]$ ]] || { echo "cluster.sh: --hosts must be 1..4, got '$hosts'" >&2; exit 2; }
 [[ $ranks_per_host =~ ^[1-9][0-9]*$ ]] || { echo "cluster.sh: --ranks-per-host must be a positive integer, got '$ranks_per_host'" >&2; exit 2; }
+if [[ -n $fault ]]; then
+  [[ $fault =~ ^(kill-host|link-down):([1-9]):([0-9]+)$ && ${BASH_REMATCH[2]} -lt $hosts ]] ||
+    { echo "cluster.sh: --fault must be kill-host|link-down:<host 1..hosts-1>:<seconds>, got '$fault'" >&2; exit 2; }
+fi
 [[ $timeout_s =~ ^[1-9][0-9]*$ ]] || { echo "cluster.sh: --timeout must be positive seconds, got '$timeout_s'" >&2; exit 2; }
 
 if ((EUID != 0)); then
@@ -64,12 +78,14 @@ host_addr() { echo "192.0.2.$((10 + $1))"; }
 workdir=""
 holders=()        # pid of the process holding each host's UTS/IPC/mount namespaces
 launch_pid=""
+fault_pid=""
 
 # Kills every process inside our host namespaces (mpirun, orted, ranks, holders: all started here),
 # then deletes the namespaces (which deletes their veth ends and the bridge) and the temp files.
 cleanup() {
   trap '' INT TERM
   [[ -n $launch_pid ]] && kill -TERM "$launch_pid" 2>/dev/null
+  [[ -n $fault_pid ]] && kill -TERM "$fault_pid" 2>/dev/null
   local i pids round
   for round in TERM TERM KILL; do
     pids=""
@@ -179,17 +195,60 @@ env_flags=()
 for var in $(compgen -e | grep -E '^(ARMADA|UCX)_'); do env_flags+=(-x "$var"); done
 for kv in "${extra_env[@]}"; do env_flags+=(-x "$kv"); done
 
-# Open MPI over TCP on veth0 only; as root; more ranks than cores.
+# Open MPI over TCP on veth0 only; as root; more ranks than cores. TCP keepalive on the launcher's
+# own connections (Open MPI's default: the first probe after 300 s of idleness, here 2 s, then 3 probes 1 s
+# apart): a host whose link goes down is noticed in about 5 s and the job ends, instead of
+# waiting for --timeout.
+keepalive=(--mca oob_tcp_keepalive_time 2 --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3)
 timeout --kill-after=10 "$timeout_s" \
   nsenter -t "${holders[0]}" -n -u -i -m -- \
   env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
   mpirun --hostfile "$workdir/hostfile" -n $((hosts * ranks_per_host)) --map-by "ppr:$ranks_per_host:node" \
     --oversubscribe --bind-to none --wdir "$PWD" \
     --mca plm_rsh_agent "$workdir/agent" --mca btl tcp,self --mca btl_tcp_if_include veth0 \
-    --mca oob_tcp_if_include veth0 "${env_flags[@]}" "$@" &
+    --mca oob_tcp_if_include veth0 "${keepalive[@]}" "${env_flags[@]}" "$@" &
 launch_pid=$!
+launch_start=$(date +%s)
+if [[ -n $fault ]]; then
+  IFS=: read -r fault_kind fault_host fault_after <<<"$fault"
+  (
+    sleep "$fault_after"
+    echo "cluster.sh: fault: $fault_kind on host $fault_host ($(host_name "$fault_host"))" >&2
+    case $fault_kind in
+      # shellcheck disable=SC2046
+      kill-host) kill -KILL $(ip netns pids "$(host_ns "$fault_host")" | grep -vx "${holders[fault_host]}") 2>/dev/null ;;
+      link-down) ip -n "$(host_ns "$fault_host")" link set veth0 down ;;
+    esac
+  ) &
+  fault_pid=$!
+fi
 wait "$launch_pid"
 status=$?
 launch_pid=""
+# What the launch left on each host: processes other than the holder, /dev/shm, SysV segments.
+leftovers() {
+  local i waited left
+  for ((i = 0; i < hosts; i++)); do
+    for ((waited = 0; waited < 100; waited++)); do
+      left=$(ip netns pids "$(host_ns $i)" | grep -vx "${holders[i]}")
+      [[ -z $left ]] && break
+      sleep 0.1
+    done
+    for pid in $left; do echo "host $i: process $pid $(tr '\0' ' ' </proc/"$pid"/cmdline 2>/dev/null)"; done
+    nsenter -t "${holders[i]}" -n -u -i -m -- sh -c 'ls -A /dev/shm | sed "s|^|/dev/shm/|"; ipcs -m | awk "\$1 ~ /^0x/ {print \"SysV segment \" \$2}"' |
+      sed "s/^/host $i: /"
+  done
+}
+[[ -n $fault ]] && echo "cluster.sh: fault $fault_kind on host $fault_host: the launch ended $(($(date +%s) - launch_start)) s after it began (exit $status)" >&2
+if ((check_leftovers)); then
+  left=$(leftovers)
+  if [[ -n $left ]]; then
+    echo "cluster.sh: left behind by the launch:" >&2
+    echo "$left" >&2
+    ((status == 0 || status == 124)) && status=3
+  else
+    echo "cluster.sh: no process, /dev/shm object or SysV segment left on any host" >&2
+  fi
+fi
 ((status == 124)) && echo "cluster.sh: the launch did not end within $timeout_s s; killed" >&2
 exit "$status"

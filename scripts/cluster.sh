@@ -224,6 +224,8 @@ if [[ -n $fault ]]; then
 fi
 wait "$launch_pid"
 status=$?
+# timeout(1) exits 137, not 124, when the launch needed its KILL: both are "timed out".
+(($(date +%s) - launch_start >= timeout_s && status != 0)) && status=124
 launch_pid=""
 # What the launch left on each host: processes other than the holder, /dev/shm, SysV segments.
 leftovers() {

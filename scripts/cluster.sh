@@ -85,7 +85,8 @@ fault_pid=""
 cleanup() {
   trap '' INT TERM
   [[ -n $launch_pid ]] && kill -TERM "$launch_pid" 2>/dev/null
-  [[ -n $fault_pid ]] && kill -TERM "$fault_pid" 2>/dev/null
+  # shellcheck disable=SC2046
+  [[ -n $fault_pid ]] && kill -TERM $(ps -o pid= --ppid "$fault_pid") "$fault_pid" 2>/dev/null  # and its sleep
   local i pids round
   for round in TERM TERM KILL; do
     pids=""

@@ -2,8 +2,6 @@
 // start) and its capability and diagnostic hooks. Operations: mpi_rma_transport.cpp; mutexes:
 // mpi_rma_mutex.cpp.
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>

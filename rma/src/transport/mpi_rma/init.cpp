@@ -2,8 +2,6 @@
 // start) and its capability and diagnostic hooks. Operations: mpi_rma_transport.cpp; mutexes:
 // mpi_rma_mutex.cpp.
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -68,11 +66,7 @@ std::unique_ptr<Transport> start_mpi_rma(const TransportContext& c) {
   if (c.config.mpi_iov == "direct") settings.batched_segments = 0;
   if (c.config.mpi_iov == "batched") settings.batched_segments = std::numeric_limits<std::size_t>::max();
   if (c.rank == 0) {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int length = 0;
-    MPI_Get_library_version(version, &length);
-    const char* osc = std::getenv("OMPI_MCA_osc");
-    if (std::strstr(version, "Open MPI") && !(osc && std::strstr(osc, "ucx")))
+    if (open_mpi_without_osc_ucx())
       std::fprintf(stderr, "armada::rma: warning: mpi-rma on Open MPI without OMPI_MCA_osc=sm,ucx; osc rdma has known "
                            "bugs this transport can hit (docs/mpi-quirks.md)\n");
   }

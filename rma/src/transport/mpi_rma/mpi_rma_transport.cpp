@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <complex>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -61,14 +62,47 @@ void sleep_us(long us) {
 MpiRmaTransport::MpiRmaTransport(MPI_Comm world, int rank, MpiRmaSettings settings)
     : rank_(rank), settings_(settings) {
   MPI_Comm_dup(world, &comm_);
+  allocate_queue_window();
   const auto slots = static_cast<std::size_t>(settings_.mutex_waiters);
-  MPI_Win_allocate(static_cast<MPI_Aint>(slots * 2 * sizeof(std::int64_t)), sizeof(std::int64_t), MPI_INFO_NULL,
-                   comm_, &queue_nodes_, &queue_win_);
   std::memset(queue_nodes_, 0, slots * 2 * sizeof(std::int64_t));
   MPI_Win_lock_all(MPI_MODE_NOCHECK, queue_win_);
   for (int s = settings_.mutex_waiters - 1; s >= 0; --s) free_slots_.push_back(s);
   MPI_Barrier(comm_);  // every queue node is zeroed before anyone can enqueue behind it
   if (settings_.progress_thread) progress_ = std::thread([this] { progress_loop(); });
+}
+
+bool open_mpi_without_osc_ucx() {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  const char* osc = std::getenv("OMPI_MCA_osc");
+  return std::strstr(version, "Open MPI") && !(osc && std::strstr(osc, "ucx"));
+}
+
+// The first window: where an MPI without a one-sided component for this job's hosts fails (Open
+// MPI 4.1's default osc rdma over the TCP BTL, i.e. between hosts without osc ucx). The failure
+// is agreed on, so that every rank throws the same clear error instead of MPI aborting the job.
+void MpiRmaTransport::allocate_queue_window() {
+  const auto slots = static_cast<std::size_t>(settings_.mutex_waiters);
+  int code = MPI_SUCCESS;
+  {
+    ErrorsReturn errors(comm_);
+    code = MPI_Win_allocate(static_cast<MPI_Aint>(slots * 2 * sizeof(std::int64_t)), sizeof(std::int64_t),
+                            MPI_INFO_NULL, comm_, &queue_nodes_, &queue_win_);
+  }
+  const int ok = code == MPI_SUCCESS;
+  int all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_);
+  if (all_ok) return;
+  if (ok) MPI_Win_free(&queue_win_);
+  MPI_Comm_free(&comm_);
+  std::string what = "MPI_Win_allocate failed on at least one rank, so the mpi-rma transport cannot start";
+  if (open_mpi_without_osc_ucx())
+    what += "; Open MPI has no one-sided component for these processes without osc ucx (its default osc rdma "
+            "cannot create windows over the TCP BTL, i.e. across hosts): set OMPI_MCA_osc=sm,ucx in the environment "
+            "before MPI starts (mpiexec -x OMPI_MCA_osc=sm,ucx), or let rma::init start MPI (docs/mpi-quirks.md)";
+  if (!ok) check_mpi("rma::init (mpi-rma)", what, code);
+  throw_state("rma::init (mpi-rma)", what);
 }
 
 MpiRmaTransport::~MpiRmaTransport() {

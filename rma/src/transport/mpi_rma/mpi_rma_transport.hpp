@@ -82,6 +82,10 @@ struct MpiRmaSettings {
   bool owns_memory = true;      // ARMADA_MPI_MEMORY=mpi: segments are MPI_Win_allocate memory
 };
 
+/// Whether the MPI library is Open MPI running without osc ucx (OMPI_MCA_osc lacks it): its
+/// default osc rdma has known bugs and no windows across hosts over TCP (docs/mpi-quirks.md).
+bool open_mpi_without_osc_ucx();
+
 class MpiRmaTransport final : public Transport {
  public:
   /// Collective over `world` (creates the queue-node window).
@@ -137,6 +141,7 @@ class MpiRmaTransport final : public Transport {
   void poll() override;
 
  private:
+  void allocate_queue_window();
   struct Window {
     MPI_Win win = MPI_WIN_NULL;
     Group group{nullptr};

@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   if (churn_mode) {
     std::printf("pid %d\n", static_cast<int>(getpid()));
     std::fflush(stdout);
+    rma::barrier();  // every pid is printed before "allocating"
+    if (rma::rank() == 0) std::printf("allocating\n");
+    std::fflush(stdout);
     for (std::size_t round = 0;; ++round) {
       const std::size_t bytes = (std::size_t{4096} << (round % 12)) + 64 * (round % 7);
       auto bases = rma::allocate(bytes);

@@ -1,5 +1,7 @@
 // Errors: the exception boundary's reporting, the error hook, ARMCI_Error and the abort path;
 // the argument checks every area shares.
+#include <time.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -32,6 +34,10 @@ std::string rank_prefix() {
 [[noreturn]] void abort_job(const std::string& message, int code) {
   std::fprintf(stderr, "%s\n", message.c_str());
   std::fflush(nullptr);
+  // MPI_Abort tears the job down at once, and MPICH's launcher then sometimes drops what it had
+  // not yet forwarded from this rank's stderr (1 run in 7 lost the message): give it a moment.
+  const timespec pause{0, 200'000'000};
+  nanosleep(&pause, nullptr);
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);

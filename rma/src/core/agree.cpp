@@ -176,13 +176,15 @@ void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const Mus
   ++t_agreements;
   int me = 0;
   MPI_Comm_rank(comm, &me);
-  // One reduction: the lowest failing rank of comm (it speaks for all), and the smallest
-  // digest of the `same` arguments and of its complement (equal only if every digest is).
-  const std::uint64_t d = digest(same);
-  std::uint64_t v[3] = {error ? static_cast<std::uint64_t>(me) : UINT64_MAX, d, ~d};
-  MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, MPI_MIN, comm);
-  if (v[0] == UINT64_MAX) {
-    if (v[1] != ~v[2]) throw_mismatch(op, comm, same);
+  // One reduction: the lowest failing rank of comm (it speaks for all), and the smallest digest
+  // of the `same` arguments and the smallest of its negation (equal only if every digest is).
+  // Signed and non-negative on purpose: MPICH 4.0 reduces MPI_UINT64_T with MPI_MIN as if it
+  // were signed, so values with the top bit set would compare wrongly.
+  const std::int64_t d = static_cast<std::int64_t>(digest(same) >> 1);
+  std::int64_t v[3] = {error ? me : INT64_MAX, d, -d};
+  MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MIN, comm);
+  if (v[0] == INT64_MAX) {
+    if (v[1] != -v[2]) throw_mismatch(op, comm, same);
     return;
   }
   const int first = static_cast<int>(v[0]);

@@ -8,7 +8,12 @@
 # process can close against SIGKILL: docs/reliability.md).
 . "$(dirname "$0")/leftovers.sh"
 tries=$1; signals=$2; shift 2
-out=$(mktemp); trap 'rm -f "$out"' EXIT
+out=$(mktemp)
+# Open MPI's shared-memory BTL keeps its own files, which a killed job leaves behind: give it a
+# directory of ours and remove it at the end (only Armada's leftovers are judged).
+vader=$(mktemp -d)
+export OMPI_MCA_btl_vader_backing_directory="$vader"
+trap 'rm -f "$out"; rm -rf "$vader"' EXIT
 for try in $(seq 1 "$tries"); do
   ucx_before=$(ucx_files_before)
   : >"$out"  # not the last try's pids

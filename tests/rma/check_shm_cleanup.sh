@@ -6,6 +6,10 @@
 # /dev/shm/ucx_shm_posix_* files (compared with those there before the job). Every rank prints
 # its pid.
 . "$(dirname "$0")/leftovers.sh"
+# Open MPI's shared-memory BTL files, which a killed job leaves behind, go to a directory of ours.
+vader=$(mktemp -d)
+export OMPI_MCA_btl_vader_backing_directory="$vader"
+trap 'rm -rf "$vader"' EXIT
 mode=$1; shift
 ucx_before=$(ucx_files_before)
 out=$("$@" "$mode" 2>&1); rc=$?

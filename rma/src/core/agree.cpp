@@ -110,25 +110,33 @@ Arguments decode(const char* p, std::size_t n) {
   return a;
 }
 
-// Every member's `same` arguments, in comm rank order (the error path only: two collectives).
+// Every member's `same` arguments, in comm rank order (the error path only).
 std::vector<Arguments> gather_arguments(MPI_Comm comm, const MustMatch& same) {
   const std::string mine = encode(g_state ? g_state->rank : 0, same);
+  const Gathered<char> g = allgather_varying(comm, std::span<const char>(mine.data(), mine.size()));
+  std::vector<Arguments> out;
+  for (std::size_t r = 0; r < g.counts.size(); ++r)
+    out.push_back(decode(g.all.data() + g.displs[r], static_cast<std::size_t>(g.counts[r])));
+  return out;
+}
+
+template <class T>
+Gathered<T> allgather_of(MPI_Comm comm, std::span<const T> mine, MPI_Datatype type) {
   int size = 0;
   MPI_Comm_size(comm, &size);
-  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size));
-  const int bytes = static_cast<int>(mine.size());
-  MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  Gathered<T> g;
+  g.counts.resize(static_cast<std::size_t>(size));
+  g.displs.resize(static_cast<std::size_t>(size));
+  const int n = static_cast<int>(mine.size());
+  MPI_Allgather(&n, 1, MPI_INT, g.counts.data(), 1, MPI_INT, comm);
   int total = 0;
-  for (int r = 0; r < size; ++r) {
-    displs[static_cast<std::size_t>(r)] = total;
-    total += counts[static_cast<std::size_t>(r)];
+  for (std::size_t r = 0; r < g.counts.size(); ++r) {
+    g.displs[r] = total;
+    total += g.counts[r];
   }
-  std::vector<char> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), bytes, MPI_CHAR, all.data(), counts.data(), displs.data(), MPI_CHAR, comm);
-  std::vector<Arguments> out;
-  for (int r = 0; r < size; ++r)
-    out.push_back(decode(all.data() + displs[static_cast<std::size_t>(r)], static_cast<std::size_t>(counts[static_cast<std::size_t>(r)])));
-  return out;
+  g.all.resize(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), n, type, g.all.data(), g.counts.data(), g.displs.data(), type, comm);
+  return g;
 }
 
 // The first argument (in argument order) whose value differs between two members, named with
@@ -171,6 +179,9 @@ std::vector<Arguments> gather_arguments(MPI_Comm comm, const MustMatch& same) {
 namespace {
 thread_local std::uint64_t t_agreements = 0;
 }  // namespace
+
+Gathered<char> allgather_varying(MPI_Comm comm, std::span<const char> mine) { return allgather_of(comm, mine, MPI_CHAR); }
+Gathered<int> allgather_varying(MPI_Comm comm, std::span<const int> mine) { return allgather_of(comm, mine, MPI_INT); }
 
 void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const MustMatch& same) {
   ++t_agreements;

@@ -13,6 +13,8 @@
 #include <mpi.h>
 
 #include <exception>
+#include <span>
+#include <vector>
 
 #include "armada/rma/collectives.hpp"
 
@@ -22,5 +24,16 @@ namespace armada::rma::detail {
 /// different `same` arguments (see above); returns on every rank otherwise. `op` is the operation
 /// that the other ranks' errors name.
 void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const MustMatch& same = {});
+
+/// Every member's `mine` (lengths may differ), in comm rank order: each member's part of the
+/// result is all[displs[r] .. displs[r] + counts[r]). Collective over `comm` (two collectives);
+/// for error paths and group creation, not for hot paths. T is char or int.
+template <class T>
+struct Gathered {
+  std::vector<T> all;
+  std::vector<int> counts, displs;
+};
+Gathered<char> allgather_varying(MPI_Comm comm, std::span<const char> mine);
+Gathered<int> allgather_varying(MPI_Comm comm, std::span<const int> mine);
 
 }  // namespace armada::rma::detail

@@ -44,21 +44,11 @@ std::string list_text(std::span<const int> ranks) {
 
 // Every parent member's list, in parent rank order.
 std::vector<std::vector<int>> gather_lists(const Group& parent, std::span<const int> ranks) {
-  const int n = parent.size();
-  const int mine = static_cast<int>(ranks.size());
-  std::vector<int> counts(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
-  MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, parent.comm());
-  int total = 0;
-  for (int r = 0; r < n; ++r) {
-    displs[static_cast<std::size_t>(r)] = total;
-    total += counts[static_cast<std::size_t>(r)];
-  }
-  std::vector<int> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(ranks.data(), mine, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, parent.comm());
+  const detail::Gathered<int> g = detail::allgather_varying(parent.comm(), ranks);
   std::vector<std::vector<int>> lists;
-  for (int r = 0; r < n; ++r) {
-    const auto at = all.begin() + displs[static_cast<std::size_t>(r)];
-    lists.emplace_back(at, at + counts[static_cast<std::size_t>(r)]);
+  for (std::size_t r = 0; r < g.counts.size(); ++r) {
+    const auto at = g.all.begin() + g.displs[r];
+    lists.emplace_back(at, at + g.counts[r]);
   }
   return lists;
 }

@@ -5,7 +5,8 @@ Rank 0 reads and writes a patch of `size` bytes of float64 that rank size-1 owns
 interleaved round by round so that a noisy machine affects all three alike:
   python  a[lo:hi] = buf; a.get(lo:hi, out=buf) (no allocation, as the C++ loop); a[lo:hi] (a new
           ndarray per get) is reported too, as python_new_us
-  cxx     the same Array::get / Array::put in a C++ loop (armada._core._time_patch)
+  cxx     the same Array::get / Array::put in a C++ loop (armada._core._time_patch), on the same
+          buffer as the Python loop
   mpi4py  MPI.Win.Allocate memory, Lock_all once; Get/Put + Flush per call
 It prints one JSON line per (operation, size) with the median time per call of each and the
 figures of issue 28: the Python overhead over C++ (µs), the Python rate over the C++ rate, and
@@ -57,7 +58,9 @@ def main():
     for size in sizes:
         n = size // 8
         key = slice(lo, lo + n)
-        iterations = max(3, base_iterations * 8 // max(size, 8)) if size > 65536 else base_iterations
+        # Large patches: enough calls per round (>= 40) that a round lasts milliseconds, not one
+        # page-fault-prone call.
+        iterations = max(40, base_iterations * 8192 // size) if size > 65536 else base_iterations
         data = np.arange(n, dtype=np.float64) + size
         out = np.empty(n)
         for what in ("put", "get"):
@@ -81,12 +84,15 @@ def main():
                         (win.Put if what == "put" else win.Get)(data if what == "put" else out, target)
                         win.Flush(target)
 
-                for _ in range(rounds):
-                    times["python"].append(per_call(python_put if what == "put" else python_get, iterations))
-                    if what == "get":
-                        times["python_new"].append(per_call(python_new, iterations))
-                    times["cxx"].append(armada._core._time_patch(a, what, (lo,), (lo + n,), iterations) / iterations)
-                    times["mpi4py"].append(per_call(mpi4py_op, iterations))
+                def cxx_op(k):
+                    armada._core._time_patch(a, what, (lo,), (lo + n,), data if what == "put" else out, k)
+
+                ways = [("python", python_put if what == "put" else python_get), ("cxx", cxx_op),
+                        ("mpi4py", mpi4py_op)] + ([("python_new", python_new)] if what == "get" else [])
+                for r in range(rounds):
+                    # The order rotates from round to round: no way always runs first on cold caches.
+                    for name, fn in ways[r % len(ways):] + ways[:r % len(ways)]:
+                        times[name].append(per_call(fn, iterations))
                 # Verify: the patch holds what was put (through armada and through the window).
                 a[key] = data
                 win.Put(data, target)

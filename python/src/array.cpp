@@ -469,20 +469,27 @@ long read_inc(Array& a, py::handle index, long increment) {
 }
 
 // The C++ baseline of bench/python/bench_patch.py, in the same process: `iterations` blocking
-// gets or puts of patch [lo, hi) through the C++ API, no Python in the loop. Seconds.
-double time_patch(Array& a, const std::string& what, py::handle lo_arg, py::handle hi_arg, int iterations) {
+// gets or puts of patch [lo, hi) through the C++ API, no Python in the loop, on the caller's
+// C-contiguous `buffer` (the very bytes the Python loop uses, so that both see the same caches
+// and alignment). Seconds.
+double time_patch(Array& a, const std::string& what, py::handle lo_arg, py::handle hi_arg, py::array buffer,
+                  int iterations) {
   constexpr const char* op = "armada._core.time_patch";
   live(a, op);
   const Coord lo = coord_of(lo_arg, op, "lo"), hi = coord_of(hi_arg, op, "hi");
   if (what != "get" && what != "put") fail(ErrorKind::value, op, "what", what, "must be 'get' or 'put'");
-  std::vector<std::byte> buf(static_cast<std::size_t>(arrays::Patch{lo, hi}.elements()) * a.element_size());
+  const auto bytes = static_cast<py::ssize_t>(arrays::Patch{lo, hi}.elements()) * static_cast<py::ssize_t>(a.element_size());
+  if (!(buffer.flags() & py::array::c_style) || buffer.nbytes() != bytes || !buffer.writeable())
+    fail(ErrorKind::value, op, "buffer", "an array of " + std::to_string(buffer.nbytes()) + " bytes",
+         "must be a writable C-contiguous array of the patch's " + std::to_string(bytes) + " bytes");
+  void* p = buffer.mutable_data();
   py::gil_scoped_release unlocked;
   const double start = MPI_Wtime();
   for (int i = 0; i < iterations; ++i) {
     if (what == "get")
-      a.get(lo, hi, buf.data());
+      a.get(lo, hi, p);
     else
-      a.put(lo, hi, buf.data());
+      a.put(lo, hi, p);
   }
   return MPI_Wtime() - start;
 }
@@ -556,7 +563,8 @@ void bind_array(py::module_& m) {
         return a.valid() ? "<armada.GlobalArray " + describe(a) + ">" : std::string("<armada.GlobalArray (destroyed)>");
       });
   bind_collectives(m, cls);
-  m.def("_time_patch", &time_patch, py::arg("a"), py::arg("what"), py::arg("lo"), py::arg("hi"), py::arg("iterations"));
+  m.def("_time_patch", &time_patch, py::arg("a"), py::arg("what"), py::arg("lo"), py::arg("hi"), py::arg("buffer"),
+        py::arg("iterations"));
 }
 
 }  // namespace armada::python

@@ -3,7 +3,7 @@
 # with Open MPI over TCP, everything removed afterwards (docs/cluster.md).
 #
 #   scripts/cluster.sh [--hosts K] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]...
-#                      [--fault kill-host|link-down:<host>:<seconds>] -- program args...
+#                      [--fault kill-host|link-down|lossy:<host>:<seconds>] -- program args...
 #
 # Each host has its own network, UTS (hostname), IPC and mount namespace (a private tmpfs on
 # /dev/shm, its own /etc/hosts). Its interface veth0 (192.0.2.10+i/24, RFC 5737 documentation
@@ -15,19 +15,23 @@
 # Environment for the ranks: every ARMADA_* and UCX_* variable of the caller, plus each -x VAR=VALUE
 # (given to mpirun as -x, which sends it to the ranks of every host).
 # --fault injects a fault <seconds> after the launch into host <host> (1..K-1; host 0 runs mpirun):
-# kill-host SIGKILLs every process of that host, link-down sets its veth0 down.
+# kill-host SIGKILLs every process of that host, link-down sets its veth0 down, lossy makes its
+# veth0 slow and lossy both ways (rate and loss below; this kernel has no netem, so the rate is a
+# token bucket (tc tbf) on egress and the loss nftables' random drop on egress and ingress).
 # --check-leftovers: after the launch, every host must be free of processes (within 10 s), of
 # /dev/shm objects and of SysV shared memory segments; otherwise they are listed and the exit status
 # is 3 (unless the command's was already nonzero and not 124).
 # Exit status: the command's (mpirun's); 124 when --timeout ran out; 77 when this machine cannot
 # make namespaces (not root, or ip/nsenter/unshare missing), which ctest reports as skipped;
-# 2 for bad usage. Every namespace, link, bridge, mount, process and temporary file the script made
+# 5 when --fault could not be injected (the launch then tested nothing); 2 for bad usage. Every namespace, link, bridge, mount, process and temporary file the script made
 # is removed on every exit path, including SIGINT and SIGTERM.
 # SC2016: single-quoted text is for other shells (the agent, the holder); SC2317: trap handlers.
 # shellcheck disable=SC2016,SC2317
 set -u
 
 readonly skip_code=77
+# --fault lossy: what the host's link becomes.
+readonly lossy_rate=100mbit lossy_loss_permille=20
 hosts=2
 ranks_per_host=1
 timeout_s=300
@@ -36,7 +40,7 @@ fault=""
 check_leftovers=0
 
 usage() {
-  echo "usage: $0 [--hosts K (1..4)] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]... [--fault KIND:HOST:SECONDS] [--check-leftovers] -- program [args...]" >&2
+  echo "usage: $0 [--hosts K (1..4)] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]... [--fault kill-host|link-down|lossy:HOST:SECONDS] [--check-leftovers] -- program [args...]" >&2
   exit 2
 }
 
@@ -57,8 +61,8 @@ done
 [[ $hosts =~ ^[1-4]$ ]] || { echo "cluster.sh: --hosts must be 1..4, got '$hosts'" >&2; exit 2; }
 [[ $ranks_per_host =~ ^[1-9][0-9]*$ ]] || { echo "cluster.sh: --ranks-per-host must be a positive integer, got '$ranks_per_host'" >&2; exit 2; }
 if [[ -n $fault ]]; then
-  [[ $fault =~ ^(kill-host|link-down):([1-9]):([0-9]+)$ && ${BASH_REMATCH[2]} -lt $hosts ]] ||
-    { echo "cluster.sh: --fault must be kill-host|link-down:<host 1..hosts-1>:<seconds>, got '$fault'" >&2; exit 2; }
+  [[ $fault =~ ^(kill-host|link-down|lossy):([1-9]):([0-9]+)$ && ${BASH_REMATCH[2]} -lt $hosts ]] ||
+    { echo "cluster.sh: --fault must be kill-host|link-down|lossy:<host 1..hosts-1>:<seconds>, got '$fault'" >&2; exit 2; }
 fi
 [[ $timeout_s =~ ^[1-9][0-9]*$ ]] || { echo "cluster.sh: --timeout must be positive seconds, got '$timeout_s'" >&2; exit 2; }
 
@@ -66,7 +70,9 @@ if ((EUID != 0)); then
   echo "cluster.sh: SKIPPED: an emulated cluster needs root (network, UTS, IPC and mount namespaces)" >&2
   exit $skip_code
 fi
-for tool in ip nsenter unshare mpirun timeout; do
+tools=(ip nsenter unshare mpirun timeout)
+[[ $fault == lossy:* ]] && tools+=(tc nft)
+for tool in "${tools[@]}"; do
   command -v "$tool" >/dev/null || { echo "cluster.sh: SKIPPED: '$tool' is not installed" >&2; exit $skip_code; }
 done
 
@@ -212,6 +218,17 @@ timeout --kill-after=10 "$timeout_s" \
     --mca oob_tcp_if_include veth0 "${keepalive[@]}" "${env_flags[@]}" "$@" &
 launch_pid=$!
 launch_start=$(date +%s)
+# A slow, lossy link on veth0 of namespace $1; it goes with the namespace.
+make_lossy() {
+  tc -n "$1" qdisc add dev veth0 root tbf rate "$lossy_rate" burst 64kb latency 50ms || return 1
+  ip netns exec "$1" nft -f - <<NFT || return 1
+table inet armada_lossy {
+  chain egress { type filter hook output priority 0; oifname "veth0" numgen random mod 1000 < $lossy_loss_permille drop; }
+  chain ingress { type filter hook input priority 0; iifname "veth0" numgen random mod 1000 < $lossy_loss_permille drop; }
+}
+NFT
+  echo "cluster.sh: fault: $1 veth0 now $lossy_rate, $lossy_loss_permille/1000 of packets dropped each way" >&2
+}
 if [[ -n $fault ]]; then
   IFS=: read -r fault_kind fault_host fault_after <<<"$fault"
   (
@@ -221,6 +238,7 @@ if [[ -n $fault ]]; then
     case $fault_kind in
       kill-host) kill -KILL $(ip netns pids "$(host_ns "$fault_host")" | grep -vx "${holders[fault_host]}") 2>/dev/null ;;
       link-down) ip -n "$(host_ns "$fault_host")" link set veth0 down ;;
+      lossy) make_lossy "$(host_ns "$fault_host")" || : >"$workdir/fault-failed" ;;
     esac
   ) &
   fault_pid=$!
@@ -245,6 +263,10 @@ leftovers() {
   done
 }
 [[ -n $fault ]] && echo "cluster.sh: fault $fault_kind on host $fault_host: the launch ended $(($(date +%s) - launch_start)) s after it began (exit $status)" >&2
+if [[ -e $workdir/fault-failed ]]; then
+  echo "cluster.sh: the fault '$fault' could not be injected (above): the launch tested nothing" >&2
+  status=5
+fi
 if ((check_leftovers)); then
   left=$(leftovers)
   if [[ -n $left ]]; then

@@ -21,6 +21,7 @@ packages=(
   libibverbs-dev rdma-core
   libucx-dev               # UCX (UCP) for the rdma transport (ARMADA_TRANSPORT=rdma)
   procps
+  nftables                 # scripts/cluster.sh --fault lossy: random packet loss on an emulated host's link (no netem here)
   gnuplot-nox              # armada-bench plots (PNG)
   libglobalarrays-dev      # Global Arrays (its static libga for each MPI), for the GA tests and baselines
   libarmci-mpi-dev         # ARMCI-MPI for the Global Arrays baseline of armada-bench-arrays

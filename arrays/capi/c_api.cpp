@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
@@ -37,6 +39,9 @@ int current_error_code(const char* fn) {
                          (fortran ? "; values as in the C view: zero-based, dimensions reversed)" : ")");
   try {
     throw;
+  } catch (const FortranViewError& e) {
+    g_message = e.what() + std::string(" (in ") + fn + ")";
+    return ARMADA_GA_ERR_ARG;
   } catch (const BadHandle& e) {
     g_message = e.what() + in;
     return ARMADA_GA_ERR_HANDLE;
@@ -101,6 +106,54 @@ void Convention::out_index(const Coord& c, int64_t* out) const {
 void Convention::out_tuple(const Coord& c, int64_t* out) const {
   const int n = c.size();
   for (int d = 0; d < n; ++d) out[d] = fortran ? c[n - 1 - d] : c[d];
+}
+
+// ---- the Fortran view's own checks -------------------------------------------------------------
+namespace {
+
+// "[4, 6]": a tuple as the caller passed it.
+std::string as_passed(const int64_t* p, int n) { return read(p, n).str(); }
+
+}  // namespace
+
+// "array 'A' (real(8), dims [4, 6])": the array as a Fortran program declares it.
+std::string fortran_described(const Array& a) {
+  return "array '" + a.name() + "' (" + armada_gaf_type_name(static_cast<int>(a.type())) + ", dims " +
+         reversed(a.dims()).str() + ")";
+}
+
+void Convention::check_patch(const char* fn, const Array& a, const int64_t* lo, const int64_t* hi, const int64_t* ld,
+                             const char* lo_name, const char* hi_name) const {
+  if (!fortran) return;
+  need(lo, fn, lo_name);
+  need(hi, fn, hi_name);
+  const int n = a.ndim();
+  const Coord dims = reversed(a.dims());
+  const std::string patch = " (patch " + std::string(lo_name) + " = " + as_passed(lo, n) + ", " + hi_name + " = " +
+                            as_passed(hi, n) + "; one-based, inclusive)";
+  const auto fail = [&](const char* arg, const int64_t* value, int count, const std::string& why) {
+    throw FortranViewError(fn, arg, as_passed(value, count), fortran_described(a) + ": " + why + patch);
+  };
+  const auto at = [](const char* name, int i) { return std::string(name) + "(" + std::to_string(i + 1) + ")"; };
+  for (int i = 0; i < n; ++i) {
+    if (lo[i] < 1) fail(lo_name, lo, n, at(lo_name, i) + " = " + std::to_string(lo[i]) + " is below 1");
+    if (lo[i] > dims[i] + 1)
+      fail(lo_name, lo, n, at(lo_name, i) + " = " + std::to_string(lo[i]) + " is past dims(" + std::to_string(i + 1) +
+                               ") = " + std::to_string(dims[i]));
+  }
+  for (int i = 0; i < n; ++i) {
+    if (hi[i] < lo[i] - 1)
+      fail(hi_name, hi, n, at(hi_name, i) + " = " + std::to_string(hi[i]) + " is below " + at(lo_name, i) + " = " +
+                               std::to_string(lo[i]) + " (an empty patch has hi = lo - 1)");
+    if (hi[i] > dims[i])
+      fail(hi_name, hi, n, at(hi_name, i) + " = " + std::to_string(hi[i]) + " is past dims(" + std::to_string(i + 1) +
+                               ") = " + std::to_string(dims[i]));
+  }
+  if (!ld || n < 2) return;
+  for (int i = 0; i + 1 < n; ++i)
+    if (ld[i] < hi[i] - lo[i] + 1)
+      fail("ld", ld, n - 1, at("ld", i) + " = " + std::to_string(ld[i]) + " is less than the patch's extent " +
+                                std::to_string(hi[i] - lo[i] + 1) + " in dimension " + std::to_string(i + 1));
 }
 
 // ---- nonblocking requests --------------------------------------------------------------------
@@ -242,15 +295,21 @@ int locate_region(const Convention& cv, const char* fn, int handle, const int64_
   });
 }
 
-// A patch operation's arguments in the C++ API's terms.
+// A patch operation's arguments in the C++ API's terms. The Fortran view checks them in its
+// caller's terms first: a dense patch and its ld; a strided one without its ld (which counts
+// selected elements, arrays checks it); a periodic one not at all (it may reach past the array).
+enum class Shape { dense, strided, periodic };
 struct PatchArgs {
   Array a;
   Coord lo, hi, ld;
-  PatchArgs(const Convention& cv, const char* fn, int handle, const int64_t* l, const int64_t* h, const int64_t* ldp)
+  PatchArgs(const Convention& cv, const char* fn, int handle, const int64_t* l, const int64_t* h, const int64_t* ldp,
+            Shape shape = Shape::dense)
       : a(capi::arr(handle, fn)),
         lo(cv.index(l, a.ndim(), fn, "lo")),
         hi(cv.tuple(h, a.ndim(), fn, "hi")),
-        ld(cv.ld(a, ldp)) {}
+        ld(cv.ld(a, ldp)) {
+    if (shape != Shape::periodic) cv.check_patch(fn, a, l, h, shape == Shape::dense ? ldp : nullptr);
+  }
 };
 
 int get(const Convention& cv, const char* fn, int handle, const int64_t* lo, const int64_t* hi, void* buf,
@@ -297,14 +356,14 @@ int nbacc(const Convention& cv, const char* fn, int handle, const int64_t* lo, c
 int strided_get(const Convention& cv, const char* fn, int handle, const int64_t* lo, const int64_t* hi,
                 const int64_t* skip, void* buf, const int64_t* ld) {
   return capi::guard(fn, [&] {
-    PatchArgs p(cv, fn, handle, lo, hi, ld);
+    PatchArgs p(cv, fn, handle, lo, hi, ld, Shape::strided);
     p.a.get_strided(p.lo, p.hi, cv.tuple(skip, p.a.ndim(), fn, "skip"), buf, p.ld);
   });
 }
 int strided_put(const Convention& cv, const char* fn, int handle, const int64_t* lo, const int64_t* hi,
                 const int64_t* skip, const void* buf, const int64_t* ld) {
   return capi::guard(fn, [&] {
-    PatchArgs p(cv, fn, handle, lo, hi, ld);
+    PatchArgs p(cv, fn, handle, lo, hi, ld, Shape::strided);
     p.a.put_strided(p.lo, p.hi, cv.tuple(skip, p.a.ndim(), fn, "skip"), buf, p.ld);
   });
 }
@@ -312,23 +371,23 @@ int strided_acc(const Convention& cv, const char* fn, int handle, const int64_t*
                 const int64_t* skip, const void* buf, const int64_t* ld, const void* alpha) {
   return capi::guard(fn, [&] {
     need(alpha, fn, "alpha");
-    PatchArgs p(cv, fn, handle, lo, hi, ld);
+    PatchArgs p(cv, fn, handle, lo, hi, ld, Shape::strided);
     p.a.acc_strided(p.lo, p.hi, cv.tuple(skip, p.a.ndim(), fn, "skip"), buf, alpha, p.ld);
   });
 }
 int periodic_get(const Convention& cv, const char* fn, int handle, const int64_t* lo, const int64_t* hi, void* buf,
                  const int64_t* ld) {
-  return capi::guard(fn, [&] { PatchArgs p(cv, fn, handle, lo, hi, ld); p.a.periodic_get(p.lo, p.hi, buf, p.ld); });
+  return capi::guard(fn, [&] { PatchArgs p(cv, fn, handle, lo, hi, ld, Shape::periodic); p.a.periodic_get(p.lo, p.hi, buf, p.ld); });
 }
 int periodic_put(const Convention& cv, const char* fn, int handle, const int64_t* lo, const int64_t* hi,
                  const void* buf, const int64_t* ld) {
-  return capi::guard(fn, [&] { PatchArgs p(cv, fn, handle, lo, hi, ld); p.a.periodic_put(p.lo, p.hi, buf, p.ld); });
+  return capi::guard(fn, [&] { PatchArgs p(cv, fn, handle, lo, hi, ld, Shape::periodic); p.a.periodic_put(p.lo, p.hi, buf, p.ld); });
 }
 int periodic_acc(const Convention& cv, const char* fn, int handle, const int64_t* lo, const int64_t* hi,
                  const void* buf, const int64_t* ld, const void* alpha) {
   return capi::guard(fn, [&] {
     need(alpha, fn, "alpha");
-    PatchArgs p(cv, fn, handle, lo, hi, ld);
+    PatchArgs p(cv, fn, handle, lo, hi, ld, Shape::periodic);
     p.a.periodic_acc(p.lo, p.hi, buf, alpha, p.ld);
   });
 }
@@ -408,6 +467,28 @@ int access_ghosts(const Convention& cv, const char* fn, int handle, void** ptr, 
 extern "C" {
 
 const char* armada_ga_error_message(void) { return armada::arrays::capi::g_message.c_str(); }
+
+const char* armada_gaf_type_name(int type) {
+  // ARMADA_GA_* order.
+  static constexpr const char* names[] = {"integer(4)", "integer(8)", "real(4)", "real(8)", "complex(4)", "complex(8)"};
+  return type >= 0 && type < static_cast<int>(std::size(names)) ? names[type] : "an unknown type";
+}
+
+int armada_gaf_check_patch(int handle, const int64_t lo[], const int64_t hi[], const int64_t ld[]) {
+  constexpr const char* fn = "armada_gaf_check_patch";
+  namespace capi = armada::arrays::capi;
+  return capi::guard(fn, [&] { capi::fortran_view.check_patch(fn, capi::arr(handle, fn), lo, hi, ld); });
+}
+
+void armada_gaf_describe(int handle, char* out, size_t size) {
+  if (!out || size == 0) return;
+  std::string text;
+  try {
+    text = armada::arrays::capi::fortran_described(armada::arrays::find_array(handle, "armada_gaf_describe"));
+  } catch (...) {  // no live array: nothing to describe
+  }
+  std::snprintf(out, size, "%s", text.c_str());
+}
 
 ARMADA_GA_BOTH_VIEWS(create, (int type, int ndim, const int64_t dims[], const char* name, const int64_t chunk[], int* handle),
                      type, ndim, dims, name, chunk, handle)

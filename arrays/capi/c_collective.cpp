@@ -24,7 +24,9 @@ struct Part {
   Coord lo, hi;
   Part(const Convention& cv, const char* fn, int handle, const int64_t* l, const int64_t* h, const char* lo_name,
        const char* hi_name)
-      : a(capi::arr(handle, fn)), lo(cv.index(l, a.ndim(), fn, lo_name)), hi(cv.tuple(h, a.ndim(), fn, hi_name)) {}
+      : a(capi::arr(handle, fn)), lo(cv.index(l, a.ndim(), fn, lo_name)), hi(cv.tuple(h, a.ndim(), fn, hi_name)) {
+    cv.check_patch(fn, a, l, h, nullptr, lo_name, hi_name);
+  }
   // The whole array.
   Part(int handle, const char* fn) : a(capi::arr(handle, fn)), lo(lo_of(a)), hi(hi_of(a)) {}
 };

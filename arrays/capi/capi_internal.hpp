@@ -18,6 +18,13 @@ class BadHandle : public rma::InvalidArgument {
   using rma::InvalidArgument::InvalidArgument;
 };
 
+/// An error the Fortran view reports in its caller's own terms (one-based, inclusive, Fortran
+/// order, the values the caller passed): current_error_code adds no C-view note to it.
+class FortranViewError : public rma::InvalidArgument {
+ public:
+  using rma::InvalidArgument::InvalidArgument;
+};
+
 /// Called inside a catch block: stores the current exception's message, ending "(in fn)", as
 /// the thread's last message, and returns its code.
 int current_error_code(const char* fn);
@@ -71,7 +78,14 @@ struct Convention {
   Coord ld(const Array& a, const int64_t* p) const;
   void out_index(const Coord& c, int64_t* out) const;
   void out_tuple(const Coord& c, int64_t* out) const;
+  /// The Fortran view checks a patch [lo, hi] of `a` and a buffer's `ld` (NULL: none) in its
+  /// caller's terms before anything is converted, so its messages show what the program passed;
+  /// lo before hi before ld, dimension by dimension. The C view leaves the checks to arrays.
+  void check_patch(const char* fn, const Array& a, const int64_t* lo, const int64_t* hi, const int64_t* ld = nullptr,
+                   const char* lo_name = "lo", const char* hi_name = "hi") const;
 };
+/// "array 'A' (real(8), dims [4, 6])": `a` as a Fortran program declares it.
+std::string fortran_described(const Array& a);
 inline constexpr Convention c_view{false};
 inline constexpr Convention fortran_view{true};
 

@@ -525,8 +525,8 @@ contains
     character(len=*), parameter :: op = 'armada_get'
     type(patch_t) :: p
     integer(c_int) :: code
-    code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    code = patch_of(op, g, lo, hi, p, ld=ld, bounded=.true.)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_get(g, p%lo, p%hi, p%buf, p%ld))
     call finish(code, stat, errmsg, 'armada_get')
   end subroutine
@@ -539,8 +539,8 @@ contains
     character(len=*), parameter :: op = 'armada_put'
     type(patch_t) :: p
     integer(c_int) :: code
-    code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    code = patch_of(op, g, lo, hi, p, ld=ld, bounded=.true.)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_put(g, p%lo, p%hi, p%buf, p%ld))
     call finish(code, stat, errmsg, 'armada_put')
   end subroutine
@@ -555,9 +555,9 @@ contains
     type(patch_t) :: p
     type(c_ptr) :: a
     integer(c_int) :: code
-    code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
+    code = patch_of(op, g, lo, hi, p, ld=ld, bounded=.true.)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_acc(g, p%lo, p%hi, p%buf, p%ld, a))
     call finish(code, stat, errmsg, 'armada_acc')
   end subroutine
@@ -575,8 +575,8 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     request = 0
-    code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    code = patch_of(op, g, lo, hi, p, ld=ld, bounded=.true.)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbget(g, p%lo, p%hi, p%buf, p%ld, request))
     call finish(code, stat, errmsg, 'armada_nbget')
   end subroutine
@@ -591,8 +591,8 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     request = 0
-    code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    code = patch_of(op, g, lo, hi, p, ld=ld, bounded=.true.)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbput(g, p%lo, p%hi, p%buf, p%ld, request))
     call finish(code, stat, errmsg, 'armada_nbput')
   end subroutine
@@ -609,9 +609,9 @@ contains
     type(c_ptr) :: a
     integer(c_int) :: code
     request = 0
-    code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
+    code = patch_of(op, g, lo, hi, p, ld=ld, bounded=.true.)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbacc(g, p%lo, p%hi, p%buf, p%ld, a, request))
     call finish(code, stat, errmsg, 'armada_nbacc')
   end subroutine
@@ -643,8 +643,8 @@ contains
     character(len=*), parameter :: op = 'armada_strided_get'
     type(patch_t) :: p
     integer(c_int) :: code
-    code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip, bounded=.true.)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_strided_get(g, p%lo, p%hi, p%skip, p%buf, p%ld))
     call finish(code, stat, errmsg, 'armada_strided_get')
   end subroutine
@@ -657,8 +657,8 @@ contains
     character(len=*), parameter :: op = 'armada_strided_put'
     type(patch_t) :: p
     integer(c_int) :: code
-    code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip, bounded=.true.)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_strided_put(g, p%lo, p%hi, p%skip, p%buf, p%ld))
     call finish(code, stat, errmsg, 'armada_strided_put')
   end subroutine
@@ -672,9 +672,9 @@ contains
     type(patch_t) :: p
     type(c_ptr) :: a
     integer(c_int) :: code
-    code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
+    code = patch_of(op, g, lo, hi, p, ld=ld, skip=skip, bounded=.true.)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_strided_acc(g, p%lo, p%hi, p%skip, p%buf, p%ld, a))
     call finish(code, stat, errmsg, 'armada_strided_acc')
   end subroutine
@@ -690,7 +690,7 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_periodic_get(g, p%lo, p%hi, p%buf, p%ld))
     call finish(code, stat, errmsg, 'armada_periodic_get')
   end subroutine
@@ -704,7 +704,7 @@ contains
     type(patch_t) :: p
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_periodic_put(g, p%lo, p%hi, p%buf, p%ld))
     call finish(code, stat, errmsg, 'armada_periodic_put')
   end subroutine
@@ -719,8 +719,8 @@ contains
     type(c_ptr) :: a
     integer(c_int) :: code
     code = patch_of(op, g, lo, hi, p, ld=ld)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, buf, p%need, 'buf', p%buf, g)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, p%etype, alpha, 1_c_int64_t, 'alpha', a, g)
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_periodic_acc(g, p%lo, p%hi, p%buf, p%ld, a))
     call finish(code, stat, errmsg, 'armada_periodic_acc')
   end subroutine
@@ -769,7 +769,7 @@ contains
     integer(c_int) :: t, n
     code = array_info(g, t, n)
     if (code == ARMADA_GA_OK) code = tuple_size(op, 'subs (its first extent)', size(subs, 1), n)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, t, values, size(subs, 2, c_int64_t), 'values', v)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, t, values, size(subs, 2, c_int64_t), 'values', v, g)
   end function
 
   ! Atomic fetch-and-add on an integer(4) or integer(8) element (NGA_Read_inc): returns the

@@ -21,13 +21,19 @@ module armada_c
 
   interface
     ! ---- buffers.c: buffers as C descriptors, and the module's error message ----
-    integer(c_int) function armada_f_buffer(buf, type, count, op, arg, addr) bind(C)
+    integer(c_int) function armada_f_buffer(buf, type, count, op, arg, handle, addr) bind(C)
       import
       type(*), dimension(..), intent(in) :: buf
       integer(c_int), value :: type
       integer(c_int64_t), value :: count
       character(kind=c_char), intent(in) :: op(*), arg(*)
+      integer(c_int), value :: handle
       type(c_ptr), intent(out) :: addr
+    end function
+    integer(c_int) function armada_f_reject(op, text, handle, code) bind(C)
+      import
+      character(kind=c_char), intent(in) :: op(*), text(*)
+      integer(c_int), value :: handle, code
     end function
     integer(c_int) function armada_f_plain_buffer(buf, op, arg, type, count, addr) bind(C)
       import
@@ -409,6 +415,13 @@ module armada_c
       integer(c_int64_t), intent(out), optional :: los(*)
       integer(c_int64_t), intent(out), optional :: his(*)
       integer(c_int), intent(out) :: count
+    end function
+    integer(c_int) function armada_gaf_check_patch(handle, lo, hi, ld) bind(C)
+      import
+      integer(c_int), value :: handle
+      integer(c_int64_t), intent(in) :: lo(*)
+      integer(c_int64_t), intent(in) :: hi(*)
+      integer(c_int64_t), intent(in), optional :: ld(*)
     end function
     integer(c_int) function armada_gaf_get(handle, lo, hi, buf, ld) bind(C)
       import

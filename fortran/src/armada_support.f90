@@ -38,16 +38,28 @@ contains
   end subroutine
 
   ! The C API ends its messages with "(in armada_gaf_get)", the C function the module called:
-  ! the program called `op`, so the message names that instead.
+  ! the program called `op`, so the message names that instead, also where the C API's own
+  ! checks (the Fortran view's) open the message with the function's name.
   function called_as(message, op) result(s)
     character(len=*), intent(in) :: message, op
-    character(len=:), allocatable :: s
-    integer :: at
+    character(len=:), allocatable :: s, cname
+    integer :: at, length, opens
     at = index(message, '(in armada_', back=.true.)
     if (at == 0) then
       s = message
+      return
+    end if
+    length = scan(message(at + 4:), ';)') - 1
+    if (length < 1) then
+      s = message
+      return
+    end if
+    cname = message(at + 4:at + 3 + length)
+    opens = index(message, '] ' // cname // ': ')
+    if (opens > 0) then  ! "[rank 0] armada_gaf_get: ..." names the function once, up front
+      s = message(:opens + 1) // op // message(opens + 2 + len(cname):at - 2)
     else
-      s = message(:at - 1) // '(in ' // op // ')'
+      s = message(:at + 3) // op // message(at + 4 + length:)
     end if
   end function
 
@@ -65,12 +77,17 @@ contains
   end function
 
   ! An error found by the module itself: "<op>: <text>", code ARMADA_GA_ERR_ARG (or `code`).
-  integer(c_int) function reject(op, text, code)
+  ! The module's own check failed: the message names the rank, `op` and (g given) the array.
+  integer(c_int) function reject(op, text, code, g)
     character(len=*), intent(in) :: op, text
     integer(c_int), intent(in), optional :: code
-    call armada_f_set_message(cstr(op // ': ' // text))
-    reject = ARMADA_GA_ERR_ARG
-    if (present(code)) reject = code
+    integer, intent(in), optional :: g
+    integer(c_int) :: handle, status
+    handle = -1
+    if (present(g)) handle = g
+    status = ARMADA_GA_ERR_ARG
+    if (present(code)) status = code
+    reject = armada_f_reject(cstr(op), cstr(text), handle, status)
   end function
 
   function c_string(p) result(s)
@@ -123,35 +140,51 @@ contains
   end function
 
   ! An index tuple must have one entry per dimension.
-  integer(c_int) function tuple_size(op, arg, have, want) result(code)
+  integer(c_int) function tuple_size(op, arg, have, want, g) result(code)
     character(len=*), intent(in) :: op, arg
     integer, intent(in) :: have
     integer(c_int), intent(in) :: want
+    integer, intent(in), optional :: g
     code = ARMADA_GA_OK
     if (have /= want) code = reject(op, "argument '" // arg // "' has " // itoa(i64(have)) // &
-                                    " entries, the array has " // itoa(int(want, c_int64_t)) // " dimensions")
+                                    " entries, the array has " // itoa(int(want, c_int64_t)) // " dimensions", g=g)
   end function
 
   ! Checks a patch's tuples against array g and works out how many elements its buffer needs
   ! (with ld, GA's leading dimensions: the buffer's extents in dimensions 1 .. ndim-1).
-  integer(c_int) function patch_of(op, g, lo, hi, p, ld, skip) result(code)
+  ! bounded: a one-sided operation on a patch that must lie inside the array; its bounds (and a
+  ! dense patch's ld) are checked here, by the C API's Fortran view, before its buffer is, so a
+  ! message names the first wrong argument in the order the program wrote them. (Collectives
+  ! leave the check to the C API's collective call, where every member learns of an error.)
+  integer(c_int) function patch_of(op, g, lo, hi, p, ld, skip, bounded) result(code)
     character(len=*), intent(in) :: op
     integer, intent(in) :: g, lo(:), hi(:)
     type(patch_t), intent(out) :: p
     integer, intent(in), optional :: ld(:), skip(:)
+    logical, intent(in), optional :: bounded
     integer(c_int64_t) :: n(ARMADA_GA_MAX_DIM), stride
     integer :: d
     code = array_info(g, p%etype, p%ndim)
-    if (code == ARMADA_GA_OK) code = tuple_size(op, 'lo', size(lo), p%ndim)
-    if (code == ARMADA_GA_OK) code = tuple_size(op, 'hi', size(hi), p%ndim)
-    if (code == ARMADA_GA_OK .and. present(skip)) code = tuple_size(op, 'skip', size(skip), p%ndim)
+    if (code == ARMADA_GA_OK) code = tuple_size(op, 'lo', size(lo), p%ndim, g)
+    if (code == ARMADA_GA_OK) code = tuple_size(op, 'hi', size(hi), p%ndim, g)
+    if (code == ARMADA_GA_OK .and. present(skip)) code = tuple_size(op, 'skip', size(skip), p%ndim, g)
     if (code == ARMADA_GA_OK .and. present(ld) .and. p%ndim > 1) &
-      code = tuple_size(op, 'ld', size(ld), p%ndim - 1)
+      code = tuple_size(op, 'ld', size(ld), p%ndim - 1, g)
     if (code /= ARMADA_GA_OK) return
     p%lo = i64(lo)
     p%hi = i64(hi)
     if (present(ld) .and. p%ndim > 1) p%ld = i64(ld)
     if (present(skip)) p%skip = i64(skip)
+    if (present(bounded)) then
+      if (bounded) then
+        if (present(skip)) then  ! a strided patch's ld counts selected elements: arrays checks it
+          code = ga(armada_gaf_check_patch(g, p%lo, p%hi))
+        else
+          code = ga(armada_gaf_check_patch(g, p%lo, p%hi, p%ld))  ! p%ld unallocated: absent
+        end if
+        if (code /= ARMADA_GA_OK) return
+      end if
+    end if
     n(1:p%ndim) = max(0_c_int64_t, p%hi - p%lo + 1)
     if (present(skip)) then
       where (p%skip > 0 .and. n(1:p%ndim) > 0) n(1:p%ndim) = (p%hi - p%lo) / p%skip + 1
@@ -173,13 +206,18 @@ contains
   end function
 
   ! The address of a buffer of `count` elements of ARMADA_GA_* `type` (buffers.c checks it).
-  integer(c_int) function buffer_of(op, etype, buf, count, arg, addr) result(code)
+  ! g: the array the buffer is for, named in the message (absent: none).
+  integer(c_int) function buffer_of(op, etype, buf, count, arg, addr, g) result(code)
     character(len=*), intent(in) :: op, arg
     integer(c_int), intent(in) :: etype
     type(*), dimension(..), intent(in) :: buf
     integer(c_int64_t), intent(in) :: count
     type(c_ptr), intent(out) :: addr
-    code = armada_f_buffer(buf, etype, count, cstr(op), cstr(arg), addr)
+    integer, intent(in), optional :: g
+    integer(c_int) :: handle
+    handle = -1
+    if (present(g)) handle = g
+    code = armada_f_buffer(buf, etype, count, cstr(op), cstr(arg), handle, addr)
   end function
 
   ! The address of a scalar argument (alpha, value, result) of array g's element type.
@@ -190,7 +228,7 @@ contains
     type(c_ptr), intent(out) :: addr
     integer(c_int) :: etype, ndim
     code = array_info(g, etype, ndim)
-    if (code == ARMADA_GA_OK) code = buffer_of(op, etype, x, 1_c_int64_t, arg, addr)
+    if (code == ARMADA_GA_OK) code = buffer_of(op, etype, x, 1_c_int64_t, arg, addr, g)
   end function
 
   ! Optional patch bounds come in pairs: both (a patch operation) or neither (the whole array).

@@ -21,12 +21,28 @@
 
 static _Thread_local char g_message[1024];
 
-static int fail(int code, const char* format, ...) {
+/* A message of the module's own checks, in the form of the C APIs' ("[rank 0] armada_get: ..."),
+ * naming array `handle` when there is one (handle < 0: none). Returns `code`. */
+int armada_f_reject(const char* op, const char* text, int handle, int code) {
+  int rank = -1, initialized = 0;
+  if (armada_ga_initialized(&initialized) == ARMADA_GA_OK && initialized) armada_ga_rank(&rank);
+  char array[512] = "";
+  if (handle >= 0) armada_gaf_describe(handle, array, sizeof array);
+  char prefix[32] = "";
+  if (rank >= 0) snprintf(prefix, sizeof prefix, "[rank %d] ", rank);
+  snprintf(g_message, sizeof g_message, "%s%s: %s%s%s", prefix, op, text, array[0] ? "; " : "", array);
+  return code;
+}
+
+/* armada_f_reject of "argument '<arg>' <format...>". */
+static int fail(int code, int handle, const char* op, const char* arg, const char* format, ...) {
+  char what[512];
+  int n = snprintf(what, sizeof what, "argument '%s' ", arg);
   va_list args;
   va_start(args, format);
-  vsnprintf(g_message, sizeof g_message, format, args);
+  vsnprintf(what + n, sizeof what - (size_t)n, format, args);
   va_end(args);
-  return code;
+  return armada_f_reject(op, what, handle, code);
 }
 
 const char* armada_f_message(void) { return g_message; }
@@ -34,21 +50,20 @@ void armada_f_set_message(const char* message) { snprintf(g_message, sizeof g_me
 void armada_f_keep_ga_message(void) { armada_f_set_message(armada_ga_error_message()); }
 void armada_f_keep_la_message(void) { armada_f_set_message(armada_la_error_message()); }
 
-/* The element types, in ARMADA_GA_* order: descriptor type code, size, Fortran spelling. */
+/* The element types, in ARMADA_GA_* order: descriptor type code and size (their Fortran spelling:
+ * armada_gaf_type_name). */
 static const struct {
   CFI_type_t cfi;
   size_t bytes;
-  const char* fortran;
 } g_types[] = {
-    {CFI_type_int32_t, 4, "integer(4)"},          {CFI_type_int64_t, 8, "integer(8)"},
-    {CFI_type_float, 4, "real(4)"},               {CFI_type_double, 8, "real(8)"},
-    {CFI_type_float_Complex, 8, "complex(4)"},    {CFI_type_double_Complex, 16, "complex(8)"},
+    {CFI_type_int32_t, 4},       {CFI_type_int64_t, 8},        {CFI_type_float, 4},
+    {CFI_type_double, 8},        {CFI_type_float_Complex, 8},  {CFI_type_double_Complex, 16},
 };
 enum { n_types = sizeof g_types / sizeof g_types[0] };
 
 static const char* fortran_type_name(const CFI_cdesc_t* d) {
   for (int t = 0; t < n_types; ++t)
-    if (d->type == g_types[t].cfi) return g_types[t].fortran;
+    if (d->type == g_types[t].cfi) return armada_gaf_type_name(t);
   return "a type Armada does not hold";
 }
 
@@ -66,22 +81,23 @@ int armada_f_buffer_type(const CFI_cdesc_t* buf) {
 }
 
 /* Checks that `buf` may carry `count` elements of ARMADA_GA_* `type` without a copy and stores
- * its address in *addr. `op` and `arg` name the procedure and the argument in the message. */
-int armada_f_buffer(const CFI_cdesc_t* buf, int type, int64_t count, const char* op, const char* arg, void** addr) {
+ * its address in *addr. `op` and `arg` name the procedure and the argument in the message, `handle`
+ * the array it is for (< 0: none). */
+int armada_f_buffer(const CFI_cdesc_t* buf, int type, int64_t count, const char* op, const char* arg, int handle,
+                    void** addr) {
   if (type < 0 || type >= n_types)
-    return fail(ARMADA_GA_ERR_TYPE, "%s: argument '%s': the array's element type %d is unknown", op, arg, type);
+    return fail(ARMADA_GA_ERR_TYPE, handle, op, arg, "is for an array of unknown element type %d", type);
   if (armada_f_buffer_type(buf) != type)
-    return fail(ARMADA_GA_ERR_TYPE, "%s: argument '%s' is %s (element size %zu), the array holds %s", op, arg,
-                fortran_type_name(buf), buf->elem_len, g_types[type].fortran);
+    return fail(ARMADA_GA_ERR_TYPE, handle, op, arg, "is %s (element size %zu), the array holds %s",
+                fortran_type_name(buf), buf->elem_len, armada_gaf_type_name(type));
   if (buf->rank > 0 && !CFI_is_contiguous(buf))
-    return fail(ARMADA_GA_ERR_ARG,
-                "%s: argument '%s' is not contiguous (an array section with gaps): a nonblocking operation "
-                "needs the buffer itself, which stays in place until the wait",
-                op, arg);
+    return fail(ARMADA_GA_ERR_ARG, handle, op, arg,
+                "is not contiguous (an array section with gaps): a nonblocking operation needs the buffer "
+                "itself, which stays in place until the wait");
   const int64_t have = element_count(buf);
   if (have < count)
-    return fail(ARMADA_GA_ERR_ARG, "%s: argument '%s' has %lld elements, the operation needs %lld", op, arg,
-                (long long)have, (long long)count);
+    return fail(ARMADA_GA_ERR_ARG, handle, op, arg, "has %lld elements, the operation needs %lld", (long long)have,
+                (long long)count);
   *addr = buf->base_addr;
   return ARMADA_GA_OK;
 }
@@ -92,10 +108,10 @@ int armada_f_plain_buffer(const CFI_cdesc_t* buf, const char* op, const char* ar
                           void** addr) {
   *type = armada_f_buffer_type(buf);
   if (*type < 0)
-    return fail(ARMADA_GA_ERR_TYPE,
-                "%s: argument '%s' is %s (element size %zu): integer(4), integer(8), real(4), real(8), "
-                "complex(4) or complex(8) expected",
-                op, arg, fortran_type_name(buf), buf->elem_len);
+    return fail(ARMADA_GA_ERR_TYPE, -1, op, arg,
+                "is %s (element size %zu): integer(4), integer(8), real(4), real(8), complex(4) or complex(8) "
+                "expected",
+                fortran_type_name(buf), buf->elem_len);
   *count = element_count(buf);
-  return armada_f_buffer(buf, *type, *count, op, arg, addr);
+  return armada_f_buffer(buf, *type, *count, op, arg, -1, addr);
 }

@@ -683,16 +683,33 @@ contains
     real(8) :: buf(4, 4), big(8, 8)
     real(4) :: single(4, 4)
     character(len=400) :: msg
+    character(len=24) :: rank_tag
     call armada_create(ARMADA_REAL8, [4, 4], g)
+    write (rank_tag, '(a, i0, a)') '[rank ', me, ']'
     msg = ''
     call armada_get(g, [1, 1, 1], [2, 2, 2], buf, stat=st, errmsg=msg)
     call check(st == ARMADA_ERR_ARG .and. index(msg, "'lo' has 3 entries") > 0, 'a lo with 3 entries for a 2-D array')
+    ! Patch errors speak the program's terms: the procedure it called, its own one-based lo/hi in
+    ! Fortran order, the array's Fortran declaration, the rank; the first wrong argument wins.
     call armada_get(g, [2, 1], [5, 3], buf, stat=st, errmsg=msg)
-    ! The message names the procedure the program called, not the C function behind it.
-    call check(st == ARMADA_ERR_ARG .and. index(msg, '(in armada_get)') > 0 .and. index(msg, 'armada_gaf_') == 0, &
+    call check(st == ARMADA_ERR_ARG .and. index(msg, '] armada_get: argument ''hi'' = [5, 3]: ') > 0 .and. &
+               index(msg, 'hi(1) = 5 is past dims(1) = 4') > 0 .and. index(msg, 'armada_gaf_') == 0 .and. &
+               index(msg, '(real(8), dims [4, 4])') > 0 .and. index(msg, trim(rank_tag)) == 1, &
                'a patch past the array: ' // trim(msg))
+    call armada_get(g, [0, 1], [2, 2], buf, stat=st, errmsg=msg)
+    call check(st == ARMADA_ERR_ARG .and. index(msg, 'argument ''lo'' = [0, 1]: ') > 0 .and. &
+               index(msg, 'lo(1) = 0 is below 1') > 0 .and. index(msg, 'negative') == 0, &
+               'lo below 1, as the program passed it: ' // trim(msg))
+    call armada_get(g, [1, 0], [9, 2], buf, stat=st, errmsg=msg)
+    call check(st == ARMADA_ERR_ARG .and. index(msg, 'lo(2) = 0 is below 1') > 0, &
+               'lo and hi both wrong: lo is named (argument order): ' // trim(msg))
+    call armada_get(g, [3, 1], [1, 2], buf, stat=st, errmsg=msg)
+    call check(st == ARMADA_ERR_ARG .and. index(msg, 'hi(1) = 1 is below lo(1) = 3') > 0, &
+               'hi below lo - 1: ' // trim(msg))
     call armada_get(g, [1, 1], [4, 4], single, stat=st, errmsg=msg)
-    call check(st == ARMADA_ERR_TYPE .and. index(msg, 'real(4)') > 0 .and. index(msg, 'real(8)') > 0, &
+    call check(st == ARMADA_ERR_TYPE .and. index(msg, 'real(4)') > 0 .and. index(msg, 'real(8)') > 0 .and. &
+               index(msg, trim(rank_tag) // ' armada_get: argument ''buf''') == 1 .and. &
+               index(msg, 'array ''' // armada_name(g) // '''') > 0, &
                'a real(4) buffer for a real(8) array: ' // trim(msg))
     ! A section with gaps: blocking calls take it through a copy (the compiler's), nonblocking
     ! ones refuse it (the copy would be gone before the data arrives).
@@ -711,7 +728,8 @@ contains
     call armada_nbwait(987654, stat=st, errmsg=msg)
     call check(st == ARMADA_ERR_HANDLE .and. index(msg, '987654') > 0, 'an unknown request: ' // trim(msg))
     call armada_put(g, [1, 1], [4, 4], buf, ld=[2], stat=st, errmsg=msg)
-    call check(st == ARMADA_ERR_ARG, 'ld smaller than the patch: ' // trim(msg))
+    call check(st == ARMADA_ERR_ARG .and. index(msg, 'ld(1) = 2 is less than the patch''s extent 4 in dimension 1') > 0, &
+               'ld smaller than the patch: ' // trim(msg))
     call armada_fill(g, 1.0d0, lo=[1, 1], stat=st, errmsg=msg)
     call check(st == ARMADA_ERR_ARG .and. index(msg, 'both bounds') > 0, 'a patch with lo but no hi')
     call armada_fence(nproc, stat=st, errmsg=msg)

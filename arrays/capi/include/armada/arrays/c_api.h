@@ -36,6 +36,7 @@
 #ifndef ARMADA_ARRAYS_C_API_H
 #define ARMADA_ARRAYS_C_API_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -286,6 +287,14 @@ int armada_ga_print_patch(int handle, const int64_t lo[], const int64_t hi[]);
 int armada_ga_summary(void);
 
 /* ---- the Fortran view: one-based, inclusive, column-major (see the top of this file) -------- */
+/* The Fortran spelling of ARMADA_GA_* `type` ("real(8)"), for messages; "an unknown type" else. */
+const char* armada_gaf_type_name(int type);
+/* "array 'A' (real(8), dims [4, 6])": array `handle` as a Fortran program declares it, in `out`
+ * (at most `size` bytes, always terminated); "" for a handle that names no live array. */
+void armada_gaf_describe(int handle, char* out, size_t size);
+/* Checks patch [lo, hi] of array `handle` and a buffer's ld (NULL: none) in the Fortran view's
+ * own terms, without moving data: what armada_gaf_get would say of them. Not collective. */
+int armada_gaf_check_patch(int handle, const int64_t lo[], const int64_t hi[], const int64_t ld[]);
 int armada_gaf_create(int type, int ndim, const int64_t dims[], const char* name, const int64_t chunk[], int* handle);
 /* map: the first (one-based) index of each block, Fortran dimension after dimension. */
 int armada_gaf_create_irreg(int type, int ndim, const int64_t dims[], const char* name, const int64_t nblock[],

@@ -132,9 +132,9 @@ failed=0
 launch() {
   local log=$1 bind=$2 ranks=$3; shift 3
   local load; load=$(cut -d' ' -f1 /proc/loadavg)
-  echo "ARMADA_BIND=$bind timeout $limit mpiexec -n $ranks $*   # load $load" >> "$out/command.txt"
+  echo "MPIEXEC_BIND=$bind timeout $limit mpiexec -n $ranks $*   # load $load" >> "$out/command.txt"
   # stdin from /dev/null: mpiexec would otherwise read the rest of a case list.
-  ARMADA_BIND=$bind timeout "$limit" bash -c "$(declare -f armada_mpiexec); armada_mpiexec -n $ranks $*" < /dev/null > "$log" 2>&1
+  MPIEXEC_BIND=$bind timeout "$limit" bash -c "$(declare -f armada_mpiexec); armada_mpiexec -n $ranks $*" < /dev/null > "$log" 2>&1
 }
 
 # ---- MG and CG beside NPB --------------------------------------------------------------------
@@ -193,7 +193,7 @@ if [ ${#case_apps[@]} -gt 0 ]; then
         log="$out/logs/${program}.case$n.run$r.txt"
         echo "== [$n/$total] $program -n $ranks $args (launch $r/$repeats, load $load)"
         # shellcheck disable=SC2086
-        if ! launch "$log" "${ARMADA_BIND:-none}" "$ranks" "$exe" $args; then
+        if ! launch "$log" "${MPIEXEC_BIND:-none}" "$ranks" "$exe" $args; then
           echo "   FAILED (exit code; see $log)"; failed=1; continue
         fi
         json=$(grep -E '^\{.*\}$' "$log" | tail -n1 || true)

@@ -35,7 +35,7 @@ source "$(dirname "$0")/common.sh"
 build=${BUILD_DIR:-$armada_root/build-release}
 repeats=${REPEATS:-3}
 limit=${CASE_TIMEOUT:-1800}
-classes="A B"
+classes=""
 ranks_list="1 2 4"
 bindings="default none"
 quick=0
@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
     --classes) classes=$2; shift ;;
     --ranks) ranks_list=$2; shift ;;
     --bind) bindings=$2; shift ;;
-    --repeats) repeats=$2; shift ;;
+    --repeats) repeats=$2; repeats_given=1; shift ;;
     --no-build) do_build=0 ;;
     --out) out=$2; shift ;;
     -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -57,10 +57,12 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-if [ $quick = 1 ]; then
-  classes=S; repeats=1
+if [ $quick = 1 ]; then  # explicit --classes / --repeats still win
+  [ -n "$classes" ] || classes=S
+  [ -n "${repeats_given:-}" ] || repeats=1
   [ ${#apps[@]} -gt 0 ] || apps=(mg cg)
 fi
+[ -n "$classes" ] || classes="A B"
 [ ${#apps[@]} -gt 0 ] || apps=(mg cg ccsd)
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "bench-apps.sh: --repeats '$repeats' is not a positive number" >&2; exit 2; }
 for c in $classes; do [[ $c =~ ^[SWABC]$ ]] || { echo "bench-apps.sh: --classes: '$c' is not S, W, A, B or C" >&2; exit 2; }; done

@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
     --repeats) repeats=$2; repeats_given=1; shift ;;
     --no-build) do_build=0 ;;
     --out) out=$2; shift ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     -*) echo "bench-apps.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) apps+=("$1") ;;
   esac

@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 #include <sstream>
@@ -16,11 +17,11 @@ const char* to_string(Impl i) {
 }
 
 std::string usage() {
-  return "usage: armada-ccsd --occ O --virt V --tile T --irreps N [--schedule dynamic|static|locality]\n"
+  return "usage: armada-ccsd [--occ O] [--virt V] [--tile T] [--irreps N] [--schedule dynamic|static|locality]\n"
          "                   [--impl armada,ga,dgemm] [--check] [--json FILE]\n"
-         "  --occ, --virt  occupied and virtual orbitals (>= 1)\n"
-         "  --tile         largest tile, in orbitals (1 .. min(O, V))\n"
-         "  --irreps       irreducible representations: 1, 2, 4 or 8\n"
+         "  --occ, --virt  occupied and virtual orbitals (>= 1; default 24 and 96)\n"
+         "  --tile         largest tile, in orbitals (1 .. min(O, V); default min(16, O, V))\n"
+         "  --irreps       irreducible representations: 1, 2, 4 or 8 (default 4)\n"
          "  --schedule     dynamic: tasks from a shared counter (read_inc); static: round-robin;\n"
          "                 locality: each rank first takes the tasks whose streamed blocks it owns\n"
          "                 (read_inc on its list's counter), then the other ranks' (default dynamic)\n"
@@ -100,8 +101,13 @@ Options parse_options(int argc, const char* const* argv, bool ga_available) {
       o.json_file = value;
     }
   }
-  for (const char* required : {"--occ", "--virt", "--tile", "--irreps"})
-    if (!given.count(required)) fail(std::string(required) + " is required\n" + usage());
+  // Options not given take the documented case (docs/apps.md); a smaller --occ or --virt
+  // without --tile shrinks the default tile to fit.
+  if (!given.count("--occ")) o.settings.occ = documented_case.occ;
+  if (!given.count("--virt")) o.settings.virt = documented_case.virt;
+  if (!given.count("--irreps")) o.settings.irreps = documented_case.irreps;
+  if (!given.count("--tile"))
+    o.settings.tile = std::max<std::int64_t>(1, std::min({documented_case.tile, o.settings.occ, o.settings.virt}));
   validate(o.settings);
   return o;
 }

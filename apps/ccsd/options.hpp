@@ -1,6 +1,6 @@
 // The command line of armada-ccsd.
 //
-//   armada-ccsd --occ O --virt V --tile T --irreps N [--schedule dynamic|static|locality]
+//   armada-ccsd [--occ O] [--virt V] [--tile T] [--irreps N] [--schedule dynamic|static|locality]
 //               [--impl armada,ga,dgemm] [--check] [--json FILE]
 //
 // --impl lists the implementations to run, in order, in this one launch (default: armada):
@@ -17,6 +17,9 @@
 namespace armada::apps::ccsd {
 
 enum class Impl { armada, ga, dgemm };
+
+/// The documented case (docs/apps.md, apps/ccsd/bench-cases.txt): what options not given take.
+inline constexpr Settings documented_case{24, 96, 16, 4};
 const char* to_string(Impl i);
 
 struct Options {
@@ -29,7 +32,7 @@ struct Options {
 };
 
 /// Parses argv; throws InputError naming the option and value on anything wrong (unknown or
-/// repeated option, missing or malformed value, missing required option, `ga` when the
+/// repeated option, missing or malformed value, `ga` when the
 /// program was built without Global Arrays). Settings are validated too.
 Options parse_options(int argc, const char* const* argv, bool ga_available);
 

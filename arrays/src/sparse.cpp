@@ -567,12 +567,16 @@ typename SparseMatrix<T>::Impl& checked_product(const char* op, SparseMatrix<T>&
 }
 
 // The products' opening agreement: every member checked its arguments (checked_product), and
-// they passed the same matrix shape and vectors.
+// they passed the same matrix shape and vectors. Each member completes its outstanding
+// operations first, so the agreement is also the synchronization that makes x (and y) final
+// everywhere, as x.sync() would (arrays' sync is this fence and an agreement): one collective
+// per product less than agreeing and then synchronizing.
 template <class T>
 typename SparseMatrix<T>::Impl& begin_product(const char* op, SparseMatrix<T>& A, const GlobalArray<T>& x,
                                               const GlobalArray<T>& y, bool transposed) {
   typename SparseMatrix<T>::Impl* m = nullptr;
   const rma::Group group = A.valid() ? A.impl()->group : rma::Group::world();
+  rma::fence_all();
   rma::agree(op, [&] { m = &checked_product(op, A, x, y, transposed); }, group,
              {{"A", A.valid() ? A.impl()->what() : "(no matrix)"}, same_shape("x", x), same_shape("y", y)});
   return *m;
@@ -641,7 +645,7 @@ void spmv(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>& y, T alph
   const Plan<T>& p = m.plan;
   const Array::Impl& xa = *x.impl();
   const Array::Impl& ya = *y.impl();
-  x.sync();  // x (and y) final everywhere
+  // x (and y) are final everywhere: begin_product's agreement synchronized.
 
   prepare(m.fetch, p, m.plan_version, xa, m.ghost_values.data(), true);
   std::vector<rma::Handle> inflight = issue(m.fetch, p, true);
@@ -671,7 +675,7 @@ void spmv_transposed(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>
   const Plan<T>& p = m.plan;
   const Array::Impl& xa = *x.impl();
   const Array::Impl& ya = *y.impl();
-  x.sync();
+  // x (and y) are final everywhere: begin_product's agreement synchronized.
 
   // x over this rank's rows.
   const std::size_t nrows = static_cast<std::size_t>(m.r1 - m.r0);

@@ -7,7 +7,9 @@
 //
 // Matrices hold a(i, j) = f(i, j) computed from the indices, so every rank fills its own block
 // and checks sampled result entries against a serial dot product. gemm figures are medians over
-// --reps runs of the slowest rank's time; GF/s counts 2n³ flops. LU counts 2n³/3 + 2n²·nrhs,
+// --reps rounds of the slowest rank's time (each round runs armada, OpenBLAS and GA once, the
+// order rotating), with min and max in the JSON, and armada's speed relative to the others is
+// printed after each size; GF/s counts 2n³ flops. LU counts 2n³/3 + 2n²·nrhs,
 // Cholesky n³/3 + 2n²·nrhs. A result that fails its check makes the exit status 1; a bad
 // argument exits with status 2. --quick runs small sizes once (the smoke test).
 #include <cblas.h>
@@ -15,6 +17,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <functional>
+#include <memory>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -160,52 +165,67 @@ class Output {
   std::FILE* file_ = nullptr;
 };
 
-bool bench_armada_gemm(Index n, int reps, Output& out) {
-  auto a = GlobalArray<double>::create({n, n}), b = GlobalArray<double>::create({n, n}),
-       c = GlobalArray<double>::create({n, n});
-  fill_local(a, fa);
-  fill_local(b, fb);
+// One gemm method at one size: a timed product (every rank calls it; it returns the slowest
+// rank's seconds), the check of its result (every rank), and its cleanup.
+struct GemmMethod {
+  std::string name, extra;
+  std::function<double()> run;
+  std::function<bool()> check;
+  std::function<void()> destroy;
   std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
-    linalg::gemm(linalg::Op::none, linalg::Op::none, 1.0, a, b, 0.0, c);
-    times.push_back(max_over_ranks(MPI_Wtime() - t0));
-  }
-  const bool ok = check_product(n, [&](Index i, Index j) { return c.at({i, j}); });
-  out.add({"gemm", "armada", n, 2.0 * n * n * n, median(times), ""});
-  a.destroy();
-  b.destroy();
-  c.destroy();
-  return ok;
+};
+
+GemmMethod armada_gemm(Index n) {
+  auto a = std::make_shared<std::array<GlobalArray<double>, 3>>();
+  for (auto& m : *a) m = GlobalArray<double>::create({n, n});
+  fill_local((*a)[0], fa);
+  fill_local((*a)[1], fb);
+  return {"armada", "",
+          [a] {
+            MPI_Barrier(MPI_COMM_WORLD);
+            const double t0 = MPI_Wtime();
+            linalg::gemm(linalg::Op::none, linalg::Op::none, 1.0, (*a)[0], (*a)[1], 0.0, (*a)[2]);
+            return max_over_ranks(MPI_Wtime() - t0);
+          },
+          [a, n] { return check_product(n, [&](Index i, Index j) { return (*a)[2].at({i, j}); }); },
+          [a] {
+            for (auto& m : *a) m.destroy();
+          },
+          {}};
 }
 
-// One process, as many OpenBLAS threads as there are ranks; the other ranks sleep meanwhile.
-bool bench_openblas_gemm(Index n, int reps, Output& out) {
-  bool ok = true;
-  std::vector<double> times;
+// One process, as many OpenBLAS threads as there are ranks (the cores the job has); the other
+// ranks sleep meanwhile.
+GemmMethod openblas_gemm(Index n) {
+  auto m = std::make_shared<std::array<std::vector<double>, 3>>();
   if (g_rank == 0) {
-    std::vector<double> a(static_cast<std::size_t>(n * n)), b(a.size()), c(a.size());
+    for (auto& v : *m) v.resize(static_cast<std::size_t>(n * n));
     for (Index i = 0; i < n; ++i)
       for (Index j = 0; j < n; ++j) {
-        a[static_cast<std::size_t>(i * n + j)] = fa(i, j);
-        b[static_cast<std::size_t>(i * n + j)] = fb(i, j);
+        (*m)[0][static_cast<std::size_t>(i * n + j)] = fa(i, j);
+        (*m)[1][static_cast<std::size_t>(i * n + j)] = fb(i, j);
       }
-    openblas_set_num_threads(g_size);
-    const int nn = static_cast<int>(n);
-    for (int r = 0; r < reps; ++r) {
-      const double t0 = MPI_Wtime();
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nn, nn, nn, 1.0, a.data(), nn, b.data(), nn, 0.0,
-                  c.data(), nn);
-      times.push_back(MPI_Wtime() - t0);
-    }
-    openblas_set_num_threads(linalg::blas_threads());
-    ok = check_product(n, [&](Index i, Index j) { return c[static_cast<std::size_t>(i * n + j)]; });
-    out.add({"gemm", "openblas", n, 2.0 * n * n * n, median(times),
-             ",\"threads\":" + std::to_string(g_size)});
   }
-  quiet_barrier();
-  return ok;
+  return {"openblas", ",\"threads\":" + std::to_string(g_size),
+          [m, n] {
+            double t = 0;
+            if (g_rank == 0) {
+              openblas_set_num_threads(g_size);
+              const int nn = static_cast<int>(n);
+              const double t0 = MPI_Wtime();
+              cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nn, nn, nn, 1.0, (*m)[0].data(), nn, (*m)[1].data(),
+                          nn, 0.0, (*m)[2].data(), nn);
+              t = MPI_Wtime() - t0;
+              openblas_set_num_threads(linalg::blas_threads());
+            }
+            quiet_barrier();
+            return max_over_ranks(t);
+          },
+          [m, n] {
+            return g_rank != 0 || check_product(n, [&](Index i, Index j) { return (*m)[2][static_cast<std::size_t>(i * n + j)]; });
+          },
+          [] {},
+          {}};
 }
 
 #ifdef ARMADA_BENCH_WITH_GA
@@ -227,29 +247,77 @@ int ga_matrix(Index n, double (*f)(Index, Index), const char* name) {
 
 double zero_entries(Index, Index) { return 0.0; }
 
-bool bench_ga_gemm(Index n, int reps, Output& out) {
+GemmMethod ga_gemm(Index n) {
   const int ga = ga_matrix(n, fa, "A"), gb = ga_matrix(n, fb, "B"), gc = ga_matrix(n, zero_entries, "C");
-  std::vector<double> times;
   const int nn = static_cast<int>(n);
-  for (int r = 0; r < reps; ++r) {
-    GA_Sync();
-    const double t0 = MPI_Wtime();
-    GA_Dgemm('N', 'N', nn, nn, nn, 1.0, ga, gb, 0.0, gc);
-    times.push_back(max_over_ranks(MPI_Wtime() - t0));
-  }
-  const bool ok = check_product(n, [&](Index i, Index j) {
-    int lo[2] = {static_cast<int>(i), static_cast<int>(j)}, ld[1] = {1};
-    double v = 0;
-    NGA_Get(gc, lo, lo, &v, ld);
-    return v;
-  });
-  out.add({"gemm", "ga", n, 2.0 * n * n * n, median(times), ""});
-  GA_Destroy(ga);
-  GA_Destroy(gb);
-  GA_Destroy(gc);
-  return ok;
+  return {"ga", "",
+          [=] {
+            GA_Sync();
+            const double t0 = MPI_Wtime();
+            GA_Dgemm('N', 'N', nn, nn, nn, 1.0, ga, gb, 0.0, gc);
+            return max_over_ranks(MPI_Wtime() - t0);
+          },
+          [=] {
+            return check_product(n, [&](Index i, Index j) {
+              int lo[2] = {static_cast<int>(i), static_cast<int>(j)}, ld[1] = {1};
+              double v = 0;
+              NGA_Get(gc, lo, lo, &v, ld);
+              return v;
+            });
+          },
+          [=] {
+            GA_Destroy(ga);
+            GA_Destroy(gb);
+            GA_Destroy(gc);
+          },
+          {}};
 }
 #endif
+
+// "r [min..max]" of the ratios of `other`'s time to armada's within each round (armada's speed
+// relative to it: above 1, armada is faster), r of the medians.
+std::string speedup(const GemmMethod& armada, const GemmMethod& other) {
+  std::vector<double> paired;
+  for (std::size_t r = 0; r < armada.times.size(); ++r) paired.push_back(other.times[r] / armada.times[r]);
+  char text[96];
+  std::snprintf(text, sizeof text, "%.2f [%.2f..%.2f]", median(other.times) / median(armada.times),
+                *std::min_element(paired.begin(), paired.end()), *std::max_element(paired.begin(), paired.end()));
+  return text;
+}
+
+// Every method at size n in rounds: each round times each method once, the order rotating, so
+// that a slow spell of a shared machine does not fall on one method. Prints each method's median
+// and range, then armada's speed relative to the others (issue 33's targets at 2 ranks:
+// >= 0.9 x OpenBLAS on the job's cores, >= 1.1 x GA_Dgemm).
+bool bench_gemm(Index n, int reps, Output& out) {
+  std::vector<GemmMethod> methods;
+  methods.push_back(armada_gemm(n));
+  methods.push_back(openblas_gemm(n));
+#ifdef ARMADA_BENCH_WITH_GA
+  methods.push_back(ga_gemm(n));
+#endif
+  for (int r = 0; r < reps; ++r)
+    for (std::size_t k = 0; k < methods.size(); ++k) {
+      GemmMethod& m = methods[(k + static_cast<std::size_t>(r)) % methods.size()];
+      m.times.push_back(m.run());
+    }
+  bool ok = true;
+  for (GemmMethod& m : methods) {
+    ok &= m.check();
+    const auto [lo, hi] = std::minmax_element(m.times.begin(), m.times.end());
+    char range[96];
+    std::snprintf(range, sizeof range, ",\"min_s\":%.6g,\"max_s\":%.6g,\"rounds\":%zu", *lo, *hi, m.times.size());
+    out.add({"gemm", m.name, n, 2.0 * n * n * n, median(m.times), m.extra + range});
+    m.destroy();
+  }
+  if (g_rank == 0) {
+    std::printf("gemm n=%ld: armada's speed / OpenBLAS (1 process x %d threads): %s", static_cast<long>(n), g_size,
+                speedup(methods[0], methods[1]).c_str());
+    if (methods.size() > 2) std::printf("; / GA_Dgemm: %s", speedup(methods[0], methods[2]).c_str());
+    std::printf("  (ratio of medians [min..max over rounds]; targets at 2 ranks: >= 0.9, >= 1.1)\n");
+  }
+  return ok;
+}
 
 // LU or Cholesky on A = S + n·I (S symmetric, so A is also positive definite) with nrhs
 // right-hand sides; the check is the backward error ‖AX − B‖∞ / (‖A‖∞ ‖X‖∞ n ε) through
@@ -309,13 +377,7 @@ int main(int argc, char** argv) {
     if (g_rank == 0) std::printf("(no Global Arrays baseline: built without libglobalarrays-dev/libarmci-mpi-dev)\n");
 #endif
     const std::vector<Index> sizes = args.quick ? std::vector<Index>{192, 256} : std::vector<Index>{1024, 2048, 4096};
-    for (Index n : sizes) {
-      ok &= bench_armada_gemm(n, args.reps, out);
-      ok &= bench_openblas_gemm(n, args.reps, out);
-#ifdef ARMADA_BENCH_WITH_GA
-      ok &= bench_ga_gemm(n, args.reps, out);
-#endif
-    }
+    for (Index n : sizes) ok &= bench_gemm(n, args.reps, out);
     const Index n = args.quick ? 256 : 4096, nrhs = 16;
     ok &= bench_solve("lu", n, nrhs, args.reps, out);
     ok &= bench_solve("cholesky", n, nrhs, args.reps, out);

@@ -303,7 +303,6 @@ TEST(Options, BadInputIsRefusedWithTheOptionAndValue) {
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "0", "--irreps", "1"}).find("--tile 0"), std::string::npos);
   EXPECT_NE(parse_error({"--occ", "x4", "--virt", "8", "--tile", "2", "--irreps", "1"}).find("--occ 'x4': not an integer"),
             std::string::npos);
-  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2"}).find("--irreps is required"), std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--schedule", "guided"})
                 .find("--schedule 'guided': use dynamic, static or locality"),
             std::string::npos);
@@ -318,6 +317,25 @@ TEST(Options, BadInputIsRefusedWithTheOptionAndValue) {
   EXPECT_NE(parse_error({"--occ", "4", "--occ", "5"}).find("--occ given twice"), std::string::npos);
   EXPECT_NE(parse_error({"--occ"}).find("--occ needs a value"), std::string::npos);
   EXPECT_EQ(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "4", "--impl", "armada,ga,dgemm", "--check"}), "");
+}
+
+// Options not given take the documented case o = 24, v = 96, tile 16, 4 irreps; without --tile a
+// smaller space shrinks the tile to fit it.
+TEST(Options, MissingOptionsTakeTheDocumentedCase) {
+  const char* none[] = {"armada-ccsd", "--check"};
+  const Options d = parse_options(2, none, false);
+  EXPECT_EQ(d.settings.occ, 24);
+  EXPECT_EQ(d.settings.virt, 96);
+  EXPECT_EQ(d.settings.tile, 16);
+  EXPECT_EQ(d.settings.irreps, 4);
+  EXPECT_TRUE(d.check);
+  const char* small[] = {"armada-ccsd", "--occ", "6", "--irreps", "2"};
+  const Options s = parse_options(5, small, false);
+  EXPECT_EQ(s.settings.occ, 6);
+  EXPECT_EQ(s.settings.virt, 96);
+  EXPECT_EQ(s.settings.tile, 6);
+  EXPECT_EQ(s.settings.irreps, 2);
+  EXPECT_NE(parse_error({"--occ", "6", "--tile", "8"}).find("--tile 8: larger than the occupied space"), std::string::npos);
 }
 
 TEST(Memory, EstimateScalesWithTheTensorsAndSymmetry) {

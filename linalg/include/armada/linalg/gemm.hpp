@@ -24,6 +24,8 @@
 // a destroyed array.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include "armada/arrays/arrays.hpp"
 
 namespace armada::linalg {

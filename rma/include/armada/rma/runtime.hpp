@@ -4,9 +4,12 @@
 // or any sub-communicator); every rank number in armada::rma is a rank of that world.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <mpi.h>
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>

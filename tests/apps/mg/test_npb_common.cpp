@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,21 @@ TEST(NpbCommandLine, BadArgumentsExitTwo) {
   }
 }
 
+namespace {
+// What `print` writes to a FILE*, as one string.
+template <class Print>
+std::string printed(Print&& print) {
+  std::FILE* f = std::tmpfile();
+  if (!f) throw std::runtime_error("tmpfile failed");
+  print(f);
+  std::rewind(f);
+  std::string text;
+  for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
+  std::fclose(f);
+  return text;
+}
+}  // namespace
+
 TEST(NpbReport, FortranE20_13) {
   EXPECT_EQ(ap::fortran_e20_13(0.5307707005734e-04), " 0.5307707005734E-04");
   EXPECT_EQ(ap::fortran_e20_13(-1.5), "-0.1500000000000E+01");
@@ -156,15 +172,11 @@ TEST(NpbReport, LaidOutAsNpbPrintsIt) {
   r.value = 0.5307707005734e-04;
   r.reference = 0.5307707005734e-04;
   r.verified = true;
-  std::FILE* f = std::tmpfile();
-  ASSERT_NE(f, nullptr);
-  ap::print_npb_report(f, r);
-  r.size = {1400, 0, 0};  // CG's one-number size
-  ap::print_npb_report(f, r);
-  std::rewind(f);
-  std::string text;
-  for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
-  std::fclose(f);
+  const std::string text = printed([&](std::FILE* f) {
+    ap::print_npb_report(f, r);
+    r.size = {1400, 0, 0};  // CG's one-number size
+    ap::print_npb_report(f, r);
+  });
   // Every value ends in column 44, as in NPB's MPI reports.
   for (const char* line : {" Class           =                        S\n",
                            " Size            =             32x  32x  32\n",
@@ -200,14 +212,10 @@ TEST(NpbReport, TimesKeepFourSignificantDigits) {
 
 // MG and CG start with the same banner: NPB's title line, then one value column.
 TEST(NpbReport, BannerIsTheSameForEveryBenchmark) {
-  std::FILE* f = std::tmpfile();
-  ASSERT_NE(f, nullptr);
-  ap::print_npb_banner(f, {"MG", 'S', {32, 32, 32}, 4, 2, ap::Comm::rma, {{"Process grid (z y x)", "2x1x1"}}});
-  ap::print_npb_banner(f, {"CG", 'A', {14000, 0, 0}, 15, 4, ap::Comm::mpi, {{"Number of nonzeroes per row", "11"}}});
-  std::rewind(f);
-  std::string text;
-  for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
-  std::fclose(f);
+  const std::string text = printed([](std::FILE* f) {
+    ap::print_npb_banner(f, {"MG", 'S', {32, 32, 32}, 4, 2, ap::Comm::rma, {{"Process grid (z y x)", "2x1x1"}}});
+    ap::print_npb_banner(f, {"CG", 'A', {14000, 0, 0}, 15, 4, ap::Comm::mpi, {{"Number of nonzeroes per row", "11"}}});
+  });
   for (const char* line : {"\n NAS Parallel Benchmarks 3.4 -- MG Benchmark (Armada ",
                            "\n NAS Parallel Benchmarks 3.4 -- CG Benchmark (Armada ",
                            "\n Size:                           32x  32x  32\n",

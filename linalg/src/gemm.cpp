@@ -61,7 +61,9 @@ Problem check(const Caller& caller, Op op_a, Op op_b, const Array& a, const Coor
   const std::string of(caller.of);
   const auto op_a_shape = "op(A" + of + ") of shape " + shape(am, ak);
   const auto op_b_shape = "op(B" + of + ") of shape " + shape(bk, bn);
-  const auto c_shape = "C" + (of.empty() ? std::string() : "'s" + of) + " of shape " + shape(p.m, p.n);
+  std::string c_shape = "C";
+  if (!of.empty()) c_shape.append("'s").append(of);
+  c_shape.append(" of shape ").append(shape(p.m, p.n));
   if (am != p.m)
     reject(op, "a", op_a_shape + named(a),
            "its row count " + std::to_string(am) + " must match the " + std::to_string(p.m) + " rows of " + c_shape);

@@ -13,13 +13,16 @@ install(FILES "${CMAKE_CURRENT_BINARY_DIR}/ArmadaConfig.cmake"
               "${CMAKE_CURRENT_BINARY_DIR}/ArmadaConfigVersion.cmake"
         DESTINATION "${ARMADA_INSTALL_CMAKEDIR}")
 
-# pkg-config files of the C++ libraries (armada-armci.pc is made in rma/capi). Each finds its
-# prefix from its own location, so the tree stays valid wherever it is installed.
-foreach(_armada_pc armada-rma armada-arrays armada-fortran)
-  if(_armada_pc STREQUAL "armada-arrays" AND NOT TARGET armada_arrays)
-    continue()
-  endif()
-  if(_armada_pc STREQUAL "armada-fortran" AND NOT TARGET armada_fortran)
+# pkg-config files of the libraries (armada-armci.pc is made in rma/capi, armada-ga.pc in ga/),
+# one per library whose target is built. Each finds its prefix from its own location, so the tree
+# stays valid wherever it is installed, and records the library folder as the programs' rpath, so
+# that a first `pkg-config` build runs without LD_LIBRARY_PATH. Each requires the .pc of the layer
+# below, and the lowest MPI's C part only: the C++ headers include <mpi.h> with MPI's C++
+# bindings switched off (OMPI_SKIP_MPICXX, MPICH_SKIP_MPICXX), so neither C nor C++ programs
+# need libmpi_cxx (docs/building.md).
+foreach(_armada_pc armada-rma armada-arrays armada-linalg armada-fortran)
+  string(REPLACE "-" "_" _armada_pc_target ${_armada_pc})
+  if(NOT TARGET ${_armada_pc_target})
     continue()
   endif()
   configure_file(cmake/pkgconfig/${_armada_pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${_armada_pc}.pc @ONLY)

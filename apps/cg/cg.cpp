@@ -73,10 +73,12 @@ int main(int argc, char** argv) {
     auto comm = args.comm == apps::Comm::rma ? cg::make_rma_comm(A) : cg::make_mpi_comm(A, MPI_COMM_WORLD);
     const double init_s = slowest(MPI_Wtime() - t_init);
     if (root) {
-      std::printf("\n\n NAS Parallel Benchmarks (Armada) - CG Benchmark\n\n");
-      std::printf(" Size: %11ld\n Iterations: %5d\n Number of active processes: %5d\n", c.na, c.niter, rma::size());
-      std::printf(" Number of nonzeroes per row: %8d\n Eigenvalue shift: %.3e\n", c.nonzer, c.shift);
-      std::printf(" Matrix nonzeros: %ld\n Communication: %s\n", nonzeros, apps::to_string(args.comm));
+      char shift[32];
+      std::snprintf(shift, sizeof shift, "%.3e", c.shift);
+      apps::print_npb_banner(stdout, {"CG", c.name, {c.na, 0, 0}, c.niter, rma::size(), args.comm,
+                                      {{"Number of nonzeroes per row", std::to_string(c.nonzer)},
+                                       {"Eigenvalue shift", shift},
+                                       {"Matrix nonzeros", std::to_string(nonzeros)}}});
       std::printf(" Initialization time = %15.3f seconds\n", init_s);
     }
 

@@ -144,13 +144,10 @@ int run(const ap::NpbArgs& args, const CheckpointArgs& ck, const mg::ProblemClas
   std::unique_ptr<mg::Exchange> exchange =
       args.comm == ap::Comm::mpi ? mg::make_mpi_exchange(comm) : mg::make_rma_exchange();
   if (root) {
-    std::printf("\n\n NAS Parallel Benchmarks 3.4 -- MG Benchmark (Armada arrays)\n\n");
-    std::printf(" Size: %4dx%4dx%4d  (class %c)\n", cls.n, cls.n, cls.n, cls.name);
-    std::printf(" Iterations: %4d\n", cls.iterations);
-    std::printf(" Total number of processes: %6d (process grid %dx%dx%d, z y x)\n", ranks, grid.p[0], grid.p[1],
-                grid.p[2]);
-    std::printf(" Communication: %s\n\n", exchange->name());
-    std::fflush(stdout);
+    const std::string process_grid =
+        std::to_string(grid.p[0]) + "x" + std::to_string(grid.p[1]) + "x" + std::to_string(grid.p[2]);
+    ap::print_npb_banner(stdout, {"MG", cls.name, {cls.n, cls.n, cls.n}, cls.iterations, ranks, args.comm,
+                                  {{"Process grid (z y x)", process_grid}}});
   }
   mg::Multigrid solver(cls.n, grid, cls.smoother, *exchange, comm);
   solver.initialize();

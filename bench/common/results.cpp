@@ -1,6 +1,8 @@
 #include "common/results.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -32,11 +34,46 @@ double ratio_of(const Result& r) {
   return r.armada.median / r.baseline_stats.median;
 }
 
+// The text table's columns, in order: title, width, alignment, spaces before it.
+struct Column {
+  const char* title;
+  int width;
+  bool left;
+  int gap;
+};
+constexpr Column kColumns[] = {{"op", 30, true, 0},        {"size", 8, false, 1},   {"var", 5, true, 1},
+                               {"armada", 10, false, 1},   {"unit", 5, true, 1},    {"[min .. max]", 21, true, 1},
+                               {"baseline", 19, true, 2},  {"value", 10, false, 1}, {"ratio", 8, false, 1}};
+constexpr std::size_t kColumnCount = std::size(kColumns);
+
 constexpr const char* kCsvHeader =
     "bench,bytes,variant,unit,armada,median,min,max,baseline,baseline_value,baseline_min,"
     "baseline_max,ratio,reps,extra\n";
 
 }  // namespace
+
+std::string table_line(const std::vector<std::string>& cells) {
+  std::string line, first;
+  std::size_t start = 0;  // where the column starts when nothing before it overflowed
+  for (std::size_t i = 0; i < kColumnCount; ++i) {
+    const Column& c = kColumns[i];
+    const std::string cell = i < cells.size() ? cells[i] : "";
+    start += static_cast<std::size_t>(c.gap);
+    if (i == 0 && cell.size() > static_cast<std::size_t>(c.width)) {
+      first = cell + "\n";  // a long name gets its own line: the columns stay in place
+    } else {
+      const std::size_t width = static_cast<std::size_t>(c.width);
+      const std::size_t at = c.left ? start : start + width - std::min(cell.size(), width);
+      // Past the column already (a long cell before): one space, and the next columns catch up.
+      const std::size_t min_gap = i == 0 ? 0 : 1;
+      line.append(line.size() + min_gap > at ? min_gap : at - line.size(), ' ');
+      line += cell;
+    }
+    start += static_cast<std::size_t>(c.width);
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return first + line;
+}
 
 std::string csv_cell(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -111,8 +148,9 @@ void ResultWriter::meta(const std::vector<Field>& fields) {
 void ResultWriter::section(const std::string& title) {
   if (!root_) return;
   std::printf("\n== %s\n", title.c_str());
-  std::printf("%-30s %8s %-5s %10s %-5s %-21s  %-19s %10s %8s\n", "op", "size", "var", "armada",
-              "unit", "[min .. max]", "baseline", "value", "ratio");
+  std::vector<std::string> titles;
+  for (const Column& c : kColumns) titles.emplace_back(c.title);
+  std::printf("%s\n", table_line(titles).c_str());
   std::fflush(stdout);
 }
 
@@ -130,10 +168,10 @@ void ResultWriter::add(const Result& r) {
   range.append(human(r.armada.min)).append(" .. ").append(human(r.armada.max)).append("]");
   std::string ratio_text = std::isfinite(ratio) ? human(ratio) : "-";
   if (!r.ratio_note.empty() && std::isfinite(ratio)) ratio_text = r.ratio_note + " (" + ratio_text + ")";
-  std::printf("%-30s %8s %-5s %10s %-5s %-21s  %-19s %10s %8s\n", label.c_str(),
-              format_bytes(r.bytes).c_str(), r.variant.c_str(), human(r.armada.median).c_str(),
-              to_string(r.unit), range.c_str(), r.baseline.empty() ? "-" : r.baseline.c_str(),
-              r.baseline.empty() ? "-" : human(r.baseline_stats.median).c_str(), ratio_text.c_str());
+  const std::string row = table_line({label, format_bytes(r.bytes), r.variant, human(r.armada.median),
+                                      to_string(r.unit), range, r.baseline.empty() ? "-" : r.baseline,
+                                      r.baseline.empty() ? "-" : human(r.baseline_stats.median), ratio_text});
+  std::printf("%s\n", row.c_str());
   std::fflush(stdout);
   ++records_;
   if (!file_) return;

@@ -51,6 +51,13 @@ struct Result {
   std::vector<Field> fields;  ///< extra fields (seg_bytes, nseg, scale, ...)
 };
 
+/// One line of the text table (op, size, var, armada, unit, [min .. max], baseline, value,
+/// ratio): each cell in its column, left- or right-aligned. An op name longer than its column
+/// goes on a line of its own above the row; another cell too long for its column pushes the
+/// next ones right only until the following columns' padding absorbs it, so that the columns
+/// line up again.
+std::string table_line(const std::vector<std::string>& cells);
+
 class ResultWriter {
  public:
   /// Only `root` prints and writes. `path` empty: no file. Throws std::runtime_error if the

@@ -78,9 +78,7 @@ int64_t armada_la_error_index(void) { return g_index; }
 
 int armada_la_gemm(int op_a, int op_b, const void* alpha, int a, int b, const void* beta, int c) {
   COLLECTIVE_GUARD(c, Array ca = array(c, fn); const Array aa = array(a, fn), ba = array(b, fn);
-        linalg::detail::matmul_patch(op_of(op_a), op_of(op_b), alpha, aa, arrays::full_lo(aa), arrays::full_hi(aa),
-                                     ba, arrays::full_lo(ba), arrays::full_hi(ba), beta, ca, arrays::full_lo(ca),
-                                     arrays::full_hi(ca)));
+        linalg::detail::gemm(op_of(op_a), op_of(op_b), alpha, aa, ba, beta, ca));
 }
 
 int armada_la_matmul_patch(int op_a, int op_b, const void* alpha, int a, const int64_t alo[], const int64_t ahi[],

@@ -12,9 +12,19 @@ namespace armada::linalg::detail {
 
 namespace {
 
-constexpr const char* kOp = "linalg::matmul_patch";
+// How the call looks to its caller: linalg::gemm passes whole arrays (messages speak of A, B and
+// C), linalg::matmul_patch patches of them (messages speak of the patches).
+struct Caller {
+  const char* op;
+  const char* of;  // "" or " patch": "C's patch of shape ..."
+};
+constexpr Caller kMatmulPatch{"linalg::matmul_patch", " patch"};
+constexpr Caller kGemm{"linalg::gemm", ""};
 
 bool transposed(Op op) { return op != Op::none; }
+
+// " (name)" of a named array, for messages.
+std::string named(const Array& a) { return a.name().empty() ? std::string() : " (" + a.name() + ")"; }
 
 // The shapes of one call, in stored patch coordinates.
 struct Problem {
@@ -23,20 +33,22 @@ struct Problem {
   Index m, n, k;
 };
 
-Problem check(Op op_a, Op op_b, const Array& a, const Coord& alo, const Coord& ahi, const Array& b,
-              const Coord& blo, const Coord& bhi, const Array& c, const Coord& clo, const Coord& chi) {
-  require_op(kOp, "op_a", op_a);
-  require_op(kOp, "op_b", op_b);
-  require_matrix(kOp, "a", a);
-  require_matrix(kOp, "b", b);
-  require_matrix(kOp, "c", c);
-  require_like(kOp, "a", a, "c", c);
-  require_like(kOp, "b", b, "c", c);
-  require_distinct(kOp, "c", c, "a", a);
-  require_distinct(kOp, "c", c, "b", b);
-  require_patch(kOp, "alo", "ahi", a, alo, ahi);
-  require_patch(kOp, "blo", "bhi", b, blo, bhi);
-  require_patch(kOp, "clo", "chi", c, clo, chi);
+Problem check(const Caller& caller, Op op_a, Op op_b, const Array& a, const Coord& alo, const Coord& ahi,
+              const Array& b, const Coord& blo, const Coord& bhi, const Array& c, const Coord& clo,
+              const Coord& chi) {
+  const char* op = caller.op;
+  require_op(op, "op_a", op_a);
+  require_op(op, "op_b", op_b);
+  require_matrix(op, "a", a);
+  require_matrix(op, "b", b);
+  require_matrix(op, "c", c);
+  require_like(op, "a", a, "c", c);
+  require_like(op, "b", b, "c", c);
+  require_distinct(op, "c", c, "a", a);
+  require_distinct(op, "c", c, "b", b);
+  require_patch(op, "alo", "ahi", a, alo, ahi);
+  require_patch(op, "blo", "bhi", b, blo, bhi);
+  require_patch(op, "clo", "chi", c, clo, chi);
   Problem p{op_a, op_b, Box::of(alo, ahi), Box::of(blo, bhi), Box::of(clo, chi), 0, 0, 0};
   // op(A) is m x k, op(B) is k x n, C is m x n.
   const Index am = transposed(op_a) ? p.a.cols() : p.a.rows();
@@ -46,15 +58,23 @@ Problem check(Op op_a, Op op_b, const Array& a, const Coord& alo, const Coord& a
   p.m = p.c.rows();
   p.n = p.c.cols();
   p.k = ak;
+  const std::string of(caller.of);
+  const auto op_a_shape = "op(A" + of + ") of shape " + shape(am, ak);
+  const auto op_b_shape = "op(B" + of + ") of shape " + shape(bk, bn);
+  std::string c_shape = "C";
+  if (!of.empty()) c_shape.append("'s").append(of);
+  c_shape.append(" of shape ").append(shape(p.m, p.n));
   if (am != p.m)
-    reject(kOp, "a", "op(A) of shape " + shape(am, ak),
-           "its row count must match C's patch of shape " + shape(p.m, p.n));
+    reject(op, "a", op_a_shape + named(a),
+           "its row count " + std::to_string(am) + " must match the " + std::to_string(p.m) + " rows of " + c_shape);
   if (bn != p.n)
-    reject(kOp, "b", "op(B) of shape " + shape(bk, bn),
-           "its column count must match C's patch of shape " + shape(p.m, p.n));
+    reject(op, "b", op_b_shape + named(b),
+           "its column count " + std::to_string(bn) + " must match the " + std::to_string(p.n) + " columns of " +
+               c_shape);
   if (bk != ak)
-    reject(kOp, "b", "op(B) of shape " + shape(bk, bn),
-           "its row count must match the column count of op(A) of shape " + shape(am, ak));
+    reject(op, "b", op_b_shape + named(b),
+           "the inner dimensions do not match: op(A) has " + std::to_string(ak) + " columns, op(B) has " +
+               std::to_string(bk) + " rows (" + op_a_shape + named(a) + ")");
   return p;
 }
 
@@ -197,23 +217,38 @@ void owner_computes(const Problem& p, const void* alpha_p, const Array& a, const
   c.release_update();
 }
 
-}  // namespace
-
-void matmul_patch(Op op_a, Op op_b, const void* alpha, const Array& a, const Coord& alo, const Coord& ahi,
-                  const Array& b, const Coord& blo, const Coord& bhi, const void* beta, Array& c,
-                  const Coord& clo, const Coord& chi) {
+// The collective call behind gemm and matmul_patch, with the caller's name in every message.
+void multiply(const Caller& caller, Op op_a, Op op_b, const void* alpha, const Array& a, const Coord& alo,
+              const Coord& ahi, const Array& b, const Coord& blo, const Coord& bhi, const void* beta, Array& c,
+              const Coord& clo, const Coord& chi) {
+  const char* op = caller.op;
   Problem p{};
   // Every earlier update of A, B and C is visible once every member agreed.
-  begin_collective(kOp, c, [&] {
-    p = check(op_a, op_b, a, alo, ahi, b, blo, bhi, c, clo, chi);
-    if (!alpha) reject(kOp, "alpha", "null", "must point to one element of the arrays' type");
-    if (!beta) reject(kOp, "beta", "null", "must point to one element of the arrays' type");
+  begin_collective(op, c, [&] {
+    p = check(caller, op_a, op_b, a, alo, ahi, b, blo, bhi, c, clo, chi);
+    if (!alpha) reject(op, "alpha", "null", "must point to one element of the arrays' type");
+    if (!beta) reject(op, "beta", "null", "must point to one element of the arrays' type");
   }, {{"op_a", std::to_string(static_cast<int>(op_a))}, {"op_b", std::to_string(static_cast<int>(op_b))},
       arrays::same_shape("a", a), same_patch("a patch", alo, ahi), arrays::same_shape("b", b),
       same_patch("b patch", blo, bhi), arrays::same_shape("c", c), same_patch("c patch", clo, chi)});
   apply_blas_threads();
   dispatch(c, [&]<class T>() { owner_computes<T>(p, alpha, a, b, beta, c); });
   c.sync();  // C is complete, and nobody reads A or B any more
+}
+
+}  // namespace
+
+void matmul_patch(Op op_a, Op op_b, const void* alpha, const Array& a, const Coord& alo, const Coord& ahi,
+                  const Array& b, const Coord& blo, const Coord& bhi, const void* beta, Array& c,
+                  const Coord& clo, const Coord& chi) {
+  multiply(kMatmulPatch, op_a, op_b, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi);
+}
+
+void gemm(Op op_a, Op op_b, const void* alpha, const Array& a, const Array& b, const void* beta, Array& c) {
+  // Whole arrays; an array that was never created or is not 2-D is reported by check().
+  const auto lo = [](const Array& x) { return x.impl() && x.ndim() == 2 ? arrays::full_lo(x) : Coord{}; };
+  const auto hi = [](const Array& x) { return x.impl() && x.ndim() == 2 ? arrays::full_hi(x) : Coord{}; };
+  multiply(kGemm, op_a, op_b, alpha, a, lo(a), hi(a), b, lo(b), hi(b), beta, c, lo(c), hi(c));
 }
 
 }  // namespace armada::linalg::detail

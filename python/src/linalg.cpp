@@ -44,8 +44,7 @@ void gemm(const Array& a, const Array& b, Array& c, py::handle alpha, py::handle
     opb = op_of(op, "transb", transb);
   });
   py::gil_scoped_release unlocked;
-  la::detail::matmul_patch(opa, opb, al, a, arrays::full_lo(a), arrays::full_hi(a), b, arrays::full_lo(b),
-                           arrays::full_hi(b), be, c, arrays::full_lo(c), arrays::full_hi(c));
+  la::detail::gemm(opa, opb, al, a, b, be, c);
 }
 
 void lu_solve(const Array& a, Array& b, const std::string& trans) {

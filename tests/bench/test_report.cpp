@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/json.hpp"
+#include "common/results.hpp"
 #include "suite/options.hpp"
 #include "suite/report.hpp"
 
@@ -478,4 +479,35 @@ TEST(Plot, AxesAreFittedToTheDataAndLinesBreakWhereACurveWasNotMeasured) {
   // The MPI curve has a point at 8 and 4096 and a break between (no line through 64 and 512).
   EXPECT_NE(s.find("$d1 << EOD\n8 4 3.6 5\n\n4096 4 3.6 5\nEOD\n"), std::string::npos) << s;
   EXPECT_NE(s.find("$d0 << EOD\n8 2 1.8 2.5\n64 2 1.8 2.5\n512 2 1.8 2.5\n4096 2 1.8 2.5\nEOD\n"), std::string::npos) << s;
+}
+
+// The text table keeps its columns whatever the names: a long op name goes on its own line, a
+// long baseline name pushes only the next column, which absorbs it (its header ends where every
+// row's last column ends).
+TEST(Report, TextTableKeepsItsColumnsWithLongNames) {
+  const std::string head =
+      bench::table_line({"op", "size", "var", "armada", "unit", "[min .. max]", "baseline", "value", "ratio"});
+  const std::vector<std::string> cells = {"put", "8 B", "c", "1.5", "us", "[1.4 .. 1.6]", "mpi_put", "1.2", "1.25"};
+  const std::string row = bench::table_line(cells);
+  EXPECT_EQ(row.size(), head.size()) << head << "\n" << row;
+  EXPECT_EQ(row.find("8 B") + 3, head.find("size") + 4);  // right-aligned under its title
+  EXPECT_EQ(row.find("us"), head.find("unit"));           // left-aligned under its title
+
+  auto long_name = cells;
+  long_name[0] = "arrays.get.strided.irregular-distribution.pipelined";
+  const std::string two = bench::table_line(long_name);
+  const auto newline = two.find('\n');
+  ASSERT_NE(newline, std::string::npos) << two;
+  EXPECT_EQ(two.substr(0, newline), long_name[0]);
+  const std::string second = two.substr(newline + 1);
+  EXPECT_EQ(second.size(), head.size()) << head << "\n" << second;
+  EXPECT_EQ(second.find("us"), head.find("unit"));
+  EXPECT_EQ(second.find("[1.4"), head.find("[min"));
+
+  auto long_baseline = cells;
+  long_baseline[6] = "MPI_Get+MPI_Win_flush_local";
+  const std::string pushed = bench::table_line(long_baseline);
+  EXPECT_EQ(pushed.find('\n'), std::string::npos);
+  EXPECT_EQ(pushed.find("us"), head.find("unit"));
+  EXPECT_EQ(pushed.size(), head.size()) << head << "\n" << pushed;  // the value column took it up
 }

@@ -6,4 +6,5 @@ run(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/build" -G "${GENERATOR}"
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG})
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 run(${launch} "${WORK_DIR}/build/consumer")
+run(${launch} "${WORK_DIR}/build/linalg_program")
 message("consumer test: installed package found, built against and ran on 2 ranks")

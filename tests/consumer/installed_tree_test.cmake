@@ -2,12 +2,17 @@
 # installed tree meets:
 #   1. the layout: ARMCI's headers (message.h) under include/armada/armci, none at the top level;
 #      docs, examples and every pkg-config file present;
-#   2. a C-only CMake project (no C++ enabled) with find_package(Armada): arrays C API and ARMCI;
-#   3. pkg-config: mpicc with armada-arrays and with armada-armci, mpicxx with armada-arrays;
-#      GA's C API with pkg-config armada-ga and with bin/armada-ga-config (GA's ga-config);
+#   2. a C-only CMake project (no C++ enabled) with find_package(Armada): the arrays and linalg C
+#      APIs and ARMCI; a Fortran-only project (module armada);
+#   3. pkg-config, one program per API with the plain compilers (MPI's flags come through the
+#      .pc files' Requires): rma, arrays and linalg in C++, arrays, linalg, ARMCI and GA in C,
+#      the Fortran module; GA's C API also with bin/armada-ga-config (GA's ga-config);
 #   4. the installed examples built on their own against the installed package.
-# Every program is run under mpiexec with 2 ranks and checks its own result.
+# (consumer_test.cmake builds the C++ find_package project.) Every program is run under mpiexec
+# with 2 ranks and checks its own result, without LD_LIBRARY_PATH: the programs find Armada's
+# libraries through their rpath, as a user's first build must.
 include(${CMAKE_CURRENT_LIST_DIR}/install_common.cmake)
+cmake_policy(SET CMP0007 NEW)  # lists keep empty elements (an empty extra-flags field)
 
 function(require_file path)
   if(NOT EXISTS "${path}")
@@ -22,6 +27,7 @@ function(pkg_flags out)
 endfunction()
 
 install_scratch()
+unset(ENV{LD_LIBRARY_PATH})
 
 # 1. Layout.
 foreach(header message.h armci.h armcix.h)
@@ -35,7 +41,11 @@ foreach(file README.md docs/arrays.md docs/armci.md docs/building.md examples/CM
              examples/stencil.c examples/matmul.cpp)
   require_file("${doc}/${file}")
 endforeach()
-foreach(pc armada-rma armada-arrays armada-armci armada-ga)
+set(pcs armada-rma armada-arrays armada-linalg armada-armci armada-ga)
+if(FC)
+  list(APPEND pcs armada-fortran)
+endif()
+foreach(pc ${pcs})
   require_file("${libdir}/pkgconfig/${pc}.pc")
 endforeach()
 foreach(header ga.h ga-mpi.h gacommon.h macdecls.h)  # GA's names, in their own folder
@@ -44,26 +54,48 @@ endforeach()
 require_file("${prefix}/bin/armada-ga-config")
 require_file("${doc}/examples/ga_example.c")
 
-# 2. C-only CMake project.
+# 2. C-only and Fortran-only CMake projects.
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/c_project" -B "${WORK_DIR}/c_build" -G "${GENERATOR}"
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG} -DMPI_C_COMPILER=${MPICC})
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/c_build")
-run(${launch} "${WORK_DIR}/c_build/arrays_program")
-run(${launch} "${WORK_DIR}/c_build/armci_program")
+foreach(program arrays_program linalg_program armci_program)
+  run(${launch} "${WORK_DIR}/c_build/${program}")
+endforeach()
+if(FC)
+  run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/fortran_project" -B "${WORK_DIR}/fortran_build" -G "${GENERATOR}"
+      -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG} -DCMAKE_Fortran_COMPILER=${FC}
+      -DPROGRAM=${doc}/examples/heat.f90)
+  run(${CMAKE_COMMAND} --build "${WORK_DIR}/fortran_build")
+  run(${launch} "${WORK_DIR}/fortran_build/fortran_program")
+endif()
 
-# 3. pkg-config.
+# 3. pkg-config: <pc module>|<compiler>|<source>|<extra flags> per API.
 set(ENV{PKG_CONFIG_PATH} "${libdir}/pkgconfig")
-pkg_flags(arrays_flags armada-arrays)
-run(${MPICC} "${SOURCE_DIR}/c_project/arrays_program.c" ${arrays_flags} -o "${WORK_DIR}/pc_arrays_c")
-run(${launch} "${WORK_DIR}/pc_arrays_c")
-run(${MPICXX} -std=c++20 "${doc}/examples/scatter_gather.cpp" ${arrays_flags} -o "${WORK_DIR}/pc_arrays_cxx")
-run(${launch} "${WORK_DIR}/pc_arrays_cxx")
-pkg_flags(armci_flags armada-armci)
-run(${MPICC} "${SOURCE_DIR}/c_project/armci_program.c" ${armci_flags} -o "${WORK_DIR}/pc_armci")
-run(${launch} "${WORK_DIR}/pc_armci")
-pkg_flags(ga_flags armada-ga)
-run(${MPICC} "${doc}/examples/ga_example.c" ${ga_flags} -lm -o "${WORK_DIR}/pc_ga")
-run(${launch} "${WORK_DIR}/pc_ga")
+set(pkg_config_builds
+  "armada-rma|${CXX},-std=c++20|${SOURCE_DIR}/project/consumer.cpp|"
+  "armada-arrays|${CXX},-std=c++20|${doc}/examples/scatter_gather.cpp|"
+  "armada-linalg|${CXX},-std=c++20|${SOURCE_DIR}/project/linalg_program.cpp|"
+  "armada-arrays|${CC}|${SOURCE_DIR}/c_project/arrays_program.c|"
+  "armada-linalg|${CC}|${SOURCE_DIR}/c_project/linalg_program.c|-lm"
+  "armada-armci|${CC}|${SOURCE_DIR}/c_project/armci_program.c|"
+  "armada-ga|${CC}|${doc}/examples/ga_example.c|-lm")
+if(FC)
+  list(APPEND pkg_config_builds "armada-fortran|${FC}|${doc}/examples/heat.f90|")
+endif()
+set(n 0)
+foreach(build IN LISTS pkg_config_builds)
+  string(REPLACE "|" ";" build "${build}")
+  list(GET build 0 pc)
+  list(GET build 1 compiler)
+  list(GET build 2 source)
+  list(GET build 3 extra)
+  string(REPLACE "," ";" compiler "${compiler}")
+  pkg_flags(flags ${pc})
+  math(EXPR n "${n} + 1")
+  set(program "${WORK_DIR}/pc_${n}_${pc}")
+  run(${compiler} ${source} ${flags} ${extra} -o "${program}")
+  run(${launch} "${program}")
+endforeach()
 run("${prefix}/bin/armada-ga-config" --cflags)
 string(STRIP "${run_output}" ga_cflags)
 separate_arguments(ga_cflags UNIX_COMMAND "${ga_cflags}")
@@ -80,4 +112,7 @@ run(${CMAKE_COMMAND} --build "${WORK_DIR}/examples_build")
 run(${launch} "${WORK_DIR}/examples_build/example_stencil_c")
 run(${launch} "${WORK_DIR}/examples_build/example_matmul")
 run(${launch} "${WORK_DIR}/examples_build/example_ga_c")
-message("installed tree test: layout, C-only find_package, pkg-config (C, C++, ARMCI, GA), armada-ga-config and the installed examples all passed")
+if(FC)
+  run(${launch} "${WORK_DIR}/examples_build/example_heat_f")
+endif()
+message("installed tree test: layout, C-only and Fortran-only find_package, pkg-config for every API, armada-ga-config and the installed examples all passed")

@@ -45,9 +45,24 @@ TEST(LinalgErrors, GemmShapesAliasingBoundsOps) {
   Fixture f;
   const double one = 1, zero = 0;
   expect_invalid([&] { gemm(Op::transpose, Op::none, 1.0, f.a, f.b, 0.0, f.c); }, "a",
-                 {"linalg::matmul_patch", "op(A) of shape 4 x 6"});
+                 {"linalg::gemm", "op(A) of shape 4 x 6", "row count 4 must match the 6 rows of C of shape 6 x 5"});
   expect_invalid([&] { gemm(Op::none, Op::transpose, 1.0, f.a, f.b, 0.0, f.c); }, "b",
-                 {"linalg::matmul_patch", "op(B) of shape 5 x 4"});
+                 {"linalg::gemm", "op(B) of shape 5 x 4"});
+  {  // inner dimensions: gemm names itself and the arrays it was given, never a patch
+    auto x = make_matrix(Dist::regular, 6, 5, f.vc);
+    expect_invalid([&] { gemm(Op::none, Op::none, 1.0, f.a, x, 0.0, f.c); }, "b",
+                   {"linalg::gemm", "inner dimensions do not match: op(A) has 4 columns, op(B) has 6 rows",
+                    "op(A) of shape 6 x 4"});
+    try {
+      gemm(Op::none, Op::none, 1.0, f.a, x, 0.0, f.c);
+    } catch (const InvalidArgument& e) {
+      EXPECT_EQ(std::string(e.what()).find("patch"), std::string::npos) << e.what();
+    }
+    x.destroy();
+  }
+  expect_invalid([&] { matmul_patch(Op::none, Op::none, 1.0, f.a, {0, 0}, {6, 3}, f.b, {0, 0}, {4, 5}, 0.0, f.c,
+                                    {0, 0}, {6, 5}); },
+                 "b", {"linalg::matmul_patch", "op(B patch) of shape 4 x 5", "op(A patch) of shape 6 x 3"});
   expect_invalid([&] { gemm(Op::none, Op::none, 1.0, f.a, f.b, 0.0, f.a); }, "c", {"same array as 'a'"});
   expect_invalid([&] { gemm(Op::none, Op::none, 1.0, f.b, f.b, 0.0, f.b); }, "c", {"same array as 'a'"});
   expect_invalid([&] { gemm(Op::none, Op::none, 1.0, f.a, f.c, 0.0, f.c); }, "c", {"same array as 'b'"});
@@ -188,7 +203,7 @@ TEST(LinalgErrors, CollectivesWithOneBadMemberFailOnEveryMember) {
   auto rhs = make_matrix(Dist::regular, 6, 5, f.vc);
   // gemm with C aliasing A on one member, and with a patch outside C on one member.
   expect_every_rank_fails([&] { gemm(Op::none, Op::none, 1.0, f.a, f.b, 0.0, last_rank() ? f.a : f.c); },
-                          "linalg::matmul_patch", "same array as 'a'");
+                          "linalg::gemm", "same array as 'a'");
   const Coord chi = last_rank() ? Coord{7, 5} : Coord{6, 5};
   expect_every_rank_fails([&] { matmul_patch(Op::none, Op::none, 1.0, f.a, {0, 0}, {6, 4}, f.b, {0, 0}, {4, 5}, 0.0,
                                              f.c, {0, 0}, chi); },

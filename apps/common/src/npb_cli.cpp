@@ -67,7 +67,7 @@ std::string npb_usage(const NpbProgram& program) {
   for (char c : program.classes) classes += (classes.empty() ? "" : "|") + std::string(1, c);
   return "usage: mpiexec -n <ranks> " + program.name + " --class " + classes +
          " [--comm rma|mpi] [--json FILE]\n" + "  " + program.description + "\n" +
-         "  --class C      NPB problem class\n"
+         "  --class X      NPB problem class, one of " + classes + " (required: no default)\n"
          "  --comm rma     communicate through Armada's one-sided arrays (default)\n"
          "  --comm mpi     the same kernels over MPI two-sided messages (the baseline)\n"
          "  --json FILE    also write the result line (JSON) to FILE\n"

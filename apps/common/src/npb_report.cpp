@@ -1,9 +1,12 @@
 #include "armada/apps/npb_report.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+
+#include "npb_build_info.hpp"  // generated: compiler, flags, MPI of this build
 
 namespace armada::apps {
 namespace {
@@ -22,7 +25,45 @@ void line(std::FILE* out, const char* label, const std::string& value) {
   std::fprintf(out, " %-16s= %24s\n", label, value.c_str());
 }
 
+// __DATE__ ("Nov 23 2026") as NPB's compile date ("23 Nov 2026").
+std::string compile_date() {
+  const std::string d = __DATE__;
+  std::string day = d.substr(4, 2);
+  if (day[0] == ' ') day.erase(0, 1);
+  return day + " " + d.substr(0, 3) + " " + d.substr(7, 4);
+}
+
+// The size as NPB prints it: one number, or n1xn2xn3.
+std::string size_text(const std::array<long, 3>& size) {
+  if (size[1] == 0 && size[2] == 0) return format("%ld", size[0]);
+  return format("%4ldx%4ldx%4ld", size[0], size[1], size[2]);
+}
+
+// The banner's lines: a label, then the value right-aligned to one column.
+void banner_line(std::FILE* out, const std::string& label, const std::string& value) {
+  std::fprintf(out, " %-28s%16s\n", (label + ":").c_str(), value.c_str());
+}
+
 }  // namespace
+
+std::string npb_seconds(double t) {
+  if (!std::isfinite(t) || t <= 0) return format("%.2f", t);
+  const int decimals = std::clamp(3 - static_cast<int>(std::floor(std::log10(t))), 2, 9);
+  return format("%.*f", decimals, t);
+}
+
+void print_npb_banner(std::FILE* out, const NpbBanner& b) {
+  std::fprintf(out, "\n\n NAS Parallel Benchmarks %s -- %s Benchmark (Armada %s)\n\n", npb_version,
+               b.benchmark.c_str(), ARMADA_NPB_ARMADA_VERSION);
+  banner_line(out, "Size", size_text(b.size));
+  banner_line(out, "Class", std::string(1, b.problem_class));
+  banner_line(out, "Iterations", format("%d", b.iterations));
+  banner_line(out, "Number of processes", format("%d", b.ranks));
+  banner_line(out, "Communication", to_string(b.comm));
+  for (const auto& [label, value] : b.details) banner_line(out, label, value);
+  std::fprintf(out, "\n");
+  std::fflush(out);
+}
 
 double npb_relative_error(double value, double reference) {
   const double diff = std::fabs(value - reference);
@@ -58,16 +99,27 @@ void print_npb_report(std::FILE* out, const NpbResult& r) {
 
   std::fprintf(out, "\n\n %s Benchmark Completed.\n", r.benchmark.c_str());
   line(out, "Class", std::string(1, r.problem_class));
-  if (r.size[1] == 0 && r.size[2] == 0) line(out, "Size", format("%ld", r.size[0]));
-  else line(out, "Size", format("%4ldx%4ldx%4ld", r.size[0], r.size[1], r.size[2]));
+  line(out, "Size", size_text(r.size));
   line(out, "Iterations", format("%d", r.iterations));
-  line(out, "Time in seconds", format("%.2f", r.time_s));
+  line(out, "Time in seconds", npb_seconds(r.time_s));
   line(out, "Total processes", format("%d", r.ranks));
   line(out, "Communication", to_string(r.comm));
   line(out, "Mop/s total", format("%.2f", r.mops));
   line(out, "Mop/s/process", format("%.2f", r.ranks > 0 ? r.mops / r.ranks : 0.0));
   line(out, "Operation type", r.operation_type);
   line(out, "Verification", r.verified ? "SUCCESSFUL" : "UNSUCCESSFUL");
+  line(out, "Version", npb_version);
+  line(out, "Compile date", compile_date());
+  // NPB's C benchmarks' block, for this C++ build.
+  std::fprintf(out, "\n Compile options:\n");
+  std::fprintf(out, "    CXX          = %s\n", ARMADA_NPB_CXX);
+  std::fprintf(out, "    CXXLINK      = $(CXX)\n");
+  std::fprintf(out, "    CMPI_LIB     = %s\n", ARMADA_NPB_MPI_LIB);
+  std::fprintf(out, "    CMPI_INC     = %s\n", ARMADA_NPB_MPI_INC);
+  std::fprintf(out, "    CXXFLAGS     = %s\n", ARMADA_NPB_CXXFLAGS);
+  std::fprintf(out, "    CXXLINKFLAGS = %s\n", ARMADA_NPB_LINKFLAGS);
+  std::fprintf(out, "    RAND         = randi8\n");
+  std::fprintf(out, "    ARMADA       = %s (%s)\n", ARMADA_NPB_ARMADA_VERSION, ARMADA_NPB_BUILD_TYPE);
   std::fprintf(out, "\n");
   std::fflush(out);
 }

@@ -2,12 +2,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "armada/rma/runtime.hpp"
@@ -320,6 +322,52 @@ void init_or_exit(const char* program, int* argc, char*** argv) {
 }
 void init_or_exit(const char* program, MPI_Comm comm) {
   start_or_exit(program, [&] { init(comm); });
+}
+
+namespace {
+// After an error escaped run_main's body on this rank: true when every rank of the world reports
+// one within run_main_error_wait seconds (on `errors`, a communicator nothing else uses, so only
+// another rank's error path can match this barrier).
+bool every_rank_failed(MPI_Comm errors) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(errors, &request);
+  const double deadline = MPI_Wtime() + run_main_error_wait;
+  int done = 0;
+  while (!done && MPI_Wtime() < deadline) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return done != 0;  // an unfinished request is left to MPI_Abort
+}
+}  // namespace
+
+int run_main(const char* program, int* argc, char*** argv, const std::function<int()>& body) {
+  init_or_exit(program, argc, argv);
+  MPI_Comm errors = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &errors);
+  try {
+    const int code = body();
+    MPI_Comm_free(&errors);
+    finalize();
+    return code;
+  } catch (const std::exception& e) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const bool ranked = std::strncmp(e.what(), "[rank ", 6) == 0;  // Armada's errors name the rank
+    if (ranked) std::fprintf(stderr, "%s: %s\n", program, e.what());
+    else std::fprintf(stderr, "%s: [rank %d] %s\n", program, rank, e.what());
+    std::fflush(stderr);
+    if (!every_rank_failed(errors)) MPI_Abort(MPI_COMM_WORLD, exit_error);
+    MPI_Comm_free(&errors);
+    try {
+      finalize();
+    } catch (const std::exception&) {  // the error left the runtime unusable: MPI alone
+      int finalized = 0;
+      MPI_Finalized(&finalized);
+      if (!finalized) MPI_Finalize();
+    }
+    return exit_error;
+  }
 }
 
 void finalize() {

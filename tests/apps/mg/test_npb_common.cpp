@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,21 @@ TEST(NpbCommandLine, BadArgumentsExitTwo) {
   }
 }
 
+namespace {
+// What `print` writes to a FILE*, as one string.
+template <class Print>
+std::string printed(Print&& print) {
+  std::FILE* f = std::tmpfile();
+  if (!f) throw std::runtime_error("tmpfile failed");
+  print(f);
+  std::rewind(f);
+  std::string text;
+  for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
+  std::fclose(f);
+  return text;
+}
+}  // namespace
+
 TEST(NpbReport, FortranE20_13) {
   EXPECT_EQ(ap::fortran_e20_13(0.5307707005734e-04), " 0.5307707005734E-04");
   EXPECT_EQ(ap::fortran_e20_13(-1.5), "-0.1500000000000E+01");
@@ -156,27 +172,59 @@ TEST(NpbReport, LaidOutAsNpbPrintsIt) {
   r.value = 0.5307707005734e-04;
   r.reference = 0.5307707005734e-04;
   r.verified = true;
-  std::FILE* f = std::tmpfile();
-  ASSERT_NE(f, nullptr);
-  ap::print_npb_report(f, r);
-  r.size = {1400, 0, 0};  // CG's one-number size
-  ap::print_npb_report(f, r);
-  std::rewind(f);
-  std::string text;
-  for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
-  std::fclose(f);
+  const std::string text = printed([&](std::FILE* f) {
+    ap::print_npb_report(f, r);
+    r.size = {1400, 0, 0};  // CG's one-number size
+    ap::print_npb_report(f, r);
+  });
   // Every value ends in column 44, as in NPB's MPI reports.
   for (const char* line : {" Class           =                        S\n",
                            " Size            =             32x  32x  32\n",
                            " Size            =                     1400\n",
                            " Iterations      =                        4\n",
-                           " Time in seconds =                     0.25\n",
+                           " Time in seconds =                   0.2500\n",
                            " Total processes =                        2\n",
                            " Mop/s total     =                   100.00\n",
                            " Mop/s/process   =                    50.00\n",
                            " Operation type  =           floating point\n",
                            " Verification    =               SUCCESSFUL\n",
+                           " Version         =                      3.4\n",
+                           " Compile date    =  ",
+                           "\n Compile options:\n    CXX          = ",
+                           "\n    CMPI_LIB     = ",
+                           "\n    CXXFLAGS     = ",
+                           "-std=c++20",
+                           "\n    RAND         = randi8\n",
                            " VERIFICATION SUCCESSFUL\n",
                            " L2 Norm is   0.5307707005734E-04\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << "in:\n" << text;
+}
+
+// Class S runs take milliseconds: NPB's f12.2 would print 0.00.
+TEST(NpbReport, TimesKeepFourSignificantDigits) {
+  EXPECT_EQ(ap::npb_seconds(0.001234), "0.001234");
+  EXPECT_EQ(ap::npb_seconds(0.01234), "0.01234");
+  EXPECT_EQ(ap::npb_seconds(0.25), "0.2500");
+  EXPECT_EQ(ap::npb_seconds(1.5), "1.500");
+  EXPECT_EQ(ap::npb_seconds(12.5), "12.50");
+  EXPECT_EQ(ap::npb_seconds(1234.567), "1234.57");
+}
+
+// MG and CG start with the same banner: NPB's title line, then one value column.
+TEST(NpbReport, BannerIsTheSameForEveryBenchmark) {
+  const std::string text = printed([](std::FILE* f) {
+    ap::print_npb_banner(f, {"MG", 'S', {32, 32, 32}, 4, 2, ap::Comm::rma, {{"Process grid (z y x)", "2x1x1"}}});
+    ap::print_npb_banner(f, {"CG", 'A', {14000, 0, 0}, 15, 4, ap::Comm::mpi, {{"Number of nonzeroes per row", "11"}}});
+  });
+  for (const char* line : {"\n NAS Parallel Benchmarks 3.4 -- MG Benchmark (Armada ",
+                           "\n NAS Parallel Benchmarks 3.4 -- CG Benchmark (Armada ",
+                           "\n Size:                           32x  32x  32\n",
+                           "\n Size:                                  14000\n",
+                           "\n Class:                                     A\n",
+                           "\n Iterations:                                4\n",
+                           "\n Number of processes:                       4\n",
+                           "\n Communication:                           mpi\n",
+                           "\n Process grid (z y x):                  2x1x1\n",
+                           "\n Number of nonzeroes per row:              11\n"})
     EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << "in:\n" << text;
 }

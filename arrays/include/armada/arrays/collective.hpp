@@ -8,6 +8,8 @@
 // reduction that also serves as the call's opening barrier.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <optional>
 #include <string>
 #include <utility>

@@ -6,6 +6,8 @@
 // empty in some dimension (an irregular map may give a dimension empty blocks).
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <vector>
 
 #include "armada/arrays/types.hpp"

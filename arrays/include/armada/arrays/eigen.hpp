@@ -3,6 +3,8 @@
 // Only this header needs Eigen; the array library itself does not.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <Eigen/Core>
 
 #include <string>

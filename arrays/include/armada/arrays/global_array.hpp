@@ -20,6 +20,8 @@
 // destruction may not overlap other calls on the same array.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <memory>
 #include <optional>
 #include <string>

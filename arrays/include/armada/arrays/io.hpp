@@ -20,6 +20,8 @@
 // Thread safety: none; one call at a time per process.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <optional>
 #include <span>
 #include <string>

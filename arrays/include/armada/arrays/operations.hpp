@@ -8,6 +8,8 @@
 // element type. Violations throw rma::InvalidArgument on every rank before any data moves.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <iosfwd>
 #include <string>
 

@@ -27,6 +27,8 @@
 // Thread safety: products and plan_for on one matrix must not overlap one another.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <complex>
 #include <cstdint>
 #include <memory>

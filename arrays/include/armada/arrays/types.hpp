@@ -4,6 +4,8 @@
 // and extents are std::int64_t.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <algorithm>
 #include <array>
 #include <complex>

@@ -7,6 +7,8 @@
 // the operation would have written are left unchanged (see each operation in solve.hpp).
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <cstdint>
 #include <string>
 

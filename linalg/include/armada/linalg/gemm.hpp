@@ -24,6 +24,8 @@
 // a destroyed array.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include "armada/arrays/arrays.hpp"
 
 namespace armada::linalg {
@@ -46,6 +48,8 @@ namespace detail {
 void matmul_patch(Op op_a, Op op_b, const void* alpha, const Array& a, const Coord& alo, const Coord& ahi,
                   const Array& b, const Coord& blo, const Coord& bhi, const void* beta, Array& c,
                   const Coord& clo, const Coord& chi);
+/// The same on whole arrays; its errors name linalg::gemm and the arrays, not patches.
+void gemm(Op op_a, Op op_b, const void* alpha, const Array& a, const Array& b, const void* beta, Array& c);
 }  // namespace detail
 
 /// C[clo, chi) = alpha·op(A[alo, ahi))·op(B[blo, bhi)) + beta·C[clo, chi), Global Arrays'
@@ -61,8 +65,7 @@ void matmul_patch(Op op_a, Op op_b, T alpha, const GlobalArray<T>& a, const Coor
 /// C = alpha·op(A)·op(B) + beta·C on whole arrays (GA_Dgemm and its typed siblings).
 template <Scalar T>
 void gemm(Op op_a, Op op_b, T alpha, const GlobalArray<T>& a, const GlobalArray<T>& b, T beta, GlobalArray<T>& c) {
-  detail::matmul_patch(op_a, op_b, &alpha, a, arrays::full_lo(a), arrays::full_hi(a), b, arrays::full_lo(b),
-                       arrays::full_hi(b), &beta, c, arrays::full_lo(c), arrays::full_hi(c));
+  detail::gemm(op_a, op_b, &alpha, a, b, &beta, c);
 }
 
 }  // namespace armada::linalg

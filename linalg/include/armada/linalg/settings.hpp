@@ -11,6 +11,8 @@
 // docs/linalg.md.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <span>
 
 #include "armada/rma/config.hpp"

@@ -13,6 +13,8 @@
 // written back after the factorization and solve succeeded).
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <vector>
 
 #include "armada/linalg/errors.hpp"

@@ -6,6 +6,8 @@
 // do not match, a non-square A (symmetrize).
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include "armada/linalg/gemm.hpp"
 
 namespace armada::linalg {

@@ -4,6 +4,8 @@
 // transport issues it. The location must be naturally aligned and inside a segment.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include "armada/rma/global_ptr.hpp"
 #include "armada/rma/types.hpp"
 

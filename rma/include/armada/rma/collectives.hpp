@@ -1,6 +1,8 @@
 // Thin collectives over MPI, with the operations ARMCI programs use (armci_msg_*gop).
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <cstddef>
 #include <cstdint>
 #include <exception>

@@ -3,6 +3,8 @@
 // folder (rma/src/transport/<name>/); a new setting is one new row (and, for the core, a field).
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <functional>
 #include <map>
 #include <span>

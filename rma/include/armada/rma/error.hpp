@@ -5,6 +5,8 @@
 //   [rank 1] rma::put: argument 'target' = 7 is not a rank of the world group (size 4)
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <stdexcept>
 #include <string>
 

@@ -2,6 +2,8 @@
 // address space plus that rank. Only addresses inside segments from rma::allocate may be targets.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>

@@ -1,6 +1,8 @@
 // Process groups: ordered subsets of the world with rank translation.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <mpi.h>
 
 #include <memory>

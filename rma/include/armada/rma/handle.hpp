@@ -1,6 +1,8 @@
 // Handles of nonblocking operations.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>

@@ -6,6 +6,8 @@
 // ARMADA_MPI_MEMORY=mpi (its default), MPI_Win_allocate provides each rank's slice instead.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <cstddef>
 #include <vector>
 

@@ -4,6 +4,8 @@
 // sleeps in the kernel until its turn, so waiting never burns a core.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <memory>
 #include <vector>
 

@@ -1,6 +1,8 @@
 // armada::rma: the one-sided communication layer (ARMCI-equivalent). One include for all of it.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include "armada/rma/atomic.hpp"
 #include "armada/rma/collectives.hpp"
 #include "armada/rma/config.hpp"

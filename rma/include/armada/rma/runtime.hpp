@@ -4,9 +4,12 @@
 // or any sub-communicator); every rank number in armada::rma is a rank of that world.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <mpi.h>
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -107,6 +110,24 @@ inline constexpr int exit_bad_settings = 2;
 /// settings) instead of ending in an uncaught exception's abort.
 void init_or_exit(const char* program, int* argc, char*** argv);
 void init_or_exit(const char* program, MPI_Comm comm);
+
+/// The exit code of a program ended by an error that escaped run_main's body, and how long the
+/// ranks that threw wait for the others before they abort the job.
+inline constexpr int exit_error = 1;
+inline constexpr double run_main_error_wait = 5.0;
+
+/// For programs: the whole of main in one call, so that an error ends the job with one line per
+/// rank instead of `terminate called` and a backtrace from every rank:
+///   int main(int argc, char** argv) {
+///     return rma::run_main("my_program", &argc, &argv, [&] { ...; return 0; });
+///   }
+/// Starts the runtime (init_or_exit), runs body() and finalizes; returns body's value. An
+/// exception that escapes body (an rma::Error from any Armada layer, or any std::exception) is
+/// printed as "<program>: [rank <r>] <message>" on each rank that threw, and the job ends with
+/// exit_error: cleanly (runtime and MPI finalized) when every rank threw, as every rank does for
+/// a bad argument to a collective; through MPI_Abort when some rank has not thrown within
+/// run_main_error_wait seconds, since it may be waiting for the others forever.
+int run_main(const char* program, int* argc, char*** argv, const std::function<int()>& body);
 
 /// RAII guard: init in the constructor, finalize in the destructor.
 class Session {

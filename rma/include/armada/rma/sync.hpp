@@ -1,6 +1,8 @@
 // Completion and synchronization.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 namespace armada::rma {
 
 /// Returns when every put and accumulate this process issued to `target` has completed there.

@@ -12,6 +12,8 @@
 // All functions may be called from several threads at once.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <cstddef>
 #include <span>
 

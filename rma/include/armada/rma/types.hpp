@@ -1,6 +1,8 @@
 // Element types and operation codes shared by accumulate, atomics and collectives.
 #pragma once
 
+#include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
+
 #include <complex>
 #include <cstddef>
 #include <type_traits>

@@ -2,9 +2,13 @@
 //  - the report as NPB's print_results lays it out (rank 0, stdout): "Class =", "Size =",
 //    "Iterations =", "Time in seconds =", "Total processes =", "Communication =" (rma or mpi:
 //    not in NPB's report), "Mop/s total =", "Mop/s/process =", "Operation type =",
-//    "Verification =", each value right-aligned to the same column as in NPB's MPI reports,
-//    preceded by the verification lines (value, reference, relative error) that NPB's
-//    benchmarks print;
+//    "Verification =", "Version =", "Compile date =", each value right-aligned to the same
+//    column as in NPB's MPI reports, then NPB's "Compile options:" block (the compiler, MPI and
+//    flags this program was built with), preceded by the verification lines (value, reference,
+//    relative error) that NPB's benchmarks print. Times get at least four significant digits
+//    (NPB's f12.2 would print a class S run as 0.00);
+//  - before the run, the banner every NPB program starts with (print_npb_banner), the same for
+//    MG and CG;
 //  - one JSON object on one line, the last line of the program's stdout, also written to the
 //    --json file:
 //    {"benchmark":"MG","class":"S","ranks":2,"comm":"rma","time_s":…,"mops":…,"value":…,
@@ -15,6 +19,8 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "armada/apps/npb_cli.hpp"
 
@@ -36,6 +42,27 @@ struct NpbResult {
   double tolerance = 1e-8;             ///< relative error allowed
   bool verified = false;
 };
+
+/// What the banner says before the run: NPB's "NAS Parallel Benchmarks 3.4 -- MG Benchmark", the
+/// size and class, iterations, processes, how the program communicates, then the benchmark's
+/// own lines (MG's process grid, CG's nonzeros per row and shift), label and value.
+struct NpbBanner {
+  std::string benchmark;               ///< "MG", "CG"
+  char problem_class = 0;
+  std::array<long, 3> size{};          ///< as NpbResult::size
+  int iterations = 0;
+  int ranks = 0;
+  Comm comm = Comm::rma;
+  std::vector<std::pair<std::string, std::string>> details;
+};
+void print_npb_banner(std::FILE* out, const NpbBanner& b);
+
+/// The NPB specification version Armada's programs follow ("Version =" in the report).
+inline constexpr const char* npb_version = "3.4";
+
+/// A time in seconds with at least four significant digits and at least two decimals:
+/// "0.01234", "0.2500", "12.50", "1234.57".
+std::string npb_seconds(double t);
 
 /// |value - reference| / |reference| (|value - reference| when reference is 0).
 double npb_relative_error(double value, double reference);

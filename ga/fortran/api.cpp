@@ -13,27 +13,57 @@ using namespace armada::ga::fortran;
 
 namespace {
 
-/// The C view of a 2-d or n-d transfer's arguments, checked.
-struct Transfer {
-  CPatch c;
-  std::int64_t ld[GA_MAX_DIM] = {};
-};
+enum class Op { Get, Put, Acc, NbGet };
 
-Transfer transfer_nd(const char* fn, int g, const Int* lo, const Int* hi, const Int* ld) {
-  Transfer t{patch(fn, g, lo, hi)};
-  leading(fn, ld, lo, hi, t.c.ndim, t.ld);
-  return t;
-}
-
-Transfer transfer_2d(const char* fn, int g, Int ilo, Int ihi, Int jlo, Int jhi, Int ld) {
-  Transfer t{patch2(fn, g, ilo, ihi, jlo, jhi)};
-  const Int lo[1] = {ilo}, hi[1] = {ihi}, l[1] = {ld};
-  leading(fn, l, lo, hi, 2, t.ld);
-  return t;
-}
-
-void need_buffer(const char* fn, const void* buf) {
+/// One patch transfer, its arguments checked and in the C view.
+void issue(const char* fn, Op op, int g, CPatch& c, std::int64_t* ld, void* buf, void* alpha, Int* nbhandle) {
   if (!buf) bad_argument(fn, "buf", "NULL", "a buffer for the patch is required");
+  switch (op) {
+    case Op::Get: NGA_Get64(g, c.lo, c.hi, buf, ld); break;
+    case Op::Put: NGA_Put64(g, c.lo, c.hi, buf, ld); break;
+    case Op::Acc: NGA_Acc64(g, c.lo, c.hi, buf, ld, alpha); break;
+    case Op::NbGet: {
+      ga_nbhdl_t h = 0;
+      NGA_NbGet64(g, c.lo, c.hi, buf, ld, &h);
+      *nbhandle = static_cast<Int>(h);
+      break;
+    }
+  }
+}
+
+void move_nd(const char* fn, Op op, Int g_a, const Int* lo, const Int* hi, void* buf, const Int* ld, void* alpha,
+             Int* nbhandle) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    CPatch c = patch(fn, g, lo, hi);
+    std::int64_t cld[GA_MAX_DIM] = {};
+    leading(fn, ld, lo, hi, c.ndim, cld);
+    issue(fn, op, g, c, cld, buf, alpha, nbhandle);
+  });
+}
+
+void move_2d(const char* fn, Op op, Int g_a, Int ilo, Int ihi, Int jlo, Int jhi, void* buf, Int ld, void* alpha,
+             Int* nbhandle) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    CPatch c = patch2(fn, g, ilo, ihi, jlo, jhi);
+    const Int lo[1] = {ilo}, hi[1] = {ihi}, l[1] = {ld};
+    std::int64_t cld[GA_MAX_DIM] = {};
+    leading(fn, l, lo, hi, 2, cld);
+    issue(fn, op, g, c, cld, buf, alpha, nbhandle);
+  });
+}
+
+void inquire(const char* fn, Int g_a, Int* type, Int* ndim, Int* dims) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    int n = 0;
+    std::int64_t fdims[GA_MAX_DIM];
+    fortran::dims(fn, g, &n, fdims);
+    *type = fortran_type(ga_type(fn, g));
+    *ndim = n;
+    for (int d = 0; d < n; ++d) dims[d] = static_cast<Int>(fdims[d]);
+  });
 }
 
 /// GA's transpose flags of a Fortran matrix product ('n', 't', 'c' in either case).
@@ -135,30 +165,13 @@ FortranLogical ga_destroy_(const Int* g_a) {
   });
 }
 
-void nga_inquire_(const Int* g_a, Int* type, Int* ndim, Int* dims) {
-  const char* const fn = "nga_inquire";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    int n = 0;
-    std::int64_t fdims[GA_MAX_DIM];
-    fortran::dims(fn, g, &n, fdims);
-    *type = fortran_type(ga_type(fn, g));
-    *ndim = n;
-    for (int d = 0; d < n; ++d) dims[d] = static_cast<Int>(fdims[d]);
-  });
-}
+void nga_inquire_(const Int* g_a, Int* type, Int* ndim, Int* dims) { inquire("nga_inquire", *g_a, type, ndim, dims); }
 
 void ga_inquire_(const Int* g_a, Int* type, Int* dim1, Int* dim2) {
-  const char* const fn = "ga_inquire";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    int n = 0;
-    std::int64_t fdims[GA_MAX_DIM];
-    fortran::dims(fn, g, &n, fdims);
-    *type = fortran_type(ga_type(fn, g));
-    *dim1 = static_cast<Int>(fdims[0]);
-    *dim2 = n > 1 ? static_cast<Int>(fdims[1]) : 1;
-  });
+  Int ndim = 0, dims[GA_MAX_DIM];
+  inquire("ga_inquire", *g_a, type, &ndim, dims);
+  *dim1 = dims[0];
+  *dim2 = ndim > 1 ? dims[1] : 1;
 }
 
 void nga_distribution_(const Int* g_a, const Int* iproc, Int* lo, Int* hi) {
@@ -176,89 +189,30 @@ void ga_distribution_(const Int* g_a, const Int* iproc, Int* ilo, Int* ihi, Int*
 
 // ---- patches ----------------------------------------------------------------------------------
 void nga_get_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld) {
-  const char* const fn = "nga_get";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    Transfer t = transfer_nd(fn, g, lo, hi, ld);
-    need_buffer(fn, buf);
-    NGA_Get64(g, t.c.lo, t.c.hi, buf, t.ld);
-  });
+  move_nd("nga_get", Op::Get, *g_a, lo, hi, buf, ld, nullptr, nullptr);
 }
-
 void nga_put_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld) {
-  const char* const fn = "nga_put";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    Transfer t = transfer_nd(fn, g, lo, hi, ld);
-    need_buffer(fn, buf);
-    NGA_Put64(g, t.c.lo, t.c.hi, buf, t.ld);
-  });
+  move_nd("nga_put", Op::Put, *g_a, lo, hi, buf, ld, nullptr, nullptr);
 }
-
 void nga_acc_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld, void* alpha) {
-  const char* const fn = "nga_acc";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    Transfer t = transfer_nd(fn, g, lo, hi, ld);
-    need_buffer(fn, buf);
-    NGA_Acc64(g, t.c.lo, t.c.hi, buf, t.ld, alpha);
-  });
+  move_nd("nga_acc", Op::Acc, *g_a, lo, hi, buf, ld, alpha, nullptr);
 }
-
+void nga_nbget_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld, Int* nbhandle) {
+  move_nd("nga_nbget", Op::NbGet, *g_a, lo, hi, buf, ld, nullptr, nbhandle);
+}
 void ga_get_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, void* buf, const Int* ld) {
-  const char* const fn = "ga_get";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    Transfer t = transfer_2d(fn, g, *ilo, *ihi, *jlo, *jhi, *ld);
-    need_buffer(fn, buf);
-    NGA_Get64(g, t.c.lo, t.c.hi, buf, t.ld);
-  });
+  move_2d("ga_get", Op::Get, *g_a, *ilo, *ihi, *jlo, *jhi, buf, *ld, nullptr, nullptr);
 }
-
 void ga_put_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, void* buf, const Int* ld) {
-  const char* const fn = "ga_put";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    Transfer t = transfer_2d(fn, g, *ilo, *ihi, *jlo, *jhi, *ld);
-    need_buffer(fn, buf);
-    NGA_Put64(g, t.c.lo, t.c.hi, buf, t.ld);
-  });
+  move_2d("ga_put", Op::Put, *g_a, *ilo, *ihi, *jlo, *jhi, buf, *ld, nullptr, nullptr);
 }
-
 void ga_acc_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, void* buf, const Int* ld,
              void* alpha) {
-  const char* const fn = "ga_acc";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    Transfer t = transfer_2d(fn, g, *ilo, *ihi, *jlo, *jhi, *ld);
-    need_buffer(fn, buf);
-    NGA_Acc64(g, t.c.lo, t.c.hi, buf, t.ld, alpha);
-  });
+  move_2d("ga_acc", Op::Acc, *g_a, *ilo, *ihi, *jlo, *jhi, buf, *ld, alpha, nullptr);
 }
-
-void nga_nbget_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld, Int* nbhandle) {
-  const char* const fn = "nga_nbget";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    Transfer t = transfer_nd(fn, g, lo, hi, ld);
-    need_buffer(fn, buf);
-    ga_nbhdl_t h = 0;
-    NGA_NbGet64(g, t.c.lo, t.c.hi, buf, t.ld, &h);
-    *nbhandle = static_cast<Int>(h);
-  });
-}
-
 void ga_nbget_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, void* buf, const Int* ld,
                Int* nbhandle) {
-  const char* const fn = "ga_nbget";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    Transfer t = transfer_2d(fn, g, *ilo, *ihi, *jlo, *jhi, *ld);
-    need_buffer(fn, buf);
-    ga_nbhdl_t h = 0;
-    NGA_NbGet64(g, t.c.lo, t.c.hi, buf, t.ld, &h);
-    *nbhandle = static_cast<Int>(h);
-  });
+  move_2d("ga_nbget", Op::NbGet, *g_a, *ilo, *ihi, *jlo, *jhi, buf, *ld, nullptr, nbhandle);
 }
 
 void nga_nbwait_(Int* nbhandle) { wait_request("nga_nbwait", *nbhandle); }

@@ -99,6 +99,18 @@ void access(const char* fn, int g, CPatch c, Int* index, Int* ld) {
   for (int d = 0; d + 1 < c.ndim; ++d) ld[d] = static_cast<Int>(fld[d]);
 }
 
+/// nga_release(_update) and the 2-d forms (lo = (ilo, jlo), hi = (ihi, jhi)).
+void release_nd(const char* fn, Int g_a, const Int* lo, const Int* hi, bool update, bool two_d = false) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    CPatch c = two_d ? patch2(fn, g, lo[0], hi[0], lo[1], hi[1]) : patch(fn, g, lo, hi);
+    if (update)
+      NGA_Release_update64(g, c.lo, c.hi);
+    else
+      NGA_Release64(g, c.lo, c.hi);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -149,37 +161,17 @@ void ga_access_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, 
     access(fn, g, patch2(fn, g, *ilo, *ihi, *jlo, *jhi), index, ld);
   });
 }
-void nga_release_(const Int* g_a, const Int* lo, const Int* hi) {
-  const char* const fn = "nga_release";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    CPatch c = patch(fn, g, lo, hi);
-    NGA_Release64(g, c.lo, c.hi);
-  });
-}
+void nga_release_(const Int* g_a, const Int* lo, const Int* hi) { release_nd("nga_release", *g_a, lo, hi, false); }
 void nga_release_update_(const Int* g_a, const Int* lo, const Int* hi) {
-  const char* const fn = "nga_release_update";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    CPatch c = patch(fn, g, lo, hi);
-    NGA_Release_update64(g, c.lo, c.hi);
-  });
+  release_nd("nga_release_update", *g_a, lo, hi, true);
 }
 void ga_release_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi) {
-  const char* const fn = "ga_release";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    CPatch c = patch2(fn, g, *ilo, *ihi, *jlo, *jhi);
-    NGA_Release64(g, c.lo, c.hi);
-  });
+  const Int lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
+  release_nd("ga_release", *g_a, lo, hi, false, true);
 }
 void ga_release_update_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi) {
-  const char* const fn = "ga_release_update";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    CPatch c = patch2(fn, g, *ilo, *ihi, *jlo, *jhi);
-    NGA_Release_update64(g, c.lo, c.hi);
-  });
+  const Int lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
+  release_nd("ga_release_update", *g_a, lo, hi, true, true);
 }
 
 }  // extern "C"

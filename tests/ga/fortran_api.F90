@@ -343,27 +343,43 @@ contains
     ok = ga_destroy(ga)
   end subroutine test_products
 
-  ! ga_dgop, ga_igop, ga_brdcst.
+  ! ga_dgop, ga_igop (several elements per call), ga_brdcst.
   subroutine test_collectives()
-    integer :: ix(3), bytes
-    double precision :: dx(3)
-    ix = (/ me + 1, me + 1, me + 1 /)
-    call ga_igop(1, ix(1), 1, '+')
-    call ga_igop(2, ix(2), 1, 'max')
-    call ga_igop(3, ix(3), 1, 'min')
-    call check(ix(1) == np * (np + 1) / 2 .and. ix(2) == np .and. ix(3) == 1, 'ga_igop + max min')
-    dx = (/ -dble(me + 1), dble(me + 1), 2.0d0 /)
-    call ga_dgop(4, dx(1), 1, 'absmax')
-    call ga_dgop(5, dx(2), 1, 'absmin')
-    call ga_dgop(6, dx(3), 1, '*')
-    call check(dx(1) == dble(np) .and. dx(2) == 1.0d0 .and. dx(3) == 2.0d0**np, 'ga_dgop absmax absmin *')
-    ix = (/ 10 * me, 20 * me, 30 * me /)
-    bytes = 3 * (bit_size(ix(1)) / 8)
-    call ga_brdcst(8, ix, bytes, np - 1)
-    call check(all(ix == (/ 10, 20, 30 /) * (np - 1)), 'ga_brdcst of 3 INTEGERs from the last rank')
-    dx = dble(me)
-    call ga_brdcst(9, dx, 24, 0)
-    call check(all(dx == 0.0d0), 'ga_brdcst of 3 doubles from rank 0')
+    integer :: iv(4), bytes, r, expect(4)
+    double precision :: dv(4)
+    iv = (/ me + 1, -(me + 1), 2 * me, 7 /)
+    call ga_igop(1, iv, 4, '+')
+    expect = (/ np * (np + 1) / 2, -np * (np + 1) / 2, np * (np - 1), 7 * np /)
+    call check(all(iv == expect), 'ga_igop + on 4 INTEGERs')
+    iv = (/ me, -me, 3, me * me /)
+    call ga_igop(2, iv, 4, 'max')
+    call check(all(iv == (/ np - 1, 0, 3, (np - 1)**2 /)), 'ga_igop max on 4 INTEGERs')
+    iv = (/ me, -me, 3, me * me /)
+    call ga_igop(3, iv, 4, 'min')
+    call check(all(iv == (/ 0, 1 - np, 3, 0 /)), 'ga_igop min on 4 INTEGERs')
+    dv = (/ dble(me) - 1.5d0, 0.5d0, -dble(me + 2), dble(me) / 4.0d0 /)
+    call ga_dgop(4, dv, 4, 'absmax')
+    call check(dv(1) == max(1.5d0, dble(np) - 2.5d0) .and. dv(2) == 0.5d0 .and. dv(3) == dble(np + 1) &
+               .and. dv(4) == dble(np - 1) / 4.0d0, 'ga_dgop absmax on 4 doubles')
+    dv = (/ dble(me) - 1.5d0, 0.5d0, -dble(me + 2), dble(me + 1) / 4.0d0 /)
+    call ga_dgop(5, dv, 4, 'absmin')
+    call check(dv(1) == merge(0.5d0, 1.5d0, np > 1) .and. dv(2) == 0.5d0 .and. dv(3) == 2.0d0 &
+               .and. dv(4) == 0.25d0, 'ga_dgop absmin on 4 doubles')
+    dv = (/ 2.0d0, -1.0d0, dble(me + 1), 0.5d0 /)
+    call ga_dgop(6, dv, 4, '*')
+    expect(1) = 1
+    do r = 1, np
+      expect(1) = expect(1) * r
+    end do
+    call check(dv(1) == 2.0d0**np .and. dv(2) == (-1.0d0)**np .and. dv(3) == dble(expect(1)) &
+               .and. dv(4) == 0.5d0**np, 'ga_dgop * on 4 doubles')
+    iv(1:3) = (/ 10 * me, 20 * me, 30 * me /)
+    bytes = 3 * (bit_size(iv(1)) / 8)
+    call ga_brdcst(8, iv, bytes, np - 1)
+    call check(all(iv(1:3) == (/ 10, 20, 30 /) * (np - 1)), 'ga_brdcst of 3 INTEGERs from the last rank')
+    dv = dble(me)
+    call ga_brdcst(9, dv, 24, 0)
+    call check(all(dv(1:3) == 0.0d0) .and. dv(4) == dble(me), 'ga_brdcst of 3 doubles (24 bytes) from rank 0')
   end subroutine test_collectives
 
   ! ga_access, ga_release, ga_release_update, nga_access, nga_release, nga_release_update through

@@ -150,6 +150,9 @@ extern void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t 
 extern void NGA_Periodic_get(int g_a, int lo[], int hi[], void* buf, int ld[]);
 extern void NGA_Periodic_put(int g_a, int lo[], int hi[], void* buf, int ld[]);
 extern void NGA_Periodic_acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha);
+extern void NGA_Periodic_get64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]);
+extern void NGA_Periodic_put64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]);
+extern void NGA_Periodic_acc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha);
 extern void NGA_NbWait(ga_nbhdl_t* nbhandle);
 extern int NGA_NbTest(ga_nbhdl_t* nbhandle);
 extern long NGA_Read_inc(int g_a, int subscript[], long inc);
@@ -251,6 +254,17 @@ extern void GA_Elem_maximum(int g_a, int g_b, int g_c);
 extern void GA_Elem_maximum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
 extern void GA_Elem_minimum(int g_a, int g_b, int g_c);
 extern void GA_Elem_minimum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+extern void GA_Abs_value_patch64(int g_a, int64_t* lo, int64_t* hi);
+extern void GA_Add_constant_patch64(int g, int64_t* lo, int64_t* hi, void* alpha);
+extern void GA_Recip_patch64(int g_a, int64_t* lo, int64_t* hi);
+extern void GA_Elem_multiply_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, int g_c,
+                                     int64_t* clo, int64_t* chi);
+extern void GA_Elem_divide_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, int g_c,
+                                   int64_t* clo, int64_t* chi);
+extern void GA_Elem_maximum_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, int g_c,
+                                    int64_t* clo, int64_t* chi);
+extern void GA_Elem_minimum_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, int g_c,
+                                    int64_t* clo, int64_t* chi);
 /* The largest ("max") or smallest ("min") element and its subscript (complex: by modulus). */
 extern void NGA_Select_elem(int g_a, char* op, void* val, int* index);
 extern void GA_Print(int g_a);

@@ -38,11 +38,12 @@ endforeach()
 foreach(pc armada-rma armada-arrays armada-armci armada-ga)
   require_file("${libdir}/pkgconfig/${pc}.pc")
 endforeach()
-foreach(header ga.h ga-mpi.h gacommon.h macdecls.h)  # GA's names, in their own folder
+foreach(header ga.h ga-mpi.h gacommon.h macdecls.h global.fh mafdecls.fh ga-mpi.fh)  # GA's names, in their own folder
   require_file("${prefix}/include/armada/ga/${header}")
 endforeach()
 require_file("${prefix}/bin/armada-ga-config")
 require_file("${doc}/examples/ga_example.c")
+require_file("${doc}/examples/ga_fortran.F90")
 
 # 2. C-only CMake project.
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/c_project" -B "${WORK_DIR}/c_build" -G "${GENERATOR}"

@@ -1,6 +1,7 @@
 // GA's Fortran API (global.fh) on GA's C API (ga.h): gfortran's names (lower case, one trailing
 // underscore), every argument by reference, one-based column-major index tuples converted by
 // binding.cpp through the arrays C API's Fortran view. Compiled once per INTEGER width.
+#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -80,7 +81,8 @@ std::string op_text(const char* fn, const char* op, Length length) {
 }
 
 /// nga_create and ga_create: dims and chunk (<= 0: no constraint) in Fortran order.
-FortranLogical create(const char* fn, Int type, Int ndim, const Int* dims, std::string name, const Int* chunk, Int* g_a) {
+FortranLogical create(const char* fn, Int type, Int ndim, const Int* dims, std::string name, const Int* chunk, Int* g_a,
+                      const Int* p_handle = nullptr) {
   return call(fn, [&] {
     const int t = c_type(fn, type);
     if (ndim < 1 || ndim > GA_MAX_DIM) bad_argument(fn, "ndim", std::to_string(ndim), "must be 1 .. 7");
@@ -93,7 +95,8 @@ FortranLogical create(const char* fn, Int type, Int ndim, const Int* dims, std::
     }
     armada_gaf_to_c_extents(n, fdims, cdims);
     armada_gaf_to_c_extents(n, fchunk, cchunk);
-    *g_a = NGA_Create64(t, n, cdims, name.data(), cchunk);
+    *g_a = p_handle ? NGA_Create_config64(t, n, cdims, name.data(), cchunk, static_cast<int>(*p_handle))
+                    : NGA_Create64(t, n, cdims, name.data(), cchunk);
     return kTrue;
   });
 }
@@ -136,10 +139,47 @@ void ga_error_(const char* message, const Int* code, Length length) {
   GA_Error(m.data(), static_cast<int>(*code));
 }
 
+// ---- process groups (GA_Pgroup_create's rule: every process of the default group calls) --------
+Int ga_pgroup_create_(const Int* list, const Int* count) {
+  const char* const fn = "ga_pgroup_create";
+  return call(fn, [&] {
+    if (*count < 1) bad_argument(fn, "count", std::to_string(*count), "must be >= 1");
+    std::vector<int> ranks(list, list + *count);
+    return Int{GA_Pgroup_create(ranks.data(), static_cast<int>(*count))};
+  });
+}
+FortranLogical ga_pgroup_destroy_(const Int* p_handle) {
+  return call("ga_pgroup_destroy", [&] { return GA_Pgroup_destroy(static_cast<int>(*p_handle)) ? kTrue : kFalse; });
+}
+Int ga_pgroup_nodeid_(const Int* p_handle) {
+  return call("ga_pgroup_nodeid", [&] { return Int{GA_Pgroup_nodeid(static_cast<int>(*p_handle))}; });
+}
+Int ga_pgroup_nnodes_(const Int* p_handle) {
+  return call("ga_pgroup_nnodes", [&] { return Int{GA_Pgroup_nnodes(static_cast<int>(*p_handle))}; });
+}
+void ga_pgroup_sync_(const Int* p_handle) {
+  call("ga_pgroup_sync", [&] { GA_Pgroup_sync(static_cast<int>(*p_handle)); });
+}
+Int ga_pgroup_get_world_() { return call("ga_pgroup_get_world", [] { return Int{GA_Pgroup_get_world()}; }); }
+Int ga_pgroup_get_default_() { return call("ga_pgroup_get_default", [] { return Int{GA_Pgroup_get_default()}; }); }
+void ga_pgroup_set_default_(const Int* p_handle) {
+  call("ga_pgroup_set_default", [&] { GA_Pgroup_set_default(static_cast<int>(*p_handle)); });
+}
+FortranLogical ga_valid_handle_(const Int* g_a) {
+  return call("ga_valid_handle", [&] {
+    return *g_a >= INT_MIN && *g_a <= INT_MAX && GA_Valid_handle(static_cast<int>(*g_a)) ? kTrue : kFalse;
+  });
+}
+
 // ---- creation and inquiry ---------------------------------------------------------------------
 FortranLogical nga_create_(const Int* type, const Int* ndim, const Int* dims, const char* name, const Int* chunk, Int* g_a,
                     Length name_length) {
   return create("nga_create", *type, *ndim, dims, text(name, name_length), chunk, g_a);
+}
+
+FortranLogical nga_create_config_(const Int* type, const Int* ndim, const Int* dims, const char* name, const Int* chunk,
+                                  const Int* p_handle, Int* g_a, Length name_length) {
+  return create("nga_create_config", *type, *ndim, dims, text(name, name_length), chunk, g_a, p_handle);
 }
 
 FortranLogical ga_create_(const Int* type, const Int* dim1, const Int* dim2, const char* name, const Int* chunk1,
@@ -227,36 +267,58 @@ Int nga_read_inc_(const Int* g_a, const Int* subscript, const Int* inc) {
   });
 }
 
-/// nga_scatter / nga_gather: subs(ndim, n), one subscript per column.
-static std::vector<std::int64_t> subscripts(const char* fn, int g, const Int* subs, Int n) {
+/// The C view of n subscripts, checked: subs(ndim, n) one per column (nga_), or the lists i(n),
+/// j(n) of a 2-d array (ga_).
+static std::vector<std::int64_t> subscripts(const char* fn, int g, Int n, const Int* subs, const Int* i = nullptr,
+                                            const Int* j = nullptr) {
   if (n < 0) bad_argument(fn, "n", std::to_string(n), "must be >= 0");
-  const int nd = array(fn, g).ndim();
+  const int nd = subs ? array(fn, g).ndim() : 2;
+  if (!subs && array(fn, g).ndim() != 2)
+    bad_argument(fn, "g_a", std::to_string(g), std::string("is not 2-d; ") + fn + " takes 2-d arrays (nga_ for n-d)");
   std::vector<std::int64_t> c(static_cast<std::size_t>(n) * nd);
-  for (Int i = 0; i < n; ++i) {
-    const Int* s = subs + i * nd;
-    const std::string col = "subs(:, " + std::to_string(i + 1) + ")";
-    const CPatch p = patch(fn, g, s, s, PatchNames{col.c_str(), col.c_str()});
-    std::memcpy(&c[static_cast<std::size_t>(i) * nd], p.lo, nd * sizeof(std::int64_t));
+  for (Int k = 0; k < n; ++k) {
+    const Int pair[2] = {i ? i[k] : 0, j ? j[k] : 0};
+    const Int* s = subs ? subs + k * nd : pair;
+    PatchNames names{"subs", "subs", subs ? PatchNames::Form::Column : PatchNames::Form::Pair, static_cast<long>(k + 1)};
+    const CPatch p = patch(fn, g, s, s, names);
+    std::memcpy(&c[static_cast<std::size_t>(k) * nd], p.lo, nd * sizeof(std::int64_t));
   }
   return c;
 }
 
-void nga_scatter_(const Int* g_a, void* v, const Int* subs, const Int* n) {
-  const char* const fn = "nga_scatter";
+enum class ListOp { Scatter, ScatterAcc, Gather };
+
+static void elements(const char* fn, ListOp op, Int g_a, void* v, Int n, const Int* subs, const Int* i, const Int* j,
+                     void* alpha) {
   call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    std::vector<std::int64_t> c = subscripts(fn, g, subs, *n);
-    NGA_Scatter_flat64(g, v, c.data(), *n);
+    const int g = handle(fn, g_a);
+    std::vector<std::int64_t> c = subscripts(fn, g, n, subs, i, j);
+    if (n > 0 && !v) bad_argument(fn, "v", "NULL", "the values are required");
+    switch (op) {
+      case ListOp::Scatter: NGA_Scatter_flat64(g, v, c.data(), n); break;
+      case ListOp::ScatterAcc: NGA_Scatter_acc_flat64(g, v, c.data(), n, alpha); break;
+      case ListOp::Gather: NGA_Gather_flat64(g, v, c.data(), n); break;
+    }
   });
 }
 
+void nga_scatter_(const Int* g_a, void* v, const Int* subs, const Int* n) {
+  elements("nga_scatter", ListOp::Scatter, *g_a, v, *n, subs, nullptr, nullptr, nullptr);
+}
+void nga_scatter_acc_(const Int* g_a, void* v, const Int* subs, const Int* n, void* alpha) {
+  elements("nga_scatter_acc", ListOp::ScatterAcc, *g_a, v, *n, subs, nullptr, nullptr, alpha);
+}
 void nga_gather_(const Int* g_a, void* v, const Int* subs, const Int* n) {
-  const char* const fn = "nga_gather";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    std::vector<std::int64_t> c = subscripts(fn, g, subs, *n);
-    NGA_Gather_flat64(g, v, c.data(), *n);
-  });
+  elements("nga_gather", ListOp::Gather, *g_a, v, *n, subs, nullptr, nullptr, nullptr);
+}
+void ga_scatter_(const Int* g_a, void* v, const Int* i, const Int* j, const Int* n) {
+  elements("ga_scatter", ListOp::Scatter, *g_a, v, *n, nullptr, i, j, nullptr);
+}
+void ga_scatter_acc_(const Int* g_a, void* v, const Int* i, const Int* j, const Int* n, void* alpha) {
+  elements("ga_scatter_acc", ListOp::ScatterAcc, *g_a, v, *n, nullptr, i, j, alpha);
+}
+void ga_gather_(const Int* g_a, void* v, const Int* i, const Int* j, const Int* n) {
+  elements("ga_gather", ListOp::Gather, *g_a, v, *n, nullptr, i, j, nullptr);
 }
 
 // ---- whole arrays and patches -----------------------------------------------------------------

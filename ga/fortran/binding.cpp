@@ -63,7 +63,13 @@ Int fortran_type(int ga_type) {
 }
 
 std::string PatchNames::of(bool upper, int d) const {
-  if (two_d) return std::string(d == 0 ? "i" : "j") + (upper ? "hi" : "lo");
+  const std::string k = std::to_string(column);
+  switch (form) {
+    case Form::TwoD: return std::string(d == 0 ? "i" : "j") + (upper ? "hi" : "lo");
+    case Form::Column: return std::string(lo) + "(" + std::to_string(d + 1) + ", " + k + ")";
+    case Form::Pair: return std::string(d == 0 ? "i" : "j") + "(" + k + ")";
+    case Form::Tuple: break;
+  }
   return std::string(upper ? hi : lo) + "(" + std::to_string(d + 1) + ")";
 }
 

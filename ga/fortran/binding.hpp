@@ -53,15 +53,19 @@ struct CPatch {
   std::int64_t lo[GA_MAX_DIM] = {};
   std::int64_t hi[GA_MAX_DIM] = {};
 };
-/// Names of the Fortran arguments of a patch: n-d ("lo", "hi" -> lo(2)) or 2-d (ilo/ihi, jlo/jhi).
+/// Names of the Fortran arguments of a patch, for messages: a tuple ("lo" -> lo(2)), GA's 2-d
+/// bounds (ilo/ihi, jlo/jhi), a column of a subscript array (subs(2, 5)) or a pair of subscript
+/// lists (i(5), j(5)).
 struct PatchNames {
+  enum class Form { Tuple, TwoD, Column, Pair };
   const char* lo = "lo";
   const char* hi = "hi";
-  bool two_d = false;
+  Form form = Form::Tuple;
+  long column = 0;  // Column and Pair: the one-based position in the list
   std::string of(bool upper, int d) const;
 };
 inline constexpr PatchNames nd_names{};
-inline constexpr PatchNames two_d_names{"lo", "hi", true};
+inline constexpr PatchNames two_d_names{"lo", "hi", PatchNames::Form::TwoD};
 
 /// The Fortran dims of g_a (its ndim in *ndim).
 void dims(const char* function, int g_a, int* ndim, std::int64_t out[GA_MAX_DIM]);

@@ -83,6 +83,7 @@ program fortran_api
   if (bit_size(me) == 64) call test_access()
   call test_nonblocking_and_counters()
   call test_ma()
+  call test_lists_and_groups()
 
   call ga_print(g_a)
   ok = ga_destroy(g_a)
@@ -518,5 +519,84 @@ contains
     call check(ma_pop_stack(h1), 'ma_pop_stack')
     call check(ma_free_heap(h3), 'ma_free_heap')
   end subroutine test_ma
+
+  ! ga_scatter, ga_gather, ga_scatter_acc (2-d, lists i and j), nga_scatter_acc, ga_valid_handle,
+  ! process groups: ga_pgroup_create/nodeid/nnodes/sync/destroy, nga_create_config,
+  ! ga_pgroup_set_default/get_default/get_world.
+  subroutine test_lists_and_groups()
+    integer, parameter :: nv = 6
+    integer :: g, iv(nv), jv(nv), subs(2, nv), k, p, members(64), count, gg, world
+    double precision :: v(nv), got(nv), whole(m, n), expect(m, n), alpha, buf(4, 3)
+    ok = ga_create(MT_DBL, m, n, 'lists', -1, -1, g)
+    call check(ga_valid_handle(g) .and. .not. ga_valid_handle(g + 9999), 'ga_valid_handle')
+    call ga_zero(g)
+    do k = 1, nv
+      iv(k) = mod(3 * k, m) + 1
+      jv(k) = mod(5 * k, n) + 1
+      v(k) = dble(10 * k)
+    end do
+    if (me == np - 1) call ga_scatter(g, v, iv, jv, nv)
+    call ga_sync()
+    got = 0.0d0
+    call ga_gather(g, got, iv, jv, nv)
+    call check(all(got == v), 'ga_scatter / ga_gather with lists i, j')
+    call ga_get(g, 1, m, 1, n, whole, m)
+    expect = 0.0d0
+    do k = 1, nv
+      expect(iv(k), jv(k)) = v(k)
+    end do
+    call check(all(whole == expect), 'ga_scatter: element (i(k), j(k)) of the Fortran matrix')
+    call ga_sync()
+    ! Every rank adds alpha v(k) at (i(k), j(k)), and again through nga_scatter_acc with the
+    ! subscripts as columns, one subscript repeated.
+    alpha = 0.5d0
+    call ga_scatter_acc(g, v, iv, jv, nv, alpha)
+    do k = 1, nv
+      subs(:, k) = (/ iv(k), jv(k) /)
+    end do
+    subs(:, nv) = subs(:, 1)
+    call nga_scatter_acc(g, v, subs, nv, alpha)
+    call ga_sync()
+    do k = 1, nv
+      expect(iv(k), jv(k)) = expect(iv(k), jv(k)) + np * 0.5d0 * v(k)
+      expect(subs(1, k), subs(2, k)) = expect(subs(1, k), subs(2, k)) + np * 0.5d0 * v(k)
+    end do
+    call ga_get(g, 1, m, 1, n, whole, m)
+    call check(all(whole == expect), 'ga_scatter_acc and nga_scatter_acc (a repeated subscript adds twice)')
+    call ga_sync()
+    ok = ga_destroy(g)
+    call check(.not. ga_valid_handle(g), 'ga_valid_handle after ga_destroy')
+
+    ! The group of the even ranks.
+    count = 0
+    do p = 0, np - 1, 2
+      count = count + 1
+      members(count) = p
+    end do
+    world = ga_pgroup_get_world()
+    call check(ga_pgroup_get_default() == world, 'ga_pgroup_get_default is the world at first')
+    gg = ga_pgroup_create(members, count)
+    if (mod(me, 2) == 0) then
+      call check(ga_pgroup_nnodes(gg) == count .and. ga_pgroup_nodeid(gg) == me / 2, &
+                 'ga_pgroup_nnodes / ga_pgroup_nodeid of the even ranks')
+      ok = nga_create_config(MT_DBL, 2, (/ 4, 3 /), 'on group', (/ -1, -1 /), gg, g)
+      call check(ok, 'nga_create_config')
+      call ga_zero(g)
+      buf = dble(me + 1)
+      call ga_acc(g, 1, 4, 1, 3, buf, 4, 1.0d0)
+      call ga_pgroup_sync(gg)
+      call ga_get(g, 1, 4, 1, 3, buf, 4)
+      call check(all(buf == dble(count * count)), 'ga_acc on an array of the group: sum of member ranks + 1')
+      call ga_pgroup_sync(gg)
+      ok = ga_destroy(g)
+      call ga_pgroup_set_default(gg)
+      call check(ga_nnodes() == count .and. ga_nodeid() == me / 2 .and. ga_pgroup_get_default() == gg, &
+                 'ga_pgroup_set_default: ga_nnodes and ga_nodeid in the group')
+      call ga_sync()
+      call ga_pgroup_set_default(world)
+    end if
+    call ga_sync()
+    call check(ga_pgroup_destroy(gg), 'ga_pgroup_destroy')
+  end subroutine test_lists_and_groups
 
 end program fortran_api

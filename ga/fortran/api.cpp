@@ -433,6 +433,23 @@ void ga_matmul_patch_(const char* transa, const char* transb, void* alpha, void*
   });
 }
 
+// Eigenvalues (ascending) and eigenvectors of the symmetric A: the C API gives the eigenvectors as
+// the columns of V's C view, which are the rows of the Fortran matrix; GA's Fortran API gives
+// columns, so V is transposed through a temporary copy.
+void ga_diag_std_(const Int* g_a, const Int* g_v, double* evals) {
+  const char* const fn = "ga_diag_std";
+  call(fn, [&] {
+    const int a = handle(fn, *g_a), v = handle(fn, *g_v, "g_v");
+    if (!evals) bad_argument(fn, "evals", "NULL", "room for n eigenvalues is required");
+    GA_Diag_std(a, v, evals);
+    char label[] = "ga_diag_std: V transposed";
+    const int t = GA_Duplicate(v, label);
+    GA_Transpose(v, t);
+    GA_Copy(t, v);
+    GA_Destroy(t);
+  });
+}
+
 // ---- collectives on Fortran arrays (the default group) ----------------------------------------
 void ga_dgop_(const Int*, double* x, const Int* n, const char* op, Length op_length) {
   const char* const fn = "ga_dgop";

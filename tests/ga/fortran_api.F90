@@ -337,12 +337,40 @@ contains
     call check(all(abs(big(2:4, 1:3) - 1.5d0 * matmul(x(3:5, 2:5), y(1:4, 3:5))) <= 1.0d-12 * 100) &
                .and. all(big(pm + 1:, :) == 0.0d0), 'ga_matmul_patch (t, n) with beta, ld > extent')
     call ga_sync()
+    call test_diag_std()
     ok = ga_destroy(gc)
     ok = ga_destroy(gbt)
     ok = ga_destroy(gb)
     ok = ga_destroy(gat)
     ok = ga_destroy(ga)
   end subroutine test_products
+
+  ! ga_diag_std: S v_k = w_k v_k for the columns v_k of V, w ascending, V orthonormal.
+  subroutine test_diag_std()
+    integer, parameter :: ns = 7
+    integer :: gs, gv, k
+    double precision :: sm(ns, ns), vm(ns, ns), w(ns), err
+    do j = 1, ns
+      do i = 1, ns
+        sm(i, j) = 1.0d0 / dble(i + j - 1) + merge(dble(i), 0.0d0, i == j)
+      end do
+    end do
+    ok = ga_create(MT_DBL, ns, ns, 'S', -1, -1, gs) .and. ga_create(MT_DBL, ns, ns, 'V', -1, -1, gv)
+    if (me == 0) call ga_put(gs, 1, ns, 1, ns, sm, ns)
+    call ga_sync()
+    call ga_diag_std(gs, gv, w)
+    call ga_get(gv, 1, ns, 1, ns, vm, ns)
+    err = 0.0d0
+    do k = 1, ns
+      err = max(err, maxval(abs(matmul(sm, vm(:, k)) - w(k) * vm(:, k))))
+    end do
+    call check(err < 1.0d-10, 'ga_diag_std: S v = w v for every column v of V')
+    call check(all(w(2:) >= w(:ns - 1)), 'ga_diag_std: eigenvalues ascending')
+    call check(maxval(abs(matmul(transpose(vm), vm) - reshape((/ (merge(1.0d0, 0.0d0, mod(k, ns + 1) == 0), &
+               k = 0, ns * ns - 1) /), (/ ns, ns /)))) < 1.0d-10, 'ga_diag_std: V orthonormal')
+    call ga_sync()
+    ok = ga_destroy(gv) .and. ga_destroy(gs)
+  end subroutine test_diag_std
 
   ! ga_dgop, ga_igop (several elements per call), ga_brdcst.
   subroutine test_collectives()

@@ -128,6 +128,10 @@ extern int NGA_Get_dimension(int g_a);
 extern double GA_Wtime(void);
 extern double NGA_Wtime(void);
 extern int NGA_Get_pgroup(int g_a);
+extern int GA_Get_pgroup(int g_a);
+/* The number of processes of group grp_id. */
+extern int GA_Get_pgroup_size(int grp_id);
+extern int NGA_Get_pgroup_size(int grp_id);
 
 /* ---- one-sided patch operations (any process alone) ------------------------------------- */
 extern void NGA_Get(int g_a, int lo[], int hi[], void* buf, int ld[]);
@@ -230,6 +234,9 @@ extern void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta
 extern void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi, int ajlo,
                             int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c, int cilo, int cihi,
                             int cjlo, int cjhi);
+extern void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t ailo, int64_t aihi,
+                              int64_t ajlo, int64_t ajhi, int g_b, int64_t bilo, int64_t bihi, int64_t bjlo,
+                              int64_t bjhi, int g_c, int64_t cilo, int64_t cihi, int64_t cjlo, int64_t cjhi);
 /* Solvers (ScaLAPACK through linalg): B is overwritten by the solution, A is unchanged.
  * GA_Llt_solve returns 0, or the order of the leading minor that is not positive definite (B
  * unchanged); GA_Solve tries Cholesky (returns 0) and falls back to LU (returns that order). */

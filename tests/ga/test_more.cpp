@@ -201,6 +201,9 @@ TEST(GaLinalg, MatmulPatchAgainstLoops) {
   NGA_Matmul_patch64('N', 'T', &alpha, &beta, a, alo64, ahi64, a, blo64, bhi64, c, clo64, chi64);
   std::vector<double> C3 = whole(c, 5, 5);
   for (int i = 0; i < 25; ++i) EXPECT_NEAR(C3[i], 3 * C[i], 1e-12);
+  GA_Matmul_patch64('N', 'T', &alpha, &beta, a, 0, 2, 1, 4, a, 2, 5, 4, 7, c, 1, 3, 0, 3);
+  std::vector<double> C4 = whole(c, 5, 5);
+  for (int i = 0; i < 25; ++i) EXPECT_NEAR(C4[i], 4 * C[i], 1e-12);
   GA_Destroy(c);
   GA_Destroy(a);
 }
@@ -647,6 +650,16 @@ TEST(GaAliases, NgaGroupAndRuntimeSpellings) {
   const int expect_size = np == 1 ? 1 : (me < (np + 1) / 2 ? (np + 1) / 2 : np / 2);
   EXPECT_EQ(size, expect_size);
   EXPECT_EQ(NGA_Pgroup_nodeid(halves), me < (np + 1) / 2 ? me : me - (np + 1) / 2);
+  EXPECT_EQ(GA_Get_pgroup_size(halves), expect_size);
+  EXPECT_EQ(NGA_Get_pgroup_size(halves), expect_size);
+  EXPECT_EQ(GA_Get_pgroup_size(NGA_Pgroup_get_world()), np);
+  {
+    int dims[1] = {2 * expect_size};
+    const int on_half = NGA_Create_config(C_DBL, 1, dims, name("on half"), nullptr, halves);
+    EXPECT_EQ(GA_Get_pgroup(on_half), halves);
+    EXPECT_EQ(GA_Get_pgroup(on_half), NGA_Get_pgroup(on_half));
+    GA_Destroy(on_half);
+  }
   double d = 1;
   float f = 2;
   int i = 3;

@@ -35,7 +35,7 @@ foreach(file README.md docs/arrays.md docs/armci.md docs/building.md examples/CM
              examples/stencil.c examples/matmul.cpp)
   require_file("${doc}/${file}")
 endforeach()
-foreach(pc armada-rma armada-arrays armada-armci armada-ga)
+foreach(pc armada-rma armada-arrays armada-armci armada-ga armada-ga-fortran armada-ga-fortran-i8)
   require_file("${libdir}/pkgconfig/${pc}.pc")
 endforeach()
 foreach(header ga.h ga-mpi.h gacommon.h macdecls.h global.fh mafdecls.fh ga-mpi.fh)  # GA's names, in their own folder

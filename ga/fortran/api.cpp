@@ -118,6 +118,41 @@ void wait_request(const char* fn, Int nbhandle) {
   });
 }
 
+/// The C view of n subscripts, checked: subs(ndim, n) one per column (nga_), or the lists i(n),
+/// j(n) of a 2-d array (ga_).
+std::vector<std::int64_t> subscripts(const char* fn, int g, Int n, const Int* subs, const Int* i = nullptr,
+                                     const Int* j = nullptr) {
+  if (n < 0) bad_argument(fn, "n", std::to_string(n), "must be >= 0");
+  const int nd = subs ? array(fn, g).ndim() : 2;
+  if (!subs && array(fn, g).ndim() != 2)
+    bad_argument(fn, "g_a", std::to_string(g), std::string("is not 2-d; ") + fn + " takes 2-d arrays (nga_ for n-d)");
+  std::vector<std::int64_t> c(static_cast<std::size_t>(n) * nd);
+  for (Int k = 0; k < n; ++k) {
+    const Int pair[2] = {i ? i[k] : 0, j ? j[k] : 0};
+    const Int* s = subs ? subs + k * nd : pair;
+    PatchNames names{"subs", "subs", subs ? PatchNames::Form::Column : PatchNames::Form::Pair, static_cast<long>(k + 1)};
+    const CPatch p = patch(fn, g, s, s, names);
+    std::memcpy(&c[static_cast<std::size_t>(k) * nd], p.lo, nd * sizeof(std::int64_t));
+  }
+  return c;
+}
+
+enum class ListOp { Scatter, ScatterAcc, Gather };
+
+void elements(const char* fn, ListOp op, Int g_a, void* v, Int n, const Int* subs, const Int* i, const Int* j,
+              void* alpha) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    std::vector<std::int64_t> c = subscripts(fn, g, n, subs, i, j);
+    if (n > 0 && !v) bad_argument(fn, "v", "NULL", "the values are required");
+    switch (op) {
+      case ListOp::Scatter: NGA_Scatter_flat64(g, v, c.data(), n); break;
+      case ListOp::ScatterAcc: NGA_Scatter_acc_flat64(g, v, c.data(), n, alpha); break;
+      case ListOp::Gather: NGA_Gather_flat64(g, v, c.data(), n); break;
+    }
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -264,41 +299,6 @@ Int nga_read_inc_(const Int* g_a, const Int* subscript, const Int* inc) {
     const int g = handle(fn, *g_a);
     CPatch c = patch(fn, g, subscript, subscript, PatchNames{"subscript", "subscript"});
     return static_cast<Int>(NGA_Read_inc64(g, c.lo, static_cast<long>(*inc)));
-  });
-}
-
-/// The C view of n subscripts, checked: subs(ndim, n) one per column (nga_), or the lists i(n),
-/// j(n) of a 2-d array (ga_).
-static std::vector<std::int64_t> subscripts(const char* fn, int g, Int n, const Int* subs, const Int* i = nullptr,
-                                            const Int* j = nullptr) {
-  if (n < 0) bad_argument(fn, "n", std::to_string(n), "must be >= 0");
-  const int nd = subs ? array(fn, g).ndim() : 2;
-  if (!subs && array(fn, g).ndim() != 2)
-    bad_argument(fn, "g_a", std::to_string(g), std::string("is not 2-d; ") + fn + " takes 2-d arrays (nga_ for n-d)");
-  std::vector<std::int64_t> c(static_cast<std::size_t>(n) * nd);
-  for (Int k = 0; k < n; ++k) {
-    const Int pair[2] = {i ? i[k] : 0, j ? j[k] : 0};
-    const Int* s = subs ? subs + k * nd : pair;
-    PatchNames names{"subs", "subs", subs ? PatchNames::Form::Column : PatchNames::Form::Pair, static_cast<long>(k + 1)};
-    const CPatch p = patch(fn, g, s, s, names);
-    std::memcpy(&c[static_cast<std::size_t>(k) * nd], p.lo, nd * sizeof(std::int64_t));
-  }
-  return c;
-}
-
-enum class ListOp { Scatter, ScatterAcc, Gather };
-
-static void elements(const char* fn, ListOp op, Int g_a, void* v, Int n, const Int* subs, const Int* i, const Int* j,
-                     void* alpha) {
-  call(fn, [&] {
-    const int g = handle(fn, g_a);
-    std::vector<std::int64_t> c = subscripts(fn, g, n, subs, i, j);
-    if (n > 0 && !v) bad_argument(fn, "v", "NULL", "the values are required");
-    switch (op) {
-      case ListOp::Scatter: NGA_Scatter_flat64(g, v, c.data(), n); break;
-      case ListOp::ScatterAcc: NGA_Scatter_acc_flat64(g, v, c.data(), n, alpha); break;
-      case ListOp::Gather: NGA_Gather_flat64(g, v, c.data(), n); break;
-    }
   });
 }
 

@@ -86,19 +86,19 @@ CPatch patch(const char* function, int g_a, const Int* lo, const Int* hi, const 
   int n = 0;
   std::int64_t extent[GA_MAX_DIM];
   dims(function, g_a, &n, extent);
-  const std::string prefix = which;
+  const std::string prefix = which;  // "a", "b", "c": which array of a two- or three-array call
   if (!lo) bad_argument(function, prefix + names.lo, "NULL", "an index tuple is required");
   if (!hi) bad_argument(function, prefix + names.hi, "NULL", "an index tuple is required");
   std::int64_t flo[GA_MAX_DIM], fhi[GA_MAX_DIM];
   for (int d = 0; d < n; ++d) {
-    const std::string l = prefix + names.of(false, d), h = prefix + names.of(true, d);
+    // The names are built only for a message (this loop runs for every element of a scatter).
     if (lo[d] < 1 || lo[d] > extent[d])
-      bad_argument(function, l, std::to_string(lo[d]),
+      bad_argument(function, prefix + names.of(false, d), std::to_string(lo[d]),
                    "outside the array (dims " + tuple_text(n, extent) + ", Fortran indices from 1)");
     if (hi[d] < lo[d] || hi[d] > extent[d])
-      bad_argument(function, h, std::to_string(hi[d]),
-                   "must be in " + l + " .. " + std::to_string(extent[d]) + " = " + std::to_string(lo[d]) + " .. " +
-                       std::to_string(extent[d]) + " (GA's patches are inclusive)");
+      bad_argument(function, prefix + names.of(true, d), std::to_string(hi[d]),
+                   "must be in " + prefix + names.of(false, d) + " .. " + std::to_string(extent[d]) + " = " +
+                       std::to_string(lo[d]) + " .. " + std::to_string(extent[d]) + " (GA's patches are inclusive)");
     flo[d] = lo[d];
     fhi[d] = hi[d];
   }
@@ -112,7 +112,7 @@ CPatch patch(const char* function, int g_a, const Int* lo, const Int* hi, const 
 CPatch patch2(const char* function, int g_a, Int ilo, Int ihi, Int jlo, Int jhi, const char* which) {
   const int n = array(function, g_a).ndim();
   if (n != 2)
-    bad_argument(function, std::string(which) + "g_a", std::to_string(g_a),
+    bad_argument(function, *which ? std::string("g_") + which : std::string("g_a"), std::to_string(g_a),
                  "has " + std::to_string(n) + " dimensions; " + function + " takes 2-d arrays (nga_ for n-d)");
   const Int lo[2] = {ilo, jlo}, hi[2] = {ihi, jhi};
   return patch(function, g_a, lo, hi, two_d_names, which);

@@ -654,6 +654,32 @@ int armada_gaf_to_c_patch(int ndim, const int64_t lo[], const int64_t hi[], int6
     capi::c_view.out_tuple(capi::fortran_view.tuple(hi, n, fn, "hi"), chi);
   });
 }
+int armada_gaf_from_c_patch(int ndim, const int64_t clo[], const int64_t chi[], int64_t lo[], int64_t hi[]) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    const int n = capi::check_ndim(fn, ndim);
+    need(lo, fn, "lo");
+    need(hi, fn, "hi");
+    capi::fortran_view.out_index(capi::c_view.index(clo, n, fn, "clo"), lo);
+    capi::fortran_view.out_tuple(capi::c_view.tuple(chi, n, fn, "chi"), hi);
+  });
+}
+int armada_gaf_to_c_extents(int n, const int64_t extents[], int64_t cextents[]) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    if (n == 0) return;
+    need(cextents, fn, "cextents");
+    capi::c_view.out_tuple(capi::fortran_view.tuple(extents, capi::check_ndim(fn, n), fn, "extents"), cextents);
+  });
+}
+int armada_gaf_from_c_extents(int n, const int64_t cextents[], int64_t extents[]) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    if (n == 0) return;
+    need(extents, fn, "extents");
+    capi::fortran_view.out_tuple(capi::c_view.tuple(cextents, capi::check_ndim(fn, n), fn, "cextents"), extents);
+  });
+}
 int armada_ga_release(int handle) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"
   return capi::guard(fn, [&] { capi::arr(handle, fn).release(); });

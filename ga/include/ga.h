@@ -128,6 +128,10 @@ extern int NGA_Get_dimension(int g_a);
 extern double GA_Wtime(void);
 extern double NGA_Wtime(void);
 extern int NGA_Get_pgroup(int g_a);
+extern int GA_Get_pgroup(int g_a);
+/* The number of processes of group grp_id. */
+extern int GA_Get_pgroup_size(int grp_id);
+extern int NGA_Get_pgroup_size(int grp_id);
 
 /* ---- one-sided patch operations (any process alone) ------------------------------------- */
 extern void NGA_Get(int g_a, int lo[], int hi[], void* buf, int ld[]);
@@ -150,6 +154,9 @@ extern void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t 
 extern void NGA_Periodic_get(int g_a, int lo[], int hi[], void* buf, int ld[]);
 extern void NGA_Periodic_put(int g_a, int lo[], int hi[], void* buf, int ld[]);
 extern void NGA_Periodic_acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha);
+extern void NGA_Periodic_get64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]);
+extern void NGA_Periodic_put64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]);
+extern void NGA_Periodic_acc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha);
 extern void NGA_NbWait(ga_nbhdl_t* nbhandle);
 extern int NGA_NbTest(ga_nbhdl_t* nbhandle);
 extern long NGA_Read_inc(int g_a, int subscript[], long inc);
@@ -227,6 +234,9 @@ extern void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta
 extern void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi, int ajlo,
                             int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c, int cilo, int cihi,
                             int cjlo, int cjhi);
+extern void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t ailo, int64_t aihi,
+                              int64_t ajlo, int64_t ajhi, int g_b, int64_t bilo, int64_t bihi, int64_t bjlo,
+                              int64_t bjhi, int g_c, int64_t cilo, int64_t cihi, int64_t cjlo, int64_t cjhi);
 /* Solvers (ScaLAPACK through linalg): B is overwritten by the solution, A is unchanged.
  * GA_Llt_solve returns 0, or the order of the leading minor that is not positive definite (B
  * unchanged); GA_Solve tries Cholesky (returns 0) and falls back to LU (returns that order). */
@@ -251,6 +261,17 @@ extern void GA_Elem_maximum(int g_a, int g_b, int g_c);
 extern void GA_Elem_maximum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
 extern void GA_Elem_minimum(int g_a, int g_b, int g_c);
 extern void GA_Elem_minimum_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi);
+extern void GA_Abs_value_patch64(int g_a, int64_t* lo, int64_t* hi);
+extern void GA_Add_constant_patch64(int g, int64_t* lo, int64_t* hi, void* alpha);
+extern void GA_Recip_patch64(int g_a, int64_t* lo, int64_t* hi);
+extern void GA_Elem_multiply_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, int g_c,
+                                     int64_t* clo, int64_t* chi);
+extern void GA_Elem_divide_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, int g_c,
+                                   int64_t* clo, int64_t* chi);
+extern void GA_Elem_maximum_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, int g_c,
+                                    int64_t* clo, int64_t* chi);
+extern void GA_Elem_minimum_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, int g_c,
+                                    int64_t* clo, int64_t* chi);
 /* The largest ("max") or smallest ("min") element and its subscript (complex: by modulus). */
 extern void NGA_Select_elem(int g_a, char* op, void* val, int* index);
 extern void GA_Print(int g_a);

@@ -41,6 +41,13 @@ Slot& slot(const char* function, int g_a) {
 
 }  // namespace
 
+namespace {
+thread_local const char* t_fortran_caller = nullptr;
+}  // namespace
+
+FortranCaller::FortranCaller(const char* name) : outer_(t_fortran_caller) { t_fortran_caller = name; }
+FortranCaller::~FortranCaller() { t_fortran_caller = outer_; }
+
 [[noreturn]] void abort_job(const std::string& message, int code) {
   std::fprintf(stderr, "GA_Error: %s\n", message.c_str());
   std::fflush(nullptr);
@@ -75,6 +82,8 @@ Slot& slot(const char* function, int g_a) {
   } catch (...) {
     message = function;
   }
+  if (t_fortran_caller && std::string(t_fortran_caller) != function)
+    message += std::string(" (in ") + t_fortran_caller + ", GA's Fortran API)";
   abort_job(message, 1);
 }
 

@@ -320,6 +320,11 @@ int NGA_Locate64(int g_a, int64_t subscript[]) {
 int NGA_Ndim(int g_a) { return GA_Ndim(g_a); }
 int NGA_Valid_handle(int g_a) { return GA_Valid_handle(g_a); }
 char* NGA_Inquire_name(int g_a) { return GA_Inquire_name(g_a); }
+int GA_Get_pgroup(int g_a) { return NGA_Get_pgroup(g_a); }
+int GA_Get_pgroup_size(int grp_id) {
+  return guarded("GA_Get_pgroup_size", [&] { return group("GA_Get_pgroup_size", grp_id).size(); });
+}
+int NGA_Get_pgroup_size(int grp_id) { return GA_Get_pgroup_size(grp_id); }
 int NGA_Get_pgroup(int g_a) {
   return guarded("NGA_Get_pgroup", [&] { return handle_of(array("NGA_Get_pgroup", g_a).group()); });
 }

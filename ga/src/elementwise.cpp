@@ -13,7 +13,8 @@ using arrays::detail::UnaryOp;
 
 namespace {
 
-void unary(const char* function, UnaryOp op, int g_a, const int* lo, const int* hi, const void* value) {
+template <class I>
+void unary(const char* function, UnaryOp op, int g_a, const I* lo, const I* hi, const void* value) {
   guarded(function, [&] {
     Array& a = array(function, g_a);
     if ((op == UnaryOp::AddConstant) && !value)
@@ -23,8 +24,9 @@ void unary(const char* function, UnaryOp op, int g_a, const int* lo, const int* 
   });
 }
 
-void binary(const char* function, BinaryOp op, int g_a, const int* alo, const int* ahi, int g_b, const int* blo,
-            const int* bhi, int g_c, const int* clo, const int* chi, bool patches) {
+template <class I>
+void binary(const char* function, BinaryOp op, int g_a, const I* alo, const I* ahi, int g_b, const I* blo,
+            const I* bhi, int g_c, const I* clo, const I* chi, bool patches) {
   guarded(function, [&] {
     const Array& a = array(function, g_a);
     const Array& b = array(function, g_b);
@@ -39,7 +41,8 @@ void binary(const char* function, BinaryOp op, int g_a, const int* alo, const in
 
 enum class Kind { Get, Put, Acc };
 
-void periodic(const char* function, Kind kind, int g_a, const int* lo, const int* hi, void* buf, const int* ld,
+template <class I>
+void periodic(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
               const void* alpha) {
   guarded(function, [&] {
     Array& a = array(function, g_a);
@@ -60,25 +63,40 @@ void periodic(const char* function, Kind kind, int g_a, const int* lo, const int
 
 extern "C" {
 
-void GA_Abs_value(int g_a) { unary("GA_Abs_value", UnaryOp::Abs, g_a, nullptr, nullptr, nullptr); }
+constexpr const int* no_patch = nullptr;
+
+void GA_Abs_value(int g_a) { unary("GA_Abs_value", UnaryOp::Abs, g_a, no_patch, no_patch, nullptr); }
 void GA_Abs_value_patch(int g_a, int* lo, int* hi) { unary("GA_Abs_value_patch", UnaryOp::Abs, g_a, lo, hi, nullptr); }
 void GA_Add_constant(int g_a, void* alpha) {
-  unary("GA_Add_constant", UnaryOp::AddConstant, g_a, nullptr, nullptr, alpha);
+  unary("GA_Add_constant", UnaryOp::AddConstant, g_a, no_patch, no_patch, alpha);
 }
 void GA_Add_constant_patch(int g, int* lo, int* hi, void* alpha) {
   unary("GA_Add_constant_patch", UnaryOp::AddConstant, g, lo, hi, alpha);
 }
-void GA_Recip(int g_a) { unary("GA_Recip", UnaryOp::Reciprocal, g_a, nullptr, nullptr, nullptr); }
+void GA_Recip(int g_a) { unary("GA_Recip", UnaryOp::Reciprocal, g_a, no_patch, no_patch, nullptr); }
 void GA_Recip_patch(int g_a, int* lo, int* hi) { unary("GA_Recip_patch", UnaryOp::Reciprocal, g_a, lo, hi, nullptr); }
+void GA_Abs_value_patch64(int g_a, int64_t* lo, int64_t* hi) {
+  unary("GA_Abs_value_patch64", UnaryOp::Abs, g_a, lo, hi, nullptr);
+}
+void GA_Add_constant_patch64(int g, int64_t* lo, int64_t* hi, void* alpha) {
+  unary("GA_Add_constant_patch64", UnaryOp::AddConstant, g, lo, hi, alpha);
+}
+void GA_Recip_patch64(int g_a, int64_t* lo, int64_t* hi) {
+  unary("GA_Recip_patch64", UnaryOp::Reciprocal, g_a, lo, hi, nullptr);
+}
 
 #define ARMADA_GA_ELEM(ga_name, op)                                                                    \
   void GA_Elem_##ga_name(int g_a, int g_b, int g_c) {                                                 \
-    binary("GA_Elem_" #ga_name, BinaryOp::op, g_a, nullptr, nullptr, g_b, nullptr, nullptr, g_c, nullptr, \
-           nullptr, false);                                                                            \
+    binary("GA_Elem_" #ga_name, BinaryOp::op, g_a, no_patch, no_patch, g_b, no_patch, no_patch, g_c, no_patch, \
+           no_patch, false);                                                                           \
   }                                                                                                    \
   void GA_Elem_##ga_name##_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, \
                                  int* chi) {                                                           \
     binary("GA_Elem_" #ga_name "_patch", BinaryOp::op, g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi, true); \
+  }                                                                                                    \
+  void GA_Elem_##ga_name##_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, \
+                                   int g_c, int64_t* clo, int64_t* chi) {                              \
+    binary("GA_Elem_" #ga_name "_patch64", BinaryOp::op, g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi, true); \
   }
 ARMADA_GA_ELEM(multiply, Multiply)
 ARMADA_GA_ELEM(divide, Divide)
@@ -94,6 +112,15 @@ void NGA_Periodic_put(int g_a, int lo[], int hi[], void* buf, int ld[]) {
 }
 void NGA_Periodic_acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha) {
   periodic("NGA_Periodic_acc", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
+}
+void NGA_Periodic_get64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
+  periodic("NGA_Periodic_get64", Kind::Get, g_a, lo, hi, buf, ld, nullptr);
+}
+void NGA_Periodic_put64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
+  periodic("NGA_Periodic_put64", Kind::Put, g_a, lo, hi, buf, ld, nullptr);
+}
+void NGA_Periodic_acc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha) {
+  periodic("NGA_Periodic_acc64", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
 }
 
 // op "max" or "min"; index: the element's zero-based subscript (ties: the first in row-major

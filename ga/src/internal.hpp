@@ -33,6 +33,19 @@ using arrays::Index;
 /// Ends the job with the message of the exception being handled, naming `function`.
 [[noreturn]] void abort_current_exception(const char* function) noexcept;
 
+/// While alive, names the entry point of GA's Fortran API (ga/fortran) that is calling the C
+/// API on this thread: an error the C API finds then ends "(in <Fortran name>, GA's Fortran API)".
+class FortranCaller {
+ public:
+  explicit FortranCaller(const char* name);
+  ~FortranCaller();
+  FortranCaller(const FortranCaller&) = delete;
+  FortranCaller& operator=(const FortranCaller&) = delete;
+
+ private:
+  const char* outer_;
+};
+
 /// Runs `body` (one GA entry point); any error aborts the job with its message.
 template <class F>
 auto guarded(const char* function, F&& body) noexcept -> decltype(body()) {

@@ -19,8 +19,10 @@ long long ma_cb_longlong[2];
 float ma_cb_float[2];
 double ma_cb_dbl[2];
 MA_LongDouble ma_cb_ldbl[2];
-MA_SingleComplex ma_cb_scpl[2];
-MA_DoubleComplex ma_cb_dcpl[2];
+// Aligned to their size, as the Fortran API's scpl_mb/dcpl_mb (ga/fortran): a block's offset from
+// either base is then a whole number of elements.
+alignas(8) MA_SingleComplex ma_cb_scpl[2];
+alignas(16) MA_DoubleComplex ma_cb_dcpl[2];
 MA_LongDoubleComplex ma_cb_ldcpl[2];
 
 namespace {

@@ -74,6 +74,14 @@ void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a,
   int clo[2] = {cilo, cjlo}, chi[2] = {cihi, cjhi};
   matmul_patch<int>("GA_Matmul_patch", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi);
 }
+void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t ailo, int64_t aihi,
+                       int64_t ajlo, int64_t ajhi, int g_b, int64_t bilo, int64_t bihi, int64_t bjlo, int64_t bjhi,
+                       int g_c, int64_t cilo, int64_t cihi, int64_t cjlo, int64_t cjhi) {
+  int64_t alo[2] = {ailo, ajlo}, ahi[2] = {aihi, ajhi}, blo[2] = {bilo, bjlo}, bhi[2] = {bihi, bjhi};
+  int64_t clo[2] = {cilo, cjlo}, chi[2] = {cihi, cjhi};
+  matmul_patch<int64_t>("GA_Matmul_patch64", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi, g_c, clo,
+                        chi);
+}
 
 void GA_Lu_solve(char tran, int g_a, int g_b) {
   guarded("GA_Lu_solve", [&] {

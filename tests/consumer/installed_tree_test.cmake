@@ -43,16 +43,17 @@ foreach(file README.md docs/arrays.md docs/armci.md docs/building.md examples/CM
 endforeach()
 set(pcs armada-rma armada-arrays armada-linalg armada-armci armada-ga)
 if(FC)
-  list(APPEND pcs armada-fortran)
+  list(APPEND pcs armada-fortran armada-ga-fortran armada-ga-fortran-i8)
 endif()
 foreach(pc ${pcs})
   require_file("${libdir}/pkgconfig/${pc}.pc")
 endforeach()
-foreach(header ga.h ga-mpi.h gacommon.h macdecls.h)  # GA's names, in their own folder
+foreach(header ga.h ga-mpi.h gacommon.h macdecls.h global.fh mafdecls.fh ga-mpi.fh)  # GA's names, in their own folder
   require_file("${prefix}/include/armada/ga/${header}")
 endforeach()
 require_file("${prefix}/bin/armada-ga-config")
 require_file("${doc}/examples/ga_example.c")
+require_file("${doc}/examples/ga_fortran.F90")
 
 # 2. C-only and Fortran-only CMake projects.
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/c_project" -B "${WORK_DIR}/c_build" -G "${GENERATOR}"

@@ -201,6 +201,9 @@ TEST(GaLinalg, MatmulPatchAgainstLoops) {
   NGA_Matmul_patch64('N', 'T', &alpha, &beta, a, alo64, ahi64, a, blo64, bhi64, c, clo64, chi64);
   std::vector<double> C3 = whole(c, 5, 5);
   for (int i = 0; i < 25; ++i) EXPECT_NEAR(C3[i], 3 * C[i], 1e-12);
+  GA_Matmul_patch64('N', 'T', &alpha, &beta, a, 0, 2, 1, 4, a, 2, 5, 4, 7, c, 1, 3, 0, 3);
+  std::vector<double> C4 = whole(c, 5, 5);
+  for (int i = 0; i < 25; ++i) EXPECT_NEAR(C4[i], 4 * C[i], 1e-12);
   GA_Destroy(c);
   GA_Destroy(a);
 }
@@ -366,6 +369,80 @@ TEST(GaPrint, PrintsTheArray) {
   if (hi[0] >= lo[0]) mine = sizeof(int) * (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1);
   EXPECT_GE(GA_Inquire_memory(), mine);
   GA_Destroy(g);
+}
+
+// The 64-bit spellings of the patch operations, each against the formula.
+TEST(GaElementwise, Patch64) {
+  int dims[2] = {5, 7};
+  const int a = NGA_Create(C_DBL, 2, dims, name("a64"), nullptr);
+  const int b = GA_Duplicate(a, name("b64"));
+  const int c = GA_Duplicate(a, name("c64"));
+  auto fa = [](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; };  // never 0
+  auto fb = [](int i, int j) { return 1.0 + i + j; };
+  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  put_whole(b, 5, 7, +[](int i, int j) { return 1.0 + i + j; });
+  GA_Zero(c);
+  // Quadrant q of c (2 x 3 at rows 2 (q / 2), columns 3 (q % 2)) = a[3:4, 4:6] op_q b[0:1, 0:2].
+  int64_t alo[2] = {3, 4}, ahi[2] = {4, 6}, blo[2] = {0, 0}, bhi[2] = {1, 2};
+  int64_t clo[4][2], chi[4][2];
+  for (int q = 0; q < 4; ++q) {
+    clo[q][0] = 2 * (q / 2);
+    clo[q][1] = 3 * (q % 2);
+    chi[q][0] = clo[q][0] + 1;
+    chi[q][1] = clo[q][1] + 2;
+  }
+  GA_Elem_multiply_patch64(a, alo, ahi, b, blo, bhi, c, clo[0], chi[0]);
+  GA_Elem_divide_patch64(a, alo, ahi, b, blo, bhi, c, clo[1], chi[1]);
+  GA_Elem_maximum_patch64(a, alo, ahi, b, blo, bhi, c, clo[2], chi[2]);
+  GA_Elem_minimum_patch64(a, alo, ahi, b, blo, bhi, c, clo[3], chi[3]);
+  const std::vector<double> C = whole(c, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) {
+      if (i >= 4 || j >= 6) {
+        EXPECT_EQ(C[i * 7 + j], 0.0) << i << "," << j;
+        continue;
+      }
+      const int q = 2 * (i / 2) + j / 3, x = i % 2, y = j % 3;
+      const double u = fa(x + 3, y + 4), v = fb(x, y);
+      const double want = q == 0 ? u * v : q == 1 ? u / v : q == 2 ? std::max(u, v) : std::min(u, v);
+      EXPECT_DOUBLE_EQ(C[i * 7 + j], want) << i << "," << j;
+    }
+  // a[1:3, 2:5] = |a| - 10, then row 0 of a = 1 / a.
+  int64_t ulo[2] = {1, 2}, uhi[2] = {3, 5}, rlo[2] = {0, 0}, rhi[2] = {0, 6};
+  GA_Abs_value_patch64(a, ulo, uhi);
+  double minus = -10;
+  GA_Add_constant_patch64(a, ulo, uhi, &minus);
+  GA_Recip_patch64(a, rlo, rhi);
+  const std::vector<double> A = whole(a, 5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) {
+      const bool in = i >= 1 && i <= 3 && j >= 2 && j <= 5;
+      EXPECT_DOUBLE_EQ(A[i * 7 + j], in ? std::fabs(fa(i, j)) - 10 : i == 0 ? 1 / fa(i, j) : fa(i, j));
+    }
+  // Periodic: the 3 x 3 window at (-1, 5) wraps to rows 4, 0, 1 and columns 5, 6, 0 (of b).
+  double win[9];
+  int64_t wlo[2] = {-1, 5}, whi[2] = {1, 7}, wld[1] = {3};
+  NGA_Periodic_get64(b, wlo, whi, win, wld);
+  const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fb(rows[x], cols[y]));
+  GA_Sync();
+  double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 2;
+  NGA_Periodic_acc64(b, wlo, whi, ones, wld, &alpha);
+  GA_Sync();
+  NGA_Periodic_get64(b, wlo, whi, win, wld);
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fb(rows[x], cols[y]) + 2.0 * GA_Nnodes());
+  GA_Sync();
+  if (GA_Nodeid() == 0) NGA_Periodic_put64(b, wlo, whi, ones, wld);
+  GA_Sync();
+  const std::vector<double> B = whole(b, 5, 7);
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(B[rows[x] * 7 + cols[y]], 1.0);
+  EXPECT_EQ(B[2 * 7 + 2], fb(2, 2));  // outside the window
+  GA_Destroy(c);
+  GA_Destroy(b);
+  GA_Destroy(a);
 }
 
 TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
@@ -573,6 +650,16 @@ TEST(GaAliases, NgaGroupAndRuntimeSpellings) {
   const int expect_size = np == 1 ? 1 : (me < (np + 1) / 2 ? (np + 1) / 2 : np / 2);
   EXPECT_EQ(size, expect_size);
   EXPECT_EQ(NGA_Pgroup_nodeid(halves), me < (np + 1) / 2 ? me : me - (np + 1) / 2);
+  EXPECT_EQ(GA_Get_pgroup_size(halves), expect_size);
+  EXPECT_EQ(NGA_Get_pgroup_size(halves), expect_size);
+  EXPECT_EQ(GA_Get_pgroup_size(NGA_Pgroup_get_world()), np);
+  {
+    int dims[1] = {2 * expect_size};
+    const int on_half = NGA_Create_config(C_DBL, 1, dims, name("on half"), nullptr, halves);
+    EXPECT_EQ(GA_Get_pgroup(on_half), halves);
+    EXPECT_EQ(GA_Get_pgroup(on_half), NGA_Get_pgroup(on_half));
+    GA_Destroy(on_half);
+  }
   double d = 1;
   float f = 2;
   int i = 3;

@@ -372,6 +372,12 @@ int armada_gaf_print_patch(int handle, const int64_t lo[], const int64_t hi[]);
 /* The C view (zero-based [clo, chi), dimensions reversed) of the Fortran-view patch [lo, hi] of
  * an ndim-dimensional array: for layers that take C-view patches (the linalg C API). */
 int armada_gaf_to_c_patch(int ndim, const int64_t lo[], const int64_t hi[], int64_t clo[], int64_t chi[]);
+/* The way back: the Fortran-view patch [lo, hi] of the C-view patch [clo, chi). */
+int armada_gaf_from_c_patch(int ndim, const int64_t clo[], const int64_t chi[], int64_t lo[], int64_t hi[]);
+/* A tuple of n extents (dims, chunk, skip, ld: no index shift) from the Fortran view to the C
+ * view and back (ld of an ndim-dimensional array has n = ndim - 1 entries). */
+int armada_gaf_to_c_extents(int n, const int64_t extents[], int64_t cextents[]);
+int armada_gaf_from_c_extents(int n, const int64_t cextents[], int64_t extents[]);
 
 /* ---- parallel HDF5 I/O (armada/arrays/io.hpp, docs/io.md) ---------------------------------- */
 /* *flag = 1 if Armada was built with parallel HDF5; otherwise the functions below return

@@ -1,0 +1,146 @@
+// The shared pieces of GA's Fortran API: argument checks in the program's own terms (one-based,
+// Fortran order, the argument names of GA's Fortran interface) and the conversion, through the
+// arrays C API's Fortran view, to GA's C view.
+#include "binding.hpp"
+
+#include <climits>
+
+
+namespace armada::ga::fortran {
+
+namespace {
+
+/// A failure of the arrays C API's conversion: the arguments were checked before, so a bug.
+void converted(int code) {
+  if (code != ARMADA_GA_OK) throw rma::Error("GA Fortran index conversion", armada_ga_error_message());
+}
+
+std::string tuple_text(int n, const std::int64_t* v) {
+  std::string s = "(";
+  for (int d = 0; d < n; ++d) s += (d ? ", " : "") + std::to_string(v[d]);
+  return s + ")";
+}
+
+}  // namespace
+
+std::string text(const char* s, Length length) {
+  if (!s) return {};
+  std::string t(s, length);
+  const auto end = t.find_last_not_of(' ');
+  t.erase(end == std::string::npos ? 0 : end + 1);
+  if (const auto nul = t.find('\0'); nul != std::string::npos) t.erase(nul);
+  return t;
+}
+
+int handle(const char* function, Int g_a, const char* argument) {
+  if (g_a < INT_MIN || g_a > INT_MAX)
+    bad_argument(function, argument, std::to_string(g_a), "not a live global array handle");
+  return static_cast<int>(g_a);
+}
+
+int c_type(const char* function, Int type) {
+  switch (type) {
+    case MT_F_INT: return ARMADA_GA_FORTRAN_INTEGER_BYTES == 8 ? F_INT : C_INT;
+    case MT_F_REAL: return F_REAL;
+    case MT_F_DBL: return F_DBL;
+    case MT_F_SCPL: return F_SCPL;
+    case MT_F_DCPL: return F_DCPL;
+  }
+  bad_argument(function, "type", std::to_string(type),
+               "not a Fortran array type (MT_F_INT, MT_F_REAL, MT_F_DBL, MT_F_SCPL, MT_F_DCPL of mafdecls.fh)");
+}
+
+Int fortran_type(int ga_type) {
+  switch (ga_type) {
+    case C_INT: return ARMADA_GA_FORTRAN_INTEGER_BYTES == 4 ? MT_F_INT : C_INT;
+    case C_LONG: case C_LONGLONG: case F_INT: return ARMADA_GA_FORTRAN_INTEGER_BYTES == 8 ? MT_F_INT : ga_type;
+    case C_FLOAT: case F_REAL: return MT_F_REAL;
+    case C_DBL: case F_DBL: return MT_F_DBL;
+    case C_SCPL: case F_SCPL: return MT_F_SCPL;
+    case C_DCPL: case F_DCPL: return MT_F_DCPL;
+  }
+  return ga_type;
+}
+
+std::string PatchNames::of(bool upper, int d) const {
+  const std::string k = std::to_string(column);
+  switch (form) {
+    case Form::TwoD: return std::string(d == 0 ? "i" : "j") + (upper ? "hi" : "lo");
+    case Form::Column: return std::string(lo) + "(" + std::to_string(d + 1) + ", " + k + ")";
+    case Form::Pair: return std::string(d == 0 ? "i" : "j") + "(" + k + ")";
+    case Form::Tuple: break;
+  }
+  return std::string(upper ? hi : lo) + "(" + std::to_string(d + 1) + ")";
+}
+
+void dims(const char* function, int g_a, int* ndim, std::int64_t out[GA_MAX_DIM]) {
+  const Array& a = array(function, g_a);  // names the Fortran function for a bad handle
+  *ndim = a.ndim();
+  std::int64_t cdims[GA_MAX_DIM];
+  for (int d = 0; d < a.ndim(); ++d) cdims[d] = a.dims()[d];
+  converted(armada_gaf_from_c_extents(a.ndim(), cdims, out));
+}
+
+CPatch patch(const char* function, int g_a, const Int* lo, const Int* hi, const PatchNames& names,
+             const char* which) {
+  int n = 0;
+  std::int64_t extent[GA_MAX_DIM];
+  dims(function, g_a, &n, extent);
+  const std::string prefix = which;  // "a", "b", "c": which array of a two- or three-array call
+  if (!lo) bad_argument(function, prefix + names.lo, "NULL", "an index tuple is required");
+  if (!hi) bad_argument(function, prefix + names.hi, "NULL", "an index tuple is required");
+  std::int64_t flo[GA_MAX_DIM], fhi[GA_MAX_DIM];
+  for (int d = 0; d < n; ++d) {
+    // The names are built only for a message (this loop runs for every element of a scatter).
+    if (lo[d] < 1 || lo[d] > extent[d])
+      bad_argument(function, prefix + names.of(false, d), std::to_string(lo[d]),
+                   "outside the array (dims " + tuple_text(n, extent) + ", Fortran indices from 1)");
+    if (hi[d] < lo[d] || hi[d] > extent[d])
+      bad_argument(function, prefix + names.of(true, d), std::to_string(hi[d]),
+                   "must be in " + prefix + names.of(false, d) + " .. " + std::to_string(extent[d]) + " = " +
+                       std::to_string(lo[d]) + " .. " + std::to_string(extent[d]) + " (GA's patches are inclusive)");
+    flo[d] = lo[d];
+    fhi[d] = hi[d];
+  }
+  CPatch c;
+  c.ndim = n;
+  converted(armada_gaf_to_c_patch(n, flo, fhi, c.lo, c.hi));
+  for (int d = 0; d < n; ++d) c.hi[d] -= 1;  // the arrays C view's upper bound is exclusive, GA's C inclusive
+  return c;
+}
+
+CPatch patch2(const char* function, int g_a, Int ilo, Int ihi, Int jlo, Int jhi, const char* which) {
+  const int n = array(function, g_a).ndim();
+  if (n != 2)
+    bad_argument(function, *which ? std::string("g_") + which : std::string("g_a"), std::to_string(g_a),
+                 "has " + std::to_string(n) + " dimensions; " + function + " takes 2-d arrays (nga_ for n-d)");
+  const Int lo[2] = {ilo, jlo}, hi[2] = {ihi, jhi};
+  return patch(function, g_a, lo, hi, two_d_names, which);
+}
+
+void leading(const char* function, const Int* ld, const Int* lo, const Int* hi, int ndim, std::int64_t out[]) {
+  if (ndim < 2) return;
+  if (!ld) bad_argument(function, "ld", "NULL", "the buffer's leading dimensions are required");
+  std::int64_t fld[GA_MAX_DIM];
+  for (int d = 0; d + 1 < ndim; ++d) {
+    const std::int64_t extent = std::int64_t{hi[d]} - lo[d] + 1;
+    if (ld[d] < extent)
+      bad_argument(function, ndim == 2 ? std::string("ld") : "ld(" + std::to_string(d + 1) + ")",
+                   std::to_string(ld[d]),
+                   "smaller than the patch's extent " + std::to_string(extent) + " in dimension " + std::to_string(d + 1));
+    fld[d] = ld[d];
+  }
+  converted(armada_gaf_to_c_extents(ndim - 1, fld, out));
+}
+
+void to_fortran(const CPatch& c, Int* lo, Int* hi) {
+  std::int64_t upper[GA_MAX_DIM], flo[GA_MAX_DIM], fhi[GA_MAX_DIM];
+  for (int d = 0; d < c.ndim; ++d) upper[d] = c.hi[d] + 1;
+  converted(armada_gaf_from_c_patch(c.ndim, c.lo, upper, flo, fhi));
+  for (int d = 0; d < c.ndim; ++d) {
+    lo[d] = static_cast<Int>(flo[d]);
+    hi[d] = static_cast<Int>(fhi[d]);
+  }
+}
+
+}  // namespace armada::ga::fortran

@@ -1,0 +1,83 @@
+// What the files of GA's Fortran API share: Fortran's INTEGER (a compile-time choice, the library
+// is built once per width), gfortran's calling convention (trailing underscore, every argument by
+// reference, a hidden length per CHARACTER argument), and the conversion of Fortran-view index
+// tuples to the C API's, which goes through the arrays C API's Fortran view (armada_gaf_*) and
+// nowhere else.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "armada/arrays/c_api.h"
+#include "internal.hpp"
+
+namespace armada::ga::fortran {
+
+#if ARMADA_GA_FORTRAN_INTEGER_BYTES == 8
+using Int = std::int64_t;
+#elif ARMADA_GA_FORTRAN_INTEGER_BYTES == 4
+using Int = std::int32_t;
+#else
+#error "define ARMADA_GA_FORTRAN_INTEGER_BYTES as 4 or 8 (the program's default INTEGER)"
+#endif
+/// A default LOGICAL has the size of a default INTEGER; gfortran's .true. is 1.
+using FortranLogical = Int;
+inline constexpr FortranLogical kTrue = 1;
+inline constexpr FortranLogical kFalse = 0;
+/// gfortran's hidden length of a CHARACTER argument.
+using Length = std::size_t;
+
+/// Runs one Fortran entry point: an error it finds, or one the C API finds under it, ends the
+/// job GA_Error's way with a message naming `function`.
+template <class F>
+auto call(const char* function, F&& body) noexcept -> decltype(body()) {
+  return guarded(function, [&] {
+    FortranCaller in(function);
+    return body();
+  });
+}
+
+/// A Fortran CHARACTER argument as a C++ string, trailing blanks dropped.
+std::string text(const char* s, Length length);
+/// A handle argument as the C API's int.
+int handle(const char* function, Int g_a, const char* argument = "g_a");
+/// An MT_F_ type of the Fortran API as the C API's type (MT_F_INT: this build's INTEGER).
+int c_type(const char* function, Int type);
+/// The C API's type of a Fortran program's array as the MT_F_ type it was created with.
+Int fortran_type(int ga_type);
+
+/// A patch in GA's C view (zero-based, inclusive, dimensions reversed) and a buffer's ld.
+struct CPatch {
+  int ndim = 0;
+  std::int64_t lo[GA_MAX_DIM] = {};
+  std::int64_t hi[GA_MAX_DIM] = {};
+};
+/// Names of the Fortran arguments of a patch, for messages: a tuple ("lo" -> lo(2)), GA's 2-d
+/// bounds (ilo/ihi, jlo/jhi), a column of a subscript array (subs(2, 5)) or a pair of subscript
+/// lists (i(5), j(5)).
+struct PatchNames {
+  enum class Form { Tuple, TwoD, Column, Pair };
+  const char* lo = "lo";
+  const char* hi = "hi";
+  Form form = Form::Tuple;
+  long column = 0;  // Column and Pair: the one-based position in the list
+  std::string of(bool upper, int d) const;
+};
+inline constexpr PatchNames nd_names{};
+inline constexpr PatchNames two_d_names{"lo", "hi", PatchNames::Form::TwoD};
+
+/// The Fortran dims of g_a (its ndim in *ndim).
+void dims(const char* function, int g_a, int* ndim, std::int64_t out[GA_MAX_DIM]);
+/// Checks the Fortran patch [lo, hi] of g_a (1 <= lo <= hi <= dims, named as the program named
+/// them) and gives its C view.
+CPatch patch(const char* function, int g_a, const Int* lo, const Int* hi, const PatchNames& names = nd_names,
+             const char* which = "");
+/// The 2-d patch (ilo:ihi, jlo:jhi) of a 2-d array g_a.
+CPatch patch2(const char* function, int g_a, Int ilo, Int ihi, Int jlo, Int jhi, const char* which = "");
+/// Checks a buffer's ld (ndim-1 entries, each >= the patch's extent) and gives the C view's.
+void leading(const char* function, const Int* ld, const Int* lo, const Int* hi, int ndim, std::int64_t out[]);
+/// The Fortran patch of a C-view patch (inclusive) in `lo`, `hi` (ndim entries).
+void to_fortran(const CPatch& c, Int* lo, Int* hi);
+
+}  // namespace armada::ga::fortran

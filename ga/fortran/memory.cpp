@@ -1,0 +1,177 @@
+// MA's Fortran face (mafdecls.fh) and GA's local access from Fortran: the common blocks byte_mb,
+// int_mb, log_mb, real_mb, dbl_mb, scpl_mb, dcpl_mb are defined here, and an MA block or a local
+// patch of a global array is handed to the program as MA does, as a one-based index into the
+// common block of its type (dbl_mb(index) is its first element). The blocks themselves are the C
+// API's MA blocks (macdecls.h).
+#include <complex>
+#include <limits>
+
+#include "binding.hpp"
+#include "ga.h"
+#include "macdecls.h"
+
+using namespace armada::ga;
+using namespace armada::ga::fortran;
+
+// The common blocks (gfortran: the block name with one trailing underscore). Each is aligned to
+// its element's size, as the C API's base arrays are, so an offset between them is a whole
+// number of elements.
+extern "C" {
+char armada_mb_byte_[2];
+alignas(sizeof(Int)) Int armada_mb_int_[2];
+alignas(sizeof(Int)) FortranLogical armada_mb_log_[2];
+alignas(4) float armada_mb_real_[2];
+alignas(8) double armada_mb_dbl_[2];
+alignas(8) std::complex<float> armada_mb_scpl_[2];
+alignas(16) std::complex<double> armada_mb_dcpl_[2];
+}
+
+namespace {
+
+/// One Fortran MA type: the C API's MA type of the same element and the Fortran common block.
+struct FortranType {
+  Int type;
+  Integer c_type;
+  std::size_t size;
+  const char* base;
+};
+
+const FortranType kTypes[] = {
+    {MT_F_BYTE, MT_F_BYTE, 1, armada_mb_byte_},
+    {MT_F_INT, sizeof(Int) == 8 ? MT_F_INT : MT_C_INT, sizeof(Int), reinterpret_cast<const char*>(armada_mb_int_)},
+    {MT_F_LOG, sizeof(Int) == 8 ? MT_F_LOG : MT_C_INT, sizeof(Int), reinterpret_cast<const char*>(armada_mb_log_)},
+    {MT_F_REAL, MT_F_REAL, sizeof(float), reinterpret_cast<const char*>(armada_mb_real_)},
+    {MT_F_DBL, MT_F_DBL, sizeof(double), reinterpret_cast<const char*>(armada_mb_dbl_)},
+    {MT_F_SCPL, MT_F_SCPL, 2 * sizeof(float), reinterpret_cast<const char*>(armada_mb_scpl_)},
+    {MT_F_DCPL, MT_F_DCPL, 2 * sizeof(double), reinterpret_cast<const char*>(armada_mb_dcpl_)},
+};
+
+const FortranType& ma_type(const char* fn, Int type, const char* argument = "datatype") {
+  for (const FortranType& t : kTypes)
+    if (t.type == type) return t;
+  bad_argument(fn, argument, std::to_string(type),
+               "not a Fortran MA type (MT_BYTE, MT_INT, MT_LOG, MT_REAL, MT_DBL, MT_SCPL, MT_DCPL of mafdecls.fh)");
+}
+
+/// The one-based index of `p` in the common block of `t`. With 4-byte INTEGER it must fit: on
+/// 64-bit Linux an array's memory (mapped segments) and large heap blocks lie terabytes away
+/// from the program's common blocks, so only small MA blocks from the heap are reachable.
+Int index_of(const char* fn, const FortranType& t, const void* p) {
+  const std::ptrdiff_t bytes = static_cast<const char*>(p) - t.base;
+  if (bytes % static_cast<std::ptrdiff_t>(t.size) != 0)
+    throw armada::rma::Error(fn, "memory not aligned to its element for MA's Fortran index (a bug)");
+  const std::int64_t index = bytes / static_cast<std::ptrdiff_t>(t.size) + 1;
+  if (index < std::numeric_limits<Int>::min() || index > std::numeric_limits<Int>::max())
+    bad_argument(fn, "index", std::to_string(index),
+                 "does not fit a 4-byte INTEGER (the memory lies too far from the MA common blocks); compile "
+                 "with -fdefault-integer-8 and link libarmada_ga_fortran_i8 (armada-ga-config --i8)");
+  return static_cast<Int>(index);
+}
+
+FortranLogical get(const char* fn, Int datatype, Int nelem, const char* name, Length length, Int* memhandle, Int* index,
+            bool stack) {
+  return call(fn, [&] {
+    const FortranType& t = ma_type(fn, datatype);
+    if (nelem < 0) bad_argument(fn, "nelem", std::to_string(nelem), "must be >= 0");
+    const std::string label = text(name, length);
+    Integer h = 0;
+    MA_AccessIndex unused = 0;
+    const Boolean ok = stack ? MA_push_get(t.c_type, nelem, label.c_str(), &h, &unused)
+                             : MA_alloc_get(t.c_type, nelem, label.c_str(), &h, &unused);
+    void* p = nullptr;
+    MA_get_pointer(h, &p);
+    *memhandle = static_cast<Int>(h);
+    *index = index_of(fn, t, p);
+    return ok ? kTrue : kFalse;
+  });
+}
+
+/// The element type's common block of a global array's element type.
+const FortranType& block_of(const char* fn, int g) { return ma_type(fn, fortran_type(ga_type(fn, g)), "g_a"); }
+
+void access(const char* fn, int g, CPatch c, Int* index, Int* ld) {
+  void* p = nullptr;
+  std::int64_t cld[GA_MAX_DIM] = {};
+  NGA_Access64(g, c.lo, c.hi, &p, cld);
+  *index = index_of(fn, block_of(fn, g), p);
+  std::int64_t fld[GA_MAX_DIM] = {};
+  armada_gaf_from_c_extents(c.ndim - 1, cld, fld);
+  for (int d = 0; d + 1 < c.ndim; ++d) ld[d] = static_cast<Int>(fld[d]);
+}
+
+/// nga_release(_update) and the 2-d forms (lo = (ilo, jlo), hi = (ihi, jhi)).
+void release_nd(const char* fn, Int g_a, const Int* lo, const Int* hi, bool update, bool two_d = false) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    CPatch c = two_d ? patch2(fn, g, lo[0], hi[0], lo[1], hi[1]) : patch(fn, g, lo, hi);
+    if (update)
+      NGA_Release_update64(g, c.lo, c.hi);
+    else
+      NGA_Release64(g, c.lo, c.hi);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- MA ---------------------------------------------------------------------------------------
+FortranLogical ma_init_(const Int* datatype, const Int* nominal_stack, const Int* nominal_heap) {
+  const char* const fn = "ma_init";
+  return call(fn, [&] {
+    return MA_init(ma_type(fn, *datatype).c_type, *nominal_stack, *nominal_heap) ? kTrue : kFalse;
+  });
+}
+FortranLogical ma_push_get_(const Int* datatype, const Int* nelem, const char* name, Int* memhandle, Int* index, Length length) {
+  return get("ma_push_get", *datatype, *nelem, name, length, memhandle, index, true);
+}
+FortranLogical ma_alloc_get_(const Int* datatype, const Int* nelem, const char* name, Int* memhandle, Int* index,
+                      Length length) {
+  return get("ma_alloc_get", *datatype, *nelem, name, length, memhandle, index, false);
+}
+FortranLogical ma_pop_stack_(const Int* memhandle) {
+  return call("ma_pop_stack", [&] { return MA_pop_stack(*memhandle) ? kTrue : kFalse; });
+}
+FortranLogical ma_free_heap_(const Int* memhandle) {
+  return call("ma_free_heap", [&] { return MA_free_heap(*memhandle) ? kTrue : kFalse; });
+}
+Int ma_sizeof_(const Int* datatype1, const Int* nelem1, const Int* datatype2) {
+  const char* const fn = "ma_sizeof";
+  return call(fn, [&] {
+    const FortranType& a = ma_type(fn, *datatype1, "datatype1");
+    const FortranType& b = ma_type(fn, *datatype2, "datatype2");
+    return static_cast<Int>(MA_sizeof(a.c_type, *nelem1, b.c_type));
+  });
+}
+
+// ---- local access -----------------------------------------------------------------------------
+// The patch must be this process's own (the C API checks); index is into the common block of the
+// array's type (dbl_mb for MT_F_DBL, int_mb for MT_F_INT, ...), ld the block's leading dimensions.
+void nga_access_(const Int* g_a, const Int* lo, const Int* hi, Int* index, Int* ld) {
+  const char* const fn = "nga_access";
+  call(fn, [&] {
+    const int g = handle(fn, *g_a);
+    access(fn, g, patch(fn, g, lo, hi), index, ld);
+  });
+}
+void ga_access_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, Int* index, Int* ld) {
+  const char* const fn = "ga_access";
+  call(fn, [&] {
+    const int g = handle(fn, *g_a);
+    access(fn, g, patch2(fn, g, *ilo, *ihi, *jlo, *jhi), index, ld);
+  });
+}
+void nga_release_(const Int* g_a, const Int* lo, const Int* hi) { release_nd("nga_release", *g_a, lo, hi, false); }
+void nga_release_update_(const Int* g_a, const Int* lo, const Int* hi) {
+  release_nd("nga_release_update", *g_a, lo, hi, true);
+}
+void ga_release_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi) {
+  const Int lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
+  release_nd("ga_release", *g_a, lo, hi, false, true);
+}
+void ga_release_update_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi) {
+  const Int lo[2] = {*ilo, *jlo}, hi[2] = {*ihi, *jhi};
+  release_nd("ga_release_update", *g_a, lo, hi, true, true);
+}
+
+}  // extern "C"

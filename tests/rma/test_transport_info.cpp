@@ -152,10 +152,11 @@ TEST(SettingsTable, ConfigDefaultsAreTheTableDefaults) {
       EXPECT_EQ(defaults.flag(s.name), std::string(s.default_value) == "1") << s.name;
     }
   }
-  // The fields programs read hold the same defaults.
-  EXPECT_EQ(std::to_string(defaults.server_chunk), defaults.text("ARMADA_SERVER_CHUNK"));
+  // The core's fields hold the same defaults (a transport's settings have no field in Config).
+  EXPECT_EQ(std::to_string(defaults.node_size), defaults.text("ARMADA_NODE_SIZE"));
+  EXPECT_EQ(std::to_string(defaults.spin_limit), defaults.text("ARMADA_SPIN_LIMIT"));
+  EXPECT_EQ(defaults.verbose, defaults.flag("ARMADA_VERBOSE"));
   EXPECT_EQ(defaults.transport, defaults.text("ARMADA_TRANSPORT"));
-  EXPECT_EQ(std::to_string(defaults.mpi_progress_us), defaults.text("ARMADA_MPI_PROGRESS_US"));
 }
 
 TEST(SettingsTable, EffectiveValuesFollowTheEnvironment) {

@@ -36,10 +36,10 @@ const std::string& transport_meaning() {
     std::string m =
         "Transport to ranks on other nodes: 'auto' (rdma where UCX reaches every rank of another node one-sidedly, "
         "otherwise server, or mpi-rma below MPI_THREAD_MULTIPLE: the rule and its measurements are in docs/rma.md; "
-        "armada-info --topology says which runs and why), ";
+        "armada-info --topology says which runs and why); ";
     for (const detail::TransportEntry* e : detail::transport_entries())
-      if (e->role == detail::TransportRole::InterNode) m += "'" + std::string(e->name) + "' (" + e->summary + "), ";
-    return m + "or 'none' (operations to other nodes fail with Unsupported).";
+      if (e->role == detail::TransportRole::InterNode) m += "'" + std::string(e->name) + "': " + e->summary + "; ";
+    return m + "'none': operations to other nodes fail with Unsupported.";
   }();
   return meaning;
 }

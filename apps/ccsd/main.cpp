@@ -136,8 +136,8 @@ int run(const ccsd::Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Under the mpi-rma transport, the one-sided components it needs (before MPI_Init).
-  if (const char* t = std::getenv("ARMADA_TRANSPORT"); t && std::string(t) == "mpi-rma") rma::set_mpi_environment_defaults();
+  // The MPI settings the transports need (mpi-rma: Open MPI's one-sided components), before MPI_Init.
+  rma::prepare_mpi_environment();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   ccsd::Options options;

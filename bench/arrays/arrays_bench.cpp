@@ -93,8 +93,8 @@ void report(bench::ResultWriter& out, const std::string& name, const std::string
 
 int main(int argc, char** argv) {
   int provided = 0;
-  // Under the mpi-rma transport, the one-sided components it needs (before MPI_Init).
-  if (const char* t = std::getenv("ARMADA_TRANSPORT"); t && std::string(t) == "mpi-rma") rma::set_mpi_environment_defaults();
+  // The MPI settings the transports need (mpi-rma: Open MPI's one-sided components), before MPI_Init.
+  rma::prepare_mpi_environment();
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);

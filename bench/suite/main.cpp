@@ -140,12 +140,12 @@ void run_pass(bs::Pass& p) {
                    bench::field("mpi_route", std::string(p.same_host ? "shared memory" : "network")),
                    bench::field("OMPI_MCA_osc", bench::env_or("OMPI_MCA_osc", "(default)")),
                    bench::field("OMPI_MCA_btl", bench::env_or("OMPI_MCA_btl", "(default)")),
-                   bench::field("server_poll", std::string(rma::config().server_poll ? "yes" : "no")),
-                   bench::field("server_sleep_max_us", static_cast<long long>(rma::config().server_sleep_max_us)),
-                   bench::field("server_cluster", static_cast<long long>(rma::config().server_cluster)),
-                   bench::field("server_buffers", static_cast<long long>(rma::config().server_buffers)),
-                   bench::field("server_inline", static_cast<long long>(rma::config().server_inline)),
-                   bench::field("server_chunk", static_cast<long long>(rma::config().server_chunk))});
+                   bench::field("server_poll", std::string(rma::config().flag("ARMADA_SERVER_POLL") ? "yes" : "no")),
+                   bench::field("server_sleep_max_us", static_cast<long long>(rma::config().integer("ARMADA_SERVER_SLEEP_MAX_US"))),
+                   bench::field("server_cluster", static_cast<long long>(rma::config().integer("ARMADA_SERVER_CLUSTER"))),
+                   bench::field("server_buffers", static_cast<long long>(rma::config().integer("ARMADA_SERVER_BUFFERS"))),
+                   bench::field("server_inline", static_cast<long long>(rma::config().integer("ARMADA_SERVER_INLINE"))),
+                   bench::field("server_chunk", static_cast<long long>(rma::config().integer("ARMADA_SERVER_CHUNK")))});
     for (const std::string& f : o.families) bs::family(f).run(p);
     p.progress->done();
     for (int r = 1; r < p.nranks; ++r) bs::send_command(p, r, {bs::Cmd::Quit});
@@ -411,7 +411,7 @@ int main(int argc, char** argv) {
       }
     }
   int provided = 0;
-  rma::set_mpi_environment_defaults();  // the mpi-rma pass's one-sided components (before MPI_Init)
+  rma::prepare_mpi_environment();  // the mpi-rma pass's one-sided components (before MPI_Init)
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int status = 3;
   try {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "armada/rma/runtime.hpp"
 #include "common/sizes.hpp"
 
 namespace armada::bench::suite {
@@ -56,6 +57,12 @@ std::vector<std::string> transports(const std::string& option, const std::string
 }
 
 }  // namespace
+
+std::vector<std::string> registered_transports() {
+  std::vector<std::string> names;
+  for (const armada::rma::RegisteredTransport& t : armada::rma::transports()) names.emplace_back(t.name);
+  return names;
+}
 
 Options parse_options(int argc, const char* const* argv) {
   Options o;

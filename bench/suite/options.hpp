@@ -9,9 +9,10 @@ namespace armada::bench::suite {
 
 /// Benchmark families, in run order.
 inline const std::vector<std::string> kFamilies{"contig", "strided", "overlap", "aggregate", "atomic", "fence", "cold", "memory", "ucx"};
-/// The transports run by default, in this order ("shm": one node; the others are values of
-/// ARMADA_TRANSPORT between virtual nodes).
-inline const std::vector<std::string> kTransports{"shm", "server", "mpi-rma", "rdma"};
+/// The transports run by default: every one this build registers, in its order (rma::transports();
+/// "shm": one node; the others are values of ARMADA_TRANSPORT between virtual nodes).
+std::vector<std::string> registered_transports();
+inline const std::vector<std::string> kTransports = registered_transports();
 
 struct Options {
   std::vector<std::string> transports = kTransports;  ///< --transports

@@ -16,7 +16,7 @@ from . import _core
 # Before MPI starts (mpi4py starts it when MPI is imported): the settings Armada's mpi-rma
 # transport needs, unless the user set them (docs/mpi-quirks.md).
 if "mpi4py.MPI" not in _sys.modules:
-    _core.set_mpi_environment_defaults()
+    _core.prepare_mpi_environment()
 from mpi4py import MPI as _MPI  # noqa: E402  (after the settings above)
 
 from ._core import (  # noqa: E402

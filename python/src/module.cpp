@@ -36,8 +36,8 @@ PYBIND11_MODULE(_core, m) {
   using namespace armada::python;
   m.doc() = "Armada's distributed arrays (the compiled part of the armada package).";
   register_errors(m);
-  m.def("set_mpi_environment_defaults", &rma::set_mpi_environment_defaults,
-        "Sets the MPI settings Armada's mpi-rma transport needs, unless set; before MPI starts.");
+  m.def("prepare_mpi_environment", &rma::prepare_mpi_environment,
+        "Sets the MPI settings Armada's transports need (mpi-rma: Open MPI's osc components), unless set; before MPI starts.");
   m.def("init", &python::init, py::arg("fortran_comm"));
   m.def("finalize", &python::finalize);
   m.def("initialized", &rma::initialized);

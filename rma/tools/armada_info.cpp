@@ -1,7 +1,8 @@
-// armada-info: prints Armada's settings (name, type, default, current value, meaning) and, when
-// started under mpiexec, the node topology and transports the runtime sees.
+// armada-info: prints Armada's settings (name, type, default, current value, meaning) and the
+// transports built in and, when started under mpiexec, the node topology and transports the
+// runtime sees.
 //
-//   armada-info              settings table
+//   armada-info              settings table, transports
 //   armada-info --markdown   the same table as Markdown (docs/configuration.md is made from it)
 //   mpiexec -n 4 armada-info --topology
 #include <cstdio>
@@ -24,10 +25,10 @@ std::string facts(const std::vector<rma::TransportFact>& list) {
 // "  1: server  one-sided: -  (server=1 direct=yes)"
 void print_route(int target, const rma::TransportInfo& t) {
   std::string one_sided;
-  if (t.put_get_one_sided) one_sided += " put/get";
-  if (t.acc_one_sided) one_sided += " acc";
-  if (t.rmw_one_sided) one_sided += " rmw";
-  if (t.mutex_one_sided) one_sided += " mutex";
+  if (t.caps.put_get_one_sided) one_sided += " put/get";
+  if (t.caps.acc_one_sided) one_sided += " acc";
+  if (t.caps.rmw_one_sided) one_sided += " rmw";
+  if (t.caps.mutex_one_sided) one_sided += " mutex";
   std::printf("  %d: %s  one-sided:%s%s\n", target, t.name.c_str(), one_sided.empty() ? " -" : one_sided.c_str(),
               t.route.empty() ? "" : ("  (" + facts(t.route).substr(1) + ")").c_str());
 }
@@ -67,6 +68,9 @@ int main(int argc, char** argv) {
     for (const rma::Setting& s : rma::settings())
       std::printf("  %-20s %-6s default %-6s now %-6s\n      %s\n", s.name, s.type, s.default_value,
                   rma::setting_value(s).c_str(), s.meaning);
+    std::printf("Transports built in (ARMADA_TRANSPORT names the inter-node one):\n");
+    for (const rma::RegisteredTransport& t : rma::transports())
+      std::printf("  %-8s %-10s %s\n", t.name, t.inter_node ? "inter-node" : "node", t.summary);
     return 0;
   }
   try {

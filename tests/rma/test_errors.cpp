@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -289,6 +290,44 @@ class ScopedEnv {
   std::optional<std::string> saved_;
 };
 
+// rma::transports(): every registered transport once, exactly one for node memory, each
+// inter-node one an accepted ARMADA_TRANSPORT value; what runs is one of them.
+TEST(Transports, ListIsWhatArmadaTransportAccepts) {
+  std::set<std::string> names;
+  int node_memory = 0;
+  for (const RegisteredTransport& t : transports()) {
+    EXPECT_TRUE(names.insert(t.name).second) << "listed twice: " << t.name;
+    EXPECT_GT(std::strlen(t.summary), 0u) << t.name;
+    if (!t.inter_node) {
+      ++node_memory;
+      continue;
+    }
+    const ScopedEnv transport("ARMADA_TRANSPORT");
+    transport.set(t.name);
+    EXPECT_EQ(read_config().transport, t.name);
+  }
+  EXPECT_EQ(node_memory, 1) << "one node-memory transport";
+  for (const char* built_everywhere : {"shm", "server", "mpi-rma"}) EXPECT_EQ(names.count(built_everywhere), 1u);
+  for (int r = 0; r < size(); ++r)
+    if (const std::string running = transport_name(r); running != "none") EXPECT_EQ(names.count(running), 1u) << running;
+  const ScopedEnv transport("ARMADA_TRANSPORT");
+  transport.set("carrier-pigeon");
+  expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server", "mpi-rma"});
+}
+
+// prepare_mpi_environment(): the transports' MPI settings (mpi-rma: Open MPI's osc sm,ucx,
+// docs/mpi-quirks.md), unless the user set them. MPI is up: the variable is read no more.
+TEST(Transports, PrepareMpiEnvironmentSetsWhatMpiRmaNeedsUnlessSet) {
+  const ScopedEnv osc("OMPI_MCA_osc");
+  unsetenv("OMPI_MCA_osc");
+  prepare_mpi_environment();
+  ASSERT_NE(std::getenv("OMPI_MCA_osc"), nullptr);
+  EXPECT_STREQ(std::getenv("OMPI_MCA_osc"), "sm,ucx");
+  osc.set("ucx");
+  prepare_mpi_environment();
+  EXPECT_STREQ(std::getenv("OMPI_MCA_osc"), "ucx") << "a value the user set wins";
+}
+
 TEST(BadSettings, MisspeltSettingsAreNamedWithTheClosestOne) {
   const ScopedEnv typo("ARMADA_TRANSPROT"), script("ARMADA_SANITIZE"), layer("ARMADA_LINALG_THREADS");
   typo.set("mpi-rma");
@@ -326,12 +365,12 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
   {
     const ScopedEnv memory("ARMADA_MPI_MEMORY");
     memory.set("shm");
-    EXPECT_EQ(read_config().mpi_memory, "shm");
+    EXPECT_EQ(read_config().text("ARMADA_MPI_MEMORY"), "shm");
   }
   {
     const ScopedEnv direct("ARMADA_SERVER_DIRECT");
     direct.set("off");
-    EXPECT_EQ(read_config().server_direct, "off");
+    EXPECT_EQ(read_config().text("ARMADA_SERVER_DIRECT"), "off");
   }
   // Surrounding blanks are no part of a value, on either side alike.
   for (const char* spaced : {" 3", "3 ", "\t3 \n"}) {
@@ -359,7 +398,7 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
   }
   // Everything is as it was: the environment reads back as the running configuration.
   EXPECT_EQ(read_config().node_size, config().node_size);
-  EXPECT_EQ(read_config().server_direct, config().server_direct);
+  EXPECT_EQ(read_config().text("ARMADA_SERVER_DIRECT"), config().text("ARMADA_SERVER_DIRECT"));
 }
 
 }  // namespace

@@ -162,14 +162,17 @@ TEST(VirtualNodes, OffNodeTargetsUseTheInterNodeTransportOrNameItsAbsence) {
 }
 
 TEST(VirtualNodes, TransportNamesFollowTheSetting) {
-  // With several nodes, off-node targets use the configured transport. mpi-rma and rdma take
-  // on-node targets too (their accumulates and atomics must go through MPI or UCX to stay
-  // atomic with the off-node ones); otherwise on-node targets are shared memory.
+  // With several nodes, off-node targets use the configured transport. One that declares
+  // exclusive_atomics (its accumulates and atomics are atomic only with its own: mpi-rma, rdma)
+  // takes on-node targets too; otherwise on-node targets are shared memory.
   const std::string configured = config().transport;
+  bool takes_on_node = false;
+  for (int r = 0; r < size(); ++r)
+    if (!same_node(rank(), r)) takes_on_node = transport_info(r).caps.exclusive_atomics;
   for (int r = 0; r < size(); ++r) {
     const std::string name = transport_name(r);
     std::string expected = configured;
-    if (node_count() == 1 || (same_node(rank(), r) && configured != "mpi-rma" && configured != "rdma")) expected = "shm";
+    if (node_count() == 1 || (same_node(rank(), r) && !takes_on_node)) expected = "shm";
     EXPECT_EQ(name, expected) << "rank " << r;
   }
 }

@@ -16,13 +16,21 @@ using test::expect_error;
 // any thread-level fallback).
 std::string inter_node() { return node_count() > 1 ? config().transport : ""; }
 
+// Whether on-node targets go to the inter-node transport: it declares exclusive_atomics (read
+// from a target on another node).
+bool inter_node_takes_on_node_targets() {
+  for (int r = 0; r < size(); ++r)
+    if (!same_node(rank(), r)) return transport_info(r).caps.exclusive_atomics;
+  return false;
+}
+
 TEST(TransportInfo, NameIsTheRoutedTransport) {
   for (int r = 0; r < size(); ++r) {
     const TransportInfo info = transport_info(r);
     EXPECT_EQ(info.name, transport_name(r)) << "rank " << r;
-    // mpi-rma and rdma declare exclusive_atomics: they take on-node atomics too.
+    // A transport that declares exclusive_atomics takes on-node targets too.
     std::string expected = inter_node() == "none" ? "none" : inter_node();
-    if (same_node(rank(), r) && inter_node() != "mpi-rma" && inter_node() != "rdma") expected = "shm";
+    if (same_node(rank(), r) && !inter_node_takes_on_node_targets()) expected = "shm";
     EXPECT_EQ(info.name, expected) << "rank " << r;
   }
 }
@@ -32,24 +40,27 @@ TEST(TransportInfo, CapabilitiesFollowTheTransport) {
     const TransportInfo info = transport_info(r);
     if (info.name == "shm") {
       // Load/store on the node's shared memory: everything one-sided, no thread.
-      EXPECT_TRUE(info.put_get_one_sided && info.acc_one_sided && info.rmw_one_sided && info.mutex_one_sided);
-      EXPECT_FALSE(info.progress_thread);
+      EXPECT_TRUE(info.caps.put_get_one_sided && info.caps.acc_one_sided && info.caps.rmw_one_sided && info.caps.mutex_one_sided);
+      EXPECT_FALSE(info.caps.progress_thread || info.caps.exclusive_atomics);
       EXPECT_TRUE(info.route.empty() && info.process.empty());
     } else if (info.name == "server") {
       // The node server's thread executes every operation.
-      EXPECT_FALSE(info.put_get_one_sided || info.acc_one_sided || info.rmw_one_sided || info.mutex_one_sided);
-      EXPECT_TRUE(info.progress_thread);
+      EXPECT_FALSE(info.caps.put_get_one_sided || info.caps.acc_one_sided || info.caps.rmw_one_sided || info.caps.mutex_one_sided);
+      EXPECT_TRUE(info.caps.progress_thread);
+      EXPECT_FALSE(info.caps.exclusive_atomics);  // it executes them under the node's stripe locks
     } else if (info.name == "mpi-rma") {
-      EXPECT_TRUE(info.put_get_one_sided && info.acc_one_sided && info.rmw_one_sided && info.mutex_one_sided);
-      EXPECT_EQ(info.progress_thread, config().mpi_progress);
+      EXPECT_TRUE(info.caps.put_get_one_sided && info.caps.acc_one_sided && info.caps.rmw_one_sided && info.caps.mutex_one_sided);
+      EXPECT_EQ(info.caps.progress_thread, config().flag("ARMADA_MPI_PROGRESS"));
+      EXPECT_TRUE(info.caps.exclusive_atomics);  // MPI's atomics are atomic only with MPI's
       ASSERT_NE(info.find("memory"), nullptr);
-      EXPECT_EQ(*info.find("memory"), config().mpi_memory);
+      EXPECT_EQ(*info.find("memory"), config().text("ARMADA_MPI_MEMORY"));
     } else if (info.name == "rdma") {
       // UCX moves data and does atomics (one-sided unless UCX emulates: both or neither, by the
       // probe); the request service thread adds and queues mutexes.
-      EXPECT_EQ(info.put_get_one_sided, info.rmw_one_sided);
-      EXPECT_FALSE(info.acc_one_sided || info.mutex_one_sided);
-      EXPECT_TRUE(info.progress_thread);
+      EXPECT_EQ(info.caps.put_get_one_sided, info.caps.rmw_one_sided);
+      EXPECT_FALSE(info.caps.acc_one_sided || info.caps.mutex_one_sided);
+      EXPECT_TRUE(info.caps.progress_thread);
+      EXPECT_TRUE(info.caps.exclusive_atomics);  // UCX's atomics are atomic only with UCX's
       EXPECT_NE(info.find("ucx"), nullptr);
       EXPECT_NE(info.find("origin_progress"), nullptr);
     } else {
@@ -69,8 +80,8 @@ TEST(TransportInfo, ServerFactsNameTheServerAndItsCosts) {
     ASSERT_NE(info.find("direct"), nullptr);
     // Every configuration here runs on one host: direct delivery is what ARMADA_SERVER_DIRECT
     // says ("on" would have failed at init if the kernel refused; "auto" may fall back).
-    if (config().server_direct != "auto") {
-      EXPECT_EQ(*info.find("direct"), config().server_direct == "on" ? "yes" : "no") << "rank " << r;
+    if (const std::string& setting = config().text("ARMADA_SERVER_DIRECT"); setting != "auto") {
+      EXPECT_EQ(*info.find("direct"), setting == "on" ? "yes" : "no") << "rank " << r;
     }
     EXPECT_EQ(server_direct(r), *info.find("direct") == "yes");
     // This rank runs a node server iff it is its node's first rank; then it has clients and buffers.
@@ -81,7 +92,7 @@ TEST(TransportInfo, ServerFactsNameTheServerAndItsCosts) {
       ASSERT_NE(info.find("clients"), nullptr);
       EXPECT_GT(std::stol(*info.find("clients")), 0);
       ASSERT_NE(info.find("buffer_bytes"), nullptr);
-      EXPECT_GE(std::stol(*info.find("buffer_bytes")), 2L * config().server_chunk);
+      EXPECT_GE(std::stol(*info.find("buffer_bytes")), 2L * config().integer("ARMADA_SERVER_CHUNK"));
       EXPECT_NE(info.find("rss_growth_kb"), nullptr);
     } else {
       EXPECT_EQ(info.find("clients"), nullptr);
@@ -141,10 +152,11 @@ TEST(SettingsTable, ConfigDefaultsAreTheTableDefaults) {
       EXPECT_EQ(defaults.flag(s.name), std::string(s.default_value) == "1") << s.name;
     }
   }
-  // The fields programs read hold the same defaults.
-  EXPECT_EQ(std::to_string(defaults.server_chunk), defaults.text("ARMADA_SERVER_CHUNK"));
+  // The core's fields hold the same defaults (a transport's settings have no field in Config).
+  EXPECT_EQ(std::to_string(defaults.node_size), defaults.text("ARMADA_NODE_SIZE"));
+  EXPECT_EQ(std::to_string(defaults.spin_limit), defaults.text("ARMADA_SPIN_LIMIT"));
+  EXPECT_EQ(defaults.verbose, defaults.flag("ARMADA_VERBOSE"));
   EXPECT_EQ(defaults.transport, defaults.text("ARMADA_TRANSPORT"));
-  EXPECT_EQ(std::to_string(defaults.mpi_progress_us), defaults.text("ARMADA_MPI_PROGRESS_US"));
 }
 
 TEST(SettingsTable, EffectiveValuesFollowTheEnvironment) {

@@ -50,6 +50,10 @@ void server_stats_reply(Pass& p) {
 
 void family_memory(Pass& p) {
   const rma::Config& cfg = rma::config();
+  const int cluster = static_cast<int>(cfg.integer("ARMADA_SERVER_CLUSTER"));
+  const int buffers = static_cast<int>(cfg.integer("ARMADA_SERVER_BUFFERS"));
+  const int inline_bytes = static_cast<int>(cfg.integer("ARMADA_SERVER_INLINE"));
+  const long long chunk = cfg.integer("ARMADA_SERVER_CHUNK");
   section(p, "node server memory [" + p.transport + "] (bytes of request and pipeline buffers per server)");
   p.progress->next("memory " + p.transport);
   int servers = 0;
@@ -64,7 +68,7 @@ void family_memory(Pass& p) {
     }
     if (!v[0]) continue;
     ++servers;
-    const std::int64_t request = v[2] - 2LL * cfg.server_chunk;  // the part that grows with the clients
+    const std::int64_t request = v[2] - 2 * chunk;  // the part that grows with the clients
     add(p, r, "clients", "", v[1]);
     add(p, r, "buffer_bytes", "B", v[2]);
     add(p, r, "request_buffer_bytes", "B", request);
@@ -84,11 +88,10 @@ void family_memory(Pass& p) {
                   rma::node_count() == 1 ? "" : "s", rma::transport_name(1));
   else
     std::snprintf(text, sizeof text,
-                  "%d ranks, %d servers, cluster g=%d, %d buffers/client, inline %d B, chunk %d B: buffers per server "
+                  "%d ranks, %d servers, cluster g=%d, %d buffers/client, inline %d B, chunk %lld B: buffers per server "
                   "%lld..%lld B (request buffers %lld..%lld B, the rest two pipeline chunks), total %lld B; VmRSS growth "
                   "per server %lld..%lld KiB",
-                  p.nranks, servers, cfg.server_cluster, cfg.server_buffers, cfg.server_inline, cfg.server_chunk, lo, hi,
-                  lo - 2LL * cfg.server_chunk, hi - 2LL * cfg.server_chunk, sum, rss_lo, rss_hi);
+                  p.nranks, servers, cluster, buffers, inline_bytes, chunk, lo, hi, lo - 2 * chunk, hi - 2 * chunk, sum, rss_lo, rss_hi);
   p.table->note(text);
 }
 

@@ -84,7 +84,7 @@ void stop() {
 // MPI_THREAD_MULTIPLE makes mpi-rma the inter-node transport, so the choice matters to every
 // ARMCI program. Loading this library precedes main: set the default here. An explicit
 // OMPI_MCA_osc (or mpiexec --mca osc) wins; other MPI libraries ignore the variable.
-[[gnu::constructor]] void choose_mpi_defaults() { rma::set_mpi_environment_defaults(); }
+[[gnu::constructor]] void choose_mpi_defaults() { rma::prepare_mpi_environment(); }
 
 }  // namespace
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "armada/rma/error.hpp"
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "core/state.hpp"
 
 namespace armada::rma::detail {

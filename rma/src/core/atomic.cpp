@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "core/state.hpp"
 
 namespace armada::rma::detail {

@@ -8,7 +8,7 @@
 #include <string>
 #include <type_traits>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "core/state.hpp"
 
 namespace armada::rma {

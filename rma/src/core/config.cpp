@@ -5,12 +5,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/check.hpp"
-#include "core/settings.hpp"
+#include "common/check.hpp"
+#include "common/settings.hpp"
 #include "transport/plugin.hpp"
 
 namespace armada::rma {
@@ -29,29 +30,36 @@ const std::string& transport_choices() {
   return choices;
 }
 
+// ARMADA_TRANSPORT's meaning: auto's rule, then each registered inter-node transport's summary.
+const std::string& transport_meaning() {
+  static const std::string meaning = [] {
+    std::string m =
+        "Transport to ranks on other nodes: 'auto' (rdma where UCX reaches every rank of another node one-sidedly, "
+        "otherwise server, or mpi-rma below MPI_THREAD_MULTIPLE: the rule and its measurements are in docs/rma.md; "
+        "armada-info --topology says which runs and why); ";
+    for (const detail::TransportEntry* e : detail::transport_entries())
+      if (e->role == detail::TransportRole::InterNode) m += "'" + std::string(e->name) + "': " + e->summary + "; ";
+    return m + "'none': operations to other nodes fail with Unsupported.";
+  }();
+  return meaning;
+}
+
 std::vector<detail::SettingRow> core_rows() {
+  using detail::field;
   using detail::SettingRow;
   return {
       {.doc = {"ARMADA_NODE_SIZE", "int", "0",
                "Ranks per virtual node. 0 uses the physical nodes (ranks that share memory); k > 0 splits "
                "each physical node into nodes of k consecutive ranks, so that one machine exercises the "
                "inter-node paths."},
-       .min = 0, .max = 1 << 20, .int_field = &Config::node_size},
+       .min = 0, .max = 1 << 20, .store = field<&Config::node_size>},
       {.doc = {"ARMADA_VERBOSE", "bool", "0", "Print the configuration and node topology on rank 0 at init."},
-       .bool_field = &Config::verbose},
+       .store = field<&Config::verbose>},
       {.doc = {"ARMADA_SPIN_LIMIT", "int", "2000",
                "Busy-wait rounds before a waiting rank yields or sleeps (mutexes, accumulate locks)."},
-       .min = 0, .max = 1 << 30, .int_field = &Config::spin_limit},
-      {.doc = {"ARMADA_TRANSPORT", "string", "auto",
-               "Transport to ranks on other nodes: 'auto' (rdma where UCX reaches every rank of another node "
-               "one-sidedly, otherwise server, or mpi-rma below MPI_THREAD_MULTIPLE: the rule and its "
-               "measurements are in docs/rma.md; armada-info --topology says which runs and why), 'server' (a helper thread per node, MPI two-sided), "
-               "'mpi-rma' (MPI-3 one-sided windows; it then also carries every accumulate, atomic and "
-               "mutex operation, on-node ones included, so that they stay atomic with each other), "
-               "'rdma' (UCX one-sided put/get/atomics, accumulates and mutexes in the owner's request "
-               "service; built when UCX is found; also carries every on-node atomic) or "
-               "'none' (operations to other nodes fail with Unsupported)."},
-       .choices = transport_choices().c_str(), .string_field = &Config::transport},
+       .min = 0, .max = 1 << 30, .store = field<&Config::spin_limit>},
+      {.doc = {"ARMADA_TRANSPORT", "string", "auto", transport_meaning().c_str()},
+       .choices = transport_choices().c_str(), .store = field<&Config::transport>},
   };
 }
 
@@ -103,19 +111,20 @@ void check_choice(const detail::SettingRow& row, const std::string& text) {
   reject(row.doc.name, text, "must be one of: " + listed);
 }
 
-/// Checks `text` against the row and stores it in `c` (its field, if any, and c.values).
-void apply(Config& c, const detail::SettingRow& row, const std::string& text) {
+/// Checks `text` against the row: its number ("int"; "bool": 1 or 0; "string": 0).
+long checked(const detail::SettingRow& row, const std::string& text) {
   const std::string_view type = row.doc.type;
-  if (type == "int") {
-    const long v = parse_int(row, text);
-    if (row.int_field) c.*row.int_field = static_cast<int>(v);
-  } else if (type == "bool") {
-    const bool v = parse_bool(row.doc.name, text);
-    if (row.bool_field) c.*row.bool_field = v;
-  } else {
-    check_choice(row, text);
-    if (row.string_field) c.*row.string_field = text;
-  }
+  if (type == "int") return parse_int(row, text);
+  if (type == "bool") return parse_bool(row.doc.name, text) ? 1 : 0;
+  check_choice(row, text);
+  return 0;
+}
+
+/// Checks `text` against the row and keeps it in c.values; `owner` (the row's struct, or null)
+/// receives it through the row's store.
+void apply(Config& c, const detail::SettingRow& row, const std::string& text, void* owner) {
+  const long number = checked(row, text);
+  if (owner && row.store) row.store(owner, {text, number});
   c.values.insert_or_assign(row.doc.name, text);
 }
 
@@ -126,16 +135,29 @@ const std::string& value_of(const Config& c, std::string_view name) {
   return it->second;
 }
 
+// The core's rows fill Config itself; a transport's rows fill its own struct when it starts.
+std::span<const detail::SettingRow> own_rows() {
+  static const std::vector<detail::SettingRow> rows = core_rows();
+  return rows;
+}
+
 }  // namespace
 
 namespace detail {
 std::span<const SettingRow> setting_rows() {
   static const std::vector<SettingRow> rows = [] {
-    std::vector<SettingRow> all = core_rows();
+    std::vector<SettingRow> all(own_rows().begin(), own_rows().end());
     for (const TransportEntry* e : transport_entries()) all.insert(all.end(), e->settings.begin(), e->settings.end());
     return all;
   }();
   return rows;
+}
+
+void fill_settings(std::span<const SettingRow> rows, const Config& config, void* owner) {
+  for (const SettingRow& row : rows) {
+    const std::string& text = value_of(config, row.doc.name);
+    if (row.store) row.store(owner, {text, checked(row, text)});
+  }
 }
 }  // namespace detail
 
@@ -148,8 +170,21 @@ std::span<const Setting> settings() noexcept {
   return docs;
 }
 
+namespace {
+// Applies every row's value (`value_of(row)`, or null: leave it) to c. setting_rows() starts
+// with the core's rows, which fill Config itself; a transport's rows only keep the checked text
+// until it starts (its struct is filled then).
+template <class ValueOf>
+void apply_all(Config& c, ValueOf&& value_of_row) {
+  const std::span<const detail::SettingRow> rows = detail::setting_rows();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (const std::optional<std::string> text = value_of_row(rows[i]))
+      apply(c, rows[i], *text, i < own_rows().size() ? &c : nullptr);
+}
+}  // namespace
+
 Config::Config() {
-  for (const detail::SettingRow& row : detail::setting_rows()) apply(*this, row, row.doc.default_value);
+  apply_all(*this, [](const detail::SettingRow& row) { return std::optional<std::string>(row.doc.default_value); });
 }
 
 long Config::integer(std::string_view name) const { return std::strtol(value_of(*this, name).c_str(), nullptr, 10); }
@@ -158,8 +193,10 @@ const std::string& Config::text(std::string_view name) const { return value_of(*
 
 Config read_config() {
   Config c;
-  for (const detail::SettingRow& row : detail::setting_rows())
-    if (const char* v = std::getenv(row.doc.name)) apply(c, row, trimmed(v));
+  apply_all(c, [](const detail::SettingRow& row) {
+    const char* v = std::getenv(row.doc.name);
+    return v ? std::optional<std::string>(trimmed(v)) : std::nullopt;
+  });
   return c;
 }
 

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "core/agree.hpp"
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
 

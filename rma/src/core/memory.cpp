@@ -16,7 +16,7 @@
 #include <unordered_set>
 
 #include "core/agree.hpp"
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "armada/rma/memory.hpp"
 #include "core/agree.hpp"
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "core/state.hpp"
 #include "transport/base/locks.hpp"
 

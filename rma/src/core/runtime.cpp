@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "armada/rma/runtime.hpp"
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
 #include "transport/plugin.hpp"
@@ -109,8 +109,8 @@ void adapt_to_thread_level(State& s) {
   for (std::size_t hop = 0; hop <= transport_entries().size(); ++hop) {  // each rule at most once
     const TransportEntry* entry = find_transport(s.config.transport);
     if (!entry || !entry->below_thread_multiple) break;
-    const std::string instead = entry->below_thread_multiple(s.config, lost);
-    if (instead == entry->name) break;
+    const char* instead = entry->below_thread_multiple(s.config, lost);
+    if (!instead) break;
     s.config.transport = instead;
     s.config.values.insert_or_assign("ARMADA_TRANSPORT", instead);
   }
@@ -126,6 +126,16 @@ bool on_every_rank(MPI_Comm world, bool local) {
   int all = local ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, world);
   return all == 1;
+}
+
+// Starts `entry`'s transport with its settings struct filled from its rows. Collective.
+std::unique_ptr<Transport> start_transport(const TransportEntry& entry, TransportContext context) {
+  std::shared_ptr<void> settings = entry.new_settings ? entry.new_settings() : nullptr;
+  if (settings) fill_settings(entry.settings, context.config, settings.get());
+  context.settings = settings.get();
+  std::unique_ptr<Transport> t = entry.start(context);
+  t->set_name(entry.name);
+  return t;
 }
 
 void install(State& s, const TransportEntry& entry, std::unique_ptr<Transport> t) {
@@ -156,7 +166,7 @@ void start_auto(State& s, const TransportContext& context) {
     s.config.values.insert_or_assign("ARMADA_TRANSPORT", entry.name);
     adapt_to_thread_level(s);
     const TransportEntry& chosen = *find_transport(s.config.transport);
-    std::unique_ptr<Transport> t = chosen.start(context);
+    std::unique_ptr<Transport> t = start_transport(chosen, context);
     std::string why;
     const bool suits = t->suits_as_default(why);
     if (!on_every_rank(s.world, suits) && !last) {
@@ -179,13 +189,13 @@ void start_transports(State& s, const std::string& configured) {
                                  *s.node_memory};
   const bool several_nodes = s.topology.members.size() > 1;
   for (const TransportEntry* entry : transport_entries())
-    if (entry->role == TransportRole::NodeMemory) install(s, *entry, entry->start(context));
+    if (entry->role == TransportRole::NodeMemory) install(s, *entry, start_transport(*entry, context));
   if (!several_nodes) {
     s.transport_choice = "none (one node: shared memory reaches every rank)";
   } else if (s.config.transport == "auto") {
     start_auto(s, context);
   } else if (const TransportEntry* entry = find_transport(s.config.transport)) {
-    install(s, *entry, entry->start(context));
+    install(s, *entry, start_transport(*entry, context));
     s.transport_choice = s.config.transport + " (ARMADA_TRANSPORT=" + configured +
                          (configured == s.config.transport ? ")" : ", below MPI_THREAD_MULTIPLE)");
   } else {
@@ -247,6 +257,7 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
 
   if (s->config.verbose && s->rank == 0) print_configuration(*s);
   if (s->rank == 0) warn_unknown_settings();
+  set_message_rank(s->rank);
   g_state = s.release();
 }
 
@@ -255,7 +266,20 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
 
 using detail::g_state;
 
-void set_mpi_environment_defaults() { setenv("OMPI_MCA_osc", "sm,ucx", 0); }
+void prepare_mpi_environment() {
+  for (const detail::TransportEntry* entry : detail::transport_entries())
+    if (entry->before_mpi_init) entry->before_mpi_init();
+}
+
+std::span<const RegisteredTransport> transports() noexcept {
+  static const std::vector<RegisteredTransport> list = [] {
+    std::vector<RegisteredTransport> l;
+    for (const detail::TransportEntry* e : detail::transport_entries())
+      l.push_back({e->name, e->role == detail::TransportRole::InterNode, e->summary});
+    return l;
+  }();
+  return list;
+}
 
 namespace {
 // MPI cannot start again once finalized (MPI_Init would abort the process): say so instead.
@@ -378,6 +402,7 @@ void finalize() {
   {
     std::unique_ptr<detail::State> doomed(g_state);
     g_state = nullptr;
+    detail::set_message_rank(-1);
     // Everyone has fenced and passed the barrier: nothing is in flight. Stop the transports,
     // last started first (their helper threads, windows, endpoints), before segment memory goes.
     while (!doomed->routes.started.empty()) doomed->routes.started.pop_back();
@@ -405,13 +430,8 @@ TransportInfo transport_info(int target) {
   TransportInfo info;
   const detail::Transport* t = s.routes.primary[static_cast<std::size_t>(target)];
   if (!t) return info;
-  const detail::TransportCaps caps = t->caps();
   info.name = t->name();
-  info.put_get_one_sided = caps.put_get_one_sided;
-  info.acc_one_sided = caps.acc_one_sided;
-  info.rmw_one_sided = caps.rmw_one_sided;
-  info.mutex_one_sided = caps.mutex_one_sided;
-  info.progress_thread = caps.progress_thread;
+  info.caps = t->caps();
   t->describe(target, info);
   return info;
 }

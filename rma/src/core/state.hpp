@@ -11,9 +11,9 @@
 
 #include "armada/rma/config.hpp"
 #include "armada/rma/group.hpp"
-#include "core/registry.hpp"
+#include "common/registry.hpp"
 #include "core/router.hpp"
-#include "core/topology.hpp"
+#include "common/topology.hpp"
 #include "transport/base/node_memory.hpp"
 #include "transport/base/shm_region.hpp"
 

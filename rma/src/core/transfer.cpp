@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "armada/rma/sync.hpp"
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "core/state.hpp"
 #include "desc/iov.hpp"
 #include "desc/strided.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 
 namespace armada::rma::detail {
 

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 
 namespace armada::rma::detail {
 

@@ -2,11 +2,11 @@
 // factory, thread-level rule, summary), and the object its factory returns implements the
 // operations table and the segment hooks of transport/transport.hpp. The core never names a
 // concrete transport; no transport includes another's files (shared pieces live in
-// transport/base/ and desc/).
+// transport/base/, desc/ and common/).
 //
 // Registering is one line in transport/transports.cpp (the list is explicit, so that no static
-// constructor order or dropped object file can lose a transport). The folder's sources go in
-// rma/CMakeLists.txt's ARMADA_RMA_TRANSPORTS list (transport/<name>/sources.cmake).
+// constructor order or dropped object file can lose a transport). The folder's sources go in its
+// transport/<name>/sources.cmake, which rma/CMakeLists.txt includes by itself.
 #pragma once
 
 #include <mpi.h>
@@ -17,8 +17,8 @@
 #include <string_view>
 
 #include "armada/rma/config.hpp"
-#include "core/settings.hpp"
-#include "core/topology.hpp"
+#include "common/settings.hpp"
+#include "common/topology.hpp"
 #include "transport/transport.hpp"
 
 namespace armada::rma::detail {
@@ -26,9 +26,9 @@ namespace armada::rma::detail {
 class NodeMemory;
 class Registry;
 
-/// What a starting transport gets: the world, the topology, the effective configuration, the
-/// segment registry (read only) and this node's memory primitives (stripe locks, accumulate,
-/// atomics). Everything outlives the transport.
+/// What a starting transport gets: the world, the topology, the effective configuration, its own
+/// settings struct, the segment registry (read only) and this node's memory primitives (stripe
+/// locks, accumulate, atomics). Everything but `settings` outlives the transport.
 struct TransportContext {
   MPI_Comm world;          // the runtime's duplicate of the user's world (duplicate it for traffic)
   int rank;
@@ -38,6 +38,15 @@ struct TransportContext {
   MPI_Comm node_comm;      // world ranks of this node
   const Registry& registry;
   NodeMemory& node_memory;
+  /// The transport's settings struct (TransportEntry::new_settings), filled from its rows; valid
+  /// during start (copy what you keep). Null for a transport without one.
+  const void* settings = nullptr;
+
+  /// The settings struct as the transport's own type S.
+  template <class S>
+  const S& settings_as() const noexcept {
+    return *static_cast<const S*>(settings);
+  }
 };
 
 enum class TransportRole {
@@ -49,15 +58,18 @@ struct TransportEntry {
   const char* name;                     // "shm"; an InterNode one is an ARMADA_TRANSPORT value
   TransportRole role;
   const char* summary;                  // one line: armada-info's transport list
-  std::span<const SettingRow> settings; // its rows of the settings table (core/settings.hpp)
+  std::span<const SettingRow> settings; // its rows of the settings table (common/settings.hpp)
+  /// A new settings struct for its rows to fill (new_settings<S>); null: it reads none.
+  std::shared_ptr<void> (*new_settings)() = nullptr;
   /// Runs at init when MPI provides less than MPI_THREAD_MULTIPLE and this transport is
-  /// configured. Returns the name of the transport to run instead (its own name when it can
-  /// run, after adjusting its settings in `config`), and appends to `lost` what the program
+  /// configured. Returns the name of the transport to run instead, or null when it runs itself
+  /// (after adjusting its settings' values in `config`), and appends to `lost` what the program
   /// loses (empty: nothing). Null: the transport runs at any thread level.
   const char* (*below_thread_multiple)(Config& config, std::string& lost) = nullptr;
-  /// Runs when rma::init starts MPI itself and ARMADA_TRANSPORT names this transport, just
-  /// before MPI_Init: the last moment to set MPI's own environment settings (Open MPI reads its
-  /// MCA parameters there). Null: nothing to do.
+  /// Sets MPI's own environment settings this transport needs, before MPI_Init (Open MPI reads
+  /// its MCA parameters there); a value the user set wins. rma::init runs it when it starts MPI
+  /// and ARMADA_TRANSPORT names this transport; rma::prepare_mpi_environment() runs every
+  /// transport's. Null: nothing to do.
   void (*before_mpi_init)() = nullptr;
   /// ARMADA_TRANSPORT=auto tries the entries with a preference > 0, lowest first, and keeps the
   /// first that can start on every rank and suits the job (Transport::suits_as_default).

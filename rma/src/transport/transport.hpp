@@ -23,7 +23,7 @@
 #include "armada/rma/runtime.hpp"
 #include "armada/rma/transfer.hpp"
 #include "armada/rma/types.hpp"
-#include "core/registry.hpp"
+#include "common/slice.hpp"
 #include "desc/strided.hpp"
 
 namespace armada::rma::detail {
@@ -59,24 +59,8 @@ struct VectorOp {
   const Slice& slice_of(std::size_t i) const noexcept { return slices ? *slices[i] : *slice; }
 };
 
-/// What a transport can do, queried once at init (never per operation). The router and
-/// transport_info() read it; tests may skip on it.
-struct TransportCaps {
-  // Which operations reach the target's memory without any CPU on the target's side (no
-  // target process, no helper thread): a NIC's RDMA, or load/store on shared memory.
-  bool put_get_one_sided = false;
-  bool acc_one_sided = false;
-  bool rmw_one_sided = false;
-  bool mutex_one_sided = false;
-  /// The transport runs a helper thread of its own in this process (progress, a node server).
-  bool progress_thread = false;
-  /// Its accumulates, atomics and mutexes are atomic only with respect to its own (MPI's
-  /// windows): then the router gives it every accumulate, RMW and mutex operation, to on-node
-  /// targets too, so that all read-modify-writes of one location take one path. When false, the
-  /// transport executes them on a node's memory under NodeMemory's stripe locks and hardware
-  /// atomics (transport/base/node_memory.hpp), atomic with the shm transport's.
-  bool exclusive_atomics = false;
-};
+// What a transport can do (TransportCaps, armada/rma/runtime.hpp) is queried once at init,
+// never per operation: the router and transport_info() read it; tests may skip on it.
 
 /// What is known of a segment when a transport's segment hooks run (transport/plugin.hpp).
 struct SegmentSpec {
@@ -102,7 +86,9 @@ struct NodeObjectRef {
 class Transport {
  public:
   virtual ~Transport() = default;
-  virtual const char* name() const noexcept = 0;
+  /// Its entry's name (transport/plugin.hpp), which the core gives it when it starts it.
+  const char* name() const noexcept { return name_; }
+  void set_name(const char* name) noexcept { name_ = name; }
   virtual TransportCaps caps() const noexcept = 0;
 
   // ---- data movement (the hot path: one virtual call per operation) ----
@@ -165,6 +151,9 @@ class Transport {
   /// Facts about the way to `target` (TransportInfo::route) and about what this transport costs
   /// this process (TransportInfo::process).
   virtual void describe(int /*target*/, TransportInfo& /*info*/) const {}
+
+ private:
+  const char* name_ = "";
 };
 
 }  // namespace armada::rma::detail

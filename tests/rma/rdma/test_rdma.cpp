@@ -67,15 +67,15 @@ TEST(RdmaTransport, ProgressThreadExactlyWhenUcxEmulates) {
   const TransportInfo info = transport_info(peer);
   const std::string* progress = info.find("origin_progress");
   ASSERT_NE(progress, nullptr);
-  const bool one_sided = info.put_get_one_sided && info.rmw_one_sided;
+  const bool one_sided = info.caps.put_get_one_sided && info.caps.rmw_one_sided;
   EXPECT_EQ(*progress == "none", one_sided) << "origin_progress=" << *progress << " reason: "
                                             << *info.find("origin_progress_reason");
   if (ucx_tls_is_tcp()) {
-    EXPECT_FALSE(info.put_get_one_sided) << "TCP cannot write another process's memory by itself";
+    EXPECT_FALSE(info.caps.put_get_one_sided) << "TCP cannot write another process's memory by itself";
     EXPECT_EQ(*progress, "service thread");
   }
-  EXPECT_TRUE(info.progress_thread) << "the request service is a thread of the transport";
-  EXPECT_FALSE(info.acc_one_sided);
+  EXPECT_TRUE(info.caps.progress_thread) << "the request service is a thread of the transport";
+  EXPECT_FALSE(info.caps.acc_one_sided);
 }
 
 // Idle, the request service sleeps in the kernel: a thread that polled or backed off would wake

@@ -1,6 +1,7 @@
 // The one table of ARMADA_* settings. It drives parsing at init, the defaults, docs/configuration.md
 // and the armada-info tool. The core's rows are in rma/src/core/config.cpp, each transport's in its
-// folder (rma/src/transport/<name>/); a new setting is one new row (and, for the core, a field).
+// folder (rma/src/transport/<name>/, over the transport's own settings struct); a new setting is one
+// new row (and a field in its owner's struct).
 #pragma once
 
 #include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
@@ -35,22 +36,8 @@ struct Config {
   bool verbose;              ///< ARMADA_VERBOSE: print the configuration and topology at init
   int spin_limit;            ///< ARMADA_SPIN_LIMIT: busy-wait iterations before a waiter sleeps
   std::string transport;     ///< ARMADA_TRANSPORT: inter-node transport (a registered name, or none)
-  // The server and mpi-rma transports' settings have fields of their own (programs read them);
-  // other transports' settings are read by name with integer(), flag() and text().
-  bool server_poll;            ///< ARMADA_SERVER_POLL: idle server polls instead of sleeping
-  int server_sleep_max_us;     ///< ARMADA_SERVER_SLEEP_MAX_US: idle backoff ceiling
-  int server_awake_us;         ///< ARMADA_SERVER_AWAKE_US: polling after the last request
-  int server_buffers;          ///< ARMADA_SERVER_BUFFERS: request buffers per client
-  int server_inline;           ///< ARMADA_SERVER_INLINE: payload bytes inside a request
-  int server_chunk;            ///< ARMADA_SERVER_CHUNK: pipeline chunk in bytes
-  int server_cluster;          ///< ARMADA_SERVER_CLUSTER: servers per cooperative cluster
-  bool server_origin_progress; ///< ARMADA_SERVER_ORIGIN_PROGRESS: complete nonblocking gets in the background
-  std::string server_direct;   ///< ARMADA_SERVER_DIRECT: server copies data to/from origins on its host (auto, on, off)
-  bool mpi_progress;           ///< ARMADA_MPI_PROGRESS: mpi-rma progress thread
-  int mpi_progress_us;         ///< ARMADA_MPI_PROGRESS_US: its polling interval
-  int mpi_mutex_waiters;       ///< ARMADA_MPI_MUTEX_WAITERS: MCS queue nodes per process
-  std::string mpi_memory;      ///< ARMADA_MPI_MEMORY: who allocates segments under mpi-rma (mpi, shm)
-  std::string mpi_iov;         ///< ARMADA_MPI_IOV: mpi-rma vector method (auto, batched, direct)
+  // A transport's settings (ARMADA_SERVER_*, ARMADA_MPI_*, ARMADA_RDMA_*, ...) belong to the
+  // transport: read them by name with integer(), flag() and text().
 
   /// Every setting's effective value as text (checked), by variable name.
   std::map<std::string, std::string, std::less<>> values;

@@ -26,11 +26,21 @@ void init(int* argc = nullptr, char*** argv = nullptr);
 /// Initializes the runtime on `comm` of an already initialized MPI. Collective over `comm`.
 void init(MPI_Comm comm);
 
-/// For programs that initialize MPI themselves and may use the mpi-rma transport: sets, unless
-/// already set, the MPI settings it needs (Open MPI: OMPI_MCA_osc=sm,ucx; see
-/// docs/mpi-quirks.md). Call before MPI_Init; init(argc, argv) does the same when it starts MPI
-/// with ARMADA_TRANSPORT=mpi-rma.
-void set_mpi_environment_defaults();
+/// For programs that initialize MPI themselves: sets, unless already set, the MPI settings that
+/// the registered transports need (each transport's before-MPI_Init hook; mpi-rma's chooses Open
+/// MPI's one-sided components, OMPI_MCA_osc=sm,ucx, docs/mpi-quirks.md). Call before MPI_Init;
+/// init(argc, argv) runs the configured transport's hook when it starts MPI itself.
+void prepare_mpi_environment();
+
+/// A registered transport (whether or not this job runs it). Needs no init.
+struct RegisteredTransport {
+  const char* name;     ///< "shm", "server", ...: an ARMADA_TRANSPORT value when inter_node
+  bool inter_node;      ///< reaches other nodes (else: the node-memory transport)
+  const char* summary;  ///< one line
+};
+
+/// Every registered transport, in registration order (help texts, benchmarks, armada-info).
+std::span<const RegisteredTransport> transports() noexcept;
 
 /// Releases every segment, mutex set and group still held, then finalizes MPI if init() started
 /// it. Collective over the world.
@@ -61,17 +71,28 @@ struct TransportFact {
   std::string value;
 };
 
-/// What reaches a target, and how. Diagnostics for tools, benchmarks and tests: not for the
-/// per-operation path (it allocates).
-struct TransportInfo {
-  std::string name = "none";  ///< "shm", "server", "mpi-rma", ...; "none" if nothing reaches it
+/// What a transport can do, the same for every target it reaches.
+struct TransportCaps {
   // Which operations reach the target's memory with no CPU on its side taking part (no target
   // process, no helper thread): shared memory's load/store, a NIC's RDMA.
   bool put_get_one_sided = false;
   bool acc_one_sided = false;
   bool rmw_one_sided = false;
   bool mutex_one_sided = false;
-  bool progress_thread = false;  ///< the transport runs a helper thread in this process
+  /// The transport runs a helper thread of its own in this process (progress, a node server).
+  bool progress_thread = false;
+  /// Its accumulates, atomics and mutexes are atomic only with respect to its own (MPI's
+  /// windows): then it carries every accumulate, RMW and mutex operation, to on-node targets
+  /// too, so that all read-modify-writes of one location take one path. When false, they run on
+  /// a node's memory under the same stripe locks and hardware atomics as shared memory's.
+  bool exclusive_atomics = false;
+};
+
+/// What reaches a target, and how. Diagnostics for tools, benchmarks and tests: not for the
+/// per-operation path (it allocates).
+struct TransportInfo {
+  std::string name = "none";  ///< a registered transport's name; "none" if nothing reaches it
+  TransportCaps caps;
   /// About the way to this target (server: direct=yes|no; rdma: the UCX transports chosen).
   std::vector<TransportFact> route;
   /// What the transport costs this process, the same for every target it reaches (server:

@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 
 namespace armada::rma::detail {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 
 namespace armada::rma::detail::mpi_rma {
 

@@ -2,11 +2,11 @@
 // start) and its capability and diagnostic hooks. Operations: mpi_rma_transport.cpp; mutexes:
 // mpi_rma_mutex.cpp.
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
 
-#include "armada/rma/runtime.hpp"
 #include "transport/mpi_rma/mpi_rma_transport.hpp"
 #include "transport/plugin.hpp"
 
@@ -14,15 +14,21 @@ namespace armada::rma::detail {
 
 namespace {
 
+// ARMADA_MPI_IOV: the most segments a vector operation issues batched ('auto': up to 4096).
+void store_iov(void* settings, const SettingValue& v) {
+  std::size_t& batched = static_cast<MpiRmaSettings*>(settings)->batched_segments;
+  batched = v.text == "direct" ? 0 : v.text == "batched" ? std::numeric_limits<std::size_t>::max() : 4096;
+}
+
 constexpr SettingRow kSettings[] = {
     {.doc = {"ARMADA_MPI_PROGRESS", "bool", "1",
              "mpi-rma: a helper thread enters MPI every ARMADA_MPI_PROGRESS_US so that one-sided "
              "operations the MPI library executes in the target's progress engine (Open MPI's emulated "
              "atomics, MPICH's accumulates) complete while the target computes. 0: no thread."},
-     .bool_field = &Config::mpi_progress},
+     .store = field<&MpiRmaSettings::progress_thread>},
     {.doc = {"ARMADA_MPI_PROGRESS_US", "int", "100",
              "mpi-rma: interval of the progress thread in microseconds (it sleeps in between)."},
-     .min = 1, .max = 1000000, .int_field = &Config::mpi_progress_us},
+     .min = 1, .max = 1000000, .store = field<&MpiRmaSettings::progress_interval_us>},
     {.doc = {"ARMADA_MPI_MEMORY", "string", "mpi",
              "mpi-rma: who allocates segment memory. 'mpi': MPI_Win_allocate, so the MPI library owns it "
              "and reaches it one-sidedly through its own shared memory or NIC registration; every "
@@ -30,41 +36,35 @@ constexpr SettingRow kSettings[] = {
              "ranks load and store directly) exposed with MPI_Win_create; one-sided only where the MPI "
              "can register user memory (RDMA NICs): between processes of one host, Open MPI's osc ucx "
              "then needs the target's progress (see ARMADA_MPI_PROGRESS)."},
-     .choices = "mpi|shm", .string_field = &Config::mpi_memory},
+     .choices = "mpi|shm",
+     .store = [](void* s, const SettingValue& v) { static_cast<MpiRmaSettings*>(s)->owns_memory = v.text == "mpi"; }},
     {.doc = {"ARMADA_MPI_IOV", "string", "auto",
              "mpi-rma: how a vector operation whose remote segments do not overlap is issued. 'batched': "
              "one MPI call per segment and one completion; 'direct': one call with hindexed datatypes; "
              "'auto': batched up to 4096 segments, direct beyond. Overlapping segments always go one "
              "call at a time, each completed before the next."},
-     .choices = "auto|batched|direct", .string_field = &Config::mpi_iov},
+     .choices = "auto|batched|direct", .store = store_iov},
     {.doc = {"ARMADA_MPI_MUTEX_WAITERS", "int", "64",
              "mpi-rma: queue nodes per process, the most mutexes one process holds or waits for at once "
              "(over all its threads)."},
-     .min = 1, .max = 1 << 16, .int_field = &Config::mpi_mutex_waiters},
+     .min = 1, .max = 1 << 16, .store = field<&MpiRmaSettings::mutex_waiters>},
 };
 
 // Its progress thread calls MPI next to the application's threads, so it runs only under
 // MPI_THREAD_MULTIPLE.
 const char* below_thread_multiple(Config& config, std::string& lost) {
-  if (config.mpi_progress) {
-    config.mpi_progress = false;
-    config.values.insert_or_assign("ARMADA_MPI_PROGRESS", "0");
+  if (config.flag("ARMADA_MPI_PROGRESS")) {
+    config.values.insert_or_assign("ARMADA_MPI_PROGRESS", std::string("0"));
     lost += "mpi-rma runs without its progress thread (lost: operations that the MPI library executes in the "
             "target's progress engine complete only when the target next calls MPI; Open MPI osc sm: none; osc "
             "ucx: accumulates and atomics between processes of one host; MPICH: accumulates). ";
   }
-  return "mpi-rma";
+  return nullptr;  // it runs itself
 }
 
 std::unique_ptr<Transport> start_mpi_rma(const TransportContext& c) {
-  MpiRmaSettings settings;
-  settings.progress_thread = c.config.mpi_progress;
-  settings.progress_interval_us = c.config.mpi_progress_us;
-  settings.spin_limit = c.config.spin_limit;
-  settings.mutex_waiters = c.config.mpi_mutex_waiters;
-  settings.owns_memory = c.config.mpi_memory == "mpi";
-  if (c.config.mpi_iov == "direct") settings.batched_segments = 0;
-  if (c.config.mpi_iov == "batched") settings.batched_segments = std::numeric_limits<std::size_t>::max();
+  MpiRmaSettings settings = c.settings_as<MpiRmaSettings>();
+  settings.spin_limit = c.config.spin_limit;  // the core's ARMADA_SPIN_LIMIT
   if (c.rank == 0) {
     if (open_mpi_without_osc_ucx())
       std::fprintf(stderr, "armada::rma: warning: mpi-rma on Open MPI without OMPI_MCA_osc=sm,ucx; osc rdma has known "
@@ -81,13 +81,14 @@ const TransportEntry kMpiRmaTransport{
     .role = TransportRole::InterNode,
     .summary = "MPI-3 one-sided windows; carries every accumulate, atomic and mutex, on-node ones too",
     .settings = kSettings,
+    .new_settings = new_settings<MpiRmaSettings>,
     .below_thread_multiple = below_thread_multiple,
     // Open MPI: osc sm for windows inside one host (load/store, every operation one-sided) and
     // osc ucx for the others, instead of the default osc rdma, whose 4.1 releases crash on an
     // 8-byte compare-and-swap to self and fail window creation on split communicators
     // (docs/mpi-quirks.md). rdma stays out of the list: it would outrank sm. An explicit
     // OMPI_MCA_osc (or mpiexec --mca osc) wins.
-    .before_mpi_init = set_mpi_environment_defaults,
+    .before_mpi_init = [] { setenv("OMPI_MCA_osc", "sm,ucx", 0); },
     .start = start_mpi_rma,
 };
 

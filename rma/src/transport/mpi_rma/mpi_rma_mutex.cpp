@@ -13,7 +13,7 @@
 
 #include <string>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "transport/mpi_rma/mpi_rma_transport.hpp"
 #include "transport/base/waiting.hpp"
 

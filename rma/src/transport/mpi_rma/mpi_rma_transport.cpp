@@ -10,8 +10,8 @@
 #include <string>
 
 #include "armada/rma/collectives.hpp"
-#include "core/check.hpp"
-#include "core/mpi_errors.hpp"
+#include "common/check.hpp"
+#include "common/mpi_errors.hpp"
 #include "desc/accumulate.hpp"
 #include "desc/iov.hpp"
 #include "transport/base/shm_region.hpp"

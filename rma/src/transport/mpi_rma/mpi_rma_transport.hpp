@@ -73,13 +73,14 @@ inline MPI_Aint window_displacement(const Slice& slice, const void* remote) noex
   return static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(remote) - slice.base + window_offset_of(slice));
 }
 
+// The mpi-rma transport's settings: its rows (init.cpp) fill them and hold the defaults.
 struct MpiRmaSettings {
-  bool progress_thread = true;  // ARMADA_MPI_PROGRESS
-  int progress_interval_us = 100;  // ARMADA_MPI_PROGRESS_US: poll interval of the helper thread
-  int spin_limit = 2000;        // polls before a waiter starts sleeping
-  int mutex_waiters = 64;       // queue nodes per process (concurrently waiting/holding locks)
-  std::size_t batched_segments = 4096;  // ARMADA_MPI_IOV: vector ops up to this many go batched
-  bool owns_memory = true;      // ARMADA_MPI_MEMORY=mpi: segments are MPI_Win_allocate memory
+  bool progress_thread;          // ARMADA_MPI_PROGRESS
+  int progress_interval_us;      // ARMADA_MPI_PROGRESS_US: poll interval of the helper thread
+  int spin_limit;                // the core's ARMADA_SPIN_LIMIT: polls before a waiter starts sleeping
+  int mutex_waiters;             // ARMADA_MPI_MUTEX_WAITERS: queue nodes per process
+  std::size_t batched_segments;  // ARMADA_MPI_IOV: vector ops up to this many go batched
+  bool owns_memory;              // ARMADA_MPI_MEMORY=mpi: segments are MPI_Win_allocate memory
 };
 
 /// Whether the MPI library is Open MPI running without osc ucx (OMPI_MCA_osc lacks it): its
@@ -92,7 +93,6 @@ class MpiRmaTransport final : public Transport {
   MpiRmaTransport(MPI_Comm world, int rank, MpiRmaSettings settings);
   /// Collective over the world: frees the windows still held, stops the progress thread.
   ~MpiRmaTransport() override;
-  const char* name() const noexcept override { return "mpi-rma"; }
   TransportCaps caps() const noexcept override;
 
   // Segments: one window each (ARMADA_MPI_MEMORY decides who allocates the memory).

@@ -12,14 +12,15 @@ constexpr SettingRow kRdmaSettings[] = {
              "reach) complete while the target computes. 'auto': when the probe at init finds a get "
              "or a fetch-add waiting for its target's worker; 'on', 'off': always, never. The thread "
              "sleeps in the kernel on the workers' event descriptors either way."},
-     .choices = "auto|on|off"},
+     .choices = "auto|on|off", .store = field<&RdmaSettings::progress>},
     {.doc = {"ARMADA_RDMA_MEMORY", "string", "ucx",
              "rdma: who allocates segment memory. 'ucx': UCX (ucp_mem_map with ALLOCATE: shared memory "
              "that UCX's shared-memory transports reach one-sidedly for put, get and atomics, registered "
              "with every NIC as well); ranks of a node map each other's slices through the keys. 'node': "
              "the core's node shared memory, registered with UCX (between processes of one host UCX then "
              "reaches it only by CMA and emulates short operations and atomics with messages)."},
-     .choices = "ucx|node"},
+     .choices = "ucx|node",
+     .store = [](void* s, const SettingValue& v) { static_cast<RdmaSettings*>(s)->ucx_memory = v.text == "ucx"; }},
 };
 }  // namespace
 
@@ -30,6 +31,7 @@ const TransportEntry kRdmaTransport{
     .summary = "UCX (UCP): one-sided put/get and atomics on registered memory (InfiniBand/RoCE, shared "
                "memory/CMA, TCP); accumulates and mutexes by a request service asleep on the worker's event fd",
     .settings = kRdmaSettings,
+    .new_settings = new_settings<RdmaSettings>,
     .below_thread_multiple = nullptr,  // its thread never calls MPI: any thread level will do
     .auto_preference = 1,
     .unavailable = rdma::unavailable,

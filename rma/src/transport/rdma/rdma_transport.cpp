@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "desc/strided.hpp"
 #include "transport/base/locks.hpp"
 #include "transport/base/node_memory.hpp"
@@ -33,7 +33,7 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
     : rank_(context.rank),
       node_of_(context.topology.node_of),
       node_memory_(context.node_memory),
-      ucx_memory_(context.config.text("ARMADA_RDMA_MEMORY") != "node"),
+      ucx_memory_(context.settings_as<RdmaSettings>().ucx_memory),
       acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(context.size)]()),
       puts_(new std::atomic<std::uint8_t>[static_cast<std::size_t>(context.size)]()) {
   ucx_ = std::make_unique<rdma::Ucx>(context.world, context.rank, context.size);
@@ -53,7 +53,7 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
   int emulated = waited.empty() ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &emulated, 1, MPI_INT, MPI_MAX, context.world);
   one_sided_ = emulated == 0;
-  progress_thread_ = decide_progress(one_sided_, waited, context.config.text("ARMADA_RDMA_PROGRESS"), progress_reason_);
+  progress_thread_ = decide_progress(one_sided_, waited, context.settings_as<RdmaSettings>().progress, progress_reason_);
   service_ = std::make_unique<rdma::RequestService>(
       *ucx_,
       [this](AccType type, const void* scale, const std::byte* src, std::byte* dst, std::size_t bytes) {

@@ -69,13 +69,18 @@ namespace armada::rma::detail {
 
 class NodeMemory;
 
+// The rdma transport's settings: its rows (init.cpp) fill them and hold the defaults.
+struct RdmaSettings {
+  std::string progress;  // ARMADA_RDMA_PROGRESS: auto, on, off
+  bool ucx_memory;       // ARMADA_RDMA_MEMORY=ucx: UCX allocates segment memory
+};
+
 class RdmaTransport final : public Transport {
  public:
   /// Collective over the world: starts UCX, connects every rank, starts the request service.
   explicit RdmaTransport(const TransportContext& context);
   /// Collective over the world (closes the endpoints).
   ~RdmaTransport() override;
-  const char* name() const noexcept override { return "rdma"; }
   TransportCaps caps() const noexcept override;
 
   std::uint64_t strided(const StridedOp& op, bool blocking) override;

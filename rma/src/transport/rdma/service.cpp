@@ -10,7 +10,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 
 namespace armada::rma::detail::rdma {
 

@@ -15,7 +15,7 @@
 #include <utility>
 
 #include "armada/rma/error.hpp"
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "transport/rdma/termination.hpp"
 
 namespace armada::rma::detail::rdma {

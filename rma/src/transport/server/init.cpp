@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "transport/plugin.hpp"
 #include "transport/server/direct.hpp"
 #include "transport/server/server_transport.hpp"
@@ -20,32 +20,32 @@ constexpr SettingRow kSettings[] = {
     {.doc = {"ARMADA_SERVER_POLL", "bool", "0",
              "1: an idle node server polls continuously (lowest latency; costs a core). 0: it spins "
              "briefly, then sleeps with a doubling backoff up to ARMADA_SERVER_SLEEP_MAX_US."},
-     .bool_field = &Config::server_poll},
+     .store = field<&ServerSettings::poll>},
     {.doc = {"ARMADA_SERVER_SLEEP_MAX_US", "int", "200", "Longest sleep of an idle node server, in microseconds."},
-     .min = 1, .max = 1000000, .int_field = &Config::server_sleep_max_us},
+     .min = 1, .max = 1000000, .store = field<&ServerSettings::sleep_max_us>},
     {.doc = {"ARMADA_SERVER_AWAKE_US", "int", "1000",
              "How long a node server keeps polling after its last request before it starts to sleep, in "
              "microseconds (requests come in bursts; a sleeping server adds its wake-up time to the "
              "next one). It yields the core to any other thread that wants it meanwhile. 0: back off at once."},
-     .min = 0, .max = 10000000, .int_field = &Config::server_awake_us},
+     .min = 0, .max = 10000000, .store = field<&ServerSettings::awake_us>},
     {.doc = {"ARMADA_SERVER_BUFFERS", "int", "4",
              "Request buffers a node server posts per client; also the most requests a rank has in "
              "flight to one server (flow control)."},
-     .min = 1, .max = 1024, .int_field = &Config::server_buffers},
+     .min = 1, .max = 1024, .store = field<&ServerSettings::buffers>},
     {.doc = {"ARMADA_SERVER_INLINE", "int", "4096", "Payload bytes sent inside the request message; larger payloads follow in chunks."},
-     .min = 0, .max = 1 << 20, .int_field = &Config::server_inline},
+     .min = 0, .max = 1 << 20, .store = field<&ServerSettings::inline_bytes>},
     {.doc = {"ARMADA_SERVER_CHUNK", "int", "262144", "Pipeline chunk (bytes) of large server transfers: packing overlaps sending."},
-     .min = 4096, .max = 1 << 30, .int_field = &Config::server_chunk},
+     .min = 4096, .max = 1 << 30, .store = field<&ServerSettings::chunk>},
     {.doc = {"ARMADA_SERVER_CLUSTER", "int", "1",
              "Cooperative server clustering: servers per cluster (g). Each server keeps request buffers "
              "for 1/g of the clients and forwards requests for the other servers of its cluster. 1 = off."},
-     .min = 1, .max = 1 << 20, .int_field = &Config::server_cluster},
+     .min = 1, .max = 1 << 20, .store = field<&ServerSettings::cluster>},
     {.doc = {"ARMADA_SERVER_ORIGIN_PROGRESS", "bool", "1",
              "server: a helper thread in every rank receives the data of its nonblocking gets from other "
              "nodes while the rank computes, so the transfer overlaps the computation (MPI two-sided "
              "data moves only when the receiver enters MPI). It polls only while such a get is in "
              "flight and blocks otherwise. 0: the data moves when the rank waits or tests."},
-     .bool_field = &Config::server_origin_progress},
+     .store = field<&ServerSettings::origin_progress>},
     {.doc = {"ARMADA_SERVER_DIRECT", "string", "auto",
              "server: how a transfer larger than ARMADA_SERVER_INLINE reaches an origin on the server's "
              "own host (another virtual node). 'auto'/'on': the target's server copies the data between "
@@ -53,7 +53,7 @@ constexpr SettingRow kSettings[] = {
              "RDMA would, so a nonblocking get completes while the origin computes; 'on' fails at init "
              "if the kernel forbids it, 'auto' then falls back. 'off': MPI messages. Between hosts the "
              "data always travels as messages."},
-     .choices = "auto|on|off", .string_field = &Config::server_direct},
+     .choices = "auto|on|off", .store = field<&ServerSettings::direct_setting>},
 };
 
 // VmRSS of this process in KiB (0 if /proc is not readable).
@@ -68,18 +68,6 @@ long resident_kb() {
   return kb;
 }
 
-ServerSettings settings_of(const Config& config) {
-  ServerSettings settings;
-  settings.buffers = config.server_buffers;
-  settings.inline_bytes = static_cast<std::size_t>(config.server_inline);
-  settings.chunk = static_cast<std::size_t>(config.server_chunk);
-  settings.poll = config.server_poll;
-  settings.sleep_max_us = config.server_sleep_max_us;
-  settings.awake_us = config.server_awake_us;
-  settings.origin_progress = config.server_origin_progress;
-  return settings;
-}
-
 // Every rank gets the origin side; each node's first rank also runs the node server thread.
 // Needs MPI_THREAD_MULTIPLE (the server thread and the application both call MPI; the core
 // applied below_thread_multiple otherwise).
@@ -87,14 +75,14 @@ std::unique_ptr<Transport> start_server(const TransportContext& c) {
   ServerMap map;
   map.node_of = c.topology.node_of;
   for (const auto& members : c.topology.members) map.leader_of_node.push_back(members.front());
-  map.cluster = c.config.server_cluster;
+  ServerSettings settings = c.settings_as<ServerSettings>();
+  map.cluster = settings.cluster;
   map.host_of = c.topology.host_of;
-  ServerSettings settings = settings_of(c.config);
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_dup(c.world, &comm);
-  if (c.config.server_direct != "off") {
+  if (settings.direct_setting != "off") {
     server::DirectPeers peers = server::probe_direct(comm, map.host_of);
-    if (!peers.usable && c.config.server_direct == "on") {
+    if (!peers.usable && settings.direct_setting == "on") {
       MPI_Comm_free(&comm);
       throw_unsupported("rma::init", "ARMADA_SERVER_DIRECT=on, but " + peers.refusal);
     }
@@ -129,8 +117,8 @@ const TransportEntry kServerTransport{
     .role = TransportRole::InterNode,
     .summary = "a helper thread per node executes the requests of other nodes' ranks (MPI two-sided)",
     .settings = kSettings,
+    .new_settings = new_settings<ServerSettings>,
     .below_thread_multiple = below_thread_multiple,
-    .before_mpi_init = nullptr,
     .auto_preference = 2,  // where rdma does not suit (below MPI_THREAD_MULTIPLE it gives way to mpi-rma)
     .start = start_server,
 };

@@ -14,8 +14,8 @@
 #include <cstring>
 #include <optional>
 
-#include "core/registry.hpp"
-#include "core/tsan.hpp"
+#include "common/registry.hpp"
+#include "common/tsan.hpp"
 #include "transport/server/direct.hpp"
 #include "desc/runs.hpp"
 #include "transport/base/locks.hpp"
@@ -135,7 +135,7 @@ void NodeServer::run() {
   // The thread's timer slack is 1 µs instead of the default 50, so those sleeps are as short
   // as asked (the server is the one thread whose wake-up delays other processes).
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-  // The whole thread is a remote agent for ThreadSanitizer (core/tsan.hpp): besides executing
+  // The whole thread is a remote agent for ThreadSanitizer (common/tsan.hpp): besides executing
   // requests, its MPI calls run Open MPI's progress engine for this process's other requests
   // too, copying received data into the application's buffers; the application reads them after
   // the request completed, an ordering made by MPI's request flags, which TSan cannot see. Its

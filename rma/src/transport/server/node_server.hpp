@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -29,15 +30,18 @@ namespace armada::rma::detail {
 class NodeMemory;
 class Registry;
 
+// The server transport's settings: its rows (init.cpp) fill them and hold the defaults.
 struct ServerSettings {
-  int buffers = 4;                   // request buffers per client (= origin credits)
-  std::size_t inline_bytes = 4096;   // payload carried in the request message itself
-  std::size_t chunk = 256 * 1024;    // pipeline chunk of larger payloads
-  bool poll = false;                 // never sleep when idle
-  int awake_us = 1000;               // keep polling this long after the last request
-  int sleep_max_us = 200;            // idle backoff ceiling
-  bool origin_progress = true;       // origin side: a thread completes nonblocking gets
-  bool direct = false;               // the server copies data to/from origins on its host (direct.hpp)
+  int buffers;                 // ARMADA_SERVER_BUFFERS: request buffers per client (= origin credits)
+  std::size_t inline_bytes;    // ARMADA_SERVER_INLINE: payload carried in the request message itself
+  std::size_t chunk;           // ARMADA_SERVER_CHUNK: pipeline chunk of larger payloads
+  bool poll;                   // ARMADA_SERVER_POLL: never sleep when idle
+  int awake_us;                // ARMADA_SERVER_AWAKE_US: keep polling this long after the last request
+  int sleep_max_us;            // ARMADA_SERVER_SLEEP_MAX_US: idle backoff ceiling
+  bool origin_progress;        // ARMADA_SERVER_ORIGIN_PROGRESS: origin side: a thread completes nonblocking gets
+  int cluster;                 // ARMADA_SERVER_CLUSTER: servers per cooperative cluster
+  std::string direct_setting;  // ARMADA_SERVER_DIRECT: auto, on, off
+  bool direct;                 // the probe's answer: the server copies data to/from origins on its host (direct.hpp)
 };
 
 /// Which server an origin sends a request for a target to, and which server executes it.

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {

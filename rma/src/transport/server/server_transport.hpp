@@ -49,7 +49,6 @@ class ServerTransport final : public Transport {
   ServerTransport(int rank, MPI_Comm comm, ServerMap map, ServerSettings settings, std::unique_ptr<NodeServer> node_server,
                   long rss_growth_kb);
   ~ServerTransport() override;  // stops the node server, then the completer thread
-  const char* name() const noexcept override { return "server"; }
   TransportCaps caps() const noexcept override;
 
   std::uint64_t strided(const StridedOp& op, bool blocking) override;

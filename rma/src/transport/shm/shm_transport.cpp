@@ -4,7 +4,7 @@
 #include <memory>
 #include <cstring>
 
-#include "core/check.hpp"
+#include "common/check.hpp"
 #include "transport/base/locks.hpp"
 #include "transport/plugin.hpp"
 

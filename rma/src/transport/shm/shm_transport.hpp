@@ -13,7 +13,6 @@ class ShmTransport final : public Transport {
  public:
   ShmTransport(NodeMemory& memory, int my_rank) noexcept : memory_(memory), my_rank_(my_rank) {}
 
-  const char* name() const noexcept override { return "shm"; }
   TransportCaps caps() const noexcept override;
 
   std::uint64_t strided(const StridedOp& op, bool blocking) override;

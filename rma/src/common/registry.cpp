@@ -1,4 +1,4 @@
-#include "core/registry.hpp"
+#include "common/registry.hpp"
 
 #include <algorithm>
 

@@ -1,12 +1,14 @@
+// The error vocabulary of rma/src: the public exceptions' constructors and the throw_* helpers
+// every folder uses (common/check.hpp), with the "[rank N] " prefix of their messages.
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "armada/rma/error.hpp"
 #include "armada/rma/types.hpp"
-#include "core/check.hpp"
-#include "core/mpi_errors.hpp"
-#include "core/state.hpp"
+#include "common/check.hpp"
+#include "common/mpi_errors.hpp"
 
 namespace armada::rma {
 
@@ -34,8 +36,16 @@ const char* to_string(AccType type) noexcept {
 
 namespace detail {
 
+namespace {
+// The world rank messages name, -1 outside init..finalize (the core sets it: set_message_rank).
+std::atomic<int> g_message_rank{-1};
+}  // namespace
+
+void set_message_rank(int rank) noexcept { g_message_rank.store(rank, std::memory_order_relaxed); }
+
 std::string rank_prefix() {
-  return g_state ? "[rank " + std::to_string(g_state->rank) + "] " : std::string();
+  const int rank = g_message_rank.load(std::memory_order_relaxed);
+  return rank >= 0 ? "[rank " + std::to_string(rank) + "] " : std::string();
 }
 
 void throw_invalid(const char* op, const char* argument, const std::string& value,
@@ -68,10 +78,6 @@ std::string to_hex(const void* p) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%p", p);
   return buf;
-}
-
-void require_init(const char* op) {
-  if (!g_state) throw_state(op, "the rma runtime is not initialized (call armada::rma::init first)");
 }
 
 }  // namespace detail

@@ -1,5 +1,6 @@
-// Argument checking for the public API. Every check runs before any byte moves and throws
-// InvalidArgument naming the rank, the operation, the argument and the value.
+// Argument checks and error construction for every folder of rma/src. Every check runs before
+// any byte moves and throws InvalidArgument naming the rank, the operation, the argument and the
+// value. A leaf: it knows no runtime state (the core tells it the rank, set_message_rank).
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,8 @@ namespace armada::rma::detail {
 
 /// "[rank 3] " once the runtime is up, "" before.
 std::string rank_prefix();
+/// The rank rank_prefix() names: the core sets it at init and -1 at finalize.
+void set_message_rank(int rank) noexcept;
 
 [[noreturn]] void throw_invalid(const char* op, const char* argument, const std::string& value,
                                 const std::string& reason);
@@ -20,8 +23,5 @@ std::string rank_prefix();
 [[noreturn]] void throw_unsupported(const char* op, const std::string& reason);
 
 std::string to_hex(const void* p);
-
-/// Throws StateError unless the runtime is initialized.
-void require_init(const char* op);
 
 }  // namespace armada::rma::detail

@@ -282,10 +282,21 @@ TEST(CApiFortranView, PatchOperationsSeeTheTransposedIndexSpace) {
   long total = 0;
   EXPECT_EQ(armada_ga_gather(counter, 1, last, &total), ARMADA_GA_OK);
   EXPECT_EQ(total, 2L * nranks());
-  // Errors name the Fortran entry point and say how values are shown.
+  // Patch errors speak the Fortran view's own terms: the caller's one-based values in Fortran
+  // order, the array as Fortran declares it; armada_gaf_check_patch says the same without moving data.
   const int64_t bad_hi[2] = {4, 4};
   EXPECT_EQ(armada_gaf_get(g, flo, bad_hi, sub.data(), nullptr), ARMADA_GA_ERR_ARG);
-  EXPECT_NE(message().find("(in armada_gaf_get; values as in the C view"), std::string::npos) << message();
+  EXPECT_NE(message().find("armada_gaf_get: argument 'hi' = [4, 4]: array 'F' (real(8), dims [3, 4]): hi(1) = 4 is "
+                           "past dims(1) = 3"),
+            std::string::npos)
+      << message();
+  EXPECT_EQ(message().find("C view"), std::string::npos) << message();
+  EXPECT_EQ(armada_gaf_check_patch(g, flo, bad_hi, nullptr), ARMADA_GA_ERR_ARG);
+  EXPECT_NE(message().find("hi(1) = 4 is past dims(1) = 3"), std::string::npos) << message();
+  const int64_t fhi[2] = {3, 4}, short_ld[1] = {2};
+  EXPECT_EQ(armada_gaf_check_patch(g, flo, fhi, short_ld), ARMADA_GA_ERR_ARG);
+  EXPECT_NE(message().find("ld(1) = 2 is less than the patch's extent 3 in dimension 1"), std::string::npos) << message();
+  EXPECT_EQ(armada_gaf_check_patch(g, flo, fhi, nullptr), ARMADA_GA_OK) << message();
   const int64_t zero_index[2] = {0, 1};
   EXPECT_EQ(armada_gaf_locate(g, zero_index, &owner_f), ARMADA_GA_ERR_ARG) << "index 0 is below a Fortran lower bound";
   EXPECT_EQ(armada_ga_destroy(counter), ARMADA_GA_OK);

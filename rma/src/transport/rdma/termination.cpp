@@ -13,8 +13,13 @@ constexpr int kSignals[] = {SIGTERM, SIGINT, SIGHUP};
 constexpr int kCount = sizeof kSignals / sizeof kSignals[0];
 
 struct sigaction g_previous[kCount];
-std::atomic<int> g_depth{0};    // live TerminationDeferred objects
-std::atomic<int> g_pending{0};  // the signal noted meanwhile (0: none)
+// One word, so that noting a signal and ending the last deferral cannot interleave (a handler in
+// another thread that saw a deferral live must not note its signal after that deferral ended
+// and looked for one: the signal would be lost and the launcher's SIGKILL, a second later, could
+// land inside the window). Bits 0-7: the signal noted (0: none); above: live deferrals.
+constexpr unsigned kDepthUnit = 1u << 8;
+constexpr unsigned kSignalMask = kDepthUnit - 1;
+std::atomic<unsigned> g_state{0};
 
 int index_of(int signo) {
   for (int i = 0; i < kCount; ++i)
@@ -37,9 +42,10 @@ void forward(int signo, siginfo_t* info, void* context) {
 }
 
 void on_signal(int signo, siginfo_t* info, void* context) {
-  if (g_depth.load(std::memory_order_acquire) > 0) {
-    g_pending.store(signo, std::memory_order_release);
-    return;
+  unsigned state = g_state.load(std::memory_order_acquire);
+  while (state >= kDepthUnit) {  // a deferral is live: note the signal (the first one noted wins)
+    const unsigned noted = (state & kSignalMask) ? state : state | static_cast<unsigned>(signo);
+    if (g_state.compare_exchange_weak(state, noted, std::memory_order_acq_rel)) return;
   }
   forward(signo, info, context);
 }
@@ -63,12 +69,17 @@ void install_once() {
 
 TerminationDeferred::TerminationDeferred() {
   install_once();
-  g_depth.fetch_add(1, std::memory_order_acq_rel);
+  g_state.fetch_add(kDepthUnit, std::memory_order_acq_rel);
 }
 
 TerminationDeferred::~TerminationDeferred() {
-  if (g_depth.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  if (const int signo = g_pending.exchange(0, std::memory_order_acq_rel)) forward(signo, nullptr, nullptr);
+  unsigned state = g_state.load(std::memory_order_acquire);
+  unsigned next = 0;
+  do {  // the last deferral to end takes the noted signal with it, in the same step
+    next = state - kDepthUnit;
+    if (next < kDepthUnit) next = 0;
+  } while (!g_state.compare_exchange_weak(state, next, std::memory_order_acq_rel));
+  if (next == 0 && (state & kSignalMask)) forward(static_cast<int>(state & kSignalMask), nullptr, nullptr);
 }
 
 }  // namespace armada::rma::detail::rdma

@@ -58,9 +58,10 @@ def main():
     for size in sizes:
         n = size // 8
         key = slice(lo, lo + n)
-        # Large patches: enough calls per round (>= 40) that a round lasts milliseconds, not one
-        # page-fault-prone call.
-        iterations = max(40, base_iterations * 8192 // size) if size > 65536 else base_iterations
+        # Large patches: enough calls per round (>= 200 in a full run) that a round lasts tens of
+        # milliseconds: with 40 calls (a few ms) one preemption on this 2-core VM moved a round's
+        # median by several percent, the size of the difference measured at 1 MiB.
+        iterations = max(base_iterations // 10, base_iterations * 8192 // size) if size > 65536 else base_iterations
         data = np.arange(n, dtype=np.float64) + size
         out = np.empty(n)
         for what in ("put", "get"):

@@ -74,10 +74,18 @@ def label_of(record):
     return bench.replace("_", " ")
 
 
+def figure(value):
+    """Four significant digits, never in exponent form (a table of times in µs reaches 1e4 and
+    more on a loaded machine; 18210 reads better than 1.821e+04 and parses as a plain number)."""
+    if value != 0 and abs(value) >= 1e4:
+        return f"{value:.0f}"
+    return f"{value:.4g}"
+
+
 def cell(values):
     if not values:
         return "-"
-    return f"{statistics.median(values):.4g} [{min(values):.4g}..{max(values):.4g}]"
+    return f"{figure(statistics.median(values))} [{figure(min(values))}..{figure(max(values))}]"
 
 
 if __name__ == "__main__":

@@ -509,6 +509,45 @@ std::string describe(const Array& a) {
   return "array '" + a.name() + "' (" + dtype_name(a.type()) + ", shape " + tuple_str(a.dims()) + ")";
 }
 
+namespace {
+
+// GlobalArray.get in CPython's vectorcall convention (METH_FASTCALL | METH_KEYWORDS). pybind11
+// 2.10 builds a dict for every call with keywords: 0.26 us of the 0.87 us of `a.get(key, out=b)`
+// at 8 B (positional: 0.61 us), and `out=` is how NumPy users write it. This reads the keyword
+// names in place; the conversions and the checks are get_as's, as for every other entry point.
+PyObject* get_fastcall(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  constexpr const char* names[] = {"index", "out"};
+  PyObject* given[2] = {nullptr, nullptr};
+  if (nargs > 2) return PyErr_Format(PyExc_TypeError, "GlobalArray.get() takes at most 2 arguments (%zd given)", nargs);
+  for (Py_ssize_t i = 0; i < nargs; ++i) given[i] = args[i];
+  const Py_ssize_t keywords = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < keywords; ++k) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+    int which = -1;
+    for (int n = 0; n < 2 && which < 0; ++n)
+      if (PyUnicode_CompareWithASCIIString(name, names[n]) == 0) which = n;
+    if (which < 0) return PyErr_Format(PyExc_TypeError, "GlobalArray.get() got an unexpected keyword argument '%U'", name);
+    if (given[which])
+      return PyErr_Format(PyExc_TypeError, "GlobalArray.get() got multiple values for argument '%s'", names[which]);
+    given[which] = args[nargs + k];
+  }
+  try {
+    Array& a = py::cast<Array&>(py::handle(self));
+    return get_as("GlobalArray.get", a, given[0] ? given[0] : Py_Ellipsis, given[1] ? given[1] : Py_None).release().ptr();
+  } catch (...) {
+    set_python_error();
+    return nullptr;
+  }
+}
+
+PyMethodDef g_get_method{
+    "get", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&get_fastcall)), METH_FASTCALL | METH_KEYWORDS,
+    "get($self, /, index=..., out=None)\n--\n\n"
+    "The patch a[index] as a NumPy array (a one-sided get); into `out` when given (no copy when out is "
+    "C-contiguous or a row-major box of the array's dtype)."};
+
+}  // namespace
+
 void bind_array(py::module_& m) {
   py::class_<Request>(m, "Request", "The operations of one nonblocking get, put or acc.")
       .def("wait", &Request::wait,
@@ -516,13 +555,12 @@ void bind_array(py::module_& m) {
       .def("done", &Request::done, "True once the operations completed (then wait() returns at once).");
 
   py::class_<Array> cls(m, "GlobalArray", "A distributed N-d array (docs/python.md).");
+  PyObject* get_method = PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls.ptr()), &g_get_method);
+  if (!get_method) throw py::error_already_set();
+  cls.attr("get") = py::reinterpret_steal<py::object>(get_method);
   cls.def("__getitem__", [](Array& a, py::handle key) { return get_as("GlobalArray.__getitem__", a, key, py::none()); },
           py::arg("index"))
       .def("__setitem__", &put, py::arg("index"), py::arg("value"))
-      .def("get", [](Array& a, py::handle key, py::handle out) { return get_as("GlobalArray.get", a, key, out); },
-           py::arg("index") = py::ellipsis(), py::arg("out") = py::none(),
-           "The patch a[index] as a NumPy array (a one-sided get); into `out` when given (no copy when "
-           "out is C-contiguous or a row-major box of the array's dtype).")
       .def("put", &put, py::arg("index"), py::arg("value"), "a[index] = value (a one-sided put, broadcasting).")
       .def("acc", &acc, py::arg("index"), py::arg("value"), py::arg("alpha") = 1,
            "a[index] += alpha * value, atomically per element (a one-sided accumulate).")

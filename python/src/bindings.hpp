@@ -50,6 +50,10 @@ std::pair<ErrorKind, std::string> current_error();
 /// Registers armada.Error and its subclasses on `m` and translates C++ exceptions into them.
 void register_errors(py::module_& m);
 
+/// Sets the Python error of the exception being handled (inside a catch block), as the
+/// translator registered by register_errors does: for functions pybind11 does not call.
+void set_python_error();
+
 /// Runs `checks` (this rank's conversion of the arguments of collective call `op`), then agrees
 /// with the other members of `group`: when any member failed, every member raises (the failed
 /// ones their own error, the others one of the same kind naming the first failed rank), so no

@@ -100,10 +100,22 @@ void register_errors(py::module_& m) {
     } catch (const py::builtin_exception&) {
       throw;
     } catch (...) {
-      auto [kind, message] = current_error();
-      PyErr_SetString(g_error_classes[static_cast<int>(kind)], message.c_str());
+      set_python_error();
     }
   });
+}
+
+void set_python_error() {
+  try {
+    throw;
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (...) {
+    auto [kind, message] = current_error();
+    PyErr_SetString(g_error_classes[static_cast<int>(kind)], message.c_str());
+  }
 }
 
 void agree_on_error(const char* op, const rma::Group& group, ErrorKind kind, const std::string& message) {

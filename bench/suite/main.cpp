@@ -110,8 +110,10 @@ void run_pass(bs::Pass& p) {
     }
     p.acc_src = static_cast<double*>(rma::allocate_local(R));
     for (std::size_t i = 0; i < R / 8; ++i) p.acc_src[i] = bs::acc_value(i);
-    p.recv = static_cast<std::byte*>(rma::allocate_local(R));
-    std::memset(p.recv, 0, R);
+    for (std::byte** b : {&p.recv, &p.link_recv}) {
+      *b = static_cast<std::byte*>(rma::allocate_local(R));
+      std::memset(*b, 0, R);
+    }
   }
   if (p.me == 1) {
     std::memset(p.seg, 0, p.layout.target_bytes());
@@ -122,9 +124,12 @@ void run_pass(bs::Pass& p) {
     }
     // Ping-pong and stream buffers: rotated over R like every buffer, or one per message of a round.
     const std::size_t echo_bytes = std::max(R, static_cast<std::size_t>(bs::kStreamWindow) * ((p.max_bytes + 4095) / 4096 * 4096));
-    p.echo = static_cast<std::byte*>(rma::allocate_local(echo_bytes));
-    std::memset(p.echo, 0, echo_bytes);
+    for (std::byte** b : {&p.echo, &p.link_echo}) {
+      *b = static_cast<std::byte*>(rma::allocate_local(echo_bytes));
+      std::memset(*b, 0, echo_bytes);
+    }
   }
+  p.link.open(p.comm, 0, 1);
   rma::barrier();
   std::string pinning = "not pinned";
   if (o.pin && p.me <= 1) pinning = bench::pin_to_cpu_index(p.me);
@@ -138,6 +143,7 @@ void run_pass(bs::Pass& p) {
                    bench::field("reps", static_cast<long long>(o.reps)), bench::field("rep_ms", o.rep_seconds * 1000),
                    bench::field("mpi_window", std::string(p.win.ok() ? "yes" : "no: " + p.win.error())),
                    bench::field("mpi_route", std::string(p.same_host ? "shared memory" : "network")),
+                   bench::field("tcp_socket", p.link.ok() ? p.link.peer_address() : "no: " + p.link.error()),
                    bench::field("OMPI_MCA_osc", bench::env_or("OMPI_MCA_osc", "(default)")),
                    bench::field("OMPI_MCA_btl", bench::env_or("OMPI_MCA_btl", "(default)")),
                    bench::field("server_poll", std::string(rma::config().flag("ARMADA_SERVER_POLL") ? "yes" : "no")),
@@ -157,7 +163,8 @@ void run_pass(bs::Pass& p) {
   bench::wait_sleeping(request);
 
   bench::restore_launch_affinity();
-  for (std::byte* b : {p.src, p.dst, p.mdst, p.recv, p.echo, p.scratch})
+  p.link.close();
+  for (std::byte* b : {p.src, p.dst, p.mdst, p.recv, p.link_recv, p.echo, p.link_echo, p.scratch})
     if (b) rma::free_local(b);
   if (cold) bs::close_peer_window(p);
   if (p.acc_src) rma::free_local(p.acc_src);

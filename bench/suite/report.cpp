@@ -238,6 +238,40 @@ std::string padded(std::string s, std::size_t width) {
   return s;
 }
 
+/// The record of `method` in run `run` (family, op, metric, bytes; 0 bytes: any), or null.
+const Record* find_method(const Report& report, int run, const char* family, const char* op, const char* metric,
+                          std::size_t bytes, const std::string& method) {
+  const HeadlineSpec h{"", family, op, metric, bytes, -1, "", true};
+  return find_record(report, run, h, method);
+}
+
+/// Under the headline of a run with the TCP socket baseline: the link's own limit between the
+/// same two ranks, and each Armada figure as a multiple of it (latency: of the socket's one-way
+/// time, lower is better; bandwidth: of its stream, higher is better).
+std::string link_lines(const Report& report, int run) {
+  const Record* one_way = find_method(report, run, "contig", "sendrecv", "latency", 8, "socket_pingpong_half");
+  const Record* stream = find_method(report, run, "contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream");
+  if (!one_way && !stream) return "";
+  std::string out = "   link limit (a plain TCP socket between ranks 0 and 1, same launch):";
+  if (one_way) out += " 8 B one-way " + figure(one_way->stats.median, "us") + ";";
+  if (stream) out += " 1 MiB stream " + figure(stream->stats.median, "GB/s") + ";";
+  out += "\n   armada as a multiple of it:";
+  struct Part { const char* label; const char* family; const char* op; const char* metric; std::size_t bytes; const Record* base; };
+  const Part parts[] = {{"8 B put", "contig", "put", "latency", 8, one_way},
+                        {"8 B get", "contig", "get", "latency", 8, one_way},
+                        {"fetch-add", "atomic", "fetch_add", "latency", 0, one_way},
+                        {"1 MiB put", "contig", "put", "bandwidth", 1 << 20, stream},
+                        {"1 MiB get", "contig", "get", "bandwidth", 1 << 20, stream}};
+  for (const Part& part : parts) {
+    const Record* a = find_method(report, run, part.family, part.op, part.metric, part.bytes, "armada");
+    if (!a || !part.base || part.base->stats.median == 0) continue;
+    char text[64];
+    std::snprintf(text, sizeof text, " %s %.3gx;", part.label, a->stats.median / part.base->stats.median);
+    out += text;
+  }
+  return out + "\n";
+}
+
 }  // namespace
 
 std::vector<HeadlineRow> headline_rows(const Report& report, int run) {
@@ -292,6 +326,7 @@ std::string headline_table(const Report& report) {
       }
       out += line + "\n";
     }
+    out += link_lines(report, static_cast<int>(i));
     if (other_route(cfg))
       out += "   * other route: " + route_note(cfg) + "; the ratio compares two routes, not two implementations.\n";
   }

@@ -18,6 +18,7 @@
 #include "common/mpi_baseline.hpp"
 #include "common/pattern.hpp"
 #include "common/progress.hpp"
+#include "common/socket_baseline.hpp"
 #include "common/results.hpp"
 #include "common/sizes.hpp"
 #include "suite/options.hpp"
@@ -64,11 +65,12 @@ using bench::Rotation;
 
 enum class Cmd : std::int64_t {
   Quit, Fill, Check, CheckStrided, CheckDoubles, CheckScatter, SetLong, GetLong, Echo, StreamReceive, CheckStream,
-  Spin, MixedAtomic, Cold, ServerStats, UcxBaseline
+  Spin, MixedAtomic, Cold, ServerStats, UcxBaseline, SocketEcho, SocketStreamReceive
 };
 /// Target memory a command names: the rma segment, the MPI window, or the shared-memory window of
-/// the cold family's peer baseline (same layout).
-enum class Mem : std::int64_t { Segment, Window, Peer };
+/// the cold family's peer baseline (same layout); Link: the target's receive buffers of the TCP
+/// socket baseline (CheckStream only).
+enum class Mem : std::int64_t { Segment, Window, Peer, Link };
 struct Command {
   Cmd cmd;
   Mem mem = Mem::Segment;
@@ -104,6 +106,9 @@ struct Pass {
   double* acc_src = nullptr;      // origin: R bytes of doubles acc_value(i)
   std::byte* scratch = nullptr;   // origin: R bytes, destination of the local baselines (memcpy, axpy, scatter)
   std::byte* echo = nullptr;      // target: the region (or kStreamWindow pages-rounded max_bytes), echo and stream receive buffers
+  SocketLink link;                // ranks 0 and 1: a plain TCP connection, the link's own limit
+  std::byte* link_recv = nullptr; // origin: R bytes, the socket ping-pong's echoes
+  std::byte* link_echo = nullptr; // target: like echo, for the socket ping-pong and stream
   bool same_host = false;         // ranks 0 and 1 share a host (MPI then goes over shared memory)
   MPI_Comm pair = MPI_COMM_NULL;  // ranks 0 and 1 when they share a host: the peer window's communicator
   MPI_Win peer_win = MPI_WIN_NULL;

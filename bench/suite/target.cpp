@@ -222,6 +222,14 @@ void serve(Pass& p) {
         answer(p, 0);
         stream_receive(p.comm, 0, kTagData, kTagAck, p.echo, z(m.a), kStreamWindow, z(m.b), rotation(m.a, m.c, m.d), z(m.e));
         break;
+      case Cmd::SocketEcho:  // as Echo, over the TCP socket
+        answer(p, 0);
+        p.link.echo(p.link_echo, z(m.a), z(m.b), rotation(m.a, m.c, m.d), z(m.e));
+        break;
+      case Cmd::SocketStreamReceive:  // a bytes, b messages, c d: buffer rotation step and count, e: first message
+        answer(p, 0);
+        p.link.stream_receive(p.link_echo, z(m.a), z(m.b), rotation(m.a, m.c, m.d), z(m.e));
+        break;
       case Cmd::Spin:
         spin(p);
         break;
@@ -238,10 +246,13 @@ void serve(Pass& p) {
         server_stats_reply(p);
         break;
       case Cmd::CheckStream: {  // a bytes, b seed, c step, d buffers used: each holds the pattern of its offset
+        // mem: Segment for the MPI stream's buffers, Link for the TCP socket's.
+        const bool socket = m.mem == Mem::Link;
+        std::byte* buffers = socket ? p.link_echo : p.echo;
         bool ok = true;
         for (std::size_t i = 0; i < z(m.d) && ok; ++i)
-          ok = check(p, "MPI stream receive buffer " + std::to_string(i),
-                     check_pattern(p.echo + i * z(m.c), z(m.a), u(m.b), i * z(m.c) / 8));
+          ok = check(p, std::string(socket ? "TCP socket" : "MPI") + " stream receive buffer " + std::to_string(i),
+                     check_pattern(buffers + i * z(m.c), z(m.a), u(m.b), i * z(m.c) / 8));
         answer(p, ok ? 0 : 1);
         break;
       }

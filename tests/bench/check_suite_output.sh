@@ -52,6 +52,12 @@ for m in "put armada" "put peer_store" "put mpi_put_flush" "get_chain armada" "g
   has server cold $m
 done
 has server memory node_server "rank 1"
+# The link's own limit (a plain TCP socket between ranks 0 and 1) beside every transport's figures,
+# its echoes and stream checked like MPI's, and its line under each headline.
+for t in shm server; do
+  has $t contig sendrecv socket_pingpong_half
+  has $t contig sendrecv socket_stream
+done
 if grep -q '"transport":"shm",[^}]*"family":"memory"' "$dir/armada-bench.json"; then fail "a node server reported on the shm pass"; fi
 for t in shm server mpi-rma rdma; do
   grep -q "{\"transport\":\"$t\",[^}]*\"status\":\"\(ok\|not available in this build[^\"]*\)\"" "$dir/armada-bench.json" ||
@@ -85,6 +91,10 @@ sed -n "/^== server/,/^== /p" "$log" | grep -q 'other route\* (' || fail "the se
 grep -q '^   \* other route: Armada through the server transport, the MPI baseline over shared memory' "$log" ||
   fail "no footnote explaining the other route"
 if sed -n "/^== shm/,/^== server/p" "$log" | grep -q 'other route'; then fail "the shm pass's ratios are labelled as another route"; fi
+grep -q "^   link limit (a plain TCP socket between ranks 0 and 1, same launch): 8 B one-way [0-9.e+-]* us; 1 MiB stream [0-9.e+-]* GB/s;" "$log" ||
+  fail "no link limit under the headline: $(cat "$log")"
+grep -q "^   armada as a multiple of it: 8 B put [0-9.e+-]*x; 8 B get [0-9.e+-]*x; fetch-add [0-9.e+-]*x; 1 MiB put [0-9.e+-]*x; 1 MiB get [0-9.e+-]*x;" "$log" ||
+  fail "no armada figures against the link limit: $(cat "$log")"
 # Without gnuplot: exit status 4 and a message that says what to install.
 out=$(PATH=/nonexistent "$exe" --plot "$dir/armada-bench.json" --output-dir "$dir/nognuplot" 2>&1)
 rc=$?

@@ -401,6 +401,28 @@ TEST(Route, TheMpiBaselineTravelsAnotherRouteOnlyWhereTheTransportsDiffer) {
   EXPECT_FALSE(suite::baseline_other_route(server, "per_segment"));  // Armada against Armada
 }
 
+// The link's own limit (the TCP socket baseline) is printed under the headline of the pass that
+// measured it, with Armada's latencies and bandwidths as multiples of it; passes without it have
+// no such line.
+TEST(Headline, TheLinkLimitLineComparesArmadaWithTheSocketOfItsOwnPass) {
+  suite::Report rep = two_passes();
+  rep.records.push_back(record("contig", "sendrecv", "socket_pingpong_half", "latency", 8, 8, 0.5, 1));
+  rep.records.push_back(record("contig", "sendrecv", "socket_stream", "bandwidth", 1 << 20, 1 << 20, 20, 1));
+  const std::string table = suite::headline_table(rep);
+  const std::size_t server = table.find("== server");
+  ASSERT_NE(server, std::string::npos) << table;
+  const std::size_t link = table.find("   link limit (a plain TCP socket between ranks 0 and 1, same launch): 8 B one-way "
+                                      "0.5 us; 1 MiB stream 20 GB/s;\n");
+  ASSERT_NE(link, std::string::npos) << table;
+  EXPECT_GT(link, server) << "under its own pass";
+  EXPECT_EQ(table.find("link limit"), link + 3) << "the shm pass (printed first) has no socket figures";
+  EXPECT_EQ(table.find("link limit", link + 4), std::string::npos) << "one line per pass that measured it";
+  EXPECT_NE(table.find("   armada as a multiple of it: 8 B put 2x; 8 B get 3x; fetch-add 1x; 1 MiB put 0.5x; 1 MiB get "
+                       "0.4x;\n"),
+            std::string::npos)
+      << table;
+}
+
 TEST(Headline, SevenMeasuresPerPassEachWithItsMpiBaseline) {
   const suite::Report rep = two_passes();
   const auto rows = suite::headline_rows(rep, 0);

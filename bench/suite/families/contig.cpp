@@ -22,7 +22,7 @@ struct Step {
   bool acc;       // n is a multiple of 8: the accumulate contestants run
   std::byte *A, *B, *C, *D;
   std::size_t n_put = 0, n_putf = 0, n_get = 0, n_acc = 0, n_acc2 = 0, n_mput = 0, n_mget = 0, n_macc = 0,
-              n_ping = 0, n_stream = 0, n_copy = 0;
+              n_ping = 0, n_stream = 0, n_copy = 0, n_sping = 0, n_sstream = 0;
 };
 
 /// A run(k) of k calls of op(i) and, inside the time, the fence completing the last of them.
@@ -110,6 +110,28 @@ void add_two_sided(Step& s, std::vector<Contestant>& cs, std::vector<std::string
   ops.push_back("sendrecv");
 }
 
+/// The link's own limit (common/socket_baseline.hpp): the same ping-pong and stream over a plain
+/// TCP socket between the two ranks, into buffers of their own (verified apart from MPI's).
+void add_socket(Step& s, std::vector<Contestant>& cs, std::vector<std::string>& ops) {
+  Pass& p = s.p;
+  cs.emplace_back("socket_pingpong_half", [&s, &p](std::size_t k) {
+    call(p, T, {Cmd::SocketEcho, Mem::Link, i64(s.n), i64(k), i64(s.rot.step), i64(s.rot.count), i64(s.n_sping)});
+    const double t = p.link.pingpong(p.src, p.link_recv, s.n, k, s.rot, s.n_sping);
+    s.n_sping += k;
+    return t;
+  });
+  cs.back().per_iter = 2;
+  ops.push_back("sendrecv");
+  cs.emplace_back("socket_stream", [&s, &p](std::size_t k) {
+    call(p, T, {Cmd::SocketStreamReceive, Mem::Link, i64(s.n), i64(k), i64(s.stream_rot.step), i64(s.stream_rot.count),
+                i64(s.n_sstream)});
+    const double t = p.link.stream_send(p.src, s.n, k, s.stream_rot, s.n_sstream);
+    s.n_sstream += k;
+    return t;
+  });
+  ops.push_back("sendrecv");
+}
+
 /// What the node's memory system gives without any transport: a copy, and dst += scale * src.
 void add_local(Step& s, std::vector<Contestant>& cs, std::vector<std::string>& ops) {
   cs.emplace_back("memcpy", timed([&s] {
@@ -184,14 +206,16 @@ bool verify(Step& s, const Outcome& o) {
   if (o.method == "mpi_put_flush") return remote(Mem::Window, L.a(), s.n_mput);
   if (o.method == "armada") return check_gets(s, p.dst, s.n_get, what);
   if (o.method == "mpi_get_flush") return check_gets(s, p.mdst, s.n_mget, what);
-  if (o.method == "mpi_pingpong_half") {
+  const bool socket = o.method.rfind("socket_", 0) == 0;
+  if (o.method == "mpi_pingpong_half" || o.method == "socket_pingpong_half") {
+    std::byte* echoes = socket ? p.link_recv : p.recv;
     bool ok = true;
-    for (std::size_t i = 0; i < used(s.n_ping, s.rot) && ok; ++i)
-      ok = local_check(p, what + " echo " + std::to_string(i), check_pattern(p.recv + s.rot.offset(i), s.n, s.seed, s.rot.offset(i) / 8));
+    for (std::size_t i = 0; i < used(socket ? s.n_sping : s.n_ping, s.rot) && ok; ++i)
+      ok = local_check(p, what + " echo " + std::to_string(i), check_pattern(echoes + s.rot.offset(i), s.n, s.seed, s.rot.offset(i) / 8));
     return ok;
   }
-  return remote_ok(p, T, {Cmd::CheckStream, Mem::Segment, i64(s.n), i64(s.seed), i64(s.stream_rot.step),
-                          i64(used(s.n_stream, s.stream_rot))}, what);
+  return remote_ok(p, T, {Cmd::CheckStream, socket ? Mem::Link : Mem::Segment, i64(s.n), i64(s.seed), i64(s.stream_rot.step),
+                          i64(used(socket ? s.n_sstream : s.n_stream, s.stream_rot))}, what);
 }
 
 void rows(Pass& p, std::size_t n, std::vector<Outcome>& out) {
@@ -210,6 +234,8 @@ void rows(Pass& p, std::size_t n, std::vector<Outcome>& out) {
   if (Outcome* s2 = find(out, "armada_scale2")) row(p, "acc scale 2", n, unit, *s2, find(out, "armada", "acc"));
   row(p, "MPI send/recv ping-pong, half", n, unit, *find(out, "mpi_pingpong_half"), nullptr);
   row(p, "MPI send/recv stream (window 8)", n, unit, *find(out, "mpi_stream"), nullptr);
+  if (Outcome* ping = find(out, "socket_pingpong_half")) row(p, "TCP socket ping-pong, half", n, unit, *ping, nullptr);
+  if (Outcome* stream = find(out, "socket_stream")) row(p, "TCP socket stream", n, unit, *stream, nullptr);
 }
 
 void contig_size(Pass& p, std::size_t si) {
@@ -232,6 +258,7 @@ void contig_size(Pass& p, std::size_t si) {
   add_armada(s, cs, ops);
   if (p.win.ok()) add_mpi_one_sided(s, cs, ops);
   add_two_sided(s, cs, ops);
+  if (p.link.ok()) add_socket(s, cs, ops);
   add_local(s, cs, ops);
   std::vector<Outcome> out = run_all(p, cs, ops);
   for (Outcome& o : out) {
@@ -272,6 +299,7 @@ void family_contig(Pass& p) {
   for (std::size_t si = 0; si < p.opt->sizes.size(); ++si) contig_size(p, si);
   get_after_idle(p);
   if (!p.win.ok()) p.table->note("MPI RMA baselines unavailable: " + p.win.error());
+  if (!p.link.ok()) p.table->note("TCP socket baseline unavailable: " + p.link.error());
 }
 
 }  // namespace armada::bench::suite

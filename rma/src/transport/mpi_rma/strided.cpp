@@ -44,22 +44,14 @@ std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
     ltype = local_type.get();
     rtype = remote_type.get();
   }
+  const int rank = window_rank_of(slice);
+  const MPI_Request request = mpi_rma::call(op.kind, blocking, op.local, count, ltype, rank, disp, count, rtype, window_of(slice));
   if (blocking) {
-    if (put) {
-      MPI_Put(op.local, count, ltype, window_rank_of(slice), disp, count, rtype, window_of(slice));
-      MPI_Win_flush(window_rank_of(slice), window_of(slice));
-    } else {
-      MPI_Get(op.local, count, ltype, window_rank_of(slice), disp, count, rtype, window_of(slice));
-      MPI_Win_flush_local(window_rank_of(slice), window_of(slice));
-    }
+    if (put) MPI_Win_flush(rank, window_of(slice));
+    else MPI_Win_flush_local(rank, window_of(slice));
     return 0;
   }
-  MPI_Request request;
-  if (put)
-    MPI_Rput(op.local, count, ltype, window_rank_of(slice), disp, count, rtype, window_of(slice), &request);
-  else
-    MPI_Rget(op.local, count, ltype, window_rank_of(slice), disp, count, rtype, window_of(slice), &request);
-  return remember(request, window_of(slice), window_rank_of(slice), put, nullptr);
+  return remember(request, window_of(slice), rank, put, nullptr);
 }
 
 std::uint64_t MpiRmaTransport::transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
@@ -166,15 +158,13 @@ std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
     remote_type = mpi_rma::strided_side(name, op.shape, true, element, esize);
     ttype = remote_type.get();
   }
+  const int rank = window_rank_of(slice);
+  const MPI_Request request =
+      mpi_rma::call(OpKind::Acc, blocking, origin, origin_count, otype, rank, disp, target_count, ttype, window_of(slice));
   if (blocking) {
-    MPI_Accumulate(origin, origin_count, otype, window_rank_of(slice), disp, target_count, ttype, MPI_SUM,
-                   window_of(slice));
-    MPI_Win_flush(window_rank_of(slice), window_of(slice));
+    MPI_Win_flush(rank, window_of(slice));
     return 0;
   }
-  MPI_Request request;
-  MPI_Raccumulate(origin, origin_count, otype, window_rank_of(slice), disp, target_count, ttype, MPI_SUM,
-                  window_of(slice), &request);
-  return remember(request, window_of(slice), window_rank_of(slice), true, std::move(staging));
+  return remember(request, window_of(slice), rank, true, std::move(staging));
 }
 }  // namespace armada::rma::detail

@@ -75,21 +75,7 @@ void MpiRmaTransport::batch_call(OpKind kind, bool blocking, const Slice& slice,
                                  int count, const void* remote, Pending& pending) {
   const MPI_Aint disp = window_displacement(slice, remote);
   const int rank = window_rank_of(slice);
-  MPI_Request r = MPI_REQUEST_NULL;
-  switch (kind) {
-    case OpKind::Put:
-      if (blocking) MPI_Put(local, count, element, rank, disp, count, element, window_of(slice));
-      else MPI_Rput(local, count, element, rank, disp, count, element, window_of(slice), &r);
-      break;
-    case OpKind::Get:
-      if (blocking) MPI_Get(local, count, element, rank, disp, count, element, window_of(slice));
-      else MPI_Rget(local, count, element, rank, disp, count, element, window_of(slice), &r);
-      break;
-    case OpKind::Acc:
-      if (blocking) MPI_Accumulate(local, count, element, rank, disp, count, element, MPI_SUM, window_of(slice));
-      else MPI_Raccumulate(local, count, element, rank, disp, count, element, MPI_SUM, window_of(slice), &r);
-      break;
-  }
+  const MPI_Request r = mpi_rma::call(kind, blocking, local, count, element, rank, disp, count, element, window_of(slice));
   if (!blocking) pending.requests.push_back(r);
 }
 
@@ -106,37 +92,6 @@ std::uint64_t MpiRmaTransport::batch_end(bool blocking, const Slice& slice, bool
   pending.staging = std::move(staging);
   return remember(std::move(pending));
 }
-
-namespace {
-
-// One MPI call of `kind` between the origin (buffer, count, type) and one `target_type` at
-// displacement 0 of `win`. Blocking: flushed (a get locally), and MPI_REQUEST_NULL returned.
-MPI_Request one_call(OpKind kind, bool blocking, const void* origin, int origin_count, MPI_Datatype origin_type,
-                     int rank, MPI_Datatype target_type, MPI_Win win) {
-  void* origin_mut = const_cast<void*>(origin);
-  MPI_Request request = MPI_REQUEST_NULL;
-  switch (kind) {
-    case OpKind::Put:
-      if (blocking) MPI_Put(origin, origin_count, origin_type, rank, 0, 1, target_type, win);
-      else MPI_Rput(origin, origin_count, origin_type, rank, 0, 1, target_type, win, &request);
-      break;
-    case OpKind::Get:
-      if (blocking) MPI_Get(origin_mut, origin_count, origin_type, rank, 0, 1, target_type, win);
-      else MPI_Rget(origin_mut, origin_count, origin_type, rank, 0, 1, target_type, win, &request);
-      break;
-    case OpKind::Acc:
-      if (blocking) MPI_Accumulate(origin, origin_count, origin_type, rank, 0, 1, target_type, MPI_SUM, win);
-      else MPI_Raccumulate(origin, origin_count, origin_type, rank, 0, 1, target_type, MPI_SUM, win, &request);
-      break;
-  }
-  if (blocking) {
-    if (kind == OpKind::Get) MPI_Win_flush_local(rank, win);
-    else MPI_Win_flush(rank, win);
-  }
-  return request;
-}
-
-}  // namespace
 
 std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) {
   const char* name = op_name(op.kind, true);
@@ -194,8 +149,12 @@ std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) 
   }
   const int rank = window_rank_of(slice);
   const MPI_Request request =
-      one_call(op.kind, blocking, origin, origin_count, otype, rank, remote_type.get(), window_of(slice));
-  if (blocking) return 0;
+      mpi_rma::call(op.kind, blocking, origin, origin_count, otype, rank, 0, 1, remote_type.get(), window_of(slice));
+  if (blocking) {
+    if (op.kind == OpKind::Get) MPI_Win_flush_local(rank, window_of(slice));
+    else MPI_Win_flush(rank, window_of(slice));
+    return 0;
+  }
   return remember(request, window_of(slice), rank, op.kind != OpKind::Get, std::move(staging));
 }
 

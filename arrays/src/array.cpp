@@ -302,123 +302,109 @@ void check_scale(const char* op, const Array::Impl& a, const void* scale) {
   if (!scale) detail::fail(op, &a, "scale", "null", "accumulate needs a scale factor");
 }
 
-}  // namespace
+// Every patch operation (get/put/acc, blocking or not, strided, periodic) takes this one path:
+// the form's checks, in the order the messages promise (patch, skip, buffer, scale), before
+// any byte moves, then one rma operation per owner, issued nonblocking into `hs`.
+struct PatchForm {
+  detail::Kind kind;
+  const char* op;
+  const Coord* skip = nullptr;  // the strided forms: every skip[d]-th index
+  bool periodic = false;        // the periodic forms: indices wrap around the array
+};
 
-// The nonblocking forms issue every owner's operation and return their handles.
-namespace {
-NbHandle make_nb(detail::Kind kind, const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi,
-                 const void* buf, const void* scale, const Coord& ld, std::vector<rma::Handle>& (*handles)(NbHandle&),
-                 std::unique_ptr<std::byte[]>& (*scale_of)(NbHandle&)) {
-  detail::check_patch(op, a, lo, hi);
-  const Coord bs = detail::buffer_strides(op, a, Patch{lo, hi}.extents(), ld);
-  check_buffer(op, a, buf, Patch{lo, hi}.extents());
+void issue_patch_op(const PatchForm& f, const Array::Impl& a, const Coord& lo, const Coord& hi, const void* buf,
+                    const void* scale, const Coord& ld, std::vector<rma::Handle>& hs) {
+  if (f.periodic) check_periodic(f.op, a, lo, hi);
+  else detail::check_patch(f.op, a, lo, hi);
+  if (f.skip) check_skip(f.op, a, *f.skip);
+  const Coord ext = f.skip ? strided_extents(lo, hi, *f.skip) : Patch{lo, hi}.extents();
+  const Coord bs = detail::buffer_strides(f.op, a, ext, ld);
+  check_buffer(f.op, a, buf, ext);
+  if (f.kind == detail::Kind::Acc) check_scale(f.op, a, scale);
+  if (f.periodic) detail::issue_periodic(f.kind, a, lo, hi, bytes(buf), bs, scale, hs);
+  else detail::issue_patch(f.kind, a, lo, hi, f.skip, bytes(buf), bs, scale, hs);
+}
+
+// The blocking forms: issue, then wait for every owner.
+void patch_op(const PatchForm& f, const Array::Impl& a, const Coord& lo, const Coord& hi, const void* buf,
+              const void* scale, const Coord& ld) {
+  std::vector<rma::Handle> hs;
+  issue_patch_op(f, a, lo, hi, buf, scale, ld, hs);
+  wait_all(hs);
+}
+
+// The nonblocking forms return the owners' handles. The caller's scale may die before the
+// wait: the handle keeps a copy.
+NbHandle nb_patch_op(const PatchForm& f, const Array::Impl& a, const Coord& lo, const Coord& hi, const void* buf,
+                     const void* scale, const Coord& ld, std::vector<rma::Handle>& (*handles)(NbHandle&),
+                     std::unique_ptr<std::byte[]>& (*scale_of)(NbHandle&)) {
   NbHandle h;
-  const void* s = nullptr;
-  if (kind == detail::Kind::Acc) {
-    check_scale(op, a, scale);
-    // The caller's scale may die before the wait: the handle keeps a copy.
+  const void* s = scale;
+  if (f.kind == detail::Kind::Acc && scale) {
     auto& copy = scale_of(h);
     copy = std::make_unique<std::byte[]>(a.esize);
     std::memcpy(copy.get(), scale, a.esize);
     s = copy.get();
   }
-  detail::issue_patch(kind, a, lo, hi, nullptr, bytes(buf), bs, s, handles(h));
+  issue_patch_op(f, a, lo, hi, buf, s, ld, handles(h));
   return h;
 }
+
 }  // namespace
 
 std::vector<rma::Handle>& NbHandle::handles_of(NbHandle& h) { return h.handles_; }
 std::unique_ptr<std::byte[]>& NbHandle::scale_of(NbHandle& h) { return h.scale_; }
 
 NbHandle Array::get_nb(const Coord& lo, const Coord& hi, void* buf, const Coord& ld) const {
-  return make_nb(detail::Kind::Get, "arrays::get_nb", checked("arrays::get_nb"), lo, hi, buf, nullptr, ld,
-                 &NbHandle::handles_of, &NbHandle::scale_of);
+  const PatchForm f{detail::Kind::Get, "arrays::get_nb"};
+  return nb_patch_op(f, checked(f.op), lo, hi, buf, nullptr, ld, &NbHandle::handles_of, &NbHandle::scale_of);
 }
 NbHandle Array::put_nb(const Coord& lo, const Coord& hi, const void* buf, const Coord& ld) {
-  return make_nb(detail::Kind::Put, "arrays::put_nb", checked("arrays::put_nb"), lo, hi, buf, nullptr, ld,
-                 &NbHandle::handles_of, &NbHandle::scale_of);
+  const PatchForm f{detail::Kind::Put, "arrays::put_nb"};
+  return nb_patch_op(f, checked(f.op), lo, hi, buf, nullptr, ld, &NbHandle::handles_of, &NbHandle::scale_of);
 }
 NbHandle Array::acc_nb(const Coord& lo, const Coord& hi, const void* buf, const void* scale, const Coord& ld) {
-  return make_nb(detail::Kind::Acc, "arrays::acc_nb", checked("arrays::acc_nb"), lo, hi, buf, scale, ld,
-                 &NbHandle::handles_of, &NbHandle::scale_of);
+  const PatchForm f{detail::Kind::Acc, "arrays::acc_nb"};
+  return nb_patch_op(f, checked(f.op), lo, hi, buf, scale, ld, &NbHandle::handles_of, &NbHandle::scale_of);
 }
 
 void Array::get(const Coord& lo, const Coord& hi, void* buf, const Coord& ld) const {
-  constexpr const char* op = "arrays::get";
-  const Impl& a = checked(op);
-  detail::check_patch(op, a, lo, hi);
-  const Coord bs = detail::buffer_strides(op, a, Patch{lo, hi}.extents(), ld);
-  check_buffer(op, a, buf, Patch{lo, hi}.extents());
-  std::vector<rma::Handle> hs;
-  detail::issue_patch(detail::Kind::Get, a, lo, hi, nullptr, bytes(buf), bs, nullptr, hs);
-  wait_all(hs);
+  const PatchForm f{detail::Kind::Get, "arrays::get"};
+  patch_op(f, checked(f.op), lo, hi, buf, nullptr, ld);
 }
 void Array::put(const Coord& lo, const Coord& hi, const void* buf, const Coord& ld) {
-  constexpr const char* op = "arrays::put";
-  const Impl& a = checked(op);
-  detail::check_patch(op, a, lo, hi);
-  const Coord bs = detail::buffer_strides(op, a, Patch{lo, hi}.extents(), ld);
-  check_buffer(op, a, buf, Patch{lo, hi}.extents());
-  std::vector<rma::Handle> hs;
-  detail::issue_patch(detail::Kind::Put, a, lo, hi, nullptr, bytes(buf), bs, nullptr, hs);
-  wait_all(hs);
+  const PatchForm f{detail::Kind::Put, "arrays::put"};
+  patch_op(f, checked(f.op), lo, hi, buf, nullptr, ld);
 }
 void Array::acc(const Coord& lo, const Coord& hi, const void* buf, const void* scale, const Coord& ld) {
-  constexpr const char* op = "arrays::acc";
-  const Impl& a = checked(op);
-  detail::check_patch(op, a, lo, hi);
-  const Coord bs = detail::buffer_strides(op, a, Patch{lo, hi}.extents(), ld);
-  check_buffer(op, a, buf, Patch{lo, hi}.extents());
-  check_scale(op, a, scale);
-  std::vector<rma::Handle> hs;
-  detail::issue_patch(detail::Kind::Acc, a, lo, hi, nullptr, bytes(buf), bs, scale, hs);
-  wait_all(hs);
+  const PatchForm f{detail::Kind::Acc, "arrays::acc"};
+  patch_op(f, checked(f.op), lo, hi, buf, scale, ld);
 }
-
-namespace {
-void strided_op(detail::Kind kind, const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi,
-                const Coord& skip, const void* buf, const void* scale, const Coord& ld) {
-  detail::check_patch(op, a, lo, hi);
-  check_skip(op, a, skip);
-  const Coord ext = strided_extents(lo, hi, skip);
-  const Coord bs = detail::buffer_strides(op, a, ext, ld);
-  check_buffer(op, a, buf, ext);
-  if (kind == detail::Kind::Acc) check_scale(op, a, scale);
-  std::vector<rma::Handle> hs;
-  detail::issue_patch(kind, a, lo, hi, &skip, bytes(buf), bs, scale, hs);
-  wait_all(hs);
-}
-void periodic_op(detail::Kind kind, const char* op, const Array::Impl& a, const Coord& lo, const Coord& hi,
-                 const void* buf, const void* scale, const Coord& ld) {
-  check_periodic(op, a, lo, hi);
-  const Coord ext = Patch{lo, hi}.extents();
-  const Coord bs = detail::buffer_strides(op, a, ext, ld);
-  check_buffer(op, a, buf, ext);
-  if (kind == detail::Kind::Acc) check_scale(op, a, scale);
-  std::vector<rma::Handle> hs;
-  detail::issue_periodic(kind, a, lo, hi, bytes(buf), bs, scale, hs);
-  wait_all(hs);
-}
-}  // namespace
 
 void Array::get_strided(const Coord& lo, const Coord& hi, const Coord& skip, void* buf, const Coord& ld) const {
-  strided_op(detail::Kind::Get, "arrays::get_strided", checked("arrays::get_strided"), lo, hi, skip, buf, nullptr, ld);
+  const PatchForm f{detail::Kind::Get, "arrays::get_strided", &skip};
+  patch_op(f, checked(f.op), lo, hi, buf, nullptr, ld);
 }
 void Array::put_strided(const Coord& lo, const Coord& hi, const Coord& skip, const void* buf, const Coord& ld) {
-  strided_op(detail::Kind::Put, "arrays::put_strided", checked("arrays::put_strided"), lo, hi, skip, buf, nullptr, ld);
+  const PatchForm f{detail::Kind::Put, "arrays::put_strided", &skip};
+  patch_op(f, checked(f.op), lo, hi, buf, nullptr, ld);
 }
 void Array::acc_strided(const Coord& lo, const Coord& hi, const Coord& skip, const void* buf, const void* scale,
                         const Coord& ld) {
-  strided_op(detail::Kind::Acc, "arrays::acc_strided", checked("arrays::acc_strided"), lo, hi, skip, buf, scale, ld);
+  const PatchForm f{detail::Kind::Acc, "arrays::acc_strided", &skip};
+  patch_op(f, checked(f.op), lo, hi, buf, scale, ld);
 }
 void Array::periodic_get(const Coord& lo, const Coord& hi, void* buf, const Coord& ld) const {
-  periodic_op(detail::Kind::Get, "arrays::periodic_get", checked("arrays::periodic_get"), lo, hi, buf, nullptr, ld);
+  const PatchForm f{detail::Kind::Get, "arrays::periodic_get", nullptr, true};
+  patch_op(f, checked(f.op), lo, hi, buf, nullptr, ld);
 }
 void Array::periodic_put(const Coord& lo, const Coord& hi, const void* buf, const Coord& ld) {
-  periodic_op(detail::Kind::Put, "arrays::periodic_put", checked("arrays::periodic_put"), lo, hi, buf, nullptr, ld);
+  const PatchForm f{detail::Kind::Put, "arrays::periodic_put", nullptr, true};
+  patch_op(f, checked(f.op), lo, hi, buf, nullptr, ld);
 }
 void Array::periodic_acc(const Coord& lo, const Coord& hi, const void* buf, const void* scale, const Coord& ld) {
-  periodic_op(detail::Kind::Acc, "arrays::periodic_acc", checked("arrays::periodic_acc"), lo, hi, buf, scale, ld);
+  const PatchForm f{detail::Kind::Acc, "arrays::periodic_acc", nullptr, true};
+  patch_op(f, checked(f.op), lo, hi, buf, scale, ld);
 }
 
 // ---- element lists -------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // The runtime on a sub-communicator of an MPI the program initialized itself: the world is the
 // sub-communicator, and the runtime can be finalized and started again on another one.
-// (No rma_env.cpp here: this program drives init/finalize itself.)
+// (No armada_test_runtime here: this program drives init/finalize itself.)
 #include <gtest/gtest.h>
 #include <mpi.h>
 

@@ -13,8 +13,8 @@ namespace {
 
 /// One contiguous operation. `nonblocking` with a null hdl is an implicit-handle operation.
 template <class Count>
-int contiguous(const char* fn, Kind kind, int datatype, void* scale, void* src, void* dst, Count size,
-               int proc, bool nonblocking = false, armci_hdl_t* hdl = nullptr) noexcept {
+int contiguous_call(const char* fn, Kind kind, int datatype, void* scale, void* src, void* dst, Count size,
+                    int proc, bool nonblocking = false, armci_hdl_t* hdl = nullptr) noexcept {
   return guard(fn, [&] {
     const std::size_t bytes = to_size(fn, "bytes", size);
     if (nonblocking && kind != Kind::Acc && is_aggregate(hdl))
@@ -70,41 +70,41 @@ using namespace armada::armci;
 
 // ---- contiguous ------------------------------------------------------------------------------
 ARMCI_TWIN(int, ARMCI_Put, (void* src, void* dst, int size, int proc)) {
-  return contiguous("ARMCI_Put", Kind::Put, kNoType, nullptr, src, dst, size, proc);
+  return contiguous_call("ARMCI_Put", Kind::Put, kNoType, nullptr, src, dst, size, proc);
 }
 ARMCI_TWIN(int, ARMCI_Get, (void* src, void* dst, int size, int proc)) {
-  return contiguous("ARMCI_Get", Kind::Get, kNoType, nullptr, src, dst, size, proc);
+  return contiguous_call("ARMCI_Get", Kind::Get, kNoType, nullptr, src, dst, size, proc);
 }
 ARMCI_TWIN(int, ARMCI_Acc, (int datatype, void* scale, void* src, void* dst, int bytes, int proc)) {
-  return contiguous("ARMCI_Acc", Kind::Acc, datatype, scale, src, dst, bytes, proc);
+  return contiguous_call("ARMCI_Acc", Kind::Acc, datatype, scale, src, dst, bytes, proc);
 }
 ARMCI_TWIN(int, ARMCI_NbPut, (void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous("ARMCI_NbPut", Kind::Put, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
+  return contiguous_call("ARMCI_NbPut", Kind::Put, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
 }
 ARMCI_TWIN(int, ARMCI_NbGet, (void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous("ARMCI_NbGet", Kind::Get, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
+  return contiguous_call("ARMCI_NbGet", Kind::Get, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
 }
 ARMCI_TWIN(int, ARMCI_NbAcc, (int datatype, void* scale, void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous("ARMCI_NbAcc", Kind::Acc, datatype, scale, src, dst, bytes, proc, kNb, hdl);
+  return contiguous_call("ARMCI_NbAcc", Kind::Acc, datatype, scale, src, dst, bytes, proc, kNb, hdl);
 }
 
 ARMCI_TWIN(int, ARMCI_Put_c, (void* src, void* dst, size_t bytes, int proc)) {
-  return contiguous("ARMCI_Put_c", Kind::Put, kNoType, nullptr, src, dst, bytes, proc);
+  return contiguous_call("ARMCI_Put_c", Kind::Put, kNoType, nullptr, src, dst, bytes, proc);
 }
 ARMCI_TWIN(int, ARMCI_Get_c, (void* src, void* dst, size_t bytes, int proc)) {
-  return contiguous("ARMCI_Get_c", Kind::Get, kNoType, nullptr, src, dst, bytes, proc);
+  return contiguous_call("ARMCI_Get_c", Kind::Get, kNoType, nullptr, src, dst, bytes, proc);
 }
 ARMCI_TWIN(int, ARMCI_Acc_c, (int datatype, void* scale, void* src, void* dst, size_t bytes, int proc)) {
-  return contiguous("ARMCI_Acc_c", Kind::Acc, datatype, scale, src, dst, bytes, proc);
+  return contiguous_call("ARMCI_Acc_c", Kind::Acc, datatype, scale, src, dst, bytes, proc);
 }
 ARMCI_TWIN(int, ARMCI_NbPut_c, (void* src, void* dst, size_t bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous("ARMCI_NbPut_c", Kind::Put, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
+  return contiguous_call("ARMCI_NbPut_c", Kind::Put, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
 }
 ARMCI_TWIN(int, ARMCI_NbGet_c, (void* src, void* dst, size_t bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous("ARMCI_NbGet_c", Kind::Get, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
+  return contiguous_call("ARMCI_NbGet_c", Kind::Get, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
 }
 ARMCI_TWIN(int, ARMCI_NbAcc_c, (int datatype, void* scale, void* src, void* dst, size_t bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous("ARMCI_NbAcc_c", Kind::Acc, datatype, scale, src, dst, bytes, proc, kNb, hdl);
+  return contiguous_call("ARMCI_NbAcc_c", Kind::Acc, datatype, scale, src, dst, bytes, proc, kNb, hdl);
 }
 
 // ---- flag puts -------------------------------------------------------------------------------

@@ -83,8 +83,8 @@ std::uint64_t issue_strided(OpKind kind, int form, AccType type, const void* sca
   return t.strided(o, blocking);
 }
 
-std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, const void* src, void* dst,
-                         std::size_t bytes, int target, bool blocking) {
+std::uint64_t issue_contiguous(OpKind kind, AccType type, const void* scale, const void* src, void* dst,
+                               std::size_t bytes, int target, bool blocking) {
   const char* op = name_of(kind, 0);
   State& s = detail::state(op);
   detail::check_rank(op, "target", s, target);
@@ -105,11 +105,11 @@ std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, const voi
         return 0;
       }
       return detail::route(op, s, target)
-          .contiguous(kind, type, scale, static_cast<std::byte*>(local), static_cast<std::byte*>(remote), bytes,
+          .transfer_contiguous(kind, type, scale, static_cast<std::byte*>(local), static_cast<std::byte*>(remote), bytes,
                       *slice, target, blocking);
     }
   }
-  Shape shape = Shape::contiguous(bytes);
+  Shape shape = Shape::single_run(bytes);
   return issue_strided(kind, 0, type, scale, src, dst, shape, target, blocking);
 }
 
@@ -187,22 +187,22 @@ constexpr AccType kNoType = AccType::Int;
 
 // ---- contiguous -----------------------------------------------------------------------------
 void put(const void* src, void* dst, std::size_t bytes, int target) {
-  contiguous(OpKind::Put, kNoType, nullptr, src, dst, bytes, target, true);
+  issue_contiguous(OpKind::Put, kNoType, nullptr, src, dst, bytes, target, true);
 }
 void get(const void* src, void* dst, std::size_t bytes, int target) {
-  contiguous(OpKind::Get, kNoType, nullptr, src, dst, bytes, target, true);
+  issue_contiguous(OpKind::Get, kNoType, nullptr, src, dst, bytes, target, true);
 }
 void acc(AccType type, const void* scale, const void* src, void* dst, std::size_t bytes, int target) {
-  contiguous(OpKind::Acc, type, scale, src, dst, bytes, target, true);
+  issue_contiguous(OpKind::Acc, type, scale, src, dst, bytes, target, true);
 }
 Handle put_nb(const void* src, void* dst, std::size_t bytes, int target) {
-  return Handle(target, contiguous(OpKind::Put, kNoType, nullptr, src, dst, bytes, target, false));
+  return Handle(target, issue_contiguous(OpKind::Put, kNoType, nullptr, src, dst, bytes, target, false));
 }
 Handle get_nb(const void* src, void* dst, std::size_t bytes, int target) {
-  return Handle(target, contiguous(OpKind::Get, kNoType, nullptr, src, dst, bytes, target, false));
+  return Handle(target, issue_contiguous(OpKind::Get, kNoType, nullptr, src, dst, bytes, target, false));
 }
 Handle acc_nb(AccType type, const void* scale, const void* src, void* dst, std::size_t bytes, int target) {
-  return Handle(target, contiguous(OpKind::Acc, type, scale, src, dst, bytes, target, false));
+  return Handle(target, issue_contiguous(OpKind::Acc, type, scale, src, dst, bytes, target, false));
 }
 
 // ---- strided --------------------------------------------------------------------------------
@@ -250,13 +250,13 @@ Handle acc_vector_nb(AccType type, const void* scale, std::span<const IoSet> set
 
 // ---- implicit handles -----------------------------------------------------------------------
 void put_nbi(const void* src, void* dst, std::size_t bytes, int target) {
-  remember_implicit(target, contiguous(OpKind::Put, kNoType, nullptr, src, dst, bytes, target, false));
+  remember_implicit(target, issue_contiguous(OpKind::Put, kNoType, nullptr, src, dst, bytes, target, false));
 }
 void get_nbi(const void* src, void* dst, std::size_t bytes, int target) {
-  remember_implicit(target, contiguous(OpKind::Get, kNoType, nullptr, src, dst, bytes, target, false));
+  remember_implicit(target, issue_contiguous(OpKind::Get, kNoType, nullptr, src, dst, bytes, target, false));
 }
 void acc_nbi(AccType type, const void* scale, const void* src, void* dst, std::size_t bytes, int target) {
-  remember_implicit(target, contiguous(OpKind::Acc, type, scale, src, dst, bytes, target, false));
+  remember_implicit(target, issue_contiguous(OpKind::Acc, type, scale, src, dst, bytes, target, false));
 }
 
 void wait_all() {

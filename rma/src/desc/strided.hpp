@@ -18,8 +18,8 @@ struct Shape {
   std::size_t src_stride[kMaxLevels] = {};
   std::size_t dst_stride[kMaxLevels] = {};
 
-  /// A contiguous shape of `bytes` bytes.
-  static Shape contiguous(std::size_t bytes) noexcept {
+  /// The shape of one contiguous run of `bytes` bytes (no levels).
+  static Shape single_run(std::size_t bytes) noexcept {
     Shape s;
     s.count[0] = bytes;
     return s;

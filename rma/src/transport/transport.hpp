@@ -9,7 +9,7 @@
 // nonblocking operations; 0 means the operation completed before the call returned.
 //
 // How a transport is registered and started, and the hooks it runs at allocate and free, are in
-// transport/plugin.hpp; PLUGIN-INTERFACE.md at the top of the worktree walks through it.
+// transport/plugin.hpp; docs/architecture.md ("Adding a transport") walks through it.
 #pragma once
 
 #include <cstddef>
@@ -98,9 +98,9 @@ class Transport {
   /// A contiguous put/acc (local -> remote) or get (remote -> local) of `bytes` bytes: the
   /// latency path (`type`, `scale`: Acc only). The default describes it as a strided op without
   /// levels; a transport whose contiguous call is cheaper than its strided machinery overrides it.
-  virtual std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
-                                   std::byte* remote, std::size_t bytes, const Slice& slice, int target,
-                                   bool blocking);
+  virtual std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
+                                            std::byte* remote, std::size_t bytes, const Slice& slice, int target,
+                                            bool blocking);
 
   // ---- atomics and mutexes (`remote` in the target's address space, resolved by the core) ----
   virtual void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,

@@ -36,7 +36,7 @@ MPI_Datatype committed(MPI_Datatype t) {
 }
 }  // namespace
 
-Buffer contiguous(std::size_t count, MPI_Datatype element, std::size_t element_size) {
+Buffer element_buffer(std::size_t count, MPI_Datatype element, std::size_t element_size) {
   Buffer b;
   if (count <= static_cast<std::size_t>(INT_MAX)) {
     b.count = static_cast<int>(count);
@@ -73,7 +73,7 @@ Datatype strided_side(const char* op, const Shape& shape, bool dst_side, MPI_Dat
     if (shape.count[l] > static_cast<std::size_t>(INT_MAX))
       throw_unsupported(op, "count[" + std::to_string(l) + "] = " + std::to_string(shape.count[l]) +
                                 " exceeds what one MPI datatype level can describe (INT_MAX) on the mpi-rma transport");
-  Buffer run = contiguous(shape.count[0] / element_size, element, element_size);
+  Buffer run = element_buffer(shape.count[0] / element_size, element, element_size);
   MPI_Datatype t;
   if (run.count == 1 && run.owned.get() != MPI_DATATYPE_NULL) {
     MPI_Type_dup(run.type, &t);

@@ -42,7 +42,7 @@ struct Buffer {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   Datatype owned;  // the derived type, if one was needed
 };
-Buffer contiguous(std::size_t count, MPI_Datatype element, std::size_t element_size);
+Buffer element_buffer(std::size_t count, MPI_Datatype element, std::size_t element_size);
 
 /// One side of a strided shape: count[0] bytes (as elements of `element`) repeated at that
 /// side's strides. `dst_side` picks dst_stride or src_stride. Throws Unsupported (naming `op`)

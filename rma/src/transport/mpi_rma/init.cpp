@@ -1,6 +1,7 @@
 // The mpi-rma transport's registration (settings rows, thread-level rule, MPI environment,
-// start) and its capability and diagnostic hooks. Operations: mpi_rma_transport.cpp; mutexes:
-// mpi_rma_mutex.cpp.
+// start) and its capability and diagnostic hooks. Start, completion and atomics:
+// mpi_rma_transport.cpp; windows: windows.cpp; contiguous and strided operations: strided.cpp;
+// I/O vectors: vector.cpp; mutexes: mpi_rma_mutex.cpp.
 #include <cstdio>
 #include <cstdlib>
 #include <limits>

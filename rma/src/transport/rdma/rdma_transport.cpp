@@ -291,11 +291,11 @@ ucs_status_ptr_t RdmaTransport::issue(OpKind kind, std::byte* local, const void*
   return ucp_get_nbx(ucx_->data_ep(target), local, bytes, address, key, &none);
 }
 
-std::uint64_t RdmaTransport::contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
-                                        std::byte* remote, std::size_t bytes, const Slice& slice, int target,
-                                        bool blocking) {
+std::uint64_t RdmaTransport::transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
+                                                 std::byte* remote, std::size_t bytes, const Slice& slice, int target,
+                                                 bool blocking) {
   if (kind == OpKind::Acc || slice.local) [[unlikely]]
-    return Transport::contiguous(kind, type, scale, local, remote, bytes, slice, target, blocking);
+    return Transport::transfer_contiguous(kind, type, scale, local, remote, bytes, slice, target, blocking);
   const ucp_rkey_h key = slice.handle<SliceKey>().key;
   order_before(target, kind);
   ucs_status_ptr_t request;
@@ -426,8 +426,8 @@ std::uint64_t RdmaTransport::strided(const StridedOp& op, bool blocking) {
     packer.finish();
     return 0;
   }
-  if (op.shape.levels == 0) return contiguous(op.kind, op.type, op.scale, op.local, op.remote, op.shape.count[0],
-                                              *op.slice, op.target, blocking);
+  if (op.shape.levels == 0) return transfer_contiguous(op.kind, op.type, op.scale, op.local, op.remote, op.shape.count[0],
+                                                       *op.slice, op.target, blocking);
   const ucp_rkey_h key = op.slice->handle<SliceKey>().key;
   order_before(op.target, op.kind);
   const bool put = op.kind == OpKind::Put;

@@ -85,8 +85,8 @@ class RdmaTransport final : public Transport {
 
   std::uint64_t strided(const StridedOp& op, bool blocking) override;
   std::uint64_t vector(const VectorOp& op, bool blocking) override;
-  std::uint64_t contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
-                           std::size_t bytes, const Slice& slice, int target, bool blocking) override;
+  std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
+                                    std::size_t bytes, const Slice& slice, int target, bool blocking) override;
 
   void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
            const void* operand, const void* compare, void* result) override;

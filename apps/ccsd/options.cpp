@@ -32,7 +32,7 @@ programs::CommandLine table(Options& o, bool ga_available, std::string& schedule
         .default_text = "min(16, O, V)", .min = 0, .max = 1 << 20, .long_target = &o.settings.tile},
        {.name = "--irreps", .kind = Kind::integer, .help = "irreducible representations: 1, 2, 4 or 8", .default_text = "4",
         .min = 0, .max = 8, .int_target = &o.settings.irreps},
-       {.name = "--schedule", .kind = Kind::choice,
+       {.name = "--schedule", .kind = Kind::choice, .value_name = "S",
         .help = "dynamic: tasks from a shared counter (read_inc); static: round-robin;\n"
                 "locality: each rank first takes the tasks whose streamed blocks it owns\n"
                 "(read_inc on its list's counter), then the other ranks'",

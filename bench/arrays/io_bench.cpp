@@ -35,7 +35,6 @@
 namespace arrays = armada::arrays;
 namespace rma = armada::rma;
 namespace bench = armada::bench;
-namespace programs = armada::programs;
 using arrays::Coord;
 
 namespace {
@@ -157,7 +156,7 @@ int main(int argc, char** argv) {
   bench::Options opt;
   if (const auto exit_code = bench::parse_command_line(
           argc, argv, "armada-bench-io", {"io"}, opt, g_rank == 0,
-          {{.name = "--dir", .kind = programs::Kind::text, .value_name = "DIR", .help = "where the files go",
+          {{.name = "--dir", .kind = armada::programs::Kind::text, .value_name = "DIR", .help = "where the files go",
             .default_text = ".", .nonempty = true, .text_target = &dir}})) {
     MPI_Finalize();
     return *exit_code;

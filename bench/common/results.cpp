@@ -1,7 +1,6 @@
 #include "common/results.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <iterator>
 #include <cmath>
 #include <cstring>

@@ -1,7 +1,6 @@
 #include "armada/apps/npb_report.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>

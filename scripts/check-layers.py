@@ -2,6 +2,7 @@
 """Checks that the #include arrows between the folders of rma/src point down the floor plan.
 
     scripts/check-layers.py [rma/src]        (exit 1 and one line per offending include)
+    scripts/check-layers.py --kit programs   the programs' kit stands on the standard library alone
 
 The floor plan, lowest first (docs/architecture.md draws it): a file may include files of its
 own folder and of any lower floor, never of a higher one; the transports stand on one floor and
@@ -40,7 +41,35 @@ def floor_of(folder):
     return None
 
 
+# The programs' kit (options, JSON lines) is used by programs of every layer, so it may include only
+# the C++ standard library (<name>, no '.' or '/') and its own headers (armada/programs/...).
+STANDARD = re.compile(r'^\s*#\s*include\s+<([^>]+)>', re.MULTILINE)
+
+
+def check_kit(root):
+    root = pathlib.Path(root)
+    if not root.is_dir():
+        print(f"check-layers: {root} is not a folder", file=sys.stderr)
+        return 2
+    offending, files = [], 0
+    for path in sorted(p for d in ("include", "src") for p in (root / d).rglob("*") if p.suffix in (".hpp", ".cpp", ".h")):
+        files += 1
+        text = path.read_text(encoding="utf-8")
+        for included in INCLUDE.findall(text):
+            if not included.startswith("armada/programs/"):
+                offending.append(f'{path}: #include "{included}": the kit includes only its own headers')
+        for included in STANDARD.findall(text):
+            if "." in included or "/" in included:
+                offending.append(f"{path}: #include <{included}>: not a C++ standard header")
+    for line in offending:
+        print(line)
+    print(f"check-layers: {files} files of the programs' kit, {len(offending)} includes beyond the standard library")
+    return 1 if offending or files == 0 else 0
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--kit":
+        return check_kit(sys.argv[2])
     src = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "rma/src")
     if not src.is_dir():
         print(f"check-layers: {src} is not a folder", file=sys.stderr)

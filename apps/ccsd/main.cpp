@@ -7,10 +7,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <optional>
 #include <string>
 
+#include "armada/programs/json.hpp"
 #include "armada/rma/rma.hpp"
 #include "armada_store.hpp"
 #include "kernels.hpp"
@@ -114,8 +114,7 @@ int run(const ccsd::Options& o) {
     if (results[i].impl == ccsd::Impl::armada) main_result = i;
   bool failed = false;
   if (world_rank() == 0) {
-    std::ofstream json;
-    if (!o.json_file.empty()) json.open(o.json_file);
+    armada::programs::json::JsonLinesFile json(o.json_file);
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < results.size(); ++i)
       if (i != main_result) order.push_back(i);
@@ -124,8 +123,12 @@ int run(const ccsd::Options& o) {
     for (std::size_t i : order) {
       const ccsd::Summary& s = results[i];
       std::printf("%s\n", ccsd::json_line(s).c_str());
-      if (json) json << ccsd::json_line(s) << "\n";
+      json.write(ccsd::json_line(s));
       failed |= s.comparison && !s.checked();
+    }
+    if (!json.close()) {
+      std::fprintf(stderr, "armada-ccsd: %s\n", json.error().c_str());
+      failed = true;
     }
   }
   int status = failed ? 1 : 0;
@@ -144,6 +147,14 @@ int main(int argc, char** argv) {
   try {
     options = ccsd::parse_options(argc, argv, ga_available);
     if (!options.help) check_memory(options);
+    // A --json file that cannot be written is bad input, found before any work.
+    if (!options.help && !options.json_file.empty()) {
+      int bad = 0;
+      std::string why;
+      if (world_rank() == 0) bad = !(why = armada::programs::json::check_writable(options.json_file)).empty();
+      MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      if (bad) throw ccsd::InputError("armada-ccsd: " + why);
+    }
   } catch (const ccsd::InputError& e) {
     if (world_rank() == 0) std::fprintf(stderr, "%s\n", e.what());
     MPI_Finalize();

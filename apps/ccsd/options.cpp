@@ -1,9 +1,9 @@
 #include "options.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <set>
-#include <sstream>
+#include <stdexcept>
+
+#include "armada/programs/options.hpp"
 
 namespace armada::apps::ccsd {
 
@@ -16,97 +16,83 @@ const char* to_string(Impl i) {
   return "?";
 }
 
-std::string usage() {
-  return "usage: armada-ccsd [--occ O] [--virt V] [--tile T] [--irreps N] [--schedule dynamic|static|locality]\n"
-         "                   [--impl armada,ga,dgemm] [--check] [--json FILE]\n"
-         "  --occ, --virt  occupied and virtual orbitals (>= 1; default 24 and 96)\n"
-         "  --tile         largest tile, in orbitals (1 .. min(O, V); default min(16, O, V))\n"
-         "  --irreps       irreducible representations: 1, 2, 4 or 8 (default 4)\n"
-         "  --schedule     dynamic: tasks from a shared counter (read_inc); static: round-robin;\n"
-         "                 locality: each rank first takes the tasks whose streamed blocks it owns\n"
-         "                 (read_inc on its list's counter), then the other ranks' (default dynamic)\n"
-         "  --impl         implementations to run in this launch, in order (default armada):\n"
-         "                 armada, ga (Global Arrays on ARMCI-MPI), dgemm (local dgemm limit)\n"
-         "  --check        compare every element of R with a serial reference on rank 0\n"
-         "  --json FILE    also write the JSON result lines to FILE\n";
-}
-
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw InputError("armada-ccsd: " + what); }
+using programs::Kind;
 
-std::int64_t integer(const std::string& option, const std::string& value) {
-  std::int64_t x = 0;
-  const char* end = value.data() + value.size();
-  auto [p, ec] = std::from_chars(value.data(), end, x);
-  if (ec != std::errc() || p != end) fail(option + " '" + value + "': not an integer");
-  return x;
-}
-
-std::vector<Impl> impl_list(const std::string& value, bool ga_available) {
-  std::vector<Impl> list;
-  std::istringstream in(value);
-  std::string name;
-  std::set<std::string> seen;
-  while (std::getline(in, name, ',')) {
-    if (!seen.insert(name).second) fail("--impl '" + value + "': '" + name + "' listed twice");
-    if (name == "armada") list.push_back(Impl::armada);
-    else if (name == "dgemm") list.push_back(Impl::dgemm);
-    else if (name == "ga") {
-      if (!ga_available)
-        fail("--impl '" + value + "': this armada-ccsd was built without Global Arrays (needs libglobalarrays-dev, "
-             "libarmci-mpi-dev, libscalapack-openmpi-dev at configure time)");
-      list.push_back(Impl::ga);
-    } else fail("--impl '" + value + "': unknown implementation '" + name + "' (armada, ga, dgemm)");
-  }
-  if (list.empty()) fail("--impl '" + value + "': names no implementation");
-  return list;
+/// The table, bound to `o`.
+programs::CommandLine table(Options& o, bool ga_available, std::string& schedule, std::vector<std::string>& impls) {
+  return programs::CommandLine(
+      {.name = "armada-ccsd"},
+      {{.name = "--occ", .kind = Kind::integer, .value_name = "O", .help = "occupied orbitals (>= 1)", .default_text = "24",
+        .min = 0, .max = 1 << 20, .long_target = &o.settings.occ},
+       {.name = "--virt", .kind = Kind::integer, .value_name = "V", .help = "virtual orbitals (>= 1)", .default_text = "96",
+        .min = 0, .max = 1 << 20, .long_target = &o.settings.virt},
+       {.name = "--tile", .kind = Kind::integer, .value_name = "T", .help = "largest tile, in orbitals (1 .. min(O, V))",
+        .default_text = "min(16, O, V)", .min = 0, .max = 1 << 20, .long_target = &o.settings.tile},
+       {.name = "--irreps", .kind = Kind::integer, .help = "irreducible representations: 1, 2, 4 or 8", .default_text = "4",
+        .min = 0, .max = 8, .int_target = &o.settings.irreps},
+       {.name = "--schedule", .kind = Kind::choice, .value_name = "S",
+        .help = "dynamic: tasks from a shared counter (read_inc); static: round-robin;\n"
+                "locality: each rank first takes the tasks whose streamed blocks it owns\n"
+                "(read_inc on its list's counter), then the other ranks'",
+        .default_text = "dynamic", .choices = {"dynamic", "static", "locality"}, .text_target = &schedule},
+       {.name = "--impl", .kind = Kind::list, .value_name = "I[,I..]",
+        .help = "implementations to run in this launch, in order:\n"
+                "armada, ga (Global Arrays on ARMCI-MPI), dgemm (local dgemm limit)",
+        .default_text = "armada", .choices = {"armada", "ga", "dgemm"}, .list_target = &impls,
+        .take = [&impls, ga_available](const std::string&) {
+          for (std::size_t i = 0; i < impls.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+              if (impls[i] == impls[j]) return "lists '" + impls[i] + "' twice";
+          for (const std::string& name : impls)
+            if (name == "ga" && !ga_available)
+              return std::string(
+                  "names ga, but this armada-ccsd was built without Global Arrays (needs libglobalarrays-dev, "
+                  "libarmci-mpi-dev, libscalapack-openmpi-dev at configure time)");
+          return std::string();
+        }},
+       {.name = "--check", .help = "compare every element of R with a serial reference on rank 0", .flag_target = &o.check},
+       {.name = "--json", .kind = Kind::text, .value_name = "FILE", .help = "also write the JSON result lines to FILE",
+        .nonempty = true, .text_target = &o.json_file}});
 }
 
 }  // namespace
 
+std::string usage() {
+  Options o;
+  std::string schedule;
+  std::vector<std::string> impls;
+  return table(o, true, schedule, impls).usage();
+}
+
 Options parse_options(int argc, const char* const* argv, bool ga_available) {
   Options o;
-  std::set<std::string> given;
-  for (int i = 1; i < argc; ++i) {
-    const std::string opt = argv[i];
-    if (opt == "--help" || opt == "-h") {
-      o.help = true;
-      return o;
-    }
-    if (opt == "--check") {
-      o.check = true;
-      continue;
-    }
-    static const std::set<std::string> with_value{"--occ", "--virt", "--tile", "--irreps", "--schedule", "--impl", "--json"};
-    if (!with_value.count(opt)) fail("unknown option '" + opt + "'\n" + usage());
-    if (!given.insert(opt).second) fail(opt + " given twice");
-    if (i + 1 >= argc) fail(opt + " needs a value");
-    const std::string value = argv[++i];
-    if (opt == "--occ") o.settings.occ = integer(opt, value);
-    else if (opt == "--virt") o.settings.virt = integer(opt, value);
-    else if (opt == "--tile") o.settings.tile = integer(opt, value);
-    else if (opt == "--irreps") {
-      const std::int64_t n = integer(opt, value);
-      if (n < 0 || n > 1024) fail("--irreps " + value + ": must be 1, 2, 4 or 8");
-      o.settings.irreps = static_cast<int>(n);
-    } else if (opt == "--schedule") {
-      if (value == "dynamic") o.schedule = Schedule::dynamic;
-      else if (value == "static") o.schedule = Schedule::static_round_robin;
-      else if (value == "locality") o.schedule = Schedule::locality;
-      else fail("--schedule '" + value + "': use dynamic, static or locality");
-    } else if (opt == "--impl") o.impls = impl_list(value, ga_available);
-    else if (opt == "--json") {
-      if (value.empty()) fail("--json '': needs a file name");
-      o.json_file = value;
-    }
+  std::string schedule = "dynamic";
+  std::vector<std::string> impls;
+  const programs::CommandLine command_line = table(o, ga_available, schedule, impls);
+  programs::Parsed given;
+  try {
+    given = command_line.parse(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("armada-ccsd: " + std::string(e.what()) + "\n" + command_line.usage());
+  }
+  o.help = given.help;
+  if (o.help) return o;
+  o.schedule = schedule == "static" ? Schedule::static_round_robin
+               : schedule == "locality" ? Schedule::locality
+                                        : Schedule::dynamic;
+  if (given.has("--impl")) {
+    o.impls.clear();
+    for (const std::string& name : impls)
+      o.impls.push_back(name == "ga" ? Impl::ga : name == "dgemm" ? Impl::dgemm : Impl::armada);
   }
   // Options not given take the documented case (docs/apps.md); a smaller --occ or --virt
   // without --tile shrinks the default tile to fit.
-  if (!given.count("--occ")) o.settings.occ = documented_case.occ;
-  if (!given.count("--virt")) o.settings.virt = documented_case.virt;
-  if (!given.count("--irreps")) o.settings.irreps = documented_case.irreps;
-  if (!given.count("--tile"))
+  if (!given.has("--occ")) o.settings.occ = documented_case.occ;
+  if (!given.has("--virt")) o.settings.virt = documented_case.virt;
+  if (!given.has("--irreps")) o.settings.irreps = documented_case.irreps;
+  if (!given.has("--tile"))
     o.settings.tile = std::max<std::int64_t>(1, std::min({documented_case.tile, o.settings.occ, o.settings.virt}));
   validate(o.settings);
   return o;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "armada/programs/json.hpp"
 #include "memory.hpp"
 #include "world.hpp"
 
@@ -133,15 +134,13 @@ void print_ratios(const std::vector<Summary>& all) {
 }
 
 std::string json_line(const Summary& s) {
-  char buf[512];
-  char checksum[64] = "null";
-  if (s.checksum) std::snprintf(checksum, sizeof checksum, "%.15e", *s.checksum);
-  std::snprintf(buf, sizeof buf,
-                "{\"benchmark\":\"CCSD\",\"ranks\":%d,\"schedule\":\"%s\",\"time_s\":%.6g,\"gflops\":%.6g,"
-                "\"imbalance\":%.6g,\"checksum\":%s,\"checked\":%s,\"impl\":\"%s\"}",
-                s.ranks, s.schedule.c_str(), s.time_s, s.gflops, s.imbalance, checksum, s.checked() ? "true" : "false",
-                to_string(s.impl));
-  return buf;
+  programs::json::JsonLine line;
+  line.add("benchmark", "CCSD").add("ranks", s.ranks).add("schedule", s.schedule).add("time_s", s.time_s, 6);
+  line.add("gflops", s.gflops, 6).add("imbalance", s.imbalance, 6);
+  if (s.checksum) line.add("checksum", *s.checksum, "%.15e");
+  else line.raw("checksum", "null");
+  line.add("checked", s.checked()).add("impl", to_string(s.impl));
+  return line.str();
 }
 
 }  // namespace armada::apps::ccsd

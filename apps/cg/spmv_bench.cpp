@@ -15,6 +15,7 @@
 
 #include "armada/apps/npb_cli.hpp"
 #include "armada/arrays/sparse.hpp"
+#include "armada/programs/json.hpp"
 #include "armada/rma/rma.hpp"
 #include "cg_comm.hpp"
 #include "cg_program.hpp"
@@ -98,19 +99,16 @@ int report(const cg::CgClass& c, const apps::NpbArgs& args, const Measured& m) {
   std::printf(" rma (aggregated one-sided gets): %12.3f us per product\n", m.rma_s * 1e6);
   std::printf(" mpi (two-sided messages):        %12.3f us per product\n", m.mpi_s * 1e6);
   std::printf(" results: %s\n", m.identical ? "identical" : "DIFFER (FAILED)");
-  char json[512];
-  std::snprintf(json, sizeof json,
-                "{\"benchmark\":\"SpMV\",\"class\":\"%c\",\"ranks\":%d,\"comm\":\"%s\",\"time_s\":%.9g,"
-                "\"rma_s\":%.9g,\"mpi_s\":%.9g,\"products\":%d,\"nonzeros\":%ld,\"bytes_per_product\":%ld,"
-                "\"runs\":%ld,\"gets\":%ld,\"verified\":%s}",
-                c.name, rma::size(), apps::to_string(args.comm), args.comm == apps::Comm::rma ? m.rma_s : m.mpi_s, m.rma_s,
-                m.mpi_s, m.products, m.nonzeros, m.bytes, m.runs, m.gets, m.identical ? "true" : "false");
-  std::printf("%s\n", json);
+  armada::programs::json::JsonLine line;
+  line.add("benchmark", "SpMV").add("class", std::string(1, c.name)).add("ranks", rma::size());
+  line.add("comm", apps::to_string(args.comm)).add("time_s", args.comm == apps::Comm::rma ? m.rma_s : m.mpi_s, 9);
+  line.add("rma_s", m.rma_s, 9).add("mpi_s", m.mpi_s, 9).add("products", m.products).add("nonzeros", m.nonzeros);
+  line.add("bytes_per_product", m.bytes).add("runs", m.runs).add("gets", m.gets).add("verified", m.identical);
+  std::printf("%s\n", line.str().c_str());
   std::fflush(stdout);
   if (!args.json_path.empty()) {
-    std::FILE* f = std::fopen(args.json_path.c_str(), "w");
-    if (!f || std::fprintf(f, "%s\n", json) < 0 || std::fclose(f) != 0) {
-      std::fprintf(stderr, "armada-spmv-bench: --json '%s': cannot write\n", args.json_path.c_str());
+    if (const std::string why = armada::programs::json::write_lines(args.json_path, {line.str()}); !why.empty()) {
+      std::fprintf(stderr, "armada-spmv-bench: %s\n", why.c_str());
       return cg::exit_bad_input;
     }
   }

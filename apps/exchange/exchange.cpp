@@ -4,10 +4,10 @@
 //
 //   mpiexec -n 4 armada-exchange [block-doubles]
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "armada/programs/options.hpp"
 #include "armada/rma/rma.hpp"
 
 namespace rma = armada::rma;
@@ -16,7 +16,14 @@ int main(int argc, char** argv) {
   try {
     rma::Session session("armada-exchange", &argc, &argv);
     const int me = rma::rank(), n = rma::size();
-    const std::size_t block = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1 << 16;
+    long block_doubles = 1 << 16;
+    const armada::programs::CommandLine command_line(
+        {.name = "armada-exchange", .launch = "mpiexec -n 4 "},
+        {{.name = "block-doubles", .kind = armada::programs::Kind::integer, .value_name = "BLOCK-DOUBLES",
+          .help = "doubles each rank puts to its right neighbour and gets from its left", .default_text = "65536",
+          .min = 1, .max = 1L << 28, .long_target = &block_doubles}});
+    if (const auto exit_code = command_line.handle(argc, argv, me == 0)) return *exit_code;
+    const auto block = static_cast<std::size_t>(block_doubles);
 
     // [0, block): written by the left neighbour. [block]: accumulator. [block+1]: ticket counter.
     const std::size_t doubles = block + 2;

@@ -35,44 +35,22 @@ namespace {
 const ap::NpbProgram program{"armada-mg", "MG", mg::class_letters,
                              "NAS Parallel Benchmarks MG (V-cycle multigrid, periodic 3-D Poisson) on Armada arrays"};
 
-// The checkpoint options, taken out of the command line before the NPB parser sees it.
+// The checkpoint options: armada-mg's own rows of the NPB command line.
 struct CheckpointArgs {
   int every = 0;        ///< --checkpoint N: every N iterations (0: never)
   bool restart = false; ///< --restart
   std::string prefix;   ///< --checkpoint-prefix (default armada-mg.<class>)
 };
 
-// Removes the checkpoint options from `args` (argv[0] first). Returns false with `error` set on
-// a bad value.
-bool take_checkpoint_options(std::vector<const char*>& args, CheckpointArgs& out, std::string& error) {
-  std::vector<const char*> rest{args.front()};
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string a = args[i];
-    if (a == "--restart") {
-      out.restart = true;
-    } else if (a == "--checkpoint" || a == "--checkpoint-prefix") {
-      if (i + 1 >= args.size()) {
-        error = a + " needs a value";
-        return false;
-      }
-      const std::string value = args[++i];
-      if (a == "--checkpoint-prefix") {
-        out.prefix = value;
-        continue;
-      }
-      char* end = nullptr;
-      const long n = std::strtol(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0' || n < 1 || n > 1000000) {
-        error = "--checkpoint '" + value + "' is not a positive number of iterations";
-        return false;
-      }
-      out.every = static_cast<int>(n);
-    } else {
-      rest.push_back(args[i]);
-    }
-  }
-  args = rest;
-  return true;
+std::vector<armada::programs::Option> checkpoint_options(CheckpointArgs& ck) {
+  using armada::programs::Kind;
+  return {{.name = "--checkpoint", .kind = Kind::integer,
+           .help = "write the solution every N iterations as an HDF5 checkpoint P.<it>.h5 (the two newest kept)",
+           .min = 1, .max = 1000000, .int_target = &ck.every},
+          {.name = "--checkpoint-prefix", .kind = Kind::text, .value_name = "P", .help = "the checkpoints' file prefix",
+           .default_text = "armada-mg.<class>", .nonempty = true, .text_target = &ck.prefix},
+          {.name = "--restart", .help = "resume from the newest complete checkpoint of P (any rank count)",
+           .flag_target = &ck.restart}};
 }
 
 // Loads u from the newest checkpoint when asked; returns the iteration it was written after (0:
@@ -191,14 +169,8 @@ int main(int argc, char** argv) {
   rma::Session session("armada-mg", &argc, &argv);
   const bool root = rma::rank() == 0;
   try {
-    std::vector<const char*> args(argv, argv + argc);
     CheckpointArgs ck;
-    std::string error;
-    if (!take_checkpoint_options(args, ck, error)) {
-      if (root) std::fprintf(stderr, "armada-mg: %s\n", error.c_str());
-      return 2;
-    }
-    const ap::NpbParse parsed = ap::parse_npb_command_line(static_cast<int>(args.size()), args.data(), program, root);
+    const ap::NpbParse parsed = ap::parse_npb_command_line(argc, argv, program, root, checkpoint_options(ck));
     if (!parsed.args) return parsed.exit_code;
     const mg::ProblemClass cls = *mg::find_class(parsed.args->problem_class);
     if (ck.prefix.empty()) ck.prefix = std::string("armada-mg.") + cls.name;

@@ -99,17 +99,10 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
   bench::Options opt;
-  try {
-    opt = bench::parse_options(argc, argv);
-  } catch (const std::exception& e) {
-    if (g_rank == 0) std::fprintf(stderr, "%s\n%s", e.what(), bench::usage(argv[0], "patch,readinc").c_str());
+  if (const auto exit_code =
+          bench::parse_command_line(argc, argv, "armada-bench-arrays", {"patch", "readinc"}, opt, g_rank == 0)) {
     MPI_Finalize();
-    return 2;
-  }
-  if (opt.help) {
-    if (g_rank == 0) std::printf("%s", bench::usage(argv[0], "patch,readinc").c_str());
-    MPI_Finalize();
-    return 0;
+    return *exit_code;
   }
   rma::init_or_exit("armada-bench-arrays", MPI_COMM_WORLD);
 #ifdef ARMADA_BENCH_WITH_GA

@@ -145,21 +145,6 @@ void report(bench::ResultWriter& out, const std::string& name, std::size_t bytes
   out.add(r);
 }
 
-// Takes "--dir DIR" out of argv.
-std::string take_dir(int& argc, char** argv) {
-  std::string dir = ".";
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--dir" && i + 1 < argc) {
-      dir = argv[++i];
-      continue;
-    }
-    argv[kept++] = argv[i];
-  }
-  argc = kept;
-  return dir;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -167,19 +152,14 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  const std::string dir = take_dir(argc, argv);
+  std::string dir = ".";
   bench::Options opt;
-  try {
-    opt = bench::parse_options(argc, argv);
-  } catch (const std::exception& e) {
-    if (g_rank == 0) std::fprintf(stderr, "%s\n%s", e.what(), bench::usage(argv[0], "io").c_str());
+  if (const auto exit_code = bench::parse_command_line(
+          argc, argv, "armada-bench-io", {"io"}, opt, g_rank == 0,
+          {{.name = "--dir", .kind = armada::programs::Kind::text, .value_name = "DIR", .help = "where the files go",
+            .default_text = ".", .nonempty = true, .text_target = &dir}})) {
     MPI_Finalize();
-    return 2;
-  }
-  if (opt.help) {
-    if (g_rank == 0) std::printf("%s  --dir DIR  where the files go (default .)\n", bench::usage(argv[0], "io").c_str());
-    MPI_Finalize();
-    return 0;
+    return *exit_code;
   }
   rma::init(MPI_COMM_WORLD);
   if (!arrays::io_available()) {

@@ -1,17 +1,18 @@
 #include "common/results.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <iterator>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 
-#include "common/json.hpp"
+#include "armada/programs/json.hpp"
 
 namespace armada::bench {
 
 namespace {
+
+namespace json = programs::json;
 
 std::string json_string(const std::string& s) { return json::quote(s); }
 
@@ -110,20 +111,14 @@ Field field(std::string key, const std::string& value) { return {std::move(key),
 ResultWriter::ResultWriter(bool root, const std::string& path) : root_(root) {
   if (!root_ || path.empty()) return;
   csv_ = path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
-  file_ = std::fopen(path.c_str(), "w");
-  if (!file_) throw std::runtime_error("cannot open --output file '" + path + "': " + std::strerror(errno));
-  if (csv_ && std::fputs(kCsvHeader, file_) < 0) failed_ = true;
+  file_ = std::make_unique<programs::json::JsonLinesFile>(path, "--output");
+  if (!file_->ok()) throw std::runtime_error(file_->error());
+  if (csv_) file_->write(std::string(kCsvHeader, std::strlen(kCsvHeader) - 1));  // the header without its newline
 }
 
 ResultWriter::~ResultWriter() { close(); }
 
-bool ResultWriter::close() {
-  if (file_) {
-    if (std::fclose(file_) != 0) failed_ = true;
-    file_ = nullptr;
-  }
-  return !failed_;
-}
+bool ResultWriter::close() { return !file_ || file_->close(); }
 
 void ResultWriter::meta(const std::vector<Field>& fields) {
   if (!root_) return;
@@ -132,17 +127,16 @@ void ResultWriter::meta(const std::vector<Field>& fields) {
   std::printf("\n");
   std::fflush(stdout);
   if (!file_) return;
-  std::string line;
   if (csv_) {
-    line = "#";
+    std::string line = "#";
     for (const auto& [k, v] : fields) line += " " + k + "=" + v;
+    file_->write(line);
   } else {
-    line = "{\"bench\":\"_meta\"";
-    for (const auto& [k, v] : fields) line.append(",").append(json_string(k)).append(":").append(v);
-    line += "}";
+    json::JsonLine line;
+    line.add("bench", "_meta");
+    for (const auto& [k, v] : fields) line.raw(k, v);
+    file_->write(line);
   }
-  line += "\n";
-  if (std::fputs(line.c_str(), file_) < 0) failed_ = true;
 }
 
 void ResultWriter::section(const std::string& title) {
@@ -176,9 +170,8 @@ void ResultWriter::add(const Result& r) {
   ++records_;
   if (!file_) return;
 
-  std::string line;
   if (csv_) {
-    std::string extra;
+    std::string line, extra;
     for (const auto& [k, v] : r.fields) extra += (extra.empty() ? "" : ";") + k + "=" + v;
     line = csv_cell(r.bench) + "," + std::to_string(r.bytes) + "," + csv_cell(r.variant) + "," +
            to_string(r.unit) + "," + json_number(r.armada.median) + "," + json_number(r.armada.median) +
@@ -190,27 +183,24 @@ void ResultWriter::add(const Result& r) {
     else
       line += ",,,";
     line.append(",").append(std::to_string(r.armada.count)).append(",").append(csv_cell(extra));
-  } else {
-    line = "{\"bench\":" + json_string(r.bench) + ",\"bytes\":" + std::to_string(r.bytes) +
-           ",\"variant\":" + json_string(r.variant) + ",\"unit\":" + json_string(to_string(r.unit)) +
-           ",\"armada\":" + json_number(r.armada.median) + ",\"median\":" + json_number(r.armada.median) +
-           ",\"min\":" + json_number(r.armada.min) + ",\"max\":" + json_number(r.armada.max);
-    if (r.baseline.empty()) {
-      line += ",\"baseline\":null,\"baseline_value\":null,\"ratio\":null";
-    } else {
-      line += ",\"baseline\":" + json_string(r.baseline) +
-              ",\"baseline_value\":" + json_number(r.baseline_stats.median) +
-              ",\"baseline_min\":" + json_number(r.baseline_stats.min) +
-              ",\"baseline_max\":" + json_number(r.baseline_stats.max) + ",\"ratio\":" + json_number(ratio);
-      if (!r.ratio_note.empty()) line += ",\"ratio_route\":" + json_string(r.ratio_note);
-    }
-    line += ",\"reps\":" + std::to_string(r.armada.count);
-    for (const auto& [k, v] : r.fields) line.append(",").append(json_string(k)).append(":").append(v);
-    line += "}";
+    file_->write(line);
+    return;
   }
-  line += "\n";
-  if (std::fputs(line.c_str(), file_) < 0) failed_ = true;
-  std::fflush(file_);
+  json::JsonLine line;
+  line.add("bench", r.bench).add("bytes", r.bytes).add("variant", r.variant).add("unit", to_string(r.unit));
+  line.add("armada", r.armada.median, 6).add("median", r.armada.median, 6);
+  line.add("min", r.armada.min, 6).add("max", r.armada.max, 6);
+  if (r.baseline.empty()) {
+    line.raw("baseline", "null").raw("baseline_value", "null").raw("ratio", "null");
+  } else {
+    line.add("baseline", r.baseline).add("baseline_value", r.baseline_stats.median, 6);
+    line.add("baseline_min", r.baseline_stats.min, 6).add("baseline_max", r.baseline_stats.max, 6);
+    line.add("ratio", ratio, 6);
+    if (!r.ratio_note.empty()) line.add("ratio_route", r.ratio_note);
+  }
+  line.add("reps", static_cast<long long>(r.armada.count));
+  for (const auto& [k, v] : r.fields) line.raw(k, v);
+  file_->write(line);
 }
 
 }  // namespace armada::bench

@@ -11,10 +11,12 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "armada/programs/json.hpp"
 #include "common/stats.hpp"
 
 namespace armada::bench {
@@ -82,8 +84,7 @@ class ResultWriter {
  private:
   bool root_;
   bool csv_ = false;
-  bool failed_ = false;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<programs::json::JsonLinesFile> file_;  // the programs' one lines writer
   std::size_t records_ = 0;
 };
 

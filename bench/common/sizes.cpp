@@ -1,5 +1,7 @@
 #include "common/sizes.hpp"
 
+#include "armada/programs/options.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -58,19 +60,6 @@ std::vector<std::size_t> pow2_range(std::size_t lo, std::size_t hi) {
   return out;
 }
 
-std::vector<std::string> split_list(const std::string& option, const std::string& text) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (item.empty()) bad(option, text, "has an empty item");
-    items.push_back(item);
-    if (comma == std::string::npos) return items;
-    start = comma + 1;
-  }
-}
-
 std::vector<std::size_t> parse_sizes(const std::string& option, const std::string& text) {
   const std::size_t colon = text.find(':');
   if (colon != std::string::npos) {
@@ -82,7 +71,7 @@ std::vector<std::size_t> parse_sizes(const std::string& option, const std::strin
     return sizes;
   }
   std::vector<std::size_t> sizes;
-  for (const std::string& item : split_list(option, text)) sizes.push_back(parse_size(option, item));
+  for (const std::string& item : programs::split_list(option, text)) sizes.push_back(parse_size(option, item));
   return sizes;
 }
 

@@ -21,9 +21,6 @@ std::vector<std::size_t> pow2_range(std::size_t lo, std::size_t hi);
 /// ("8,4K,1M", kept in the order given). Throws std::invalid_argument naming `option`.
 std::vector<std::size_t> parse_sizes(const std::string& option, const std::string& text);
 
-/// Splits "a,b,c" at the commas (no empty items: "a,,b" throws std::invalid_argument naming
-/// `option`).
-std::vector<std::string> split_list(const std::string& option, const std::string& text);
 
 /// Buffer rotation (the papers' way of keeping caches from serving every iteration): operation i
 /// of `bytes` uses the buffer at offset(i) = (i mod count) × step of a region. Small buffers are

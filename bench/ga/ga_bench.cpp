@@ -40,7 +40,6 @@ constexpr const char* kImplementation = "Global Arrays 5.8 (Debian, ARMCI-MPI)";
 constexpr const char* kProgram = "armada-bench-ga";
 constexpr const char* kImplementation = "Armada ga.h (armada::ga over armada::arrays)";
 #endif
-constexpr const char* kGroups = "patch,readinc,dgemm,taskpool";
 constexpr int kN = 2048;
 
 int g_rank = 0, g_size = 1;
@@ -250,19 +249,10 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
   bench::Options opt;
-  try {
-    opt = bench::parse_options(argc, argv);
-    if (const std::string bad = bench::unknown_group(opt, kGroups); !bad.empty())
-      throw std::invalid_argument(std::string(kProgram) + ": --only: unknown group '" + bad + "' (groups: " + kGroups + ")");
-  } catch (const std::exception& e) {
-    if (g_rank == 0) std::fprintf(stderr, "%s\n%s", e.what(), bench::usage(argv[0], kGroups).c_str());
+  if (const auto exit_code =
+          bench::parse_command_line(argc, argv, kProgram, {"patch", "readinc", "dgemm", "taskpool"}, opt, g_rank == 0)) {
     MPI_Finalize();
-    return 2;
-  }
-  if (opt.help) {
-    if (g_rank == 0) std::printf("%s", bench::usage(argv[0], kGroups).c_str());
-    MPI_Finalize();
-    return 0;
+    return *exit_code;
   }
   GA_Initialize();
   MA_init(C_DBL, 1 << 20, 1 << 20);

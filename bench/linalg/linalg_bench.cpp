@@ -20,6 +20,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,8 @@
 #include <vector>
 
 #include "armada/linalg/linalg.hpp"
+#include "armada/programs/json.hpp"
+#include "armada/programs/options.hpp"
 #include "armada/rma/rma.hpp"
 
 #ifdef ARMADA_BENCH_WITH_GA
@@ -39,6 +42,7 @@ extern "C" void openblas_set_num_threads(int num_threads);
 namespace arrays = armada::arrays;
 namespace linalg = armada::linalg;
 namespace rma = armada::rma;
+namespace programs = armada::programs;
 using arrays::GlobalArray;
 using arrays::Index;
 
@@ -52,31 +56,31 @@ struct Args {
   std::string json;
 };
 
-[[noreturn]] void usage_error(const std::string& message) {
-  if (g_rank == 0)
-    std::fprintf(stderr, "armada-bench-linalg: %s\nusage: armada-bench-linalg [--quick] [--reps N] [--json FILE]\n",
-                 message.c_str());
-  MPI_Finalize();
-  std::exit(2);
-}
-
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    if (s == "--quick") {
-      a.quick = true;
-    } else if (s == "--reps" && i + 1 < argc) {
-      a.reps = std::atoi(argv[++i]);
-      if (a.reps < 1) usage_error(std::string("--reps ") + argv[i] + ": must be at least 1");
-    } else if (s == "--json" && i + 1 < argc) {
-      a.json = argv[++i];
-    } else {
-      usage_error("unknown or incomplete argument '" + s + "'");
+// Parses the command line (every rank alike, rank 0 prints): nullopt to run, else the exit code.
+std::optional<int> parse(int argc, char** argv, Args& a) {
+  using programs::Kind;
+  const programs::CommandLine command_line(
+      {.name = "armada-bench-linalg", .launch = "mpiexec -n <ranks> ",
+       .description = "Distributed gemm (armada, OpenBLAS on one rank, Global Arrays when built with it), LU and Cholesky.\n"},
+      {{.name = "--quick", .help = "small sizes, one round (the smoke test)", .flag_target = &a.quick},
+       {.name = "--reps", .kind = Kind::integer, .help = "rounds of every measurement", .default_text = "3, 1 with --quick",
+        .min = 1, .max = 1000, .int_target = &a.reps},
+       {.name = "--json", .kind = Kind::text, .value_name = "FILE", .help = "also write one JSON line per record to FILE",
+        .nonempty = true, .text_target = &a.json}});
+  programs::Parsed parsed;
+  if (const auto exit_code = command_line.handle(argc, argv, g_rank == 0, &parsed)) return exit_code;
+  if (a.quick && !parsed.has("--reps")) a.reps = 1;
+  if (!a.json.empty()) {  // a file that cannot be written is bad input, found before any work
+    int bad = 0;
+    if (g_rank == 0) {
+      const std::string why = programs::json::check_writable(a.json);
+      if (!why.empty()) std::fprintf(stderr, "armada-bench-linalg: %s\n", why.c_str());
+      bad = !why.empty();
     }
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (bad) return programs::exit_usage;
   }
-  if (a.quick) a.reps = 1;
-  return a;
+  return std::nullopt;
 }
 
 // The matrix entries: smooth, non-symmetric, of order one.
@@ -139,36 +143,40 @@ struct Record {
   std::string op, method;
   Index n;
   double flops, time_s;
-  std::string extra;  // more JSON fields, each starting with a comma
+  programs::json::JsonLine extra;  // more JSON fields
 };
 
 class Output {
  public:
-  explicit Output(const std::string& path) {
-    if (g_rank == 0 && !path.empty() && !(file_ = std::fopen(path.c_str(), "w"))) usage_error("cannot write " + path);
+  explicit Output(const std::string& path) : file_(g_rank == 0 ? path : std::string()) {
     if (g_rank == 0) std::printf("%-9s %6s %-10s %10s %10s\n", "op", "n", "method", "GF/s", "time_s");
   }
-  ~Output() {
-    if (file_) std::fclose(file_);
+  /// False (with the reason on stderr) if the JSON file could not be written.
+  bool close() {
+    if (file_.close()) return true;
+    std::fprintf(stderr, "armada-bench-linalg: %s\n", file_.error().c_str());
+    return false;
   }
   void add(const Record& r) {
     if (g_rank != 0) return;
     const double gflops = r.flops / r.time_s * 1e-9;
     std::printf("%-9s %6ld %-10s %10.2f %10.4f%s\n", r.op.c_str(), static_cast<long>(r.n), r.method.c_str(), gflops,
-                r.time_s, r.extra.empty() ? "" : ("  " + r.extra.substr(1)).c_str());
-    if (file_)
-      std::fprintf(file_, "{\"op\":\"%s\",\"n\":%ld,\"ranks\":%d,\"method\":\"%s\",\"gflops\":%.6g,\"time_s\":%.6g%s}\n",
-                   r.op.c_str(), static_cast<long>(r.n), g_size, r.method.c_str(), gflops, r.time_s, r.extra.c_str());
+                r.time_s, r.extra.members().empty() ? "" : ("  " + r.extra.members()).c_str());
+    programs::json::JsonLine line;
+    line.add("op", r.op).add("n", static_cast<long>(r.n)).add("ranks", g_size).add("method", r.method);
+    line.add("gflops", gflops, 6).add("time_s", r.time_s, 6).append(r.extra);
+    file_.write(line);
   }
 
  private:
-  std::FILE* file_ = nullptr;
+  programs::json::JsonLinesFile file_;
 };
 
 // One gemm method at one size: a timed product (every rank calls it; it returns the slowest
 // rank's seconds), the check of its result (every rank), and its cleanup.
 struct GemmMethod {
-  std::string name, extra;
+  std::string name;
+  programs::json::JsonLine extra;
   std::function<double()> run;
   std::function<bool()> check;
   std::function<void()> destroy;
@@ -180,7 +188,7 @@ GemmMethod armada_gemm(Index n) {
   for (auto& m : *a) m = GlobalArray<double>::create({n, n});
   fill_local((*a)[0], fa);
   fill_local((*a)[1], fb);
-  return {"armada", "",
+  return {"armada", {},
           [a] {
             MPI_Barrier(MPI_COMM_WORLD);
             const double t0 = MPI_Wtime();
@@ -206,7 +214,7 @@ GemmMethod openblas_gemm(Index n) {
         (*m)[1][static_cast<std::size_t>(i * n + j)] = fb(i, j);
       }
   }
-  return {"openblas", ",\"threads\":" + std::to_string(g_size),
+  return {"openblas", programs::json::JsonLine().add("threads", g_size),
           [m, n] {
             double t = 0;
             if (g_rank == 0) {
@@ -250,7 +258,7 @@ double zero_entries(Index, Index) { return 0.0; }
 GemmMethod ga_gemm(Index n) {
   const int ga = ga_matrix(n, fa, "A"), gb = ga_matrix(n, fb, "B"), gc = ga_matrix(n, zero_entries, "C");
   const int nn = static_cast<int>(n);
-  return {"ga", "",
+  return {"ga", {},
           [=] {
             GA_Sync();
             const double t0 = MPI_Wtime();
@@ -305,9 +313,9 @@ bool bench_gemm(Index n, int reps, Output& out) {
   for (GemmMethod& m : methods) {
     ok &= m.check();
     const auto [lo, hi] = std::minmax_element(m.times.begin(), m.times.end());
-    char range[96];
-    std::snprintf(range, sizeof range, ",\"min_s\":%.6g,\"max_s\":%.6g,\"rounds\":%zu", *lo, *hi, m.times.size());
-    out.add({"gemm", m.name, n, 2.0 * n * n * n, median(m.times), m.extra + range});
+    programs::json::JsonLine extra = m.extra;
+    extra.add("min_s", *lo, 6).add("max_s", *hi, 6).add("rounds", m.times.size());
+    out.add({"gemm", m.name, n, 2.0 * n * n * n, median(m.times), extra});
     m.destroy();
   }
   if (g_rank == 0) {
@@ -348,9 +356,9 @@ bool bench_solve(const std::string& op, Index n, Index nrhs, int reps, Output& o
   const double t = median(times), share = median(redist) / t;
   const double nd = static_cast<double>(n), flops = (op == "lu" ? 2.0 / 3.0 : 1.0 / 3.0) * nd * nd * nd +
                                                     2.0 * nd * nd * static_cast<double>(nrhs);
-  char extra[160];
-  std::snprintf(extra, sizeof extra, ",\"nrhs\":%ld,\"redistribute_s\":%.6g,\"redistribute_share\":%.4f,\"backward_error\":%.3g",
-                static_cast<long>(nrhs), median(redist), share, backward);
+  programs::json::JsonLine extra;
+  extra.add("nrhs", static_cast<long>(nrhs)).add("redistribute_s", median(redist), 6);
+  extra.add("redistribute_share", share, "%.4f").add("backward_error", backward, 3);
   out.add({op, "armada", n, flops, t, extra});
   a.destroy();
   b.destroy();
@@ -364,7 +372,11 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  const Args args = parse(argc, argv);
+  Args args;
+  if (const auto exit_code = parse(argc, argv, args)) {
+    MPI_Finalize();
+    return *exit_code;
+  }
   rma::init_or_exit("armada-bench-linalg", MPI_COMM_WORLD);
 #ifdef ARMADA_BENCH_WITH_GA
   GA_Initialize();
@@ -381,6 +393,7 @@ int main(int argc, char** argv) {
     const Index n = args.quick ? 256 : 4096, nrhs = 16;
     ok &= bench_solve("lu", n, nrhs, args.reps, out);
     ok &= bench_solve("cholesky", n, nrhs, args.reps, out);
+    if (g_rank == 0) ok &= out.close();
   }
   int all_ok = ok ? 1 : 0, every = 0;
   MPI_Allreduce(&all_ok, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

@@ -359,11 +359,11 @@ int run(int argc, char** argv) {
   try {
     o = bs::parse_options(argc, argv);
   } catch (const std::invalid_argument& e) {
-    if (root) std::fprintf(stderr, "%s: %s\n%s", kProgram, e.what(), bs::usage(argv[0]).c_str());
+    if (root) std::fprintf(stderr, "%s: %s\n%s", kProgram, e.what(), bs::usage(kProgram).c_str());
     return 2;
   }
   if (o.help) {
-    if (root) std::printf("%s", bs::usage(argv[0]).c_str());
+    if (root) std::printf("%s", bs::usage(kProgram).c_str());
     return 0;
   }
   if (nranks < 2) {
@@ -413,7 +413,7 @@ int main(int argc, char** argv) {
       try {
         return plot_only(bs::parse_options(argc, argv));
       } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "%s: %s\n%s", kProgram, e.what(), bs::usage(argv[0]).c_str());
+        std::fprintf(stderr, "%s: %s\n%s", kProgram, e.what(), bs::usage(kProgram).c_str());
         return 2;
       }
     }

@@ -5,10 +5,12 @@
 #include <map>
 #include <stdexcept>
 
-#include "common/json.hpp"
+#include "armada/programs/json.hpp"
 #include "common/results.hpp"
 
 namespace armada::bench::suite {
+
+namespace json = programs::json;
 
 namespace {
 

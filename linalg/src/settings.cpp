@@ -2,7 +2,6 @@
 #include "armada/linalg/settings.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -15,41 +14,39 @@ namespace armada::linalg {
 
 namespace {
 
-constexpr rma::Setting kSettings[] = {
-    {"ARMADA_LINALG_BLAS_THREADS", "int", "1",
-     "OpenBLAS threads per rank for linalg's local work (1: one rank per core; raise it when ranks "
-     "per node are fewer than cores)"},
-    {"ARMADA_LINALG_GEMM_PANEL", "int", "256", "k-panel width of the distributed gemm (elements)"},
-    {"ARMADA_LINALG_BLOCK", "int", "64", "block size of the 2-D block-cyclic ScaLAPACK layout"},
+// Rows of rma's form (rma::SettingRule), read and checked by rma (rma::read_settings): the same
+// rules and messages as rma's own settings; armada-info and docs/configuration.md list them.
+constexpr long kMax = 1 << 20;
+constexpr rma::SettingRule kSettings[] = {
+    {.doc = {"ARMADA_LINALG_BLAS_THREADS", "int", "1",
+             "OpenBLAS threads per rank for linalg's local work (1: one rank per core; raise it when ranks "
+             "per node are fewer than cores)"},
+     .min = 1, .max = kMax},
+    {.doc = {"ARMADA_LINALG_GEMM_PANEL", "int", "256", "k-panel width of the distributed gemm (elements)"},
+     .min = 1, .max = kMax},
+    {.doc = {"ARMADA_LINALG_BLOCK", "int", "64", "block size of the 2-D block-cyclic ScaLAPACK layout"},
+     .min = 1, .max = kMax},
 };
-
-int read_positive(const rma::Setting& s) {
-  const char* env = std::getenv(s.name);
-  const std::string text = env && *env ? env : s.default_value;
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (end == text.c_str() || *end != '\0' || v < 1 || v > 1 << 20)
-    throw rma::InvalidArgument("linalg settings", s.name, text, "must be an integer from 1 to 1048576");
-  return static_cast<int>(v);
-}
 
 struct Values {
   std::atomic<int> blas_threads;
   int panel;
   int block;
   std::atomic<int> applied{0};  // the thread count last given to OpenBLAS (0: none yet)
-  Values() : blas_threads(read_positive(kSettings[0])), panel(read_positive(kSettings[1])),
-             block(read_positive(kSettings[2])) {}
+  explicit Values(const rma::Config& c)
+      : blas_threads(static_cast<int>(c.integer("ARMADA_LINALG_BLAS_THREADS"))),
+        panel(static_cast<int>(c.integer("ARMADA_LINALG_GEMM_PANEL"))),
+        block(static_cast<int>(c.integer("ARMADA_LINALG_BLOCK"))) {}
 };
 
 Values& values() {
-  static Values v;  // read on first use, i.e. the first linalg call
+  static Values v(rma::read_settings(kSettings, "linalg settings"));  // read on first use, i.e. the first linalg call
   return v;
 }
 
 }  // namespace
 
-std::span<const rma::Setting> settings() noexcept { return kSettings; }
+std::span<const rma::SettingRule> settings() noexcept { return kSettings; }
 
 int blas_threads() { return values().blas_threads.load(); }
 

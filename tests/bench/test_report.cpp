@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "armada/rma/runtime.hpp"
-#include "common/json.hpp"
+#include "armada/programs/json.hpp"
 #include "common/results.hpp"
 #include "suite/options.hpp"
 #include "suite/report.hpp"
 
 namespace bench = armada::bench;
-namespace json = armada::bench::json;
+namespace json = armada::programs::json;
 namespace suite = armada::bench::suite;
 
 namespace {

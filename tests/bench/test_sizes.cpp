@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "armada/programs/options.hpp"
 #include "common/pattern.hpp"
 #include "common/sizes.hpp"
 
@@ -76,9 +77,9 @@ TEST(Sizes, RejectsBadRangesAndLists) {
 }
 
 TEST(Sizes, SplitsLists) {
-  EXPECT_EQ(bench::split_list("--transports", "shm,server"), (std::vector<std::string>{"shm", "server"}));
-  EXPECT_EQ(bench::split_list("--transports", "shm"), (std::vector<std::string>{"shm"}));
-  EXPECT_NE(error_of([] { bench::split_list("--transports", "shm,,server"); }).find("--transports"), std::string::npos);
+  EXPECT_EQ(armada::programs::split_list("--transports", "shm,server"), (std::vector<std::string>{"shm", "server"}));
+  EXPECT_EQ(armada::programs::split_list("--transports", "shm"), (std::vector<std::string>{"shm"}));
+  EXPECT_NE(error_of([] { armada::programs::split_list("--transports", "shm,,server"); }).find("--transports"), std::string::npos);
 }
 
 TEST(Rotation, SmallBuffersAre256BytesApartAndLargeOnesPageAligned) {

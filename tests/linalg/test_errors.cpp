@@ -1,6 +1,8 @@
 // Every error path: InvalidArgument naming the operation, the argument and the value, raised on
 // every rank before any data moves (each test then checks that the arrays are unchanged), and
 // the numerical errors naming the failing pivot or minor with every array unchanged.
+#include <cstdlib>
+
 #include "linalg_test_util.hpp"
 
 namespace armada::linalg::test {
@@ -273,6 +275,23 @@ TEST(LinalgErrors, NonFiniteInputIsReported) {
     expect_invalid([&] { lu_solve(good, bb); }, "b", {"linalg::lu_solve", "(1, 1)"});
     for (Array* x : std::initializer_list<Array*>{&a, &b, &v, &good, &bb}) x->destroy();
   }
+}
+
+// linalg's settings are rows of rma's form, read and checked by rma's rules: a value outside the
+// row's range names the reader, the variable, the value and the range; unset, the defaults.
+TEST(LinalgSettings, RowsAreCheckedByRmasRules) {
+  const char* name = "ARMADA_LINALG_BLOCK";
+  const char* before = std::getenv(name);
+  const std::string saved = before ? before : "";
+  ::setenv(name, "0", 1);
+  expect_invalid([] { (void)rma::read_settings(linalg::settings(), "linalg settings"); }, name,
+                 {"linalg settings", "'0'", "[1, 1048576]"});
+  ::unsetenv(name);
+  const rma::Config defaults = rma::read_settings(linalg::settings(), "linalg settings");
+  EXPECT_EQ(defaults.integer(name), 64);
+  EXPECT_EQ(defaults.integer("ARMADA_LINALG_BLAS_THREADS"), 1);
+  if (before) ::setenv(name, saved.c_str(), 1);
+  ASSERT_EQ(linalg::settings().size(), 3u);
 }
 
 }  // namespace

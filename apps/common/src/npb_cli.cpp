@@ -1,93 +1,59 @@
 #include "armada/apps/npb_cli.hpp"
 
-#include <cstdio>
-#include <stdexcept>
+#include <utility>
 
 namespace armada::apps {
 namespace {
 
-// A bad command line; the message names the option and the value.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using programs::Kind;
 
-// Splits "--opt=value" or takes the value from the next argument.
-std::string_view take_value(std::string_view option, std::string_view inline_value, bool has_inline, int& i,
-                            int argc, const char* const* argv) {
-  if (has_inline) return inline_value;
-  if (i + 1 >= argc) throw UsageError("option " + std::string(option) + " needs a value");
-  return argv[++i];
+std::vector<std::string> letters(const std::string& classes) {
+  std::vector<std::string> out;
+  for (char c : classes) out.emplace_back(1, c);
+  return out;
 }
 
-void parse_into(NpbArgs& out, int argc, const char* const* argv, const NpbProgram& program, bool& help) {
-  bool seen_class = false, seen_comm = false, seen_json = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i], value;
-    const std::size_t eq = arg.find('=');
-    const bool has_inline = arg.starts_with("--") && eq != std::string_view::npos;
-    const std::string_view option = has_inline ? arg.substr(0, eq) : arg;
-    if (has_inline) value = arg.substr(eq + 1);
-    auto once = [&](bool& seen) {
-      if (seen) throw UsageError("option " + std::string(option) + " given twice");
-      seen = true;
-    };
-    if (option == "--help" || option == "-h") {
-      help = true;
-    } else if (option == "--class") {
-      once(seen_class);
-      value = take_value(option, value, has_inline, i, argc, argv);
-      if (value.size() != 1 || program.classes.find(value[0]) == std::string::npos)
-        throw UsageError("--class '" + std::string(value) + "' is not a class of " + program.benchmark +
-                         " (valid: " + program.classes + ")");
-      out.problem_class = value[0];
-    } else if (option == "--comm") {
-      once(seen_comm);
-      value = take_value(option, value, has_inline, i, argc, argv);
-      if (value == "rma") out.comm = Comm::rma;
-      else if (value == "mpi") out.comm = Comm::mpi;
-      else throw UsageError("--comm '" + std::string(value) + "' is not rma or mpi");
-    } else if (option == "--json") {
-      once(seen_json);
-      value = take_value(option, value, has_inline, i, argc, argv);
-      if (value.empty()) throw UsageError("--json needs a file name, got ''");
-      out.json_path = value;
-    } else {
-      throw UsageError("unknown argument '" + std::string(arg) + "'");
-    }
-  }
-  if (!help && !seen_class) throw UsageError("--class is required (valid: " + program.classes + ")");
+// The table, bound to `out`; `extra` rows are the program's own.
+programs::CommandLine npb_table(const NpbProgram& program, NpbArgs& out, std::string& class_text, std::string& comm_text,
+                                std::vector<programs::Option> extra) {
+  const std::vector<std::string> classes = letters(program.classes);
+  std::vector<programs::Option> rows{
+      {.name = "--class", .kind = Kind::choice, .value_name = "X",
+       .help = "NPB problem class, one of " + programs::joined(classes, "|"), .choices = classes, .required = true,
+       .text_target = &class_text},
+      {.name = "--comm", .kind = Kind::choice,
+       .help = "rma: communicate through Armada's one-sided arrays;\nmpi: the same kernels over MPI two-sided messages "
+               "(the baseline)",
+       .default_text = "rma", .choices = {"rma", "mpi"}, .text_target = &comm_text},
+      {.name = "--json", .kind = Kind::text, .value_name = "FILE", .help = "also write the result line (JSON) to FILE",
+       .nonempty = true, .text_target = &out.json_path},
+  };
+  for (programs::Option& row : extra) rows.push_back(std::move(row));
+  return programs::CommandLine({.name = program.name,
+                                .launch = "mpiexec -n <ranks> ",
+                                .description = "  " + program.description + "\n",
+                                .epilogue = "Exit code: 0 verified, 1 verification failed, 2 bad input.\n"},
+                               std::move(rows));
 }
 
 }  // namespace
 
 const char* to_string(Comm comm) noexcept { return comm == Comm::mpi ? "mpi" : "rma"; }
 
-std::string npb_usage(const NpbProgram& program) {
-  std::string classes;
-  for (char c : program.classes) classes += (classes.empty() ? "" : "|") + std::string(1, c);
-  return "usage: mpiexec -n <ranks> " + program.name + " --class " + classes +
-         " [--comm rma|mpi] [--json FILE]\n" + "  " + program.description + "\n" +
-         "  --class X      NPB problem class, one of " + classes + " (required: no default)\n"
-         "  --comm rma     communicate through Armada's one-sided arrays (default)\n"
-         "  --comm mpi     the same kernels over MPI two-sided messages (the baseline)\n"
-         "  --json FILE    also write the result line (JSON) to FILE\n"
-         "  --help         this text\n"
-         "Exit code: 0 verified, 1 verification failed, 2 bad input.\n";
+std::string npb_usage(const NpbProgram& program, std::vector<programs::Option> extra) {
+  NpbArgs args;
+  std::string class_text, comm_text;
+  return npb_table(program, args, class_text, comm_text, std::move(extra)).usage();
 }
 
-NpbParse parse_npb_command_line(int argc, const char* const* argv, const NpbProgram& program, bool print) {
+NpbParse parse_npb_command_line(int argc, const char* const* argv, const NpbProgram& program, bool print,
+                                std::vector<programs::Option> extra) {
   NpbArgs args;
-  bool help = false;
-  try {
-    parse_into(args, argc, argv, program, help);
-  } catch (const UsageError& e) {
-    if (print) std::fprintf(stderr, "%s: %s\n%s", program.name.c_str(), e.what(), npb_usage(program).c_str());
-    return {std::nullopt, 2};
-  }
-  if (help) {
-    if (print) std::fputs(npb_usage(program).c_str(), stdout);
-    return {std::nullopt, 0};
-  }
+  std::string class_text, comm_text = "rma";
+  const programs::CommandLine table = npb_table(program, args, class_text, comm_text, std::move(extra));
+  if (const auto exit_code = table.handle(argc, argv, print)) return {std::nullopt, *exit_code};
+  args.problem_class = class_text[0];
+  args.comm = comm_text == "mpi" ? Comm::mpi : Comm::rma;
   return {args, 0};
 }
 

@@ -1,11 +1,11 @@
 #include "armada/apps/npb_report.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 
+#include "armada/programs/json.hpp"
 #include "npb_build_info.hpp"  // generated: compiler, flags, MPI of this build
 
 namespace armada::apps {
@@ -16,8 +16,6 @@ std::string format(const char* fmt, auto... args) {
   std::snprintf(buf, sizeof buf, fmt, args...);
   return buf;
 }
-
-std::string json_number(double x, const char* fmt) { return std::isfinite(x) ? format(fmt, x) : "null"; }
 
 // NPB's report lines: a 19-character label ending in "= ", then the value right-aligned so that
 // every value ends in the same column (Fortran's 12x + a12/i12/f12.2).
@@ -125,21 +123,16 @@ void print_npb_report(std::FILE* out, const NpbResult& r) {
 }
 
 std::string npb_json_line(const NpbResult& r) {
-  return "{\"benchmark\":\"" + r.benchmark + "\",\"class\":\"" + std::string(1, r.problem_class) +
-         "\",\"ranks\":" + std::to_string(r.ranks) + ",\"comm\":\"" + to_string(r.comm) +
-         "\",\"time_s\":" + json_number(r.time_s, "%.9g") + ",\"mops\":" + json_number(r.mops, "%.9g") +
-         ",\"value\":" + json_number(r.value, "%.15e") + ",\"reference\":" + json_number(r.reference, "%.15e") +
-         ",\"verified\":" + (r.verified ? "true" : "false") + "}";
+  programs::json::JsonLine line;
+  line.add("benchmark", r.benchmark).add("class", std::string(1, r.problem_class)).add("ranks", r.ranks);
+  line.add("comm", to_string(r.comm)).add("time_s", r.time_s, "%.9g").add("mops", r.mops, "%.9g");
+  line.add("value", r.value, "%.15e").add("reference", r.reference, "%.15e").add("verified", r.verified);
+  return line.str();
 }
 
 bool npb_json_path_writable(const std::string& path, std::string& why) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) {
-    why = "--json '" + path + "': cannot write: " + std::strerror(errno);
-    return false;
-  }
-  std::fclose(f);
-  return true;
+  why = programs::json::check_writable(path);
+  return why.empty();
 }
 
 bool write_npb_json(const NpbResult& r, const std::string& path, std::string& why) {
@@ -147,14 +140,8 @@ bool write_npb_json(const NpbResult& r, const std::string& path, std::string& wh
   std::printf("%s\n", json.c_str());
   std::fflush(stdout);
   if (path.empty()) return true;
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  bool ok = f != nullptr;
-  if (ok) {
-    ok = std::fprintf(f, "%s\n", json.c_str()) >= 0;
-    ok = std::fclose(f) == 0 && ok;
-  }
-  if (!ok) why = "--json '" + path + "': cannot write: " + std::strerror(errno);
-  return ok;
+  why = programs::json::write_lines(path, {json});
+  return why.empty();
 }
 
 }  // namespace armada::apps

@@ -70,8 +70,11 @@ std::string shown(const std::string& text) {
   return "'" + text.substr(0, kShown) + "...' (" + std::to_string(text.size()) + " characters)";
 }
 
-[[noreturn]] void reject(const char* name, const std::string& text, const std::string& reason) {
-  detail::throw_invalid("rma::init", name, shown(text), reason);
+// The operation messages name: rma::init for the table's rows, the reader of a layer's rows
+// (read_settings) for those.
+[[noreturn]] void reject(const char* name, const std::string& text, const std::string& reason,
+                         const char* operation = "rma::init") {
+  detail::throw_invalid(operation, name, shown(text), reason);
 }
 
 // Surrounding blanks are not part of a value, on either side ("2 " and " 2" are 2).
@@ -82,22 +85,23 @@ std::string trimmed(std::string_view v) {
   return std::string(v.substr(first, v.find_last_not_of(blanks) - first + 1));
 }
 
-long parse_int(const detail::SettingRow& row, const std::string& text) {
+long parse_int(const detail::SettingRow& row, const std::string& text, const char* operation) {
   errno = 0;
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
   if (errno != 0 || end == text.c_str() || *end != '\0' || v < row.min || v > row.max)
-    reject(row.doc.name, text, "must be an integer in [" + std::to_string(row.min) + ", " + std::to_string(row.max) + "]");
+    reject(row.doc.name, text, "must be an integer in [" + std::to_string(row.min) + ", " + std::to_string(row.max) + "]",
+           operation);
   return v;
 }
 
-bool parse_bool(const char* name, const std::string& t) {
+bool parse_bool(const char* name, const std::string& t, const char* operation = "rma::init") {
   if (t == "1" || t == "true" || t == "yes" || t == "on") return true;
   if (t == "0" || t == "false" || t == "no" || t == "off" || t.empty()) return false;
-  reject(name, t, "must be one of 1, 0, true, false, yes, no, on, off");
+  reject(name, t, "must be one of 1, 0, true, false, yes, no, on, off", operation);
 }
 
-void check_choice(const detail::SettingRow& row, const std::string& text) {
+void check_choice(const detail::SettingRow& row, const std::string& text, const char* operation) {
   if (!row.choices) return;
   std::string listed;
   for (std::string_view rest = row.choices;;) {
@@ -108,15 +112,15 @@ void check_choice(const detail::SettingRow& row, const std::string& text) {
     if (bar == std::string_view::npos) break;
     rest.remove_prefix(bar + 1);
   }
-  reject(row.doc.name, text, "must be one of: " + listed);
+  reject(row.doc.name, text, "must be one of: " + listed, operation);
 }
 
 /// Checks `text` against the row: its number ("int"; "bool": 1 or 0; "string": 0).
-long checked(const detail::SettingRow& row, const std::string& text) {
+long checked(const detail::SettingRow& row, const std::string& text, const char* operation = "rma::init") {
   const std::string_view type = row.doc.type;
-  if (type == "int") return parse_int(row, text);
-  if (type == "bool") return parse_bool(row.doc.name, text) ? 1 : 0;
-  check_choice(row, text);
+  if (type == "int") return parse_int(row, text, operation);
+  if (type == "bool") return parse_bool(row.doc.name, text, operation) ? 1 : 0;
+  check_choice(row, text, operation);
   return 0;
 }
 
@@ -197,6 +201,18 @@ Config read_config() {
     const char* v = std::getenv(row.doc.name);
     return v ? std::optional<std::string>(trimmed(v)) : std::nullopt;
   });
+  return c;
+}
+
+Config read_settings(std::span<const SettingRule> rules, const char* operation) {
+  Config c;
+  for (const SettingRule& rule : rules) {
+    const detail::SettingRow row{.doc = rule.doc, .min = rule.min, .max = rule.max, .choices = rule.choices};
+    const char* v = std::getenv(rule.doc.name);
+    const std::string text = v ? trimmed(v) : std::string(rule.doc.default_value);
+    checked(row, text, operation);
+    c.values.insert_or_assign(rule.doc.name, text);
+  }
   return c;
 }
 

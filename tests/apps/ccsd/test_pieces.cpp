@@ -301,15 +301,15 @@ TEST(Options, BadInputIsRefusedWithTheOptionAndValue) {
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "3"}).find("--irreps 3"), std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "0", "--irreps", "1"}).find("--tile 0"), std::string::npos);
-  EXPECT_NE(parse_error({"--occ", "x4", "--virt", "8", "--tile", "2", "--irreps", "1"}).find("--occ 'x4': not an integer"),
+  EXPECT_NE(parse_error({"--occ", "x4", "--virt", "8", "--tile", "2", "--irreps", "1"}).find("--occ: 'x4' is not an integer"),
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--schedule", "guided"})
-                .find("--schedule 'guided': use dynamic, static or locality"),
+                .find("--schedule: unknown value 'guided' (choose from dynamic, static, locality)"),
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--bogus"}).find("unknown option '--bogus'"),
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--impl", "armada,mpi"})
-                .find("unknown implementation 'mpi'"),
+                .find("--impl: unknown value 'mpi'"),
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--impl", "ga"}, false)
                 .find("built without Global Arrays"),

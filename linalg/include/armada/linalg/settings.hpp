@@ -7,8 +7,9 @@
 // ARMADA_LINALG_BLAS_THREADS or set_blas_threads().
 //
 // linalg's settings are read from the environment on the first linalg call of the process; they
-// belong to linalg (the rma settings table knows nothing of linalg) and are listed here and in
-// docs/linalg.md.
+// belong to linalg (rma's own table knows nothing of linalg) but are rows of rma's form
+// (rma::SettingRule), read and checked by rma::read_settings with rma's rules and messages;
+// armada-info and docs/configuration.md list them after rma's, docs/linalg.md explains them.
 #pragma once
 
 #include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
@@ -19,8 +20,8 @@
 
 namespace armada::linalg {
 
-/// linalg's rows of settings (same row type as rma::settings()).
-std::span<const rma::Setting> settings() noexcept;
+/// linalg's rows of settings (rma's row form: documentation, range).
+std::span<const rma::SettingRule> settings() noexcept;
 
 /// BLAS threads each rank uses for its local multiplies and ScaLAPACK's local work
 /// (ARMADA_LINALG_BLAS_THREADS, default 1).

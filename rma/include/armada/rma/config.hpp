@@ -51,6 +51,22 @@ struct Config {
 /// Reads the ARMADA_* environment; throws InvalidArgument naming the variable on a bad value.
 Config read_config();
 
+/// A setting of a layer above rma (linalg's ARMADA_LINALG_*) as a row of the same form as rma's
+/// own: the documented row and the values it accepts. The layer reads it with read_settings (the
+/// same rules and messages as rma's rows); armada-info and docs/configuration.md list it after
+/// rma's. rma's own table (settings()) stays rma's: it knows no layer above it.
+struct SettingRule {
+  Setting doc;
+  long min = 0, max = 0;          ///< "int": the accepted range
+  const char* choices = nullptr;  ///< "string": the accepted values, "a|b|c" (null: any text)
+};
+
+/// The values of `rules` as the environment gives them now (surrounding blanks trimmed; a
+/// rule's default where unset), each checked by the rules of rma's own rows; throws
+/// InvalidArgument naming `operation`, the variable, the value and what it must be. Read them
+/// by name with Config::integer / flag / text (the result holds rma's defaults too).
+Config read_settings(std::span<const SettingRule> rules, const char* operation);
+
 /// Value of setting `name` as the environment gives it now (or its default), for printing.
 std::string setting_value(const Setting& setting);
 

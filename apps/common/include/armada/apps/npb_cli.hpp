@@ -1,6 +1,7 @@
-// The command line shared by Armada's NAS Parallel Benchmarks programs (armada-mg, armada-cg):
+// The command line shared by Armada's NAS Parallel Benchmarks programs (armada-mg, armada-cg,
+// armada-spmv-bench), as rows of the programs' kit (armada/programs/options.hpp):
 //
-//   <program> --class S|W|A|B|C [--comm rma|mpi] [--json FILE] [--help]
+//   <program> --class S|W|A|B|C [--comm rma|mpi] [--json FILE] [program's own options] [--help]
 //
 // --class picks the NPB problem class (required; the program lists the classes it has),
 // --comm the halo/communication variant (rma: Armada's one-sided arrays, the default; mpi: the
@@ -12,6 +13,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "armada/programs/options.hpp"
 
 namespace armada::apps {
 
@@ -42,13 +46,16 @@ struct NpbParse {
   int exit_code = 0;
 };
 
-/// The usage text (several lines, ending with a newline).
-std::string npb_usage(const NpbProgram& program);
+/// The usage text (several lines, ending with a newline), generated from the table; `extra`
+/// rows are the program's own options (armada-mg's checkpoint options).
+std::string npb_usage(const NpbProgram& program, std::vector<programs::Option> extra = {});
 
-/// Parses argv[1..argc). On --help prints the usage on stdout; on an unknown option, a missing
-/// or bad value (class not in program.classes, comm not rma|mpi, empty file name), a repeated
-/// option or a missing --class prints "<program>: <what is wrong>" and the usage on stderr, and
-/// returns exit code 2. Prints only when `print` (pass true on one rank only).
-NpbParse parse_npb_command_line(int argc, const char* const* argv, const NpbProgram& program, bool print);
+/// Parses argv[1..argc), the program's `extra` rows too (into their targets). On --help prints
+/// the usage on stdout; on an unknown option, a missing or bad value (class not in
+/// program.classes, comm not rma|mpi, empty file name), a repeated option or a missing --class
+/// prints "<program>: <what is wrong>" and the usage on stderr, and returns exit code 2. Prints
+/// only when `print` (pass true on one rank only).
+NpbParse parse_npb_command_line(int argc, const char* const* argv, const NpbProgram& program, bool print,
+                                std::vector<programs::Option> extra = {});
 
 }  // namespace armada::apps

@@ -1,16 +1,19 @@
-// armada-info: prints Armada's settings (name, type, default, current value, meaning) and the
-// transports built in and, when started under mpiexec, the node topology and transports the
-// runtime sees.
+// armada-info: prints Armada's settings (name, type, default, current value, meaning): rma's
+// and its transports', then linalg's (when linalg is built), and the transports built in and,
+// when started under mpiexec, the node topology and transports the runtime sees.
 //
 //   armada-info              settings table, transports
 //   armada-info --markdown   the same table as Markdown (docs/configuration.md is made from it)
 //   mpiexec -n 4 armada-info --topology
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "armada/programs/options.hpp"
 #include "armada/rma/rma.hpp"
+#ifdef ARMADA_INFO_WITH_LINALG
+#include "armada/linalg/settings.hpp"
+#endif
 
 namespace rma = armada::rma;
 
@@ -45,27 +48,35 @@ std::string process_facts() {
   return out;
 }
 
+// Every layer's settings: rma's table (the core's and each transport's rows), then the rows of
+// the layers above that declare them in rma's form.
+std::vector<rma::Setting> all_settings() {
+  std::vector<rma::Setting> all(rma::settings().begin(), rma::settings().end());
+#ifdef ARMADA_INFO_WITH_LINALG
+  for (const rma::SettingRule& rule : armada::linalg::settings()) all.push_back(rule.doc);
+#endif
+  return all;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool markdown = false, topology = false;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--markdown")) markdown = true;
-    else if (!std::strcmp(argv[i], "--topology")) topology = true;
-    else {
-      std::fprintf(stderr, "usage: armada-info [--markdown] [--topology]\n");
-      return 2;
-    }
-  }
+  const armada::programs::CommandLine command_line(
+      {.name = "armada-info", .description = "Armada's settings and transports; under mpiexec, the topology.\n"},
+      {{.name = "--markdown", .help = "the settings table as Markdown (docs/configuration.md)", .flag_target = &markdown},
+       {.name = "--topology", .help = "nodes, ranks and the transport to each rank (run it under mpiexec)",
+        .flag_target = &topology}});
+  if (const auto exit_code = command_line.handle(argc, argv, true)) return *exit_code;
   if (markdown) {
     std::printf("| Variable | Type | Default | Meaning |\n|---|---|---|---|\n");
-    for (const rma::Setting& s : rma::settings())
+    for (const rma::Setting& s : all_settings())
       std::printf("| `%s` | %s | `%s` | %s |\n", s.name, s.type, s.default_value, s.meaning);
     return 0;
   }
   if (!topology) {
-    std::printf("Armada settings (environment variables read at init):\n");
-    for (const rma::Setting& s : rma::settings())
+    std::printf("Armada settings (environment variables; rma's are read at init, linalg's at its first call):\n");
+    for (const rma::Setting& s : all_settings())
       std::printf("  %-20s %-6s default %-6s now %-6s\n      %s\n", s.name, s.type, s.default_value,
                   rma::setting_value(s).c_str(), s.meaning);
     std::printf("Transports built in (ARMADA_TRANSPORT names the inter-node one):\n");

@@ -1,11 +1,13 @@
-#include "common/json.hpp"
+#include "armada/programs/json.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
-namespace armada::bench::json {
+namespace armada::programs::json {
 
 namespace {
 
@@ -237,4 +239,77 @@ std::string number(double v, int digits) {
   return buf;
 }
 
-}  // namespace armada::bench::json
+std::string number(double v, const char* format) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+JsonLine& JsonLine::raw(const std::string& key, const std::string& encoded) {
+  body_ += (body_.empty() ? "{" : ",") + quote(key) + ":" + encoded;
+  return *this;
+}
+JsonLine& JsonLine::append(const JsonLine& other) {
+  if (!other.body_.empty()) body_ += (body_.empty() ? "{" : ",") + other.body_.substr(1);
+  return *this;
+}
+JsonLine& JsonLine::add(const std::string& key, const std::string& text) { return raw(key, quote(text)); }
+JsonLine& JsonLine::add(const std::string& key, const char* text) { return raw(key, quote(text)); }
+JsonLine& JsonLine::add(const std::string& key, bool value) { return raw(key, value ? "true" : "false"); }
+JsonLine& JsonLine::add(const std::string& key, int value) { return raw(key, std::to_string(value)); }
+JsonLine& JsonLine::add(const std::string& key, long value) { return raw(key, std::to_string(value)); }
+JsonLine& JsonLine::add(const std::string& key, long long value) { return raw(key, std::to_string(value)); }
+JsonLine& JsonLine::add(const std::string& key, unsigned long value) { return raw(key, std::to_string(value)); }
+JsonLine& JsonLine::add(const std::string& key, unsigned long long value) { return raw(key, std::to_string(value)); }
+JsonLine& JsonLine::add(const std::string& key, double value, int digits) { return raw(key, number(value, digits)); }
+JsonLine& JsonLine::add(const std::string& key, double value, const char* format) { return raw(key, number(value, format)); }
+
+namespace {
+std::string cannot_write(const std::string& option, const std::string& path) {
+  return option + " '" + path + "': cannot write: " + std::strerror(errno);
+}
+}  // namespace
+
+JsonLinesFile::JsonLinesFile(const std::string& path, const std::string& option) : path_(path), option_(option) {
+  if (path.empty()) return;
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) error_ = cannot_write(option_, path_);
+}
+
+JsonLinesFile::~JsonLinesFile() {
+  if (file_) std::fclose(file_);
+}
+
+bool JsonLinesFile::write(const std::string& line) {
+  if (!file_ || !error_.empty()) return error_.empty();
+  // Flushed line by line: a run that dies keeps the records written so far.
+  if (std::fprintf(file_, "%s\n", line.c_str()) < 0 || std::fflush(file_) != 0) error_ = cannot_write(option_, path_);
+  return error_.empty();
+}
+
+bool JsonLinesFile::close() {
+  if (file_) {
+    const bool flushed = std::fflush(file_) == 0;
+    if (!flushed && error_.empty()) error_ = cannot_write(option_, path_);
+    if (std::fclose(file_) != 0 && error_.empty()) error_ = cannot_write(option_, path_);
+    file_ = nullptr;
+  }
+  return error_.empty();
+}
+
+std::string check_writable(const std::string& path, const std::string& option) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return cannot_write(option, path);
+  std::fclose(f);
+  return {};
+}
+
+std::string write_lines(const std::string& path, const std::vector<std::string>& lines, const std::string& option) {
+  JsonLinesFile file(path, option);
+  for (const std::string& line : lines) file.write(line);
+  file.close();
+  return file.error();
+}
+
+}  // namespace armada::programs::json

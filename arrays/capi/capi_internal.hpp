@@ -12,10 +12,12 @@
 
 namespace armada::arrays::capi {
 
-/// An unknown or retired handle of the C API's own tables (groups, mutex sets, requests).
+/// An unknown or retired handle of the C API's own tables (groups, mutex sets, requests): kind
+/// `handle`.
 class BadHandle : public rma::InvalidArgument {
  public:
-  using rma::InvalidArgument::InvalidArgument;
+  BadHandle(std::string fn, std::string argument, std::string value, const std::string& reason)
+      : rma::InvalidArgument(std::move(fn), std::move(argument), std::move(value), reason, rma::ErrorKind::handle) {}
 };
 
 /// An error the Fortran view reports in its caller's own terms (one-based, inclusive, Fortran
@@ -25,8 +27,23 @@ class FortranViewError : public rma::InvalidArgument {
   using rma::InvalidArgument::InvalidArgument;
 };
 
+/// The C API's code of each error kind (ARMADA_GA_ERR_*): the one table current_error_code
+/// consults.
+inline constexpr rma::ErrorCodeTable<int> error_codes{{{
+    {rma::ErrorKind::argument, ARMADA_GA_ERR_ARG},
+    {rma::ErrorKind::handle, ARMADA_GA_ERR_HANDLE},
+    {rma::ErrorKind::type, ARMADA_GA_ERR_TYPE},
+    {rma::ErrorKind::state, ARMADA_GA_ERR_STATE},
+    {rma::ErrorKind::unsupported, ARMADA_GA_ERR_UNSUPPORTED},
+    {rma::ErrorKind::system, ARMADA_GA_ERR_SYSTEM},
+    {rma::ErrorKind::internal, ARMADA_GA_ERR_INTERNAL},
+    {rma::ErrorKind::singular, ARMADA_GA_ERR_INTERNAL},  // arrays do no linear algebra
+    {rma::ErrorKind::not_positive_definite, ARMADA_GA_ERR_INTERNAL},
+    {rma::ErrorKind::no_convergence, ARMADA_GA_ERR_INTERNAL},
+}}};
+
 /// Called inside a catch block: stores the current exception's message, ending "(in fn)", as
-/// the thread's last message, and returns its code.
+/// the thread's last message, and returns its code (error_codes[its kind]).
 int current_error_code(const char* fn);
 
 /// Runs f(); an exception becomes its code and message.

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <utility>
 #include <vector>
 
+#include "error_codes.hpp"  // ga/src: the exit code of each error kind
 #include "ga-mpi.h"
 #include "ga.h"
 #include "ga_test_util.hpp"
@@ -19,6 +21,27 @@ using ga_test::name;
 using ga_test::whole;
 
 double f2(int i, int j) { return i * 100.0 + j; }
+
+// A GA call's error ends the job (GA_Error style) with the exit code of its kind, from one
+// table: the arrays and linalg C APIs' codes (so an argument error ends it with 1, as before).
+TEST(GaErrors, EachErrorKindHasItsAbortCode) {
+  using K = armada::rma::ErrorKind;
+  const std::pair<K, int> expected[] = {
+      {K::argument, 1},
+      {K::handle, ARMADA_GA_ERR_HANDLE},
+      {K::type, ARMADA_GA_ERR_TYPE},
+      {K::state, ARMADA_GA_ERR_STATE},
+      {K::unsupported, ARMADA_GA_ERR_UNSUPPORTED},
+      {K::system, ARMADA_GA_ERR_SYSTEM},
+      {K::internal, ARMADA_GA_ERR_INTERNAL},
+      {K::singular, ARMADA_LA_ERR_SINGULAR},
+      {K::not_positive_definite, ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE},
+      {K::no_convergence, ARMADA_LA_ERR_NO_CONVERGENCE},
+  };
+  static_assert(std::size(expected) == armada::rma::error_kind_count);
+  for (const auto& [kind, code] : expected)
+    EXPECT_EQ(armada::ga::abort_codes[kind], code) << armada::rma::to_string(kind);
+}
 
 /// A 2-D double array filled with f2, synced.
 int filled_2d(int m, int n, char* label = name("a")) {

@@ -1,6 +1,7 @@
 // The C API: results equal the C++ API's, every error becomes its code, message and index.
 #include "armada/linalg/c_api.h"
 
+#include "error_codes.hpp"  // linalg/capi: the API's one table of codes
 #include "linalg_test_util.hpp"
 
 namespace armada::linalg::test {
@@ -114,6 +115,31 @@ TEST(LinalgCapi, CollectiveWithOneBadMemberFailsOnEveryMember) {
   EXPECT_NE(armada_la_lu_solve(0, a, last ? 987654 : b), ARMADA_GA_OK);
   EXPECT_EQ(armada_la_gemm(0, 0, &one, a, b, &zero, c), ARMADA_GA_OK) << armada_la_error_message();  // still usable
   for (int h : {a, b, c}) EXPECT_EQ(armada_ga_destroy(h), ARMADA_GA_OK);
+}
+
+// Every error kind has its code, from the API's one table: the arrays API's codes and the three
+// numerical ones.
+TEST(LinalgCApi, EachErrorKindHasItsCode) {
+  using K = rma::ErrorKind;
+  const std::pair<K, int> expected[] = {
+      {K::argument, ARMADA_GA_ERR_ARG},
+      {K::handle, ARMADA_GA_ERR_HANDLE},
+      {K::type, ARMADA_GA_ERR_TYPE},
+      {K::state, ARMADA_GA_ERR_STATE},
+      {K::unsupported, ARMADA_GA_ERR_UNSUPPORTED},
+      {K::system, ARMADA_GA_ERR_SYSTEM},
+      {K::internal, ARMADA_GA_ERR_INTERNAL},
+      {K::singular, ARMADA_LA_ERR_SINGULAR},
+      {K::not_positive_definite, ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE},
+      {K::no_convergence, ARMADA_LA_ERR_NO_CONVERGENCE},
+  };
+  static_assert(std::size(expected) == rma::error_kind_count);
+  for (const auto& [kind, code] : expected) EXPECT_EQ(capi::error_codes[kind], code) << rma::to_string(kind);
+  // The numerical errors carry their kinds.
+  EXPECT_EQ(SingularMatrix("op", 2).kind(), K::singular);
+  EXPECT_EQ(NotPositiveDefinite("op", 2).kind(), K::not_positive_definite);
+  EXPECT_EQ(NoConvergence("op", 2).kind(), K::no_convergence);
+  EXPECT_EQ(NoConvergence("op", 2).index(), 2);
 }
 
 }  // namespace

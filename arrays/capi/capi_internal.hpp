@@ -8,6 +8,7 @@
 
 #include "armada/arrays/arrays.hpp"
 #include "armada/arrays/c_api.h"
+#include "armada/arrays/c_api_errors.hpp"
 #include "armada/rma/error.hpp"
 
 namespace armada::arrays::capi {
@@ -27,23 +28,8 @@ class FortranViewError : public rma::InvalidArgument {
   using rma::InvalidArgument::InvalidArgument;
 };
 
-/// The C API's code of each error kind (ARMADA_GA_ERR_*): the one table current_error_code
-/// consults.
-inline constexpr rma::ErrorCodeTable<int> error_codes{{{
-    {rma::ErrorKind::argument, ARMADA_GA_ERR_ARG},
-    {rma::ErrorKind::handle, ARMADA_GA_ERR_HANDLE},
-    {rma::ErrorKind::type, ARMADA_GA_ERR_TYPE},
-    {rma::ErrorKind::state, ARMADA_GA_ERR_STATE},
-    {rma::ErrorKind::unsupported, ARMADA_GA_ERR_UNSUPPORTED},
-    {rma::ErrorKind::system, ARMADA_GA_ERR_SYSTEM},
-    {rma::ErrorKind::internal, ARMADA_GA_ERR_INTERNAL},
-    {rma::ErrorKind::singular, ARMADA_GA_ERR_INTERNAL},  // arrays do no linear algebra
-    {rma::ErrorKind::not_positive_definite, ARMADA_GA_ERR_INTERNAL},
-    {rma::ErrorKind::no_convergence, ARMADA_GA_ERR_INTERNAL},
-}}};
-
 /// Called inside a catch block: stores the current exception's message, ending "(in fn)", as
-/// the thread's last message, and returns its code (error_codes[its kind]).
+/// the thread's last message, and returns its code (error_codes[its kind], c_api_errors.hpp).
 int current_error_code(const char* fn);
 
 /// Runs f(); an exception becomes its code and message.

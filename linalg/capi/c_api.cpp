@@ -7,7 +7,7 @@
 #include "armada/arrays/collective.hpp"
 #include "armada/linalg/linalg.hpp"
 #include "armada/rma/error.hpp"
-#include "error_codes.hpp"
+#include "armada/linalg/c_api_errors.hpp"
 
 namespace arrays = armada::arrays;
 namespace linalg = armada::linalg;

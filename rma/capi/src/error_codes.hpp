@@ -2,7 +2,11 @@
 // consults (the tests check it row by row).
 #pragma once
 
+// The library is compiled with hidden visibility: armci.h's declarations are the ABI (as in
+// internal.hpp), whichever header includes it first.
+#pragma GCC visibility push(default)
 #include <armci.h>
+#pragma GCC visibility pop
 
 #include "armada/rma/error.hpp"
 

@@ -99,6 +99,7 @@ ErrorKind current_error_kind() noexcept;
 /// is compiled): the one place where an API decides its code for an error.
 ///   constexpr rma::ErrorCodeTable<int> codes{{{{ErrorKind::argument, EARG}, ...}}};
 ///   return codes[rma::current_error_kind()];
+/// An API whose codes extend another's says only what differs: base.with(kind, code).
 template <class Code>
 class ErrorCodeTable {
  public:
@@ -110,6 +111,12 @@ class ErrorCodeTable {
     for (std::size_t i = 0; i < error_kind_count; ++i)
       if (static_cast<std::size_t>(rows[i].kind) != i)
         throw "ErrorCodeTable: one row per ErrorKind, in the enum's order";  // a compile error
+  }
+  /// This table with `kind`'s row changed to `code`.
+  consteval ErrorCodeTable with(ErrorKind kind, Code code) const {
+    std::array<Row, error_kind_count> rows = rows_;
+    rows[static_cast<std::size_t>(kind)].code = code;
+    return ErrorCodeTable(rows);
   }
   constexpr Code operator[](ErrorKind kind) const noexcept {
     const auto i = static_cast<std::size_t>(kind);

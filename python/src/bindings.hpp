@@ -31,7 +31,7 @@ enum class ErrorKind : int { none = 0, index, type, value, state, linalg, other 
 inline constexpr rma::ErrorCodeTable<ErrorKind> python_classes{{{
     {rma::ErrorKind::argument, ErrorKind::value},
     {rma::ErrorKind::handle, ErrorKind::value},
-    {rma::ErrorKind::type, ErrorKind::value},
+    {rma::ErrorKind::type, ErrorKind::type},  // an element type that does not suit: DTypeError
     {rma::ErrorKind::state, ErrorKind::state},
     {rma::ErrorKind::unsupported, ErrorKind::other},
     {rma::ErrorKind::system, ErrorKind::other},

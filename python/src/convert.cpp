@@ -34,8 +34,8 @@ std::string repr_of(py::handle obj) {
 }
 
 // Armada's exceptions (and the binding's own) to the Python classes. Armada's go by their kind
-// through python_classes; every bad argument is a ValueError (the binding checks indices and
-// dtypes first, so those arrive as IndexError and TypeError).
+// through python_classes: a bad argument is a ValueError, a wrong element type a TypeError (the
+// binding checks indices and dtypes first, so most of those are its own).
 std::pair<ErrorKind, std::string> current_error() {
   try {
     throw;

@@ -21,7 +21,7 @@ def test_exception_classes():
 
 
 @pytest.mark.parametrize("kind, cls", [
-    ("argument", armada.ArgumentError), ("handle", armada.ArgumentError), ("type", armada.ArgumentError),
+    ("argument", armada.ArgumentError), ("handle", armada.ArgumentError), ("type", armada.DTypeError),
     ("state", armada.StateError), ("unsupported", armada.Error), ("system", armada.Error),
     ("internal", armada.Error), ("singular", armada.LinAlgError), ("not_positive_definite", armada.LinAlgError),
     ("no_convergence", armada.LinAlgError)])

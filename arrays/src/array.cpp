@@ -91,7 +91,8 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
   rma::agree(op, [&] {
     const int t = static_cast<int>(type);
     if (t < 0 || t > static_cast<int>(ElemType::ComplexDouble))
-      detail::fail(op, nullptr, "type", std::to_string(t), "is not an element type (int, long, float, double, complex<float>, complex<double>)");
+      detail::fail(op, nullptr, "type", std::to_string(t), "is not an element type (int, long, float, double, complex<float>, complex<double>)",
+                   rma::ErrorKind::type);
     impl->type = type;
     impl->esize = size_of(type);
     impl->group = group;
@@ -173,10 +174,10 @@ void Array::destroy() {
 bool Array::valid() const noexcept { return impl_ && !impl_->destroyed; }
 
 const Array::Impl& Array::checked(const char* op) const {
-  if (!impl_) throw rma::InvalidArgument(op, "array", "null", "the array was never created");
+  if (!impl_) throw rma::InvalidArgument(op, "array", "null", "the array was never created", rma::ErrorKind::handle);
   if (impl_->destroyed)
-    throw rma::StateError(op, detail::rank_prefix() + op + ": array '" + impl_->name + "' (handle " +
-                                  std::to_string(impl_->id) + ") was destroyed");
+    throw rma::StateError(op, rma::error_message(op, "array '" + impl_->name + "' (handle " +
+                                  std::to_string(impl_->id) + ") was destroyed"));
   return *impl_;
 }
 
@@ -185,7 +186,8 @@ Array find_array(int id, const char* op) {
   std::lock_guard lock(r.mutex);
   const auto it = r.arrays.find(id);
   if (it == r.arrays.end())
-    throw rma::InvalidArgument(op, "array", std::to_string(id), "no live array has this handle (never created, or destroyed)");
+    throw rma::InvalidArgument(op, "array", std::to_string(id), "no live array has this handle (never created, or destroyed)",
+                               rma::ErrorKind::handle);
   return Array(it->second);
 }
 
@@ -215,7 +217,8 @@ namespace detail {
 void require_type(const Array& a, ElemType type, const char* op) {
   if (!a.impl()) return;  // an empty array stays empty; using it reports that
   if (a.impl()->type != type)
-    fail(op, a.impl().get(), "element type", to_string(type), std::string("the array holds ") + to_string(a.impl()->type));
+    fail(op, a.impl().get(), "element type", to_string(type), std::string("the array holds ") + to_string(a.impl()->type),
+         rma::ErrorKind::type);
 }
 }  // namespace detail
 
@@ -492,7 +495,7 @@ long Array::read_inc(const Coord& index, long increment) {
   constexpr const char* op = "arrays::read_inc";
   const Impl& a = checked(op);
   if (a.type != ElemType::Int && a.type != ElemType::Long)
-    detail::fail(op, &a, "array type", to_string(a.type), "read_inc needs an int or long array");
+    detail::fail(op, &a, "array type", to_string(a.type), "read_inc needs an int or long array", rma::ErrorKind::type);
   check_index(op, a, index, "index");
   const Block& b = a.blocks[static_cast<std::size_t>(a.dist.owner(index))];
   void* addr = b.address(index, a.ghosts, a.esize);
@@ -546,7 +549,8 @@ rma::Group collective_group(const char* op, const Array& a) {
   const rma::Group& g = a.impl()->group;
   if (!g.is_member())
     detail::fail(op, a.impl().get(), "array", a.impl()->name,
-                 "this rank is not a member of the array's group, so it takes no part in its collective calls");
+                 "this rank is not a member of the array's group, so it takes no part in its collective calls",
+                 rma::ErrorKind::handle);
   return g;
 }
 
@@ -567,7 +571,7 @@ rma::MustMatch::value_type same_shape(const char* argument, const Array& a) {
 
 void sync() {
   if (!rma::initialized())
-    throw rma::StateError("arrays::sync", detail::rank_prefix() + "arrays::sync: the rma runtime is not initialized");
+    throw rma::StateError("arrays::sync", rma::message_prefix() + "arrays::sync: the rma runtime is not initialized");
   rma::barrier();
 }
 

@@ -16,17 +16,13 @@ std::string Coord::str() const {
 
 namespace detail {
 
-std::string rank_prefix() {
-  return rma::initialized() ? "[rank " + std::to_string(rma::rank()) + "] " : std::string();
-}
-
 std::string describe(const Array::Impl& a) {
   return "array '" + a.name + "' (" + to_string(a.type) + ", dims " + a.dist.dims().str() + ")";
 }
 
 void fail(const char* op, const Array::Impl* a, const std::string& argument, const std::string& value,
-          const std::string& reason) {
-  throw rma::InvalidArgument(op, argument, value, a ? describe(*a) + ": " + reason : reason);
+          const std::string& reason, rma::ErrorKind kind) {
+  throw rma::InvalidArgument(op, argument, value, a ? describe(*a) + ": " + reason : reason, kind);
 }
 
 Index checked_elements(const char* op, const char* argument, const Coord& extents) {
@@ -95,7 +91,7 @@ Coord buffer_strides(const char* op, const Array::Impl& a, const Coord& extents,
 
 void check_compatible(const char* op, const Array::Impl& a, const Array::Impl& b) {
   if (a.type != b.type)
-    fail(op, &b, "type", to_string(b.type), std::string("differs from ") + describe(a));
+    fail(op, &b, "type", to_string(b.type), std::string("differs from ") + describe(a), rma::ErrorKind::type);
   if (!(a.group == b.group))
     fail(op, &b, "group", "size " + std::to_string(b.group.size()), "is not the group of " + describe(a));
 }

@@ -40,9 +40,9 @@ void dispatch(ElemType t, F&& f) {
 }
 
 const Array::Impl& impl_of(const Array& a, const char* op) {
-  if (!a.impl()) throw rma::InvalidArgument(op, "array", "null", "the array was never created");
+  if (!a.impl()) throw rma::InvalidArgument(op, "array", "null", "the array was never created", rma::ErrorKind::handle);
   if (a.impl()->destroyed)
-    throw rma::StateError(op, rank_prefix() + op + ": array '" + a.impl()->name + "' was destroyed");
+    throw rma::StateError(op, rma::error_message(op, "array '" + a.impl()->name + "' was destroyed"));
   return *a.impl();
 }
 

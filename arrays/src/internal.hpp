@@ -43,12 +43,12 @@ struct Array::Impl {
 
 namespace detail {
 
-/// "[rank 3] " once the rma runtime is up.
-std::string rank_prefix();
 /// "array 'A' (double, dims [4, 8])".
 std::string describe(const Array::Impl& a);
+/// Throws InvalidArgument of `kind` (argument, handle or type) naming `a` (if any) in the reason.
 [[noreturn]] void fail(const char* op, const Array::Impl* a, const std::string& argument,
-                       const std::string& value, const std::string& reason);
+                       const std::string& value, const std::string& reason,
+                       rma::ErrorKind kind = rma::ErrorKind::argument);
 
 /// The number of elements of a box with `extents` (each >= 0), failing with InvalidArgument
 /// naming `argument` when the product does not fit in Index.

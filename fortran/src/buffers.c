@@ -24,12 +24,10 @@ static _Thread_local char g_message[1024];
 /* A message of the module's own checks, in the form of the C APIs' ("[rank 0] armada_get: ..."),
  * naming array `handle` when there is one (handle < 0: none). Returns `code`. */
 int armada_f_reject(const char* op, const char* text, int handle, int code) {
-  int rank = -1, initialized = 0;
-  if (armada_ga_initialized(&initialized) == ARMADA_GA_OK && initialized) armada_ga_rank(&rank);
   char array[512] = "";
   if (handle >= 0) armada_gaf_describe(handle, array, sizeof array);
   char prefix[32] = "";
-  if (rank >= 0) snprintf(prefix, sizeof prefix, "[rank %d] ", rank);
+  armada_ga_message_prefix(prefix, sizeof prefix);
   snprintf(g_message, sizeof g_message, "%s%s: %s%s%s", prefix, op, text, array[0] ? "; " : "", array);
   return code;
 }

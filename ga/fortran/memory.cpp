@@ -6,6 +6,7 @@
 #include <complex>
 #include <limits>
 
+#include "armada/rma/assert.hpp"
 #include "binding.hpp"
 #include "ga.h"
 #include "macdecls.h"
@@ -58,8 +59,7 @@ const FortranType& ma_type(const char* fn, Int type, const char* argument = "dat
 /// from the program's common blocks, so only small MA blocks from the heap are reachable.
 Int index_of(const char* fn, const FortranType& t, const void* p) {
   const std::ptrdiff_t bytes = static_cast<const char*>(p) - t.base;
-  if (bytes % static_cast<std::ptrdiff_t>(t.size) != 0)
-    throw armada::rma::Error(fn, "memory not aligned to its element for MA's Fortran index (a bug)");
+  ARMADA_ASSERT(bytes % static_cast<std::ptrdiff_t>(t.size) == 0);  // MA aligns every block to its element
   const std::int64_t index = bytes / static_cast<std::ptrdiff_t>(t.size) + 1;
   if (index < std::numeric_limits<Int>::min() || index > std::numeric_limits<Int>::max())
     bad_argument(fn, "index", std::to_string(index),

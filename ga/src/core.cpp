@@ -8,15 +8,12 @@
 #include <mpi.h>
 
 #include "armada/rma/runtime.hpp"
+#include "error_codes.hpp"
 #include "internal.hpp"
 
 namespace armada::ga {
 
 namespace {
-
-std::string rank_prefix() {
-  return rma::initialized() ? "[rank " + std::to_string(rma::rank()) + "] " : std::string();
-}
 
 /// One GA handle: a planned array (between GA_Create_handle and GA_Allocate) or a live one.
 struct Slot {
@@ -64,6 +61,7 @@ FortranCaller::~FortranCaller() { t_fortran_caller = outer_; }
 }
 
 [[noreturn]] void abort_current_exception(const char* function) noexcept {
+  const int code = abort_codes[rma::current_error_kind()];
   std::string message;
   try {
     try {
@@ -73,18 +71,18 @@ FortranCaller::~FortranCaller() { t_fortran_caller = outer_; }
       // An error found by the layer below names its own operation: say which GA call it was.
       if (e.operation() != function) message += std::string(" (in ") + function + ")";
     } catch (const std::bad_alloc&) {
-      message = rank_prefix() + function + ": out of memory";
+      message = rma::error_message(function, "out of memory");
     } catch (const std::exception& e) {
-      message = rank_prefix() + function + ": " + e.what();
+      message = rma::error_message(function, e.what());
     } catch (...) {
-      message = rank_prefix() + function + ": unknown error";
+      message = rma::error_message(function, "unknown error");
     }
   } catch (...) {
     message = function;
   }
   if (t_fortran_caller && std::string(t_fortran_caller) != function)
     message += std::string(" (in ") + t_fortran_caller + ", GA's Fortran API)";
-  abort_job(message, 1);
+  abort_job(message, code);
 }
 
 // ---- element types ----------------------------------------------------------------------------

@@ -20,11 +20,11 @@ bool g_started_runtime = false;  // GA_Initialize started rma (and finalizes it 
 bool g_initialized = false;
 
 void require_init(const char* function) {
-  if (!g_initialized) throw rma::StateError(function, std::string(function) + ": GA_Initialize has not been called");
+  if (!g_initialized) throw rma::StateError(function, rma::error_message(function, "GA_Initialize has not been called"));
 }
 
 void initialize(const char* function, int* argc, char*** argv) {
-  if (g_initialized) throw rma::StateError(function, std::string(function) + ": GA is initialized already");
+  if (g_initialized) throw rma::StateError(function, rma::error_message(function, "GA is initialized already"));
   if (!rma::initialized()) {
     rma::init(argc, argv);
     g_started_runtime = true;
@@ -119,8 +119,7 @@ int GA_Nnodes(void) {
 }
 
 void GA_Error(char* str, int code) {
-  std::string message = rma::initialized() ? "[rank " + std::to_string(rma::rank()) + "] " : std::string();
-  message += "GA_Error called by the program: " + std::string(str ? str : "(null)") + " (code " +
+  std::string message = rma::message_prefix() + "GA_Error called by the program: " + std::string(str ? str : "(null)") + " (code " +
              std::to_string(code) + ")";
   abort_job(message, code);
 }

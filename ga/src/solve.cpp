@@ -46,7 +46,7 @@ int g_mutex_number = -1;  // -1: none created
 int g_mutex_per_process = 1;
 
 void mutex_place(const char* function, int mutex, int& index, int& rank) {
-  if (g_mutex_number < 0) throw rma::StateError(function, std::string(function) + ": GA_Create_mutexes was not called");
+  if (g_mutex_number < 0) throw rma::StateError(function, rma::error_message(function, "GA_Create_mutexes was not called"));
   if (mutex < 0 || mutex >= g_mutex_number)
     bad_argument(function, "mutex", std::to_string(mutex),
                  "not a mutex (0 .. " + std::to_string(g_mutex_number - 1) + ")");
@@ -127,7 +127,8 @@ int GA_Create_mutexes(int number) {
   return guarded("GA_Create_mutexes", [&] {
     if (number < 0) bad_argument("GA_Create_mutexes", "number", std::to_string(number), "must be >= 0");
     if (g_mutex_number >= 0)
-      throw rma::StateError("GA_Create_mutexes", "GA_Create_mutexes: mutexes exist already (GA_Destroy_mutexes first)");
+      throw rma::StateError("GA_Create_mutexes",
+                            rma::error_message("GA_Create_mutexes", "mutexes exist already (GA_Destroy_mutexes first)"));
     const int np = rma::size();
     g_mutex_per_process = std::max(1, (number + np - 1) / np);
     const int first = rma::rank() * g_mutex_per_process;
@@ -140,7 +141,8 @@ int GA_Create_mutexes(int number) {
 int GA_Destroy_mutexes(void) {
   return guarded("GA_Destroy_mutexes", [] {
     if (g_mutex_number < 0)
-      throw rma::StateError("GA_Destroy_mutexes", "GA_Destroy_mutexes: GA_Create_mutexes was not called");
+      throw rma::StateError("GA_Destroy_mutexes",
+                            rma::error_message("GA_Destroy_mutexes", "GA_Create_mutexes was not called"));
     g_mutexes.destroy();
     g_mutexes = rma::MutexSet{};
     g_mutex_number = -1;

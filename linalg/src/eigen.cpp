@@ -111,7 +111,7 @@ void eigen_typed(const Array& a, Array& v, void* eigenvalues) {
   // process (0, 0), group rank 0, hands them to the others.
   MPI_Bcast(&info, 1, MPI_INT, 0, a.group().comm());
   MPI_Bcast(w.data(), static_cast<int>(w.size() * sizeof(Real<T>)), MPI_BYTE, 0, a.group().comm());
-  if (info < 0) throw rma::SystemError(name, "p?syevd/p?heevd rejected its argument " + std::to_string(-info));
+  require_ok_arguments(name, "p?syevd/p?heevd", info);
   if (info > 0) throw NoConvergence(name, info);
   if constexpr (!std::is_floating_point_v<T>)
     for (T& z : cz.local) z = std::conj(z);  // M's eigenvectors are A's conjugated

@@ -7,6 +7,7 @@
 
 #include "armada/arrays/collective.hpp"
 #include "armada/linalg/gemm.hpp"
+#include "armada/rma/error.hpp"
 
 namespace armada::linalg::detail {
 
@@ -36,8 +37,12 @@ void require_patch(const char* op, const char* lo_arg, const char* hi_arg, const
                    const Coord& hi);
 /// An Op value inside the enumeration (the C API passes integers).
 void require_op(const char* op, const char* arg, Op value);
-/// Throws InvalidArgument(op, arg, value, reason).
-[[noreturn]] void reject(const char* op, const char* arg, const std::string& value, const std::string& reason);
+/// ScaLAPACK `routine` returned `info`: a negative value (it rejected an argument) is a bug of
+/// ours, an rma::Error of kind internal.
+void require_ok_arguments(const char* op, const char* routine, int info);
+/// Throws InvalidArgument(op, arg, value, reason, kind): argument, handle or type.
+[[noreturn]] void reject(const char* op, const char* arg, const std::string& value, const std::string& reason,
+                         rma::ErrorKind kind = rma::ErrorKind::argument);
 
 /// "3 x 4"
 std::string shape(Index rows, Index cols);

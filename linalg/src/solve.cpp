@@ -34,12 +34,6 @@ void require_rhs(const char* op, const Array& a, const Array& b) {
            "must have as many rows as a has (" + std::to_string(a.dims()[0]) + ")");
 }
 
-// A ScaLAPACK argument error is a bug of ours, not of the caller.
-void require_ok_arguments(const char* op, const char* routine, int info) {
-  if (info < 0)
-    throw rma::SystemError(op, std::string(routine) + " rejected its argument " + std::to_string(-info));
-}
-
 // Times one phase into g_times.
 class Phase {
  public:

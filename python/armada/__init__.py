@@ -114,7 +114,7 @@ def comm():
 
 
 def _abort(kind, value):
-    _sys.stderr.write(f"[rank {rank()}] armada: uncaught {kind.__name__}: {value}; aborting the job "
+    _sys.stderr.write(f"{_core.message_prefix()}armada: uncaught {kind.__name__}: {value}; aborting the job "
                       "(the other ranks cannot finish a collective without this one)\n")
     _sys.stderr.flush()
     _MPI.COMM_WORLD.Abort(1)
@@ -124,7 +124,7 @@ def _at_exit():
     if not _core.initialized():
         return
     if _MPI.Is_finalized():
-        _sys.stderr.write(f"[rank {rank()}] armada: MPI was finalized before Armada (call armada.finalize() "
+        _sys.stderr.write(f"{_core.message_prefix()}armada: MPI was finalized before Armada (call armada.finalize() "
                           "before MPI.Finalize()); Armada's memory is released by the operating system\n")
         return
     if _uncaught and size() > 1:

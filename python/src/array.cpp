@@ -499,8 +499,8 @@ double time_patch(Array& a, const std::string& what, py::handle lo_arg, py::hand
 Array& live(Array& a, const char* op) {
   require_runtime(op);
   if (!a.valid())
-    throw BindingError(ErrorKind::state, "[rank " + std::to_string(rma::rank()) + "] " + op +
-                                             ": the array was destroyed (or Armada finalized since it was created)");
+    throw BindingError(ErrorKind::state,
+                       rma::error_message(op, "the array was destroyed (or Armada finalized since it was created)"));
   return a;
 }
 

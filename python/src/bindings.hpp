@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "armada/arrays/arrays.hpp"
+#include "armada/rma/error.hpp"
 
 namespace armada::python {
 
@@ -24,6 +25,21 @@ using arrays::Index;
 /// The Python exception class an error becomes (all derive from armada.Error; the first three
 /// also from IndexError, TypeError, ValueError).
 enum class ErrorKind : int { none = 0, index, type, value, state, linalg, other };
+
+/// The Python class of each kind of Armada's errors (rma::Error::kind()): the one table
+/// current_error consults.
+inline constexpr rma::ErrorCodeTable<ErrorKind> python_classes{{{
+    {rma::ErrorKind::argument, ErrorKind::value},
+    {rma::ErrorKind::handle, ErrorKind::value},
+    {rma::ErrorKind::type, ErrorKind::type},  // an element type that does not suit: DTypeError
+    {rma::ErrorKind::state, ErrorKind::state},
+    {rma::ErrorKind::unsupported, ErrorKind::other},
+    {rma::ErrorKind::system, ErrorKind::other},
+    {rma::ErrorKind::internal, ErrorKind::other},
+    {rma::ErrorKind::singular, ErrorKind::linalg},
+    {rma::ErrorKind::not_positive_definite, ErrorKind::linalg},
+    {rma::ErrorKind::no_convergence, ErrorKind::linalg},
+}}};
 
 /// An error found by the binding itself. The message is complete ("[rank r] op: argument ...").
 class BindingError : public std::exception {

@@ -14,10 +14,6 @@ namespace armada::python {
 
 namespace {
 
-std::string rank_prefix() {
-  return rma::initialized() ? "[rank " + std::to_string(rma::rank()) + "] " : std::string();
-}
-
 // The Python classes of the error kinds, created by register_errors.
 std::array<PyObject*, 7> g_error_classes{};
 
@@ -26,7 +22,7 @@ std::array<PyObject*, 7> g_error_classes{};
 // ---- errors -----------------------------------------------------------------------------------
 void fail(ErrorKind kind, const char* op, const std::string& argument, const std::string& value,
           const std::string& reason) {
-  throw BindingError(kind, rank_prefix() + op + ": argument '" + argument + "' = " + value + ": " + reason);
+  throw BindingError(kind, rma::error_message(op, "argument '" + argument + "' = " + value + ": " + reason));
 }
 
 std::string repr_of(py::handle obj) {
@@ -37,20 +33,16 @@ std::string repr_of(py::handle obj) {
   }
 }
 
-// Armada's exception types (and the binding's own) to the Python kinds. Armada reports every bad
-// argument as rma::InvalidArgument: a ValueError (the binding checks indices and dtypes first,
-// so those arrive as IndexError and TypeError).
+// Armada's exceptions (and the binding's own) to the Python classes. Armada's go by their kind
+// through python_classes: a bad argument is a ValueError, a wrong element type a TypeError (the
+// binding checks indices and dtypes first, so most of those are its own).
 std::pair<ErrorKind, std::string> current_error() {
   try {
     throw;
   } catch (const BindingError& e) {
     return {e.kind(), e.what()};
-  } catch (const rma::InvalidArgument& e) {
-    return {ErrorKind::value, e.what()};
-  } catch (const rma::StateError& e) {
-    return {ErrorKind::state, e.what()};
-  } catch (const linalg::NumericalError& e) {
-    return {ErrorKind::linalg, e.what()};
+  } catch (const rma::Error& e) {
+    return {python_classes[e.kind()], e.what()};
   } catch (const py::error_already_set& e) {
     if (e.matches(PyExc_TypeError)) return {ErrorKind::type, e.what()};
     if (e.matches(PyExc_IndexError)) return {ErrorKind::index, e.what()};
@@ -139,7 +131,7 @@ void agree_on_error(const char* op, const rma::Group& group, ErrorKind kind, con
   }
   if (me == first) throw BindingError(kind, message);
   throw BindingError(static_cast<ErrorKind>(header[0]),
-                     rank_prefix() + op + ": group rank " + std::to_string(first) + " failed: " + text);
+                     rma::error_message(op, "group rank " + std::to_string(first) + " failed: " + text));
 }
 
 void require_runtime(const char* op) {

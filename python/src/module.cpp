@@ -49,6 +49,16 @@ PYBIND11_MODULE(_core, m) {
     py::gil_scoped_release unlocked;
     arrays::sync();
   });
+  m.def("message_prefix", &rma::message_prefix,
+        "The prefix of every Armada message: '[rank r] ' while Armada runs, '' otherwise.");
+  // For the tests: raises Armada's error of kind `kind` (rma::to_string's names), as a call would.
+  m.def("_raise_error", [](const std::string& kind, const std::string& text) {
+    for (std::size_t k = 0; k < rma::error_kind_count; ++k)
+      if (kind == rma::to_string(static_cast<rma::ErrorKind>(k)))
+        throw rma::Error(static_cast<rma::ErrorKind>(k), "armada._raise_error",
+                         rma::error_message("armada._raise_error", text));
+    fail(ErrorKind::value, "armada._raise_error", "kind", kind, "is not an error kind");
+  });
   m.def("transport_choice", [] { require_runtime("armada.transport_choice"); return rma::transport_choice(); });
   bind_array(m);
   bind_sparse(m);

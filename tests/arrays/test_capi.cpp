@@ -4,6 +4,8 @@
 #include <complex>
 #include <cstring>
 #include <functional>
+#include <new>
+#include <stdexcept>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -12,6 +14,7 @@
 #include "armada/arrays/arrays.hpp"
 #include "armada/arrays/c_api.h"
 #include "armada/rma/rma.hpp"
+#include "capi_internal.hpp"  // arrays/capi: the API's table of codes and its guard
 
 extern "C" int arrays_capi_c_smoke(int rank);
 
@@ -20,6 +23,51 @@ namespace {
 int rank() { return armada::rma::rank(); }
 int nranks() { return armada::rma::size(); }
 std::string message() { return armada_ga_error_message(); }
+
+// Every error kind has its ARMADA_GA_ERR_* code, from the API's one table, whichever exception
+// carries it; the message ends naming the C function.
+TEST(CApi, EachErrorKindHasItsCode) {
+  namespace rma = armada::rma;
+  namespace capi = armada::arrays::capi;
+  using K = rma::ErrorKind;
+  const std::pair<K, int> expected[] = {
+      {K::argument, ARMADA_GA_ERR_ARG},
+      {K::handle, ARMADA_GA_ERR_HANDLE},
+      {K::type, ARMADA_GA_ERR_TYPE},
+      {K::state, ARMADA_GA_ERR_STATE},
+      {K::unsupported, ARMADA_GA_ERR_UNSUPPORTED},
+      {K::system, ARMADA_GA_ERR_SYSTEM},
+      {K::internal, ARMADA_GA_ERR_INTERNAL},
+      {K::singular, ARMADA_GA_ERR_INTERNAL},
+      {K::not_positive_definite, ARMADA_GA_ERR_INTERNAL},
+      {K::no_convergence, ARMADA_GA_ERR_INTERNAL},
+  };
+  static_assert(std::size(expected) == rma::error_kind_count);
+  for (const auto& [kind, code] : expected) {
+    EXPECT_EQ(capi::error_codes[kind], code) << rma::to_string(kind);
+    EXPECT_EQ(capi::guard("armada_ga_kind_test", [k = kind] { throw rma::Error(k, "op", "failed"); }), code)
+        << rma::to_string(kind);
+    EXPECT_EQ(message(), "failed (in armada_ga_kind_test)");
+  }
+  // The classes carry their kinds: no argument names or messages decide the code.
+  EXPECT_EQ(capi::guard("f", [] { throw rma::InvalidArgument("op", "array", "7", "why"); }), ARMADA_GA_ERR_ARG);
+  EXPECT_EQ(capi::guard("f", [] { throw capi::BadHandle("op", "whatever", "7", "why"); }), ARMADA_GA_ERR_HANDLE);
+  EXPECT_EQ(capi::guard("f", [] { throw rma::StateError("op", "m"); }), ARMADA_GA_ERR_STATE);
+  EXPECT_EQ(capi::guard("f", [] { throw std::bad_alloc(); }), ARMADA_GA_ERR_SYSTEM);
+  EXPECT_EQ(capi::guard("f", [] { throw std::logic_error("x"); }), ARMADA_GA_ERR_INTERNAL);
+  EXPECT_EQ(message(), "f: x");
+}
+
+TEST(CApi, MessagePrefixIsArmadas) {
+  char prefix[32] = "x";
+  armada_ga_message_prefix(prefix, sizeof prefix);
+  EXPECT_EQ(std::string(prefix), "[rank " + std::to_string(rank()) + "] ");
+  EXPECT_EQ(std::string(prefix), armada::rma::message_prefix());
+  char small[4];
+  armada_ga_message_prefix(small, sizeof small);
+  EXPECT_EQ(std::string(small), "[ra");
+  armada_ga_message_prefix(nullptr, 8);  // nothing to write to: nothing happens
+}
 
 TEST(CApi, FromC) { EXPECT_EQ(arrays_capi_c_smoke(rank()), 0) << message(); }
 

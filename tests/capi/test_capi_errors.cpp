@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "capi_util.hpp"
+#include "error_codes.hpp"  // rma/capi/src: the API's one table of codes
 
 namespace armada::armci::test {
 namespace {
@@ -266,6 +267,25 @@ TEST_F(Errors, GarbageHandles) {
   armci_hdl_t stale = copy;
   EXPECT_EQ(ARMCI_Wait(&stale), 0);
   EXPECT_EQ(errors_.count(), 0);
+}
+
+// Every error kind of armada::rma has its ARMCI code, from the API's one table.
+TEST(ErrorCodes, EachKindHasItsArmciCode) {
+  using K = rma::ErrorKind;
+  const std::pair<K, int> expected[] = {
+      {K::argument, EARG},
+      {K::handle, EARG},
+      {K::type, EARG},
+      {K::state, ESTATE},
+      {K::unsupported, ARMADA_ARMCI_EUNSUPPORTED},
+      {K::system, ARMADA_ARMCI_ESYSTEM},
+      {K::internal, ARMADA_ARMCI_EINTERNAL},
+      {K::singular, ARMADA_ARMCI_EINTERNAL},
+      {K::not_positive_definite, ARMADA_ARMCI_EINTERNAL},
+      {K::no_convergence, ARMADA_ARMCI_EINTERNAL},
+  };
+  static_assert(std::size(expected) == rma::error_kind_count);
+  for (const auto& [kind, code] : expected) EXPECT_EQ(error_codes[kind], code) << rma::to_string(kind);
 }
 
 }  // namespace

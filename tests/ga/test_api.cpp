@@ -8,6 +8,7 @@
 #include <numeric>
 #include <vector>
 
+#include "error_codes.hpp"  // ga/src: the exit code of each error kind
 #include "ga-mpi.h"
 #include "ga.h"
 #include "ga_test_util.hpp"
@@ -19,6 +20,19 @@ using ga_test::name;
 using ga_test::whole;
 
 double f2(int i, int j) { return i * 100.0 + j; }
+
+// A GA call's error ends the job (GA_Error style) with the exit code of its kind: the linalg
+// C API's code (so a bad argument ends it with 1, as before).
+TEST(GaErrors, EachErrorKindHasItsAbortCode) {
+  namespace rma = armada::rma;
+  for (std::size_t i = 0; i < rma::error_kind_count; ++i) {
+    const auto kind = static_cast<rma::ErrorKind>(i);
+    EXPECT_EQ(armada::ga::abort_codes[kind], armada::linalg::capi::error_codes[kind]) << rma::to_string(kind);
+    EXPECT_NE(armada::ga::abort_codes[kind], 0) << "an error never ends the job with 0";
+  }
+  EXPECT_EQ(armada::ga::abort_codes[rma::ErrorKind::argument], 1);
+  EXPECT_EQ(armada::ga::abort_codes[rma::ErrorKind::not_positive_definite], ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE);
+}
 
 /// A 2-D double array filled with f2, synced.
 int filled_2d(int m, int n, char* label = name("a")) {

@@ -1,6 +1,7 @@
 // The C API: results equal the C++ API's, every error becomes its code, message and index.
 #include "armada/linalg/c_api.h"
 
+#include "armada/linalg/c_api_errors.hpp"
 #include "linalg_test_util.hpp"
 
 namespace armada::linalg::test {
@@ -114,6 +115,26 @@ TEST(LinalgCapi, CollectiveWithOneBadMemberFailsOnEveryMember) {
   EXPECT_NE(armada_la_lu_solve(0, a, last ? 987654 : b), ARMADA_GA_OK);
   EXPECT_EQ(armada_la_gemm(0, 0, &one, a, b, &zero, c), ARMADA_GA_OK) << armada_la_error_message();  // still usable
   for (int h : {a, b, c}) EXPECT_EQ(armada_ga_destroy(h), ARMADA_GA_OK);
+}
+
+// Every error kind has its code, from the API's one table: the arrays API's codes (checked in
+// tests/arrays) and the three numerical ones.
+TEST(LinalgCApi, EachErrorKindHasItsCode) {
+  using K = rma::ErrorKind;
+  for (std::size_t i = 0; i < rma::error_kind_count; ++i) {
+    const auto kind = static_cast<K>(i);
+    if (kind != K::singular && kind != K::not_positive_definite && kind != K::no_convergence)
+      EXPECT_EQ(capi::error_codes[kind], arrays::capi::error_codes[kind]) << rma::to_string(kind);
+  }
+  EXPECT_EQ(capi::error_codes[K::singular], ARMADA_LA_ERR_SINGULAR);
+  EXPECT_EQ(capi::error_codes[K::not_positive_definite], ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE);
+  EXPECT_EQ(capi::error_codes[K::no_convergence], ARMADA_LA_ERR_NO_CONVERGENCE);
+  EXPECT_EQ(capi::error_codes[K::handle], ARMADA_GA_ERR_HANDLE);
+  // The numerical errors carry their kinds.
+  EXPECT_EQ(SingularMatrix("op", 2).kind(), K::singular);
+  EXPECT_EQ(NotPositiveDefinite("op", 2).kind(), K::not_positive_definite);
+  EXPECT_EQ(NoConvergence("op", 2).kind(), K::no_convergence);
+  EXPECT_EQ(NoConvergence("op", 2).index(), 2);
 }
 
 }  // namespace

@@ -163,6 +163,7 @@ TEST(LinalgErrors, SingularMatrixNamesThePivot) {
     ADD_FAILURE() << "no SingularMatrix";
   } catch (const SingularMatrix& e) {
     EXPECT_EQ(e.index(), 3);
+    EXPECT_EQ(e.kind(), rma::ErrorKind::singular);
     EXPECT_NE(std::string(e.what()).find("pivot 3"), std::string::npos) << e.what();
   }
   EXPECT_EQ(read_all(a), va);
@@ -188,6 +189,7 @@ TEST(LinalgErrors, NotPositiveDefiniteNamesTheMinor) {
     ADD_FAILURE() << "no NotPositiveDefinite";
   } catch (const NotPositiveDefinite& e) {
     EXPECT_EQ(e.index(), 5);
+    EXPECT_EQ(e.kind(), rma::ErrorKind::not_positive_definite);
     EXPECT_NE(std::string(e.what()).find("minor of order 5"), std::string::npos) << e.what();
   }
   EXPECT_EQ(read_all(a), va);

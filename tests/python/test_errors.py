@@ -20,6 +20,21 @@ def test_exception_classes():
     assert issubclass(armada.StateError, armada.Error) and issubclass(armada.LinAlgError, armada.Error)
 
 
+@pytest.mark.parametrize("kind, cls", [
+    ("argument", armada.ArgumentError), ("handle", armada.ArgumentError), ("type", armada.DTypeError),
+    ("state", armada.StateError), ("unsupported", armada.Error), ("system", armada.Error),
+    ("internal", armada.Error), ("singular", armada.LinAlgError), ("not_positive_definite", armada.LinAlgError),
+    ("no_convergence", armada.LinAlgError)])
+def test_each_error_kind_becomes_its_class(kind, cls):
+    # Armada's errors become Python classes by their kind (one table in the binding).
+    with pytest.raises(cls, match=r"^\[rank \d+\] armada._raise_error: went wrong$") as info:
+        armada._core._raise_error(kind, "went wrong")
+    assert type(info.value) is cls, f"{kind}: {type(info.value).__name__}"
+    assert armada._core.message_prefix() == f"[rank {armada.rank()}] "
+    with pytest.raises(armada.ArgumentError, match="'kind' = 'oops'|'kind' = oops"):
+        armada._core._raise_error("oops", "x")
+
+
 @pytest.mark.parametrize("key", [(6, 0), (0, -5), np.s_[0:7], np.s_[:, 2:5], np.s_[-7:], (0, 0, 0)], ids=repr)
 def test_indices_outside_the_array(a, key):
     with pytest.raises(IndexError, match=r"\[rank \d+\] GlobalArray.__getitem__: argument 'index'"):

@@ -11,11 +11,13 @@
 #include <cstring>
 #include <initializer_list>
 #include <limits>
+#include <new>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "armada/rma/assert.hpp"
 #include "test_util.hpp"
 
 namespace armada::rma {
@@ -332,6 +334,118 @@ TEST(Transports, PrepareMpiEnvironmentSetsWhatTheTransportsNeedUnlessSet) {
   prepare_mpi_environment();
   EXPECT_STREQ(std::getenv("OMPI_MCA_osc"), "ucx") << "a value the user set wins";
   EXPECT_STREQ(std::getenv("OMPI_MCA_btl_tcp_progress_thread"), "0") << "a value the user set wins";
+}
+
+// ---- the error vocabulary: kinds, messages, the assertion ------------------------------------
+
+constexpr ErrorKind kAllKinds[] = {ErrorKind::argument, ErrorKind::handle, ErrorKind::type,
+                                   ErrorKind::state, ErrorKind::unsupported, ErrorKind::system,
+                                   ErrorKind::internal, ErrorKind::singular, ErrorKind::not_positive_definite,
+                                   ErrorKind::no_convergence};
+static_assert(std::size(kAllKinds) == error_kind_count);
+
+TEST(ErrorKinds, EachClassCarriesItsKind) {
+  EXPECT_EQ(InvalidArgument("op", "a", "1", "why").kind(), ErrorKind::argument);
+  EXPECT_EQ(InvalidArgument("op", "a", "1", "why", ErrorKind::handle).kind(), ErrorKind::handle);
+  EXPECT_EQ(InvalidArgument("op", "a", "1", "why", ErrorKind::type).kind(), ErrorKind::type);
+  EXPECT_EQ(StateError("op", "m").kind(), ErrorKind::state);
+  EXPECT_EQ(Unsupported("op", "m").kind(), ErrorKind::unsupported);
+  EXPECT_EQ(SystemError("op", "m").kind(), ErrorKind::system);
+  EXPECT_EQ(Error("op", "m").kind(), ErrorKind::internal);
+  EXPECT_EQ(Error(ErrorKind::singular, "op", "m").kind(), ErrorKind::singular);
+  // Errors the runtime raises itself.
+  try {
+    put(nullptr, nullptr, 8, size());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::argument) << e.what();
+  }
+  std::set<std::string> names;
+  for (ErrorKind k : kAllKinds) names.insert(to_string(k));
+  EXPECT_EQ(names.size(), error_kind_count) << "every kind has its own name";
+  EXPECT_STREQ(to_string(ErrorKind::not_positive_definite), "not_positive_definite");
+}
+
+TEST(ErrorKinds, CurrentErrorKindClassifiesAnyException) {
+  const auto kind_of = [](auto&& thrower) {
+    try {
+      thrower();
+    } catch (...) {
+      return current_error_kind();
+    }
+    return ErrorKind::argument;
+  };
+  for (ErrorKind k : kAllKinds)
+    EXPECT_EQ(kind_of([k] { throw Error(k, "op", "m"); }), k) << to_string(k);
+  EXPECT_EQ(kind_of([] { throw StateError("op", "m"); }), ErrorKind::state);
+  EXPECT_EQ(kind_of([] { throw std::bad_alloc(); }), ErrorKind::system);
+  EXPECT_EQ(kind_of([] { throw std::runtime_error("x"); }), ErrorKind::internal);
+  EXPECT_EQ(kind_of([] { throw 42; }), ErrorKind::internal);
+}
+
+TEST(ErrorKinds, CodeTableLooksUpByKind) {
+  constexpr ErrorCodeTable<int> codes{{{
+      {ErrorKind::argument, 1}, {ErrorKind::handle, 2}, {ErrorKind::type, 3}, {ErrorKind::state, 4},
+      {ErrorKind::unsupported, 5}, {ErrorKind::system, 6}, {ErrorKind::internal, 7}, {ErrorKind::singular, 8},
+      {ErrorKind::not_positive_definite, 9}, {ErrorKind::no_convergence, 10},
+  }}};
+  static_assert(codes[ErrorKind::handle] == 2 && codes[ErrorKind::no_convergence] == 10);
+  for (std::size_t i = 0; i < error_kind_count; ++i)
+    EXPECT_EQ(codes[kAllKinds[i]], static_cast<int>(i) + 1);
+  EXPECT_EQ(codes[static_cast<ErrorKind>(99)], 7) << "an unknown kind reads as internal";
+}
+
+TEST(ErrorMessages, BuiltInOnePlace) {
+  const std::string prefix = "[rank " + std::to_string(rank()) + "] ";
+  EXPECT_EQ(message_prefix(), prefix);
+  EXPECT_EQ(error_message("rma::x", "went wrong"), prefix + "rma::x: went wrong");
+  EXPECT_EQ(std::string(InvalidArgument("rma::x", "n", "3", "too big").what()),
+            prefix + "rma::x: argument 'n' = 3: too big");
+}
+
+TEST(Assertion, ReportsExpressionFileAndLine) {
+  const int x = 2;
+  int line = 0;
+  try {
+    line = __LINE__ + 1;
+    ARMADA_ASSERT(x + 1 == 4);
+    ADD_FAILURE() << "the assertion did not fire";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::internal);
+    for (const std::string& part : {"[rank " + std::to_string(rank()) + "] ", std::string("internal error"),
+                                    std::string("'x + 1 == 4'"),
+                                    "test_errors.cpp:" + std::to_string(line), std::string("please report")})
+      EXPECT_NE(what.find(part), std::string::npos) << "'" << what << "' lacks '" << part << "'";
+    EXPECT_EQ(e.operation(), __func__);
+  }
+  EXPECT_NO_THROW(ARMADA_ASSERT(x == 2));
+}
+
+TEST(Agreement, TheOthersGetTheFailedRanksKind) {
+  // Every kind crosses an agreement: the failed rank keeps its error, the others get one of
+  // the same kind (and of the same class for arguments) naming it.
+  for (ErrorKind k : {ErrorKind::handle, ErrorKind::type, ErrorKind::state, ErrorKind::system,
+                      ErrorKind::internal, ErrorKind::not_positive_definite}) {
+    try {
+      agree("rma::test_agree", [&] {
+        if (rank() != size() - 1) return;
+        if (k == ErrorKind::handle || k == ErrorKind::type) throw InvalidArgument("rma::test_agree", "h", "7", "bad", k);
+        throw Error(k, "rma::test_agree", error_message("rma::test_agree", "failed"));
+      });
+      ADD_FAILURE() << "agreement passed for " << to_string(k);
+    } catch (const InvalidArgument& e) {
+      EXPECT_TRUE(k == ErrorKind::handle || k == ErrorKind::type) << e.what();
+      EXPECT_EQ(e.kind(), k) << e.what();
+      EXPECT_EQ(e.argument(), "h");
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), k) << e.what();
+      if (rank() != size() - 1) {
+        EXPECT_NE(std::string(e.what()).find("rank " + std::to_string(size() - 1) + " failed"), std::string::npos)
+            << e.what();
+      }
+    }
+  }
 }
 
 TEST(BadSettings, MisspeltSettingsAreNamedWithTheClosestOne) {

@@ -34,39 +34,21 @@ Coord read(const int64_t* p, int n) { return Coord(std::span<const Index>(p, sta
 }  // namespace
 
 int current_error_code(const char* fn) {
+  const int code = error_codes[rma::current_error_kind()];
   const bool fortran = std::string(fn).starts_with("armada_gaf_");
-  const std::string in = std::string(" (in ") + fn +
-                         (fortran ? "; values as in the C view: zero-based, dimensions reversed)" : ")");
   try {
     throw;
-  } catch (const FortranViewError& e) {
+  } catch (const FortranViewError& e) {  // already in the Fortran caller's terms
     g_message = e.what() + std::string(" (in ") + fn + ")";
-    return ARMADA_GA_ERR_ARG;
-  } catch (const BadHandle& e) {
-    g_message = e.what() + in;
-    return ARMADA_GA_ERR_HANDLE;
-  } catch (const rma::InvalidArgument& e) {
-    g_message = e.what() + in;
-    const std::string& arg = e.argument();
-    if (arg == "array") return ARMADA_GA_ERR_HANDLE;
-    if (arg == "type" || arg == "element type" || arg == "array type") return ARMADA_GA_ERR_TYPE;
-    return ARMADA_GA_ERR_ARG;
-  } catch (const rma::StateError& e) {
-    g_message = e.what() + in;
-    return ARMADA_GA_ERR_STATE;
-  } catch (const rma::SystemError& e) {
-    g_message = e.what() + in;
-    return ARMADA_GA_ERR_SYSTEM;
-  } catch (const rma::Unsupported& e) {
-    g_message = e.what() + in;
-    return ARMADA_GA_ERR_UNSUPPORTED;
+  } catch (const rma::Error& e) {
+    g_message = e.what() + std::string(" (in ") + fn +
+                (fortran ? "; values as in the C view: zero-based, dimensions reversed)" : ")");
   } catch (const std::exception& e) {
     g_message = std::string(fn) + ": " + e.what();
-    return ARMADA_GA_ERR_INTERNAL;
   } catch (...) {
     g_message = std::string(fn) + ": an unknown exception";
-    return ARMADA_GA_ERR_INTERNAL;
   }
+  return code;
 }
 
 int check_ndim(const char* fn, int ndim) {
@@ -77,7 +59,8 @@ int check_ndim(const char* fn, int ndim) {
 
 ElemType elem_type(int type, const char* fn) {
   if (type < ARMADA_GA_INT || type > ARMADA_GA_DCOMPLEX)
-    throw rma::InvalidArgument(fn, "type", std::to_string(type), "is not an ARMADA_GA_* element type");
+    throw rma::InvalidArgument(fn, "type", std::to_string(type), "is not an ARMADA_GA_* element type",
+                               rma::ErrorKind::type);
   return static_cast<ElemType>(type);
 }
 

@@ -1,5 +1,6 @@
 // The C API's runtime: start and stop, ranks and nodes, synchronization, process groups and
 // mutex sets (the last two named by handles of tables kept here).
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <span>
@@ -176,6 +177,16 @@ int armada_ga_initialize_fcomm(int fortran_comm) {
     capi::g_started_runtime = true;
     capi::g_initialize_called = true;
   });
+}
+
+void armada_ga_message_prefix(char* out, size_t size) {
+  if (!out || size == 0) return;
+  try {
+    const std::string prefix = rma::message_prefix();
+    std::snprintf(out, size, "%s", prefix.c_str());
+  } catch (...) {  // no memory for the prefix: none
+    out[0] = '\0';
+  }
 }
 
 int armada_ga_initialized(int* flag) {

@@ -8,14 +8,17 @@
 
 #include "armada/arrays/arrays.hpp"
 #include "armada/arrays/c_api.h"
+#include "armada/arrays/c_api_errors.hpp"
 #include "armada/rma/error.hpp"
 
 namespace armada::arrays::capi {
 
-/// An unknown or retired handle of the C API's own tables (groups, mutex sets, requests).
+/// An unknown or retired handle of the C API's own tables (groups, mutex sets, requests): kind
+/// `handle`.
 class BadHandle : public rma::InvalidArgument {
  public:
-  using rma::InvalidArgument::InvalidArgument;
+  BadHandle(std::string fn, std::string argument, std::string value, const std::string& reason)
+      : rma::InvalidArgument(std::move(fn), std::move(argument), std::move(value), reason, rma::ErrorKind::handle) {}
 };
 
 /// An error the Fortran view reports in its caller's own terms (one-based, inclusive, Fortran
@@ -26,7 +29,7 @@ class FortranViewError : public rma::InvalidArgument {
 };
 
 /// Called inside a catch block: stores the current exception's message, ending "(in fn)", as
-/// the thread's last message, and returns its code.
+/// the thread's last message, and returns its code (error_codes[its kind], c_api_errors.hpp).
 int current_error_code(const char* fn);
 
 /// Runs f(); an exception becomes its code and message.

@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 [[noreturn]] void fail_os(const char* op, const std::string& file, const std::string& what, int error) {
-  throw rma::SystemError(op, detail::rank_prefix() + op + ": file '" + file + "': " + what + " (" +
-                                 std::strerror(error) + ")");
+  throw rma::SystemError(op, rma::error_message(op, "file '" + file + "': " + what + " (" +
+                                 std::strerror(error) + ")"));
 }
 
 std::string directory_of(const std::string& file) {
@@ -35,7 +35,7 @@ void check_readable(const std::string& file, const char* op) {
   struct stat st{};
   if (::stat(file.c_str(), &st) != 0) fail_os(op, file, "cannot be opened", errno);
   if (!S_ISREG(st.st_mode))
-    throw rma::SystemError(op, detail::rank_prefix() + op + ": file '" + file + "' is not a regular file");
+    throw rma::SystemError(op, rma::error_message(op, "file '" + file + "' is not a regular file"));
   if (::access(file.c_str(), R_OK) != 0) fail_os(op, file, "cannot be read", errno);
 }
 
@@ -56,8 +56,8 @@ FileLock::FileLock(const std::string& file, Mode mode, const char* op) {
         "open through HDF5; it cannot be replaced now",
         "another save of the same file is writing it",
     };
-    throw rma::SystemError(op, detail::rank_prefix() + op + ": file '" + file + "' is held by another process (" +
-                                   kWhy[static_cast<int>(mode)] + ")");
+    throw rma::SystemError(op, rma::error_message(op, "file '" + file + "' is held by another process (" +
+                                   kWhy[static_cast<int>(mode)] + ")"));
   }
 }
 
@@ -71,9 +71,9 @@ void check_free_space(const std::string& file, std::size_t bytes, const char* op
   if (::statvfs(dir.c_str(), &st) != 0) fail_os(op, dir, "cannot inspect the directory", errno);
   const auto available = static_cast<std::size_t>(st.f_bavail) * static_cast<std::size_t>(st.f_frsize);
   if (available < bytes)
-    throw rma::SystemError(op, detail::rank_prefix() + op + ": file '" + file + "' needs about " + std::to_string(bytes) +
+    throw rma::SystemError(op, rma::error_message(op, "file '" + file + "' needs about " + std::to_string(bytes) +
                                    " bytes but its file system has " + std::to_string(available) +
-                                   " bytes free (" + std::strerror(ENOSPC) + ")");
+                                   " bytes free (" + std::strerror(ENOSPC) + ")"));
 }
 
 void reserve(const std::string& file, std::size_t bytes, const char* op) {
@@ -115,7 +115,7 @@ std::vector<long> checkpoint_steps(const std::string& prefix, const char* op) {
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
   if (ec == std::errc::no_such_file_or_directory) return steps;
-  if (ec) throw rma::SystemError(op, detail::rank_prefix() + op + ": directory '" + dir + "' cannot be listed (" + ec.message() + ")");
+  if (ec) throw rma::SystemError(op, rma::error_message(op, "directory '" + dir + "' cannot be listed (" + ec.message() + ")"));
   for (const auto& entry : it) {
     const std::string name = entry.path().filename().string();
     // Exactly "<stem><digits>.h5": temporary files ("....h5.armada-tmp") never match.

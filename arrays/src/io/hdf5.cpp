@@ -53,8 +53,8 @@ std::string error_stack_text() {
 
 void fail_hdf5(const char* op, const std::string& what) {
   const std::string reason = error_stack_text();
-  throw rma::SystemError(op, detail::rank_prefix() + op + ": " + what + " failed" +
-                                 (reason.empty() ? std::string() : " (HDF5: " + reason + ")"));
+  throw rma::SystemError(op, rma::error_message(op, what + " failed" +
+                                 (reason.empty() ? std::string() : " (HDF5: " + reason + ")")));
 }
 
 Hid checked(hid_t id, const char* op, const std::string& what) {
@@ -85,7 +85,8 @@ Hid memory_type(ElemType type) {
     case ElemType::ComplexFloat: return complex_type(H5T_NATIVE_FLOAT, sizeof(float));
     case ElemType::ComplexDouble: return complex_type(H5T_NATIVE_DOUBLE, sizeof(double));
   }
-  throw rma::InvalidArgument("arrays::io", "type", std::to_string(static_cast<int>(type)), "not an element type");
+  throw rma::InvalidArgument("arrays::io", "type", std::to_string(static_cast<int>(type)), "not an element type",
+                             rma::ErrorKind::type);
 }
 
 bool element_type_of(hid_t file_type, ElemType& out) {

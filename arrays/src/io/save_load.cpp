@@ -178,8 +178,8 @@ std::vector<DatasetInfo> inspect(const char* op, const std::string& file, const 
   const htri_t is_hdf5 = H5Fis_hdf5(file.c_str());
   if (is_hdf5 <= 0) {
     const std::string reason = error_stack_text();
-    throw rma::SystemError(op, detail::rank_prefix() + op + ": file '" + file + "' is not an HDF5 file" +
-                                   (reason.empty() ? std::string() : " (HDF5: " + reason + ")"));
+    throw rma::SystemError(op, rma::error_message(op, "file '" + file + "' is not an HDF5 file" +
+                                   (reason.empty() ? std::string() : " (HDF5: " + reason + ")")));
   }
   Hid fapl = file_access(MPI_COMM_NULL, op, false);
   Hid f = checked(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl), op,

@@ -7,6 +7,7 @@
 #include "armada/arrays/collective.hpp"
 #include "armada/linalg/linalg.hpp"
 #include "armada/rma/error.hpp"
+#include "armada/linalg/c_api_errors.hpp"
 
 namespace arrays = armada::arrays;
 namespace linalg = armada::linalg;
@@ -19,33 +20,27 @@ namespace {
 thread_local std::string g_message;
 thread_local int64_t g_index = 0;
 
-int remember(const std::exception& e, const char* fn, int code) {
-  g_message = std::string(e.what()) + " (in " + fn + ")";
-  return code;
-}
-
 template <class F>
 int guard(const char* fn, F&& f) {
   g_index = 0;
   try {
     f();
     return ARMADA_GA_OK;
-  } catch (const linalg::NumericalError& e) {
-    g_index = e.index();
-    if (dynamic_cast<const linalg::SingularMatrix*>(&e)) return remember(e, fn, ARMADA_LA_ERR_SINGULAR);
-    if (dynamic_cast<const linalg::NotPositiveDefinite*>(&e)) return remember(e, fn, ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE);
-    return remember(e, fn, ARMADA_LA_ERR_NO_CONVERGENCE);
-  } catch (const rma::InvalidArgument& e) {
-    if (e.argument() == "array") return remember(e, fn, ARMADA_GA_ERR_HANDLE);
-    if (e.value().find(" of type ") != std::string::npos) return remember(e, fn, ARMADA_GA_ERR_TYPE);
-    return remember(e, fn, ARMADA_GA_ERR_ARG);
-  } catch (const rma::StateError& e) {
-    return remember(e, fn, ARMADA_GA_ERR_STATE);
-  } catch (const rma::SystemError& e) {
-    return remember(e, fn, ARMADA_GA_ERR_SYSTEM);
-  } catch (const std::exception& e) {
-    g_message = std::string(fn) + ": " + e.what();
-    return ARMADA_GA_ERR_INTERNAL;
+  } catch (...) {
+    const int code = linalg::capi::error_codes[rma::current_error_kind()];
+    try {
+      throw;
+    } catch (const linalg::NumericalError& e) {
+      g_index = e.index();
+      g_message = std::string(e.what()) + " (in " + fn + ")";
+    } catch (const rma::Error& e) {
+      g_message = std::string(e.what()) + " (in " + fn + ")";
+    } catch (const std::exception& e) {
+      g_message = std::string(fn) + ": " + e.what();
+    } catch (...) {
+      g_message = std::string(fn) + ": an unknown exception";
+    }
+    return code;
   }
 }
 

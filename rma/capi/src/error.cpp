@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 
+#include "error_codes.hpp"
 #include "internal.hpp"
 
 namespace armada::armci {
@@ -24,10 +25,6 @@ Hook g_hook;
 Hook current_hook() {
   std::lock_guard lock(g_hook_mutex);
   return g_hook;
-}
-
-std::string rank_prefix() {
-  return rma::initialized() ? "[rank " + std::to_string(rma::rank()) + "] " : std::string();
 }
 
 /// Prints `message` and ends the whole job: ARMCI programs expect a failed call not to return.
@@ -58,8 +55,9 @@ std::string describe(const char* function, const rma::Error& e) {
 [[noreturn]] void abort_on_request(const char* function, const char* text, int code) noexcept {
   std::string message;
   try {
-    message = rank_prefix() + function + (text ? std::string(": ") + text : std::string()) +
-              " (code " + std::to_string(code) + ")";
+    const std::string code_text = "(code " + std::to_string(code) + ")";
+    message = text ? rma::error_message(function, std::string(text) + " " + code_text)
+                   : rma::message_prefix() + function + " " + code_text;
   } catch (...) {  // no memory for the message: abort without it
   }
   if (const Hook hook = current_hook(); hook.function) hook.function(function, code, message.c_str(), hook.context);
@@ -69,32 +67,19 @@ std::string describe(const char* function, const rma::Error& e) {
 }  // namespace
 
 int report_current_exception(const char* function) noexcept {
-  int code = ARMADA_ARMCI_EINTERNAL;
+  const int code = error_codes[rma::current_error_kind()];
   std::string message;
   try {
     try {
       throw;
-    } catch (const rma::InvalidArgument& e) {
-      code = ARMADA_ARMCI_EARG;
-      message = describe(function, e);
-    } catch (const rma::StateError& e) {
-      code = ARMADA_ARMCI_ESTATE;
-      message = describe(function, e);
-    } catch (const rma::Unsupported& e) {
-      code = ARMADA_ARMCI_EUNSUPPORTED;
-      message = describe(function, e);
-    } catch (const rma::SystemError& e) {
-      code = ARMADA_ARMCI_ESYSTEM;
-      message = describe(function, e);
     } catch (const rma::Error& e) {
       message = describe(function, e);
     } catch (const std::bad_alloc&) {
-      code = ARMADA_ARMCI_ESYSTEM;
-      message = rank_prefix() + function + ": out of memory";
+      message = rma::error_message(function, "out of memory");
     } catch (const std::exception& e) {
-      message = rank_prefix() + function + ": " + e.what();
+      message = rma::error_message(function, e.what());
     } catch (...) {
-      message = rank_prefix() + function + ": unknown exception";
+      message = rma::error_message(function, "unknown exception");
     }
   } catch (...) {  // building the message itself failed (no memory): report without it
     message.clear();
@@ -111,7 +96,7 @@ void bad_argument(const char* function, const std::string& argument, const std::
 }
 
 void bad_state(const char* function, const std::string& reason) {
-  throw rma::StateError(function, rank_prefix() + function + ": " + reason);
+  throw rma::StateError(function, rma::error_message(function, reason));
 }
 
 void check_proc(const char* function, const char* argument, int proc) {
@@ -139,8 +124,8 @@ void check_mpi(const char* function, const char* mpi_call, int rc) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   if (MPI_Error_string(rc, text, &length) != MPI_SUCCESS) length = 0;
-  throw rma::SystemError(function, rank_prefix() + function + ": " + mpi_call + " failed: " +
-                                       std::string(text, static_cast<std::size_t>(length)));
+  throw rma::SystemError(function, rma::error_message(function, std::string(mpi_call) + " failed: " +
+                                                                     std::string(text, static_cast<std::size_t>(length))));
 }
 
 }  // namespace armada::armci

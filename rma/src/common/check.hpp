@@ -7,12 +7,15 @@
 #include <cstdint>
 #include <string>
 
+#include "armada/rma/assert.hpp"
 #include "armada/rma/error.hpp"
 
 namespace armada::rma::detail {
 
-/// "[rank 3] " once the runtime is up, "" before.
+/// "[rank 3] " once the runtime is up, "" before (rma::message_prefix()).
 std::string rank_prefix();
+/// "[rank <rank>] ": the one place that writes the prefix.
+std::string rank_prefix(int rank);
 /// The rank rank_prefix() names: the core sets it at init and -1 at finalize.
 void set_message_rank(int rank) noexcept;
 

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <cstdint>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "armada/rma/assert.hpp"
 #include "armada/rma/error.hpp"
 #include "common/check.hpp"
 #include "core/state.hpp"
@@ -16,11 +18,9 @@ namespace armada::rma::detail {
 
 namespace {
 
-enum class Kind : std::int32_t { Invalid, State, Unsupported, System, Other };
-
 // What the first failing rank tells the others: the kind and the parts of its error.
 struct Report {
-  Kind kind = Kind::Other;
+  ErrorKind kind = ErrorKind::internal;
   std::string argument, value, message;
 };
 
@@ -29,25 +29,19 @@ Report describe(std::exception_ptr error) {
   try {
     std::rethrow_exception(error);
   } catch (const InvalidArgument& e) {
-    r = {Kind::Invalid, e.argument(), e.value(), e.what()};
-  } catch (const StateError& e) {
-    r = {Kind::State, {}, {}, e.what()};
-  } catch (const Unsupported& e) {
-    r = {Kind::Unsupported, {}, {}, e.what()};
-  } catch (const SystemError& e) {
-    r = {Kind::System, {}, {}, e.what()};
+    r = {e.kind(), e.argument(), e.value(), e.what()};
   } catch (const std::exception& e) {
-    r = {Kind::Other, {}, {}, e.what()};
+    r = {current_error_kind(), {}, {}, e.what()};
   } catch (...) {
-    r = {Kind::Other, {}, {}, "an unknown exception"};
+    r = {ErrorKind::internal, {}, {}, "an unknown exception"};
   }
   return r;
 }
 
 // Strings travel as one buffer: kind, then each string's length and bytes.
 std::vector<char> pack(const Report& r) {
-  std::vector<char> out(sizeof(Kind));
-  std::memcpy(out.data(), &r.kind, sizeof(Kind));
+  std::vector<char> out(sizeof(ErrorKind));
+  std::memcpy(out.data(), &r.kind, sizeof(ErrorKind));
   for (const std::string* s : {&r.argument, &r.value, &r.message}) {
     const std::uint64_t n = s->size();
     out.insert(out.end(), reinterpret_cast<const char*>(&n), reinterpret_cast<const char*>(&n) + sizeof n);
@@ -58,8 +52,8 @@ std::vector<char> pack(const Report& r) {
 
 Report unpack(const std::vector<char>& in) {
   Report r;
-  std::size_t at = sizeof(Kind);
-  std::memcpy(&r.kind, in.data(), sizeof(Kind));
+  std::size_t at = sizeof(ErrorKind);
+  std::memcpy(&r.kind, in.data(), sizeof(ErrorKind));
   for (std::string* s : {&r.argument, &r.value, &r.message}) {
     std::uint64_t n = 0;
     std::memcpy(&n, in.data() + at, sizeof n);
@@ -159,19 +153,27 @@ Gathered<T> allgather_of(MPI_Comm comm, std::span<const T> mine, MPI_Datatype ty
     }
   }
   // Equal texts with different digests cannot happen; say so rather than pass silently.
-  throw_state(op, "the members' arguments differ in a way the comparison could not locate");
+  ARMADA_ASSERT(!"the members' arguments differ in a way the comparison could not locate");
+  std::abort();  // not reached (ARMADA_NO_ASSERT)
 }
 
+// The others' error keeps the failed rank's kind (and its class: the kinds of InvalidArgument
+// and the three other classes; any other kind is an Error of that kind).
 [[noreturn]] void throw_on_behalf(const char* op, int failed_rank, const Report& r) {
   const std::string who = "rank " + std::to_string(failed_rank) + " failed, so the call failed on every member: ";
   switch (r.kind) {
-    case Kind::Invalid: throw_invalid(op, r.argument.c_str(), r.value, who + r.message);
-    case Kind::State: throw_state(op, who + r.message);
-    case Kind::Unsupported: throw_unsupported(op, who + r.message);
-    case Kind::System:
-    case Kind::Other: break;
+    case ErrorKind::argument:
+    case ErrorKind::handle:
+    case ErrorKind::type: throw InvalidArgument(op, r.argument, r.value, who + r.message, r.kind);
+    case ErrorKind::state: throw_state(op, who + r.message);
+    case ErrorKind::unsupported: throw_unsupported(op, who + r.message);
+    case ErrorKind::system: throw SystemError(op, error_message(op, who + r.message));
+    case ErrorKind::internal:
+    case ErrorKind::singular:
+    case ErrorKind::not_positive_definite:
+    case ErrorKind::no_convergence: break;
   }
-  throw SystemError(op, rank_prefix() + op + ": " + who + r.message);
+  throw Error(r.kind, op, error_message(op, who + r.message));
 }
 
 }  // namespace

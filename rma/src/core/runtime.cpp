@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -379,9 +380,9 @@ int run_main(const char* program, int* argc, char*** argv, const std::function<i
   } catch (const std::exception& e) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const bool ranked = std::strncmp(e.what(), "[rank ", 6) == 0;  // Armada's errors name the rank
-    if (ranked) std::fprintf(stderr, "%s: %s\n", program, e.what());
-    else std::fprintf(stderr, "%s: [rank %d] %s\n", program, rank, e.what());
+    const std::string prefix = detail::rank_prefix(rank);
+    const bool ranked = std::string_view(e.what()).starts_with(prefix);  // Armada's errors name the rank
+    std::fprintf(stderr, "%s: %s%s\n", program, ranked ? "" : prefix.c_str(), e.what());
     std::fflush(stderr);
     if (!every_rank_failed(errors)) MPI_Abort(MPI_COMM_WORLD, exit_error);
     MPI_Comm_free(&errors);

@@ -1,4 +1,6 @@
 // Errors of armada::linalg beyond rma's (bad arguments are rma::InvalidArgument, as in every layer).
+// Each numerical error carries its rma::ErrorKind (singular, not_positive_definite,
+// no_convergence), which the C APIs and the Python binding map to their codes.
 //
 // A factorization that breaks down is a NumericalError naming the operation and the failing
 // index: which pivot of an LU factorization is exactly zero, which leading minor of a Cholesky
@@ -19,7 +21,8 @@ namespace armada::linalg {
 /// A factorization or eigensolver failed on the values of the matrix (not on its shape).
 class NumericalError : public rma::Error {
  public:
-  NumericalError(std::string operation, std::int64_t index, const std::string& message);
+  /// `kind` is one of rma's numerical kinds; `text` follows "[rank r] <operation>: ".
+  NumericalError(rma::ErrorKind kind, std::string operation, std::int64_t index, const std::string& text);
   /// One-based, as LAPACK counts: the pivot, the order of the minor, or the number of
   /// eigenvalues that did not converge.
   std::int64_t index() const noexcept { return index_; }

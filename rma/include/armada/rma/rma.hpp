@@ -3,6 +3,7 @@
 
 #include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
 
+#include "armada/rma/assert.hpp"
 #include "armada/rma/atomic.hpp"
 #include "armada/rma/collectives.hpp"
 #include "armada/rma/config.hpp"

@@ -22,7 +22,7 @@ namespace armada::rma::detail::rdma {
 
 void check_ucs(const char* op, const char* what, ucs_status_t status) {
   if (status == UCS_OK) return;
-  throw SystemError(op, rank_prefix() + op + ": " + what + ": UCX: " + ucs_status_string(status));
+  throw SystemError(op, error_message(op, std::string(what) + ": UCX: " + ucs_status_string(status)));
 }
 
 namespace {
@@ -290,7 +290,7 @@ std::string Ucx::probe_one_sided(bool ucx_memory) {
     page = registration->base();
   } else {
     page = mmap(nullptr, kPage, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (page == MAP_FAILED) throw SystemError(op, rank_prefix() + op + ": mmap of the probe page failed");
+    if (page == MAP_FAILED) throw SystemError(op, error_message(op, "mmap of the probe page failed"));
     registration.emplace(context_, page, kPage);
   }
   const int half = size_ / 2;

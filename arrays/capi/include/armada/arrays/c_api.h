@@ -66,6 +66,10 @@ enum { ARMADA_GA_MAX_DIM = 7 };
 
 /* The calling thread's last error message ("" if none). */
 const char* armada_ga_error_message(void);
+/* The prefix every Armada message starts with: "[rank 3] " while the runtime is up, "" otherwise,
+ * NUL-terminated in `out` (at most `size` bytes; nothing when out is NULL or size 0). For
+ * layers that write messages of their own in Armada's form (the Fortran module). */
+void armada_ga_message_prefix(char* out, size_t size);
 
 /* ---- runtime -------------------------------------------------------------------------------- */
 /* Starts the runtime on MPI_COMM_WORLD, collective over it. Starts MPI (MPI_Init_thread,

@@ -209,19 +209,13 @@ for kv in "${extra_env[@]}"; do env_flags+=(-x "$kv"); done
 # apart): a host whose link goes down is noticed in about 5 s and the job ends, instead of
 # waiting for --timeout.
 keepalive=(--mca oob_tcp_keepalive_time 2 --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3)
-# The TCP BTL's own progress thread, as a TCP cluster's users should run (docs/cluster.md,
-# "Latency over TCP": without it a message waits for the receiver's progress engine, milliseconds
-# here). A value the caller passes (-x or the environment) wins: the rows that test its absence.
-tcp_progress=(--mca btl_tcp_progress_thread 1)
-[[ -n ${OMPI_MCA_btl_tcp_progress_thread:-} || " ${extra_env[*]} " == *" OMPI_MCA_btl_tcp_progress_thread="* ]] &&
-  tcp_progress=()
 timeout --kill-after=10 "$timeout_s" \
   nsenter -t "${holders[0]}" -n -u -i -m -- \
   env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
   mpirun --hostfile "$workdir/hostfile" -n $((hosts * ranks_per_host)) --map-by "ppr:$ranks_per_host:node" \
     --oversubscribe --bind-to none --wdir "$PWD" \
     --mca plm_rsh_agent "$workdir/agent" --mca btl tcp,self --mca btl_tcp_if_include veth0 \
-    --mca oob_tcp_if_include veth0 "${keepalive[@]}" "${tcp_progress[@]}" "${env_flags[@]}" "$@" &
+    --mca oob_tcp_if_include veth0 "${keepalive[@]}" "${env_flags[@]}" "$@" &
 launch_pid=$!
 launch_start=$(date +%s)
 # A slow, lossy link on veth0 of namespace $1; it goes with the namespace.

@@ -172,10 +172,13 @@ void SocketLink::send_all(const std::byte* data, std::size_t bytes) const {
   }
 }
 
+// Polls instead of sleeping in the kernel, as MPI's and Armada's waiters do: a blocking recv
+// adds the scheduler's wake-up (measured here: 27-34 us one way blocking, against MPI's 8 us
+// polling ping-pong over the same link), which is the cost of sleeping, not of the link.
 void SocketLink::receive_all(std::byte* data, std::size_t bytes) const {
   while (bytes > 0) {
-    const ssize_t n = ::recv(fd_, data, bytes, 0);
-    if (n < 0 && errno == EINTR) continue;
+    const ssize_t n = ::recv(fd_, data, bytes, MSG_DONTWAIT);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
     if (n == 0) throw std::runtime_error("TCP socket baseline: the peer closed the connection");
     if (n < 0) throw std::runtime_error(system_error("TCP socket baseline: recv"));
     data += n;

@@ -318,22 +318,16 @@ TEST(Transports, ListIsWhatArmadaTransportAccepts) {
 }
 
 // prepare_mpi_environment(): the transports' MPI settings (mpi-rma: Open MPI's osc sm,ucx,
-// docs/mpi-quirks.md; server: the TCP BTL's progress thread, docs/cluster.md), unless the user
-// set them. MPI is up: the variables are read no more.
-TEST(Transports, PrepareMpiEnvironmentSetsWhatTheTransportsNeedUnlessSet) {
-  const ScopedEnv osc("OMPI_MCA_osc"), tcp("OMPI_MCA_btl_tcp_progress_thread");
+// docs/mpi-quirks.md), unless the user set them. MPI is up: the variable is read no more.
+TEST(Transports, PrepareMpiEnvironmentSetsWhatMpiRmaNeedsUnlessSet) {
+  const ScopedEnv osc("OMPI_MCA_osc");
   unsetenv("OMPI_MCA_osc");
-  unsetenv("OMPI_MCA_btl_tcp_progress_thread");
   prepare_mpi_environment();
   ASSERT_NE(std::getenv("OMPI_MCA_osc"), nullptr);
   EXPECT_STREQ(std::getenv("OMPI_MCA_osc"), "sm,ucx");
-  ASSERT_NE(std::getenv("OMPI_MCA_btl_tcp_progress_thread"), nullptr);
-  EXPECT_STREQ(std::getenv("OMPI_MCA_btl_tcp_progress_thread"), "1");
   osc.set("ucx");
-  tcp.set("0");
   prepare_mpi_environment();
   EXPECT_STREQ(std::getenv("OMPI_MCA_osc"), "ucx") << "a value the user set wins";
-  EXPECT_STREQ(std::getenv("OMPI_MCA_btl_tcp_progress_thread"), "0") << "a value the user set wins";
 }
 
 // ---- the error vocabulary: kinds, messages, the assertion ------------------------------------

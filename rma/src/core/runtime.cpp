@@ -301,13 +301,11 @@ void init(int* argc, char*** argv) {
   bool owns = false;
   if (!initialized) {
     // MPI reads some of its settings from the environment at MPI_Init (Open MPI's MCA): this
-    // is the last moment for the configured transport, or for every one auto may pick, to set
-    // them (mpi-rma chooses osc components, server the TCP BTL's thread).
+    // is the configured transport's last moment to set them (mpi-rma chooses osc components).
     const char* configured = std::getenv("ARMADA_TRANSPORT");
-    const std::string_view name = configured && *configured ? configured : "auto";
-    for (const detail::TransportEntry* entry : detail::transport_entries())
-      if (entry->before_mpi_init && (name == entry->name || (name == "auto" && entry->auto_preference > 0)))
-        entry->before_mpi_init();
+    if (const detail::TransportEntry* entry = detail::find_transport(configured ? configured : "");
+        entry && entry->before_mpi_init)
+      entry->before_mpi_init();
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
       detail::throw_state("rma::init", "MPI_Init_thread failed");

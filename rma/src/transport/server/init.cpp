@@ -2,13 +2,10 @@
 // segment and diagnostic hooks. The operations are in server_transport.cpp (origin side) and
 // node_server.cpp (the node's helper thread).
 
-#include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "common/check.hpp"
 #include "transport/plugin.hpp"
@@ -71,48 +68,6 @@ long resident_kb() {
   return kb;
 }
 
-// The MPI library's control variable `name` (MPI_T), read by `read(handle, count)`; false
-// where the library has none. Open MPI exposes each MCA parameter as one.
-template <class Read>
-bool read_mpi_setting(const char* name, Read&& read) {
-  int provided = 0, index = 0, count = 0;
-  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return false;
-  MPI_T_cvar_handle handle;
-  bool ok = MPI_T_cvar_get_index(name, &index) == MPI_SUCCESS &&
-            MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) == MPI_SUCCESS;
-  if (ok) {
-    ok = read(handle, count);
-    MPI_T_cvar_handle_free(&handle);
-  }
-  MPI_T_finalize();
-  return ok;
-}
-
-// Whether this job's hosts talk through Open MPI's TCP BTL without the BTL's progress thread,
-// which the server's before_mpi_init hook asks for but cannot set when the program started MPI
-// (docs/cluster.md, "Latency over TCP"). Same answer on every rank.
-bool tcp_btl_without_progress_thread(const std::vector<int>& host_of) {
-  if (std::ranges::all_of(host_of, [&](int h) { return h == host_of.front(); })) return false;
-  char version[MPI_MAX_LIBRARY_VERSION_STRING];
-  int length = 0;
-  MPI_Get_library_version(version, &length);
-  int thread = -1;
-  std::string btl;  // the BTL selection, e.g. "tcp,self", "^uct,openib,ofi" or ""
-  if (!std::strstr(version, "Open MPI") ||
-      !read_mpi_setting("btl_tcp_progress_thread",
-                        [&](MPI_T_cvar_handle h, int) { return MPI_T_cvar_read(h, &thread) == MPI_SUCCESS; }) ||
-      thread != 0)
-    return false;
-  read_mpi_setting("btl", [&](MPI_T_cvar_handle h, int count) {
-    std::string text(static_cast<std::size_t>(std::max(count, 1)) + 1, '\0');
-    if (MPI_T_cvar_read(h, text.data()) != MPI_SUCCESS) return false;
-    btl = text.c_str();
-    return true;
-  });
-  const bool named = btl.find("tcp") != std::string::npos;
-  return btl.starts_with('^') ? !named : btl.empty() || named;
-}
-
 // Every rank gets the origin side; each node's first rank also runs the node server thread.
 // Needs MPI_THREAD_MULTIPLE (the server thread and the application both call MPI; the core
 // applied below_thread_multiple otherwise).
@@ -142,11 +97,6 @@ std::unique_ptr<Transport> start_server(const TransportContext& c) {
     node_server->start();
     rss_growth_kb = resident_kb() - rss_before;
   }
-  if (c.rank == 0 && tcp_btl_without_progress_thread(map.host_of))
-    std::fprintf(stderr, "armada::rma: warning: the server transport crosses hosts over Open MPI's TCP BTL without "
-                         "its progress thread, so requests wait for MPI's progress engine (milliseconds each); "
-                         "start the job with OMPI_MCA_btl_tcp_progress_thread=1 (mpiexec -x), or let rma::init "
-                         "start MPI (docs/cluster.md)\n");
   auto transport = std::make_unique<ServerTransport>(c.rank, comm, std::move(map), settings, std::move(node_server),
                                                      rss_growth_kb);
   MPI_Barrier(c.world);  // every server is listening before anyone sends
@@ -169,13 +119,6 @@ const TransportEntry kServerTransport{
     .settings = kSettings,
     .new_settings = new_settings<ServerSettings>,
     .below_thread_multiple = below_thread_multiple,
-    // Open MPI's TCP BTL (between hosts without an RDMA network) reads its sockets from the progress
-    // engine, and a node server that polls between short sleeps progresses it too rarely: measured
-    // on the emulated cluster, 8-byte requests waited milliseconds and the arrays patch test took
-    // 3x longer without the BTL's own thread, which blocks on the sockets and takes each message
-    // as it arrives (docs/cluster.md, "Latency over TCP"). Only TCP traffic wakes it; a value the
-    // user set wins.
-    .before_mpi_init = [] { setenv("OMPI_MCA_btl_tcp_progress_thread", "1", 0); },
     .auto_preference = 2,  // where rdma does not suit (below MPI_THREAD_MULTIPLE it gives way to mpi-rma)
     .start = start_server,
 };

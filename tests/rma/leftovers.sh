@@ -1,9 +1,21 @@
 # Sourced by check_shm_cleanup.sh and check_shm_churn.sh: what a job's ranks left behind.
 #   ucx_files_before            (call before the job) the /dev/shm/ucx_shm_posix_* files there now
 #   leftovers <pids> <before>   prints what the ranks <pids> left: /dev/shm/armada.<pid>.* objects,
-#                               SysV segments they created, UCX files not in <before>; nothing if clean
+#                               SysV segments they created, UCX files not in <before> that no live
+#                               process holds; nothing if clean
 # shellcheck shell=sh
 ucx_files_before() { ls /dev/shm 2>/dev/null | grep '^ucx_shm_posix_' | sort; }
+# A UCX file some live process holds (open or mapped) belongs to a job still running (ctest runs
+# jobs side by side, and UCX's files exist for a moment while it makes them), not to the killed
+# one: only files nobody holds are leftovers.
+ucx_unheld() {
+  for _f in $1; do
+    if [ -e "/dev/shm/$_f" ] && ! cat /proc/[0-9]*/maps 2>/dev/null | grep -q -F "/dev/shm/$_f" &&
+       ! ls -l /proc/[0-9]*/fd 2>/dev/null | grep -q -F "/dev/shm/$_f"; then
+      printf '%s\n' "$_f"
+    fi
+  done
+}
 leftovers() {
   _left=""
   for _p in $1; do
@@ -12,5 +24,6 @@ leftovers() {
   done
   _ucx=$(ucx_files_before)
   if [ -n "$2" ]; then _ucx=$(printf '%s\n' "$_ucx" | grep -v -x -F "$2"); fi
+  _ucx=$(ucx_unheld "$_ucx")
   printf '%s' "$_left$(printf '%s' "$_ucx" | tr '\n' ' ')"
 }

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""scripts/bench_cluster_report.py on two made-up launches: medians of the launches' medians,
+the spread and its 'unstable' mark, the fastest transport per figure, and the targets against
+the socket; and exit status 2 with nothing to read.
+
+    test_bench_cluster_report.py SCRIPT
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def record(transport, family, op, method, metric, size, median):
+    return {"transport": transport, "family": family, "op": op, "method": method, "metric": metric,
+            "bytes": size, "x": 100 if metric == "overlap" else size, "median": median}
+
+
+def launch(put_server, socket_one_way):
+    runs = [{"transport": t, "status": "ok", "loadavg_start": 0.5, "loadavg_end": 1.5} for t in ("server", "rdma")]
+    results = []
+    for t, put, get, stream_get in (("server", put_server, 20.0, 1.8), ("rdma", 30.0, 10.0, 0.5)):
+        results += [
+            record(t, "contig", "put", "armada", "latency", 8, put),
+            record(t, "contig", "get", "armada", "latency", 8, get),
+            record(t, "atomic", "fetch_add", "armada", "latency", 8, 12.0),
+            record(t, "contig", "get", "armada", "bandwidth", 1 << 20, stream_get),
+            record(t, "contig", "sendrecv", "socket_pingpong_half", "latency", 8, socket_one_way),
+            record(t, "contig", "sendrecv", "socket_stream", "bandwidth", 1 << 20, 2.0),
+        ]
+    return {"runs": runs, "results": results}
+
+
+def main():
+    script = sys.argv[1]
+    failures = []
+    with tempfile.TemporaryDirectory() as d:
+        empty = subprocess.run([sys.executable, script, d], capture_output=True, text=True)
+        if empty.returncode != 2 or "no launch-*" not in empty.stderr:
+            failures.append(f"an empty folder: status {empty.returncode}, {empty.stderr!r}")
+        for i, (put, one_way) in enumerate(((10.0, 5.0), (40.0, 5.0)), start=1):
+            os.makedirs(os.path.join(d, f"launch-{i}"))
+            with open(os.path.join(d, f"launch-{i}", "armada-bench.json"), "w") as f:
+                json.dump(launch(put, one_way), f)
+        out = subprocess.run([sys.executable, script, d], capture_output=True, text=True)
+        text = out.stdout
+        expected = [
+            "2 launches; load average during the passes 0.50..1.50",
+            # server's put: medians 10 and 40 -> median 25, spread 300 %: unstable
+            "armada 8 B put                      25 us [10..40] spread 300% unstable",
+            "armada 8 B get                      20 us [20..20] spread 0%",
+            "TCP socket one-way 8 B              5 us [5..5] spread 0%",
+            "  8 B put          server",   # 25 < 30
+            "  8 B get          rdma",     # 10 < 20
+            "  1 MiB get        server",   # 1.8 > 0.5 GB/s
+            "server: 8 B put 5x one-way (missed: <= 2x); 8 B get 4x one-way (missed: <= 2x); "
+            "fetch-add 2.4x one-way (missed: <= 2x); 1 MiB get 0.9x stream (met: >= 0.8x)",
+            "rdma: 8 B put 6x one-way (missed: <= 2x); 8 B get 2x one-way (met: <= 2x)",
+        ]
+        if out.returncode != 0:
+            failures.append(f"status {out.returncode}: {out.stderr}")
+        for line in expected:
+            if line not in text:
+                failures.append(f"missing: {line!r}")
+    if failures:
+        print("FAIL:\n" + "\n".join(failures) + "\n--- output:\n" + text)
+        return 1
+    print("bench_cluster_report OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

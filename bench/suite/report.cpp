@@ -258,7 +258,11 @@ std::string link_lines(const Report& report, int run) {
   if (one_way) out += " 8 B one-way " + figure(one_way->stats.median, "us") + ";";
   if (stream) out += " 1 MiB stream " + figure(stream->stats.median, "GB/s") + ";";
   out += "\n   armada as a multiple of it:";
-  struct Part { const char* label; const char* family; const char* op; const char* metric; std::size_t bytes; const Record* base; };
+  struct Part {
+    const char *label, *family, *op, *metric;
+    std::size_t bytes;
+    const Record* base;  // the socket figure it is a multiple of
+  };
   const Part parts[] = {{"8 B put", "contig", "put", "latency", 8, one_way},
                         {"8 B get", "contig", "get", "latency", 8, one_way},
                         {"fetch-add", "atomic", "fetch_add", "latency", 0, one_way},

@@ -104,7 +104,7 @@ int connect_to(const Listening& l, std::string& error) {
     ::close(fd);
     return -1;
   }
-  // Back to blocking: the baselines wait in the kernel, as a plain program would.
+  // Sends block again (a stream waits for room in the socket); receives poll (receive_all).
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   no_delay(fd);
   return fd;

@@ -31,6 +31,18 @@ if(ARMADA_MPI_VENDOR STREQUAL "openmpi")
                          # openib BTL from probing for absent hardware, and the TCP BTL (whose
                          # internal lock order ThreadSanitizer reports) out of the picture.
                          OMPI_MCA_btl=self,vader)
+  # Open MPI's shared-memory BTL keeps a file per rank in /dev/shm (vader_segment.*) that only a
+  # clean end of the job removes: a launch killed by its timeout, or whose ranks die, leaves them.
+  # The rows of armada_add_mpi_test keep theirs in a directory of this build tree's own, made by
+  # the fixture's first test; its last test removes the files no process holds any more
+  # (cmake/vader-cleanup.sh), so a suite leaves no segment of Open MPI's behind.
+  string(SHA1 _armada_build_hash "${CMAKE_BINARY_DIR}")
+  string(SUBSTRING "${_armada_build_hash}" 0 12 _armada_build_hash)
+  set(ARMADA_TEST_VADER_DIR "/dev/shm/armada-tests-${_armada_build_hash}")
+  add_test(NAME mpi_segments_directory COMMAND ${CMAKE_COMMAND} -E make_directory ${ARMADA_TEST_VADER_DIR})
+  add_test(NAME mpi_segments_cleanup COMMAND ${CMAKE_CURRENT_LIST_DIR}/vader-cleanup.sh ${ARMADA_TEST_VADER_DIR})
+  set_tests_properties(mpi_segments_directory PROPERTIES FIXTURES_SETUP armada_mpi_segments LABELS "mpi;harness")
+  set_tests_properties(mpi_segments_cleanup PROPERTIES FIXTURES_CLEANUP armada_mpi_segments LABELS "mpi;harness")
 endif()
 # The mpi-rma transport's one-sided components (docs/mpi-quirks.md). ARMADA_MPI_RMA_ENV is what
 # rma::init selects when it starts MPI itself (Open MPI: osc sm for windows inside one host,
@@ -102,6 +114,10 @@ function(armada_add_mpi_test target)
       PROCESSORS ${n}
       LABELS "mpi;${arg_LABELS}"
       ENVIRONMENT "${_armada_vendor_env};${arg_ENV}")
+    if(ARMADA_TEST_VADER_DIR)
+      set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT OMPI_MCA_btl_vader_backing_directory=${ARMADA_TEST_VADER_DIR})
+      set_property(TEST ${name} PROPERTY FIXTURES_REQUIRED armada_mpi_segments)
+    endif()
   endforeach()
 endfunction()
 

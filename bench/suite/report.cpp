@@ -292,7 +292,7 @@ constexpr MethodStyle kMethodStyles[] = {
     {"armada", "#1f77b4", 7},           {"armada_put_fence", "#17becf", 9},   {"armada_after_idle_1ms", "#393b79", 11},
     {"armada_scale2", "#17becf", 9},    {"armada_target_busy", "#9467bd", 13}, {"mpi_put_flush", "#d62728", 5},
     {"mpi_get_flush", "#d62728", 5},    {"mpi_acc_flush", "#d62728", 5},      {"mpi_rget", "#d62728", 5},
-    {"mpi_flush_all", "#d62728", 5},    {"mpi_pingpong_half", "#ff7f0e", 9},  {"mpi_stream", "#8c564b", 11},
+    {"mpi_flush_all", "#d62728", 5},    {"mpi_fetch_and_op", "#d62728", 5},   {"mpi_win_lock_excl", "#d62728", 5},    {"mpi_pingpong_half", "#ff7f0e", 9},  {"mpi_stream", "#8c564b", 11},
     {"socket_pingpong_half", "#7f7f7f", 13}, {"socket_stream", "#bcbd22", 3}, {"memcpy", "#2ca02c", 2},
     {"local_axpy", "#2ca02c", 4},       {"strided", "#1f77b4", 7},            {"vector", "#9467bd", 9},
     {"per_segment", "#e377c2", 11},     {"contiguous", "#2ca02c", 5},         {"strided_ls2", "#17becf", 13},
@@ -365,6 +365,30 @@ std::string log_ytics(double lo, double hi) {
   return s + ")\n";
 }
 
+constexpr double kSideStep = 0.012;
+
+/// The x range: fitted to the data drawn, wide enough for the points drawn to the side.
+std::string x_range(bool quick, const PlotSpec& p, const std::vector<double>& xs, std::size_t n) {
+  if (!quick || n < 2 || xs.size() < 2) return range(xs.front(), xs.back(), p.logx);
+  const double pad = static_cast<double>(n - 1) / 2 * kSideStep + 0.03;  // of the axis's span
+  if (p.logx) {
+    const double f = std::pow(xs.back() / xs.front(), pad);
+    return "[" + number(xs.front() / f, 6) + ":" + number(xs.back() * f, 6) + "]";
+  }
+  const double d = (xs.back() - xs.front()) * pad;
+  return "[" + number(xs.front() - d, 6) + ":" + number(xs.back() + d, 6) + "]";
+}
+
+/// The x column of curve i of n: for points only (--quick), each curve a little to the side of
+/// the measured x (kSideStep of the axis per curve), so that points and bars at one x do not hide each
+/// other; lines are drawn at the x measured.
+std::string x_column(bool quick, const PlotSpec& p, const std::vector<double>& xs, std::size_t i, std::size_t n) {
+  if (!quick || n < 2) return "1";
+  const double step = (static_cast<double>(i) - static_cast<double>(n - 1) / 2) * kSideStep;
+  if (p.logx) return "($1*" + number(std::pow(xs.back() / xs.front(), step), 6) + ")";
+  return "($1+" + number((xs.back() - xs.front()) * step, 6) + ")";
+}
+
 /// The datablock of one curve; widens [xlo, xhi] x [ylo, yhi] to its points.
 std::string datablock(const std::string& name, const std::vector<const Record*>& pts, const std::vector<double>& xs,
                       bool logy, double& ylo, double& yhi, bool& first) {
@@ -411,7 +435,7 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
     s += "set xlabel " + json::quote(p.xlabel) + "\nset ylabel " + json::quote(p.ylabel) + "\n";
     s += p.logx ? "set logscale x 2\n" : "unset logscale x\n";
     s += p.logy ? "set logscale y\n" : "unset logscale y\n";
-    s += "set xrange " + range(c.xs.front(), c.xs.back(), p.logx) + "\nset yrange " + range(ylo, yhi, p.logy) + "\n";
+    s += "set xrange " + x_range(report.quick, p, c.xs, names.size()) + "\nset yrange " + range(ylo, yhi, p.logy) + "\n";
     s += xtics(p, c.xs);
     s += p.logy ? log_ytics(ylo / 1.25, yhi * 1.25) : "set ytics autofreq\n";
     s += "set format y \"%g\"\n";
@@ -419,8 +443,8 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
     s += "plot ";
     for (std::size_t i = 0; i < names.size(); ++i) {
       const Record& r = *c.points.at(c.order[i]).front();
-      s += std::string(i ? ", \\\n     " : "") + names[i] + " using 1:2:3:4 with " + with + " " +
-           curve_style(r, others, ops) + " title " + json::quote(c.order[i]);
+      s += std::string(i ? ", \\\n     " : "") + names[i] + " using " + x_column(report.quick, p, c.xs, i, names.size()) +
+           ":2:3:4 with " + with + " " + curve_style(r, others, ops) + " title " + json::quote(c.order[i]);
     }
     s += "\n";
   }

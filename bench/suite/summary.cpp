@@ -268,7 +268,7 @@ std::string choice_line(const Report& report, const std::string& who, const std:
   const std::string pass = pass_of_choice(choice);
   bool measured = false;
   for (const RunConfig& r : report.runs) measured = measured || (r.transport == pass && r.status == "ok");
-  return who + " " + choice + (pass.empty() ? "" : measured ? ": the " + pass + " figures below" : ": not measured in this run") + "\n";
+  return who + " " + choice + (pass.empty() ? "" : measured ? "; the " + pass + " figures below apply" : "; not measured in this run") + "\n";
 }
 
 }  // namespace
@@ -280,9 +280,9 @@ std::string verdict(const Report& report) {
            "the figures are not measurements.\n";
   const int ranks = report.runs.empty() ? 0 : report.runs.front().ranks;
   if (!report.job_choice.empty())
-    out += choice_line(report, "A job launched like this one (" + std::to_string(ranks) + " ranks, same environment) uses", report.job_choice);
+    out += choice_line(report, "A job launched like this one (" + std::to_string(ranks) + " ranks, same environment) runs on inter-node transport", report.job_choice);
   if (!report.between_nodes_choice.empty())
-    out += choice_line(report, "Between nodes it would use", report.between_nodes_choice);
+    out += choice_line(report, "Between nodes it would run on", report.between_nodes_choice);
   out += "Speed-up = how many times Armada beats the MPI baseline of its pass (medians); on par: within 10 %; "
          "unclear: the repetitions' range reaches both sides.\n";
   const std::string job_pass = pass_of_choice(report.job_choice);

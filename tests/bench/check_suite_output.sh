@@ -95,7 +95,7 @@ grep -q '^######## verdict: what to conclude from this launch' "$dir/armada-benc
 [ "$(grep -n '######## verdict' "$log" | cut -d: -f1)" -lt "$(grep -n '######## headline' "$log" | cut -d: -f1)" ] ||
   fail "the verdict is not above the headline: $(cat "$log")"
 grep -q '^SMOKE TEST (--quick)' "$log" || fail "a --quick run is not called a smoke test: $(cat "$log")"
-grep -q '^A job launched like this one (2 ranks, same environment) uses none (one node: shared memory reaches every rank): the shm figures below$' "$log" ||
+grep -q '^A job launched like this one (2 ranks, same environment) runs on inter-node transport none (one node: shared memory reaches every rank); the shm figures below apply$' "$log" ||
   fail "the verdict does not say which transport a job here uses: $(cat "$log")"
 grep -q '^shm (what a job here uses) against MPI RMA of the same pass:$' "$log" || fail "no verdict for shm: $(cat "$log")"
 for g in latency bandwidth atomics overlap; do

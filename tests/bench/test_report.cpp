@@ -723,10 +723,10 @@ TEST(Verdict, SaysWhichTransportAJobUsesAndEachAgainstMpiInWordsWithTheNumbers) 
   const std::string v = suite::verdict(rep);
   EXPECT_EQ(v.find("\n######## verdict: what to conclude from this launch ########\n"), 0u) << v;
   EXPECT_EQ(v.find("SMOKE TEST"), std::string::npos) << "not a --quick run";
-  EXPECT_NE(v.find("\nA job launched like this one (2 ranks, same environment) uses none (one node: shared memory "
-                   "reaches every rank): the shm figures below\n"),
+  EXPECT_NE(v.find("\nA job launched like this one (2 ranks, same environment) runs on inter-node transport none (one node: shared memory "
+                   "reaches every rank); the shm figures below apply\n"),
             std::string::npos) << v;
-  EXPECT_NE(v.find("\nBetween nodes it would use server (ARMADA_TRANSPORT=auto: the fallback): the server figures below\n"),
+  EXPECT_NE(v.find("\nBetween nodes it would run on server (ARMADA_TRANSPORT=auto: the fallback); the server figures below apply\n"),
             std::string::npos) << v;
   const auto shm = v.find("\nshm (what a job here uses) against MPI RMA of the same pass:\n");
   const auto server = v.find("\nserver against MPI RMA of the same pass (other route: Armada through the server transport, "
@@ -758,7 +758,7 @@ TEST(Verdict, SlowerUnclearAndNoisyFiguresAreSaidSoAndQuickIsASmokeTest) {
   }
   const std::string v = suite::verdict(rep);
   EXPECT_NE(v.find("\nSMOKE TEST (--quick): "), std::string::npos) << v;
-  EXPECT_NE(v.find("\nA job launched like this one (2 ranks, same environment) uses rdma (ARMADA_TRANSPORT=auto: UCX ...): "
+  EXPECT_NE(v.find("\nA job launched like this one (2 ranks, same environment) runs on inter-node transport rdma (ARMADA_TRANSPORT=auto: UCX ...); "
                    "not measured in this run\n"),
             std::string::npos) << v;
   EXPECT_NE(v.find("\nshm against MPI RMA"), std::string::npos) << "no pass is what the job uses: " << v;

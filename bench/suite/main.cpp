@@ -2,7 +2,8 @@
 // selected transport, each transport in its own rma::init ... rma::finalize pass (the runtime
 // reads ARMADA_TRANSPORT and ARMADA_NODE_SIZE at init), with the MPI baselines in the same
 // launch; it prints a table, writes JSON, CSV, a gnuplot script and PNG plots, and ends with the
-// headline table per transport (suite/report.hpp).
+// verdict (the transport a job here uses, each transport against MPI in words) and the headline
+// table per transport (suite/report.hpp), also written to NAME-report.txt.
 //
 //   mpiexec -n 2 armada-bench [FAMILY] [--transports shm,server,mpi-rma] [--quick] [--output-dir DIR]
 //

@@ -1,7 +1,8 @@
 // armada-bench's results: flat records (one per method, transport and size), written as one
-// JSON document and as CSV, read back from JSON, summed up in a headline table per transport
-// (the figures a cluster administrator reads first, each against its MPI baseline), and drawn as
-// PNG plots by a generated gnuplot script (one colour per transport, one line style per method).
+// JSON document and as CSV, read back from JSON, summed up in a verdict (what to conclude) and a
+// headline table per transport (the figures a cluster administrator reads first, each against its
+// MPI baseline, as a speed-up), and drawn as PNG plots by a generated gnuplot script (one set per
+// transport, one colour per method). The verdict and headline are in summary.cpp.
 #pragma once
 
 #include <cstddef>

@@ -52,7 +52,8 @@ std::string to_json(const Report& report) {
   for (std::size_t i = 0; i < report.runs.size(); ++i) {
     const RunConfig& c = report.runs[i];
     out += std::string(i ? ",\n " : "\n ") + "{" + run_fields(c) + ",\"status\":" + quote(c.status) +
-           ",\"route\":" + quote(c.route) + ",\"mpi_route\":" + quote(c.mpi_route) + ",\"cpu\":" + quote(c.cpu) + ",\"nodes\":" + std::to_string(c.nodes) +
+           ",\"route\":" + quote(c.route) + ",\"mpi_route\":" + quote(c.mpi_route) + ",\"cpu\":" + quote(c.cpu) +
+           ",\"nodes\":" + std::to_string(c.nodes) +
            ",\"loadavg_start\":" + load(c.loadavg_start) + ",\"loadavg_end\":" + load(c.loadavg_end) + "}";
   }
   out += "],\n\"results\":[";
@@ -188,8 +189,8 @@ std::vector<PlotSpec> standard_plots(const Report& report) {
   for (std::size_t run = 0; run < report.runs.size(); ++run) {
     const RunConfig& c = report.runs[run];
     if (c.status != "ok") continue;
-    const std::string about = "\n" + (report.quick ? std::string("SMOKE TEST (--quick: short repetitions, not a measurement); ") : "") +
-                              "host " + c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) +
+    const std::string smoke = report.quick ? "SMOKE TEST (--quick: short repetitions, not a measurement); " : "";
+    const std::string about = "\n" + smoke + "host " + c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) +
                               " ranks, " + c.date;
     for (PlotSpec p : pass_plots()) {
       p.run = static_cast<int>(run);
@@ -289,14 +290,15 @@ struct MethodStyle {
   int point;
 };
 constexpr MethodStyle kMethodStyles[] = {
-    {"armada", "#1f77b4", 7},           {"armada_put_fence", "#17becf", 9},   {"armada_after_idle_1ms", "#393b79", 11},
-    {"armada_scale2", "#17becf", 9},    {"armada_target_busy", "#9467bd", 13}, {"mpi_put_flush", "#d62728", 5},
-    {"mpi_get_flush", "#d62728", 5},    {"mpi_acc_flush", "#d62728", 5},      {"mpi_rget", "#d62728", 5},
-    {"mpi_flush_all", "#d62728", 5},    {"mpi_fetch_and_op", "#d62728", 5},   {"mpi_win_lock_excl", "#d62728", 5},    {"mpi_pingpong_half", "#ff7f0e", 9},  {"mpi_stream", "#8c564b", 11},
-    {"socket_pingpong_half", "#7f7f7f", 13}, {"socket_stream", "#bcbd22", 3}, {"memcpy", "#2ca02c", 2},
-    {"local_axpy", "#2ca02c", 4},       {"strided", "#1f77b4", 7},            {"vector", "#9467bd", 9},
-    {"per_segment", "#e377c2", 11},     {"contiguous", "#2ca02c", 5},         {"strided_ls2", "#17becf", 13},
-    {"fence_all", "#1f77b4", 7},        {"fence_each", "#9467bd", 9},         {"fence_all_idle", "#393b79", 11},
+    {"armada", "#1f77b4", 7},              {"armada_put_fence", "#17becf", 9},   {"armada_after_idle_1ms", "#393b79", 11},
+    {"armada_scale2", "#17becf", 9},       {"armada_target_busy", "#9467bd", 13},
+    {"mpi_put_flush", "#d62728", 5},       {"mpi_get_flush", "#d62728", 5},      {"mpi_acc_flush", "#d62728", 5},
+    {"mpi_rget", "#d62728", 5},            {"mpi_flush_all", "#d62728", 5},      {"mpi_fetch_and_op", "#d62728", 5},
+    {"mpi_win_lock_excl", "#d62728", 5},   {"mpi_pingpong_half", "#ff7f0e", 9},  {"mpi_stream", "#8c564b", 11},
+    {"socket_pingpong_half", "#7f7f7f", 13}, {"socket_stream", "#bcbd22", 3},    {"memcpy", "#2ca02c", 2},
+    {"local_axpy", "#2ca02c", 4},          {"strided", "#1f77b4", 7},            {"vector", "#9467bd", 9},
+    {"per_segment", "#e377c2", 11},        {"contiguous", "#2ca02c", 5},         {"strided_ls2", "#17becf", 13},
+    {"fence_all", "#1f77b4", 7},           {"fence_each", "#9467bd", 9},         {"fence_all_idle", "#393b79", 11},
 };
 /// Methods not in the table: a colour and point by their place among the report's other methods.
 constexpr const char* kOtherColours[] = {"#e6550d", "#31a354", "#756bb1", "#636363", "#843c39", "#3182bd"};

@@ -44,6 +44,9 @@ constexpr double kNoisyPoints = 25;    // max - min of a percentage
 constexpr double kOnParRatio = 1.1;    // a speed-up within 10 % of 1
 constexpr double kOnParPoints = 5;     // an overlap within 5 points of the baseline's
 
+/// "25 %": a fraction as a percentage, for the texts that state the limits above.
+std::string percent(double fraction) { return std::to_string(static_cast<int>(fraction * 100 + 0.5)) + " %"; }
+
 const Record* find_record(const Report& report, int run, const HeadlineSpec& h, const std::string& method) {
   for (const Record& r : report.records)
     if (r.run == run && r.family == h.family && r.op == h.op && r.metric == h.metric && r.method == method &&
@@ -173,7 +176,7 @@ bool noisy(const Record& r) {
 
 std::string pass_of_choice(const std::string& choice) {
   if (choice.rfind("none (one node", 0) == 0) return "shm";
-  if (choice.empty() || choice.rfind("none", 0) == 0) return "";
+  if (choice.empty() || choice.rfind("none", 0) == 0 || choice.rfind("unknown", 0) == 0) return "";
   return choice.substr(0, choice.find(' '));
 }
 
@@ -215,7 +218,8 @@ std::string headline_table(const Report& report) {
   std::string out = "\n######## headline: each figure against its MPI baseline, measured in the same launch ########\n"
                     "(medians; speed-up: how many times Armada beats the MPI baseline, always higher is better, "
                     "[min..max] over the repetitions;\n overlap: % of a blocking get hidden behind a computation as "
-                    "long as that get, its speed-up the points more than MPI's; noisy: repetitions spread over 25 %)\n";
+                    "long as that get, its speed-up the points more than MPI's; noisy: repetitions spread over " +
+                    percent(kNoisySpread) + ")\n";
   for (std::size_t i = 0; i < report.runs.size(); ++i) {
     const RunConfig& cfg = report.runs[i];
     if (cfg.status != "ok")
@@ -241,7 +245,7 @@ std::string figure_phrase(const HeadlineRow& r) {
   else if (word == "less hidden")
     std::snprintf(text, sizeof text, "%.3g pts less hidden", -s.median);
   else if (s.valid)
-    std::snprintf(text, sizeof text, s.points ? "%s (%+.3g pts)" : "%s (%.3gx)", word.c_str(), s.median);
+    std::snprintf(text, sizeof text, s.points ? "%s at %+.3g pts" : "%s at %.3gx", word.c_str(), s.median);
   return r.name + " " + text + " (" + figures + ")" + (row_noisy(r) ? " NOISY" : "");
 }
 
@@ -268,7 +272,8 @@ std::string choice_line(const Report& report, const std::string& who, const std:
   const std::string pass = pass_of_choice(choice);
   bool measured = false;
   for (const RunConfig& r : report.runs) measured = measured || (r.transport == pass && r.status == "ok");
-  return who + " " + choice + (pass.empty() ? "" : measured ? "; the " + pass + " figures below apply" : "; not measured in this run") + "\n";
+  const std::string where = measured ? "; the " + pass + " figures below apply" : "; not measured in this run";
+  return who + " " + choice + (pass.empty() ? "" : where) + "\n";
 }
 
 }  // namespace
@@ -280,11 +285,14 @@ std::string verdict(const Report& report) {
            "the figures are not measurements.\n";
   const int ranks = report.runs.empty() ? 0 : report.runs.front().ranks;
   if (!report.job_choice.empty())
-    out += choice_line(report, "A job launched like this one (" + std::to_string(ranks) + " ranks, same environment) runs on inter-node transport", report.job_choice);
+    out += choice_line(report,
+                       "A job launched like this one (" + std::to_string(ranks) +
+                           " ranks, same environment) runs on inter-node transport",
+                       report.job_choice);
   if (!report.between_nodes_choice.empty())
     out += choice_line(report, "Between nodes it would run on", report.between_nodes_choice);
-  out += "Speed-up = how many times Armada beats the MPI baseline of its pass (medians); on par: within 10 %; "
-         "unclear: the repetitions' range reaches both sides.\n";
+  out += "Speed-up = how many times Armada beats the MPI baseline of its pass (medians); on par: within " +
+         percent(kOnParRatio - 1) + "; unclear: the repetitions' range reaches both sides.\n";
   const std::string job_pass = pass_of_choice(report.job_choice);
   std::vector<std::string> noisy_names;
   for (std::size_t i = 0; i < report.runs.size(); ++i) {
@@ -295,7 +303,8 @@ std::string verdict(const Report& report) {
       if (r.armada && r.mpi && row_noisy(r)) noisy_names.push_back(cfg.transport + " " + r.name);
   }
   if (!noisy_names.empty()) {
-    out += "NOISY (repetitions of Armada's or MPI's figure spread over 25 %; do not conclude from them):";
+    out += "NOISY (repetitions of Armada's or MPI's figure spread over " + percent(kNoisySpread) +
+           "; do not conclude from them):";
     for (std::size_t i = 0; i < noisy_names.size(); ++i) out += (i ? ", " : " ") + noisy_names[i];
     out += "\n";
   }

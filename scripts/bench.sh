@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The standard benchmark set: builds armada-bench (Release, in build-release/ unless it exists),
 # runs it on 2 ranks with every family and transport, and writes results/bench-<UTC date>/ with
-# armada-bench.json, .csv, .gp, the PNG plots, the table (stdout.txt), the progress and
+# armada-bench.json, .csv, .gp, the PNG plots (one set per transport), the verdict and headline
+# (armada-bench-report.txt, printed again at the end), the table (stdout.txt), the progress and
 # diagnostics (stderr.txt) and the exact command with the machine's state (command.txt).
 #
 #   scripts/bench.sh                          the standard set (a few minutes on 2 cores)
-#   scripts/bench.sh --quick                  a short run (seconds)
+#   scripts/bench.sh --quick                  a smoke test (seconds): checks that it runs, measures nothing
 #   scripts/bench.sh --transports shm contig  any armada-bench options (docs/benchmarks.md)
 #   RANKS=4 BENCH_TIMEOUT=3600 scripts/bench.sh
 #   BUILD_DIR=/path/to/build scripts/bench.sh
@@ -44,6 +45,10 @@ fi
 # same launch run on it too. An OMPI_MCA_osc already set wins.
 export OMPI_MCA_osc=${OMPI_MCA_osc:-sm,ucx}
 
+smoke=
+for a in "$@"; do [ "$a" = --quick ] && smoke="SMOKE TEST (--quick): short repetitions that check the benchmark runs and its data verify; the figures are not measurements"; done
+[ -z "$smoke" ] || echo "bench.sh: $smoke"
+
 out=$armada_root/results/bench-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 hostflags=()
@@ -53,6 +58,7 @@ fi
 
 {
   echo "# scripts/bench.sh $*"
+  [ -z "$smoke" ] || echo "# $smoke"
   echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), git $(git -C "$armada_root" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$armada_root" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "# uptime before: $(uptime)"
   echo "# OMPI_MCA_osc=$OMPI_MCA_osc"
@@ -73,6 +79,12 @@ sleep 0.2  # let tee finish
 echo "# uptime after: $(uptime)" >> "$out/command.txt"
 echo "# exit status: $status" >> "$out/command.txt"
 
+# What to conclude: the verdict at the top of the report (the headline table follows it there).
+if [ -s "$out/armada-bench-report.txt" ]; then
+  echo
+  sed -n '/^######## verdict/,/^######## headline/p' "$out/armada-bench-report.txt" | sed '$d'
+  echo "(the verdict and the headline table: $out/armada-bench-report.txt)"
+fi
 case $status in
   0) echo "== done: $out" ;;
   124|137) echo "bench.sh: the run exceeded BENCH_TIMEOUT=$limit s and was killed; partial output in $out" >&2 ;;

@@ -94,11 +94,11 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 out=$(run 300 2 "$bench" --quick --only contig,overlap,atomic --transports shm --no-plot --output-dir "$scratch")
 status=$?
-headline=$(printf '%s\n' "$out" | sed -n '/######## headline/,$p')
+headline=$(printf '%s\n' "$out" | sed -n '/######## verdict/,$p')
 printf '%s\n' "$headline"
 measured=$(grep -c -E '^[^ ].*\((lower|higher) better\) +[0-9.e+-]+ ' <<<"$headline")
 if [ $status -eq 0 ] && [ "$measured" -gt 0 ]; then
-  echo "verdict: rma benchmark data verified, $measured headline figures measured against their MPI baseline (ratio armada/MPI in the last column)"
+  echo "verdict: rma benchmark data verified, $measured headline figures measured against their MPI baseline (speed-up vs MPI in the last column, higher is better)"
 else
   echo "verdict: rma benchmark FAILED (exit $status, $measured headline figures)"
   failed=1

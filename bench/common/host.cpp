@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string>
 
 namespace armada::bench {
 
@@ -42,6 +43,24 @@ std::string host_name() {
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   return host;
+}
+
+std::string cpu_model() {
+  std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+  std::string model;
+  char line[512];
+  while (f && model.empty() && std::fgets(line, sizeof line, f)) {
+    const std::string text = line;
+    const auto colon = text.find(':');
+    if (text.rfind("model name", 0) == 0 && colon != std::string::npos) {
+      model = text.substr(colon + 1);
+      model.erase(0, model.find_first_not_of(" \t"));
+      model.erase(model.find_last_not_of(" \t\n") + 1);
+    }
+  }
+  if (f) std::fclose(f);
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return (model.empty() ? "CPU unknown" : model) + ", " + std::to_string(cpus) + " CPUs";
 }
 
 std::string mpi_library_version() {

@@ -11,6 +11,9 @@ double load_average();
 /// gethostname().
 std::string host_name();
 
+/// The CPU model from /proc/cpuinfo and the CPUs online: "Intel(R) Xeon(R) ... @ 2.10GHz, 2 CPUs".
+std::string cpu_model();
+
 /// MPI_Get_library_version, first line and up to the first comma ("Open MPI v4.1.4").
 std::string mpi_library_version();
 

@@ -35,16 +35,14 @@ double calibrate_busy() {
 std::vector<OverlapPoint> measure_overlap(std::span<const double> fractions, int reps, double budget,
                                           double ns_per_iter, const std::function<void()>& blocking,
                                           const std::function<void(std::uint64_t)>& overlapped) {
-  auto mean_time = [budget](auto&& op) {
+  // Each iteration times the blocking operation, the computation alone and the overlapped
+  // operation back to back, and a repetition takes the medians of each: timing the three in
+  // separate loops let one preempted loop (a busy neighbour, a scheduler slice) swing the
+  // share hidden between 0 and 100 % from one repetition or run to the next.
+  auto timed = [](auto&& op) {
     const auto t0 = Clock::now();
-    std::size_t k = 0;
-    double t = 0;
-    do {
-      op();
-      ++k;
-      t = seconds(t0, Clock::now());
-    } while (k < 3 || t < budget);
-    return t / static_cast<double>(k);
+    op();
+    return seconds(t0, Clock::now());
   };
   for (int i = 0; i < 4; ++i) blocking();  // warm-up
   const std::size_t F = fractions.size();
@@ -55,16 +53,21 @@ std::vector<OverlapPoint> measure_overlap(std::span<const double> fractions, int
     for (std::size_t f = 0; f < F; ++f) {
       // The computation is a fraction of the median of all blocking times so far, so that it
       // does not jump with one noisy repetition.
-      const double to = mean_time(blocking);
-      op_all.push_back(to);
-      const double ref = summarize(op_all).median;
+      const double ref = op_all.empty() ? timed(blocking) : summarize(op_all).median;
       const auto iters = static_cast<std::uint64_t>(fractions[f] * ref * 1e9 / ns_per_iter);
-      const double tc = mean_time([&] { sink += busy(iters); });
-      const double tt = mean_time([&] { overlapped(iters); });
-      t_op[f].push_back(to * 1e6);
-      t_comp[f].push_back(tc * 1e6);
-      t_total[f].push_back(tt * 1e6);
-      hidden[f].push_back(100 * std::clamp((to + tc - tt) / to, 0.0, 1.0));
+      std::vector<double> to, tc, tt;
+      const auto start = Clock::now();
+      do {
+        to.push_back(timed(blocking));
+        tc.push_back(timed([&] { sink += busy(iters); }));
+        tt.push_back(timed([&] { overlapped(iters); }));
+      } while (to.size() < 5 || seconds(start, Clock::now()) < 3 * budget);
+      op_all.insert(op_all.end(), to.begin(), to.end());
+      const double mo = summarize(to).median, mc = summarize(tc).median, mt = summarize(tt).median;
+      t_op[f].push_back(mo * 1e6);
+      t_comp[f].push_back(mc * 1e6);
+      t_total[f].push_back(mt * 1e6);
+      hidden[f].push_back(100 * std::clamp((mo + mc - mt) / mo, 0.0, 1.0));
     }
   clobber(&sink);
   std::vector<OverlapPoint> points;

@@ -1,9 +1,9 @@
 // The overlap test of the ARMCI overview paper: how much of a nonblocking operation's time is
-// hidden behind computation. Per repetition and compute fraction f, three time-bounded loops
-// give the mean time of the blocking operation t_op, of the computation alone t_compute (a
-// calibrated dependent multiply-add loop of f × the median t_op so far) and of
-// start-nonblocking + computation + wait t_total; overlap = (t_op + t_compute − t_total) / t_op,
-// clamped to [0, 1].
+// hidden behind computation. Per repetition and compute fraction f, a time-bounded loop times,
+// back to back in each iteration, the blocking operation t_op, the computation alone t_compute
+// (a calibrated dependent multiply-add loop of f × the median t_op so far) and
+// start-nonblocking + computation + wait t_total; from the medians of each,
+// overlap = (t_op + t_compute − t_total) / t_op, clamped to [0, 1].
 #pragma once
 
 #include <cstdint>
@@ -31,8 +31,8 @@ struct OverlapPoint {
 };
 
 /// blocking(): the blocking operation. overlapped(compute): start it nonblocking, run
-/// busy(compute) (adding its result to `sink`), wait. Each timing runs for about `budget`
-/// seconds (at least 3 times), so a busy machine cannot stretch a repetition.
+/// busy(compute) (adding its result to `sink`), wait. A repetition runs for about 3 × `budget`
+/// seconds (at least 5 iterations), so a busy machine cannot stretch it.
 std::vector<OverlapPoint> measure_overlap(std::span<const double> fractions, int reps, double budget,
                                           double ns_per_iter, const std::function<void()>& blocking,
                                           const std::function<void(std::uint64_t compute_iters)>& overlapped);

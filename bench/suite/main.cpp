@@ -2,7 +2,8 @@
 // selected transport, each transport in its own rma::init ... rma::finalize pass (the runtime
 // reads ARMADA_TRANSPORT and ARMADA_NODE_SIZE at init), with the MPI baselines in the same
 // launch; it prints a table, writes JSON, CSV, a gnuplot script and PNG plots, and ends with the
-// headline table per transport (suite/report.hpp).
+// verdict (the transport a job here uses, each transport against MPI in words) and the headline
+// table per transport (suite/report.hpp), also written to NAME-report.txt.
 //
 //   mpiexec -n 2 armada-bench [FAMILY] [--transports shm,server,mpi-rma] [--quick] [--output-dir DIR]
 //
@@ -42,6 +43,9 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(f);
 }
 
+/// The report's conclusion: the verdict, then the headline table it sums up.
+std::string summary(const bs::Report& report) { return bs::verdict(report) + bs::headline_table(report); }
+
 /// Writes the gnuplot script next to the data and runs it; returns an error text or "".
 std::string draw(const bs::Report& report, const std::string& dir, const std::string& name,
                  std::vector<std::string>* pngs) {
@@ -77,6 +81,42 @@ void set_environment(const std::string& transport, int vnode_size) {
     setenv("ARMADA_NODE_SIZE", std::to_string(vnode_size).c_str(), 1);
     setenv("ARMADA_TRANSPORT", transport.c_str(), 1);
   }
+}
+
+/// Sets environment variable `name` to `value`, or unsets it when `value` is empty.
+void set_or_unset(const char* name, const std::string& value) {
+  if (value.empty())
+    unsetenv(name);
+  else
+    setenv(name, value.c_str(), 1);
+}
+
+/// rma::transport_choice() of a job with ARMADA_TRANSPORT = `transport` and ARMADA_NODE_SIZE =
+/// `node_size` ("": unset, the defaults): one rma::init ... rma::finalize, nothing measured.
+/// Collective; `nodes` gets the job's node count.
+std::string probe_choice(const std::string& transport, const std::string& node_size, int* nodes) {
+  set_or_unset("ARMADA_TRANSPORT", transport);
+  set_or_unset("ARMADA_NODE_SIZE", node_size);
+  try {
+    rma::init(MPI_COMM_WORLD);
+  } catch (const std::exception& e) {  // every rank reads the same environment: all throw
+    return std::string("unknown (rma::init refused this launch's settings: ") + e.what() + ")";
+  }
+  std::string choice = rma::transport_choice();
+  *nodes = rma::node_count();
+  rma::finalize();
+  return choice;
+}
+
+/// The verdict's first lines: the transport a job launched like this one uses (this launch's own
+/// ARMADA_TRANSPORT and ARMADA_NODE_SIZE, before the passes set theirs) and, when that job has
+/// one node, the one it would use between nodes (virtual nodes of --vnode-size ranks).
+void probe_choices(bs::Report& report, const bs::Options& o) {
+  const std::string transport = bench::env_or("ARMADA_TRANSPORT", ""), node_size = bench::env_or("ARMADA_NODE_SIZE", "");
+  int nodes = 0;
+  report.job_choice = probe_choice(transport, node_size, &nodes);
+  if (nodes <= 1 && o.vnode_size > 0)
+    report.between_nodes_choice = probe_choice(transport, std::to_string(o.vnode_size), &nodes);
 }
 
 /// The region R of the pass: at least 16 MiB and 4 times the largest size, in MiB.
@@ -234,7 +274,7 @@ int plot_only(const bs::Options& o) {
     return 4;
   }
   for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
-  std::printf("%s", bs::headline_table(report).c_str());
+  std::printf("%s", summary(report).c_str());
   return 0;
 }
 
@@ -245,7 +285,6 @@ struct Launch {
   bench::ResultWriter& table;
   bench::Progress& progress;
   int me, nranks;
-  double busy_ns;    // the origin's calibrated computation loop
   bool same_host;    // ranks 0 and 1 share a host
   std::size_t steps; // progress steps of one pass
 };
@@ -261,6 +300,7 @@ long run_transport(Launch& l, const std::string& transport) {
   cfg.ranks = l.nranks;
   cfg.mpi = bench::mpi_library_version();
   cfg.host = bench::host_name();
+  cfg.cpu = bench::cpu_model();
   cfg.date = bench::utc_timestamp();
   cfg.node_size = transport == "shm" ? 0 : l.o.vnode_size;
   cfg.mpi_route = l.same_host ? "shared memory" : "network";
@@ -316,7 +356,7 @@ long run_transport(Launch& l, const std::string& transport) {
   p.transport = transport;
   p.me = l.me;
   p.nranks = l.nranks;
-  p.busy_ns = l.busy_ns;
+  p.busy_ns = l.me == 0 ? bench::calibrate_busy() : 0;  // per pass: the clock may have moved since the last
   p.same_host = l.same_host;
   run_pass(p);
   if (l.progress.step() < steps_end) l.progress.skip(steps_end - l.progress.step());
@@ -346,7 +386,12 @@ int write_results(const bs::Options& o, const bs::Report& report, long all_failu
     }
     for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
   }
-  std::printf("%s", bs::headline_table(report).c_str());
+  const std::string text = summary(report);
+  if (!write_file(stem + "-report.txt", text)) {
+    std::fprintf(stderr, "%s: cannot write %s-report.txt: %s\n", kProgram, stem.c_str(), std::strerror(errno));
+    if (status == 0) status = 1;
+  }
+  std::printf("%s", text.c_str());
   return status;
 }
 
@@ -385,16 +430,17 @@ int run(int argc, char** argv) {
   bs::Report report;
   report.command = command_line(argc, argv);
   report.started = bench::utc_timestamp();
+  report.quick = o.quick;
+  probe_choices(report, o);
   bench::ResultWriter table(root, "");
   bench::Progress progress(root);
-  const double busy_ns = root ? bench::calibrate_busy() : 0;
   const bool same_host = ranks_01_share_a_host();
   const std::size_t steps = pass_steps(o, nranks);
   long failures = 0;
   const auto t0 = bench::Clock::now();
   progress.begin(steps * o.transports.size());
 
-  Launch launch{o, report, table, progress, me, nranks, busy_ns, same_host, steps};
+  Launch launch{o, report, table, progress, me, nranks, same_host, steps};
   for (const std::string& transport : o.transports) failures += run_transport(launch, transport);
 
   long all_failures = 0;

@@ -1,6 +1,7 @@
 #include "suite/report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
@@ -45,11 +46,14 @@ std::size_t size(const json::Value& v, const char* key) { return static_cast<std
 
 std::string to_json(const Report& report) {
   std::string out = "{\"tool\":\"armada-bench\",\"format\":1,\"command\":" + quote(report.command) +
-                    ",\"started\":" + quote(report.started) + ",\n\"runs\":[";
+                    ",\"started\":" + quote(report.started) + ",\"quick\":" + (report.quick ? "true" : "false") +
+                    ",\"job_choice\":" + quote(report.job_choice) +
+                    ",\"between_nodes_choice\":" + quote(report.between_nodes_choice) + ",\n\"runs\":[";
   for (std::size_t i = 0; i < report.runs.size(); ++i) {
     const RunConfig& c = report.runs[i];
     out += std::string(i ? ",\n " : "\n ") + "{" + run_fields(c) + ",\"status\":" + quote(c.status) +
-           ",\"route\":" + quote(c.route) + ",\"mpi_route\":" + quote(c.mpi_route) + ",\"nodes\":" + std::to_string(c.nodes) +
+           ",\"route\":" + quote(c.route) + ",\"mpi_route\":" + quote(c.mpi_route) + ",\"cpu\":" + quote(c.cpu) +
+           ",\"nodes\":" + std::to_string(c.nodes) +
            ",\"loadavg_start\":" + load(c.loadavg_start) + ",\"loadavg_end\":" + load(c.loadavg_end) + "}";
   }
   out += "],\n\"results\":[";
@@ -77,12 +81,18 @@ Report from_json(const std::string& text) {
   Report report;
   report.command = str(doc, "command");
   report.started = str(doc, "started");
+  // Absent in files written before the verdict: a quick run is then known by its command line.
+  const json::Value* quick = doc.find("quick");
+  report.quick = quick ? quick->boolean() : report.command.find("--quick") != std::string::npos;
+  if (const json::Value* m = doc.find("job_choice")) report.job_choice = m->string();
+  if (const json::Value* m = doc.find("between_nodes_choice")) report.between_nodes_choice = m->string();
   for (const json::Value& v : member(doc, "runs").array()) {
     RunConfig c;
     c.transport = str(v, "transport");
     c.status = str(v, "status");
     c.route = str(v, "route");
     if (const json::Value* m = v.find("mpi_route")) c.mpi_route = m->string();  // absent in older files
+    if (const json::Value* m = v.find("cpu")) c.cpu = m->string();
     c.node_size = static_cast<int>(dbl(v, "node_size"));
     c.ranks = static_cast<int>(dbl(v, "ranks"));
     c.nodes = static_cast<int>(dbl(v, "nodes"));
@@ -140,35 +150,58 @@ std::string to_csv(const Report& report) {
   return out;
 }
 
-std::vector<PlotSpec> standard_plots(const Report& report) {
+namespace {
+
+/// Whether record `r` is drawn in plot `p`.
+bool in_plot(const PlotSpec& p, const Record& r) {
+  return r.family == p.family && r.metric == p.metric && (p.seg_bytes == 0 || r.seg_bytes == p.seg_bytes) &&
+         (p.run < 0 || r.run == p.run) && (p.ops.empty() || std::find(p.ops.begin(), p.ops.end(), r.op) != p.ops.end()) &&
+         !(p.logx && r.x <= 0);  // not drawable on a log axis
+}
+
+/// The plots of one pass, before checking which have data.
+std::vector<PlotSpec> pass_plots() {
   std::vector<PlotSpec> all;
   for (const char* op : {"put", "get", "acc"}) {
     const std::string o = op;
     const std::vector<std::string> ops = o == "acc" ? std::vector<std::string>{o} : std::vector<std::string>{o, "sendrecv"};
     const std::string with = o == "acc" ? " (MPI_Accumulate + flush)" : " (MPI RMA + flush, send/recv)";
-    all.push_back({"contig_" + o + "_latency.png", "Contiguous " + o + ": time per operation vs MPI" + with + "; median, bars min-max",
+    all.push_back({"contig_" + o + "_latency.png", "contiguous " + o + ": time per operation vs MPI" + with + "; median, bars min-max",
                    "contig", "latency", 0, ops, "bytes per operation", "time per operation (us)", true, true, true});
-    all.push_back({"contig_" + o + "_bandwidth.png", "Contiguous " + o + ": bandwidth vs MPI" + with + "; median, bars min-max",
+    all.push_back({"contig_" + o + "_bandwidth.png", "contiguous " + o + ": bandwidth vs MPI" + with + "; median, bars min-max",
                    "contig", "bandwidth", 0, ops, "bytes per operation", "bandwidth (GB/s)", true, true, true});
   }
-  all.push_back({"strided_16B.png", "Strided 2-D and vector, 16 B segments, vs one contiguous call per segment", "strided",
+  all.push_back({"strided_16B.png", "strided 2-D and vector, 16 B segments, vs one contiguous call per segment", "strided",
                  "bandwidth", 16, {}, "segments", "bandwidth (GB/s)", true, true, false});
-  all.push_back({"strided_1KiB.png", "Strided 2-D and vector, 1 KiB segments, vs one contiguous call per segment",
+  all.push_back({"strided_1KiB.png", "strided 2-D and vector, 1 KiB segments, vs one contiguous call per segment",
                  "strided", "bandwidth", 1024, {}, "segments", "bandwidth (GB/s)", true, true, false});
-  all.push_back({"overlap.png", "Nonblocking get: share of its time hidden behind computation", "overlap", "overlap", 0,
-                 {}, "computation (% of a blocking get)", "hidden (%)", false, false, false});
-  all.push_back({"fence.png", "An 8-byte put to each of k targets, then completion", "fence", "latency", 0, {},
+  all.push_back({"overlap.png", "nonblocking get: share of its time hidden behind computation, vs MPI_Rget", "overlap",
+                 "overlap", 0, {}, "computation (% of a blocking get)", "hidden (%)", false, false, false});
+  all.push_back({"fence.png", "an 8-byte put to each of k targets, then completion", "fence", "latency", 0, {},
                  "targets", "time per round (us)", true, true, false});
-  // A plot needs at least two x values (one point is a table row, not a curve).
+  return all;
+}
+
+}  // namespace
+
+std::vector<PlotSpec> standard_plots(const Report& report) {
   std::vector<PlotSpec> out;
-  for (const PlotSpec& p : all) {
-    std::vector<double> xs;
-    for (const Record& r : report.records)
-      if (r.family == p.family && r.metric == p.metric && (p.seg_bytes == 0 || r.seg_bytes == p.seg_bytes) &&
-          (p.ops.empty() || std::find(p.ops.begin(), p.ops.end(), r.op) != p.ops.end()) &&
-          std::find(xs.begin(), xs.end(), r.x) == xs.end())
-        xs.push_back(r.x);
-    if (xs.size() >= 2) out.push_back(p);
+  for (std::size_t run = 0; run < report.runs.size(); ++run) {
+    const RunConfig& c = report.runs[run];
+    if (c.status != "ok") continue;
+    const std::string smoke = report.quick ? "SMOKE TEST (--quick: short repetitions, not a measurement); " : "";
+    const std::string about = "\n" + smoke + "host " + c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) +
+                              " ranks, " + c.date;
+    for (PlotSpec p : pass_plots()) {
+      p.run = static_cast<int>(run);
+      p.file = c.transport + "_" + p.file;
+      p.title = c.transport + " pass: " + p.title + about;
+      // A plot needs at least two x values (one point is a table row, not a curve).
+      std::vector<double> xs;
+      for (const Record& r : report.records)
+        if (in_plot(p, r) && std::find(xs.begin(), xs.end(), r.x) == xs.end()) xs.push_back(r.x);
+      if (xs.size() >= 2) out.push_back(p);
+    }
   }
   return out;
 }
@@ -198,148 +231,6 @@ std::string route_note(const RunConfig& run) {
   return "Armada " + armada + ", the MPI baseline " + (run.mpi_route == "network" ? "over the network" : "over " + run.mpi_route);
 }
 
-namespace {
-
-/// The headline measures: where each figure and its MPI baseline are found in the records.
-struct HeadlineSpec {
-  const char* measure;
-  const char* family;
-  const char* op;
-  const char* metric;
-  std::size_t bytes;  // 0: any
-  double x;           // < 0: any
-  const char* baseline;
-  bool lower_is_better;
-};
-constexpr HeadlineSpec kHeadline[] = {
-    {"8 B put latency", "contig", "put", "latency", 8, -1, "mpi_put_flush", true},
-    {"8 B get latency", "contig", "get", "latency", 8, -1, "mpi_get_flush", true},
-    {"1 MiB put bandwidth", "contig", "put", "bandwidth", 1 << 20, -1, "mpi_put_flush", false},
-    {"1 MiB get bandwidth", "contig", "get", "bandwidth", 1 << 20, -1, "mpi_get_flush", false},
-    {"overlap, 1 MiB get_nb", "overlap", "get_nb", "overlap", 0, 100, "mpi_rget", false},
-    {"fetch-add", "atomic", "fetch_add", "latency", 0, -1, "mpi_fetch_and_op", true},
-    {"lock + unlock", "atomic", "lock_unlock", "latency", 0, -1, "mpi_win_lock_excl", true},
-};
-
-const Record* find_record(const Report& report, int run, const HeadlineSpec& h, const std::string& method) {
-  for (const Record& r : report.records)
-    if (r.run == run && r.family == h.family && r.op == h.op && r.metric == h.metric && r.method == method &&
-        (h.bytes == 0 || r.bytes == h.bytes) && (h.x < 0 || r.x == h.x))
-      return &r;
-  return nullptr;
-}
-
-std::string figure(double v, const std::string& unit) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.4g %s", v, unit.c_str());
-  return buf;
-}
-
-std::string padded(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
-
-/// The record of `method` in run `run` (family, op, metric, bytes; 0 bytes: any), or null.
-const Record* find_method(const Report& report, int run, const char* family, const char* op, const char* metric,
-                          std::size_t bytes, const std::string& method) {
-  const HeadlineSpec h{"", family, op, metric, bytes, -1, "", true};
-  return find_record(report, run, h, method);
-}
-
-/// Under the headline of a run with the TCP socket baseline: the link's own limit between the
-/// same two ranks, and each Armada figure as a multiple of it (latency: of the socket's one-way
-/// time, lower is better; bandwidth: of its stream, higher is better).
-std::string link_lines(const Report& report, int run) {
-  const Record* one_way = find_method(report, run, "contig", "sendrecv", "latency", 8, "socket_pingpong_half");
-  const Record* stream = find_method(report, run, "contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream");
-  if (!one_way && !stream) return "";
-  std::string out = "   link limit (a plain TCP socket between ranks 0 and 1, same launch):";
-  if (one_way) out += " 8 B one-way " + figure(one_way->stats.median, "us") + ";";
-  if (stream) out += " 1 MiB stream " + figure(stream->stats.median, "GB/s") + ";";
-  out += "\n   armada as a multiple of it:";
-  struct Part {
-    const char *label, *family, *op, *metric;
-    std::size_t bytes;
-    const Record* base;  // the socket figure it is a multiple of
-  };
-  const Part parts[] = {{"8 B put", "contig", "put", "latency", 8, one_way},
-                        {"8 B get", "contig", "get", "latency", 8, one_way},
-                        {"fetch-add", "atomic", "fetch_add", "latency", 0, one_way},
-                        {"1 MiB put", "contig", "put", "bandwidth", 1 << 20, stream},
-                        {"1 MiB get", "contig", "get", "bandwidth", 1 << 20, stream}};
-  for (const Part& part : parts) {
-    const Record* a = find_method(report, run, part.family, part.op, part.metric, part.bytes, "armada");
-    if (!a || !part.base || part.base->stats.median == 0) continue;
-    char text[64];
-    std::snprintf(text, sizeof text, " %s %.3gx;", part.label, a->stats.median / part.base->stats.median);
-    out += text;
-  }
-  return out + "\n";
-}
-
-}  // namespace
-
-std::vector<HeadlineRow> headline_rows(const Report& report, int run) {
-  const RunConfig& cfg = report.runs.at(static_cast<std::size_t>(run));
-  std::vector<HeadlineRow> rows;
-  for (const HeadlineSpec& h : kHeadline) {
-    HeadlineRow row;
-    row.measure = h.measure;
-    row.unit = h.metric == std::string("bandwidth") ? "GB/s" : h.metric == std::string("overlap") ? "%" : "us";
-    row.lower_is_better = h.lower_is_better;
-    row.baseline = h.baseline;
-    row.armada = find_record(report, run, h, "armada");
-    row.mpi = find_record(report, run, h, h.baseline);
-    row.other_route = other_route(cfg);
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-std::string headline_table(const Report& report) {
-  std::string out = "\n######## headline: each figure against its MPI baseline, measured in the same launch ########\n"
-                    "(medians; overlap: % of a blocking get hidden behind a computation as long as that get)\n";
-  bool footnote = false;
-  for (std::size_t i = 0; i < report.runs.size(); ++i) {
-    const RunConfig& cfg = report.runs[i];
-    if (cfg.status != "ok") {
-      out += "\n== " + cfg.transport + ": " + cfg.status + "\n";
-      continue;
-    }
-    out += "\n== " + cfg.transport + " (rank 1 through '" + cfg.route + "'" +
-           (cfg.mpi_route.empty() ? "" : "; MPI over " + cfg.mpi_route) + ")\n";
-    out += padded("measure", 42) + padded("armada", 14) + padded("MPI baseline", 30) + "armada/MPI\n";
-    for (const HeadlineRow& r : headline_rows(report, static_cast<int>(i))) {
-      std::string line = padded(r.measure + (r.lower_is_better ? " (lower better)" : " (higher better)"), 42);
-      if (!r.armada) {
-        out += line + "not measured in this run\n";
-        continue;
-      }
-      line += padded(figure(r.armada->stats.median, r.unit), 14);
-      if (!r.mpi) {
-        out += line + "no MPI baseline in this run\n";
-        continue;
-      }
-      line += padded(r.baseline + " " + figure(r.mpi->stats.median, r.unit), 30);
-      char ratio[32] = "-";
-      if (r.mpi->stats.median != 0) std::snprintf(ratio, sizeof ratio, "%.3g", r.armada->stats.median / r.mpi->stats.median);
-      if (r.other_route) {
-        line += std::string("other route* (") + ratio + ")";
-        footnote = true;
-      } else {
-        line += ratio;
-      }
-      out += line + "\n";
-    }
-    out += link_lines(report, static_cast<int>(i));
-    if (other_route(cfg))
-      out += "   * other route: " + route_note(cfg) + "; the ratio compares two routes, not two implementations.\n";
-  }
-  if (footnote) out += "\n";
-  return out;
-}
-
 std::string curve_label(const Report& report, const Record& r) {
   const RunConfig& run = report.runs.at(static_cast<std::size_t>(r.run));
   if (baseline_other_route(run, r.method))
@@ -359,9 +250,7 @@ struct Curves {
 Curves curves_of(const Report& report, const PlotSpec& p) {
   Curves c;
   for (const Record& r : report.records) {
-    if (r.family != p.family || r.metric != p.metric || (p.seg_bytes && r.seg_bytes != p.seg_bytes)) continue;
-    if (!p.ops.empty() && std::find(p.ops.begin(), p.ops.end(), r.op) == p.ops.end()) continue;
-    if (p.logx && r.x <= 0) continue;  // not drawable on a log axis
+    if (!in_plot(p, r)) continue;
     const std::string label = curve_label(report, r);
     if (!c.points.count(label)) c.order.push_back(label);
     c.points[label].push_back(&r);
@@ -393,66 +282,171 @@ int index_of(std::vector<std::string>& v, const std::string& key) {
   return static_cast<int>(v.size() - 1);
 }
 
+/// The colour and point type of each method, the same in every plot of every report (Armada blue,
+/// MPI one-sided red, MPI two-sided orange and brown, local copies green, the TCP socket grey).
+struct MethodStyle {
+  const char* method;
+  const char* colour;
+  int point;
+};
+constexpr MethodStyle kMethodStyles[] = {
+    {"armada", "#1f77b4", 7},              {"armada_put_fence", "#17becf", 9},   {"armada_after_idle_1ms", "#393b79", 11},
+    {"armada_scale2", "#17becf", 9},       {"armada_target_busy", "#9467bd", 13},
+    {"mpi_put_flush", "#d62728", 5},       {"mpi_get_flush", "#d62728", 5},      {"mpi_acc_flush", "#d62728", 5},
+    {"mpi_rget", "#d62728", 5},            {"mpi_flush_all", "#d62728", 5},      {"mpi_fetch_and_op", "#d62728", 5},
+    {"mpi_win_lock_excl", "#d62728", 5},   {"mpi_pingpong_half", "#ff7f0e", 9},  {"mpi_stream", "#8c564b", 11},
+    {"socket_pingpong_half", "#7f7f7f", 13}, {"socket_stream", "#bcbd22", 3},    {"memcpy", "#2ca02c", 2},
+    {"local_axpy", "#2ca02c", 4},          {"strided", "#1f77b4", 7},            {"vector", "#9467bd", 9},
+    {"per_segment", "#e377c2", 11},        {"contiguous", "#2ca02c", 5},         {"strided_ls2", "#17becf", 13},
+    {"fence_all", "#1f77b4", 7},           {"fence_each", "#9467bd", 9},         {"fence_all_idle", "#393b79", 11},
+};
+/// Methods not in the table: a colour and point by their place among the report's other methods.
+constexpr const char* kOtherColours[] = {"#e6550d", "#31a354", "#756bb1", "#636363", "#843c39", "#3182bd"};
+constexpr int kOtherPoints[] = {1, 2, 3, 4, 6, 8};
+/// One dash type per op, in this order (others after them).
+constexpr const char* kOps[] = {"put", "get", "acc", "sendrecv", "get_nb", "put_fence"};
+constexpr const char* kDashes[] = {"1", "2", "3", "(12,4,2,4)", "1", "1", "(2,8)", "(20,6)"};
+
+/// "lc rgb "#..." dt D pt P" of a curve. `others`: the report's methods missing in kMethodStyles, sorted.
+std::string curve_style(const Record& r, const std::vector<std::string>& others, std::vector<std::string>& ops) {
+  std::string colour;
+  int point = 0;
+  for (const MethodStyle& m : kMethodStyles)
+    if (r.method == m.method) colour = m.colour, point = m.point;
+  if (colour.empty()) {
+    const auto i = static_cast<std::size_t>(std::find(others.begin(), others.end(), r.method) - others.begin());
+    colour = kOtherColours[i % std::size(kOtherColours)];
+    point = kOtherPoints[i % std::size(kOtherPoints)];
+  }
+  const auto op = static_cast<std::size_t>(index_of(ops, r.op));
+  return "lc rgb \"" + colour + "\" dt " + kDashes[op % std::size(kDashes)] + " pt " + std::to_string(point);
+}
+
+/// The report's methods that kMethodStyles does not list, sorted (their colours then do not
+/// depend on which plot they first appear in).
+std::vector<std::string> other_methods(const Report& report) {
+  std::vector<std::string> out;
+  for (const Record& r : report.records) {
+    bool listed = false;
+    for (const MethodStyle& m : kMethodStyles) listed = listed || r.method == m.method;
+    if (!listed && std::find(out.begin(), out.end(), r.method) == out.end()) out.push_back(r.method);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// "8 B", "4 KiB", "1 MiB": a byte count as an axis label.
+std::string bytes_label(double x) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  while (x >= 1024 && u < 3) x /= 1024, ++u;
+  return number(x) + " " + units[u];
+}
+
+/// The x tics: one labelled tic at every measured x (log axes would skip some, the 8 B one first).
+std::string xtics(const PlotSpec& p, const std::vector<double>& xs) {
+  std::string s = "set xtics (";
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    s += std::string(i ? ", " : "") + json::quote(p.bytes_axis ? bytes_label(xs[i]) : number(xs[i])) + " " + number(xs[i], 9);
+  return s + ")\n";
+}
+
+/// The y tics of a log axis from lo to hi, every one labelled: 1-2-5 per decade, or 1..9 when
+/// the range is short of a decade (gnuplot's own labels only the powers of ten).
+std::string log_ytics(double lo, double hi) {
+  std::vector<double> tics;
+  for (const std::vector<double>& steps : {std::vector<double>{1, 2, 5}, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
+    tics.clear();
+    for (double decade = std::pow(10, std::floor(std::log10(lo))); decade <= hi; decade *= 10)
+      for (double m : steps)
+        if (m * decade >= lo && m * decade <= hi) tics.push_back(m * decade);
+    if (tics.size() >= 3) break;
+  }
+  std::string s = "set ytics (";
+  for (std::size_t i = 0; i < tics.size(); ++i) s += std::string(i ? ", " : "") + number(tics[i], 6);
+  return s + ")\n";
+}
+
+constexpr double kSideStep = 0.012;
+
+/// The x range: fitted to the data drawn, wide enough for the points drawn to the side.
+std::string x_range(bool quick, const PlotSpec& p, const std::vector<double>& xs, std::size_t n) {
+  if (!quick || n < 2 || xs.size() < 2) return range(xs.front(), xs.back(), p.logx);
+  const double pad = static_cast<double>(n - 1) / 2 * kSideStep + 0.03;  // of the axis's span
+  if (p.logx) {
+    const double f = std::pow(xs.back() / xs.front(), pad);
+    return "[" + number(xs.front() / f, 6) + ":" + number(xs.back() * f, 6) + "]";
+  }
+  const double d = (xs.back() - xs.front()) * pad;
+  return "[" + number(xs.front() - d, 6) + ":" + number(xs.back() + d, 6) + "]";
+}
+
+/// The x column of curve i of n: for points only (--quick), each curve a little to the side of
+/// the measured x (kSideStep of the axis per curve), so that points and bars at one x do not hide each
+/// other; lines are drawn at the x measured.
+std::string x_column(bool quick, const PlotSpec& p, const std::vector<double>& xs, std::size_t i, std::size_t n) {
+  if (!quick || n < 2) return "1";
+  const double step = (static_cast<double>(i) - static_cast<double>(n - 1) / 2) * kSideStep;
+  if (p.logx) return "($1*" + number(std::pow(xs.back() / xs.front(), step), 6) + ")";
+  return "($1+" + number((xs.back() - xs.front()) * step, 6) + ")";
+}
+
+/// The datablock of one curve; widens [xlo, xhi] x [ylo, yhi] to its points.
+std::string datablock(const std::string& name, const std::vector<const Record*>& pts, const std::vector<double>& xs,
+                      bool logy, double& ylo, double& yhi, bool& first) {
+  std::string s = name + " << EOD\n";
+  // A blank line where the curve skips an x of the sweep: gnuplot breaks the line there.
+  auto at = std::find(xs.begin(), xs.end(), pts.front()->x);
+  for (const Record* r : pts) {
+    if (*at != r->x) s += "\n";
+    at = std::find(xs.begin(), xs.end(), r->x) + 1;
+    s += number(r->x, 9) + " " + number(r->stats.median, 9) + " " + number(r->stats.min, 9) + " " +
+         number(r->stats.max, 9) + "\n";
+    const double lo = logy && r->stats.min <= 0 ? r->stats.median : r->stats.min;
+    if (first || lo < ylo) ylo = lo;
+    if (first || r->stats.max > yhi) yhi = r->stats.max;
+    first = false;
+  }
+  return s + "EOD\n";
+}
+
 }  // namespace
 
 std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& plots, const std::string& terminal,
                            const std::string& dir) {
   std::string s = "# armada-bench plots; run with: gnuplot <this file>\n";
-  s += "# One colour per transport, one dash and point type per op and method; error bars min-max.\n";
+  s += "# One colour and point type per method (the same in every plot), one dash type per op; error bars min-max.\n";
   s += "set terminal " + terminal + " size 1400,1000\n";
   s += "set key below center horizontal maxcols 3 noenhanced\nset grid\nset termoption noenhanced\n";
-  // Colours of the transports, in order of appearance across the report (the same in every plot).
-  std::vector<std::string> transports;
-  for (const RunConfig& run : report.runs)
-    if (run.status == "ok") index_of(transports, run.transport);
-  static constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
-  static constexpr int kPoints[] = {7, 5, 9, 11, 13, 3, 1, 2, 4, 6};
-  static constexpr const char* kDashes[] = {"1", "2", "3", "4", "5", "(12,4,2,4,2,4)", "(2,8)", "(20,6)"};
+  const std::vector<std::string> others = other_methods(report);
+  // A smoke test's few short repetitions are drawn as points: no line suggests a measured trend.
+  const std::string with = report.quick ? "yerrorbars" : "yerrorlines";
   int block = 0;
   for (const PlotSpec& p : plots) {
     const Curves c = curves_of(report, p);
     if (c.order.empty()) continue;
     std::vector<std::string> names;
-    double xlo = 0, xhi = 0, ylo = 0, yhi = 0;
+    double ylo = 0, yhi = 0;
     bool first = true;
     for (const std::string& label : c.order) {
-      const auto& pts = c.points.at(label);
-      const std::string name = "$d" + std::to_string(block++);
-      s += name + " << EOD\n";
-      // A blank line where the curve skips an x of the sweep: gnuplot breaks the line there.
-      auto at = std::find(c.xs.begin(), c.xs.end(), pts.front()->x);
-      for (const Record* r : pts) {
-        if (*at != r->x) s += "\n";
-        at = std::find(c.xs.begin(), c.xs.end(), r->x) + 1;
-        s += number(r->x, 9) + " " + number(r->stats.median, 9) + " " + number(r->stats.min, 9) + " " +
-             number(r->stats.max, 9) + "\n";
-        const double lo = p.logy && r->stats.min <= 0 ? r->stats.median : r->stats.min;
-        if (first || r->x < xlo) xlo = r->x;
-        if (first || r->x > xhi) xhi = r->x;
-        if (first || lo < ylo) ylo = lo;
-        if (first || r->stats.max > yhi) yhi = r->stats.max;
-        first = false;
-      }
-      s += "EOD\n";
-      names.push_back(name);
+      names.push_back("$d" + std::to_string(block++));
+      s += datablock(names.back(), c.points.at(label), c.xs, p.logy, ylo, yhi, first);
     }
     s += "set output " + json::quote(dir.empty() ? p.file : dir + "/" + p.file) + "\n";
     s += "set title " + json::quote(p.title) + "\n";
     s += "set xlabel " + json::quote(p.xlabel) + "\nset ylabel " + json::quote(p.ylabel) + "\n";
     s += p.logx ? "set logscale x 2\n" : "unset logscale x\n";
     s += p.logy ? "set logscale y\n" : "unset logscale y\n";
-    s += "set xrange " + range(xlo, xhi, p.logx) + "\nset yrange " + range(ylo, yhi, p.logy) + "\n";
-    s += p.bytes_axis ? "set format x \"%.0b %BB\"\n" : "set format x \"%g\"\n";
+    s += "set xrange " + x_range(report.quick, p, c.xs, names.size()) + "\nset yrange " + range(ylo, yhi, p.logy) + "\n";
+    s += xtics(p, c.xs);
+    s += p.logy ? log_ytics(ylo / 1.25, yhi * 1.25) : "set ytics autofreq\n";
     s += "set format y \"%g\"\n";
-    std::vector<std::string> methods;
+    std::vector<std::string> ops(std::begin(kOps), std::end(kOps));
     s += "plot ";
     for (std::size_t i = 0; i < names.size(); ++i) {
       const Record& r = *c.points.at(c.order[i]).front();
-      const int method = index_of(methods, r.op + " " + r.method);
-      const int transport = index_of(transports, report.runs.at(static_cast<std::size_t>(r.run)).transport);
-      s += std::string(i ? ", \\\n     " : "") + names[i] + " using 1:2:3:4 with yerrorlines lc rgb \"" +
-           kColours[transport % 6] + "\" dt " + kDashes[method % 8] + " pt " +
-           std::to_string(kPoints[method % 10]) + " title " + json::quote(c.order[i]);
+      s += std::string(i ? ", \\\n     " : "") + names[i] + " using " + x_column(report.quick, p, c.xs, i, names.size()) +
+           ":2:3:4 with " + with + " " + curve_style(r, others, ops) + " title " + json::quote(c.order[i]);
     }
     s += "\n";
   }

@@ -1,7 +1,8 @@
 // armada-bench's results: flat records (one per method, transport and size), written as one
-// JSON document and as CSV, read back from JSON, summed up in a headline table per transport
-// (the figures a cluster administrator reads first, each against its MPI baseline), and drawn as
-// PNG plots by a generated gnuplot script (one colour per transport, one line style per method).
+// JSON document and as CSV, read back from JSON, summed up in a verdict (what to conclude) and a
+// headline table per transport (the figures a cluster administrator reads first, each against its
+// MPI baseline, as a speed-up), and drawn as PNG plots by a generated gnuplot script (one set per
+// transport, one colour per method). The verdict and headline are in summary.cpp.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +26,7 @@ struct RunConfig {
   int nodes = 0;
   std::string mpi;              ///< MPI_Get_library_version
   std::string host;
+  std::string cpu;              ///< CPU model and count ("Intel(R) Xeon(R) ..., 2 CPUs"); "" in older files
   std::string date;             ///< UTC, ISO 8601
   double loadavg_start = -1;
   double loadavg_end = -1;
@@ -49,6 +51,11 @@ struct Record {
 struct Report {
   std::string command;    ///< the command line
   std::string started;    ///< UTC
+  bool quick = false;     ///< --quick: a smoke test (short repetitions), not a measurement
+  /// rma::transport_choice() of a job launched like this one (the launch's own ARMADA_TRANSPORT
+  /// and ARMADA_NODE_SIZE): "none (one node: ...)", "server (ARMADA_TRANSPORT=auto: ...)"; and,
+  /// when that job has one node, the choice between virtual nodes (--vnode-size). "" = not probed.
+  std::string job_choice, between_nodes_choice;
   std::vector<RunConfig> runs;
   std::vector<Record> records;
 };
@@ -73,6 +80,8 @@ bool baseline_other_route(const RunConfig& run, const std::string& method);
 /// One line of the headline table: an Armada figure against its MPI baseline.
 struct HeadlineRow {
   std::string measure;      ///< "8 B get latency", "1 MiB put bandwidth", "overlap, 1 MiB get_nb", ...
+  std::string group;        ///< what the verdict sums it up under: "latency", "bandwidth", "atomics", "overlap"
+  std::string name;         ///< its short name in the verdict: "8 B put", "fetch-add", ...
   std::string unit;         ///< "us", "GB/s", "%"
   bool lower_is_better = true;
   std::string baseline;     ///< the MPI baseline's method, e.g. "mpi_get_flush"
@@ -87,10 +96,43 @@ struct HeadlineRow {
 std::vector<HeadlineRow> headline_rows(const Report& report, int run);
 
 /// The headline table of every pass, as text: per transport the seven rows with the Armada
-/// figure, the MPI baseline and their ratio; a ratio between different routes is printed as
-/// "other route" with the ratio in parentheses and a footnote saying which routes; a pass that
-/// did not run is listed with its status.
+/// figure, the MPI baseline and the speed-up with its range (speedup_text; always higher is
+/// better); a speed-up between different routes is printed as "other route" with the figure in
+/// parentheses and a footnote saying which routes; a figure too noisy to conclude from is marked
+/// "noisy"; a pass that did not run is listed with its status.
 std::string headline_table(const Report& report);
+
+/// Armada against a baseline, as one figure where higher is always better: for times how many
+/// times faster Armada is (baseline / armada), for bandwidths armada / baseline, for percentages
+/// (overlap) the points more hidden than the baseline (armada - baseline). min and max are the
+/// extremes the repetitions allow (Armada's worst against the baseline's best, and the reverse).
+struct Speedup {
+  bool valid = false;    ///< false: no baseline, or a zero figure to divide by
+  bool points = false;   ///< a difference in percentage points, not a ratio
+  double median = 0, min = 0, max = 0;
+};
+Speedup speedup(const Record& armada, const Record& baseline, bool lower_is_better);
+/// "6.1x [5.2-7]" for ratios, "+12 pts [-3..+30]" for points, "-" when not valid.
+std::string speedup_text(const Speedup& s);
+/// How a speed-up reads: "on par" when its median is within 10 % of 1 (overlap: 5 points of 0);
+/// else "unclear" when its [min..max] reaches both sides of 1 (0 points); else "faster" or
+/// "slower" ("more hidden" or "less hidden"); "" when not valid.
+std::string speedup_word(const Speedup& s);
+
+/// True when a figure's repetitions spread too much to conclude from: max/min - 1 above 25 % for
+/// times and bandwidths, max - min above 25 points for percentages.
+bool noisy(const Record& r);
+
+/// The pass whose figures a transport choice (rma::transport_choice()) is about: "shm" for "none
+/// (one node: ...)", the transport's name otherwise ("server (ARMADA_TRANSPORT=auto: ...)" ->
+/// "server"), "" when operations to other nodes are off or the choice is unknown.
+std::string pass_of_choice(const std::string& choice);
+
+/// What to conclude, in a few lines for the top of the report: which transport a job launched
+/// like this one uses and why (Report::job_choice), a smoke-test warning for --quick, and per
+/// measured pass how Armada compares with that pass's MPI baseline on latency, bandwidth, atomics
+/// and overlap, in words with the numbers, naming the figures too noisy to conclude from.
+std::string verdict(const Report& report);
 
 /// The whole report as one JSON document:
 /// {"tool":"armada-bench","format":1,"command":..,"started":..,"runs":[{..}],"results":[{..}]},
@@ -104,7 +146,7 @@ Report from_json(const std::string& text);
 std::string csv_header();
 std::string to_csv(const Report& report);
 
-/// A plot: records of `family` and `metric`, optionally only one segment size, against x.
+/// A plot: records of `family` and `metric`, optionally only one segment size and one pass, against x.
 struct PlotSpec {
   std::string file;       ///< PNG file name (no directory)
   std::string title;
@@ -114,11 +156,14 @@ struct PlotSpec {
   std::string xlabel, ylabel;
   bool logx = true, logy = true;
   bool bytes_axis = false;    ///< x is a byte count: tics as 8 B, 4 KiB, 1 MiB
+  int run = -1;               ///< only this pass's records (-1: every pass)
 };
 
-/// The standard plots that have data in `report`: latency and bandwidth versus size of the
-/// contiguous put, get and acc (each with the MPI baselines), strided 16 B and 1 KiB segments
-/// versus the segment count, overlap versus computation, fence versus the number of targets.
+/// The standard plots that have data in `report`, one set per measured pass (the file name starts
+/// with the transport: "shm_contig_put_latency.png"), each with that pass's own baselines:
+/// latency and bandwidth versus size of the contiguous put, get and acc, strided 16 B and 1 KiB
+/// segments versus the segment count, overlap versus computation, fence versus the number of
+/// targets. Titles name the pass, host, CPU, ranks and date, and "SMOKE TEST" for --quick.
 std::vector<PlotSpec> standard_plots(const Report& report);
 
 /// The label of a record's curve: "op method [transport]", and for an MPI baseline of a pass
@@ -128,8 +173,9 @@ std::string curve_label(const Report& report, const Record& r);
 /// A gnuplot script drawing `plots` into `dir` with `terminal` ("pngcairo" or "png"): data as
 /// inline datablocks (x median min max), one curve per label with min–max error bars and a point
 /// at every measured x; a curve that skips an x of its plot's sweep is broken there (no line
-/// through a size it did not measure). One colour per transport, one dash and point type per op
-/// and method; the legend below the plot; axis ranges fitted to the data drawn (no empty decades).
+/// through a size it did not measure); a --quick report is drawn as points only. One colour and
+/// point type per method (the same in every plot), one dash type per op; a tick labelled at every
+/// measured x; the legend below the plot; axis ranges fitted to the data drawn (no empty decades).
 std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& plots, const std::string& terminal,
                            const std::string& dir);
 

@@ -70,18 +70,43 @@ n=$(ls "$dir"/*.png 2>/dev/null | wc -l)
 for png in "$dir"/*.png; do
   [ "$(head -c 4 "$png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "$png is not a PNG file"
 done
-# The plot script: one colour per transport (RGB), the legend below, axis ranges from the data.
+# One set of plots per measured pass, each with that pass's own baselines.
+for t in shm server; do
+  [ -s "$dir/${t}_contig_put_latency.png" ] || fail "no put latency plot of the $t pass"
+done
+# The plot script: one colour per method (RGB), the legend below, axis ranges from the data, a
+# labelled tick at every size (the 8 B one too), and --quick drawn as points in a smoke test.
 grep -q '^set key below' "$dir/armada-bench.gp" || fail "the legend is not below the plots"
-grep -q 'lc rgb "#' "$dir/armada-bench.gp" || fail "curves are not coloured by transport"
+grep -q 'lc rgb "#1f77b4" dt 1 pt 7 title "put armada \[shm\]"' "$dir/armada-bench.gp" || fail "Armada's curves are not coloured by method"
+grep -q '^set xtics ("8 B" 8, "4 KiB" 4096, "1 MiB" 1048576)$' "$dir/armada-bench.gp" || fail "the size ticks are not all labelled"
+if grep -q 'with yerrorlines' "$dir/armada-bench.gp"; then fail "a --quick run is drawn with lines"; fi
+[ "$(grep -c '^set title ".*\\nSMOKE TEST (--quick' "$dir/armada-bench.gp")" -eq "$(grep -c '^set output "' "$dir/armada-bench.gp")" ] ||
+  fail "not every plot of a --quick run says it is a smoke test"
 [ "$(grep -c '^set yrange \[' "$dir/armada-bench.gp")" -eq "$(grep -c '^set output "' "$dir/armada-bench.gp")" ] ||
   fail "not every plot has a fitted y range"
 rm -rf "$dir/replot"
 "$exe" --plot "$dir/armada-bench.json" --output-dir "$dir/replot" > "$dir/replot.log" 2>&1 || fail "re-plotting failed: $(cat "$dir/replot.log")"
 [ "$(ls "$dir"/replot/*.png | wc -l)" -eq "$n" ] || fail "re-plotting drew a different number of plots"
-# The headline table (printed at the end of a run, and again from the JSON by --plot): seven rows
-# per measured transport; on one host the server pass's MPI baselines go over shared memory, so
-# its ratios are labelled as another route and explained.
+# The verdict above the headline (in the run's report file, and again from the JSON by --plot):
+# the transport a job like this one uses, a smoke test, each transport against MPI in words.
 log=$dir/replot.log
+[ -s "$dir/armada-bench-report.txt" ] || fail "no report file armada-bench-report.txt"
+grep -q '^######## verdict: what to conclude from this launch' "$dir/armada-bench-report.txt" || fail "no verdict in the report file"
+[ "$(grep -n '######## verdict' "$log" | cut -d: -f1)" -lt "$(grep -n '######## headline' "$log" | cut -d: -f1)" ] ||
+  fail "the verdict is not above the headline: $(cat "$log")"
+grep -q '^SMOKE TEST (--quick)' "$log" || fail "a --quick run is not called a smoke test: $(cat "$log")"
+grep -q '^A job launched like this one (2 ranks, same environment) runs on inter-node transport none (one node: shared memory reaches every rank); the shm figures below apply$' "$log" ||
+  fail "the verdict does not say which transport a job here uses: $(cat "$log")"
+grep -q '^shm (what a job here uses) against MPI RMA of the same pass:$' "$log" || fail "no verdict for shm: $(cat "$log")"
+for g in latency bandwidth atomics overlap; do
+  grep -q "^  $g: " "$log" || fail "no $g line in the verdict: $(cat "$log")"
+done
+# The headline table (printed at the end of a run, and again from the JSON by --plot): seven rows
+# per measured transport, each with its speed-up (higher is better) and range; on one host the
+# server pass's MPI baselines go over shared memory, so its speed-ups are labelled as another
+# route and explained.
+grep -q '^8 B put latency (lower better) .*mpi_put_flush [0-9.e+-]* us *[0-9.e+-]*x \[[0-9.e+-]*\.\.[0-9.e+-]*\]' "$log" ||
+  fail "no speed-up with its range in the headline: $(cat "$log")"
 grep -q "^== shm (rank 1 through 'shm'; MPI over shared memory)" "$log" || fail "no headline for shm: $(cat "$log")"
 grep -q "^== server (rank 1 through 'server'; MPI over shared memory)" "$log" || fail "no headline for server: $(cat "$log")"
 for m in "8 B put latency" "8 B get latency" "1 MiB put bandwidth" "1 MiB get bandwidth" "overlap, 1 MiB get_nb" "fetch-add" "lock + unlock"; do

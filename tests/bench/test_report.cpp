@@ -45,6 +45,8 @@ suite::Report sample() {
   suite::Report rep;
   rep.command = "armada-bench --sizes \"8:1K\" --name a\\b\n";  // quotes, backslash, newline
   rep.started = "2026-11-22T02:00:00Z";
+  rep.job_choice = "none (one node: shared memory reaches every rank)";
+  rep.between_nodes_choice = "server (ARMADA_TRANSPORT=auto: the fallback)";
   suite::RunConfig shm;
   shm.transport = "shm";
   shm.route = "shm";
@@ -54,6 +56,7 @@ suite::Report sample() {
   shm.nodes = 1;
   shm.mpi = "Open MPI v4.1.4";
   shm.host = "node, \"one\"";  // a comma and quotes: CSV quoting
+  shm.cpu = "Some CPU @ 2.0GHz, 2 CPUs";
   shm.date = "2026-11-22T02:00:01Z";
   shm.loadavg_start = 0.25;
   shm.loadavg_end = 0.5;
@@ -154,11 +157,15 @@ TEST(Report, JsonRoundTrips) {
   const suite::Report back = suite::from_json(suite::to_json(rep));
   EXPECT_EQ(back.command, rep.command);
   EXPECT_EQ(back.started, rep.started);
+  EXPECT_EQ(back.quick, rep.quick);
+  EXPECT_EQ(back.job_choice, rep.job_choice);
+  EXPECT_EQ(back.between_nodes_choice, rep.between_nodes_choice);
   ASSERT_EQ(back.runs.size(), rep.runs.size());
   for (std::size_t i = 0; i < rep.runs.size(); ++i) {
     EXPECT_EQ(back.runs[i].transport, rep.runs[i].transport);
     EXPECT_EQ(back.runs[i].status, rep.runs[i].status);
     EXPECT_EQ(back.runs[i].host, rep.runs[i].host);
+    EXPECT_EQ(back.runs[i].cpu, rep.runs[i].cpu);
     EXPECT_EQ(back.runs[i].mpi_route, rep.runs[i].mpi_route);
     EXPECT_EQ(back.runs[i].node_size, rep.runs[i].node_size);
     EXPECT_EQ(back.runs[i].loadavg_start, rep.runs[i].loadavg_start);
@@ -186,6 +193,29 @@ TEST(Report, JsonRoundTrips) {
     EXPECT_EQ(b.verified, a.verified);
     EXPECT_EQ(b.run, a.run);
   }
+}
+
+// Files written before the verdict have no quick flag, choices or CPU: a quick run is known by its
+// command line, the rest is empty.
+TEST(Report, FromJsonReadsFilesWrittenBeforeTheVerdict) {
+  suite::Report rep = sample();
+  rep.command = "armada-bench --quick";
+  std::string text = suite::to_json(rep);
+  for (const char* field : {",\"quick\":false", ",\"job_choice\":\"none (one node: shared memory reaches every rank)\"",
+                            ",\"between_nodes_choice\":\"server (ARMADA_TRANSPORT=auto: the fallback)\"",
+                            ",\"cpu\":\"Some CPU @ 2.0GHz, 2 CPUs\""}) {
+    const auto at = text.find(field);
+    ASSERT_NE(at, std::string::npos) << field << " in " << text;
+    text.erase(at, std::string(field).size());
+  }
+  const suite::Report back = suite::from_json(text);
+  EXPECT_TRUE(back.quick);
+  EXPECT_EQ(back.job_choice, "");
+  EXPECT_EQ(back.between_nodes_choice, "");
+  EXPECT_EQ(back.runs[0].cpu, "");
+  rep.quick = true;
+  rep.command = "armada-bench";
+  EXPECT_TRUE(suite::from_json(suite::to_json(rep)).quick) << "the recorded flag wins";
 }
 
 TEST(Report, FromJsonRejectsOtherDocumentsAndMissingFields) {
@@ -236,8 +266,10 @@ TEST(Plot, StandardPlotsAreThoseWithAtLeastTwoPoints) {
   const auto plots = suite::standard_plots(sample());
   std::vector<std::string> files;
   for (const auto& p : plots) files.push_back(p.file);
-  // put latency and bandwidth have three sizes; strided and overlap have one point each.
-  EXPECT_EQ(files, (std::vector<std::string>{"contig_put_latency.png", "contig_put_bandwidth.png"}));
+  // put latency and bandwidth have three sizes; strided and overlap have one point each; the
+  // pass that did not run has no plots. File names start with the pass.
+  EXPECT_EQ(files, (std::vector<std::string>{"shm_contig_put_latency.png", "shm_contig_put_bandwidth.png"}));
+  for (const auto& p : plots) EXPECT_EQ(p.run, 0);
 }
 
 TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
@@ -248,17 +280,17 @@ TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
   EXPECT_NE(s.find("\nset key below"), std::string::npos);  // the legend never covers the data
   EXPECT_EQ(count(s, "\nset output "), 2u);
   EXPECT_NE(s.find("\nunset output\n"), std::string::npos);
-  EXPECT_NE(s.find("set output \"out dir/contig_put_latency.png\""), std::string::npos);
-  EXPECT_NE(s.find("set output \"out dir/contig_put_bandwidth.png\""), std::string::npos);
+  EXPECT_NE(s.find("set output \"out dir/shm_contig_put_latency.png\""), std::string::npos);
+  EXPECT_NE(s.find("set output \"out dir/shm_contig_put_bandwidth.png\""), std::string::npos);
   EXPECT_EQ(count(s, "set logscale x 2"), 2u);
   EXPECT_EQ(count(s, "set logscale y"), 2u);
   // Latency: armada and MPI curves; bandwidth: armada only. One datablock per curve.
   EXPECT_EQ(count(s, " << EOD"), 3u);
   EXPECT_EQ(count(s, "title \"put armada [shm]\""), 2u);
   EXPECT_EQ(count(s, "title \"put mpi_put_flush [shm]\""), 1u);
-  // One transport: one colour; the methods differ by dash and point type.
+  // One colour and point type per method (armada blue, MPI RMA red), one dash type per op.
   EXPECT_EQ(count(s, "$d0 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 1 pt 7 title"), 1u);
-  EXPECT_EQ(count(s, "$d1 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 2 pt 5 title"), 1u);
+  EXPECT_EQ(count(s, "$d1 using 1:2:3:4 with yerrorlines lc rgb \"#d62728\" dt 1 pt 5 title"), 1u);
   EXPECT_EQ(count(s, "$d2 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 1 pt 7 title"), 1u);
   // Datablock rows: x median min max, sorted by x.
   const auto rows = lines(s);
@@ -268,7 +300,12 @@ TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
   EXPECT_EQ(*(first + 2), "64 0.164 0.1476 0.205");
   EXPECT_EQ(*(first + 3), "1024 1.124 1.0116 1.405");
   EXPECT_EQ(*(first + 4), "EOD");
-  EXPECT_NE(s.find("set format x \"%.0b %BB\""), std::string::npos);
+  // A labelled tic at every size measured, the smallest too.
+  EXPECT_EQ(count(s, "set xtics (\"8 B\" 8, \"64 B\" 64, \"1 KiB\" 1024)\n"), 2u) << s;
+  // Each plot's title names its pass, host, CPU, ranks and date.
+  EXPECT_EQ(count(s, "set title \"shm pass: contiguous put: "), 2u) << s;
+  EXPECT_EQ(count(s, "\\nhost node, \\\"one\\\", Some CPU @ 2.0GHz, 2 CPUs, 2 ranks, 2026-11-22T02:00:01Z\"\n"), 2u) << s;
+  EXPECT_EQ(s.find("SMOKE TEST"), std::string::npos) << "not a --quick run";
 }
 
 TEST(Plot, PngcairoOrPngIsDetectedFromTheInstalledGnuplot) {
@@ -353,7 +390,10 @@ suite::RunConfig pass(const std::string& transport, const std::string& route, co
 /// MPI figure; the server pass has no lock figure.
 void add_headline_records(suite::Report& rep, int run, bool with_lock) {
   auto add = [&](const char* family, const char* op, const char* method, const char* metric, std::size_t bytes, double x,
-                 double v) { rep.records.push_back(record(family, op, method, metric, bytes, x, v, run)); };
+                 double v) {
+    rep.records.push_back(record(family, op, method, metric, bytes, x, v, run));
+    rep.records.back().stats = {v, v * 0.95, v * 1.1, 5};  // a spread of 16 %: not noisy
+  };
   add("contig", "put", "armada", "latency", 8, 8, 1.0);
   add("contig", "put", "mpi_put_flush", "latency", 8, 8, 2.0);
   add("contig", "get", "armada", "latency", 8, 8, 1.5);
@@ -465,33 +505,78 @@ TEST(Headline, TableLabelsRatiosOfAnotherRouteAndListsPassesThatDidNotRun) {
   EXPECT_NE(shm_part.find("mpi_put_flush 2 us"), std::string::npos) << shm_part;
   EXPECT_NE(shm_part.find("1 MiB put bandwidth (higher better)"), std::string::npos);
   EXPECT_EQ(shm_part.find("other route"), std::string::npos) << shm_part;
-  EXPECT_EQ(count(shm_part, " 0.5\n"), 4u) << shm_part;  // latencies: armada is half of MPI
-  EXPECT_EQ(count(shm_part, " 2\n"), 3u) << shm_part;    // bandwidths and overlap: twice
-  // Another route: never a plain ratio, and a footnote that says which routes.
-  EXPECT_EQ(count(server_part, "other route* (0.5)"), 3u) << server_part;
-  EXPECT_EQ(count(server_part, "other route* (2)"), 3u) << server_part;
-  EXPECT_EQ(count(server_part, " 0.5\n"), 0u) << server_part;
+  // Always higher is better: latencies half of MPI's and bandwidths twice are both a speed-up of
+  // 2, [MPI's min / armada's max .. MPI's max / armada's min] = [0.95 / 0.55 .. 1.1 / 0.475];
+  // overlap 90 % against 45 %: 45 points more, [85.5 - 49.5 .. 99 - 42.75] (90 x 1.1 is a hair
+  // above 99 in binary: 56.3).
+  EXPECT_EQ(count(shm_part, " 2x [1.73..2.32]\n"), 6u) << shm_part;
+  EXPECT_EQ(count(shm_part, " +45 pts [+36..+56.3]\n"), 1u) << shm_part;
+  EXPECT_EQ(count(shm_part, "noisy"), 0u) << shm_part;
+  // Another route: never a plain speed-up, and a footnote that says which routes.
+  EXPECT_EQ(count(server_part, "other route* (2x [1.73..2.32])"), 5u) << server_part;
+  EXPECT_EQ(count(server_part, "other route* (+45 pts [+36..+56.3])"), 1u) << server_part;
+  EXPECT_EQ(count(server_part, " 2x [1.73..2.32]\n"), 0u) << server_part;
   const auto lock = server_part.find("lock + unlock (lower better)");
   ASSERT_NE(lock, std::string::npos) << server_part;
   EXPECT_EQ(server_part.substr(lock, server_part.find('\n', lock) - lock).substr(42), "not measured in this run") << server_part;
   EXPECT_NE(server_part.find("* other route: Armada through the server transport, the MPI baseline over shared memory; "
-                             "the ratio compares two routes, not two implementations."),
+                             "the speed-up compares two routes, not two implementations."),
             std::string::npos)
       << server_part;
 }
 
-TEST(Plot, OneColourPerTransportOneLineStylePerMethodAndRouteInTheLegend) {
-  const suite::Report rep = two_passes();
-  suite::PlotSpec p{"lat.png", "t", "contig", "latency", 0, {"put"}, "x", "y", true, true, true};
-  const std::string s = suite::gnuplot_script(rep, {p}, "png", "");
-  // Curves in order: armada [shm], mpi [shm], armada [server], mpi [server, another route].
+TEST(Plot, OneColourPerMethodInEveryPlotOneDashPerOpAndRouteInTheLegend) {
+  suite::Report rep = two_passes();
+  // Methods without a colour of their own: theirs follows their name, not the plot they are in.
+  rep.records.push_back(record("contig", "put", "zz_new", "latency", 8, 8, 1.0, 1));
+  rep.records.push_back(record("contig", "put", "aa_new", "latency", 8, 8, 1.0, 0));
+  rep.records.push_back(record("contig", "get", "zz_new", "latency", 8, 8, 1.0, 0));
+  suite::PlotSpec put{"lat.png", "t", "contig", "latency", 0, {"put"}, "x", "y", true, true, true};
+  suite::PlotSpec get = put;
+  get.ops = {"get"};
+  const std::string s = suite::gnuplot_script(rep, {put}, "png", "");
+  // Curves in order: armada [shm], mpi [shm], armada [server], mpi [server, another route]: the
+  // same method in the same colour and point type in both passes.
   EXPECT_NE(s.find("$d0 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 1 pt 7 title \"put armada [shm]\""), std::string::npos) << s;
-  EXPECT_NE(s.find("$d1 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 2 pt 5 title \"put mpi_put_flush [shm]\""), std::string::npos) << s;
-  EXPECT_NE(s.find("$d2 using 1:2:3:4 with yerrorlines lc rgb \"#d62728\" dt 1 pt 7 title \"put armada [server]\""), std::string::npos) << s;
-  EXPECT_NE(s.find("$d3 using 1:2:3:4 with yerrorlines lc rgb \"#d62728\" dt 2 pt 5 title \"put mpi_put_flush [server pass; "
+  EXPECT_NE(s.find("$d1 using 1:2:3:4 with yerrorlines lc rgb \"#d62728\" dt 1 pt 5 title \"put mpi_put_flush [shm]\""), std::string::npos) << s;
+  EXPECT_NE(s.find("$d2 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 1 pt 7 title \"put armada [server]\""), std::string::npos) << s;
+  EXPECT_NE(s.find("$d3 using 1:2:3:4 with yerrorlines lc rgb \"#d62728\" dt 1 pt 5 title \"put mpi_put_flush [server pass; "
                    "baseline over shared memory]\""),
             std::string::npos)
       << s;
+  // aa_new, zz_new: the report's first and second unlisted methods, in the put plot and alone in the get plot.
+  EXPECT_NE(s.find("lc rgb \"#e6550d\" dt 1 pt 1 title \"put aa_new [shm]\""), std::string::npos) << s;
+  EXPECT_NE(s.find("lc rgb \"#31a354\" dt 1 pt 2 title \"put zz_new [server]\""), std::string::npos) << s;
+  const std::string g = suite::gnuplot_script(rep, {get}, "png", "");
+  EXPECT_NE(g.find("lc rgb \"#31a354\" dt 2 pt 2 title \"get zz_new [shm]\""), std::string::npos) << g;
+  EXPECT_NE(g.find("lc rgb \"#d62728\" dt 2 pt 5 title \"get mpi_get_flush [shm]\""), std::string::npos) << g;
+}
+
+// --quick: a smoke test, said in every title and drawn as points (no line suggests a trend),
+// each curve a little to the side so that none hides another; every tick labelled.
+TEST(Plot, QuickRunsAreSmokeTestsDrawnAsPointsWithEveryTickLabelled) {
+  suite::Report rep = two_passes();
+  rep.quick = true;
+  for (std::size_t b : {64u, 1024u})
+    rep.records.push_back(record("contig", "put", "armada", "latency", b, static_cast<double>(b), 1.0, 0));
+  std::vector<suite::PlotSpec> plots;
+  for (const auto& p : suite::standard_plots(rep))
+    if (p.family == "contig") plots.push_back(p);
+  ASSERT_EQ(plots.size(), 1u);  // shm put latency: 3 sizes; the server pass has 1
+  EXPECT_EQ(plots[0].file, "shm_contig_put_latency.png");
+  EXPECT_NE(plots[0].title.find("\nSMOKE TEST (--quick: short repetitions, not a measurement); host "), std::string::npos)
+      << plots[0].title;
+  const std::string s = suite::gnuplot_script(rep, plots, "png", "");
+  EXPECT_EQ(count(s, " with yerrorlines "), 0u) << s;
+  EXPECT_EQ(count(s, " with yerrorbars "), 2u) << s;
+  // Two curves, 1.2 % of the axis (log 2 of 8 .. 1024) to either side: factors 128^-0.006, 128^0.006.
+  EXPECT_NE(s.find("$d0 using ($1*0.971307):2:3:4"), std::string::npos) << s;
+  EXPECT_NE(s.find("$d1 using ($1*1.02954):2:3:4"), std::string::npos) << s;
+  EXPECT_NE(s.find("set xtics (\"8 B\" 8, \"64 B\" 64, \"1 KiB\" 1024)\n"), std::string::npos) << s;
+  // y from 0.9 (the added records' min) to 2.2 (the MPI figure's max), 1.25 of margin: 0.72 ..
+  // 2.75, where 1-2-5 gives only 1 and 2, so every 1..9 multiple.
+  EXPECT_NE(s.find("set yrange [0.72:2.75]\nset xtics"), std::string::npos) << s;
+  EXPECT_NE(s.find("set ytics (0.8, 0.9, 1, 2)\n"), std::string::npos) << s;
 }
 
 TEST(Plot, AxesAreFittedToTheDataAndLinesBreakWhereACurveWasNotMeasured) {
@@ -540,4 +625,153 @@ TEST(Report, TextTableKeepsItsColumnsWithLongNames) {
   EXPECT_EQ(pushed.find('\n'), std::string::npos);
   EXPECT_EQ(pushed.find("us"), head.find("unit"));
   EXPECT_EQ(pushed.size(), head.size()) << head << "\n" << pushed;  // the value column took it up
+}
+
+// ---- the speed-up column and the verdict --------------------------------------------------------
+
+namespace {
+
+suite::Record figure(const std::string& metric, double median, double min, double max) {
+  suite::Record r = record("contig", "put", "armada", metric, 8, 8, median, 0);
+  r.stats = {median, min, max, 5};
+  return r;
+}
+
+suite::Speedup made(double median, double min, double max, bool points = false) {
+  suite::Speedup s;
+  s.valid = true;
+  s.points = points;
+  s.median = median;
+  s.min = min;
+  s.max = max;
+  return s;
+}
+
+}  // namespace
+
+// Higher is always better: times are inverted, bandwidths not, percentages are differences; the
+// range pairs Armada's worst with the baseline's best and the reverse.
+TEST(Speedup, TimesAreInvertedBandwidthsNotOverlapIsADifference) {
+  const suite::Speedup t = suite::speedup(figure("latency", 1, 0.8, 1.25), figure("latency", 3, 2.5, 4), true);
+  ASSERT_TRUE(t.valid);
+  EXPECT_FALSE(t.points);
+  EXPECT_DOUBLE_EQ(t.median, 3);
+  EXPECT_DOUBLE_EQ(t.min, 2);  // 2.5 / 1.25
+  EXPECT_DOUBLE_EQ(t.max, 5);  // 4 / 0.8
+  EXPECT_EQ(suite::speedup_text(t), "3x [2..5]");
+  const suite::Speedup b = suite::speedup(figure("bandwidth", 10, 8, 12), figure("bandwidth", 5, 4, 6), false);
+  EXPECT_DOUBLE_EQ(b.median, 2);
+  EXPECT_DOUBLE_EQ(b.min, 8.0 / 6);
+  EXPECT_DOUBLE_EQ(b.max, 3);  // 12 / 4
+  EXPECT_EQ(suite::speedup_text(b), "2x [1.33..3]");
+  // A slower Armada reads below 1 whatever the unit.
+  EXPECT_LT(suite::speedup(figure("latency", 3, 3, 3), figure("latency", 1, 1, 1), true).median, 1);
+  EXPECT_LT(suite::speedup(figure("bandwidth", 1, 1, 1), figure("bandwidth", 3, 3, 3), false).median, 1);
+  const suite::Speedup o = suite::speedup(figure("overlap", 80, 70, 90), figure("overlap", 20, 10, 30), false);
+  ASSERT_TRUE(o.points);
+  EXPECT_DOUBLE_EQ(o.median, 60);
+  EXPECT_DOUBLE_EQ(o.min, 40);  // 70 - 30
+  EXPECT_DOUBLE_EQ(o.max, 80);  // 90 - 10
+  EXPECT_EQ(suite::speedup_text(o), "+60 pts [+40..+80]");
+  EXPECT_EQ(suite::speedup_text(suite::speedup(figure("overlap", 0, 0, 0), figure("overlap", 0, 0, 0), false)),
+            "+0 pts [+0..+0]");  // 0 % against 0 %: no division
+  // Nothing to divide by: not valid, printed as "-".
+  EXPECT_FALSE(suite::speedup(figure("latency", 0, 0, 0), figure("latency", 1, 1, 1), true).valid);
+  EXPECT_FALSE(suite::speedup(figure("bandwidth", 1, 1, 1), figure("bandwidth", 0, 0, 0), false).valid);
+  EXPECT_EQ(suite::speedup_text(suite::Speedup{}), "-");
+}
+
+TEST(Speedup, WordsOnParUnclearFasterSlower) {
+  EXPECT_EQ(suite::speedup_word(made(1.05, 1.02, 1.08)), "on par");   // within 10 %, even if the range is clear
+  EXPECT_EQ(suite::speedup_word(made(0.93, 0.5, 2)), "on par");
+  EXPECT_EQ(suite::speedup_word(made(1.5, 0.9, 2)), "unclear");       // the repetitions allow slower too
+  EXPECT_EQ(suite::speedup_word(made(0.5, 0.3, 1.0)), "unclear");     // 1 itself is inside
+  EXPECT_EQ(suite::speedup_word(made(1.5, 1.2, 2)), "faster");
+  EXPECT_EQ(suite::speedup_word(made(0.5, 0.4, 0.6)), "slower");
+  EXPECT_EQ(suite::speedup_word(made(3, -10, 20, true)), "on par");   // within 5 points
+  EXPECT_EQ(suite::speedup_word(made(20, -5, 40, true)), "unclear");
+  EXPECT_EQ(suite::speedup_word(made(20, 10, 30, true)), "more hidden");
+  EXPECT_EQ(suite::speedup_word(made(-20, -30, -10, true)), "less hidden");
+  EXPECT_EQ(suite::speedup_word(suite::Speedup{}), "");
+}
+
+// Noisy: a spread of more than 25 % (times, bandwidths) or 25 points (percentages).
+TEST(Speedup, NoisyFiguresAreThoseWhoseRepetitionsSpreadOver25Percent) {
+  EXPECT_TRUE(suite::noisy(figure("latency", 1, 0.9, 1.2)));     // 1.2 / 0.9 = 1.33
+  EXPECT_FALSE(suite::noisy(figure("latency", 1, 0.95, 1.1)));   // 1.16
+  EXPECT_TRUE(suite::noisy(figure("bandwidth", 5, 2, 6)));
+  EXPECT_FALSE(suite::noisy(figure("bandwidth", 5, 4.9, 5.1)));
+  EXPECT_TRUE(suite::noisy(figure("overlap", 50, 0, 100)));      // the 0 - 100 % swing
+  EXPECT_FALSE(suite::noisy(figure("overlap", 50, 40, 60)));
+  EXPECT_FALSE(suite::noisy(figure("overlap", 5, 0, 20)));       // 20 points, though 20 / 0 is no ratio
+  EXPECT_FALSE(suite::noisy(figure("latency", 0, 0, 0)));
+}
+
+TEST(Verdict, TheChoiceNamesThePassWhoseFiguresApply) {
+  EXPECT_EQ(suite::pass_of_choice("none (one node: shared memory reaches every rank)"), "shm");
+  EXPECT_EQ(suite::pass_of_choice("server (ARMADA_TRANSPORT=auto: the fallback)"), "server");
+  EXPECT_EQ(suite::pass_of_choice("rdma (ARMADA_TRANSPORT=auto: UCX reaches every rank ...)"), "rdma");
+  EXPECT_EQ(suite::pass_of_choice("mpi-rma (ARMADA_TRANSPORT=server, below MPI_THREAD_MULTIPLE)"), "mpi-rma");
+  EXPECT_EQ(suite::pass_of_choice("none (ARMADA_TRANSPORT=none: operations to other nodes fail)"), "");
+  EXPECT_EQ(suite::pass_of_choice(""), "");
+  EXPECT_EQ(suite::pass_of_choice("unknown (rma::init refused this launch's settings: ...)"), "");
+}
+
+TEST(Verdict, SaysWhichTransportAJobUsesAndEachAgainstMpiInWordsWithTheNumbers) {
+  suite::Report rep = two_passes();
+  rep.job_choice = "none (one node: shared memory reaches every rank)";
+  rep.between_nodes_choice = "server (ARMADA_TRANSPORT=auto: the fallback)";
+  const std::string v = suite::verdict(rep);
+  EXPECT_EQ(v.find("\n######## verdict: what to conclude from this launch ########\n"), 0u) << v;
+  EXPECT_EQ(v.find("SMOKE TEST"), std::string::npos) << "not a --quick run";
+  EXPECT_NE(v.find("\nA job launched like this one (2 ranks, same environment) runs on inter-node transport none (one node: shared memory "
+                   "reaches every rank); the shm figures below apply\n"),
+            std::string::npos) << v;
+  EXPECT_NE(v.find("\nBetween nodes it would run on server (ARMADA_TRANSPORT=auto: the fallback); the server figures below apply\n"),
+            std::string::npos) << v;
+  const auto shm = v.find("\nshm (what a job here uses) against MPI RMA of the same pass:\n");
+  const auto server = v.find("\nserver against MPI RMA of the same pass (other route: Armada through the server transport, "
+                             "the MPI baseline over shared memory; compares routes):\n");
+  ASSERT_NE(shm, std::string::npos) << v;
+  ASSERT_NE(server, std::string::npos) << v;
+  EXPECT_LT(shm, server);
+  const std::string shm_part = v.substr(shm, server - shm + 1), server_part = v.substr(server);
+  EXPECT_NE(shm_part.find("\n  latency: 8 B put 2x faster (1 vs 2 us); 8 B get 2x faster (1.5 vs 3 us)\n"), std::string::npos) << v;
+  EXPECT_NE(shm_part.find("\n  bandwidth: 1 MiB put 2x faster (10 vs 5 GB/s); 1 MiB get 2x faster (8 vs 4 GB/s)\n"),
+            std::string::npos) << v;
+  EXPECT_NE(shm_part.find("\n  atomics: fetch-add 2x faster (0.5 vs 1 us); lock + unlock 2x faster (0.25 vs 0.5 us)\n"),
+            std::string::npos) << v;
+  EXPECT_NE(shm_part.find("\n  overlap: 1 MiB get_nb 45 pts more hidden (90 vs 45 %)\n"), std::string::npos) << v;
+  EXPECT_NE(server_part.find("\n  atomics: fetch-add 2x faster (0.5 vs 1 us)\n"), std::string::npos) << "no lock figure: " << v;
+  EXPECT_EQ(v.find("mpi-rma"), std::string::npos) << "the pass that did not run has no verdict: " << v;
+  EXPECT_EQ(v.find("NOISY"), std::string::npos) << v;
+}
+
+TEST(Verdict, SlowerUnclearAndNoisyFiguresAreSaidSoAndQuickIsASmokeTest) {
+  suite::Report rep = two_passes();
+  rep.quick = true;
+  rep.job_choice = "rdma (ARMADA_TRANSPORT=auto: UCX ...)";
+  for (suite::Record& r : rep.records) {
+    if (r.run != 1 || r.method != "armada") continue;
+    if (r.op == "put" && r.metric == "latency") r.stats = {4, 3.8, 6, 5};          // 2x slower, spread 58 %
+    if (r.op == "get" && r.metric == "bandwidth") r.stats = {2, 1, 6, 5};          // 0.5x, but up to 1.58x
+    if (r.op == "get_nb" && r.x == 100) r.stats = {30, 28, 32, 5};                  // 15 points less
+  }
+  const std::string v = suite::verdict(rep);
+  EXPECT_NE(v.find("\nSMOKE TEST (--quick): "), std::string::npos) << v;
+  EXPECT_NE(v.find("\nA job launched like this one (2 ranks, same environment) runs on inter-node transport rdma (ARMADA_TRANSPORT=auto: UCX ...); "
+                   "not measured in this run\n"),
+            std::string::npos) << v;
+  EXPECT_NE(v.find("\nshm against MPI RMA"), std::string::npos) << "no pass is what the job uses: " << v;
+  EXPECT_NE(v.find("\n  latency: 8 B put 2x slower (4 vs 2 us) NOISY; 8 B get 2x faster"), std::string::npos) << v;
+  EXPECT_NE(v.find("1 MiB get unclear at 0.5x (2 vs 4 GB/s) NOISY\n"), std::string::npos) << v;
+  EXPECT_NE(v.find("\n  overlap: 1 MiB get_nb 15 pts less hidden (30 vs 45 %)\n"), std::string::npos) << v;
+  EXPECT_NE(v.find("\nNOISY (repetitions of Armada's or MPI's figure spread over 25 %; do not conclude from them): "
+                   "server 8 B put, server 1 MiB get\n"),
+            std::string::npos) << v;
+  // The headline marks the same rows.
+  const std::string t = suite::headline_table(rep);
+  const std::string server_part = t.substr(t.find("\n== server"));
+  EXPECT_EQ(count(server_part, "  noisy\n"), 2u) << server_part;
+  EXPECT_NE(server_part.find("other route* (0.5x [0.317..0.579])  noisy\n"), std::string::npos) << server_part;
 }

@@ -63,8 +63,9 @@ void check_memory(const ccsd::Options& o) {
 /// Runs the contraction on one store; with --check, compares R with the reference on rank 0.
 ccsd::Summary run_on(ccsd::Impl impl, ccsd::TileStore& store, const ccsd::Options& o, const ccsd::Tensors& tensors,
                      const ccsd::TermPlans& plans, const std::optional<ccsd::DenseTensor>& reference) {
-  const ccsd::RunResult run = ccsd::run_contraction(tensors, plans, store, o.schedule);
-  ccsd::Summary s = ccsd::summarize(impl, o.schedule, run);
+  const ccsd::Schedule schedule = ccsd::schedule_of(impl, o.schedule);
+  const ccsd::RunResult run = ccsd::run_contraction(tensors, plans, store, schedule);
+  ccsd::Summary s = ccsd::summarize(impl, schedule, run);
   if (o.check) {  // the reference exists on rank 0 only
     ccsd::Comparison c;
     if (world_rank() == 0)
@@ -96,7 +97,7 @@ int run(const ccsd::Options& o) {
     if (impl == ccsd::Impl::armada) {
       auto store = ccsd::make_armada_store();
       results.push_back(run_on(impl, *store, o, tensors, plans, reference));
-    } else if (impl == ccsd::Impl::ga) {
+    } else if (impl == ccsd::Impl::ga || impl == ccsd::Impl::ga_tce) {
 #ifdef ARMADA_CCSD_WITH_GA
       auto store = ccsd::make_ga_store();
       results.push_back(run_on(impl, *store, o, tensors, plans, reference));
@@ -167,7 +168,7 @@ int main(int argc, char** argv) {
   }
   rma::init_or_exit("armada-ccsd", MPI_COMM_WORLD);
   [[maybe_unused]] bool with_ga = false;
-  for (ccsd::Impl i : options.impls) with_ga |= i == ccsd::Impl::ga;
+  for (ccsd::Impl i : options.impls) with_ga |= i == ccsd::Impl::ga || i == ccsd::Impl::ga_tce;
 #ifdef ARMADA_CCSD_WITH_GA
   if (with_ga) ccsd::ga_start();
 #endif

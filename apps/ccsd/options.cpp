@@ -11,10 +11,13 @@ const char* to_string(Impl i) {
   switch (i) {
     case Impl::armada: return "armada";
     case Impl::ga: return "ga";
+    case Impl::ga_tce: return "ga-tce";
     case Impl::dgemm: return "dgemm";
   }
   return "?";
 }
+
+Schedule schedule_of(Impl i, Schedule chosen) { return i == Impl::ga_tce ? Schedule::tce : chosen; }
 
 namespace {
 
@@ -35,20 +38,23 @@ programs::CommandLine table(Options& o, bool ga_available, std::string& schedule
        {.name = "--schedule", .kind = Kind::choice, .value_name = "S",
         .help = "dynamic: tasks from a shared counter (read_inc); static: round-robin;\n"
                 "locality: each rank first takes the tasks whose streamed blocks it owns\n"
-                "(read_inc on its list's counter), then the other ranks'",
-        .default_text = "dynamic", .choices = {"dynamic", "static", "locality"}, .text_target = &schedule},
+                "(read_inc on its list's counter), then the other ranks';\n"
+                "tce: NWChem TCE's pattern (a task per output and contraction block pair,\n"
+                "blocking gets and accumulate; the baseline)",
+        .default_text = "dynamic", .choices = {"dynamic", "static", "locality", "tce"}, .text_target = &schedule},
        {.name = "--impl", .kind = Kind::list, .value_name = "I[,I..]",
         .help = "implementations to run in this launch, in order:\n"
-                "armada, ga (Global Arrays on ARMCI-MPI), dgemm (local dgemm limit)",
-        .default_text = "armada", .choices = {"armada", "ga", "dgemm"}, .list_target = &impls,
+                "armada, ga (Global Arrays on ARMCI-MPI), ga-tce (Global Arrays, schedule tce),\n"
+                "dgemm (local dgemm limit)",
+        .default_text = "armada", .choices = {"armada", "ga", "ga-tce", "dgemm"}, .list_target = &impls,
         .take = [&impls, ga_available](const std::string&) {
           for (std::size_t i = 0; i < impls.size(); ++i)
             for (std::size_t j = 0; j < i; ++j)
               if (impls[i] == impls[j]) return "lists '" + impls[i] + "' twice";
           for (const std::string& name : impls)
-            if (name == "ga" && !ga_available)
+            if ((name == "ga" || name == "ga-tce") && !ga_available)
               return std::string(
-                  "names ga, but this armada-ccsd was built without Global Arrays (needs libglobalarrays-dev, "
+                  "names " + name + ", but this armada-ccsd was built without Global Arrays (needs libglobalarrays-dev, "
                   "libarmci-mpi-dev, libscalapack-openmpi-dev at configure time)");
           return std::string();
         }},
@@ -81,11 +87,15 @@ Options parse_options(int argc, const char* const* argv, bool ga_available) {
   if (o.help) return o;
   o.schedule = schedule == "static" ? Schedule::static_round_robin
                : schedule == "locality" ? Schedule::locality
+               : schedule == "tce"      ? Schedule::tce
                                         : Schedule::dynamic;
   if (given.has("--impl")) {
     o.impls.clear();
     for (const std::string& name : impls)
-      o.impls.push_back(name == "ga" ? Impl::ga : name == "dgemm" ? Impl::dgemm : Impl::armada);
+      o.impls.push_back(name == "ga"       ? Impl::ga
+                        : name == "ga-tce" ? Impl::ga_tce
+                        : name == "dgemm"  ? Impl::dgemm
+                                           : Impl::armada);
   }
   // Options not given take the documented case (docs/apps.md); a smaller --occ or --virt
   // without --tile shrinks the default tile to fit.

@@ -4,8 +4,9 @@
 //               [--impl armada,ga,dgemm] [--check] [--json FILE]
 //
 // --impl lists the implementations to run, in order, in this one launch (default: armada):
-// armada (armada::arrays), ga (Debian's Global Arrays on ARMCI-MPI), dgemm (the local dgemm
-// limit at the same tile shapes).
+// armada (armada::arrays), ga (Debian's Global Arrays on ARMCI-MPI), ga-tce (Global Arrays with
+// the TCE schedule whatever --schedule says: the baseline production codes run), dgemm (the local
+// dgemm limit at the same tile shapes).
 #pragma once
 
 #include <string>
@@ -16,7 +17,10 @@
 
 namespace armada::apps::ccsd {
 
-enum class Impl { armada, ga, dgemm };
+enum class Impl { armada, ga, ga_tce, dgemm };
+
+/// The schedule implementation `i` runs with: ga-tce always the TCE one, the others `chosen`.
+Schedule schedule_of(Impl i, Schedule chosen);
 
 /// The documented case (docs/apps.md, apps/ccsd/bench-cases.txt): what options not given take.
 inline constexpr Settings documented_case{24, 96, 16, 4};

@@ -7,6 +7,7 @@
 
 #include "armada/programs/json.hpp"
 #include "memory.hpp"
+#include "tce.hpp"
 #include "world.hpp"
 
 namespace armada::apps::ccsd {
@@ -87,15 +88,19 @@ void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& pl
   std::printf("\n");
   for (const TermSpec& s : term_specs) {
     const bool a = s.streamed == Operand::a;
-    std::printf("  %-10s %-40s %8zu tasks (%s streamed, %s replicated)\n", s.name, s.formula,
-                plans[static_cast<std::size_t>(s.term)].tasks.size(), spec_of(a ? s.a : s.b).name, spec_of(a ? s.b : s.a).name);
+    const TermPlan& plan = plans[static_cast<std::size_t>(s.term)];
+    std::printf("  %-10s %-40s %8zu tasks (%s streamed, %s replicated); schedule tce: %lld tasks\n", s.name, s.formula,
+                plan.tasks.size(), spec_of(a ? s.a : s.b).name, spec_of(a ? s.b : s.a).name,
+                static_cast<long long>(tce_task_count(plan)));
   }
 }
 
 void print_summary(const Summary& s) {
   if (world_rank() != 0) return;
-  std::printf("\n[%s]%s\n", to_string(s.impl),
-              s.impl == Impl::dgemm ? " local dgemm limit: the same task list's dgemms (every chunk, same shapes), round-robin, no communication" : "");
+  if (s.impl == Impl::dgemm)
+    std::printf("\n[dgemm] local dgemm limit: the same task list's dgemms (every chunk, same shapes), round-robin, no communication\n");
+  else
+    std::printf("\n[%s] schedule %s\n", to_string(s.impl), s.schedule.c_str());
   std::printf("  %-10s %10s %12s %12s %10s\n", "term", "tasks", "GFlop", "time (s)", "GF/s");
   for (const TermSpec& t : term_specs) {
     const auto i = static_cast<std::size_t>(t.term);

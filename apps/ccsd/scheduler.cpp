@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kernels.hpp"
+#include "tce.hpp"
 #include "world.hpp"
 
 namespace armada::apps::ccsd {
@@ -16,6 +17,7 @@ const char* to_string(Schedule s) {
     case Schedule::dynamic: return "dynamic";
     case Schedule::static_round_robin: return "static";
     case Schedule::locality: return "locality";
+    case Schedule::tce: return "tce";
   }
   return "?";
 }
@@ -79,6 +81,7 @@ class TaskSource {
         next_static_ += ranks_;
         return t < count_ ? t : -1;
       }
+      case Schedule::tce:  // run_term hands these to run_tce_term
       case Schedule::locality:
         for (; visited_ < ranks_; ++visited_) {  // own list first, then the next ranks' lists
           const int list = (rank_ + visited_) % ranks_;
@@ -277,6 +280,7 @@ TaskBuffers::TaskBuffers(const TermPlans& plans) {
 
 TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& plan, Replicas& replicas,
                    TaskBuffers& buffers, Schedule schedule, bool record_executed) {
+  if (schedule == Schedule::tce) return run_tce_term(store, tensors, plan, record_executed);
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   TermStats stats;

@@ -8,6 +8,8 @@
 // read_inc on that list's counter, and when it is exhausted from the next ranks' lists
 // (r + 1, r + 2, ... cyclically), so the owner reads its blocks in place and the others only
 // take what is left.
+// TCE schedule: NWChem's pattern, the baseline (tce.hpp): one task per (output block, contraction
+// block) pair from the shared counter, blocking gets and accumulate, no replica, no pipeline.
 // A rank first gets the term's replicated operand (replica.hpp), then walks the chunks of its
 // tasks as one pipeline with two input buffer sets: while the dgemm of one chunk runs, the
 // nonblocking gets of the next chunk (of the same task, or the first of the next one) are in
@@ -27,7 +29,7 @@
 
 namespace armada::apps::ccsd {
 
-enum class Schedule { dynamic, static_round_robin, locality };
+enum class Schedule { dynamic, static_round_robin, locality, tce };
 const char* to_string(Schedule s);
 
 /// What one rank did in one term.

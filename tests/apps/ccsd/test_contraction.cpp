@@ -11,6 +11,7 @@
 #include "contraction.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
+#include "tce.hpp"
 #include "world.hpp"
 
 namespace armada::apps::ccsd {
@@ -28,6 +29,22 @@ std::string label(const Case& c) {
 }
 
 class Contraction : public ::testing::TestWithParam<Case> {};
+
+/// The TCE schedule reads, over all ranks, one A block and one B block per task, nothing in
+/// place: sum over the sectors of |P_g| K_g Q_g + |Q_g| P_g K_g elements (pairs, rows).
+void expect_tce_reads(const TermPlan& plan, const RunResult& run, const std::string& what) {
+  double needed = 0;
+  for (std::size_t g = 0; g < plan.K.size(); ++g) {
+    const auto p = static_cast<double>(plan.P[g].pairs.size()), q = static_cast<double>(plan.Q[g].pairs.size());
+    needed += static_cast<double>(plan.K[g].extent) *
+              (static_cast<double>(plan.P[g].extent) * q + static_cast<double>(plan.Q[g].extent) * p);
+  }
+  const TermStats& st = run.terms[static_cast<std::size_t>(plan.term)];
+  double read[2] = {st.bytes, st.bytes_in_place}, all[2] = {0, 0};
+  MPI_Allreduce(read, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(all[0], 8.0 * needed) << what << " " << plan.spec().name;
+  EXPECT_EQ(all[1], 0.0) << what << " " << plan.spec().name << ": TCE reads nothing in place";
+}
 
 TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
   use_one_blas_thread();
@@ -59,6 +76,10 @@ TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
   // in the first term (the other ranks' parts fetched, its own in place).
   const double ranks = world_size();
   for (const TermPlan& plan : plans) {
+    if (c.schedule == Schedule::tce) {
+      expect_tce_reads(plan, run, label(c));
+      continue;
+    }
     double needed = 0;
     for (std::size_t g = 0; g < plan.K.size(); ++g)
       if (plan.P[g].extent > 0 && plan.K[g].extent > 0 && plan.Q[g].extent > 0)
@@ -82,7 +103,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{{6, 10, 3, 4}, Schedule::dynamic}, Case{{6, 10, 3, 4}, Schedule::static_round_robin},
                       Case{{4, 8, 4, 1}, Schedule::dynamic}, Case{{3, 5, 1, 8}, Schedule::dynamic},
                       Case{{7, 12, 5, 4}, Schedule::dynamic}, Case{{4, 6, 1, 2}, Schedule::static_round_robin},
-                      Case{{6, 10, 3, 4}, Schedule::locality}, Case{{7, 12, 5, 4}, Schedule::locality}),
+                      Case{{6, 10, 3, 4}, Schedule::locality}, Case{{7, 12, 5, 4}, Schedule::locality},
+                      Case{{5, 9, 2, 2}, Schedule::tce}, Case{{6, 10, 3, 4}, Schedule::tce},
+                      Case{{3, 5, 1, 8}, Schedule::tce}),
     [](const auto& info) {
       const Settings& s = info.param.settings;
       return "o" + std::to_string(s.occ) + "v" + std::to_string(s.virt) + "t" + std::to_string(s.tile) + "i" +
@@ -104,15 +127,17 @@ std::vector<std::int64_t> all_executed(const std::vector<std::int64_t>& mine) {
 // Tile 1: over a hundred small tasks per term, so the ranks hit the counter as fast as they can.
 TEST(Tasks, EveryTaskIsExecutedExactlyOnce) {
   use_one_blas_thread();
-  for (Schedule schedule : {Schedule::dynamic, Schedule::static_round_robin, Schedule::locality}) {
-    const Problem p(Settings{11, 12, 1, 2});
+  for (Schedule schedule : {Schedule::dynamic, Schedule::static_round_robin, Schedule::locality, Schedule::tce}) {
+    // TCE's tasks are (output, contraction) block pairs: a much smaller problem gives hundreds.
+    const Problem p(schedule == Schedule::tce ? Settings{3, 3, 1, 2} : Settings{11, 12, 1, 2});
     const Tensors tensors(p);
     const TermPlans plans = plan_all_terms(tensors);
     auto store = make_armada_store();
     const RunResult run = run_contraction(tensors, plans, *store, schedule, /*record_executed=*/true);
     for (const TermSpec& t : term_specs) {
       const auto i = static_cast<std::size_t>(t.term);
-      std::vector<int> times(plans[i].tasks.size(), 0);
+      const bool tce = schedule == Schedule::tce;  // its own task list (tce.hpp)
+      std::vector<int> times(tce ? static_cast<std::size_t>(tce_task_count(plans[i])) : plans[i].tasks.size(), 0);
       for (std::int64_t id : all_executed(run.terms[i].executed)) {
         ASSERT_GE(id, 0);
         ASSERT_LT(static_cast<std::size_t>(id), times.size());
@@ -121,7 +146,7 @@ TEST(Tasks, EveryTaskIsExecutedExactlyOnce) {
       for (std::size_t k = 0; k < times.size(); ++k)
         EXPECT_EQ(times[k], 1) << t.name << " task " << k << " (" << to_string(schedule) << ")";
       EXPECT_EQ(run.terms[i].tasks, static_cast<std::int64_t>(run.terms[i].executed.size()));
-      EXPECT_GT(plans[i].tasks.size(), 100u) << "enough tasks for the ranks to compete";
+      EXPECT_GT(times.size(), 100u) << "enough tasks for the ranks to compete";
     }
     store->sync();
     store->destroy_all();

@@ -3,6 +3,9 @@
 // matrix. A Fortran matrix is the C view's transpose: its diagonal is the same, its rows are the
 // C view's columns (ga_scale_rows scales the C view's columns) and its 1-norm (largest column
 // sum) is the C view's infinity norm.
+#include <algorithm>
+#include <utility>
+
 #include "binding.hpp"
 #include "ga.h"
 
@@ -25,6 +28,30 @@ int matrix(const char* fn, Int g_a) {
   return g;
 }
 
+/// Checks that g_v is a 1-d array of `length` elements (`what`, in Fortran's terms) and returns
+/// its C handle.
+int vector(const char* fn, Int g_v, std::int64_t length, const char* what) {
+  const int v = handle(fn, g_v, "g_v");
+  int ndim = 0;
+  std::int64_t d[GA_MAX_DIM] = {};
+  dims(fn, v, &ndim, d);
+  if (ndim != 1)
+    bad_argument(fn, "g_v", std::to_string(g_v), "is " + std::to_string(ndim) + "-d; " + fn + " needs a 1-d array");
+  if (d[0] != length)
+    bad_argument(fn, "g_v", std::to_string(g_v),
+                 "has " + std::to_string(d[0]) + " elements; " + fn + " needs " + std::to_string(length) + " (" +
+                     what + ")");
+  return v;
+}
+
+/// The Fortran dims of matrix g (rows, columns).
+std::pair<std::int64_t, std::int64_t> shape(const char* fn, int g) {
+  int ndim = 0;
+  std::int64_t d[GA_MAX_DIM] = {};
+  dims(fn, g, &ndim, d);
+  return {d[0], d[1]};
+}
+
 void scale_patch(const char* fn, int g, CPatch c, void* s) {
   if (!s) bad_argument(fn, "s", "NULL", "a value of the array's type is required");
   NGA_Scale_patch64(g, c.lo, c.hi, s);
@@ -33,6 +60,24 @@ void scale_patch(const char* fn, int g, CPatch c, void* s) {
 void fill_patch(const char* fn, int g, CPatch c, void* value) {
   if (!value) bad_argument(fn, "val", "NULL", "a value of the array's type is required");
   NGA_Fill_patch64(g, c.lo, c.hi, value);
+}
+
+/// The diagonal operations with a vector of min(rows, columns) elements.
+void with_diagonal(const char* fn, Int g_a, Int g_v, void (*op)(int, int)) {
+  call(fn, [&] {
+    const int g = matrix(fn, g_a);
+    const auto [rows, cols] = shape(fn, g);
+    op(g, vector(fn, g_v, std::min(rows, cols), "the diagonal's length, min(rows, columns)"));
+  });
+}
+/// ga_scale_rows (by_rows) and ga_scale_cols: the C view's columns and rows.
+void scale_lines(const char* fn, Int g_a, Int g_v, bool by_rows) {
+  call(fn, [&] {
+    const int g = matrix(fn, g_a);
+    const auto [rows, cols] = shape(fn, g);
+    const int v = vector(fn, g_v, by_rows ? rows : cols, by_rows ? "one per row" : "one per column");
+    by_rows ? GA_Scale_cols(g, v) : GA_Scale_rows(g, v);
+  });
 }
 
 }  // namespace
@@ -99,16 +144,12 @@ double nga_ddot_patch_(const Int* g_a, const char* ta, const Int* alo, const Int
   });
 }
 
-void ga_get_diag_(const Int* g_a, const Int* g_v) {
-  call("ga_get_diag", [&] { GA_Get_diag(matrix("ga_get_diag", *g_a), handle("ga_get_diag", *g_v, "g_v")); });
-}
+void ga_get_diag_(const Int* g_a, const Int* g_v) { with_diagonal("ga_get_diag", *g_a, *g_v, GA_Get_diag); }
 void ga_set_diagonal_(const Int* g_a, const Int* g_v) {
-  call("ga_set_diagonal",
-       [&] { GA_Set_diagonal(matrix("ga_set_diagonal", *g_a), handle("ga_set_diagonal", *g_v, "g_v")); });
+  with_diagonal("ga_set_diagonal", *g_a, *g_v, GA_Set_diagonal);
 }
 void ga_add_diagonal_(const Int* g_a, const Int* g_v) {
-  call("ga_add_diagonal",
-       [&] { GA_Add_diagonal(matrix("ga_add_diagonal", *g_a), handle("ga_add_diagonal", *g_v, "g_v")); });
+  with_diagonal("ga_add_diagonal", *g_a, *g_v, GA_Add_diagonal);
 }
 void ga_shift_diagonal_(const Int* g_a, void* c) {
   call("ga_shift_diagonal", [&] { GA_Shift_diagonal(matrix("ga_shift_diagonal", *g_a), c); });
@@ -116,12 +157,8 @@ void ga_shift_diagonal_(const Int* g_a, void* c) {
 void ga_zero_diagonal_(const Int* g_a) {
   call("ga_zero_diagonal", [&] { GA_Zero_diagonal(matrix("ga_zero_diagonal", *g_a)); });
 }
-void ga_scale_rows_(const Int* g_a, const Int* g_v) {
-  call("ga_scale_rows", [&] { GA_Scale_cols(matrix("ga_scale_rows", *g_a), handle("ga_scale_rows", *g_v, "g_v")); });
-}
-void ga_scale_cols_(const Int* g_a, const Int* g_v) {
-  call("ga_scale_cols", [&] { GA_Scale_rows(matrix("ga_scale_cols", *g_a), handle("ga_scale_cols", *g_v, "g_v")); });
-}
+void ga_scale_rows_(const Int* g_a, const Int* g_v) { scale_lines("ga_scale_rows", *g_a, *g_v, true); }
+void ga_scale_cols_(const Int* g_a, const Int* g_v) { scale_lines("ga_scale_cols", *g_a, *g_v, false); }
 void ga_norm1_(const Int* g_a, double* nm) {
   call("ga_norm1", [&] {
     const int g = handle("ga_norm1", *g_a);

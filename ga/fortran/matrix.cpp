@@ -52,14 +52,23 @@ std::pair<std::int64_t, std::int64_t> shape(const char* fn, int g) {
   return {d[0], d[1]};
 }
 
-void scale_patch(const char* fn, int g, CPatch c, void* s) {
-  if (!s) bad_argument(fn, "s", "NULL", "a value of the array's type is required");
-  NGA_Scale_patch64(g, c.lo, c.hi, s);
+/// ga_/nga_scale_patch (s) and ga_/nga_fill_patch (val): the patch given in the C view.
+enum class PatchValue { Scale, Fill };
+void patch_value(const char* fn, PatchValue op, int g, CPatch c, void* value) {
+  if (!value) bad_argument(fn, op == PatchValue::Scale ? "s" : "val", "NULL", "a value of the array's type is required");
+  op == PatchValue::Scale ? NGA_Scale_patch64(g, c.lo, c.hi, value) : NGA_Fill_patch64(g, c.lo, c.hi, value);
 }
-
-void fill_patch(const char* fn, int g, CPatch c, void* value) {
-  if (!value) bad_argument(fn, "val", "NULL", "a value of the array's type is required");
-  NGA_Fill_patch64(g, c.lo, c.hi, value);
+void patch_value_2d(const char* fn, PatchValue op, Int g_a, Int ilo, Int ihi, Int jlo, Int jhi, void* value) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    patch_value(fn, op, g, patch2(fn, g, ilo, ihi, jlo, jhi), value);
+  });
+}
+void patch_value_nd(const char* fn, PatchValue op, Int g_a, const Int* lo, const Int* hi, void* value) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    patch_value(fn, op, g, patch(fn, g, lo, hi), value);
+  });
 }
 
 /// The diagonal operations with a vector of min(rows, columns) elements.
@@ -85,32 +94,16 @@ void scale_lines(const char* fn, Int g_a, Int g_v, bool by_rows) {
 extern "C" {
 
 void ga_scale_patch_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, void* s) {
-  const char* const fn = "ga_scale_patch";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    scale_patch(fn, g, patch2(fn, g, *ilo, *ihi, *jlo, *jhi), s);
-  });
+  patch_value_2d("ga_scale_patch", PatchValue::Scale, *g_a, *ilo, *ihi, *jlo, *jhi, s);
 }
 void nga_scale_patch_(const Int* g_a, const Int* lo, const Int* hi, void* s) {
-  const char* const fn = "nga_scale_patch";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    scale_patch(fn, g, patch(fn, g, lo, hi), s);
-  });
+  patch_value_nd("nga_scale_patch", PatchValue::Scale, *g_a, lo, hi, s);
 }
 void ga_fill_patch_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, void* value) {
-  const char* const fn = "ga_fill_patch";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    fill_patch(fn, g, patch2(fn, g, *ilo, *ihi, *jlo, *jhi), value);
-  });
+  patch_value_2d("ga_fill_patch", PatchValue::Fill, *g_a, *ilo, *ihi, *jlo, *jhi, value);
 }
 void nga_fill_patch_(const Int* g_a, const Int* lo, const Int* hi, void* value) {
-  const char* const fn = "nga_fill_patch";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    fill_patch(fn, g, patch(fn, g, lo, hi), value);
-  });
+  patch_value_nd("nga_fill_patch", PatchValue::Fill, *g_a, lo, hi, value);
 }
 void nga_zero_patch_(const Int* g_a, const Int* lo, const Int* hi) {
   const char* const fn = "nga_zero_patch";

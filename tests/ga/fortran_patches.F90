@@ -40,12 +40,12 @@ program fortran_patches
   ! C(2:6, 3:9) = A(4:10, 5:9)^T
   call ga_copy_patch('t', g_a, 4, 10, 5, 9, g_c, 2, 6, 3, 9)
   c(2:6, 3:9) = transpose(a(4:10, 5:9))
-  call check_c('ga_copy_patch t')
+  call check(g_c, c, p, m, 'ga_copy_patch t (C)')
   ! B(1:4, 6:11) = 2 A(9:12, 1:6) - 0.5 B(5:8, 3:8)
   call nga_add_patch(2.0d0, g_a, (/ 9, 1 /), (/ 12, 6 /), -0.5d0, g_b, (/ 5, 3 /), (/ 8, 8 /), &
                      g_b, (/ 1, 6 /), (/ 4, 11 /))
   b(1:4, 6:11) = 2.0d0 * a(9:12, 1:6) - 0.5d0 * b(5:8, 3:8)
-  call check_b('nga_add_patch')
+  call check(g_b, b, m, n, 'nga_add_patch (B)')
   ! Scale, fill and zero patches of A; add two patches into a third.
   call ga_scale_patch(g_a, 3, 11, 2, 4, 3.0d0)
   a(3:11, 2:4) = 3.0d0 * a(3:11, 2:4)
@@ -59,16 +59,16 @@ program fortran_patches
   c(:, 10:13) = 0.5d0 * c(:, 10:13)
   call ga_add_patch(1.0d0, g_a, 1, 3, 1, 3, 1.0d0, g_b, 11, 13, 9, 11, g_c, 1, 3, 1, 3)
   c(1:3, 1:3) = a(1:3, 1:3) + b(11:13, 9:11)
-  call check_a('ga_scale_patch, nga_fill_patch, nga_zero_patch')
-  call check_c('ga_fill_patch, nga_scale_patch, ga_add_patch')
+  call check(g_a, a, m, n, 'ga_scale_patch, nga_fill_patch, nga_zero_patch (A)')
+  call check(g_c, c, p, m, 'ga_fill_patch, nga_scale_patch, ga_add_patch (C)')
   ! Dot products of patches: A(3:8, 2:5) . B(7:12, 4:7), and A(3:8, 2:5) . C(2:5, 3:8)^T.
   dot = sum(a(3:8, 2:5) * b(7:12, 4:7))
   dot_t = sum(a(3:8, 2:5) * transpose(c(2:5, 3:8)))
   if (abs(ga_ddot_patch(g_a, 'n', 3, 8, 2, 5, g_b, 'n', 7, 12, 4, 7) - dot) > 1.0d-12 * (1 + abs(dot))) &
-      call fail('ga_ddot_patch')
+      call check_fail(failures, 'ga_ddot_patch')
   if (abs(nga_ddot_patch(g_a, 'n', (/ 3, 2 /), (/ 8, 5 /), g_c, 't', (/ 2, 3 /), (/ 5, 8 /)) - dot_t) > &
-      1.0d-12 * (1 + abs(dot_t))) call fail('nga_ddot_patch t')
-  if (abs(dot) < 1 .or. abs(dot_t) < 1) call fail('the dot products are not trivial')
+      1.0d-12 * (1 + abs(dot_t))) call check_fail(failures, 'nga_ddot_patch t')
+  if (abs(dot) < 1 .or. abs(dot_t) < 1) call check_fail(failures, 'the dot products are not trivial')
 
   ! The whole matrix B: rows scaled by r(i), columns by s(j), its diagonal set, added to, zeroed.
   do i = 1, m
@@ -89,64 +89,40 @@ program fortran_patches
   do j = 1, n
     b(:, j) = b(:, j) * r * s(j)
   end do
-  call check_b('ga_scale_rows, ga_scale_cols')
+  call check(g_b, b, m, n, 'ga_scale_rows, ga_scale_cols (B)')
   call ga_norm1(g_b, nm)
-  if (abs(nm - maxval(sum(abs(b), dim=1))) > 1.0d-12 * nm) call fail('ga_norm1: the largest column sum')
+  if (abs(nm - maxval(sum(abs(b), dim=1))) > 1.0d-12 * nm) call check_fail(failures, 'ga_norm1: the largest column sum')
   call ga_norm_infinity(g_b, nm)
-  if (abs(nm - maxval(sum(abs(b), dim=2))) > 1.0d-12 * nm) call fail('ga_norm_infinity: the largest row sum')
+  if (abs(nm - maxval(sum(abs(b), dim=2))) > 1.0d-12 * nm) call check_fail(failures, 'ga_norm_infinity: the largest row sum')
   call ga_norm1(g_s, nm)
   expect = sum(abs(s))
-  if (abs(nm - expect) > 1.0d-12 * expect) call fail('ga_norm1 of a vector')
+  if (abs(nm - expect) > 1.0d-12 * expect) call check_fail(failures, 'ga_norm1 of a vector')
   call ga_set_diagonal(g_b, g_v)
   call ga_add_diagonal(g_b, g_v)
   do i = 1, n
     b(i, i) = 2 * v(i)
   end do
-  call check_b('ga_set_diagonal, ga_add_diagonal')
+  call check(g_b, b, m, n, 'ga_set_diagonal, ga_add_diagonal (B)')
   call ga_zero_diagonal(g_b)
   do i = 1, n
     b(i, i) = 0
   end do
-  call check_b('ga_zero_diagonal')
+  call check(g_b, b, m, n, 'ga_zero_diagonal (B)')
 
   ok = ga_destroy(g_v) .and. ga_destroy(g_s) .and. ga_destroy(g_r) .and. ga_destroy(g_c)
   ok = ok .and. ga_destroy(g_b) .and. ga_destroy(g_a)
-  call ga_igop(2, failures, 1, '+')
-  if (me == 0) then
-    if (failures == 0) print '(a)', 'fortran_patches: passed'
-    if (failures /= 0) print '(a, i0, a)', 'fortran_patches: ', failures, ' check(s) failed'
-  end if
-  call ga_terminate()
-  call mpi_finalize(ierr)
-  if (failures /= 0) stop 1
+  call check_finish('fortran_patches', failures, '')
 
 contains
 
-  subroutine fail(what)
+  ! The whole array g (rows x cols) equals the serial copy `want` exactly.
+  subroutine check(g, want, rows, cols, what)
+    integer, intent(in) :: g, rows, cols
+    double precision, intent(in) :: want(rows, cols)
     character(*), intent(in) :: what
-    failures = failures + 1
-    if (failures < 20) print *, 'rank', me, ': check failed: ', what
-  end subroutine fail
-
-  subroutine check_a(what)
-    character(*), intent(in) :: what
-    double precision :: got(m, n)
-    call ga_get(g_a, 1, m, 1, n, got, m)
-    if (any(got /= a)) call fail(what // ' (A)')
-  end subroutine check_a
-
-  subroutine check_b(what)
-    character(*), intent(in) :: what
-    double precision :: got(m, n)
-    call ga_get(g_b, 1, m, 1, n, got, m)
-    if (any(got /= b)) call fail(what // ' (B)')
-  end subroutine check_b
-
-  subroutine check_c(what)
-    character(*), intent(in) :: what
-    double precision :: got(p, m)
-    call ga_get(g_c, 1, p, 1, m, got, p)
-    if (any(got /= c)) call fail(what // ' (C)')
-  end subroutine check_c
+    double precision :: got(rows, cols)
+    call ga_get(g, 1, rows, 1, cols, got, rows)
+    if (any(got /= want)) call check_fail(failures, what)
+  end subroutine check
 
 end program fortran_patches

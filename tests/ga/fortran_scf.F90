@@ -15,6 +15,7 @@ program fortran_scf
   integer :: g_h, g_g, g_d, g_f, g_c, g_t, g_e, g_v, counter
   double precision :: h(n, n), g(n, n), c(n, nocc), d(n, n), f(n, n), e(nocc, nocc), got(n, n)
   double precision :: gote(nocc, nocc), diag(nocc), gdotd, energy, ref_energy, shift
+  character(80) :: summary
   logical :: ok
 
   call mpi_init(ierr)
@@ -74,7 +75,7 @@ program fortran_scf
     done = done + 1
   end do
   call ga_igop(1, done, 1, '+')
-  if (done /= nb * (nb + 1) / 2) call fail('each block once')
+  if (done /= nb * (nb + 1) / 2) call check_fail(failures, 'each block once')
   call ga_sync()
   call ga_symmetrize(g_f)
   call ga_add(1.0d0, g_f, 1.0d0, g_h, g_f)
@@ -83,49 +84,36 @@ program fortran_scf
   energy = ga_ddot(g_d, g_h) + ga_ddot(g_d, g_f)
 
   call ga_get(g_f, 1, n, 1, n, got, n)
-  if (maxval(abs(got - f)) > 1.0d-11) call fail('Fock matrix')
-  if (any(got /= transpose(got))) call fail('Fock matrix symmetric')
+  if (maxval(abs(got - f)) > 1.0d-11) call check_fail(failures, 'Fock matrix')
+  if (any(got /= transpose(got))) call check_fail(failures, 'Fock matrix symmetric')
   call ga_get(g_d, 1, n, 1, n, got, n)
-  if (maxval(abs(got - d)) > 1.0d-13) call fail('density')
+  if (maxval(abs(got - d)) > 1.0d-13) call check_fail(failures, 'density')
   call ga_get(g_e, 1, nocc, 1, nocc, gote, nocc)
-  if (maxval(abs(gote - e)) > 1.0d-11) call fail('orbital Fock matrix')
-  if (abs(energy - ref_energy) > 1.0d-10 * abs(ref_energy)) call fail('energy')
+  if (maxval(abs(gote - e)) > 1.0d-11) call check_fail(failures, 'orbital Fock matrix')
+  if (abs(energy - ref_energy) > 1.0d-10 * abs(ref_energy)) call check_fail(failures, 'energy')
   ! Orbital energies: the diagonal; then a level shift of it.
   call ga_get_diag(g_e, g_v)
   call nga_get(g_v, (/ 1 /), (/ nocc /), diag, (/ 1 /))
   do i = 1, nocc
-    if (abs(diag(i) - e(i, i)) > 1.0d-11) call fail('ga_get_diag')
+    if (abs(diag(i) - e(i, i)) > 1.0d-11) call check_fail(failures, 'ga_get_diag')
   end do
   shift = 0.5d0
   call ga_shift_diagonal(g_e, shift)
   call ga_get(g_e, 1, nocc, 1, nocc, gote, nocc)
   do j = 1, nocc
     do i = 1, nocc
-      if (i == j .and. abs(gote(i, j) - e(i, j) - shift) > 1.0d-11) call fail('ga_shift_diagonal')
-      if (i /= j .and. abs(gote(i, j) - e(i, j)) > 1.0d-11) call fail('ga_shift_diagonal off the diagonal')
+      if (i == j .and. abs(gote(i, j) - e(i, j) - shift) > 1.0d-11) call check_fail(failures, 'ga_shift_diagonal')
+      if (i /= j .and. abs(gote(i, j) - e(i, j)) > 1.0d-11) call check_fail(failures, 'ga_shift_diagonal off the diagonal')
     end do
   end do
 
   ok = ga_destroy(counter) .and. ga_destroy(g_v) .and. ga_destroy(g_e) .and. ga_destroy(g_t)
   ok = ok .and. ga_destroy(g_c) .and. ga_destroy(g_f) .and. ga_destroy(g_d) .and. ga_destroy(g_g)
   ok = ok .and. ga_destroy(g_h)
-  call ga_igop(2, failures, 1, '+')
-  if (me == 0) then
-    if (failures == 0) print '(a, i0, a, f16.12)', 'fortran_scf: passed (', nb * (nb + 1) / 2, &
-                                                  ' Fock blocks, energy ', energy
-    if (failures /= 0) print '(a, i0, a)', 'fortran_scf: ', failures, ' check(s) failed'
-  end if
-  call ga_terminate()
-  call mpi_finalize(ierr)
-  if (failures /= 0) stop 1
+  write (summary, '(a, i0, a, f16.12, a)') ' (', nb * (nb + 1) / 2, ' Fock blocks, energy ', energy, ')'
+  call check_finish('fortran_scf', failures, trim(summary))
 
 contains
-
-  subroutine fail(what)
-    character(*), intent(in) :: what
-    failures = failures + 1
-    if (failures < 20) print *, 'rank', me, ': check failed: ', what
-  end subroutine fail
 
   ! Block (bi, bj) (zero-based block numbers) of 2 J - K, added to F (twice off the diagonal).
   subroutine fock_block(bi, bj)

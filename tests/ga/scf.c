@@ -35,6 +35,16 @@ static void get_all(int g, int rows, int cols, double* v) {
   NGA_Get(g, lo, hi, v, ld);
 }
 
+/* out = a d for a (rows x N) and d (N x N), row-major. */
+static void times(int rows, const double* a, const double* d, double* out) {
+  for (int i = 0; i < rows; ++i)
+    for (int l = 0; l < N; ++l) {
+      double s = 0;
+      for (int k = 0; k < N; ++k) s += a[i * N + k] * d[k * N + l];
+      out[i * N + l] = s;
+    }
+}
+
 /* One task: block (bi, bj) of 2 J - K, scaled by `weight`, accumulated into F. */
 static void fock_block(int gF, int gG, int gD, int bi, int bj, double gdotd, double weight) {
   const int i0 = bi * BS, i1 = i0 + BS < N ? i0 + BS : N, j0 = bj * BS, j1 = j0 + BS < N ? j0 + BS : N;
@@ -45,12 +55,7 @@ static void fock_block(int gF, int gG, int gD, int bi, int bj, double gdotd, dou
   lo[0] = j0, hi[0] = j1 - 1;
   NGA_Get(gG, lo, hi, gj, ld); /* rows j0..j1-1 of g = columns (g symmetric) */
   get_all(gD, N, N, d);
-  for (int a = 0; a < ni; ++a) /* gd = g(I, :) D */
-    for (int l = 0; l < N; ++l) {
-      double s = 0;
-      for (int k = 0; k < N; ++k) s += gi[a * N + k] * d[k * N + l];
-      gd[a * N + l] = s;
-    }
+  times(ni, gi, d, gd); /* gd = g(I, :) D */
   for (int a = 0; a < ni; ++a)
     for (int b = 0; b < nj; ++b) {
       double k = 0;
@@ -73,12 +78,7 @@ static void serial(double* f, double* dm, double* fmo, double* energy) {
       g[i * N + j] = gint(i, j);
     }
   for (int i = 0; i < N * N; ++i) gdotd += g[i] * dm[i];
-  for (int i = 0; i < N; ++i)
-    for (int l = 0; l < N; ++l) {
-      double s = 0;
-      for (int k = 0; k < N; ++k) s += g[i * N + k] * dm[k * N + l];
-      gd[i * N + l] = s;
-    }
+  times(N, g, dm, gd);
   *energy = 0;
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {

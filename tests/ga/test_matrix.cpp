@@ -290,53 +290,72 @@ std::vector<T> get_matrix(int g, int rows, int cols) {
   return v;
 }
 
+/// Creates A (k x m), B (k x n) and C (m x n) of GA type `type` holding a, b, c, runs `gemm`
+/// on their handles and returns C.
+template <class T, class Gemm>
+std::vector<T> gemm_result(int type, const std::vector<T>& a, const std::vector<T>& b, const std::vector<T>& c, int m,
+                           int n, int k, Gemm&& gemm) {
+  int adims[2] = {k, m}, bdims[2] = {k, n}, cdims[2] = {m, n};
+  const int ga = NGA_Create(type, 2, adims, name("a"), nullptr);
+  const int gb = NGA_Create(type, 2, bdims, name("b"), nullptr);
+  const int gc = NGA_Create(type, 2, cdims, name("c"), nullptr);
+  put_matrix(ga, a, k, m);
+  put_matrix(gb, b, k, n);
+  put_matrix(gc, c, m, n);
+  gemm(ga, gb, gc);
+  const std::vector<T> r = get_matrix<T>(gc, m, n);
+  for (int x : {ga, gb, gc}) GA_Destroy(x);
+  return r;
+}
+
 TEST(GaTypes, GemmOfEveryType) {
-  const int m = 5, n = 3, k = 4;
-  int adims[2] = {k, m}, bdims[2] = {k, n}, cdims[2] = {m, n};  // A stored k x m: op 'T' / 'C'
+  const int m = 5, n = 3, k = 4;  // A is stored k x m: op 'T' or 'C' makes it m x k
   std::vector<zcomplex> za(k * m), zb(k * n), zc(m * n);
   for (int i = 0; i < k * m; ++i) za[i] = zcomplex(0.5 * i, 1.0 - 0.25 * i);
   for (int i = 0; i < k * n; ++i) zb[i] = zcomplex(1.0 + i, -0.5 * i);
   for (int i = 0; i < m * n; ++i) zc[i] = zcomplex(i, i);
-  const int ga = NGA_Create(C_DCPL, 2, adims, name("za"), nullptr);
-  const int gb = NGA_Create(C_DCPL, 2, bdims, name("zb"), nullptr);
-  const int gc = NGA_Create(C_DCPL, 2, cdims, name("zc"), nullptr);
-  put_matrix(ga, za, k, m);
-  put_matrix(gb, zb, k, n);
-  put_matrix(gc, zc, m, n);
   const DoubleComplex alpha{1.5, -0.5}, beta{0.5, 0.0};
-  GA_Zgemm('C', 'N', m, n, k, alpha, ga, gb, beta, gc);
+  const std::vector<zcomplex> zgot = gemm_result(C_DCPL, za, zb, zc, m, n, k, [&](int a, int b, int c) {
+    GA_Zgemm('C', 'N', m, n, k, alpha, a, b, beta, c);
+  });
   const std::vector<zcomplex> zr =
       serial_gemm('C', za, zb, zc, zcomplex(alpha.real, alpha.imag), zcomplex(beta.real, beta.imag), m, n, k);
-  const std::vector<zcomplex> zgot = get_matrix<zcomplex>(gc, m, n);
   for (int i = 0; i < m * n; ++i) EXPECT_LT(std::abs(zgot[i] - zr[i]), 1e-12) << i;
-  // float and complex<float>, 'T' with the 64-bit forms.
+  // float and complex<float>, 'T', and the 64-bit forms.
   std::vector<float> fa_(k * m), fb(k * n), fc(m * n, 1.0f);
   for (int i = 0; i < k * m; ++i) fa_[i] = 0.25f * i;
   for (int i = 0; i < k * n; ++i) fb[i] = 1.0f - 0.5f * i;
-  const int fa2 = NGA_Create(C_FLOAT, 2, adims, name("fa"), nullptr);
-  const int fb2 = NGA_Create(C_FLOAT, 2, bdims, name("fb"), nullptr);
-  const int fc2 = NGA_Create(C_FLOAT, 2, cdims, name("fc"), nullptr);
-  put_matrix(fa2, fa_, k, m);
-  put_matrix(fb2, fb, k, n);
-  put_matrix(fc2, fc, m, n);
-  GA_Sgemm64('T', 'N', m, n, k, 2.0f, fa2, fb2, -1.0f, fc2);
+  const std::vector<float> fgot = gemm_result(C_FLOAT, fa_, fb, fc, m, n, k, [&](int a, int b, int c) {
+    GA_Sgemm64('T', 'N', m, n, k, 2.0f, a, b, -1.0f, c);
+  });
   const std::vector<float> fr = serial_gemm('T', fa_, fb, fc, 2.0f, -1.0f, m, n, k);
-  const std::vector<float> fgot = get_matrix<float>(fc2, m, n);
-  for (int i = 0; i < m * n; ++i) EXPECT_NEAR(fgot[i], fr[i], 1e-4f) << i;
+  const std::vector<float> f32 = gemm_result(C_FLOAT, fa_, fb, fc, m, n, k, [&](int a, int b, int c) {
+    GA_Sgemm('T', 'N', m, n, k, 2.0f, a, b, -1.0f, c);
+  });
+  for (int i = 0; i < m * n; ++i) {
+    EXPECT_NEAR(fgot[i], fr[i], 1e-4f) << i;
+    EXPECT_EQ(f32[i], fgot[i]) << i;
+  }
   std::vector<ccomplex> ca(k * m), cb(k * n), cc(m * n, ccomplex(0, 0));
   for (int i = 0; i < k * m; ++i) ca[i] = ccomplex(0.5f * i, 1);
   for (int i = 0; i < k * n; ++i) cb[i] = ccomplex(1, -0.25f * i);
-  const int ca2 = NGA_Create(C_SCPL, 2, adims, name("ca"), nullptr);
-  const int cb2 = NGA_Create(C_SCPL, 2, bdims, name("cb"), nullptr);
-  const int cc2 = NGA_Create(C_SCPL, 2, cdims, name("cc"), nullptr);
-  put_matrix(ca2, ca, k, m);
-  put_matrix(cb2, cb, k, n);
-  put_matrix(cc2, cc, m, n);
-  GA_Cgemm('T', 'N', m, n, k, SingleComplex{1, 0}, ca2, cb2, SingleComplex{0, 0}, cc2);
+  const std::vector<ccomplex> cgot = gemm_result(C_SCPL, ca, cb, cc, m, n, k, [&](int a, int b, int c) {
+    GA_Cgemm('T', 'N', m, n, k, SingleComplex{1, 0}, a, b, SingleComplex{0, 0}, c);
+  });
   const std::vector<ccomplex> cr = serial_gemm('T', ca, cb, cc, ccomplex(1, 0), ccomplex(0, 0), m, n, k);
-  const std::vector<ccomplex> cgot = get_matrix<ccomplex>(cc2, m, n);
-  for (int i = 0; i < m * n; ++i) EXPECT_LT(std::abs(cgot[i] - cr[i]), 1e-4f) << i;
-  for (int x : {ga, gb, gc, fa2, fb2, fc2, ca2, cb2, cc2}) GA_Destroy(x);
+  const std::vector<ccomplex> c64 = gemm_result(C_SCPL, ca, cb, cc, m, n, k, [&](int a, int b, int c) {
+    GA_Cgemm64('T', 'N', m, n, k, SingleComplex{1, 0}, a, b, SingleComplex{0, 0}, c);
+  });
+  for (int i = 0; i < m * n; ++i) {
+    EXPECT_LT(std::abs(cgot[i] - cr[i]), 1e-4f) << i;
+    EXPECT_EQ(c64[i], cgot[i]) << i;
+  }
+  const std::vector<zcomplex> z64 = gemm_result(C_DCPL, za, zb, zc, m, n, k, [&](int a, int b, int c) {
+    GA_Zgemm64('T', 'N', m, n, k, alpha, a, b, beta, c);
+  });
+  const std::vector<zcomplex> zr64 =
+      serial_gemm('T', za, zb, zc, zcomplex(alpha.real, alpha.imag), zcomplex(beta.real, beta.imag), m, n, k);
+  for (int i = 0; i < m * n; ++i) EXPECT_LT(std::abs(z64[i] - zr64[i]), 1e-12) << i;
 }
 
 TEST(GaGops, OtherTypesAndGroups) {

@@ -362,6 +362,102 @@ extern int NGA_Uses_ma(void);
 extern int NGA_Memory_limited(void);
 extern size_t NGA_Inquire_memory(void);
 
+/* ---- other element types, matrix-vector operations, topology (docs/ga.md) ---------------- */
+/* Dot products without conjugation, of arrays of the named type (C_LONGLONG arrays are C_LONG's
+ * 8-byte integers); matrix products of the named type (ta, tb: 'N', 'T' or 'C'). Collective. */
+extern long long GA_Lldot(int g_a, int g_b);
+extern SingleComplex GA_Cdot(int g_a, int g_b);
+extern DoubleComplex GA_Zdot(int g_a, int g_b);
+extern int NGA_Idot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]);
+extern long NGA_Ldot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]);
+extern long long NGA_Lldot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]);
+extern float NGA_Fdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]);
+extern SingleComplex NGA_Cdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                                    int bhi[]);
+extern DoubleComplex NGA_Zdot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
+                                    int bhi[]);
+extern int NGA_Idot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b, int64_t blo[],
+                            int64_t bhi[]);
+extern long NGA_Ldot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b, int64_t blo[],
+                             int64_t bhi[]);
+extern long long NGA_Lldot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                                   int64_t blo[], int64_t bhi[]);
+extern float NGA_Fdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b, int64_t blo[],
+                              int64_t bhi[]);
+extern SingleComplex NGA_Cdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                                      int64_t blo[], int64_t bhi[]);
+extern DoubleComplex NGA_Zdot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b,
+                                      int64_t blo[], int64_t bhi[]);
+extern void GA_Sgemm(char ta, char tb, int m, int n, int k, float alpha, int g_a, int g_b, float beta, int g_c);
+extern void GA_Cgemm(char ta, char tb, int m, int n, int k, SingleComplex alpha, int g_a, int g_b,
+                     SingleComplex beta, int g_c);
+extern void GA_Zgemm(char ta, char tb, int m, int n, int k, DoubleComplex alpha, int g_a, int g_b,
+                     DoubleComplex beta, int g_c);
+extern void GA_Sgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, int g_a, int g_b, float beta,
+                       int g_c);
+extern void GA_Cgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, SingleComplex alpha, int g_a, int g_b,
+                       SingleComplex beta, int g_c);
+extern void GA_Zgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, DoubleComplex alpha, int g_a, int g_b,
+                       DoubleComplex beta, int g_c);
+/* gop of other types over the default group (complex: real and imaginary parts reduced each on
+ * its own, as GA); GA_Gop takes the GA type: C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL,
+ * C_DCPL. */
+extern void GA_Llgop(long long x[], int n, char* op);
+extern void GA_Cgop(SingleComplex x[], int n, char* op);
+extern void GA_Zgop(DoubleComplex x[], int n, char* op);
+extern void GA_Gop(int type, void* x, int n, char* op);
+extern void GA_Pgroup_llgop(int grp, long long x[], int n, char* op);
+extern void GA_Pgroup_cgop(int grp, SingleComplex x[], int n, char* op);
+extern void GA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char* op);
+extern void NGA_Pgroup_llgop(int grp, long long x[], int n, char* op);
+extern void NGA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char* op);
+/* Groups: the world rank of a group's process; a copy of a group (collective over it); groups by
+ * color (collective over grp; the processes passing one color, in grp's order). */
+extern int GA_Pgroup_absolute_id(int pgroup, int pid);
+extern int GA_Pgroup_duplicate(int grp);
+extern int GA_Pgroup_split_irreg(int grp_id, int color);
+extern int NGA_Pgroup_absolute_id(int pgroup, int pid);
+extern int NGA_Pgroup_duplicate(int grp);
+extern int NGA_Pgroup_split_irreg(int grp_id, int color);
+/* Nodes: the node of world process proc; GA's process list (list[i] = i: no GA_Set_proclist). */
+extern int GA_Cluster_proc_nodeid(int proc);
+extern void GA_List_nodeid(int* list, int nprocs);
+extern void NGA_List_nodeid(int* list, int nprocs);
+/* The diagonal of a 2-D array g_a (vector g_v: min(rows, columns) elements of g_a's type), rows
+ * and columns scaled by a vector (rows: a(i,j) *= v(i); columns: a(i,j) *= v(j)), the 1-norm
+ * (vector: sum |x|; matrix: largest column sum) and the infinity norm (vector: max |x|; matrix:
+ * largest row sum). Collective over g_a's group. */
+extern void GA_Get_diag(int g_a, int g_v);
+extern void GA_Set_diagonal(int g_a, int g_v);
+extern void GA_Add_diagonal(int g_a, int g_v);
+extern void GA_Shift_diagonal(int g_a, void* c);
+extern void GA_Zero_diagonal(int g_a);
+extern void GA_Scale_rows(int g_a, int g_v);
+extern void GA_Scale_cols(int g_a, int g_v);
+extern void GA_Norm1(int g_a, double* nm);
+extern void GA_Norm_infinity(int g_a, double* nm);
+/* Every element a uniform random value in [0, *value] (complex: each part in [0, its part]).
+ * Collective. */
+extern void GA_Randomize(int g_a, void* value);
+extern void NGA_Randomize(int g_a, void* value);
+/* Printing as GA_Print, of a patch (pretty is accepted; one format) or to a FILE*. */
+extern void GA_Print_patch(int g_a, int ilo, int ihi, int jlo, int jhi, int pretty);
+extern void NGA_Print_patch(int g_a, int lo[], int hi[], int pretty);
+extern void NGA_Print_patch64(int g_a, int64_t lo[], int64_t hi[], int pretty);
+extern void GA_Print_file(FILE* file, int g_a);
+/* Owners and the process grid: the number of owners of [lo, hi]; the 64-bit Locate_region and
+ * Select_elem; the blocks per dimension; the grid coordinates of a process's block (-1 each for
+ * a process that owns none). */
+extern int NGA_Locate_nnodes(int g_a, int lo[], int hi[]);
+extern int NGA_Locate_nnodes64(int g_a, int64_t lo[], int64_t hi[]);
+extern int NGA_Locate_region64(int g_a, int64_t lo[], int64_t hi[], int64_t map[], int procs[]);
+extern void NGA_Select_elem64(int g_a, char* op, void* val, int64_t* index);
+extern void GA_Get_proc_grid(int g_a, int dims[]);
+extern void NGA_Get_proc_grid(int g_a, int dims[]);
+extern void GA_Get_proc_index(int g_a, int iproc, int subscript[]);
+extern void NGA_Get_proc_index(int g_a, int iproc, int subscript[]);
+extern void NGA_Proc_topology(int g_a, int proc, int coord[]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,15 @@ typedef long logical;
 typedef long Logical;
 typedef float Real;
 typedef double DoublePrecision;
+/* GA's complex scalars (typesf2c.h): the layout of C's and C++'s complex types. */
+typedef struct {
+  DoublePrecision real;
+  DoublePrecision imag;
+} DoubleComplex;
+typedef struct {
+  Real real;
+  Real imag;
+} SingleComplex;
 
 /* MA's element types (macommon.h). */
 #define MA_FALSE 0

@@ -19,13 +19,6 @@ void require_value(const char* function, const char* argument, const void* value
   if (!value) bad_argument(function, argument, "NULL", "a value of the array's type is required");
 }
 
-void require_type(const char* function, const char* argument, int g, const Array& a, ElemType type,
-                  const char* ga_name) {
-  if (a.type() != type)
-    bad_argument(function, argument, std::to_string(g),
-                 "holds " + std::string(rma::to_string(a.type())) + ". " + function + " needs " + ga_name);
-}
-
 /// GA's patch-transpose flags: 'N' or 'T' (either case).
 bool transposed(const char* function, const char* argument, char flag) {
   if (flag == 'N' || flag == 'n') return false;
@@ -52,23 +45,55 @@ void unary_patch(const char* function, arrays::detail::UnaryOp op, int g_a, cons
   });
 }
 
-/// Sum of a(i) * b(i) over whole arrays, into an element of their type.
+/// GA's C type of a result of element type T (its complex structs for the complex types).
 template <class T>
-T dot(const char* function, int g_a, int g_b, ElemType type, const char* ga_name) {
+struct GaValue {
+  using type = T;
+  static type from(const T& v) { return v; }
+};
+template <class R, class S>
+struct GaComplex {
+  using type = S;
+  static S from(const std::complex<R>& v) { return S{v.real(), v.imag()}; }
+};
+template <>
+struct GaValue<std::complex<float>> : GaComplex<float, SingleComplex> {};
+template <>
+struct GaValue<std::complex<double>> : GaComplex<double, DoubleComplex> {};
+
+/// GA's name of the array type each typed entry point needs.
+template <class T>
+const char* ga_type_name() {
+  switch (rma::acc_type_of<T>()) {
+    case ElemType::Int: return "C_INT";
+    case ElemType::Long: return "C_LONG or C_LONGLONG";
+    case ElemType::Float: return "C_FLOAT";
+    case ElemType::Double: return "C_DBL";
+    case ElemType::ComplexFloat: return "C_SCPL";
+    case ElemType::ComplexDouble: break;
+  }
+  return "C_DCPL";
+}
+
+/// Sum of a(i) * b(i) over whole arrays (no conjugation, as GA), as GA's type of the result.
+template <class T>
+typename GaValue<T>::type dot(const char* function, int g_a, int g_b) {
   return guarded(function, [&] {
     const Array& a = array(function, g_a);
     const Array& b = array(function, g_b);
-    require_type(function, "g_a", g_a, a, type, ga_name);
-    require_type(function, "g_b", g_b, b, type, ga_name);
+    require_type(function, "g_a", g_a, a, rma::acc_type_of<T>(), ga_type_name<T>());
+    require_type(function, "g_b", g_b, b, rma::acc_type_of<T>(), ga_type_name<T>());
     T result{};
     arrays::detail::dot_patch(a, arrays::full_lo(a), arrays::full_hi(a), b, arrays::full_lo(b),
                               arrays::full_hi(b), &result);
-    return result;
+    return GaValue<T>::from(result);
   });
 }
 
-void dgemm(const char* function, char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha,
-           int g_a, int g_b, double beta, int g_c) {
+/// C = alpha op(A) op(B) + beta C on the leading parts (GA's ?gemm); `alpha`, `beta` point to T.
+template <class T>
+void gemm(const char* function, char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k,
+          const void* alpha, int g_a, int g_b, const void* beta, int g_c) {
   guarded(function, [&] {
     const linalg::Op op_a = op_of(function, "ta", ta), op_b = op_of(function, "tb", tb);
     if (m < 1) bad_argument(function, "m", std::to_string(m), "must be >= 1");
@@ -77,32 +102,32 @@ void dgemm(const char* function, char ta, char tb, std::int64_t m, std::int64_t 
     const Array& a = array(function, g_a);
     const Array& b = array(function, g_b);
     Array& c = array(function, g_c);
-    require_type(function, "g_a", g_a, a, ElemType::Double, "C_DBL");
-    require_type(function, "g_b", g_b, b, ElemType::Double, "C_DBL");
-    require_type(function, "g_c", g_c, c, ElemType::Double, "C_DBL");
+    require_type(function, "g_a", g_a, a, rma::acc_type_of<T>(), ga_type_name<T>());
+    require_type(function, "g_b", g_b, b, rma::acc_type_of<T>(), ga_type_name<T>());
+    require_type(function, "g_c", g_c, c, rma::acc_type_of<T>(), ga_type_name<T>());
     // GA multiplies the leading parts: op(A) is m x k, op(B) k x n, C m x n.
     const bool ta_ = op_a != linalg::Op::none, tb_ = op_b != linalg::Op::none;
     const Coord ahi = ta_ ? Coord{k, m} : Coord{m, k};
     const Coord bhi = tb_ ? Coord{n, k} : Coord{k, n};
-    linalg::detail::matmul_patch(op_a, op_b, &alpha, a, {0, 0}, ahi, b, {0, 0}, bhi, &beta, c, {0, 0}, {m, n});
+    linalg::detail::matmul_patch(op_a, op_b, alpha, a, {0, 0}, ahi, b, {0, 0}, bhi, beta, c, {0, 0}, {m, n});
   });
 }
 
-template <class I>
-double ddot_patch(const char* function, int g_a, char t_a, const I* alo, const I* ahi, int g_b, char t_b,
+template <class T, class I>
+typename GaValue<T>::type dot_patch(const char* function, int g_a, char t_a, const I* alo, const I* ahi, int g_b, char t_b,
                   const I* blo, const I* bhi) {
   return guarded(function, [&] {
     const Array& a = array(function, g_a);
     const Array& b = array(function, g_b);
-    require_type(function, "g_a", g_a, a, ElemType::Double, "C_DBL");
-    require_type(function, "g_b", g_b, b, ElemType::Double, "C_DBL");
+    require_type(function, "g_a", g_a, a, rma::acc_type_of<T>(), ga_type_name<T>());
+    require_type(function, "g_b", g_b, b, rma::acc_type_of<T>(), ga_type_name<T>());
     const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
     const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
     const bool ta = transposed(function, "t_a", t_a), tb = transposed(function, "t_b", t_b);
-    double result = 0;
+    T result{};
     if (ta == tb) {  // (A')(i,j) B'(i,j) sums the same products as A(i,j) B(i,j)
       arrays::detail::dot_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, &result);
-      return result;
+      return GaValue<T>::from(result);
     }
     // One patch transposed: multiply against a transposed copy of B's patch.
     Coord ext = Coord::filled(b.ndim(), 0);
@@ -114,7 +139,7 @@ double ddot_patch(const char* function, int g_a, char t_a, const I* alo, const I
     arrays::detail::copy_patch(b, pb.lo, pb.hi, t, zero, ext, true);
     arrays::detail::dot_patch(a, pa.lo, pa.hi, t, zero, ext, &result);
     t.destroy();
-    return result;
+    return GaValue<T>::from(result);
   });
 }
 
@@ -213,25 +238,47 @@ void NGA_Add_patch64(void* alpha, int g_a, int64_t alo[], int64_t ahi[], void* b
   add_patch<int64_t>("NGA_Add_patch64", alpha, g_a, alo, ahi, beta, g_b, blo, bhi, g_c, clo, chi);
 }
 
-double GA_Ddot(int g_a, int g_b) { return dot<double>("GA_Ddot", g_a, g_b, ElemType::Double, "C_DBL"); }
-int GA_Idot(int g_a, int g_b) { return dot<int>("GA_Idot", g_a, g_b, ElemType::Int, "C_INT"); }
-long GA_Ldot(int g_a, int g_b) { return dot<long>("GA_Ldot", g_a, g_b, ElemType::Long, "C_LONG"); }
-float GA_Fdot(int g_a, int g_b) { return dot<float>("GA_Fdot", g_a, g_b, ElemType::Float, "C_FLOAT"); }
-double NGA_Ddot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]) {
-  return ddot_patch<int>("NGA_Ddot_patch", g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);
-}
-double NGA_Ddot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b, int64_t blo[],
-                        int64_t bhi[]) {
-  return ddot_patch<int64_t>("NGA_Ddot_patch64", g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);
-}
+double GA_Ddot(int g_a, int g_b) { return dot<double>("GA_Ddot", g_a, g_b); }
+int GA_Idot(int g_a, int g_b) { return dot<int>("GA_Idot", g_a, g_b); }
+long GA_Ldot(int g_a, int g_b) { return dot<long>("GA_Ldot", g_a, g_b); }
+long long GA_Lldot(int g_a, int g_b) { return dot<long>("GA_Lldot", g_a, g_b); }
+float GA_Fdot(int g_a, int g_b) { return dot<float>("GA_Fdot", g_a, g_b); }
+SingleComplex GA_Cdot(int g_a, int g_b) { return dot<std::complex<float>>("GA_Cdot", g_a, g_b); }
+DoubleComplex GA_Zdot(int g_a, int g_b) { return dot<std::complex<double>>("GA_Zdot", g_a, g_b); }
 
-void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b, double beta, int g_c) {
-  dgemm("GA_Dgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
-void GA_Dgemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, int g_a, int g_b, double beta,
-                int g_c) {
-  dgemm("GA_Dgemm64", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c);
-}
+// NGA_<x>dot_patch and NGA_<x>dot_patch64 for element type T, returning GA's type R.
+#define ARMADA_GA_DOT_PATCH(x, T, R)                                                                          \
+  R NGA_##x##dot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]) {   \
+    return dot_patch<T, int>("NGA_" #x "dot_patch", g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);                  \
+  }                                                                                                           \
+  R NGA_##x##dot_patch64(int g_a, char t_a, int64_t alo[], int64_t ahi[], int g_b, char t_b, int64_t blo[],   \
+                         int64_t bhi[]) {                                                                     \
+    return dot_patch<T, int64_t>("NGA_" #x "dot_patch64", g_a, t_a, alo, ahi, g_b, t_b, blo, bhi);            \
+  }
+ARMADA_GA_DOT_PATCH(D, double, double)
+ARMADA_GA_DOT_PATCH(I, int, int)
+ARMADA_GA_DOT_PATCH(L, long, long)
+ARMADA_GA_DOT_PATCH(Ll, long, long long)
+ARMADA_GA_DOT_PATCH(F, float, float)
+ARMADA_GA_DOT_PATCH(C, std::complex<float>, SingleComplex)
+ARMADA_GA_DOT_PATCH(Z, std::complex<double>, DoubleComplex)
+#undef ARMADA_GA_DOT_PATCH
+
+// GA_<x>gemm and GA_<x>gemm64 for element type T with GA's scalar type S.
+#define ARMADA_GA_GEMM(x, T, S)                                                                                 \
+  void GA_##x##gemm(char ta, char tb, int m, int n, int k, S alpha, int g_a, int g_b, S beta, int g_c) {       \
+    gemm<T>("GA_" #x "gemm", ta, tb, m, n, k, &alpha, g_a, g_b, &beta, g_c);                                   \
+  }                                                                                                             \
+  void GA_##x##gemm64(char ta, char tb, int64_t m, int64_t n, int64_t k, S alpha, int g_a, int g_b, S beta,    \
+                      int g_c) {                                                                                \
+    gemm<T>("GA_" #x "gemm64", ta, tb, m, n, k, &alpha, g_a, g_b, &beta, g_c);                                 \
+  }
+ARMADA_GA_GEMM(D, double, double)
+ARMADA_GA_GEMM(S, float, float)
+ARMADA_GA_GEMM(C, std::complex<float>, SingleComplex)
+ARMADA_GA_GEMM(Z, std::complex<double>, DoubleComplex)
+#undef ARMADA_GA_GEMM
+
 void GA_Transpose(int g_a, int g_b) {
   guarded("GA_Transpose", [&] { linalg::detail::transpose(array("GA_Transpose", g_a), array("GA_Transpose", g_b)); });
 }

@@ -119,6 +119,13 @@ std::string type_name(int type) {
   return std::to_string(type);
 }
 
+void require_type(const char* function, const char* argument, int g, const Array& a, ElemType type,
+                  const char* ga_name) {
+  if (a.type() != type)
+    bad_argument(function, argument, std::to_string(g),
+                 "holds " + std::string(rma::to_string(a.type())) + ". " + function + " needs " + ga_name);
+}
+
 // ---- process groups ---------------------------------------------------------------------------
 
 rma::Group group(const char* function, int handle) {

@@ -59,6 +59,71 @@ void periodic(const char* function, Kind kind, int g_a, const I* lo, const I* hi
   });
 }
 
+// op "max" or "min"; index: the element's zero-based subscript (ties: the first in row-major
+// order).
+template <class I>
+void select_elem(const char* function, int g_a, const char* op, void* val, I* index) {
+  guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    const std::string o = op ? op : "";
+    if (o != "max" && o != "min")
+      bad_argument(function, "op", op ? "\"" + o + "\"" : "NULL", "must be \"max\" or \"min\"");
+    if (!val) bad_argument(function, "val", "NULL", "room for one element is required");
+    const Coord at = arrays::detail::select(a, arrays::full_lo(a), arrays::full_hi(a), o == "max", val);
+    if (index)
+      for (int d = 0; d < a.ndim(); ++d) index[d] = static_cast<I>(at[d]);
+  });
+}
+
+// The owners of [lo, hi]: their number; map gets each one's part (lo then hi, inclusive, ndim
+// entries each) and procs its process id in the array's group. Both need room for every owner;
+// either may be NULL (NGA_Locate_nnodes).
+template <class I>
+int locate_region(const char* function, int g_a, const I* lo, const I* hi, I* map, int* procs) {
+  return guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    const arrays::Patch p = patch(function, a, lo, hi);
+    const std::vector<arrays::Owner> owners = a.locate_region(p.lo, p.hi);
+    const int n = a.ndim();
+    for (std::size_t k = 0; k < owners.size(); ++k) {
+      if (procs) procs[k] = a.group().group_rank(owners[k].rank);
+      if (map)
+        for (int d = 0; d < n; ++d) {
+          map[k * 2 * n + d] = static_cast<I>(owners[k].patch.lo[d]);
+          map[k * 2 * n + n + d] = static_cast<I>(owners[k].patch.hi[d] - 1);
+        }
+    }
+    return static_cast<int>(owners.size());
+  });
+}
+
+/// The coordinates of process `proc` (of the array's group) in the array's process grid: block
+/// b of the distribution, numbered row-major over the grid, belongs to process b. -1 in every
+/// dimension for a process that owns no block.
+void proc_topology(const char* function, int g_a, int proc, int* coord) {
+  guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    world_rank_of(function, a, proc);
+    if (!coord) bad_argument(function, "coord", "NULL", "room for ndim coordinates is required");
+    const Coord grid = a.distribution().grid();
+    const bool owns = proc < a.distribution().block_count() && !a.distribution().block(proc).empty();
+    int rest = proc;
+    for (int d = a.ndim() - 1; d >= 0; --d) {
+      coord[d] = owns ? static_cast<int>(rest % grid[d]) : -1;
+      rest /= static_cast<int>(grid[d]);
+    }
+  });
+}
+
+void proc_grid(const char* function, int g_a, int* dims) {
+  guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    if (!dims) bad_argument(function, "dims", "NULL", "room for ndim entries is required");
+    const Coord grid = a.distribution().grid();
+    for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<int>(grid[d]);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -123,40 +188,31 @@ void NGA_Periodic_acc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t 
   periodic("NGA_Periodic_acc64", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
 }
 
-// op "max" or "min"; index: the element's zero-based subscript (ties: the first in row-major
-// order).
-void NGA_Select_elem(int g_a, char* op, void* val, int* index) {
-  guarded("NGA_Select_elem", [&] {
-    const Array& a = array("NGA_Select_elem", g_a);
-    const std::string o = op ? op : "";
-    if (o != "max" && o != "min")
-      bad_argument("NGA_Select_elem", "op", op ? "\"" + o + "\"" : "NULL", "must be \"max\" or \"min\"");
-    if (!val) bad_argument("NGA_Select_elem", "val", "NULL", "room for one element is required");
-    const Coord at = arrays::detail::select(a, arrays::full_lo(a), arrays::full_hi(a), o == "max", val);
-    if (index)
-      for (int d = 0; d < a.ndim(); ++d) index[d] = static_cast<int>(at[d]);
-  });
+void NGA_Select_elem(int g_a, char* op, void* val, int* index) { select_elem("NGA_Select_elem", g_a, op, val, index); }
+void NGA_Select_elem64(int g_a, char* op, void* val, int64_t* index) {
+  select_elem("NGA_Select_elem64", g_a, op, val, index);
 }
-
-// The owners of [lo, hi]: their number; map gets each one's part (lo then hi, inclusive, ndim
-// entries each) and procs its process id in the array's group. Both need room for every owner.
 int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]) {
-  return guarded("NGA_Locate_region", [&] {
-    const Array& a = array("NGA_Locate_region", g_a);
-    const arrays::Patch p = patch("NGA_Locate_region", a, lo, hi);
-    const std::vector<arrays::Owner> owners = a.locate_region(p.lo, p.hi);
-    const int n = a.ndim();
-    for (std::size_t k = 0; k < owners.size(); ++k) {
-      if (procs) procs[k] = a.group().group_rank(owners[k].rank);
-      if (map)
-        for (int d = 0; d < n; ++d) {
-          map[k * 2 * n + d] = static_cast<int>(owners[k].patch.lo[d]);
-          map[k * 2 * n + n + d] = static_cast<int>(owners[k].patch.hi[d] - 1);
-        }
-    }
-    return static_cast<int>(owners.size());
-  });
+  return locate_region("NGA_Locate_region", g_a, lo, hi, map, procs);
 }
+int NGA_Locate_region64(int g_a, int64_t lo[], int64_t hi[], int64_t map[], int procs[]) {
+  return locate_region("NGA_Locate_region64", g_a, lo, hi, map, procs);
+}
+int NGA_Locate_nnodes(int g_a, int lo[], int hi[]) {
+  return locate_region<int>("NGA_Locate_nnodes", g_a, lo, hi, nullptr, nullptr);
+}
+int NGA_Locate_nnodes64(int g_a, int64_t lo[], int64_t hi[]) {
+  return locate_region<int64_t>("NGA_Locate_nnodes64", g_a, lo, hi, nullptr, nullptr);
+}
+void NGA_Proc_topology(int g_a, int proc, int coord[]) { proc_topology("NGA_Proc_topology", g_a, proc, coord); }
+void GA_Get_proc_index(int g_a, int iproc, int subscript[]) {
+  proc_topology("GA_Get_proc_index", g_a, iproc, subscript);
+}
+void NGA_Get_proc_index(int g_a, int iproc, int subscript[]) {
+  proc_topology("NGA_Get_proc_index", g_a, iproc, subscript);
+}
+void GA_Get_proc_grid(int g_a, int dims[]) { proc_grid("GA_Get_proc_grid", g_a, dims); }
+void NGA_Get_proc_grid(int g_a, int dims[]) { proc_grid("NGA_Get_proc_grid", g_a, dims); }
 
 int GA_Has_ghosts(int g_a) {
   return guarded("GA_Has_ghosts", [&] {

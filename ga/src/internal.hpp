@@ -3,6 +3,7 @@
 // when its arguments are bad.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -63,6 +64,22 @@ void require_initialized(const char* function);
 /// The arrays element type of GA type `type` (C_INT, C_DBL, F_DBL, ...); bad_argument otherwise.
 ElemType elem_type(const char* function, int type);
 std::string type_name(int type);
+/// Throws bad_argument (naming `argument` = handle `g`) unless `a` holds `type` (GA: `ga_name`).
+void require_type(const char* function, const char* argument, int g, const Array& a, ElemType type,
+                  const char* ga_name);
+/// Calls f(T{}) with T the C++ element type of `type`.
+template <class F>
+decltype(auto) with_element(ElemType type, F&& f) {
+  switch (type) {
+    case ElemType::Int: return f(int{});
+    case ElemType::Long: return f(long{});
+    case ElemType::Float: return f(float{});
+    case ElemType::Double: return f(double{});
+    case ElemType::ComplexFloat: return f(std::complex<float>{});
+    case ElemType::ComplexDouble: break;
+  }
+  return f(std::complex<double>{});
+}
 
 /// GA's transpose flags of matrix products ('N', 'T', 'C', either case) as linalg's op.
 linalg::Op op_of(const char* function, const char* argument, char flag);

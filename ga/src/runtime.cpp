@@ -45,14 +45,34 @@ rma::ReduceOp reduce_op(const char* function, const char* op) {
   bad_argument(function, "op", "\"" + std::string(o) + "\"", "not one of +, *, max, min, absmax, absmin");
 }
 
+/// Reduces n elements of x over the group; a complex element is `parts` = 2 values of T, each
+/// reduced on its own (as GA's gop of C_SCPL and C_DCPL).
 template <class T>
-void gop(const char* function, int pgroup, T* x, int n, const char* op) {
+void gop(const char* function, int pgroup, T* x, int n, const char* op, int parts = 1) {
   guarded(function, [&] {
     require_init(function);
     const rma::ReduceOp r = reduce_op(function, op);
     if (n < 0) bad_argument(function, "n", std::to_string(n), "must be >= 0");
     if (n > 0 && !x) bad_argument(function, "x", "NULL", "a buffer of n elements is required");
-    rma::allreduce(std::span<T>(x, static_cast<std::size_t>(n)), r, group(function, pgroup));
+    rma::allreduce(std::span<T>(x, static_cast<std::size_t>(n) * static_cast<std::size_t>(parts)), r,
+                   group(function, pgroup));
+  });
+}
+
+/// GA_Gop: the gop of GA's C type `type`.
+void typed_gop(const char* function, int pgroup, int type, void* x, int n, const char* op) {
+  switch (type) {
+    case C_INT: return gop(function, pgroup, static_cast<int*>(x), n, op);
+    case C_LONG: return gop(function, pgroup, static_cast<long*>(x), n, op);
+    case C_LONGLONG: return gop(function, pgroup, static_cast<long long*>(x), n, op);
+    case C_FLOAT: return gop(function, pgroup, static_cast<float*>(x), n, op);
+    case C_DBL: return gop(function, pgroup, static_cast<double*>(x), n, op);
+    case C_SCPL: return gop(function, pgroup, static_cast<float*>(x), n, op, 2);
+    case C_DCPL: return gop(function, pgroup, static_cast<double*>(x), n, op, 2);
+  }
+  guarded(function, [&] {
+    bad_argument(function, "type", std::to_string(type),
+                 "not a C type GA_Gop reduces (C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL)");
   });
 }
 
@@ -172,6 +192,26 @@ int GA_Cluster_procid(int node, int loc_proc) {
   });
 }
 
+int GA_Cluster_proc_nodeid(int proc) {
+  return guarded("GA_Cluster_proc_nodeid", [&] {
+    if (proc < 0 || proc >= rma::size())
+      bad_argument("GA_Cluster_proc_nodeid", "proc", std::to_string(proc),
+                   "not a process (0 .. " + std::to_string(rma::size() - 1) + ")");
+    return rma::node_of(proc);
+  });
+}
+// GA's list of process ids (GA_Set_proclist's permutation, which Armada does not have: list[i] = i).
+void GA_List_nodeid(int* list, int nprocs) {
+  guarded("GA_List_nodeid", [&] {
+    if (nprocs < 0 || nprocs > rma::size())
+      bad_argument("GA_List_nodeid", "nprocs", std::to_string(nprocs),
+                   "must be in 0 .. the number of processes (" + std::to_string(rma::size()) + ")");
+    if (nprocs > 0 && !list) bad_argument("GA_List_nodeid", "list", "NULL", "room for nprocs ids is required");
+    for (int i = 0; i < nprocs; ++i) list[i] = i;
+  });
+}
+void NGA_List_nodeid(int* list, int nprocs) { GA_List_nodeid(list, nprocs); }
+
 // ---- process groups ---------------------------------------------------------------------------
 
 int GA_Pgroup_create(int* list, int count) {
@@ -234,6 +274,67 @@ void GA_Pgroup_lgop(int grp, long x[], int n, char* op) { gop("GA_Pgroup_lgop", 
 void GA_Pgroup_brdcst(int grp, void* buf, int lenbuf, int root) {
   brdcst("GA_Pgroup_brdcst", grp, buf, lenbuf, root);
 }
+
+void GA_Pgroup_llgop(int grp, long long x[], int n, char* op) { gop("GA_Pgroup_llgop", grp, x, n, op); }
+void GA_Pgroup_cgop(int grp, SingleComplex x[], int n, char* op) {
+  gop("GA_Pgroup_cgop", grp, reinterpret_cast<float*>(x), n, op, 2);
+}
+void GA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char* op) {
+  gop("GA_Pgroup_zgop", grp, reinterpret_cast<double*>(x), n, op, 2);
+}
+void NGA_Pgroup_llgop(int grp, long long x[], int n, char* op) { gop("NGA_Pgroup_llgop", grp, x, n, op); }
+void NGA_Pgroup_zgop(int grp, DoubleComplex x[], int n, char* op) {
+  gop("NGA_Pgroup_zgop", grp, reinterpret_cast<double*>(x), n, op, 2);
+}
+void GA_Llgop(long long x[], int n, char* op) { gop("GA_Llgop", default_pgroup(), x, n, op); }
+void GA_Cgop(SingleComplex x[], int n, char* op) {
+  gop("GA_Cgop", default_pgroup(), reinterpret_cast<float*>(x), n, op, 2);
+}
+void GA_Zgop(DoubleComplex x[], int n, char* op) {
+  gop("GA_Zgop", default_pgroup(), reinterpret_cast<double*>(x), n, op, 2);
+}
+void GA_Gop(int type, void* x, int n, char* op) { typed_gop("GA_Gop", default_pgroup(), type, x, n, op); }
+
+// The world rank of process `pid` of group `grp`.
+int GA_Pgroup_absolute_id(int grp, int pid) {
+  return guarded("GA_Pgroup_absolute_id", [&] {
+    const rma::Group g = group("GA_Pgroup_absolute_id", grp);
+    if (pid < 0 || pid >= g.size())
+      bad_argument("GA_Pgroup_absolute_id", "pid", std::to_string(pid),
+                   "not a process of the group (size " + std::to_string(g.size()) + ")");
+    return g.world_rank(pid);
+  });
+}
+// A new group of the same processes, in the same order. Collective over grp.
+int GA_Pgroup_duplicate(int grp) {
+  return guarded("GA_Pgroup_duplicate", [&] {
+    const rma::Group parent = group("GA_Pgroup_duplicate", grp);
+    if (!parent.is_member())
+      bad_argument("GA_Pgroup_duplicate", "p_handle", std::to_string(grp), "this process is not a member");
+    std::vector<int> all(static_cast<std::size_t>(parent.size()));
+    for (int r = 0; r < parent.size(); ++r) all[static_cast<std::size_t>(r)] = r;
+    return add_group(rma::Group::create(parent, all));
+  });
+}
+// The processes of grp that pass the same color form a group, in their order in grp (as
+// MPI_Comm_split with key 0); each process gets its own group's handle. Collective over grp.
+int GA_Pgroup_split_irreg(int grp, int color) {
+  return guarded("GA_Pgroup_split_irreg", [&] {
+    const rma::Group parent = group("GA_Pgroup_split_irreg", grp);
+    if (!parent.is_member())
+      bad_argument("GA_Pgroup_split_irreg", "grp_id", std::to_string(grp), "this process is not a member");
+    if (color < 0) bad_argument("GA_Pgroup_split_irreg", "color", std::to_string(color), "must be >= 0");
+    std::vector<int> colors(static_cast<std::size_t>(parent.size()));
+    MPI_Allgather(&color, 1, MPI_INT, colors.data(), 1, MPI_INT, parent.comm());
+    std::vector<int> mine;
+    for (int r = 0; r < parent.size(); ++r)
+      if (colors[static_cast<std::size_t>(r)] == color) mine.push_back(r);
+    return add_group(rma::Group::create(parent, mine));
+  });
+}
+int NGA_Pgroup_absolute_id(int grp, int pid) { return GA_Pgroup_absolute_id(grp, pid); }
+int NGA_Pgroup_duplicate(int grp) { return GA_Pgroup_duplicate(grp); }
+int NGA_Pgroup_split_irreg(int grp, int color) { return GA_Pgroup_split_irreg(grp, color); }
 
 void GA_Dgop(double x[], int n, char* op) { gop("GA_Dgop", default_pgroup(), x, n, op); }
 void GA_Fgop(float x[], int n, char* op) { gop("GA_Fgop", default_pgroup(), x, n, op); }

@@ -35,6 +35,21 @@ int main(int argc, char** argv) {
     GA_Error("the program gave up", 42);
   } else if (!strcmp(which, "ma")) {
     MA_pop_stack(77);
+  } else if (!strcmp(which, "diag")) {
+    int five[1] = {5};
+    const int v = NGA_Create(C_DBL, 1, five, "short", NULL);
+    GA_Set_diagonal(g, v);
+  } else if (!strcmp(which, "scale")) {
+    GA_Scale_rows(g, g);
+  } else if (!strcmp(which, "gop")) {
+    double x = 1;
+    GA_Gop(4242, &x, 1, "+");
+  } else if (!strcmp(which, "zdot")) {
+    GA_Zdot(g, g);
+  } else if (!strcmp(which, "split")) {
+    GA_Pgroup_split_irreg(GA_Pgroup_get_world(), -1);
+  } else if (!strcmp(which, "norm")) {
+    GA_Norm1(g, NULL);
   }
   fprintf(stderr, "errors: case '%s' returned\n", which);
   GA_Destroy(g);

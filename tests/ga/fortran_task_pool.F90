@@ -12,6 +12,7 @@ program fortran_task_pool
   integer :: me, np, g_a, g_b, g_c, g_d, counter, nb, task, ib, jb, ilo, ihi, jlo, jhi, mine
   integer :: ha, ia, hb, ib_, i, j, failures, done
   double precision :: a(n, k), b(k, n), ref(n, n), got(n, n), diff
+  character(80) :: summary
   logical :: ok
 
   call mpi_init(ierr)
@@ -78,15 +79,8 @@ program fortran_task_pool
   end if
 
   ok = ga_destroy(counter) .and. ga_destroy(g_d) .and. ga_destroy(g_c) .and. ga_destroy(g_b) .and. ga_destroy(g_a)
-  call ga_igop(2, failures, 1, '+')
-  if (me == 0) then
-    if (failures == 0) print '(a, i0, a, i0, a)', 'fortran_task_pool: passed (', nb * nb, ' tasks on ', np, &
-                                                  ' ranks)'
-    if (failures /= 0) print '(a, i0, a)', 'fortran_task_pool: ', failures, ' check(s) failed'
-  end if
-  call ga_terminate()
-  call mpi_finalize(ierr)
-  if (failures /= 0) stop 1
+  write (summary, '(a, i0, a, i0, a)') ' (', nb * nb, ' tasks on ', np, ' ranks)'
+  call check_finish('fortran_task_pool', failures, trim(summary))
 
 contains
 

@@ -2,6 +2,11 @@
 // read and written by one call.
 #pragma once
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "ga.h"
@@ -31,6 +36,29 @@ inline void put_whole(int g, int m, int n, double (*f)(int, int)) {
     NGA_Put(g, lo, hi, v.data(), ld);
   }
   GA_Sync();
+}
+
+/// What `print` writes to standard output (GA's printing goes to stdout on process 0), captured
+/// through a temporary file.
+template <class F>
+std::string capture_stdout(F&& print) {
+  std::fflush(stdout);
+  char path[] = "/tmp/armada_ga_printXXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return "(mkstemp failed)";
+  const int saved = dup(1);
+  dup2(fd, 1);
+  print();
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  std::FILE* in = fdopen(fd, "r");
+  std::rewind(in);
+  std::string text;
+  for (int ch; (ch = std::fgetc(in)) != EOF;) text += static_cast<char>(ch);
+  std::fclose(in);
+  std::remove(path);
+  return text;
 }
 
 }  // namespace ga_test

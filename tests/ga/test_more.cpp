@@ -334,25 +334,11 @@ TEST(GaPrint, PrintsTheArray) {
   const int g = NGA_Create(C_INT, 2, dims, name("shown"), nullptr);
   int seven = 7;
   GA_Fill(g, &seven);
-  // GA_Print's text goes to stdout on process 0; capture it through a temporary file.
-  std::fflush(stdout);
-  char path[] = "/tmp/armada_ga_printXXXXXX";
-  const int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  const int saved = dup(1);
-  dup2(fd, 1);
-  GA_Print(g);
-  GA_Print_distribution(g);
-  GA_Summarize(0);
-  std::fflush(stdout);
-  dup2(saved, 1);
-  close(saved);
-  std::FILE* in = fdopen(fd, "r");
-  std::rewind(in);
-  std::string text;
-  for (int ch; (ch = std::fgetc(in)) != EOF;) text += static_cast<char>(ch);
-  std::fclose(in);
-  std::remove(path);
+  const std::string text = ga_test::capture_stdout([&] {
+    GA_Print(g);
+    GA_Print_distribution(g);
+    GA_Summarize(0);
+  });
   if (GA_Nodeid() == 0) {
     EXPECT_NE(text.find("shown"), std::string::npos) << text;
     EXPECT_NE(text.find('7'), std::string::npos) << text;

@@ -1,0 +1,30 @@
+! What the GA-style Fortran test programs share (linked into each): a failed check, counted and
+! reported by the rank that found it; and the end of a program: every rank learns the total,
+! rank 0 prints "<name>: passed<summary>" or the number of failed checks, GA and MPI stop, and
+! the exit status is 1 if any check failed on any rank.
+subroutine check_fail(failures, what)
+  implicit none
+#include "mafdecls.fh"
+#include "global.fh"
+  integer, intent(inout) :: failures
+  character(*), intent(in) :: what
+  failures = failures + 1
+  if (failures < 20) print *, 'rank', ga_nodeid(), ': check failed: ', what
+end subroutine check_fail
+
+subroutine check_finish(name, failures, summary)
+  implicit none
+#include "mafdecls.fh"
+#include "global.fh"
+  character(*), intent(in) :: name, summary
+  integer, intent(inout) :: failures
+  integer(4) :: ierr
+  call ga_igop(2, failures, 1, '+')
+  if (ga_nodeid() == 0) then
+    if (failures == 0) print '(a, a, a)', name, ': passed', summary
+    if (failures /= 0) print '(a, a, i0, a)', name, ': ', failures, ' check(s) failed'
+  end if
+  call ga_terminate()
+  call mpi_finalize(ierr)
+  if (failures /= 0) stop 1
+end subroutine check_finish

@@ -86,6 +86,13 @@ void reserve(const std::string& file, std::size_t bytes, const char* op) {
     fail_os(op, file, "cannot get its " + std::to_string(bytes) + " bytes on disk", error);
 }
 
+void release_cached_pages(const std::string& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;  // no file to replace (the first save), or one we may not read
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+}
+
 std::string temporary_name(const std::string& file) { return file + ".armada-tmp"; }
 
 void commit(const std::string& temporary, const std::string& file, const char* op) {

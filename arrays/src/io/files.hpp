@@ -40,6 +40,14 @@ void check_free_space(const std::string& file, std::size_t bytes, const char* op
 /// file size limit); a file system that cannot preallocate is not an error.
 void reserve(const std::string& file, std::size_t bytes, const char* op);
 
+/// Drops the cached pages of `file` (the file a save is about to replace) from the page cache,
+/// if it exists: its clean pages go back to the kernel before the new file needs as many. On a
+/// virtual machine a page the guest already used costs little to reuse, while a page it never
+/// touched costs a host fault: a save that writes 1 GiB beside the 1 GiB it replaces ran at a
+/// fifth of the speed of one finding freed pages (docs/io.md). Only clean pages go (a saved
+/// file was synced), so nothing is written and nothing is lost; errors are ignored.
+void release_cached_pages(const std::string& file);
+
 /// The name a file is written under before it is complete ("<file>.armada-tmp").
 std::string temporary_name(const std::string& file);
 

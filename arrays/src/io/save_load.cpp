@@ -346,7 +346,10 @@ void write_file(const char* op, const std::string& file, const std::string& temp
     write_index_attribute(f, kAttrFormat, {kFormat}, op);
   }, group);
   rma::agree(op, [&] {
-    if (group.rank() == 0) reserve(temporary, file_bytes(arrays), op);
+    if (group.rank() == 0) {
+      release_cached_pages(file);  // the pages of the file being replaced serve the new one
+      reserve(temporary, file_bytes(arrays), op);
+    }
   }, group);
   std::vector<Hid> datasets(arrays.size());
   for (std::size_t i = 0; i < arrays.size(); ++i)

@@ -64,10 +64,13 @@ for t in shm server mpi-rma rdma; do
     fail "transport $t is neither measured nor reported as not available"
 done
 grep -q '"transport":"shm","node_size":0,"ranks":2,"mpi":"' "$dir/armada-bench.json" || fail "the run configuration is not recorded with the results"
-# The plots the run drew, and the JSON read back and drawn again.
-n=$(ls "$dir"/*.png 2>/dev/null | wc -l)
+# The plots the run drew (those its gnuplot script names: the output directory may still hold
+# plots of an earlier run under other names), and the JSON read back and drawn again.
+plots=$(sed -n 's/^set output "\(.*\)"$/\1/p' "$dir/armada-bench.gp")
+n=$(printf '%s\n' "$plots" | grep -c .)
 [ "$n" -ge 8 ] || fail "only $n PNG plots"
-for png in "$dir"/*.png; do
+for png in $plots; do
+  case $png in /*) ;; *) png="$dir/$png" ;; esac
   [ "$(head -c 4 "$png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "$png is not a PNG file"
 done
 # One set of plots per measured pass, each with that pass's own baselines.

@@ -247,14 +247,16 @@ arrays::Patch patch(const char* function, const Array& a, const I* lo, const I* 
   if (!lo) bad_argument(function, lo_name, "NULL", "an index tuple is required");
   if (!hi) bad_argument(function, hi_name, "NULL", "an index tuple is required");
   const Coord& dims = a.dims();
+  // The texts are built only on the failing path: this check runs on every patch operation
+  // and NGA_Read_inc (formatting "[d]" on every call made read_inc ~20 % slower).
+  const auto at = [](int d) { return "[" + std::to_string(d) + "]"; };
   for (int d = 0; d < n; ++d) {
-    const std::string at = "[" + std::to_string(d) + "]";
     if (lo[d] < 0 || lo[d] >= dims[d])
-      bad_argument(function, lo_name + at, std::to_string(lo[d]),
+      bad_argument(function, lo_name + at(d), std::to_string(lo[d]),
                    "outside the array (dims " + tuple_text(n, dims.data()) + ", indices from 0)");
     if (hi[d] < lo[d] || hi[d] >= dims[d])
-      bad_argument(function, hi_name + at, std::to_string(hi[d]),
-                   "must be in " + std::string(lo_name) + at + " .. dims" + at + "-1 = " + std::to_string(lo[d]) +
+      bad_argument(function, hi_name + at(d), std::to_string(hi[d]),
+                   "must be in " + std::string(lo_name) + at(d) + " .. dims" + at(d) + "-1 = " + std::to_string(lo[d]) +
                        " .. " + std::to_string(dims[d] - 1) + " (GA's patches are inclusive)");
   }
   return arrays::Patch{coord(n, lo), upper(n, hi)};

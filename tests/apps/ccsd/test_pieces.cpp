@@ -304,7 +304,7 @@ TEST(Options, BadInputIsRefusedWithTheOptionAndValue) {
   EXPECT_NE(parse_error({"--occ", "x4", "--virt", "8", "--tile", "2", "--irreps", "1"}).find("--occ: 'x4' is not an integer"),
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--schedule", "guided"})
-                .find("--schedule: unknown value 'guided' (choose from dynamic, static, locality)"),
+                .find("--schedule: unknown value 'guided' (choose from dynamic, static, locality, tce)"),
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--bogus"}).find("unknown option '--bogus'"),
             std::string::npos);
@@ -314,9 +314,24 @@ TEST(Options, BadInputIsRefusedWithTheOptionAndValue) {
   EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--impl", "ga"}, false)
                 .find("built without Global Arrays"),
             std::string::npos);
+  EXPECT_NE(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "1", "--impl", "armada,ga-tce"}, false)
+                .find("names ga-tce, but this armada-ccsd was built without Global Arrays"),
+            std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--occ", "5"}).find("--occ given twice"), std::string::npos);
   EXPECT_NE(parse_error({"--occ"}).find("--occ needs a value"), std::string::npos);
   EXPECT_EQ(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "4", "--impl", "armada,ga,dgemm", "--check"}), "");
+}
+
+// ga-tce runs the TCE schedule whatever --schedule says; the others run the one chosen.
+TEST(Options, GaTceAlwaysRunsTheTceSchedule) {
+  const char* argv[] = {"armada-ccsd", "--schedule", "locality", "--impl", "armada,ga-tce"};
+  const Options o = parse_options(5, argv, true);
+  ASSERT_EQ(o.impls.size(), 2u);
+  EXPECT_EQ(o.impls[1], Impl::ga_tce);
+  EXPECT_EQ(schedule_of(o.impls[0], o.schedule), Schedule::locality);
+  EXPECT_EQ(schedule_of(o.impls[1], o.schedule), Schedule::tce);
+  EXPECT_STREQ(to_string(Impl::ga_tce), "ga-tce");
+  EXPECT_STREQ(to_string(Schedule::tce), "tce");
 }
 
 // Options not given take the documented case o = 24, v = 96, tile 16, 4 irreps; without --tile a

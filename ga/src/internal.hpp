@@ -68,18 +68,7 @@ std::string type_name(int type);
 void require_type(const char* function, const char* argument, int g, const Array& a, ElemType type,
                   const char* ga_name);
 /// Calls f(T{}) with T the C++ element type of `type`.
-template <class F>
-decltype(auto) with_element(ElemType type, F&& f) {
-  switch (type) {
-    case ElemType::Int: return f(int{});
-    case ElemType::Long: return f(long{});
-    case ElemType::Float: return f(float{});
-    case ElemType::Double: return f(double{});
-    case ElemType::ComplexFloat: return f(std::complex<float>{});
-    case ElemType::ComplexDouble: break;
-  }
-  return f(std::complex<double>{});
-}
+using arrays::with_element_type;
 
 /// GA's transpose flags of matrix products ('N', 'T', 'C', either case) as linalg's op.
 linalg::Op op_of(const char* function, const char* argument, char flag);

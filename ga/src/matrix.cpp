@@ -48,7 +48,7 @@ void update_owned(Array& a, F&& f) {
   a.sync_group();
   if (!a.owned().empty()) {
     const arrays::LocalView<void> view = a.access();
-    with_element(a.type(), [&](auto zero) { f(zero, view); });
+    with_element_type(a.type(), [&](auto zero) { f(zero, view); });
     a.release_update();
   }
   a.sync_group();

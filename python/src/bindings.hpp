@@ -104,18 +104,7 @@ ElemType elem_type_of(py::handle dtype_like, const char* op, const char* argumen
 std::string dtype_name(ElemType type);
 
 /// Calls f(T{}) with T the C++ type of `type`.
-template <class F>
-decltype(auto) with_type(ElemType type, F&& f) {
-  switch (type) {
-    case ElemType::Int: return f(int{});
-    case ElemType::Long: return f(long{});
-    case ElemType::Float: return f(float{});
-    case ElemType::Double: return f(double{});
-    case ElemType::ComplexFloat: return f(std::complex<float>{});
-    case ElemType::ComplexDouble: break;
-  }
-  return f(std::complex<double>{});
-}
+using arrays::with_element_type;
 
 // ---- argument conversion ----------------------------------------------------------------------
 /// The numpy module (imported once, kept for the life of the process: never released after the

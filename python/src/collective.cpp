@@ -133,7 +133,7 @@ double norm(Array& a, py::handle ord) {
   if (kind == 2) return arrays::norm_infinity(a);
   a.sync_group();
   arrays::LocalView<void> view = a.access();
-  double sum = with_type(a.type(), [&](auto tag) { return local_sum_of_squares<decltype(tag)>(view); });
+  double sum = with_element_type(a.type(), [&](auto tag) { return local_sum_of_squares<decltype(tag)>(view); });
   a.release();
   MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, a.group().comm());
   return std::sqrt(sum);

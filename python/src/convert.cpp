@@ -152,7 +152,7 @@ constexpr TypeEntry type_table[] = {
 }  // namespace
 
 py::dtype dtype_of(ElemType type) {
-  return with_type(type, [](auto tag) { return py::dtype::of<decltype(tag)>(); });
+  return with_element_type(type, [](auto tag) { return py::dtype::of<decltype(tag)>(); });
 }
 
 std::string dtype_name(ElemType type) {

@@ -39,6 +39,21 @@ concept Element = std::is_same_v<T, int> || std::is_same_v<T, long> || std::is_s
 template <Element T>
 constexpr ElemType type_of() { return rma::acc_type_of<T>(); }
 
+/// The way back from a runtime type: calls f(T{}) with T the element type `type` names, for the
+/// layers whose callers pass the type as a value (the C, GA and Python faces).
+template <class F>
+decltype(auto) with_element_type(ElemType type, F&& f) {
+  switch (type) {
+    case ElemType::Int: return f(int{});
+    case ElemType::Long: return f(long{});
+    case ElemType::Float: return f(float{});
+    case ElemType::Double: return f(double{});
+    case ElemType::ComplexFloat: return f(std::complex<float>{});
+    case ElemType::ComplexDouble: break;
+  }
+  return f(std::complex<double>{});
+}
+
 /// Size in bytes of one element of `type`, and its name ("double", "complex<float>", ...).
 using rma::size_of;
 using rma::to_string;

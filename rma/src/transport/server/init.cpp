@@ -2,6 +2,7 @@
 // segment and diagnostic hooks. The operations are in server_transport.cpp (origin side) and
 // node_server.cpp (the node's helper thread).
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -28,10 +29,12 @@ constexpr SettingRow kSettings[] = {
              "microseconds (requests come in bursts; a sleeping server adds its wake-up time to the "
              "next one). It yields the core to any other thread that wants it meanwhile. 0: back off at once."},
      .min = 0, .max = 10000000, .store = field<&ServerSettings::awake_us>},
-    {.doc = {"ARMADA_SERVER_BUFFERS", "int", "4",
+    {.doc = {"ARMADA_SERVER_BUFFERS", "int", "0",
              "Request buffers a node server posts per client; also the most requests a rank has in "
-             "flight to one server (flow control)."},
-     .min = 1, .max = 1024, .store = field<&ServerSettings::buffers>},
+             "flight to one server (flow control). 0: by the job's size, 1024 / ranks between 4 and 32 "
+             "(32 up to 32 ranks: a halo exchange's gets to another host all in flight; 4 from 256 "
+             "ranks: a server's buffers and posted receives stay bounded)."},
+     .min = 0, .max = 1024, .store = field<&ServerSettings::buffers>},
     {.doc = {"ARMADA_SERVER_INLINE", "int", "4096", "Payload bytes sent inside the request message; larger payloads follow in chunks."},
      .min = 0, .max = 1 << 20, .store = field<&ServerSettings::inline_bytes>},
     {.doc = {"ARMADA_SERVER_CHUNK", "int", "262144", "Pipeline chunk (bytes) of large server transfers: packing overlaps sending."},
@@ -71,11 +74,17 @@ long resident_kb() {
 // Every rank gets the origin side; each node's first rank also runs the node server thread.
 // Needs MPI_THREAD_MULTIPLE (the server thread and the application both call MPI; the core
 // applied below_thread_multiple otherwise).
+// ARMADA_SERVER_BUFFERS=0: the credits by the job's size. Every server posts this many 4 KiB
+// buffers (the inline size) per client and polls them all, so at most ~1024 per server; few
+// clients get many (MG across two hosts: 4 credits 1.9 s, 32 credits 0.9 s, docs/cluster.md).
+int buffers_for(int ranks) { return std::clamp(1024 / std::max(ranks, 1), 4, 32); }
+
 std::unique_ptr<Transport> start_server(const TransportContext& c) {
   ServerMap map;
   map.node_of = c.topology.node_of;
   for (const auto& members : c.topology.members) map.leader_of_node.push_back(members.front());
   ServerSettings settings = c.settings_as<ServerSettings>();
+  if (settings.buffers == 0) settings.buffers = buffers_for(c.size);
   map.cluster = settings.cluster;
   map.host_of = c.topology.host_of;
   MPI_Comm comm = MPI_COMM_NULL;

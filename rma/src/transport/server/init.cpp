@@ -71,14 +71,14 @@ long resident_kb() {
   return kb;
 }
 
-// Every rank gets the origin side; each node's first rank also runs the node server thread.
-// Needs MPI_THREAD_MULTIPLE (the server thread and the application both call MPI; the core
-// applied below_thread_multiple otherwise).
 // ARMADA_SERVER_BUFFERS=0: the credits by the job's size. Every server posts this many 4 KiB
 // buffers (the inline size) per client and polls them all, so at most ~1024 per server; few
 // clients get many (MG across two hosts: 4 credits 1.9 s, 32 credits 0.9 s, docs/cluster.md).
 int buffers_for(int ranks) { return std::clamp(1024 / std::max(ranks, 1), 4, 32); }
 
+// Every rank gets the origin side; each node's first rank also runs the node server thread.
+// Needs MPI_THREAD_MULTIPLE (the server thread and the application both call MPI; the core
+// applied below_thread_multiple otherwise).
 std::unique_ptr<Transport> start_server(const TransportContext& c) {
   ServerMap map;
   map.node_of = c.topology.node_of;

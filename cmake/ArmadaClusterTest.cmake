@@ -36,6 +36,7 @@ set(_cluster_mpi-rma-without-osc-ucx_ENV ARMADA_TRANSPORT=mpi-rma)
 function(armada_add_cluster_test target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;HOSTS;RANKS_PER_HOST;TIMEOUT;PROGRAM;EXPECT_FAILURE;EXPECT_OUTPUT"
                         "TRANSPORTS;ENV;ARGS;LABELS;SCRIPT_ARGS")
+  armada_flatten_labels(arg_LABELS)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_add_cluster_test(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()

@@ -72,9 +72,20 @@ if(ARMADA_SANITIZE MATCHES "thread")
   list(APPEND _armada_vendor_env "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp history_size=7")
 endif()
 
+# A LABELS list as words: cmake_parse_arguments(PARSE_ARGV) keeps a quoted "apps;mg" as one
+# element (its semicolons escaped), which ctest would show as a single label "apps;mg".
+function(armada_flatten_labels var)
+  set(words "")
+  foreach(w IN LISTS ${var})
+    list(APPEND words ${w})
+  endforeach()
+  set(${var} "${words}" PARENT_SCOPE)
+endfunction()
+
 function(armada_add_mpi_test target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "EXPECT_TIMEOUT" "NAME;TIMEOUT;EXPECT_FAILURE;EXPECT_OUTPUT;EXPECT_EXIT;PROGRAM"
                         "RANKS;ENV;ARGS;LABELS")
+  armada_flatten_labels(arg_LABELS)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_add_mpi_test(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -210,6 +221,7 @@ set(ARMADA_LAYER_CONFIGS shm server.vnode1 server.vnode2 server-msg.vnode1 mpirm
 # RANKS, when given, restricts every configuration to those of its counts that are listed.
 function(armada_add_transport_tests target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT;PROGRAM" "LABELS;ARGS;ENV;CONFIGS;RANKS")
+  armada_flatten_labels(arg_LABELS)
   if(NOT arg_NAME)
     set(arg_NAME ${target})
   endif()

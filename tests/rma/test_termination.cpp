@@ -7,10 +7,14 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "transport/rdma/termination.hpp"
 
@@ -100,3 +104,53 @@ TEST_F(Termination, NoSignalIsLostWhileDeferralsComeAndGo) {
 }
 
 }  // namespace
+
+// The SysV segments process `pid` created that still exist (marked for removal or not).
+std::vector<int> segments_of(pid_t pid) {
+  std::vector<int> ids;
+  shm_info info{};
+  const int last = shmctl(0, SHM_INFO, reinterpret_cast<shmid_ds*>(&info));
+  for (int index = 0; index <= last; ++index) {
+    shmid_ds ds{};
+    const int id = shmctl(index, SHM_STAT, &ds);
+    if (id >= 0 && ds.shm_cpid == pid) ids.push_back(id);
+  }
+  return ids;
+}
+
+// tests/rma/termination_churn.cpp: the SysV pattern UCX follows, in a deferral, without pause,
+// in a thread that never takes the signal, so that SIGTERM (default action: the process ends) is
+// handled by another thread. The process must never end between shmget and IPC_RMID, also when
+// the handler saw no deferral live and a new one began while the process was on its way out.
+pid_t start_sysv_churn() {
+  const pid_t child = fork();
+  if (child != 0) return child;
+  execl(ARMADA_TERMINATION_CHURN, ARMADA_TERMINATION_CHURN, static_cast<char*>(nullptr));
+  _exit(4);
+}
+
+TEST(TerminationOfTheProcess, ASignalThatEndsTheProcessNeverLandsInsideADeferral) {
+  constexpr int kTries = 200;
+  for (int t = 0; t < kTries; ++t) {
+    const pid_t child = start_sysv_churn();
+    ASSERT_GT(child, 0);
+    std::this_thread::sleep_for(std::chrono::microseconds(500 + 37 * (t % 50)));
+    kill(child, SIGTERM);
+    int status = 0;
+    pid_t ended = 0;
+    for (int waited_ms = 0; (ended = waitpid(child, &status, WNOHANG)) == 0 && waited_ms < 10000; ++waited_ms)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (ended == 0) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      FAIL() << "try " << t << ": the process did not end within 10 s of SIGTERM (the signal was never acted on)";
+    }
+    ASSERT_EQ(ended, child);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
+        << "try " << t << ": status " << status << " (exit 3: shmget failed, 4: exec of " << ARMADA_TERMINATION_CHURN << " failed)";
+    const std::vector<int> left = segments_of(child);
+    for (const int id : left) shmctl(id, IPC_RMID, nullptr);
+    ASSERT_TRUE(left.empty()) << "try " << t << " of " << kTries
+                              << ": the process ended inside a deferral and left its SysV segment";
+  }
+}

@@ -1,6 +1,7 @@
 #include "transport/rdma/termination.hpp"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <mutex>
@@ -13,12 +14,17 @@ constexpr int kSignals[] = {SIGTERM, SIGINT, SIGHUP};
 constexpr int kCount = sizeof kSignals / sizeof kSignals[0];
 
 struct sigaction g_previous[kCount];
-// One word, so that noting a signal and ending the last deferral cannot interleave (a handler in
-// another thread that saw a deferral live must not note its signal after that deferral ended
-// and looked for one: the signal would be lost and the launcher's SIGKILL, a second later, could
-// land inside the window). Bits 0-7: the signal noted (0: none); above: live deferrals.
-constexpr unsigned kDepthUnit = 1u << 8;
-constexpr unsigned kSignalMask = kDepthUnit - 1;
+// One word, so that noting a signal, ending the last deferral and the process setting out to end
+// cannot interleave. A handler in another thread that saw a deferral live must not note its
+// signal after that deferral ended and looked for one (the signal would be lost and the
+// launcher's SIGKILL, a second later, could land inside the window); and once a handler has seen
+// no deferral live and lets the process end, no thread may open a new one (it could create a
+// segment in the microseconds the kernel takes to end every thread). Bits 0-7: the signal noted
+// (0: none); bit 8: ending (the process is on its way out: new deferrals wait for the end);
+// above: live deferrals.
+constexpr unsigned kSignalMask = 0xffu;
+constexpr unsigned kEnding = 1u << 8;
+constexpr unsigned kDepthUnit = 1u << 9;
 std::atomic<unsigned> g_state{0};
 
 int index_of(int signo) {
@@ -27,27 +33,43 @@ int index_of(int signo) {
   return -1;
 }
 
+// Whether the program's disposition for `signo` ends the process (the default action).
+bool ends_the_process(int signo) {
+  const struct sigaction& before = g_previous[index_of(signo)];
+  return !(before.sa_flags & SA_SIGINFO) && before.sa_handler == SIG_DFL;
+}
+
 // Acts on `signo` as the program would have without us (async-signal-safe).
 void forward(int signo, siginfo_t* info, void* context) {
-  const int i = index_of(signo);
-  const struct sigaction& before = g_previous[i];
+  const struct sigaction& before = g_previous[index_of(signo)];
   if (before.sa_flags & SA_SIGINFO) {
     before.sa_sigaction(signo, info, context);
   } else if (before.sa_handler == SIG_DFL) {
-    sigaction(signo, &before, nullptr);  // the default action: the process ends at raise()
-    raise(signo);
+    // The default action: the process ends. Sent to the process, not this thread: a thread ending
+    // a deferral may block the signal, another thread takes it.
+    sigaction(signo, &before, nullptr);
+    kill(getpid(), signo);
   } else if (before.sa_handler != SIG_IGN) {
     before.sa_handler(signo);
   }
 }
 
+// The state once `signo` is acted on with no deferral live: ending if that ends the process.
+unsigned acted_on(unsigned state, int signo) { return ends_the_process(signo) ? state | kEnding : state; }
+
 void on_signal(int signo, siginfo_t* info, void* context) {
   unsigned state = g_state.load(std::memory_order_acquire);
-  while (state >= kDepthUnit) {  // a deferral is live: note the signal (the first one noted wins)
-    const unsigned noted = (state & kSignalMask) ? state : state | static_cast<unsigned>(signo);
-    if (g_state.compare_exchange_weak(state, noted, std::memory_order_acq_rel)) return;
+  for (;;) {
+    if (state & kEnding) return;  // the process is already ending
+    // A deferral is live: note the signal (the first one noted wins); otherwise act on it.
+    const bool live = state >= kDepthUnit;
+    const unsigned next = live ? ((state & kSignalMask) ? state : state | static_cast<unsigned>(signo))
+                               : acted_on(state, signo);
+    if (g_state.compare_exchange_weak(state, next, std::memory_order_acq_rel)) {
+      if (!live) forward(signo, info, context);
+      return;
+    }
   }
-  forward(signo, info, context);
 }
 
 void install_once() {
@@ -69,7 +91,14 @@ void install_once() {
 
 TerminationDeferred::TerminationDeferred() {
   install_once();
-  g_state.fetch_add(kDepthUnit, std::memory_order_acq_rel);
+  unsigned state = g_state.load(std::memory_order_acquire);
+  for (;;) {
+    while (state & kEnding) {  // another thread is ending the process: this one waits for the end
+      pause();
+      state = g_state.load(std::memory_order_acquire);
+    }
+    if (g_state.compare_exchange_weak(state, state + kDepthUnit, std::memory_order_acq_rel)) return;
+  }
 }
 
 TerminationDeferred::~TerminationDeferred() {
@@ -77,9 +106,10 @@ TerminationDeferred::~TerminationDeferred() {
   unsigned next = 0;
   do {  // the last deferral to end takes the noted signal with it, in the same step
     next = state - kDepthUnit;
-    if (next < kDepthUnit) next = 0;
+    if (next < kDepthUnit && (next & kSignalMask)) next = acted_on(0, static_cast<int>(next & kSignalMask));
   } while (!g_state.compare_exchange_weak(state, next, std::memory_order_acq_rel));
-  if (next == 0 && (state & kSignalMask)) forward(static_cast<int>(state & kSignalMask), nullptr, nullptr);
+  const unsigned noted = state & kSignalMask;
+  if (next < kDepthUnit && noted) forward(static_cast<int>(noted), nullptr, nullptr);
 }
 
 }  // namespace armada::rma::detail::rdma

@@ -13,7 +13,9 @@ namespace armada::rma::detail::rdma {
 
 /// While one exists (in any thread), SIGTERM, SIGINT and SIGHUP are noted instead of acted on;
 /// the last one to end delivers what was noted. The handler is installed on first use and
-/// forwards at once, to the program's previous disposition, outside such calls.
+/// forwards at once, to the program's previous disposition, outside such calls. Once a signal
+/// whose disposition ends the process is acted on, no new deferral begins: its thread waits for
+/// the end (another thread could otherwise create a segment while the kernel ends the process).
 class TerminationDeferred {
  public:
   TerminationDeferred();

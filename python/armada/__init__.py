@@ -6,6 +6,7 @@
     a[10:20, :] = 1.0                              # one-sided put from any rank
     armada.sync()
     block = a[0:10, 0:10]                          # one-sided get: a NumPy array
+    armada.save("run.h5", [a])                     # HDF5, collective (docs/io.md)
 """
 
 import atexit as _atexit
@@ -22,6 +23,7 @@ from mpi4py import MPI as _MPI  # noqa: E402  (after the settings above)
 from ._core import (  # noqa: E402
     ArgumentError,
     BoundsError,
+    DatasetInfo,
     DTypeError,
     Error,
     GlobalArray,
@@ -31,11 +33,19 @@ from ._core import (  # noqa: E402
     SparseMatrix,
     StateError,
     add,
+    checkpoint,
     copy,
     dot,
+    io_available,
+    latest_checkpoint,
+    list_datasets,
+    load,
+    load_patch,
     multiply,
     nodes,
     rank,
+    restart,
+    save,
     size,
     sync,
     transport_choice,
@@ -45,6 +55,8 @@ from . import linalg  # noqa: E402,F401
 __all__ = [
     "init", "finalize", "initialized", "comm", "rank", "size", "nodes", "sync", "transport_choice",
     "GlobalArray", "Group", "Request", "SparseMatrix", "add", "copy", "dot", "multiply", "linalg",
+    "io_available", "save", "load", "load_patch", "list_datasets", "DatasetInfo", "checkpoint", "restart",
+    "latest_checkpoint",
     "Error", "ArgumentError", "BoundsError", "DTypeError", "StateError", "LinAlgError",
 ]
 

@@ -121,6 +121,17 @@ Coord coord_of(py::handle value, const char* op, const char* argument);
 std::string tuple_str(const Coord& c);
 py::tuple to_tuple(const Coord& c);
 
+// ---- distributions ----------------------------------------------------------------------------
+/// The `group` argument: None (the world) or an armada.Group; TypeError naming `op` otherwise.
+std::optional<rma::Group> optional_group(const char* op, py::handle group);
+/// The keyword arguments that choose an array's distribution (GlobalArray.create, armada.load).
+struct DistributionArgs {
+  py::handle chunks, ghosts, name, grid, block_starts;
+};
+/// Converts `args` (None: left as in `o`) into `o`; an integer `ghosts` is that width in each of
+/// `ndims` dimensions.
+void distribution_options(const char* op, const DistributionArgs& args, int ndims, arrays::ArrayOptions& o);
+
 // ---- the Python objects -----------------------------------------------------------------------
 /// Array and the NumPy side of it. Registered as armada.GlobalArray (array.cpp).
 void bind_array(py::module_& m);
@@ -130,6 +141,8 @@ void bind_collectives(py::module_& m, py::class_<Array>& cls);
 void bind_sparse(py::module_& m);
 /// armada._core.linalg (linalg.cpp).
 void bind_linalg(py::module_& m);
+/// HDF5 I/O: save, load, load_patch, list_datasets, checkpoint, restart (io.cpp).
+void bind_io(py::module_& m);
 
 /// Checks that `a` is live and returns it (armada.StateError for a destroyed array).
 Array& live(Array& a, const char* op);

@@ -14,41 +14,44 @@
 
 namespace armada::python {
 
+std::optional<rma::Group> optional_group(const char* op, py::handle group) {
+  if (group.is_none()) return std::nullopt;
+  if (!py::isinstance<rma::Group>(group)) fail(ErrorKind::type, op, "group", repr_of(group), "must be an armada.Group or None");
+  return group.cast<rma::Group>();
+}
+
+void distribution_options(const char* op, const DistributionArgs& args, int ndims, arrays::ArrayOptions& o) {
+  if (!args.chunks.is_none()) o.chunk = coord_of(args.chunks, op, "chunks");
+  if (!args.grid.is_none()) o.grid = coord_of(args.grid, op, "grid");
+  if (!args.ghosts.is_none()) {
+    o.ghosts = coord_of(args.ghosts, op, "ghosts");
+    if (PyIndex_Check(args.ghosts.ptr())) o.ghosts = Coord::filled(ndims, o.ghosts[0]);  // one width for all
+  }
+  if (!args.name.is_none()) {
+    if (!py::isinstance<py::str>(args.name)) fail(ErrorKind::type, op, "name", repr_of(args.name), "must be a string");
+    o.name = args.name.cast<std::string>();
+  }
+  if (!args.block_starts.is_none())
+    for (py::handle starts : py::iter(args.block_starts))
+      o.block_starts.push_back(coord_of(starts, op, "block_starts").to_vector());
+}
+
 namespace {
 
 namespace detail = arrays::detail;
-
-std::optional<rma::Group> optional_group(py::handle group) {
-  if (group.is_none()) return std::nullopt;
-  if (!py::isinstance<rma::Group>(group))
-    fail(ErrorKind::type, "GlobalArray.create", "group", repr_of(group), "must be an armada.Group or None");
-  return group.cast<rma::Group>();
-}
 
 Array create(py::handle shape, py::handle dtype, py::handle chunks, py::handle ghosts, py::handle group,
              py::handle name, py::handle grid, py::handle block_starts) {
   constexpr const char* op = "GlobalArray.create";
   require_runtime(op);
-  const std::optional<rma::Group> g = optional_group(group);
   ElemType type{};
   Coord dims;
   arrays::ArrayOptions o;
-  o.group = g;
-  agreed(op, g ? *g : rma::Group::world(), [&] {
+  o.group = optional_group(op, group);
+  agreed(op, o.group ? *o.group : rma::Group::world(), [&] {
     dims = coord_of(shape, op, "shape");
     type = elem_type_of(dtype, op, "dtype");
-    if (!chunks.is_none()) o.chunk = coord_of(chunks, op, "chunks");
-    if (!grid.is_none()) o.grid = coord_of(grid, op, "grid");
-    if (!ghosts.is_none()) {
-      o.ghosts = coord_of(ghosts, op, "ghosts");
-      if (PyIndex_Check(ghosts.ptr())) o.ghosts = Coord::filled(dims.size(), o.ghosts[0]);  // one width for all
-    }
-    if (!name.is_none()) {
-      if (!py::isinstance<py::str>(name)) fail(ErrorKind::type, op, "name", repr_of(name), "must be a string");
-      o.name = name.cast<std::string>();
-    }
-    if (!block_starts.is_none())
-      for (py::handle starts : py::iter(block_starts)) o.block_starts.push_back(coord_of(starts, op, "block_starts").to_vector());
+    distribution_options(op, {chunks, ghosts, name, grid, block_starts}, dims.size(), o);
   });
   py::gil_scoped_release unlocked;
   return Array::create(type, dims, o);

@@ -63,4 +63,5 @@ PYBIND11_MODULE(_core, m) {
   bind_array(m);
   bind_sparse(m);
   bind_linalg(m);
+  bind_io(m);
 }

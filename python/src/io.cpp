@@ -28,6 +28,16 @@ std::string path_of(py::handle file, const char* op, const char* argument = "fil
   return text.cast<std::string>();
 }
 
+// What every call starts with: the runtime is up and its file (or prefix) is a path.
+struct IoCall {
+  IoCall(const char* op_, py::handle file, const char* argument = "file") : op(op_) {
+    require_runtime(op);
+    path = path_of(file, op, argument);
+  }
+  const char* op;
+  std::string path;
+};
+
 std::string name_of(py::handle name, const char* op, const char* argument) {
   if (!py::isinstance<py::str>(name)) fail(ErrorKind::type, op, argument, repr_of(name), "must be a str");
   return name.cast<std::string>();
@@ -205,20 +215,16 @@ void bind_io(py::module_& m) {
   bind_dataset_info(m);
   m.def("io_available", &arrays::io_available, "True if Armada was built with parallel HDF5.");
   m.def("save", [](py::handle file, py::handle arrays) {
-    constexpr const char* op = "armada.save";
-    require_runtime(op);
-    const std::string path = path_of(file, op);
-    const std::vector<Array> list = arrays_of(arrays, op);
-    unlocked([&] { arrays::save(path, list); });
+    const IoCall c("armada.save", file);
+    const std::vector<Array> list = arrays_of(arrays, c.op);
+    unlocked([&] { arrays::save(c.path, list); });
   }, py::arg("file"), py::arg("arrays"),
         "Writes the arrays (one GlobalArray or a sequence; one group) to HDF5 file `file`, one dataset per array "
         "named after it, replacing the file once the new one is complete. Collective over the arrays' group.");
   m.def("list_datasets", [](py::handle file, py::handle group) {
-    constexpr const char* op = "armada.list_datasets";
-    require_runtime(op);
-    const std::string path = path_of(file, op);
-    const rma::Group g = group_or_world(op, group);
-    return unlocked([&] { return arrays::list(path, g); });
+    const IoCall c("armada.list_datasets", file);
+    const rma::Group g = group_or_world(c.op, group);
+    return unlocked([&] { return arrays::list(c.path, g); });
   }, py::arg("file"), py::arg("group") = py::none(),
         "The array datasets of `file` (DatasetInfo: name, dtype, shape, ghosts, block_starts, ...). Collective over "
         "`group` (default: every rank).");
@@ -242,29 +248,23 @@ void bind_io(py::module_& m) {
         "Patch [lo, hi) of dataset `dataset` as a new GlobalArray of shape hi - lo (or into `into`). Instead of lo "
         "and hi, an index of slices and integers: load_patch(f, 'u', numpy.s_[10:20, :]). Collective.");
   m.def("checkpoint", [](py::handle prefix, long step, py::handle arrays, int keep) {
-    constexpr const char* op = "armada.checkpoint";
-    require_runtime(op);
-    const std::string path = path_of(prefix, op, "prefix");
-    const std::vector<Array> list = arrays_of(arrays, op);
-    unlocked([&] { arrays::checkpoint(path, step, list, keep); });
+    const IoCall c("armada.checkpoint", prefix, "prefix");
+    const std::vector<Array> list = arrays_of(arrays, c.op);
+    unlocked([&] { arrays::checkpoint(c.path, step, list, keep); });
   }, py::arg("prefix"), py::arg("step"), py::arg("arrays"), py::arg("keep") = 2,
         "Writes checkpoint `step` of the arrays as '<prefix>.<step>.h5', complete or absent, then removes older "
         "checkpoints but the keep - 1 newest. Collective over the arrays' group.");
   m.def("restart", [](py::handle prefix, py::handle arrays) {
-    constexpr const char* op = "armada.restart";
-    require_runtime(op);
-    const std::string path = path_of(prefix, op, "prefix");
-    std::vector<Array> list = arrays_of(arrays, op);
-    return step_or_none(unlocked([&] { return arrays::restart(path, list); }));
+    const IoCall c("armada.restart", prefix, "prefix");
+    std::vector<Array> list = arrays_of(arrays, c.op);
+    return step_or_none(unlocked([&] { return arrays::restart(c.path, list); }));
   }, py::arg("prefix"), py::arg("arrays"),
         "Loads the arrays from the newest complete checkpoint of `prefix` (datasets named after them) and returns "
         "its step, or returns None (arrays untouched) when there is none. Collective over the arrays' group.");
   m.def("latest_checkpoint", [](py::handle prefix, py::handle group) {
-    constexpr const char* op = "armada.latest_checkpoint";
-    require_runtime(op);
-    const std::string path = path_of(prefix, op, "prefix");
-    const rma::Group g = group_or_world(op, group);
-    return step_or_none(unlocked([&] { return arrays::latest_checkpoint(path, g); }));
+    const IoCall c("armada.latest_checkpoint", prefix, "prefix");
+    const rma::Group g = group_or_world(c.op, group);
+    return step_or_none(unlocked([&] { return arrays::latest_checkpoint(c.path, g); }));
   }, py::arg("prefix"), py::arg("group") = py::none(),
         "The step of the newest complete checkpoint of `prefix`, or None. Collective over `group`.");
 }

@@ -56,6 +56,15 @@ def values(shape, dtype, seed=1):
     return data.astype(dtype)
 
 
+def make(shape, dtype, data, **options):
+    """A new array (GlobalArray.create's options) holding `data`, written by rank 0; collective."""
+    a = armada.GlobalArray.create(shape, dtype, **options)
+    if armada.rank() == 0:
+        a[...] = data
+    armada.sync()
+    return a
+
+
 def tolerance(dtype):
     return {"rtol": 1e-4, "atol": 1e-4} if np.dtype(dtype) in (np.float32, np.complex64) else {"rtol": 1e-10, "atol": 1e-10}
 

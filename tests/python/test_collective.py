@@ -4,15 +4,7 @@ import numpy as np
 import pytest
 
 import armada
-from conftest import DTYPES, assert_close, values
-
-
-def make(shape, dtype, data, **options):
-    a = armada.GlobalArray.create(shape, dtype, **options)
-    if armada.rank() == 0:
-        a[...] = data
-    armada.sync()
-    return a
+from conftest import DTYPES, assert_close, make, values
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

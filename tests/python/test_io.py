@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import armada
-from conftest import DTYPES, values
+from conftest import DTYPES, make, values
 
 IO_BUILT = os.environ.get("ARMADA_TEST_IO_BUILT", "ON") == "ON"
 H5PY_PYTHON = os.environ.get("ARMADA_TEST_H5PY_PYTHON", "")
@@ -32,14 +32,6 @@ def shared_dir():
     armada.sync()
     if armada.rank() == 0:
         shutil.rmtree(path, ignore_errors=True)
-
-
-def make(shape, dtype, data, **options):
-    a = armada.GlobalArray.create(shape, dtype, **options)
-    if armada.rank() == 0:
-        a[...] = data
-    armada.sync()
-    return a
 
 
 def test_io_available_matches_the_build():

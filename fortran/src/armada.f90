@@ -1215,12 +1215,22 @@ contains
   end function
 
   ! Writes arrays gs (one group, distinct names) to `file`, one dataset each. Collective.
-  subroutine armada_save(file, gs, stat, errmsg)
+  ! in_place = .true.: a file holding exactly these datasets is rewritten where it lies (faster;
+  ! not all-or-nothing: see docs/io.md).
+  subroutine armada_save(file, gs, stat, errmsg, in_place)
     character(len=*), intent(in) :: file
     integer, intent(in) :: gs(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_save(cstr(file), size(gs), int(gs, c_int))), stat, errmsg)
+    logical, intent(in), optional :: in_place
+    logical :: rewrite
+    rewrite = .false.
+    if (present(in_place)) rewrite = in_place
+    if (rewrite) then
+      call finish(ga(armada_ga_save_in_place(cstr(file), size(gs), int(gs, c_int))), stat, errmsg, 'armada_save')
+    else
+      call finish(ga(armada_ga_save(cstr(file), size(gs), int(gs, c_int))), stat, errmsg, 'armada_save')
+    end if
   end subroutine
 
   ! A new array g holding dataset `name` of `file` (regular distribution on `group`, default the

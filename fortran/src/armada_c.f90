@@ -818,6 +818,12 @@ module armada_c
       integer(c_int), value :: n
       integer(c_int), intent(in) :: handles(*)
     end function
+    integer(c_int) function armada_ga_save_in_place(file, n, handles) bind(C)
+      import
+      character(kind=c_char), intent(in) :: file(*)
+      integer(c_int), value :: n
+      integer(c_int), intent(in) :: handles(*)
+    end function
     integer(c_int) function armada_ga_load(file, name, group, handle) bind(C)
       import
       character(kind=c_char), intent(in) :: file(*), name(*)

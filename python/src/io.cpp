@@ -214,13 +214,15 @@ void bind_dataset_info(py::module_& m) {
 void bind_io(py::module_& m) {
   bind_dataset_info(m);
   m.def("io_available", &arrays::io_available, "True if Armada was built with parallel HDF5.");
-  m.def("save", [](py::handle file, py::handle arrays) {
+  m.def("save", [](py::handle file, py::handle arrays, bool in_place) {
     const IoCall c("armada.save", file);
     const std::vector<Array> list = arrays_of(arrays, c.op);
-    unlocked([&] { arrays::save(c.path, list); });
-  }, py::arg("file"), py::arg("arrays"),
+    unlocked([&] { arrays::save(c.path, list, in_place ? arrays::SaveMode::in_place : arrays::SaveMode::replace); });
+  }, py::arg("file"), py::arg("arrays"), py::kw_only(), py::arg("in_place") = false,
         "Writes the arrays (one GlobalArray or a sequence; one group) to HDF5 file `file`, one dataset per array "
-        "named after it, replacing the file once the new one is complete. Collective over the arrays' group.");
+        "named after it, replacing the file once the new one is complete; with in_place=True a file holding "
+        "exactly these datasets is rewritten where it lies (faster, not all-or-nothing). Collective over the "
+        "arrays' group.");
   m.def("list_datasets", [](py::handle file, py::handle group) {
     const IoCall c("armada.list_datasets", file);
     const rma::Group g = group_or_world(c.op, group);

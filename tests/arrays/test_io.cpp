@@ -4,6 +4,8 @@
 // the code under test.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -167,6 +169,97 @@ TEST(Io, SaveReplacesAFileWhole) {
   EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"r.h5"}) << "a temporary file was left behind";
   a.destroy();
   b.destroy();
+}
+
+// The inode of `file` (0 if it does not exist): rewritten in place it stays, replaced it changes.
+ino_t inode_of(const std::string& file) {
+  struct stat st{};
+  return ::stat(file.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+TEST(Io, SaveInPlaceRewritesAFileHoldingTheSameDatasets) {
+  SharedDir dir;
+  const std::string file = dir / "p.h5";
+  ArrayOptions o;
+  o.name = "x";
+  o.ghosts = {1, 0};
+  auto x = GlobalArray<double>::create({30, 7}, o);
+  o.name = "k";
+  o.ghosts = {};
+  auto k = GlobalArray<int>::create({5}, o);
+  fill_io(x, 1);
+  fill_io(k, 2);
+  save(file, {x, k}, SaveMode::in_place);  // no file yet: written as a new one
+  const ino_t first = rma::rank() == 0 ? inode_of(file) : 0;
+  // Another distribution of the same dims and types: the data and the attributes are rewritten.
+  ArrayOptions other;
+  other.name = "x";
+  other.block_starts = {rma::size() > 1 ? std::vector<Index>{0, 4} : std::vector<Index>{0}, {0}};
+  auto x2 = GlobalArray<double>::create({30, 7}, other);
+  fill_io(x2, 5);
+  fill_io(k, 6);
+  save(file, {x2, k}, SaveMode::in_place);
+  if (rma::rank() == 0) {
+    EXPECT_NE(first, 0u);
+    EXPECT_EQ(inode_of(file), first) << "the file was replaced, not rewritten in place";
+    EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"p.h5"});
+  }
+  const auto infos = list(file);
+  ASSERT_EQ(infos.size(), 2u);
+  EXPECT_EQ(infos[1].name, "x");
+  EXPECT_EQ(infos[1].ghosts, Coord({0, 0})) << "the attributes of the earlier save stayed";
+  EXPECT_EQ(infos[1].block_starts, other.block_starts);
+  auto back = load_as<double>(file, "x");
+  expect_io_values(back, {30, 7}, {0, 0}, 5);
+  auto kb = load_as<int>(file, "k");
+  expect_io_values(kb, {5}, {0}, 6);
+  // The C API's form.
+  fill_io(k, 8);
+  const int handles[] = {x2.id(), k.id()};
+  EXPECT_EQ(armada_ga_save_in_place(file.c_str(), 2, handles), ARMADA_GA_OK) << armada_ga_error_message();
+  load(file, "k", kb);
+  expect_io_values(kb, {5}, {0}, 8);
+  if (rma::rank() == 0) {
+    EXPECT_EQ(inode_of(file), first);
+  }
+  rma::barrier();
+  for (Array a : std::initializer_list<Array>{x, k, x2, back, kb}) a.destroy();
+}
+
+TEST(Io, SaveInPlaceReplacesAFileThatDoesNotSuit) {
+  SharedDir dir;
+  const std::string file = dir / "q.h5";
+  ArrayOptions o;
+  o.name = "x";
+  auto x = GlobalArray<float>::create({12, 3}, o);
+  o.name = "y";
+  auto y = GlobalArray<float>::create({4}, o);
+  fill_io(x, 1);
+  fill_io(y, 2);
+  save(file, {x, y});
+  auto replaced = [&](const std::vector<Array>& arrays, const char* why) {
+    const ino_t before = rma::rank() == 0 ? inode_of(file) : 0;
+    save(file, std::span<const Array>(arrays), SaveMode::in_place);
+    if (rma::rank() == 0) {
+      EXPECT_NE(inode_of(file), before) << why;
+    }
+    rma::barrier();
+  };
+  replaced({x}, "a dataset fewer");
+  o.name = "x";
+  auto wider = GlobalArray<float>::create({12, 4}, o);
+  fill_io(wider, 3);
+  replaced({wider}, "other dims");
+  auto as_double = GlobalArray<double>::create({12, 4}, o);
+  fill_io(as_double, 4);
+  replaced({as_double}, "another type");
+  if (rma::rank() == 0) std::ofstream(file) << "not HDF5";
+  rma::barrier();
+  replaced({as_double}, "not an HDF5 file");
+  auto back = load_as<double>(file, "x");
+  expect_io_values(back, {12, 4}, {0, 0}, 4);
+  EXPECT_EQ(list(file).size(), 1u);
+  for (Array a : std::initializer_list<Array>{x, y, wider, as_double, back}) a.destroy();
 }
 
 TEST(Io, CheckpointAndRestart) {

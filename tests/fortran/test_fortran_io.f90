@@ -89,6 +89,12 @@ contains
     call armada_load_patch(trim(file), 'field', [2, 3], [4, 5], c, stat=stat)
     call check(stat == 0, 'armada_load_patch')
     call expect_values(c, [1, 1], [3, 3], [2, 3], 0.0d0, 'armada_load_patch: values')
+    ! Rewritten in place (the file holds exactly 'field'): the new values are read back.
+    call fill(a, 50.0d0)
+    call armada_save(trim(file), [a], stat=stat, in_place=.true.)
+    call check(stat == 0, 'armada_save in_place')
+    call armada_load_into(trim(file), 'field', b, stat=stat)
+    call expect_values(b, [1, 1], [n1, n2], [1, 1], 50.0d0, 'armada_save in_place: values')
     call armada_destroy(a)
     call armada_destroy(b)
     call armada_destroy(c)

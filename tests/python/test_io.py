@@ -150,6 +150,27 @@ def test_save_and_load_on_a_group(shared_dir):
 
 
 @needs_io
+def test_save_in_place_rewrites_a_file_of_the_same_datasets(shared_dir):
+    file = shared_dir / "in_place.h5"
+    with armada.GlobalArray.create((6, 5), np.float64, name="u") as u:
+        u.fill(1.0)
+        armada.save(file, u)
+        before = os.stat(file).st_ino if armada.rank() == 0 else None
+        u.fill(2.0)
+        armada.save(file, [u], in_place=True)
+        if armada.rank() == 0:
+            assert os.stat(file).st_ino == before, "replaced, not rewritten in place"
+        np.testing.assert_array_equal(armada.load(file, "u")[...], np.full((6, 5), 2.0))
+        armada.sync()
+        with armada.GlobalArray.create((6, 5), np.float32, name="u") as other:   # another dtype: replaced
+            armada.save(file, other, in_place=True)
+            if armada.rank() == 0:
+                assert os.stat(file).st_ino != before
+            assert armada.list_datasets(file)[0].dtype == np.float32
+            armada.sync()
+
+
+@needs_io
 def test_checkpoint_restart_and_latest(shared_dir):
     prefix = shared_dir / "ckpt" / "state"
     if armada.rank() == 0:

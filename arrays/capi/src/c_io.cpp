@@ -59,6 +59,14 @@ int armada_ga_save(const char* file, int n, const int handles[]) {
   });
 }
 
+int armada_ga_save_in_place(const char* file, int n, const int handles[]) {
+  const char* const fn = __func__;
+  return capi::guard(fn, [&] {
+    need(file, fn, "file");
+    arrays::save(file, arrays_of(fn, n, handles), arrays::SaveMode::in_place);
+  });
+}
+
 int armada_ga_load(const char* file, const char* name, int group, int* handle) {
   const char* const fn = __func__;
   return capi::guard(fn, [&] {

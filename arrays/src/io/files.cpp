@@ -95,13 +95,17 @@ void release_cached_pages(const std::string& file) {
 
 std::string temporary_name(const std::string& file) { return file + ".armada-tmp"; }
 
-void commit(const std::string& temporary, const std::string& file, const char* op) {
-  const int fd = ::open(temporary.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail_os(op, temporary, "cannot be reopened to sync it", errno);
+void make_durable(const std::string& file, const char* op) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail_os(op, file, "cannot be reopened to sync it", errno);
   const int synced = ::fsync(fd);
   const int sync_error = errno;
   ::close(fd);
-  if (synced != 0) fail_os(op, temporary, "cannot be synced to disk", sync_error);
+  if (synced != 0) fail_os(op, file, "cannot be synced to disk", sync_error);
+}
+
+void commit(const std::string& temporary, const std::string& file, const char* op) {
+  make_durable(temporary, op);
   if (::rename(temporary.c_str(), file.c_str()) != 0) fail_os(op, file, "cannot be replaced by " + temporary, errno);
   const int dir = ::open(directory_of(file).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {

@@ -51,6 +51,9 @@ void release_cached_pages(const std::string& file);
 /// The name a file is written under before it is complete ("<file>.armada-tmp").
 std::string temporary_name(const std::string& file);
 
+/// Makes `file`'s data durable (fsync).
+void make_durable(const std::string& file, const char* op);
+
 /// Makes `temporary` durable (fsync), renames it to `file` (atomically replacing it) and makes the
 /// rename durable (fsync of the directory).
 void commit(const std::string& temporary, const std::string& file, const char* op);

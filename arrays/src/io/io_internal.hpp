@@ -38,8 +38,9 @@ void check_matches(const char* op, const DatasetInfo& info, const std::string& f
 void read_datasets(const char* op, const std::string& file, const std::vector<std::string>& names,
                    const std::vector<Coord>& offsets, const std::vector<const Array::Impl*>& into);
 
-/// Writes `arrays` (checked) to `file` under its temporary name, then renames it. Collective.
+/// Writes `arrays` (checked) to `file` under its temporary name, then renames it; or, with
+/// SaveMode::in_place and a file that suits, into the file itself. Collective.
 void save_set(const char* op, const std::string& file, std::span<const Array> arrays,
-              const std::vector<const Array::Impl*>& impls);
+              const std::vector<const Array::Impl*>& impls, SaveMode mode = SaveMode::replace);
 
 }  // namespace armada::arrays::io

@@ -5,6 +5,9 @@
 // handles opened so far are closed by all members alike while the errors unwind. What only
 // needs one process (file checks, locks, reading a file's metadata, renaming) is done by group
 // rank 0 for the group, before the collective open.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <set>
@@ -34,6 +37,8 @@ constexpr const char* kAttrGhosts = "armada_ghosts";
 constexpr const char* kAttrGrid = "armada_grid";
 constexpr const char* kAttrStarts = "armada_block_starts";
 constexpr const char* kAttrGroupSize = "armada_group_size";
+constexpr const char* kDatasetAttributes[] = {kAttrVersion, kAttrType,  kAttrDims,     kAttrGhosts,
+                                              kAttrGrid,    kAttrStarts, kAttrGroupSize};
 constexpr Index kFormat = 1;
 
 // ---- broadcasting what rank 0 found --------------------------------------------------------------
@@ -257,16 +262,12 @@ void* block_buffer(const Array::Impl& a) {
   return a.my_base ? a.my_base : nothing;
 }
 
-// Creates the dataset of `a` with its attributes (collective).
-Hid create_dataset(const char* op, hid_t f, const std::string& where, const Array::Impl& a) {
+// Writes the attributes of dataset `d` that describe `a` (docs/io.md, "File format"); those of
+// an earlier save of the dataset are replaced (collective).
+void write_dataset_attributes(const char* op, hid_t d, const Array::Impl& a) {
+  for (const char* name : kDatasetAttributes)
+    if (has_attribute(d, name)) check(H5Adelete(d, name), op, std::string("replacing attribute '") + name + "'");
   const int n = a.ndim();
-  hsize_t dims[max_ndim];
-  for (int k = 0; k < n; ++k) dims[k] = static_cast<hsize_t>(a.dist.dims()[k]);
-  Hid space = checked(H5Screate_simple(n, dims, nullptr), op, "creating the shape of " + where);
-  Hid type = memory_type(a.type);
-  Hid dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), op, "creating " + where);
-  check(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), op, "creating " + where);  // every element is written
-  Hid d = checked(H5Dcreate2(f, a.name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), op, "creating " + where);
   std::vector<Index> grid, starts;
   for (int k = 0; k < n; ++k) {
     const auto& b = a.dist.bounds(k);
@@ -280,6 +281,19 @@ Hid create_dataset(const char* op, hid_t f, const std::string& where, const Arra
   write_index_attribute(d, kAttrGrid, grid, op);
   write_index_attribute(d, kAttrStarts, starts, op);
   write_index_attribute(d, kAttrGroupSize, {a.group.size()}, op);
+}
+
+// Creates the dataset of `a` with its attributes (collective).
+Hid create_dataset(const char* op, hid_t f, const std::string& where, const Array::Impl& a) {
+  const int n = a.ndim();
+  hsize_t dims[max_ndim];
+  for (int k = 0; k < n; ++k) dims[k] = static_cast<hsize_t>(a.dist.dims()[k]);
+  Hid space = checked(H5Screate_simple(n, dims, nullptr), op, "creating the shape of " + where);
+  Hid type = memory_type(a.type);
+  Hid dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), op, "creating " + where);
+  check(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), op, "creating " + where);  // every element is written
+  Hid d = checked(H5Dcreate2(f, a.name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), op, "creating " + where);
+  write_dataset_attributes(op, d, a);
   return d;
 }
 
@@ -364,6 +378,71 @@ void write_file(const char* op, const std::string& file, const std::string& temp
   }, group);
 }
 
+// True if `file` can take `arrays` in place: an HDF5 file of Armada's format whose datasets are
+// exactly the arrays' (names, element types, dimensions) with contiguous storage allocated in
+// full, so that rewriting them allocates nothing. Read by group rank 0 (which holds the file's
+// exclusive lock: HDF5's own locking is off for this open); any doubt answers false.
+bool rewritable(const std::string& file, const std::vector<const Array::Impl*>& arrays) {
+  if (::access(file.c_str(), R_OK | W_OK) != 0 || H5Fis_hdf5(file.c_str()) <= 0) return false;
+  try {
+    Hid fapl = file_access(MPI_COMM_NULL, "arrays::save", false);
+    if (H5Pset_file_locking(fapl, false, true) < 0) return false;
+    Hid f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl));
+    if (f.get() < 0 || !has_attribute(f, kAttrFormat)) return false;
+    std::vector<std::string> names;
+    if (H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &names) < 0) return false;
+    if (names.size() != arrays.size()) return false;
+    for (const Array::Impl* a : arrays) {
+      if (std::find(names.begin(), names.end(), a->name) == names.end()) return false;
+      Hid d(H5Dopen2(f, a->name.c_str(), H5P_DEFAULT));
+      if (d.get() < 0) return false;
+      Hid type(H5Dget_type(d)), want = memory_type(a->type), space(H5Dget_space(d)), dcpl(H5Dget_create_plist(d));
+      if (H5Tequal(type, want) <= 0 || H5Pget_layout(dcpl) != H5D_CONTIGUOUS) return false;
+      const int n = a->ndim();
+      hsize_t dims[H5S_MAX_RANK];
+      if (H5Sget_simple_extent_ndims(space) != n || H5Sget_simple_extent_dims(space, dims, nullptr) != n) return false;
+      for (int k = 0; k < n; ++k)
+        if (dims[k] != static_cast<hsize_t>(a->dist.dims()[k])) return false;
+      if (H5Dget_storage_size(d) != static_cast<hsize_t>(a->dist.dims().product()) * a->esize) return false;
+    }
+    return true;
+  } catch (const rma::Error&) {
+    return false;
+  }
+}
+
+// Writes `arrays` into the datasets of the same names of `file` (rewritable() said it can), then
+// rank 0 syncs it. The collective transfers and the attributes are write_file's.
+void rewrite_file(const char* op, const std::string& file, const std::vector<const Array::Impl*>& arrays) {
+  const rma::Group& group = arrays.front()->group;
+  const std::string in = " of file '" + file + "' (in place)";
+  Hid fapl, f;
+  rma::agree(op, [&] {
+    fapl = file_access(group.comm(), op, false);
+    check(H5Pset_file_locking(fapl, false, true), op, "opening file '" + file + "'");  // rank 0 holds its lock
+    f = checked(H5Fopen(file.c_str(), H5F_ACC_RDWR, fapl), op, "opening file '" + file + "'");
+    if (has_attribute(f, kAttrVersion)) check(H5Adelete(f, kAttrVersion), op, "replacing the version" + in);
+    write_string_attribute(f, kAttrVersion, ARMADA_VERSION_STRING, op);
+  }, group);
+  for (const Array::Impl* a : arrays) {
+    const std::string where = "dataset '" + a->name + "'" + in;
+    Hid d;
+    rma::agree(op, [&] {
+      d = checked(H5Dopen2(f, a->name.c_str(), H5P_DEFAULT), op, "opening " + where);
+      write_dataset_attributes(op, d, *a);
+    }, group);
+    rma::agree(op, [&] { write_blocks(op, d, where, *a); }, group);
+    rma::agree(op, [&] { check(d.close(), op, "closing " + where); }, group);
+  }
+  rma::agree(op, [&] {
+    check(H5Fflush(f, H5F_SCOPE_GLOBAL), op, "flushing file '" + file + "'");
+    check(f.close(), op, "closing file '" + file + "'");
+  }, group);
+  rma::agree(op, [&] {
+    if (group.rank() == 0) make_durable(file, op);
+  }, group);
+}
+
 }  // namespace
 
 std::vector<const Array::Impl*> checked_set(const char* op, std::span<const Array> arrays, bool unique_names) {
@@ -399,7 +478,7 @@ std::vector<const Array::Impl*> checked_set(const char* op, std::span<const Arra
 }
 
 void save_set(const char* op, const std::string& file, std::span<const Array> all,
-              const std::vector<const Array::Impl*>& arrays) {
+              const std::vector<const Array::Impl*>& arrays, SaveMode mode) {
   const rma::Group& group = arrays.front()->group;
   check_same_everywhere(op, "file", file, group);
   // Every update issued before the call is in place before a block is written.
@@ -408,14 +487,19 @@ void save_set(const char* op, const std::string& file, std::span<const Array> al
   const std::string temporary = temporary_name(file);
   std::optional<FileLock> lock, writing;
   QuietErrors quiet;
+  char in_place = 0;  // rank 0 decides for the group
   try {
     rma::agree(op, [&] {
       if (group.rank() != 0) return;
       if (file.empty()) throw rma::InvalidArgument(op, "file", "''", "a file name is needed");
       lock.emplace(file, FileLock::Mode::replace, op);
+      in_place = mode == SaveMode::in_place && rewritable(file, arrays);
+      if (in_place) return;
       check_free_space(file, bytes, op);
       writing.emplace(temporary, FileLock::Mode::create, op);  // two saves of one file never share it
     }, group);
+    rma::broadcast(&in_place, 1, 0, group);
+    if (in_place) return rewrite_file(op, file, arrays);
     write_file(op, file, temporary, arrays);
     rma::agree(op, [&] {
       if (group.rank() == 0) commit(temporary, file, op);
@@ -429,9 +513,9 @@ void save_set(const char* op, const std::string& file, std::span<const Array> al
 }  // namespace io
 
 // ---- public API ------------------------------------------------------------------------------------
-void save(const std::string& file, std::span<const Array> arrays) {
+void save(const std::string& file, std::span<const Array> arrays, SaveMode mode) {
   constexpr const char* op = "arrays::save";
-  io::save_set(op, file, arrays, io::checked_set(op, arrays, true));
+  io::save_set(op, file, arrays, io::checked_set(op, arrays, true), mode);
 }
 
 std::vector<DatasetInfo> list(const std::string& file, const rma::Group& group) {

@@ -12,7 +12,7 @@ namespace {
 }  // namespace
 
 bool io_available() noexcept { return false; }
-void save(const std::string&, std::span<const Array>) { unavailable("arrays::save"); }
+void save(const std::string&, std::span<const Array>, SaveMode) { unavailable("arrays::save"); }
 std::vector<DatasetInfo> list(const std::string&, const rma::Group&) { unavailable("arrays::list"); }
 Array load(const std::string&, const std::string&, const ArrayOptions&) { unavailable("arrays::load"); }
 void load(const std::string&, const std::string&, Array&) { unavailable("arrays::load"); }

@@ -35,11 +35,24 @@ namespace armada::arrays {
 /// rma::Unsupported).
 bool io_available() noexcept;
 
+/// How save writes over an existing file.
+enum class SaveMode {
+  /// A new file beside the old one, renamed over it once complete: the old file stays intact
+  /// until the new one replaces it (the default).
+  replace,
+  /// When the file holds exactly the arrays' datasets (the same names, element types,
+  /// dimensions, contiguous storage), their data and attributes are rewritten where they lie:
+  /// no new blocks for the file system to allocate, but a job killed meanwhile leaves a file
+  /// mixing old and new data. Any other file (or none) is written as with replace.
+  in_place,
+};
+
 /// Writes `arrays` (all on one group, distinct names) to HDF5 file `file`, one dataset per array
-/// named Array::name(), replacing the file if it exists. Collective over the arrays' group.
-void save(const std::string& file, std::span<const Array> arrays);
-inline void save(const std::string& file, std::initializer_list<Array> arrays) {
-  save(file, std::span<const Array>(arrays.begin(), arrays.size()));
+/// named Array::name(), replacing the file if it exists (see SaveMode). Collective over the
+/// arrays' group.
+void save(const std::string& file, std::span<const Array> arrays, SaveMode mode = SaveMode::replace);
+inline void save(const std::string& file, std::initializer_list<Array> arrays, SaveMode mode = SaveMode::replace) {
+  save(file, std::span<const Array>(arrays.begin(), arrays.size()), mode);
 }
 
 /// What the datasets of a file's root group hold (read without loading the data); datasets no

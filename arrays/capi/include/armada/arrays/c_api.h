@@ -393,6 +393,10 @@ int armada_ga_io_available(int* flag);
 /* Writes arrays handles[0 .. n) (one group, distinct names) to `file`, one dataset per array
  * named after it; replaces the file when complete. Collective over the arrays' group. */
 int armada_ga_save(const char* file, int n, const int handles[]);
+/* As armada_ga_save, but when `file` holds exactly these arrays' datasets (names, types, dims)
+ * their data is rewritten in place: faster, but a job killed meanwhile leaves a file mixing old
+ * and new data. Any other file is replaced as armada_ga_save does (SaveMode::in_place). */
+int armada_ga_save_in_place(const char* file, int n, const int handles[]);
 /* A new array (*handle) holding dataset `name`, regular distribution on `group`
  * (ARMADA_GA_GROUP_WORLD: the world), the ghost widths it was saved with. Collective over the
  * group. */

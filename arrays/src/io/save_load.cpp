@@ -40,6 +40,7 @@ constexpr const char* kAttrGroupSize = "armada_group_size";
 constexpr const char* kDatasetAttributes[] = {kAttrVersion, kAttrType,  kAttrDims,     kAttrGhosts,
                                               kAttrGrid,    kAttrStarts, kAttrGroupSize};
 constexpr Index kFormat = 1;
+constexpr std::size_t kRewriteRoom = 64 * 1024;  // free space a save in place asks for
 
 // ---- broadcasting what rank 0 found --------------------------------------------------------------
 void put_index(std::string& out, Index v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
@@ -494,8 +495,10 @@ void save_set(const char* op, const std::string& file, std::span<const Array> al
       if (file.empty()) throw rma::InvalidArgument(op, "file", "''", "a file name is needed");
       lock.emplace(file, FileLock::Mode::replace, op);
       in_place = mode == SaveMode::in_place && rewritable(file, arrays);
+      // In place, only attributes may need new room (a grid of more blocks); HDF5 must never
+      // run out of space while it flushes (see write_file).
+      check_free_space(file, in_place ? kRewriteRoom : bytes, op);
       if (in_place) return;
-      check_free_space(file, bytes, op);
       writing.emplace(temporary, FileLock::Mode::create, op);  // two saves of one file never share it
     }, group);
     rma::broadcast(&in_place, 1, 0, group);

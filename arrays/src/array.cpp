@@ -128,15 +128,25 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
   }
   impl->my_base = bases[static_cast<std::size_t>(impl->my)];
   if (impl->my_base) std::memset(impl->my_base, 0, my_bytes);  // arrays start zeroed, like GA's
+  // The id, and so the default name "array<id>", is the same on every member: the group takes
+  // the highest next id of its members (arrays made on subgroups advance only their members'
+  // counters, and a name that differs between ranks breaks whatever names the array
+  // collectively, a save's dataset among them). The reduction is also the barrier after the
+  // zeroing: no rank may touch another's block before that rank has zeroed it.
+  auto& r = registry();
+  int next = 0;
   {
-    auto& r = registry();
     std::lock_guard lock(r.mutex);
+    next = r.next_id;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &next, 1, MPI_INT, MPI_MAX, group.comm());
+  {
+    std::lock_guard lock(r.mutex);
+    r.next_id = std::max(r.next_id, next);
     impl->id = r.next_id++;
     impl->name = o.name.empty() ? "array" + std::to_string(impl->id) : o.name;
     r.arrays[impl->id] = impl;
   }
-  // No rank may touch another's block before that rank has zeroed it.
-  MPI_Barrier(group.comm());
   return Array(std::move(impl));
 }
 

@@ -316,6 +316,34 @@ TEST(Collective, ArrayOnAGroup) {
   rma::barrier();
 }
 
+// Arrays made on a subgroup advance only their members' ids; the next array of a larger group
+// still has one id and one default name on every member (a save names its dataset by it).
+TEST(Collective, DefaultNamesAgreeAfterArraysOnASubgroup) {
+  const std::vector<int> only_rank_0{0};
+  const rma::Group first = rma::Group::create(rma::Group::world(), only_rank_0);
+  std::vector<Array> made;
+  if (first.is_member()) {
+    ArrayOptions o;
+    o.group = first;
+    for (int i = 0; i < 3; ++i) made.push_back(GlobalArray<int>::create({4}, o));
+  }
+  auto a = GlobalArray<double>::create({6, 2});
+  auto b = GlobalArray<int>::create({3});
+  for (const Array* x : {static_cast<const Array*>(&a), static_cast<const Array*>(&b)}) {
+    int id = x->id(), root_id = id;
+    rma::broadcast(&root_id, sizeof root_id, 0);
+    EXPECT_EQ(id, root_id) << "array ids differ between ranks";
+    std::string name = x->name();
+    name.resize(64);
+    rma::broadcast(name.data(), name.size(), 0);
+    EXPECT_EQ(x->name(), std::string(name.c_str())) << "default names differ between ranks";
+  }
+  EXPECT_NE(a.id(), b.id());
+  for (Array& m : made) m.destroy();
+  a.destroy();
+  b.destroy();
+}
+
 // Ghost cells: filled from the neighbours, periodic or not; outside cells untouched when not.
 template <class T>
 class Ghosts : public ::testing::Test {};

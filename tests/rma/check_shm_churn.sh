@@ -4,8 +4,10 @@
 # checks after every try that none of its ranks left anything behind: no /dev/shm/armada.*
 # object, no SysV segment created by a rank, no new /dev/shm/ucx_shm_posix_* file.
 # <signals> "kill,term": SIGKILL to one random rank on odd tries, SIGTERM to the launcher on even
-# ones; "term": SIGTERM to the launcher only (under UCX, whose SysV allocation has a window no
-# process can close against SIGKILL: docs/reliability.md).
+# ones; "term": SIGTERM to the launcher only; "term-ranks": SIGTERM to every rank, as a scheduler
+# ends a job (under UCX, whose SysV allocation has a window no process can close against SIGKILL:
+# Open MPI's mpirun, given SIGTERM, ends its ranks with SIGKILL about a second later instead of
+# passing the SIGTERM on, so a SIGTERM to it reaches that window; docs/reliability.md).
 . "$(dirname "$0")/leftovers.sh"
 tries=$1; signals=$2; shift 2
 out=$(mktemp)
@@ -31,6 +33,9 @@ for try in $(seq 1 "$tries"); do
   if [ "$signals" = kill,term ] && [ $((try % 2)) -eq 1 ]; then
     victim=$(printf '%s\n' "$pids" | shuf -n 1)
     kill -KILL "$victim" 2>/dev/null; how="SIGKILL to rank pid $victim"
+  elif [ "$signals" = term-ranks ]; then
+    # shellcheck disable=SC2086
+    kill -TERM $pids 2>/dev/null; how="SIGTERM to every rank"
   else
     kill -TERM "$launcher" 2>/dev/null; how="SIGTERM to the launcher"
   fi

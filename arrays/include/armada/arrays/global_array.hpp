@@ -125,7 +125,8 @@ class Array {
   const Distribution& distribution() const;
   const rma::Group& group() const;
   Coord ghosts() const;
-  /// Process-local id, unique among live arrays (the C API's handle).
+  /// The C API's handle: unique among this process's arrays, and the same on every member of
+  /// the array's group (so is the default name, "array<id>").
   int id() const;
   /// The block owned by world rank `rank` (empty if it owns nothing; it must be in the group).
   Patch owned(int rank) const;

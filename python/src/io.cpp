@@ -84,11 +84,12 @@ struct LoadArgs {
   }
 };
 
-// The group a load runs on, and the options of a new array; nullopt group: the world.
+// The options of a new array loaded on group `g` (nullopt: the world) from the keywords.
 arrays::ArrayOptions new_array_options(const char* op, const LoadArgs& args, const std::string& file,
-                                       const std::string& dataset, const rma::Group& group) {
+                                       const std::string& dataset, const std::optional<rma::Group>& g) {
   arrays::ArrayOptions o;
-  o.group = optional_group(op, args.group);
+  o.group = g;
+  const rma::Group& group = g ? *g : rma::Group::world();
   int ndims = 0;
   if (PyIndex_Check(args.distribution.ghosts.ptr())) {  // one width for every dimension of the dataset
     py::gil_scoped_release released;
@@ -110,16 +111,14 @@ Array* into_of(const char* op, const LoadArgs& args) {
 }
 
 py::object load(py::handle file, py::handle dataset, const LoadArgs& args) {
-  constexpr const char* op = "armada.load";
-  require_runtime(op);
-  const std::string path = path_of(file, op), name = name_of(dataset, op, "dataset");
-  if (Array* into = into_of(op, args)) {
-    unlocked([&] { arrays::load(path, name, *into); });
+  const IoCall c("armada.load", file);
+  const std::string name = name_of(dataset, c.op, "dataset");
+  if (Array* into = into_of(c.op, args)) {
+    unlocked([&] { arrays::load(c.path, name, *into); });
     return py::reinterpret_borrow<py::object>(args.into);
   }
-  const std::optional<rma::Group> g = optional_group(op, args.group);
-  arrays::ArrayOptions o = new_array_options(op, args, path, name, g ? *g : rma::Group::world());
-  return py::cast(unlocked([&] { return arrays::load(path, name, o); }));
+  const arrays::ArrayOptions o = new_array_options(c.op, args, c.path, name, optional_group(c.op, args.group));
+  return py::cast(unlocked([&] { return arrays::load(c.path, name, o); }));
 }
 
 // The patch of load_patch: lo and hi, or (hi None) an index of the dataset's shape, slices and
@@ -177,7 +176,7 @@ py::object load_patch(py::handle file, py::handle dataset, py::handle lo, py::ha
     unlocked([&] { arrays::load_patch(path, name, l, h, *into); });
     return py::reinterpret_borrow<py::object>(args.into);
   }
-  arrays::ArrayOptions o = new_array_options(op, args, path, name, group);
+  const arrays::ArrayOptions o = new_array_options(op, args, path, name, g);
   return py::cast(unlocked([&] { return arrays::load_patch(path, name, l, h, o); }));
 }
 

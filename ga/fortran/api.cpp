@@ -97,7 +97,7 @@ FortranLogical create(const char* fn, Int type, Int ndim, const Int* dims, std::
     armada_gaf_to_c_extents(n, fchunk, cchunk);
     *g_a = p_handle ? NGA_Create_config64(t, n, cdims, name.data(), cchunk, static_cast<int>(*p_handle))
                     : NGA_Create64(t, n, cdims, name.data(), cchunk);
-    return kTrue;
+    return *g_a != 0 ? kTrue : kFalse;  // 0: over GA's memory limit
   });
 }
 
@@ -159,7 +159,9 @@ extern "C" {
 
 // ---- start, stop, processes -------------------------------------------------------------------
 void ga_initialize_() { call("ga_initialize", [] { GA_Initialize(); }); }
-void ga_initialize_ltd_(const Int*) { call("ga_initialize_ltd", [] { GA_Initialize(); }); }
+void ga_initialize_ltd_(const Int* limit) {
+  call("ga_initialize_ltd", [&] { GA_Initialize_ltd(static_cast<size_t>(*limit)); });  // negative: no limit
+}
 void ga_terminate_() { call("ga_terminate", [] { GA_Terminate(); }); }
 Int ga_nodeid_() { return call("ga_nodeid", [] { return Int{GA_Nodeid()}; }); }
 Int ga_nnodes_() { return call("ga_nnodes", [] { return Int{GA_Nnodes()}; }); }
@@ -206,6 +208,37 @@ FortranLogical ga_valid_handle_(const Int* g_a) {
   });
 }
 
+// ---- GA's memory limit, handles, debugging (C API: ga.h, "Memory") ------------------------------
+void ga_set_memory_limit_(const Int* limit) { GA_Set_memory_limit(static_cast<size_t>(*limit)); }
+Int ga_memory_avail_() { return static_cast<Int>(GA_Memory_avail()); }  // -1 without a limit
+FortranLogical ga_memory_limited_() { return GA_Memory_limited() ? kTrue : kFalse; }
+FortranLogical ga_uses_ma_() { return GA_Uses_ma() ? kTrue : kFalse; }
+Int ga_inquire_memory_() { return static_cast<Int>(GA_Inquire_memory()); }
+FortranLogical ga_verify_handle_(const Int* g_a) { return ga_valid_handle_(g_a); }
+void ga_check_handle_(const Int* g_a, const char* string, Length string_length) {
+  const char* const fn = "ga_check_handle";
+  call(fn, [&] {
+    std::string where = text(string, string_length);
+    GA_Check_handle(handle(fn, *g_a), where.data());
+  });
+}
+void ga_set_debug_(const FortranLogical* flag) { GA_Set_debug(*flag != kFalse ? 1 : 0); }
+FortranLogical ga_get_debug_() { return GA_Get_debug() ? kTrue : kFalse; }
+void ga_mask_sync_(const Int* first, const Int* last) {
+  GA_Mask_sync(static_cast<int>(*first), static_cast<int>(*last));
+}
+void ga_print_stats_() { call("ga_print_stats", [] { GA_Print_stats(); }); }
+// The nga_ spellings GA's Fortran API has of the same.
+void nga_set_memory_limit_(const Int* limit) { ga_set_memory_limit_(limit); }
+Int nga_memory_avail_() { return ga_memory_avail_(); }
+FortranLogical nga_memory_limited_() { return ga_memory_limited_(); }
+FortranLogical nga_uses_ma_() { return ga_uses_ma_(); }
+Int nga_inquire_memory_() { return ga_inquire_memory_(); }
+FortranLogical nga_verify_handle_(const Int* g_a) { return ga_valid_handle_(g_a); }
+void nga_set_debug_(const FortranLogical* flag) { ga_set_debug_(flag); }
+FortranLogical nga_get_debug_() { return ga_get_debug_(); }
+void nga_mask_sync_(const Int* first, const Int* last) { ga_mask_sync_(first, last); }
+
 // ---- creation and inquiry ---------------------------------------------------------------------
 FortranLogical nga_create_(const Int* type, const Int* ndim, const Int* dims, const char* name, const Int* chunk, Int* g_a,
                     Length name_length) {
@@ -228,7 +261,7 @@ FortranLogical ga_duplicate_(const Int* g_a, Int* g_b, const char* name, Length 
   return call(fn, [&] {
     std::string label = text(name, name_length);
     *g_b = GA_Duplicate(handle(fn, *g_a), label.data());
-    return kTrue;
+    return *g_b != 0 ? kTrue : kFalse;  // 0: over GA's memory limit
   });
 }
 

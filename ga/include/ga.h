@@ -362,6 +362,44 @@ extern int NGA_Uses_ma(void);
 extern int NGA_Memory_limited(void);
 extern size_t NGA_Inquire_memory(void);
 
+/* ---- GA's memory limit, GA-managed memory, handles, debugging (docs/ga.md, "Memory") ---- */
+/* A limit in bytes per process on GA memory: the blocks of arrays (ghost frames included) and
+ * GA_Getmem's memory. A creation, duplicate or GA_Allocate that would pass it on some process
+ * of the group fails on every process of it (returns 0). A limit that is negative as a signed
+ * count ((size_t)-1) removes it. GA_Memory_avail: bytes left under the limit, (size_t)-1
+ * without a limit (GA's "cannot be determined"). Local. */
+extern void GA_Initialize_ltd(size_t limit);
+extern void NGA_Initialize_ltd(size_t limit);
+extern void GA_Set_memory_limit(size_t limit);
+extern void NGA_Set_memory_limit(size_t limit);
+extern size_t GA_Memory_avail(void);
+extern size_t NGA_Memory_avail(void);
+/* nelem elements of GA type `type` on every process of group grp_id (<= 0: the world),
+ * charged to the limit; collective. GA_Freemem frees them, collective over the same group. */
+extern void* GA_Getmem(int type, int nelem, int grp_id);
+extern void GA_Freemem(void* ptr);
+/* Armada's temporaries come from the C++ heap: the functions are kept (GA_Register_stack_memory
+ * checks them, nothing calls them); gather/scatter need no buffer set aside in advance. */
+extern void GA_Register_stack_memory(void* (*ext_alloc)(size_t, int, char*), void (*ext_free)(void*));
+extern void NGA_Alloc_gatscat_buf(int nelems);
+extern void NGA_Free_gatscat_buf(void);
+/* 1 for a live array handle, 0 otherwise; GA_Check_handle ends the job with `string` and the
+ * reason for any other handle. */
+extern int GA_Verify_handle(int g_a);
+extern int NGA_Verify_handle(int g_a);
+extern void GA_Check_handle(int g_a, char* string);
+/* A flag the program sets and reads back (Armada prints nothing more for it). */
+extern void GA_Set_debug(int flag);
+extern void NGA_Set_debug(int flag);
+extern int GA_Get_debug(void);
+extern int NGA_Get_debug(void);
+/* GA may leave out the synchronization at the start (first = 0) or end (last = 0) of the next
+ * collective; Armada's collectives always synchronize, which gives the same results. */
+extern void GA_Mask_sync(int first, int last);
+extern void NGA_Mask_sync(int first, int last);
+/* Calls and bytes of this process's GA operations, and the most GA memory it held. Local. */
+extern void GA_Print_stats(void);
+
 /* ---- other element types, matrix-vector operations, topology (docs/ga.md) ---------------- */
 /* Dot products without conjugation, of arrays of the named type (C_LONGLONG arrays are C_LONG's
  * 8-byte integers); matrix products of the named type (ta, tb: 'N', 'T' or 'C'). Collective. */

@@ -20,6 +20,7 @@ struct Slot {
   std::optional<Plan> plan;
   Array array;
   int type = 0;
+  std::size_t charged = 0;  // bytes charged to GA's memory limit for the array
 };
 
 // GA's own handles are offset too: small integers (0, 1, an uninitialized variable) are never
@@ -172,8 +173,30 @@ int create(const char* function, const Plan& plan) {
   options.chunk = plan.chunk;
   options.ghosts = plan.ghosts;
   options.block_starts = plan.block_starts;
-  options.group = group(function, plan.pgroup_set ? plan.pgroup : g_default_pgroup);
-  return adopt(Array::create(type, plan.dims, options), plan.type);
+  const rma::Group g = group(function, plan.pgroup_set ? plan.pgroup : g_default_pgroup);
+  options.group = g;
+  // The block this rank will own, as arrays::create cuts it, for GA's memory limit.
+  std::size_t bytes = 0;
+  if (g.is_member()) {
+    const arrays::Distribution dist =
+        plan.block_starts.empty() ? arrays::Distribution::regular(plan.dims, g.size(), {}, plan.chunk)
+                                  : arrays::Distribution::irregular(plan.dims, plan.block_starts, g.size());
+    bytes = block_bytes(dist.block(g.rank()), plan.ghosts, type);
+  }
+  if (g.is_member() && !charge_memory(g, bytes, MemoryUse::array)) return 0;
+  try {
+    return adopt(Array::create(type, plan.dims, options), plan.type, bytes);
+  } catch (...) {
+    refund_memory(bytes, MemoryUse::array);
+    throw;
+  }
+}
+
+std::size_t block_bytes(const arrays::Patch& block, const Coord& ghosts, ElemType type) {
+  if (block.empty()) return 0;
+  Coord ext = block.extents();
+  for (int d = 0; d < ext.size() && d < ghosts.size(); ++d) ext[d] += 2 * ghosts[d];
+  return static_cast<std::size_t>(ext.product()) * arrays::size_of(type);
 }
 
 int new_handle() {
@@ -187,15 +210,15 @@ Plan& plan_of(const char* function, int g_a) {
   return *s.plan;
 }
 
-void allocate(const char* function, int g_a) {
+bool allocate(const char* function, int g_a) {
   Plan plan = plan_of(function, g_a);
   if (plan.type == 0) bad_argument(function, "g_a", std::to_string(g_a), "has no data yet (NGA_Set_data)");
-  const int made = create(function, plan);
+  if (create(function, plan) == 0) return false;  // over GA's memory limit: g_a stays planned
   // The new array takes over g_a's slot (GA programs keep the handle they planned with).
   Slot& s = g_arrays[static_cast<std::size_t>(g_a - handle_base)];
   s = std::move(g_arrays.back());
   g_arrays.pop_back();
-  (void)made;
+  return true;
 }
 
 Array& array(const char* function, int g_a) {
@@ -209,17 +232,24 @@ int ga_type(const char* function, int g_a) {
   return g_arrays[static_cast<std::size_t>(g_a - handle_base)].type;
 }
 
-int adopt(Array a, int type) {
-  g_arrays.push_back(Slot{std::nullopt, std::move(a), type});
+int adopt(Array a, int type, std::size_t charged) {
+  count_call(Stat::create);
+  g_arrays.push_back(Slot{std::nullopt, std::move(a), type, charged});
   return handle_base + static_cast<int>(g_arrays.size()) - 1;
 }
 
-void forget_array(int g_a) { g_arrays[static_cast<std::size_t>(g_a - handle_base)] = Slot{}; }
+void forget_array(int g_a) {
+  Slot& s = g_arrays[static_cast<std::size_t>(g_a - handle_base)];
+  refund_memory(s.charged, MemoryUse::array);
+  count_call(Stat::destroy);
+  s = Slot{};
+}
 
 void destroy_all() {
   for (Slot& s : g_arrays)
     if (s.array.valid()) s.array.destroy();
   g_arrays.clear();
+  reset_memory_accounting();
   g_groups.clear();
   g_default_pgroup = world_pgroup;
 }

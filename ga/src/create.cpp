@@ -258,16 +258,20 @@ void GA_Set_pgroup(int g_a, int p_handle) {
   });
 }
 int GA_Allocate(int g_a) {
-  return guarded("GA_Allocate", [&] {
-    allocate("GA_Allocate", g_a);
-    return 1;
-  });
+  return guarded("GA_Allocate", [&] { return allocate("GA_Allocate", g_a) ? 1 : 0; });
 }
 
 int GA_Duplicate(int g_a, char* array_name) {
   return guarded("GA_Duplicate", [&] {
     const Array& a = array("GA_Duplicate", g_a);
-    return adopt(a.duplicate(array_name ? array_name : ""), ga_type("GA_Duplicate", g_a));
+    const std::size_t bytes = block_bytes(a.owned(), a.ghosts(), a.type());
+    if (!charge_memory(a.group(), bytes, MemoryUse::array)) return 0;  // GA: the duplicate fails
+    try {
+      return adopt(a.duplicate(array_name ? array_name : ""), ga_type("GA_Duplicate", g_a), bytes);
+    } catch (...) {
+      refund_memory(bytes, MemoryUse::array);
+      throw;
+    }
   });
 }
 void GA_Destroy(int g_a) {

@@ -100,26 +100,49 @@ struct Plan {
   bool pgroup_set = false;
 };
 
-/// Creates the array of `plan` (collective) and returns its GA handle.
+/// Creates the array of `plan` (collective) and returns its GA handle, or 0 on every member
+/// when the array would exceed GA's memory limit on some member (as GA's creation fails).
 int create(const char* function, const Plan& plan);
 /// A new handle with no array yet (GA_Create_handle).
 int new_handle();
 /// The plan of a handle not yet allocated (bad_argument for an allocated or unknown one).
 Plan& plan_of(const char* function, int g_a);
-/// Allocates the array of a planned handle.
-void allocate(const char* function, int g_a);
+/// Allocates the array of a planned handle; false (g_a stays planned) on every member when it
+/// would exceed GA's memory limit.
+bool allocate(const char* function, int g_a);
 /// The array of handle g_a, which must be allocated and live.
 Array& array(const char* function, int g_a);
 /// The GA type g_a was created with.
 int ga_type(const char* function, int g_a);
-/// Gives a live array a GA handle (duplicate).
-int adopt(Array a, int type);
+/// Gives a live array a GA handle; `charged`: the bytes charge_memory took for it (returned
+/// when the handle is forgotten).
+int adopt(Array a, int type, std::size_t charged);
+/// The bytes an array whose block on this rank is `block` takes here, ghost frame included
+/// (what GA's memory limit counts).
+std::size_t block_bytes(const arrays::Patch& block, const Coord& ghosts, ElemType type);
 /// Forgets the handle (after the array was destroyed).
 void forget_array(int g_a);
 /// Destroys every live array (GA_Terminate).
 void destroy_all();
 /// The array's group: the GA handle of it, and its rank `iproc` as a world rank.
 int world_rank_of(const char* function, const Array& a, int iproc);
+
+// ---- GA's memory accounting (memory.cpp) --------------------------------------------------------
+enum class MemoryUse { array, getmem };
+/// Charges `bytes` of this process to GA's memory limit. Collective over `g`: true on every
+/// member when every member's charge fits its limit (then each is charged), false on every
+/// member otherwise (nothing charged). Always true without a limit.
+bool charge_memory(const rma::Group& g, std::size_t bytes, MemoryUse use);
+void refund_memory(std::size_t bytes, MemoryUse use);
+/// The most GA memory this process held at once (GA_Print_stats).
+std::size_t peak_memory();
+/// GA_Terminate: frees what GA_Getmem gave out, forgets the limit.
+void reset_memory_accounting();
+
+// ---- GA_Print_stats' counters (diagnostics.cpp) ------------------------------------------------
+enum class Stat { create, destroy, get, put, acc, scatter, gather, read_inc, count_ };
+/// Counts one call of `what` by this process, moving `bytes` of array data.
+void count_call(Stat what, std::size_t bytes = 0) noexcept;
 
 // ---- index conversion: GA's C interface (zero-based, inclusive hi) to arrays ([lo, hi)) ---------
 /// A tuple of `n` GA indices as a Coord (n checked by the caller).

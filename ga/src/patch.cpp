@@ -14,6 +14,8 @@ namespace {
 
 enum class Kind { Get, Put, Acc };
 
+Stat stat_of(Kind kind) { return kind == Kind::Get ? Stat::get : kind == Kind::Put ? Stat::put : Stat::acc; }
+
 template <class I>
 void transfer(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
               const void* alpha) {
@@ -23,6 +25,7 @@ void transfer(const char* function, Kind kind, int g_a, const I* lo, const I* hi
     if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
     if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
     const Coord l = leading(function, a, ld);
+    count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * a.element_size());
     switch (kind) {
       case Kind::Get: a.get(p.lo, p.hi, buf, l); break;
       case Kind::Put: a.put(p.lo, p.hi, buf, l); break;
@@ -43,6 +46,9 @@ void strided(const char* function, Kind kind, int g_a, const I* lo, const I* hi,
     if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
     if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
     const Coord s = coord(a.ndim(), skip), l = leading(function, a, ld);
+    std::size_t elements = 1;
+    for (int d = 0; d < a.ndim(); ++d) elements *= static_cast<std::size_t>((p.hi[d] - p.lo[d] + s[d] - 1) / s[d]);
+    count_call(stat_of(kind), elements * a.element_size());
     switch (kind) {
       case Kind::Get: a.get_strided(p.lo, p.hi, s, buf, l); break;
       case Kind::Put: a.put_strided(p.lo, p.hi, s, buf, l); break;
@@ -66,6 +72,7 @@ void nonblocking(const char* function, Kind kind, int g_a, const I* lo, const I*
     if (!nbhandle) bad_argument(function, "nbhandle", "NULL", "a place for the request handle is required");
     if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
     const Coord l = leading(function, a, ld);
+    count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * a.element_size());
     arrays::NbHandle h;
     switch (kind) {
       case Kind::Get: h = a.get_nb(p.lo, p.hi, buf, l); break;
@@ -86,6 +93,7 @@ long read_inc(const char* function, int g_a, const I* subscript, long inc) {
       bad_argument(function, "g_a", std::to_string(g_a),
                    "holds " + std::string(rma::to_string(a.type())) + "; NGA_Read_inc needs C_INT or C_LONG");
     const arrays::Patch p = patch(function, a, subscript, subscript, "subscript", "subscript");
+    count_call(Stat::read_inc, a.element_size());
     return a.read_inc(p.lo, inc);
   });
 }
@@ -141,6 +149,7 @@ void element_list(const char* function, ListOp op, int g_a, void* v, std::int64_
     std::vector<Coord> subs = subscripts<I>(function, a, n, at);
     if (n > 0 && !v) bad_argument(function, "v", "NULL", "a buffer of n elements is required");
     if (op == ListOp::ScatterAcc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+    count_call(op == ListOp::Gather ? Stat::gather : Stat::scatter, subs.size() * a.element_size());
     switch (op) {
       case ListOp::Gather: a.gather(subs, v); break;
       case ListOp::Scatter: {

@@ -156,18 +156,6 @@ void GA_Fence(void) {
 void GA_Init_fence(void) {}  // every GA_Fence completes all of this rank's operations
 
 int GA_Uses_ma(void) { return 0; }
-int GA_Memory_limited(void) { return 0; }
-size_t GA_Inquire_memory(void) {
-  return guarded("GA_Inquire_memory", [] {
-    std::size_t bytes = 0;
-    for (const arrays::Array& a : arrays::live_arrays()) {
-      const arrays::Patch p = a.owned();
-      if (!p.empty()) bytes += static_cast<std::size_t>(p.elements()) * a.element_size();
-    }
-    return bytes;
-  });
-}
-
 int GA_Cluster_nnodes(void) {
   return guarded("GA_Cluster_nnodes", [] { return rma::node_count(); });
 }
@@ -379,7 +367,5 @@ int NGA_Initialized(void) { return GA_Initialized(); }
 void NGA_Fence(void) { GA_Fence(); }
 void NGA_Init_fence(void) { GA_Init_fence(); }
 int NGA_Uses_ma(void) { return GA_Uses_ma(); }
-int NGA_Memory_limited(void) { return GA_Memory_limited(); }
-size_t NGA_Inquire_memory(void) { return GA_Inquire_memory(); }
 
 }  // extern "C"

@@ -50,6 +50,15 @@ int main(int argc, char** argv) {
     GA_Pgroup_split_irreg(GA_Pgroup_get_world(), -1);
   } else if (!strcmp(which, "norm")) {
     GA_Norm1(g, NULL);
+  } else if (!strcmp(which, "check_handle")) {
+    GA_Check_handle(12345, "before the solver");
+  } else if (!strcmp(which, "freemem")) {
+    GA_Freemem(buf);
+  } else if (!strcmp(which, "getmem")) {
+    GA_Set_memory_limit(1000);
+    GA_Getmem(C_DBL, 1000, 0);
+  } else if (!strcmp(which, "gatscat")) {
+    NGA_Free_gatscat_buf();
   }
   fprintf(stderr, "errors: case '%s' returned\n", which);
   GA_Destroy(g);

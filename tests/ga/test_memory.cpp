@@ -1,0 +1,212 @@
+// GA's memory limit (GA_Set_memory_limit, GA_Memory_avail, GA_Inquire_memory and what array
+// creation, duplication, GA_Allocate and GA_Getmem do under it), GA_Getmem/GA_Freemem, handle
+// checks, the debugging and sync-masking switches, and GA_Print_stats' counts.
+#include <gtest/gtest.h>
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ga-mpi.h"
+#include "ga.h"
+#include "ga_test_util.hpp"
+
+namespace {
+
+using ga_test::name;
+
+constexpr size_t kUnlimited = static_cast<size_t>(-1);
+
+/// Removes any limit when a test ends, passed or not (the next test starts unlimited).
+struct NoLimitAfter {
+  ~NoLimitAfter() { GA_Set_memory_limit(kUnlimited); }
+};
+
+/// The bytes a 2-D double array takes on this process: its block with a ghost frame of `w`.
+size_t my_bytes(int g, int w = 0) {
+  int lo[2], hi[2];
+  NGA_Distribution(g, GA_Nodeid(), lo, hi);
+  if (hi[0] < lo[0] || hi[1] < lo[1]) return 0;
+  return sizeof(double) * static_cast<size_t>(hi[0] - lo[0] + 1 + 2 * w) * static_cast<size_t>(hi[1] - lo[1] + 1 + 2 * w);
+}
+
+/// True on every process when `ok` holds on every process.
+bool everywhere(bool ok) {
+  int v = ok ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, GA_MPI_Comm());
+  return v == 1;
+}
+
+TEST(GaMemory, WithoutALimitNothingIsRefused) {
+  EXPECT_EQ(GA_Memory_limited(), 0);
+  EXPECT_EQ(NGA_Memory_limited(), 0);
+  EXPECT_EQ(GA_Memory_avail(), kUnlimited);
+  EXPECT_EQ(NGA_Memory_avail(), kUnlimited);
+  const size_t before = GA_Inquire_memory();
+  int dims[2] = {40, 30};
+  const int g = NGA_Create(C_DBL, 2, dims, name("unlimited"), nullptr);
+  ASSERT_NE(g, 0);
+  EXPECT_EQ(GA_Inquire_memory(), before + my_bytes(g));
+  GA_Destroy(g);
+  EXPECT_EQ(GA_Inquire_memory(), before);
+}
+
+TEST(GaMemory, ArraysAreChargedWithTheirGhostsAndRefundedOnDestroy) {
+  NoLimitAfter reset;
+  const size_t before = GA_Inquire_memory();
+  GA_Set_memory_limit(before + 1000000);
+  EXPECT_EQ(GA_Memory_limited(), 1);
+  EXPECT_EQ(GA_Memory_avail(), 1000000u);
+  int dims[2] = {40, 30}, width[2] = {2, 2};
+  const int g = NGA_Create_ghosts(C_DBL, 2, dims, width, name("ghosted"), nullptr);
+  ASSERT_NE(g, 0);
+  EXPECT_EQ(GA_Inquire_memory(), before + my_bytes(g, 2));
+  EXPECT_EQ(NGA_Memory_avail(), 1000000u - my_bytes(g, 2));
+  const int d = GA_Duplicate(g, name("ghosted copy"));
+  ASSERT_NE(d, 0);
+  EXPECT_EQ(GA_Memory_avail(), 1000000u - 2 * my_bytes(g, 2));
+  GA_Destroy(d);
+  GA_Destroy(g);
+  EXPECT_EQ(GA_Memory_avail(), 1000000u);
+  EXPECT_EQ(GA_Inquire_memory(), before);
+}
+
+TEST(GaMemory, AnArrayOverTheLimitOfOneProcessFailsOnEveryProcess) {
+  NoLimitAfter reset;
+  const int np = GA_Nnodes(), me = GA_Nodeid();
+  // Process 0 owns rows 0 .. 89 of 100; the others share the last 10 (one block each at most).
+  std::vector<int> map = {0};
+  for (int p = 1; p < np; ++p) map.push_back(90 + (p - 1) * 10 / (np - 1));
+  map.push_back(0);
+  int dims[2] = {100, 10}, block[2] = {np, 1};
+  const size_t before = GA_Inquire_memory();
+  // Room for 20 rows everywhere: too little on process 0 only (one process: too little there).
+  GA_Set_memory_limit(before + 20 * 10 * sizeof(double));
+  const int g = NGA_Create_irreg(C_DBL, 2, dims, name("lopsided"), block, map.data());
+  EXPECT_EQ(g, 0) << "process " << me;
+  EXPECT_TRUE(everywhere(g == 0));
+  EXPECT_EQ(GA_Inquire_memory(), before);
+  // With the limit raised it is made, and a duplicate over the limit fails everywhere too.
+  GA_Set_memory_limit(before + 100 * 10 * sizeof(double));
+  const int h = NGA_Create_irreg(C_DBL, 2, dims, name("lopsided"), block, map.data());
+  ASSERT_TRUE(everywhere(h != 0));
+  const int dup = GA_Duplicate(h, name("second lopsided"));
+  // Process 0 holds 90 of the 100 rows (all at one process): a second copy does not fit there.
+  EXPECT_TRUE(everywhere(dup == 0));
+  if (dup != 0) GA_Destroy(dup);
+  GA_Destroy(h);
+  EXPECT_EQ(GA_Inquire_memory(), before);
+}
+
+TEST(GaMemory, AllocateOverTheLimitLeavesTheHandleToAllocateLater) {
+  NoLimitAfter reset;
+  const size_t before = GA_Inquire_memory();
+  GA_Set_memory_limit(before + 64);
+  int dims[2] = {50, 50};
+  const int g = GA_Create_handle();
+  GA_Set_data(g, 2, dims, C_DBL);
+  EXPECT_EQ(GA_Allocate(g), 0);
+  EXPECT_EQ(GA_Valid_handle(g), 0);  // planned, not allocated
+  GA_Set_memory_limit(kUnlimited);
+  EXPECT_EQ(GA_Memory_limited(), 0);
+  EXPECT_EQ(GA_Allocate(g), 1);
+  EXPECT_EQ(GA_Valid_handle(g), 1);
+  GA_Destroy(g);
+}
+
+TEST(GaMemory, GetmemGivesEveryProcessItsOwnChargedMemory) {
+  NoLimitAfter reset;
+  const size_t before = GA_Inquire_memory();
+  GA_Set_memory_limit(before + 100000);
+  auto* p = static_cast<double*>(GA_Getmem(C_DBL, 1000, 0));
+  ASSERT_NE(p, nullptr);
+  for (int i = 0; i < 1000; ++i) p[i] = GA_Nodeid() + i;
+  GA_Sync();
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(p[i], GA_Nodeid() + i);
+  EXPECT_EQ(GA_Memory_avail(), 100000u - 8000u);
+  EXPECT_EQ(GA_Inquire_memory(), before);  // arrays only, as GA's
+  GA_Freemem(p);
+  EXPECT_EQ(GA_Memory_avail(), 100000u);
+  // Over the limit: GA_Getmem fails (tests/ga/errors.c, case getmem); zero elements work.
+  void* none = GA_Getmem(C_INT, 0, -1);
+  EXPECT_NE(none, nullptr);
+  GA_Freemem(none);
+}
+
+TEST(GaHandles, VerifyDebugMaskSyncAndBufferCalls) {
+  int dims[1] = {10};
+  const int g = NGA_Create(C_INT, 1, dims, name("v"), nullptr);
+  EXPECT_EQ(GA_Verify_handle(g), 1);
+  EXPECT_EQ(NGA_Verify_handle(g), 1);
+  GA_Check_handle(g, name("a live handle"));  // returns
+  EXPECT_EQ(GA_Verify_handle(12345), 0);
+  EXPECT_EQ(NGA_Verify_handle(0), 0);
+  GA_Set_debug(1);
+  EXPECT_EQ(GA_Get_debug(), 1);
+  NGA_Set_debug(0);
+  EXPECT_EQ(NGA_Get_debug(), 0);
+  // Masking the syncs of the next collective changes no result.
+  GA_Mask_sync(0, 0);
+  int one = 1;
+  GA_Fill(g, &one);
+  NGA_Mask_sync(1, 1);
+  std::vector<int> v(10);
+  int lo[1] = {0}, hi[1] = {9};
+  NGA_Get(g, lo, hi, v.data(), nullptr);
+  for (int x : v) EXPECT_EQ(x, 1);
+  NGA_Alloc_gatscat_buf(100);
+  NGA_Free_gatscat_buf();
+  GA_Register_stack_memory([](size_t bytes, int, char*) { return std::malloc(bytes); }, [](void* p) { std::free(p); });
+  GA_Destroy(g);
+  EXPECT_EQ(GA_Verify_handle(g), 0);
+}
+
+/// The row `label` of GA_Print_stats' table, one number per column ("-" read as 0).
+std::vector<unsigned long long> stats_row(const std::string& text, const std::string& label) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(label, 0) != 0) continue;
+    std::istringstream cells(line.substr(label.size()));
+    std::vector<unsigned long long> row;
+    for (std::string c; cells >> c;) row.push_back(c == "-" ? 0 : std::stoull(c));
+    return row;
+  }
+  return {};
+}
+
+TEST(GaStats, PrintStatsCountsThisProcessCallsAndBytes) {
+  const std::string before = ga_test::capture_stdout([] { GA_Print_stats(); });
+  int dims[1] = {64};
+  const int g = NGA_Create(C_DBL, 1, dims, name("counted"), nullptr);
+  std::vector<double> buf(10, 1.0);
+  int lo[1] = {3}, hi[1] = {12}, sub[1] = {5};
+  NGA_Get(g, lo, hi, buf.data(), nullptr);
+  NGA_Put(g, lo, hi, buf.data(), nullptr);
+  NGA_Put(g, lo, hi, buf.data(), nullptr);
+  double alpha = 1.0;
+  NGA_Acc(g, lo, hi, buf.data(), nullptr, &alpha);
+  int* subs[1] = {sub};
+  NGA_Gather(g, buf.data(), subs, 1);
+  GA_Sync();
+  GA_Destroy(g);
+  const std::string after = ga_test::capture_stdout([] { GA_Print_stats(); });
+  ASSERT_NE(after.find("GA statistics for process " + std::to_string(GA_Nodeid())), std::string::npos) << after;
+  ASSERT_NE(after.find("Max memory consumed for GA by this process"), std::string::npos) << after;
+  const auto c0 = stats_row(before, "calls:"), c1 = stats_row(after, "calls:");
+  const auto b0 = stats_row(before, "bytes:"), b1 = stats_row(after, "bytes:");
+  ASSERT_EQ(c0.size(), 8u) << before;
+  ASSERT_EQ(c1.size(), 8u) << after;
+  ASSERT_EQ(b1.size(), 8u) << after;
+  // create, destroy, get, put, acc, scatter, gather, read&inc
+  const std::vector<unsigned long long> calls = {1, 1, 1, 2, 1, 0, 1, 0}, bytes = {0, 0, 80, 160, 80, 0, 8, 0};
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(c1[i] - c0[i], calls[i]) << "column " << i << "\n" << after;
+    EXPECT_EQ(b1[i] - b0[i], bytes[i]) << "column " << i << "\n" << after;
+  }
+}
+
+}  // namespace

@@ -71,7 +71,7 @@ module armada
             armada_checkpoint, armada_restart
   ! linear algebra (module armada_linalg)
   public :: armada_gemm, armada_matmul_patch, armada_transpose, armada_symmetrize, armada_lu_solve, &
-            armada_cholesky_solve, armada_eigen_symmetric, armada_inverse
+            armada_cholesky_solve, armada_eigen_symmetric, armada_inverse, armada_cholesky_inverse
 
   ! The element-wise binary operations, by one table of C functions (whole arrays and patches).
   abstract interface

@@ -803,6 +803,11 @@ module armada_c
       integer(c_int), value :: a
       integer(c_int), value :: inv
     end function
+    integer(c_int) function armada_la_cholesky_inverse(a, inv) bind(C)
+      import
+      integer(c_int), value :: a
+      integer(c_int), value :: inv
+    end function
     integer(c_int) function armada_la_set_blas_threads(n) bind(C)
       import
       integer(c_int), value :: n

@@ -15,7 +15,7 @@ module armada_linalg
   implicit none
   private
   public :: armada_gemm, armada_matmul_patch, armada_transpose, armada_symmetrize, armada_lu_solve, &
-            armada_cholesky_solve, armada_eigen_symmetric, armada_inverse
+            armada_cholesky_solve, armada_eigen_symmetric, armada_inverse, armada_cholesky_inverse
 
 contains
 
@@ -115,6 +115,16 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call finish(la(armada_la_inverse(a, inv)), stat, errmsg, 'armada_inverse')
+  end subroutine
+
+  ! inv = A**-1 for a symmetric positive definite A (inv may be a), by Cholesky, reading the C
+  ! view's lower triangle, which is the Fortran matrix's upper one: give the whole symmetric A.
+  ! Not positive definite: stat = ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE, inv unchanged.
+  subroutine armada_cholesky_inverse(a, inv, stat, errmsg)
+    integer, intent(in) :: a, inv
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(la(armada_la_cholesky_inverse(a, inv)), stat, errmsg, 'armada_cholesky_inverse')
   end subroutine
 
   ! Solves op(A) X = B by LU (GA_Lu_solve: trans 'N', 'T', 'C'); B(n, nrhs) is overwritten by X.

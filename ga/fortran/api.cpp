@@ -153,6 +153,38 @@ void elements(const char* fn, ListOp op, Int g_a, void* v, Int n, const Int* sub
   });
 }
 
+/// The C API returns eigenvectors as the columns of its view: a Fortran program wants them as
+/// its own columns (the transpose).
+void eigenvectors_as_columns(int v) {
+  char label[] = "eigenvectors transposed";
+  const int t = GA_Duplicate(v, label);
+  GA_Transpose(v, t);
+  GA_Copy(t, v);
+  GA_Destroy(t);
+}
+
+/// ga_diag_std and ga_diag_std_seq.
+void diag_std(const char* fn, const Int* g_a, const Int* g_v, double* evals) {
+  call(fn, [&] {
+    const int a = handle(fn, *g_a), v = handle(fn, *g_v, "g_v");
+    if (!evals) bad_argument(fn, "evals", "NULL", "room for n eigenvalues is required");
+    GA_Diag_std(a, v, evals);
+    eigenvectors_as_columns(v);
+  });
+}
+
+/// ga_diag and ga_diag_seq (no `control`), ga_diag_reuse (control: 0 keep S's factor, > 0 reuse
+/// it, < 0 free it only).
+void diag(const char* fn, const Int* control, const Int* g_a, const Int* g_s, const Int* g_v, double* evals) {
+  call(fn, [&] {
+    const int a = handle(fn, *g_a), s = handle(fn, *g_s, "g_s"), v = handle(fn, *g_v, "g_v");
+    const int c = !control ? 0 : *control < 0 ? -1 : *control > 0 ? 1 : 0;
+    if (c >= 0 && !evals) bad_argument(fn, "evals", "NULL", "room for n eigenvalues is required");
+    if (control) GA_Diag_reuse(c, a, s, v, evals);
+    else GA_Diag(a, s, v, evals);
+    if (c >= 0) eigenvectors_as_columns(v);
+  });
+}
 }  // namespace
 
 extern "C" {
@@ -469,18 +501,24 @@ void ga_matmul_patch_(const char* transa, const char* transb, void* alpha, void*
 // Eigenvalues (ascending) and eigenvectors of the symmetric A: the C API gives the eigenvectors as
 // the columns of V's C view, which are the rows of the Fortran matrix; GA's Fortran API gives
 // columns, so V is transposed through a temporary copy.
-void ga_diag_std_(const Int* g_a, const Int* g_v, double* evals) {
-  const char* const fn = "ga_diag_std";
-  call(fn, [&] {
-    const int a = handle(fn, *g_a), v = handle(fn, *g_v, "g_v");
-    if (!evals) bad_argument(fn, "evals", "NULL", "room for n eigenvalues is required");
-    GA_Diag_std(a, v, evals);
-    char label[] = "ga_diag_std: V transposed";
-    const int t = GA_Duplicate(v, label);
-    GA_Transpose(v, t);
-    GA_Copy(t, v);
-    GA_Destroy(t);
-  });
+void ga_diag_std_(const Int* g_a, const Int* g_v, double* evals) { diag_std("ga_diag_std", g_a, g_v, evals); }
+void ga_diag_std_seq_(const Int* g_a, const Int* g_v, double* evals) {
+  diag_std("ga_diag_std_seq", g_a, g_v, evals);
+}
+void ga_diag_(const Int* g_a, const Int* g_s, const Int* g_v, double* evals) {
+  diag("ga_diag", nullptr, g_a, g_s, g_v, evals);
+}
+void ga_diag_seq_(const Int* g_a, const Int* g_s, const Int* g_v, double* evals) {
+  diag("ga_diag_seq", nullptr, g_a, g_s, g_v, evals);
+}
+void ga_diag_reuse_(const Int* control, const Int* g_a, const Int* g_s, const Int* g_v, double* evals) {
+  diag("ga_diag_reuse", control, g_a, g_s, g_v, evals);
+}
+// The C view of a Fortran matrix is its transpose: the inverse of a symmetric matrix is the same
+// in both (the C API reads its lower triangle, Fortran's upper one: docs/ga.md).
+Int ga_spd_invert_(const Int* g_a) {
+  const char* const fn = "ga_spd_invert";
+  return call(fn, [&] { return static_cast<Int>(GA_Spd_invert(handle(fn, *g_a))); });
 }
 
 // ---- collectives on Fortran arrays (the default group) ----------------------------------------

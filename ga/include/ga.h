@@ -41,6 +41,8 @@ extern int GA_Nnodes(void);
 extern void GA_Error(char* str, int code);
 extern void GA_Sync(void);
 extern int GA_Uses_ma(void);
+/* 1: Armada always builds GA's Fortran API (libarmada_ga_fortran, _i8). */
+extern int GA_Uses_fapi(void);
 extern int GA_Memory_limited(void);
 extern size_t GA_Inquire_memory(void);
 extern int GA_Cluster_nnodes(void);
@@ -54,6 +56,9 @@ extern int GA_Pgroup_destroy(int grp);
 extern int GA_Pgroup_get_default(void);
 extern void GA_Pgroup_set_default(int grp);
 extern int GA_Pgroup_get_world(void);
+/* The calling process's group of itself alone (made for every process by GA_Initialize). */
+extern int GA_Pgroup_self(void);
+extern int NGA_Pgroup_self(void);
 extern int GA_Pgroup_nodeid(int grp);
 extern int GA_Pgroup_nnodes(int grp);
 extern void GA_Pgroup_sync(int grp);
@@ -246,6 +251,18 @@ extern int GA_Solve(int g_a, int g_b);
 /* Eigenvalues (ascending, into eval: n values of the real type) and eigenvectors (columns of
  * g_v) of the symmetric g_a. */
 extern void GA_Diag_std(int g_a, int g_v, void* eval);
+/* The same (GA computes it on one process). */
+extern void GA_Diag_std_seq(int g_a, int g_v, void* eval);
+/* The generalized problem g_a v = lambda g_s v, g_s positive definite: eigenvalues ascending
+ * into eval, eigenvectors the columns of g_v with V^T S V = I. GA_Diag_seq is the same;
+ * GA_Diag_reuse(control, ...): control 0 solves and keeps g_s's factor, > 0 reuses the kept
+ * factor (g_s unchanged since), < 0 only frees it. Collective. */
+extern void GA_Diag(int g_a, int g_s, int g_v, void* eval);
+extern void GA_Diag_seq(int g_a, int g_s, int g_v, void* eval);
+extern void GA_Diag_reuse(int control, int g_a, int g_s, int g_v, void* eval);
+/* g_a = g_a's inverse, for a symmetric positive definite g_a (read from its lower triangle;
+ * Cholesky): 0, or the order of the leading minor that is not positive definite (g_a unchanged). */
+extern int GA_Spd_invert(int g_a);
 /* Element-wise: a = |a|, a += alpha, a = 1/a; c = a .* b, a ./ b, max(a, b), min(a, b). */
 extern void GA_Abs_value(int g_a);
 extern void GA_Abs_value_patch(int g_a, int* lo, int* hi);
@@ -374,7 +391,7 @@ extern void GA_Set_memory_limit(size_t limit);
 extern void NGA_Set_memory_limit(size_t limit);
 extern size_t GA_Memory_avail(void);
 extern size_t NGA_Memory_avail(void);
-/* nelem elements of GA type `type` on every process of group grp_id (<= 0: the world),
+/* nelem elements of GA type `type` on every process of group grp_id (<= 0: the world, as GA),
  * charged to the limit; collective. GA_Freemem frees them, collective over the same group. */
 extern void* GA_Getmem(int type, int nelem, int grp_id);
 extern void GA_Freemem(void* ptr);

@@ -246,6 +246,7 @@ void forget_array(int g_a) {
 }
 
 void destroy_all() {
+  forget_saved_diag();
   for (Slot& s : g_arrays)
     if (s.array.valid()) s.array.destroy();
   g_arrays.clear();

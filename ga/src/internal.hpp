@@ -57,6 +57,19 @@ auto guarded(const char* function, F&& body) noexcept -> decltype(body()) {
   }
 }
 
+/// Syncs a's group, calls f(T{}, view of this process's block) when it owns one, releases with
+/// update, and syncs again.
+template <class F>
+void update_owned(Array& a, F&& f) {
+  a.sync_group();
+  if (!a.owned().empty()) {
+    const arrays::LocalView<void> view = a.access();
+    arrays::with_element_type(a.type(), [&](auto zero) { f(zero, view); });
+    a.release_update();
+  }
+  a.sync_group();
+}
+
 /// Throws StateError unless GA_Initialize was called.
 void require_initialized(const char* function);
 
@@ -122,6 +135,8 @@ int adopt(Array a, int type, std::size_t charged);
 std::size_t block_bytes(const arrays::Patch& block, const Coord& ghosts, ElemType type);
 /// Forgets the handle (after the array was destroyed).
 void forget_array(int g_a);
+/// Frees what GA_Diag_reuse keeps between calls (GA_Terminate; collective).
+void forget_saved_diag();
 /// Destroys every live array (GA_Terminate).
 void destroy_all();
 /// The array's group: the GA handle of it, and its rank `iproc` as a world rank.

@@ -41,19 +41,6 @@ Array& vector(const char* function, int g_v, const Array& a, Index length, const
   return v;
 }
 
-/// Syncs a's group, calls f(T{}, view of this process's block) when it owns one, releases with
-/// update, and syncs again.
-template <class F>
-void update_owned(Array& a, F&& f) {
-  a.sync_group();
-  if (!a.owned().empty()) {
-    const arrays::LocalView<void> view = a.access();
-    with_element_type(a.type(), [&](auto zero) { f(zero, view); });
-    a.release_update();
-  }
-  a.sync_group();
-}
-
 enum class Diag { Get, Set, Add, Shift, Zero };
 
 /// GA's diagonal operations on matrix g_a: with the vector g_v of min(rows, columns) elements

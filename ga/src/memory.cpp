@@ -51,17 +51,9 @@ std::size_t available() {
   return g_memory.limit > g_memory.held() ? g_memory.limit - g_memory.held() : 0;
 }
 
-/// GA_Getmem's group: GA reads a handle <= 0 as the world (its programs pass 0); Armada's
-/// process group 0 is taken when it exists.
+/// GA_Getmem's group: GA reads a handle <= 0 as the world (its programs pass 0).
 rma::Group getmem_group(const char* function, int grp_id) {
-  if (grp_id == 0) {
-    try {
-      return group(function, 0);
-    } catch (const rma::Error&) {
-      return rma::Group::world();
-    }
-  }
-  return grp_id < 0 ? rma::Group::world() : group(function, grp_id);
+  return grp_id <= 0 ? rma::Group::world() : group(function, grp_id);
 }
 
 void* getmem(const char* function, int type, int nelem, int grp_id) {

@@ -1,6 +1,7 @@
 // GA_Initialize .. GA_Terminate, processes and nodes, process groups, and the collectives on
 // plain buffers (gop, broadcast).
 #include <cstring>
+#include <span>
 #include <string_view>
 
 #include <mpi.h>
@@ -18,6 +19,7 @@ namespace {
 
 bool g_started_runtime = false;  // GA_Initialize started rma (and finalizes it at GA_Terminate)
 bool g_initialized = false;
+int g_self_pgroup = world_pgroup;  // GA_Pgroup_self's group, made by GA_Initialize
 
 void require_init(const char* function) {
   if (!g_initialized) throw rma::StateError(function, rma::error_message(function, "GA_Initialize has not been called"));
@@ -29,6 +31,9 @@ void initialize(const char* function, int* argc, char*** argv) {
     rma::init(argc, argv);
     g_started_runtime = true;
   }
+  // Every process's group of itself alone, made together (GA_Pgroup_self is called alone).
+  const int me = rma::Group::world().rank();
+  g_self_pgroup = add_group(rma::Group::create(rma::Group::world(), std::span<const int>(&me, 1)));
   g_initialized = true;
 }
 
@@ -227,6 +232,15 @@ void GA_Pgroup_set_default(int grp) {
   });
 }
 int GA_Pgroup_get_world(void) { return world_pgroup; }
+int GA_Pgroup_self(void) {
+  return guarded("GA_Pgroup_self", [] {
+    require_init("GA_Pgroup_self");
+    return g_self_pgroup;
+  });
+}
+int NGA_Pgroup_self(void) { return GA_Pgroup_self(); }
+// The Fortran API (global.fh) is built with every Armada (libarmada_ga_fortran, _i8).
+int GA_Uses_fapi(void) { return 1; }
 int GA_Pgroup_nodeid(int grp) {
   return guarded("GA_Pgroup_nodeid", [&] { return group("GA_Pgroup_nodeid", grp).rank(); });
 }

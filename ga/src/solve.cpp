@@ -122,6 +122,27 @@ void GA_Diag_std(int g_a, int g_v, void* eval) {
     linalg::detail::eigen_symmetric(array("GA_Diag_std", g_a), array("GA_Diag_std", g_v), eval);
   });
 }
+// GA computes this one on a single process; the parallel solver gives the same eigenvalues and
+// eigenvectors (each up to its sign, as any solver's).
+void GA_Diag_std_seq(int g_a, int g_v, void* eval) {
+  guarded("GA_Diag_std_seq", [&] {
+    if (!eval) bad_argument("GA_Diag_std_seq", "eval", "NULL", "room for n eigenvalues is required");
+    linalg::detail::eigen_symmetric(array("GA_Diag_std_seq", g_a), array("GA_Diag_std_seq", g_v), eval);
+  });
+}
+// A = A⁻¹ from A's lower triangle; 0 on success, else the order of the leading minor that is not
+// positive definite (A unchanged), as GA.
+int GA_Spd_invert(int g_a) {
+  return guarded("GA_Spd_invert", [&] {
+    Array& a = array("GA_Spd_invert", g_a);
+    try {
+      linalg::detail::cholesky_inverse(a, a);
+      return 0;
+    } catch (const linalg::NotPositiveDefinite& e) {
+      return static_cast<int>(e.index());
+    }
+  });
+}
 
 int GA_Create_mutexes(int number) {
   return guarded("GA_Create_mutexes", [&] {

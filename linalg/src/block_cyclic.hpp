@@ -73,6 +73,12 @@ void require_finite(const char* op, const char* arg, const Array& array, const C
 template <class T>
 int first_zero_diagonal(const CyclicMatrix<T>& m, MPI_Comm comm);
 
+/// Keeps the upper (`upper`) or lower triangle of the square `m`, zeroes the other one and halves
+/// the diagonal: for X so made from a Hermitian matrix stored in that triangle, X + Xᴴ is the
+/// whole matrix (p?potri leaves the inverse in one triangle only).
+template <class T>
+void keep_half_triangle(CyclicMatrix<T>& m, bool upper);
+
 /// Moves whole 2-D arrays into and out of CyclicMatrix storage: one patch get (put) per
 /// nb x nb block, or per run of blocks along a dimension the grid does not cut, every one of
 /// them in flight before the first is waited for. The array's dims must be the matrix's

@@ -30,12 +30,24 @@ void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* 
   void p##potrf_(const char* uplo, const int* n, T* a, const int* ia, const int* ja, const int* desca,      \
                  int* info, std::size_t);                                                                \
   void p##potrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* ia, const int* ja,  \
-                 const int* desca, T* b, const int* ib, const int* jb, const int* descb, int* info, std::size_t);
+                 const int* desca, T* b, const int* ib, const int* jb, const int* descb, int* info, std::size_t); \
+  void p##potri_(const char* uplo, const int* n, T* a, const int* ia, const int* ja, const int* desca,      \
+                 int* info, std::size_t);
 ARMADA_SCALAPACK_LU(ps, float)
 ARMADA_SCALAPACK_LU(pd, double)
 ARMADA_SCALAPACK_LU(pc, std::complex<float>)
 ARMADA_SCALAPACK_LU(pz, std::complex<double>)
 #undef ARMADA_SCALAPACK_LU
+
+// PBLAS: C = beta C + alpha op(A), op the transpose (real) or the conjugate transpose (complex).
+#define ARMADA_PBLAS_TRAN(name, T)                                                                        \
+  void name(const int* m, const int* n, const T* alpha, const T* a, const int* ia, const int* ja,           \
+            const int* desca, const T* beta, T* c, const int* ic, const int* jc, const int* descc);
+ARMADA_PBLAS_TRAN(pstran_, float)
+ARMADA_PBLAS_TRAN(pdtran_, double)
+ARMADA_PBLAS_TRAN(pctranc_, std::complex<float>)
+ARMADA_PBLAS_TRAN(pztranc_, std::complex<double>)
+#undef ARMADA_PBLAS_TRAN
 
 void pssyevd_(const char* jobz, const char* uplo, const int* n, float* a, const int* ia, const int* ja,
               const int* desca, float* w, float* z, const int* iz, const int* jz, const int* descz, float* work,
@@ -59,7 +71,7 @@ namespace armada::linalg::detail {
 template <class T>
 struct Scalapack;
 
-#define ARMADA_SCALAPACK_TRAITS(p, T)                                                                  \
+#define ARMADA_SCALAPACK_TRAITS(p, T, tranc_name)                                                      \
   template <>                                                                                          \
   struct Scalapack<T> {                                                                                \
     static constexpr auto getrf = p##getrf_;                                                           \
@@ -67,11 +79,13 @@ struct Scalapack;
     static constexpr auto getri = p##getri_;                                                           \
     static constexpr auto potrf = p##potrf_;                                                           \
     static constexpr auto potrs = p##potrs_;                                                           \
+    static constexpr auto potri = p##potri_;                                                           \
+    static constexpr auto tranc = tranc_name; /* conjugate transpose (plain for real T) */             \
   };
-ARMADA_SCALAPACK_TRAITS(ps, float)
-ARMADA_SCALAPACK_TRAITS(pd, double)
-ARMADA_SCALAPACK_TRAITS(pc, std::complex<float>)
-ARMADA_SCALAPACK_TRAITS(pz, std::complex<double>)
+ARMADA_SCALAPACK_TRAITS(ps, float, pstran_)
+ARMADA_SCALAPACK_TRAITS(pd, double, pdtran_)
+ARMADA_SCALAPACK_TRAITS(pc, std::complex<float>, pctranc_)
+ARMADA_SCALAPACK_TRAITS(pz, std::complex<double>, pztranc_)
 #undef ARMADA_SCALAPACK_TRAITS
 
 }  // namespace armada::linalg::detail

@@ -205,6 +205,37 @@ void inverse_typed(const Array& a, Array& inv) {
   store(ca, inv);  // inv(M) stored as a transpose (or as itself after the fallback): inv(A)
 }
 
+// inv = A⁻¹ of a symmetric (Hermitian) positive definite A from its lower triangle: p?potrf,
+// p?potri (the inverse of M in the triangle the factorization used), then M⁻¹ = X + Xᴴ with X
+// that triangle and half the diagonal (p?tran / p?tranc). M holds Aᵀ = conj(A): stored back as
+// a transpose, conj(A⁻¹)ᵀ = A⁻¹.
+template <class T>
+void cholesky_inverse_typed(const Array& a, Array& inv) {
+  const char* name = "linalg::cholesky_inverse";
+  BlacsGrid grid(a.group());
+  const Index n = a.dims()[0];
+  CyclicMatrix<T> m(grid, n, n, scalapack_block(), Holds::transpose);
+  load<T>({{&a, &m}});
+  require_finite(name, "a", a, m, a.group().comm(), Reads::lower_triangle);
+  factor_cholesky(name, m);
+  const bool upper = m.holds == Holds::transpose;  // the triangle factor_cholesky used
+  CyclicMatrix<T> whole = m;
+  {
+    Phase phase(g_times.compute_s);
+    const int nn = static_cast<int>(n);
+    int info = 0;
+    Scalapack<T>::potri(upper ? "U" : "L", &nn, m.local.data(), &kOne, &kOne, m.desc, &info, 1);
+    require_ok_arguments(name, "p?potri", info);
+    if (info > 0) throw SingularMatrix(name, info);  // a zero diagonal of the factor: potrf refuses those
+    keep_half_triangle(m, upper);
+    whole.local = m.local;
+    const T one(1);
+    Scalapack<T>::tranc(&nn, &nn, &one, m.local.data(), &kOne, &kOne, m.desc, &one, whole.local.data(), &kOne, &kOne,
+                        whole.desc);
+  }
+  store(whole, inv);
+}
+
 }  // namespace
 
 // The symmetric eigensolver's typed half lives in eigen.cpp.
@@ -261,6 +292,15 @@ void inverse(const Array& a, Array& inv) {
     require_square(name, "a", a);
     require_output(name, "inv", inv, a);
   }, [&]<class T>() { inverse_typed<T>(a, inv); });
+}
+
+void cholesky_inverse(const Array& a, Array& inv) {
+  const char* name = "linalg::cholesky_inverse";
+  run_synced(name, a, inv, [&] {
+    require_matrix(name, "a", a);
+    require_square(name, "a", a);
+    require_output(name, "inv", inv, a);
+  }, [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
 }
 
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {

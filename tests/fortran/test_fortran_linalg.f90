@@ -247,6 +247,14 @@ contains
       eye(k, k) = 1
     end do
     call check(maxval(abs(matmul(s, inv) - eye)) < 1d-8, 'inverse: S inv = I')
+    ! The Cholesky inverse of the positive definite S S^T + 4 I, in place.
+    s = matmul(s, transpose(s)) + 4 * eye
+    call armada_sync()
+    call armada_destroy(gs)
+    gs = matrix(s)
+    call armada_cholesky_inverse(gs, gs)
+    inv = fetch(gs, 4, 4)
+    call check(maxval(abs(matmul(s, inv) - eye)) < 1d-8, 'cholesky_inverse: S inv = I')
     call armada_sync()
     call armada_destroy(gs)
     call armada_destroy(ginv)

@@ -57,6 +57,12 @@ int main(int argc, char** argv) {
   } else if (!strcmp(which, "getmem")) {
     GA_Set_memory_limit(1000);
     GA_Getmem(C_DBL, 1000, 0);
+  } else if (!strcmp(which, "diag_s")) {
+    int sq[2] = {4, 4};
+    const int h = NGA_Create(C_DBL, 2, sq, "H", NULL), s = NGA_Create(C_DBL, 2, sq, "S", NULL);
+    const int v = NGA_Create(C_DBL, 2, sq, "V", NULL);
+    double eval[4];
+    GA_Diag(h, s, v, eval); /* S = 0 */
   } else if (!strcmp(which, "gatscat")) {
     NGA_Free_gatscat_buf();
   }

@@ -338,6 +338,7 @@ contains
                .and. all(big(pm + 1:, :) == 0.0d0), 'ga_matmul_patch (t, n) with beta, ld > extent')
     call ga_sync()
     call test_diag_std()
+    call test_diag_generalized()
     ok = ga_destroy(gc)
     ok = ga_destroy(gbt)
     ok = ga_destroy(gb)
@@ -371,6 +372,52 @@ contains
     call ga_sync()
     ok = ga_destroy(gv) .and. ga_destroy(gs)
   end subroutine test_diag_std
+
+  ! ga_diag, ga_diag_seq, ga_diag_reuse: H v_k = w_k S v_k for the columns v_k of V, V^T S V = I;
+  ! ga_diag_std_seq as ga_diag_std; ga_spd_invert: S S^-1 = I, and an indefinite matrix reported.
+  subroutine test_diag_generalized()
+    integer, parameter :: ns = 6
+    integer :: gs, gh, gv, k
+    double precision :: sm(ns, ns), hm(ns, ns), vm(ns, ns), w(ns), w2(ns), err, ident(ns, ns)
+    ident = 0.0d0
+    do j = 1, ns
+      ident(j, j) = 1.0d0
+      do i = 1, ns
+        sm(i, j) = 1.0d0 / dble(i + j - 1) + merge(dble(i), 0.0d0, i == j)
+        hm(i, j) = cos(dble(i + 2 * j)) + cos(dble(j + 2 * i))
+      end do
+    end do
+    ok = ga_create(MT_DBL, ns, ns, 'S', -1, -1, gs) .and. ga_create(MT_DBL, ns, ns, 'H', -1, -1, gh)
+    ok = ok .and. ga_create(MT_DBL, ns, ns, 'V', -1, -1, gv)
+    if (me == 0) call ga_put(gs, 1, ns, 1, ns, sm, ns)
+    if (me == 0) call ga_put(gh, 1, ns, 1, ns, hm, ns)
+    call ga_sync()
+    call ga_diag(gh, gs, gv, w)
+    call ga_get(gv, 1, ns, 1, ns, vm, ns)
+    err = 0.0d0
+    do k = 1, ns
+      err = max(err, maxval(abs(matmul(hm, vm(:, k)) - w(k) * matmul(sm, vm(:, k)))))
+    end do
+    call check(err < 1.0d-10, 'ga_diag: H v = w S v for every column v of V')
+    call check(maxval(abs(matmul(transpose(vm), matmul(sm, vm)) - ident)) < 1.0d-10, 'ga_diag: V^T S V = I')
+    call ga_diag_seq(gh, gs, gv, w2)
+    call check(maxval(abs(w2 - w)) < 1.0d-10, 'ga_diag_seq: the eigenvalues of ga_diag')
+    call ga_diag_reuse(0, gh, gs, gv, w2)
+    call ga_dscal(gh, 3.0d0)
+    call ga_diag_reuse(1, gh, gs, gv, w2)
+    call check(maxval(abs(w2 - 3.0d0 * w)) < 1.0d-10, 'ga_diag_reuse: 3 H with the kept S')
+    call ga_diag_reuse(-1, gh, gs, gv, w2)
+    call ga_diag_std(gs, gv, w)
+    call ga_diag_std_seq(gs, gv, w2)
+    call check(maxval(abs(w2 - w)) < 1.0d-12, 'ga_diag_std_seq: the eigenvalues of ga_diag_std')
+    call check(ga_spd_invert(gs) == 0, 'ga_spd_invert of S returns 0')
+    call ga_get(gs, 1, ns, 1, ns, vm, ns)
+    call check(maxval(abs(matmul(sm, vm) - ident)) < 1.0d-10, 'ga_spd_invert: S S^-1 = I')
+    call ga_dscal(gs, -1.0d0)
+    call check(ga_spd_invert(gs) == 1, 'ga_spd_invert of -S^-1: the leading minor of order 1')
+    call ga_sync()
+    ok = ga_destroy(gv) .and. ga_destroy(gh) .and. ga_destroy(gs)
+  end subroutine test_diag_generalized
 
   ! ga_dgop, ga_igop (several elements per call), ga_brdcst.
   subroutine test_collectives()

@@ -165,6 +165,30 @@ TEST(GaHandles, VerifyDebugMaskSyncAndBufferCalls) {
   EXPECT_EQ(GA_Verify_handle(g), 0);
 }
 
+TEST(GaGroups, EveryProcessHasAGroupOfItself) {
+  const int self = GA_Pgroup_self();
+  EXPECT_EQ(NGA_Pgroup_self(), self);
+  EXPECT_NE(self, GA_Pgroup_get_world());
+  EXPECT_EQ(GA_Pgroup_nnodes(self), 1);
+  EXPECT_EQ(GA_Pgroup_nodeid(self), 0);
+  // An array on it is this process's alone: its collectives involve no other process.
+  int dims[1] = {5};
+  const int g = NGA_Create_config(C_INT, 1, dims, name("mine"), nullptr, self);
+  ASSERT_NE(g, 0);
+  int value = 10 + GA_Nodeid();
+  GA_Fill(g, &value);
+  std::vector<int> v(5);
+  int lo[1] = {0}, hi[1] = {4};
+  NGA_Get(g, lo, hi, v.data(), nullptr);
+  for (int x : v) EXPECT_EQ(x, 10 + GA_Nodeid());
+  double x = GA_Nodeid();
+  GA_Pgroup_dgop(self, &x, 1, name("+"));
+  EXPECT_EQ(x, GA_Nodeid());
+  GA_Pgroup_sync(self);
+  GA_Destroy(g);
+  EXPECT_EQ(GA_Uses_fapi(), 1);
+}
+
 /// The row `label` of GA_Print_stats' table, one number per column ("-" read as 0).
 std::vector<unsigned long long> stats_row(const std::string& text, const std::string& label) {
   std::istringstream in(text);

@@ -699,4 +699,75 @@ TEST(GaAliases, NgaSpellingsDoTheSame) {
   NGA_Destroy(g);
 }
 
+
+// The symmetric matrix H(i, j) = cos(i + 2 j) + cos(j + 2 i) for GA_Diag's H v = lambda S v.
+double sym(int i, int j) { return std::cos(i + 2.0 * j) + std::cos(j + 2.0 * i); }
+
+// GA_Spd_invert against A A^-1 = I (and its report on an indefinite matrix); GA_Diag, _seq and
+// _reuse against H V = S V Lambda with V^T S V = I; GA_Diag_std_seq against GA_Diag_std.
+TEST(GaLinalg, SpdInvertGeneralizedEigenAndSeqForms) {
+  const int n = 7;
+  int dims[2] = {n, n};
+  auto make = [&](const char* label, double (*f)(int, int)) {
+    const int g = NGA_Create(C_DBL, 2, dims, name(label), nullptr);
+    put_whole(g, n, n, f);
+    return g;
+  };
+  const int s = make("S", spd), h = make("H", sym), v = make("V", sym), inv = make("S^-1", spd);
+  EXPECT_EQ(GA_Spd_invert(inv), 0);
+  const std::vector<double> I = whole(inv, n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double p = 0;
+      for (int k = 0; k < n; ++k) p += spd(i, k) * I[k * n + j];
+      EXPECT_NEAR(p, i == j ? 1.0 : 0.0, 1e-12) << i << ", " << j;
+    }
+  const int bad = make("H, indefinite", sym);
+  const std::vector<double> H = whole(bad, n, n);
+  EXPECT_GT(GA_Spd_invert(bad), 0);
+  EXPECT_EQ(whole(bad, n, n), H);  // unchanged
+
+  auto check_generalized = [&](const std::vector<double>& w, double (*hf)(int, int), const char* what) {
+    const std::vector<double> V = whole(v, n, n);
+    for (int e = 0; e < n; ++e) {
+      if (e > 0) EXPECT_LE(w[e - 1], w[e]) << what;
+      for (int i = 0; i < n; ++i) {
+        double hv = 0, sv = 0;
+        for (int k = 0; k < n; ++k) {
+          hv += hf(i, k) * V[k * n + e];
+          sv += spd(i, k) * V[k * n + e];
+        }
+        EXPECT_NEAR(hv, w[e] * sv, 1e-10) << what << ": column " << e;
+      }
+      for (int f = 0; f < n; ++f) {  // V^T S V = I
+        double vsv = 0;
+        for (int i = 0; i < n; ++i)
+          for (int k = 0; k < n; ++k) vsv += V[i * n + e] * spd(i, k) * V[k * n + f];
+        EXPECT_NEAR(vsv, e == f ? 1.0 : 0.0, 1e-10) << what << ": " << e << ", " << f;
+      }
+    }
+  };
+  std::vector<double> w(n), w_seq(n), w_reuse(n);
+  GA_Diag(h, s, v, w.data());
+  check_generalized(w, sym, "GA_Diag");
+  GA_Diag_seq(h, s, v, w_seq.data());
+  check_generalized(w_seq, sym, "GA_Diag_seq");
+  GA_Diag_reuse(0, h, s, v, w_reuse.data());
+  check_generalized(w_reuse, sym, "GA_Diag_reuse(0)");
+  // Reusing S's factor for another H: H2 = 2 H has twice the eigenvalues.
+  double two = 2;
+  GA_Scale(h, &two);
+  GA_Diag_reuse(1, h, s, v, w_reuse.data());
+  for (int e = 0; e < n; ++e) EXPECT_NEAR(w_reuse[e], 2 * w[e], 1e-10);
+  const std::vector<double> before = whole(v, n, n);
+  GA_Diag_reuse(-1, h, s, v, nullptr);  // frees only: V untouched
+  EXPECT_EQ(whole(v, n, n), before);
+  // GA_Diag_std_seq is GA_Diag_std.
+  std::vector<double> ws(n), ws_seq(n);
+  GA_Diag_std(s, v, ws.data());
+  GA_Diag_std_seq(s, v, ws_seq.data());
+  for (int e = 0; e < n; ++e) EXPECT_NEAR(ws[e], ws_seq[e], 1e-12);
+  for (int g : {s, h, v, inv, bad}) GA_Destroy(g);
+}
+
 }  // namespace

@@ -90,6 +90,8 @@ TEST(LinalgCapi, SolvesAndNumericalErrors) {
   for (int64_t i = 0; i < n; ++i) EXPECT_NEAR(w[static_cast<std::size_t>(i)], static_cast<double>(i + 1), 1e-13);
   ASSERT_EQ(armada_la_inverse(a, v), ARMADA_GA_OK);
   EXPECT_NEAR(get_all(v, n, n)[static_cast<std::size_t>(n * n - 1)], 1.0 / static_cast<double>(n), 1e-14);
+  ASSERT_EQ(armada_la_cholesky_inverse(a, v), ARMADA_GA_OK);
+  EXPECT_NEAR(get_all(v, n, n)[static_cast<std::size_t>(n * n - 1)], 1.0 / static_cast<double>(n), 1e-14);
   // Singular (row 4 zero) and not positive definite (a negative entry at 4): codes and index.
   va[static_cast<std::size_t>(3 * n + 3)] = 0;
   put_all(a, n, n, va);
@@ -98,6 +100,7 @@ TEST(LinalgCapi, SolvesAndNumericalErrors) {
   va[static_cast<std::size_t>(3 * n + 3)] = -1;
   put_all(a, n, n, va);
   EXPECT_EQ(armada_la_cholesky_solve(a, b), ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE);
+  EXPECT_EQ(armada_la_cholesky_inverse(a, v), ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE);
   EXPECT_EQ(armada_la_error_index(), 4);
   EXPECT_NE(std::string(armada_la_error_message()).find("minor of order 4"), std::string::npos);
   EXPECT_EQ(get_all(b, n, 1), x);

@@ -187,5 +187,61 @@ TYPED_TEST(Solve, InverseOutOfPlaceAndInPlace) {
   inv.destroy();
 }
 
+template <class T>
+T conj_of(const T& x) {
+  if constexpr (std::is_floating_point_v<T>) return x;
+  else return std::conj(x);
+}
+
+// The Cholesky inverse reads A's lower triangle only (the upper one holds garbage here), gives
+// the whole Hermitian inverse, and works in place; every distribution of A and of the result.
+TYPED_TEST(Solve, CholeskyInverseFromTheLowerTriangle) {
+  using T = TypeParam;
+  LINALG_RNG(rng, 5);
+  const Index n = 23;
+  const auto va = spd<T>(rng, n);
+  auto garbage = va;
+  for (Index i = 0; i < n; ++i)
+    for (Index j = i + 1; j < n; ++j) garbage[static_cast<std::size_t>(i * n + j)] = T(1000 + i + j);
+  auto check = [&](const std::vector<T>& x, const std::string& what) {
+    std::vector<T> r = multiply(0, va, n, x, n);
+    for (Index i = 0; i < n; ++i) r[static_cast<std::size_t>(i * n + i)] -= T(1);
+    EXPECT_LE(frobenius(r) / (frobenius(va) * frobenius(x) * n * eps<T>()), kBound) << what;
+    for (Index i = 0; i < n; ++i)  // Hermitian to the last bit: one triangle is the other's mirror
+      for (Index j = 0; j < i; ++j)
+        EXPECT_EQ(x[static_cast<std::size_t>(i * n + j)], conj_of(x[static_cast<std::size_t>(j * n + i)])) << what;
+  };
+  for (int k = 0; k < 4; ++k) {
+    auto a = make_matrix(all_dists[k], n, n, garbage);
+    auto inv = make_matrix(all_dists[(k + 1) % 4], n, n, std::vector<T>(va.size()));
+    cholesky_inverse(a, inv);
+    check(read_all(inv), std::string("out of place, A ") + name(all_dists[k]));
+    EXPECT_EQ(read_all(a), garbage);
+    cholesky_inverse(a, a);
+    check(read_all(a), std::string("in place, A ") + name(all_dists[k]));
+    a.destroy();
+    inv.destroy();
+  }
+}
+
+TYPED_TEST(Solve, CholeskyInverseOfAnIndefiniteMatrixNamesTheMinorAndWritesNothing) {
+  using T = TypeParam;
+  const Index n = 9;
+  std::vector<T> va(static_cast<std::size_t>(n * n), T(0));
+  for (Index i = 0; i < n; ++i) va[static_cast<std::size_t>(i * n + i)] = T(i == 4 ? -1 : 2);
+  auto a = make_matrix(Dist::grid, n, n, va);
+  auto inv = make_matrix(Dist::regular, n, n, std::vector<T>(va.size(), T(7)));
+  try {
+    cholesky_inverse(a, inv);
+    ADD_FAILURE() << "no NotPositiveDefinite";
+  } catch (const NotPositiveDefinite& e) {
+    EXPECT_EQ(e.index(), 5);
+  }
+  EXPECT_EQ(read_all(inv), std::vector<T>(va.size(), T(7)));
+  EXPECT_EQ(read_all(a), va);
+  a.destroy();
+  inv.destroy();
+}
+
 }  // namespace
 }  // namespace armada::linalg::test

@@ -104,6 +104,9 @@ int armada_la_eigen_symmetric(int a, int v, void* eigenvalues) {
 int armada_la_inverse(int a, int inv) {
   COLLECTIVE_GUARD(a, Array ii = array(inv, fn); linalg::detail::inverse(array(a, fn), ii));
 }
+int armada_la_cholesky_inverse(int a, int inv) {
+  COLLECTIVE_GUARD(a, Array ii = array(inv, fn); linalg::detail::cholesky_inverse(array(a, fn), ii));
+}
 int armada_la_set_blas_threads(int n) { GUARD(linalg::set_blas_threads(n)); }
 
 }  // extern "C"

@@ -44,6 +44,7 @@ void cholesky_solve(const Array& a, Array& b);
 /// eigenvalues: n values of the real type of the arrays.
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues);
 void inverse(const Array& a, Array& inv);
+void cholesky_inverse(const Array& a, Array& inv);
 }  // namespace detail
 
 /// Solves op(A)·X = B by LU with partial pivoting (getrf + getrs); A is n × n, B is n × nrhs
@@ -73,5 +74,11 @@ std::vector<Real<T>> eigen_symmetric(const GlobalArray<T>& a, GlobalArray<T>& v)
 /// Singular A: SingularMatrix naming the zero pivot, and inv (and A) unchanged.
 template <Scalar T>
 void inverse(const GlobalArray<T>& a, GlobalArray<T>& inv) { detail::inverse(a, inv); }
+
+/// inv = A⁻¹ of the symmetric (Hermitian) positive definite A, reading its lower triangle
+/// (potrf + potri; GA_Spd_invert); inv, every element of it, may be A itself. A not positive
+/// definite: NotPositiveDefinite naming the leading minor, and inv (and A) unchanged.
+template <Scalar T>
+void cholesky_inverse(const GlobalArray<T>& a, GlobalArray<T>& inv) { detail::cholesky_inverse(a, inv); }
 
 }  // namespace armada::linalg

@@ -45,12 +45,14 @@ int armada_la_symmetrize(int a);
 int armada_la_conjugate(int a);
 /* op(A) X = B (B overwritten by X); A X = B for symmetric positive definite A; eigenvalues
  * (n values of the real type: float for float and complex float arrays, else double) and
- * eigenvectors (columns of v); inv = A^-1 (inv may be a). A is never modified (unless inv or v
- * is a). */
+ * eigenvectors (columns of v); inv = A^-1 (inv may be a); inv = A^-1 for symmetric positive
+ * definite A, read from its lower triangle (Cholesky; inv may be a). A is never modified (unless
+ * inv or v is a). */
 int armada_la_lu_solve(int op, int a, int b);
 int armada_la_cholesky_solve(int a, int b);
 int armada_la_eigen_symmetric(int a, int v, void* eigenvalues);
 int armada_la_inverse(int a, int inv);
+int armada_la_cholesky_inverse(int a, int inv);
 /* BLAS threads per rank (ARMADA_LINALG_BLAS_THREADS, default 1). */
 int armada_la_set_blas_threads(int n);
 

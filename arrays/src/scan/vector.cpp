@@ -117,7 +117,9 @@ T carry_in(ScanOp op, std::vector<Summary> all, Index p0) {
     if (!s.has || s.lo >= p0) continue;
     T v;
     std::memcpy(&v, s.value, sizeof(T));
-    carry = (op == ScanOp::Copy || s.flag) ? v : static_cast<T>(carry + v);
+    // A part that starts no segment passes the carry on (copy) or adds its sum to it.
+    if (s.flag) carry = v;
+    else if (op != ScanOp::Copy) carry = static_cast<T>(carry + v);
   }
   return carry;
 }

@@ -57,6 +57,29 @@ rma::MustMatch::value_type same_range(Index lo, Index hi) {
   return {"lo .. hi", std::to_string(lo) + " .. " + std::to_string(hi)};
 }
 
+/// The checked arrays of a call on src, dst and mask.
+struct VectorCall {
+  const Array::Impl* src = nullptr;
+  const Array::Impl* dst = nullptr;
+  const Array::Impl* mask = nullptr;
+};
+
+/// The collective start of scan, pack and unpack (over dst's group): src and dst vectors of one
+/// type and group, the mask an integer vector on it holding [lo, hi), and [lo, hi) inside src
+/// (unless `unpack`: src is read from 0) and dst (unless `pack`: dst is written from 0).
+VectorCall begin_vector_call(const char* name, const Array& src, const Array& dst, const Array& mask, Index lo,
+                             Index hi, bool pack, bool unpack) {
+  VectorCall c;
+  begin_collective(name, collective_group(name, dst), [&] {
+    c.src = unpack ? &vector_of(name, "src", src, 0, 0) : &vector_of(name, "src", src, lo, hi);
+    c.dst = pack ? &vector_of(name, "dst", dst, 0, 0) : &vector_of(name, "dst", dst, lo, hi);
+    c.mask = &mask_of(name, mask, lo, hi);
+    check_compatible(name, *c.src, *c.dst);
+    same_group(name, *c.dst, *c.mask);
+  }, {same_shape("src", src), same_shape("dst", dst), same_shape("mask", mask), same_range(lo, hi)});
+  return c;
+}
+
 /// This member's part [p0, p1) of [lo, hi) in the vector `a` (p0 == p1: none).
 std::pair<Index, Index> my_range(const Array::Impl& a, Index lo, Index hi) {
   const Patch p = my_part(a, Coord{lo}, Coord{hi});
@@ -152,17 +175,10 @@ void patch_enum(Array& arr, Index lo, Index hi, const void* start, const void* s
 
 void scan(ScanOp op, const Array& src_arr, Array& dst_arr, const Array& mask_arr, Index lo, Index hi) {
   const char* name = scan_name(op);
-  const Array::Impl *sp = nullptr, *dp = nullptr, *mp = nullptr;
-  begin_collective(name, collective_group(name, dst_arr), [&] {
-    sp = &vector_of(name, "src", src_arr, lo, hi);
-    dp = &vector_of(name, "dst", dst_arr, lo, hi);
-    mp = &mask_of(name, mask_arr, lo, hi);
-    check_compatible(name, *sp, *dp);
-    same_group(name, *dp, *mp);
-  }, {same_shape("src", src_arr), same_shape("dst", dst_arr), same_shape("mask", mask_arr), same_range(lo, hi)});
-  const Array::Impl &src = *sp, &dst = *dp;
+  const VectorCall call = begin_vector_call(name, src_arr, dst_arr, mask_arr, lo, hi, false, false);
+  const Array::Impl &src = *call.src, &dst = *call.dst;
   const auto [p0, p1] = my_range(dst, lo, hi);
-  std::vector<unsigned char> flags = fetch_flags(*mp, p0, p1);
+  std::vector<unsigned char> flags = fetch_flags(*call.mask, p0, p1);
   if (p0 == lo && p1 > p0) flags[0] = 1;  // lo always starts a segment
   with_element_type(dst.type, [&](auto zero) {
     using T = decltype(zero);
@@ -198,15 +214,8 @@ void scan(ScanOp op, const Array& src_arr, Array& dst_arr, const Array& mask_arr
 
 Index pack(const Array& src_arr, Array& dst_arr, const Array& mask_arr, Index lo, Index hi) {
   constexpr const char* name = "arrays::pack";
-  const Array::Impl *sp = nullptr, *dp = nullptr, *mp = nullptr;
-  begin_collective(name, collective_group(name, src_arr), [&] {
-    sp = &vector_of(name, "src", src_arr, lo, hi);
-    dp = &vector_of(name, "dst", dst_arr, 0, 0);
-    mp = &mask_of(name, mask_arr, lo, hi);
-    check_compatible(name, *sp, *dp);
-    same_group(name, *sp, *mp);
-  }, {same_shape("src", src_arr), same_shape("dst", dst_arr), same_shape("mask", mask_arr), same_range(lo, hi)});
-  const Array::Impl &src = *sp, &dst = *dp, &mask = *mp;
+  const VectorCall call = begin_vector_call(name, src_arr, dst_arr, mask_arr, lo, hi, true, false);
+  const Array::Impl &src = *call.src, &dst = *call.dst, &mask = *call.mask;
   const auto [p0, p1] = my_range(mask, lo, hi);
   const std::vector<unsigned char> flags = fetch_flags(mask, p0, p1);
   Index total = 0;
@@ -235,17 +244,10 @@ Index pack(const Array& src_arr, Array& dst_arr, const Array& mask_arr, Index lo
 
 Index unpack(const Array& src_arr, Array& dst_arr, const Array& mask_arr, Index lo, Index hi) {
   constexpr const char* name = "arrays::unpack";
-  const Array::Impl *sp = nullptr, *dp = nullptr, *mp = nullptr;
-  begin_collective(name, collective_group(name, dst_arr), [&] {
-    sp = &vector_of(name, "src", src_arr, 0, 0);
-    dp = &vector_of(name, "dst", dst_arr, lo, hi);
-    mp = &mask_of(name, mask_arr, lo, hi);
-    check_compatible(name, *sp, *dp);
-    same_group(name, *dp, *mp);
-  }, {same_shape("src", src_arr), same_shape("dst", dst_arr), same_shape("mask", mask_arr), same_range(lo, hi)});
-  const Array::Impl &src = *sp, &dst = *dp;
+  const VectorCall call = begin_vector_call(name, src_arr, dst_arr, mask_arr, lo, hi, false, true);
+  const Array::Impl &src = *call.src, &dst = *call.dst;
   const auto [p0, p1] = my_range(dst, lo, hi);
-  const std::vector<unsigned char> flags = fetch_flags(*mp, p0, p1);
+  const std::vector<unsigned char> flags = fetch_flags(*call.mask, p0, p1);
   Summary mine;
   mine.has = p1 > p0;
   mine.lo = p0;

@@ -512,6 +512,48 @@ extern void NGA_Get_proc_grid(int g_a, int dims[]);
 extern void GA_Get_proc_index(int g_a, int iproc, int subscript[]);
 extern void NGA_Get_proc_index(int g_a, int iproc, int subscript[]);
 extern void NGA_Proc_topology(int g_a, int proc, int coord[]);
+/* Sparse-data operations on 1-D arrays over [lo, hi] (inclusive, zero-based), collective over
+ * the arrays' group. g_sbit / g_mask: an integer array (C_INT or C_LONG); a nonzero element
+ * starts a segment (scans; lo always does) or selects an element (pack, unpack).
+ * Patch_enum: a[i] = *start + (i - lo) * *inc (values of the array's type). Scan_copy: each
+ * element of a segment gets the segment's first source element. Scan_add: running sums within
+ * segments (excl = 1: exclusive, 0 at a segment's start). Pack: the selected source elements
+ * into g_dest from element 0, their number in *icount. Unpack: g_src's first *icount elements
+ * into the selected elements of g_dest (the others unchanged). */
+extern void GA_Patch_enum(int g_a, int lo, int hi, void* start, void* inc);
+extern void GA_Patch_enum64(int g_a, int64_t lo, int64_t hi, void* start, void* inc);
+extern void GA_Scan_copy(int g_a, int g_b, int g_sbit, int lo, int hi);
+extern void GA_Scan_copy64(int g_a, int g_b, int g_sbit, int64_t lo, int64_t hi);
+extern void GA_Scan_add(int g_a, int g_b, int g_sbit, int lo, int hi, int excl);
+extern void GA_Scan_add64(int g_a, int g_b, int g_sbit, int64_t lo, int64_t hi, int excl);
+extern void GA_Pack(int g_src, int g_dest, int g_mask, int lo, int hi, int* icount);
+extern void GA_Pack64(int g_src, int g_dest, int g_mask, int64_t lo, int64_t hi, int64_t* icount);
+extern void GA_Unpack(int g_src, int g_dest, int g_mask, int lo, int hi, int* icount);
+extern void GA_Unpack64(int g_src, int g_dest, int g_mask, int64_t lo, int64_t hi, int64_t* icount);
+/* g_m = the element-wise median of g_a, g_b, g_c (complex: by modulus), any rank, all types. */
+extern void GA_Median(int g_a, int g_b, int g_c, int g_m);
+extern void GA_Median_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, int g_c, int* clo, int* chi,
+                            int g_m, int* mlo, int* mhi);
+extern void GA_Median_patch64(int g_a, int64_t* alo, int64_t* ahi, int g_b, int64_t* blo, int64_t* bhi, int g_c,
+                              int64_t* clo, int64_t* chi, int g_m, int64_t* mlo, int64_t* mhi);
+/* Line-search steps (C_INT, C_LONG, C_FLOAT, C_DBL; results of the arrays' type). Step_max: the
+ * largest s with a + s b >= 0 (a must be >= 0; GA's infinity, e.g. 1e307 for doubles, when no
+ * element of b is negative). Step_bound_info: the steps from xx along vv to the box
+ * [xxll, xxuu] (docs/arrays.md). */
+extern void GA_Step_max(int g_a, int g_b, void* step);
+extern void GA_Step_max_patch(int g_a, int* alo, int* ahi, int g_b, int* blo, int* bhi, void* step);
+extern void GA_Step_max_patch64(int g_a, int64_t alo[], int64_t ahi[], int g_b, int64_t blo[], int64_t bhi[],
+                                void* step);
+extern void GA_Step_bound_info(int g_xx, int g_vv, int g_xxll, int g_xxuu, void* boundmin, void* wolfemin,
+                               void* boundmax);
+extern void GA_Step_bound_info_patch(int g_xx, int* xxlo, int* xxhi, int g_vv, int* vvlo, int* vvhi, int g_xxll,
+                                     int* xxlllo, int* xxllhi, int g_xxuu, int* xxuulo, int* xxuuhi, void* boundmin,
+                                     void* wolfemin, void* boundmax);
+/* GA 5.8 declares g_xxuu as int64_t here (the other handles are int). */
+extern void GA_Step_bound_info_patch64(int g_xx, int64_t xxlo[], int64_t xxhi[], int g_vv, int64_t vvlo[],
+                                       int64_t vvhi[], int g_xxll, int64_t xxlllo[], int64_t xxllhi[],
+                                       int64_t g_xxuu, int64_t xxuulo[], int64_t xxuuhi[], void* boundmin,
+                                       void* wolfemin, void* boundmax);
 
 #ifdef __cplusplus
 }

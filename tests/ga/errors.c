@@ -65,6 +65,18 @@ int main(int argc, char** argv) {
     GA_Diag(h, s, v, eval); /* S = 0 */
   } else if (!strcmp(which, "gatscat")) {
     NGA_Free_gatscat_buf();
+  } else if (!strcmp(which, "scan")) {
+    GA_Scan_copy(g, g, g, 0, 3); /* g is 10 x 8 */
+  } else if (!strcmp(which, "mask")) {
+    int n[1] = {10};
+    const int v = NGA_Create(C_DBL, 1, n, "v", NULL), m = NGA_Create(C_DBL, 1, n, "m", NULL);
+    GA_Scan_add(v, v, m, 0, 9, 0);
+  } else if (!strcmp(which, "stepmax")) {
+    int n[1] = {10};
+    const int v = NGA_Create(C_DBL, 1, n, "v", NULL);
+    double minus = -1, step = 0;
+    GA_Fill(v, &minus);
+    GA_Step_max(v, v, &step);
   }
   fprintf(stderr, "errors: case '%s' returned\n", which);
   GA_Destroy(g);

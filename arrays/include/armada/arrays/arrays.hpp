@@ -8,4 +8,5 @@
 #include "armada/arrays/distribution.hpp"
 #include "armada/arrays/global_array.hpp"
 #include "armada/arrays/operations.hpp"
+#include "armada/arrays/scan.hpp"
 #include "armada/arrays/types.hpp"

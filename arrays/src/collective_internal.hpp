@@ -1,0 +1,111 @@
+// What the collective operations of arrays share (collective.cpp, scan/): the checked array
+// behind an Array, this member's part of a patch, fetching the matching part of another array,
+// walking a strided box, and the group-wide error flag.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <type_traits>
+#include <vector>
+
+#include "armada/rma/collectives.hpp"
+#include "armada/rma/sync.hpp"
+#include "internal.hpp"
+
+namespace armada::arrays::detail {
+
+template <class T>
+inline constexpr bool is_complex_v = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+
+inline const Array::Impl& impl_of(const Array& a, const char* op) {
+  if (!a.impl()) throw rma::InvalidArgument(op, "array", "null", "the array was never created", rma::ErrorKind::handle);
+  if (a.impl()->destroyed)
+    throw rma::StateError(op, rma::error_message(op, "array '" + a.impl()->name + "' was destroyed"));
+  return *a.impl();
+}
+
+inline void group_sync(const Array::Impl& a) {
+  rma::fence_all();
+  MPI_Barrier(a.group.comm());
+}
+
+// A patch as an argument every member must pass alike.
+inline rma::MustMatch::value_type same_patch(const char* argument, const Coord& lo, const Coord& hi) {
+  return {argument, lo.str() + " .. " + hi.str()};
+}
+
+/// This rank's part of patch [lo, hi) (empty if none).
+inline Patch my_part(const Array::Impl& a, const Coord& lo, const Coord& hi) {
+  const Block& b = a.mine();
+  Patch p{lo, hi};
+  if (b.patch.empty()) {
+    p.hi = p.lo;
+    return p;
+  }
+  for (int d = 0; d < a.ndim(); ++d) {
+    p.lo[d] = std::max(lo[d], b.patch.lo[d]);
+    p.hi[d] = std::min(hi[d], b.patch.hi[d]);
+  }
+  return p;
+}
+
+/// Calls f(element offset in the strided layout, dense row-major position) for every element of
+/// a box with `ext` elements per dimension laid out with `stride`.
+template <class F>
+void for_box(const Coord& ext, const Coord& stride, F&& f) {
+  const int n = ext.size();
+  for (int d = 0; d < n; ++d)
+    if (ext[d] <= 0) return;
+  Coord k = Coord::filled(n, 0);
+  Index dense = 0;
+  for (;;) {
+    Index off = 0;
+    for (int d = 0; d < n - 1; ++d) off += k[d] * stride[d];
+    for (Index i = 0; i < ext[n - 1]; ++i) f(off + i * stride[n - 1], dense++);
+    int d = n - 2;
+    for (; d >= 0; --d) {
+      if (++k[d] < ext[d]) break;
+      k[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+/// Patch get of the part of `a` matching `part` of another patch: `part` shifted from
+/// origin `from` to origin `to`.
+template <class T>
+std::vector<T> fetch(const Array::Impl& a, const Patch& part, const Coord& from, const Coord& to) {
+  Coord lo = part.lo, hi = part.hi;
+  for (int d = 0; d < lo.size(); ++d) {
+    lo[d] = to[d] + (part.lo[d] - from[d]);
+    hi[d] = to[d] + (part.hi[d] - from[d]);
+  }
+  std::vector<T> v(static_cast<std::size_t>(part.elements()));
+  std::vector<rma::Handle> hs;
+  issue_patch(Kind::Get, a, lo, hi, nullptr, reinterpret_cast<std::byte*>(v.data()), dense_strides(part.extents()), nullptr, hs);
+  for (auto& h : hs) h.wait();
+  return v;
+}
+
+template <class T>
+T* local_at(const Array::Impl& a, const Coord& g) {
+  return reinterpret_cast<T*>(a.mine().address(g, a.ghosts, a.esize));
+}
+
+template <class T>
+double magnitude(T x) {
+  if constexpr (is_complex_v<T>) return std::abs(std::complex<double>(x));
+  else return std::abs(static_cast<double>(x));
+}
+
+/// True on every rank if `local` is true on any (a collective error check).
+inline bool any(const Array::Impl& a, bool local) {
+  int l = local ? 1 : 0, g = 0;
+  MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_MAX, a.group.comm());
+  return g != 0;
+}
+
+}  // namespace armada::arrays::detail

@@ -112,6 +112,9 @@ void allocate(const char* function, int g_a);
 Array& array(const char* function, int g_a);
 /// The GA type g_a was created with.
 int ga_type(const char* function, int g_a);
+/// Whether GA_Update_ghosts and NGA_Update_ghosts_nb of handle g_a fill the corner ghost cells
+/// (GA_Set_ghost_corner_flag; true until set), for a planned or a live handle.
+bool& ghost_corners(const char* function, int g_a);
 /// Gives a live array a GA handle (duplicate).
 int adopt(Array a, int type);
 /// Forgets the handle (after the array was destroyed).
@@ -146,5 +149,17 @@ template <class I>
 Coord leading(const char* function, const Array& a, const I* ld);
 
 std::string tuple_text(int n, const Index* v);
+
+// ---- nonblocking requests and local blocks ------------------------------------------------------
+/// Keeps an outstanding nonblocking operation under a new GA request handle (NGA_NbWait and
+/// NGA_NbTest complete it).
+ga_nbhdl_t keep_request(arrays::NbHandle h);
+
+/// GA's ld of a local block: the extents (with ghosts) of dimensions 1 .. ndim-1.
+template <class I>
+void block_ld(const arrays::LocalView<void>& v, I* ld) {
+  if (!ld) return;
+  for (int d = 0; d + 1 < v.ndim(); ++d) ld[d] = static_cast<I>(v.stride[d] / v.stride[d + 1]);
+}
 
 }  // namespace armada::ga

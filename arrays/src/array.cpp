@@ -1,5 +1,5 @@
-// GlobalArray: creation, inquiry, patch operations, element lists, read_inc, local access,
-// ghost cells.
+// GlobalArray: creation, inquiry, patch operations, element lists, read_inc, local access and
+// synchronization (ghost cells: ghosts.cpp).
 #include <mpi.h>
 
 #include <algorithm>
@@ -32,7 +32,6 @@ Registry& registry() {
   static Registry r;
   return r;
 }
-
 
 std::byte* bytes(void* p) { return static_cast<std::byte*>(p); }
 

@@ -147,6 +147,10 @@ NbHandle Array::get_ghost_dir_nb(const Coord& mask, bool periodic) {
     outside |= mask[d] != 0;
   }
   require_ghosts(op, a);
+  if (!a.group.is_member())
+    detail::fail(op, &a, "array", a.name,
+                 "this rank is not a member of the array's group: it has no block and no ghost cells",
+                 rma::ErrorKind::handle);
   NbHandle h;
   // All zeros name the block itself, whose values are in place already.
   if (outside && !a.mine().patch.empty()) issue_region(a, want, periodic, NbHandle::handles_of(h));

@@ -33,7 +33,8 @@ FortranLogical nga_update_ghost_dir_(const Int* g_a, const Int* dimension, const
     const int g = handle(fn, *g_a);
     const int n = array(fn, g).ndim();
     if (*dimension < 1 || *dimension > n)
-      bad_argument(fn, "dimension", std::to_string(*dimension), "must be in 1 .. " + std::to_string(n) + " (Fortran's dimensions)");
+      bad_argument(fn, "dimension", std::to_string(*dimension),
+                   "must be in 1 .. " + std::to_string(n) + " (Fortran's dimensions)");
     if (*idir != -1 && *idir != 1)
       bad_argument(fn, "idir", std::to_string(*idir), "must be -1 (below the block) or 1 (above it)");
     // Fortran's dimension d is the C view's n - d; the direction along it is the same.

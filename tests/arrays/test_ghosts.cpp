@@ -126,13 +126,22 @@ void expect_frame(GlobalArray<double>& a, bool periodic, Filled&& filled, const 
                     << " cells wrong, first " << first;
 }
 
+/// Runs body(case, array) on an array of every case (see make()), then destroys it.
+template <class F>
+void on_each_case(F&& body) {
+  for (const Case& c : cases()) {
+    auto a = make(c);
+    body(c, a);
+    a.destroy();
+  }
+}
+
 std::string how_text(const GhostUpdate& how) {
   return std::string(how.periodic ? "periodic" : "not periodic") + (how.corners ? ", corners" : ", no corners");
 }
 
 TEST(GhostDir, EveryDirectionWithAndWithoutCorners) {
-  for (const Case& c : cases()) {
-    auto a = make(c);
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
     for (bool periodic : {false, true})
       for (bool corners : {false, true})
         for (int dim = 0; dim < a.ndim(); ++dim)
@@ -147,15 +156,13 @@ TEST(GhostDir, EveryDirectionWithAndWithoutCorners) {
                          c.label + ", dimension " + std::to_string(dim) + ", direction " + std::to_string(dir) +
                              ", " + how_text(how));
           }
-    a.destroy();
-  }
+  });
 }
 
 // GA's documented equivalence: every side of every dimension, with corners in all dimensions
 // but the last, fills what update_ghosts fills.
 TEST(GhostDir, SidesOfEveryDimensionMakeAWholeUpdate) {
-  for (const Case& c : cases()) {
-    auto a = make(c);
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
     for (bool periodic : {false, true}) {
       reset_frame(a);
       for (int dim = 0; dim < a.ndim(); ++dim)
@@ -165,26 +172,22 @@ TEST(GhostDir, SidesOfEveryDimensionMakeAWholeUpdate) {
       a.update_ghosts(periodic);
       expect_frame(a, periodic, [](const std::vector<int>&) { return true; }, c.label + " update_ghosts");
     }
-    a.destroy();
-  }
+  });
 }
 
 TEST(GhostDir, WholeUpdateWithoutCornersFillsTheFacesOnly) {
-  for (const Case& c : cases()) {
-    auto a = make(c);
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
     for (bool periodic : {false, true}) {
       reset_frame(a);
       a.update_ghosts(GhostUpdate{periodic, false});
       expect_frame(a, periodic, [](const std::vector<int>& s) { return outside(s) == 1; },
                    c.label + " faces only, " + (periodic ? "periodic" : "not periodic"));
     }
-    a.destroy();
-  }
+  });
 }
 
 TEST(GhostNb, UpdateWithLocalWorkInBetween) {
-  for (const Case& c : cases()) {
-    auto a = make(c);
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
     auto b = GlobalArray<double>::create(c.dims, c.options);
     for (bool corners : {true, false}) {
       reset_frame(a);
@@ -208,8 +211,7 @@ TEST(GhostNb, UpdateWithLocalWorkInBetween) {
       a.sync_group();  // every member's copies are taken: blocks may change again
     }
     b.destroy();
-    a.destroy();
-  }
+  });
 }
 
 /// Every mask of {-1, 0, 1}^n (all zeros: the block itself, nothing to fill).
@@ -226,8 +228,7 @@ std::vector<Coord> masks(int n) {
 }
 
 TEST(GhostNb, OneRegionAtATime) {
-  for (const Case& c : cases()) {
-    auto a = make(c);
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
     for (bool periodic : {false, true})
       for (const Coord& m : masks(a.ndim())) {
         reset_frame(a);  // local: the region get below is not collective
@@ -241,8 +242,7 @@ TEST(GhostNb, OneRegionAtATime) {
                      },
                      c.label + " region " + m.str() + (periodic ? " periodic" : ""));
       }
-    a.destroy();
-  }
+  });
 }
 
 TEST(GhostErrors, BadArgumentsFailOnEveryRank) {

@@ -139,11 +139,21 @@ std::vector<std::pair<Shape, int>> arrays_under_test() {
   return out;
 }
 
-TEST(GaGhosts, UpdateGhostDirEverySideWithAndWithoutCorners) {
+/// Runs body(g, frame) on each array under test, its blocks holding the owners' values and its
+/// frames the sentinel, then destroys it.
+template <class F>
+void on_each_array(F&& body) {
   for (const auto& [shape, handle] : arrays_under_test()) {
-    const int g = handle;
-    const Frame f = frame_of(g, shape.dims, shape.width);
+    const Frame f = frame_of(handle, shape.dims, shape.width);
     reset(f, true);
+    GA_Sync();
+    body(handle, f);
+    GA_Destroy(handle);
+  }
+}
+
+TEST(GaGhosts, UpdateGhostDirEverySideWithAndWithoutCorners) {
+  on_each_array([](int g, const Frame& f) {
     for (int cflag : {0, 1})
       for (int dim = 0; dim < f.ndim; ++dim)
         for (int dir : {-1, 1}) {
@@ -158,15 +168,11 @@ TEST(GaGhosts, UpdateGhostDirEverySideWithAndWithoutCorners) {
     for (int dim = 0; dim < f.ndim; ++dim)
       for (int dir : {-1, 1}) NGA_Update_ghost_dir(g, dim, dir, dim + 1 < f.ndim);
     expect_frame(f, [](const std::vector<int>&) { return true; }, "every side");
-    GA_Destroy(g);
-  }
+  });
 }
 
 TEST(GaGhosts, CornerFlagDecidesWhatUpdateGhostsFills) {
-  for (const auto& [shape, handle] : arrays_under_test()) {
-    const int g = handle;
-    const Frame f = frame_of(g, shape.dims, shape.width);
-    reset(f, true);
+  on_each_array([](int g, const Frame& f) {
     GA_Set_ghost_corner_flag(g, 0);
     GA_Update_ghosts(g);
     expect_frame(f, [](const std::vector<int>& s) { return outside(s) == 1; }, "corner flag 0");
@@ -177,8 +183,7 @@ TEST(GaGhosts, CornerFlagDecidesWhatUpdateGhostsFills) {
     reset(f, false);
     GA_Update_ghosts(g);
     expect_frame(f, [](const std::vector<int>&) { return true; }, "corner flag 1");
-    GA_Destroy(g);
-  }
+  });
   // The flag set on a planned handle holds for the allocated array.
   int dims[2] = {6, 8}, width[2] = {1, 2};
   const int h = GA_Create_handle();
@@ -194,11 +199,9 @@ TEST(GaGhosts, CornerFlagDecidesWhatUpdateGhostsFills) {
 }
 
 TEST(GaGhosts, NonblockingUpdateWithWorkInBetween) {
-  for (const auto& [shape, handle] : arrays_under_test()) {
-    const int g = handle;
+  on_each_array([](int g, const Frame& f) {
     for (int corners : {1, 0}) {
-      const Frame f = frame_of(g, shape.dims, shape.width);
-      reset(f, true);
+      reset(f, false);
       GA_Set_ghost_corner_flag(g, corners);
       ga_nbhdl_t h;
       NGA_Update_ghosts_nb(g, &h);
@@ -217,16 +220,11 @@ TEST(GaGhosts, NonblockingUpdateWithWorkInBetween) {
                    std::string("nonblocking, corners ") + std::to_string(corners));
       GA_Sync();  // every process has its copies: blocks may change again
     }
-    GA_Destroy(g);
-  }
+  });
 }
 
 TEST(GaGhosts, NbGetGhostDirOneRegionAtATime) {
-  for (const auto& [shape, handle] : arrays_under_test()) {
-    const int g = handle;
-    const Frame f = frame_of(g, shape.dims, shape.width);
-    reset(f, true);
-    GA_Sync();
+  on_each_array([](int g, const Frame& f) {
     int total = 1;
     for (int d = 0; d < f.ndim; ++d) total *= 3;
     for (int r = 0; r < total; ++r) {
@@ -246,15 +244,11 @@ TEST(GaGhosts, NbGetGhostDirOneRegionAtATime) {
       }
     }
     GA_Sync();
-    GA_Destroy(g);
-  }
+  });
 }
 
 TEST(GaGhosts, AccessGhostElementAndRelease) {
-  for (const auto& [shape, handle] : arrays_under_test()) {
-    const int g = handle;
-    const Frame f = frame_of(g, shape.dims, shape.width);
-    reset(f, true);
+  on_each_array([](int g, const Frame& f) {
     GA_Update_ghosts(g);
     long wrong = 0;
     f.each([&](const std::vector<int>& i) {
@@ -290,8 +284,7 @@ TEST(GaGhosts, AccessGhostElementAndRelease) {
       EXPECT_EQ(x, -1.5);
     }
     GA_Sync();
-    GA_Destroy(g);
-  }
+  });
 }
 
 }  // namespace

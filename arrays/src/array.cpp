@@ -1,5 +1,5 @@
-// GlobalArray: creation, inquiry, patch operations, element lists, read_inc, local access,
-// ghost cells.
+// GlobalArray: creation, inquiry, patch operations, element lists, read_inc, local access and
+// synchronization (ghost cells: ghosts.cpp).
 #include <mpi.h>
 
 #include <algorithm>
@@ -31,10 +31,6 @@ struct Registry {
 Registry& registry() {
   static Registry r;
   return r;
-}
-
-void wait_all(std::vector<rma::Handle>& handles) {
-  for (auto& h : handles) h.wait();
 }
 
 std::byte* bytes(void* p) { return static_cast<std::byte*>(p); }
@@ -224,6 +220,10 @@ std::string summary() {
 }
 
 namespace detail {
+void wait_all(std::vector<rma::Handle>& handles) {
+  for (auto& h : handles) h.wait();
+}
+
 void require_type(const Array& a, ElemType type, const char* op) {
   if (!a.impl()) return;  // an empty array stays empty; using it reports that
   if (a.impl()->type != type)
@@ -343,7 +343,7 @@ void patch_op(const PatchForm& f, const Array::Impl& a, const Coord& lo, const C
               const void* scale, const Coord& ld) {
   std::vector<rma::Handle> hs;
   issue_patch_op(f, a, lo, hi, buf, scale, ld, hs);
-  wait_all(hs);
+  detail::wait_all(hs);
 }
 
 // The nonblocking forms return the owners' handles. The caller's scale may die before the
@@ -486,7 +486,7 @@ void element_list(detail::Kind kind, const char* op, const Array::Impl& a, std::
       case detail::Kind::Acc: hs.push_back(rma::acc_vector_nb(a.type, scale, one, targets[s])); break;
     }
   }
-  wait_all(hs);
+  detail::wait_all(hs);
 }
 
 }  // namespace
@@ -583,51 +583,6 @@ void sync() {
   if (!rma::initialized())
     throw rma::StateError("arrays::sync", rma::message_prefix() + "arrays::sync: the rma runtime is not initialized");
   rma::barrier();
-}
-
-void Array::update_ghosts(bool periodic) {
-  constexpr const char* op = "arrays::update_ghosts";
-  const Impl* ap = nullptr;
-  // The owners' interiors are final once every member arrived.
-  begin_collective(op, collective_group(op, *this), [&] { ap = &checked(op); },
-                   {same_shape("array", *this), {"periodic", periodic ? "true" : "false"}});
-  const Impl& a = *ap;
-  const Block& b = a.mine();
-  const int n = a.ndim();
-  std::vector<rma::Handle> hs;
-  if (!b.patch.empty()) {
-    // The ghost frame is the 3^n - 1 boxes around the block (per dimension: below, inside,
-    // above); each is fetched from its owners into the frame in place, with the block's strides.
-    int regions = 1;
-    for (int d = 0; d < n; ++d) regions *= 3;
-    for (int r = 0; r < regions; ++r) {
-      Coord lo = b.patch.lo, hi = b.patch.hi;
-      bool skip = false, interior = true;
-      int code = r;
-      for (int d = n - 1; d >= 0; --d, code /= 3) {
-        const int c = code % 3;
-        if (c == 1) continue;
-        interior = false;
-        if (a.ghosts[d] == 0) { skip = true; break; }
-        if (c == 0) { hi[d] = lo[d]; lo[d] -= a.ghosts[d]; }
-        else { lo[d] = hi[d]; hi[d] += a.ghosts[d]; }
-      }
-      if (skip || interior) continue;
-      if (!periodic) {
-        // Cells past an edge have no source: clip them off and leave them alone.
-        for (int d = 0; d < n; ++d) {
-          lo[d] = std::max<Index>(lo[d], 0);
-          hi[d] = std::min(hi[d], a.dist.dims()[d]);
-        }
-        if (Patch{lo, hi}.empty()) continue;
-        detail::issue_patch(detail::Kind::Get, a, lo, hi, nullptr, b.address(lo, a.ghosts, a.esize), b.stride, nullptr, hs);
-      } else {
-        detail::issue_periodic(detail::Kind::Get, a, lo, hi, b.address(lo, a.ghosts, a.esize), b.stride, nullptr, hs);
-      }
-    }
-  }
-  wait_all(hs);
-  sync_group();  // no owner changes a value before every ghost copy of it is taken
 }
 
 }  // namespace armada::arrays

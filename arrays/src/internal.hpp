@@ -79,6 +79,9 @@ void issue_patch(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& 
 void issue_periodic(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, std::byte* buf,
                     const Coord& bstride, const void* scale, std::vector<rma::Handle>& out);
 
+/// Waits for every handle (the blocking forms' completion).
+void wait_all(std::vector<rma::Handle>& handles);
+
 /// Row-major element strides of a dense box with `extents`.
 Coord dense_strides(const Coord& extents);
 

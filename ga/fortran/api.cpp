@@ -82,21 +82,29 @@ std::string op_text(const char* fn, const char* op, Length length) {
 
 /// nga_create and ga_create: dims and chunk (<= 0: no constraint) in Fortran order.
 FortranLogical create(const char* fn, Int type, Int ndim, const Int* dims, std::string name, const Int* chunk, Int* g_a,
-                      const Int* p_handle = nullptr) {
+                      const Int* p_handle = nullptr, const Int* width = nullptr) {
   return call(fn, [&] {
     const int t = c_type(fn, type);
     if (ndim < 1 || ndim > GA_MAX_DIM) bad_argument(fn, "ndim", std::to_string(ndim), "must be 1 .. 7");
     const int n = static_cast<int>(ndim);
     std::int64_t fdims[GA_MAX_DIM], cdims[GA_MAX_DIM], fchunk[GA_MAX_DIM], cchunk[GA_MAX_DIM];
+    std::int64_t fwidth[GA_MAX_DIM] = {}, cwidth[GA_MAX_DIM] = {};
     for (int d = 0; d < n; ++d) {
       if (dims[d] < 1) bad_argument(fn, "dims(" + std::to_string(d + 1) + ")", std::to_string(dims[d]), "must be >= 1");
+      if (width && width[d] < 0)
+        bad_argument(fn, "width(" + std::to_string(d + 1) + ")", std::to_string(width[d]), "must be >= 0");
       fdims[d] = dims[d];
       fchunk[d] = chunk ? chunk[d] : -1;
+      fwidth[d] = width ? width[d] : 0;
     }
     armada_gaf_to_c_extents(n, fdims, cdims);
     armada_gaf_to_c_extents(n, fchunk, cchunk);
-    *g_a = p_handle ? NGA_Create_config64(t, n, cdims, name.data(), cchunk, static_cast<int>(*p_handle))
-                    : NGA_Create64(t, n, cdims, name.data(), cchunk);
+    armada_gaf_to_c_extents(n, fwidth, cwidth);
+    if (width)
+      *g_a = NGA_Create_ghosts64(t, n, cdims, cwidth, name.data(), cchunk);
+    else
+      *g_a = p_handle ? NGA_Create_config64(t, n, cdims, name.data(), cchunk, static_cast<int>(*p_handle))
+                      : NGA_Create64(t, n, cdims, name.data(), cchunk);
     return *g_a != 0 ? kTrue : kFalse;  // 0: over GA's memory limit
   });
 }
@@ -280,6 +288,11 @@ FortranLogical nga_create_(const Int* type, const Int* ndim, const Int* dims, co
 FortranLogical nga_create_config_(const Int* type, const Int* ndim, const Int* dims, const char* name, const Int* chunk,
                                   const Int* p_handle, Int* g_a, Length name_length) {
   return create("nga_create_config", *type, *ndim, dims, text(name, name_length), chunk, g_a, p_handle);
+}
+
+FortranLogical nga_create_ghosts_(const Int* type, const Int* ndim, const Int* dims, const Int* width, const char* name,
+                                  const Int* chunk, Int* g_a, Length name_length) {
+  return create("nga_create_ghosts", *type, *ndim, dims, text(name, name_length), chunk, g_a, nullptr, width);
 }
 
 FortranLogical ga_create_(const Int* type, const Int* dim1, const Int* dim2, const char* name, const Int* chunk1,

@@ -89,14 +89,40 @@ FortranLogical get(const char* fn, Int datatype, Int nelem, const char* name, Le
 /// The element type's common block of a global array's element type.
 const FortranType& block_of(const char* fn, int g) { return ma_type(fn, fortran_type(ga_type(fn, g)), "g_a"); }
 
+/// What a local access returns to Fortran: the MA index of `p` and the block's ld (C view
+/// `cld`, ndim-1 entries) in Fortran's order.
+void access_result(const char* fn, int g, int ndim, const void* p, const std::int64_t* cld, Int* index, Int* ld) {
+  *index = index_of(fn, block_of(fn, g), p);
+  std::int64_t fld[GA_MAX_DIM] = {};
+  armada_gaf_from_c_extents(ndim - 1, cld, fld);
+  for (int d = 0; d + 1 < ndim; ++d) ld[d] = static_cast<Int>(fld[d]);
+}
+
 void access(const char* fn, int g, CPatch c, Int* index, Int* ld) {
   void* p = nullptr;
   std::int64_t cld[GA_MAX_DIM] = {};
   NGA_Access64(g, c.lo, c.hi, &p, cld);
-  *index = index_of(fn, block_of(fn, g), p);
-  std::int64_t fld[GA_MAX_DIM] = {};
-  armada_gaf_from_c_extents(c.ndim - 1, cld, fld);
-  for (int d = 0; d + 1 < c.ndim; ++d) ld[d] = static_cast<Int>(fld[d]);
+  access_result(fn, g, c.ndim, p, cld, index, ld);
+}
+
+/// GA's Fortran ghost-element subscript (one-based, Fortran order, counted from the block's
+/// first ghost cell) in the C view.
+int ghost_subscript(const char* fn, int g, const Int* subscript, std::int64_t out[GA_MAX_DIM]) {
+  if (!subscript) bad_argument(fn, "subscript", "NULL", "one index per dimension is required");
+  const int n = array(fn, g).ndim();
+  std::int64_t f[GA_MAX_DIM], unused[GA_MAX_DIM];
+  for (int d = 0; d < n; ++d) f[d] = subscript[d];
+  armada_gaf_to_c_patch(n, f, f, out, unused);
+  return n;
+}
+
+void release_ghost_element(const char* fn, Int g_a, const Int* subscript, bool update) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    std::int64_t c[GA_MAX_DIM];
+    ghost_subscript(fn, g, subscript, c);
+    update ? NGA_Release_update_ghost_element64(g, c) : NGA_Release_ghost_element64(g, c);
+  });
 }
 
 /// nga_release(_update) and the 2-d forms (lo = (ilo, jlo), hi = (ihi, jhi)).
@@ -161,6 +187,44 @@ void ga_access_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, 
     access(fn, g, patch2(fn, g, *ilo, *ihi, *jlo, *jhi), index, ld);
   });
 }
+// The block with its ghost cells, and one element of it (GA's Fortran forms).
+void nga_access_ghosts_(const Int* g_a, Int* dims, Int* index, Int* ld) {
+  const char* const fn = "nga_access_ghosts";
+  call(fn, [&] {
+    const int g = handle(fn, *g_a);
+    const int n = array(fn, g).ndim();
+    void* p = nullptr;
+    std::int64_t cdims[GA_MAX_DIM] = {}, fdims[GA_MAX_DIM] = {}, cld[GA_MAX_DIM] = {};
+    NGA_Access_ghosts64(g, cdims, &p, cld);
+    armada_gaf_from_c_extents(n, cdims, fdims);
+    for (int d = 0; d < n; ++d) dims[d] = static_cast<Int>(fdims[d]);
+    access_result(fn, g, n, p, cld, index, ld);
+  });
+}
+void nga_release_ghosts_(const Int* g_a) {
+  call("nga_release_ghosts", [&] { NGA_Release_ghosts(handle("nga_release_ghosts", *g_a)); });
+}
+void nga_release_update_ghosts_(const Int* g_a) {
+  call("nga_release_update_ghosts", [&] { NGA_Release_update_ghosts(handle("nga_release_update_ghosts", *g_a)); });
+}
+void nga_access_ghost_element_(const Int* g_a, Int* index, const Int* subscript, Int* ld) {
+  const char* const fn = "nga_access_ghost_element";
+  call(fn, [&] {
+    const int g = handle(fn, *g_a);
+    std::int64_t c[GA_MAX_DIM], cld[GA_MAX_DIM] = {};
+    const int n = ghost_subscript(fn, g, subscript, c);
+    void* p = nullptr;
+    NGA_Access_ghost_element64(g, &p, c, cld);
+    access_result(fn, g, n, p, cld, index, ld);
+  });
+}
+void nga_release_ghost_element_(const Int* g_a, const Int* subscript) {
+  release_ghost_element("nga_release_ghost_element", *g_a, subscript, false);
+}
+void nga_release_update_ghost_element_(const Int* g_a, const Int* subscript) {
+  release_ghost_element("nga_release_update_ghost_element", *g_a, subscript, true);
+}
+
 void nga_release_(const Int* g_a, const Int* lo, const Int* hi) { release_nd("nga_release", *g_a, lo, hi, false); }
 void nga_release_update_(const Int* g_a, const Int* lo, const Int* hi) {
   release_nd("nga_release_update", *g_a, lo, hi, true);

@@ -200,8 +200,38 @@ extern void NGA_Release64(int g_a, int64_t lo[], int64_t hi[]);
 extern void NGA_Release_update64(int g_a, int64_t lo[], int64_t hi[]);
 extern void NGA_Release_ghosts(int g_a);
 extern void NGA_Release_update_ghosts(int g_a);
-/* Fills the ghost cells (periodic across the edges, as GA). Collective. */
+/* One element of the block with its ghost cells: subscript[d] counts from the block's first
+ * ghost cell (0 .. block extent + 2 * width - 1); ptr (a void**) receives its address, ld the
+ * block's extents (with ghosts) in dimensions 1 .. ndim-1. Not collective. Pair with
+ * NGA_Release_ghost_element or NGA_Release_update_ghost_element (same subscript). */
+extern void NGA_Access_ghost_element(int g_a, void* ptr, int subscript[], int ld[]);
+extern void NGA_Access_ghost_element64(int g_a, void* ptr, int64_t subscript[], int64_t ld[]);
+extern void NGA_Release_ghost_element(int g_a, int subscript[]);
+extern void NGA_Release_ghost_element64(int g_a, int64_t subscript[]);
+extern void NGA_Release_update_ghost_element(int g_a, int subscript[]);
+extern void NGA_Release_update_ghost_element64(int g_a, int64_t subscript[]);
+
+/* ---- ghost cells: every update wraps around the edges (periodic), as GA's ---------------- */
+/* Fills the ghost cells, with the corners unless GA_Set_ghost_corner_flag(g_a, 0). Collective;
+ * synchronizes before and after. */
 extern void GA_Update_ghosts(int g_a);
+/* Whether GA_Update_ghosts and NGA_Update_ghosts_nb of g_a fill the corner ghost cells (cells
+ * outside the block in more than one dimension); 1 until set. Local: every process of the
+ * array's group sets the same flag (an update with flags that differ fails on every process). */
+extern void GA_Set_ghost_corner_flag(int g_a, int flag);
+/* Fills the ghost cells on one side of one dimension: dimension 0 .. ndim-1, idir -1 (below the
+ * block) or +1 (above it), cflag non-zero: the corners on that side too. Collective (every
+ * process passes the same arguments); synchronizes before and after; returns 1. */
+extern int NGA_Update_ghost_dir(int g_a, int dimension, int idir, int cflag);
+/* Starts GA_Update_ghosts and returns a request; NGA_NbWait completes it. Collective; it
+ * synchronizes before, not after. Until the wait, the ghost cells may not be used; until every
+ * process has waited and synchronized (GA_Sync), no process may change its block. */
+extern void NGA_Update_ghosts_nb(int g_a, ga_nbhdl_t* nbhandle);
+/* Starts filling the one region of this process's ghost cells that mask names (per dimension
+ * -1 below the block, +1 above it, 0 its extent; all 0: nothing to fill); NGA_NbWait completes
+ * it. Not collective: the owners' values must be final (GA_Sync) and stay so until the wait. */
+extern void NGA_NbGet_ghost_dir(int g_a, int mask[], ga_nbhdl_t* handle);
+extern void NGA_NbGet_ghost_dir64(int g_a, int64_t mask[], ga_nbhdl_t* handle);
 
 /* ---- whole-array and patch operations (collective over the arrays' group) -------------- */
 extern void GA_Zero(int g_a);

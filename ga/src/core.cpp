@@ -21,6 +21,7 @@ struct Slot {
   Array array;
   int type = 0;
   std::size_t charged = 0;  // bytes charged to GA's memory limit for the array
+  bool ghost_corners = true;  // GA_Set_ghost_corner_flag
 };
 
 // GA's own handles are offset too: small integers (0, 1, an uninitialized variable) are never
@@ -216,7 +217,9 @@ bool allocate(const char* function, int g_a) {
   if (create(function, plan) == 0) return false;  // over GA's memory limit: g_a stays planned
   // The new array takes over g_a's slot (GA programs keep the handle they planned with).
   Slot& s = g_arrays[static_cast<std::size_t>(g_a - handle_base)];
+  const bool corners = s.ghost_corners;
   s = std::move(g_arrays.back());
+  s.ghost_corners = corners;
   g_arrays.pop_back();
   return true;
 }
@@ -226,6 +229,8 @@ Array& array(const char* function, int g_a) {
   if (s.plan) bad_argument(function, "g_a", std::to_string(g_a), "is not allocated yet (GA_Allocate)");
   return s.array;
 }
+
+bool& ghost_corners(const char* function, int g_a) { return slot(function, g_a).ghost_corners; }
 
 int ga_type(const char* function, int g_a) {
   array(function, g_a);

@@ -133,6 +133,9 @@ int adopt(Array a, int type, std::size_t charged);
 /// The bytes an array whose block on this rank is `block` takes here, ghost frame included
 /// (what GA's memory limit counts).
 std::size_t block_bytes(const arrays::Patch& block, const Coord& ghosts, ElemType type);
+/// Whether GA_Update_ghosts and NGA_Update_ghosts_nb of handle g_a fill the corner ghost cells
+/// (GA_Set_ghost_corner_flag; true until set), for a planned or a live handle.
+bool& ghost_corners(const char* function, int g_a);
 /// Forgets the handle (after the array was destroyed).
 void forget_array(int g_a);
 /// Frees what GA_Diag_reuse keeps between calls (GA_Terminate; collective).
@@ -184,5 +187,17 @@ template <class I>
 Coord leading(const char* function, const Array& a, const I* ld);
 
 std::string tuple_text(int n, const Index* v);
+
+// ---- nonblocking requests and local blocks ------------------------------------------------------
+/// Keeps an outstanding nonblocking operation under a new GA request handle (NGA_NbWait and
+/// NGA_NbTest complete it).
+ga_nbhdl_t keep_request(arrays::NbHandle h);
+
+/// GA's ld of a local block: the extents (with ghosts) of dimensions 1 .. ndim-1.
+template <class I>
+void block_ld(const arrays::LocalView<void>& v, I* ld) {
+  if (!ld) return;
+  for (int d = 0; d + 1 < v.ndim(); ++d) ld[d] = static_cast<I>(v.stride[d] / v.stride[d + 1]);
+}
 
 }  // namespace armada::ga

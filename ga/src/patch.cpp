@@ -1,5 +1,5 @@
 // One-sided operations on patches and elements (blocking, strided, nonblocking), read_inc,
-// scatter/gather, local access and ghost cells.
+// scatter/gather and local access (ghost cells: ghosts.cpp).
 #include <cstring>
 #include <map>
 #include <unordered_map>
@@ -62,6 +62,17 @@ std::mutex g_nb_mutex;
 std::map<ga_nbhdl_t, arrays::NbHandle> g_nb;
 ga_nbhdl_t g_next_nb = 1;
 
+}  // namespace
+
+ga_nbhdl_t armada::ga::keep_request(arrays::NbHandle h) {
+  std::lock_guard lock(g_nb_mutex);
+  const ga_nbhdl_t id = g_next_nb++;
+  g_nb.emplace(id, std::move(h));
+  return id;
+}
+
+namespace {
+
 template <class I>
 void nonblocking(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
                  const void* alpha, ga_nbhdl_t* nbhandle) {
@@ -79,9 +90,7 @@ void nonblocking(const char* function, Kind kind, int g_a, const I* lo, const I*
       case Kind::Put: h = a.put_nb(p.lo, p.hi, buf, l); break;
       case Kind::Acc: h = a.acc_nb(p.lo, p.hi, buf, alpha, l); break;
     }
-    std::lock_guard lock(g_nb_mutex);
-    *nbhandle = g_next_nb++;
-    g_nb.emplace(*nbhandle, std::move(h));
+    *nbhandle = keep_request(std::move(h));
   });
 }
 
@@ -162,13 +171,6 @@ void element_list(const char* function, ListOp op, int g_a, void* v, std::int64_
   });
 }
 
-/// GA's ld of a local block: the extents (with ghosts) of dimensions 1 .. ndim-1.
-template <class I>
-void block_ld(const arrays::LocalView<void>& v, I* ld) {
-  if (!ld) return;
-  for (int d = 0; d + 1 < v.ndim(); ++d) ld[d] = static_cast<I>(v.stride[d] / v.stride[d + 1]);
-}
-
 template <class I>
 void access(const char* function, int g_a, const I* lo, const I* hi, void* ptr, I* ld) {
   guarded(function, [&] {
@@ -188,20 +190,6 @@ void access(const char* function, int g_a, const I* lo, const I* hi, void* ptr, 
     Index offset = 0;
     for (int d = 0; d < a.ndim(); ++d) offset += (p.lo[d] - v.lo[d]) * v.stride[d];
     *static_cast<void**>(ptr) = static_cast<char*>(v.data) + offset * static_cast<Index>(a.element_size());
-    block_ld(v, ld);
-  });
-}
-
-template <class I>
-void access_ghosts(const char* function, int g_a, I* dims, void* ptr, I* ld) {
-  guarded(function, [&] {
-    Array& a = array(function, g_a);
-    if (!ptr) bad_argument(function, "ptr", "NULL", "the address of a pointer is required");
-    if (a.owned().empty()) bad_argument(function, "g_a", std::to_string(g_a), "this process owns no block");
-    const arrays::LocalView<void> v = a.access_ghosts();
-    *static_cast<void**>(ptr) = v.data;
-    if (dims)
-      for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<I>(v.hi[d] - v.lo[d]);
     block_ld(v, ld);
   });
 }
@@ -363,28 +351,10 @@ void NGA_Access(int g_a, int lo[], int hi[], void* ptr, int ld[]) { access<int>(
 void NGA_Access64(int g_a, int64_t lo[], int64_t hi[], void* ptr, int64_t ld[]) {
   access<int64_t>("NGA_Access64", g_a, lo, hi, ptr, ld);
 }
-void NGA_Access_ghosts(int g_a, int dims[], void* ptr, int ld[]) {
-  access_ghosts("NGA_Access_ghosts", g_a, dims, ptr, ld);
-}
-void NGA_Access_ghosts64(int g_a, int64_t dims[], void* ptr, int64_t ld[]) {
-  access_ghosts("NGA_Access_ghosts64", g_a, dims, ptr, ld);
-}
 void NGA_Release(int g_a, int lo[], int hi[]) { release<int>("NGA_Release", g_a, lo, hi, false); }
 void NGA_Release_update(int g_a, int lo[], int hi[]) { release<int>("NGA_Release_update", g_a, lo, hi, true); }
 void NGA_Release64(int g_a, int64_t lo[], int64_t hi[]) { release<int64_t>("NGA_Release64", g_a, lo, hi, false); }
 void NGA_Release_update64(int g_a, int64_t lo[], int64_t hi[]) {
   release<int64_t>("NGA_Release_update64", g_a, lo, hi, true);
 }
-void NGA_Release_ghosts(int g_a) {
-  guarded("NGA_Release_ghosts", [&] { array("NGA_Release_ghosts", g_a).release(); });
-}
-void NGA_Release_update_ghosts(int g_a) {
-  guarded("NGA_Release_update_ghosts", [&] { array("NGA_Release_update_ghosts", g_a).release_update(); });
-}
-// GA's ghost update wraps around the edges (periodic boundaries).
-void GA_Update_ghosts(int g_a) {
-  guarded("GA_Update_ghosts", [&] { array("GA_Update_ghosts", g_a).update_ghosts(true); });
-}
-void NGA_Update_ghosts(int g_a) { GA_Update_ghosts(g_a); }
-
 }  // extern "C"

@@ -77,6 +77,23 @@ int main(int argc, char** argv) {
     double minus = -1, step = 0;
     GA_Fill(v, &minus);
     GA_Step_max(v, v, &step);
+  } else if (!strcmp(which, "ghost_dir")) {
+    int width[2] = {1, 1};
+    const int gg = NGA_Create_ghosts(C_DBL, 2, dims, width, "ghosts", NULL);
+    NGA_Update_ghost_dir(gg, 2, 1, 1); /* a 2-D array has dimensions 0 and 1 */
+  } else if (!strcmp(which, "ghost_none")) {
+    NGA_Update_ghost_dir(g, 0, 1, 1); /* g has no ghost cells */
+  } else if (!strcmp(which, "ghost_mask")) {
+    int width[2] = {1, 1}, mask[2] = {0, 2};
+    const int gg = NGA_Create_ghosts(C_DBL, 2, dims, width, "ghosts", NULL);
+    ga_nbhdl_t h;
+    NGA_NbGet_ghost_dir(gg, mask, &h);
+  } else if (!strcmp(which, "ghost_element")) {
+    int width[2] = {1, 1}, sub[2] = {0, 0}, eld[1];
+    const int gg = NGA_Create_ghosts(C_DBL, 2, dims, width, "ghosts", NULL);
+    void* p;
+    sub[1] = 100; /* far past the block and its ghost cells */
+    NGA_Access_ghost_element(gg, &p, sub, eld);
   }
   fprintf(stderr, "errors: case '%s' returned\n", which);
   GA_Destroy(g);

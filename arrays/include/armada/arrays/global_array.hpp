@@ -5,10 +5,10 @@
 // them. Any rank reads and updates any patch one-sidedly: a patch operation finds the owners
 // of the patch, and issues one strided rma operation per owner, all before waiting for any.
 //
-// Who takes part: creation, duplicate, destroy, update_ghosts and sync_group are collective
-// over the array's group; arrays::sync() is collective over the world; patch operations (get,
-// put, acc, their nonblocking, strided and periodic forms, gather, scatter, read_inc) and local
-// access are not.
+// Who takes part: creation, duplicate, destroy, update_ghosts, update_ghost_dir,
+// update_ghosts_nb and sync_group are collective over the array's group; arrays::sync() is
+// collective over the world; patch operations (get, put, acc, their nonblocking, strided and
+// periodic forms, gather, scatter, read_inc), get_ghost_dir_nb and local access are not.
 // Completion: as in rma. A blocking put or acc returns when the caller's buffer may be reused;
 // a get when the data is in place. Updates from several ranks are visible to every rank after
 // arrays::sync() (the world: Global Arrays' GA_Sync), or to the array's group after
@@ -42,6 +42,17 @@ struct ArrayOptions {
   std::vector<std::vector<Index>> block_starts;///< irregular map (non-empty: overrides grid/chunk)
   Coord ghosts;                                ///< ghost width per dimension (empty: none)
   std::optional<rma::Group> group;             ///< the processes (default: the world)
+};
+
+/// Which ghost cells a ghost update fills, and from where. A rank's ghost frame is the cells
+/// within ghosts()[d] of its block in dimension d that are not in the block; its faces are the
+/// cells outside the block in exactly one dimension, its corners those outside in more than one.
+struct GhostUpdate {
+  /// Cells past an edge of the array get the values of the opposite edge (indices wrap modulo
+  /// dims: Global Arrays' update); without, cells past an edge are left unchanged.
+  bool periodic = false;
+  /// Fill the corners too; without, only the faces are filled and the corners left unchanged.
+  bool corners = true;
 };
 
 /// One owner of part of a patch: a world rank and the part [lo, hi) it holds.
@@ -179,12 +190,42 @@ class Array {
   /// next sync_group() or arrays::sync()).
   void release_update();
 
-  // ---- ghost cells and synchronization (collective over the array's group) --------------------
+  // ---- ghost cells and synchronization --------------------------------------------------------
+  // Every ghost cell receives the value its owner holds (wrapped as GhostUpdate says); nothing
+  // is read from other ranks' ghost cells, so updates of different sides may run in any order.
+  // Ranks that own nothing have no ghost cells and only take part in the synchronization.
+
   /// Fills every rank's ghost cells from the owners of those indices; with `periodic`, indices
   /// past an edge wrap around, otherwise ghost cells past an edge are left unchanged.
-  /// Synchronizes the array's group (sync_group()) before, so that the owners' values are final,
-  /// and after, so that no owner changes a value before every ghost copy of it is taken.
+  /// Collective over the array's group. Synchronizes the group (sync_group()) before, so that
+  /// the owners' values are final, and after, so that no owner changes a value before every
+  /// ghost copy of it is taken. An array without ghost cells: only the synchronization.
   void update_ghosts(bool periodic = false);
+  /// The same, with or without the corners (how.corners; update_ghosts(bool) fills them).
+  void update_ghosts(const GhostUpdate& how);
+  /// Fills one side of one dimension of every rank's ghost frame: the cells within
+  /// ghosts()[dimension] below the block (direction -1) or above it (direction +1) in
+  /// `dimension`; in the other dimensions the block's extent, and with how.corners also their
+  /// ghost widths (the corners on that side). Collective over the array's group, synchronizing
+  /// it before and after as update_ghosts. Every member passes the same dimension, direction
+  /// and `how`; dimension in [0, ndim), direction -1 or +1, and the array must have ghost cells
+  /// (a dimension of width 0 has no cells to fill there: the call only synchronizes).
+  void update_ghost_dir(int dimension, int direction, const GhostUpdate& how = {});
+  /// Starts update_ghosts(how) and returns without waiting for the data. Collective over the
+  /// array's group: it synchronizes the group before issuing (the owners' values are final),
+  /// not after. Until the handle's wait() returns this rank must not read or write its ghost
+  /// cells; it may read its block, compute on local data and use other arrays. Until every
+  /// member has waited and the group has synchronized (sync_group(), arrays::sync() or the next
+  /// ghost update) no member may change its block: other members may still be copying it.
+  [[nodiscard]] NbHandle update_ghosts_nb(const GhostUpdate& how = {});
+  /// Starts filling the one region of this rank's ghost frame named by `mask` (one entry per
+  /// dimension: -1 below the block, +1 above it, 0 the block's extent), periodic as `periodic`
+  /// says, and returns its handle. Not collective: it reads the owners' current values, so the
+  /// owners must have finished writing them (a sync) and must not change them before wait().
+  /// Nothing to fill (all entries 0: the block itself; this rank owns nothing; a non-zero entry
+  /// in a dimension of ghost width 0; only cells past an edge without `periodic`): a handle
+  /// with no operations. The array must have ghost cells.
+  [[nodiscard]] NbHandle get_ghost_dir_nb(const Coord& mask, bool periodic = false);
   /// Completes every operation this rank issued, to any array and any rank (rma fence_all), then
   /// barriers the array's group only: ranks outside the group are not waited for. For Global
   /// Arrays' GA_Sync (every rank of the world) use arrays::sync().

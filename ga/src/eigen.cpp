@@ -82,21 +82,23 @@ void check(const char* function, int g_a, int g_s, int g_v, const void* eval) {
   if (!eval) bad_argument(function, "eval", "NULL", "room for n eigenvalues is required");
 }
 
-void diag(const char* function, int control, int g_a, int g_s, int g_v, void* eval) {
+/// GA_Diag and GA_Diag_seq (no control: nothing kept) and GA_Diag_reuse (control 0 solves and
+/// keeps S⁻¹ᐟ², > 0 uses the kept one, < 0 frees it only).
+void diag(const char* function, std::optional<int> control, int g_a, int g_s, int g_v, void* eval) {
   guarded(function, [&] {
-    if (control < 0) return forget_saved_diag();  // GA: only that; g_v and eval unchanged
+    if (control && *control < 0) return forget_saved_diag();  // GA: only that; g_v and eval unchanged
     check(function, g_a, g_s, g_v, eval);
     const Array& h = array(function, g_a);
     with_element_type(h.type(), [&](auto zero) {
       using T = decltype(zero);
       if constexpr (std::is_integral_v<T>) {
         bad_argument(function, "g_a", std::to_string(g_a), "holds integers: GA_Diag needs a floating-point type");
-      } else if (control > 0 && g_saved_root) {
+      } else if (control && *control > 0 && g_saved_root) {
         generalized<T>(h, *g_saved_root, array(function, g_v), eval);
       } else {
         Array x = inverse_root<T>(function, g_s, array(function, g_s));
         generalized<T>(h, x, array(function, g_v), eval);
-        if (control == 0 && function == std::string("GA_Diag_reuse")) {
+        if (control) {
           if (g_saved_root) g_saved_root->destroy();
           g_saved_root = x;
         } else {
@@ -116,9 +118,11 @@ void armada::ga::forget_saved_diag() {
 
 extern "C" {
 
-void GA_Diag(int g_a, int g_s, int g_v, void* eval) { diag("GA_Diag", 0, g_a, g_s, g_v, eval); }
+void GA_Diag(int g_a, int g_s, int g_v, void* eval) { diag("GA_Diag", std::nullopt, g_a, g_s, g_v, eval); }
 // GA computes this one on a single process; the parallel solver gives the same results.
-void GA_Diag_seq(int g_a, int g_s, int g_v, void* eval) { diag("GA_Diag_seq", 0, g_a, g_s, g_v, eval); }
+void GA_Diag_seq(int g_a, int g_s, int g_v, void* eval) {
+  diag("GA_Diag_seq", std::nullopt, g_a, g_s, g_v, eval);
+}
 void GA_Diag_reuse(int control, int g_a, int g_s, int g_v, void* eval) {
   diag("GA_Diag_reuse", control, g_a, g_s, g_v, eval);
 }

@@ -63,6 +63,12 @@ int main(int argc, char** argv) {
     const int v = NGA_Create(C_DBL, 2, sq, "V", NULL);
     double eval[4];
     GA_Diag(h, s, v, eval); /* S = 0 */
+  } else if (!strcmp(which, "diag_dims")) {
+    int sq[2] = {4, 4}, other[2] = {4, 5};
+    const int h = NGA_Create(C_DBL, 2, sq, "H", NULL), s = NGA_Create(C_DBL, 2, sq, "S", NULL);
+    const int v = NGA_Create(C_DBL, 2, other, "V", NULL);
+    double eval[4];
+    GA_Diag(h, s, v, eval);
   } else if (!strcmp(which, "gatscat")) {
     NGA_Free_gatscat_buf();
   } else if (!strcmp(which, "scan")) {

@@ -49,6 +49,12 @@ constexpr SettingRow kSettings[] = {
              "data moves only when the receiver enters MPI). It polls only while such a get is in "
              "flight and blocks otherwise. 0: the data moves when the rank waits or tests."},
      .store = field<&ServerSettings::origin_progress>},
+    {.doc = {"ARMADA_SERVER_WAITER_SERVES", "bool", "1",
+             "server: a rank that waits for its own replies executes the requests that have reached its "
+             "node server meanwhile (when the server lives in its process), instead of leaving them to "
+             "the server's thread, which may wait milliseconds for a core where threads outnumber cores. "
+             "0: only the server's thread executes requests."},
+     .store = field<&ServerSettings::waiter_serves>},
     {.doc = {"ARMADA_SERVER_DIRECT", "string", "auto",
              "server: how a transfer larger than ARMADA_SERVER_INLINE reaches an origin on the server's "
              "own host (another virtual node). 'auto'/'on': the target's server copies the data between "

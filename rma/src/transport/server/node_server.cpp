@@ -143,30 +143,55 @@ void NodeServer::run() {
   const TsanRemoteAgentScope agent;
   Idle idle;
   for (;;) {
-    int index = MPI_UNDEFINED, flag = 0;
-    MPI_Status status;
-    MPI_Testany(static_cast<int>(requests_.size()), requests_.data(), &index, &flag, &status);
-    if (!flag || index == MPI_UNDEFINED) {
-      idle_step(idle);
-      continue;
+    Pause how;
+    {
+      std::lock_guard lock(serving_);
+      if (quit_) return;
+      if (poll_once() != Polled::nothing) {
+        idle.request_arrived();
+        continue;
+      }
+      how = idle_step(idle);
     }
-    idle.request_arrived();
-    const auto i = static_cast<std::size_t>(index);
-    const Posted& p = posted_[i];
-    switch (p.slot) {
-      case Slot::Control:
-        if (on_control(p)) return;
-        break;
-      case Slot::Client:
-      case Slot::Peer:
-        on_request(i, status);
-        break;
-      case Slot::PeerAck:
-        on_forward_ack(p);
-        break;
-    }
-    post(i);
+    pause(how, idle);
   }
+}
+
+NodeServer::Polled NodeServer::poll_once() {
+  int index = MPI_UNDEFINED, flag = 0;
+  MPI_Status status;
+  MPI_Testany(static_cast<int>(requests_.size()), requests_.data(), &index, &flag, &status);
+  if (!flag || index == MPI_UNDEFINED) return Polled::nothing;
+  const auto i = static_cast<std::size_t>(index);
+  const Posted& p = posted_[i];
+  switch (p.slot) {
+    case Slot::Control:
+      if (on_control(p)) {
+        quit_ = true;
+        return Polled::quit;
+      }
+      break;
+    case Slot::Client:
+    case Slot::Peer:
+      on_request(i, status);
+      break;
+    case Slot::PeerAck:
+      on_forward_ack(p);
+      break;
+  }
+  post(i);
+  return Polled::request;
+}
+
+void NodeServer::serve_arrived() {
+  std::unique_lock lock(serving_, std::try_to_lock);
+  if (!lock.owns_lock() || quit_) return;
+  const TsanRemoteAgentScope agent;  // as the server's thread is (run())
+  // A bounded batch: the caller goes back to its own replies between batches.
+  for (int n = 0; n < 64 && poll_once() == Polled::request; ++n) {
+  }
+  if (!waiting_locks_.empty()) check_waiting_locks();
+  if (!sends_in_flight_.empty()) reap_sends();
 }
 
 bool NodeServer::on_control(const Posted& p) {
@@ -230,7 +255,7 @@ void NodeServer::on_forward_ack(const Posted& p) {
   }
 }
 
-void NodeServer::idle_step(Idle& idle) {
+NodeServer::Pause NodeServer::idle_step(Idle& idle) {
   if (!waiting_locks_.empty()) check_waiting_locks();
   if (!sends_in_flight_.empty()) {
     // Sends in flight may need this side again (a rendezvous answered by the origin, after
@@ -239,23 +264,27 @@ void NodeServer::idle_step(Idle& idle) {
     const std::size_t before = sends_in_flight_.size();
     reap_sends();
     if (sends_in_flight_.size() < before) send_spin_ = 0;
-    if (!sends_in_flight_.empty() && ++send_spin_ < 10000) {
-      cpu_relax();
-      return;
-    }
+    if (!sends_in_flight_.empty() && ++send_spin_ < 10000) return Pause::spin;
   }
-  if (++idle.rounds < 200) {
-    cpu_relax();
-    return;
-  }
+  if (++idle.rounds < 200) return Pause::spin;
   if (!settings_.poll && (idle.rounds & 63) == 0)
     idle.awake_now = Idle::Clock::now() - idle.last_request < std::chrono::microseconds(settings_.awake_us);
-  if (settings_.poll || idle.awake_now) {
-    // Polling yields rather than spins: where threads outnumber cores (2 ranks, each with a
-    // server, on 2 cores) a pure spin holds a core for whole scheduler slices (ms) while the
-    // thread that would answer waits; a yield returns at once when nobody else is runnable.
-    sched_yield();
-    return;
+  // Polling yields rather than spins: where threads outnumber cores (2 ranks, each with a
+  // server, on 2 cores) a pure spin holds a core for whole scheduler slices (ms) while the
+  // thread that would answer waits; a yield returns at once when nobody else is runnable.
+  return settings_.poll || idle.awake_now ? Pause::yield : Pause::sleep;
+}
+
+void NodeServer::pause(Pause how, Idle& idle) const {
+  switch (how) {
+    case Pause::spin:
+      cpu_relax();
+      return;
+    case Pause::yield:
+      sched_yield();
+      return;
+    case Pause::sleep:
+      break;
   }
   const timespec ts{0, idle.sleep_ns};
   nanosleep(&ts, nullptr);

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -39,6 +40,7 @@ struct ServerSettings {
   int awake_us;                // ARMADA_SERVER_AWAKE_US: keep polling this long after the last request
   int sleep_max_us;            // ARMADA_SERVER_SLEEP_MAX_US: idle backoff ceiling
   bool origin_progress;        // ARMADA_SERVER_ORIGIN_PROGRESS: origin side: a thread completes nonblocking gets
+  bool waiter_serves;          // ARMADA_SERVER_WAITER_SERVES: a waiting rank executes its node server's requests
   int cluster;                 // ARMADA_SERVER_CLUSTER: servers per cooperative cluster
   std::string direct_setting;  // ARMADA_SERVER_DIRECT: auto, on, off
   bool direct;                 // the probe's answer: the server copies data to/from origins on its host (direct.hpp)
@@ -73,6 +75,13 @@ class NodeServer {
   void start();
   /// Stops the thread (after the world has fenced: nothing is in flight).
   void stop();
+
+  /// Executes the requests that have arrived, on the calling thread, unless the server's thread
+  /// is at it right now (then it returns at once). A rank of this process that waits for its
+  /// own replies calls it: where ranks and their servers outnumber the cores (each rank of an
+  /// exchange waiting for the others' servers), a server's thread can wait milliseconds for a
+  /// core that the waiting rank holds, idle; the rank serves in its place.
+  void serve_arrived();
 
   /// Bytes of request and chunk buffers this server allocated.
   std::size_t buffer_bytes() const noexcept { return buffer_bytes_; }
@@ -110,13 +119,19 @@ class NodeServer {
   };
 
   void run();
+  // One poll of the posted receives, executing what arrived. Called with serving_ held.
+  enum class Polled : std::uint8_t { nothing, request, quit };
+  Polled poll_once();
   // One received message, by the kind of buffer it arrived in. Control returns true on Quit.
   bool on_control(const Posted& p);
   void on_request(std::size_t index, const MPI_Status& status);
   void on_forward_ack(const Posted& p);
-  /// Between messages: grant waiting locks, reap sends, then poll, yield or sleep (see run()).
+  /// Between messages: grant waiting locks and reap sends (with serving_ held), then choose
+  /// how to pause before the next poll (taken without it: see run()).
   struct Idle;
-  void idle_step(Idle& idle);
+  enum class Pause : std::uint8_t { spin, yield, sleep };
+  Pause idle_step(Idle& idle);
+  void pause(Pause how, Idle& idle) const;
   void post(std::size_t index);
   void handle(const std::byte* msg, std::size_t length, int source, bool forwarded);
   void execute(const server::Header& h, const std::byte* inline_data);
@@ -175,6 +190,10 @@ class NodeServer {
   std::unordered_map<std::int64_t, Foreign> foreign_;  // segment id -> our mapping of its object
   std::thread thread_;
   bool running_ = false;
+  // Held by whichever thread executes requests: the server's own, or a waiting rank's
+  // (serve_arrived). Every member above is touched only with it held, once start() returned.
+  std::mutex serving_;
+  bool quit_ = false;  // the Quit message was executed: the thread ends
 };
 
 }  // namespace armada::rma::detail

@@ -96,6 +96,8 @@ void ServerTransport::wait_until(Pred&& pred) {
       progress_locked();
       if (pred()) return;
     }
+    // This rank's node server may be the one other ranks wait for meanwhile (node_server.hpp).
+    if (node_server_ && settings_.waiter_serves) node_server_->serve_arrived();
     if (round < 2000) {
       cpu_relax();  // (yielding every 64 rounds here made a stream of 8-byte puts 15-20x slower)
     } else if ((round & 63) != 0 || Clock::now() < yield_until) {

@@ -108,8 +108,8 @@ extern void GA_Set_pgroup(int g_a, int p_handle);
 extern void GA_Set_property(int g_a, char* property);
 extern void GA_Unset_property(int g_a);
 extern int GA_Allocate(int g_a);
-/* GA's irregular-distribution flag: it only picks GA's own dgemm algorithm, so it changes
- * nothing here (the handle, planned or allocated, is checked). */
+/* GA's irregular-distribution flag, which GA's own dgemm reads to choose its algorithm: it
+ * changes nothing here (the handle, planned or allocated, is checked). */
 extern void GA_Set_irreg_flag(int g_a, int flag);
 extern void NGA_Set_irreg_flag(int g_a, int flag);
 /* Frees the array's memory (collective; refunds GA's memory limit) and keeps the handle planned

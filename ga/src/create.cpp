@@ -291,9 +291,10 @@ int GA_Deallocate(int g_a) {
 int NGA_Deallocate(int g_a) {
   return guarded("NGA_Deallocate", [&] { return deallocate("NGA_Deallocate", g_a) ? 1 : 0; });
 }
-// GA's irregular-distribution flag (set by GA_Set_irreg_distr, overridden here) only picks GA's
-// own GA_Dgemm algorithm; Armada's matrix products have one algorithm and the distribution comes
-// from the map alone, so the flag changes nothing. The handle, planned or allocated, is checked.
+// GA's irregular-distribution flag (set by GA_Set_irreg_distr, overridden here) is what GA's own
+// GA_Dgemm reads to choose its algorithm (global/src/matmul.c); the distribution comes from the
+// map either way. Armada's matrix products have one algorithm, so the flag changes nothing. The
+// handle, planned or allocated, is checked.
 void GA_Set_irreg_flag(int g_a, int) {
   guarded("GA_Set_irreg_flag", [&] { is_planned("GA_Set_irreg_flag", g_a); });
 }

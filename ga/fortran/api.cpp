@@ -193,6 +193,20 @@ void diag(const char* fn, const Int* control, const Int* g_a, const Int* g_s, co
     if (c >= 0) eigenvectors_as_columns(v);
   });
 }
+/// ga_allocate (free: ga_deallocate) and the nga_ spellings: the C API's GA_Allocate and
+/// GA_Deallocate, .true. when memory was allocated (freed).
+FortranLogical allocate(const char* fn, Int g_a, bool free) {
+  return call(fn, [&] {
+    const int g = handle(fn, g_a);
+    return (free ? GA_Deallocate(g) : GA_Allocate(g)) ? kTrue : kFalse;
+  });
+}
+
+/// ga_compare_distr: .true. when the distributions are the same (GA's Fortran answer; the C
+/// API's GA_Compare_distr returns 0 then).
+FortranLogical compare_distr(const char* fn, Int g_a, Int g_b) {
+  return call(fn, [&] { return GA_Compare_distr(handle(fn, g_a), handle(fn, g_b, "g_b")) == 0 ? kTrue : kFalse; });
+}
 }  // namespace
 
 extern "C" {
@@ -316,6 +330,28 @@ FortranLogical ga_destroy_(const Int* g_a) {
     GA_Destroy(handle(fn, *g_a));
     return kTrue;
   });
+}
+
+FortranLogical ga_allocate_(const Int* g_a) { return allocate("ga_allocate", *g_a, false); }
+FortranLogical nga_allocate_(const Int* g_a) { return allocate("nga_allocate", *g_a, false); }
+FortranLogical ga_deallocate_(const Int* g_a) { return allocate("ga_deallocate", *g_a, true); }
+FortranLogical nga_deallocate_(const Int* g_a) { return allocate("nga_deallocate", *g_a, true); }
+void ga_set_irreg_flag_(const Int* g_a, const FortranLogical* flag) {
+  call("ga_set_irreg_flag", [&] { GA_Set_irreg_flag(handle("ga_set_irreg_flag", *g_a), *flag != kFalse ? 1 : 0); });
+}
+void nga_set_irreg_flag_(const Int* g_a, const FortranLogical* flag) {
+  call("nga_set_irreg_flag", [&] { NGA_Set_irreg_flag(handle("nga_set_irreg_flag", *g_a), *flag != kFalse ? 1 : 0); });
+}
+FortranLogical ga_compare_distr_(const Int* g_a, const Int* g_b) { return compare_distr("ga_compare_distr", *g_a, *g_b); }
+FortranLogical nga_compare_distr_(const Int* g_a, const Int* g_b) {
+  return compare_distr("nga_compare_distr", *g_a, *g_b);
+}
+// INTEGER, as GA's global.fh declares it: 0 (Armada creates no mirrored arrays).
+Int ga_is_mirrored_(const Int* g_a) {
+  return call("ga_is_mirrored", [&] { return Int{GA_Is_mirrored(handle("ga_is_mirrored", *g_a))}; });
+}
+Int nga_is_mirrored_(const Int* g_a) {
+  return call("nga_is_mirrored", [&] { return Int{NGA_Is_mirrored(handle("nga_is_mirrored", *g_a))}; });
 }
 
 void nga_inquire_(const Int* g_a, Int* type, Int* ndim, Int* dims) { inquire("nga_inquire", *g_a, type, ndim, dims); }

@@ -108,8 +108,18 @@ extern void GA_Set_pgroup(int g_a, int p_handle);
 extern void GA_Set_property(int g_a, char* property);
 extern void GA_Unset_property(int g_a);
 extern int GA_Allocate(int g_a);
+/* GA's irregular-distribution flag, which GA's own dgemm reads to choose its algorithm: it
+ * changes nothing here (the handle, planned or allocated, is checked). */
+extern void GA_Set_irreg_flag(int g_a, int flag);
+extern void NGA_Set_irreg_flag(int g_a, int flag);
+/* Frees the array's memory (collective; refunds GA's memory limit) and keeps the handle planned
+ * with the array's properties and distribution: GA_Allocate allocates it again (contents not
+ * kept), GA_Destroy frees the handle. Returns 1, or 0 for a handle with nothing allocated. */
+extern int GA_Deallocate(int g_a);
+extern int NGA_Deallocate(int g_a);
 
 extern int GA_Duplicate(int g_a, char* array_name);
+/* Destroys the array, or frees a planned handle. */
 extern void GA_Destroy(int g_a);
 
 /* ---- inquiry ---------------------------------------------------------------------------- */
@@ -123,6 +133,13 @@ extern int GA_Valid_handle(int g_a);
 extern void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]);
 extern void NGA_Distribution64(int g_a, int iproc, int64_t lo[], int64_t hi[]);
 extern int NGA_Locate(int g_a, int subscript[]);
+/* 0 when g_a and g_b have the same dims and block boundaries (GA's answer; types, ghost widths
+ * and groups are not compared), 1 otherwise. */
+extern int GA_Compare_distr(int g_a, int g_b);
+extern int NGA_Compare_distr(int g_a, int g_b);
+/* Armada creates no mirrored arrays: 0 for every handle. */
+extern int GA_Is_mirrored(int g_a);
+extern int NGA_Is_mirrored(int g_a);
 /* The owners of [lo, hi]: returns their number; map gets 2 * ndim entries per owner (its part's
  * lo, then hi), procs their process ids. */
 extern int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]);

@@ -31,11 +31,29 @@ std::vector<Slot> g_arrays;
 std::vector<std::optional<rma::Group>> g_groups;  // GA group handle = index
 int g_default_pgroup = world_pgroup;
 
-Slot& slot(const char* function, int g_a) {
+Slot& slot(const char* function, int g_a, const char* argument = "g_a") {
   const long i = static_cast<long>(g_a) - handle_base;
   if (i < 0 || i >= static_cast<long>(g_arrays.size()) || (!g_arrays[i].plan && !g_arrays[i].array.valid()))
-    bad_argument(function, "g_a", std::to_string(g_a), "not a live global array handle");
+    bad_argument(function, argument, std::to_string(g_a), "not a live global array handle");
   return g_arrays[static_cast<std::size_t>(i)];
+}
+
+/// The plan that allocates the array of live slot `s` again as it is: its GA type, dims, ghost
+/// widths, name, group and block boundaries (GA_Deallocate keeps GA's map the same way).
+Plan plan_of_array(const Slot& s) {
+  const Array& a = s.array;
+  Plan p;
+  p.type = s.type;
+  p.dims = a.dims();
+  p.ghosts = a.ghosts();
+  for (int d = 0; d < a.ndim(); ++d) {
+    const std::vector<Index>& bounds = a.distribution().bounds(d);
+    p.block_starts.emplace_back(bounds.begin(), bounds.end() - 1);  // the last bound is dims[d]
+  }
+  p.name = a.name();
+  p.pgroup = handle_of(a.group());
+  p.pgroup_set = true;
+  return p;
 }
 
 }  // namespace
@@ -224,10 +242,26 @@ bool allocate(const char* function, int g_a) {
   return true;
 }
 
-Array& array(const char* function, int g_a) {
-  Slot& s = slot(function, g_a);
-  if (s.plan) bad_argument(function, "g_a", std::to_string(g_a), "is not allocated yet (GA_Allocate)");
+Array& array(const char* function, int g_a, const char* argument) {
+  Slot& s = slot(function, g_a, argument);
+  if (s.plan)
+    bad_argument(function, argument, std::to_string(g_a),
+                 "is not allocated (a planned handle, or one GA_Deallocate freed; GA_Allocate allocates it)");
   return s.array;
+}
+
+bool is_planned(const char* function, int g_a) { return slot(function, g_a).plan.has_value(); }
+
+bool deallocate(const char* function, int g_a) {
+  Slot& s = slot(function, g_a);
+  if (s.plan) return false;  // nothing allocated: GA's GA_Deallocate returns 0 too
+  Plan plan = plan_of_array(s);
+  s.array.destroy();  // collective over the array's group
+  refund_memory(s.charged, MemoryUse::array);
+  s.charged = 0;
+  s.array = Array{};
+  s.plan = std::move(plan);
+  return true;
 }
 
 bool& ghost_corners(const char* function, int g_a) { return slot(function, g_a).ghost_corners; }

@@ -276,9 +276,30 @@ int GA_Duplicate(int g_a, char* array_name) {
 }
 void GA_Destroy(int g_a) {
   guarded("GA_Destroy", [&] {
-    array("GA_Destroy", g_a).destroy();
+    // A planned handle (never allocated, or freed by GA_Deallocate) has no array to free: only the
+    // handle goes (GA's returns false and keeps it).
+    if (!is_planned("GA_Destroy", g_a)) array("GA_Destroy", g_a).destroy();
     forget_array(g_a);
   });
+}
+// GA_Deallocate frees the array's memory and keeps the handle with its properties, so that
+// GA_Allocate allocates it again (contents not kept); GA_Destroy still frees the handle. As
+// GA's (global/src/base.c, pnga_deallocate): 1 when memory was freed, 0 for a handle with none.
+int GA_Deallocate(int g_a) {
+  return guarded("GA_Deallocate", [&] { return deallocate("GA_Deallocate", g_a) ? 1 : 0; });
+}
+int NGA_Deallocate(int g_a) {
+  return guarded("NGA_Deallocate", [&] { return deallocate("NGA_Deallocate", g_a) ? 1 : 0; });
+}
+// GA's irregular-distribution flag (set by GA_Set_irreg_distr, overridden here) is what GA's own
+// GA_Dgemm reads to choose its algorithm (global/src/matmul.c); the distribution comes from the
+// map either way. Armada's matrix products have one algorithm, so the flag changes nothing. The
+// handle, planned or allocated, is checked.
+void GA_Set_irreg_flag(int g_a, int) {
+  guarded("GA_Set_irreg_flag", [&] { is_planned("GA_Set_irreg_flag", g_a); });
+}
+void NGA_Set_irreg_flag(int g_a, int) {
+  guarded("NGA_Set_irreg_flag", [&] { is_planned("NGA_Set_irreg_flag", g_a); });
 }
 
 // ---- inquiry ------------------------------------------------------------------------------------
@@ -306,6 +327,30 @@ void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]) {
 }
 void NGA_Distribution64(int g_a, int iproc, int64_t lo[], int64_t hi[]) {
   distribution("NGA_Distribution64", g_a, iproc, lo, hi);
+}
+// GA's GA_Compare_distr: 0 when the two arrays have the same distribution (dims and block
+// boundaries, as GA's compares dims and map; types, ghost widths and groups are not compared),
+// 1 otherwise. Local: the distribution is known on every process.
+int GA_Compare_distr(int g_a, int g_b) {
+  return guarded("GA_Compare_distr", [&] {
+    const Array& a = array("GA_Compare_distr", g_a, "g_a");
+    return a.distribution() == array("GA_Compare_distr", g_b, "g_b").distribution() ? 0 : 1;
+  });
+}
+int NGA_Compare_distr(int g_a, int g_b) { return GA_Compare_distr(g_a, g_b); }
+// Armada creates no mirrored arrays: 0 for every handle, planned or allocated (as GA's for a
+// handle not on its mirror group).
+int GA_Is_mirrored(int g_a) {
+  return guarded("GA_Is_mirrored", [&] {
+    is_planned("GA_Is_mirrored", g_a);  // checks the handle
+    return 0;
+  });
+}
+int NGA_Is_mirrored(int g_a) {
+  return guarded("NGA_Is_mirrored", [&] {
+    is_planned("NGA_Is_mirrored", g_a);  // checks the handle
+    return 0;
+  });
 }
 int NGA_Locate(int g_a, int subscript[]) {
   return guarded("NGA_Locate", [&] {

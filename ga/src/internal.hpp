@@ -123,8 +123,15 @@ Plan& plan_of(const char* function, int g_a);
 /// Allocates the array of a planned handle; false (g_a stays planned) on every member when it
 /// would exceed GA's memory limit.
 bool allocate(const char* function, int g_a);
-/// The array of handle g_a, which must be allocated and live.
-Array& array(const char* function, int g_a);
+/// The array of handle g_a (named `argument` in errors), which must be allocated and live.
+Array& array(const char* function, int g_a, const char* argument = "g_a");
+/// Whether handle g_a is planned (not allocated) rather than allocated; bad_argument for a
+/// handle that is neither.
+bool is_planned(const char* function, int g_a);
+/// GA_Deallocate: frees the array of handle g_a (collective over its group), refunds its
+/// memory and leaves g_a planned with the array's properties, so that GA_Allocate makes it again
+/// (contents not kept). False, and nothing done, when g_a is planned already.
+bool deallocate(const char* function, int g_a);
 /// The GA type g_a was created with.
 int ga_type(const char* function, int g_a);
 /// Gives a live array a GA handle; `charged`: the bytes charge_memory took for it (returned

@@ -100,6 +100,19 @@ int main(int argc, char** argv) {
     void* p;
     sub[1] = 100; /* far past the block and its ghost cells */
     NGA_Access_ghost_element(gg, &p, sub, eld);
+  } else if (!strcmp(which, "deallocated")) {
+    GA_Deallocate(g); /* the handle stays, planned: GA_Allocate would allocate it again */
+    NGA_Put(g, lo, hi, buf, ld);
+  } else if (!strcmp(which, "deallocate")) {
+    GA_Deallocate(12345);
+  } else if (!strcmp(which, "compare_distr")) {
+    GA_Compare_distr(g, 12345);
+  } else if (!strcmp(which, "destroyed_planned")) {
+    const int h = GA_Create_handle();
+    GA_Destroy(h); /* frees the planned handle */
+    GA_Is_mirrored(h);
+  } else if (!strcmp(which, "irreg_flag")) {
+    GA_Set_irreg_flag(12345, 1);
   }
   fprintf(stderr, "errors: case '%s' returned\n", which);
   GA_Destroy(g);

@@ -1,7 +1,9 @@
 ! GA's memory limit and diagnostics from Fortran: ga_initialize_ltd, ga_memory_limited and
 ! ga_memory_avail, ga_inquire_memory, a creation over the limit returning .false. on every
 ! process, ga_set_memory_limit, ga_verify_handle, ga_check_handle, the debug flag,
-! ga_mask_sync, ga_print_stats, and the nga_ spellings.
+! ga_mask_sync, ga_print_stats, ga_deallocate and ga_allocate (memory refunded, the handle and
+! its distribution kept), ga_compare_distr, ga_is_mirrored, ga_set_irreg_flag, and the nga_
+! spellings.
 program fortran_memory
   implicit none
 #include "mafdecls.fh"
@@ -9,6 +11,7 @@ program fortran_memory
   integer, parameter :: limit = 1000
   integer(4) :: ierr
   integer :: failures, me, g_big, g_small, ilo, ihi, jlo, jhi, mine
+  integer :: g_dup, g_wide, klo, khi, llo, lhi
   logical :: ok
 
   call mpi_init(ierr)
@@ -51,6 +54,36 @@ program fortran_memory
   if (ga_memory_avail() /= -1) call check_fail(failures, 'ga_memory_avail without a limit')
   call nga_set_memory_limit(limit + mine)
   if (ga_memory_avail() /= limit) call check_fail(failures, 'ga_memory_avail after nga_set_memory_limit')
+  ! ga_deallocate frees the memory and keeps the handle: ga_allocate makes the array again, with
+  ! the same distribution and new (zero) contents.
+  call ga_fill(g_small, 2.5d0)
+  if (.not. ga_deallocate(g_small)) call check_fail(failures, 'ga_deallocate')
+  if (ga_inquire_memory() /= 0) call check_fail(failures, 'ga_inquire_memory after ga_deallocate')
+  if (ga_memory_avail() /= limit + mine) call check_fail(failures, 'ga_memory_avail after ga_deallocate')
+  if (ga_verify_handle(g_small)) call check_fail(failures, 'ga_verify_handle after ga_deallocate')
+  if (ga_is_mirrored(g_small) /= 0) call check_fail(failures, 'ga_is_mirrored of a deallocated handle')
+  if (nga_deallocate(g_small)) call check_fail(failures, 'nga_deallocate with nothing allocated')
+  if (.not. nga_allocate(g_small)) call check_fail(failures, 'nga_allocate after ga_deallocate')
+  if (ga_inquire_memory() /= mine) call check_fail(failures, 'ga_inquire_memory after nga_allocate')
+  call ga_distribution(g_small, me, klo, khi, llo, lhi)
+  if (klo /= ilo .or. khi /= ihi .or. llo /= jlo .or. lhi /= jhi) &
+    call check_fail(failures, 'ga_distribution after ga_deallocate and nga_allocate')
+  if (ga_ddot(g_small, g_small) /= 0d0) call check_fail(failures, 'contents after nga_allocate')
+  if (.not. nga_deallocate(g_small)) call check_fail(failures, 'nga_deallocate')
+  if (.not. ga_allocate(g_small)) call check_fail(failures, 'ga_allocate')
+  call ga_fill(g_small, 2d0)
+  if (ga_ddot(g_small, g_small) /= 64d0) call check_fail(failures, 'ga_ddot after ga_allocate')
+  ! Distributions: a duplicate's is the same, a 4 x 5 array's is not; nothing is mirrored.
+  if (.not. ga_duplicate(g_small, g_dup, 'dup')) call check_fail(failures, 'ga_duplicate')
+  if (.not. ga_create(MT_DBL, 4, 5, 'wide', -1, -1, g_wide)) call check_fail(failures, 'ga_create wide')
+  if (.not. ga_compare_distr(g_small, g_dup)) call check_fail(failures, 'ga_compare_distr of a duplicate')
+  if (nga_compare_distr(g_small, g_wide)) call check_fail(failures, 'nga_compare_distr of 4 x 4 and 4 x 5')
+  if (nga_is_mirrored(g_wide) /= 0) call check_fail(failures, 'nga_is_mirrored')
+  call ga_set_irreg_flag(g_small, .true.)
+  call nga_set_irreg_flag(g_small, .false.)
+  if (ga_ddot(g_small, g_small) /= 64d0) call check_fail(failures, 'ga_ddot after ga_set_irreg_flag')
+  if (.not. ga_destroy(g_dup)) call check_fail(failures, 'ga_destroy dup')
+  if (.not. ga_destroy(g_wide)) call check_fail(failures, 'ga_destroy wide')
   if (.not. ga_destroy(g_small)) call check_fail(failures, 'ga_destroy')
   if (ga_inquire_memory() /= 0) call check_fail(failures, 'ga_inquire_memory after ga_destroy')
   call check_finish('fortran_memory', failures, '')

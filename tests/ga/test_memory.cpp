@@ -1,6 +1,7 @@
 // GA's memory limit (GA_Set_memory_limit, GA_Memory_avail, GA_Inquire_memory and what array
-// creation, duplication, GA_Allocate and GA_Getmem do under it), GA_Getmem/GA_Freemem, handle
-// checks, the debugging and sync-masking switches, and GA_Print_stats' counts.
+// creation, duplication, GA_Allocate, GA_Deallocate and GA_Getmem do under it),
+// GA_Getmem/GA_Freemem, handle checks, the debugging and sync-masking switches, and
+// GA_Print_stats' counts.
 #include <gtest/gtest.h>
 
 #include <mpi.h>
@@ -116,6 +117,86 @@ TEST(GaMemory, AllocateOverTheLimitLeavesTheHandleToAllocateLater) {
   EXPECT_EQ(GA_Allocate(g), 1);
   EXPECT_EQ(GA_Valid_handle(g), 1);
   GA_Destroy(g);
+}
+
+/// Every process's block of 2-D array g: lo[0], hi[0], lo[1], hi[1] for process 0, 1, ...
+std::vector<int> blocks(int g) {
+  std::vector<int> all;
+  for (int p = 0; p < GA_Nnodes(); ++p) {
+    int lo[2], hi[2];
+    NGA_Distribution(g, p, lo, hi);
+    all.insert(all.end(), {lo[0], hi[0], lo[1], hi[1]});
+  }
+  return all;
+}
+
+TEST(GaMemory, DeallocateRefundsTheMemoryAndKeepsTheHandleToAllocateAgain) {
+  NoLimitAfter reset;
+  const int np = GA_Nnodes();
+  const size_t before = GA_Inquire_memory();
+  // An irregular map (uneven rows), ghost widths and a name: all kept by the handle.
+  const int starts[4] = {0, 1, 3, 6};
+  std::vector<int> map(starts, starts + np);
+  map.push_back(0);
+  int dims[2] = {12, 7}, block[2] = {np, 1}, width[2] = {1, 1};
+  const int g = NGA_Create_ghosts_irreg(C_DBL, 2, dims, width, name("kept"), block, map.data());
+  ASSERT_NE(g, 0);
+  const std::vector<int> layout = blocks(g);
+  const size_t mine = my_bytes(g, 1);
+  EXPECT_EQ(GA_Inquire_memory(), before + mine);
+  double five = 5;
+  GA_Fill(g, &five);
+  GA_Set_memory_limit(before + mine);  // exactly full here
+  EXPECT_EQ(GA_Memory_avail(), 0u);
+  EXPECT_EQ(GA_Deallocate(g), 1);
+  EXPECT_EQ(GA_Inquire_memory(), before);
+  EXPECT_EQ(GA_Memory_avail(), mine);  // refunded
+  EXPECT_EQ(GA_Valid_handle(g), 0);    // planned again, as GA's
+  EXPECT_EQ(NGA_Deallocate(g), 0);     // nothing left to free (GA: 0)
+  EXPECT_EQ(GA_Allocate(g), 1);
+  EXPECT_EQ(GA_Valid_handle(g), 1);
+  EXPECT_EQ(GA_Inquire_memory(), before + mine);
+  EXPECT_EQ(blocks(g), layout);
+  EXPECT_STREQ(GA_Inquire_name(g), "kept");
+  EXPECT_EQ(GA_Has_ghosts(g), 1);
+  int type = 0, ndim = 0, got[2] = {0, 0};
+  NGA_Inquire(g, &type, &ndim, got);
+  EXPECT_EQ(type, C_DBL);
+  EXPECT_EQ(ndim, 2);
+  EXPECT_EQ(got[0], 12);
+  EXPECT_EQ(got[1], 7);
+  // The contents are not kept: a new array (zero, as every new Armada array), then usable.
+  for (double x : ga_test::whole(g, 12, 7)) ASSERT_EQ(x, 0.0);
+  double seven = 7;
+  GA_Fill(g, &seven);
+  for (double x : ga_test::whole(g, 12, 7)) ASSERT_EQ(x, 7.0);
+  GA_Destroy(g);
+  EXPECT_EQ(GA_Inquire_memory(), before);
+}
+
+TEST(GaMemory, DeallocatedMemoryGoesToOtherArraysUnderTheLimit) {
+  NoLimitAfter reset;
+  const size_t before = GA_Inquire_memory();
+  int dims[2] = {40, 20};
+  const int a = NGA_Create(C_DBL, 2, dims, name("first"), nullptr);
+  ASSERT_TRUE(everywhere(a != 0));
+  const size_t mine = my_bytes(a);
+  ASSERT_GT(mine, 0u);
+  GA_Set_memory_limit(before + mine + mine / 2);  // room for one such array, not two
+  EXPECT_TRUE(everywhere(NGA_Create(C_DBL, 2, dims, name("second"), nullptr) == 0));
+  EXPECT_EQ(NGA_Deallocate(a), 1);
+  const int b = NGA_Create(C_DBL, 2, dims, name("second"), nullptr);
+  EXPECT_TRUE(everywhere(b != 0));
+  EXPECT_EQ(GA_Allocate(a), 0);  // over the limit now: a stays planned
+  EXPECT_EQ(GA_Valid_handle(a), 0);
+  GA_Destroy(b);
+  EXPECT_EQ(NGA_Allocate(a), 1);
+  EXPECT_EQ(GA_Inquire_memory(), before + mine);
+  // GA_Destroy frees a planned handle too (here after GA_Deallocate): nothing is charged.
+  EXPECT_EQ(GA_Deallocate(a), 1);
+  GA_Destroy(a);
+  EXPECT_EQ(GA_Verify_handle(a), 0);
+  EXPECT_EQ(GA_Inquire_memory(), before);
 }
 
 TEST(GaMemory, GetmemGivesEveryProcessItsOwnChargedMemory) {

@@ -77,6 +77,110 @@ TEST(GaCreateForms, ConfigGhostsIrregAnd64) {
   for (int x : {a, b, c, e, f, h, g, k}) GA_Destroy(x);
 }
 
+/// Whether 2-D arrays a and b give every process the same block (the reference for
+/// GA_Compare_distr, found through NGA_Distribution alone).
+bool same_blocks(int a, int b) {
+  for (int p = 0; p < GA_Nnodes(); ++p) {
+    int alo[2], ahi[2], blo[2], bhi[2];
+    NGA_Distribution(a, p, alo, ahi);
+    NGA_Distribution(b, p, blo, bhi);
+    for (int d = 0; d < 2; ++d)
+      if (alo[d] != blo[d] || ahi[d] != bhi[d]) return false;
+  }
+  return true;
+}
+
+/// GA's irregular map of 2-D array g's own distribution: the first index of each block per
+/// dimension, and the number of blocks.
+void map_of(int g, std::vector<int>& map, int block[2]) {
+  std::vector<int> starts[2];
+  for (int p = 0; p < GA_Nnodes(); ++p) {
+    int lo[2], hi[2];
+    NGA_Distribution(g, p, lo, hi);
+    if (hi[0] < lo[0]) continue;
+    for (int d = 0; d < 2; ++d) starts[d].push_back(lo[d]);
+  }
+  map.clear();
+  for (int d = 0; d < 2; ++d) {
+    std::sort(starts[d].begin(), starts[d].end());
+    starts[d].erase(std::unique(starts[d].begin(), starts[d].end()), starts[d].end());
+    block[d] = static_cast<int>(starts[d].size());
+    map.insert(map.end(), starts[d].begin(), starts[d].end());
+  }
+}
+
+TEST(GaDistribution, CompareDistrAgainstTheBlocksOfEveryProcess) {
+  const int np = GA_Nnodes();
+  int dims[2] = {10, 8}, other[2] = {10, 9}, width[2] = {1, 2};
+  const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);
+  const int ints = NGA_Create(C_INT, 2, dims, name("ints"), nullptr);
+  const int dup = GA_Duplicate(a, name("dup"));
+  const int ghosts = NGA_Create_ghosts(C_DBL, 2, dims, width, name("ghosts"), nullptr);
+  const int wider = NGA_Create(C_DBL, 2, other, name("wider"), nullptr);
+  int flat_dims[1] = {80};
+  const int flat = NGA_Create(C_DBL, 1, flat_dims, name("flat"), nullptr);
+  // The same blocks through an irregular map, and everything on process 0.
+  std::vector<int> map;
+  int block[2];
+  map_of(a, map, block);
+  const int irreg = NGA_Create_irreg(C_DBL, 2, dims, name("irreg"), block, map.data());
+  int one_block[2] = {1, 1}, origin[2] = {0, 0};
+  const int lumped = NGA_Create_irreg(C_DBL, 2, dims, name("lumped"), one_block, origin);
+  // GA compares dims and block boundaries only: not types, ghost widths or how it was made.
+  for (int b : {a, ints, dup, ghosts, irreg}) {
+    EXPECT_TRUE(same_blocks(a, b));
+    EXPECT_EQ(GA_Compare_distr(a, b), 0) << b;
+    EXPECT_EQ(NGA_Compare_distr(b, a), 0) << b;
+  }
+  EXPECT_EQ(GA_Compare_distr(a, wider), 1);
+  EXPECT_EQ(NGA_Compare_distr(wider, a), 1);
+  EXPECT_EQ(GA_Compare_distr(a, flat), 1);
+  EXPECT_EQ(GA_Compare_distr(a, lumped), same_blocks(a, lumped) ? 0 : 1);
+  if (np > 1) {
+    EXPECT_EQ(GA_Compare_distr(lumped, a), 1);
+  }
+  // No array here is mirrored; planned handles are answered too.
+  const int planned = GA_Create_handle();
+  for (int g : {a, irreg, lumped, planned}) {
+    EXPECT_EQ(GA_Is_mirrored(g), 0);
+    EXPECT_EQ(NGA_Is_mirrored(g), 0);
+  }
+  GA_Destroy(planned);
+  for (int g : {a, ints, dup, ghosts, wider, flat, irreg, lumped}) GA_Destroy(g);
+}
+
+TEST(GaDistribution, IrregFlagChangesNeitherTheDistributionNorProducts) {
+  // GA uses the flag to pick its dgemm algorithm only: off on a planned irregular handle, on for
+  // an allocated regular array; the map still decides the blocks, and products are exact.
+  const int np = GA_Nnodes();
+  const int starts[4] = {0, 1, 3, 6};
+  std::vector<int> map(starts, starts + np);
+  map.push_back(0);
+  int dims[2] = {8, 8}, block[2] = {np, 1};
+  const int a = NGA_Create_irreg(C_DBL, 2, dims, name("irregular"), block, map.data());
+  const int b = GA_Create_handle();
+  GA_Set_data(b, 2, dims, C_DBL);
+  GA_Set_irreg_distr(b, map.data(), block);
+  GA_Set_irreg_flag(b, 0);
+  ASSERT_EQ(GA_Allocate(b), 1);
+  EXPECT_EQ(GA_Compare_distr(a, b), 0);
+  EXPECT_TRUE(same_blocks(a, b));
+  const int c = NGA_Create(C_DBL, 2, dims, name("regular"), nullptr);
+  NGA_Set_irreg_flag(c, 1);
+  GA_Set_irreg_flag(a, 1);
+  put_whole(a, 8, 8, fa);
+  put_whole(b, 8, 8, spd);
+  GA_Dgemm('N', 'N', 8, 8, 8, 1.0, a, b, 0.0, c);
+  const std::vector<double> C = whole(c, 8, 8);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      double ref = 0;
+      for (int l = 0; l < 8; ++l) ref += fa(i, l) * spd(l, j);
+      EXPECT_NEAR(C[i * 8 + j], ref, 1e-12) << i << "," << j;
+    }
+  for (int g : {a, b, c}) GA_Destroy(g);
+}
+
 TEST(GaPatchArithmetic, ZeroFillScaleAddPatches) {
   int dims[2] = {7, 9};
   const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);

@@ -834,7 +834,9 @@ TEST(GaLinalg, SpdInvertGeneralizedEigenAndSeqForms) {
   auto check_generalized = [&](const std::vector<double>& w, double (*hf)(int, int), const char* what) {
     const std::vector<double> V = whole(v, n, n);
     for (int e = 0; e < n; ++e) {
-      if (e > 0) EXPECT_LE(w[e - 1], w[e]) << what;
+      if (e > 0) {
+        EXPECT_LE(w[e - 1], w[e]) << what;
+      }
       for (int i = 0; i < n; ++i) {
         double hv = 0, sv = 0;
         for (int k = 0; k < n; ++k) {

@@ -1,4 +1,5 @@
 // init/finalize, node topology and routing of targets to transports.
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "common/check.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
+#include "transport/base/waiting.hpp"
 #include "transport/plugin.hpp"
 
 namespace armada::rma {
@@ -36,6 +38,26 @@ void throw_bad_rank(const char* op, const char* argument, const State& s, int ta
 
 void fence_everything(State& s) {
   for (const auto& t : s.routes.started) t->fence_all();
+}
+
+void wait_polling(MPI_Request& request) {
+  State* s = g_state;
+  if (!s || s->routes.started.empty()) {
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    return;
+  }
+  // Spin as MPI's blocking collectives do, then yield: where threads outnumber cores, the
+  // thread this collective waits for may need this core.
+  for (int round = 0;; ++round) {
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    for (const auto& t : s->routes.started) t->poll();
+    if (round < 2000)
+      cpu_relax();
+    else
+      sched_yield();
+  }
 }
 
 void build_routes(Routes& routes, const std::vector<int>& node_of, int my_rank) {

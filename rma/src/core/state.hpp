@@ -83,6 +83,12 @@ inline Transport& route(const char* op, State& s, OpKind kind, const Slice& slic
 /// fence_all() on every started transport.
 void fence_everything(State& s);
 
+/// Completes `request` (a nonblocking collective this rank entered), polling every started
+/// transport meanwhile: the other members may be waiting, before they reach the collective,
+/// for requests that only this process executes (its node server's), and this rank holds the
+/// core that would execute them. Without a runtime it is MPI_Wait.
+void wait_polling(MPI_Request& request);
+
 /// Throws InvalidArgument unless 0 <= target < world size.
 inline void check_rank(const char* op, const char* argument, const State& s, int target) {
   if (target < 0 || target >= s.size) [[unlikely]] throw_bad_rank(op, argument, s, target);

@@ -416,7 +416,9 @@ void fence_all() {
 void barrier() {
   State& s = detail::state("rma::barrier");
   fence_all();
-  MPI_Barrier(s.world);
+  MPI_Request request;
+  MPI_Ibarrier(s.world, &request);
+  detail::wait_polling(request);
 }
 
 }  // namespace armada::rma

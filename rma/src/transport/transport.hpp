@@ -114,6 +114,8 @@ class Transport {
   virtual bool test(std::uint64_t token) = 0;
   virtual void fence(int target) = 0;         // remote completion of puts/accs to target
   virtual void fence_all() = 0;
+  /// Progresses this transport's pending work, including requests of other ranks that this
+  /// process executes; called while the rank waits in a collective (wait_polling).
   virtual void poll() = 0;
 
   // ---- segments: collective over the segment's group, in rma::allocate / rma::free ----

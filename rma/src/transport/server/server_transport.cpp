@@ -547,8 +547,11 @@ void ServerTransport::fence_all() {
 }
 
 void ServerTransport::poll() {
-  std::lock_guard lock(mutex_);
-  progress_locked();
+  {
+    std::lock_guard lock(mutex_);
+    progress_locked();
+  }
+  if (node_server_ && settings_.waiter_serves) node_server_->serve_arrived();
 }
 
 }  // namespace armada::rma::detail

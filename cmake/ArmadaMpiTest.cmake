@@ -70,6 +70,12 @@ if(ARMADA_SANITIZE MATCHES "thread")
   # history_size=7: the deepest access history, so that the stack of a write done inside Open MPI
   # can be restored and matched by the suppressions (otherwise "failed to restore the stack").
   list(APPEND _armada_vendor_env "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp history_size=7")
+  # UCX's memory hooks (libucm) crash a process when one of its threads exits under TSan: glibc
+  # releases the stack through them (madvise), into an rwlock TSan intercepts after it tore the
+  # thread's state down. Every process loads UCX where it was found (the rdma transport, Open
+  # MPI's ucx components), not only the rdma rows; none of the rows needs the hooks (the rdma
+  # transport's segments are UCX's own memory, other buffers are registered per operation).
+  list(APPEND _armada_vendor_env UCX_MEM_MALLOC_HOOKS=no UCX_MEM_EVENTS=no)
 endif()
 
 # A LABELS list as words: cmake_parse_arguments(PARSE_ARGV) keeps a quoted "apps;mg" as one
@@ -185,22 +191,15 @@ foreach(_c mpirma.vnode1 mpirma.vnode2 mpirma-ucx.vnode1 mpirma-shm.vnode1 mpirm
 endforeach()
 if(ARMADA_HAVE_RDMA)  # rma/src/transport/rdma/sources.cmake: UCX was found
   list(APPEND ARMADA_TRANSPORT_CONFIGS rdma.vnode1 rdma.vnode2 rdma-tcp.vnode1 rdma-tcp.vnode2)
-  # Under ThreadSanitizer UCX's memory hooks (libucm) crash a process when one of its threads
-  # exits (the osc ucx trouble above); the rdma transport does not need them (its segments are
-  # UCX's own memory; other buffers are registered per operation), so the rows turn them off.
-  set(_rdma_tsan_env "")
-  if(ARMADA_SANITIZE MATCHES "thread")
-    set(_rdma_tsan_env UCX_MEM_MALLOC_HOOKS=no UCX_MEM_EVENTS=no)
-  endif()
   foreach(_tls sm tcp)
     set(_c rdma)
     if(_tls STREQUAL "tcp")
       set(_c rdma-tcp)
     endif()
     set(_cfg_${_c}.vnode1_RANKS 2 4)
-    set(_cfg_${_c}.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=rdma UCX_TLS=${_tls},self ${_rdma_tsan_env})
+    set(_cfg_${_c}.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=rdma UCX_TLS=${_tls},self)
     set(_cfg_${_c}.vnode2_RANKS 4)
-    set(_cfg_${_c}.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_TRANSPORT=rdma UCX_TLS=${_tls},self ${_rdma_tsan_env})
+    set(_cfg_${_c}.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_TRANSPORT=rdma UCX_TLS=${_tls},self)
     set(_cfg_${_c}.vnode1_LABELS rdma)
     set(_cfg_${_c}.vnode2_LABELS rdma)
   endforeach()

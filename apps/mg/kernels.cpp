@@ -6,12 +6,14 @@
 #include <vector>
 
 // The row loops run most of MG's time and are compute bound on rows that stay in cache: each is
-// built twice, for the x86-64 baseline (SSE2: 2 doubles per instruction) and for AVX2 (4), and
-// the loader picks the clone the CPU runs (GNU ifunc). No FMA: the clones do the same
-// operations in the same order per element, so their results are identical to the bit.
+// built three times, for the x86-64 baseline (SSE2: 2 doubles per instruction), AVX2 (4) and
+// AVX-512 (8; MG class B 9 % faster than the AVX2 clone on the Intel Xeon VM, docs/apps.md), and
+// the loader picks the clone the CPU runs (GNU ifunc). No FMA (kernels.cpp is compiled with
+// -ffp-contract=off, as AVX-512F has FMA): the clones do the same operations in the same order
+// per element, so their results are identical to the bit.
 #if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
 #if __has_attribute(target_clones)
-#define ARMADA_MG_ROW_CLONES [[gnu::target_clones("avx2", "default")]]
+#define ARMADA_MG_ROW_CLONES [[gnu::target_clones("avx512f", "avx2", "default")]]
 #endif
 #endif
 #ifndef ARMADA_MG_ROW_CLONES

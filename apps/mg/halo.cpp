@@ -65,7 +65,16 @@ HaloPlan HaloPlan::make(const LevelLayout& layout, int rank) {
     r.from = layout.grid.rank_at(up);
     r.to = layout.grid.rank_at(down);
     r.local = r.from == rank;
-    if (!r.local) {
+    bool alone = false, shared = false;  // nonzero components in dimensions with one rank / several
+    for (int d = 0; d < 3; ++d)
+      if (dir[d] != 0) (layout.grid.p[d] == 1 ? alone : shared) = true;
+    r.derived = !r.local && alone && shared;
+    if (r.derived) {  // the wrap of the one-rank dimensions lands on this rank's own interior layer
+      r.derived_src = r.recv;
+      for (int d = 0; d < 3; ++d)
+        if (dir[d] != 0 && layout.grid.p[d] == 1) r.derived_src[d] = r.send[d];
+    }
+    if (r.remote()) {
       r.count = static_cast<std::size_t>(r.extent[0] * r.extent[1] * r.extent[2]);
       r.offset = plan.buffer_doubles;
       plan.buffer_doubles += 2 * r.count;
@@ -78,6 +87,11 @@ HaloPlan HaloPlan::make(const LevelLayout& layout, int rank) {
 void copy_local_regions(const Frame& f, const HaloPlan& plan) {
   for (const HaloRegion& r : plan.regions)
     if (r.local) copy_box(f, r.send, r.recv, r.extent);
+}
+
+void copy_derived_regions(const Frame& f, const HaloPlan& plan) {
+  for (const HaloRegion& r : plan.regions)
+    if (r.derived) copy_box(f, r.derived_src, r.recv, r.extent);
 }
 
 namespace {
@@ -121,11 +135,12 @@ class RmaExchange final : public Exchange {
     pending_.clear();
     const Frame& f = a.frame;
     for (const HaloRegion& r : plan.regions)
-      if (!r.local)
+      if (r.remote())
         pending_.push_back(a.array.get_nb({r.src_lo[0], r.src_lo[1], r.src_lo[2]}, {r.src_hi[0], r.src_hi[1], r.src_hi[2]},
                                           &f.at(r.recv[0], r.recv[1], r.recv[2]), frame_ld(f)));
     copy_local_regions(f, plan);  // while the gets are in flight
     for (aa::NbHandle& h : pending_) h.wait();
+    copy_derived_regions(f, plan);
   }
 
   void gather(LevelArray& staging, LevelArray& coarse, HaloPlan& coarse_plan) override {
@@ -170,13 +185,13 @@ class MpiExchange final : public Exchange {
     if (plan.buffer.size() < plan.buffer_doubles) plan.buffer.resize(plan.buffer_doubles);
     requests_.clear();
     for (const HaloRegion& r : plan.regions)
-      if (!r.local) {
+      if (r.remote()) {
         requests_.emplace_back();
         MPI_Irecv(plan.buffer.data() + r.offset, static_cast<int>(r.count), MPI_DOUBLE, r.from, r.tag, comm_,
                   &requests_.back());
       }
     for (const HaloRegion& r : plan.regions)
-      if (!r.local) {
+      if (r.remote()) {
         double* out = plan.buffer.data() + r.offset + r.count;
         pack(f, r.send, r.extent, out);
         requests_.emplace_back();
@@ -185,7 +200,8 @@ class MpiExchange final : public Exchange {
     copy_local_regions(f, plan);
     MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
     for (const HaloRegion& r : plan.regions)
-      if (!r.local) unpack(f, r.recv, r.extent, plan.buffer.data() + r.offset);
+      if (r.remote()) unpack(f, r.recv, r.extent, plan.buffer.data() + r.offset);
+    copy_derived_regions(f, plan);
   }
 
   void gather(LevelArray& staging, LevelArray& coarse, HaloPlan& coarse_plan) override {

@@ -1,6 +1,8 @@
 /* Failures that must end the job with a message (no error hook installed, as ARMCI programs
- * expect). argv[1]: "error" calls ARMCI_Error; "badput" puts to a rank that does not exist;
- * "badgop" reduces with an unknown op string. Registered as tests that must fail and print. */
+ * expect). argv[1]: "error" calls ARMCI_Error; "error0" calls ARMCI_Error with code 0 and
+ * "msgabort0" armci_msg_abort(0), as Global Arrays' ARMCI test programs report failures (the job
+ * must still end with a nonzero status); "badput" puts to a rank that does not exist; "badgop"
+ * reduces with an unknown op string. Registered as tests that must fail and print. */
 #include <armci.h>
 
 #include <stdio.h>
@@ -15,6 +17,8 @@ int main(int argc, char** argv) {
   ARMCI_Malloc(bases, 64);
   char buf[8] = {0};
   if (strcmp(mode, "error") == 0 && armci_msg_me() == armci_msg_nproc() - 1) ARMCI_Error("deliberate failure", 3);
+  if (strcmp(mode, "error0") == 0) ARMCI_Error("deliberate failure", 0);
+  if (strcmp(mode, "msgabort0") == 0) armci_msg_abort(0);
   if (strcmp(mode, "badput") == 0) ARMCI_Put(buf, bases[0], 8, armci_msg_nproc() + 2);
   if (strcmp(mode, "badgop") == 0) {
     int x = 1;

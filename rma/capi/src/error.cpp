@@ -35,11 +35,15 @@ Hook current_hook() {
   // not yet forwarded from this rank's stderr (1 run in 7 lost the message): give it a moment.
   const timespec pause{0, 200'000'000};
   nanosleep(&pause, nullptr);
+  // An abort is never a success: a code whose exit status would read 0 (0, 256, ...) ends the
+  // job with status 1 instead. Global Arrays' ARMCI test programs fail with ARMCI_Error(msg, 0),
+  // which under ARMCI-MPI's MPI_Abort(comm, 0) ends the job with status 0.
+  const int status = (code & 0xff) != 0 ? code : 1;
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code);
-  std::_Exit(code);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, status);
+  std::_Exit(status);
 }
 
 /// The core's message if it was raised for this ARMCI call (our own checks), else the core's

@@ -123,6 +123,36 @@ ARMCI_TWIN(int, ARMCI_Init, (void)) {
 
 ARMCI_TWIN(int, ARMCI_Initialized, (void)) { return g_runtime.init_count > 0; }
 
+// Global Arrays' own ARMCI message layer starts and ends MPI with these (GA's armci/testing
+// programs call them around ARMCI_Init_args/ARMCI_Finalize); ARMCI-MPI has neither.
+// armci_msg_init starts MPI, as ARMCI_Init does, with MPI_THREAD_MULTIPLE (so that across nodes
+// the server transport can run); an MPI already started is left as it is.
+void armci_msg_init(int* argc, char*** argv) {
+  constexpr const char* fn = "armci_msg_init";
+  guard_void(fn, [&] {
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (down) bad_state(fn, "MPI is finalized already");
+    if (up) return;
+    int provided = 0;
+    check_mpi(fn, "MPI_Init_thread", MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided));
+  });
+}
+
+// Finalizes MPI (nothing if it is finalized already: the last ARMCI_Finalize does it when
+// ARMCI started MPI). ARMCI still initialized is ended first, whatever its ARMCI_Init count:
+// MPI must not end under it (GA's test_groups.c exits this way without ARMCI_Finalize).
+void armci_msg_finalize(void) {
+  guard_void("armci_msg_finalize", [] {
+    while (g_runtime.init_count > 0) stop();
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (up && !down) check_mpi("armci_msg_finalize", "MPI_Finalize", MPI_Finalize());
+  });
+}
+
 // An extra call (before ARMCI_Init, or after the last matching one) does nothing and returns
 // ARMADA_ARMCI_ESTATE, without the error hook or an abort: Global Arrays and TCGMSG finalize
 // more than once and ignore the code (ARMCI-MPI returns 0 there).

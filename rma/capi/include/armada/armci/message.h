@@ -29,6 +29,12 @@ enum armci_type_e  { ARMCI_INT, ARMCI_LONG, ARMCI_LONG_LONG, ARMCI_FLOAT, ARMCI_
 
 /* Utility routines */
 
+/* From Global Arrays' own ARMCI (not in ARMCI-MPI): armci_msg_init starts MPI unless it runs
+ * (MPI_THREAD_MULTIPLE, like ARMCI_Init); armci_msg_finalize ends ARMCI if it is still
+ * initialized, then finalizes MPI unless it is finalized already. */
+void armci_msg_init(int *argc, char ***argv);
+void armci_msg_finalize(void);
+
 int  armci_msg_me(void);
 int  armci_msg_nproc(void);
 

@@ -573,4 +573,25 @@ TEST(GaMa, StackAndHeapBlocks) {
   EXPECT_EQ(MA_free_heap(h3), MA_TRUE);
 }
 
+// MA's debugging switches (GA's simple_groups_commc.c sets all three after MA_init): each
+// returns the previous value, starting from MA's defaults, and MA keeps working.
+TEST(GaMa, DebuggingSwitchesReturnThePreviousValue) {
+  ASSERT_EQ(MA_init(MT_C_DBL, 100, 100), MA_TRUE);
+  EXPECT_EQ(MA_set_auto_verify(1), MA_FALSE);
+  EXPECT_EQ(MA_set_auto_verify(0), MA_TRUE);
+  EXPECT_EQ(MA_set_hard_fail(1), MA_FALSE);
+  EXPECT_EQ(MA_set_hard_fail(7), MA_TRUE);  // any nonzero value is true
+  EXPECT_EQ(MA_set_hard_fail(0), MA_TRUE);
+  EXPECT_EQ(MA_set_error_print(0), MA_TRUE);
+  EXPECT_EQ(MA_set_error_print(1), MA_FALSE);
+  Integer h;
+  MA_AccessIndex i;
+  ASSERT_EQ(MA_push_get(MT_C_INT, 4, "after switches", &h, &i), MA_TRUE);
+  ma_cb_int[i + 3] = 42;
+  int* p;
+  ASSERT_EQ(MA_get_pointer(h, &p), MA_TRUE);
+  EXPECT_EQ(p[3], 42);
+  EXPECT_EQ(MA_pop_stack(h), MA_TRUE);
+}
+
 }  // namespace

@@ -79,13 +79,20 @@ Coord buffer_strides(const char* op, const Array::Impl& a, const Coord& extents,
   if (ld.empty()) return dense_strides(extents);
   if (ld.size() != n - 1)
     fail(op, &a, "ld", ld.str(), "needs ndim - 1 = " + std::to_string(n - 1) + " entries");
+  // ld[d] enters the strides of dimensions 0 .. d only. When the patch has extent 1 in all of
+  // them, no index there is ever multiplied by it, so it may be less than the extent of dimension
+  // d + 1 (GA's own programs pass ld {1} for a single row); GA never checks ld at all.
   Coord s = Coord::filled(n, 1);
-  for (int d = n - 2; d >= 0; --d) {
-    if (ld[d] < extents[d + 1])
-      fail(op, &a, "ld", ld.str(), "ld[" + std::to_string(d) + "] = " + std::to_string(ld[d]) +
-           " is less than the patch extent " + std::to_string(extents[d + 1]) + " of dimension " + std::to_string(d + 1));
-    s[d] = s[d + 1] * ld[d];
+  bool used = false;  // some dimension 0 .. d has extent > 1
+  for (int d = 0; d <= n - 2; ++d) {
+    used = used || extents[d] > 1;
+    const std::string which = "ld[" + std::to_string(d) + "] = " + std::to_string(ld[d]);
+    if (ld[d] < 1) fail(op, &a, "ld", ld.str(), which + " must be >= 1");
+    if (used && ld[d] < extents[d + 1])
+      fail(op, &a, "ld", ld.str(), which + " is less than the patch extent " + std::to_string(extents[d + 1]) +
+           " of dimension " + std::to_string(d + 1));
   }
+  for (int d = n - 2; d >= 0; --d) s[d] = s[d + 1] * ld[d];
   return s;
 }
 

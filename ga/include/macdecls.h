@@ -50,6 +50,12 @@ extern Boolean MA_get_index(Integer memhandle, MA_AccessIndex* index);
 /* `pointer` is a void** (MA's prototype says void*). */
 extern Boolean MA_get_pointer(Integer memhandle, void* pointer);
 extern Pointer MA_get_mbase(Integer datatype);
+/* MA's debugging switches: each sets its flag and returns the previous value (MA's defaults:
+ * MA_FALSE, MA_FALSE, MA_TRUE). Armada's MA always checks its arguments and ends the job on a
+ * bad one with a message, so the flags change nothing else. */
+extern Boolean MA_set_auto_verify(Integer value);
+extern Boolean MA_set_hard_fail(Integer value);
+extern Boolean MA_set_error_print(Integer value);
 /* Bytes of nelem1 elements of datatype1, in elements of datatype2 (rounded up). */
 extern Integer MA_sizeof(Integer datatype1, Integer nelem1, Integer datatype2);
 

@@ -1,6 +1,7 @@
 // Element-wise operations on whole arrays and patches (abs, add constant, reciprocal, multiply,
 // divide, maximum, minimum), select, periodic patch operations, the owners of a patch, and small
 // inquiries.
+#include <algorithm>
 #include <mpi.h>
 
 #include "armada/arrays/arrays.hpp"
@@ -100,7 +101,7 @@ int locate_region(const char* function, int g_a, const I* lo, const I* hi, I* ma
 /// The coordinates of process `proc` (of the array's group) in the array's process grid: block
 /// b of the distribution, numbered row-major over the grid, belongs to process b. -1 in every
 /// dimension for a process that owns no block.
-void proc_topology(const char* function, int g_a, int proc, int* coord) {
+void proc_topology(const char* function, int g_a, int proc, int* coord, bool fortran_order = false) {
   guarded(function, [&] {
     const Array& a = array(function, g_a);
     world_rank_of(function, a, proc);
@@ -112,15 +113,20 @@ void proc_topology(const char* function, int g_a, int proc, int* coord) {
       coord[d] = owns ? static_cast<int>(rest % grid[d]) : -1;
       rest /= static_cast<int>(grid[d]);
     }
+    if (fortran_order) std::reverse(coord, coord + a.ndim());
   });
 }
 
+// GA 5.8's C NGA_Proc_topology and GA_Get_proc_grid copy GA's internal (Fortran-ordered) tuple
+// unreversed (capi.c: COPY, not COPYF2C, unlike GA_Get_proc_index), so their entries run from the
+// C view's last dimension to its first; GA programs rely on it (GA's ga-mpi.c splits a
+// communicator by coord[1] to group the processes that hold the same C rows).
 void proc_grid(const char* function, int g_a, int* dims) {
   guarded(function, [&] {
     const Array& a = array(function, g_a);
     if (!dims) bad_argument(function, "dims", "NULL", "room for ndim entries is required");
     const Coord grid = a.distribution().grid();
-    for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<int>(grid[d]);
+    for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<int>(grid[a.ndim() - 1 - d]);
   });
 }
 
@@ -204,7 +210,9 @@ int NGA_Locate_nnodes(int g_a, int lo[], int hi[]) {
 int NGA_Locate_nnodes64(int g_a, int64_t lo[], int64_t hi[]) {
   return locate_region<int64_t>("NGA_Locate_nnodes64", g_a, lo, hi, nullptr, nullptr);
 }
-void NGA_Proc_topology(int g_a, int proc, int coord[]) { proc_topology("NGA_Proc_topology", g_a, proc, coord); }
+void NGA_Proc_topology(int g_a, int proc, int coord[]) {
+  proc_topology("NGA_Proc_topology", g_a, proc, coord, true);
+}
 void GA_Get_proc_index(int g_a, int iproc, int subscript[]) {
   proc_topology("GA_Get_proc_index", g_a, iproc, subscript);
 }

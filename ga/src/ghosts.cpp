@@ -20,7 +20,7 @@ void access_ghosts(const char* function, int g_a, I* dims, void* ptr, I* ld) {
     Array& a = array(function, g_a);
     if (!ptr) bad_argument(function, "ptr", "NULL", "the address of a pointer is required");
     if (a.owned().empty()) bad_argument(function, "g_a", std::to_string(g_a), "this process owns no block");
-    const arrays::LocalView<void> v = a.access_ghosts();
+    const arrays::LocalView<void> v = ga_access(a, g_a, true);
     *static_cast<void**>(ptr) = v.data;
     if (dims)
       for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<I>(v.hi[d] - v.lo[d]);
@@ -57,7 +57,7 @@ void access_ghost_element(const char* function, int g_a, void* ptr, const I* sub
     Array& a = array(function, g_a);
     if (!ptr) bad_argument(function, "ptr", "NULL", "the address of a pointer is required");
     const Index offset = ghost_offset(function, g_a, a, subscript);
-    const arrays::LocalView<void> v = a.access_ghosts();
+    const arrays::LocalView<void> v = ga_access(a, g_a, true);
     *static_cast<void**>(ptr) = static_cast<char*>(v.data) + offset * static_cast<Index>(a.element_size());
     block_ld(v, ld);
   });
@@ -68,7 +68,7 @@ void release_ghost_element(const char* function, int g_a, const I* subscript, bo
   guarded(function, [&] {
     Array& a = array(function, g_a);
     ghost_offset(function, g_a, a, subscript);
-    update ? a.release_update() : a.release();
+    ga_release(a, g_a, update);
   });
 }
 
@@ -131,10 +131,10 @@ void NGA_Access_ghosts64(int g_a, int64_t dims[], void* ptr, int64_t ld[]) {
   access_ghosts("NGA_Access_ghosts64", g_a, dims, ptr, ld);
 }
 void NGA_Release_ghosts(int g_a) {
-  guarded("NGA_Release_ghosts", [&] { array("NGA_Release_ghosts", g_a).release(); });
+  guarded("NGA_Release_ghosts", [&] { ga_release(array("NGA_Release_ghosts", g_a), g_a, false); });
 }
 void NGA_Release_update_ghosts(int g_a) {
-  guarded("NGA_Release_update_ghosts", [&] { array("NGA_Release_update_ghosts", g_a).release_update(); });
+  guarded("NGA_Release_update_ghosts", [&] { ga_release(array("NGA_Release_update_ghosts", g_a), g_a, true); });
 }
 void NGA_Access_ghost_element(int g_a, void* ptr, int subscript[], int ld[]) {
   access_ghost_element("NGA_Access_ghost_element", g_a, ptr, subscript, ld);

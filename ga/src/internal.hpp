@@ -70,6 +70,13 @@ void update_owned(Array& a, F&& f) {
   a.sync_group();
 }
 
+/// Local access as GA's C API counts it (NGA_Access*, NGA_Release*): the access is Armada's
+/// (a.access() / a.access_ghosts()), counted per handle; a release with no access of the handle
+/// outstanding does nothing, as GA's releases do nothing at all (GA's own gatscat.c releases one
+/// access twice), while arrays' own API keeps pairing them.
+arrays::LocalView<void> ga_access(Array& a, int g_a, bool ghosts);
+void ga_release(Array& a, int g_a, bool update);
+
 /// Throws StateError unless GA_Initialize was called.
 void require_initialized(const char* function);
 

@@ -110,6 +110,11 @@ Boolean get(const char* function, Integer datatype, Integer nelem, Integer* memh
   });
 }
 
+// MA's defaults: no automatic verification, errors not fatal, errors printed.
+Boolean g_ma_auto_verify = MA_FALSE;
+Boolean g_ma_hard_fail = MA_FALSE;
+Boolean g_ma_error_print = MA_TRUE;
+
 }  // namespace
 
 extern "C" {
@@ -124,6 +129,25 @@ Boolean MA_init(Integer datatype, Integer nominal_stack, Integer nominal_heap) {
   });
 }
 Boolean MA_initialized(void) { return g_ma_initialized ? MA_TRUE : MA_FALSE; }
+
+// MA's three debugging switches: each stores its flag and returns the previous one, as MA's.
+// Armada's MA checks every argument on every call and ends the job on a bad one with a message
+// either way, so the flags change nothing else (docs/ga.md).
+Boolean MA_set_auto_verify(Integer value) {
+  const Boolean old = g_ma_auto_verify;
+  g_ma_auto_verify = value ? MA_TRUE : MA_FALSE;
+  return old;
+}
+Boolean MA_set_hard_fail(Integer value) {
+  const Boolean old = g_ma_hard_fail;
+  g_ma_hard_fail = value ? MA_TRUE : MA_FALSE;
+  return old;
+}
+Boolean MA_set_error_print(Integer value) {
+  const Boolean old = g_ma_error_print;
+  g_ma_error_print = value ? MA_TRUE : MA_FALSE;
+  return old;
+}
 
 Boolean MA_push_get(Integer datatype, Integer nelem, const char*, Integer* memhandle, MA_AccessIndex* index) {
   return get("MA_push_get", datatype, nelem, memhandle, index, true);

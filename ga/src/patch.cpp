@@ -171,6 +171,9 @@ void element_list(const char* function, ListOp op, int g_a, void* v, std::int64_
   });
 }
 
+// Outstanding NGA_Access* calls per handle (handles are never reused).
+std::unordered_map<int, long> g_accesses;
+
 template <class I>
 void access(const char* function, int g_a, const I* lo, const I* hi, void* ptr, I* ld) {
   guarded(function, [&] {
@@ -186,7 +189,7 @@ void access(const char* function, int g_a, const I* lo, const I* hi, void* ptr, 
                                                             "lo " + tuple_text(a.ndim(), mine.lo.data()) +
                                                                 ", hi " + tuple_text(a.ndim(), mine.hi.data()) +
                                                                 " exclusive") + ")");
-    const arrays::LocalView<void> v = a.access();
+    const arrays::LocalView<void> v = ga_access(a, g_a, false);
     Index offset = 0;
     for (int d = 0; d < a.ndim(); ++d) offset += (p.lo[d] - v.lo[d]) * v.stride[d];
     *static_cast<void**>(ptr) = static_cast<char*>(v.data) + offset * static_cast<Index>(a.element_size());
@@ -199,7 +202,7 @@ void release(const char* function, int g_a, const I* lo, const I* hi, bool updat
   guarded(function, [&] {
     Array& a = array(function, g_a);
     patch(function, a, lo, hi);
-    update ? a.release_update() : a.release();
+    ga_release(a, g_a, update);
   });
 }
 
@@ -214,6 +217,18 @@ auto flat(I* subs) {
 }
 
 }  // namespace
+
+arrays::LocalView<void> armada::ga::ga_access(Array& a, int g_a, bool ghosts) {
+  arrays::LocalView<void> v = ghosts ? a.access_ghosts() : a.access();
+  ++g_accesses[g_a];
+  return v;
+}
+void armada::ga::ga_release(Array& a, int g_a, bool update) {
+  const auto it = g_accesses.find(g_a);
+  if (it == g_accesses.end() || it->second == 0) return;  // GA: nothing to end, nothing done
+  --it->second;
+  update ? a.release_update() : a.release();
+}
 
 extern "C" {
 
@@ -281,9 +296,18 @@ void NGA_NbWait(ga_nbhdl_t* nbhandle) {
 int NGA_NbTest(ga_nbhdl_t* nbhandle) {
   return guarded("NGA_NbTest", [&] {
     if (!nbhandle) bad_argument("NGA_NbTest", "nbhandle", "NULL", "a request handle is required");
+    // GA's NGA_NbTest (nga_test_internal) returns 0 once the request is complete (and frees
+    // it, as NGA_NbWait does) and 1 while it is outstanding, as ARMCI_Test does; a handle
+    // already completed gives 0.
+    arrays::NbHandle done;
     std::lock_guard lock(g_nb_mutex);
     const auto it = g_nb.find(*nbhandle);
-    return it == g_nb.end() || it->second.test() ? 1 : 0;
+    if (it == g_nb.end()) return 0;
+    if (!it->second.test()) return 1;
+    done = std::move(it->second);
+    g_nb.erase(it);
+    done.wait();  // complete: returns at once
+    return 0;
   });
 }
 

@@ -239,8 +239,11 @@ int GA_Pgroup_self(void) {
   });
 }
 int NGA_Pgroup_self(void) { return GA_Pgroup_self(); }
-// The Fortran API (global.fh) is built with every Armada (libarmada_ga_fortran, _i8).
-int GA_Uses_fapi(void) { return 1; }
+// GA's GA_Uses_fapi says whether the C API was built for Fortran array ordering (GA's USE_FAPI
+// compile flag: C calls taking one-based, column-major indices), not whether the Fortran API
+// exists; GA builds without it and returns 0, and GA's C test programs stop when it is 1.
+// Armada's C API is always the C (zero-based, row-major) view.
+int GA_Uses_fapi(void) { return 0; }
 int GA_Pgroup_nodeid(int grp) {
   return guarded("GA_Pgroup_nodeid", [&] { return group("GA_Pgroup_nodeid", grp).rank(); });
 }

@@ -22,6 +22,76 @@ linalg::Op armada::ga::op_of(const char* function, const char* argument, char t)
 
 namespace {
 
+// A patch of an n-d array read as a matrix: its dimensions of extent above 1 (at most two).
+// With two, they are its rows and columns; with one, it is a column (rows x 1) or a row
+// (1 x cols), whichever the other patches agree with; with none, 1 x 1.
+struct Shape {
+  int options = 1;
+  Index option[2][2] = {{1, 1}, {1, 1}};  // {rows, cols} of each reading
+  int dim[2] = {-1, -1};                   // the patch dimensions that are the rows, the columns
+  std::string text;
+};
+
+Shape shape_of(const char* function, const char* argument, const Array& a, const arrays::Patch& p) {
+  Shape s;
+  std::vector<int> big;
+  const Coord e = p.extents();
+  s.text = "[";
+  for (int d = 0; d < a.ndim(); ++d) {
+    s.text += (d ? ", " : "") + std::to_string(e[d]);
+    if (e[d] > 1) big.push_back(d);
+  }
+  s.text += "]";
+  if (big.size() > 2)
+    bad_argument(function, argument, s.text,
+                 "a patch of a matrix product may have at most two extents above 1 (GA: 2-D patches)");
+  if (big.size() == 2) {
+    s.option[0][0] = e[big[0]];
+    s.option[0][1] = e[big[1]];
+    s.dim[0] = big[0];
+    s.dim[1] = big[1];
+  } else if (big.size() == 1) {
+    s.options = 2;
+    s.option[0][0] = e[big[0]];  // a column
+    s.option[1][1] = e[big[0]];  // a row
+    s.dim[0] = s.dim[1] = big[0];
+  }
+  return s;
+}
+
+// The part `part` (of the 2-D copy, reading `which` of shape s) of the n-d patch p.
+arrays::Patch sub_patch(const arrays::Patch& p, const Shape& s, int which, const arrays::Patch& part) {
+  arrays::Patch q = p;  // the dimensions of extent 1 stay as they are
+  const auto take = [&](int d, int k) {
+    q.lo[d] = p.lo[d] + part.lo[k];
+    q.hi[d] = p.lo[d] + part.hi[k];
+  };
+  if (s.dim[0] >= 0 && s.dim[0] != s.dim[1]) {
+    take(s.dim[0], 0);
+    take(s.dim[1], 1);
+  } else if (s.dim[0] >= 0) {
+    take(s.dim[0], which == 0 ? 0 : 1);
+  }
+  return q;
+}
+
+// A 2-D array (on a's group, a's type) holding patch p of a read as reading `which` of s.
+Array matrix_copy(const Array& a, const arrays::Patch& p, const Shape& s, int which) {
+  arrays::ArrayOptions o;
+  o.name = "matmul_patch copy";
+  o.group = a.group();
+  Array m = Array::create(a.type(), Coord{s.option[which][0], s.option[which][1]}, o);
+  const arrays::Patch mine = m.owned();
+  if (!mine.empty()) {
+    std::vector<char> buf(static_cast<std::size_t>(mine.extents()[0] * mine.extents()[1]) * a.element_size());
+    const arrays::Patch from = sub_patch(p, s, which, mine);
+    a.get(from.lo, from.hi, buf.data());
+    m.put(mine.lo, mine.hi, buf.data());
+  }
+  m.sync_group();
+  return m;
+}
+
 template <class I>
 void matmul_patch(const char* function, char transa, char transb, const void* alpha, const void* beta, int g_a,
                   const I* alo, const I* ahi, int g_b, const I* blo, const I* bhi, int g_c, const I* clo,
@@ -36,7 +106,45 @@ void matmul_patch(const char* function, char transa, char transb, const void* al
     const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
     const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
     const arrays::Patch pc = patch(function, c, clo, chi, "clo", "chi");
-    linalg::detail::matmul_patch(op_a, op_b, alpha, a, pa.lo, pa.hi, b, pb.lo, pb.hi, beta, c, pc.lo, pc.hi);
+    if (a.ndim() == 2 && b.ndim() == 2 && c.ndim() == 2) {
+      linalg::detail::matmul_patch(op_a, op_b, alpha, a, pa.lo, pa.hi, b, pb.lo, pb.hi, beta, c, pc.lo, pc.hi);
+      return;
+    }
+    // GA: arrays of any dimension, each patch 2-D (at most two extents above 1).
+    const Shape sa = shape_of(function, "alo, ahi", a, pa), sb = shape_of(function, "blo, bhi", b, pb),
+                sc = shape_of(function, "clo, chi", c, pc);
+    const auto am = [&](const Shape& x, int i) { return op_a == linalg::Op::none ? x.option[i][0] : x.option[i][1]; };
+    const auto ak = [&](const Shape& x, int i) { return op_a == linalg::Op::none ? x.option[i][1] : x.option[i][0]; };
+    const auto bk = [&](const Shape& x, int i) { return op_b == linalg::Op::none ? x.option[i][0] : x.option[i][1]; };
+    const auto bn = [&](const Shape& x, int i) { return op_b == linalg::Op::none ? x.option[i][1] : x.option[i][0]; };
+    int ia = -1, ib = -1, ic = -1;  // the first reading of the three patches whose shapes agree
+    for (int i = 0; i < sa.options && ia < 0; ++i)
+      for (int j = 0; j < sb.options && ia < 0; ++j)
+        for (int l = 0; l < sc.options && ia < 0; ++l)
+          if (am(sa, i) == sc.option[l][0] && bn(sb, j) == sc.option[l][1] && ak(sa, i) == bk(sb, j)) {
+            ia = i;
+            ib = j;
+            ic = l;
+          }
+    if (ia < 0)
+      bad_argument(function, "patches", "of extents " + sa.text + ", " + sb.text + ", " + sc.text,
+                   "op(A) (m x k) times op(B) (k x n) does not give C's m x n");
+    // Copy the three patches into 2-D arrays on C's group, multiply those, copy C's back.
+    Array a2 = matrix_copy(a, pa, sa, ia), b2 = matrix_copy(b, pb, sb, ib), c2 = matrix_copy(c, pc, sc, ic);
+    linalg::detail::matmul_patch(op_a, op_b, alpha, a2, arrays::full_lo(a2), arrays::full_hi(a2), b2,
+                                 arrays::full_lo(b2), arrays::full_hi(b2), beta, c2, arrays::full_lo(c2),
+                                 arrays::full_hi(c2));
+    const arrays::Patch mine = c2.owned();
+    if (!mine.empty()) {
+      std::vector<char> buf(static_cast<std::size_t>(mine.extents()[0] * mine.extents()[1]) * c.element_size());
+      c2.get(mine.lo, mine.hi, buf.data());
+      const arrays::Patch to = sub_patch(pc, sc, ic, mine);
+      c.put(to.lo, to.hi, buf.data());
+    }
+    c.sync_group();
+    a2.destroy();
+    b2.destroy();
+    c2.destroy();
   });
 }
 

@@ -189,6 +189,47 @@ TEST(GaPatch, PutGetAccWithLeadingDimension) {
   GA_Destroy(g);
 }
 
+// ld[d] is the buffer's extent in dimension d + 1 and only enters the strides of dimensions
+// 0 .. d: a patch that is one element thick in all of them never uses it, whatever its value
+// (GA never checks ld; GA's testc.c accumulates a whole row with ld {1}, ntestc.c gets a line
+// of a 4-D array with an ld smaller than the line).
+TEST(GaPatch, LeadingDimensionOfSingleIndexDimensionsIsNotUsed) {
+  const int me = GA_Nodeid(), np = GA_Nnodes();
+  int dims[2] = {7, 10};
+  const int g = NGA_Create(C_DBL, 2, dims, name("row"), nullptr);
+  GA_Zero(g);
+  std::vector<double> row(10);
+  for (int j = 0; j < 10; ++j) row[j] = f2(3, j);
+  int lo[2] = {3, 0}, hi[2] = {3, 9}, one[1] = {1};
+  if (me == 0) NGA_Put(g, lo, hi, row.data(), one);
+  GA_Sync();
+  double alpha = 1.0;
+  NGA_Acc(g, lo, hi, row.data(), one, &alpha);  // every rank adds the row once more
+  GA_Sync();
+  std::vector<double> back(10, -1);
+  NGA_Get(g, lo, hi, back.data(), one);
+  for (int j = 0; j < 10; ++j) EXPECT_EQ(back[j], f2(3, j) * (1 + np)) << j;
+  const std::vector<double> all = whole(g, 7, 10);
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 10; ++j) EXPECT_EQ(all[i * 10 + j], i == 3 ? f2(3, j) * (1 + np) : 0.0) << i << "," << j;
+  GA_Sync();
+  GA_Destroy(g);
+
+  // 4-D: a line along the last dimension, ld {5, 1, 6} (ld[2] = 6 < the line's 8 elements).
+  int dims4[4] = {2, 3, 4, 8};
+  const int g4 = NGA_Create(C_INT, 4, dims4, name("line"), nullptr);
+  GA_Zero(g4);
+  int lo4[4] = {1, 2, 3, 0}, hi4[4] = {1, 2, 3, 7}, ld4[3] = {5, 1, 6};
+  std::vector<int> line(8), got(8, -1);
+  std::iota(line.begin(), line.end(), 40);
+  if (me == 0) NGA_Put(g4, lo4, hi4, line.data(), ld4);
+  GA_Sync();
+  NGA_Get(g4, lo4, hi4, got.data(), ld4);
+  EXPECT_EQ(got, line);
+  GA_Sync();
+  GA_Destroy(g4);
+}
+
 TEST(GaPatch, SixtyFourBitForms) {
   int64_t dims[2] = {10, 6};
   const int g = NGA_Create64(C_DBL, 2, dims, name("p64"), nullptr);
@@ -299,6 +340,35 @@ TEST(GaAccess, ReleaseUpdateIsSeenByEveryone) {
     NGA_Release(g, hi, hi);
   }
   GA_Sync();
+  GA_Destroy(g);
+}
+
+// GA's NGA_Release and NGA_Release_update do nothing, so a GA program may release one access
+// twice (GA's gatscat.c does, and reads the block after) or release with no access: the job goes
+// on and the block is unchanged.
+TEST(GaAccess, ReleaseWithoutAnOutstandingAccessDoesNothing) {
+  int dims[2] = {6, 5};
+  const int g = filled_2d(6, 5, name("rel"));
+  int lo[2], hi[2];
+  NGA_Distribution(g, GA_Nodeid(), lo, hi);
+  if (hi[0] >= lo[0]) {
+    NGA_Release(g, lo, hi);  // no access yet
+    double* p = nullptr;
+    int ld[1];
+    NGA_Access(g, lo, hi, &p, ld);
+    NGA_Release(g, lo, hi);
+    NGA_Release(g, lo, hi);         // a second release of the same access
+    NGA_Release_update(g, lo, hi);  // and an update one
+    EXPECT_EQ(p[0], f2(lo[0], lo[1]));
+    double* q = nullptr;
+    NGA_Access(g, lo, hi, &q, ld);  // access works again, and pairs as before
+    EXPECT_EQ(q, p);
+    NGA_Release(g, lo, hi);
+  }
+  GA_Sync();
+  const std::vector<double> all = whole(g, dims[0], dims[1]);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 5; ++j) EXPECT_EQ(all[i * 5 + j], f2(i, j));
   GA_Destroy(g);
 }
 
@@ -571,6 +641,27 @@ TEST(GaMa, StackAndHeapBlocks) {
   EXPECT_EQ(MA_pop_stack(h2), MA_TRUE);
   EXPECT_EQ(MA_pop_stack(h1), MA_TRUE);
   EXPECT_EQ(MA_free_heap(h3), MA_TRUE);
+}
+
+// MA's debugging switches (GA's simple_groups_commc.c sets all three after MA_init): each
+// returns the previous value, starting from MA's defaults, and MA keeps working.
+TEST(GaMa, DebuggingSwitchesReturnThePreviousValue) {
+  ASSERT_EQ(MA_init(MT_C_DBL, 100, 100), MA_TRUE);
+  EXPECT_EQ(MA_set_auto_verify(1), MA_FALSE);
+  EXPECT_EQ(MA_set_auto_verify(0), MA_TRUE);
+  EXPECT_EQ(MA_set_hard_fail(1), MA_FALSE);
+  EXPECT_EQ(MA_set_hard_fail(7), MA_TRUE);  // any nonzero value is true
+  EXPECT_EQ(MA_set_hard_fail(0), MA_TRUE);
+  EXPECT_EQ(MA_set_error_print(0), MA_TRUE);
+  EXPECT_EQ(MA_set_error_print(1), MA_FALSE);
+  Integer h;
+  MA_AccessIndex i;
+  ASSERT_EQ(MA_push_get(MT_C_INT, 4, "after switches", &h, &i), MA_TRUE);
+  ma_cb_int[i + 3] = 42;
+  int* p;
+  ASSERT_EQ(MA_get_pointer(h, &p), MA_TRUE);
+  EXPECT_EQ(p[3], 42);
+  EXPECT_EQ(MA_pop_stack(h), MA_TRUE);
 }
 
 }  // namespace

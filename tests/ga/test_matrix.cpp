@@ -444,20 +444,24 @@ TEST(GaTopology, NodesListsAndProcessGrid) {
   map.push_back(0);
   int block[2] = {np, 1}, dims[2] = {2 * np, 3};
   const int g = NGA_Create_irreg(C_DBL, 2, dims, name("grid"), block, map.data());
+  // GA_Get_proc_grid and NGA_Proc_topology give GA's tuples as GA's C API does: last C
+  // dimension first (GA copies its Fortran-ordered tuple); GA_Get_proc_index in C order.
   int grid[2] = {0, 0};
   GA_Get_proc_grid(g, grid);
-  EXPECT_EQ(grid[0], np);
-  EXPECT_EQ(grid[1], 1);
+  EXPECT_EQ(grid[0], 1);
+  EXPECT_EQ(grid[1], np);
   NGA_Get_proc_grid(g, grid);
-  EXPECT_EQ(grid[0], np);
+  EXPECT_EQ(grid[1], np);
   for (int p = 0; p < np; ++p) {
     int at[2] = {-7, -7}, at2[2] = {-7, -7}, at3[2] = {-7, -7};
     NGA_Proc_topology(g, p, at);
     GA_Get_proc_index(g, p, at2);
     NGA_Get_proc_index(g, p, at3);
-    EXPECT_EQ(at[0], p);
-    EXPECT_EQ(at[1], 0);
+    EXPECT_EQ(at[0], 0);
+    EXPECT_EQ(at[1], p);
     EXPECT_EQ(at2[0], p);
+    EXPECT_EQ(at2[1], 0);
+    EXPECT_EQ(at3[0], p);
     EXPECT_EQ(at3[1], 0);
   }
   int lo[2] = {0, 0}, hi[2] = {2 * np - 1, 2};

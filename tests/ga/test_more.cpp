@@ -230,9 +230,10 @@ TEST(GaPatch64, NonblockingAccessReadIncScatterAcc) {
   NGA_NbWait(&h);
   GA_Sync();
   NGA_NbGet64(g, lo, hi, back.data(), ld, &h);
-  while (!NGA_NbTest(&h)) {
+  while (NGA_NbTest(&h)) {  // GA: 1 while outstanding, 0 once complete
   }
-  NGA_NbWait(&h);
+  EXPECT_EQ(NGA_NbTest(&h), 0);  // a completed request stays complete
+  NGA_NbWait(&h);                // and waiting on it returns at once
   for (long v : back) EXPECT_EQ(v, 3L * np);
   GA_Sync();
   if (GA_Nodeid() == 0) {
@@ -309,6 +310,92 @@ TEST(GaLinalg, MatmulPatchAgainstLoops) {
   std::vector<double> C4 = whole(c, 5, 5);
   for (int i = 0; i < 25; ++i) EXPECT_NEAR(C4[i], 4 * C[i], 1e-12);
   GA_Destroy(c);
+  GA_Destroy(a);
+}
+
+// GA's NGA_Matmul_patch takes arrays of any dimension whose patches are 2-D: at most two extents
+// above 1 (the first is the rows, the second the columns); a patch with one such extent is a row
+// or a column, whichever the other patches' shapes agree with (GA's mulmatpatchc.c multiplies
+// 2-D patches of 4-D arrays this way). Every element of C against a serial product; C outside
+// the patch unchanged.
+TEST(GaLinalg, MatmulPatchOfNDimensionalArrays) {
+  const int n = 5;
+  int dims[4] = {n, n, n, n};
+  const int a = NGA_Create(C_DBL, 4, dims, name("A4"), nullptr);
+  const int b = GA_Duplicate(a, name("B4"));
+  const int c = GA_Duplicate(a, name("C4"));
+  auto val = [](const int* s) { return 1.0 + s[0] - 0.5 * s[1] + 0.25 * s[2] - 0.125 * s[3]; };
+  auto all = [&](int g) {
+    std::vector<double> v(n * n * n * n);
+    int lo[4] = {0, 0, 0, 0}, hi[4] = {n - 1, n - 1, n - 1, n - 1}, ld[3] = {n, n, n};
+    NGA_Get(g, lo, hi, v.data(), ld);
+    return v;
+  };
+  auto at = [&](const std::vector<double>& v, const int* s) { return v[((s[0] * n + s[1]) * n + s[2]) * n + s[3]]; };
+  if (GA_Nodeid() == 0) {
+    std::vector<double> v(n * n * n * n);
+    int s[4];
+    for (s[0] = 0; s[0] < n; ++s[0])
+      for (s[1] = 0; s[1] < n; ++s[1])
+        for (s[2] = 0; s[2] < n; ++s[2])
+          for (s[3] = 0; s[3] < n; ++s[3]) v[((s[0] * n + s[1]) * n + s[2]) * n + s[3]] = val(s);
+    int lo[4] = {0, 0, 0, 0}, hi[4] = {n - 1, n - 1, n - 1, n - 1}, ld[3] = {n, n, n};
+    NGA_Put(a, lo, hi, v.data(), ld);
+    NGA_Put(b, lo, hi, v.data(), ld);
+    NGA_Put(c, lo, hi, v.data(), ld);
+  }
+  GA_Sync();
+  // Rows of A in dimension 1, k in dimension 3; B: k in dimension 0, columns in dimension 2;
+  // C: rows in dimension 2, columns in dimension 3.  (m, k, n) = (3, 4, 2), then a row of A
+  // (m = 1: A's only long dimension is k) and a column of C, with beta = 0.5 and op(A) = A'.
+  struct Case {
+    int m, k, n;
+    char ta;
+    double beta;
+  };
+  for (const Case& cs : {Case{3, 4, 2, 'N', 0.0}, Case{1, 4, 2, 'N', 0.5}, Case{3, 2, 1, 'T', 0.5}}) {
+    int alo[4] = {1, 0, 2, 1}, ahi[4] = {1, 0, 2, 1}, blo[4] = {0, 3, 1, 4}, bhi[4] = {0, 3, 1, 4};
+    int clo[4] = {4, 2, 0, 1}, chi[4] = {4, 2, 0, 1};
+    const int arow = cs.ta == 'N' ? 1 : 3, acol = cs.ta == 'N' ? 3 : 1;  // stored A: m x k or k x m
+    ahi[arow] += cs.m - 1;
+    ahi[acol] += cs.k - 1;
+    bhi[0] += cs.k - 1;
+    bhi[2] += cs.n - 1;
+    chi[2] += cs.m - 1;
+    chi[3] += cs.n - 1;
+    const std::vector<double> before = all(c);
+    double alpha = 2;
+    double beta = cs.beta;
+    NGA_Matmul_patch(cs.ta, 'N', &alpha, &beta, a, alo, ahi, b, blo, bhi, c, clo, chi);
+    const std::vector<double> after = all(c);
+    int s[4];
+    for (s[0] = 0; s[0] < n; ++s[0])
+      for (s[1] = 0; s[1] < n; ++s[1])
+        for (s[2] = 0; s[2] < n; ++s[2])
+          for (s[3] = 0; s[3] < n; ++s[3]) {
+            bool in = true;
+            for (int d = 0; d < 4; ++d) in = in && s[d] >= clo[d] && s[d] <= chi[d];
+            double want = at(before, s);
+            if (in) {
+              const int i = s[2] - clo[2], j = s[3] - clo[3];
+              double sum = 0;
+              for (int l = 0; l < cs.k; ++l) {
+                int sa[4] = {alo[0], alo[1], alo[2], alo[3]}, sb[4] = {blo[0], blo[1], blo[2], blo[3]};
+                sa[arow] += i;
+                sa[acol] += l;
+                sb[0] += l;
+                sb[2] += j;
+                sum += val(sa) * val(sb);
+              }
+              want = alpha * sum + beta * want;
+            }
+            EXPECT_NEAR(at(after, s), want, 1e-12) << "m " << cs.m << " k " << cs.k << " n " << cs.n << " at "
+                                                    << s[0] << "," << s[1] << "," << s[2] << "," << s[3];
+          }
+    GA_Sync();
+  }
+  GA_Destroy(c);
+  GA_Destroy(b);
   GA_Destroy(a);
 }
 

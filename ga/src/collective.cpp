@@ -1,14 +1,17 @@
 // Whole-array and patch operations, collective over the arrays' group: zero, fill, scale, copy,
 // add, dot products, dgemm, transpose, symmetrize, print.
+#include <algorithm>
 #include <array>
 #include <complex>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "armada/arrays/collective.hpp"
 #include "armada/linalg/linalg.hpp"
 #include "armada/rma/runtime.hpp"
 #include "internal.hpp"
+#include "macdecls.h"
 
 using namespace armada;
 using namespace armada::ga;
@@ -143,6 +146,64 @@ typename GaValue<T>::type dot_patch(const char* function, int g_a, char t_a, con
   });
 }
 
+std::int64_t elements(const arrays::Patch& p) {
+  std::int64_t n = 1;
+  for (int d = 0; d < p.lo.size(); ++d) n *= p.hi[d] - p.lo[d];
+  return n;
+}
+
+bool same_extents(const arrays::Patch& a, const arrays::Patch& b) {
+  if (a.lo.size() != b.lo.size()) return false;
+  for (int d = 0; d < a.lo.size(); ++d)
+    if (a.hi[d] - a.lo[d] != b.hi[d] - b.lo[d]) return false;
+  return true;
+}
+
+/// GA's copy without transpose between patches of different shapes (or ndim) that hold as many
+/// elements (GA: "The patches of arrays may be of different shapes but must have the same number
+/// of elements"): element k of b's patch, in the arrays' storage order (the last C index
+/// fastest: Fortran's first), takes element k of a's. Each process gathers from a the elements
+/// of the part of b's patch it owns and puts them there (collective, like the copy).
+void copy_reshaped(int g_a, const arrays::Patch& pa, int g_b, Array& b, const arrays::Patch& pb) {
+  const int na = pa.lo.size(), nb = pb.lo.size();
+  int type = 0, ndim = 0;
+  std::int64_t dims[GA_MAX_DIM];
+  NGA_Inquire64(g_b, &type, &ndim, dims);
+  const std::size_t size = static_cast<std::size_t>(MA_sizeof(type, 1, MT_C_CHAR));
+  b.sync_group();
+  std::int64_t lo[GA_MAX_DIM], hi[GA_MAX_DIM], ld[GA_MAX_DIM];
+  NGA_Distribution64(g_b, GA_Pgroup_nodeid(GA_Get_pgroup(g_b)), lo, hi);
+  std::int64_t count = 1;
+  for (int d = 0; d < nb; ++d) {
+    lo[d] = std::max<std::int64_t>(lo[d], pb.lo[d]);
+    hi[d] = std::min<std::int64_t>(hi[d], pb.hi[d] - 1);
+    count *= std::max<std::int64_t>(0, hi[d] - lo[d] + 1);
+  }
+  if (count > 0) {
+    std::vector<std::int64_t> subs(static_cast<std::size_t>(count) * na);
+    std::int64_t s[GA_MAX_DIM];
+    for (int d = 0; d < nb; ++d) s[d] = lo[d];
+    for (std::int64_t e = 0; e < count; ++e) {
+      std::int64_t k = 0;  // the element's position in b's patch
+      for (int d = 0; d < nb; ++d) k = k * (pb.hi[d] - pb.lo[d]) + (s[d] - pb.lo[d]);
+      for (int d = na - 1; d >= 0; --d) {  // the same position in a's patch
+        const std::int64_t extent = pa.hi[d] - pa.lo[d];
+        subs[static_cast<std::size_t>(e) * na + d] = pa.lo[d] + k % extent;
+        k /= extent;
+      }
+      for (int d = nb - 1; d >= 0; --d) {  // next element of my part, the last index fastest
+        if (++s[d] <= hi[d]) break;
+        s[d] = lo[d];
+      }
+    }
+    std::vector<char> buf(static_cast<std::size_t>(count) * size);
+    NGA_Gather_flat64(g_a, buf.data(), subs.data(), count);
+    for (int d = 1; d < nb; ++d) ld[d - 1] = hi[d] - lo[d] + 1;
+    NGA_Put64(g_b, lo, hi, buf.data(), ld);
+  }
+  b.sync_group();
+}
+
 template <class I>
 void copy_patch(const char* function, char trans, int g_a, const I* alo, const I* ahi, int g_b, const I* blo,
                 const I* bhi) {
@@ -151,7 +212,11 @@ void copy_patch(const char* function, char trans, int g_a, const I* alo, const I
     Array& b = array(function, g_b);
     const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
     const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
-    arrays::detail::copy_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, transposed(function, "trans", trans));
+    const bool t = transposed(function, "trans", trans);
+    if (!t && !same_extents(pa, pb) && elements(pa) == elements(pb) && a.type() == b.type())
+      copy_reshaped(g_a, pa, g_b, b, pb);
+    else
+      arrays::detail::copy_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, t);
   });
 }
 

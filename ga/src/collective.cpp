@@ -116,36 +116,6 @@ void gemm(const char* function, char ta, char tb, std::int64_t m, std::int64_t n
   });
 }
 
-template <class T, class I>
-typename GaValue<T>::type dot_patch(const char* function, int g_a, char t_a, const I* alo, const I* ahi, int g_b, char t_b,
-                  const I* blo, const I* bhi) {
-  return guarded(function, [&] {
-    const Array& a = array(function, g_a);
-    const Array& b = array(function, g_b);
-    require_type(function, "g_a", g_a, a, rma::acc_type_of<T>(), ga_type_name<T>());
-    require_type(function, "g_b", g_b, b, rma::acc_type_of<T>(), ga_type_name<T>());
-    const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
-    const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
-    const bool ta = transposed(function, "t_a", t_a), tb = transposed(function, "t_b", t_b);
-    T result{};
-    if (ta == tb) {  // (A')(i,j) B'(i,j) sums the same products as A(i,j) B(i,j)
-      arrays::detail::dot_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, &result);
-      return GaValue<T>::from(result);
-    }
-    // One patch transposed: multiply against a transposed copy of B's patch.
-    Coord ext = Coord::filled(b.ndim(), 0);
-    for (int d = 0; d < b.ndim(); ++d) ext[d] = pb.hi[b.ndim() - 1 - d] - pb.lo[b.ndim() - 1 - d];
-    arrays::ArrayOptions options;
-    options.group = b.group();
-    Array t = Array::create(b.type(), ext, options);
-    const Coord zero = Coord::filled(b.ndim(), 0);
-    arrays::detail::copy_patch(b, pb.lo, pb.hi, t, zero, ext, true);
-    arrays::detail::dot_patch(a, pa.lo, pa.hi, t, zero, ext, &result);
-    t.destroy();
-    return GaValue<T>::from(result);
-  });
-}
-
 std::int64_t elements(const arrays::Patch& p) {
   std::int64_t n = 1;
   for (int d = 0; d < p.lo.size(); ++d) n *= p.hi[d] - p.lo[d];
@@ -204,6 +174,78 @@ void copy_reshaped(int g_a, const arrays::Patch& pa, int g_b, Array& b, const ar
   b.sync_group();
 }
 
+/// A temporary array (x's type and group) with the extents of patch `like`, holding x's patch px
+/// in storage order, as GA reshapes the operands of a patch operation that hold as many elements
+/// as its output (pnga_add_patch copies them into temporaries the same way). Its whole patch in
+/// *whole; GA_Destroy it after use.
+int reshaped(int g_x, const arrays::Patch& px, const arrays::Patch& like, arrays::Patch* whole) {
+  int type = 0, ndim = 0;
+  std::int64_t dims[GA_MAX_DIM];
+  NGA_Inquire64(g_x, &type, &ndim, dims);
+  const int n = like.lo.size();
+  std::int64_t ext[GA_MAX_DIM];
+  for (int d = 0; d < n; ++d) ext[d] = like.hi[d] - like.lo[d];
+  char name[] = "reshaped patch";
+  const int g_t = NGA_Create_config64(type, n, ext, name, nullptr, GA_Get_pgroup(g_x));
+  if (g_t == 0) throw rma::StateError("GA", "no memory for a reshaped copy of a patch (GA's memory limit)");
+  *whole = arrays::Patch{Coord::filled(n, 0), like.hi};
+  for (int d = 0; d < n; ++d) whole->hi[d] = ext[d];
+  copy_reshaped(g_x, px, g_t, array("GA", g_t), *whole);
+  return g_t;
+}
+
+template <class T, class I>
+typename GaValue<T>::type dot_patch(const char* function, int g_a, char t_a, const I* alo, const I* ahi, int g_b, char t_b,
+                  const I* blo, const I* bhi) {
+  return guarded(function, [&] {
+    const Array& a = array(function, g_a);
+    const Array& b = array(function, g_b);
+    require_type(function, "g_a", g_a, a, rma::acc_type_of<T>(), ga_type_name<T>());
+    require_type(function, "g_b", g_b, b, rma::acc_type_of<T>(), ga_type_name<T>());
+    const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
+    const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
+    const bool ta = transposed(function, "t_a", t_a), tb = transposed(function, "t_b", t_b);
+    T result{};
+    if (ta == tb && same_extents(pa, pb)) {  // (A')(i,j) B'(i,j) sums the same products as A(i,j) B(i,j)
+      arrays::detail::dot_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, &result);
+      return GaValue<T>::from(result);
+    }
+    // GA multiplies op(A) by op(B) element by element in storage order: their shapes may differ if
+    // they hold as many elements. The transposed operand (one only) goes to a transposed copy;
+    // then B's operand, if its shape still differs from A's, to a copy with A's shape.
+    // (Creating a temporary may move the arrays behind handles: fetch them again afterwards.)
+    arrays::Patch epa = pa, epb = pb;
+    int ha = g_a, hb = g_b, temps[2] = {0, 0};
+    if (ta != tb) {
+      const int hx = ta ? g_a : g_b;
+      const arrays::Patch px = ta ? pa : pb;
+      const int n = px.lo.size();
+      std::int64_t ext[GA_MAX_DIM];
+      for (int d = 0; d < n; ++d) ext[d] = px.hi[n - 1 - d] - px.lo[n - 1 - d];
+      char name[] = "transposed patch";
+      temps[0] = NGA_Create_config64(ga_type(function, hx), n, ext, name, nullptr, GA_Get_pgroup(hx));
+      if (temps[0] == 0) throw rma::StateError(function, "no memory for a transposed copy of a patch (GA's memory limit)");
+      arrays::Patch whole{Coord::filled(n, 0), Coord::filled(n, 0)};
+      for (int d = 0; d < n; ++d) whole.hi[d] = ext[d];
+      arrays::detail::copy_patch(array(function, hx), px.lo, px.hi, array(function, temps[0]), whole.lo, whole.hi, true);
+      (ta ? ha : hb) = temps[0];
+      (ta ? epa : epb) = whole;
+    }
+    if (!same_extents(epa, epb) && elements(epa) == elements(epb)) {
+      arrays::Patch whole;
+      temps[1] = reshaped(hb, epb, epa, &whole);
+      hb = temps[1];
+      epb = whole;
+    }
+    const Array* ea = &array(function, ha);
+    const Array* eb = &array(function, hb);
+    arrays::detail::dot_patch(*ea, epa.lo, epa.hi, *eb, epb.lo, epb.hi, &result);
+    for (int t : temps)
+      if (t) GA_Destroy(t);
+    return GaValue<T>::from(result);
+  });
+}
+
 template <class I>
 void copy_patch(const char* function, char trans, int g_a, const I* alo, const I* ahi, int g_b, const I* blo,
                 const I* bhi) {
@@ -232,8 +274,17 @@ void add_patch(const char* function, const void* alpha, int g_a, const I* alo, c
     const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
     const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
     const arrays::Patch pc = patch(function, c, clo, chi, "clo", "chi");
-    arrays::detail::binary_patch(arrays::detail::BinaryOp::Add, alpha, a, pa.lo, pa.hi, beta, b, pb.lo, pb.hi, c,
-                                 pc.lo, pc.hi);
+    // GA: the patches may differ in shape if they hold as many elements (in storage order).
+    const bool ra = !same_extents(pa, pc) && elements(pa) == elements(pc) && a.type() == c.type();
+    const bool rb = !same_extents(pb, pc) && elements(pb) == elements(pc) && b.type() == c.type();
+    arrays::Patch wa = pa, wb = pb;
+    const int g_ta = ra ? reshaped(g_a, pa, pc, &wa) : 0, g_tb = rb ? reshaped(g_b, pb, pc, &wb) : 0;
+    // (Creating the temporaries may move the arrays behind handles: fetch them again.)
+    arrays::detail::binary_patch(arrays::detail::BinaryOp::Add, alpha, array(function, ra ? g_ta : g_a), wa.lo, wa.hi,
+                                 beta, array(function, rb ? g_tb : g_b), wb.lo, wb.hi, array(function, g_c), pc.lo,
+                                 pc.hi);
+    if (g_ta) GA_Destroy(g_ta);
+    if (g_tb) GA_Destroy(g_tb);
   });
 }
 

@@ -540,8 +540,12 @@ void ga_matmul_patch_(const char* transa, const char* transb, void* alpha, void*
     const char a_flag = trans_flag(fn, "transa", transa, ta_length);
     const char b_flag = trans_flag(fn, "transb", transb, tb_length);
     const int a = handle(fn, *g_a), b = handle(fn, *g_b, "g_b"), c = handle(fn, *g_c, "g_c");
-    CPatch ca = patch2(fn, a, *ailo, *aihi, *ajlo, *ajhi, "a");
-    CPatch cb = patch2(fn, b, *bilo, *bihi, *bjlo, *bjhi, "b");
+    // GA's patch indices are those of op(A) and op(B) (GA's matmul.c: m = aihi - ailo + 1,
+    // k = ajhi - ajlo + 1 whatever transa): a transposed operand's data is the patch with its
+    // two ranges exchanged. The C API takes the patches before op.
+    const bool at = a_flag != 'n' && a_flag != 'N', bt = b_flag != 'n' && b_flag != 'N';
+    CPatch ca = at ? patch2(fn, a, *ajlo, *ajhi, *ailo, *aihi, "a") : patch2(fn, a, *ailo, *aihi, *ajlo, *ajhi, "a");
+    CPatch cb = bt ? patch2(fn, b, *bjlo, *bjhi, *bilo, *bihi, "b") : patch2(fn, b, *bilo, *bihi, *bjlo, *bjhi, "b");
     CPatch cc = patch2(fn, c, *cilo, *cihi, *cjlo, *cjhi, "c");
     NGA_Matmul_patch64(b_flag, a_flag, alpha, beta, b, cb.lo, cb.hi, a, ca.lo, ca.hi, c, cc.lo, cc.hi);
   });

@@ -89,6 +89,24 @@ void scale_lines(const char* fn, Int g_a, Int g_v, bool by_rows) {
   });
 }
 
+/// A C API result as the Fortran function's: gfortran returns COMPLEX as C's _Complex.
+using Scpl = __complex__ float;
+using Dcpl = __complex__ double;
+Scpl as_fortran(SingleComplex z) {
+  Scpl r;
+  __real__ r = z.real;
+  __imag__ r = z.imag;
+  return r;
+}
+Dcpl as_fortran(DoubleComplex z) {
+  Dcpl r;
+  __real__ r = z.real;
+  __imag__ r = z.imag;
+  return r;
+}
+[[maybe_unused]] Int as_fortran(long v) { return static_cast<Int>(v); }
+[[maybe_unused]] Int as_fortran(int v) { return static_cast<Int>(v); }
+float as_fortran(float v) { return v; }
 }  // namespace
 
 extern "C" {
@@ -136,6 +154,44 @@ double nga_ddot_patch_(const Int* g_a, const char* ta, const Int* alo, const Int
     return NGA_Ddot_patch64(a, flag(ta, ta_length), ca.lo, ca.hi, b, flag(tb, tb_length), cb.lo, cb.hi);
   });
 }
+
+// The same for the other element types GA's Fortran API has: ga_sdot_patch (REAL), ga_cdot_patch
+// (COMPLEX), ga_zdot_patch (DOUBLE COMPLEX), nga_idot_patch (INTEGER of this build's width) and their
+// 2-d/n-d spellings. gfortran returns COMPLEX results as C's _Complex.
+
+#define ARMADA_GAF_DOT_PATCH(x, C)                                                                                 \
+  decltype(as_fortran(C(0, 'n', nullptr, nullptr, 0, 'n', nullptr, nullptr))) ga_##x##dot_patch_(                  \
+      const Int* g_a, const char* ta, const Int* ailo, const Int* aihi, const Int* ajlo, const Int* ajhi,           \
+      const Int* g_b, const char* tb, const Int* bilo, const Int* bihi, const Int* bjlo, const Int* bjhi,           \
+      Length ta_length, Length tb_length) {                                                                         \
+    const char* const fn = "ga_" #x "dot_patch";                                                                    \
+    return call(fn, [&] {                                                                                           \
+      const int a = handle(fn, *g_a), b = handle(fn, *g_b, "g_b");                                                  \
+      CPatch ca = patch2(fn, a, *ailo, *aihi, *ajlo, *ajhi, "a");                                                   \
+      CPatch cb = patch2(fn, b, *bilo, *bihi, *bjlo, *bjhi, "b");                                                   \
+      return as_fortran(C(a, flag(ta, ta_length), ca.lo, ca.hi, b, flag(tb, tb_length), cb.lo, cb.hi));           \
+    });                                                                                                             \
+  }                                                                                                                 \
+  decltype(as_fortran(C(0, 'n', nullptr, nullptr, 0, 'n', nullptr, nullptr))) nga_##x##dot_patch_(                 \
+      const Int* g_a, const char* ta, const Int* alo, const Int* ahi, const Int* g_b, const char* tb,               \
+      const Int* blo, const Int* bhi, Length ta_length, Length tb_length) {                                         \
+    const char* const fn = "nga_" #x "dot_patch";                                                                   \
+    return call(fn, [&] {                                                                                           \
+      const int a = handle(fn, *g_a), b = handle(fn, *g_b, "g_b");                                                  \
+      CPatch ca = patch(fn, a, alo, ahi, PatchNames{"alo", "ahi"});                                                 \
+      CPatch cb = patch(fn, b, blo, bhi, PatchNames{"blo", "bhi"});                                                 \
+      return as_fortran(C(a, flag(ta, ta_length), ca.lo, ca.hi, b, flag(tb, tb_length), cb.lo, cb.hi));           \
+    });                                                                                                             \
+  }
+ARMADA_GAF_DOT_PATCH(s, NGA_Fdot_patch64)
+ARMADA_GAF_DOT_PATCH(c, NGA_Cdot_patch64)
+ARMADA_GAF_DOT_PATCH(z, NGA_Zdot_patch64)
+#if ARMADA_GA_FORTRAN_INTEGER_BYTES == 8
+ARMADA_GAF_DOT_PATCH(i, NGA_Ldot_patch64)
+#else
+ARMADA_GAF_DOT_PATCH(i, NGA_Idot_patch64)
+#endif
+#undef ARMADA_GAF_DOT_PATCH
 
 void ga_get_diag_(const Int* g_a, const Int* g_v) { with_diagonal("ga_get_diag", *g_a, *g_v, GA_Get_diag); }
 void ga_set_diagonal_(const Int* g_a, const Int* g_v) {

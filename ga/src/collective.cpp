@@ -1,14 +1,17 @@
 // Whole-array and patch operations, collective over the arrays' group: zero, fill, scale, copy,
 // add, dot products, dgemm, transpose, symmetrize, print.
+#include <algorithm>
 #include <array>
 #include <complex>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "armada/arrays/collective.hpp"
 #include "armada/linalg/linalg.hpp"
 #include "armada/rma/runtime.hpp"
 #include "internal.hpp"
+#include "macdecls.h"
 
 using namespace armada;
 using namespace armada::ga;
@@ -113,6 +116,84 @@ void gemm(const char* function, char ta, char tb, std::int64_t m, std::int64_t n
   });
 }
 
+std::int64_t elements(const arrays::Patch& p) {
+  std::int64_t n = 1;
+  for (int d = 0; d < p.lo.size(); ++d) n *= p.hi[d] - p.lo[d];
+  return n;
+}
+
+bool same_extents(const arrays::Patch& a, const arrays::Patch& b) {
+  if (a.lo.size() != b.lo.size()) return false;
+  for (int d = 0; d < a.lo.size(); ++d)
+    if (a.hi[d] - a.lo[d] != b.hi[d] - b.lo[d]) return false;
+  return true;
+}
+
+/// GA's copy without transpose between patches of different shapes (or ndim) that hold as many
+/// elements (GA: "The patches of arrays may be of different shapes but must have the same number
+/// of elements"): element k of b's patch, in the arrays' storage order (the last C index
+/// fastest: Fortran's first), takes element k of a's. Each process gathers from a the elements
+/// of the part of b's patch it owns and puts them there (collective, like the copy).
+void copy_reshaped(int g_a, const arrays::Patch& pa, int g_b, Array& b, const arrays::Patch& pb) {
+  const int na = pa.lo.size(), nb = pb.lo.size();
+  int type = 0, ndim = 0;
+  std::int64_t dims[GA_MAX_DIM];
+  NGA_Inquire64(g_b, &type, &ndim, dims);
+  const std::size_t size = static_cast<std::size_t>(MA_sizeof(type, 1, MT_C_CHAR));
+  b.sync_group();
+  std::int64_t lo[GA_MAX_DIM], hi[GA_MAX_DIM], ld[GA_MAX_DIM];
+  NGA_Distribution64(g_b, GA_Pgroup_nodeid(GA_Get_pgroup(g_b)), lo, hi);
+  std::int64_t count = 1;
+  for (int d = 0; d < nb; ++d) {
+    lo[d] = std::max<std::int64_t>(lo[d], pb.lo[d]);
+    hi[d] = std::min<std::int64_t>(hi[d], pb.hi[d] - 1);
+    count *= std::max<std::int64_t>(0, hi[d] - lo[d] + 1);
+  }
+  if (count > 0) {
+    std::vector<std::int64_t> subs(static_cast<std::size_t>(count) * na);
+    std::int64_t s[GA_MAX_DIM];
+    for (int d = 0; d < nb; ++d) s[d] = lo[d];
+    for (std::int64_t e = 0; e < count; ++e) {
+      std::int64_t k = 0;  // the element's position in b's patch
+      for (int d = 0; d < nb; ++d) k = k * (pb.hi[d] - pb.lo[d]) + (s[d] - pb.lo[d]);
+      for (int d = na - 1; d >= 0; --d) {  // the same position in a's patch
+        const std::int64_t extent = pa.hi[d] - pa.lo[d];
+        subs[static_cast<std::size_t>(e) * na + d] = pa.lo[d] + k % extent;
+        k /= extent;
+      }
+      for (int d = nb - 1; d >= 0; --d) {  // next element of my part, the last index fastest
+        if (++s[d] <= hi[d]) break;
+        s[d] = lo[d];
+      }
+    }
+    std::vector<char> buf(static_cast<std::size_t>(count) * size);
+    NGA_Gather_flat64(g_a, buf.data(), subs.data(), count);
+    for (int d = 1; d < nb; ++d) ld[d - 1] = hi[d] - lo[d] + 1;
+    NGA_Put64(g_b, lo, hi, buf.data(), ld);
+  }
+  b.sync_group();
+}
+
+/// A temporary array (x's type and group) with the extents of patch `like`, holding x's patch px
+/// in storage order, as GA reshapes the operands of a patch operation that hold as many elements
+/// as its output (pnga_add_patch copies them into temporaries the same way). Its whole patch in
+/// *whole; GA_Destroy it after use.
+int reshaped(int g_x, const arrays::Patch& px, const arrays::Patch& like, arrays::Patch* whole) {
+  int type = 0, ndim = 0;
+  std::int64_t dims[GA_MAX_DIM];
+  NGA_Inquire64(g_x, &type, &ndim, dims);
+  const int n = like.lo.size();
+  std::int64_t ext[GA_MAX_DIM];
+  for (int d = 0; d < n; ++d) ext[d] = like.hi[d] - like.lo[d];
+  char name[] = "reshaped patch";
+  const int g_t = NGA_Create_config64(type, n, ext, name, nullptr, GA_Get_pgroup(g_x));
+  if (g_t == 0) throw rma::StateError("GA", "no memory for a reshaped copy of a patch (GA's memory limit)");
+  *whole = arrays::Patch{Coord::filled(n, 0), like.hi};
+  for (int d = 0; d < n; ++d) whole->hi[d] = ext[d];
+  copy_reshaped(g_x, px, g_t, array("GA", g_t), *whole);
+  return g_t;
+}
+
 template <class T, class I>
 typename GaValue<T>::type dot_patch(const char* function, int g_a, char t_a, const I* alo, const I* ahi, int g_b, char t_b,
                   const I* blo, const I* bhi) {
@@ -125,20 +206,42 @@ typename GaValue<T>::type dot_patch(const char* function, int g_a, char t_a, con
     const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
     const bool ta = transposed(function, "t_a", t_a), tb = transposed(function, "t_b", t_b);
     T result{};
-    if (ta == tb) {  // (A')(i,j) B'(i,j) sums the same products as A(i,j) B(i,j)
+    if (ta == tb && same_extents(pa, pb)) {  // (A')(i,j) B'(i,j) sums the same products as A(i,j) B(i,j)
       arrays::detail::dot_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, &result);
       return GaValue<T>::from(result);
     }
-    // One patch transposed: multiply against a transposed copy of B's patch.
-    Coord ext = Coord::filled(b.ndim(), 0);
-    for (int d = 0; d < b.ndim(); ++d) ext[d] = pb.hi[b.ndim() - 1 - d] - pb.lo[b.ndim() - 1 - d];
-    arrays::ArrayOptions options;
-    options.group = b.group();
-    Array t = Array::create(b.type(), ext, options);
-    const Coord zero = Coord::filled(b.ndim(), 0);
-    arrays::detail::copy_patch(b, pb.lo, pb.hi, t, zero, ext, true);
-    arrays::detail::dot_patch(a, pa.lo, pa.hi, t, zero, ext, &result);
-    t.destroy();
+    // GA multiplies op(A) by op(B) element by element in storage order: their shapes may differ if
+    // they hold as many elements. The transposed operand (one only) goes to a transposed copy;
+    // then B's operand, if its shape still differs from A's, to a copy with A's shape.
+    // (Creating a temporary may move the arrays behind handles: fetch them again afterwards.)
+    arrays::Patch epa = pa, epb = pb;
+    int ha = g_a, hb = g_b, temps[2] = {0, 0};
+    if (ta != tb) {
+      const int hx = ta ? g_a : g_b;
+      const arrays::Patch px = ta ? pa : pb;
+      const int n = px.lo.size();
+      std::int64_t ext[GA_MAX_DIM];
+      for (int d = 0; d < n; ++d) ext[d] = px.hi[n - 1 - d] - px.lo[n - 1 - d];
+      char name[] = "transposed patch";
+      temps[0] = NGA_Create_config64(ga_type(function, hx), n, ext, name, nullptr, GA_Get_pgroup(hx));
+      if (temps[0] == 0) throw rma::StateError(function, "no memory for a transposed copy of a patch (GA's memory limit)");
+      arrays::Patch whole{Coord::filled(n, 0), Coord::filled(n, 0)};
+      for (int d = 0; d < n; ++d) whole.hi[d] = ext[d];
+      arrays::detail::copy_patch(array(function, hx), px.lo, px.hi, array(function, temps[0]), whole.lo, whole.hi, true);
+      (ta ? ha : hb) = temps[0];
+      (ta ? epa : epb) = whole;
+    }
+    if (!same_extents(epa, epb) && elements(epa) == elements(epb)) {
+      arrays::Patch whole;
+      temps[1] = reshaped(hb, epb, epa, &whole);
+      hb = temps[1];
+      epb = whole;
+    }
+    const Array* ea = &array(function, ha);
+    const Array* eb = &array(function, hb);
+    arrays::detail::dot_patch(*ea, epa.lo, epa.hi, *eb, epb.lo, epb.hi, &result);
+    for (int t : temps)
+      if (t) GA_Destroy(t);
     return GaValue<T>::from(result);
   });
 }
@@ -151,7 +254,11 @@ void copy_patch(const char* function, char trans, int g_a, const I* alo, const I
     Array& b = array(function, g_b);
     const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
     const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
-    arrays::detail::copy_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, transposed(function, "trans", trans));
+    const bool t = transposed(function, "trans", trans);
+    if (!t && !same_extents(pa, pb) && elements(pa) == elements(pb) && a.type() == b.type())
+      copy_reshaped(g_a, pa, g_b, b, pb);
+    else
+      arrays::detail::copy_patch(a, pa.lo, pa.hi, b, pb.lo, pb.hi, t);
   });
 }
 
@@ -167,8 +274,17 @@ void add_patch(const char* function, const void* alpha, int g_a, const I* alo, c
     const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
     const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
     const arrays::Patch pc = patch(function, c, clo, chi, "clo", "chi");
-    arrays::detail::binary_patch(arrays::detail::BinaryOp::Add, alpha, a, pa.lo, pa.hi, beta, b, pb.lo, pb.hi, c,
-                                 pc.lo, pc.hi);
+    // GA: the patches may differ in shape if they hold as many elements (in storage order).
+    const bool ra = !same_extents(pa, pc) && elements(pa) == elements(pc) && a.type() == c.type();
+    const bool rb = !same_extents(pb, pc) && elements(pb) == elements(pc) && b.type() == c.type();
+    arrays::Patch wa = pa, wb = pb;
+    const int g_ta = ra ? reshaped(g_a, pa, pc, &wa) : 0, g_tb = rb ? reshaped(g_b, pb, pc, &wb) : 0;
+    // (Creating the temporaries may move the arrays behind handles: fetch them again.)
+    arrays::detail::binary_patch(arrays::detail::BinaryOp::Add, alpha, array(function, ra ? g_ta : g_a), wa.lo, wa.hi,
+                                 beta, array(function, rb ? g_tb : g_b), wb.lo, wb.hi, array(function, g_c), pc.lo,
+                                 pc.hi);
+    if (g_ta) GA_Destroy(g_ta);
+    if (g_tb) GA_Destroy(g_tb);
   });
 }
 

@@ -167,9 +167,12 @@ int GA_Cluster_nnodes(void) {
 int GA_Cluster_nodeid(void) {
   return guarded("GA_Cluster_nodeid", [] { return rma::node_of(rma::rank()); });
 }
+// A negative node is the caller's own, as GA's armci_domain_nprocs (ARMCI: "value < 0 means my
+// node") takes it; GA's test.F asks ga_cluster_nprocs(-1).
 int GA_Cluster_nprocs(int node) {
   return guarded("GA_Cluster_nprocs", [&] {
-    if (node < 0 || node >= rma::node_count())
+    if (node < 0) node = rma::node_of(rma::rank());
+    if (node >= rma::node_count())
       bad_argument("GA_Cluster_nprocs", "node", std::to_string(node),
                    "not a node (0 .. " + std::to_string(rma::node_count() - 1) + ")");
     return static_cast<int>(rma::node_ranks(node).size());

@@ -319,7 +319,8 @@ contains
         call check(all(abs(c - ref) <= 1.0d-12 * maxval(abs(ref))), 'ga_dgemm ' // flags(ta) // flags(tb))
       end do
     end do
-    ! matmul_patch: Z(2:4, 1:3) = X(3:5, 2:5) Y(1:4, 3:5) ; then with transposed A: Xt(2:5, 3:5)^T.
+    ! matmul_patch: Z(2:4, 1:3) = X(3:5, 2:5) Y(1:4, 3:5) ; then with transposed A: Xt(2:5, 3:5)^T,
+    ! whose patch GA names as op(A)'s, (3:5, 2:5) (GA's matmul.c: m = aihi - ailo + 1 whatever transa).
     call ga_sync()
     call ga_zero(gc)
     one = 1.0d0
@@ -330,10 +331,10 @@ contains
                'ga_matmul_patch (n, n)')
     call ga_sync()
     half = 0.5d0
-    call ga_matmul_patch('t', 'n', one, half, gat, 2, 5, 3, 5, gb, 1, 4, 3, 5, gc, 2, 4, 1, 3)
+    call ga_matmul_patch('t', 'n', one, half, gat, 3, 5, 2, 5, gb, 1, 4, 3, 5, gc, 2, 4, 1, 3)
     big = 0.0d0
     call ga_get(gc, 1, pm, 1, pn, big, pm + 2)
-    ! op(Xt(2:5, 3:5)) = X(3:5, 2:5): the same product again, plus half the previous one.
+    ! op(A)(3:5, 2:5) = Xt(2:5, 3:5)^T = X(3:5, 2:5): the same product again, plus half the previous one.
     call check(all(abs(big(2:4, 1:3) - 1.5d0 * matmul(x(3:5, 2:5), y(1:4, 3:5))) <= 1.0d-12 * 100) &
                .and. all(big(pm + 1:, :) == 0.0d0), 'ga_matmul_patch (t, n) with beta, ld > extent')
     call ga_sync()

@@ -86,11 +86,11 @@ Coord buffer_strides(const char* op, const Array::Impl& a, const Coord& extents,
   bool used = false;  // some dimension 0 .. d has extent > 1
   for (int d = 0; d <= n - 2; ++d) {
     used = used || extents[d] > 1;
+    if (ld[d] >= 1 && (!used || ld[d] >= extents[d + 1])) [[likely]] continue;
     const std::string which = "ld[" + std::to_string(d) + "] = " + std::to_string(ld[d]);
     if (ld[d] < 1) fail(op, &a, "ld", ld.str(), which + " must be >= 1");
-    if (used && ld[d] < extents[d + 1])
-      fail(op, &a, "ld", ld.str(), which + " is less than the patch extent " + std::to_string(extents[d + 1]) +
-           " of dimension " + std::to_string(d + 1));
+    fail(op, &a, "ld", ld.str(), which + " is less than the patch extent " + std::to_string(extents[d + 1]) +
+         " of dimension " + std::to_string(d + 1));
   }
   for (int d = n - 2; d >= 0; --d) s[d] = s[d + 1] * ld[d];
   return s;

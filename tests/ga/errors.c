@@ -75,8 +75,9 @@ int main(int argc, char** argv) {
     GA_Scan_copy(g, g, g, 0, 3); /* g is 10 x 8 */
   } else if (!strcmp(which, "mask")) {
     int n[1] = {10};
-    const int v = NGA_Create(C_DBL, 1, n, "v", NULL), m = NGA_Create(C_DBL, 1, n, "m", NULL);
-    GA_Scan_add(v, v, m, 0, 9, 0);
+    int short_n[1] = {5};
+    const int v = NGA_Create(C_DBL, 1, n, "v", NULL), m = NGA_Create(C_DBL, 1, short_n, "m", NULL);
+    GA_Scan_add(v, v, m, 0, 9, 0); /* the mask holds 0 .. 4 only */
   } else if (!strcmp(which, "stepmax")) {
     int n[1] = {10};
     const int v = NGA_Create(C_DBL, 1, n, "v", NULL);

@@ -84,6 +84,30 @@ TEST(GaScan, DocumentedExamples) {
   GA_Destroy(mask);
 }
 
+// GA takes masks of any type (nonzero: set); its own test programs pass float and complex masks.
+TEST(GaScan, FloatingAndComplexMasks) {
+  const int n = 9;
+  const int src = uneven_vector(C_DBL, n, "src"), dst = uneven_vector(C_DBL, n, "dst");
+  const int fmask = uneven_vector(C_FLOAT, n, "fmask"), zmask = uneven_vector(C_DCPL, n, "zmask");
+  put_all(src, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9});
+  put_all(fmask, std::vector<float>{1.5f, 0, 0, -0.25f, 0, 0, 0, 2, 0});
+  GA_Scan_add(src, dst, fmask, 0, n - 1, 0);
+  EXPECT_EQ(get_all<double>(dst, n), (std::vector<double>{1, 3, 6, 4, 9, 15, 22, 8, 17}));
+  // complex: a nonzero imaginary part alone sets the element
+  std::vector<DoubleComplex> z(static_cast<size_t>(n), DoubleComplex{0, 0});
+  z[0] = DoubleComplex{1, 0};
+  z[4] = DoubleComplex{0, 3};
+  put_all(zmask, z);
+  GA_Scan_copy(src, dst, zmask, 0, n - 1);
+  EXPECT_EQ(get_all<double>(dst, n), (std::vector<double>{1, 1, 1, 1, 5, 5, 5, 5, 5}));
+  GA_Zero(dst);
+  int count = -1;
+  GA_Pack(src, dst, fmask, 0, n - 1, &count);
+  EXPECT_EQ(count, 3);
+  EXPECT_EQ(get_all<double>(dst, n), (std::vector<double>{1, 4, 8, 0, 0, 0, 0, 0, 0}));
+  for (const int g : {src, dst, fmask, zmask}) GA_Destroy(g);
+}
+
 TEST(GaScan, Doubles64WithLongMaskAndInnerRange) {
   const int64_t n = 29, lo = 3, hi = 24;
   const int src = uneven_vector(C_DBL, static_cast<int>(n), "src"), dst = uneven_vector(C_DBL, static_cast<int>(n), "dst");

@@ -40,12 +40,6 @@ const Array::Impl& vector_of(const char* op, const char* argument, const Array& 
   return a;
 }
 
-const Array::Impl& mask_of(const char* op, const Array& arr, Index lo, Index hi) {
-  const Array::Impl& m = vector_of(op, "mask", arr, lo, hi);
-  if (m.type != ElemType::Int && m.type != ElemType::Long)
-    fail(op, &m, "mask", to_string(m.type), "a mask must be an integer array (int or long)", rma::ErrorKind::type);
-  return m;
-}
 
 /// The mask must be on the group of the array the call runs over.
 void same_group(const char* op, const Array::Impl& a, const Array::Impl& mask) {
@@ -65,7 +59,7 @@ struct VectorCall {
 };
 
 /// The collective start of scan, pack and unpack (over dst's group): src and dst vectors of one
-/// type and group, the mask an integer vector on it holding [lo, hi), and [lo, hi) inside src
+/// type and group, the mask a vector (of any type) on it holding [lo, hi), and [lo, hi) inside src
 /// (unless `unpack`: src is read from 0) and dst (unless `pack`: dst is written from 0).
 VectorCall begin_vector_call(const char* name, const Array& src, const Array& dst, const Array& mask, Index lo,
                              Index hi, bool pack, bool unpack) {
@@ -73,7 +67,7 @@ VectorCall begin_vector_call(const char* name, const Array& src, const Array& ds
   begin_collective(name, collective_group(name, dst), [&] {
     c.src = unpack ? &vector_of(name, "src", src, 0, 0) : &vector_of(name, "src", src, lo, hi);
     c.dst = pack ? &vector_of(name, "dst", dst, 0, 0) : &vector_of(name, "dst", dst, lo, hi);
-    c.mask = &mask_of(name, mask, lo, hi);
+    c.mask = &vector_of(name, "mask", mask, lo, hi);
     check_compatible(name, *c.src, *c.dst);
     same_group(name, *c.dst, *c.mask);
   }, {same_shape("src", src), same_shape("dst", dst), same_shape("mask", mask), same_range(lo, hi)});
@@ -93,14 +87,12 @@ std::vector<T> fetch_range(const Array::Impl& a, Index p0, Index p1) {
   return fetch<T>(a, Patch{Coord{p0}, Coord{p1}}, Coord{0}, Coord{0});
 }
 
-/// The mask over [p0, p1) as flags (nonzero: 1).
+/// The mask over [p0, p1) as flags (nonzero: 1). A mask may be of any element type, as GA's.
 std::vector<unsigned char> fetch_flags(const Array::Impl& m, Index p0, Index p1) {
   std::vector<unsigned char> f;
   with_element_type(m.type, [&](auto zero) {
     using M = decltype(zero);
-    if constexpr (std::is_integral_v<M>) {
-      for (const M x : fetch_range<M>(m, p0, p1)) f.push_back(x != M{} ? 1 : 0);
-    }
+    for (const M x : fetch_range<M>(m, p0, p1)) f.push_back(x != M{} ? 1 : 0);
   });
   return f;
 }

@@ -10,7 +10,7 @@
 // member, naming the operation, the argument and its value, before anything moves) and end with
 // a sync of the group, so their effects are visible to every member on return.
 //
-// Vector ranges are [lo, hi) of 1-D arrays. A mask is an integer array (int or long elements);
+// Vector ranges are [lo, hi) of 1-D arrays. A mask is a 1-D array of any element type, as GA's;
 // a nonzero element starts a segment (scans) or selects an element (pack, unpack).
 #pragma once
 
@@ -53,7 +53,7 @@ void patch_enum(GlobalArray<T>& a, Index lo, Index hi, T start, T step) {
 
 /// Segmented copy: dst[i] = src[s] for i in [lo, hi), s the start of i's segment: the last
 /// j <= i in [lo, hi) whose mask[j] is nonzero, or lo (which always starts a segment). src and
-/// dst: 1-D arrays of one element type; mask: a 1-D int or long array; each holds [lo, hi).
+/// dst: 1-D arrays of one element type; mask: a 1-D array of any type; each holds [lo, hi).
 inline void scan_copy(const Array& src, Array& dst, const Array& mask, Index lo, Index hi) {
   detail::scan(detail::ScanOp::Copy, src, dst, mask, lo, hi);
 }

@@ -259,7 +259,7 @@ TEST(ScanErrors, BadArgumentsFailOnEveryRank) {
   auto cplx = GlobalArray<std::complex<double>>::create(Coord{10});
   zero(imask);
   expect_error<rma::Error>([&] { scan_copy(mat, other, imask, 0, 4); }, {"arrays::scan_copy", "'src'", "2-D", "1-D"});
-  expect_error<rma::Error>([&] { scan_add(vec, other, dmask, 0, 10); }, {"arrays::scan_add", "'mask'", "integer array"});
+  expect_error<rma::Error>([&] { scan_add(vec, other, small, 0, 10); }, {"arrays::scan_add", "0 .. 10", "of 'mask'"});
   expect_error<rma::Error>([&] { (void)pack(vec, other, imask, 3, 11); }, {"arrays::pack", "lo .. hi", "3 .. 11"});
   expect_error<rma::Error>([&] { (void)unpack(vec, other, imask, -1, 4); }, {"arrays::unpack", "-1 .. 4"});
   expect_error<rma::Error>([&] { scan_copy(vec, cplx, imask, 0, 10); }, {"arrays::scan_copy", "type"});
@@ -275,8 +275,16 @@ TEST(ScanErrors, BadArgumentsFailOnEveryRank) {
     const Index hi = last_rank() ? 9 : 10;
     expect_error<rma::Error>([&] { scan_add(vec, other, imask, 0, hi); }, {"arrays::scan_add", "lo .. hi", "must be the same on every member"});
   }
-  expect_every_rank_fails([&] { scan_copy(vec, other, last_rank() ? static_cast<Array&>(dmask) : static_cast<Array&>(imask), 0, 10); }, "arrays::scan_copy",
-                          "integer array");
+  expect_every_rank_fails([&] { scan_copy(vec, other, last_rank() ? static_cast<Array&>(small) : static_cast<Array&>(imask), 0, 10); }, "arrays::scan_copy",
+                          "'mask'");
+  // Any element type is a mask (nonzero: set), as GA's: a double mask selects as an int one.
+  fill(dmask, 0.0);
+  const double half = 0.5;
+  if (rma::rank() == 0) dmask.put(Coord{4}, Coord{5}, &half);
+  dmask.sync();
+  patch_enum(vec, 0, 10, 1.0, 1.0);
+  scan_copy(vec, other, dmask, 0, 10);
+  EXPECT_EQ(all_of(other), (std::vector<double>{1, 1, 1, 1, 5, 5, 5, 5, 5, 5}));
   expect_every_rank_fails([&] { patch_enum(vec, last_rank() ? 11 : 0, 10, 1.0, 1.0); }, "arrays::patch_enum", "lo .. hi");
   for (Array* a : std::initializer_list<Array*>{&vec, &other, &mat, &imask, &dmask, &small, &cplx}) a->destroy();
 }

@@ -80,15 +80,15 @@ Coord buffer_strides(const char* op, const Array::Impl& a, const Coord& extents,
   if (ld.size() != n - 1)
     fail(op, &a, "ld", ld.str(), "needs ndim - 1 = " + std::to_string(n - 1) + " entries");
   // ld[d] enters the strides of dimensions 0 .. d only. When the patch has extent 1 in all of
-  // them, no index there is ever multiplied by it, so it may be less than the extent of dimension
-  // d + 1 (GA's own programs pass ld {1} for a single row); GA never checks ld at all.
+  // them, no index there is ever multiplied by it, so any ld[d] >= 1 will do (GA's own programs
+  // pass ld {1} for a single row; GA never checks ld at all).
   Coord s = Coord::filled(n, 1);
   bool used = false;  // some dimension 0 .. d has extent > 1
   for (int d = 0; d <= n - 2; ++d) {
     used = used || extents[d] > 1;
-    if (ld[d] >= 1 && (!used || ld[d] >= extents[d + 1])) [[likely]] continue;
+    if (ld[d] >= extents[d + 1] || (!used && ld[d] >= 1)) [[likely]] continue;
     const std::string which = "ld[" + std::to_string(d) + "] = " + std::to_string(ld[d]);
-    if (ld[d] < 1) fail(op, &a, "ld", ld.str(), which + " must be >= 1");
+    if (!used) fail(op, &a, "ld", ld.str(), which + " must be >= 1");
     fail(op, &a, "ld", ld.str(), which + " is less than the patch extent " + std::to_string(extents[d + 1]) +
          " of dimension " + std::to_string(d + 1));
   }

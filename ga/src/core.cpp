@@ -2,6 +2,7 @@
 // creation, and the index checks of GA's C interface.
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 #include <new>
 
@@ -27,7 +28,9 @@ struct Slot {
 // GA's own handles are offset too: small integers (0, 1, an uninitialized variable) are never
 // valid, so they are reported instead of naming some other array.
 constexpr int handle_base = 1000;
-std::vector<Slot> g_arrays;
+// A deque: creating an array (push_back) keeps references to the other slots valid, so a call
+// may hold its arguments' Array& while it makes temporaries (GA_Duplicate, patch reshapes).
+std::deque<Slot> g_arrays;
 std::vector<std::optional<rma::Group>> g_groups;  // GA group handle = index
 int g_default_pgroup = world_pgroup;
 

@@ -68,9 +68,12 @@ TYPED_TEST(Scan, EnumScanPackUnpackAgainstSerial) {
           fill(d, value<T>(99));
           std::vector<T> want(static_cast<std::size_t>(n), value<T>(99));
           T run{};
+          bool started = false;  // before the first set bit nothing is written, as GA's
           for (Index i = lo; i < hi; ++i) {
             const auto k = static_cast<std::size_t>(i);
-            const bool start = i == lo || mv[k] != 0;
+            const bool start = mv[k] != 0;
+            started = started || start;
+            if (!started) continue;
             if (op == 0) run = start ? src[k] : run;
             if (op == 1) run = start ? src[k] : static_cast<T>(run + src[k]);
             if (op == 2 && start) run = T{};
@@ -283,8 +286,9 @@ TEST(ScanErrors, BadArgumentsFailOnEveryRank) {
   if (rma::rank() == 0) dmask.put(Coord{4}, Coord{5}, &half);
   dmask.sync();
   patch_enum(vec, 0, 10, 1.0, 1.0);
-  scan_copy(vec, other, dmask, 0, 10);
-  EXPECT_EQ(all_of(other), (std::vector<double>{1, 1, 1, 1, 5, 5, 5, 5, 5, 5}));
+  fill(other, -1.0);
+  scan_copy(vec, other, dmask, 0, 10);  // 0 .. 3 are before the first set bit: unchanged
+  EXPECT_EQ(all_of(other), (std::vector<double>{-1, -1, -1, -1, 5, 5, 5, 5, 5, 5}));
   expect_every_rank_fails([&] { patch_enum(vec, last_rank() ? 11 : 0, 10, 1.0, 1.0); }, "arrays::patch_enum", "lo .. hi");
   for (Array* a : std::initializer_list<Array*>{&vec, &other, &mat, &imask, &dmask, &small, &cplx}) a->destroy();
 }

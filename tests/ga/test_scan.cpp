@@ -116,7 +116,8 @@ TEST(GaScan, Doubles64WithLongMaskAndInnerRange) {
   std::vector<double> s(static_cast<size_t>(n));
   std::vector<long> m(static_cast<size_t>(n), 0);
   for (int64_t i = 0; i < n; ++i) s[static_cast<size_t>(i)] = 0.5 * static_cast<double>(i) - 3.0;
-  for (int64_t i : {0, 8, 9, 15, 26}) m[static_cast<size_t>(i)] = 3;  // no segment starts at lo
+  for (int64_t i : {0, 8, 9, 15, 26}) m[static_cast<size_t>(i)] = 3;  // no segment starts at lo:
+  // as GA's, lo .. 7 belong to no segment and keep their values
   put_all(src, s);
   put_all(mask, m);
   for (int excl = 0; excl < 2; ++excl) {
@@ -125,19 +126,24 @@ TEST(GaScan, Doubles64WithLongMaskAndInnerRange) {
     GA_Scan_add64(src, dst, mask, lo, hi, excl);
     std::vector<double> want(static_cast<size_t>(n), -1.0);
     double run = 0;
+    bool started = false;
     for (int64_t i = lo; i <= hi; ++i) {
       const size_t k = static_cast<size_t>(i);
-      if (i == lo || m[k]) run = 0;
+      if (m[k]) run = 0;
+      started = started || m[k] != 0;
+      if (!started) continue;
       want[k] = excl ? run : run + s[k];
       run += s[k];
     }
     EXPECT_EQ(get_all<double>(dst, static_cast<int>(n)), want) << "excl " << excl;
   }
+  const double before = -7.0;
+  GA_Fill(dst, const_cast<double*>(&before));
   GA_Scan_copy64(src, dst, mask, lo, hi);
   std::vector<double> want = get_all<double>(dst, static_cast<int>(n));
-  for (int64_t i = lo, seg = lo; i <= hi; ++i) {
+  for (int64_t i = lo, seg = -1; i <= hi; ++i) {
     if (m[static_cast<size_t>(i)]) seg = i;
-    EXPECT_EQ(want[static_cast<size_t>(i)], s[static_cast<size_t>(seg)]) << i;
+    EXPECT_EQ(want[static_cast<size_t>(i)], seg < 0 ? before : s[static_cast<size_t>(seg)]) << i;
   }
   int64_t count = -1;
   const double zero = 0;

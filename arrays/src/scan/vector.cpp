@@ -123,20 +123,28 @@ std::pair<Index, Index> offsets(const std::vector<Summary>& all, Index p0) {
   return {before, total};
 }
 
-/// Scans: the carry into the part at `p0` (the parts before it, in index order).
+/// Scans: what flows into the part at `p0` from the parts before it, in index order: the
+/// carry, and whether a segment has started yet (before the first set mask bit nothing is).
 template <class T>
-T carry_in(ScanOp op, std::vector<Summary> all, Index p0) {
-  std::sort(all.begin(), all.end(), [](const Summary& x, const Summary& y) { return x.lo < y.lo; });
+struct CarryIn {
   T carry{};
+  bool started = false;
+};
+
+template <class T>
+CarryIn<T> carry_in(ScanOp op, std::vector<Summary> all, Index p0) {
+  std::sort(all.begin(), all.end(), [](const Summary& x, const Summary& y) { return x.lo < y.lo; });
+  CarryIn<T> in;
   for (const Summary& s : all) {
     if (!s.has || s.lo >= p0) continue;
     T v;
     std::memcpy(&v, s.value, sizeof(T));
     // A part that starts no segment passes the carry on (copy) or adds its sum to it.
-    if (s.flag) carry = v;
-    else if (op != ScanOp::Copy) carry = static_cast<T>(carry + v);
+    if (s.flag) in.carry = v;
+    else if (op != ScanOp::Copy) in.carry = static_cast<T>(in.carry + v);
+    in.started = in.started || s.flag;
   }
-  return carry;
+  return in;
 }
 
 template <class T>
@@ -170,8 +178,7 @@ void scan(ScanOp op, const Array& src_arr, Array& dst_arr, const Array& mask_arr
   const VectorCall call = begin_vector_call(name, src_arr, dst_arr, mask_arr, lo, hi, false, false);
   const Array::Impl &src = *call.src, &dst = *call.dst;
   const auto [p0, p1] = my_range(dst, lo, hi);
-  std::vector<unsigned char> flags = fetch_flags(*call.mask, p0, p1);
-  if (p0 == lo && p1 > p0) flags[0] = 1;  // lo always starts a segment
+  const std::vector<unsigned char> flags = fetch_flags(*call.mask, p0, p1);
   with_element_type(dst.type, [&](auto zero) {
     using T = decltype(zero);
     const std::vector<T> v = fetch_range<T>(src, p0, p1);
@@ -187,8 +194,12 @@ void scan(ScanOp op, const Array& src_arr, Array& dst_arr, const Array& mask_arr
       else pass = flags[k] ? v[k] : static_cast<T>(pass + v[k]);
     }
     std::memcpy(mine.value, &pass, sizeof(T));
-    T run = carry_in<T>(op, gather(dst, mine), p0);
+    auto [run, started] = carry_in<T>(op, gather(dst, mine), p0);
     for (std::size_t k = 0; k < v.size(); ++k) {
+      // As GA's: the elements before the first set bit of [lo, hi) belong to no segment and
+      // keep their values.
+      started = started || flags[k];
+      if (!started) continue;
       T& out = *local_vector<T>(dst, p0 + static_cast<Index>(k));
       if (op == ScanOp::Copy) {
         if (flags[k]) run = v[k];

@@ -52,7 +52,8 @@ void patch_enum(GlobalArray<T>& a, Index lo, Index hi, T start, T step) {
 }
 
 /// Segmented copy: dst[i] = src[s] for i in [lo, hi), s the start of i's segment: the last
-/// j <= i in [lo, hi) whose mask[j] is nonzero, or lo (which always starts a segment). src and
+/// j <= i in [lo, hi) whose mask[j] is nonzero; the elements before the first such j belong to
+/// no segment and are left unchanged (as GA's: a GA program sets mask[lo]). src and
 /// dst: 1-D arrays of one element type; mask: a 1-D array of any type; each holds [lo, hi).
 inline void scan_copy(const Array& src, Array& dst, const Array& mask, Index lo, Index hi) {
   detail::scan(detail::ScanOp::Copy, src, dst, mask, lo, hi);

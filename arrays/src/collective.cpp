@@ -90,10 +90,13 @@ void unary_patch(UnaryOp op, Array& arr, const Coord& lo, const Coord& hi, const
         case UnaryOp::Scale: x = static_cast<T>(x * v); break;
         case UnaryOp::AddConstant: x = static_cast<T>(x + v); break;
         case UnaryOp::Abs:
-          if constexpr (is_complex_v<T>) x = T(std::abs(x), 0);
+          if constexpr (is_complex_v<T>) x = smith_abs(x);
           else x = x < T{} ? static_cast<T>(-x) : x;
           break;
-        case UnaryOp::Reciprocal: x = static_cast<T>(T(1) / x); break;
+        case UnaryOp::Reciprocal:
+          if constexpr (is_complex_v<T>) x = smith_divide(T(1), x);
+          else x = static_cast<T>(T(1) / x);
+          break;
       }
     });
   });
@@ -145,7 +148,10 @@ void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& 
       switch (op) {
         case BinaryOp::Add: r = static_cast<T>(al * x + be * y); break;
         case BinaryOp::Multiply: r = static_cast<T>(x * y); break;
-        case BinaryOp::Divide: r = static_cast<T>(x / y); break;
+        case BinaryOp::Divide:
+          if constexpr (is_complex_v<T>) r = smith_divide(x, y);
+          else r = static_cast<T>(x / y);
+          break;
         case BinaryOp::Max: r = magnitude(x) >= magnitude(y) ? x : y; break;
         case BinaryOp::Min: r = magnitude(x) <= magnitude(y) ? x : y; break;
       }

@@ -963,4 +963,52 @@ TEST(GaLinalg, SpdInvertGeneralizedEigenAndSeqForms) {
   for (int g : {s, h, v, inv, bad}) GA_Destroy(g);
 }
 
+// GA computes complex abs, reciprocal and division by Smith's scaling, and GA's own test programs
+// (elempatch) compare those results exactly: the same bits here, for parts of either size order.
+TEST(GaElementwise, ComplexAbsRecipDivideAreSmithsFormulas) {
+  const int n = 64;
+  int dims[1] = {n};
+  const int a = NGA_Create(C_DCPL, 1, dims, name("a"), nullptr), b = NGA_Create(C_DCPL, 1, dims, name("b"), nullptr);
+  const int c = NGA_Create(C_DCPL, 1, dims, name("c"), nullptr);
+  std::vector<DoubleComplex> x(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    x[static_cast<size_t>(i)] = DoubleComplex{0.37 * (i + 1) - 7.1, 1.3 / (i + 2.0)};
+    y[static_cast<size_t>(i)] = i % 2 ? DoubleComplex{0.9 + 0.11 * i, -0.3 * i} : DoubleComplex{-2.3 / (i + 1.0), 0.7 + 0.05 * i};
+  }
+  int lo[1] = {0}, hi[1] = {n - 1};
+  if (GA_Nodeid() == 0) {
+    NGA_Put(a, lo, hi, x.data(), nullptr);
+    NGA_Put(b, lo, hi, y.data(), nullptr);
+  }
+  GA_Sync();
+  auto divide = [](DoubleComplex p, DoubleComplex q) {
+    if (std::fabs(q.real) >= std::fabs(q.imag)) {
+      const double t = q.imag / q.real, s = 1.0 / (q.real * (1.0 + t * t));
+      return DoubleComplex{(p.real + p.imag * t) * s, (p.imag - p.real * t) * s};
+    }
+    const double t = q.real / q.imag, s = 1.0 / (q.imag * (1.0 + t * t));
+    return DoubleComplex{(p.real * t + p.imag) * s, (p.imag * t - p.real) * s};
+  };
+  auto check = [&](int g, auto want, const char* what) {
+    std::vector<DoubleComplex> got(n);
+    NGA_Get(g, lo, hi, got.data(), nullptr);
+    for (int i = 0; i < n; ++i) {
+      const DoubleComplex w = want(i);
+      EXPECT_EQ(got[static_cast<size_t>(i)].real, w.real) << what << " " << i;
+      EXPECT_EQ(got[static_cast<size_t>(i)].imag, w.imag) << what << " " << i;
+    }
+  };
+  GA_Elem_divide(a, b, c);
+  check(c, [&](int i) { return divide(x[static_cast<size_t>(i)], y[static_cast<size_t>(i)]); }, "divide");
+  GA_Recip(b);
+  check(b, [&](int i) { return divide(DoubleComplex{1, 0}, y[static_cast<size_t>(i)]); }, "recip");
+  GA_Abs_value(a);
+  check(a, [&](int i) {
+    const double re = x[static_cast<size_t>(i)].real, im = x[static_cast<size_t>(i)].imag;
+    if (std::fabs(re) >= std::fabs(im)) return DoubleComplex{std::fabs(re) * std::sqrt(1.0 + (im / re) * (im / re)), 0};
+    return DoubleComplex{std::fabs(im) * std::sqrt(1.0 + (re / im) * (re / im)), 0};
+  }, "abs");
+  for (int g : {a, b, c}) GA_Destroy(g);
+}
+
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "armada/arrays/c_api.h"
+#include "ga.h"
 #include "internal.hpp"
 
 namespace armada::ga::fortran {
@@ -79,5 +80,21 @@ CPatch patch2(const char* function, int g_a, Int ilo, Int ihi, Int jlo, Int jhi,
 void leading(const char* function, const Int* ld, const Int* lo, const Int* hi, int ndim, std::int64_t out[]);
 /// The Fortran patch of a C-view patch (inclusive) in `lo`, `hi` (ndim entries).
 void to_fortran(const CPatch& c, Int* lo, Int* hi);
+
+/// A C API complex result as the Fortran function's: gfortran returns COMPLEX as C's _Complex.
+using Scpl = __complex__ float;
+using Dcpl = __complex__ double;
+inline Scpl as_fortran(SingleComplex z) {
+  Scpl r;
+  __real__ r = z.real;
+  __imag__ r = z.imag;
+  return r;
+}
+inline Dcpl as_fortran(DoubleComplex z) {
+  Dcpl r;
+  __real__ r = z.real;
+  __imag__ r = z.imag;
+  return r;
+}
 
 }  // namespace armada::ga::fortran

@@ -89,21 +89,8 @@ void scale_lines(const char* fn, Int g_a, Int g_v, bool by_rows) {
   });
 }
 
-/// A C API result as the Fortran function's: gfortran returns COMPLEX as C's _Complex.
-using Scpl = __complex__ float;
-using Dcpl = __complex__ double;
-Scpl as_fortran(SingleComplex z) {
-  Scpl r;
-  __real__ r = z.real;
-  __imag__ r = z.imag;
-  return r;
-}
-Dcpl as_fortran(DoubleComplex z) {
-  Dcpl r;
-  __real__ r = z.real;
-  __imag__ r = z.imag;
-  return r;
-}
+/// A C API result as the Fortran function's (the complex forms: binding.hpp).
+using fortran::as_fortran;
 [[maybe_unused]] Int as_fortran(long v) { return static_cast<Int>(v); }
 [[maybe_unused]] Int as_fortran(int v) { return static_cast<Int>(v); }
 float as_fortran(float v) { return v; }

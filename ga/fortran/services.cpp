@@ -15,9 +15,6 @@ using namespace armada::ga::fortran;
 
 namespace {
 
-using Scpl = __complex__ float;
-using Dcpl = __complex__ double;
-
 /// ga_set_data: dims and the MT_F_ type in the Fortran view.
 void set_data(const char* fn, Int g_a, Int ndim, const Int* dims, Int type) {
   call(fn, [&] {
@@ -250,23 +247,11 @@ float ga_sdot_(const Int* g_a, const Int* g_b) {
 }
 Scpl ga_cdot_(const Int* g_a, const Int* g_b) {
   const char* const fn = "ga_cdot";
-  return call(fn, [&] {
-    const SingleComplex z = GA_Cdot(handle(fn, *g_a), handle(fn, *g_b, "g_b"));
-    Scpl r;
-    __real__ r = z.real;
-    __imag__ r = z.imag;
-    return r;
-  });
+  return call(fn, [&] { return as_fortran(GA_Cdot(handle(fn, *g_a), handle(fn, *g_b, "g_b"))); });
 }
 Dcpl ga_zdot_(const Int* g_a, const Int* g_b) {
   const char* const fn = "ga_zdot";
-  return call(fn, [&] {
-    const DoubleComplex z = GA_Zdot(handle(fn, *g_a), handle(fn, *g_b, "g_b"));
-    Dcpl r;
-    __real__ r = z.real;
-    __imag__ r = z.imag;
-    return r;
-  });
+  return call(fn, [&] { return as_fortran(GA_Zdot(handle(fn, *g_a), handle(fn, *g_b, "g_b"))); });
 }
 Int ga_idot_(const Int* g_a, const Int* g_b) {
   const char* const fn = "ga_idot";

@@ -176,6 +176,23 @@ TYPED_TEST(Sparse, ColumnBlocksBeyondSixteenBitIndices) {
   check_products(m, {}, {}, {}, "300000 columns", rng);
 }
 
+// Row r holds r entries (0 .. 79), at scattered columns: the double kernel with AVX-512 takes a
+// row 16 and 8 entries at a time and the rest one by one, so every split of a row (16-blocks, one
+// 8-block, a tail of 0 .. 7) occurs, with local and ghost columns at every rank count.
+TYPED_TEST(Sparse, RowsOfEveryLength) {
+  std::mt19937_64 rng(17);
+  const Index n = 80;
+  RandomMatrix<TypeParam> m{n, n, {}, std::vector<TypeParam>(static_cast<std::size_t>(n * n), TypeParam(0))};
+  for (Index r = 0; r < n; ++r)
+    for (Index k = 0; k < r; ++k) {
+      const Index c = (r * 31 + k * 37) % n;  // 37 is prime to 80: the r columns are distinct
+      const TypeParam v = random_value<TypeParam>(rng);
+      m.all.push_back({r, c, v});
+      m.dense[static_cast<std::size_t>(r * n + c)] += v;
+    }
+  check_products(m, {}, {}, {}, "rows of every length", rng);
+}
+
 TYPED_TEST(Sparse, EmptyMatrix) {
   std::mt19937_64 rng(15);
   RandomMatrix<TypeParam> m{9, 6, {}, std::vector<TypeParam>(54, TypeParam(0))};

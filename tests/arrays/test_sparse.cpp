@@ -176,9 +176,9 @@ TYPED_TEST(Sparse, ColumnBlocksBeyondSixteenBitIndices) {
   check_products(m, {}, {}, {}, "300000 columns", rng);
 }
 
-// Row r holds r entries (0 .. 79), at scattered columns: the double kernel with AVX-512 takes a
-// row 16 and 8 entries at a time and the rest one by one, so every split of a row (16-blocks, one
-// 8-block, a tail of 0 .. 7) occurs, with local and ghost columns at every rank count.
+// Row r holds r entries (0 .. 79), at scattered columns: the kernels take a row 4 entries at a
+// time into interleaved sums and the rest one by one, so every split of a row (no 4-block, many,
+// a tail of 0 .. 3) occurs, with local and ghost columns at every rank count.
 TYPED_TEST(Sparse, RowsOfEveryLength) {
   std::mt19937_64 rng(17);
   const Index n = 80;

@@ -1,5 +1,6 @@
-// One complete run of the three terms on a TileStore: create and fill the tensors, run the
-// terms one after the other (each between two syncs, so each has its own time), sum R.
+// One complete run of the three terms on a TileStore: create and fill the tensors, touch every
+// page of them from every rank (untimed), run the terms one after the other (each between two
+// syncs, so each has its own time), sum R.
 #pragma once
 
 #include <array>
@@ -21,8 +22,11 @@ struct RunResult {
   double checksum = 0;                      ///< sum of every element of R (all ranks)
 };
 
-/// Creates V, T, W, X (filled from element_value) and R (zero) in `store`, then runs the
-/// terms (each rank fetching its replica of T in the first). Collective. The arrays stay in the
+/// Creates V, T, W, X (filled from element_value) and R (zero) in `store`, reads every tensor
+/// once on every rank and accumulates zeros into all of R (the first touch of each page of the
+/// other ranks' memory, paid untimed: a CCSD code pays it in its first iteration only, as NPB's
+/// benchmarks pay theirs in an untimed iteration), then runs the terms (each rank fetching its
+/// replica of T in the first). Collective. The arrays stay in the
 /// store (read R for a check, then destroy_all()).
 RunResult run_contraction(const Tensors& tensors, const TermPlans& plans, TileStore& store, Schedule schedule,
                           bool record_executed = false);

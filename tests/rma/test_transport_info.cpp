@@ -1,6 +1,7 @@
 // transport_info(target): what reaches each rank and how, for every transport configuration; and
 // the settings table as the one source of defaults (Config's defaults, its by-name reads).
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <cstdlib>
 #include <string>
@@ -97,6 +98,24 @@ TEST(TransportInfo, ServerFactsNameTheServerAndItsCosts) {
     } else {
       EXPECT_EQ(info.find("clients"), nullptr);
     }
+    // The completer thread: as ARMADA_SERVER_ORIGIN_PROGRESS says, or under 'auto' only where
+    // the host (here all of the job) leaves a core beyond its ranks and node servers.
+    ASSERT_NE(info.find("origin_progress"), nullptr);
+    ASSERT_NE(info.find("origin_progress_reason"), nullptr);
+    const std::string setting = config().text("ARMADA_SERVER_ORIGIN_PROGRESS");
+    bool expected = setting == "1" || setting == "on" || setting == "true" || setting == "yes";
+    if (setting == "auto") {
+      cpu_set_t cpus;
+      CPU_ZERO(&cpus);
+      ASSERT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
+      expected = CPU_COUNT(&cpus) > size() + node_count();
+      EXPECT_NE(info.find("origin_progress_reason")->find(std::to_string(size()) + " ranks and " +
+                                                          std::to_string(node_count()) + " node servers"),
+                std::string::npos)
+          << *info.find("origin_progress_reason");
+    }
+    EXPECT_EQ(*info.find("origin_progress"), expected ? "completer thread" : "none")
+        << "ARMADA_SERVER_ORIGIN_PROGRESS=" << setting << ": " << *info.find("origin_progress_reason");
   }
 }
 

@@ -2,6 +2,8 @@
 // segment and diagnostic hooks. The operations are in server_transport.cpp (origin side) and
 // node_server.cpp (the node's helper thread).
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -43,12 +45,16 @@ constexpr SettingRow kSettings[] = {
              "Cooperative server clustering: servers per cluster (g). Each server keeps request buffers "
              "for 1/g of the clients and forwards requests for the other servers of its cluster. 1 = off."},
      .min = 1, .max = 1 << 20, .store = field<&ServerSettings::cluster>},
-    {.doc = {"ARMADA_SERVER_ORIGIN_PROGRESS", "bool", "1",
-             "server: a helper thread in every rank receives the data of its nonblocking gets from other "
-             "nodes while the rank computes, so the transfer overlaps the computation (MPI two-sided "
-             "data moves only when the receiver enters MPI). It polls only while such a get is in "
-             "flight and blocks otherwise. 0: the data moves when the rank waits or tests."},
-     .store = field<&ServerSettings::origin_progress>},
+    {.doc = {"ARMADA_SERVER_ORIGIN_PROGRESS", "string", "auto",
+             "server: 1: a helper thread in every rank receives the data of its nonblocking gets from "
+             "other nodes while the rank computes, so the transfer overlaps the computation (MPI "
+             "two-sided data moves only when the receiver enters MPI); it polls while such a get is in "
+             "flight and blocks otherwise. 0: the data moves when the rank waits or tests. 'auto': 1 "
+             "where the host has a core for it, i.e. more cores available to the rank than ranks and "
+             "node servers on the host; otherwise its polling would take that time from the "
+             "computation (NAS CG class A across 2 emulated hosts on 2 cores: 0.39-0.44 s with it, "
+             "0.25-0.27 s without)."},
+     .choices = "auto|1|0|on|off|true|false|yes|no", .store = field<&ServerSettings::origin_progress_setting>},
     {.doc = {"ARMADA_SERVER_WAITER_SERVES", "bool", "1",
              "server: a rank that waits for its own replies executes the requests that have reached its "
              "node server meanwhile (when the server lives in its process), instead of leaving them to "
@@ -82,6 +88,28 @@ long resident_kb() {
 // clients get many (MG across two hosts: 4 credits 1.9 s, 32 credits 0.9 s, docs/cluster.md).
 int buffers_for(int ranks) { return std::clamp(1024 / std::max(ranks, 1), 4, 32); }
 
+// ARMADA_SERVER_ORIGIN_PROGRESS: whether this rank runs the completer thread, and why. 'auto'
+// wants a core for it beyond the host's ranks and node servers: a polling thread on a full host
+// slows the computation more than the transfer it overlaps (docs/rma.md, "Completion").
+bool decide_origin_progress(const std::string& setting, const Topology& topology, int rank, std::string& reason) {
+  if (setting != "auto") {  // a bool's spellings (the row's choices)
+    reason = "ARMADA_SERVER_ORIGIN_PROGRESS=" + setting;
+    return setting == "1" || setting == "on" || setting == "true" || setting == "yes";
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  const int host = topology.host_of[static_cast<std::size_t>(rank)];
+  int ranks = 0, servers = 0;  // on this host; each node's first rank runs its node's server
+  for (std::size_t r = 0; r < topology.host_of.size(); ++r) ranks += topology.host_of[r] == host;
+  for (const auto& members : topology.members)
+    servers += topology.host_of[static_cast<std::size_t>(members.front())] == host;
+  const bool spare = cores > ranks + servers;
+  reason = std::to_string(cores) + " cores available to this rank, " + std::to_string(ranks) + " ranks and " +
+           std::to_string(servers) + " node servers on its host: " + (spare ? "a core to spare" : "no core to spare");
+  return spare;
+}
+
 // Every rank gets the origin side; each node's first rank also runs the node server thread.
 // Needs MPI_THREAD_MULTIPLE (the server thread and the application both call MPI; the core
 // applied below_thread_multiple otherwise).
@@ -91,6 +119,8 @@ std::unique_ptr<Transport> start_server(const TransportContext& c) {
   for (const auto& members : c.topology.members) map.leader_of_node.push_back(members.front());
   ServerSettings settings = c.settings_as<ServerSettings>();
   if (settings.buffers == 0) settings.buffers = buffers_for(c.size);
+  settings.origin_progress =
+      decide_origin_progress(settings.origin_progress_setting, c.topology, c.rank, settings.origin_progress_reason);
   map.cluster = settings.cluster;
   map.host_of = c.topology.host_of;
   MPI_Comm comm = MPI_COMM_NULL;
@@ -166,6 +196,8 @@ void ServerTransport::describe(int target, TransportInfo& info) const {
   info.route.push_back({"server", std::to_string(map_.target_server(target))});
   info.route.push_back({"direct", direct_to(target) ? "yes" : "no"});
   info.process.push_back({"node_server", node_server_ ? "yes" : "no"});
+  info.process.push_back({"origin_progress", settings_.origin_progress ? "completer thread" : "none"});
+  info.process.push_back({"origin_progress_reason", settings_.origin_progress_reason});
   if (!node_server_) return;
   info.process.push_back({"clients", std::to_string(node_server_->clients())});
   info.process.push_back({"buffer_bytes", std::to_string(node_server_->buffer_bytes())});

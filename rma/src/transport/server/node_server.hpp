@@ -39,7 +39,9 @@ struct ServerSettings {
   bool poll;                   // ARMADA_SERVER_POLL: never sleep when idle
   int awake_us;                // ARMADA_SERVER_AWAKE_US: keep polling this long after the last request
   int sleep_max_us;            // ARMADA_SERVER_SLEEP_MAX_US: idle backoff ceiling
-  bool origin_progress;        // ARMADA_SERVER_ORIGIN_PROGRESS: origin side: a thread completes nonblocking gets
+  std::string origin_progress_setting;  // ARMADA_SERVER_ORIGIN_PROGRESS: auto, 1, 0
+  bool origin_progress;        // the decision: origin side, a thread completes nonblocking gets
+  std::string origin_progress_reason;  // why (transport_info)
   bool waiter_serves;          // ARMADA_SERVER_WAITER_SERVES: a waiting rank executes its node server's requests
   int cluster;                 // ARMADA_SERVER_CLUSTER: servers per cooperative cluster
   std::string direct_setting;  // ARMADA_SERVER_DIRECT: auto, on, off

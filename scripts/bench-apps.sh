@@ -208,12 +208,13 @@ if [ ${#case_apps[@]} -gt 0 ]; then
   cat "$out/table.md"
   if [ -s "$out/medians.dat" ] && command -v gnuplot > /dev/null; then
     cat > "$out/apps.gp" <<EOF
-set terminal pngcairo size 1200,700
+set terminal pngcairo size 1000,600
 set output '$out/apps.png'
-set title 'Armada applications: median time of each case (bars: min-max over $repeats launches)'
-set ylabel 'time (s)'
+set title "Armada applications: median time of each case (bars: min-max over $repeats launches)\\n$(hostname), $(lscpu | sed -n 's/^Model name: *//p' | head -n1), $(nproc) CPUs, $(date -u +%Y-%m-%d)" noenhanced
+set ylabel 'time (s), lower is better'
+set xlabel 'case: the # column of table.md (its command, ranks and rate)'
 set logscale y
-set xtics rotate by -35 font ',8' noenhanced
+set xtics noenhanced
 set key off
 set grid ytics
 set style fill solid 0.4

@@ -686,15 +686,6 @@ void ga_gather_(const Int* g_a, void* v, const Int* i, const Int* j, const Int* 
 void ga_zero_(const Int* g_a) { call("ga_zero", [&] { GA_Zero(handle("ga_zero", *g_a)); }); }
 void ga_fill_(const Int* g_a, void* value) { call("ga_fill", [&] { GA_Fill(handle("ga_fill", *g_a), value); }); }
 void ga_scale_(const Int* g_a, void* value) { call("ga_scale", [&] { GA_Scale(handle("ga_scale", *g_a), value); }); }
-void ga_dscal_(const Int* g_a, double* value) {
-  const char* const fn = "ga_dscal";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    if (fortran_type(ga_type(fn, g)) != MT_F_DBL)
-      bad_argument(fn, "g_a", std::to_string(g), "holds " + type_name(ga_type(fn, g)) + "; ga_dscal needs MT_F_DBL");
-    GA_Scale(g, value);
-  });
-}
 void ga_copy_(const Int* g_a, const Int* g_b) {
   call("ga_copy", [&] { GA_Copy(handle("ga_copy", *g_a), handle("ga_copy", *g_b, "g_b")); });
 }

@@ -21,6 +21,7 @@ program fortran_more
   call check_creation(failures)
   call check_patches(failures)
   call check_products(failures)
+  call check_typed(failures)
   call check_finish('fortran_more', failures, '')
 end program fortran_more
 
@@ -563,3 +564,76 @@ subroutine check_products(failures)
     ok = ga_destroy(handles(i))
   end do
 end subroutine check_products
+
+! GA's typed spellings (testeig.F calls ga_dadd): the generic operation on an array of that type.
+subroutine check_typed(failures)
+  implicit none
+#include "mafdecls.fh"
+#include "global.fh"
+  integer, intent(inout) :: failures
+  integer, parameter :: m = 6, n = 5
+  double precision :: a(m, n), b(m, n), got(m, n), want(m, n)
+  real :: r(m, n), rgot(m, n)
+  integer :: iv(m, n), igot(m, n)
+  double complex :: z(m, n), zgot(m, n)
+  integer :: g_a, g_b, g_c, g_r, g_i, g_z, i, j
+  logical :: ok
+  do j = 1, n
+    do i = 1, m
+      a(i, j) = i + 10 * j
+      b(i, j) = 0.5d0 * i - j
+    end do
+  end do
+  r = real(a)
+  iv = int(a)
+  z = dcmplx(a, b)
+  ok = ga_create(MT_DBL, m, n, 'a', -1, -1, g_a)
+  ok = ga_duplicate(g_a, g_b, 'b')
+  ok = ga_duplicate(g_a, g_c, 'c')
+  ok = ga_create(MT_REAL, m, n, 'r', -1, -1, g_r)
+  ok = ga_create(MT_INT, m, n, 'i', -1, -1, g_i)
+  ok = ga_create(MT_DCPL, m, n, 'z', -1, -1, g_z)
+  if (ga_nodeid() == 0) then
+    call ga_put(g_a, 1, m, 1, n, a, m)
+    call ga_put(g_b, 1, m, 1, n, b, m)
+    call ga_put(g_r, 1, m, 1, n, r, m)
+    call ga_put(g_i, 1, m, 1, n, iv, m)
+    call ga_put(g_z, 1, m, 1, n, z, m)
+  end if
+  call ga_sync()
+  call ga_dadd(2.0d0, g_a, -1.0d0, g_b, g_c)
+  call ga_get(g_c, 1, m, 1, n, got, m)
+  if (any(got /= 2 * a - b)) call check_fail(failures, 'ga_dadd')
+  call ga_sync()
+  call ga_dadd_patch(1.0d0, g_a, 1, 2, 1, 3, 1.0d0, g_b, 3, 4, 2, 4, g_c, 5, 6, 3, 5)
+  want = 2 * a - b
+  want(5:6, 3:5) = a(1:2, 1:3) + b(3:4, 2:4)
+  call ga_get(g_c, 1, m, 1, n, got, m)
+  if (any(got /= want)) call check_fail(failures, 'ga_dadd_patch')
+  call ga_sync()
+  call ga_dscal_patch(g_c, 1, 1, 1, n, 3.0d0)
+  call nga_dfill_patch(g_c, (/ 2, 1 /), (/ 2, n /), -4.0d0)
+  want(1, :) = 3 * want(1, :)
+  want(2, :) = -4
+  call ga_get(g_c, 1, m, 1, n, got, m)
+  if (any(got /= want)) call check_fail(failures, 'ga_dscal_patch, nga_dfill_patch')
+  call ga_sync()
+  call ga_sscal(g_r, 0.5)
+  call ga_get(g_r, 1, m, 1, n, rgot, m)
+  if (any(rgot /= 0.5 * r)) call check_fail(failures, 'ga_sscal')
+  call ga_ifill_patch(g_i, 2, 3, 2, 3, 7)
+  iv(2:3, 2:3) = 7
+  call ga_get(g_i, 1, m, 1, n, igot, m)
+  if (any(igot /= iv)) call check_fail(failures, 'ga_ifill_patch')
+  call ga_zscal_patch(g_z, 1, m, 2, 2, dcmplx(0.0d0, 1.0d0))
+  z(:, 2) = z(:, 2) * dcmplx(0.0d0, 1.0d0)
+  call ga_get(g_z, 1, m, 1, n, zgot, m)
+  if (any(zgot /= z)) call check_fail(failures, 'ga_zscal_patch')
+  call ga_sync()
+  ok = ga_destroy(g_a)
+  ok = ga_destroy(g_b)
+  ok = ga_destroy(g_c)
+  ok = ga_destroy(g_r)
+  ok = ga_destroy(g_i)
+  ok = ga_destroy(g_z)
+end subroutine check_typed

@@ -398,7 +398,8 @@ void ga_error_(const char* message, const Int* code, Length length) {
 Int ga_pgroup_create_(const Int* list, const Int* count) {
   const char* const fn = "ga_pgroup_create";
   return call(fn, [&] {
-    if (*count < 1) bad_argument(fn, "count", std::to_string(*count), "must be >= 1");
+    // 0 is allowed, as in GA (a group no process belongs to: GA's ghosts.F makes one at 1 process)
+    if (*count < 0) bad_argument(fn, "count", std::to_string(*count), "must be >= 0");
     std::vector<int> ranks(list, list + *count);
     return Int{GA_Pgroup_create(ranks.data(), static_cast<int>(*count))};
   });

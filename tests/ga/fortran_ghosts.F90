@@ -55,6 +55,31 @@ program fortran_ghosts
   call nga_set_ghost_corner_flag(g, .true.)
   call nga_update_ghosts(g)
   call check_frame(0, 0, 0, .true., mask, 'nga_set_ghost_corner_flag(.true.) + nga_update_ghosts')
+  ! GA's other implementations of the whole update and the calls ghosts.F makes around them.
+  do i = 1, 7
+    call reset()
+    call ga_ghost_barrier()
+    if (i == 4) ok = ga_set_update4_info(g)
+    select case (i)
+    case (1)
+      call ga_update1_ghosts(g)
+    case (2)
+      ok = ga_update2_ghosts(g)
+    case (3)
+      ok = nga_update3_ghosts(g)
+    case (4)
+      ok = ga_update4_ghosts(g)
+    case (5)
+      ok = ga_set_update5_info(g) .and. ga_update5_ghosts(g)
+    case (6)
+      ok = ga_update6_ghosts(g)
+    case default
+      ok = ga_update7_ghosts(g)
+    end select
+    call ga_ghost_barrier()
+    if (.not. ok) call check_fail(failures, 'ga_update<k>_ghosts returned .false.')
+    call check_frame(0, 0, 0, .true., mask, 'ga_update<k>_ghosts')
+  end do
   ! Nonblocking, with local work on other data in between.
   call reset()
   call nga_update_ghosts_nb(g, nb)

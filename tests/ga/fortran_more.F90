@@ -272,6 +272,8 @@ subroutine check_groups(failures)
   irr = nga_pgroup_split_irreg(world, color)
   if (ga_pgroup_nnodes(irr) /= (np + 1 - color) / 2 .or. ga_pgroup_nodeid(irr) /= me / 2 .or. &
       ga_pgroup_absolute_id(irr, 0) /= color) call check_fail(failures, 'ga_pgroup_split_irreg')
+  ! an empty list makes a group no process belongs to (GA accepts it; its ghosts.F does this at 1 process)
+  if (ga_pgroup_create(iv, 0) == world) call check_fail(failures, 'ga_pgroup_create of an empty list')
   self = ga_pgroup_self()
   dup = ga_pgroup_duplicate(world)
   if (ga_pgroup_nnodes(self) /= 1 .or. ga_pgroup_nodeid(self) /= 0 .or. ga_pgroup_nnodes(dup) /= np .or. &

@@ -180,6 +180,19 @@ Int ma_sizeof_(const Int* datatype1, const Int* nelem1, const Int* datatype2) {
   });
 }
 
+// MA's debugging switches and its state (each switch returns the previous value; Armada's MA
+// checks every call whatever they say: docs/ga.md).
+FortranLogical ma_set_auto_verify_(const FortranLogical* value) {
+  return MA_set_auto_verify(*value != kFalse ? MA_TRUE : MA_FALSE) ? kTrue : kFalse;
+}
+FortranLogical ma_set_hard_fail_(const FortranLogical* value) {
+  return MA_set_hard_fail(*value != kFalse ? MA_TRUE : MA_FALSE) ? kTrue : kFalse;
+}
+FortranLogical ma_set_error_print_(const FortranLogical* value) {
+  return MA_set_error_print(*value != kFalse ? MA_TRUE : MA_FALSE) ? kTrue : kFalse;
+}
+FortranLogical ma_initialized_() { return MA_initialized() ? kTrue : kFalse; }
+
 // ---- local access -----------------------------------------------------------------------------
 // The patch must be this process's own (the C API checks); index (GA_ACCESS_INDEX_TYPE: 8 bytes)
 // is into the common block of the array's type (dbl_mb for MT_F_DBL, int_mb for MT_F_INT, ...),

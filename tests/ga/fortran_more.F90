@@ -52,6 +52,13 @@ subroutine check_basics(failures)
   ok = nga_create_ghosts(MT_DBL, 2, (/ 6, 6 /), (/ 1, 2 /), 'ghosts', (/ -1, -1 /), g_g)
   if (ga_has_ghosts(g_b) .or. .not. nga_has_ghosts(g_g)) call check_fail(failures, 'ga_has_ghosts')
   if (nga_nodeid() /= ga_nodeid() .or. nga_nnodes() /= ga_nnodes()) call check_fail(failures, 'nga_nodeid')
+  ! MA's switches return the previous value, from MA's defaults false, false, true (GA's
+  ! simple_groups.F sets them); ma_initialized after ma_init
+  ok = ma_init(MT_DBL, 1000, 1000)
+  if (.not. ma_initialized()) call check_fail(failures, 'ma_initialized')
+  if (ma_set_auto_verify(.true.) .or. .not. ma_set_auto_verify(.false.)) call check_fail(failures, 'ma_set_auto_verify')
+  if (ma_set_hard_fail(.true.) .or. .not. ma_set_hard_fail(.false.)) call check_fail(failures, 'ma_set_hard_fail')
+  if (.not. ma_set_error_print(.false.) .or. ma_set_error_print(.true.)) call check_fail(failures, 'ma_set_error_print')
   ! GA's list is the identity (no GA_Set_proclist permutation)
   call ga_list_nodeid(list, ga_nnodes())
   do i = 1, ga_nnodes()

@@ -650,7 +650,7 @@ void nga_strided_acc_(const Int* g_a, const Int* lo, const Int* hi, const Int* s
 
 void nga_nbwait_(Int* nbhandle) { wait_request("nga_nbwait", *nbhandle); }
 void ga_nbwait_(Int* nbhandle) { wait_request("ga_nbwait", *nbhandle); }
-// 1 while the request is outstanding, 0 once it is complete (then it is finished, as after
+// 0 while the request is outstanding, 1 once it is complete (then it is finished, as after
 // ga_nbwait), as the C API's NGA_NbTest (docs/ga.md).
 Int ga_nbtest_(Int* nbhandle) { return test_request("ga_nbtest", *nbhandle); }
 Int nga_nbtest_(Int* nbhandle) { return test_request("nga_nbtest", *nbhandle); }

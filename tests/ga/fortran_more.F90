@@ -69,8 +69,8 @@ subroutine check_basics(failures)
   ok = ga_destroy(g_g)
 end subroutine check_basics
 
-! ga_nbput/nga_nbput, ga_nbacc/nga_nbacc (every process adds), nga_nbget with ga_nbtest: 1 while
-! the request is outstanding, 0 once it is complete, 0 for a completed one.
+! ga_nbput/nga_nbput, ga_nbacc/nga_nbacc (every process adds), nga_nbget with ga_nbtest: 0 while
+! the request is outstanding, 1 once it is complete, 1 for a completed one (GA 5.8's).
 subroutine check_nonblocking(failures)
   implicit none
 #include "mafdecls.fh"
@@ -133,12 +133,12 @@ subroutine check_nonblocking(failures)
   call nga_nbget(g_a, (/ 1, 1 /), (/ m, n /), got, (/ m /), h1)
   polls = 0
   t = ga_nbtest(h1)
-  do while (t /= 0 .and. polls < 10000000)
+  do while (t == 0 .and. polls < 10000000)
     polls = polls + 1
     t = nga_nbtest(h1)
   end do
-  if (t /= 0) call check_fail(failures, 'ga_nbtest never reported completion')
-  if (ga_nbtest(h1) /= 0) call check_fail(failures, 'ga_nbtest of a completed request')
+  if (t /= 1) call check_fail(failures, 'ga_nbtest never reported completion')
+  if (ga_nbtest(h1) /= 1) call check_fail(failures, 'ga_nbtest of a completed request')
   if (got(1, 1) /= 2 * np * buf(1, 1) .or. got(m, n) /= np * buf(m, n)) call check_fail(failures, 'nga_nbget data')
   ok = ga_destroy(g_a)
 end subroutine check_nonblocking

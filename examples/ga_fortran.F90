@@ -1,8 +1,8 @@
 ! A Global Arrays program in GA's own Fortran style, built against Armada's global.fh with
 ! armada-ga-config (no GA library):
 !   mpifort $(armada-ga-config --i8 --fflags) ga_fortran.F90 -o ga_fortran $(armada-ga-config --i8 --flibs)
-! (without --i8 for 4-byte INTEGER). Each rank fills its own block of A (in place through
-! ga_access and dbl_mb with 8-byte INTEGER), ga_symmetrize removes the antisymmetric part, leaving A = I + ones ones', whose largest
+! (without --i8 for 4-byte INTEGER). Each rank fills its own block of A in place (ga_access and
+! dbl_mb), ga_symmetrize removes the antisymmetric part, leaving A = I + ones ones', whose largest
 ! eigenvalue is n + 1 (eigenvector: ones). Power iteration with ga_dgemm and ga_ddot finds it.
 ! Exits nonzero if the eigenvalue is wrong.
 !   mpiexec -n 4 ./ga_fortran
@@ -12,8 +12,9 @@ program ga_fortran
 #include "global.fh"
   integer, parameter :: n = 50
   integer(4) :: ierr
-  integer :: me, g_a, g_x, g_y, ilo, ihi, jlo, jhi, index, ld, i, j, iter
-  double precision :: lambda, norm, x(n), block(n, n)
+  GA_ACCESS_INDEX_TYPE :: index  ! 8 bytes whatever the INTEGER width, as in GA
+  integer :: me, g_a, g_x, g_y, ilo, ihi, jlo, jhi, ld, i, j, iter
+  double precision :: lambda, norm, x(n)
   logical :: ok
 
   call mpi_init(ierr)
@@ -23,11 +24,10 @@ program ga_fortran
   ok = ok .and. ga_create(MT_DBL, n, 1, 'x', -1, -1, g_x) .and. ga_duplicate(g_x, g_y, 'y')
   if (.not. ok) call ga_error('ga_fortran: cannot create the arrays', 1)
 
-  ! My block of A: A(i, j) = 1 + delta(i, j) + (i - j) / 10 (antisymmetric part). With 8-byte
-  ! INTEGER in place (ga_access: an index into dbl_mb); with 4-byte INTEGER, whose index cannot
-  ! reach the array's memory, through a local buffer and ga_put.
+  ! My block of A: A(i, j) = 1 + delta(i, j) + (i - j) / 10 (antisymmetric part), in place
+  ! (ga_access: an index into dbl_mb).
   call ga_distribution(g_a, me, ilo, ihi, jlo, jhi)
-  if (ihi >= ilo .and. jhi >= jlo .and. bit_size(me) == 64) then
+  if (ihi >= ilo .and. jhi >= jlo) then
     call ga_access(g_a, ilo, ihi, jlo, jhi, index, ld)
     do j = jlo, jhi
       do i = ilo, ihi
@@ -35,13 +35,6 @@ program ga_fortran
       end do
     end do
     call ga_release_update(g_a, ilo, ihi, jlo, jhi)
-  else if (ihi >= ilo .and. jhi >= jlo) then
-    do j = jlo, jhi
-      do i = ilo, ihi
-        block(i - ilo + 1, j - jlo + 1) = element(i, j)
-      end do
-    end do
-    call ga_put(g_a, ilo, ihi, jlo, jhi, block, n)
   end if
   call ga_sync()
   call ga_symmetrize(g_a)

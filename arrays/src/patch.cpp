@@ -126,23 +126,23 @@ void issue_patch(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& 
 
 void issue_periodic(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, std::byte* buf,
                     const Coord& bstride, const void* scale, std::vector<rma::Handle>& out) {
-  // Each dimension's range wraps into at most two pieces (its length is at most the extent):
-  // [start, dims) at buffer offset 0 and [0, rest) after it.
+  // Each dimension's range wraps into at most three pieces (its length is at most twice the
+  // extent, GA's limit): [start, dims) at buffer offset 0, then [0, dims) or what is left, ...
   const int n = a.ndim();
   struct Piece { Index lo, hi, off; };
-  std::array<std::array<Piece, 2>, max_ndim> pieces{};
+  std::array<std::array<Piece, 3>, max_ndim> pieces{};
   std::array<int, max_ndim> npieces{}, k{};
   for (int d = 0; d < n; ++d) {
     const Index dim = a.dist.dims()[d], len = hi[d] - lo[d];
-    const Index start = ((lo[d] % dim) + dim) % dim;
+    Index s = ((lo[d] % dim) + dim) % dim, left = len, off = 0;
     auto& p = pieces[static_cast<std::size_t>(d)];
-    if (start + len <= dim) {
-      p[0] = {start, start + len, 0};
-      npieces[static_cast<std::size_t>(d)] = 1;
-    } else {
-      p[0] = {start, dim, 0};
-      p[1] = {0, len - (dim - start), dim - start};
-      npieces[static_cast<std::size_t>(d)] = 2;
+    int& c = npieces[static_cast<std::size_t>(d)];
+    if (len == 0) p[c++] = {s, s, 0};  // an empty patch: one empty piece
+    for (; left > 0; s = 0) {
+      const Index take = std::min(left, dim - s);
+      p[static_cast<std::size_t>(c++)] = {s, s + take, off};
+      off += take;
+      left -= take;
     }
   }
   Coord plo = lo, phi = hi;

@@ -1,6 +1,7 @@
 // GA's Fortran API (global.fh) on GA's C API (ga.h): gfortran's names (lower case, one trailing
 // underscore), every argument by reference, one-based column-major index tuples converted by
 // binding.cpp through the arrays C API's Fortran view. Compiled once per INTEGER width.
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <vector>
@@ -14,32 +15,73 @@ using namespace armada::ga::fortran;
 
 namespace {
 
-enum class Op { Get, Put, Acc, NbGet };
+enum class Op { Get, Put, Acc, NbGet, NbPut, NbAcc, PeriodicGet, PeriodicPut, PeriodicAcc };
 
 /// One patch transfer, its arguments checked and in the C view.
 void issue(const char* fn, Op op, int g, CPatch& c, std::int64_t* ld, void* buf, void* alpha, Int* nbhandle) {
   if (!buf) bad_argument(fn, "buf", "NULL", "a buffer for the patch is required");
+  if ((op == Op::Acc || op == Op::NbAcc || op == Op::PeriodicAcc) && !alpha)
+    bad_argument(fn, "alpha", "NULL", "a scale factor of the array's type is required");
+  ga_nbhdl_t h = 0;
   switch (op) {
     case Op::Get: NGA_Get64(g, c.lo, c.hi, buf, ld); break;
     case Op::Put: NGA_Put64(g, c.lo, c.hi, buf, ld); break;
     case Op::Acc: NGA_Acc64(g, c.lo, c.hi, buf, ld, alpha); break;
-    case Op::NbGet: {
-      ga_nbhdl_t h = 0;
-      NGA_NbGet64(g, c.lo, c.hi, buf, ld, &h);
-      *nbhandle = static_cast<Int>(h);
-      break;
-    }
+    case Op::NbGet: NGA_NbGet64(g, c.lo, c.hi, buf, ld, &h); break;
+    case Op::NbPut: NGA_NbPut64(g, c.lo, c.hi, buf, ld, &h); break;
+    case Op::NbAcc: NGA_NbAcc64(g, c.lo, c.hi, buf, ld, alpha, &h); break;
+    case Op::PeriodicGet: NGA_Periodic_get64(g, c.lo, c.hi, buf, ld); break;
+    case Op::PeriodicPut: NGA_Periodic_put64(g, c.lo, c.hi, buf, ld); break;
+    case Op::PeriodicAcc: NGA_Periodic_acc64(g, c.lo, c.hi, buf, ld, alpha); break;
   }
+  if (op == Op::NbGet || op == Op::NbPut || op == Op::NbAcc) *nbhandle = static_cast<Int>(h);
 }
 
 void move_nd(const char* fn, Op op, Int g_a, const Int* lo, const Int* hi, void* buf, const Int* ld, void* alpha,
              Int* nbhandle) {
   call(fn, [&] {
     const int g = handle(fn, g_a);
-    CPatch c = patch(fn, g, lo, hi);
+    const bool periodic = op == Op::PeriodicGet || op == Op::PeriodicPut || op == Op::PeriodicAcc;
+    CPatch c = periodic ? periodic_patch(fn, g, lo, hi) : patch(fn, g, lo, hi);
     std::int64_t cld[GA_MAX_DIM] = {};
     leading(fn, ld, lo, hi, c.ndim, cld);
     issue(fn, op, g, c, cld, buf, alpha, nbhandle);
+  });
+}
+
+enum class Strided { Get, Put, Acc };
+
+/// nga_strided_get/put/acc: every skip(d)-th element of the patch [lo, hi], packed in buf
+/// (ld(d) >= the number taken in dimension d).
+void strided(const char* fn, Strided op, Int g_a, const Int* lo, const Int* hi, const Int* skip, void* buf,
+             const Int* ld, void* alpha) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    CPatch c = patch(fn, g, lo, hi);
+    if (!skip) bad_argument(fn, "skip", "NULL", "a stride per dimension is required");
+    if (!buf) bad_argument(fn, "buf", "NULL", "a buffer for the elements is required");
+    if (op == Strided::Acc && !alpha) bad_argument(fn, "alpha", "NULL", "a scale factor of the array's type is required");
+    std::int64_t fskip[GA_MAX_DIM], cskip[GA_MAX_DIM], fld[GA_MAX_DIM] = {}, cld[GA_MAX_DIM] = {};
+    for (int d = 0; d < c.ndim; ++d) {
+      if (skip[d] < 1) bad_argument(fn, "skip(" + std::to_string(d + 1) + ")", std::to_string(skip[d]), "must be >= 1");
+      fskip[d] = skip[d];
+      const std::int64_t taken = (std::int64_t{hi[d]} - lo[d]) / skip[d] + 1;
+      if (d + 1 < c.ndim) {
+        if (!ld) bad_argument(fn, "ld", "NULL", "the buffer's leading dimensions are required");
+        if (ld[d] < taken)
+          bad_argument(fn, "ld(" + std::to_string(d + 1) + ")", std::to_string(ld[d]),
+                       "smaller than the " + std::to_string(taken) + " elements taken in dimension " +
+                           std::to_string(d + 1));
+        fld[d] = ld[d];
+      }
+    }
+    armada_gaf_to_c_extents(c.ndim, fskip, cskip);
+    armada_gaf_to_c_extents(c.ndim - 1, fld, cld);
+    switch (op) {
+      case Strided::Get: NGA_Strided_get64(g, c.lo, c.hi, cskip, buf, cld); break;
+      case Strided::Put: NGA_Strided_put64(g, c.lo, c.hi, cskip, buf, cld); break;
+      case Strided::Acc: NGA_Strided_acc64(g, c.lo, c.hi, cskip, buf, cld, alpha); break;
+    }
   });
 }
 
@@ -80,31 +122,57 @@ std::string op_text(const char* fn, const char* op, Length length) {
   return t;
 }
 
-/// nga_create and ga_create: dims and chunk (<= 0: no constraint) in Fortran order.
-FortranLogical create(const char* fn, Int type, Int ndim, const Int* dims, std::string name, const Int* chunk, Int* g_a,
-                      const Int* p_handle = nullptr, const Int* width = nullptr) {
+/// What a creation call adds to type, dims and name: a chunk (<= 0: no constraint), a process
+/// group, ghost widths, an irregular map (GA's Fortran form: binding.hpp). All in Fortran order.
+struct Extras {
+  const Int* chunk = nullptr;
+  const Int* p_handle = nullptr;
+  const Int* width = nullptr;
+  const Int* map = nullptr;
+  const Int* nblock = nullptr;
+};
+
+/// The C API's creation call for the C-view dims, chunk, widths and map.
+int create_c(int t, int n, std::int64_t* cdims, char* name, std::int64_t* cchunk, std::int64_t* cwidth,
+             std::int64_t* cmap, std::int64_t* cblock, const Int* p_handle) {
+  const int p = p_handle ? static_cast<int>(*p_handle) : 0;
+  if (cmap) {
+    if (cwidth)
+      return p_handle ? NGA_Create_ghosts_irreg_config64(t, n, cdims, cwidth, name, cblock, cmap, p)
+                      : NGA_Create_ghosts_irreg64(t, n, cdims, cwidth, name, cblock, cmap);
+    return p_handle ? NGA_Create_irreg_config64(t, n, cdims, name, cblock, cmap, p)
+                    : NGA_Create_irreg64(t, n, cdims, name, cblock, cmap);
+  }
+  if (cwidth)
+    return p_handle ? NGA_Create_ghosts_config64(t, n, cdims, cwidth, name, cchunk, p)
+                    : NGA_Create_ghosts64(t, n, cdims, cwidth, name, cchunk);
+  return p_handle ? NGA_Create_config64(t, n, cdims, name, cchunk, p) : NGA_Create64(t, n, cdims, name, cchunk);
+}
+
+/// nga_create, ga_create and their ghost, group and irregular forms.
+FortranLogical create(const char* fn, Int type, Int ndim, const Int* dims, std::string name, Int* g_a,
+                      const Extras& x = {}) {
   return call(fn, [&] {
     const int t = c_type(fn, type);
     if (ndim < 1 || ndim > GA_MAX_DIM) bad_argument(fn, "ndim", std::to_string(ndim), "must be 1 .. 7");
     const int n = static_cast<int>(ndim);
     std::int64_t fdims[GA_MAX_DIM], cdims[GA_MAX_DIM], fchunk[GA_MAX_DIM], cchunk[GA_MAX_DIM];
-    std::int64_t fwidth[GA_MAX_DIM] = {}, cwidth[GA_MAX_DIM] = {};
+    std::int64_t fwidth[GA_MAX_DIM] = {}, cwidth[GA_MAX_DIM] = {}, cblock[GA_MAX_DIM] = {};
     for (int d = 0; d < n; ++d) {
       if (dims[d] < 1) bad_argument(fn, "dims(" + std::to_string(d + 1) + ")", std::to_string(dims[d]), "must be >= 1");
-      if (width && width[d] < 0)
-        bad_argument(fn, "width(" + std::to_string(d + 1) + ")", std::to_string(width[d]), "must be >= 0");
+      if (x.width && x.width[d] < 0)
+        bad_argument(fn, "width(" + std::to_string(d + 1) + ")", std::to_string(x.width[d]), "must be >= 0");
       fdims[d] = dims[d];
-      fchunk[d] = chunk ? chunk[d] : -1;
-      fwidth[d] = width ? width[d] : 0;
+      fchunk[d] = x.chunk ? x.chunk[d] : -1;
+      fwidth[d] = x.width ? x.width[d] : 0;
     }
     armada_gaf_to_c_extents(n, fdims, cdims);
     armada_gaf_to_c_extents(n, fchunk, cchunk);
     armada_gaf_to_c_extents(n, fwidth, cwidth);
-    if (width)
-      *g_a = NGA_Create_ghosts64(t, n, cdims, cwidth, name.data(), cchunk);
-    else
-      *g_a = p_handle ? NGA_Create_config64(t, n, cdims, name.data(), cchunk, static_cast<int>(*p_handle))
-                      : NGA_Create64(t, n, cdims, name.data(), cchunk);
+    std::vector<std::int64_t> cmap;
+    if (x.map) cmap = irregular_map(fn, n, fdims, x.map, x.nblock, cblock);
+    *g_a = create_c(t, n, cdims, name.data(), cchunk, x.width ? cwidth : nullptr, x.map ? cmap.data() : nullptr,
+                    cblock, x.p_handle);
     return *g_a != 0 ? kTrue : kFalse;  // 0: over GA's memory limit
   });
 }
@@ -123,6 +191,12 @@ void wait_request(const char* fn, Int nbhandle) {
   call(fn, [&] {
     ga_nbhdl_t h = nbhandle;
     NGA_NbWait(&h);
+  });
+}
+Int test_request(const char* fn, Int nbhandle) {
+  return call(fn, [&] {
+    ga_nbhdl_t h = nbhandle;
+    return Int{NGA_NbTest(&h)};
   });
 }
 
@@ -161,14 +235,51 @@ void elements(const char* fn, ListOp op, Int g_a, void* v, Int n, const Int* sub
   });
 }
 
+/// A new matrix on g's group holding the transpose of g's C view: the Fortran matrix g as a C
+/// view (what the C API's solvers must see to solve the Fortran program's system).
+int transposed_copy(const char* fn, int g) {
+  int n = 0;
+  std::int64_t fdims[GA_MAX_DIM];
+  fortran::dims(fn, g, &n, fdims);  // the C view's dims reversed: the transpose's dims
+  if (n != 2) bad_argument(fn, "g_a", std::to_string(g), "is " + std::to_string(n) + "-d; " + fn + " needs matrices");
+  char label[] = "transposed copy";
+  const int t = NGA_Create_config64(ga_type(fn, g), 2, fdims, label, nullptr, GA_Get_pgroup(g));
+  if (t == 0) bad_argument(fn, "g_a", std::to_string(g), "has no room for a transposed copy under GA's memory limit");
+  GA_Transpose(g, t);
+  return t;
+}
+
 /// The C API returns eigenvectors as the columns of its view: a Fortran program wants them as
 /// its own columns (the transpose).
 void eigenvectors_as_columns(int v) {
-  char label[] = "eigenvectors transposed";
-  const int t = GA_Duplicate(v, label);
-  GA_Transpose(v, t);
+  const int t = transposed_copy("eigenvectors", v);
   GA_Copy(t, v);
   GA_Destroy(t);
+}
+
+enum class Solver { Solve, Llt, Lu };
+
+/// ga_solve, ga_llt_solve, ga_lu_solve: A X = B for the Fortran matrices (B's columns the
+/// right-hand sides), B overwritten by X. The C API solves its views' system, which is the
+/// transposed one: B goes in as a transposed copy (and A too where no trans flag does it).
+/// Returns the C API's answer (0, or the order of the leading minor that is not positive
+/// definite); B is left unchanged when GA_Llt_solve fails.
+Int solve(const char* fn, Solver how, Int g_a, Int g_b, char trans = 'n') {
+  return call(fn, [&] {
+    const int a = handle(fn, g_a), b = handle(fn, g_b, "g_b");
+    const int bt = transposed_copy(fn, b);
+    int status = 0;
+    if (how == Solver::Lu) {
+      GA_Lu_solve(trans == 'n' || trans == 'N' ? 't' : 'n', a, bt);  // A_f = A_c^T
+    } else {
+      const int at = transposed_copy(fn, a);
+      status = how == Solver::Solve ? GA_Solve(at, bt) : GA_Llt_solve(at, bt);
+      GA_Destroy(at);
+    }
+    if (how != Solver::Llt || status == 0) GA_Transpose(bt, b);
+    GA_Destroy(bt);
+    return Int{status};
+  });
 }
 
 /// ga_diag_std and ga_diag_std_seq.
@@ -207,6 +318,59 @@ FortranLogical allocate(const char* fn, Int g_a, bool free) {
 FortranLogical compare_distr(const char* fn, Int g_a, Int g_b) {
   return call(fn, [&] { return GA_Compare_distr(handle(fn, g_a), handle(fn, g_b, "g_b")) == 0 ? kTrue : kFalse; });
 }
+// ---- matrix products --------------------------------------------------------------------------
+// A Fortran matrix X is the C view's X^T, so C = op(A) op(B) is, in the C view, C^T = op(B^T) op(A^T):
+// the operands and their flags change places, m and n too (op(X)^T is op(X^T) for 'n', 't' and 'c').
+template <class T, void (*Gemm)(char, char, std::int64_t, std::int64_t, std::int64_t, T, int, int, T, int)>
+void gemm(const char* fn, const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const T* alpha,
+          const Int* g_a, const Int* g_b, const T* beta, const Int* g_c, Length ta_length, Length tb_length) {
+  call(fn, [&] {
+    const char a_flag = trans_flag(fn, "transa", ta, ta_length), b_flag = trans_flag(fn, "transb", tb, tb_length);
+    for (const auto& [name, v] : {std::pair{"m", *m}, std::pair{"n", *n}, std::pair{"k", *k}})
+      if (v < 1) bad_argument(fn, name, std::to_string(v), "must be >= 1");
+    if (!alpha || !beta) bad_argument(fn, alpha ? "beta" : "alpha", "NULL", "a value of the arrays' type is required");
+    Gemm(b_flag, a_flag, *n, *m, *k, *alpha, handle(fn, *g_b, "g_b"), handle(fn, *g_a), *beta, handle(fn, *g_c, "g_c"));
+  });
+}
+
+/// A matmul patch as GA's Fortran API gives it: indices of op(A) and op(B) (GA's matmul.c:
+/// "patch indices after op()"), so a transposed operand's indices may pass its own dims. Only
+/// lo >= 1 and hi >= lo are checked here; the C API, which takes the same convention, checks the
+/// rest against op(X).
+CPatch op_patch(const char* fn, int g, const Int* lo, const Int* hi, const PatchNames& names, const char* which) {
+  int n = 0;
+  std::int64_t extent[GA_MAX_DIM], flo[GA_MAX_DIM], fhi[GA_MAX_DIM];
+  fortran::dims(fn, g, &n, extent);
+  for (int d = 0; d < n; ++d) {
+    if (lo[d] < 1) bad_argument(fn, which + names.of(false, d), std::to_string(lo[d]), "must be >= 1");
+    if (hi[d] < lo[d])
+      bad_argument(fn, which + names.of(true, d), std::to_string(hi[d]),
+                   "must be >= " + std::string(which) + names.of(false, d) + " = " + std::to_string(lo[d]));
+    flo[d] = lo[d];
+    fhi[d] = hi[d];
+  }
+  return to_c(n, flo, fhi);
+}
+
+/// ga_matmul_patch and nga_matmul_patch: C = alpha op(A) op(B) + beta C on patches, in the C view
+/// C^T = op(B^T) op(A^T) (operands and flags exchanged; each patch's indices reversed).
+void matmul_patch(const char* fn, const char* transa, const char* transb, Length ta_length, Length tb_length,
+                  void* alpha, void* beta, Int g_a, const Int* alo, const Int* ahi, Int g_b, const Int* blo,
+                  const Int* bhi, Int g_c, const Int* clo, const Int* chi, const PatchNames& names) {
+  call(fn, [&] {
+    const char a_flag = trans_flag(fn, "transa", transa, ta_length);
+    const char b_flag = trans_flag(fn, "transb", transb, tb_length);
+    const int a = handle(fn, g_a), b = handle(fn, g_b, "g_b"), c = handle(fn, g_c, "g_c");
+    if (names.form == PatchNames::Form::TwoD)  // ga_matmul_patch: ilo, ihi, jlo, jhi of matrices
+      for (const auto& [name, g] : {std::pair{"g_a", a}, std::pair{"g_b", b}, std::pair{"g_c", c}})
+        if (GA_Ndim(g) != 2)
+          bad_argument(fn, name, std::to_string(g), std::string("is not 2-d; ") + fn + " takes 2-d arrays (nga_ for n-d)");
+    CPatch ca = op_patch(fn, a, alo, ahi, names, "a"), cb = op_patch(fn, b, blo, bhi, names, "b");
+    CPatch cc = patch(fn, c, clo, chi, names, "c");
+    NGA_Matmul_patch64(b_flag, a_flag, alpha, beta, b, cb.lo, cb.hi, a, ca.lo, ca.hi, c, cc.lo, cc.hi);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -234,7 +398,8 @@ void ga_error_(const char* message, const Int* code, Length length) {
 Int ga_pgroup_create_(const Int* list, const Int* count) {
   const char* const fn = "ga_pgroup_create";
   return call(fn, [&] {
-    if (*count < 1) bad_argument(fn, "count", std::to_string(*count), "must be >= 1");
+    // 0 is allowed, as in GA (a group no process belongs to: GA's ghosts.F makes one at 1 process)
+    if (*count < 0) bad_argument(fn, "count", std::to_string(*count), "must be >= 0");
     std::vector<int> ranks(list, list + *count);
     return Int{GA_Pgroup_create(ranks.data(), static_cast<int>(*count))};
   });
@@ -296,23 +461,68 @@ void nga_mask_sync_(const Int* first, const Int* last) { ga_mask_sync_(first, la
 // ---- creation and inquiry ---------------------------------------------------------------------
 FortranLogical nga_create_(const Int* type, const Int* ndim, const Int* dims, const char* name, const Int* chunk, Int* g_a,
                     Length name_length) {
-  return create("nga_create", *type, *ndim, dims, text(name, name_length), chunk, g_a);
+  return create("nga_create", *type, *ndim, dims, text(name, name_length), g_a, {.chunk = chunk});
 }
 
 FortranLogical nga_create_config_(const Int* type, const Int* ndim, const Int* dims, const char* name, const Int* chunk,
                                   const Int* p_handle, Int* g_a, Length name_length) {
-  return create("nga_create_config", *type, *ndim, dims, text(name, name_length), chunk, g_a, p_handle);
+  return create("nga_create_config", *type, *ndim, dims, text(name, name_length), g_a,
+                {.chunk = chunk, .p_handle = p_handle});
 }
 
 FortranLogical nga_create_ghosts_(const Int* type, const Int* ndim, const Int* dims, const Int* width, const char* name,
                                   const Int* chunk, Int* g_a, Length name_length) {
-  return create("nga_create_ghosts", *type, *ndim, dims, text(name, name_length), chunk, g_a, nullptr, width);
+  return create("nga_create_ghosts", *type, *ndim, dims, text(name, name_length), g_a, {.chunk = chunk, .width = width});
+}
+
+FortranLogical nga_create_ghosts_config_(const Int* type, const Int* ndim, const Int* dims, const Int* width,
+                                         const char* name, const Int* chunk, const Int* p_handle, Int* g_a,
+                                         Length name_length) {
+  return create("nga_create_ghosts_config", *type, *ndim, dims, text(name, name_length), g_a,
+                {.chunk = chunk, .p_handle = p_handle, .width = width});
+}
+
+// Irregular distributions: map holds the first index of each block of dimension 1, then of
+// dimension 2, ...; nblock(d) blocks in dimension d (GA's Fortran API).
+FortranLogical nga_create_irreg_(const Int* type, const Int* ndim, const Int* dims, const char* name, const Int* map,
+                                 const Int* nblock, Int* g_a, Length name_length) {
+  return create("nga_create_irreg", *type, *ndim, dims, text(name, name_length), g_a, {.map = map, .nblock = nblock});
+}
+
+FortranLogical nga_create_irreg_config_(const Int* type, const Int* ndim, const Int* dims, const char* name,
+                                        const Int* map, const Int* nblock, const Int* p_handle, Int* g_a,
+                                        Length name_length) {
+  return create("nga_create_irreg_config", *type, *ndim, dims, text(name, name_length), g_a,
+                {.p_handle = p_handle, .map = map, .nblock = nblock});
+}
+
+FortranLogical nga_create_ghosts_irreg_(const Int* type, const Int* ndim, const Int* dims, const Int* width,
+                                        const char* name, const Int* map, const Int* nblock, Int* g_a,
+                                        Length name_length) {
+  return create("nga_create_ghosts_irreg", *type, *ndim, dims, text(name, name_length), g_a,
+                {.width = width, .map = map, .nblock = nblock});
+}
+
+FortranLogical nga_create_ghosts_irreg_config_(const Int* type, const Int* ndim, const Int* dims, const Int* width,
+                                               const char* name, const Int* map, const Int* nblock,
+                                               const Int* p_handle, Int* g_a, Length name_length) {
+  return create("nga_create_ghosts_irreg_config", *type, *ndim, dims, text(name, name_length), g_a,
+                {.p_handle = p_handle, .width = width, .map = map, .nblock = nblock});
 }
 
 FortranLogical ga_create_(const Int* type, const Int* dim1, const Int* dim2, const char* name, const Int* chunk1,
                    const Int* chunk2, Int* g_a, Length name_length) {
   const Int dims[2] = {*dim1, *dim2}, chunk[2] = {*chunk1, *chunk2};
-  return create("ga_create", *type, 2, dims, text(name, name_length), chunk, g_a);
+  return create("ga_create", *type, 2, dims, text(name, name_length), g_a, {.chunk = chunk});
+}
+
+// ga_create_irreg: map1(nblock1) the first rows of the blocks, map2(nblock2) their first columns.
+FortranLogical ga_create_irreg_(const Int* type, const Int* dim1, const Int* dim2, const char* name, const Int* map1,
+                                const Int* nblock1, const Int* map2, const Int* nblock2, Int* g_a, Length name_length) {
+  const Int dims[2] = {*dim1, *dim2}, nblock[2] = {*nblock1, *nblock2};
+  std::vector<Int> map(map1, map1 + std::max<Int>(*nblock1, 0));
+  map.insert(map.end(), map2, map2 + std::max<Int>(*nblock2, 0));
+  return create("ga_create_irreg", *type, 2, dims, text(name, name_length), g_a, {.map = map.data(), .nblock = nblock});
 }
 
 FortranLogical ga_duplicate_(const Int* g_a, Int* g_b, const char* name, Length name_length) {
@@ -404,8 +614,46 @@ void ga_nbget_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, c
   move_2d("ga_nbget", Op::NbGet, *g_a, *ilo, *ihi, *jlo, *jhi, buf, *ld, nullptr, nbhandle);
 }
 
+void nga_nbput_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld, Int* nbhandle) {
+  move_nd("nga_nbput", Op::NbPut, *g_a, lo, hi, buf, ld, nullptr, nbhandle);
+}
+void nga_nbacc_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld, void* alpha, Int* nbhandle) {
+  move_nd("nga_nbacc", Op::NbAcc, *g_a, lo, hi, buf, ld, alpha, nbhandle);
+}
+void ga_nbput_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, void* buf, const Int* ld,
+               Int* nbhandle) {
+  move_2d("ga_nbput", Op::NbPut, *g_a, *ilo, *ihi, *jlo, *jhi, buf, *ld, nullptr, nbhandle);
+}
+void ga_nbacc_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, void* buf, const Int* ld,
+               void* alpha, Int* nbhandle) {
+  move_2d("ga_nbacc", Op::NbAcc, *g_a, *ilo, *ihi, *jlo, *jhi, buf, *ld, alpha, nbhandle);
+}
+void nga_periodic_get_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld) {
+  move_nd("nga_periodic_get", Op::PeriodicGet, *g_a, lo, hi, buf, ld, nullptr, nullptr);
+}
+void nga_periodic_put_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld) {
+  move_nd("nga_periodic_put", Op::PeriodicPut, *g_a, lo, hi, buf, ld, nullptr, nullptr);
+}
+void nga_periodic_acc_(const Int* g_a, const Int* lo, const Int* hi, void* buf, const Int* ld, void* alpha) {
+  move_nd("nga_periodic_acc", Op::PeriodicAcc, *g_a, lo, hi, buf, ld, alpha, nullptr);
+}
+void nga_strided_get_(const Int* g_a, const Int* lo, const Int* hi, const Int* skip, void* buf, const Int* ld) {
+  strided("nga_strided_get", Strided::Get, *g_a, lo, hi, skip, buf, ld, nullptr);
+}
+void nga_strided_put_(const Int* g_a, const Int* lo, const Int* hi, const Int* skip, void* buf, const Int* ld) {
+  strided("nga_strided_put", Strided::Put, *g_a, lo, hi, skip, buf, ld, nullptr);
+}
+void nga_strided_acc_(const Int* g_a, const Int* lo, const Int* hi, const Int* skip, void* buf, const Int* ld,
+                      void* alpha) {
+  strided("nga_strided_acc", Strided::Acc, *g_a, lo, hi, skip, buf, ld, alpha);
+}
+
 void nga_nbwait_(Int* nbhandle) { wait_request("nga_nbwait", *nbhandle); }
 void ga_nbwait_(Int* nbhandle) { wait_request("ga_nbwait", *nbhandle); }
+// 0 while the request is outstanding, 1 once it is complete (then it is finished, as after
+// ga_nbwait), as the C API's NGA_NbTest (docs/ga.md).
+Int ga_nbtest_(Int* nbhandle) { return test_request("ga_nbtest", *nbhandle); }
+Int nga_nbtest_(Int* nbhandle) { return test_request("nga_nbtest", *nbhandle); }
 
 Int nga_read_inc_(const Int* g_a, const Int* subscript, const Int* inc) {
   const char* const fn = "nga_read_inc";
@@ -439,15 +687,6 @@ void ga_gather_(const Int* g_a, void* v, const Int* i, const Int* j, const Int* 
 void ga_zero_(const Int* g_a) { call("ga_zero", [&] { GA_Zero(handle("ga_zero", *g_a)); }); }
 void ga_fill_(const Int* g_a, void* value) { call("ga_fill", [&] { GA_Fill(handle("ga_fill", *g_a), value); }); }
 void ga_scale_(const Int* g_a, void* value) { call("ga_scale", [&] { GA_Scale(handle("ga_scale", *g_a), value); }); }
-void ga_dscal_(const Int* g_a, double* value) {
-  const char* const fn = "ga_dscal";
-  call(fn, [&] {
-    const int g = handle(fn, *g_a);
-    if (fortran_type(ga_type(fn, g)) != MT_F_DBL)
-      bad_argument(fn, "g_a", std::to_string(g), "holds " + type_name(ga_type(fn, g)) + "; ga_dscal needs MT_F_DBL");
-    GA_Scale(g, value);
-  });
-}
 void ga_copy_(const Int* g_a, const Int* g_b) {
   call("ga_copy", [&] { GA_Copy(handle("ga_copy", *g_a), handle("ga_copy", *g_b, "g_b")); });
 }
@@ -516,19 +755,24 @@ void ga_add_patch_(void* alpha, const Int* g_a, const Int* ailo, const Int* aihi
   });
 }
 
-// ---- matrix products --------------------------------------------------------------------------
-// A Fortran matrix X is the C view's X^T, so C = op(A) op(B) is, in the C view, C^T = op(B^T) op(A^T):
-// the operands and their flags change places, m and n too.
+// ---- matrix products and solvers ---------------------------------------------------------------
 void ga_dgemm_(const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const double* alpha,
                const Int* g_a, const Int* g_b, const double* beta, const Int* g_c, Length ta_length, Length tb_length) {
-  const char* const fn = "ga_dgemm";
-  call(fn, [&] {
-    const char a_flag = trans_flag(fn, "transa", ta, ta_length), b_flag = trans_flag(fn, "transb", tb, tb_length);
-    for (const auto& [name, v] : {std::pair{"m", *m}, std::pair{"n", *n}, std::pair{"k", *k}})
-      if (v < 1) bad_argument(fn, name, std::to_string(v), "must be >= 1");
-    GA_Dgemm64(b_flag, a_flag, *n, *m, *k, *alpha, handle(fn, *g_b, "g_b"), handle(fn, *g_a), *beta,
-               handle(fn, *g_c, "g_c"));
-  });
+  gemm<double, GA_Dgemm64>("ga_dgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
+}
+void ga_sgemm_(const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const float* alpha,
+               const Int* g_a, const Int* g_b, const float* beta, const Int* g_c, Length ta_length, Length tb_length) {
+  gemm<float, GA_Sgemm64>("ga_sgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
+}
+void ga_cgemm_(const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const SingleComplex* alpha,
+               const Int* g_a, const Int* g_b, const SingleComplex* beta, const Int* g_c, Length ta_length,
+               Length tb_length) {
+  gemm<SingleComplex, GA_Cgemm64>("ga_cgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
+}
+void ga_zgemm_(const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const DoubleComplex* alpha,
+               const Int* g_a, const Int* g_b, const DoubleComplex* beta, const Int* g_c, Length ta_length,
+               Length tb_length) {
+  gemm<DoubleComplex, GA_Zgemm64>("ga_zgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
 }
 
 void ga_matmul_patch_(const char* transa, const char* transb, void* alpha, void* beta, const Int* g_a, const Int* ailo,
@@ -536,19 +780,26 @@ void ga_matmul_patch_(const char* transa, const char* transb, void* alpha, void*
                       const Int* bihi, const Int* bjlo, const Int* bjhi, const Int* g_c, const Int* cilo,
                       const Int* cihi, const Int* cjlo, const Int* cjhi, Length ta_length, Length tb_length) {
   const char* const fn = "ga_matmul_patch";
-  call(fn, [&] {
-    const char a_flag = trans_flag(fn, "transa", transa, ta_length);
-    const char b_flag = trans_flag(fn, "transb", transb, tb_length);
-    const int a = handle(fn, *g_a), b = handle(fn, *g_b, "g_b"), c = handle(fn, *g_c, "g_c");
-    // GA's patch indices are those of op(A) and op(B) (GA's matmul.c: m = aihi - ailo + 1,
-    // k = ajhi - ajlo + 1 whatever transa): a transposed operand's data is the patch with its
-    // two ranges exchanged. The C API takes the patches before op.
-    const bool at = a_flag != 'n' && a_flag != 'N', bt = b_flag != 'n' && b_flag != 'N';
-    CPatch ca = at ? patch2(fn, a, *ajlo, *ajhi, *ailo, *aihi, "a") : patch2(fn, a, *ailo, *aihi, *ajlo, *ajhi, "a");
-    CPatch cb = bt ? patch2(fn, b, *bjlo, *bjhi, *bilo, *bihi, "b") : patch2(fn, b, *bilo, *bihi, *bjlo, *bjhi, "b");
-    CPatch cc = patch2(fn, c, *cilo, *cihi, *cjlo, *cjhi, "c");
-    NGA_Matmul_patch64(b_flag, a_flag, alpha, beta, b, cb.lo, cb.hi, a, ca.lo, ca.hi, c, cc.lo, cc.hi);
-  });
+  const Int alo[2] = {*ailo, *ajlo}, ahi[2] = {*aihi, *ajhi}, blo[2] = {*bilo, *bjlo}, bhi[2] = {*bihi, *bjhi};
+  const Int clo[2] = {*cilo, *cjlo}, chi[2] = {*cihi, *cjhi};
+  matmul_patch(fn, transa, transb, ta_length, tb_length, alpha, beta, *g_a, alo, ahi, *g_b, blo, bhi, *g_c, clo, chi,
+               two_d_names);
+}
+void nga_matmul_patch_(const char* transa, const char* transb, void* alpha, void* beta, const Int* g_a, const Int* alo,
+                       const Int* ahi, const Int* g_b, const Int* blo, const Int* bhi, const Int* g_c, const Int* clo,
+                       const Int* chi, Length ta_length, Length tb_length) {
+  matmul_patch("nga_matmul_patch", transa, transb, ta_length, tb_length, alpha, beta, *g_a, alo, ahi, *g_b, blo, bhi,
+               *g_c, clo, chi, PatchNames{"lo", "hi"});
+}
+
+Int ga_solve_(const Int* g_a, const Int* g_b) { return solve("ga_solve", Solver::Solve, *g_a, *g_b); }
+Int nga_solve_(const Int* g_a, const Int* g_b) { return solve("nga_solve", Solver::Solve, *g_a, *g_b); }
+Int ga_llt_solve_(const Int* g_a, const Int* g_b) { return solve("ga_llt_solve", Solver::Llt, *g_a, *g_b); }
+Int nga_llt_solve_(const Int* g_a, const Int* g_b) { return solve("nga_llt_solve", Solver::Llt, *g_a, *g_b); }
+void ga_lu_solve_(const char* trans, const Int* g_a, const Int* g_b, Length trans_length) {
+  const char* const fn = "ga_lu_solve";
+  const char t = call(fn, [&] { return trans_flag(fn, "trans", trans, trans_length); });
+  solve(fn, Solver::Lu, *g_a, *g_b, t);
 }
 
 // Eigenvalues (ascending) and eigenvectors of the symmetric A: the C API gives the eigenvectors as
@@ -603,5 +854,39 @@ void ga_brdcst_(const Int*, void* buf, const Int* lenbuf, const Int* root) {
     GA_Brdcst(buf, static_cast<int>(*lenbuf), static_cast<int>(*root));
   });
 }
+
+// ---- the nga_ spellings GA's Fortran API has of the calls above ---------------------------------
+void nga_initialize_() { ga_initialize_(); }
+void nga_initialize_ltd_(const Int* limit) { ga_initialize_ltd_(limit); }
+void nga_terminate_() { ga_terminate_(); }
+Int nga_nodeid_() { return ga_nodeid_(); }
+Int nga_nnodes_() { return ga_nnodes_(); }
+void nga_sync_() { ga_sync_(); }
+void nga_error_(const char* message, const Int* code, Length length) { ga_error_(message, code, length); }
+FortranLogical nga_valid_handle_(const Int* g_a) { return ga_valid_handle_(g_a); }
+void nga_check_handle_(const Int* g_a, const char* string, Length length) { ga_check_handle_(g_a, string, length); }
+void nga_print_stats_() { ga_print_stats_(); }
+FortranLogical nga_destroy_(const Int* g_a) { return ga_destroy_(g_a); }
+FortranLogical nga_duplicate_(const Int* g_a, Int* g_b, const char* name, Length name_length) {
+  return ga_duplicate_(g_a, g_b, name, name_length);
+}
+void nga_zero_(const Int* g_a) { ga_zero_(g_a); }
+void nga_fill_(const Int* g_a, void* value) { ga_fill_(g_a, value); }
+void nga_scale_(const Int* g_a, void* value) { ga_scale_(g_a, value); }
+void nga_copy_(const Int* g_a, const Int* g_b) { ga_copy_(g_a, g_b); }
+void nga_add_(void* alpha, const Int* g_a, void* beta, const Int* g_b, const Int* g_c) {
+  ga_add_(alpha, g_a, beta, g_b, g_c);
+}
+void nga_symmetrize_(const Int* g_a) { ga_symmetrize_(g_a); }
+void nga_transpose_(const Int* g_a, const Int* g_b) { ga_transpose_(g_a, g_b); }
+void nga_print_(const Int* g_a) { ga_print_(g_a); }
+Int nga_spd_invert_(const Int* g_a) { return ga_spd_invert_(g_a); }
+void nga_dgop_(const Int* type, double* x, const Int* n, const char* op, Length op_length) {
+  ga_dgop_(type, x, n, op, op_length);
+}
+void nga_igop_(const Int* type, Int* x, const Int* n, const char* op, Length op_length) {
+  ga_igop_(type, x, n, op, op_length);
+}
+void nga_brdcst_(const Int* type, void* buf, const Int* lenbuf, const Int* root) { ga_brdcst_(type, buf, lenbuf, root); }
 
 }  // extern "C"

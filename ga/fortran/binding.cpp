@@ -102,9 +102,31 @@ CPatch patch(const char* function, int g_a, const Int* lo, const Int* hi, const 
     flo[d] = lo[d];
     fhi[d] = hi[d];
   }
+  return to_c(n, flo, fhi);
+}
+
+CPatch periodic_patch(const char* function, int g_a, const Int* lo, const Int* hi) {
+  int n = 0;
+  std::int64_t extent[GA_MAX_DIM];
+  dims(function, g_a, &n, extent);
+  if (!lo) bad_argument(function, "lo", "NULL", "an index tuple is required");
+  if (!hi) bad_argument(function, "hi", "NULL", "an index tuple is required");
+  std::int64_t flo[GA_MAX_DIM], fhi[GA_MAX_DIM];
+  for (int d = 0; d < n; ++d) {
+    if (hi[d] < lo[d])
+      bad_argument(function, nd_names.of(true, d), std::to_string(hi[d]),
+                   "must be >= lo(" + std::to_string(d + 1) + ") = " + std::to_string(lo[d]) +
+                       " (GA's patches are inclusive; periodic indices may lie outside the array)");
+    flo[d] = lo[d];
+    fhi[d] = hi[d];
+  }
+  return to_c(n, flo, fhi);
+}
+
+CPatch to_c(int n, const std::int64_t* lo, const std::int64_t* hi) {
   CPatch c;
   c.ndim = n;
-  converted(armada_gaf_to_c_patch(n, flo, fhi, c.lo, c.hi));
+  converted(armada_gaf_to_c_patch(n, lo, hi, c.lo, c.hi));
   for (int d = 0; d < n; ++d) c.hi[d] -= 1;  // the arrays C view's upper bound is exclusive, GA's C inclusive
   return c;
 }
@@ -131,6 +153,36 @@ void leading(const char* function, const Int* ld, const Int* lo, const Int* hi, 
     fld[d] = ld[d];
   }
   converted(armada_gaf_to_c_extents(ndim - 1, fld, out));
+}
+
+std::vector<std::int64_t> irregular_map(const char* function, int n, const std::int64_t* fdims, const Int* map,
+                                        const Int* nblock, std::int64_t cblock[]) {
+  if (!map) bad_argument(function, "map", "NULL", "the first index of every block is required");
+  if (!nblock) bad_argument(function, "nblock", "NULL", "the number of blocks per dimension is required");
+  std::int64_t first[GA_MAX_DIM];
+  std::int64_t total = 0;
+  for (int d = 0; d < n; ++d) {
+    if (nblock[d] < 1 || nblock[d] > fdims[d])
+      bad_argument(function, "nblock(" + std::to_string(d + 1) + ")", std::to_string(nblock[d]),
+                   "must be in 1 .. dims(" + std::to_string(d + 1) + ") = " + std::to_string(fdims[d]));
+    first[d] = total;
+    total += nblock[d];
+  }
+  std::vector<std::int64_t> cmap;
+  cmap.reserve(total);
+  for (int cd = 0; cd < n; ++cd) {
+    const int d = n - 1 - cd;  // the C view's dimension cd is Fortran's dimension d
+    cblock[cd] = nblock[d];
+    for (Int k = 0; k < nblock[d]; ++k) {
+      const Int start = map[first[d] + k];
+      if (start < 1 || start > fdims[d])
+        bad_argument(function, "map(" + std::to_string(first[d] + k + 1) + ")", std::to_string(start),
+                     "must be in 1 .. dims(" + std::to_string(d + 1) + ") = " + std::to_string(fdims[d]) +
+                         " (the first index of a block of dimension " + std::to_string(d + 1) + ")");
+      cmap.push_back(start - 1);
+    }
+  }
+  return cmap;
 }
 
 void to_fortran(const CPatch& c, Int* lo, Int* hi) {

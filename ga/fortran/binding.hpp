@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "armada/arrays/c_api.h"
 #include "ga.h"
@@ -74,10 +75,19 @@ void dims(const char* function, int g_a, int* ndim, std::int64_t out[GA_MAX_DIM]
 /// them) and gives its C view.
 CPatch patch(const char* function, int g_a, const Int* lo, const Int* hi, const PatchNames& names = nd_names,
              const char* which = "");
+/// The C view of Fortran patch [lo, hi] (n entries each), unchecked.
+CPatch to_c(int n, const std::int64_t* lo, const std::int64_t* hi);
+/// A patch of g_a for GA's periodic operations: any indices (they wrap around the array), hi >= lo.
+CPatch periodic_patch(const char* function, int g_a, const Int* lo, const Int* hi);
 /// The 2-d patch (ilo:ihi, jlo:jhi) of a 2-d array g_a.
 CPatch patch2(const char* function, int g_a, Int ilo, Int ihi, Int jlo, Int jhi, const char* which = "");
 /// Checks a buffer's ld (ndim-1 entries, each >= the patch's extent) and gives the C view's.
 void leading(const char* function, const Int* ld, const Int* lo, const Int* hi, int ndim, std::int64_t out[]);
+/// GA's Fortran irregular distribution (map: the first index, one-based, of each block of
+/// dimension 1, then of dimension 2, ...; nblock(d) blocks in dimension d of the n Fortran dims
+/// fdims), checked, as the C API's map (dimensions reversed, zero-based); its nblock in cblock.
+std::vector<std::int64_t> irregular_map(const char* function, int n, const std::int64_t* fdims, const Int* map,
+                                        const Int* nblock, std::int64_t cblock[]);
 /// The Fortran patch of a C-view patch (inclusive) in `lo`, `hi` (ndim entries).
 void to_fortran(const CPatch& c, Int* lo, Int* hi);
 

@@ -16,6 +16,11 @@ void update_ghosts(const char* fn, Int g_a) {
   call(fn, [&] { GA_Update_ghosts(handle(fn, g_a)); });
 }
 
+/// GA's set-up call of an update algorithm: checks the handle, nothing to prepare.
+FortranLogical has_ghost_info(const char* fn, Int g_a) {
+  return call(fn, [&] { return GA_Has_ghosts(handle(fn, g_a)) ? kTrue : kFalse; });
+}
+
 void set_corner_flag(const char* fn, Int g_a, FortranLogical flag) {
   call(fn, [&] { GA_Set_ghost_corner_flag(handle(fn, g_a), flag != kFalse ? 1 : 0); });
 }
@@ -26,6 +31,37 @@ extern "C" {
 
 void ga_update_ghosts_(const Int* g_a) { update_ghosts("ga_update_ghosts", *g_a); }
 void nga_update_ghosts_(const Int* g_a) { update_ghosts("nga_update_ghosts", *g_a); }
+
+// GA's Fortran API keeps its other implementations of the same update (ga_update1_ghosts ..
+// ga_update7_ghosts; 2 .. 7 return .true. on success), the set-up calls of 4 and 5 and a
+// barrier its ghosts.F puts around them: here each is the one update (the corner flag as set),
+// the set-up has nothing to prepare, the barrier is the default group's sync.
+#define ARMADA_GAF_UPDATE(k)                                                                                 \
+  FortranLogical ga_update##k##_ghosts_(const Int* g_a) {                                                   \
+    update_ghosts("ga_update" #k "_ghosts", *g_a);                                                          \
+    return kTrue;                                                                                           \
+  }                                                                                                         \
+  FortranLogical nga_update##k##_ghosts_(const Int* g_a) {                                                  \
+    update_ghosts("nga_update" #k "_ghosts", *g_a);                                                         \
+    return kTrue;                                                                                           \
+  }
+ARMADA_GAF_UPDATE(2)
+ARMADA_GAF_UPDATE(3)
+ARMADA_GAF_UPDATE(4)
+ARMADA_GAF_UPDATE(44)
+ARMADA_GAF_UPDATE(5)
+ARMADA_GAF_UPDATE(55)
+ARMADA_GAF_UPDATE(6)
+ARMADA_GAF_UPDATE(7)
+#undef ARMADA_GAF_UPDATE
+void ga_update1_ghosts_(const Int* g_a) { update_ghosts("ga_update1_ghosts", *g_a); }
+void nga_update1_ghosts_(const Int* g_a) { update_ghosts("nga_update1_ghosts", *g_a); }
+FortranLogical ga_set_update4_info_(const Int* g_a) { return has_ghost_info("ga_set_update4_info", *g_a); }
+FortranLogical nga_set_update4_info_(const Int* g_a) { return has_ghost_info("nga_set_update4_info", *g_a); }
+FortranLogical ga_set_update5_info_(const Int* g_a) { return has_ghost_info("ga_set_update5_info", *g_a); }
+FortranLogical nga_set_update5_info_(const Int* g_a) { return has_ghost_info("nga_set_update5_info", *g_a); }
+void ga_ghost_barrier_() { call("ga_ghost_barrier", [] { GA_Sync(); }); }
+void nga_ghost_barrier_() { call("nga_ghost_barrier", [] { GA_Sync(); }); }
 
 FortranLogical nga_update_ghost_dir_(const Int* g_a, const Int* dimension, const Int* idir, const FortranLogical* flag) {
   const char* const fn = "nga_update_ghost_dir";

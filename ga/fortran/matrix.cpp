@@ -208,4 +208,15 @@ void ga_norm_infinity_(const Int* g_a, double* nm) {
   });
 }
 
+// ---- the nga_ spellings GA's Fortran API has of the calls above ---------------------------------
+void nga_get_diag_(const Int* g_a, const Int* g_v) { ga_get_diag_(g_a, g_v); }
+void nga_set_diagonal_(const Int* g_a, const Int* g_v) { ga_set_diagonal_(g_a, g_v); }
+void nga_add_diagonal_(const Int* g_a, const Int* g_v) { ga_add_diagonal_(g_a, g_v); }
+void nga_shift_diagonal_(const Int* g_a, void* c) { ga_shift_diagonal_(g_a, c); }
+void nga_zero_diagonal_(const Int* g_a) { ga_zero_diagonal_(g_a); }
+void nga_scale_rows_(const Int* g_a, const Int* g_v) { ga_scale_rows_(g_a, g_v); }
+void nga_scale_cols_(const Int* g_a, const Int* g_v) { ga_scale_cols_(g_a, g_v); }
+void nga_norm1_(const Int* g_a, double* nm) { ga_norm1_(g_a, nm); }
+void nga_norm_infinity_(const Int* g_a, double* nm) { ga_norm_infinity_(g_a, nm); }
+
 }  // extern "C"

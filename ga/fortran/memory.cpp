@@ -54,13 +54,22 @@ const FortranType& ma_type(const char* fn, Int type, const char* argument = "dat
                "not a Fortran MA type (MT_BYTE, MT_INT, MT_LOG, MT_REAL, MT_DBL, MT_SCPL, MT_DCPL of mafdecls.fh)");
 }
 
-/// The one-based index of `p` in the common block of `t`. With 4-byte INTEGER it must fit: on
-/// 64-bit Linux an array's memory (mapped segments) and large heap blocks lie terabytes away
-/// from the program's common blocks, so only small MA blocks from the heap are reachable.
-Int index_of(const char* fn, const FortranType& t, const void* p) {
+/// GA's index of a local access (ga_access, nga_access_ghosts, ...): 8 bytes whatever the
+/// program's INTEGER (GA's AccessIndex, global.fh's GA_ACCESS_INDEX_TYPE integer*8).
+using AccessIndex = std::int64_t;
+
+/// The one-based index of `p` in the common block of `t`.
+AccessIndex block_index(const FortranType& t, const void* p) {
   const std::ptrdiff_t bytes = static_cast<const char*>(p) - t.base;
   ARMADA_ASSERT(bytes % static_cast<std::ptrdiff_t>(t.size) == 0);  // MA aligns every block to its element
-  const std::int64_t index = bytes / static_cast<std::ptrdiff_t>(t.size) + 1;
+  return bytes / static_cast<std::ptrdiff_t>(t.size) + 1;
+}
+
+/// The index of MA block `p` as MA's Fortran API returns it, a default INTEGER: with 4 bytes it
+/// must fit, and on 64-bit Linux large heap blocks (which malloc maps) lie terabytes away from
+/// the program's common blocks, so only small MA blocks are reachable.
+Int index_of(const char* fn, const FortranType& t, const void* p) {
+  const std::int64_t index = block_index(t, p);
   if (index < std::numeric_limits<Int>::min() || index > std::numeric_limits<Int>::max())
     bad_argument(fn, "index", std::to_string(index),
                  "does not fit a 4-byte INTEGER (the memory lies too far from the MA common blocks); compile "
@@ -91,14 +100,15 @@ const FortranType& block_of(const char* fn, int g) { return ma_type(fn, fortran_
 
 /// What a local access returns to Fortran: the MA index of `p` and the block's ld (C view
 /// `cld`, ndim-1 entries) in Fortran's order.
-void access_result(const char* fn, int g, int ndim, const void* p, const std::int64_t* cld, Int* index, Int* ld) {
-  *index = index_of(fn, block_of(fn, g), p);
+void access_result(const char* fn, int g, int ndim, const void* p, const std::int64_t* cld, AccessIndex* index,
+                   Int* ld) {
+  *index = block_index(block_of(fn, g), p);
   std::int64_t fld[GA_MAX_DIM] = {};
   armada_gaf_from_c_extents(ndim - 1, cld, fld);
   for (int d = 0; d + 1 < ndim; ++d) ld[d] = static_cast<Int>(fld[d]);
 }
 
-void access(const char* fn, int g, CPatch c, Int* index, Int* ld) {
+void access(const char* fn, int g, CPatch c, AccessIndex* index, Int* ld) {
   void* p = nullptr;
   std::int64_t cld[GA_MAX_DIM] = {};
   NGA_Access64(g, c.lo, c.hi, &p, cld);
@@ -170,17 +180,32 @@ Int ma_sizeof_(const Int* datatype1, const Int* nelem1, const Int* datatype2) {
   });
 }
 
+// MA's debugging switches and its state (each switch returns the previous value; Armada's MA
+// checks every call whatever they say: docs/ga.md).
+FortranLogical ma_set_auto_verify_(const FortranLogical* value) {
+  return MA_set_auto_verify(*value != kFalse ? MA_TRUE : MA_FALSE) ? kTrue : kFalse;
+}
+FortranLogical ma_set_hard_fail_(const FortranLogical* value) {
+  return MA_set_hard_fail(*value != kFalse ? MA_TRUE : MA_FALSE) ? kTrue : kFalse;
+}
+FortranLogical ma_set_error_print_(const FortranLogical* value) {
+  return MA_set_error_print(*value != kFalse ? MA_TRUE : MA_FALSE) ? kTrue : kFalse;
+}
+FortranLogical ma_initialized_() { return MA_initialized() ? kTrue : kFalse; }
+
 // ---- local access -----------------------------------------------------------------------------
-// The patch must be this process's own (the C API checks); index is into the common block of the
-// array's type (dbl_mb for MT_F_DBL, int_mb for MT_F_INT, ...), ld the block's leading dimensions.
-void nga_access_(const Int* g_a, const Int* lo, const Int* hi, Int* index, Int* ld) {
+// The patch must be this process's own (the C API checks); index (GA_ACCESS_INDEX_TYPE: 8 bytes)
+// is into the common block of the array's type (dbl_mb for MT_F_DBL, int_mb for MT_F_INT, ...),
+// ld the block's leading dimensions.
+void nga_access_(const Int* g_a, const Int* lo, const Int* hi, AccessIndex* index, Int* ld) {
   const char* const fn = "nga_access";
   call(fn, [&] {
     const int g = handle(fn, *g_a);
     access(fn, g, patch(fn, g, lo, hi), index, ld);
   });
 }
-void ga_access_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, Int* index, Int* ld) {
+void ga_access_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, const Int* jhi, AccessIndex* index,
+                Int* ld) {
   const char* const fn = "ga_access";
   call(fn, [&] {
     const int g = handle(fn, *g_a);
@@ -188,7 +213,7 @@ void ga_access_(const Int* g_a, const Int* ilo, const Int* ihi, const Int* jlo, 
   });
 }
 // The block with its ghost cells, and one element of it (GA's Fortran forms).
-void nga_access_ghosts_(const Int* g_a, Int* dims, Int* index, Int* ld) {
+void nga_access_ghosts_(const Int* g_a, Int* dims, AccessIndex* index, Int* ld) {
   const char* const fn = "nga_access_ghosts";
   call(fn, [&] {
     const int g = handle(fn, *g_a);
@@ -207,7 +232,7 @@ void nga_release_ghosts_(const Int* g_a) {
 void nga_release_update_ghosts_(const Int* g_a) {
   call("nga_release_update_ghosts", [&] { NGA_Release_update_ghosts(handle("nga_release_update_ghosts", *g_a)); });
 }
-void nga_access_ghost_element_(const Int* g_a, Int* index, const Int* subscript, Int* ld) {
+void nga_access_ghost_element_(const Int* g_a, AccessIndex* index, const Int* subscript, Int* ld) {
   const char* const fn = "nga_access_ghost_element";
   call(fn, [&] {
     const int g = handle(fn, *g_a);

@@ -130,4 +130,43 @@ void ga_step_bound_info_patch_(const Int* g_xx, const Int* xxlo, const Int* xxhi
   });
 }
 
+// ---- the nga_ spellings GA's Fortran API has of the calls above ---------------------------------
+void nga_patch_enum_(const Int* g_a, const Int* lo, const Int* hi, void* istart, void* istride) {
+  ga_patch_enum_(g_a, lo, hi, istart, istride);
+}
+void nga_scan_copy_(const Int* g_src, const Int* g_dest, const Int* g_mask, const Int* lo, const Int* hi) {
+  ga_scan_copy_(g_src, g_dest, g_mask, lo, hi);
+}
+void nga_scan_add_(const Int* g_src, const Int* g_dest, const Int* g_mask, const Int* lo, const Int* hi,
+                   const Int* excl) {
+  ga_scan_add_(g_src, g_dest, g_mask, lo, hi, excl);
+}
+void nga_pack_(const Int* g_src, const Int* g_dest, const Int* g_mask, const Int* lo, const Int* hi, Int* icount) {
+  ga_pack_(g_src, g_dest, g_mask, lo, hi, icount);
+}
+void nga_unpack_(const Int* g_src, const Int* g_dest, const Int* g_mask, const Int* lo, const Int* hi, Int* icount) {
+  ga_unpack_(g_src, g_dest, g_mask, lo, hi, icount);
+}
+void nga_median_(const Int* g_a, const Int* g_b, const Int* g_c, const Int* g_m) { ga_median_(g_a, g_b, g_c, g_m); }
+void nga_median_patch_(const Int* g_a, const Int* alo, const Int* ahi, const Int* g_b, const Int* blo, const Int* bhi,
+                       const Int* g_c, const Int* clo, const Int* chi, const Int* g_m, const Int* mlo, const Int* mhi) {
+  ga_median_patch_(g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi, g_m, mlo, mhi);
+}
+void nga_step_max_(const Int* g_a, const Int* g_b, void* step) { ga_step_max_(g_a, g_b, step); }
+void nga_step_max_patch_(const Int* g_a, const Int* alo, const Int* ahi, const Int* g_b, const Int* blo, const Int* bhi,
+                         void* step) {
+  ga_step_max_patch_(g_a, alo, ahi, g_b, blo, bhi, step);
+}
+void nga_step_bound_info_(const Int* g_xx, const Int* g_vv, const Int* g_xxll, const Int* g_xxuu, void* boundmin,
+                          void* wolfemin, void* boundmax) {
+  ga_step_bound_info_(g_xx, g_vv, g_xxll, g_xxuu, boundmin, wolfemin, boundmax);
+}
+void nga_step_bound_info_patch_(const Int* g_xx, const Int* xxlo, const Int* xxhi, const Int* g_vv, const Int* vvlo,
+                                const Int* vvhi, const Int* g_xxll, const Int* xxlllo, const Int* xxllhi,
+                                const Int* g_xxuu, const Int* xxuulo, const Int* xxuuhi, void* boundmin,
+                                void* wolfemin, void* boundmax) {
+  ga_step_bound_info_patch_(g_xx, xxlo, xxhi, g_vv, vvlo, vvhi, g_xxll, xxlllo, xxllhi, g_xxuu, xxuulo, xxuuhi,
+                            boundmin, wolfemin, boundmax);
+}
+
 }  // extern "C"

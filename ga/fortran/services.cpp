@@ -40,38 +40,14 @@ int planned_dims(const char* fn, int g, std::int64_t fdims[GA_MAX_DIM]) {
   return n;
 }
 
-/// ga_set_irreg_distr: map lists the first index (one-based) of each block of dimension 1, then of
-/// dimension 2, ...; nblock(d) blocks in dimension d. The C API takes the dimensions reversed and
-/// zero-based starts.
+/// ga_set_irreg_distr: map and nblock as GA's Fortran API gives them (binding.hpp).
 void set_irreg_distr(const char* fn, Int g_a, const Int* map, const Int* nblock) {
   call(fn, [&] {
     const int g = handle(fn, g_a);
-    std::int64_t fdims[GA_MAX_DIM];
+    std::int64_t fdims[GA_MAX_DIM], cblock[GA_MAX_DIM];
     const int n = planned_dims(fn, g, fdims);
-    std::vector<std::int64_t> first(n);
-    std::int64_t total = 0;
-    for (int d = 0; d < n; ++d) {
-      if (nblock[d] < 1 || nblock[d] > fdims[d])
-        bad_argument(fn, "nblock(" + std::to_string(d + 1) + ")", std::to_string(nblock[d]),
-                     "must be in 1 .. dims(" + std::to_string(d + 1) + ") = " + std::to_string(fdims[d]));
-      first[d] = total;
-      total += nblock[d];
-    }
-    std::vector<std::int64_t> cmap, cblock(n);
-    cmap.reserve(total);
-    for (int cd = 0; cd < n; ++cd) {
-      const int d = n - 1 - cd;  // the C view's dimension cd is Fortran's dimension d
-      cblock[cd] = nblock[d];
-      for (Int k = 0; k < nblock[d]; ++k) {
-        const Int start = map[first[d] + k];
-        if (start < 1 || start > fdims[d])
-          bad_argument(fn, "map(" + std::to_string(first[d] + k + 1) + ")", std::to_string(start),
-                       "must be in 1 .. dims(" + std::to_string(d + 1) + ") = " + std::to_string(fdims[d]) +
-                           " (the first index of a block of dimension " + std::to_string(d + 1) + ")");
-        cmap.push_back(start - 1);
-      }
-    }
-    GA_Set_irreg_distr64(g, cmap.data(), cblock.data());
+    std::vector<std::int64_t> cmap = irregular_map(fn, n, fdims, map, nblock, cblock);
+    GA_Set_irreg_distr64(g, cmap.data(), cblock);
   });
 }
 
@@ -87,22 +63,40 @@ void set_chunk(const char* fn, Int g_a, const Int* chunk) {
   });
 }
 
-/// ga_gop and the typed ga_?gop: x(n) of the Fortran type that `type` (MT_F_) names.
-void gop(const char* fn, Int type, void* x, Int n, const char* op, Length op_length) {
+/// ga_set_ghosts: ghost widths (>= 0) of a planned array, Fortran's order.
+void set_ghosts(const char* fn, Int g_a, const Int* width) {
+  call(fn, [&] {
+    const int g = handle(fn, g_a);
+    std::int64_t fdims[GA_MAX_DIM], fwidth[GA_MAX_DIM], cwidth[GA_MAX_DIM];
+    const int n = planned_dims(fn, g, fdims);
+    if (!width) bad_argument(fn, "width", "NULL", "a width per dimension is required");
+    for (int d = 0; d < n; ++d) {
+      if (width[d] < 0) bad_argument(fn, "width(" + std::to_string(d + 1) + ")", std::to_string(width[d]), "must be >= 0");
+      fwidth[d] = width[d];
+    }
+    armada_gaf_to_c_extents(n, fwidth, cwidth);
+    GA_Set_ghosts64(g, cwidth);
+  });
+}
+
+/// ga_gop, ga_pgroup_gop and the typed ga_?gop, ga_pgroup_?gop: x(n) of the Fortran type that
+/// `type` (MT_F_) names, over group *grp (nullptr: the default group, as GA_Dgop's).
+void gop(const char* fn, const Int* grp, Int type, void* x, Int n, const char* op, Length op_length) {
   call(fn, [&] {
     if (n < 0) bad_argument(fn, "n", std::to_string(n), "must be >= 0");
     std::string o = text(op, op_length);
     if (o.empty()) bad_argument(fn, "op", "''", "an operator is required");
     const int count = static_cast<int>(n);
+    const int g = grp ? static_cast<int>(*grp) : GA_Pgroup_get_default();
     switch (type) {
       case MT_F_INT:
-        if constexpr (sizeof(Int) == sizeof(long)) GA_Lgop(static_cast<long*>(x), count, o.data());
-        else GA_Igop(static_cast<int*>(x), count, o.data());
+        if constexpr (sizeof(Int) == sizeof(long)) GA_Pgroup_lgop(g, static_cast<long*>(x), count, o.data());
+        else GA_Pgroup_igop(g, static_cast<int*>(x), count, o.data());
         break;
-      case MT_F_REAL: GA_Fgop(static_cast<float*>(x), count, o.data()); break;
-      case MT_F_DBL: GA_Dgop(static_cast<double*>(x), count, o.data()); break;
-      case MT_F_SCPL: GA_Cgop(static_cast<SingleComplex*>(x), count, o.data()); break;
-      case MT_F_DCPL: GA_Zgop(static_cast<DoubleComplex*>(x), count, o.data()); break;
+      case MT_F_REAL: GA_Pgroup_fgop(g, static_cast<float*>(x), count, o.data()); break;
+      case MT_F_DBL: GA_Pgroup_dgop(g, static_cast<double*>(x), count, o.data()); break;
+      case MT_F_SCPL: GA_Pgroup_cgop(g, static_cast<SingleComplex*>(x), count, o.data()); break;
+      case MT_F_DCPL: GA_Pgroup_zgop(g, static_cast<DoubleComplex*>(x), count, o.data()); break;
       default:
         bad_argument(fn, "type", std::to_string(type),
                      "must be MT_F_INT, MT_F_REAL, MT_F_DBL, MT_F_SCPL or MT_F_DCPL (mafdecls.fh)");
@@ -189,6 +183,8 @@ void ga_set_array_name_(const Int* g_a, const char* name, Length name_length) {
 void nga_set_array_name_(const Int* g_a, const char* name, Length name_length) {
   ga_set_array_name_(g_a, name, name_length);
 }
+void ga_set_ghosts_(const Int* g_a, const Int* width) { set_ghosts("ga_set_ghosts", *g_a, width); }
+void nga_set_ghosts_(const Int* g_a, const Int* width) { set_ghosts("nga_set_ghosts", *g_a, width); }
 void ga_set_chunk_(const Int* g_a, const Int* chunk) { set_chunk("ga_set_chunk", *g_a, chunk); }
 void nga_set_chunk_(const Int* g_a, const Int* chunk) { set_chunk("nga_set_chunk", *g_a, chunk); }
 void ga_set_irreg_distr_(const Int* g_a, const Int* map, const Int* nblock) {
@@ -222,22 +218,53 @@ void nga_fence_() { ga_fence_(); }
 
 // ---- collectives of any type (GA's message type, the first argument of ga_sgop.., is ignored) --
 void ga_gop_(const Int* type, void* x, const Int* n, const char* op, Length op_length) {
-  gop("ga_gop", *type, x, *n, op, op_length);
+  gop("ga_gop", nullptr, *type, x, *n, op, op_length);
 }
 void nga_gop_(const Int* type, void* x, const Int* n, const char* op, Length op_length) {
-  gop("nga_gop", *type, x, *n, op, op_length);
+  gop("nga_gop", nullptr, *type, x, *n, op, op_length);
 }
 void ga_sgop_(const Int*, float* x, const Int* n, const char* op, Length op_length) {
-  gop("ga_sgop", MT_F_REAL, x, *n, op, op_length);
+  gop("ga_sgop", nullptr, MT_F_REAL, x, *n, op, op_length);
 }
 void ga_cgop_(const Int*, void* x, const Int* n, const char* op, Length op_length) {
-  gop("ga_cgop", MT_F_SCPL, x, *n, op, op_length);
+  gop("ga_cgop", nullptr, MT_F_SCPL, x, *n, op, op_length);
 }
 void ga_zgop_(const Int*, void* x, const Int* n, const char* op, Length op_length) {
-  gop("ga_zgop", MT_F_DCPL, x, *n, op, op_length);
+  gop("ga_zgop", nullptr, MT_F_DCPL, x, *n, op, op_length);
 }
 void ga_lgop_(const Int*, Int* x, const Int* n, const char* op, Length op_length) {
-  gop("ga_lgop", MT_F_INT, x, *n, op, op_length);
+  gop("ga_lgop", nullptr, MT_F_INT, x, *n, op, op_length);
+}
+void nga_sgop_(const Int* type, float* x, const Int* n, const char* op, Length op_length) {
+  ga_sgop_(type, x, n, op, op_length);
+}
+void nga_cgop_(const Int* type, void* x, const Int* n, const char* op, Length op_length) {
+  ga_cgop_(type, x, n, op, op_length);
+}
+void nga_zgop_(const Int* type, void* x, const Int* n, const char* op, Length op_length) {
+  ga_zgop_(type, x, n, op, op_length);
+}
+
+// The same on a process group: ga_pgroup_gop(grp, type, x, n, op) and the typed forms, whose
+// type argument is GA's message type (ignored).
+#define ARMADA_GAF_PGROUP_GOP(name, T, mt)                                                            \
+  void ga_pgroup_##name##_(const Int* grp, const Int*, T* x, const Int* n, const char* op, Length op_length) {  \
+    gop("ga_pgroup_" #name, grp, mt, x, *n, op, op_length);                                          \
+  }                                                                                                \
+  void nga_pgroup_##name##_(const Int* grp, const Int*, T* x, const Int* n, const char* op, Length op_length) { \
+    gop("nga_pgroup_" #name, grp, mt, x, *n, op, op_length);                                         \
+  }
+ARMADA_GAF_PGROUP_GOP(igop, Int, MT_F_INT)
+ARMADA_GAF_PGROUP_GOP(sgop, float, MT_F_REAL)
+ARMADA_GAF_PGROUP_GOP(dgop, double, MT_F_DBL)
+ARMADA_GAF_PGROUP_GOP(cgop, void, MT_F_SCPL)
+ARMADA_GAF_PGROUP_GOP(zgop, void, MT_F_DCPL)
+#undef ARMADA_GAF_PGROUP_GOP
+void ga_pgroup_gop_(const Int* grp, const Int* type, void* x, const Int* n, const char* op, Length op_length) {
+  gop("ga_pgroup_gop", grp, *type, x, *n, op, op_length);
+}
+void nga_pgroup_gop_(const Int* grp, const Int* type, void* x, const Int* n, const char* op, Length op_length) {
+  gop("nga_pgroup_gop", grp, *type, x, *n, op, op_length);
 }
 
 // ---- whole-array dot products of the other types (ga_ddot: api.cpp) ----------------------------

@@ -296,18 +296,18 @@ void NGA_NbWait(ga_nbhdl_t* nbhandle) {
 int NGA_NbTest(ga_nbhdl_t* nbhandle) {
   return guarded("NGA_NbTest", [&] {
     if (!nbhandle) bad_argument("NGA_NbTest", "nbhandle", "NULL", "a request handle is required");
-    // GA's NGA_NbTest (nga_test_internal) returns 0 once the request is complete (and frees
-    // it, as NGA_NbWait does) and 1 while it is outstanding, as ARMCI_Test does; a handle
-    // already completed gives 0.
+    // GA 5.8's NGA_NbTest returns 1 once the request is complete (and frees it, as
+    // NGA_NbWait does) and 0 while it is outstanding (pnga_nbtest: !nga_test_internal; Debian's
+    // GA 5.8.2 returns 1 for a completed get and for a handle already waited on).
     arrays::NbHandle done;
     std::lock_guard lock(g_nb_mutex);
     const auto it = g_nb.find(*nbhandle);
-    if (it == g_nb.end()) return 0;
-    if (!it->second.test()) return 1;
+    if (it == g_nb.end()) return 1;
+    if (!it->second.test()) return 0;
     done = std::move(it->second);
     g_nb.erase(it);
     done.wait();  // complete: returns at once
-    return 0;
+    return 1;
   });
 }
 

@@ -92,6 +92,46 @@ Array matrix_copy(const Array& a, const arrays::Patch& p, const Shape& s, int wh
   return m;
 }
 
+// GA's NGA_Matmul_patch takes the patch indices of op(A) and op(B), not of A and B (GA 5.8's
+// matmul.c: "patch indices _after_ op() operator was applied"; its capi.c hands the C view's
+// indices to it reversed). The data of a transposed operand is that patch with the index ranges
+// of two dimensions exchanged: its two dimensions of extent above 1; for a vector or a single
+// element, the pair GA's gai_setup_2d_patch picks in its Fortran order (dimension p > 0 with
+// p - 1, dimension 0 with 1), here in the C view: dimension d < ndim-1 with d+1, ndim-1 with
+// ndim-2. The indices are checked against op(X)'s dims (X's with those two exchanged).
+template <class I>
+arrays::Patch op_patch(const char* function, const Array& a, linalg::Op op, const I* lo, const I* hi,
+                       const char* lo_name, const char* hi_name) {
+  const int n = a.ndim();
+  if (op == linalg::Op::none || n < 2 || !lo || !hi) return patch(function, a, lo, hi, lo_name, hi_name);
+  int big[2] = {-1, -1}, count = 0;
+  for (int d = n - 1; d >= 0 && count < 2; --d)  // GA's first two, in its (Fortran) order
+    if (hi[d] > lo[d]) big[count++] = d;
+  int p = n - 1, q = n - 2;  // a single element
+  if (count == 2) {
+    p = big[0];
+    q = big[1];
+  } else if (count == 1) {
+    p = big[0];
+    q = p == n - 1 ? n - 2 : p + 1;
+  }
+  Coord op_dims = a.dims();
+  std::swap(op_dims[p], op_dims[q]);
+  I dlo[GA_MAX_DIM], dhi[GA_MAX_DIM];
+  for (int d = 0; d < n; ++d) {
+    if (lo[d] < 0 || hi[d] < lo[d] || hi[d] >= op_dims[d])
+      bad_argument(function, std::string(lo[d] < 0 ? lo_name : hi_name) + "[" + std::to_string(d) + "]",
+                   std::to_string(lo[d] < 0 ? lo[d] : hi[d]),
+                   "outside op(X) (dims " + std::to_string(op_dims[d]) + " in dimension " + std::to_string(d) +
+                       "): with a transpose flag, GA's patch indices are op(X)'s");
+    dlo[d] = lo[d];
+    dhi[d] = hi[d];
+  }
+  std::swap(dlo[p], dlo[q]);
+  std::swap(dhi[p], dhi[q]);
+  return patch(function, a, dlo, dhi, lo_name, hi_name);
+}
+
 template <class I>
 void matmul_patch(const char* function, char transa, char transb, const void* alpha, const void* beta, int g_a,
                   const I* alo, const I* ahi, int g_b, const I* blo, const I* bhi, int g_c, const I* clo,
@@ -103,8 +143,8 @@ void matmul_patch(const char* function, char transa, char transb, const void* al
     const Array& a = array(function, g_a);
     const Array& b = array(function, g_b);
     Array& c = array(function, g_c);
-    const arrays::Patch pa = patch(function, a, alo, ahi, "alo", "ahi");
-    const arrays::Patch pb = patch(function, b, blo, bhi, "blo", "bhi");
+    const arrays::Patch pa = op_patch(function, a, op_a, alo, ahi, "alo", "ahi");
+    const arrays::Patch pb = op_patch(function, b, op_b, blo, bhi, "blo", "bhi");
     const arrays::Patch pc = patch(function, c, clo, chi, "clo", "chi");
     if (a.ndim() == 2 && b.ndim() == 2 && c.ndim() == 2) {
       linalg::detail::matmul_patch(op_a, op_b, alpha, a, pa.lo, pa.hi, b, pb.lo, pb.hi, beta, c, pc.lo, pc.hi);
@@ -175,19 +215,23 @@ void NGA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g
   matmul_patch<int64_t>("NGA_Matmul_patch64", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi, g_c, clo,
                         chi);
 }
+// GA 5.8's GA_Matmul_patch hands its indices to GA's Fortran routine as they are (GA's capi.c;
+// Debian's GA 5.8.2 run side by side agrees): i ranges over the C view's columns, j over its rows,
+// and the product is the Fortran view's, C^T = op(A^T) op(B^T), that is C = op(B) op(A) on the C
+// view with each patch's two ranges in the other order (docs/ga.md).
 void GA_Matmul_patch(char transa, char transb, void* alpha, void* beta, int g_a, int ailo, int aihi, int ajlo,
                      int ajhi, int g_b, int bilo, int bihi, int bjlo, int bjhi, int g_c, int cilo, int cihi, int cjlo,
                      int cjhi) {
-  int alo[2] = {ailo, ajlo}, ahi[2] = {aihi, ajhi}, blo[2] = {bilo, bjlo}, bhi[2] = {bihi, bjhi};
-  int clo[2] = {cilo, cjlo}, chi[2] = {cihi, cjhi};
-  matmul_patch<int>("GA_Matmul_patch", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi, g_c, clo, chi);
+  int alo[2] = {ajlo, ailo}, ahi[2] = {ajhi, aihi}, blo[2] = {bjlo, bilo}, bhi[2] = {bjhi, bihi};
+  int clo[2] = {cjlo, cilo}, chi[2] = {cjhi, cihi};
+  matmul_patch<int>("GA_Matmul_patch", transb, transa, alpha, beta, g_b, blo, bhi, g_a, alo, ahi, g_c, clo, chi);
 }
 void GA_Matmul_patch64(char transa, char transb, void* alpha, void* beta, int g_a, int64_t ailo, int64_t aihi,
                        int64_t ajlo, int64_t ajhi, int g_b, int64_t bilo, int64_t bihi, int64_t bjlo, int64_t bjhi,
                        int g_c, int64_t cilo, int64_t cihi, int64_t cjlo, int64_t cjhi) {
-  int64_t alo[2] = {ailo, ajlo}, ahi[2] = {aihi, ajhi}, blo[2] = {bilo, bjlo}, bhi[2] = {bihi, bjhi};
-  int64_t clo[2] = {cilo, cjlo}, chi[2] = {cihi, cjhi};
-  matmul_patch<int64_t>("GA_Matmul_patch64", transa, transb, alpha, beta, g_a, alo, ahi, g_b, blo, bhi, g_c, clo,
+  int64_t alo[2] = {ajlo, ailo}, ahi[2] = {ajhi, aihi}, blo[2] = {bjlo, bilo}, bhi[2] = {bjhi, bihi};
+  int64_t clo[2] = {cjlo, cilo}, chi[2] = {cjhi, cihi};
+  matmul_patch<int64_t>("GA_Matmul_patch64", transb, transa, alpha, beta, g_b, blo, bhi, g_a, alo, ahi, g_c, clo,
                         chi);
 }
 

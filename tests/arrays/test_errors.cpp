@@ -62,7 +62,7 @@ TEST_F(Errors, WrongIndexCounts) {
   expect_error<InvalidArgument>([&] { a.put({0, 0}, {2, 2}, buf.data(), {4, 4}); }, {"'ld'", "needs ndim - 1 = 1 entries"});
   expect_error<InvalidArgument>([&] { a.get_strided({0, 0}, {2, 2}, {0, 1}, buf.data()); }, {"arrays::get_strided", "'skip' = [0, 1]"});
   expect_error<InvalidArgument>([&] { a.put({0, 0}, {2, 2}, static_cast<const double*>(nullptr)); }, {"'buf' = null"});
-  expect_error<InvalidArgument>([&] { a.periodic_get({0, 0}, {7, 2}, buf.data()); }, {"arrays::periodic_get", "at most the array's extent 6"});
+  expect_error<InvalidArgument>([&] { a.periodic_get({0, 0}, {13, 2}, buf.data()); }, {"arrays::periodic_get", "at most twice the array's extent 6"});
   a.sync();
   expect_untouched();
 }

@@ -41,7 +41,7 @@ Patch random_periodic(std::mt19937_64& rng, const Coord& dims) {
   Patch p{dims, dims};
   for (int d = 0; d < dims.size(); ++d) {
     p.lo[d] = std::uniform_int_distribution<Index>(-dims[d], 2 * dims[d] - 1)(rng);
-    p.hi[d] = p.lo[d] + std::uniform_int_distribution<Index>(0, dims[d])(rng);
+    p.hi[d] = p.lo[d] + std::uniform_int_distribution<Index>(0, 2 * dims[d])(rng);  // GA's limit: twice the extent
   }
   return p;
 }
@@ -114,9 +114,11 @@ void verify(GlobalArray<T>& a, const Reference<T>& ref, std::mt19937_64& rng, co
       EXPECT_EQ(buf[static_cast<std::size_t>(pos)], ref.at(g)) << "get_strided skip " << skip.str() << " at " << g.str();
     }, &skip);
   }
-  // Periodic.
-  {
-    const Patch p = random_periodic(rng, dims);
+  // Periodic: a random patch, and one twice the extent long in every dimension from -1 (GA's
+  // ghosts.F reads a block with its ghost frame this way on one process: three pieces a dimension).
+  Patch twice{Coord::filled(n, -1), dims};
+  for (int d = 0; d < n; ++d) twice.hi[d] = 2 * dims[d] - 1;
+  for (const Patch& p : {random_periodic(rng, dims), twice}) {
     std::vector<T> buf(static_cast<std::size_t>(p.elements()));
     a.periodic_get(p.lo, p.hi, buf.data());
     Reference<T>::each(p.lo, p.hi, [&](const Coord& g, Index pos) {

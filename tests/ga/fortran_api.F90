@@ -78,9 +78,9 @@ program fortran_api
   call test_whole_arrays(g_a)
   call test_products()
   call test_collectives()
-  ! Local access hands out MA indices into dbl_mb/int_mb, which reach an array's memory only
-  ! with 8-byte INTEGER (docs/ga.md; the 4-byte refusal is row ga_fortran_errors_i4.access).
-  if (bit_size(me) == 64) call test_access()
+  ! Local access hands out 8-byte MA indices (GA_ACCESS_INDEX_TYPE) into dbl_mb/int_mb, which
+  ! reach an array's memory with either INTEGER width, as in GA.
+  call test_access()
   call test_nonblocking_and_counters()
   call test_ma()
   call test_lists_and_groups()
@@ -462,7 +462,8 @@ contains
   ! ga_access, ga_release, ga_release_update, nga_access, nga_release, nga_release_update through
   ! dbl_mb and int_mb.
   subroutine test_access()
-    integer :: g, gi, idx, ld, il, ih, jl, jh, lo(2), hi(2), lds(1), total
+    GA_ACCESS_INDEX_TYPE :: idx  ! as GA programs declare it (global.fh)
+    integer :: g, gi, ld, il, ih, jl, jh, lo(2), hi(2), lds(1), total
     double precision :: whole(m, n)
     integer :: iwhole(m, n)
     ok = ga_create(MT_DBL, m, n, 'access', -1, -1, g)

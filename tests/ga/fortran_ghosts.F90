@@ -2,10 +2,9 @@
 ! both dimensions, with and without corners), ga_/nga_set_ghost_corner_flag with
 ! ga_/nga_update_ghosts, nga_update_ghosts_nb + nga_nbwait with local work in between,
 ! nga_nbget_ghost_dir for every mask, nga_access_ghosts, nga_access_ghost_element and the release
-! forms. With 8-byte INTEGER every cell of every process's block and ghost frame is checked
-! through dbl_mb against the value its owner holds, wrapped around the edges (GA's updates are
-! periodic); with 4-byte INTEGER local access cannot reach an array's memory (docs/ga.md), so
-! that build checks that every call completes and leaves the array's values unchanged.
+! forms. Every cell of every process's block and ghost frame is checked through dbl_mb (with an
+! 8-byte GA_ACCESS_INDEX_TYPE index, whatever the INTEGER width) against the value its owner
+! holds, wrapped around the edges (GA's updates are periodic).
 program fortran_ghosts
   implicit none
 #include "mafdecls.fh"
@@ -14,15 +13,15 @@ program fortran_ghosts
   double precision, parameter :: sentinel = -777.0d0
   integer(4) :: ierr
   integer :: me, failures, i, j, g, d, s, c, nb, dims(2), width(2), lo(2), hi(2), mask(2)
-  integer :: idx, ld(1), gdims(2)
+  GA_ACCESS_INDEX_TYPE :: idx
+  integer :: ld(1), gdims(2)
   double precision :: a(m, n), back(m, n)
-  logical :: ok, wide
+  logical :: ok
 
   call mpi_init(ierr)
   call ga_initialize()
   me = ga_nodeid()
   failures = 0
-  wide = bit_size(me) == 64
   do j = 1, n
     do i = 1, m
       a(i, j) = 100 * i + j
@@ -56,6 +55,31 @@ program fortran_ghosts
   call nga_set_ghost_corner_flag(g, .true.)
   call nga_update_ghosts(g)
   call check_frame(0, 0, 0, .true., mask, 'nga_set_ghost_corner_flag(.true.) + nga_update_ghosts')
+  ! GA's other implementations of the whole update and the calls ghosts.F makes around them.
+  do i = 1, 7
+    call reset()
+    call ga_ghost_barrier()
+    if (i == 4) ok = ga_set_update4_info(g)
+    select case (i)
+    case (1)
+      call ga_update1_ghosts(g)
+    case (2)
+      ok = ga_update2_ghosts(g)
+    case (3)
+      ok = nga_update3_ghosts(g)
+    case (4)
+      ok = ga_update4_ghosts(g)
+    case (5)
+      ok = ga_set_update5_info(g) .and. ga_update5_ghosts(g)
+    case (6)
+      ok = ga_update6_ghosts(g)
+    case default
+      ok = ga_update7_ghosts(g)
+    end select
+    call ga_ghost_barrier()
+    if (.not. ok) call check_fail(failures, 'ga_update<k>_ghosts returned .false.')
+    call check_frame(0, 0, 0, .true., mask, 'ga_update<k>_ghosts')
+  end do
   ! Nonblocking, with local work on other data in between.
   call reset()
   call nga_update_ghosts_nb(g, nb)
@@ -74,7 +98,7 @@ program fortran_ghosts
     end do
   end do
   call ga_sync()
-  if (wide) call test_element()
+  call test_element()
   ! Nothing above changed the array's values.
   call ga_sync()
   back = 0
@@ -85,10 +109,10 @@ program fortran_ghosts
 
 contains
 
-  ! Sets this process's ghost frame to the sentinel (8-byte INTEGER: through dbl_mb).
+  ! Sets this process's ghost frame to the sentinel (through dbl_mb).
   subroutine reset()
     integer :: li, lj
-    if (.not. wide .or. hi(1) < lo(1)) return
+    if (hi(1) < lo(1)) return
     call nga_access_ghosts(g, gdims, idx, ld)
     if (gdims(1) /= hi(1) - lo(1) + 1 + 2 * width(1) .or. gdims(2) /= hi(2) - lo(2) + 1 + 2 * width(2)) &
       call check_fail(failures, 'nga_access_ghosts: dims')
@@ -118,7 +142,7 @@ contains
     owner = a(gi, gj)
   end function owner
 
-  ! Checks every cell (8-byte INTEGER): the block and the filled cells hold their owner's
+  ! Checks every cell: the block and the filled cells hold their owner's
   ! value, the rest of the frame the sentinel. mode 0: every cell filled; 1: faces only; 2: the
   ! side dir of dimension dim (with corners when corners); 3: the region mask.
   subroutine check_frame(mode, dim, dir, corners, msk, what)
@@ -128,7 +152,7 @@ contains
     integer :: li, lj, sd(2), bad
     logical :: filled
     double precision :: want
-    if (.not. wide .or. hi(1) < lo(1)) return
+    if (hi(1) < lo(1)) return
     call nga_access_ghosts(g, gdims, idx, ld)
     bad = 0
     do lj = 1, gdims(2)
@@ -156,7 +180,8 @@ contains
   ! nga_access_ghost_element for every cell of the frame: its index against nga_access_ghosts',
   ! its value, and a store through it (nga_release_update_ghost_element) seen by nga_get.
   subroutine test_element()
-    integer :: li, lj, eidx, eld(1), sub(2), bad
+    GA_ACCESS_INDEX_TYPE :: eidx
+    integer :: li, lj, eld(1), sub(2), bad
     double precision :: x(1)
     if (hi(1) >= lo(1)) then
       call nga_update_ghosts(g)

@@ -230,9 +230,10 @@ TEST(GaPatch64, NonblockingAccessReadIncScatterAcc) {
   NGA_NbWait(&h);
   GA_Sync();
   NGA_NbGet64(g, lo, hi, back.data(), ld, &h);
-  while (NGA_NbTest(&h)) {  // GA: 1 while outstanding, 0 once complete
+  // GA 5.8: 0 while outstanding, 1 once complete (Debian's GA 5.8.2 agrees)
+  for (long polls = 0; NGA_NbTest(&h) == 0 && polls < 100000000; ++polls) {
   }
-  EXPECT_EQ(NGA_NbTest(&h), 0);  // a completed request stays complete
+  EXPECT_EQ(NGA_NbTest(&h), 1);  // a completed request stays complete
   NGA_NbWait(&h);                // and waiting on it returns at once
   for (long v : back) EXPECT_EQ(v, 3L * np);
   GA_Sync();
@@ -284,8 +285,9 @@ TEST(GaLinalg, MatmulPatchAgainstLoops) {
   const int c = NGA_Create(C_DBL, 2, dc, name("C"), nullptr);
   put_whole(a, 6, 8, fa);
   GA_Zero(c);
-  // C[1:3, 0:3] = 2 A[0:2, 1:4] * A[2:5, 4:7]' (3x4 times (4x4)') + 0 C
-  int alo[2] = {0, 1}, ahi[2] = {2, 4}, blo[2] = {2, 4}, bhi[2] = {5, 7}, clo[2] = {1, 0}, chi[2] = {3, 3};
+  // C[1:3, 0:3] = 2 A[0:2, 1:4] * A[2:5, 4:7]' (3x4 times (4x4)') + 0 C; B's patch indices are
+  // op(B)'s, as GA's: rows 4..7, columns 2..5 of A[2:5, 4:7]'.
+  int alo[2] = {0, 1}, ahi[2] = {2, 4}, blo[2] = {4, 2}, bhi[2] = {7, 5}, clo[2] = {1, 0}, chi[2] = {3, 3};
   double alpha = 2, beta = 0;
   NGA_Matmul_patch('N', 'T', &alpha, &beta, a, alo, ahi, a, blo, bhi, c, clo, chi);
   std::vector<double> C = whole(c, 5, 5);
@@ -296,19 +298,45 @@ TEST(GaLinalg, MatmulPatchAgainstLoops) {
         for (int l = 0; l < 4; ++l) ref += 2 * fa(i - 1, 1 + l) * fa(2 + j, 4 + l);
       EXPECT_NEAR(C[i * 5 + j], ref, 1e-12) << i << "," << j;
     }
-  // The 2-D form adds beta = 1 times what is there.
+  // The 2-D form adds beta = 1 times what is there. GA 5.8's GA_Matmul_patch is the Fortran view's
+  // product (its i ranges over the C view's columns: C^T = op(A^T) op(B^T), Debian's GA 5.8.2
+  // agrees), so the same product is written with the operands, flags and ranges exchanged.
   beta = 1;
-  GA_Matmul_patch('N', 'T', &alpha, &beta, a, 0, 2, 1, 4, a, 2, 5, 4, 7, c, 1, 3, 0, 3);
+  GA_Matmul_patch('T', 'N', &alpha, &beta, a, 2, 5, 4, 7, a, 1, 4, 0, 2, c, 0, 3, 1, 3);
   std::vector<double> C2 = whole(c, 5, 5);
   for (int i = 0; i < 25; ++i) EXPECT_NEAR(C2[i], 2 * C[i], 1e-12);
-  int64_t alo64[2] = {0, 1}, ahi64[2] = {2, 4}, blo64[2] = {2, 4}, bhi64[2] = {5, 7}, clo64[2] = {1, 0},
+  int64_t alo64[2] = {0, 1}, ahi64[2] = {2, 4}, blo64[2] = {4, 2}, bhi64[2] = {7, 5}, clo64[2] = {1, 0},
           chi64[2] = {3, 3};
   NGA_Matmul_patch64('N', 'T', &alpha, &beta, a, alo64, ahi64, a, blo64, bhi64, c, clo64, chi64);
   std::vector<double> C3 = whole(c, 5, 5);
   for (int i = 0; i < 25; ++i) EXPECT_NEAR(C3[i], 3 * C[i], 1e-12);
-  GA_Matmul_patch64('N', 'T', &alpha, &beta, a, 0, 2, 1, 4, a, 2, 5, 4, 7, c, 1, 3, 0, 3);
+  GA_Matmul_patch64('T', 'N', &alpha, &beta, a, 2, 5, 4, 7, a, 1, 4, 0, 2, c, 0, 3, 1, 3);
   std::vector<double> C4 = whole(c, 5, 5);
   for (int i = 0; i < 25; ++i) EXPECT_NEAR(C4[i], 4 * C[i], 1e-12);
+  GA_Destroy(c);
+  GA_Destroy(a);
+}
+
+// GA's patch indices are op(A)'s and op(B)'s (GA 5.8's matmul.c): a transposed operand whose
+// patch is not square has indices that are not its data's. C[0:1, 0:2] = A[1:4, 2:3]^T A[0:3, 5:7]
+// (2x4 times 4x3): op(A) is rows 2..3, columns 1..4 of A^T.
+TEST(GaLinalg, MatmulPatchTakesTheIndicesOfOpA) {
+  int da[2] = {6, 8}, dc[2] = {5, 5};
+  const int a = NGA_Create(C_DBL, 2, da, name("A"), nullptr);
+  const int c = NGA_Create(C_DBL, 2, dc, name("C"), nullptr);
+  put_whole(a, 6, 8, fa);
+  GA_Zero(c);
+  int alo[2] = {2, 1}, ahi[2] = {3, 4}, blo[2] = {0, 5}, bhi[2] = {3, 7}, clo[2] = {0, 0}, chi[2] = {1, 2};
+  double alpha = 1, beta = 0;
+  NGA_Matmul_patch('T', 'N', &alpha, &beta, a, alo, ahi, a, blo, bhi, c, clo, chi);
+  std::vector<double> C = whole(c, 5, 5);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      double ref = 0;
+      if (i < 2 && j < 3)
+        for (int l = 0; l < 4; ++l) ref += fa(1 + l, 2 + i) * fa(l, 5 + j);
+      EXPECT_NEAR(C[i * 5 + j], ref, 1e-12) << i << "," << j;
+    }
   GA_Destroy(c);
   GA_Destroy(a);
 }
@@ -345,9 +373,10 @@ TEST(GaLinalg, MatmulPatchOfNDimensionalArrays) {
     NGA_Put(c, lo, hi, v.data(), ld);
   }
   GA_Sync();
-  // Rows of A in dimension 1, k in dimension 3; B: k in dimension 0, columns in dimension 2;
-  // C: rows in dimension 2, columns in dimension 3.  (m, k, n) = (3, 4, 2), then a row of A
-  // (m = 1: A's only long dimension is k) and a column of C, with beta = 0.5 and op(A) = A'.
+  // Rows of op(A) in dimension 1, k in dimension 3 (GA's patch indices are op(A)'s: with 'T' the
+  // data of A has these two ranges exchanged); B: k in dimension 0, columns in dimension 2; C:
+  // rows in dimension 2, columns in dimension 3.  (m, k, n) = (3, 4, 2), then a row of A (m = 1:
+  // A's only long dimension is k) and a column of C, with beta = 0.5 and op(A) = A'.
   struct Case {
     int m, k, n;
     char ta;
@@ -356,9 +385,11 @@ TEST(GaLinalg, MatmulPatchOfNDimensionalArrays) {
   for (const Case& cs : {Case{3, 4, 2, 'N', 0.0}, Case{1, 4, 2, 'N', 0.5}, Case{3, 2, 1, 'T', 0.5}}) {
     int alo[4] = {1, 0, 2, 1}, ahi[4] = {1, 0, 2, 1}, blo[4] = {0, 3, 1, 4}, bhi[4] = {0, 3, 1, 4};
     int clo[4] = {4, 2, 0, 1}, chi[4] = {4, 2, 0, 1};
-    const int arow = cs.ta == 'N' ? 1 : 3, acol = cs.ta == 'N' ? 3 : 1;  // stored A: m x k or k x m
-    ahi[arow] += cs.m - 1;
-    ahi[acol] += cs.k - 1;
+    ahi[1] += cs.m - 1;
+    ahi[3] += cs.k - 1;
+    // Where op(A)(i, l) is stored: 'N' at (alo[1] + i, alo[3] + l) in dimensions 1, 3; 'T' with
+    // the ranges exchanged, at (alo[3] + l, alo[1] + i).
+    const int arow = cs.ta == 'N' ? 1 : 3, acol = cs.ta == 'N' ? 3 : 1;
     bhi[0] += cs.k - 1;
     bhi[2] += cs.n - 1;
     chi[2] += cs.m - 1;
@@ -381,8 +412,8 @@ TEST(GaLinalg, MatmulPatchOfNDimensionalArrays) {
               double sum = 0;
               for (int l = 0; l < cs.k; ++l) {
                 int sa[4] = {alo[0], alo[1], alo[2], alo[3]}, sb[4] = {blo[0], blo[1], blo[2], blo[3]};
-                sa[arow] += i;
-                sa[acol] += l;
+                sa[arow] = alo[1] + i;
+                sa[acol] = alo[3] + l;
                 sb[0] += l;
                 sb[2] += j;
                 sum += val(sa) * val(sb);

@@ -384,9 +384,14 @@ void ga_terminate_() { call("ga_terminate", [] { GA_Terminate(); }); }
 Int ga_nodeid_() { return call("ga_nodeid", [] { return Int{GA_Nodeid()}; }); }
 Int ga_nnodes_() { return call("ga_nnodes", [] { return Int{GA_Nnodes()}; }); }
 void ga_sync_() { call("ga_sync", [] { GA_Sync(); }); }
-Int ga_mpi_comm_() { return call("ga_mpi_comm", [] { return Int{MPI_Comm_c2f(GA_MPI_Comm())}; }); }
-Int ga_mpi_comm_pgroup_default_() {
-  return call("ga_mpi_comm_pgroup_default", [] { return Int{MPI_Comm_c2f(GA_MPI_Comm_pgroup_default())}; });
+// ga-mpi.fh's calls are subroutines, as GA's: the communicator (a Fortran MPI handle) comes back
+// in the first argument.
+void ga_mpi_comm_(Int* comm) { call("ga_mpi_comm", [&] { *comm = Int{MPI_Comm_c2f(GA_MPI_Comm())}; }); }
+void ga_mpi_comm_pgroup_(Int* comm, const Int* grp) {
+  call("ga_mpi_comm_pgroup", [&] { *comm = Int{MPI_Comm_c2f(GA_MPI_Comm_pgroup(static_cast<int>(*grp)))}; });
+}
+void ga_mpi_comm_pgroup_default_(Int* comm) {
+  call("ga_mpi_comm_pgroup_default", [&] { *comm = Int{MPI_Comm_c2f(GA_MPI_Comm_pgroup_default())}; });
 }
 
 void ga_error_(const char* message, const Int* code, Length length) {

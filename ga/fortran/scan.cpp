@@ -1,8 +1,13 @@
 // GA's Fortran API, sparse-data operations on 1-d arrays (ga_patch_enum, ga_scan_copy,
-// ga_scan_add, ga_pack, ga_unpack: lo, hi one-based and inclusive) and the TAO helpers
-// (ga_median, ga_step_max, ga_step_bound_info and their _patch forms, n-d patches in Fortran's
-// view) on the C API's 64-bit forms.
+// ga_scan_add, ga_pack, ga_unpack: lo, hi one-based and inclusive; ga_bin_index, ga_bin_sorter),
+// and the TAO helpers (ga_median, ga_step_max, ga_step_bound_info and their _patch forms, n-d
+// patches in Fortran's view) on the C API's 64-bit forms.
+#include <algorithm>
+#include <map>
+#include <vector>
+
 #include "binding.hpp"
+#include "ga-mpi.h"
 #include "ga.h"
 
 using namespace armada::ga;
@@ -53,6 +58,95 @@ CPatch nd(const char* fn, Int g, const char* argument, const Int* lo, const Int*
   return patch(fn, *c, lo, hi, PatchNames{lo_name, hi_name});
 }
 
+/// g (named `argument`) as a 1-d array of this build's INTEGER, as GA's binning calls need; its
+/// length in *n.
+int integer_vector(const char* fn, Int g, const char* argument, std::int64_t* n) {
+  const int c = vector_handle(fn, g, argument, 0, 0, false);
+  int type = 0, ndim = 0;
+  std::int64_t len = 0;
+  NGA_Inquire64(c, &type, &ndim, &len);
+  if (fortran_type(type) != MT_F_INT)
+    bad_argument(fn, argument, std::to_string(g), std::string("holds no INTEGERs; ") + fn + " needs MT_F_INT");
+  *n = len;
+  return c;
+}
+
+/// A bin's place in g_bin (zero-based first position, element count), checked to lie inside it.
+std::int64_t bin_start(const char* fn, Int bin, Int offset, std::int64_t count, std::int64_t nbin_elements) {
+  if (offset < 0 || offset + count > nbin_elements)
+    bad_argument(fn, "g_off(" + std::to_string(bin) + ")", std::to_string(offset),
+                 "bin " + std::to_string(bin) + "'s " + std::to_string(count) + " elements from there pass the " +
+                     std::to_string(nbin_elements) + " elements of g_bin");
+  return offset;
+}
+
+/// The whole of 1-d INTEGER array c (n elements) on this process.
+std::vector<Int> whole(int c, std::int64_t n) {
+  std::vector<Int> v(static_cast<std::size_t>(n));
+  std::int64_t lo = 0, hi = n - 1, ld = 1;
+  if (n > 0) NGA_Get64(c, &lo, &hi, v.data(), &ld);
+  return v;
+}
+
+/// Sorts each bin's elements of g_bin in place: bin b (g_cnt(b) elements from g_off(b)) is
+/// sorted by process b mod the group's size. Collective on g_bin's group.
+void sort_bins(const char* fn, Int g_bin, Int g_cnt, Int g_off) {
+  std::int64_t nelem = 0, nbins = 0, noff = 0;
+  const int bin = integer_vector(fn, g_bin, "g_bin", &nelem);
+  const int cnt = integer_vector(fn, g_cnt, "g_cnt", &nbins), off = integer_vector(fn, g_off, "g_off", &noff);
+  if (noff != nbins)
+    bad_argument(fn, "g_off", std::to_string(g_off), "has " + std::to_string(noff) + " elements; g_cnt has " +
+                                                          std::to_string(nbins) + " (one per bin in both)");
+  const int group = GA_Get_pgroup(bin);
+  GA_Pgroup_sync(group);  // every process's puts into g_bin are complete
+  const std::vector<Int> counts = whole(cnt, nbins), offsets = whole(off, nbins);
+  const int me = GA_Pgroup_nodeid(group), nproc = GA_Pgroup_nnodes(group);
+  std::vector<Int> segment;
+  for (std::int64_t b = me; b < nbins; b += nproc) {
+    if (counts[b] <= 0) continue;
+    std::int64_t lo = bin_start(fn, b + 1, offsets[b], counts[b], nelem), hi = lo + counts[b] - 1, ld = 1;
+    segment.resize(static_cast<std::size_t>(counts[b]));
+    NGA_Get64(bin, &lo, &hi, segment.data(), &ld);
+    std::sort(segment.begin(), segment.end());
+    NGA_Put64(bin, &lo, &hi, segment.data(), &ld);
+  }
+  GA_Pgroup_sync(group);
+}
+
+/// GA's ga_bin_index: values(i) goes to bin subs(i) (1 .. the number of bins) of g_bin, whose
+/// bin b starts at g_off(b) (zero-based); within a bin the processes' elements follow each other
+/// in rank order, each process's in its own order; with sortit each bin is then sorted.
+void bin_index(const char* fn, Int g_bin, Int g_cnt, Int g_off, const Int* values, const Int* subs, Int n,
+               Int sortit) {
+  std::int64_t nelem = 0, nbins = 0;
+  const int bin = integer_vector(fn, g_bin, "g_bin", &nelem), off = integer_vector(fn, g_off, "g_off", &nbins);
+  if (n < 0) bad_argument(fn, "n", std::to_string(n), "must be >= 0");
+  std::map<std::int64_t, std::vector<Int>> mine;  // bin -> my values for it, in order
+  for (Int i = 0; i < n; ++i) {
+    if (subs[i] < 1 || subs[i] > nbins)
+      bad_argument(fn, "subs(" + std::to_string(i + 1) + ")", std::to_string(subs[i]),
+                   "must be a bin, 1 .. " + std::to_string(nbins) + " (g_off's elements)");
+    mine[subs[i] - 1].push_back(values[i]);
+  }
+  std::vector<std::int64_t> count(static_cast<std::size_t>(nbins), 0), before(count.size(), 0);
+  for (const auto& [b, v] : mine) count[b] = static_cast<std::int64_t>(v.size());
+  MPI_Comm comm = GA_MPI_Comm_pgroup(GA_Get_pgroup(bin));
+  MPI_Exscan(count.data(), before.data(), static_cast<int>(nbins), MPI_INT64_T, MPI_SUM, comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) std::fill(before.begin(), before.end(), 0);  // MPI_Exscan leaves rank 0's undefined
+  const std::vector<Int> offsets = whole(off, nbins);
+  for (auto& [b, v] : mine) {
+    std::int64_t lo = bin_start(fn, b + 1, offsets[b], before[b] + count[b], nelem) + before[b];
+    std::int64_t hi = lo + count[b] - 1, ld = 1;
+    NGA_Put64(bin, &lo, &hi, v.data(), &ld);
+  }
+  if (sortit != 0)
+    sort_bins(fn, g_bin, g_cnt, g_off);
+  else
+    GA_Pgroup_sync(GA_Get_pgroup(bin));
+}
+
 }  // namespace
 
 extern "C" {
@@ -76,6 +170,16 @@ void ga_pack_(const Int* g_src, const Int* g_dest, const Int* g_mask, const Int*
 }
 void ga_unpack_(const Int* g_src, const Int* g_dest, const Int* g_mask, const Int* lo, const Int* hi, Int* icount) {
   sparse("ga_unpack", Sparse::Unpack, *g_src, *g_dest, *g_mask, *lo, *hi, 0, icount);
+}
+
+void ga_bin_index_(const Int* g_bin, const Int* g_cnt, const Int* g_off, const Int* values, const Int* subs,
+                   const Int* n, const Int* sortit) {
+  const char* const fn = "ga_bin_index";
+  call(fn, [&] { bin_index(fn, *g_bin, *g_cnt, *g_off, values, subs, *n, *sortit); });
+}
+void ga_bin_sorter_(const Int* g_bin, const Int* g_cnt, const Int* g_off) {
+  const char* const fn = "ga_bin_sorter";
+  call(fn, [&] { sort_bins(fn, *g_bin, *g_cnt, *g_off); });
 }
 
 void ga_median_(const Int* g_a, const Int* g_b, const Int* g_c, const Int* g_m) {
@@ -147,6 +251,11 @@ void nga_pack_(const Int* g_src, const Int* g_dest, const Int* g_mask, const Int
 void nga_unpack_(const Int* g_src, const Int* g_dest, const Int* g_mask, const Int* lo, const Int* hi, Int* icount) {
   ga_unpack_(g_src, g_dest, g_mask, lo, hi, icount);
 }
+void nga_bin_index_(const Int* g_bin, const Int* g_cnt, const Int* g_off, const Int* values, const Int* subs,
+                    const Int* n, const Int* sortit) {
+  ga_bin_index_(g_bin, g_cnt, g_off, values, subs, n, sortit);
+}
+void nga_bin_sorter_(const Int* g_bin, const Int* g_cnt, const Int* g_off) { ga_bin_sorter_(g_bin, g_cnt, g_off); }
 void nga_median_(const Int* g_a, const Int* g_b, const Int* g_c, const Int* g_m) { ga_median_(g_a, g_b, g_c, g_m); }
 void nga_median_patch_(const Int* g_a, const Int* alo, const Int* ahi, const Int* g_b, const Int* blo, const Int* bhi,
                        const Int* g_c, const Int* clo, const Int* chi, const Int* g_m, const Int* mlo, const Int* mhi) {

@@ -1,5 +1,8 @@
 // Array creation (the NGA_Create family and the handle path), duplicate, destroy, inquiry.
+#include <algorithm>
 #include <cstring>
+#include <iterator>
+#include <string_view>
 
 #include "internal.hpp"
 
@@ -226,17 +229,22 @@ void NGA_Set_irreg_distr64(int g_a, int64_t map[], int64_t block[]) {
 void GA_Set_array_name(int g_a, char* name) {
   guarded("GA_Set_array_name", [&] { plan_of("GA_Set_array_name", g_a).name = name ? name : ""; });
 }
-// GA's "read_only" property (collective): GA copies the array into every node so that reads stay
-// on the node. Armada keeps the one distributed copy, which every rank of a node already reads
-// through shared memory, so the property changes no data path here; the call checks its
-// arguments and synchronizes as GA's does. Any other property is refused by name.
+// GA's "read_only" and "read_cache" properties (collective), both promises that the program
+// only reads the array until GA_Unset_property: GA copies a read_only array into every node, and
+// keeps the blocks a process reads of a read_cache array, so that reads stay on the node. Armada
+// keeps the one distributed copy, which every rank of a node already reads through shared
+// memory, so neither property changes a data path here; the call checks its arguments and
+// synchronizes as GA's does. Any other property is refused by name.
 namespace {
+constexpr std::string_view kProperties[] = {"read_only", "read_cache"};
+
 void set_property(const char* function, int g_a, const char* property) {
   guarded(function, [&] {
     Array& a = array(function, g_a);
     const std::string p = property ? property : "(null)";
-    if (p != "read_only")
-      bad_argument(function, "property", "'" + p + "'", "Armada supports the property \"read_only\" only");
+    if (std::find(std::begin(kProperties), std::end(kProperties), p) == std::end(kProperties))
+      bad_argument(function, "property", "'" + p + "'",
+                   "Armada supports the properties \"read_only\" and \"read_cache\" only");
     a.sync_group();
   });
 }

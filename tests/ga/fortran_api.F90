@@ -10,6 +10,8 @@ program fortran_api
 #include "ga-mpi.fh"
   integer, parameter :: m = 13, n = 9
   integer(4) :: ierr, comm_size
+  integer :: comm
+  integer, external :: ga_pgroup_self  ! global.fh leaves it out, as GA 5.8's does
   integer :: me, np, failures, g_a, g_b, g_c, type, d1, d2, i, j, p
   integer :: ilo, ihi, jlo, jhi, covered
   double precision :: a(m, n), b(m, n), got(m + 3, n), alpha, beta, val
@@ -22,11 +24,18 @@ program fortran_api
   np = ga_nnodes()
   failures = 0
   call check(ok, 'ma_init')
-  call mpi_comm_size(int(ga_mpi_comm(), 4), comm_size, ierr)
+  ! ga-mpi.fh's calls are subroutines giving the communicator in their first argument (GA's)
+  call ga_mpi_comm(comm)
+  call mpi_comm_size(int(comm, 4), comm_size, ierr)
   call check(comm_size == np .and. ierr == 0, 'ga_mpi_comm is the world of ga_nnodes processes')
   comm_size = -1
-  call mpi_comm_size(int(ga_mpi_comm_pgroup_default(), 4), comm_size, ierr)
+  call ga_mpi_comm_pgroup_default(comm)
+  call mpi_comm_size(int(comm, 4), comm_size, ierr)
   call check(comm_size == np .and. ierr == 0, 'ga_mpi_comm_pgroup_default: the world until a default is set')
+  comm_size = -1
+  call ga_mpi_comm_pgroup(comm, ga_pgroup_self())
+  call mpi_comm_size(int(comm, 4), comm_size, ierr)
+  call check(comm_size == 1 .and. ierr == 0, 'ga_mpi_comm_pgroup of ga_pgroup_self: one process')
 
   do j = 1, n
     do i = 1, m

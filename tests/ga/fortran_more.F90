@@ -1,4 +1,4 @@
-! The Fortran entry points GA's own test programs (testsolve.F, nbtest.F, pgtest.F, ...) need
+! The Fortran entry points GA's own test programs (testsolve.F, nbtest.F, pgtest.F, bin.F, ...) need
 ! beyond fortran_services: ga_wtime, ga_ndim, nonblocking put/acc and ga_nbtest, the solvers
 ! (ga_solve, ga_llt_solve, ga_lu_solve), process-group splits and group collectives, element-wise
 ! operations, irregular and ghosted creation, inquiries, process grids, strided and periodic
@@ -22,6 +22,8 @@ program fortran_more
   call check_patches(failures)
   call check_products(failures)
   call check_typed(failures)
+  call check_bins(failures)
+  call check_access_index_type(failures)
   call check_finish('fortran_more', failures, '')
 end program fortran_more
 
@@ -646,3 +648,87 @@ subroutine check_typed(failures)
   ok = ga_destroy(g_i)
   ok = ga_destroy(g_z)
 end subroutine check_typed
+
+! ga_bin_index(g_bin, g_cnt, g_off, values, subs, n, sortit) (GA's binning, Fortran only):
+! values(i) goes to bin subs(i) (bins numbered from 1, subs sorted) of the 1-d INTEGER array
+! g_bin, bin b starting at g_off(b) (zero-based) with room for g_cnt(b) elements; sortit sorts
+! each bin, as ga_bin_sorter(g_bin, g_cnt, g_off) does. Every process p puts 100 p + 9 into bin
+! 1, 100 p + 8 and 100 p + 7 into bin 2, 100 p + 6 and 100 p + 5 into bin 3.
+subroutine check_bins(failures)
+  implicit none
+#include "mafdecls.fh"
+#include "global.fh"
+  integer, intent(inout) :: failures
+  integer, parameter :: nb = 3, per = 5
+  integer :: me, np, total, p, b, first, last, g_bin, g_cnt, g_off
+  integer :: values(per), subs(per), counts(nb), offs(nb)
+  integer, allocatable :: got(:), want(:)
+  logical :: ok
+  me = ga_nodeid()
+  np = ga_nnodes()
+  total = per * np
+  counts = (/ np, 2 * np, 2 * np /)
+  offs = (/ 0, np, 3 * np /)
+  allocate(got(total), want(total))
+  do p = 0, np - 1
+    want(p + 1) = 100 * p + 9
+    want(np + 2 * p + 1 : np + 2 * p + 2) = 100 * p + (/ 7, 8 /)
+    want(3 * np + 2 * p + 1 : 3 * np + 2 * p + 2) = 100 * p + (/ 5, 6 /)
+  end do
+  ok = nga_create(MT_INT, 1, (/ total /), 'bins', (/ -1 /), g_bin)
+  ok = nga_create(MT_INT, 1, (/ nb /), 'counts', (/ -1 /), g_cnt)
+  ok = nga_create(MT_INT, 1, (/ nb /), 'offsets', (/ -1 /), g_off)
+  if (me == 0) then
+    call nga_put(g_cnt, (/ 1 /), (/ nb /), counts, (/ 1 /))
+    call nga_put(g_off, (/ 1 /), (/ nb /), offs, (/ 1 /))
+  end if
+  call ga_zero(g_bin)
+  subs = (/ 1, 2, 2, 3, 3 /)
+  values = 100 * me + (/ 9, 8, 7, 6, 5 /)
+  call ga_bin_index(g_bin, g_cnt, g_off, values, subs, per, 1)
+  call nga_get(g_bin, (/ 1 /), (/ total /), got, (/ 1 /))
+  if (any(got /= want)) call check_fail(failures, 'ga_bin_index with sortit')
+  ! without sortit each bin holds the same elements (the processes' order is GA's choice);
+  ! nga_bin_sorter then sorts them
+  call ga_zero(g_bin)
+  call nga_bin_index(g_bin, g_cnt, g_off, values, subs, per, 0)
+  call nga_get(g_bin, (/ 1 /), (/ total /), got, (/ 1 /))
+  do b = 1, nb
+    first = offs(b) + 1
+    last = offs(b) + counts(b)
+    if (sum(got(first:last)) /= sum(want(first:last)) .or. minval(got(first:last)) /= minval(want(first:last)) &
+        .or. maxval(got(first:last)) /= maxval(want(first:last))) call check_fail(failures, 'nga_bin_index')
+  end do
+  call ga_sync()
+  call nga_bin_sorter(g_bin, g_cnt, g_off)
+  call nga_get(g_bin, (/ 1 /), (/ total /), got, (/ 1 /))
+  if (any(got /= want)) call check_fail(failures, 'nga_bin_sorter')
+  ok = ga_destroy(g_bin)
+  ok = ga_destroy(g_cnt)
+  ok = ga_destroy(g_off)
+end subroutine check_bins
+
+! MA_ACCESS_INDEX_TYPE (mafdecls.fh, as GA's): the 8-byte type of the index nga_access_ghosts
+! and the other access calls return into int_mb/dbl_mb, whatever the default INTEGER.
+subroutine check_access_index_type(failures)
+  implicit none
+#include "mafdecls.fh"
+#include "global.fh"
+  integer, intent(inout) :: failures
+  MA_ACCESS_INDEX_TYPE :: idx
+  integer :: g_g, dims3(2), ld3(1), lo(2), hi(2)
+  logical :: ok
+  if (kind(idx) /= 8) call check_fail(failures, 'MA_ACCESS_INDEX_TYPE is not 8 bytes')
+  ok = nga_create_ghosts(MT_INT, 2, (/ 8, 6 /), (/ 1, 1 /), 'framed', (/ -1, -1 /), g_g)
+  call ga_fill(g_g, 7)
+  call ga_update_ghosts(g_g)
+  call nga_distribution(g_g, ga_nodeid(), lo, hi)
+  if (all(hi >= lo)) then
+    call nga_access_ghosts(g_g, dims3, idx, ld3)
+    ! the corner of the frame, then the first element the process owns
+    if (int_mb(idx) /= 7 .or. int_mb(idx + ld3(1) + 1) /= 7 .or. dims3(1) /= hi(1) - lo(1) + 3) &
+      call check_fail(failures, 'nga_access_ghosts into an MA_ACCESS_INDEX_TYPE index')
+  end if
+  call ga_sync()
+  ok = ga_destroy(g_g)
+end subroutine check_access_index_type

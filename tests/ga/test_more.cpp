@@ -1042,4 +1042,26 @@ TEST(GaElementwise, ComplexAbsRecipDivideAreSmithsFormulas) {
   for (int g : {a, b, c}) GA_Destroy(g);
 }
 
+// GA's "read_cache" property, which Debian's GA 5.8.2 accepts as it does "read_only": a promise
+// to only read the array until GA_Unset_property. Reads while it is set see what was put
+// before; once it is unset the array takes writes again, and reads see them.
+TEST(GaProperties, ReadCacheIsAcceptedAndReadsStayCurrent) {
+  const int m = 7, n = 5;
+  int dims[2] = {m, n};
+  const int g = NGA_Create(C_DBL, 2, dims, name("cached"), nullptr);
+  put_whole(g, m, n, fa);
+  NGA_Set_property(g, name("read_cache"));
+  const std::vector<double> seen = whole(g, m, n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) EXPECT_EQ(seen[i * n + j], fa(i, j)) << "(" << i << ", " << j << ")";
+  NGA_Unset_property(g);
+  put_whole(g, m, n, spd);
+  GA_Set_property(g, name("read_cache"));
+  const std::vector<double> after = whole(g, m, n);
+  GA_Unset_property(g);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) EXPECT_EQ(after[i * n + j], spd(i, j)) << "(" << i << ", " << j << ")";
+  GA_Destroy(g);
+}
+
 }  // namespace

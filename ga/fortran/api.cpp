@@ -181,7 +181,7 @@ void distribution(const char* fn, Int g_a, Int iproc, Int* lo, Int* hi) {
   call(fn, [&] {
     const int g = handle(fn, g_a);
     CPatch c;
-    c.ndim = array(fn, g).ndim();
+    c.ndim = array_dims(fn, g).size();
     NGA_Distribution64(g, static_cast<int>(iproc), c.lo, c.hi);
     to_fortran(c, lo, hi);  // owns nothing: C's 0 .. -1 becomes 1 .. 0
   });

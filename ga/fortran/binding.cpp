@@ -74,11 +74,11 @@ std::string PatchNames::of(bool upper, int d) const {
 }
 
 void dims(const char* function, int g_a, int* ndim, std::int64_t out[GA_MAX_DIM]) {
-  const Array& a = array(function, g_a);  // names the Fortran function for a bad handle
-  *ndim = a.ndim();
+  const Coord& shape = array_dims(function, g_a);  // names the Fortran function for a bad handle
+  *ndim = shape.size();
   std::int64_t cdims[GA_MAX_DIM];
-  for (int d = 0; d < a.ndim(); ++d) cdims[d] = a.dims()[d];
-  converted(armada_gaf_from_c_extents(a.ndim(), cdims, out));
+  for (int d = 0; d < shape.size(); ++d) cdims[d] = shape[d];
+  converted(armada_gaf_from_c_extents(shape.size(), cdims, out));
 }
 
 CPatch patch(const char* function, int g_a, const Int* lo, const Int* hi, const PatchNames& names,
@@ -132,7 +132,7 @@ CPatch to_c(int n, const std::int64_t* lo, const std::int64_t* hi) {
 }
 
 CPatch patch2(const char* function, int g_a, Int ilo, Int ihi, Int jlo, Int jhi, const char* which) {
-  const int n = array(function, g_a).ndim();
+  const int n = array_dims(function, g_a).size();
   if (n != 2)
     bad_argument(function, *which ? std::string("g_") + which : std::string("g_a"), std::to_string(g_a),
                  "has " + std::to_string(n) + " dimensions; " + function + " takes 2-d arrays (nga_ for n-d)");

@@ -602,6 +602,39 @@ extern void GA_Step_bound_info_patch64(int g_xx, int64_t xxlo[], int64_t xxhi[],
                                        int64_t g_xxuu, int64_t xxuulo[], int64_t xxuuhi[], void* boundmin,
                                        void* wolfemin, void* boundmax);
 
+/* Block-cyclic arrays (docs/ga.md, "Block-cyclic arrays"): set on a planned handle before
+ * GA_Allocate. Simple layout: blocks of dims[] elements, block b (row-major over the block grid)
+ * on process b % nprocs. Proc-grid layout: ScaLAPACK's, on a proc_grid[] of nprocs processes. */
+extern void GA_Set_block_cyclic(int g_a, int dims[]);
+extern void NGA_Set_block_cyclic(int g_a, int dims[]);
+extern void GA_Set_block_cyclic64(int g_a, int64_t dims[]);
+extern void NGA_Set_block_cyclic64(int g_a, int64_t dims[]);
+extern void GA_Set_block_cyclic_proc_grid(int g_a, int block[], int proc_grid[]);
+extern void NGA_Set_block_cyclic_proc_grid(int g_a, int block[], int proc_grid[]);
+extern void GA_Set_block_cyclic_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
+extern void NGA_Set_block_cyclic_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
+extern int GA_Total_blocks(int g_a);
+extern int NGA_Total_blocks(int g_a);
+extern int GA_Uses_proc_grid(int g_a);
+extern int NGA_Uses_proc_grid(int g_a);
+extern void GA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
+extern void NGA_Get_block_info(int g_a, int num_blocks[], int block_dims[]);
+extern void GA_Nblock(int g_a, int* nblock);
+extern void NGA_Nblock(int g_a, int* nblock);
+extern int NGA_Locate_num_blocks(int g_a, int lo[], int hi[]);
+extern void NGA_Access_block(int g_a, int idx, void* ptr, int ld[]);
+extern void NGA_Access_block64(int g_a, int64_t idx, void* ptr, int64_t ld[]);
+extern void NGA_Access_block_grid(int g_a, int index[], void* ptr, int ld[]);
+extern void NGA_Access_block_grid64(int g_a, int64_t index[], void* ptr, int64_t ld[]);
+extern void NGA_Access_block_segment(int g_a, int proc, void* ptr, int* len);
+extern void NGA_Access_block_segment64(int g_a, int proc, void* ptr, int64_t* len);
+extern void NGA_Release_block(int g_a, int idx);
+extern void NGA_Release_block_grid(int g_a, int index[]);
+extern void NGA_Release_block_segment(int g_a, int idx);
+extern void NGA_Release_update_block(int g_a, int idx);
+extern void NGA_Release_update_block_grid(int g_a, int index[]);
+extern void NGA_Release_update_block_segment(int g_a, int idx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,11 +4,14 @@
 #include <cstdlib>
 #include <deque>
 #include <mutex>
+#include <memory>
 #include <new>
+#include <string_view>
 
 #include <mpi.h>
 
 #include "armada/rma/runtime.hpp"
+#include "block_cyclic.hpp"
 #include "error_codes.hpp"
 #include "internal.hpp"
 
@@ -23,6 +26,9 @@ struct Slot {
   int type = 0;
   std::size_t charged = 0;  // bytes charged to GA's memory limit for the array
   bool ghost_corners = true;  // GA_Set_ghost_corner_flag
+  std::shared_ptr<BlockCyclic> cyclic;  // a block-cyclic array (then `array` is unused)
+  Array regular;                        // while a call runs on a regular copy of `cyclic`
+  bool live() const { return array.valid() || cyclic; }
 };
 
 // GA's own handles are offset too: small integers (0, 1, an uninitialized variable) are never
@@ -36,7 +42,7 @@ int g_default_pgroup = world_pgroup;
 
 Slot& slot(const char* function, int g_a, const char* argument = "g_a") {
   const long i = static_cast<long>(g_a) - handle_base;
-  if (i < 0 || i >= static_cast<long>(g_arrays.size()) || (!g_arrays[i].plan && !g_arrays[i].array.valid()))
+  if (i < 0 || i >= static_cast<long>(g_arrays.size()) || (!g_arrays[i].plan && !g_arrays[i].live()))
     bad_argument(function, argument, std::to_string(g_a), "not a live global array handle");
   return g_arrays[static_cast<std::size_t>(i)];
 }
@@ -184,6 +190,7 @@ int handle_of(const rma::Group& g) {
 // ---- arrays -----------------------------------------------------------------------------------
 
 int create(const char* function, const Plan& plan) {
+  if (!plan.cyclic_block.empty()) return create_block_cyclic(function, plan);
   const ElemType type = elem_type(function, plan.type);
   if (plan.dims.size() < 1 || plan.dims.size() > GA_MAX_DIM)
     bad_argument(function, "ndim", std::to_string(plan.dims.size()), "must be 1 .. 7");
@@ -222,7 +229,9 @@ std::size_t block_bytes(const arrays::Patch& block, const Coord& ghosts, ElemTyp
 }
 
 int new_handle() {
-  g_arrays.push_back(Slot{Plan{}, Array{}, 0});
+  Slot s;
+  s.plan = Plan{};
+  g_arrays.push_back(std::move(s));
   return handle_base + static_cast<int>(g_arrays.size()) - 1;
 }
 
@@ -245,12 +254,87 @@ bool allocate(const char* function, int g_a) {
   return true;
 }
 
+namespace {
+
+// The collective operations that take block-cyclic arrays: each runs on regular copies of them
+// (made by array() on first use in the call, copied back when the call ends: CallScope). Only
+// operations whose result depends on values alone belong here, never on the distribution, and
+// only collective ones (the copy is collective).
+constexpr std::string_view takes_block_cyclic[] = {
+    "GA_Zero", "GA_Fill", "GA_Scale", "NGA_Zero_patch", "NGA_Fill_patch", "NGA_Scale_patch",
+    "NGA_Zero_patch64", "NGA_Fill_patch64", "NGA_Scale_patch64", "GA_Copy", "NGA_Copy_patch",
+    "NGA_Copy_patch64", "GA_Add", "NGA_Add_patch", "NGA_Add_patch64", "GA_Ddot", "GA_Idot", "GA_Ldot",
+    "GA_Lldot", "GA_Fdot", "GA_Cdot", "GA_Zdot", "NGA_Ddot_patch", "NGA_Idot_patch", "NGA_Ldot_patch",
+    "NGA_Lldot_patch", "NGA_Fdot_patch", "NGA_Cdot_patch", "NGA_Zdot_patch", "NGA_Ddot_patch64",
+    "NGA_Idot_patch64", "NGA_Ldot_patch64", "NGA_Lldot_patch64", "NGA_Fdot_patch64", "NGA_Cdot_patch64",
+    "NGA_Zdot_patch64", "GA_Dgemm", "GA_Sgemm", "GA_Zgemm", "GA_Cgemm", "GA_Dgemm64", "GA_Sgemm64",
+    "GA_Zgemm64", "GA_Cgemm64", "GA_Matmul_patch", "NGA_Matmul_patch", "NGA_Matmul_patch64",
+    "GA_Transpose", "GA_Symmetrize", "GA_Print", "GA_Abs_value", "GA_Abs_value_patch",
+    "GA_Abs_value_patch64", "GA_Add_constant", "GA_Add_constant_patch", "GA_Add_constant_patch64",
+    "GA_Recip", "GA_Recip_patch", "GA_Recip_patch64", "GA_Elem_multiply", "GA_Elem_divide",
+    "GA_Elem_maximum", "GA_Elem_minimum", "GA_Elem_multiply_patch", "GA_Elem_divide_patch",
+    "GA_Elem_maximum_patch", "GA_Elem_minimum_patch", "GA_Elem_multiply_patch64",
+    "GA_Elem_divide_patch64", "GA_Elem_maximum_patch64", "GA_Elem_minimum_patch64"};
+
+bool runs_on_regular_copy(const char* function) {
+  for (std::string_view name : takes_block_cyclic)
+    if (name == function) return true;
+  return false;
+}
+
+thread_local CallScope* t_scope = nullptr;
+
+}  // namespace
+
+CallScope::CallScope(const char*) noexcept : outer_(t_scope) { t_scope = this; }
+CallScope::~CallScope() { t_scope = outer_; }
+CallScope* CallScope::current() noexcept { return t_scope; }
+
+void CallScope::copy_back_all() {
+  std::vector<int> handles = std::move(copied_);
+  copied_.clear();
+  for (int g_a : handles) {
+    Slot& s = g_arrays[static_cast<std::size_t>(g_a - handle_base)];
+    copy_back(s.regular, *s.cyclic);
+    s.regular.destroy();
+    s.regular = Array{};
+  }
+}
+
 Array& array(const char* function, int g_a, const char* argument) {
   Slot& s = slot(function, g_a, argument);
   if (s.plan)
     bad_argument(function, argument, std::to_string(g_a),
                  "is not allocated (a planned handle, or one GA_Deallocate freed; GA_Allocate allocates it)");
-  return s.array;
+  if (!s.cyclic) return s.array;
+  if (s.regular.valid()) return s.regular;  // this call made it already
+  if (!runs_on_regular_copy(function) || !CallScope::current()) refuse_block_cyclic(function, argument, g_a);
+  s.regular = regular_copy_of(*s.cyclic);
+  CallScope::current()->add_copy(g_a);
+  return s.regular;
+}
+
+const Coord& array_dims(const char* function, int g_a) {
+  const BlockCyclic* bc = block_cyclic(function, g_a);
+  return bc ? bc->dims : array(function, g_a).dims();
+}
+
+BlockCyclic* block_cyclic(const char* function, int g_a, const char* argument) {
+  Slot& s = slot(function, g_a, argument);
+  if (s.plan)
+    bad_argument(function, argument, std::to_string(g_a),
+                 "is not allocated (a planned handle, or one GA_Deallocate freed; GA_Allocate allocates it)");
+  return s.cyclic.get();
+}
+
+int adopt_block_cyclic(BlockCyclic bc, int type, std::size_t charged) {
+  count_call(Stat::create);
+  Slot s;
+  s.type = type;
+  s.charged = charged;
+  s.cyclic = std::make_shared<BlockCyclic>(std::move(bc));
+  g_arrays.push_back(std::move(s));
+  return handle_base + static_cast<int>(g_arrays.size()) - 1;
 }
 
 bool is_planned(const char* function, int g_a) { return slot(function, g_a).plan.has_value(); }
@@ -258,6 +342,7 @@ bool is_planned(const char* function, int g_a) { return slot(function, g_a).plan
 bool deallocate(const char* function, int g_a) {
   Slot& s = slot(function, g_a);
   if (s.plan) return false;  // nothing allocated: GA's GA_Deallocate returns 0 too
+  if (s.cyclic) refuse_block_cyclic(function, "g_a", g_a);
   Plan plan = plan_of_array(s);
   s.array.destroy();  // collective over the array's group
   refund_memory(s.charged, MemoryUse::array);
@@ -270,13 +355,17 @@ bool deallocate(const char* function, int g_a) {
 bool& ghost_corners(const char* function, int g_a) { return slot(function, g_a).ghost_corners; }
 
 int ga_type(const char* function, int g_a) {
-  array(function, g_a);
+  block_cyclic(function, g_a);  // checks the handle (no regular copy)
   return g_arrays[static_cast<std::size_t>(g_a - handle_base)].type;
 }
 
 int adopt(Array a, int type, std::size_t charged) {
   count_call(Stat::create);
-  g_arrays.push_back(Slot{std::nullopt, std::move(a), type, charged});
+  Slot s;
+  s.array = std::move(a);
+  s.type = type;
+  s.charged = charged;
+  g_arrays.push_back(std::move(s));
   return handle_base + static_cast<int>(g_arrays.size()) - 1;
 }
 
@@ -289,8 +378,10 @@ void forget_array(int g_a) {
 
 void destroy_all() {
   forget_saved_diag();
-  for (Slot& s : g_arrays)
+  for (Slot& s : g_arrays) {
     if (s.array.valid()) s.array.destroy();
+    if (s.cyclic && s.cyclic->store.valid()) s.cyclic->store.destroy();
+  }
   g_arrays.clear();
   reset_memory_accounting();
   g_groups.clear();
@@ -316,10 +407,15 @@ std::string tuple_text(int n, const Index* v) {
 template <class I>
 arrays::Patch patch(const char* function, const Array& a, const I* lo, const I* hi, const char* lo_name,
                     const char* hi_name) {
-  const int n = a.ndim();
+  return patch_of(function, a.dims(), lo, hi, lo_name, hi_name);
+}
+
+template <class I>
+arrays::Patch patch_of(const char* function, const Coord& dims, const I* lo, const I* hi, const char* lo_name,
+                       const char* hi_name) {
+  const int n = dims.size();
   if (!lo) bad_argument(function, lo_name, "NULL", "an index tuple is required");
   if (!hi) bad_argument(function, hi_name, "NULL", "an index tuple is required");
-  const Coord& dims = a.dims();
   // The texts are built only on the failing path: this check runs on every patch operation
   // and NGA_Read_inc (formatting "[d]" on every call made read_inc ~20 % slower).
   const auto at = [](int d) { return "[" + std::to_string(d) + "]"; };
@@ -344,6 +440,9 @@ Coord leading(const char*, const Array& a, const I* ld) {
 template arrays::Patch patch<int>(const char*, const Array&, const int*, const int*, const char*, const char*);
 template arrays::Patch patch<std::int64_t>(const char*, const Array&, const std::int64_t*, const std::int64_t*,
                                            const char*, const char*);
+template arrays::Patch patch_of<int>(const char*, const Coord&, const int*, const int*, const char*, const char*);
+template arrays::Patch patch_of<std::int64_t>(const char*, const Coord&, const std::int64_t*, const std::int64_t*,
+                                              const char*, const char*);
 template Coord leading<int>(const char*, const Array&, const int*);
 template Coord leading<std::int64_t>(const char*, const Array&, const std::int64_t*);
 

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <string_view>
 
+#include "block_cyclic.hpp"
 #include "internal.hpp"
 
 using namespace armada;
@@ -78,19 +79,29 @@ int create_irregular(const char* function, int type, int ndim, const I* dims, co
 template <class I>
 void inquire(const char* function, int g_a, int* type, int* ndim, I* dims) {
   guarded(function, [&] {
-    const Array& a = array(function, g_a);
+    const BlockCyclic* bc = block_cyclic(function, g_a);
+    const Coord& shape = bc ? bc->dims : array(function, g_a).dims();
     if (type) *type = ga_type(function, g_a);
-    if (ndim) *ndim = a.ndim();
+    if (ndim) *ndim = shape.size();
     if (dims)
-      for (int d = 0; d < a.ndim(); ++d) dims[d] = static_cast<I>(a.dims()[d]);
+      for (int d = 0; d < shape.size(); ++d) dims[d] = static_cast<I>(shape[d]);
   });
 }
 
 template <class I>
 void distribution(const char* function, int g_a, int iproc, I* lo, I* hi) {
   guarded(function, [&] {
-    const Array& a = array(function, g_a);
     if (!lo || !hi) bad_argument(function, lo ? "hi" : "lo", "NULL", "room for ndim indices is required");
+    if (const BlockCyclic* bc = block_cyclic(function, g_a)) {
+      // GA: of a block-cyclic array, the bounds of block `iproc`.
+      if (iproc < 0 || iproc >= bc->total())
+        bad_argument(function, "iproc", std::to_string(iproc),
+                     "of a block-cyclic array it is a block number: 0 .. " + std::to_string(bc->total() - 1));
+      const arrays::Patch p = bc->bounds(bc->coords_of(iproc));
+      for (int d = 0; d < bc->ndim(); ++d) lo[d] = static_cast<I>(p.lo[d]), hi[d] = static_cast<I>(p.hi[d] - 1);
+      return;
+    }
+    const Array& a = array(function, g_a);
     const arrays::Patch p = a.owned(world_rank_of(function, a, iproc));
     for (int d = 0; d < a.ndim(); ++d) {
       const bool none = p.empty();
@@ -135,6 +146,37 @@ void set_irreg(const char* function, int g_a, const I* map, const I* block) {
   guarded(function, [&] {
     Plan& p = planned_with_data(function, g_a);
     p.block_starts = block_starts(function, p.dims.size(), block, map);
+  });
+}
+
+/// GA_Duplicate of a block-cyclic array: the same layout, a new store.
+int duplicate_cyclic(const BlockCyclic& bc, int g_a, const char* name) {
+  const std::size_t bytes = block_bytes(bc.store.owned(), {}, bc.store.type());
+  if (!charge_memory(bc.store.group(), bytes, MemoryUse::array)) return 0;
+  try {
+    BlockCyclic copy = bc;
+    copy.store = bc.store.duplicate(name ? name : "");
+    return adopt_block_cyclic(std::move(copy), ga_type("GA_Duplicate", g_a), bytes);
+  } catch (...) {
+    refund_memory(bytes, MemoryUse::array);
+    throw;
+  }
+}
+
+/// NGA_Locate: the owner's rank in the array's group; of a block-cyclic array, as GA's, the
+/// number of the block holding the element.
+template <class I>
+int locate(const char* function, int g_a, const I* subscript) {
+  return guarded(function, [&] {
+    if (const BlockCyclic* bc = block_cyclic(function, g_a)) {
+      const arrays::Patch p = patch_of(function, bc->dims, subscript, subscript, "subscript", "subscript");
+      Coord c = p.lo;
+      for (int d = 0; d < c.size(); ++d) c[d] /= bc->block[d];
+      return static_cast<int>(bc->number_of(c));
+    }
+    const Array& a = array(function, g_a);
+    const arrays::Patch p = patch(function, a, subscript, subscript, "subscript", "subscript");
+    return a.group().group_rank(a.locate(p.lo));
   });
 }
 
@@ -271,6 +313,7 @@ int GA_Allocate(int g_a) {
 
 int GA_Duplicate(int g_a, char* array_name) {
   return guarded("GA_Duplicate", [&] {
+    if (const BlockCyclic* bc = block_cyclic("GA_Duplicate", g_a)) return duplicate_cyclic(*bc, g_a, array_name);
     const Array& a = array("GA_Duplicate", g_a);
     const std::size_t bytes = block_bytes(a.owned(), a.ghosts(), a.type());
     if (!charge_memory(a.group(), bytes, MemoryUse::array)) return 0;  // GA: the duplicate fails
@@ -286,7 +329,10 @@ void GA_Destroy(int g_a) {
   guarded("GA_Destroy", [&] {
     // A planned handle (never allocated, or freed by GA_Deallocate) has no array to free: only the
     // handle goes (GA's returns false and keeps it).
-    if (!is_planned("GA_Destroy", g_a)) array("GA_Destroy", g_a).destroy();
+    if (!is_planned("GA_Destroy", g_a)) {
+      BlockCyclic* bc = block_cyclic("GA_Destroy", g_a);
+      bc ? bc->store.destroy() : array("GA_Destroy", g_a).destroy();
+    }
     forget_array(g_a);
   });
 }
@@ -317,14 +363,17 @@ void NGA_Inquire64(int g_a, int* type, int* ndim, int64_t dims[]) {
   inquire("NGA_Inquire64", g_a, type, ndim, dims);
 }
 char* GA_Inquire_name(int g_a) {
-  return guarded("GA_Inquire_name", [&] { return const_cast<char*>(array("GA_Inquire_name", g_a).name().c_str()); });
+  return guarded("GA_Inquire_name", [&] {
+    const BlockCyclic* bc = block_cyclic("GA_Inquire_name", g_a);
+    return const_cast<char*>((bc ? bc->store : array("GA_Inquire_name", g_a)).name().c_str());
+  });
 }
 int GA_Ndim(int g_a) {
-  return guarded("GA_Ndim", [&] { return array("GA_Ndim", g_a).ndim(); });
+  return guarded("GA_Ndim", [&] { return array_dims("GA_Ndim", g_a).size(); });
 }
 int GA_Valid_handle(int g_a) {
   try {
-    array("GA_Valid_handle", g_a);
+    block_cyclic("GA_Valid_handle", g_a);  // a live array of either layout
     return 1;
   } catch (...) {
     return 0;
@@ -360,20 +409,8 @@ int NGA_Is_mirrored(int g_a) {
     return 0;
   });
 }
-int NGA_Locate(int g_a, int subscript[]) {
-  return guarded("NGA_Locate", [&] {
-    const Array& a = array("NGA_Locate", g_a);
-    const arrays::Patch p = patch("NGA_Locate", a, subscript, subscript, "subscript", "subscript");
-    return a.group().group_rank(a.locate(p.lo));
-  });
-}
-int NGA_Locate64(int g_a, int64_t subscript[]) {
-  return guarded("NGA_Locate64", [&] {
-    const Array& a = array("NGA_Locate64", g_a);
-    const arrays::Patch p = patch("NGA_Locate64", a, subscript, subscript, "subscript", "subscript");
-    return a.group().group_rank(a.locate(p.lo));
-  });
-}
+int NGA_Locate(int g_a, int subscript[]) { return locate<int>("NGA_Locate", g_a, subscript); }
+int NGA_Locate64(int g_a, int64_t subscript[]) { return locate<int64_t>("NGA_Locate64", g_a, subscript); }
 int NGA_Ndim(int g_a) { return GA_Ndim(g_a); }
 int NGA_Valid_handle(int g_a) { return GA_Valid_handle(g_a); }
 char* NGA_Inquire_name(int g_a) { return GA_Inquire_name(g_a); }
@@ -383,7 +420,10 @@ int GA_Get_pgroup_size(int grp_id) {
 }
 int NGA_Get_pgroup_size(int grp_id) { return GA_Get_pgroup_size(grp_id); }
 int NGA_Get_pgroup(int g_a) {
-  return guarded("NGA_Get_pgroup", [&] { return handle_of(array("NGA_Get_pgroup", g_a).group()); });
+  return guarded("NGA_Get_pgroup", [&] {
+    const BlockCyclic* bc = block_cyclic("NGA_Get_pgroup", g_a);
+    return handle_of((bc ? bc->store : array("NGA_Get_pgroup", g_a)).group());
+  });
 }
 
 void NGA_Destroy(int g_a) { GA_Destroy(g_a); }

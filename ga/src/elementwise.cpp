@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include "armada/arrays/arrays.hpp"
+#include "block_cyclic.hpp"
 #include "internal.hpp"
 
 using namespace armada;
@@ -46,10 +47,16 @@ template <class I>
 void periodic(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
               const void* alpha) {
   guarded(function, [&] {
-    Array& a = array(function, g_a);
     if (!lo || !hi) bad_argument(function, lo ? "hi" : "lo", "NULL", "an index tuple is required");
     if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
     if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+    if (BlockCyclic* bc = block_cyclic(function, g_a)) {
+      const Transfer t = kind == Kind::Get ? Transfer::get : kind == Kind::Put ? Transfer::put : Transfer::acc;
+      periodic_transfer(function, *bc, t, coord(bc->ndim(), lo), upper(bc->ndim(), hi), buf, ga_ld(bc->ndim(), ld),
+                        alpha);
+      return;
+    }
+    Array& a = array(function, g_a);
     // lo may lie outside the array (it wraps); arrays checks the extents.
     const Coord l = coord(a.ndim(), lo), h = upper(a.ndim(), hi), b = leading(function, a, ld);
     switch (kind) {
@@ -79,9 +86,31 @@ void select_elem(const char* function, int g_a, const char* op, void* val, I* in
 // The owners of [lo, hi]: their number; map gets each one's part (lo then hi, inclusive, ndim
 // entries each) and procs its process id in the array's group. Both need room for every owner;
 // either may be NULL (NGA_Locate_nnodes).
+/// GA's NGA_Locate_region of a block-cyclic array: one entry per block the patch meets, `procs`
+/// holding the block's number (not its owner), in block order.
+template <class I>
+int locate_blocks(const char* function, const BlockCyclic& bc, const I* lo, const I* hi, I* map, int* procs) {
+  const arrays::Patch p = patch_of(function, bc.dims, lo, hi);
+  const int n = bc.ndim();
+  int k = 0;
+  for (Index b = 0; b < bc.total(); ++b) {
+    arrays::Patch box = bc.bounds(bc.coords_of(b));
+    for (int d = 0; d < n; ++d) box.lo[d] = std::max(box.lo[d], p.lo[d]), box.hi[d] = std::min(box.hi[d], p.hi[d]);
+    if (box.empty()) continue;
+    if (procs) procs[k] = static_cast<int>(b);
+    for (int d = 0; map && d < n; ++d) {
+      map[k * 2 * n + d] = static_cast<I>(box.lo[d]);
+      map[k * 2 * n + n + d] = static_cast<I>(box.hi[d] - 1);
+    }
+    ++k;
+  }
+  return k;
+}
+
 template <class I>
 int locate_region(const char* function, int g_a, const I* lo, const I* hi, I* map, int* procs) {
   return guarded(function, [&] {
+    if (const BlockCyclic* bc = block_cyclic(function, g_a)) return locate_blocks(function, *bc, lo, hi, map, procs);
     const Array& a = array(function, g_a);
     const arrays::Patch p = patch(function, a, lo, hi);
     const std::vector<arrays::Owner> owners = a.locate_region(p.lo, p.hi);

@@ -47,11 +47,41 @@ class FortranCaller {
   const char* outer_;
 };
 
+/// One running GA entry point on this thread. The regular copies of block-cyclic arrays that
+/// the call made (array(), regular_copy) are copied back and freed when it ends.
+class CallScope {
+ public:
+  explicit CallScope(const char* function) noexcept;
+  ~CallScope();
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+  /// Copies this call's regular copies back into their block-cyclic arrays (collective).
+  void finish() {
+    if (!copied_.empty()) copy_back_all();
+  }
+  /// The innermost running call (nullptr outside any).
+  static CallScope* current() noexcept;
+  void add_copy(int g_a) { copied_.push_back(g_a); }
+
+ private:
+  void copy_back_all();
+  CallScope* outer_;
+  std::vector<int> copied_;  // handles of the block-cyclic arrays with a regular copy
+};
+
 /// Runs `body` (one GA entry point); any error aborts the job with its message.
 template <class F>
 auto guarded(const char* function, F&& body) noexcept -> decltype(body()) {
   try {
-    return body();
+    CallScope scope(function);
+    if constexpr (std::is_void_v<decltype(body())>) {
+      body();
+      scope.finish();
+    } else {
+      auto result = body();
+      scope.finish();
+      return result;
+    }
   } catch (...) {
     abort_current_exception(function);
   }
@@ -118,7 +148,18 @@ struct Plan {
   std::string name;
   int pgroup = 0;
   bool pgroup_set = false;
+  Coord cyclic_block;  // GA_Set_block_cyclic(_proc_grid): the block extents (empty: not block-cyclic)
+  Coord cyclic_grid;   // GA_Set_block_cyclic_proc_grid: the process grid (empty: the simple layout)
 };
+
+struct BlockCyclic;
+/// The block-cyclic layout of live handle g_a, or nullptr for an array of block distribution
+/// (bad_argument for a handle that is not a live array).
+BlockCyclic* block_cyclic(const char* function, int g_a, const char* argument = "g_a");
+/// Gives a new block-cyclic array a GA handle (as adopt()).
+int adopt_block_cyclic(BlockCyclic bc, int type, std::size_t charged);
+/// Creates the block-cyclic array of `plan` (block_cyclic.cpp; as create()).
+int create_block_cyclic(const char* function, const Plan& plan);
 
 /// Creates the array of `plan` (collective) and returns its GA handle, or 0 on every member
 /// when the array would exceed GA's memory limit on some member (as GA's creation fails).
@@ -130,8 +171,13 @@ Plan& plan_of(const char* function, int g_a);
 /// Allocates the array of a planned handle; false (g_a stays planned) on every member when it
 /// would exceed GA's memory limit.
 bool allocate(const char* function, int g_a);
-/// The array of handle g_a (named `argument` in errors), which must be allocated and live.
+/// The array of handle g_a (named `argument` in errors), which must be allocated and live. For a
+/// block-cyclic array: a regular copy of it, made once per call and copied back when the call
+/// ends, if `function` is one of the collective operations that take block-cyclic arrays
+/// (core.cpp's table); otherwise the call fails naming `function`, `argument` and the layout.
 Array& array(const char* function, int g_a, const char* argument = "g_a");
+/// The dims of live array g_a, of either layout (no regular copy of a block-cyclic one).
+const Coord& array_dims(const char* function, int g_a);
 /// Whether handle g_a is planned (not allocated) rather than allocated; bad_argument for a
 /// handle that is neither.
 bool is_planned(const char* function, int g_a);
@@ -196,6 +242,10 @@ Coord upper(int n, const I* hi) {
 template <class I>
 arrays::Patch patch(const char* function, const Array& a, const I* lo, const I* hi, const char* lo_name = "lo",
                     const char* hi_name = "hi");
+/// The same for an array of dims `dims`.
+template <class I>
+arrays::Patch patch_of(const char* function, const Coord& dims, const I* lo, const I* hi, const char* lo_name = "lo",
+                       const char* hi_name = "hi");
 /// GA's ld (ndim-1 buffer extents, may be NULL for 1-D) as arrays' ld.
 template <class I>
 Coord leading(const char* function, const Array& a, const I* ld);
@@ -206,6 +256,8 @@ std::string tuple_text(int n, const Index* v);
 /// Keeps an outstanding nonblocking operation under a new GA request handle (NGA_NbWait and
 /// NGA_NbTest complete it).
 ga_nbhdl_t keep_request(arrays::NbHandle h);
+/// The same for an operation made of several arrays operations (a block-cyclic patch).
+ga_nbhdl_t keep_requests(std::vector<arrays::NbHandle> hs);
 
 /// GA's ld of a local block: the extents (with ghosts) of dimensions 1 .. ndim-1.
 template <class I>

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <mutex>
 
+#include "block_cyclic.hpp"
 #include "internal.hpp"
 
 using namespace armada;
@@ -15,11 +16,30 @@ namespace {
 enum class Kind { Get, Put, Acc };
 
 Stat stat_of(Kind kind) { return kind == Kind::Get ? Stat::get : kind == Kind::Put ? Stat::put : Stat::acc; }
+Transfer transfer_of(Kind kind) {
+  return kind == Kind::Get ? Transfer::get : kind == Kind::Put ? Transfer::put : Transfer::acc;
+}
+
+/// The block-cyclic form of a patch transfer: checks as the regular form and starts one arrays
+/// operation per block piece.
+template <class I>
+std::vector<arrays::NbHandle> start_cyclic(const char* function, Kind kind, BlockCyclic& bc, const I* lo, const I* hi,
+                                           void* buf, const I* ld, const void* alpha) {
+  const arrays::Patch p = patch_of(function, bc.dims, lo, hi);
+  if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
+  if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+  count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * bc.store.element_size());
+  return start_transfer(function, bc, transfer_of(kind), p, buf, ga_ld(bc.ndim(), ld), alpha);
+}
 
 template <class I>
 void transfer(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
               const void* alpha) {
   guarded(function, [&] {
+    if (BlockCyclic* bc = block_cyclic(function, g_a)) {
+      for (arrays::NbHandle& h : start_cyclic(function, kind, *bc, lo, hi, buf, ld, alpha)) h.wait();
+      return;
+    }
     Array& a = array(function, g_a);
     const arrays::Patch p = patch(function, a, lo, hi);
     if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
@@ -38,13 +58,19 @@ template <class I>
 void strided(const char* function, Kind kind, int g_a, const I* lo, const I* hi, const I* skip, void* buf,
              const I* ld, const void* alpha) {
   guarded(function, [&] {
-    Array& a = array(function, g_a);
-    const arrays::Patch p = patch(function, a, lo, hi);
+    BlockCyclic* bc = block_cyclic(function, g_a);
+    const Coord& dims = bc ? bc->dims : array(function, g_a).dims();
+    const arrays::Patch p = patch_of(function, dims, lo, hi);
     if (!skip) bad_argument(function, "skip", "NULL", "a stride per dimension is required");
-    for (int d = 0; d < a.ndim(); ++d)
+    for (int d = 0; d < dims.size(); ++d)
       if (skip[d] < 1) bad_argument(function, "skip[" + std::to_string(d) + "]", std::to_string(skip[d]), "must be >= 1");
     if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
     if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+    if (bc) {
+      strided_transfer(function, *bc, transfer_of(kind), p, coord(bc->ndim(), skip), buf, ga_ld(bc->ndim(), ld), alpha);
+      return;
+    }
+    Array& a = array(function, g_a);
     const Coord s = coord(a.ndim(), skip), l = leading(function, a, ld);
     std::size_t elements = 1;
     for (int d = 0; d < a.ndim(); ++d) elements *= static_cast<std::size_t>((p.hi[d] - p.lo[d] + s[d] - 1) / s[d]);
@@ -59,15 +85,20 @@ void strided(const char* function, Kind kind, int g_a, const I* lo, const I* hi,
 
 // Outstanding nonblocking operations by GA handle. Handles are never reused within a run.
 std::mutex g_nb_mutex;
-std::map<ga_nbhdl_t, arrays::NbHandle> g_nb;
+std::map<ga_nbhdl_t, std::vector<arrays::NbHandle>> g_nb;  // a block-cyclic patch: one per piece
 ga_nbhdl_t g_next_nb = 1;
 
 }  // namespace
 
 ga_nbhdl_t armada::ga::keep_request(arrays::NbHandle h) {
+  std::vector<arrays::NbHandle> hs;
+  hs.push_back(std::move(h));
+  return keep_requests(std::move(hs));
+}
+ga_nbhdl_t armada::ga::keep_requests(std::vector<arrays::NbHandle> hs) {
   std::lock_guard lock(g_nb_mutex);
   const ga_nbhdl_t id = g_next_nb++;
-  g_nb.emplace(id, std::move(h));
+  g_nb.emplace(id, std::move(hs));
   return id;
 }
 
@@ -77,10 +108,14 @@ template <class I>
 void nonblocking(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
                  const void* alpha, ga_nbhdl_t* nbhandle) {
   guarded(function, [&] {
+    if (!nbhandle) bad_argument(function, "nbhandle", "NULL", "a place for the request handle is required");
+    if (BlockCyclic* bc = block_cyclic(function, g_a)) {
+      *nbhandle = keep_requests(start_cyclic(function, kind, *bc, lo, hi, buf, ld, alpha));
+      return;
+    }
     Array& a = array(function, g_a);
     const arrays::Patch p = patch(function, a, lo, hi);
     if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
-    if (!nbhandle) bad_argument(function, "nbhandle", "NULL", "a place for the request handle is required");
     if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
     const Coord l = leading(function, a, ld);
     count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * a.element_size());
@@ -282,15 +317,15 @@ void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], v
 void NGA_NbWait(ga_nbhdl_t* nbhandle) {
   guarded("NGA_NbWait", [&] {
     if (!nbhandle) bad_argument("NGA_NbWait", "nbhandle", "NULL", "a request handle is required");
-    arrays::NbHandle h;
+    std::vector<arrays::NbHandle> hs;
     {
       std::lock_guard lock(g_nb_mutex);
       const auto it = g_nb.find(*nbhandle);
       if (it == g_nb.end()) return;
-      h = std::move(it->second);
+      hs = std::move(it->second);
       g_nb.erase(it);
     }
-    h.wait();
+    for (arrays::NbHandle& h : hs) h.wait();
   });
 }
 int NGA_NbTest(ga_nbhdl_t* nbhandle) {
@@ -299,14 +334,15 @@ int NGA_NbTest(ga_nbhdl_t* nbhandle) {
     // GA 5.8's NGA_NbTest returns 1 once the request is complete (and frees it, as
     // NGA_NbWait does) and 0 while it is outstanding (pnga_nbtest: !nga_test_internal; Debian's
     // GA 5.8.2 returns 1 for a completed get and for a handle already waited on).
-    arrays::NbHandle done;
+    std::vector<arrays::NbHandle> done;
     std::lock_guard lock(g_nb_mutex);
     const auto it = g_nb.find(*nbhandle);
     if (it == g_nb.end()) return 1;
-    if (!it->second.test()) return 0;
+    for (arrays::NbHandle& h : it->second)
+      if (!h.test()) return 0;
     done = std::move(it->second);
     g_nb.erase(it);
-    done.wait();  // complete: returns at once
+    for (arrays::NbHandle& h : done) h.wait();  // complete: returns at once
     return 1;
   });
 }

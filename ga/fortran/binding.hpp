@@ -69,6 +69,10 @@ struct PatchNames {
 inline constexpr PatchNames nd_names{};
 inline constexpr PatchNames two_d_names{"lo", "hi", PatchNames::Form::TwoD};
 
+/// What a local access returns to Fortran (memory.cpp): the MA index of `p` (GA's AccessIndex, 8
+/// bytes) and the ld `cld` (C view, ndim-1 entries) in Fortran's order.
+void access_result(const char* fn, int g, int ndim, const void* p, const std::int64_t* cld, std::int64_t* index,
+                   Int* ld);
 /// The Fortran dims of g_a (its ndim in *ndim).
 void dims(const char* function, int g_a, int* ndim, std::int64_t out[GA_MAX_DIM]);
 /// Checks the Fortran patch [lo, hi] of g_a (1 <= lo <= hi <= dims, named as the program named

@@ -100,13 +100,17 @@ const FortranType& block_of(const char* fn, int g) { return ma_type(fn, fortran_
 
 /// What a local access returns to Fortran: the MA index of `p` and the block's ld (C view
 /// `cld`, ndim-1 entries) in Fortran's order.
-void access_result(const char* fn, int g, int ndim, const void* p, const std::int64_t* cld, AccessIndex* index,
-                   Int* ld) {
+}  // namespace
+
+void armada::ga::fortran::access_result(const char* fn, int g, int ndim, const void* p, const std::int64_t* cld,
+                                        std::int64_t* index, Int* ld) {
   *index = block_index(block_of(fn, g), p);
   std::int64_t fld[GA_MAX_DIM] = {};
   armada_gaf_from_c_extents(ndim - 1, cld, fld);
   for (int d = 0; d + 1 < ndim; ++d) ld[d] = static_cast<Int>(fld[d]);
 }
+
+namespace {
 
 void access(const char* fn, int g, CPatch c, AccessIndex* index, Int* ld) {
   void* p = nullptr;

@@ -1,4 +1,4 @@
-// GA's Fortran API of block-cyclic arrays (global.fh): the layout setters, the block queries and
+// GA's Fortran API of block-cyclic and tiled arrays (global.fh): the layout setters, the block queries and
 // local access of blocks, over the C API (ga/src/block_cyclic_api.cpp). Fortran's tuples are the
 // C view's reversed; block numbers (nga_access_block's idx) and processes count from 0, and
 // nga_access_block_grid's subscript holds 0-based block indices in Fortran's order, as GA's.
@@ -29,7 +29,7 @@ int planned_ndim(const char* fn, int g) {
   return n;
 }
 
-void set_block_cyclic(const char* fn, Int g_a, const Int* block, const Int* grid) {
+void set_block_cyclic(const char* fn, Int g_a, const Int* block, const Int* grid, bool tiled = false) {
   call(fn, [&] {
     const int g = handle(fn, g_a);
     const int n = planned_ndim(fn, g);
@@ -37,7 +37,7 @@ void set_block_cyclic(const char* fn, Int g_a, const Int* block, const Int* grid
     positive_reversed(fn, grid ? "block" : "dims", n, block, cblock);
     if (!grid) return GA_Set_block_cyclic64(g, cblock);
     positive_reversed(fn, "proc_grid", n, grid, cgrid);
-    GA_Set_block_cyclic_proc_grid64(g, cblock, cgrid);
+    tiled ? GA_Set_tiled_proc_grid64(g, cblock, cgrid) : GA_Set_block_cyclic_proc_grid64(g, cblock, cgrid);
   });
 }
 
@@ -79,6 +79,12 @@ void ga_set_block_cyclic_proc_grid_(const Int* g_a, const Int* block, const Int*
 }
 void nga_set_block_cyclic_proc_grid_(const Int* g_a, const Int* block, const Int* proc_grid) {
   set_block_cyclic("nga_set_block_cyclic_proc_grid", *g_a, block, proc_grid);
+}
+void ga_set_tiled_proc_grid_(const Int* g_a, const Int* block, const Int* proc_grid) {
+  set_block_cyclic("ga_set_tiled_proc_grid", *g_a, block, proc_grid, true);
+}
+void nga_set_tiled_proc_grid_(const Int* g_a, const Int* block, const Int* proc_grid) {
+  set_block_cyclic("nga_set_tiled_proc_grid", *g_a, block, proc_grid, true);
 }
 Int ga_total_blocks_(const Int* g_a) {
   return call("ga_total_blocks", [&] { return Int{GA_Total_blocks(handle("ga_total_blocks", *g_a))}; });

@@ -613,6 +613,11 @@ extern void GA_Set_block_cyclic_proc_grid(int g_a, int block[], int proc_grid[])
 extern void NGA_Set_block_cyclic_proc_grid(int g_a, int block[], int proc_grid[]);
 extern void GA_Set_block_cyclic_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
 extern void NGA_Set_block_cyclic_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
+/* Tiled: blocks owned as in the proc-grid layout, each process's tiles stored one after another. */
+extern void GA_Set_tiled_proc_grid(int g_a, int block[], int proc_grid[]);
+extern void NGA_Set_tiled_proc_grid(int g_a, int block[], int proc_grid[]);
+extern void GA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
+extern void NGA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]);
 extern int GA_Total_blocks(int g_a);
 extern int NGA_Total_blocks(int g_a);
 extern int GA_Uses_proc_grid(int g_a);

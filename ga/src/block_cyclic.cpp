@@ -11,8 +11,8 @@ namespace {
 
 Index ceil_div(Index a, Index b) { return (a + b - 1) / b; }
 
-/// The blocks of the simple layout that process p owns (b = p, p+P, ...).
-Index blocks_of(Index total, int nprocs, int p) { return total > p ? (total - 1 - p) / nprocs + 1 : 0; }
+/// Blocks j of 0 .. n-1 with j % g == p.
+Index cyclic_count(Index n, Index g, Index p) { return n > p ? (n - 1 - p) / g + 1 : 0; }
 
 /// Elements of dimension d that grid coordinate p holds in the proc-grid layout.
 Index grid_extent(const BlockCyclic& bc, int d, Index p) {
@@ -59,7 +59,7 @@ int BlockCyclic::owner(const Coord& c) const {
 
 arrays::Patch BlockCyclic::storage_patch(const Coord& c, const arrays::Patch& box) const {
   const int n = ndim();
-  if (uses_grid()) {
+  if (!block_rows()) {
     arrays::Patch s = box;
     for (int d = 0; d < n; ++d) {
       const Index p = c[d] % grid[d], local = c[d] / grid[d];
@@ -69,10 +69,9 @@ arrays::Patch BlockCyclic::storage_patch(const Coord& c, const arrays::Patch& bo
     }
     return s;
   }
-  const Index b = number_of(c);
-  const int p = static_cast<int>(b % nprocs());
-  Index row = b / nprocs();
-  for (int q = 0; q < p; ++q) row += blocks_of(total(), nprocs(), q);
+  const int p = owner(c);
+  Index row = local_row(c);
+  for (int q = 0; q < p; ++q) row += blocks_of(q);
   arrays::Patch s{Coord::filled(n + 1, 0), Coord::filled(n + 1, 0)};
   s.lo[0] = row;
   s.hi[0] = row + 1;
@@ -81,6 +80,25 @@ arrays::Patch BlockCyclic::storage_patch(const Coord& c, const arrays::Patch& bo
     s.hi[d + 1] = box.hi[d] - c[d] * block[d];
   }
   return s;
+}
+
+Index BlockCyclic::blocks_of(int p) const {
+  if (!uses_grid()) return cyclic_count(total(), nprocs(), p);
+  // Grid coordinates of p (row-major), and the tiles each holds in its dimension.
+  Index n = 1, rest = p;
+  for (int d = ndim() - 1; d >= 0; --d) {
+    n *= cyclic_count(nblocks[d], grid[d], rest % grid[d]);
+    rest /= grid[d];
+  }
+  return n;
+}
+
+Index BlockCyclic::local_row(const Coord& c) const {
+  if (!uses_grid()) return number_of(c) / nprocs();
+  // Row-major over the owner's tiles: tile c[d] is its (c[d] / grid[d])-th in dimension d.
+  Index row = 0;
+  for (int d = 0; d < ndim(); ++d) row = row * cyclic_count(nblocks[d], grid[d], c[d] % grid[d]) + c[d] / grid[d];
+  return row;
 }
 
 std::vector<Coord> BlockCyclic::local_blocks() const {
@@ -98,19 +116,20 @@ BlockCyclic plan_layout(const char* function, const Plan& plan, int nprocs) {
   bc.dims = plan.dims;
   bc.block = plan.cyclic_block;
   bc.grid = plan.cyclic_grid;
+  bc.tiled = plan.cyclic_tiled;
   bc.procs = nprocs;
   if (!plan.ghosts.empty() && plan.ghosts.product() != 0)
     bad_argument(function, "g_a", "(ghost widths " + plan.ghosts.str() + ")", "a block-cyclic array has no ghost cells");
   if (!plan.block_starts.empty())
     bad_argument(function, "g_a", "(GA_Set_irreg_distr)", "an irregular map and a block-cyclic layout exclude each other");
-  if (!bc.uses_grid() && n + 1 > arrays::max_ndim)
-    bad_argument(function, "ndim", std::to_string(n), "the simple block-cyclic layout takes at most 6 dimensions");
+  if (bc.block_rows() && n + 1 > arrays::max_ndim)
+    bad_argument(function, "ndim", std::to_string(n), "the simple and tiled layouts take at most 6 dimensions");
   if (bc.uses_grid() && bc.grid.product() != nprocs)
     bad_argument(function, "proc_grid", bc.grid.str(),
                  "its product must be the number of processes (" + std::to_string(nprocs) + ")");
   bc.nblocks = bc.dims;
   for (int d = 0; d < n; ++d) bc.nblocks[d] = ceil_div(bc.dims[d], bc.block[d]);
-  if (bc.uses_grid())
+  if (!bc.block_rows())
     for (int d = 0; d < n; ++d) {
       std::vector<Index> starts{0};
       for (Index p = 0; p + 1 < bc.grid[d]; ++p) starts.push_back(starts.back() + grid_extent(bc, d, p));
@@ -120,16 +139,16 @@ BlockCyclic plan_layout(const char* function, const Plan& plan, int nprocs) {
 }
 
 Coord storage_dims(const BlockCyclic& bc) {
-  if (bc.uses_grid()) return bc.dims;
+  if (!bc.block_rows()) return bc.dims;
   Coord s = Coord::filled(bc.ndim() + 1, bc.total());
   for (int d = 0; d < bc.ndim(); ++d) s[d + 1] = bc.block[d];
   return s;
 }
 
 std::vector<std::vector<Index>> storage_starts(const BlockCyclic& bc) {
-  if (bc.uses_grid()) return bc.grid_starts;
+  if (!bc.block_rows()) return bc.grid_starts;
   std::vector<std::vector<Index>> starts{{0}};
-  for (int p = 0; p + 1 < bc.nprocs(); ++p) starts[0].push_back(starts[0].back() + blocks_of(bc.total(), bc.nprocs(), p));
+  for (int p = 0; p + 1 < bc.nprocs(); ++p) starts[0].push_back(starts[0].back() + bc.blocks_of(p));
   for (int d = 0; d < bc.ndim(); ++d) starts.push_back({0});
   return starts;
 }
@@ -180,7 +199,7 @@ LocalBlock local_block(const BlockCyclic& bc, const arrays::LocalView<void>& v, 
   const arrays::Patch s = bc.storage_patch(c, bc.bounds(c));
   Index offset = 0;
   for (int d = 0; d < s.lo.size(); ++d) offset += (s.lo[d] - v.lo[d]) * v.stride[d];
-  const int shift = bc.uses_grid() ? 0 : 1;  // storage dimension of the array's dimension 0
+  const int shift = bc.block_rows() ? 1 : 0;  // storage dimension of the array's dimension 0
   Coord ld = Coord::filled(std::max(0, bc.ndim() - 1), 0);
   for (int d = 0; d + 1 < bc.ndim(); ++d) ld[d] = v.stride[d + shift] / v.stride[d + shift + 1];
   return {static_cast<std::byte*>(v.data) + offset * static_cast<Index>(bc.store.element_size()), ld};
@@ -285,7 +304,7 @@ Index buffer_offset(const Coord& origin, const Coord& at, const Coord& full, con
 
 /// The storage's ld for a piece of `extents` in a buffer of GA's ld `full`.
 Coord storage_ld(const BlockCyclic& bc, const Coord& extents, const Coord& full) {
-  if (bc.uses_grid()) return full;
+  if (!bc.block_rows()) return full;
   Coord ld = Coord::filled(bc.ndim(), extents[0]);
   for (int d = 0; d + 1 < bc.ndim(); ++d) ld[d + 1] = full[d];
   return ld;
@@ -319,7 +338,7 @@ void armada::ga::strided_transfer(const char* function, BlockCyclic& bc, Transfe
   const Coord full = buffer_ld(function, taken, ld);
   const Index esize = static_cast<Index>(bc.store.element_size());
   Coord sskip = skip;
-  if (!bc.uses_grid()) {
+  if (bc.block_rows()) {
     sskip = Coord::filled(bc.ndim() + 1, 1);
     for (int d = 0; d < bc.ndim(); ++d) sskip[d + 1] = skip[d];
   }

@@ -1,5 +1,5 @@
-// GA's block-cyclic distributions (GA_Set_block_cyclic, GA_Set_block_cyclic_proc_grid) kept in
-// an arrays array, and the operations that take them.
+// GA's block-cyclic distributions (GA_Set_block_cyclic, GA_Set_block_cyclic_proc_grid,
+// GA_Set_tiled_proc_grid) kept in an arrays array, and the operations that take them.
 //
 // What GA defines (checked against Debian's GA 5.8.2): blocks of `block` elements tile the
 // array, nblocks[d] = ceil(dims[d] / block[d]) per dimension, edge blocks cut at the array's
@@ -7,12 +7,15 @@
 //  - simple layout: block b belongs to process b % P (P: the array's group size);
 //  - proc-grid (ScaLAPACK) layout on a grid g (product P): block (i_0, ..) belongs to the
 //    process at grid coordinates (i_d mod g_d), grid numbered row-major; that process's data is
-//    ScaLAPACK's local matrix (its blocks in each dimension one after another).
+//    ScaLAPACK's local matrix (its blocks in each dimension one after another);
+//  - tiled layout: blocks owned as in the proc-grid layout, each process's blocks ("tiles")
+//    stored one after another, row-major over its own tiles, each tile dense.
 //
 // How Armada stores them (the storage array `store`, an ordinary arrays array):
-//  - simple: ndim+1 dimensions {total blocks, block[0], .., block[ndim-1]}, irregular along
-//    dimension 0 so that process p's blocks p, p+P, p+2P, .. are its rows, in order; an edge
-//    block is padded up to `block` (the padding stays zero and no operation reads it as data);
+//  - simple and tiled: ndim+1 dimensions {total blocks, block[0], .., block[ndim-1]}, irregular
+//    along dimension 0 so that each process's blocks are its rows, in the order above (simple:
+//    p, p+P, p+2P, ..); an edge block is padded up to `block` (the padding stays zero and no
+//    operation reads it as data);
 //  - proc grid: the array's own dims, irregular, block p_d of dimension d holding the blocks
 //    i_d = p_d, p_d + g_d, ..: every process's local block is ScaLAPACK's local matrix, as GA's.
 // A patch operation cuts the patch at block edges and issues one nonblocking arrays operation
@@ -30,11 +33,14 @@ struct BlockCyclic {
   Coord block;    // block extents
   Coord nblocks;  // blocks per dimension
   Coord grid;     // process grid; empty: the simple layout
+  bool tiled = false;  // with a grid: GA_Set_tiled_proc_grid's tile-contiguous storage
   std::vector<std::vector<Index>> grid_starts;  // proc grid: storage start of grid coordinate p in dimension d
   int procs = 1;  // the array's group size
   Array store;
 
   bool uses_grid() const { return !grid.empty(); }
+  /// Whether the store holds one padded block per row (simple and tiled layouts).
+  bool block_rows() const { return grid.empty() || tiled; }
   int ndim() const { return dims.size(); }
   int nprocs() const { return procs; }
   Index total() const { return nblocks.product(); }
@@ -46,8 +52,11 @@ struct BlockCyclic {
   int owner(const Coord& c) const;
   /// Where box (inside block c) lies in the storage array.
   arrays::Patch storage_patch(const Coord& c, const arrays::Patch& box) const;
-  /// The blocks this process owns, in storage order.
+  /// The blocks this process owns.
   std::vector<Coord> local_blocks() const;
+  /// Block rows: the blocks of group rank p, and the row of block c among its owner's.
+  Index blocks_of(int p) const;
+  Index local_row(const Coord& c) const;
 };
 
 /// The layout of a plan with block-cyclic settings, checked (store not yet created).

@@ -18,15 +18,17 @@ Coord positive_tuple(const char* function, const char* argument, int n, const I*
   return c;
 }
 
-/// GA_Set_block_cyclic (grid NULL) and GA_Set_block_cyclic_proc_grid, on a planned handle.
+/// GA_Set_block_cyclic (grid NULL), GA_Set_block_cyclic_proc_grid and GA_Set_tiled_proc_grid
+/// (tiled), on a planned handle.
 template <class I>
-void set_layout(const char* function, int g_a, const I* block, const I* grid, bool with_grid) {
+void set_layout(const char* function, int g_a, const I* block, const I* grid, bool with_grid, bool tiled = false) {
   guarded(function, [&] {
     Plan& p = plan_of(function, g_a);
     if (p.type == 0) bad_argument(function, "g_a", std::to_string(g_a), "call NGA_Set_data first");
     const int n = p.dims.size();
     p.cyclic_block = positive_tuple(function, with_grid ? "block" : "dims", n, block);
     p.cyclic_grid = with_grid ? positive_tuple(function, "proc_grid", n, grid) : Coord{};
+    p.cyclic_tiled = tiled;
   });
 }
 
@@ -63,7 +65,7 @@ void access_block_at(const char* function, int g_a, BlockCyclic& bc, const Coord
   Index offset = 0;
   for (int d = 0; d < s.lo.size(); ++d) offset += (s.lo[d] - v.lo[d]) * v.stride[d];
   *static_cast<void**>(ptr) = static_cast<char*>(v.data) + offset * static_cast<Index>(bc.store.element_size());
-  const int shift = bc.uses_grid() ? 0 : 1;
+  const int shift = bc.block_rows() ? 1 : 0;
   for (int d = 0; ld && d + 1 < bc.ndim(); ++d) ld[d] = static_cast<I>(v.stride[d + shift] / v.stride[d + shift + 1]);
 }
 
@@ -105,11 +107,12 @@ void access_segment(const char* function, int g_a, int proc, void* ptr, I* len) 
     if (!g.is_member() || proc != g.rank())
       bad_argument(function, "proc", std::to_string(proc), "must be the calling process (as GA's)");
     if (!ptr || !len) bad_argument(function, ptr ? "len" : "ptr", "NULL", "a place for the result is required");
-    for (int d = 0; !bc.uses_grid() && d < bc.ndim(); ++d)
+    for (int d = 0; bc.block_rows() && d < bc.ndim(); ++d)
       if (bc.dims[d] % bc.block[d] != 0)
         bad_argument(function, "g_a", std::to_string(g_a),
                      "has edge blocks cut short (dims " + bc.dims.str() + ", blocks " + bc.block.str() +
-                         "), which Armada's simple layout pads: its segment is not GA's; use NGA_Access_block");
+                         "), which Armada's " + (bc.tiled ? "tiled" : "simple") +
+                         " layout pads: its segment is not GA's; use NGA_Access_block");
     const arrays::LocalView<void> v = ga_access(bc.store, g_a, false);
     *static_cast<void**>(ptr) = v.data;
     *len = static_cast<I>(bc.store.owned().elements());
@@ -174,6 +177,19 @@ void GA_Set_block_cyclic_proc_grid64(int g_a, int64_t block[], int64_t proc_grid
 }
 void NGA_Set_block_cyclic_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]) {
   set_layout<int64_t>("NGA_Set_block_cyclic_proc_grid64", g_a, block, proc_grid, true);
+}
+
+void GA_Set_tiled_proc_grid(int g_a, int block[], int proc_grid[]) {
+  set_layout<int>("GA_Set_tiled_proc_grid", g_a, block, proc_grid, true, true);
+}
+void NGA_Set_tiled_proc_grid(int g_a, int block[], int proc_grid[]) {
+  set_layout<int>("NGA_Set_tiled_proc_grid", g_a, block, proc_grid, true, true);
+}
+void GA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]) {
+  set_layout<int64_t>("GA_Set_tiled_proc_grid64", g_a, block, proc_grid, true, true);
+}
+void NGA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]) {
+  set_layout<int64_t>("NGA_Set_tiled_proc_grid64", g_a, block, proc_grid, true, true);
 }
 
 // GA: -1 and 0 for an array of block distribution.

@@ -150,6 +150,7 @@ struct Plan {
   bool pgroup_set = false;
   Coord cyclic_block;  // GA_Set_block_cyclic(_proc_grid): the block extents (empty: not block-cyclic)
   Coord cyclic_grid;   // GA_Set_block_cyclic_proc_grid: the process grid (empty: the simple layout)
+  bool cyclic_tiled = false;  // GA_Set_tiled_proc_grid: tile-contiguous storage on cyclic_grid
 };
 
 struct BlockCyclic;

@@ -1,8 +1,9 @@
-! GA's block-cyclic arrays from Fortran (ga_set_block_cyclic, ga_set_block_cyclic_proc_grid):
+! GA's block-cyclic arrays from Fortran (ga_set_block_cyclic, ga_set_block_cyclic_proc_grid,
+! ga_set_tiled_proc_grid):
 ! the block queries in Fortran's view (block b of a 7 x 6 array of 3 x 2 blocks is rows
 ! mod(b,3)*3+1.., columns (b/3)*2+1..: blocks counted first dimension fastest, from 0), patch
 ! put/get/acc against local arrays, local access of the process's own blocks through dbl_mb, and
-! collective operations against the same on a regular array; both layouts.
+! collective operations against the same on a regular array; the three layouts.
 program fortran_block_cyclic
   implicit none
 #include "mafdecls.fh"
@@ -12,17 +13,17 @@ program fortran_block_cyclic
   call mpi_init(ierr)
   call ga_initialize()
   failures = 0
-  call check_layout(failures, .false.)
-  call check_layout(failures, .true.)
+  call check_layout(failures, 0)  ! simple
+  call check_layout(failures, 1)  ! proc grid
+  call check_layout(failures, 2)  ! tiled
   call check_finish('fortran_block_cyclic', failures, '')
 end program fortran_block_cyclic
 
-integer function make_cyclic(type, grid)
+integer function make_cyclic(type, layout)
   implicit none
 #include "mafdecls.fh"
 #include "global.fh"
-  integer, intent(in) :: type
-  logical, intent(in) :: grid
+  integer, intent(in) :: type, layout
   integer :: dims(2), block(2), pgrid(2), np
   logical :: ok
   np = ga_nnodes()
@@ -33,30 +34,34 @@ integer function make_cyclic(type, grid)
   make_cyclic = ga_create_handle()
   call ga_set_data(make_cyclic, 2, dims, type)
   call ga_set_array_name(make_cyclic, 'cyclic')
-  if (grid) then
+  if (layout == 1) then
     call nga_set_block_cyclic_proc_grid(make_cyclic, block, pgrid)
+  else if (layout == 2) then
+    call ga_set_tiled_proc_grid(make_cyclic, block, pgrid)
   else
     call ga_set_block_cyclic(make_cyclic, block)
   end if
   ok = ga_allocate(make_cyclic)
 end function make_cyclic
 
-subroutine check_layout(failures, grid)
+subroutine check_layout(failures, layout)
   implicit none
 #include "mafdecls.fh"
 #include "global.fh"
   integer, intent(inout) :: failures
-  logical, intent(in) :: grid
+  integer, intent(in) :: layout
+  logical :: grid
   integer, external :: make_cyclic
   integer :: g_a, g_r, b, i, j, me, np, nb(2), bd(2), lo(2), hi(2), ld(1), plo(2), phi(2), len, owner
   integer :: pgrid(2), total
   integer*8 :: index
   double precision :: a(7, 6), got(7, 6), two
+  grid = layout /= 0
   me = ga_nodeid()
   np = ga_nnodes()
   pgrid = (/ np, 1 /)
   if (mod(np, 2) == 0) pgrid = (/ 2, np / 2 /)
-  g_a = make_cyclic(MT_F_DBL, grid)
+  g_a = make_cyclic(MT_F_DBL, layout)
   if (ga_total_blocks(g_a) /= 9) call check_fail(failures, 'ga_total_blocks')
   if (ga_uses_proc_grid(g_a) .neqv. grid) call check_fail(failures, 'ga_uses_proc_grid')
   call nga_get_block_info(g_a, nb, bd)
@@ -116,7 +121,7 @@ subroutine check_layout(failures, grid)
   end do
   call ga_igop(1, total, 1, '+')
   if (total /= 42) call check_fail(failures, 'every element in one block')
-  if (grid) then
+  if (layout == 1) then
     call nga_access_block_segment(g_a, me, index, len)
     call nga_release_block_segment(g_a, me)
     call ga_igop(1, len, 1, '+')

@@ -1,4 +1,5 @@
-// GA's block-cyclic arrays on Armada (GA_Set_block_cyclic, GA_Set_block_cyclic_proc_grid): the
+// GA's block-cyclic arrays on Armada (GA_Set_block_cyclic, GA_Set_block_cyclic_proc_grid,
+// GA_Set_tiled_proc_grid): the
 // block queries against GA's numbering (as Debian's GA 5.8.2 answers them), patch operations of
 // every element type on 1-, 2- and 3-d arrays with cut edge blocks against a serial model, the
 // nonblocking, strided and periodic forms, local access of blocks, and the collective operations
@@ -37,14 +38,20 @@ std::vector<int> grid_for(int ndim) {
   return g;
 }
 
-/// A block-cyclic array made in steps, as GA programs make them; `grid` empty: the simple layout.
-int make_cyclic(int type, std::vector<int> dims, std::vector<int> block, bool proc_grid, const char* label = "bc") {
+enum Layout { simple, proc_grid, tiled };
+const Layout layouts[] = {simple, proc_grid, tiled};
+const char* const layout_names[] = {"simple", "proc grid", "tiled"};
+
+/// A block-cyclic array made in steps, as GA programs make them.
+int make_cyclic(int type, std::vector<int> dims, std::vector<int> block, Layout layout, const char* label = "bc") {
   const int g = GA_Create_handle();
   NGA_Set_data(g, static_cast<int>(dims.size()), dims.data(), type);
   NGA_Set_array_name(g, name(label));
-  if (proc_grid) {
-    std::vector<int> grid = grid_for(static_cast<int>(dims.size()));
+  std::vector<int> grid = grid_for(static_cast<int>(dims.size()));
+  if (layout == proc_grid) {
     NGA_Set_block_cyclic_proc_grid(g, block.data(), grid.data());
+  } else if (layout == tiled) {
+    NGA_Set_tiled_proc_grid(g, block.data(), grid.data());
   } else {
     NGA_Set_block_cyclic(g, block.data());
   }
@@ -117,9 +124,9 @@ void expect_whole(int g, const Shape& s, const std::vector<T>& model, const char
 template <class T>
 void put_get_acc(int type) {
   const int np = GA_Nnodes(), me = GA_Nodeid();
-  for (bool grid : {false, true})
+  for (Layout layout : layouts)
     for (const Shape& s : shapes) {
-      const int g = make_cyclic(type, s.dims, s.block, grid);
+      const int g = make_cyclic(type, s.dims, s.block, layout);
       GA_Zero(g);
       std::vector<T> model(static_cast<size_t>(elements(s.dims)));
       // Process 0 puts the whole array.
@@ -145,7 +152,7 @@ void put_get_acc(int type) {
       NGA_Acc(g, plo.data(), phi.data(), pbuf.data(), pb.ld.empty() ? nullptr : pb.ld.data(), &two);
       each(s.dims, plo, phi, pb, [&](long gi, long o) { model[gi] += T(2) * T(static_cast<float>(np)) * pbuf[o]; });
       GA_Sync();
-      expect_whole(g, s, model, grid ? "proc grid: patch put and acc" : "simple: patch put and acc");
+      expect_whole(g, s, model, layout_names[layout]);
       // Every process reads the inner patch through its wide ld.
       std::vector<T> got(static_cast<size_t>(pb.size), T(-1));
       NGA_Get(g, plo.data(), phi.data(), got.data(), pb.ld.empty() ? nullptr : pb.ld.data());
@@ -168,8 +175,9 @@ TEST(GaBlockCyclic, PutGetAccOfEveryTypeAndShape) {
 // What Debian's GA 5.8.2 answers for a 7 x 6 array of 3 x 2 blocks (both layouts): blocks
 // numbered row-major over the 3 x 3 block grid; NGA_Distribution and NGA_Locate count blocks.
 TEST(GaBlockCyclic, QueriesAsGaNumbersBlocks) {
-  for (bool grid : {false, true}) {
-    const int g = make_cyclic(C_INT, {7, 6}, {3, 2}, grid);
+  for (Layout layout : layouts) {
+    const bool grid = layout != simple;
+    const int g = make_cyclic(C_INT, {7, 6}, {3, 2}, layout);
     EXPECT_EQ(GA_Total_blocks(g), 9);
     EXPECT_EQ(GA_Uses_proc_grid(g), grid ? 1 : 0);
     int nb[2], bd[2];
@@ -216,7 +224,7 @@ TEST(GaBlockCyclic, QueriesAsGaNumbersBlocks) {
     GA_Destroy(g);
   }
   // 3-d: the last block is 1 x 1 x 1; block 5 is {0, 2, 1}.
-  const int g = make_cyclic(C_DBL, {5, 9, 4}, {2, 4, 3}, false);
+  const int g = make_cyclic(C_DBL, {5, 9, 4}, {2, 4, 3}, simple);
   int lo[3], hi[3];
   NGA_Distribution(g, 17, lo, hi);
   EXPECT_EQ(lo[0], 4);
@@ -249,8 +257,8 @@ std::vector<double> filled(int g, int m, int n) {
 
 TEST(GaBlockCyclic, NonblockingStridedAndPeriodic) {
   const int m = 11, n = 9, me = GA_Nodeid();
-  for (bool grid : {false, true}) {
-    const int g = make_cyclic(C_DBL, {m, n}, {3, 4}, grid);
+  for (Layout layout : layouts) {
+    const int g = make_cyclic(C_DBL, {m, n}, {3, 4}, layout);
     std::vector<double> model = filled(g, m, n);
     // Nonblocking get, polled with NGA_NbTest until complete; put and acc waited.
     int lo[2] = {1, 2}, hi[2] = {9, 8}, ld[1] = {7};
@@ -313,8 +321,9 @@ TEST(GaBlockCyclic, NonblockingStridedAndPeriodic) {
 
 TEST(GaBlockCyclic, LocalAccessOfOwnBlocks) {
   const int m = 10, n = 7, me = GA_Nodeid(), np = GA_Nnodes();
-  for (bool grid : {false, true}) {
-    const int g = make_cyclic(C_DBL, {m, n}, {3, 2}, grid);
+  for (Layout layout : layouts) {
+    const bool grid = layout != simple;
+    const int g = make_cyclic(C_DBL, {m, n}, {3, 2}, layout);
     std::vector<double> model = filled(g, m, n);
     long seen = 0, bad = 0;
     for (int b = 0; b < GA_Total_blocks(g); ++b) {
@@ -352,7 +361,7 @@ TEST(GaBlockCyclic, LocalAccessOfOwnBlocks) {
     GA_Sync();
     for (double& x : model) x += 1000;
     EXPECT_EQ(ga_test::whole(g, m, n), model);
-    if (grid) {  // ScaLAPACK's local matrix, as GA's segment
+    if (layout == proc_grid) {  // ScaLAPACK's local matrix, as GA's segment
       double* seg = nullptr;
       int len = 0;
       NGA_Access_block_segment(g, me, &seg, &len);
@@ -366,16 +375,23 @@ TEST(GaBlockCyclic, LocalAccessOfOwnBlocks) {
     GA_Destroy(g);
   }
   // The simple layout's segment when no block is cut: GA's blocks one after another.
-  const int g = make_cyclic(C_INT, {4, 6}, {2, 3}, false);
+  for (Layout layout : {simple, tiled}) {
+  const int g = make_cyclic(C_INT, {4, 6}, {2, 3}, layout);
   GA_Zero(g);
   int* seg = nullptr;
   int len = 0;
   NGA_Access_block_segment(g, me, &seg, &len);
-  int mine = 0;
-  for (int b = me; b < 4; b += np) ++mine;
-  EXPECT_EQ(len, mine * 6);
+  long all = len;
+  GA_Lgop(&all, 1, const_cast<char*>("+"));
+  EXPECT_EQ(all, 24);
+  if (layout == simple) {
+    int mine = 0;
+    for (int b = me; b < 4; b += np) ++mine;
+    EXPECT_EQ(len, mine * 6);
+  }
   NGA_Release_block_segment(g, me);
   GA_Destroy(g);
+  }
 }
 
 /// Runs op on regular arrays and on block-cyclic arrays of both layouts holding the same values,
@@ -383,13 +399,13 @@ TEST(GaBlockCyclic, LocalAccessOfOwnBlocks) {
 template <class Op>
 void same_as_regular(const char* what, int m, int n, Op&& op) {
   std::vector<std::vector<double>> results;
-  for (int layout = 0; layout < 3; ++layout) {
+  for (int layout = 0; layout < 4; ++layout) {
     int dims[2] = {m, n};
     int h[3];
     for (int k = 0; k < 3; ++k) {
       const char* label = k == 0 ? "A" : k == 1 ? "B" : "C";
       h[k] = layout == 0 ? NGA_Create(C_DBL, 2, dims, name(label), nullptr)
-                         : make_cyclic(C_DBL, {m, n}, {3, 2}, layout == 2, label);
+                         : make_cyclic(C_DBL, {m, n}, {3, 2}, layouts[layout - 1], label);
       ga_test::put_whole(h[k], m, n, [](int i, int j) { return static_cast<double>((i * 5 + j * 3) % 11 - 4); });
     }
     GA_Scale(h[1], std::array<double, 1>{0.5}.data());
@@ -402,6 +418,7 @@ void same_as_regular(const char* what, int m, int n, Op&& op) {
   }
   EXPECT_EQ(results[1], results[0]) << what << ": simple layout";
   EXPECT_EQ(results[2], results[0]) << what << ": proc-grid layout";
+  EXPECT_EQ(results[3], results[0]) << what << ": tiled layout";
 }
 
 TEST(GaBlockCyclic, CollectiveOperationsAsOnRegularArrays) {
@@ -444,7 +461,7 @@ TEST(GaBlockCyclic, CollectiveOperationsAsOnRegularArrays) {
   same_as_regular("copies between layouts", 7, 5, [&](int a, int, int) {
     int dims[2] = {7, 5};
     const int r = NGA_Create(C_DBL, 2, dims, name("r"), nullptr);
-    const int s = make_cyclic(C_DBL, {7, 5}, {2, 4}, false);
+    const int s = make_cyclic(C_DBL, {7, 5}, {2, 4}, simple);
     GA_Copy(a, r);
     GA_Copy(r, s);
     GA_Scale(s, &two);
@@ -458,7 +475,7 @@ TEST(GaBlockCyclic, CollectiveOperationsAsOnRegularArrays) {
 
 TEST(GaBlockCyclic, GemmAndDotsOfEveryFloatingType) {
   const int n = 7;
-  for (bool grid : {false, true}) {
+  for (Layout grid : layouts) {
     const int a = make_cyclic(C_DCPL, {n, n}, {2, 3}, grid), c = make_cyclic(C_DCPL, {n, n}, {2, 3}, grid);
     DoubleComplex v = {1.0, 2.0}, z1 = {1.0, 0.0}, z0 = {0.0, 0.0};
     GA_Fill(a, &v);
@@ -486,7 +503,7 @@ TEST(GaBlockCyclic, GemmAndDotsOfEveryFloatingType) {
 TEST(GaBlockCyclic, PrintsAsARegularArray) {
   int dims[2] = {5, 4};
   const int r = NGA_Create(C_INT, 2, dims, name("P"), nullptr);
-  const int b = make_cyclic(C_INT, {5, 4}, {2, 3}, false, "P");
+  const int b = make_cyclic(C_INT, {5, 4}, {2, 3}, simple, "P");
   for (int g : {r, b}) {
     GA_Zero(g);
     int lo[2] = {0, 0}, hi[2] = {4, 3}, ld[1] = {4}, v[20];

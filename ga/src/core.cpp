@@ -274,7 +274,10 @@ constexpr std::string_view takes_block_cyclic[] = {
     "GA_Recip", "GA_Recip_patch", "GA_Recip_patch64", "GA_Elem_multiply", "GA_Elem_divide",
     "GA_Elem_maximum", "GA_Elem_minimum", "GA_Elem_multiply_patch", "GA_Elem_divide_patch",
     "GA_Elem_maximum_patch", "GA_Elem_minimum_patch", "GA_Elem_multiply_patch64",
-    "GA_Elem_divide_patch64", "GA_Elem_maximum_patch64", "GA_Elem_minimum_patch64"};
+    "GA_Elem_divide_patch64", "GA_Elem_maximum_patch64", "GA_Elem_minimum_patch64", "GA_Get_diag",
+    "GA_Set_diagonal", "GA_Add_diagonal", "GA_Shift_diagonal", "GA_Zero_diagonal", "GA_Scale_rows",
+    "GA_Scale_cols", "GA_Norm1", "GA_Norm_infinity", "GA_Lu_solve", "GA_Llt_solve", "GA_Solve",
+    "GA_Spd_invert", "GA_Print_patch", "NGA_Print_patch", "NGA_Print_patch64", "GA_Print_file"};
 
 bool runs_on_regular_copy(const char* function) {
   for (std::string_view name : takes_block_cyclic)

@@ -10,9 +10,13 @@ program fortran_block_cyclic
 #include "global.fh"
   integer(4) :: ierr
   integer :: failures
+  character(len=16) :: which
   call mpi_init(ierr)
   call ga_initialize()
   failures = 0
+  which = ''
+  if (command_argument_count() > 0) call get_command_argument(1, which)
+  if (which /= '') call bad_use(which)  ! an error row: the job must end in GA_Error
   call check_layout(failures, 0)  ! simple
   call check_layout(failures, 1)  ! proc grid
   call check_layout(failures, 2)  ! tiled
@@ -143,3 +147,27 @@ subroutine check_layout(failures, layout)
   if (.not. ga_destroy(g_r)) call check_fail(failures, 'ga_destroy')
   if (.not. ga_destroy(g_a)) call check_fail(failures, 'ga_destroy')
 end subroutine check_layout
+
+! The error rows: a block extent of 0 from Fortran, and a block-cyclic array given to an
+! operation that does not take one; each must end the job before returning.
+subroutine bad_use(which)
+  implicit none
+#include "mafdecls.fh"
+#include "global.fh"
+  character(*), intent(in) :: which
+  integer, external :: make_cyclic
+  integer :: g_a, dims(2), block(2), sub(2), old
+  dims = (/ 7, 6 /)
+  block = (/ 3, 0 /)
+  sub = (/ 1, 1 /)
+  if (which == 'zero_block') then
+    g_a = ga_create_handle()
+    call ga_set_data(g_a, 2, dims, MT_F_DBL)
+    call ga_set_block_cyclic(g_a, block)
+  else if (which == 'read_inc') then
+    g_a = make_cyclic(MT_F_INT, 1)
+    old = nga_read_inc(g_a, sub, 1)
+  end if
+  print *, 'fortran_block_cyclic: case ', which, ' returned'
+  stop 3
+end subroutine bad_use

@@ -473,6 +473,47 @@ TEST(GaBlockCyclic, CollectiveOperationsAsOnRegularArrays) {
   });
 }
 
+TEST(GaBlockCyclic, MatrixOperationsAndSolversAsOnRegularArrays) {
+  double shift = 20, nm = 0, one = 1;
+  same_as_regular("diagonal operations, row and column scaling, norms", 6, 6, [&](int a, int b, int) {
+    const int v = make_cyclic(C_DBL, {6}, {4}, simple, "v");
+    GA_Get_diag(b, v);
+    GA_Add_diagonal(a, v);
+    GA_Shift_diagonal(b, &shift);
+    GA_Scale_rows(a, v);
+    GA_Scale_cols(b, v);
+    GA_Set_diagonal(b, v);
+    GA_Norm1(a, &nm);
+    double sum = nm;
+    GA_Norm_infinity(b, &nm);
+    GA_Zero_diagonal(a);
+    GA_Destroy(v);
+    return sum + 1000 * nm;
+  });
+  same_as_regular("GA_Lu_solve, GA_Solve", 6, 6, [&](int a, int b, int c) {
+    GA_Shift_diagonal(a, &shift);
+    GA_Copy(b, c);
+    GA_Lu_solve('N', a, b);
+    return static_cast<double>(GA_Solve(a, c));
+  });
+  same_as_regular("GA_Llt_solve, GA_Spd_invert", 6, 6, [&](int a, int b, int) {
+    GA_Symmetrize(a);
+    GA_Shift_diagonal(a, &shift);
+    const int info = GA_Llt_solve(a, b);
+    return info + 10.0 * GA_Spd_invert(a) + one;
+  });
+  int dims[2] = {4, 3};
+  const int r = NGA_Create(C_INT, 2, dims, name("P"), nullptr);
+  const int b = make_cyclic(C_INT, {4, 3}, {3, 2}, tiled, "P");
+  int lo[2] = {1, 0}, hi[2] = {3, 2}, two = 2;
+  GA_Fill(r, &two);
+  GA_Fill(b, &two);
+  EXPECT_EQ(ga_test::capture_stdout([&] { NGA_Print_patch(b, lo, hi, 1); }),
+            ga_test::capture_stdout([&] { NGA_Print_patch(r, lo, hi, 1); }));
+  GA_Destroy(r);
+  GA_Destroy(b);
+}
+
 TEST(GaBlockCyclic, GemmAndDotsOfEveryFloatingType) {
   const int n = 7;
   for (Layout grid : layouts) {

@@ -253,6 +253,7 @@ void NGA_Get_proc_grid(int g_a, int dims[]) { proc_grid("NGA_Get_proc_grid", g_a
 
 int GA_Has_ghosts(int g_a) {
   return guarded("GA_Has_ghosts", [&] {
+    if (block_cyclic("GA_Has_ghosts", g_a)) return 0;  // block-cyclic arrays have no ghost cells
     const Coord w = array("GA_Has_ghosts", g_a).ghosts();
     for (int d = 0; d < w.size(); ++d)
       if (w[d] > 0) return 1;
@@ -261,7 +262,7 @@ int GA_Has_ghosts(int g_a) {
 }
 int NGA_Has_ghosts(int g_a) { return GA_Has_ghosts(g_a); }
 int GA_Get_dimension(int g_a) {
-  return guarded("GA_Get_dimension", [&] { return array("GA_Get_dimension", g_a).ndim(); });
+  return guarded("GA_Get_dimension", [&] { return array_dims("GA_Get_dimension", g_a).size(); });
 }
 int NGA_Get_dimension(int g_a) { return GA_Get_dimension(g_a); }
 double GA_Wtime(void) { return MPI_Wtime(); }

@@ -212,6 +212,8 @@ TEST(GaBlockCyclic, QueriesAsGaNumbersBlocks) {
     EXPECT_EQ(dims[0], 7);
     EXPECT_EQ(dims[1], 6);
     EXPECT_EQ(GA_Ndim(g), 2);
+    EXPECT_EQ(GA_Get_dimension(g), 2);
+    EXPECT_EQ(GA_Has_ghosts(g), 0);
     EXPECT_EQ(std::string(GA_Inquire_name(g)), "bc");
     EXPECT_EQ(GA_Valid_handle(g), 1);
     EXPECT_EQ(NGA_Get_pgroup(g), GA_Pgroup_get_world());
@@ -539,6 +541,45 @@ TEST(GaBlockCyclic, GemmAndDotsOfEveryFloatingType) {
     EXPECT_EQ(GA_Idot(i, i), 9 * n * 3);
     GA_Destroy(i);
   }
+}
+
+// A block-cyclic array on a process group: blocks go round the group's processes, and the
+// collective operations run on the group.
+TEST(GaBlockCyclic, ArraysOnAProcessGroup) {
+  const int np = GA_Nnodes();
+  const int grp = GA_Pgroup_split(GA_Pgroup_get_world(), np >= 2 ? 2 : 1);
+  const int gsize = GA_Pgroup_nnodes(grp), gme = GA_Pgroup_nodeid(grp);
+  for (Layout layout : {simple, proc_grid}) {
+    int dims[2] = {7, 5}, block[2] = {2, 2}, pgrid[2] = {gsize, 1};
+    const int g = GA_Create_handle();
+    NGA_Set_data(g, 2, dims, C_DBL);
+    GA_Set_pgroup(g, grp);
+    layout == simple ? NGA_Set_block_cyclic(g, block) : NGA_Set_block_cyclic_proc_grid(g, block, pgrid);
+    ASSERT_EQ(GA_Allocate(g), 1);
+    EXPECT_EQ(NGA_Get_pgroup(g), grp);
+    double three = 3;
+    GA_Fill(g, &three);
+    EXPECT_EQ(GA_Ddot(g, g), 9.0 * 35);
+    std::vector<double> v(35);
+    std::iota(v.begin(), v.end(), 0.0);
+    int lo[2] = {0, 0}, hi[2] = {6, 4}, ld[1] = {5};
+    if (gme == 0) NGA_Put(g, lo, hi, v.data(), ld);
+    GA_Pgroup_sync(grp);
+    std::vector<double> got(35);
+    NGA_Get(g, lo, hi, got.data(), ld);
+    EXPECT_EQ(got, v);
+    // Block 1 belongs to group process 1 % gsize in the simple layout.
+    if (layout == simple && gme == 1 % gsize) {
+      double* p = nullptr;
+      int bld[1];
+      NGA_Access_block(g, 1, &p, bld);
+      EXPECT_EQ(p[0], 2.0);  // element (0, 2)
+      NGA_Release_block(g, 1);
+    }
+    GA_Pgroup_sync(grp);
+    GA_Destroy(g);
+  }
+  GA_Pgroup_destroy(grp);
 }
 
 TEST(GaBlockCyclic, PrintsAsARegularArray) {

@@ -118,8 +118,12 @@ BlockCyclic plan_layout(const char* function, const Plan& plan, int nprocs) {
   bc.grid = plan.cyclic_grid;
   bc.tiled = plan.cyclic_tiled;
   bc.procs = nprocs;
-  if (!plan.ghosts.empty() && plan.ghosts.product() != 0)
-    bad_argument(function, "g_a", "(ghost widths " + plan.ghosts.str() + ")", "a block-cyclic array has no ghost cells");
+  if (bc.block.size() != n || (bc.uses_grid() && bc.grid.size() != n))
+    bad_argument(function, "g_a", "(blocks " + bc.block.str() + ", dims " + bc.dims.str() + ")",
+                 "the block-cyclic layout was set for another number of dimensions (NGA_Set_data came after it)");
+  for (int d = 0; d < plan.ghosts.size(); ++d)
+    if (plan.ghosts[d] > 0)
+      bad_argument(function, "g_a", "(ghost widths " + plan.ghosts.str() + ")", "a block-cyclic array has no ghost cells");
   if (!plan.block_starts.empty())
     bad_argument(function, "g_a", "(GA_Set_irreg_distr)", "an irregular map and a block-cyclic layout exclude each other");
   if (bc.block_rows() && n + 1 > arrays::max_ndim)

@@ -66,6 +66,20 @@ int main(int argc, char** argv) {
   } else if (!strcmp(which, "distribution")) {
     int lo[2], hi[2];
     NGA_Distribution(cyclic(C_DBL, 0), 9, lo, hi);
+  } else if (!strcmp(which, "redata")) {
+    int block[2] = {3, 2}, dims3[3] = {4, 4, 4};
+    const int g = GA_Create_handle();
+    NGA_Set_data(g, 2, dims, C_DBL);
+    NGA_Set_block_cyclic(g, block);
+    NGA_Set_data(g, 3, dims3, C_DBL); /* the layout was set for 2 dimensions */
+    GA_Allocate(g);
+  } else if (!strcmp(which, "ghosts")) {
+    int block[2] = {3, 2}, width[2] = {0, 1};
+    const int g = GA_Create_handle();
+    NGA_Set_data(g, 2, dims, C_DBL);
+    GA_Set_ghosts(g, width);
+    NGA_Set_block_cyclic(g, block);
+    GA_Allocate(g);
   } else if (!strcmp(which, "deallocate")) {
     GA_Deallocate(cyclic(C_DBL, 1));
   }

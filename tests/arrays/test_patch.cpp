@@ -36,12 +36,13 @@ Coord random_skip(std::mt19937_64& rng, int n) {
   return s;
 }
 
-/// A periodic patch: any start, length up to the extent.
-Patch random_periodic(std::mt19937_64& rng, const Coord& dims) {
+/// A periodic patch: any start, length up to `extents` times the extent (GA's limit: twice). A
+/// put's patch stays within one extent: longer, it would write an element twice with two values.
+Patch random_periodic(std::mt19937_64& rng, const Coord& dims, Index extents) {
   Patch p{dims, dims};
   for (int d = 0; d < dims.size(); ++d) {
     p.lo[d] = std::uniform_int_distribution<Index>(-dims[d], 2 * dims[d] - 1)(rng);
-    p.hi[d] = p.lo[d] + std::uniform_int_distribution<Index>(0, 2 * dims[d])(rng);  // GA's limit: twice the extent
+    p.hi[d] = p.lo[d] + std::uniform_int_distribution<Index>(0, extents * dims[d])(rng);
   }
   return p;
 }
@@ -76,6 +77,15 @@ Index buffer_pos(const Coord& g, const Coord& lo, const Coord& stride) {
   Index o = 0;
   for (int d = 0; d < g.size(); ++d) o += (g[d] - lo[d]) * stride[d];
   return o;
+}
+
+template <class T>
+void verify_periodic_get(GlobalArray<T>& a, const Reference<T>& ref, const Patch& p) {
+  std::vector<T> buf(static_cast<std::size_t>(p.elements()));
+  a.periodic_get(p.lo, p.hi, buf.data());
+  Reference<T>::each(p.lo, p.hi, [&](const Coord& g, Index pos) {
+    EXPECT_EQ(buf[static_cast<std::size_t>(pos)], ref.at(ref.wrap(g))) << "periodic_get " << p.lo.str() << ".." << p.hi.str() << " at " << g.str();
+  });
 }
 
 /// Every rank reads random patches every way there is and compares with the reference.
@@ -114,17 +124,8 @@ void verify(GlobalArray<T>& a, const Reference<T>& ref, std::mt19937_64& rng, co
       EXPECT_EQ(buf[static_cast<std::size_t>(pos)], ref.at(g)) << "get_strided skip " << skip.str() << " at " << g.str();
     }, &skip);
   }
-  // Periodic: a random patch, and one twice the extent long in every dimension from -1 (GA's
-  // ghosts.F reads a block with its ghost frame this way on one process: three pieces a dimension).
-  Patch twice{Coord::filled(n, -1), dims};
-  for (int d = 0; d < n; ++d) twice.hi[d] = 2 * dims[d] - 1;
-  for (const Patch& p : {random_periodic(rng, dims), twice}) {
-    std::vector<T> buf(static_cast<std::size_t>(p.elements()));
-    a.periodic_get(p.lo, p.hi, buf.data());
-    Reference<T>::each(p.lo, p.hi, [&](const Coord& g, Index pos) {
-      EXPECT_EQ(buf[static_cast<std::size_t>(pos)], ref.at(ref.wrap(g))) << "periodic_get " << p.lo.str() << ".." << p.hi.str() << " at " << g.str();
-    });
-  }
+  // Periodic, up to twice the extent long.
+  verify_periodic_get(a, ref, random_periodic(rng, dims, 2));
   // Gather (repeats allowed) and single elements.
   {
     const auto subs = random_elements(rng, dims, 20, false);
@@ -217,7 +218,7 @@ void exercise(const Layout& layout, std::uint64_t seed) {
         break;
       }
       case 4: {
-        const Patch p = random_periodic(shared, dims);
+        const Patch p = random_periodic(shared, dims, 1);
         const auto buf = random_values<T>(shared, p.elements());
         if (me) a.periodic_put(p.lo, p.hi, buf.data());
         Reference<T>::each(p.lo, p.hi, [&](const Coord& g, Index pos) { ref.at(ref.wrap(g)) = buf[static_cast<std::size_t>(pos)]; });
@@ -264,7 +265,7 @@ void exercise(const Layout& layout, std::uint64_t seed) {
         break;
       }
       case 4: {
-        const Patch p = random_periodic(shared, dims);
+        const Patch p = random_periodic(shared, dims, 2);
         const auto buf = random_values<T>(shared, p.elements());
         a.periodic_acc(p.lo, p.hi, buf.data(), scale);
         Reference<T>::each(p.lo, p.hi, [&](const Coord& g, Index pos) { ref.at(ref.wrap(g)) += times * scale * buf[static_cast<std::size_t>(pos)]; });
@@ -281,6 +282,11 @@ void exercise(const Layout& layout, std::uint64_t seed) {
     a.sync();
     verify(a, ref, mine, "after accumulate round " + std::to_string(round));
   }
+  // Twice the extent long in every dimension from -1, once per array (2^n times its elements, in
+  // 3^n pieces a block): GA's ghosts.F reads a block with its ghost frame this way on one process.
+  Patch twice{Coord::filled(n, -1), dims};
+  for (int d = 0; d < n; ++d) twice.hi[d] = 2 * dims[d] - 1;
+  verify_periodic_get(a, ref, twice);
   a.destroy();
 }
 

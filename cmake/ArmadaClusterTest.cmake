@@ -22,16 +22,19 @@
 #   auto     ARMADA_TRANSPORT=auto: what rma::init picks between hosts
 #   server   the node server; data between hosts as MPI messages over the TCP BTL
 #   rdma     UCX over TCP (UCX_TLS=tcp,self), the path clusters without RDMA NICs take
-#   mpi-rma  MPI-3 windows with OMPI_MCA_osc=sm,ucx: a program that starts MPI itself must set it,
-#            as Open MPI's default osc rdma cannot make windows over TCP (the clear error without
-#            it is its own case, tests/rma/CMakeLists.txt)
+#   mpi-rma  MPI-3 windows with OMPI_MCA_osc=sm,ucx and UCX_USE_MT_MUTEX=y: a program that starts
+#            MPI itself must set them, as Open MPI's default osc rdma cannot make windows over TCP
+#            (the clear error without it is its own case, tests/cluster/CMakeLists.txt) and UCX's
+#            default spin lock stalls threads that share cores (docs/mpi-quirks.md)
 #   mpi-rma-without-osc-ucx   Open MPI's default osc: only for that case (never in the default list)
+#   mpi-rma-spin-lock         osc ucx on UCX's default spin lock: only for the warning's case
 set(ARMADA_CLUSTER_SCRIPT ${PROJECT_SOURCE_DIR}/scripts/cluster.sh)
 set(_cluster_auto_ENV ARMADA_TRANSPORT=auto)
 set(_cluster_server_ENV ARMADA_TRANSPORT=server)
 set(_cluster_rdma_ENV ARMADA_TRANSPORT=rdma UCX_TLS=tcp,self)
-set(_cluster_mpi-rma_ENV ARMADA_TRANSPORT=mpi-rma OMPI_MCA_osc=sm,ucx)
+set(_cluster_mpi-rma_ENV ARMADA_TRANSPORT=mpi-rma OMPI_MCA_osc=sm,ucx UCX_USE_MT_MUTEX=y)
 set(_cluster_mpi-rma-without-osc-ucx_ENV ARMADA_TRANSPORT=mpi-rma)
+set(_cluster_mpi-rma-spin-lock_ENV ARMADA_TRANSPORT=mpi-rma OMPI_MCA_osc=sm,ucx)
 
 function(armada_add_cluster_test target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;HOSTS;RANKS_PER_HOST;TIMEOUT;PROGRAM;EXPECT_FAILURE;EXPECT_OUTPUT"

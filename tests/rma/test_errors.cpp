@@ -321,13 +321,19 @@ TEST(Transports, ListIsWhatArmadaTransportAccepts) {
 // docs/mpi-quirks.md), unless the user set them. MPI is up: the variable is read no more.
 TEST(Transports, PrepareMpiEnvironmentSetsWhatMpiRmaNeedsUnlessSet) {
   const ScopedEnv osc("OMPI_MCA_osc");
+  const ScopedEnv lock("UCX_USE_MT_MUTEX");
   unsetenv("OMPI_MCA_osc");
+  unsetenv("UCX_USE_MT_MUTEX");
   prepare_mpi_environment();
   ASSERT_NE(std::getenv("OMPI_MCA_osc"), nullptr);
   EXPECT_STREQ(std::getenv("OMPI_MCA_osc"), "sm,ucx");
+  ASSERT_NE(std::getenv("UCX_USE_MT_MUTEX"), nullptr);
+  EXPECT_STREQ(std::getenv("UCX_USE_MT_MUTEX"), "y") << "threads sharing cores must not spin on UCX's lock";
   osc.set("ucx");
+  lock.set("n");
   prepare_mpi_environment();
   EXPECT_STREQ(std::getenv("OMPI_MCA_osc"), "ucx") << "a value the user set wins";
+  EXPECT_STREQ(std::getenv("UCX_USE_MT_MUTEX"), "n") << "a value the user set wins";
 }
 
 // ---- the error vocabulary: kinds, messages, the assertion ------------------------------------

@@ -4,6 +4,7 @@
 // I/O vectors: vector.cpp; mutexes: mpi_rma_mutex.cpp.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -63,14 +64,47 @@ const char* below_thread_multiple(Config& config, std::string& lost) {
   return nullptr;  // it runs itself
 }
 
+// What mpi-rma needs of the MPI library's environment, set before MPI starts unless the user set
+// it (rma::init when it starts MPI, rma::prepare_mpi_environment, libarmada_armci at load).
+struct MpiEnvironmentDefault {
+  const char* name;
+  const char* value;
+};
+constexpr MpiEnvironmentDefault kMpiEnvironment[] = {
+    // Open MPI: osc sm for windows inside one host (load/store, every operation one-sided) and
+    // osc ucx for the others, instead of the default osc rdma, whose 4.1 releases crash on an
+    // 8-byte compare-and-swap to self and fail window creation on split communicators
+    // (docs/mpi-quirks.md). rdma stays out of the list: it would outrank sm.
+    {"OMPI_MCA_osc", "sm,ucx"},
+    // UCX guards a multi-threaded worker with a spin lock by default. The progress thread and the
+    // application's threads enter osc ucx's worker together, and where they share cores (always
+    // here; on a cluster whenever ranks fill the cores) a thread spins out its time slice behind
+    // a preempted holder: osc ucx over TCP took 24-32 s instead of 2-4 s for test_atomic's threaded
+    // cases across emulated hosts, or never finished (docs/mpi-quirks.md). A mutex sleeps instead.
+    {"UCX_USE_MT_MUTEX", "y"},
+};
+
+void set_mpi_environment() {
+  for (const MpiEnvironmentDefault& d : kMpiEnvironment) setenv(d.name, d.value, 0);
+}
+
+// A program that started MPI itself without what kMpiEnvironment would have set.
+void warn_about_mpi_environment(const MpiRmaSettings& settings) {
+  if (open_mpi_without_osc_ucx())
+    std::fprintf(stderr, "armada::rma: warning: mpi-rma on Open MPI without OMPI_MCA_osc=sm,ucx; osc rdma has known "
+                         "bugs this transport can hit (docs/mpi-quirks.md)\n");
+  const char* osc = std::getenv("OMPI_MCA_osc");
+  if (settings.progress_thread && osc && std::strstr(osc, "ucx") && !std::getenv("UCX_USE_MT_MUTEX"))
+    std::fprintf(stderr, "armada::rma: warning: mpi-rma with osc ucx and its progress thread, but UCX_USE_MT_MUTEX is "
+                         "not set: threads that share a core spin against each other on UCX's lock (several times slower, or "
+                         "stuck); set UCX_USE_MT_MUTEX=y before MPI starts (mpiexec -x UCX_USE_MT_MUTEX=y) or let "
+                         "rma::init start MPI (docs/mpi-quirks.md)\n");
+}
+
 std::unique_ptr<Transport> start_mpi_rma(const TransportContext& c) {
   MpiRmaSettings settings = c.settings_as<MpiRmaSettings>();
   settings.spin_limit = c.config.spin_limit;  // the core's ARMADA_SPIN_LIMIT
-  if (c.rank == 0) {
-    if (open_mpi_without_osc_ucx())
-      std::fprintf(stderr, "armada::rma: warning: mpi-rma on Open MPI without OMPI_MCA_osc=sm,ucx; osc rdma has known "
-                           "bugs this transport can hit (docs/mpi-quirks.md)\n");
-  }
+  if (c.rank == 0) warn_about_mpi_environment(settings);
   return std::make_unique<MpiRmaTransport>(c.world, c.rank, settings);
 }
 
@@ -84,12 +118,8 @@ const TransportEntry kMpiRmaTransport{
     .settings = kSettings,
     .new_settings = new_settings<MpiRmaSettings>,
     .below_thread_multiple = below_thread_multiple,
-    // Open MPI: osc sm for windows inside one host (load/store, every operation one-sided) and
-    // osc ucx for the others, instead of the default osc rdma, whose 4.1 releases crash on an
-    // 8-byte compare-and-swap to self and fail window creation on split communicators
-    // (docs/mpi-quirks.md). rdma stays out of the list: it would outrank sm. An explicit
-    // OMPI_MCA_osc (or mpiexec --mca osc) wins.
-    .before_mpi_init = [] { setenv("OMPI_MCA_osc", "sm,ucx", 0); },
+    // kMpiEnvironment; a value the user set (or mpiexec --mca osc) wins.
+    .before_mpi_init = set_mpi_environment,
     .start = start_mpi_rma,
 };
 

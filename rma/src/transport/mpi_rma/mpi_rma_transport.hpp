@@ -20,10 +20,11 @@
 // vector ones, when the remote side has no overlapping segments (O(n log n) conflict check),
 // one call per segment and one flush (batched) or one call with hindexed datatypes (direct;
 // ARMADA_MPI_IOV), else one call per segment, each completed before the next. Accumulate scales into a staging buffer and adds with MPI_SUM; RMW is
-// MPI_Fetch_and_op / MPI_Compare_and_swap. Nonblocking operations are MPI_Rput/Rget/Raccumulate.
+// MPI_Fetch_and_op / MPI_Compare_and_swap. Nonblocking operations are the same calls; their
+// wait flushes the target (no MPI_Rput/Rget requests: operations.hpp says why).
 // Blocking writes end with MPI_Win_flush (remote completion), which keeps operations from one
 // origin to one location in issue order across transports; waiting for a nonblocking write
-// flushes too.
+// flushes too, waiting for a get flushes locally.
 //
 // Atomicity across transports: MPI makes accumulates atomic only with respect to other MPI
 // accumulates on the same window, and its atomics only with respect to its own. So while this
@@ -147,9 +148,8 @@ class MpiRmaTransport final : public Transport {
     Group group{nullptr};
     std::uint64_t offset = 0;  // of this rank's slice in its window memory
   };
-  /// A nonblocking operation in flight.
+  /// A nonblocking operation in flight: its completion is a flush of (rank, win).
   struct Pending {
-    std::vector<MPI_Request> requests;
     MPI_Win win = MPI_WIN_NULL;
     int rank = -1;          // window rank of the target
     bool write = false;     // put/acc: flush at completion
@@ -167,18 +167,14 @@ class MpiRmaTransport final : public Transport {
   // memory), one hindexed call beyond, where a NIC's gather list would pay off.
   std::uint64_t vector_batched(const VectorOp& op, bool blocking);
   /// One call of a batch: `count` elements between `local` and `remote` (in the target's space).
-  void batch_call(OpKind kind, bool blocking, const Slice& slice, MPI_Datatype element, void* local, int count,
-                  const void* remote, Pending& pending);
-  /// Completes a blocking batch (one flush), or keeps a nonblocking one's requests; the token.
-  std::uint64_t batch_end(bool blocking, const Slice& slice, bool get, Pending pending,
-                          std::unique_ptr<std::byte[]> staging);
+  void batch_call(OpKind kind, const Slice& slice, MPI_Datatype element, void* local, int count, const void* remote);
+  /// Completes a blocking batch (one flush), or keeps a nonblocking one for wait; the token.
+  std::uint64_t batch_end(bool blocking, const Slice& slice, bool get, std::unique_ptr<std::byte[]> staging);
   std::uint64_t issue_acc(const StridedOp& op, bool blocking);
   std::uint64_t vector_direct(const VectorOp& op, bool blocking);
   void vector_per_segment(const VectorOp& op);
-  /// Keeps a nonblocking operation's request until wait/test; returns its token.
-  std::uint64_t remember(MPI_Request request, MPI_Win win, int rank, bool write,
-                         std::unique_ptr<std::byte[]> staging);
-  std::uint64_t remember(Pending p);
+  /// Keeps a nonblocking operation (its target and staging) until wait/test; returns its token.
+  std::uint64_t remember(MPI_Win win, int rank, bool write, std::unique_ptr<std::byte[]> staging);
   void complete(Pending& p);
 
   // MCS mutex pieces (mpi_rma_mutex.cpp).

@@ -45,13 +45,13 @@ std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
     rtype = remote_type.get();
   }
   const int rank = window_rank_of(slice);
-  const MPI_Request request = mpi_rma::call(op.kind, blocking, op.local, count, ltype, rank, disp, count, rtype, window_of(slice));
+  mpi_rma::call(op.kind, op.local, count, ltype, rank, disp, count, rtype, window_of(slice));
   if (blocking) {
     if (put) MPI_Win_flush(rank, window_of(slice));
     else MPI_Win_flush_local(rank, window_of(slice));
     return 0;
   }
-  return remember(request, window_of(slice), rank, put, nullptr);
+  return remember(window_of(slice), rank, put, nullptr);
 }
 
 std::uint64_t MpiRmaTransport::transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
@@ -95,7 +95,6 @@ std::uint64_t MpiRmaTransport::strided_batched(const StridedOp& op, bool blockin
   if (acc && !is_one(op.type, op.scale)) staging = std::make_unique<std::byte[]>(op.shape.bytes());
   const MPI_Datatype element = acc ? element_type(op.type) : MPI_BYTE;
   const int n = static_cast<int>(op.shape.count[0] / (acc ? size_of(op.type) : 1));
-  Pending pending;
   std::byte* scaled = staging.get();
   // for_each_run walks (src, dst) pairs; the remote side is dst for put/acc, src for get.
   const bool get = op.kind == OpKind::Get;
@@ -109,9 +108,9 @@ std::uint64_t MpiRmaTransport::strided_batched(const StridedOp& op, bool blockin
       local = scaled;
       scaled += bytes;
     }
-    batch_call(op.kind, blocking, slice, element, const_cast<std::byte*>(local), n, remote, pending);
+    batch_call(op.kind, slice, element, const_cast<std::byte*>(local), n, remote);
   });
-  return batch_end(blocking, slice, get, std::move(pending), std::move(staging));
+  return batch_end(blocking, slice, get, std::move(staging));
 }
 
 std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
@@ -159,12 +158,11 @@ std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
     ttype = remote_type.get();
   }
   const int rank = window_rank_of(slice);
-  const MPI_Request request =
-      mpi_rma::call(OpKind::Acc, blocking, origin, origin_count, otype, rank, disp, target_count, ttype, window_of(slice));
+  mpi_rma::call(OpKind::Acc, origin, origin_count, otype, rank, disp, target_count, ttype, window_of(slice));
   if (blocking) {
     MPI_Win_flush(rank, window_of(slice));
     return 0;
   }
-  return remember(request, window_of(slice), rank, true, std::move(staging));
+  return remember(window_of(slice), rank, true, std::move(staging));
 }
 }  // namespace armada::rma::detail

@@ -53,7 +53,6 @@ std::uint64_t MpiRmaTransport::vector_batched(const VectorOp& op, bool blocking)
     staging = std::make_unique<std::byte[]>(bytes);
   }
   std::byte* scaled = staging.get();
-  Pending pending;
   for (const IoSet& set : op.sets) {
     const std::span<void* const> local = get ? set.dst : set.src;
     const std::span<void* const> remote = get ? set.src : set.dst;
@@ -65,32 +64,27 @@ std::uint64_t MpiRmaTransport::vector_batched(const VectorOp& op, bool blocking)
         from = scaled;
         scaled += set.bytes;
       }
-      batch_call(op.kind, blocking, slice, element, from, n, remote[i], pending);
+      batch_call(op.kind, slice, element, from, n, remote[i]);
     }
   }
-  return batch_end(blocking, slice, get, std::move(pending), std::move(staging));
+  return batch_end(blocking, slice, get, std::move(staging));
 }
 
-void MpiRmaTransport::batch_call(OpKind kind, bool blocking, const Slice& slice, MPI_Datatype element, void* local,
-                                 int count, const void* remote, Pending& pending) {
+void MpiRmaTransport::batch_call(OpKind kind, const Slice& slice, MPI_Datatype element, void* local, int count,
+                                 const void* remote) {
   const MPI_Aint disp = window_displacement(slice, remote);
   const int rank = window_rank_of(slice);
-  const MPI_Request r = mpi_rma::call(kind, blocking, local, count, element, rank, disp, count, element, window_of(slice));
-  if (!blocking) pending.requests.push_back(r);
+  mpi_rma::call(kind, local, count, element, rank, disp, count, element, window_of(slice));
 }
 
-std::uint64_t MpiRmaTransport::batch_end(bool blocking, const Slice& slice, bool get, Pending pending,
+std::uint64_t MpiRmaTransport::batch_end(bool blocking, const Slice& slice, bool get,
                                          std::unique_ptr<std::byte[]> staging) {
   if (blocking) {  // one completion for the whole batch
     if (get) MPI_Win_flush_local(window_rank_of(slice), window_of(slice));
     else MPI_Win_flush(window_rank_of(slice), window_of(slice));
     return 0;
   }
-  pending.win = window_of(slice);
-  pending.rank = window_rank_of(slice);
-  pending.write = !get;
-  pending.staging = std::move(staging);
-  return remember(std::move(pending));
+  return remember(window_of(slice), window_rank_of(slice), !get, std::move(staging));
 }
 
 std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) {
@@ -148,14 +142,13 @@ std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) 
     otype = local_type.get();
   }
   const int rank = window_rank_of(slice);
-  const MPI_Request request =
-      mpi_rma::call(op.kind, blocking, origin, origin_count, otype, rank, 0, 1, remote_type.get(), window_of(slice));
+  mpi_rma::call(op.kind, origin, origin_count, otype, rank, 0, 1, remote_type.get(), window_of(slice));
   if (blocking) {
     if (op.kind == OpKind::Get) MPI_Win_flush_local(rank, window_of(slice));
     else MPI_Win_flush(rank, window_of(slice));
     return 0;
   }
-  return remember(request, window_of(slice), rank, op.kind != OpKind::Get, std::move(staging));
+  return remember(window_of(slice), rank, op.kind != OpKind::Get, std::move(staging));
 }
 
 void MpiRmaTransport::vector_per_segment(const VectorOp& op) {

@@ -5,11 +5,13 @@
  * Open MPI 4.1.4 osc ucx, UCX 1.13: UCX guards a worker that MPI_THREAD_MULTIPLE made
  * multi-threaded with a spin lock by default. A thread that finds it held spins through its time
  * slice while the holder is preempted, and everything in the worker waits for the holder's next
- * slice. Across two emulated hosts (2 x 2 ranks on 2 cores, UCX over TCP, docs/cluster.md):
- *   UCX_USE_MT_MUTEX=n  (UCX's default)  Armada's test_atomic threaded cases 17-32 s, or no end
- *   UCX_USE_MT_MUTEX=y  (what rma::init sets) the same cases 2-4 s
- * This program prints its own time; it checks only that every ticket is handed out once (the
- * time is not asserted: timings belong in benchmarks). Run it across hosts:
+ * slice. Across two emulated hosts (2 x 2 ranks on 2 cores, UCX over TCP, docs/cluster.md), this
+ * program's slowest rank, two launches each, alternated (an ASan build running beside them):
+ *   UCX_USE_MT_MUTEX=n  (UCX's default)        1.54 s, 3.89 s
+ *   UCX_USE_MT_MUTEX=y  (what rma::init sets)  0.20 s, 0.48 s
+ * and Armada's test_atomic threaded cases 17-32 s (or no end) against 2-4 s. The program prints
+ * the slowest rank's time and checks only that every ticket is handed out once (the time is not
+ * asserted: timings belong in benchmarks). Run it across hosts:
  *   scripts/cluster.sh --hosts 2 --ranks-per-host 2 -x OMPI_MCA_osc=ucx [-x UCX_USE_MT_MUTEX=y] \
  *       -- build/tests/mpi_quirks/osc_ucx_thread_lock */
 #include <mpi.h>
@@ -76,8 +78,8 @@ int main(int argc, char** argv) {
   const double start = MPI_Wtime();
   for (int t = 0; t < kThreads; ++t) pthread_create(&drawers[t], NULL, draw, (void*)(intptr_t)t);
   for (int t = 0; t < kThreads; ++t) pthread_join(drawers[t], NULL);
-  const double seconds = MPI_Wtime() - start;
-  MPI_Barrier(MPI_COMM_WORLD);
+  double seconds = MPI_Wtime() - start;
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);  /* the slowest rank */
   stop_progress = 1;
   pthread_join(helper, NULL);
 

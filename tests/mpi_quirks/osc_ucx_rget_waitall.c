@@ -19,20 +19,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "iprobe_thread.h"
+
 enum { kElements = 4096, kBatch = 256 };
-
-static volatile int stop_progress;
-
-static void* progress(void* arg) {
-  (void)arg;
-  const struct timespec interval = {0, 100000};
-  while (!stop_progress) {
-    int flag = 0;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-    nanosleep(&interval, NULL);
-  }
-  return NULL;
-}
 
 static int64_t value_at(int rank, int i) { return (int64_t)rank * 1000003 + i; }
 
@@ -50,9 +39,9 @@ int main(int argc, char** argv) {
   for (int i = 0; i < kElements; ++i) mine[i] = value_at(rank, i);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
   MPI_Barrier(MPI_COMM_WORLD);
-  pthread_t helper = 0;
+  iprobe_thread_t helper;
   const int with_thread = provided == MPI_THREAD_MULTIPLE && mode[0] != 'a';
-  if (with_thread) pthread_create(&helper, NULL, progress, NULL);
+  if (with_thread) iprobe_thread_start(&helper);
 
   unsigned seed = 12345u + (unsigned)rank;
   int64_t got[kBatch];
@@ -79,8 +68,7 @@ int main(int argc, char** argv) {
   double seconds = MPI_Wtime() - start;
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  stop_progress = 1;
-  if (with_thread) pthread_join(helper, NULL);
+  if (with_thread) iprobe_thread_stop(&helper);
   if (rank == 0)
     printf("%d ranks x %d rounds x %d %s%s: %.2f s, %s\n", size, rounds, kBatch,
            use_requests ? "MPI_Rget + MPI_Waitall" : "MPI_Get + MPI_Win_flush_local",

@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "iprobe_thread.h"
+
 enum { kThreads = 2, kTicketsPerThread = 200 };
 
 static MPI_Win win;
 static int world_rank, world_size;
 static int64_t* taken; /* tickets this rank drew, per thread */
-static volatile int stop_progress;
-
 static void* draw(void* arg) {
   const int t = (int)(intptr_t)arg;
   const int64_t one = 1;
@@ -36,17 +36,6 @@ static void* draw(void* arg) {
     MPI_Fetch_and_op(&one, &ticket, MPI_INT64_T, 0, 0, MPI_SUM, win);
     MPI_Win_flush(0, win);
     taken[t * kTicketsPerThread + i] = ticket;
-  }
-  return NULL;
-}
-
-static void* progress(void* arg) {
-  (void)arg;
-  const struct timespec interval = {0, 100000};
-  while (!stop_progress) {
-    int flag = 0;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-    nanosleep(&interval, NULL);
   }
   return NULL;
 }
@@ -73,15 +62,15 @@ int main(int argc, char** argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   const int mine = kThreads * kTicketsPerThread;
   taken = malloc(sizeof(int64_t) * (size_t)mine);
-  pthread_t helper, drawers[kThreads];
-  pthread_create(&helper, NULL, progress, NULL);
+  pthread_t drawers[kThreads];
+  iprobe_thread_t helper;
+  iprobe_thread_start(&helper);
   const double start = MPI_Wtime();
   for (int t = 0; t < kThreads; ++t) pthread_create(&drawers[t], NULL, draw, (void*)(intptr_t)t);
   for (int t = 0; t < kThreads; ++t) pthread_join(drawers[t], NULL);
   double seconds = MPI_Wtime() - start;
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);  /* the slowest rank */
-  stop_progress = 1;
-  pthread_join(helper, NULL);
+  iprobe_thread_stop(&helper);
 
   /* Every ticket 0 .. total-1 drawn exactly once over all ranks and threads. */
   const int total = mine * world_size;

@@ -101,11 +101,16 @@ void MpiRmaTransport::progress_loop() {
 
 // ---- data movement ----------------------------------------------------------------------------
 
-std::uint64_t MpiRmaTransport::remember(MPI_Win win, int rank, bool write, std::unique_ptr<std::byte[]> staging) {
+std::uint64_t MpiRmaTransport::finish(bool blocking, const Slice& slice, bool write,
+                                      std::unique_ptr<std::byte[]> staging) {
   Pending p;
-  p.win = win;
-  p.rank = rank;
+  p.win = window_of(slice);
+  p.rank = window_rank_of(slice);
   p.write = write;
+  if (blocking) {
+    complete(p);
+    return 0;
+  }
   p.staging = std::move(staging);
   const std::uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(pending_mutex_);

@@ -168,13 +168,13 @@ class MpiRmaTransport final : public Transport {
   std::uint64_t vector_batched(const VectorOp& op, bool blocking);
   /// One call of a batch: `count` elements between `local` and `remote` (in the target's space).
   void batch_call(OpKind kind, const Slice& slice, MPI_Datatype element, void* local, int count, const void* remote);
-  /// Completes a blocking batch (one flush), or keeps a nonblocking one for wait; the token.
-  std::uint64_t batch_end(bool blocking, const Slice& slice, bool get, std::unique_ptr<std::byte[]> staging);
+
   std::uint64_t issue_acc(const StridedOp& op, bool blocking);
   std::uint64_t vector_direct(const VectorOp& op, bool blocking);
   void vector_per_segment(const VectorOp& op);
-  /// Keeps a nonblocking operation (its target and staging) until wait/test; returns its token.
-  std::uint64_t remember(MPI_Win win, int rank, bool write, std::unique_ptr<std::byte[]> staging);
+  /// After an operation's MPI calls to `slice`'s owner: blocking, completes them (0); else keeps
+  /// the target and `staging` until wait/test and returns the token. `write`: put or accumulate.
+  std::uint64_t finish(bool blocking, const Slice& slice, bool write, std::unique_ptr<std::byte[]> staging);
   void complete(Pending& p);
 
   // MCS mutex pieces (mpi_rma_mutex.cpp).

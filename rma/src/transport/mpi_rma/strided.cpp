@@ -46,12 +46,7 @@ std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
   }
   const int rank = window_rank_of(slice);
   mpi_rma::call(op.kind, op.local, count, ltype, rank, disp, count, rtype, window_of(slice));
-  if (blocking) {
-    if (put) MPI_Win_flush(rank, window_of(slice));
-    else MPI_Win_flush_local(rank, window_of(slice));
-    return 0;
-  }
-  return remember(window_of(slice), rank, put, nullptr);
+  return finish(blocking, slice, put, nullptr);
 }
 
 std::uint64_t MpiRmaTransport::transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
@@ -110,7 +105,7 @@ std::uint64_t MpiRmaTransport::strided_batched(const StridedOp& op, bool blockin
     }
     batch_call(op.kind, slice, element, const_cast<std::byte*>(local), n, remote);
   });
-  return batch_end(blocking, slice, get, std::move(staging));
+  return finish(blocking, slice, !get, std::move(staging));  // one completion for the batch
 }
 
 std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
@@ -159,10 +154,6 @@ std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {
   }
   const int rank = window_rank_of(slice);
   mpi_rma::call(OpKind::Acc, origin, origin_count, otype, rank, disp, target_count, ttype, window_of(slice));
-  if (blocking) {
-    MPI_Win_flush(rank, window_of(slice));
-    return 0;
-  }
-  return remember(window_of(slice), rank, true, std::move(staging));
+  return finish(blocking, slice, true, std::move(staging));
 }
 }  // namespace armada::rma::detail

@@ -67,7 +67,7 @@ std::uint64_t MpiRmaTransport::vector_batched(const VectorOp& op, bool blocking)
       batch_call(op.kind, slice, element, from, n, remote[i]);
     }
   }
-  return batch_end(blocking, slice, get, std::move(staging));
+  return finish(blocking, slice, !get, std::move(staging));  // one completion for the batch
 }
 
 void MpiRmaTransport::batch_call(OpKind kind, const Slice& slice, MPI_Datatype element, void* local, int count,
@@ -75,16 +75,6 @@ void MpiRmaTransport::batch_call(OpKind kind, const Slice& slice, MPI_Datatype e
   const MPI_Aint disp = window_displacement(slice, remote);
   const int rank = window_rank_of(slice);
   mpi_rma::call(kind, local, count, element, rank, disp, count, element, window_of(slice));
-}
-
-std::uint64_t MpiRmaTransport::batch_end(bool blocking, const Slice& slice, bool get,
-                                         std::unique_ptr<std::byte[]> staging) {
-  if (blocking) {  // one completion for the whole batch
-    if (get) MPI_Win_flush_local(window_rank_of(slice), window_of(slice));
-    else MPI_Win_flush(window_rank_of(slice), window_of(slice));
-    return 0;
-  }
-  return remember(window_of(slice), window_rank_of(slice), !get, std::move(staging));
 }
 
 std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) {
@@ -143,12 +133,7 @@ std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) 
   }
   const int rank = window_rank_of(slice);
   mpi_rma::call(op.kind, origin, origin_count, otype, rank, 0, 1, remote_type.get(), window_of(slice));
-  if (blocking) {
-    if (op.kind == OpKind::Get) MPI_Win_flush_local(rank, window_of(slice));
-    else MPI_Win_flush(rank, window_of(slice));
-    return 0;
-  }
-  return remember(window_of(slice), rank, op.kind != OpKind::Get, std::move(staging));
+  return finish(blocking, slice, op.kind != OpKind::Get, std::move(staging));
 }
 
 void MpiRmaTransport::vector_per_segment(const VectorOp& op) {

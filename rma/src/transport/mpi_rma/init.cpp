@@ -79,7 +79,7 @@ constexpr MpiEnvironmentDefault kMpiEnvironment[] = {
     // UCX guards a multi-threaded worker with a spin lock by default. The progress thread and the
     // application's threads enter osc ucx's worker together, and where they share cores (always
     // here; on a cluster whenever ranks fill the cores) a thread spins out its time slice behind
-    // a preempted holder: osc ucx over TCP took 24-32 s instead of 2-4 s for test_atomic's threaded
+    // a preempted holder: osc ucx over TCP took 17-32 s instead of 2-4 s for test_atomic's threaded
     // cases across emulated hosts, or never finished (docs/mpi-quirks.md). A mutex sleeps instead.
     {"UCX_USE_MT_MUTEX", "y"},
 };

@@ -47,8 +47,13 @@ long growth_kb(int n, F&& cycle) {
 
 // The bound: about 50 bytes a cycle (1 000 KiB over 20 000 cycles; at least 256 KiB), a tenth
 // of the old leak; the resident set moves by some KiB for reasons of its own (allocator
-// arenas, MPI's caches).
-long bound_kb(int n) { return std::max(256L, n / 20L); }
+// arenas, MPI's caches). Plus what the MPI library itself keeps per cycle where that is a known
+// bug of its own (ARMADA_TEST_LEAK_MPI_BYTES, set by the ctest row; docs/mpi-quirks.md).
+long bound_kb(int n) {
+  const char* mpi_bytes = std::getenv("ARMADA_TEST_LEAK_MPI_BYTES");
+  const long mpi_kb = mpi_bytes ? static_cast<long>(n) * std::atol(mpi_bytes) / 1024 : 0;
+  return std::max(256L, n / 20L) + mpi_kb;
+}
 
 TEST(Leaks, AllocateFreeCyclesDoNotGrowMemory) {
   const int n = cycles();

@@ -168,7 +168,6 @@ class MpiRmaTransport final : public Transport {
   std::uint64_t vector_batched(const VectorOp& op, bool blocking);
   /// One call of a batch: `count` elements between `local` and `remote` (in the target's space).
   void batch_call(OpKind kind, const Slice& slice, MPI_Datatype element, void* local, int count, const void* remote);
-
   std::uint64_t issue_acc(const StridedOp& op, bool blocking);
   std::uint64_t vector_direct(const VectorOp& op, bool blocking);
   void vector_per_segment(const VectorOp& op);

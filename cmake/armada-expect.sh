@@ -10,6 +10,7 @@
 #   armada-expect.sh pass    <regex> -              <launch...>   exit 0 and output matching <regex>
 #                                                                 (the whole output as one text:
 #                                                                 . matches newlines)
+# In fail and exit modes, <regex> may be several, joined by '&&': each must match a line.
 #
 # Survivors are found by their executable (/proc/<pid>/exe; process names are cut to 15
 # characters) and by a mark this launch puts in their environment, so that the same program
@@ -29,6 +30,19 @@ survivors() {
   done
 }
 
+# Each of the '&&'-joined regexes matches a line of the output.
+matches_all() {
+  rest=$1
+  while :; do
+    one=${rest%%&&*}
+    if ! printf '%s\n' "$out" | grep -E -q -- "$one"; then
+      echo "armada-expect: the output does not match '$one'"; return 1
+    fi
+    [ "$one" = "$rest" ] && return 0
+    rest=${rest#*&&}
+  done
+}
+
 case "$mode" in
   timeout)
     if [ "$rc" -ne 124 ]; then
@@ -45,16 +59,12 @@ case "$mode" in
     if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then
       echo "armada-expect: expected the job to fail (not time out), got exit $rc"; exit 1
     fi
-    if ! printf '%s\n' "$out" | grep -E -q -- "$regex"; then
-      echo "armada-expect: the output does not match '$regex'"; exit 1
-    fi ;;
+    matches_all "$regex" || exit 1 ;;
   exit)
     if [ "$rc" -ne "$program" ]; then
       echo "armada-expect: expected exit code $program, got $rc"; exit 1
     fi
-    if ! printf '%s\n' "$out" | grep -E -q -- "$regex"; then
-      echo "armada-expect: the output does not match '$regex'"; exit 1
-    fi ;;
+    matches_all "$regex" || exit 1 ;;
   pass)
     if [ "$rc" -ne 0 ]; then
       echo "armada-expect: expected exit 0, got exit $rc"; exit 1

@@ -146,6 +146,11 @@ build_network() {
     ip -n "$ns" addr add "$(host_addr $i)/24" dev veth0
     ip -n "$ns" link set veth0 up
     ip -n "$ns" link set lo up
+    # Keepalive (below) only probes an idle connection: one with data the peer never acknowledged
+    # (a rank's output that a partitioned host's daemon forwards to mpirun) is retransmitted for
+    # tcp_retries2 rounds, 15 by default (~15 min). 4 rounds give up after ~6 s, so a host whose link
+    # is cut notices it whether or not it had something to say.
+    ip netns exec "$ns" sh -c 'echo 4 > /proc/sys/net/ipv4/tcp_retries2' || fail "cannot set tcp_retries2 on host $i"
   done
 }
 

@@ -12,6 +12,7 @@
 #include "armada/rma/types.hpp"
 #include "common/check.hpp"
 #include "common/mpi_errors.hpp"
+#include "common/stall.hpp"
 
 namespace armada::rma {
 
@@ -118,6 +119,14 @@ void assertion_failed(const char* expression, const char* file, int line, const 
   throw Error(ErrorKind::internal, function,
               error_message(function, std::string("internal error: assertion '") + expression + "' failed at " + file +
                                           ":" + std::to_string(line) + " (please report this message)"));
+}
+
+void warn_stall(const std::string& what, const std::string& peers, int seconds) {
+  const std::string text = error_message(what, "no answer for " + std::to_string(seconds) + " s from " + peers +
+                                                   ": the process or its host may be lost, or its link cut; still "
+                                                   "waiting (ARMADA_STALL_WARN sets when this is said)\n");
+  std::fputs(text.c_str(), stderr);
+  std::fflush(stderr);
 }
 
 std::string to_hex(const void* p) {

@@ -79,6 +79,22 @@ void throw_no_route(const char* op, const State& s, int target) {
 
 namespace {
 
+// Every rank's host name, for messages about other ranks (a stalled wait names their hosts).
+// Truncated to kHostNameBytes - 1 characters: enough to tell hosts apart, and 64 bytes a rank.
+std::vector<std::string> gather_host_names(MPI_Comm world, int size) {
+  constexpr int kHostNameBytes = 64;
+  char full[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(full, &length);
+  char mine[kHostNameBytes] = {};
+  std::memcpy(mine, full, static_cast<std::size_t>(std::min(length, kHostNameBytes - 1)));
+  std::vector<char> all(static_cast<std::size_t>(size) * kHostNameBytes);
+  MPI_Allgather(mine, kHostNameBytes, MPI_CHAR, all.data(), kHostNameBytes, MPI_CHAR, world);
+  std::vector<std::string> names(static_cast<std::size_t>(size));
+  for (std::size_t r = 0; r < names.size(); ++r) names[r] = all.data() + r * kHostNameBytes;
+  return names;
+}
+
 // Physical nodes from MPI_COMM_TYPE_SHARED, optionally cut into virtual nodes of node_size
 // consecutive ranks. Node ids are numbered in order of their lowest world rank.
 Topology discover_topology(MPI_Comm world, int rank, int size, int node_size) {
@@ -95,6 +111,7 @@ Topology discover_topology(MPI_Comm world, int rank, int size, int node_size) {
   MPI_Allgather(key, 2, MPI_INT, keys.data(), 2, MPI_INT, world);
 
   Topology t;
+  t.host_name = gather_host_names(world, size);
   t.node_of.resize(static_cast<std::size_t>(size));
   t.host_of.resize(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) t.host_of[static_cast<std::size_t>(r)] = keys[2 * static_cast<std::size_t>(r)];

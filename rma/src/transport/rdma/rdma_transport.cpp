@@ -37,6 +37,7 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
       acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(context.size)]()),
       puts_(new std::atomic<std::uint8_t>[static_cast<std::size_t>(context.size)]()) {
   ucx_ = std::make_unique<rdma::Ucx>(context.world, context.rank, context.size);
+  ucx_->watch_stalls(context.config.stall_warn_s, context.topology.host_name);  // the core's ARMADA_STALL_WARN
   ucp_am_handler_param_t handler{};
   handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
                        UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -248,7 +249,7 @@ void RdmaTransport::flush_endpoint(const char* op, int target) {
     std::lock_guard lock(ucx_->origin_mutex());
     request = ucp_ep_flush_nbx(ucx_->data_ep(target), &none);
   }
-  ucx_->wait(op, request);
+  ucx_->wait(op, request, target);
 }
 
 void RdmaTransport::wait_accumulates(int target) {
@@ -308,7 +309,7 @@ std::uint64_t RdmaTransport::transfer_contiguous(OpKind kind, AccType type, cons
     if (UCS_PTR_IS_ERR(request)) ucx_->wait("rma::put/get (rdma)", request);  // throws
     return token_of(request);
   }
-  ucx_->wait(kind == OpKind::Put ? "rma::put (rdma)" : "rma::get (rdma)", request);
+  ucx_->wait(kind == OpKind::Put ? "rma::put (rdma)" : "rma::get (rdma)", request, target);
   return 0;
 }
 
@@ -320,7 +321,7 @@ std::uint64_t RdmaTransport::flush_batch(const char* op, int target, bool blocki
     request = ucp_ep_flush_nbx(ucx_->data_ep(target), &none);
   }
   if (blocking || UCS_PTR_IS_ERR(request)) {
-    ucx_->wait(op, request);
+    ucx_->wait(op, request, target);
     return 0;
   }
   return token_of(request);
@@ -491,7 +492,7 @@ void RdmaTransport::send_request(const char* op, int target, const void* data, s
     std::lock_guard lock(ucx_->origin_mutex());
     request = ucp_am_send_nbx(ucx_->request_ep(target), rdma::kRequestAm, nullptr, 0, data, bytes, &params);
   }
-  ucx_->wait(op, request);
+  ucx_->wait(op, request, target);
 }
 
 ucs_status_t RdmaTransport::on_reply(void* self, const void*, std::size_t, void* data, std::size_t length,
@@ -518,7 +519,7 @@ std::uint64_t RdmaTransport::atomic(const char* op, ucp_atomic_op_t code, std::s
     request = ucp_atomic_op_nbx(ucx_->data_ep(target), code, &value, 1, reinterpret_cast<std::uint64_t>(remote), key,
                                 &params);
   }
-  ucx_->wait(op, request);
+  ucx_->wait(op, request, target);
   return reply;  // little-endian: the low `width` bytes
 }
 

@@ -16,6 +16,7 @@
 
 #include "armada/rma/error.hpp"
 #include "common/check.hpp"
+#include "common/stall.hpp"
 #include "transport/rdma/termination.hpp"
 
 namespace armada::rma::detail::rdma {
@@ -245,11 +246,17 @@ void Ucx::progress() {
   ucp_worker_progress(origin_);
 }
 
-void Ucx::wait(const char* op, ucs_status_ptr_t request) {
+void Ucx::wait(const char* op, ucs_status_ptr_t request, int peer) {
   if (request == nullptr) return;
   if (UCS_PTR_IS_ERR(request)) check_ucs(op, "operation", UCS_PTR_STATUS(request));
   ucs_status_t status;
+  StallWatch stall(stall_warn_s_);
   for (int spins = 0;; ++spins) {
+    if (stall.due())
+      warn_stall(op,
+                 peer >= 0 ? "rank " + std::to_string(peer) + " (host " + host_name_[static_cast<std::size_t>(peer)] + ")"
+                           : std::string("the ranks it waits for"),
+                 stall.seconds());
     {
       std::lock_guard lock(origin_mutex_);
       ucp_worker_progress(origin_);

@@ -72,8 +72,15 @@ class Ucx {
 
   /// Progresses the origin worker until `request` (a UCP status pointer from an origin-worker
   /// call, made under origin_mutex) completes, then frees it. Takes origin_mutex itself. Throws
-  /// SystemError naming `op` if the operation failed.
-  void wait(const char* op, ucs_status_ptr_t request);
+  /// SystemError naming `op` if the operation failed. A wait longer than watch_stalls' seconds
+  /// names `peer` (the rank it waits for; -1: several, e.g. a flush of every endpoint) on stderr.
+  void wait(const char* op, ucs_status_ptr_t request, int peer = -1);
+  /// What wait() says when it stalls (common/stall.hpp): after `seconds` (0: never), naming the
+  /// peer's host from `host_name` (per world rank).
+  void watch_stalls(int seconds, std::vector<std::string> host_name) {
+    stall_warn_s_ = seconds;
+    host_name_ = std::move(host_name);
+  }
   /// Whether `request` completed (progressing once); frees it if so. Null is complete.
   bool test(const char* op, ucs_status_ptr_t request);
   /// Gives the core to another thread (between rounds of a long wait).
@@ -113,6 +120,8 @@ class Ucx {
   void close_all();
 
   int rank_, size_;
+  int stall_warn_s_ = 0;
+  std::vector<std::string> host_name_;
   ucp_context_h context_ = nullptr;
   ucp_worker_h origin_ = nullptr;
   ucp_worker_h service_ = nullptr;

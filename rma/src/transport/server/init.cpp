@@ -123,6 +123,8 @@ std::unique_ptr<Transport> start_server(const TransportContext& c) {
       decide_origin_progress(settings.origin_progress_setting, c.topology, c.rank, settings.origin_progress_reason);
   map.cluster = settings.cluster;
   map.host_of = c.topology.host_of;
+  map.host_name = c.topology.host_name;
+  settings.stall_warn_s = c.config.stall_warn_s;  // the core's ARMADA_STALL_WARN
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_dup(c.world, &comm);
   if (settings.direct_setting != "off") {

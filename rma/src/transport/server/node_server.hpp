@@ -46,6 +46,7 @@ struct ServerSettings {
   int cluster;                 // ARMADA_SERVER_CLUSTER: servers per cooperative cluster
   std::string direct_setting;  // ARMADA_SERVER_DIRECT: auto, on, off
   bool direct;                 // the probe's answer: the server copies data to/from origins on its host (direct.hpp)
+  int stall_warn_s;            // the core's ARMADA_STALL_WARN: a wait for replies this long says so (stall.hpp)
 };
 
 /// Which server an origin sends a request for a target to, and which server executes it.
@@ -55,6 +56,7 @@ struct ServerMap {
   int cluster = 1;
   std::vector<int> host_of;            // per world rank: its physical host
   std::vector<int> pid_of;             // per world rank (direct delivery)
+  std::vector<std::string> host_name;  // per world rank (messages)
 
   int target_server(int target) const { return leader_of_node[static_cast<std::size_t>(node_of[static_cast<std::size_t>(target)])]; }
   /// The origin's assigned server in the cluster of `target`'s server.

@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <set>
 
 #include "common/check.hpp"
+#include "common/stall.hpp"
 #include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {
@@ -90,11 +93,16 @@ void ServerTransport::wait_until(Pred&& pred) {
   using Clock = std::chrono::steady_clock;
   const auto yield_until = Clock::now() + std::chrono::milliseconds(2);
   long sleep_ns = 1000;
+  StallWatch stall(settings_.stall_warn_s);
   for (int round = 0;; ++round) {
     {
       std::lock_guard lock(mutex_);
       progress_locked();
       if (pred()) return;
+      if (stall.due()) {
+        const std::string peers = unanswered_locked();
+        if (!peers.empty()) warn_stall("rma (server transport): waiting for replies", peers, stall.seconds());
+      }
     }
     // This rank's node server may be the one other ranks wait for meanwhile (node_server.hpp).
     if (node_server_ && settings_.waiter_serves) node_server_->serve_arrived();
@@ -108,6 +116,22 @@ void ServerTransport::wait_until(Pred&& pred) {
       sleep_ns = std::min(sleep_ns * 2, 1000000L);
     }
   }
+}
+
+std::string ServerTransport::unanswered_locked() const {
+  std::map<int, std::set<int>> targets_of;  // server -> targets of its unanswered operations
+  for (const auto& [token, op] : ops_)
+    if (fence_waits_for(*op)) targets_of[op->server].insert(op->target);
+  std::string text;
+  for (const auto& [server, targets] : targets_of) {
+    if (!text.empty()) text += "; ";
+    text += "the node server of rank " + std::to_string(server) + " (host " +
+            map_.host_name[static_cast<std::size_t>(server)] + "), for operations on rank";
+    if (targets.size() > 1) text += "s";
+    const char* separator = " ";
+    for (int t : targets) text += separator + std::to_string(t), separator = ", ";
+  }
+  return text;
 }
 
 template <class Prepare>
@@ -143,6 +167,25 @@ ServerTransport::Ticket ServerTransport::begin(int target, bool has_waiter) {
   return begin(target, has_waiter, [](Op&) {});
 }
 
+void ServerTransport::send_watched(const void* data, std::size_t bytes, int to, int tag) {
+  MPI_Request request;
+  MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, to, tag, comm_, &request);
+  int sent = 0;
+  MPI_Test(&request, &sent, MPI_STATUS_IGNORE);  // a small message leaves at once
+  StallWatch stall(settings_.stall_warn_s);
+  for (int round = 0; !sent; ++round) {
+    if (round < 2000)
+      cpu_relax();
+    else
+      sched_yield();
+    MPI_Test(&request, &sent, MPI_STATUS_IGNORE);
+    if (!sent && stall.due())
+      warn_stall("rma (server transport): sending", "rank " + std::to_string(to) + " (host " +
+                                                        map_.host_name[static_cast<std::size_t>(to)] + ")",
+                 stall.seconds());
+  }
+}
+
 void ServerTransport::send_request(const Ticket& op, const Header& h0, const std::byte* payload, std::size_t bytes) {
   Header h = h0;
   h.id = static_cast<std::uint32_t>(op.token);
@@ -152,7 +195,7 @@ void ServerTransport::send_request(const Ticket& op, const Header& h0, const std
   message.resize(sizeof h + bytes);
   std::memcpy(message.data(), &h, sizeof h);
   if (bytes) std::memcpy(message.data() + sizeof h, payload, bytes);
-  MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, op.hop, server::kTagRequest, comm_);
+  send_watched(message.data(), message.size(), op.hop, server::kTagRequest);
 }
 
 void ServerTransport::send_request_with(const Ticket& op, const Header& h, std::span<const std::byte> desc) {
@@ -161,8 +204,7 @@ void ServerTransport::send_request_with(const Ticket& op, const Header& h, std::
     return;
   }
   send_request(op, h, nullptr, 0);
-  MPI_Send(desc.data(), static_cast<int>(desc.size()), MPI_BYTE, op.server,
-           server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
+  send_watched(desc.data(), desc.size(), op.server, server::to_server_tag(static_cast<std::uint32_t>(op.token)));
 }
 
 void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t bytes, const std::byte* contiguous,
@@ -171,7 +213,7 @@ void ServerTransport::send_data(const Ticket& op, RunWalker local, std::size_t b
   if (contiguous) {  // straight from the user's buffer, in pieces
     for (std::size_t done = 0; done < bytes;) {
       const std::size_t n = std::min(bytes - done, piece);
-      MPI_Send(contiguous + done, static_cast<int>(n), MPI_BYTE, op.server, tag, comm_);
+      send_watched(contiguous + done, n, op.server, tag);
       done += n;
     }
     return;
@@ -309,8 +351,7 @@ void ServerTransport::issue_write(const Header& h, int target, RunWalker local, 
   }
   send_request(op, h, nullptr, 0);
   if (desc)
-    MPI_Send(desc->data(), static_cast<int>(d), MPI_BYTE, op.server,
-             server::to_server_tag(static_cast<std::uint32_t>(op.token)), comm_);
+    send_watched(desc->data(), d, op.server, server::to_server_tag(static_cast<std::uint32_t>(op.token)));
   send_data(op, std::move(local), h.bytes, contiguous, server::piece(h, settings_.chunk));
 }
 

@@ -106,6 +106,9 @@ class ServerTransport final : public Transport {
   template <class Prepare>
   Ticket begin(int target, bool has_waiter, Prepare&& prepare);
   Ticket begin(int target, bool has_waiter);
+  /// MPI_Send that says which rank and host it waits for when the send stalls (StallWatch): a
+  /// large message, or a small one the peer's MPI has no room for, needs the peer to take it.
+  void send_watched(const void* data, std::size_t bytes, int to, int tag);
   void send_request(const Ticket& t, const server::Header& h, const std::byte* payload, std::size_t bytes);
   /// Sends a request whose vector descriptor rides inside it when it fits the inline payload,
   /// else follows as the first TO_SERVER message (where the server looks for it).
@@ -116,6 +119,8 @@ class ServerTransport final : public Transport {
   template <class Pred>
   void wait_until(Pred&& pred);
   void progress_locked();
+  /// The servers whose replies a fence waits for, with their hosts and targets ("" if none).
+  std::string unanswered_locked() const;
   void completer_loop();
   void finish_locked(Op& op);
   void raise_deferred();

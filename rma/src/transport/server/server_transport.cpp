@@ -173,11 +173,9 @@ void ServerTransport::send_watched(const void* data, std::size_t bytes, int to, 
   int sent = 0;
   MPI_Test(&request, &sent, MPI_STATUS_IGNORE);  // a small message leaves at once
   StallWatch stall(settings_.stall_warn_s);
-  for (int round = 0; !sent; ++round) {
-    if (round < 2000)
-      cpu_relax();
-    else
-      sched_yield();
+  // Each MPI_Test progresses MPI as MPI_Send's own wait does; pausing between them (a relax,
+  // a yield) made 1 MiB puts across hosts 10-25 % slower.
+  while (!sent) {
     MPI_Test(&request, &sent, MPI_STATUS_IGNORE);
     if (!sent && stall.due())
       warn_stall("rma (server transport): sending", "rank " + std::to_string(to) + " (host " +

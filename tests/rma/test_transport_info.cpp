@@ -174,6 +174,7 @@ TEST(SettingsTable, ConfigDefaultsAreTheTableDefaults) {
   // The core's fields hold the same defaults (a transport's settings have no field in Config).
   EXPECT_EQ(std::to_string(defaults.node_size), defaults.text("ARMADA_NODE_SIZE"));
   EXPECT_EQ(std::to_string(defaults.spin_limit), defaults.text("ARMADA_SPIN_LIMIT"));
+  EXPECT_EQ(std::to_string(defaults.stall_warn_s), defaults.text("ARMADA_STALL_WARN"));
   EXPECT_EQ(defaults.verbose, defaults.flag("ARMADA_VERBOSE"));
   EXPECT_EQ(defaults.transport, defaults.text("ARMADA_TRANSPORT"));
 }

@@ -121,6 +121,10 @@ void assertion_failed(const char* expression, const char* file, int line, const 
                                           ":" + std::to_string(line) + " (please report this message)"));
 }
 
+std::string rank_on_host(int rank, const std::vector<std::string>& host_name) {
+  return "rank " + std::to_string(rank) + " (host " + host_name[static_cast<std::size_t>(rank)] + ")";
+}
+
 void warn_stall(const std::string& what, const std::string& peers, int seconds) {
   const std::string text = error_message(what, "no answer for " + std::to_string(seconds) + " s from " + peers +
                                                    ": the process or its host may be lost, or its link cut; still "

@@ -8,20 +8,24 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 namespace armada::rma::detail {
 
 class StallWatch {
  public:
   /// `seconds` <= 0: never due.
-  explicit StallWatch(int seconds) noexcept
-      : limit_(seconds), start_(seconds > 0 ? Clock::now() : Clock::time_point{}) {}
+  explicit StallWatch(int seconds) noexcept : limit_(seconds) {}
 
   /// Call once per round of a wait loop: true once, when the wait has lasted the limit. Reads the
-  /// clock every 256th call only (a round is a poll, well under a microsecond when spinning).
+  /// clock every 256th call only, and not at all in a wait that ends sooner (most do: every
+  /// blocking put and get waits), so it costs the hot path an increment; the limit counts from
+  /// the 256th round, microseconds after the wait began.
   bool due() noexcept {
     if (limit_ <= 0 || warned_ || (++calls_ & 255u) != 0) return false;
-    if (Clock::now() - start_ < std::chrono::seconds(limit_)) return false;
+    const auto now = Clock::now();
+    if (calls_ == 256) start_ = now;
+    if (now - start_ < std::chrono::seconds(limit_)) return false;
     warned_ = true;
     return true;
   }
@@ -31,10 +35,14 @@ class StallWatch {
  private:
   using Clock = std::chrono::steady_clock;
   int limit_;
-  Clock::time_point start_;
+  Clock::time_point start_{};
   unsigned calls_ = 0;
   bool warned_ = false;
 };
+
+/// "rank <r> (host <name>)", as the warnings name a peer; `host_name` is per world rank
+/// (Topology::host_name).
+std::string rank_on_host(int rank, const std::vector<std::string>& host_name);
 
 /// Prints on stderr "[rank <me>] <what>: no answer for <seconds> s from <peers> ...": `peers` names
 /// the ranks and hosts that have not answered.

@@ -198,8 +198,9 @@ def cases_table(args):
 
     failed = 0
     with open(args.out, "w") as t, open(args.medians, "w") as d:
-        t.write("| # | case | launches | median time (s) | min-max (s) | median rate | verified | load |\n")
-        t.write("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+        t.write("| # | case | launches | median time (s) | min-max (s) | median rate | ratios (median [min..max] of the launches) "
+                "| verified | load |\n")
+        t.write("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
         for i, (case, rs) in enumerate(rows.items()):
             times = [r["time_s"] for r in rs]
             rates = [rate(r)[0] for r in rs if rate(r)[0] is not None]
@@ -209,8 +210,12 @@ def cases_table(args):
             med = statistics.median(times)
             rate_txt = f"{statistics.median(rates):.1f} {unit}" if rates else "-"
             loads = ", ".join(f"{r['load']}" for r in rs)
+            # A program's own ratios to what ran beside it in the launch (armada-ccsd: "vs_dgemm", ...).
+            keys = [k for k in rs[0] if k.startswith("vs_")]
+            ratios = "; ".join(f"/{k[3:]} {statistics.median(v):.2f} [{min(v):.2f}..{max(v):.2f}]"
+                               for k in keys for v in [[r[k] for r in rs if isinstance(r.get(k), (int, float))]] if v)
             t.write(f"| {i + 1} | `{case}` | {len(rs)} | {med:.3f} | {min(times):.3f}-{max(times):.3f} | {rate_txt} | "
-                    f"{'yes' if verified else 'NO'} | {loads} |\n")
+                    f"{ratios or '-'} | {'yes' if verified else 'NO'} | {loads} |\n")
             d.write(f"{i} \"{i + 1}\" {med} {min(times)} {max(times)}\n")  # x label: the table's #
     return 1 if failed else 0
 

@@ -26,14 +26,18 @@ DgemmRun run_dgemm_limit(const TermPlans& plans) {
   DgemmRun run;
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
-  for (const TermPlan& plan : plans) {
+  for (std::size_t term = 0; term < plans.size(); ++term) {
+    const TermPlan& plan = plans[term];
+    const double term_start = MPI_Wtime();
     const Task* last = nullptr;
     for (std::size_t i = static_cast<std::size_t>(rank); i < plan.tasks.size(); i += static_cast<std::size_t>(ranks)) {
       const Task& t = plan.tasks[i];
       for (std::size_t k = 0; k < t.chunks.size(); ++k) dgemm(plan.gemm_of(t, t.chunks[k]), A.data(), B.data(), C.data(), k > 0);
-      run.flops += t.flops();
+      run.term_flops[term] += t.flops();
       last = &t;
     }
+    run.term_seconds[term] = MPI_Wtime() - term_start;
+    run.flops += run.term_flops[term];
     if (last) run.checksum += std::accumulate(C.begin(), C.begin() + last->m * last->n, 0.0);
   }
   run.seconds = MPI_Wtime() - t0;

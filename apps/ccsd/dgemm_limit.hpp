@@ -3,6 +3,8 @@
 // its round-robin share, inputs in cache: no communication, no replica, no permutation.
 #pragma once
 
+#include <array>
+
 #include "contraction.hpp"
 
 namespace armada::apps::ccsd {
@@ -11,6 +13,7 @@ namespace armada::apps::ccsd {
 struct DgemmRun {
   double flops = 0;
   double seconds = 0;
+  std::array<double, term_count> term_flops{}, term_seconds{};  ///< the same, per term
   double checksum = 0;  ///< sum of the last product of each term (keeps the work observable)
 };
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "armada/programs/json.hpp"
@@ -82,6 +83,22 @@ ccsd::Summary run_on(ccsd::Impl impl, ccsd::TileStore& store, const ccsd::Option
   return s;
 }
 
+/// One run of one implementation.
+ccsd::Summary run_impl(ccsd::Impl impl, const ccsd::Options& o, const ccsd::Tensors& tensors,
+                       const ccsd::TermPlans& plans, const std::optional<ccsd::DenseTensor>& reference) {
+  if (impl == ccsd::Impl::armada) {
+    auto store = ccsd::make_armada_store();
+    return run_on(impl, *store, o, tensors, plans, reference);
+  }
+  if (impl == ccsd::Impl::dgemm) return ccsd::summarize(ccsd::run_dgemm_limit(plans));
+#ifdef ARMADA_CCSD_WITH_GA
+  auto store = ccsd::make_ga_store();
+  return run_on(impl, *store, o, tensors, plans, reference);
+#else
+  throw std::logic_error("armada-ccsd: --impl ga without Global Arrays passed the option check");
+#endif
+}
+
 int run(const ccsd::Options& o) {
   const int ranks = ccsd::world_size();
   ccsd::use_one_blas_thread();
@@ -92,22 +109,22 @@ int run(const ccsd::Options& o) {
   std::optional<ccsd::DenseTensor> reference;
   if (o.check && world_rank() == 0) reference = ccsd::reference_residual(problem);
 
-  std::vector<ccsd::Summary> results;
-  for (ccsd::Impl impl : o.impls) {
-    if (impl == ccsd::Impl::armada) {
-      auto store = ccsd::make_armada_store();
-      results.push_back(run_on(impl, *store, o, tensors, plans, reference));
-    } else if (impl == ccsd::Impl::ga || impl == ccsd::Impl::ga_tce) {
-#ifdef ARMADA_CCSD_WITH_GA
-      auto store = ccsd::make_ga_store();
-      results.push_back(run_on(impl, *store, o, tensors, plans, reference));
-#endif
-    } else {
-      results.push_back(ccsd::summarize(ccsd::run_dgemm_limit(plans)));
+  // Every repetition runs the whole --impl list, the order rotating from one repetition to the
+  // next, so that a slow spell of a shared machine does not fall on one implementation.
+  const std::size_t count = o.impls.size();
+  std::vector<std::vector<ccsd::Summary>> runs(count);  // runs[i][r]: implementation i, repetition r
+  for (int rep = 0; rep < o.repeats; ++rep)
+    for (std::size_t n = 0; n < count; ++n) {
+      const std::size_t i = (n + static_cast<std::size_t>(rep)) % count;
+      runs[i].push_back(run_impl(o.impls[i], o, tensors, plans, reference));
+      if (o.repeats == 1) ccsd::print_summary(runs[i].back());
+      else ccsd::print_repetition(runs[i].back(), rep, o.repeats);
     }
-    ccsd::print_summary(results.back());
-  }
-  ccsd::print_ratios(results);
+  std::vector<ccsd::Summary> results;
+  for (const auto& repetitions : runs) results.push_back(ccsd::median_of(repetitions));
+  if (o.repeats > 1)
+    for (const ccsd::Summary& s : results) ccsd::print_summary(s);
+  ccsd::print_ratios(runs, results);
 
   // The JSON lines, the main result last: armada's when it ran, else the first listed.
   std::size_t main_result = 0;

@@ -58,6 +58,9 @@ programs::CommandLine table(Options& o, bool ga_available, std::string& schedule
                   "libarmci-mpi-dev, libscalapack-openmpi-dev at configure time)");
           return std::string();
         }},
+       {.name = "--repeats", .kind = Kind::integer, .help = "run the --impl list N times, the order rotating;\n"
+                "each figure is the median repetition's, with the range", .default_text = "1",
+        .min = 1, .max = 1000, .int_target = &o.repeats},
        {.name = "--check", .help = "compare every element of R with a serial reference on rank 0", .flag_target = &o.check},
        {.name = "--json", .kind = Kind::text, .value_name = "FILE", .help = "also write the JSON result lines to FILE",
         .nonempty = true, .text_target = &o.json_file}});

@@ -1,12 +1,13 @@
 // The command line of armada-ccsd.
 //
 //   armada-ccsd [--occ O] [--virt V] [--tile T] [--irreps N] [--schedule dynamic|static|locality]
-//               [--impl armada,ga,dgemm] [--check] [--json FILE]
+//               [--impl armada,ga,dgemm] [--repeats N] [--check] [--json FILE]
 //
 // --impl lists the implementations to run, in order, in this one launch (default: armada):
 // armada (armada::arrays), ga (Debian's Global Arrays on ARMCI-MPI), ga-tce (Global Arrays with
 // the TCE schedule whatever --schedule says: the baseline production codes run), dgemm (the local
-// dgemm limit at the same tile shapes).
+// dgemm limit at the same tile shapes). --repeats N runs that list N times, the order rotating
+// from one repetition to the next, and reports each implementation's median repetition.
 #pragma once
 
 #include <string>
@@ -30,6 +31,7 @@ struct Options {
   Settings settings;
   Schedule schedule = Schedule::dynamic;
   std::vector<Impl> impls{Impl::armada};
+  int repeats = 1;
   bool check = false;
   std::string json_file;
   bool help = false;

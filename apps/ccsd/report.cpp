@@ -43,6 +43,7 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
     s.term_seconds[t] = run.seconds[t];
     s.term_flops[t] = reduce(ts.flops, MPI_SUM);
     s.term_tasks[t] = static_cast<std::int64_t>(reduce(static_cast<double>(ts.tasks), MPI_SUM));
+    s.term_gflops[t] = run.seconds[t] > 0 ? s.term_flops[t] / run.seconds[t] / 1e9 : 0;
     s.time_s += run.seconds[t];
   }
   s.flops = reduce(flops, MPI_SUM);
@@ -66,9 +67,34 @@ Summary summarize(const DgemmRun& run) {
   s.busy_max = s.time_s;
   s.busy_mean = reduce(run.seconds, MPI_SUM) / s.ranks;
   s.imbalance = s.busy_mean > 0 ? s.busy_max / s.busy_mean : 1;
-  // The aggregate rate: every rank's own rate, added (all ranks ran at the same time).
-  s.gflops = reduce(run.seconds > 0 ? run.flops / run.seconds / 1e9 : 0, MPI_SUM);
+  // The aggregate rate: every rank's own rate, added (all ranks ran at the same time); per term
+  // likewise (the terms follow each other without a barrier).
+  const auto rate = [](double flops, double seconds) { return seconds > 0 ? flops / seconds / 1e9 : 0; };
+  s.gflops = reduce(rate(run.flops, run.seconds), MPI_SUM);
+  for (std::size_t t = 0; t < term_count; ++t) {
+    s.term_flops[t] = reduce(run.term_flops[t], MPI_SUM);
+    s.term_seconds[t] = reduce(run.term_seconds[t], MPI_MAX);
+    s.term_gflops[t] = reduce(rate(run.term_flops[t], run.term_seconds[t]), MPI_SUM);
+  }
   return s;
+}
+
+Summary median_of(const std::vector<Summary>& repetitions) {
+  std::vector<const Summary*> by_time;
+  for (const Summary& s : repetitions) by_time.push_back(&s);
+  std::sort(by_time.begin(), by_time.end(), [](const Summary* a, const Summary* b) { return a->time_s < b->time_s; });
+  Summary m = *by_time[by_time.size() / 2];
+  m.repeats = static_cast<int>(repetitions.size());
+  m.time_min_s = by_time.front()->time_s;
+  m.time_max_s = by_time.back()->time_s;
+  for (const Summary& s : repetitions)
+    if (s.comparison && !s.checked() && m.checked()) m.comparison = s.comparison;
+  return m;
+}
+
+void print_repetition(const Summary& s, int rep, int repeats) {
+  if (world_rank() != 0) return;
+  std::printf("[%s] repetition %d/%d: %.6f s, %.3f GF/s\n", to_string(s.impl), rep + 1, repeats, s.time_s, s.gflops);
 }
 
 void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& plans, int ranks, Schedule schedule) {
@@ -97,18 +123,23 @@ void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& pl
 
 void print_summary(const Summary& s) {
   if (world_rank() != 0) return;
+  const std::string median = s.repeats > 1 ? ", the median of " + std::to_string(s.repeats) + " repetitions" : "";
   if (s.impl == Impl::dgemm)
-    std::printf("\n[dgemm] local dgemm limit: the same task list's dgemms (every chunk, same shapes), round-robin, no communication\n");
+    std::printf("\n[dgemm] local dgemm limit: the same task list's dgemms (every chunk, same shapes), round-robin, no "
+                "communication%s\n", median.c_str());
   else
-    std::printf("\n[%s] schedule %s\n", to_string(s.impl), s.schedule.c_str());
+    std::printf("\n[%s] schedule %s%s\n", to_string(s.impl), s.schedule.c_str(), median.c_str());
   std::printf("  %-10s %10s %12s %12s %10s\n", "term", "tasks", "GFlop", "time (s)", "GF/s");
   for (const TermSpec& t : term_specs) {
     const auto i = static_cast<std::size_t>(t.term);
-    if (s.impl == Impl::dgemm) continue;  // one timing for all terms
-    std::printf("  %-10s %10lld %12.3f %12.6f %10.3f\n", t.name, static_cast<long long>(s.term_tasks[i]),
-                s.term_flops[i] / 1e9, s.term_seconds[i], s.term_seconds[i] > 0 ? s.term_flops[i] / s.term_seconds[i] / 1e9 : 0);
+    std::string tasks = s.impl == Impl::dgemm ? "" : std::to_string(s.term_tasks[i]);
+    std::printf("  %-10s %10s %12.3f %12.6f %10.3f\n", t.name, tasks.c_str(), s.term_flops[i] / 1e9, s.term_seconds[i],
+                s.term_gflops[i]);
   }
   std::printf("  %-10s %10s %12.3f %12.6f %10.3f\n", "total", "", s.flops / 1e9, s.time_s, s.gflops);
+  if (s.repeats > 1)
+    std::printf("  time over the %d repetitions: median %.6f s, min %.6f s, max %.6f s\n", s.repeats, s.time_s,
+                s.time_min_s, s.time_max_s);
   std::printf("  busy time per rank: max %.6f s, mean %.6f s; load imbalance (max/mean) %.4f\n", s.busy_max, s.busy_mean,
               s.imbalance);
   if (s.impl == Impl::dgemm) {
@@ -128,14 +159,26 @@ void print_summary(const Summary& s) {
   }
 }
 
-void print_ratios(const std::vector<Summary>& all) {
-  if (world_rank() != 0 || all.size() < 2) return;
-  std::printf("\nratios in this launch (GF/s):");
-  for (const Summary& a : all)
-    for (const Summary& b : all)
-      if (&a != &b && a.impl != Impl::dgemm && b.gflops > 0 && (b.impl == Impl::dgemm || a.impl == Impl::armada))
-        std::printf(" %s/%s %.3f", to_string(a.impl), to_string(b.impl), a.gflops / b.gflops);
-  std::printf("\n");
+void print_ratios(const std::vector<std::vector<Summary>>& runs, std::vector<Summary>& medians) {
+  if (runs.size() < 2) return;
+  const std::size_t repeats = runs.front().size();
+  if (world_rank() == 0) std::printf("\nratios in this launch (GF/s%s):", repeats > 1 ? ", median [min..max] of the repetitions" : "");
+  for (std::size_t a = 0; a < runs.size(); ++a)
+    for (std::size_t b = 0; b < runs.size(); ++b) {
+      const Impl ia = medians[a].impl, ib = medians[b].impl;
+      if (a == b || ia == Impl::dgemm || (ib != Impl::dgemm && ia != Impl::armada)) continue;
+      std::vector<double> r;  // within each repetition
+      for (std::size_t rep = 0; rep < repeats; ++rep)
+        if (runs[b][rep].gflops > 0) r.push_back(runs[a][rep].gflops / runs[b][rep].gflops);
+      if (r.empty()) continue;
+      std::sort(r.begin(), r.end());
+      const double median = r.size() % 2 ? r[r.size() / 2] : (r[r.size() / 2 - 1] + r[r.size() / 2]) / 2;
+      medians[a].ratios.emplace_back(std::string("vs_") + to_string(ib), median);
+      if (world_rank() != 0) continue;
+      std::printf(" %s/%s %.3f", to_string(ia), to_string(ib), median);
+      if (repeats > 1) std::printf(" [%.3f..%.3f]", r.front(), r.back());
+    }
+  if (world_rank() == 0) std::printf("\n");
 }
 
 std::string json_line(const Summary& s) {
@@ -145,6 +188,9 @@ std::string json_line(const Summary& s) {
   if (s.checksum) line.add("checksum", *s.checksum, "%.15e");
   else line.raw("checksum", "null");
   line.add("checked", s.checked()).add("impl", to_string(s.impl));
+  // After the keys: the repetitions, and this implementation's ratios to the others.
+  line.add("repeats", s.repeats).add("time_min_s", s.time_min_s, 6).add("time_max_s", s.time_max_s, 6);
+  for (const auto& [key, value] : s.ratios) line.add(key, value, 4);
   return line.str();
 }
 

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "contraction.hpp"
 #include "dgemm_limit.hpp"
@@ -31,7 +33,10 @@ struct Summary {
   double bytes = 0;                        ///< input bytes fetched, all ranks
   double bytes_in_place = 0;               ///< bytes read in place by their owner (streamed blocks, T), all ranks
   std::array<std::int64_t, term_count> term_tasks{};
-  std::array<double, term_count> term_seconds{}, term_flops{};
+  std::array<double, term_count> term_seconds{}, term_flops{}, term_gflops{};
+  int repeats = 1;                         ///< repetitions in this launch; the figures are the median one's
+  double time_min_s = 0, time_max_s = 0;   ///< the range of time_s over the repetitions
+  std::vector<std::pair<std::string, double>> ratios;  ///< "vs_<impl>": median over the repetitions of this/that GF/s
   std::optional<double> checksum;          ///< sum of R (none for dgemm)
   std::optional<Comparison> comparison;    ///< with --check
   bool checked() const { return comparison && comparison->mismatches == 0; }
@@ -42,12 +47,19 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run);
 /// Collective: the dgemm limit's figures.
 Summary summarize(const DgemmRun& run);
 
-/// Rank 0 prints: the problem (tiles, stored sizes, tasks).
+/// The median repetition of one implementation (by time), with the range of the times and the
+/// worst check of any repetition (a repetition that fails the check fails the launch).
+Summary median_of(const std::vector<Summary>& repetitions);
+/// Rank 0 prints one line for repetition `rep` (0-based) of `repeats`.
+void print_repetition(const Summary& s, int rep, int repeats);
+/// Rank 0 prints the problem (tiles, stored sizes, tasks).
 void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& plans, int ranks, Schedule schedule);
 /// Rank 0 prints one implementation's table.
 void print_summary(const Summary& s);
-/// Rank 0 prints the ratios of the implementations run in the same launch.
-void print_ratios(const std::vector<Summary>& all);
+/// The ratios of the implementations run in the same launch: runs[i][r] is implementation i's
+/// repetition r. Each ratio is taken within a repetition; rank 0 prints their median and range,
+/// and every implementation other than dgemm gets its medians in `medians[i].ratios`.
+void print_ratios(const std::vector<std::vector<Summary>>& runs, std::vector<Summary>& medians);
 std::string json_line(const Summary& s);
 
 }  // namespace armada::apps::ccsd

@@ -11,6 +11,7 @@
 #include "memory.hpp"
 #include "options.hpp"
 #include "reference.hpp"
+#include "report.hpp"
 #include "tasks.hpp"
 
 namespace armada::apps::ccsd {
@@ -319,6 +320,7 @@ TEST(Options, BadInputIsRefusedWithTheOptionAndValue) {
             std::string::npos);
   EXPECT_NE(parse_error({"--occ", "4", "--occ", "5"}).find("--occ given twice"), std::string::npos);
   EXPECT_NE(parse_error({"--occ"}).find("--occ needs a value"), std::string::npos);
+  EXPECT_NE(parse_error({"--repeats", "0"}).find("--repeats: '0' is not an integer in [1, 1000]"), std::string::npos);
   EXPECT_EQ(parse_error({"--occ", "4", "--virt", "8", "--tile", "2", "--irreps", "4", "--impl", "armada,ga,dgemm", "--check"}), "");
 }
 
@@ -351,6 +353,33 @@ TEST(Options, MissingOptionsTakeTheDocumentedCase) {
   EXPECT_EQ(s.settings.tile, 6);
   EXPECT_EQ(s.settings.irreps, 2);
   EXPECT_NE(parse_error({"--occ", "6", "--tile", "8"}).find("--tile 8: larger than the occupied space"), std::string::npos);
+}
+
+// --repeats: the figure is the median repetition's (by time), with the range of the times, and a
+// check that failed in any repetition is the one reported (so it fails the launch).
+TEST(Repeats, MedianRepetitionWithRangeAndWorstCheck) {
+  const auto run = [](double seconds, std::int64_t mismatches) {
+    Summary s;
+    s.time_s = seconds;
+    s.gflops = 1 / seconds;
+    s.comparison = Comparison{10, mismatches, 0, mismatches ? "R[0,0,0,0]" : ""};
+    return s;
+  };
+  const Summary m = median_of({run(0.30, 0), run(0.10, 0), run(0.50, 0), run(0.20, 0), run(0.40, 0)});
+  EXPECT_EQ(m.repeats, 5);
+  EXPECT_DOUBLE_EQ(m.time_s, 0.30);
+  EXPECT_DOUBLE_EQ(m.gflops, 1 / 0.30);  // the median repetition's own figures, not a mix
+  EXPECT_DOUBLE_EQ(m.time_min_s, 0.10);
+  EXPECT_DOUBLE_EQ(m.time_max_s, 0.50);
+  EXPECT_TRUE(m.checked());
+  const Summary bad = median_of({run(0.2, 0), run(0.9, 3), run(0.1, 0)});
+  EXPECT_DOUBLE_EQ(bad.time_s, 0.2);
+  EXPECT_FALSE(bad.checked());
+  EXPECT_EQ(bad.comparison->mismatches, 3);
+  const Summary one = median_of({run(0.25, 0)});
+  EXPECT_EQ(one.repeats, 1);
+  EXPECT_DOUBLE_EQ(one.time_min_s, 0.25);
+  EXPECT_DOUBLE_EQ(one.time_max_s, 0.25);
 }
 
 TEST(Memory, EstimateScalesWithTheTensorsAndSymmetry) {

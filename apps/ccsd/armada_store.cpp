@@ -46,6 +46,17 @@ class ArmadaStore final : public TileStore {
     else
       array(id).release();
   }
+  std::vector<InPlace> in_place(TensorId id) override {
+    std::vector<InPlace> parts;
+    for (int r = 0; r < world_size(); ++r) {
+      auto view = array(id).access_block(r);  // null unless this process maps rank r's block
+      if (view.data) parts.push_back({view.lo[0], {view.data, static_cast<std::size_t>(view.size())}});
+    }
+    return parts;
+  }
+  void release_in_place(TensorId id) override {
+    for (int r = 0; r < world_size(); ++r) array(id).release();
+  }
   void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) override {
     slots_[static_cast<std::size_t>(slot)].push_back(array(id).get_nb({lo}, {lo + n}, buf));
   }

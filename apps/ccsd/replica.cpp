@@ -62,24 +62,32 @@ const SectorMatrices& Replicas::sectors(TileStore& store, const TermPlan& plan, 
   Arranged& a = arranged_.at(std::make_pair(r.id, r.perm));
   if (a.filled) return a.matrices;
   Whole& whole = whole_.at(r.id);
-  std::int64_t first = 0;
-  const std::span<double> mine = store.local(r.id, first);
+  // The parts this rank reads in place (its own; its node's ranks' where the store maps them),
+  // ascending; the rest is fetched once into `whole`.
+  const std::vector<TileStore::InPlace> parts = store.in_place(r.id);
   const auto n = static_cast<std::int64_t>(whole.data.size());
-  const std::int64_t mine_end = first + static_cast<std::int64_t>(mine.size());
-  if (!whole.fetched) {  // the other ranks' parts, before and after this rank's own
-    if (first > 0) store.get(r.id, 0, first, whole.data.data());
-    if (mine_end < n) store.get(r.id, mine_end, n - mine_end, whole.data.data() + mine_end);
-    fetched += 8.0 * static_cast<double>(n - static_cast<std::int64_t>(mine.size()));
-    in_place += 8.0 * static_cast<double>(mine.size());
+  if (!whole.fetched) {
+    std::int64_t at = 0, read_in_place = 0;
+    for (const TileStore::InPlace& part : parts) {
+      if (part.first > at) store.get(r.id, at, part.first - at, whole.data.data() + at);
+      at = part.first + static_cast<std::int64_t>(part.data.size());
+      read_in_place += static_cast<std::int64_t>(part.data.size());
+    }
+    if (at < n) store.get(r.id, at, n - at, whole.data.data() + at);
+    fetched += 8.0 * static_cast<double>(n - read_in_place);
+    in_place += 8.0 * static_cast<double>(read_in_place);
     whole.fetched = true;
   }
   // Blocks never straddle a rank boundary (the splits are block-aligned).
   arrange(tensors_[r.id],
           [&](std::int64_t offset) -> const double* {
-            return offset >= first && offset < mine_end ? mine.data() + (offset - first) : whole.data.data() + offset;
+            for (const TileStore::InPlace& part : parts)
+              if (offset >= part.first && offset < part.first + static_cast<std::int64_t>(part.data.size()))
+                return part.data.data() + (offset - part.first);
+            return whole.data.data() + offset;
           },
           r, a.matrices);
-  store.release_local(r.id, /*updated=*/false);
+  store.release_in_place(r.id);
   a.filled = true;
   return a.matrices;
 }

@@ -28,9 +28,10 @@ class Replicas {
   /// Allocates the copies and sector matrices that `plans` need.
   Replicas(const Tensors& tensors, const TermPlans& plans);
   /// The sector matrices of `plan`'s replicated operand: P_g x K_g when A is replicated,
-  /// K_g x Q_g when B is. Fetches the other ranks' parts of the tensor on its first use (adding
-  /// their bytes to `fetched`, this rank's own part's to `in_place`) and arranges it on the
-  /// arrangement's first use. Not collective.
+  /// K_g x Q_g when B is. Fetches the parts of the tensor this rank cannot read in place
+  /// (TileStore::in_place: its own, and its node's ranks' where the store maps them) on its
+  /// first use, adding their bytes to `fetched` and the others' to `in_place`, and arranges it
+  /// on the arrangement's first use. Not collective.
   const SectorMatrices& sectors(TileStore& store, const TermPlan& plan, double& fetched, double& in_place);
 
  private:

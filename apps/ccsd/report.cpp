@@ -146,7 +146,8 @@ void print_summary(const Summary& s) {
     std::printf("  aggregate local dgemm rate (sum of the ranks' rates): %.3f GF/s\n", s.gflops);
     return;
   }
-  std::printf("  bytes fetched: %s (and %s read in place by their owner)\n", human_bytes(s.bytes).c_str(),
+  std::printf("  bytes fetched: %s (and %s read in place: by their owner, or from this node's shared memory)\n",
+              human_bytes(s.bytes).c_str(),
               human_bytes(s.bytes_in_place).c_str());
   std::printf("  checksum (sum of R): %.15e\n", *s.checksum);
   if (s.comparison) {

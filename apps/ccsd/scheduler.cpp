@@ -120,7 +120,7 @@ class TermRunner {
   TermRunner(TileStore& store, const Tensors& tensors, const TermPlan& plan, const SectorMatrices& replicated,
              TaskBuffers& buffers)
       : store_(store), tensors_(tensors), plan_(plan), spec_(plan.spec()), replicated_(replicated), buf_(buffers),
-        mine_(store.local(streamed(), mine_first_)) {}
+        in_place_parts_(store.in_place(streamed())) {}
 
   /// Starts the gets of the chunk's streamed blocks into input set `set`.
   void fetch(const Position& at, int set) {
@@ -131,11 +131,12 @@ class TermRunner {
     std::int64_t pos = 0;
     for_each_block(t, c, [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
       const std::int64_t n = e[0] * e[1] * e[2] * e[3];
-      const std::int64_t mine_end = mine_first_ + static_cast<std::int64_t>(mine_.size());
-      if (c.last - c.first == 1 && offset >= mine_first_ && offset + n <= mine_end) {
-        in_place = mine_.data() + (offset - mine_first_);
-        bytes_in_place_ += 8.0 * static_cast<double>(n);
-        return;
+      if (c.last - c.first == 1) {
+        if (const double* p = readable_in_place(offset, n)) {
+          in_place = p;
+          bytes_in_place_ += 8.0 * static_cast<double>(n);
+          return;
+        }
       }
       store_.get_nb(set, streamed(), offset, n, buf_.inputs[static_cast<std::size_t>(set)].data() + pos);
       pos += n;
@@ -169,7 +170,7 @@ class TermRunner {
   void drain() {
     store_.wait(2);
     store_.wait(3);
-    store_.release_local(streamed(), /*updated=*/false);
+    store_.release_in_place(streamed());
   }
   double bytes() const { return bytes_; }
   double bytes_in_place() const { return bytes_in_place_; }
@@ -177,6 +178,13 @@ class TermRunner {
 
  private:
   TensorId streamed() const { return plan_.a_streamed() ? spec_.a : spec_.b; }
+  /// Storage [offset, offset + n) of the streamed tensor where this rank reads it in place, or null.
+  const double* readable_in_place(std::int64_t offset, std::int64_t n) const {
+    for (const TileStore::InPlace& part : in_place_parts_)
+      if (offset >= part.first && offset + n <= part.first + static_cast<std::int64_t>(part.data.size()))
+        return part.data.data() + (offset - part.first);
+    return nullptr;
+  }
   const PairSpace::Pair& pair(const Task& t) const {
     return plan_.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)];
   }
@@ -206,8 +214,7 @@ class TermRunner {
   const TermSpec& spec_;
   const SectorMatrices& replicated_;
   TaskBuffers& buf_;
-  std::int64_t mine_first_ = 0;
-  std::span<double> mine_;                           ///< this rank's part of the streamed tensor
+  std::vector<TileStore::InPlace> in_place_parts_;   ///< the streamed tensor's parts read in place
   std::array<const double*, 2> in_place_{};          ///< per input set: the block read in place, or null
   int next_output_ = 0;
   double bytes_ = 0, bytes_in_place_ = 0;

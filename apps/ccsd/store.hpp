@@ -35,6 +35,22 @@ class TileStore {
   virtual std::span<double> local(TensorId id, std::int64_t& first) = 0;
   /// Ends the access of local(); `updated`: the data may have been written.
   virtual void release_local(TensorId id, bool updated) = 0;
+  /// A part of a tensor this rank reads in place, from storage index `first` on.
+  struct InPlace {
+    std::int64_t first = 0;
+    std::span<const double> data;
+  };
+  /// The parts of tensor `id` this rank can read in place, ascending: its own and, where the
+  /// library maps them, those of its node's ranks (armada: GlobalArray::access_block; Global
+  /// Arrays has no such call, so by default only local()'s part). Not collective; the owners must
+  /// not write them until release_in_place(id).
+  virtual std::vector<InPlace> in_place(TensorId id) {
+    std::int64_t first = 0;
+    const std::span<double> mine = local(id, first);
+    if (mine.empty()) return {};
+    return {InPlace{first, mine}};
+  }
+  virtual void release_in_place(TensorId id) { release_local(id, /*updated=*/false); }
   /// Starts reading storage [lo, lo + n) of `id` into buf; complete with wait(slot).
   virtual void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) = 0;
   /// Starts storage [lo, lo + n) of `id` += buf (atomic per element); complete with wait(slot).

@@ -13,6 +13,7 @@
 #include "armada/rma/atomic.hpp"
 #include "armada/rma/collectives.hpp"
 #include "armada/rma/memory.hpp"
+#include "armada/rma/memory.hpp"
 #include "armada/rma/runtime.hpp"
 #include "armada/rma/sync.hpp"
 #include "armada/rma/transfer.hpp"
@@ -522,6 +523,22 @@ LocalView<void> Array::access() {
   ++a.accesses;
   if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};
   return {b.address(b.patch.lo, a.ghosts, a.esize), b.patch.lo, b.patch.hi, b.stride};
+}
+
+LocalView<void> Array::access_block(int rank) {
+  constexpr const char* op = "arrays::access_block";
+  Impl& a = const_cast<Impl&>(checked(op));
+  const int g = rank >= 0 && rank < rma::size() ? a.group.group_rank(rank) : -1;
+  if (g < 0) detail::fail(op, &a, "rank", std::to_string(rank), "is not a member of the array's group");
+  const Block& b = a.blocks[static_cast<std::size_t>(g)];
+  ++a.accesses;
+  if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};
+  // The whole allocation (block and ghosts) lies in one slice: map its start, then step to lo.
+  Index elements = 1;
+  for (int d = 0; d < a.ndim(); ++d) elements *= b.patch.hi[d] - b.patch.lo[d] + 2 * a.ghosts[d];
+  auto* mapped = static_cast<std::byte*>(rma::node_address(b.world, b.base, static_cast<std::size_t>(elements) * a.esize));
+  if (!mapped) return {nullptr, b.patch.lo, b.patch.lo, b.stride};
+  return {mapped + (b.address(b.patch.lo, a.ghosts, a.esize) - b.base), b.patch.lo, b.patch.hi, b.stride};
 }
 
 LocalView<void> Array::access_ghosts() {

@@ -189,6 +189,9 @@ TEST_F(Errors, DestroyedAndUnknownHandles) {
   Array never;
   expect_error<InvalidArgument>([&] { never.ndim(); }, {"arrays::ndim", "'array' = null"});
   expect_error<InvalidArgument>([&] { a.release(); }, {"arrays::release", "no access() is outstanding"});
+  expect_error<InvalidArgument>([&] { (void)a.access_block(rma::size()); },
+                                {"arrays::access_block", "'rank' = " + std::to_string(rma::size()), "not a member of the array's group"});
+  expect_error<InvalidArgument>([&] { a.release(); }, {"arrays::release", "no access() is outstanding"});  // nothing counted
 }
 
 // ---- collectives with a bad argument on one member ---------------------------------------------

@@ -140,6 +140,28 @@ std::string how_text(const GhostUpdate& how) {
   return std::string(how.periodic ? "periodic" : "not periodic") + (how.corners ? ", corners" : ", no corners");
 }
 
+// access_block of an array with ghost cells: the view starts at the owner's first owned cell
+// (past its ghost frame) and steps by its strides, so every cell reads the owner's value.
+TEST(AccessBlock, SkipsTheOwnersGhostFrame) {
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
+    for (int r = 0; r < rma::size(); ++r) {
+      const LocalView<double> v = a.access_block(r);
+      if (r == rma::rank()) {
+        EXPECT_EQ(v.data != nullptr, !a.owned().empty()) << c.label;
+      }
+      if (v.data) {
+        EXPECT_EQ(v.lo, a.owned(r).lo) << c.label;
+        EXPECT_EQ(v.hi, a.owned(r).hi) << c.label;
+        Reference<double>::each(v.lo, v.hi, [&](const Coord& g, Index) {
+          EXPECT_EQ(v[g], owner_value(g)) << c.label << ", block of rank " << r << " at " << g.str();
+        });
+      }
+      a.release();
+    }
+    a.sync_group();
+  });
+}
+
 TEST(GhostDir, EveryDirectionWithAndWithoutCorners) {
   on_each_case([](const Case& c, GlobalArray<double>& a) {
     for (bool periodic : {false, true})

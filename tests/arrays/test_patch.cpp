@@ -145,6 +145,23 @@ void verify(GlobalArray<T>& a, const Reference<T>& ref, std::mt19937_64& rng, co
     Reference<T>::each(v.lo, v.hi, [&](const Coord& g, Index) { EXPECT_EQ(v[g], ref.at(g)) << "local view at " << g.str(); });
     a.release();
   }
+  // Every rank's block in place where this process maps it (its own always, another node's
+  // never; rma's NodeAddress test says which node peers are mapped under which transport).
+  for (int r = 0; r < nranks(); ++r) {
+    const LocalView<T> v = a.access_block(r);
+    const Patch own = a.owned(r);
+    if (r == my_rank() || !rma::same_node(my_rank(), r)) {
+      EXPECT_EQ(v.data != nullptr, r == my_rank() && !own.empty()) << "access_block(" << r << ")";
+    }
+    if (v.data) {
+      EXPECT_EQ(v.lo, own.lo);
+      EXPECT_EQ(v.hi, own.hi);
+      Reference<T>::each(v.lo, v.hi, [&](const Coord& g, Index) { EXPECT_EQ(v[g], ref.at(g)) << "block of " << r << " at " << g.str(); });
+    } else {
+      EXPECT_TRUE(v.empty());
+    }
+    a.release();
+  }
   a.sync();  // nobody writes before every rank has read
 }
 

@@ -65,6 +65,66 @@ TEST(Contiguous, ZeroBytesMovesNothingButChecksTheRank) {
   barrier();
 }
 
+// node_address: a rank maps its own slice, never another node's, and its node's ranks' slices
+// where the node's shared memory holds them: always under the server transport and mpi-rma with
+// ARMADA_MPI_MEMORY=shm, never under mpi-rma's MPI memory; under rdma where UCX can map a peer's
+// keys (shared-memory transports). Loads and stores through the address are the target's
+// memory, ordered by a barrier as gets and puts are.
+TEST(NodeAddress, MapsTheNodesSharedMemoryAndReadsAndWritesIt) {
+  const std::size_t n = 1000;
+  const int me = rank();
+  Segment seg(n * sizeof(long));
+  for (std::size_t i = 0; i < n; ++i) seg.local<long>()[i] = me * 100000 + static_cast<long>(i);
+  barrier();
+  const Config& c = config();
+  const bool mpi_rma = c.transport == "mpi-rma";
+  const bool peers_mapped = c.transport == "server" || (mpi_rma && c.text("ARMADA_MPI_MEMORY") == "shm");
+  const bool peers_unmapped = mpi_rma && c.text("ARMADA_MPI_MEMORY") == "mpi";
+  int mapped_peers = 0, peers = 0;
+  for (int t = 0; t < size(); ++t) {
+    auto* p = static_cast<long*>(node_address(t, seg.base<long>(t), n * sizeof(long)));
+    const std::string where = "target " + std::to_string(t) + " (same node: " + std::to_string(same_node(me, t)) + ")";
+    if (t == me) {
+      EXPECT_EQ(p, seg.local<long>());
+    } else if (!same_node(me, t)) {
+      EXPECT_EQ(p, nullptr) << where;
+    } else {
+      ++peers;
+      mapped_peers += p != nullptr;
+      if (peers_mapped) {
+        EXPECT_NE(p, nullptr) << where;
+      }
+      if (peers_unmapped) {
+        EXPECT_EQ(p, nullptr) << where;
+      }
+    }
+    if (!p) continue;
+    EXPECT_EQ(static_cast<long*>(node_address(t, seg.base<long>(t) + 7, sizeof(long))), p + 7);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(p[i], t * 100000 + static_cast<long>(i)) << where;
+  }
+  EXPECT_TRUE(mapped_peers == 0 || mapped_peers == peers) << "a node's ranks are all mapped or none is";
+  barrier();
+  // Every rank stores its number into slot me of every rank it maps; the others' slots by put.
+  for (int t = 0; t < size(); ++t) {
+    const long v = -1 - me;
+    if (auto* p = static_cast<long*>(node_address(t, seg.base<long>(t) + me, sizeof(long)))) {
+      *p = v;
+    } else {
+      put_value(v, seg.at<long>(t, static_cast<std::size_t>(me)));
+    }
+  }
+  barrier();
+  for (int from = 0; from < size(); ++from) EXPECT_EQ(seg.local<long>()[from], -1 - from) << "from rank " << from;
+  // Bad input: a rank that is none, a range past the segment, memory no segment holds.
+  test::expect_error<InvalidArgument>([&] { node_address(size(), seg.local(), 8); }, {"rma::node_address", "target"});
+  test::expect_error<InvalidArgument>([&] { node_address(me, seg.local<long>() + n - 1, 2 * sizeof(long)); },
+                                      {"rma::node_address", "remote", "past the end of its segment"});
+  long unrelated = 0;
+  test::expect_error<InvalidArgument>([&] { node_address(me, &unrelated, sizeof(long)); },
+                                      {"rma::node_address", "remote", "not inside any segment"});
+  barrier();
+}
+
 TEST(Nonblocking, ExplicitHandlesCompleteTheirOperation) {
   const std::size_t n = 1 << 14;
   Segment seg(n * sizeof(int));

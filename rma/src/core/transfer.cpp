@@ -1,6 +1,7 @@
 // The public data-movement API: check everything, resolve the remote side, hand the operation
 // to the transport that reaches the target. The on-node contiguous case is the first branch.
 #include "armada/rma/transfer.hpp"
+#include "armada/rma/memory.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -82,6 +83,19 @@ std::uint64_t issue_strided(OpKind kind, int form, AccType type, const void* sca
                             static_cast<std::byte*>(const_cast<void*>(remote)), &slice, target, shape};
   return t.strided(o, blocking);
 }
+
+}  // namespace
+
+// Declared in memory.hpp; here beside the latency path below, which does the same lookup.
+void* node_address(int target, const void* remote, std::size_t bytes) {
+  constexpr const char* op = "rma::node_address";
+  State& s = detail::state(op);
+  detail::check_rank(op, "target", s, target);
+  const Slice& slice = resolve(op, "remote", s, target, remote, bytes);
+  return slice.local ? slice.map(remote) : nullptr;
+}
+
+namespace {
 
 std::uint64_t issue_contiguous(OpKind kind, AccType type, const void* scale, const void* src, void* dst,
                                std::size_t bytes, int target, bool blocking) {

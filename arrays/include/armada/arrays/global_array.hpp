@@ -184,6 +184,12 @@ class Array {
   LocalView<void> access();
   /// The owned block with its ghost cells.
   LocalView<void> access_ghosts();
+  /// World rank `rank`'s block (a member of the array's group) when this process can load and
+  /// store it in place: its own, or a block of its node's shared memory (rma::node_address);
+  /// otherwise an empty view with null data (read it with get()). Not collective; counted as an
+  /// access until release() or release_update(). Its owner and other ranks may write it: reading
+  /// or writing it in place needs the synchronization a get or put would (a sync()).
+  LocalView<void> access_block(int rank);
   /// Ends an access that only read the data.
   void release();
   /// Ends an access that modified the data (the stores are made visible to other ranks by the
@@ -323,6 +329,7 @@ class GlobalArray : public Array {
 
   LocalView<T> access() { return typed(Array::access()); }
   LocalView<T> access_ghosts() { return typed(Array::access_ghosts()); }
+  LocalView<T> access_block(int rank) { return typed(Array::access_block(rank)); }
 
  private:
   static LocalView<T> typed(const LocalView<void>& v) {

@@ -28,6 +28,16 @@ void free(void* my_base, const Group& group = Group::world());
 /// Size in bytes of the local slice of the segment with local base `my_base`.
 std::size_t segment_size(void* my_base);
 
+/// This process's address of [remote, remote + bytes) of `target`'s memory when this process
+/// maps it, else null. A rank maps the slices of the ranks of its node (ARMADA_NODE_SIZE's
+/// virtual nodes count as nodes) unless a transport allocated the memory (mpi-rma with
+/// ARMADA_MPI_MEMORY=mpi): there a put or get to the range is a memcpy by the calling CPU,
+/// and loads and stores through this address do the same without the copy. They are ordered
+/// with the other ranks' accesses by the synchronization the program already uses (a barrier
+/// or a fence, as for a get), and are not atomic with accumulates. The range must lie in one
+/// segment of `target` from rma::allocate (InvalidArgument otherwise). Not collective.
+void* node_address(int target, const void* remote, std::size_t bytes);
+
 /// Local memory for source and destination buffers (any memory works; this is page aligned).
 /// Needs no runtime; bytes == 0 gives null.
 void* allocate_local(std::size_t bytes);

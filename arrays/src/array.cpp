@@ -13,7 +13,6 @@
 #include "armada/rma/atomic.hpp"
 #include "armada/rma/collectives.hpp"
 #include "armada/rma/memory.hpp"
-#include "armada/rma/memory.hpp"
 #include "armada/rma/runtime.hpp"
 #include "armada/rma/sync.hpp"
 #include "armada/rma/transfer.hpp"

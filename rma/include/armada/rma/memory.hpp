@@ -29,9 +29,10 @@ void free(void* my_base, const Group& group = Group::world());
 std::size_t segment_size(void* my_base);
 
 /// This process's address of [remote, remote + bytes) of `target`'s memory when this process
-/// maps it, else null. A rank maps the slices of the ranks of its node (ARMADA_NODE_SIZE's
-/// virtual nodes count as nodes) unless a transport allocated the memory (mpi-rma with
-/// ARMADA_MPI_MEMORY=mpi): there a put or get to the range is a memcpy by the calling CPU,
+/// maps it, else null. A rank maps its own slice, and those of the ranks of its node
+/// (ARMADA_NODE_SIZE's virtual nodes count as nodes) where the node's shared memory holds them:
+/// not under mpi-rma with ARMADA_MPI_MEMORY=mpi, and under rdma's UCX memory only where UCX
+/// maps a peer's keys. There a put or get to the range is a memcpy by the calling CPU,
 /// and loads and stores through this address do the same without the copy. They are ordered
 /// with the other ranks' accesses by the synchronization the program already uses (a barrier
 /// or a fence, as for a get), and are not atomic with accumulates. The range must lie in one

@@ -81,10 +81,8 @@ const SectorMatrices& Replicas::sectors(TileStore& store, const TermPlan& plan, 
   // Blocks never straddle a rank boundary (the splits are block-aligned).
   arrange(tensors_[r.id],
           [&](std::int64_t offset) -> const double* {
-            for (const TileStore::InPlace& part : parts)
-              if (offset >= part.first && offset < part.first + static_cast<std::int64_t>(part.data.size()))
-                return part.data.data() + (offset - part.first);
-            return whole.data.data() + offset;
+            const double* p = TileStore::find_in_place(parts, offset, 1);  // a block lies in one part or none
+            return p ? p : whole.data.data() + offset;
           },
           r, a.matrices);
   store.release_in_place(r.id);

@@ -132,7 +132,7 @@ void print_summary(const Summary& s) {
   std::printf("  %-10s %10s %12s %12s %10s\n", "term", "tasks", "GFlop", "time (s)", "GF/s");
   for (const TermSpec& t : term_specs) {
     const auto i = static_cast<std::size_t>(t.term);
-    std::string tasks = s.impl == Impl::dgemm ? "" : std::to_string(s.term_tasks[i]);
+    const std::string tasks = s.impl == Impl::dgemm ? "" : std::to_string(s.term_tasks[i]);
     std::printf("  %-10s %10s %12.3f %12.6f %10.3f\n", t.name, tasks.c_str(), s.term_flops[i] / 1e9, s.term_seconds[i],
                 s.term_gflops[i]);
   }

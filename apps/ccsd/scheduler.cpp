@@ -132,7 +132,7 @@ class TermRunner {
     for_each_block(t, c, [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
       const std::int64_t n = e[0] * e[1] * e[2] * e[3];
       if (c.last - c.first == 1) {
-        if (const double* p = readable_in_place(offset, n)) {
+        if (const double* p = TileStore::find_in_place(in_place_parts_, offset, n)) {
           in_place = p;
           bytes_in_place_ += 8.0 * static_cast<double>(n);
           return;
@@ -178,13 +178,6 @@ class TermRunner {
 
  private:
   TensorId streamed() const { return plan_.a_streamed() ? spec_.a : spec_.b; }
-  /// Storage [offset, offset + n) of the streamed tensor where this rank reads it in place, or null.
-  const double* readable_in_place(std::int64_t offset, std::int64_t n) const {
-    for (const TileStore::InPlace& part : in_place_parts_)
-      if (offset >= part.first && offset + n <= part.first + static_cast<std::int64_t>(part.data.size()))
-        return part.data.data() + (offset - part.first);
-    return nullptr;
-  }
   const PairSpace::Pair& pair(const Task& t) const {
     return plan_.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)];
   }

@@ -51,6 +51,13 @@ class TileStore {
     return {InPlace{first, mine}};
   }
   virtual void release_in_place(TensorId id) { release_local(id, /*updated=*/false); }
+  /// Where storage [offset, offset + n) lies in `parts` (one of in_place()'s), or null.
+  static const double* find_in_place(const std::vector<InPlace>& parts, std::int64_t offset, std::int64_t n) {
+    for (const InPlace& part : parts)
+      if (offset >= part.first && offset + n <= part.first + static_cast<std::int64_t>(part.data.size()))
+        return part.data.data() + (offset - part.first);
+    return nullptr;
+  }
   /// Starts reading storage [lo, lo + n) of `id` into buf; complete with wait(slot).
   virtual void get_nb(int slot, TensorId id, std::int64_t lo, std::int64_t n, double* buf) = 0;
   /// Starts storage [lo, lo + n) of `id` += buf (atomic per element); complete with wait(slot).

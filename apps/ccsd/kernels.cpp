@@ -2,6 +2,8 @@
 
 #include <cblas.h>
 
+#include <algorithm>
+
 namespace armada::apps::ccsd {
 
 namespace {
@@ -18,16 +20,33 @@ void permuted(const Extents& ext, const Strides& strides, const Perm& perm, Exte
 
 }  // namespace
 
-void copy4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& e) {
-  for (std::int64_t x0 = 0; x0 < e[0]; ++x0)
-    for (std::int64_t x1 = 0; x1 < e[1]; ++x1)
-      for (std::int64_t x2 = 0; x2 < e[2]; ++x2) {
-        const double* in = src + x0 * ss[0] + x1 * ss[1] + x2 * ss[2];
-        double* out = dst + x0 * ds[0] + x1 * ds[1] + x2 * ds[2];
-        if (ss[3] == 1 && ds[3] == 1) {
-          for (std::int64_t x3 = 0; x3 < e[3]; ++x3) out[x3] = in[x3];
+void copy4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext) {
+  for (std::int64_t x : ext)
+    if (x == 0) return;
+  // Axes that run on into each other on both sides are one axis (a block's row written whole
+  // into a matrix row is one run, not tile-size pieces), innermost first; unit axes drop out.
+  Extents e{1, 1, 1, 1};
+  Strides s{}, d{};
+  std::size_t n = 0;
+  for (std::size_t a = 4; a-- > 0;) {
+    if (ext[a] == 1) continue;
+    if (n > 0 && ss[a] == e[n - 1] * s[n - 1] && ds[a] == e[n - 1] * d[n - 1]) {
+      e[n - 1] *= ext[a];
+      continue;
+    }
+    e[n] = ext[a], s[n] = ss[a], d[n] = ds[a];
+    ++n;
+  }
+  const bool contiguous = s[0] == 1 && d[0] == 1;
+  for (std::int64_t x3 = 0; x3 < e[3]; ++x3)
+    for (std::int64_t x2 = 0; x2 < e[2]; ++x2)
+      for (std::int64_t x1 = 0; x1 < e[1]; ++x1) {
+        const double* in = src + x3 * s[3] + x2 * s[2] + x1 * s[1];
+        double* out = dst + x3 * d[3] + x2 * d[2] + x1 * d[1];
+        if (contiguous) {
+          std::copy_n(in, e[0], out);
         } else {
-          for (std::int64_t x3 = 0; x3 < e[3]; ++x3) out[x3 * ds[3]] = in[x3 * ss[3]];
+          for (std::int64_t x0 = 0; x0 < e[0]; ++x0) out[x0 * d[0]] = in[x0 * s[0]];
         }
       }
 }

@@ -12,7 +12,8 @@ namespace armada::apps::ccsd {
 using Strides = std::array<std::int64_t, 4>;
 
 /// dst[x] = src[x] for every x in the 4-index box `ext`, each side addressed by its own
-/// strides. The innermost loop runs along axis 3 (contiguous on both sides in every use here).
+/// strides. Axes that run on into each other on both sides are copied as one (a whole row of a
+/// block into a matrix row is one run); the innermost is axis 3 (contiguous in every use here).
 void copy4(const double* src, const Strides& src_strides, double* dst, const Strides& dst_strides, const Extents& ext);
 
 /// dst = src with its four axes permuted: axis d of dst is axis perm[d] of src, whose extents

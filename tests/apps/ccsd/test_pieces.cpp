@@ -248,6 +248,28 @@ TEST(Kernels, BlockToMatrixAndBackRoundTripsThroughALeadingDimension) {
   EXPECT_EQ(back, src);
 }
 
+// copy4 merges axes that run on into each other on both sides (and drops unit axes): every
+// element still lands where its strides say, whatever merges, and nothing else is written.
+TEST(Kernels, Copy4WritesEveryElementWhereItsStridesSayWhateverAxesMerge) {
+  for (const Extents& ext : {Extents{2, 3, 4, 5}, Extents{2, 1, 3, 4}, Extents{1, 1, 1, 6}, Extents{3, 2, 1, 1}}) {
+    const std::int64_t rows = ext[0] * ext[1], cols = ext[2] * ext[3];
+    std::vector<double> src(static_cast<std::size_t>(rows * cols));
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<double>(i);
+    for (const std::int64_t ld : {cols, cols + 3}) {  // a matrix exactly as wide (one run), or wider
+      std::vector<double> dst(static_cast<std::size_t>(rows * ld + 1), -1.0);
+      copy4(src.data(), Strides{ext[1] * cols, cols, ext[3], 1}, dst.data(), Strides{ext[1] * ld, ld, ext[3], 1}, ext);
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < ld; ++c)
+          EXPECT_EQ(dst[static_cast<std::size_t>(r * ld + c)], c < cols ? src[static_cast<std::size_t>(r * cols + c)] : -1.0)
+              << "extents " << ext[0] << "x" << ext[1] << "x" << ext[2] << "x" << ext[3] << " ld " << ld << " at " << r << "," << c;
+      EXPECT_EQ(dst.back(), -1.0) << "nothing written past the box";
+    }
+  }
+  std::vector<double> untouched{-1.0};
+  copy4(nullptr, Strides{}, untouched.data(), Strides{}, Extents{2, 0, 3, 4});  // an empty box reads and writes nothing
+  EXPECT_EQ(untouched[0], -1.0);
+}
+
 // An independent second reference: Eigen's tensor contractions of the same dense inputs.
 TEST(Reference, AgreesWithEigenTensorContractions) {
   for (const Settings& s : {Settings{3, 5, 2, 2}, Settings{4, 6, 3, 4}, Settings{2, 4, 1, 1}}) {

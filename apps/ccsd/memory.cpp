@@ -63,7 +63,8 @@ MemoryNeed estimate_memory(const Settings& s, int ranks, bool with_reference) {
   // five tensors, the task lists (about 40 bytes per chunk: pp-ladder (a,b) x (c,d) pairs,
   // hh-ladder (i,j) x (k,l), ring (b,j) x (c,k)), T three times (replica.hpp: the copy and its
   // two arrangements) and the task buffers (two input sets and a panel of at most a chunk or
-  // a block, the product and two output buffers of at most a tile pair x all pairs).
+  // a block, the products of a batch and two output buffers of at most a tile pair x all
+  // pairs; a batch's extra products are pp-ladder ones, a tile pair x all occupied pairs).
   const double nv = std::accumulate(v.tiles.begin(), v.tiles.end(), 0.0);
   const double no = std::accumulate(o.tiles.begin(), o.tiles.end(), 0.0);
   const double tables = 8 * (nv * nv * nv * nv + 2 * nv * nv * no * no + no * no * no * no + no * nv * nv * no);
@@ -74,7 +75,7 @@ MemoryNeed estimate_memory(const Settings& s, int ranks, bool with_reference) {
   const double tile_pair = static_cast<double>(s.tile) * static_cast<double>(s.tile);
   const double replicas = 3 * 8 * elements[static_cast<std::size_t>(TensorId::T)];
   const double buffers = 8 * (3 * std::max(static_cast<double>(chunk_elements), tile_pair * tile_pair) +
-                              3 * tile_pair * std::max(O, V) * std::max(O, V));
+                              3 * tile_pair * std::max(O, V) * std::max(O, V) + (a_streamed_batch - 1) * tile_pair * O * O);
   m.per_rank = m.tensors / ranks + 2 * tables + 40 * chunks + replicas + buffers;
   if (with_reference) {
     m.reference = 8 * (V * V * V * V + 3 * V * V * O * O + O * O * O * O + O * V * V * O) + 8 * elements[4];

@@ -110,6 +110,45 @@ class TaskSource {
 struct Position {
   std::int64_t task = -1;
   std::size_t chunk = 0;
+  std::size_t member = 0;  ///< the task's place in its batch: which product it multiplies into
+  bool last = false;       ///< the task's last chunk
+};
+
+/// The order a rank runs its chunks in: batches of up to `batch` tasks from the source, each
+/// batch chunk-major (chunk 0 of every member, then chunk 1, ...); a member with fewer chunks
+/// drops out early.
+class ChunkOrder {
+ public:
+  ChunkOrder(TaskSource& source, const TermPlan& plan, int batch) : source_(source), plan_(plan), batch_size_(batch) {}
+  /// The next chunk; task -1 when the source has no more tasks.
+  Position next() {
+    for (;;) {
+      if (member_ == members_.size()) member_ = 0, ++chunk_;
+      if (chunk_ >= longest_ && !refill()) return Position{};
+      const std::size_t m = member_++;
+      const std::size_t chunks = plan_.tasks[static_cast<std::size_t>(members_[m])].chunks.size();
+      if (chunk_ < chunks) return Position{members_[m], chunk_, m, chunk_ + 1 == chunks};
+    }
+  }
+
+ private:
+  bool refill() {
+    members_.clear();
+    longest_ = chunk_ = member_ = 0;
+    for (int i = 0; i < batch_size_; ++i) {
+      const std::int64_t t = source_.next();
+      if (t < 0) break;
+      members_.push_back(t);
+      longest_ = std::max(longest_, plan_.tasks[static_cast<std::size_t>(t)].chunks.size());
+    }
+    return !members_.empty();
+  }
+
+  TaskSource& source_;
+  const TermPlan& plan_;
+  int batch_size_ = 1;
+  std::vector<std::int64_t> members_;
+  std::size_t longest_ = 0, chunk_ = 0, member_ = 0;
 };
 
 /// One rank's work on one term: gets of streamed blocks, dgemms against the replicated
@@ -154,17 +193,18 @@ class TermRunner {
     const double* replicated = replicated_[static_cast<std::size_t>(t.sector)].data();
     const GemmShape shape = plan_.gemm_of(t, c);
     const bool accumulate = at.chunk > 0;
+    double* product = buf_.products[at.member].data();
     if (plan_.a_streamed()) {  // one block, the m x k matrix; B is rows [k0, k0 + k) of B_g
-      dgemm(shape, as_matrix(t, c, in, plan_.layout.a_identity, plan_.layout.a_perm), replicated + c.k0 * t.n,
-            buf_.product.data(), accumulate);
+      dgemm(shape, as_matrix(t, c, in, plan_.layout.a_identity, plan_.layout.a_perm), replicated + c.k0 * t.n, product,
+            accumulate);
     } else {  // the blocks are rows of the k x n panel; A is columns [k0, k0 + k) of A_g
-      dgemm(shape, replicated + c.k0, as_matrix(t, c, in, plan_.layout.b_identity, plan_.layout.b_perm), buf_.product.data(),
+      dgemm(shape, replicated + c.k0, as_matrix(t, c, in, plan_.layout.b_identity, plan_.layout.b_perm), product,
             accumulate);
     }
   }
 
-  /// Writes the task's product into R's block layout and starts its accumulates.
-  void finish(const Task& t);
+  /// Writes the product of the task at `at` into R's block layout and starts its accumulates.
+  void finish(const Position& at);
 
   /// Completes the last accumulates and ends the in-place reads.
   void drain() {
@@ -220,7 +260,9 @@ struct OutBlock {
   Extents r_ext;
 };
 
-void TermRunner::finish(const Task& t) {
+void TermRunner::finish(const Position& at) {
+  const Task& t = task(at);
+  const std::vector<double>& product_of_task = buf_.products[at.member];
   const TiledTensor& R = tensors_[TensorId::R];
   const auto g = static_cast<std::size_t>(t.sector);
   const bool a = plan_.a_streamed();
@@ -250,7 +292,7 @@ void TermRunner::finish(const Task& t) {
     // R block axis d is product axis out_perm[d]: the product's extents from R's.
     Extents product{};
     for (std::size_t d = 0; d < 4; ++d) product[static_cast<std::size_t>(plan_.layout.out_perm[d])] = b.r_ext[d];
-    matrix_to_block(buf_.product.data() + b.row * t.n + b.col, t.n, product, plan_.layout.out_perm, out.data() + pos);
+    matrix_to_block(product_of_task.data() + b.row * t.n + b.col, t.n, product, plan_.layout.out_perm, out.data() + pos);
     pos += b.size;
     // One accumulate per run of R blocks that follow each other in storage.
     const bool run_ends = i + 1 == blocks.size() || blocks[i + 1].r_offset != b.r_offset + b.size;
@@ -265,16 +307,19 @@ void TermRunner::finish(const Task& t) {
 }  // namespace
 
 TaskBuffers::TaskBuffers(const TermPlans& plans) {
-  std::int64_t largest_input = 0, largest_product = 0;
+  std::int64_t largest_input = 0, largest_product = 0, largest_batched = 0;
   for (const TermPlan& plan : plans)
     for (const Task& t : plan.tasks) {
       largest_product = std::max(largest_product, t.m * t.n);
+      if (plan.a_streamed()) largest_batched = std::max(largest_batched, t.m * t.n);
       const std::int64_t pair_size = plan.task_pairs(t.sector).pairs[static_cast<std::size_t>(t.pair)].size;
       for (const Chunk& c : t.chunks) largest_input = std::max(largest_input, c.k * pair_size);
     }
   for (auto& set : inputs) set.assign(static_cast<std::size_t>(largest_input), 0.0);
   panel.assign(static_cast<std::size_t>(largest_input), 0.0);
-  product.assign(static_cast<std::size_t>(largest_product), 0.0);
+  // The first product serves every term; the batch's others only A-streamed terms' tasks.
+  products.assign(static_cast<std::size_t>(a_streamed_batch), std::vector<double>(static_cast<std::size_t>(largest_batched), 0.0));
+  products[0].assign(static_cast<std::size_t>(largest_product), 0.0);
   for (auto& out : outputs) out.assign(static_cast<std::size_t>(largest_product), 0.0);
 }
 
@@ -287,17 +332,17 @@ TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& pla
   const SectorMatrices& replicated = replicas.sectors(store, plan, stats.bytes, stats.bytes_in_place);
   TermRunner runner(store, tensors, plan, replicated, buffers);
   TaskSource source(store, tensors, plan, schedule);
+  ChunkOrder order(source, plan, plan.a_streamed() ? a_streamed_batch : 1);
 
-  Position current{source.next(), 0};
+  Position current = order.next();
   if (current.task >= 0) runner.fetch(current, 0);
   for (int s = 0; current.task >= 0; s ^= 1) {
     const Task& t = runner.task(current);
-    const bool last_chunk = current.chunk + 1 == t.chunks.size();
-    const Position next = last_chunk ? Position{source.next(), 0} : Position{current.task, current.chunk + 1};
+    const Position next = order.next();
     if (next.task >= 0) runner.fetch(next, s ^ 1);
     runner.multiply(current, s);
-    if (last_chunk) {
-      runner.finish(t);
+    if (current.last) {
+      runner.finish(current);
       ++stats.tasks;
       stats.flops += t.flops();
       if (record_executed) stats.executed.push_back(current.task);

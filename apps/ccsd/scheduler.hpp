@@ -12,8 +12,12 @@
 // block) pair from the shared counter, blocking gets and accumulate, no replica, no pipeline.
 // A rank first gets the term's replicated operand (replica.hpp), then walks the chunks of its
 // tasks as one pipeline with two input buffer sets: while the dgemm of one chunk runs, the
-// nonblocking gets of the next chunk (of the same task, or the first of the next one) are in
-// flight. A one-block chunk in this rank's own part of the streamed tensor is read in place
+// nonblocking gets of the next chunk are in flight. In an A-streamed term (the pp-ladder) a rank
+// takes up to a_streamed_batch tasks at a time and runs them side by side, chunk 0 of each,
+// then chunk 1 of each, ...: tasks of one sector multiply the same rows of the replicated T
+// with their own V blocks, so those rows are read from memory once for the batch rather than
+// once per task (each task keeps its own product). A B-streamed term's chunk multiplies a whole
+// sector matrix of T (MBs), which no batch keeps in cache: one task at a time. A one-block chunk in this rank's own part of the streamed tensor is read in place
 // (TileStore::local), with no get: the owner's copy would move bytes for nothing. A task's chunks accumulate into a local product; at the task's end the product is
 // written into R's block layout and accumulated into R with nonblocking accumulates (one per
 // contiguous run of R blocks), which complete while the next task runs.
@@ -47,7 +51,8 @@ struct TermStats {
 struct TaskBuffers {
   explicit TaskBuffers(const TermPlans& plans);
   std::array<std::vector<double>, 2> inputs, outputs;  ///< streamed blocks; products in R's layout
-  std::vector<double> panel, product;                  ///< permuted blocks; the task's product
+  std::vector<double> panel;                           ///< permuted blocks
+  std::vector<std::vector<double>> products;           ///< the products of a batch's tasks
 };
 
 /// Executes the tasks of `plan` on this rank's share. Not collective itself (the caller

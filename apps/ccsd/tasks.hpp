@@ -92,6 +92,11 @@ struct Chunk {
 };
 inline constexpr std::int64_t chunk_elements = std::int64_t{1} << 16;  // 512 kB of doubles
 
+/// Tasks of an A-streamed term a rank runs side by side, chunk by chunk (scheduler.hpp): the
+/// replicated rows of one contraction pair then serve this many dgemms in a row while they are
+/// in cache, instead of being read again from memory by every task.
+inline constexpr int a_streamed_batch = 4;
+
 struct Task {
   int sector = 0;            ///< the irrep g
   int pair = 0;              ///< the streamed operand's free pair: index into P_g (A streamed) or Q_g

@@ -42,53 +42,55 @@ void for_each_streamed_block(const Tensors& tensors, const TermPlan& plan, const
   }
 }
 
-/// The task numbers of each rank's list for the locality schedule: the tasks whose streamed
-/// blocks the rank holds the most of (ties to the lower rank), in the task list's order.
+/// The batch numbers of each rank's list for the locality schedule: the batches whose streamed
+/// blocks the rank holds the most of (ties to the lower rank), in the list's order.
 std::vector<std::vector<std::int64_t>> owner_lists(const Tensors& tensors, const TermPlan& plan, int ranks) {
   const TiledTensor& streamed = tensors[plan.a_streamed() ? plan.spec().a : plan.spec().b];
   const std::vector<std::int64_t> splits = streamed.splits(ranks);
   std::vector<std::vector<std::int64_t>> lists(static_cast<std::size_t>(ranks));
   std::vector<std::int64_t> held(static_cast<std::size_t>(ranks));
-  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+  for (std::size_t b = 0; b < plan.batches.size(); ++b) {
     std::fill(held.begin(), held.end(), 0);
-    const Task& t = plan.tasks[i];
-    for (const Chunk& c : t.chunks)
-      for_each_streamed_block(tensors, plan, t, c, [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
-        const auto owner = std::upper_bound(splits.begin(), splits.end(), offset) - splits.begin() - 1;
-        held[static_cast<std::size_t>(owner)] += e[0] * e[1] * e[2] * e[3];
-      });
-    lists[static_cast<std::size_t>(std::max_element(held.begin(), held.end()) - held.begin())].push_back(static_cast<std::int64_t>(i));
+    for (int i = plan.batches[b].first; i < plan.batches[b].last; ++i) {
+      const Task& t = plan.tasks[static_cast<std::size_t>(i)];
+      for (const Chunk& c : t.chunks)
+        for_each_streamed_block(tensors, plan, t, c, [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
+          const auto owner = std::upper_bound(splits.begin(), splits.end(), offset) - splits.begin() - 1;
+          held[static_cast<std::size_t>(owner)] += e[0] * e[1] * e[2] * e[3];
+        });
+    }
+    lists[static_cast<std::size_t>(std::max_element(held.begin(), held.end()) - held.begin())].push_back(static_cast<std::int64_t>(b));
   }
   return lists;
 }
 
-/// Hands out this rank's task numbers; -1 when there are no more.
-class TaskSource {
+/// Hands out this rank's batches (TermPlan::batches) by number; -1 when there are no more.
+class BatchSource {
  public:
-  TaskSource(TileStore& store, const Tensors& tensors, const TermPlan& plan, Schedule schedule)
-      : store_(store), term_(plan.term), count_(static_cast<std::int64_t>(plan.tasks.size())), schedule_(schedule),
+  BatchSource(TileStore& store, const Tensors& tensors, const TermPlan& plan, Schedule schedule)
+      : store_(store), term_(plan.term), count_(static_cast<std::int64_t>(plan.batches.size())), schedule_(schedule),
         rank_(world_rank()), ranks_(world_size()), next_static_(world_rank()) {
     if (schedule == Schedule::locality) lists_ = owner_lists(tensors, plan, ranks_);
   }
   std::int64_t next() {
     switch (schedule_) {
       case Schedule::dynamic: {
-        const std::int64_t t = store_.read_inc(term_, 0);
-        return t < count_ ? t : -1;
+        const std::int64_t b = store_.read_inc(term_, 0);
+        return b < count_ ? b : -1;
       }
       case Schedule::static_round_robin: {
-        const std::int64_t t = next_static_;
+        const std::int64_t b = next_static_;
         next_static_ += ranks_;
-        return t < count_ ? t : -1;
+        return b < count_ ? b : -1;
       }
       case Schedule::tce:  // run_term hands these to run_tce_term
       case Schedule::locality:
         for (; visited_ < ranks_; ++visited_) {  // own list first, then the next ranks' lists
           const int list = (rank_ + visited_) % ranks_;
-          const auto& tasks = lists_[static_cast<std::size_t>(list)];
-          if (tasks.empty()) continue;
+          const auto& batches = lists_[static_cast<std::size_t>(list)];
+          if (batches.empty()) continue;
           const std::int64_t i = store_.read_inc(term_, list);
-          if (i < static_cast<std::int64_t>(tasks.size())) return tasks[static_cast<std::size_t>(i)];
+          if (i < static_cast<std::int64_t>(batches.size())) return batches[static_cast<std::size_t>(i)];
         }
         return -1;
     }
@@ -102,7 +104,7 @@ class TaskSource {
   Schedule schedule_;
   int rank_ = 0, ranks_ = 1;
   std::int64_t next_static_ = 0;
-  std::vector<std::vector<std::int64_t>> lists_;  // locality: task numbers per owner
+  std::vector<std::vector<std::int64_t>> lists_;  // locality: batch numbers per owner
   int visited_ = 0;                               // locality: lists exhausted so far
 };
 
@@ -114,40 +116,38 @@ struct Position {
   bool last = false;       ///< the task's last chunk
 };
 
-/// The order a rank runs its chunks in: batches of up to `batch` tasks from the source, each
-/// batch chunk-major (chunk 0 of every member, then chunk 1, ...); a member with fewer chunks
-/// drops out early.
+/// The order a rank runs its chunks in: batch after batch from the source, each chunk-major
+/// (chunk 0 of every member task, then chunk 1, ...); a task with fewer chunks drops out early.
 class ChunkOrder {
  public:
-  ChunkOrder(TaskSource& source, const TermPlan& plan, int batch) : source_(source), plan_(plan), batch_size_(batch) {}
-  /// The next chunk; task -1 when the source has no more tasks.
+  ChunkOrder(BatchSource& source, const TermPlan& plan) : source_(source), plan_(plan) {}
+  /// The next chunk; task -1 when the source has no more batches.
   Position next() {
     for (;;) {
-      if (member_ == members_.size()) member_ = 0, ++chunk_;
+      if (member_ == members()) member_ = 0, ++chunk_;
       if (chunk_ >= longest_ && !refill()) return Position{};
       const std::size_t m = member_++;
-      const std::size_t chunks = plan_.tasks[static_cast<std::size_t>(members_[m])].chunks.size();
-      if (chunk_ < chunks) return Position{members_[m], chunk_, m, chunk_ + 1 == chunks};
+      const std::int64_t task = batch_.first + static_cast<std::int64_t>(m);
+      const std::size_t chunks = plan_.tasks[static_cast<std::size_t>(task)].chunks.size();
+      if (chunk_ < chunks) return Position{task, chunk_, m, chunk_ + 1 == chunks};
     }
   }
 
  private:
+  std::size_t members() const { return static_cast<std::size_t>(batch_.last - batch_.first); }
   bool refill() {
-    members_.clear();
+    const std::int64_t b = source_.next();
+    if (b < 0) return false;
+    batch_ = plan_.batches[static_cast<std::size_t>(b)];
     longest_ = chunk_ = member_ = 0;
-    for (int i = 0; i < batch_size_; ++i) {
-      const std::int64_t t = source_.next();
-      if (t < 0) break;
-      members_.push_back(t);
+    for (int t = batch_.first; t < batch_.last; ++t)
       longest_ = std::max(longest_, plan_.tasks[static_cast<std::size_t>(t)].chunks.size());
-    }
-    return !members_.empty();
+    return true;
   }
 
-  TaskSource& source_;
+  BatchSource& source_;
   const TermPlan& plan_;
-  int batch_size_ = 1;
-  std::vector<std::int64_t> members_;
+  Batch batch_{};
   std::size_t longest_ = 0, chunk_ = 0, member_ = 0;
 };
 
@@ -331,8 +331,8 @@ TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& pla
   TermStats stats;
   const SectorMatrices& replicated = replicas.sectors(store, plan, stats.bytes, stats.bytes_in_place);
   TermRunner runner(store, tensors, plan, replicated, buffers);
-  TaskSource source(store, tensors, plan, schedule);
-  ChunkOrder order(source, plan, plan.a_streamed() ? a_streamed_batch : 1);
+  BatchSource source(store, tensors, plan, schedule);
+  ChunkOrder order(source, plan);
 
   Position current = order.next();
   if (current.task >= 0) runner.fetch(current, 0);

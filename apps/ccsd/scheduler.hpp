@@ -1,26 +1,29 @@
 // Runs the tasks of one term across the ranks, each exactly once.
 //
-// Dynamic schedule: a rank takes the next task number from the term's shared counter
+// A schedule hands out batches (TermPlan::batches): consecutive tasks of one sector, up to
+// a_streamed_batch of them in the pp-ladder, single tasks in the other terms.
+// Dynamic schedule: a rank takes the next batch number from the term's shared counter
 // (read_inc, the NXTVAL of coupled-cluster codes) until the number passes the end of the list.
-// Static schedule: rank r takes tasks r, r + P, r + 2P, ... (round-robin, no counter).
-// Locality schedule: the task list is split by owner (the rank holding most of a task's
-// streamed blocks), one counter per owner's list; a rank takes tasks from its own list with
+// Static schedule: rank r takes batches r, r + P, r + 2P, ... (round-robin, no counter).
+// Locality schedule: the batches are split by owner (the rank holding most of a batch's
+// streamed blocks), one counter per owner's list; a rank takes batches from its own list with
 // read_inc on that list's counter, and when it is exhausted from the next ranks' lists
 // (r + 1, r + 2, ... cyclically), so the owner reads its blocks in place and the others only
 // take what is left.
 // TCE schedule: NWChem's pattern, the baseline (tce.hpp): one task per (output block, contraction
 // block) pair from the shared counter, blocking gets and accumulate, no replica, no pipeline.
+//
 // A rank first gets the term's replicated operand (replica.hpp), then walks the chunks of its
 // tasks as one pipeline with two input buffer sets: while the dgemm of one chunk runs, the
-// nonblocking gets of the next chunk are in flight. In an A-streamed term (the pp-ladder) a rank
-// takes up to a_streamed_batch tasks at a time and runs them side by side, chunk 0 of each,
-// then chunk 1 of each, ...: tasks of one sector multiply the same rows of the replicated T
-// with their own V blocks, so those rows are read from memory once for the batch rather than
-// once per task (each task keeps its own product). A B-streamed term's chunk multiplies a whole
-// sector matrix of T (MBs), which no batch keeps in cache: one task at a time. A one-block chunk in this rank's own part of the streamed tensor is read in place
-// (TileStore::local), with no get: the owner's copy would move bytes for nothing. A task's chunks accumulate into a local product; at the task's end the product is
-// written into R's block layout and accumulated into R with nonblocking accumulates (one per
-// contiguous run of R blocks), which complete while the next task runs.
+// nonblocking gets of the next chunk are in flight. The tasks of a batch run side by side,
+// chunk 0 of each, then chunk 1 of each, ..., each into its own product: in the pp-ladder they
+// multiply the same rows of T's sector matrix with their own V blocks, so those rows are read
+// from memory once for the batch rather than once per task. (A chunk of the hh-ladder or the
+// ring multiplies a whole sector matrix of T, MBs that no batch keeps in cache.) A one-block
+// chunk in a part of the streamed tensor this rank reads in place (TileStore::in_place) is used
+// there, with no get. At a task's end its product is written into R's block layout and
+// accumulated into R with nonblocking accumulates (one per contiguous run of R blocks), which
+// complete while the next chunks run.
 #pragma once
 
 #include <array>

@@ -92,10 +92,16 @@ struct Chunk {
 };
 inline constexpr std::int64_t chunk_elements = std::int64_t{1} << 16;  // 512 kB of doubles
 
-/// Tasks of an A-streamed term a rank runs side by side, chunk by chunk (scheduler.hpp): the
-/// replicated rows of one contraction pair then serve this many dgemms in a row while they are
-/// in cache, instead of being read again from memory by every task.
+/// Tasks of an A-streamed term a rank takes together and runs side by side, chunk by chunk
+/// (scheduler.hpp): tasks of one sector, so the replicated rows of one contraction pair serve
+/// this many dgemms in a row while they are in cache, instead of being read again from memory
+/// by every task.
 inline constexpr int a_streamed_batch = 4;
+
+/// Tasks [first, last) of a term's list, all of one sector: what a schedule hands out at once.
+struct Batch {
+  int first = 0, last = 0;
+};
 
 struct Task {
   int sector = 0;            ///< the irrep g
@@ -118,6 +124,9 @@ struct TermPlan {
   TermLayout layout{};
   std::vector<PairSpace> P, K, Q;  ///< per sector (irrep)
   std::vector<Task> tasks;         ///< largest first (ties in construction order)
+  /// The task list cut into batches, in order: runs of consecutive tasks of one sector, up to
+  /// a_streamed_batch long when A is streamed, single tasks when B is.
+  std::vector<Batch> batches;
 
   const TermSpec& spec() const { return spec_of(term); }
   bool a_streamed() const { return spec().streamed == Operand::a; }

@@ -179,6 +179,28 @@ TEST(Tasks, CoverEveryNonzeroBlockProductExactlyOnce) {
         flops += t.flops();
       }
       for (std::size_t i = 1; i < plan.tasks.size(); ++i) EXPECT_GE(plan.tasks[i - 1].flops(), plan.tasks[i].flops()) << "largest first";
+      // The batches cut the list, in order, into runs of one sector: as long as allowed while
+      // the sector stays the same (up to a_streamed_batch when A is streamed, else 1).
+      const int longest = plan.a_streamed() ? a_streamed_batch : 1;
+      int next_task = 0;
+      for (const Batch& b : plan.batches) {
+        EXPECT_EQ(b.first, next_task) << label(s) << " " << spec.name << ": batches follow each other";
+        ASSERT_GT(b.last, b.first);
+        ASSERT_LE(static_cast<std::size_t>(b.last), plan.tasks.size());
+        EXPECT_LE(b.last - b.first, longest) << label(s) << " " << spec.name;
+        for (int i = b.first; i < b.last; ++i)
+          EXPECT_EQ(plan.tasks[static_cast<std::size_t>(i)].sector, plan.tasks[static_cast<std::size_t>(b.first)].sector);
+        const bool cut_short = b.last - b.first < longest && static_cast<std::size_t>(b.last) < plan.tasks.size();
+        if (cut_short) {
+          EXPECT_NE(plan.tasks[static_cast<std::size_t>(b.last)].sector, plan.tasks[static_cast<std::size_t>(b.first)].sector)
+              << label(s) << " " << spec.name << ": a batch ends early only where the sector changes";
+        }
+        next_task = b.last;
+      }
+      EXPECT_EQ(static_cast<std::size_t>(next_task), plan.tasks.size()) << "the batches cover the list";
+      if (plan.a_streamed() && plan.tasks.size() >= 8) {
+        EXPECT_LT(plan.batches.size(), plan.tasks.size()) << label(s) << " " << spec.name << ": some batch holds several tasks";
+      }
 
       // Brute force: every R block, every contraction tile pair, kept when A's and B's blocks are nonzero.
       std::map<std::int64_t, int> want;

@@ -161,25 +161,29 @@ class TermRunner {
       : store_(store), tensors_(tensors), plan_(plan), spec_(plan.spec()), replicated_(replicated), buf_(buffers),
         in_place_parts_(store.in_place(streamed())) {}
 
-  /// Starts the gets of the chunk's streamed blocks into input set `set`.
+  /// Starts the gets of the chunk's streamed blocks into input set `set`; the blocks this rank
+  /// reads in place are not copied.
   void fetch(const Position& at, int set) {
     const Task& t = task(at);
     const Chunk& c = t.chunks[at.chunk];
-    const double*& in_place = in_place_[static_cast<std::size_t>(set)];
-    in_place = nullptr;
+    std::vector<const double*>& sources = sources_[static_cast<std::size_t>(set)];
+    double* buffer = buf_.inputs[static_cast<std::size_t>(set)].data();
+    sources.clear();
     std::int64_t pos = 0;
+    bool none_in_place = true;
     for_each_block(t, c, [&](const PairSpace::Pair&, std::int64_t offset, const Extents& e) {
       const std::int64_t n = e[0] * e[1] * e[2] * e[3];
-      if (c.last - c.first == 1) {
-        if (const double* p = TileStore::find_in_place(in_place_parts_, offset, n)) {
-          in_place = p;
-          bytes_in_place_ += 8.0 * static_cast<double>(n);
-          return;
-        }
+      if (const double* p = TileStore::find_in_place(in_place_parts_, offset, n)) {
+        sources.push_back(p);
+        bytes_in_place_ += 8.0 * static_cast<double>(n);
+        none_in_place = false;
+        return;
       }
-      store_.get_nb(set, streamed(), offset, n, buf_.inputs[static_cast<std::size_t>(set)].data() + pos);
+      store_.get_nb(set, streamed(), offset, n, buffer + pos);
+      sources.push_back(buffer + pos);
       pos += n;
     });
+    fetched_whole_[static_cast<std::size_t>(set)] = none_in_place;
     bytes_ += 8.0 * static_cast<double>(pos);
   }
 
@@ -188,17 +192,15 @@ class TermRunner {
     store_.wait(set);
     const Task& t = task(at);
     const Chunk& c = t.chunks[at.chunk];
-    const double* in = in_place_[static_cast<std::size_t>(set)];
-    if (!in) in = buf_.inputs[static_cast<std::size_t>(set)].data();
     const double* replicated = replicated_[static_cast<std::size_t>(t.sector)].data();
     const GemmShape shape = plan_.gemm_of(t, c);
     const bool accumulate = at.chunk > 0;
     double* product = buf_.products[at.member].data();
     if (plan_.a_streamed()) {  // one block, the m x k matrix; B is rows [k0, k0 + k) of B_g
-      dgemm(shape, as_matrix(t, c, in, plan_.layout.a_identity, plan_.layout.a_perm), replicated + c.k0 * t.n, product,
+      dgemm(shape, as_matrix(t, c, set, plan_.layout.a_identity, plan_.layout.a_perm), replicated + c.k0 * t.n, product,
             accumulate);
     } else {  // the blocks are rows of the k x n panel; A is columns [k0, k0 + k) of A_g
-      dgemm(shape, replicated + c.k0, as_matrix(t, c, in, plan_.layout.b_identity, plan_.layout.b_perm), product,
+      dgemm(shape, replicated + c.k0, as_matrix(t, c, set, plan_.layout.b_identity, plan_.layout.b_perm), product,
             accumulate);
     }
   }
@@ -227,16 +229,19 @@ class TermRunner {
     for_each_streamed_block(tensors_, plan_, t, c, std::forward<F>(f));
   }
 
-  /// The chunk's blocks as the dgemm's streamed matrix: in place when stored in that layout,
-  /// else permuted into the panel (A: one m x k block; B: blocks as rows of a k x n panel).
-  const double* as_matrix(const Task& t, const Chunk& c, const double* in, bool identity, const Perm& perm) {
-    if (identity) return in;
+  /// The chunk's blocks (input set `set`) as the dgemm's streamed matrix: where they lie when
+  /// that is already its layout (one block, or blocks fetched one after the other, unpermuted),
+  /// else copied and permuted into the panel (A: one m x k block; B: blocks as rows of a k x n
+  /// panel).
+  const double* as_matrix(const Task& t, const Chunk& c, int set, bool identity, const Perm& perm) {
+    const std::vector<const double*>& sources = sources_[static_cast<std::size_t>(set)];
+    if (identity && sources.size() == 1) return sources.front();
+    if (identity && fetched_whole_[static_cast<std::size_t>(set)]) return buf_.inputs[static_cast<std::size_t>(set)].data();
     const std::int64_t ld = plan_.a_streamed() ? c.k : t.n;
-    std::int64_t pos = 0;
+    std::size_t i = 0;
     for_each_block(t, c, [&](const PairSpace::Pair& kp, std::int64_t, const Extents& e) {
       const std::int64_t row = plan_.a_streamed() ? 0 : kp.offset - c.k0;
-      block_to_matrix(in + pos, e, perm, buf_.panel.data() + row * ld, ld);
-      pos += e[0] * e[1] * e[2] * e[3];
+      block_to_matrix(sources[i++], e, perm, buf_.panel.data() + row * ld, ld);
     });
     return buf_.panel.data();
   }
@@ -248,7 +253,8 @@ class TermRunner {
   const SectorMatrices& replicated_;
   TaskBuffers& buf_;
   std::vector<TileStore::InPlace> in_place_parts_;   ///< the streamed tensor's parts read in place
-  std::array<const double*, 2> in_place_{};          ///< per input set: the block read in place, or null
+  std::array<std::vector<const double*>, 2> sources_;  ///< per input set: where each block of its chunk is
+  std::array<bool, 2> fetched_whole_{};                 ///< per input set: every block fetched, in order
   int next_output_ = 0;
   double bytes_ = 0, bytes_in_place_ = 0;
 };

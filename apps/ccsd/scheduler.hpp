@@ -19,9 +19,10 @@
 // chunk 0 of each, then chunk 1 of each, ..., each into its own product: in the pp-ladder they
 // multiply the same rows of T's sector matrix with their own V blocks, so those rows are read
 // from memory once for the batch rather than once per task. (A chunk of the hh-ladder or the
-// ring multiplies a whole sector matrix of T, MBs that no batch keeps in cache.) A one-block
-// chunk in a part of the streamed tensor this rank reads in place (TileStore::in_place) is used
-// there, with no get. At a task's end its product is written into R's block layout and
+// ring multiplies a whole sector matrix of T, MBs that no batch keeps in cache.) A streamed
+// block in a part of the tensor this rank reads in place (TileStore::in_place) is used there,
+// with no get: by the dgemm itself when it is a chunk of its own in the dgemm's layout, else by
+// the copy that permutes the chunk's blocks into the panel. At a task's end its product is written into R's block layout and
 // accumulated into R with nonblocking accumulates (one per contiguous run of R blocks), which
 // complete while the next chunks run.
 #pragma once

@@ -116,9 +116,10 @@ TermPlan plan_term(const Tensors& tensors, Term term) {
   std::stable_sort(plan.tasks.begin(), plan.tasks.end(), [](const Task& x, const Task& y) { return x.flops() > y.flops(); });
   // Equal tasks of all sectors tie, so runs of one sector stay together (construction order).
   const int longest = a_streamed ? a_streamed_batch : 1, count = static_cast<int>(plan.tasks.size());
+  auto sector_of = [&](int i) { return plan.tasks[static_cast<std::size_t>(i)].sector; };
   for (int first = 0; first < count;) {
     int last = first + 1;
-    while (last < count && last - first < longest && plan.tasks[static_cast<std::size_t>(last)].sector == plan.tasks[static_cast<std::size_t>(first)].sector) ++last;
+    while (last < count && last - first < longest && sector_of(last) == sector_of(first)) ++last;
     plan.batches.push_back(Batch{first, last});
     first = last;
   }

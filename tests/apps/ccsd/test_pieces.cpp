@@ -292,6 +292,23 @@ TEST(Kernels, Copy4WritesEveryElementWhereItsStridesSayWhateverAxesMerge) {
   EXPECT_EQ(untouched[0], -1.0);
 }
 
+// copy4 moves short runs (an occupied tile: 6-10 elements) in inlined pieces of 4, 2 and 1 and
+// long ones with memcpy: every length up to past that switch, each run of a box with a gap.
+TEST(Kernels, Copy4CopiesRunsOfEveryLength) {
+  for (std::int64_t n = 1; n <= 40; ++n) {
+    const Extents ext{1, 2, 3, n};
+    const std::int64_t ld = n + 1;  // rows of the destination wider than a run: runs stay runs
+    std::vector<double> src(static_cast<std::size_t>(6 * n));
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<double>(i) + 0.5;
+    std::vector<double> dst(static_cast<std::size_t>(6 * ld), -1.0);
+    copy4(src.data(), Strides{6 * n, 3 * n, n, 1}, dst.data(), Strides{6 * ld, 3 * ld, ld, 1}, ext);
+    for (std::int64_t r = 0; r < 6; ++r)
+      for (std::int64_t c = 0; c < ld; ++c)
+        ASSERT_EQ(dst[static_cast<std::size_t>(r * ld + c)], c < n ? src[static_cast<std::size_t>(r * n + c)] : -1.0)
+            << "run length " << n << " at run " << r << ", element " << c;
+  }
+}
+
 // An independent second reference: Eigen's tensor contractions of the same dense inputs.
 TEST(Reference, AgreesWithEigenTensorContractions) {
   for (const Settings& s : {Settings{3, 5, 2, 2}, Settings{4, 6, 3, 4}, Settings{2, 4, 1, 1}}) {

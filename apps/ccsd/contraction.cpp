@@ -75,7 +75,7 @@ RunResult run_contraction(const Tensors& tensors, const TermPlans& plans, TileSt
   touch_every_page(tensors, store);
   RunResult result;
   // Memory the terms use, set up before them as the tensors are (its first touch is not theirs).
-  Replicas replicas(tensors, plans);
+  Replicas replicas(store, tensors, plans);
   TaskBuffers buffers(plans);
   for (const TermSpec& s : term_specs) {
     const auto i = static_cast<std::size_t>(s.term);

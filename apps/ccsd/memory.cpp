@@ -61,8 +61,9 @@ MemoryNeed estimate_memory(const Settings& s, int ranks, bool with_reference) {
   }
   // Replicated on every rank: the dense block-offset tables and the nonzero block lists of the
   // five tensors, the task lists (about 40 bytes per chunk: pp-ladder (a,b) x (c,d) pairs,
-  // hh-ladder (i,j) x (k,l), ring (b,j) x (c,k)), T three times (replica.hpp: the copy and its
-  // two arrangements) and the task buffers (two input sets and a panel of at most a chunk or
+  // hh-ladder (i,j) x (k,l), ring (b,j) x (c,k)), T three times (replica.hpp: Global Arrays' copy
+  // and its two arrangements; armada's node copies need about 2/P of T per rank, the check
+  // takes the larger) and the task buffers (two input sets and a panel of at most a chunk or
   // a block, the products of a batch and two output buffers of at most a tile pair x all
   // pairs; a batch's extra products are pp-ladder ones, a tile pair x all occupied pairs).
   const double nv = std::accumulate(v.tiles.begin(), v.tiles.end(), 0.0);

@@ -192,7 +192,7 @@ class TermRunner {
     store_.wait(set);
     const Task& t = task(at);
     const Chunk& c = t.chunks[at.chunk];
-    const double* replicated = replicated_[static_cast<std::size_t>(t.sector)].data();
+    const double* replicated = replicated_[static_cast<std::size_t>(t.sector)];
     const GemmShape shape = plan_.gemm_of(t, c);
     const bool accumulate = at.chunk > 0;
     double* product = buf_.products[at.member].data();

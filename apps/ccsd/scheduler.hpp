@@ -13,7 +13,8 @@
 // TCE schedule: NWChem's pattern, the baseline (tce.hpp): one task per (output block, contraction
 // block) pair from the shared counter, blocking gets and accumulate, no replica, no pipeline.
 //
-// A rank first gets the term's replicated operand (replica.hpp), then walks the chunks of its
+// A rank first gets the term's replicated operand (replica.hpp: arranged by the node's ranks
+// together), then walks the chunks of its
 // tasks as one pipeline with two input buffer sets: while the dgemm of one chunk runs, the
 // nonblocking gets of the next chunk are in flight. The tasks of a batch run side by side,
 // chunk 0 of each, then chunk 1 of each, ..., each into its own product: in the pp-ladder they

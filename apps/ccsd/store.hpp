@@ -8,11 +8,12 @@
 // of coupled-cluster codes; the dynamic schedule uses the first, the locality schedule one per
 // rank's task list), all on rank 0. Nonblocking operations are issued into numbered slots and
 // completed by wait(slot).
-// Who takes part: create, reset_counters, sync and destroy_all are collective over the world;
+// Who takes part: create, node_copy, reset_counters, sync and destroy_all are collective over the world;
 // the rest are not.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -22,6 +23,22 @@ namespace armada::apps::ccsd {
 
 /// Slots of outstanding nonblocking operations (two input sets, two output sets).
 inline constexpr int slot_count = 4;
+
+/// Arrays the ranks of a node share, one copy per node (replica.hpp: T's arrangements), each
+/// array held and filled by one of the node's ranks. Made by TileStore::node_copy; destroyed
+/// collectively (every rank destroys its NodeCopy at the same point).
+class NodeCopy {
+ public:
+  virtual ~NodeCopy() = default;
+  /// Whether this rank fills array i (it is in this rank's own memory).
+  virtual bool fills(std::size_t i) const = 0;
+  /// Array i of this node's copy where this rank reads it in place (writable by the rank that
+  /// fills it), or null when the library does not map its holder's memory here: read it with
+  /// fetch(). Valid until destruction.
+  virtual double* at(std::size_t i) = 0;
+  /// Blocking read of all of array i into buf.
+  virtual void fetch(std::size_t i, double* buf) = 0;
+};
 
 class TileStore {
  public:
@@ -56,6 +73,13 @@ class TileStore {
     for (const InPlace& part : parts)
       if (offset >= part.first && offset + n <= part.first + static_cast<std::int64_t>(part.data.size()))
         return part.data.data() + (offset - part.first);
+    return nullptr;
+  }
+  /// Collective: one copy per node of arrays of `sizes` doubles, spread over the node's ranks,
+  /// where the library maps the memory of its node's ranks (armada); null where it does not
+  /// (Global Arrays), and the caller keeps a copy per rank.
+  virtual std::unique_ptr<NodeCopy> node_copy(const std::vector<std::int64_t>& sizes) {
+    (void)sizes;
     return nullptr;
   }
   /// Starts reading storage [lo, lo + n) of `id` into buf; complete with wait(slot).

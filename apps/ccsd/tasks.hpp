@@ -13,9 +13,9 @@
 // Of a term's two operands one is STREAMED: its blocks are fetched with one-sided gets while
 // tasks need them, each exactly once per term over all ranks (V in the pp-ladder, W in the
 // hh-ladder, X in the ring term; a block the rank owns is read in place). The other is
-// REPLICATED: T, the amplitudes, which every rank reads whole once per run and arranges into
-// its sector matrices (replica.hpp), as production CCSD codes replicate the amplitudes when
-// they fit.
+// REPLICATED: T, the amplitudes, arranged once per run into the sector matrices every rank
+// multiplies with (replica.hpp: one copy per node where the store maps its node's memory), as
+// production CCSD codes replicate the amplitudes when they fit.
 //
 // A task is one tile pair of the streamed operand's free letters in one sector: for the
 // pp-ladder the pair (a,b), computing R[a,b, every (i,j) of the sector] = sum over the (c,d)

@@ -85,9 +85,10 @@ TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
   EXPECT_NEAR(run.checksum, ref_sum, 1e-12 * ref_sum) << label(c);
   EXPECT_LE(max_rel, 1e-12);
   // Every streamed block a term needs (those of sectors with a nonzero product) is read once
-  // per run over all ranks (fetched, or in place by its owner); every rank reads all of T once,
-  // in the first term (the other ranks' parts fetched, its own in place).
-  const double ranks = world_size();
+  // per run over all ranks (fetched, or in place by its owner). T's two arrangements are one
+  // copy per node (replica.hpp), its sectors spread over the node's ranks: each reads every
+  // block of T once per node, the pp-ladder's (which the hh-ladder shares) and the ring's.
+  const double ranks = world_size(), nodes = rma::node_count();
   const bool all_mapped = every_rank_maps_every_other();
   for (const TermPlan& plan : plans) {
     if (c.schedule == Schedule::tce) {
@@ -101,7 +102,7 @@ TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
     const TermStats& st = run.terms[static_cast<std::size_t>(plan.term)];
     double read[2] = {st.bytes, st.bytes_in_place}, all[2] = {0, 0};
     MPI_Allreduce(read, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    const double replica = plan.term == Term::pp_ladder ? ranks * static_cast<double>(tensors[TensorId::T].elements()) : 0;
+    const double replica = plan.term == Term::hh_ladder ? 0 : nodes * static_cast<double>(tensors[TensorId::T].elements());
     EXPECT_EQ(all[0] + all[1], 8.0 * (needed + replica)) << label(c) << " " << plan.spec().name;
     if ((ranks == 1 || all_mapped) && plan.a_streamed()) {  // A-streamed chunks are single blocks
       EXPECT_EQ(all[0], 0.0) << label(c) << ": every one-block chunk and T read in place (ranks " << ranks

@@ -124,16 +124,16 @@ class ArmadaStore final : public TileStore {
     else
       array(id).release();
   }
-  std::vector<InPlace> in_place(TensorId id) override {
-    std::vector<InPlace> parts;
+  std::vector<InPlaceUpdate> in_place_update(TensorId id) override {
+    std::vector<InPlaceUpdate> parts;
     for (int r = 0; r < world_size(); ++r) {
       auto view = array(id).access_block(r);  // null unless this process maps rank r's block
       if (view.data) parts.push_back({view.lo[0], {view.data, static_cast<std::size_t>(view.size())}});
     }
     return parts;
   }
-  void release_in_place(TensorId id) override {
-    for (int r = 0; r < world_size(); ++r) array(id).release();
+  void release_in_place(TensorId id, bool updated) override {
+    for (int r = 0; r < world_size(); ++r) updated ? array(id).release_update() : array(id).release();
   }
   std::unique_ptr<NodeCopy> node_copy(const std::vector<std::int64_t>& sizes) override {
     return std::make_unique<ArmadaNodeCopy>(sizes);

@@ -33,9 +33,14 @@ inline void copy_run(const double* in, std::int64_t n, double* out) {
   if (i < n) out[i] = in[i];
 }
 
-}  // namespace
+/// Adds n doubles into out (short runs: the compiler vectorizes the loop; no call to replace).
+inline void add_run(const double* in, std::int64_t n, double* out) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] += in[i];
+}
 
-void copy4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext) {
+/// dst[x] = src[x] (or += with Add) over the box, as copy4 documents.
+template <bool Add>
+void move4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext) {
   for (std::int64_t x : ext)
     if (x == 0) return;
   // Axes that run on into each other on both sides are one axis (a block's row written whole
@@ -59,11 +64,25 @@ void copy4(const double* src, const Strides& ss, double* dst, const Strides& ds,
         const double* in = src + x3 * s[3] + x2 * s[2] + x1 * s[1];
         double* out = dst + x3 * d[3] + x2 * d[2] + x1 * d[1];
         if (contiguous) {
-          copy_run(in, e[0], out);
+          if constexpr (Add) add_run(in, e[0], out);
+          else copy_run(in, e[0], out);
         } else {
-          for (std::int64_t x0 = 0; x0 < e[0]; ++x0) out[x0 * d[0]] = in[x0 * s[0]];
+          for (std::int64_t x0 = 0; x0 < e[0]; ++x0) {
+            if constexpr (Add) out[x0 * d[0]] += in[x0 * s[0]];
+            else out[x0 * d[0]] = in[x0 * s[0]];
+          }
         }
       }
+}
+
+}  // namespace
+
+void copy4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext) {
+  move4<false>(src, ss, dst, ds, ext);
+}
+
+void add4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext) {
+  move4<true>(src, ss, dst, ds, ext);
 }
 
 void permute4(const double* src, const Extents& ext, const Perm& perm, double* dst) {
@@ -80,11 +99,12 @@ void block_to_matrix(const double* src, const Extents& ext, const Perm& perm, do
   copy4(src, s, dst, Strides{e[1] * ld, ld, e[3], 1}, e);
 }
 
-void matrix_to_block(const double* src, std::int64_t ld, const Extents& product, const Perm& perm, double* dst) {
+void matrix_to_block(const double* src, std::int64_t ld, const Extents& product, const Perm& perm, double* dst,
+                     bool add) {
   Extents e{};
   Strides s{};
   permuted(product, Strides{product[1] * ld, ld, product[3], 1}, perm, e, s);
-  copy4(src, s, dst, row_major(e), e);
+  (add ? add4 : copy4)(src, s, dst, row_major(e), e);
 }
 
 void dgemm(const GemmShape& s, const double* a, const double* b, double* c, bool accumulate) {

@@ -16,6 +16,9 @@ using Strides = std::array<std::int64_t, 4>;
 /// block into a matrix row is one run); the innermost is axis 3 (contiguous in every use here).
 void copy4(const double* src, const Strides& src_strides, double* dst, const Strides& dst_strides, const Extents& ext);
 
+/// dst[x] += src[x], as copy4 otherwise.
+void add4(const double* src, const Strides& src_strides, double* dst, const Strides& dst_strides, const Extents& ext);
+
 /// dst = src with its four axes permuted: axis d of dst is axis perm[d] of src, whose extents
 /// are `ext` (row-major both).
 void permute4(const double* src, const Extents& ext, const Perm& perm, double* dst);
@@ -26,8 +29,9 @@ void block_to_matrix(const double* src, const Extents& ext, const Perm& perm, do
 
 /// The reverse for a product: the sub-matrix at src (leading dimension ld) whose rows are the
 /// product axes 0,1 and columns its axes 2,3 (extents `product`) written as a contiguous block
-/// whose axis d is product axis perm[d].
-void matrix_to_block(const double* src, std::int64_t ld, const Extents& product, const Perm& perm, double* dst);
+/// whose axis d is product axis perm[d]; with `add`, added to the block dst holds.
+void matrix_to_block(const double* src, std::int64_t ld, const Extents& product, const Perm& perm, double* dst,
+                     bool add = false);
 
 /// C (m x n, row-major, ldc) = A (m x k, lda) * B (k x n, ldb), or C += A * B with `accumulate`.
 void dgemm(const GemmShape& s, const double* a, const double* b, double* c, bool accumulate);

@@ -117,7 +117,7 @@ void Replicas::arrange_own(TileStore& store, const TermPlan& plan, Arranged& a, 
             const double* p = TileStore::find_in_place(parts, offset, 1);  // a block lies in one part or none
             return p ? p : whole.data.data() + offset;
           });
-  store.release_in_place(r.id);
+  store.release_in_place(r.id, /*updated=*/false);
   for (std::size_t g = 0; g < a.own.size(); ++g) a.matrices[g] = a.own[g].data();
 }
 
@@ -147,7 +147,7 @@ void Replicas::arrange_shared(TileStore& store, const TermPlan& plan, Arranged& 
             const double* p = TileStore::find_in_place(parts, offset, 1);
             return p ? p : blocks.data() + fetched_at.at(offset);
           });
-  store.release_in_place(r.id);
+  store.release_in_place(r.id, /*updated=*/false);
   store.sync();  // every rank of the node arranged its sectors
   for (std::size_t g = 0; g < a.matrices.size(); ++g) {
     if (!copy.at(g)) copy.fetch(g, a.own[g].data());

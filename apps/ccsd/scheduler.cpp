@@ -159,7 +159,7 @@ class TermRunner {
   TermRunner(TileStore& store, const Tensors& tensors, const TermPlan& plan, const SectorMatrices& replicated,
              TaskBuffers& buffers)
       : store_(store), tensors_(tensors), plan_(plan), spec_(plan.spec()), replicated_(replicated), buf_(buffers),
-        in_place_parts_(store.in_place(streamed())) {}
+        in_place_parts_(store.in_place(streamed())), r_parts_(store.in_place_update(TensorId::R)) {}
 
   /// Starts the gets of the chunk's streamed blocks into input set `set`; the blocks this rank
   /// reads in place are not copied.
@@ -205,14 +205,16 @@ class TermRunner {
     }
   }
 
-  /// Writes the product of the task at `at` into R's block layout and starts its accumulates.
+  /// Adds the product of the task at `at` into R: in place where this rank maps R's block, else
+  /// written into R's block layout and accumulated (started, completed by a later wait).
   void finish(const Position& at);
 
-  /// Completes the last accumulates and ends the in-place reads.
+  /// Completes the last accumulates and ends the in-place reads and writes.
   void drain() {
     store_.wait(2);
     store_.wait(3);
-    store_.release_in_place(streamed());
+    store_.release_in_place(streamed(), /*updated=*/false);
+    store_.release_in_place(TensorId::R, /*updated=*/true);
   }
   double bytes() const { return bytes_; }
   double bytes_in_place() const { return bytes_in_place_; }
@@ -253,6 +255,7 @@ class TermRunner {
   const SectorMatrices& replicated_;
   TaskBuffers& buf_;
   std::vector<TileStore::InPlace> in_place_parts_;   ///< the streamed tensor's parts read in place
+  std::vector<TileStore::InPlaceUpdate> r_parts_;    ///< R's parts this rank adds into in place
   std::array<std::vector<const double*>, 2> sources_;  ///< per input set: where each block of its chunk is
   std::array<bool, 2> fetched_whole_{};                 ///< per input set: every block fetched, in order
   int next_output_ = 0;
@@ -292,16 +295,25 @@ void TermRunner::finish(const Position& at) {
   std::vector<double>& out = buf_.outputs[static_cast<std::size_t>(next_output_)];
   next_output_ ^= 1;
   store_.wait(slot);  // this buffer's previous accumulates are done
+  // A block of R this rank maps is added into in place: within a term each R block belongs to
+  // one task (pp-ladder R[a,b,*,*], hh-ladder R[*,*,i,j], ring R[*,b,*,j]), so no other rank
+  // writes it before the term's closing sync. The others are written into R's layout and
+  // accumulated, one accumulate per run of them that follow each other in storage.
   std::int64_t pos = 0, run_start = 0;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     const OutBlock& b = blocks[i];
     // R block axis d is product axis out_perm[d]: the product's extents from R's.
     Extents product{};
     for (std::size_t d = 0; d < 4; ++d) product[static_cast<std::size_t>(plan_.layout.out_perm[d])] = b.r_ext[d];
-    matrix_to_block(product_of_task.data() + b.row * t.n + b.col, t.n, product, plan_.layout.out_perm, out.data() + pos);
+    const double* from = product_of_task.data() + b.row * t.n + b.col;
+    if (double* r = TileStore::find_in_place(r_parts_, b.r_offset, b.size)) {
+      matrix_to_block(from, t.n, product, plan_.layout.out_perm, r, /*add=*/true);
+      continue;
+    }
+    matrix_to_block(from, t.n, product, plan_.layout.out_perm, out.data() + pos);
     pos += b.size;
-    // One accumulate per run of R blocks that follow each other in storage.
-    const bool run_ends = i + 1 == blocks.size() || blocks[i + 1].r_offset != b.r_offset + b.size;
+    const bool run_ends = i + 1 == blocks.size() || blocks[i + 1].r_offset != b.r_offset + b.size ||
+                          TileStore::find_in_place(r_parts_, blocks[i + 1].r_offset, blocks[i + 1].size);
     if (run_ends) {
       const std::int64_t r_lo = blocks[i].r_offset + b.size - (pos - run_start);
       store_.acc_nb(slot, TensorId::R, r_lo, pos - run_start, out.data() + run_start);

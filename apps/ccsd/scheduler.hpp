@@ -14,18 +14,20 @@
 // block) pair from the shared counter, blocking gets and accumulate, no replica, no pipeline.
 //
 // A rank first gets the term's replicated operand (replica.hpp: arranged by the node's ranks
-// together), then walks the chunks of its
-// tasks as one pipeline with two input buffer sets: while the dgemm of one chunk runs, the
-// nonblocking gets of the next chunk are in flight. The tasks of a batch run side by side,
+// together), then walks the chunks of its tasks as one pipeline with two input buffer sets:
+// while the dgemm of one chunk runs, the nonblocking gets of the next chunk are in flight. The
+// tasks of a batch run side by side,
 // chunk 0 of each, then chunk 1 of each, ..., each into its own product: in the pp-ladder they
 // multiply the same rows of T's sector matrix with their own V blocks, so those rows are read
 // from memory once for the batch rather than once per task. (A chunk of the hh-ladder or the
 // ring multiplies a whole sector matrix of T, MBs that no batch keeps in cache.) A streamed
 // block in a part of the tensor this rank reads in place (TileStore::in_place) is used there,
 // with no get: by the dgemm itself when it is a chunk of its own in the dgemm's layout, else by
-// the copy that permutes the chunk's blocks into the panel. At a task's end its product is written into R's block layout and
-// accumulated into R with nonblocking accumulates (one per contiguous run of R blocks), which
-// complete while the next chunks run.
+// the copy that permutes the chunk's blocks into the panel. At a task's end its product goes
+// into R: added in place into the R blocks this rank maps (TileStore::in_place_update; a term's
+// tasks write disjoint R blocks, so each has one writer until the term's closing sync), the
+// others written into R's block layout and accumulated with nonblocking accumulates (one per
+// contiguous run of R blocks), which complete while the next chunks run.
 #pragma once
 
 #include <array>

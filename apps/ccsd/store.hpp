@@ -52,25 +52,40 @@ class TileStore {
   virtual std::span<double> local(TensorId id, std::int64_t& first) = 0;
   /// Ends the access of local(); `updated`: the data may have been written.
   virtual void release_local(TensorId id, bool updated) = 0;
-  /// A part of a tensor this rank reads in place, from storage index `first` on.
-  struct InPlace {
+  /// A part of a tensor this rank reads (const double) or writes (double) in place, from
+  /// storage index `first` on.
+  template <class T>
+  struct Part {
     std::int64_t first = 0;
-    std::span<const double> data;
+    std::span<T> data;
   };
+  using InPlace = Part<const double>;
+  using InPlaceUpdate = Part<double>;
   /// The parts of tensor `id` this rank can read in place, ascending: its own and, where the
   /// library maps them, those of its node's ranks (armada: GlobalArray::access_block; Global
-  /// Arrays has no such call, so by default only local()'s part). Not collective; the owners must
-  /// not write them until release_in_place(id).
-  virtual std::vector<InPlace> in_place(TensorId id) {
+  /// Arrays has no such call, so by default only local()'s part): in_place_update()'s, read-only.
+  /// Not collective; the owners must not write them until release_in_place(id, false).
+  std::vector<InPlace> in_place(TensorId id) {
+    std::vector<InPlace> parts;
+    for (const InPlaceUpdate& p : in_place_update(id)) parts.push_back({p.first, p.data});
+    return parts;
+  }
+  /// The same parts, writable: for an output with one writer per element between two syncs
+  /// (a term's tasks write disjoint blocks of R), which adds into them in place instead of
+  /// accumulating. Not collective; the owners must not read or write them until
+  /// release_in_place(id, /*updated=*/true). The default: local()'s part.
+  virtual std::vector<InPlaceUpdate> in_place_update(TensorId id) {
     std::int64_t first = 0;
     const std::span<double> mine = local(id, first);
     if (mine.empty()) return {};
-    return {InPlace{first, mine}};
+    return {InPlaceUpdate{first, mine}};
   }
-  virtual void release_in_place(TensorId id) { release_local(id, /*updated=*/false); }
-  /// Where storage [offset, offset + n) lies in `parts` (one of in_place()'s), or null.
-  static const double* find_in_place(const std::vector<InPlace>& parts, std::int64_t offset, std::int64_t n) {
-    for (const InPlace& part : parts)
+  virtual void release_in_place(TensorId id, bool updated) { release_local(id, updated); }
+  /// Where storage [offset, offset + n) lies in `parts` (in_place()'s or in_place_update()'s),
+  /// or null.
+  template <class T>
+  static T* find_in_place(const std::vector<Part<T>>& parts, std::int64_t offset, std::int64_t n) {
+    for (const Part<T>& part : parts)
       if (offset >= part.first && offset + n <= part.first + static_cast<std::int64_t>(part.data.size()))
         return part.data.data() + (offset - part.first);
     return nullptr;

@@ -309,6 +309,32 @@ TEST(Kernels, Copy4CopiesRunsOfEveryLength) {
   }
 }
 
+// add4 (a product added into R's block in place): every element of the box gets the source's
+// value added, nothing outside it changes; runs of every length, and a box whose innermost
+// axis is strided on the source side (a permuted product).
+TEST(Kernels, Add4AddsIntoEveryElementOfTheBoxAndNothingElse) {
+  for (std::int64_t n = 1; n <= 40; ++n) {
+    const std::int64_t ld = n + 1;
+    std::vector<double> src(static_cast<std::size_t>(6 * n)), dst(static_cast<std::size_t>(6 * ld));
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<double>(i) + 0.5;
+    for (std::size_t i = 0; i < dst.size(); ++i) dst[i] = 1000.0 * static_cast<double>(i);
+    const std::vector<double> before = dst;
+    add4(src.data(), Strides{6 * n, 3 * n, n, 1}, dst.data(), Strides{6 * ld, 3 * ld, ld, 1}, Extents{1, 2, 3, n});
+    for (std::int64_t r = 0; r < 6; ++r)
+      for (std::int64_t c = 0; c < ld; ++c) {
+        const auto at = static_cast<std::size_t>(r * ld + c);
+        ASSERT_EQ(dst[at], before[at] + (c < n ? src[static_cast<std::size_t>(r * n + c)] : 0.0))
+            << "run length " << n << " at run " << r << ", element " << c;
+      }
+  }
+  // dst[i][j] += src[j][i]: the source walks a column.
+  std::vector<double> src(12), dst(12, 2.0);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<double>(i);
+  add4(src.data(), Strides{0, 0, 1, 4}, dst.data(), Strides{0, 0, 3, 1}, Extents{1, 1, 4, 3});
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 3; ++j) EXPECT_EQ(dst[i * 3 + j], 2.0 + src[j * 4 + i]) << i << "," << j;
+}
+
 // An independent second reference: Eigen's tensor contractions of the same dense inputs.
 TEST(Reference, AgreesWithEigenTensorContractions) {
   for (const Settings& s : {Settings{3, 5, 2, 2}, Settings{4, 6, 3, 4}, Settings{2, 4, 1, 1}}) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 #include "armada/arrays/arrays.hpp"
 #include "armada/rma/runtime.hpp"
@@ -49,11 +50,14 @@ class ArmadaNodeCopy final : public NodeCopy {
     const int me = rma::rank(), world = rma::size();
     std::vector<arrays::Index> starts(static_cast<std::size_t>(world), 0);
     arrays::Index total = 0;
+    std::map<std::size_t, Spread> by_node_size;  // one spread per distinct node size
     for (int r = 0; r < world; ++r) {
       const std::span<const int> node = rma::node_ranks(rma::node_of(r));
       const auto k = std::find(node.begin(), node.end(), r) - node.begin();
+      auto it = by_node_size.find(node.size());
+      if (it == by_node_size.end()) it = by_node_size.emplace(node.size(), spread(sizes, static_cast<int>(node.size()))).first;
       starts[static_cast<std::size_t>(r)] = total;
-      total += spread(sizes, static_cast<int>(node.size())).held[static_cast<std::size_t>(k)];
+      total += it->second.held[static_cast<std::size_t>(k)];
     }
     arrays::ArrayOptions opt;
     opt.name = "ccsd node copy";

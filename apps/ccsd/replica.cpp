@@ -127,9 +127,14 @@ void Replicas::arrange_shared(TileStore& store, const TermPlan& plan, Arranged& 
   const TiledTensor& tensor = tensors_[r.id];
   NodeCopy& copy = *a.shared;
   const std::vector<TileStore::InPlace> parts = store.in_place(r.id);
-  // The blocks of this rank's sectors that it cannot read in place: fetched first.
+  // The blocks of this rank's sectors that it cannot read in place: fetched first, all in
+  // flight at once (slot 0: the term's pipeline has not started).
   std::map<std::int64_t, std::int64_t> fetched_at;  // storage offset -> position in `blocks`
   std::vector<double> blocks;
+  struct Pending {
+    std::int64_t offset, at, n;
+  };
+  std::vector<Pending> pending;
   for_each_block(tensor, r, [&](std::size_t g) { return copy.fills(g); },
                  [&](std::size_t, std::int64_t offset, const Extents& e, std::int64_t) {
                    const std::int64_t n = e[0] * e[1] * e[2] * e[3];
@@ -137,11 +142,14 @@ void Replicas::arrange_shared(TileStore& store, const TermPlan& plan, Arranged& 
                      in_place += 8.0 * static_cast<double>(n);
                      return;
                    }
-                   fetched_at[offset] = static_cast<std::int64_t>(blocks.size());
+                   const auto at = static_cast<std::int64_t>(blocks.size());
+                   fetched_at[offset] = at;
+                   pending.push_back({offset, at, n});
                    blocks.resize(blocks.size() + static_cast<std::size_t>(n));
-                   store.get(r.id, offset, n, blocks.data() + fetched_at[offset]);
                    fetched += 8.0 * static_cast<double>(n);
                  });
+  for (const Pending& p : pending) store.get_nb(0, r.id, p.offset, p.n, blocks.data() + p.at);  // sized: stays put
+  store.wait(0);
   arrange(tensor, r, [&](std::size_t g) { return copy.fills(g) ? copy.at(g) : nullptr; },
           [&](std::int64_t offset) -> const double* {
             const double* p = TileStore::find_in_place(parts, offset, 1);

@@ -1,7 +1,10 @@
 // armada-spmv-bench: time per sparse matrix-vector product on NPB CG's matrix, one-sided
 // (arrays::spmv: one aggregated I/O-vector get per owner) and MPI two-sided (the baseline) in
-// the same launch, with the bytes each product fetches. Both products must give the same
-// vector (same kernels, same ghost values: compared exactly), or the program exits 1.
+// the same launch, alternated: `rounds` rounds, each timing a run of products of both variants
+// (which goes first alternates), so that the VM's drift hits both alike; reported as the median
+// [min..max] over the rounds, and the median of each round's own ratio rma/mpi. Also the bytes
+// each product fetches. Both products must give the same vector (same kernels, same ghost
+// values: compared exactly), or the program exits 1.
 //
 //   mpiexec -n <ranks> armada-spmv-bench --class S|W|A|B|C [--comm rma|mpi] [--json FILE]
 //
@@ -9,6 +12,7 @@
 // printed). The last stdout line is the JSON result.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -38,9 +42,23 @@ int products_for(char c) {
   }
 }
 
+// Timed runs of each variant, alternated (odd: enough for a median).
+constexpr int rounds = 9;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Median [min..max] of per-product seconds (or ratios) over the rounds.
+struct Spread {
+  double median = 0, min = 0, max = 0;
+  explicit Spread(const std::vector<double>& v)
+      : median(::median(v)), min(*std::min_element(v.begin(), v.end())), max(*std::max_element(v.begin(), v.end())) {}
+};
+
 // Times `n` products p -> q; returns seconds per product (slowest rank).
 double time_products(cg::CgComm& comm, int n) {
-  comm.multiply(cg::Vec::p, cg::Vec::q);  // warm-up: plans, transfers, pages
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
   for (int i = 0; i < n; ++i) comm.multiply(cg::Vec::p, cg::Vec::q);
@@ -58,7 +76,7 @@ void fill_p(cg::CgComm& comm, long first_row) {
 struct Measured {
   long nonzeros = 0;
   int products = 0;
-  double rma_s = 0, mpi_s = 0;  // seconds per product, slowest rank
+  std::vector<double> rma_s, mpi_s;  // seconds per product (slowest rank), one per round
   long bytes = 0, runs = 0, gets = 0, entries = 0;  // moved by one product, all ranks
   bool identical = false;
 };
@@ -72,8 +90,16 @@ Measured measure(const cg::CgClass& c) {
   auto two_sided = cg::make_mpi_comm(A, MPI_COMM_WORLD);
   fill_p(*one_sided, A.local_rows().first);
   fill_p(*two_sided, A.local_rows().first);
-  m.rma_s = time_products(*one_sided, m.products);
-  m.mpi_s = time_products(*two_sided, m.products);
+  one_sided->multiply(cg::Vec::p, cg::Vec::q);  // warm-up: plans, transfers, pages
+  two_sided->multiply(cg::Vec::p, cg::Vec::q);
+  for (int r = 0; r < rounds; ++r) {
+    const bool rma_first = r % 2 == 0;
+    cg::CgComm& first = rma_first ? *one_sided : *two_sided;
+    cg::CgComm& second = rma_first ? *two_sided : *one_sided;
+    const double t_first = time_products(first, m.products), t_second = time_products(second, m.products);
+    m.rma_s.push_back(rma_first ? t_first : t_second);
+    m.mpi_s.push_back(rma_first ? t_second : t_first);
+  }
   // Same vector from both (exactly), and what one product moves, summed over the ranks.
   int differ = 0;
   const cg::CgVectors a = one_sided->vectors(), b = two_sided->vectors();
@@ -92,17 +118,23 @@ Measured measure(const cg::CgClass& c) {
 
 // The report and the JSON line (rank 0); returns the exit code.
 int report(const cg::CgClass& c, const apps::NpbArgs& args, const Measured& m) {
-  std::printf(" armada-spmv-bench: NPB CG class %c matrix, %ld rows, %ld nonzeros, %d ranks, %d products each\n", c.name,
-              c.na, m.nonzeros, rma::size(), m.products);
+  std::printf(" armada-spmv-bench: NPB CG class %c matrix, %ld rows, %ld nonzeros, %d ranks, %d rounds of %d products"
+              " per variant, alternated\n", c.name, c.na, m.nonzeros, rma::size(), rounds, m.products);
   std::printf(" fetched per product (all ranks): %ld entries, %ld bytes in %ld runs, %ld vector gets\n", m.entries, m.bytes,
               m.runs, m.gets);
-  std::printf(" rma (aggregated one-sided gets): %12.3f us per product\n", m.rma_s * 1e6);
-  std::printf(" mpi (two-sided messages):        %12.3f us per product\n", m.mpi_s * 1e6);
+  std::vector<double> paired;
+  for (int r = 0; r < rounds; ++r) paired.push_back(m.rma_s[static_cast<std::size_t>(r)] / m.mpi_s[static_cast<std::size_t>(r)]);
+  const Spread rma_t(m.rma_s), mpi_t(m.mpi_s), ratio(paired);
+  std::printf(" us per product, median [min..max] over the rounds:\n");
+  std::printf(" rma (aggregated one-sided gets): %12.3f [%.3f..%.3f]\n", rma_t.median * 1e6, rma_t.min * 1e6, rma_t.max * 1e6);
+  std::printf(" mpi (two-sided messages):        %12.3f [%.3f..%.3f]\n", mpi_t.median * 1e6, mpi_t.min * 1e6, mpi_t.max * 1e6);
+  std::printf(" rma / mpi, each round's own:     %12.3f [%.3f..%.3f]\n", ratio.median, ratio.min, ratio.max);
   std::printf(" results: %s\n", m.identical ? "identical" : "DIFFER (FAILED)");
   armada::programs::json::JsonLine line;
   line.add("benchmark", "SpMV").add("class", std::string(1, c.name)).add("ranks", rma::size());
-  line.add("comm", apps::to_string(args.comm)).add("time_s", args.comm == apps::Comm::rma ? m.rma_s : m.mpi_s, 9);
-  line.add("rma_s", m.rma_s, 9).add("mpi_s", m.mpi_s, 9).add("products", m.products).add("nonzeros", m.nonzeros);
+  line.add("comm", apps::to_string(args.comm)).add("time_s", args.comm == apps::Comm::rma ? rma_t.median : mpi_t.median, 9);
+  line.add("rma_s", rma_t.median, 9).add("mpi_s", mpi_t.median, 9).add("rma_over_mpi", ratio.median, 4);
+  line.add("rounds", rounds).add("products", m.products).add("nonzeros", m.nonzeros);
   line.add("bytes_per_product", m.bytes).add("runs", m.runs).add("gets", m.gets).add("verified", m.identical);
   std::printf("%s\n", line.str().c_str());
   std::fflush(stdout);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "armada/programs/json.hpp"
+#include "armada/programs/stats.hpp"
 #include "memory.hpp"
 #include "tce.hpp"
 #include "world.hpp"
@@ -172,12 +173,11 @@ void print_ratios(const std::vector<std::vector<Summary>>& runs, std::vector<Sum
       for (std::size_t rep = 0; rep < repeats; ++rep)
         if (runs[b][rep].gflops > 0) r.push_back(runs[a][rep].gflops / runs[b][rep].gflops);
       if (r.empty()) continue;
-      std::sort(r.begin(), r.end());
-      const double median = r.size() % 2 ? r[r.size() / 2] : (r[r.size() / 2 - 1] + r[r.size() / 2]) / 2;
-      medians[a].ratios.emplace_back(std::string("vs_") + to_string(ib), median);
+      const programs::Stats ratio = programs::summarize(r);
+      medians[a].ratios.emplace_back(std::string("vs_") + to_string(ib), ratio.median);
       if (world_rank() != 0) continue;
-      std::printf(" %s/%s %.3f", to_string(ia), to_string(ib), median);
-      if (repeats > 1) std::printf(" [%.3f..%.3f]", r.front(), r.back());
+      std::printf(" %s/%s %.3f", to_string(ia), to_string(ib), ratio.median);
+      if (repeats > 1) std::printf(" [%.3f..%.3f]", ratio.min, ratio.max);
     }
   if (world_rank() == 0) std::printf("\n");
 }

@@ -12,7 +12,6 @@
 // printed). The last stdout line is the JSON result.
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "armada/apps/npb_cli.hpp"
 #include "armada/arrays/sparse.hpp"
 #include "armada/programs/json.hpp"
+#include "armada/programs/stats.hpp"
 #include "armada/rma/rma.hpp"
 #include "cg_comm.hpp"
 #include "cg_program.hpp"
@@ -44,18 +44,6 @@ int products_for(char c) {
 
 // Timed runs of each variant, alternated (odd: enough for a median).
 constexpr int rounds = 9;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Median [min..max] of per-product seconds (or ratios) over the rounds.
-struct Spread {
-  double median = 0, min = 0, max = 0;
-  explicit Spread(const std::vector<double>& v)
-      : median(::median(v)), min(*std::min_element(v.begin(), v.end())), max(*std::max_element(v.begin(), v.end())) {}
-};
 
 // Times `n` products p -> q; returns seconds per product (slowest rank).
 double time_products(cg::CgComm& comm, int n) {
@@ -124,7 +112,8 @@ int report(const cg::CgClass& c, const apps::NpbArgs& args, const Measured& m) {
               m.runs, m.gets);
   std::vector<double> paired;
   for (int r = 0; r < rounds; ++r) paired.push_back(m.rma_s[static_cast<std::size_t>(r)] / m.mpi_s[static_cast<std::size_t>(r)]);
-  const Spread rma_t(m.rma_s), mpi_t(m.mpi_s), ratio(paired);
+  const armada::programs::Stats rma_t = armada::programs::summarize(m.rma_s), mpi_t = armada::programs::summarize(m.mpi_s),
+                                ratio = armada::programs::summarize(paired);
   std::printf(" us per product, median [min..max] over the rounds:\n");
   std::printf(" rma (aggregated one-sided gets): %12.3f [%.3f..%.3f]\n", rma_t.median * 1e6, rma_t.min * 1e6, rma_t.max * 1e6);
   std::printf(" mpi (two-sided messages):        %12.3f [%.3f..%.3f]\n", mpi_t.median * 1e6, mpi_t.min * 1e6, mpi_t.max * 1e6);

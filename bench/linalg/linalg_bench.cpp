@@ -30,6 +30,7 @@
 #include "armada/linalg/linalg.hpp"
 #include "armada/programs/json.hpp"
 #include "armada/programs/options.hpp"
+#include "armada/programs/stats.hpp"
 #include "armada/rma/rma.hpp"
 
 #ifdef ARMADA_BENCH_WITH_GA
@@ -114,10 +115,7 @@ double max_over_ranks(double t) {
   return m;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+double median(const std::vector<double>& v) { return armada::programs::summarize(v).median; }
 
 // Sampled entries of C = A·B against serial dot products: |c - ref| <= 4 n ε Σ|a b|.
 bool check_product(Index n, auto&& entry) {

@@ -1,11 +1,11 @@
-#include "common/stats.hpp"
+#include "armada/programs/stats.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace armada::bench {
+namespace armada::programs {
 
 Stats summarize(std::span<const double> samples) {
   Stats s;
@@ -32,4 +32,4 @@ double percentile(std::span<const double> samples, double p) {
   return v[lo] + frac * (v[lo + 1] - v[lo]);
 }
 
-}  // namespace armada::bench
+}  // namespace armada::programs

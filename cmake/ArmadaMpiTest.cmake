@@ -79,6 +79,25 @@ if(ARMADA_SANITIZE MATCHES "thread")
   list(APPEND _armada_vendor_env UCX_MEM_MALLOC_HOOKS=no UCX_MEM_EVENTS=no)
 endif()
 
+# The measured seconds of the longest rows (tests/costs.txt, written by scripts/test-timing.py
+# --costs): ctest's COST, so that a fresh build directory, which has no ctest history, starts the
+# longest rows first instead of finishing on one of them.
+set(ARMADA_TEST_COSTS_FILE ${PROJECT_SOURCE_DIR}/tests/costs.txt)
+if(EXISTS ${ARMADA_TEST_COSTS_FILE})
+  file(STRINGS ${ARMADA_TEST_COSTS_FILE} _armada_cost_lines REGEX "^[^#]")
+  foreach(_line IN LISTS _armada_cost_lines)
+    string(REGEX MATCH "^([^ ]+) ([0-9.]+)$" _ "${_line}")
+    set(_armada_cost_${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
+  endforeach()
+endif()
+# armada_apply_test_cost(<test>): its COST from tests/costs.txt, if listed (rows of
+# armada_add_mpi_test get it there; rows added with add_test call this).
+function(armada_apply_test_cost name)
+  if(DEFINED _armada_cost_${name})
+    set_tests_properties(${name} PROPERTIES COST ${_armada_cost_${name}})
+  endif()
+endfunction()
+
 # A LABELS list as words: cmake_parse_arguments(PARSE_ARGV) keeps a quoted "apps;mg" as one
 # element (its semicolons escaped), which ctest would show as a single label "apps;mg".
 function(armada_flatten_labels var)
@@ -132,6 +151,7 @@ function(armada_add_mpi_test target)
       PROCESSORS ${n}
       LABELS "mpi;${arg_LABELS}"
       ENVIRONMENT "${_armada_vendor_env};${arg_ENV}")
+    armada_apply_test_cost(${name})
     if(ARMADA_TEST_VADER_DIR)
       set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT OMPI_MCA_btl_vader_backing_directory=${ARMADA_TEST_VADER_DIR})
       set_property(TEST ${name} PROPERTY FIXTURES_REQUIRED armada_mpi_segments)
@@ -206,21 +226,54 @@ if(ARMADA_HAVE_RDMA)  # rma/src/transport/rdma/sources.cmake: UCX was found
   endforeach()
 endif()
 
-# The layers above rma (arrays, linalg, apps, examples, fortran) only issue rma operations: they
-# run on one configuration per transport and node shape (on-node, 1 and 2 ranks per virtual node,
-# the server's message path). A transport's own variants (server clustering, osc ucx on every
-# window, MPI_Win_create windows) are the business of the rma and C API conformance suites,
-# which run every row above. Upper layers pass CONFIGS ${ARMADA_LAYER_CONFIGS}.
+# ---- The test matrix by ownership (docs/testing.md#the-test-matrix) ------------------------------
+# Transport code is owned by rma/: its conformance programs (rma, the ARMCI C API) run every row
+# of ARMADA_TRANSPORT_CONFIGS. The layers above only issue rma operations: each of their programs
+# runs in the default configuration (shm: one node, 1, 2 and 4 ranks), and a few programs per
+# layer also run one row per transport and node shape (ARMADA_LAYER_CONFIGS), chosen so that every
+# layer meets every row of that list at least once. A transport's own variants (server
+# clustering, osc ucx on every window, MPI_Win_create windows, UCX over TCP) are tested where
+# they live, in the rma and C API suites.
 set(ARMADA_LAYER_CONFIGS shm server.vnode1 server.vnode2 server-msg.vnode1 mpirma.vnode1 mpirma.vnode2
     rdma.vnode1)
+include(${CMAKE_CURRENT_LIST_DIR}/ArmadaTestCoverage.cmake)  # which layer meets which row
+
+# armada_gtest_filter(<var> <source>...): --gtest_filter=<the test suites the sources define>,
+# read from their TEST/TEST_F/TEST_P/TYPED_TEST lines, so that a row can run one source's tests
+# out of a layer's merged program (armada_gtest_program).
+function(armada_gtest_filter var)
+  set(patterns "")
+  foreach(source IN LISTS ARGN)
+    file(STRINGS ${source} lines REGEX "^(TEST|TEST_F|TEST_P|TYPED_TEST)\\( *[A-Za-z0-9_]+")
+    foreach(line IN LISTS lines)
+      string(REGEX MATCH "^[A-Z_]+\\( *([A-Za-z0-9_]+)" _ "${line}")
+      set(suite ${CMAKE_MATCH_1})
+      if(line MATCHES "^TEST_P")
+        list(APPEND patterns "*/${suite}.*")   # instantiated as <prefix>/<suite>.<test>/<n>
+      elseif(line MATCHES "^TYPED_TEST")
+        list(APPEND patterns "${suite}/*")     # <suite>/<n>.<test>
+      else()
+        list(APPEND patterns "${suite}.*")
+      endif()
+    endforeach()
+  endforeach()
+  if(NOT patterns)
+    message(FATAL_ERROR "armada_gtest_filter: no TEST in ${ARGN}")
+  endif()
+  list(REMOVE_DUPLICATES patterns)
+  list(JOIN patterns ":" filter)
+  set(${var} "--gtest_filter=${filter}" PARENT_SCOPE)
+endfunction()
 
 # armada_add_transport_tests(<target> [NAME <stem>] [TIMEOUT <s>] [LABELS ...] [ARGS ...]
 #                            [ENV ...] [CONFIGS <subset of ARMADA_TRANSPORT_CONFIGS>] [RANKS <n>...]
-#                            [PROGRAM <path>])
+#                            [PROGRAM <path>] [EXPECT_OUTPUT <regex>] [LAYER <layer>])
 # One armada_add_mpi_test per configuration: <stem> for shm, <stem>.<config> for the others.
 # RANKS, when given, restricts every configuration to those of its counts that are listed.
+# LAYER records which (layer, configuration) pairs the rows meet (armada_check_layer_coverage).
 function(armada_add_transport_tests target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT;PROGRAM" "LABELS;ARGS;ENV;CONFIGS;RANKS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT;PROGRAM;EXPECT_OUTPUT;LAYER"
+                        "LABELS;ARGS;ENV;CONFIGS;RANKS")
   armada_flatten_labels(arg_LABELS)
   if(NOT arg_NAME)
     set(arg_NAME ${target})
@@ -230,6 +283,13 @@ function(armada_add_transport_tests target)
   endif()
   if(NOT arg_CONFIGS)
     set(arg_CONFIGS ${ARMADA_TRANSPORT_CONFIGS})
+  endif()
+  set(extra "")
+  if(arg_PROGRAM)
+    list(APPEND extra PROGRAM ${arg_PROGRAM})
+  endif()
+  if(DEFINED arg_EXPECT_OUTPUT)
+    list(APPEND extra EXPECT_OUTPUT "${arg_EXPECT_OUTPUT}")
   endif()
   foreach(config IN LISTS arg_CONFIGS)
     if(NOT config IN_LIST ARMADA_TRANSPORT_CONFIGS)
@@ -252,11 +312,72 @@ function(armada_add_transport_tests target)
     if(config STREQUAL "shm")
       set(name ${arg_NAME})
     endif()
-    set(program "")
-    if(arg_PROGRAM)
-      set(program PROGRAM ${arg_PROGRAM})
-    endif()
-    armada_add_mpi_test(${target} NAME ${name} RANKS ${ranks} TIMEOUT ${arg_TIMEOUT} ARGS ${arg_ARGS} ${program}
+    armada_add_mpi_test(${target} NAME ${name} RANKS ${ranks} TIMEOUT ${arg_TIMEOUT} ARGS ${arg_ARGS} ${extra}
       ENV ${_cfg_${config}_ENV} ${arg_ENV} LABELS ${arg_LABELS} ${_cfg_${config}_LABELS})
+    if(arg_LAYER)
+      armada_record_layer_coverage(${arg_LAYER} ${config} ${arg_NAME})
+    endif()
   endforeach()
 endfunction()
+
+# armada_add_layer_tests(<target> LAYER <layer> [NAME <stem>] [TIMEOUT <s>] [LABELS ...] [ARGS ...]
+#                        [ENV ...] [RANKS <n>...] [PROGRAM <path>] [EXPECT_OUTPUT <regex>]
+#                        [DEFAULT_ARGS ...] [ACROSS ALL|<configs>...] [ACROSS_ARGS ...]
+#                        [ACROSS_RANKS <n>...])
+# A program of a layer above rma: the default configuration (shm, RANKS or 1, 2 and 4 ranks; the
+# program gets ARGS and DEFAULT_ARGS) and, with ACROSS, one row per listed configuration of
+# ARMADA_LAYER_CONFIGS (ALL: every one), whose program gets ARGS and ACROSS_ARGS (e.g. a
+# --gtest_filter choosing the tests that cross).
+function(armada_add_layer_tests target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT;PROGRAM;EXPECT_OUTPUT;LAYER"
+                        "LABELS;ARGS;ENV;RANKS;DEFAULT_ARGS;ACROSS;ACROSS_ARGS;ACROSS_RANKS")
+  if(NOT arg_LAYER)
+    message(FATAL_ERROR "armada_add_layer_tests(${target}): LAYER is required")
+  endif()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "armada_add_layer_tests(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  set(common LAYER ${arg_LAYER} LABELS ${arg_LABELS} ENV ${arg_ENV})
+  foreach(key NAME TIMEOUT PROGRAM)
+    if(arg_${key})
+      list(APPEND common ${key} ${arg_${key}})
+    endif()
+  endforeach()
+  if(DEFINED arg_EXPECT_OUTPUT)
+    list(APPEND common EXPECT_OUTPUT "${arg_EXPECT_OUTPUT}")
+  endif()
+  armada_add_transport_tests(${target} ${common} CONFIGS shm RANKS ${arg_RANKS} ARGS ${arg_ARGS} ${arg_DEFAULT_ARGS})
+  if(arg_ACROSS STREQUAL "ALL")
+    set(arg_ACROSS ${ARMADA_LAYER_CONFIGS})
+  endif()
+  list(REMOVE_ITEM arg_ACROSS shm)
+  foreach(config IN LISTS arg_ACROSS)
+    if(NOT config IN_LIST ARMADA_LAYER_CONFIGS)
+      message(FATAL_ERROR "armada_add_layer_tests(${target}): ACROSS ${config} is not in ARMADA_LAYER_CONFIGS")
+    endif()
+  endforeach()
+  if(arg_ACROSS)
+    armada_add_transport_tests(${target} ${common} CONFIGS ${arg_ACROSS} RANKS ${arg_ACROSS_RANKS}
+      ARGS ${arg_ARGS} ${arg_ACROSS_ARGS})
+  endif()
+endfunction()
+
+# armada_gtest_program(<target> RUNTIME RMA|ARMCI|GA SOURCES <source>... [LIBRARIES ...]): one
+# GoogleTest program for a folder's test sources, so that one launch runs all of them (a launch
+# costs about a second of MPI start-up, more than most of the sources' tests). Each source is still
+# compiled once; armada_gtest_filter(<var> <source>) selects one source's tests for a row that
+# only they need.
+function(armada_gtest_program target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "SOURCES;LIBRARIES")
+  add_executable(${target} ${arg_SOURCES})
+  if(arg_RUNTIME)
+    armada_test_runtime(${target} ${arg_RUNTIME})
+  endif()
+  target_link_libraries(${target} PRIVATE ${arg_LIBRARIES} armada_gtest_main armada_build_flags)
+  # GoogleTest's and MPI's headers (and the standard library's that every test includes), parsed
+  # once per program instead of once per source.
+  target_precompile_headers(${target} PRIVATE ${ARMADA_TEST_PRECOMPILED_HEADERS})
+endfunction()
+set(ARMADA_TEST_PRECOMPILED_HEADERS "$<$<COMPILE_LANGUAGE:CXX>:<gtest/gtest.h$<ANGLE-R>>"
+    "$<$<COMPILE_LANGUAGE:CXX>:<mpi.h$<ANGLE-R>>" "$<$<COMPILE_LANGUAGE:CXX>:<vector$<ANGLE-R>>"
+    "$<$<COMPILE_LANGUAGE:CXX>:<string$<ANGLE-R>>" "$<$<COMPILE_LANGUAGE:CXX>:<functional$<ANGLE-R>>")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test command: installs missing packages, configures, builds, runs every test under ctest.
-# Its exit code is ctest's.
+# The test command: installs missing packages, configures, builds, runs every test under ctest,
+# and reports where the time went (scripts/test-timing.py). Its exit code is ctest's.
 #
 #   scripts/test.sh                         RelWithDebInfo build in build/
 #   ARMADA_SANITIZE=address,undefined scripts/test.sh    in build-asan/
@@ -10,6 +10,7 @@
 #   ARMADA_BUILD_BENCH=OFF scripts/test.sh               without the benchmarks (and their tests)
 #   ARMADA_TEST_DIRS="tests/rma tests/capi" scripts/test.sh   build only those test folders (and
 #                                                         what they need); pair it with CTEST_ARGS
+#   ARMADA_TEST_JOBS=N scripts/test.sh       ctest -j N (default: twice the cores)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -40,7 +41,17 @@ else
 fi
 echo "== test"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}   # MPI's own allocations are not ours to report
-# shellcheck disable=SC2086
 # The emulated-cluster rows (label cluster, docs/cluster.md) take longer than the rest together:
 # only when asked for (CTEST_ARGS="-L cluster"); .ci/run runs a subset.
-ctest --test-dir "$build" --output-on-failure -j "$jobs" ${CTEST_ARGS:--LE cluster}
+# -j: ctest gives each row as many slots as its rank count (PROCESSORS), so at the measured best,
+# twice the cores, a 4-rank row runs alone and two 2-rank rows share the machine
+# (docs/testing.md#timing). The JUnit file is scripts/test-timing.py's input: the slowest rows and
+# the time per folder, printed at the end and kept in $build/test-timing.md.
+test_jobs=${ARMADA_TEST_JOBS:-$((2 * jobs))}
+rc=0
+# shellcheck disable=SC2086
+ctest --test-dir "$build" --output-on-failure -j "$test_jobs" --output-junit "$build/test-results.xml" \
+  ${CTEST_ARGS:--LE cluster} || rc=$?
+echo "== timing (scripts/test-timing.py; $build/test-timing.md)"
+python3 "$armada_root/scripts/test-timing.py" "$build" || echo "(no timing report: see above)"
+exit "$rc"

@@ -284,7 +284,7 @@ TEST(Io, CheckpointAndRestart) {
     EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"run.20.h5", "run.30.h5"}));
   }
   // A writer killed while writing step 40 leaves only its temporary file: restart ignores it.
-  if (rma::rank() == 0) std::ofstream(prefix + ".40.h5.armada-tmp") << "half a checkpoint";
+  if (rma::rank() == 0) std::ofstream(prefix + ".40.h5.armada-tmp.k1lLed40") << "half a checkpoint";
   rma::barrier();
   fill_io(u, 99);
   fill_io(n, 99);
@@ -298,7 +298,7 @@ TEST(Io, CheckpointAndRestart) {
   checkpoint(prefix, 5, {u, n}, 1);
   if (rma::rank() == 0) {
     EXPECT_EQ(files_in(dir.path()),
-              (std::vector<std::string>{"run.20.h5", "run.30.h5", "run.40.h5.armada-tmp", "run.5.h5"}));
+              (std::vector<std::string>{"run.20.h5", "run.30.h5", "run.40.h5.armada-tmp.k1lLed40", "run.5.h5"}));
   }
   rma::barrier();
   // Restarting into arrays of another rank count's distribution works the same (here: grid).

@@ -31,6 +31,13 @@ namespace {
 using rma::InvalidArgument;
 using rma::SystemError;
 
+std::string contents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 class IoErrors : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -128,6 +135,21 @@ TEST_F(IoErrors, CorruptFile) {
   expect_error<SystemError>([&] { (void)load(header, "A"); }, {"arrays::load", "bad_header.h5", "failed (HDF5:"});
   const std::string signature = corrupt_copy(dir, "bad_signature.h5", 0, 8);
   expect_error<SystemError>([&] { (void)load(signature, "A"); }, {"arrays::load", "is not an HDF5 file"});
+}
+
+// The object header of dataset A (the file's second "OHDR": the root group's comes first) is
+// damaged: its link in the root group is intact, so the dataset is there but cannot be read.
+// That is corruption, not "no dataset of this name".
+TEST_F(IoErrors, CorruptDatasetHeaderIsCorruption) {
+  const std::string bytes = contents(dir / "good.h5");
+  const std::size_t root = bytes.find("OHDR"), dataset = bytes.find("OHDR", root + 4);
+  ASSERT_NE(dataset, std::string::npos) << "good.h5 has no second object header";
+  const std::string bad = corrupt_copy(dir, "bad_dataset.h5", static_cast<std::streamoff>(dataset + 6), 16);
+  expect_error<SystemError>([&] { (void)load(bad, "A"); },
+                            {"arrays::load", "object 'A' of file", "bad_dataset.h5", "corrupt", "failed (HDF5:"});
+  expect_error<SystemError>([&] { load(bad, "A", a); }, {"arrays::load", "object 'A'", "corrupt"});
+  expect_error<SystemError>([&] { (void)list(bad); }, {"arrays::list", "object 'A'", "corrupt"});
+  expect_good_file_intact();
 }
 
 TEST_F(IoErrors, HdfPrintsNothing) {
@@ -385,13 +407,6 @@ struct Umask {
   ~Umask() { ::umask(old); }
   mode_t old;
 };
-
-std::string contents(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 struct stat lstat_of(const std::string& path) {
   struct stat st{};

@@ -172,10 +172,26 @@ DatasetInfo inspect_dataset(const char* op, const std::string& file, hid_t f, co
   return info;
 }
 
-herr_t collect_dataset_name(hid_t group, const char* name, const H5L_info_t*, void* out) {
+// The names of a group's datasets; `broken` names a hard link whose object cannot be read.
+struct DatasetNames {
+  std::vector<std::string> names;
+  std::string broken;
+};
+
+herr_t collect_dataset_name(hid_t group, const char* name, const H5L_info_t* link, void* out) {
+  auto& found = *static_cast<DatasetNames*>(out);
   H5O_info_t info;
-  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) >= 0 && info.type == H5O_TYPE_DATASET)
-    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) < 0) {
+    // A dangling soft or external link names nothing; a hard link always names an object, so
+    // one that cannot be read is damage, reported as such (not as "no dataset of this name").
+    if (link->type != H5L_TYPE_HARD) {
+      H5Eclear2(H5E_DEFAULT);
+      return 0;
+    }
+    found.broken = name;
+    return -1;
+  }
+  if (info.type == H5O_TYPE_DATASET) found.names.emplace_back(name);
   return 0;
 }
 
@@ -190,9 +206,11 @@ std::vector<DatasetInfo> inspect(const char* op, const std::string& file, const 
   Hid fapl = file_access(MPI_COMM_NULL, op, false);
   Hid f = checked(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl), op,
                   "opening file '" + file + "' (truncated or corrupt?)");
-  std::vector<std::string> all;
-  check(H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &all), op,
-        "listing the datasets of file '" + file + "'");
+  DatasetNames listing;
+  if (H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &listing) < 0)
+    fail_hdf5(op, listing.broken.empty() ? "listing the datasets of file '" + file + "' (corrupt?)"
+                                         : "reading object '" + listing.broken + "' of file '" + file + "' (corrupt?)");
+  const std::vector<std::string>& all = listing.names;
   std::vector<DatasetInfo> infos;
   for (const std::string& name : names ? *names : all) {
     if (std::find(all.begin(), all.end(), name) == all.end()) {
@@ -392,8 +410,9 @@ bool rewritable(const std::string& file, const std::vector<const Array::Impl*>& 
     if (H5Pset_file_locking(fapl, false, true) < 0) return false;
     Hid f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl));
     if (f.get() < 0 || !has_attribute(f, kAttrFormat)) return false;
-    std::vector<std::string> names;
-    if (H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &names) < 0) return false;
+    DatasetNames listing;
+    if (H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &listing) < 0) return false;
+    const std::vector<std::string>& names = listing.names;
     if (names.size() != arrays.size()) return false;
     for (const Array::Impl* a : arrays) {
       if (std::find(names.begin(), names.end(), a->name) == names.end()) return false;

@@ -126,7 +126,8 @@ void check_free_space(const std::string& file, std::size_t bytes, const char* op
 }
 
 void release_cached_pages(const std::string& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK | O_NOFOLLOW: a fifo or a link planted at the name neither blocks nor is followed.
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return;  // no file to replace (the first save), or one we may not read
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
   ::close(fd);

@@ -309,6 +309,12 @@ TEST(Io, CheckpointAndRestart) {
   std::vector<Array> set{u2};
   EXPECT_EQ(restart(prefix, set).value_or(-1), 30);
   expect_io_values(u2, {50}, {0}, 3);
+  // The next checkpoint of step 40 removes the killed writer's leftover (its own, unlocked).
+  checkpoint(prefix, 40, {u, n}, 1);
+  if (rma::rank() == 0) {
+    EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"run.40.h5"}));
+  }
+  rma::barrier();
   u.destroy();
   n.destroy();
   u2.destroy();

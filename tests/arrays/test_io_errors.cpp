@@ -149,6 +149,11 @@ TEST_F(IoErrors, CorruptDatasetHeaderIsCorruption) {
                             {"arrays::load", "object 'A' of file", "bad_dataset.h5", "corrupt", "failed (HDF5:"});
   expect_error<SystemError>([&] { load(bad, "A", a); }, {"arrays::load", "object 'A'", "corrupt"});
   expect_error<SystemError>([&] { (void)list(bad); }, {"arrays::list", "object 'A'", "corrupt"});
+  // No HDF5 file handle was left open: it would hold HDF5's lock and the save would fail.
+  save(bad, {a});
+  auto b = load_as<double>(bad, "A");
+  expect_io_values(b, {12, 10}, {0, 0}, 1);
+  b.destroy();
   expect_good_file_intact();
 }
 

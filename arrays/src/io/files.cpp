@@ -63,9 +63,10 @@ std::string random_suffix() {
 void clear_leftovers(const std::string& file, const std::string& mine, const char* op) {
   const std::string prefix = fs::path(file).filename().string() + kTemporaryMark;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(directory_of(file), ec)) {
-    const std::string path = entry.path().string();
-    if (entry.path().filename().string().compare(0, prefix.size(), prefix) != 0 || path == mine) continue;
+  // increment(ec), not ++: a directory changing under the listing is no reason to fail a save.
+  for (fs::directory_iterator it(directory_of(file), ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string path = it->path().string();
+    if (it->path().filename().string().compare(0, prefix.size(), prefix) != 0 || path == mine) continue;
     if (!owned_regular_file(path)) continue;  // another user's: never opened, never removed
     const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) continue;

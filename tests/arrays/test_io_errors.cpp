@@ -202,6 +202,27 @@ TEST_F(IoErrors, BadArraySets) {
   EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"good.h5"});
 }
 
+// A file name without a directory (the working directory's): the save's own temporary file is
+// not mistaken for another save's (the listing of "." spells it "./name").
+TEST_F(IoErrors, RelativeFileName) {
+  struct InDirectory {  // back to the working directory even when the save throws
+    std::filesystem::path before = std::filesystem::current_path();
+    explicit InDirectory(const std::string& d) { std::filesystem::current_path(d); }
+    ~InDirectory() { std::filesystem::current_path(before); }
+  };
+  fill_io(a, 3);
+  {
+    InDirectory in(dir.path());
+    save("relative.h5", {a});
+    checkpoint("rel", 1, {a});
+  }
+  auto b = load_as<double>(dir / "relative.h5", "A");
+  expect_io_values(b, {12, 10}, {0, 0}, 3);
+  b.destroy();
+  rma::barrier();
+  EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"good.h5", "rel.1.h5", "relative.h5"}));
+}
+
 // A small tmpfs mounted by rank 0 in the shared directory; unmounted on destruction.
 class SmallTmpfs {
  public:

@@ -59,14 +59,17 @@ std::string random_suffix() {
 }
 
 // Removes the temporary files of `file` a killed writer left (the user's own, unlocked) and
-// fails if another process's save of `file` holds one. `mine` is skipped.
+// fails if another process's save of `file` holds one. `mine` is skipped (compared by file
+// name: the listing of "." spells the path "./name").
 void clear_leftovers(const std::string& file, const std::string& mine, const char* op) {
   const std::string prefix = fs::path(file).filename().string() + kTemporaryMark;
+  const fs::path my_name = fs::path(mine).filename();
   std::error_code ec;
   // increment(ec), not ++: a directory changing under the listing is no reason to fail a save.
   for (fs::directory_iterator it(directory_of(file), ec), end; !ec && it != end; it.increment(ec)) {
     const std::string path = it->path().string();
-    if (it->path().filename().string().compare(0, prefix.size(), prefix) != 0 || path == mine) continue;
+    if (it->path().filename().string().compare(0, prefix.size(), prefix) != 0 || it->path().filename() == my_name)
+      continue;
     if (!owned_regular_file(path)) continue;  // another user's: never opened, never removed
     const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) continue;

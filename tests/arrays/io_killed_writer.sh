@@ -15,7 +15,7 @@ for attempt in 1 2 3 4 5; do
   launcher=$!
   killed=no
   for i in $(seq 1 6000); do
-    if ls "$dir"/ck.*.h5 >/dev/null 2>&1 && ls "$dir"/ck.*.h5.armada-tmp >/dev/null 2>&1 &&
+    if ls "$dir"/ck.*.h5 >/dev/null 2>&1 && ls "$dir"/ck.*.h5.armada-tmp.* >/dev/null 2>&1 &&
        [ -f "$dir/pid.0" ] && [ -f "$dir/pid.1" ]; then
       kill -KILL $(cat "$dir/pid.0") $(cat "$dir/pid.1") 2>/dev/null
       killed=yes
@@ -29,7 +29,7 @@ for attempt in 1 2 3 4 5; do
     echo "the writer ended before it could be killed:"; cat "$dir/writer.log"; exit 1
   fi
   echo "attempt $attempt: left behind: $(cd "$dir" && echo ck.*)"
-  if ls "$dir"/ck.*.h5.armada-tmp >/dev/null 2>&1; then
+  if ls "$dir"/ck.*.h5.armada-tmp.* >/dev/null 2>&1; then
     timeout 120 "$@" -n 3 "$program" --gtest_filter=Cross.RestartAfterKill
     status=$?
     [ $status -eq 0 ] && rm -rf "$dir"   # 64 MiB of checkpoints; kept when the test fails

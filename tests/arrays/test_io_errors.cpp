@@ -5,8 +5,10 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/file.h>
+#include <pwd.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -28,6 +30,13 @@ namespace {
 
 using rma::InvalidArgument;
 using rma::SystemError;
+
+std::string contents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 class IoErrors : public ::testing::Test {
  protected:
@@ -128,6 +137,26 @@ TEST_F(IoErrors, CorruptFile) {
   expect_error<SystemError>([&] { (void)load(signature, "A"); }, {"arrays::load", "is not an HDF5 file"});
 }
 
+// The object header of dataset A (the file's second "OHDR": the root group's comes first) is
+// damaged: its link in the root group is intact, so the dataset is there but cannot be read.
+// That is corruption, not "no dataset of this name".
+TEST_F(IoErrors, CorruptDatasetHeaderIsCorruption) {
+  const std::string bytes = contents(dir / "good.h5");
+  const std::size_t root = bytes.find("OHDR"), dataset = bytes.find("OHDR", root + 4);
+  ASSERT_NE(dataset, std::string::npos) << "good.h5 has no second object header";
+  const std::string bad = corrupt_copy(dir, "bad_dataset.h5", static_cast<std::streamoff>(dataset + 6), 16);
+  expect_error<SystemError>([&] { (void)load(bad, "A"); },
+                            {"arrays::load", "object 'A' of file", "bad_dataset.h5", "corrupt", "failed (HDF5:"});
+  expect_error<SystemError>([&] { load(bad, "A", a); }, {"arrays::load", "object 'A'", "corrupt"});
+  expect_error<SystemError>([&] { (void)list(bad); }, {"arrays::list", "object 'A'", "corrupt"});
+  // No HDF5 file handle was left open: it would hold HDF5's lock and the save would fail.
+  save(bad, {a});
+  auto b = load_as<double>(bad, "A");
+  expect_io_values(b, {12, 10}, {0, 0}, 1);
+  b.destroy();
+  expect_good_file_intact();
+}
+
 TEST_F(IoErrors, HdfPrintsNothing) {
   const std::string super = corrupt_copy(dir, "bad.h5", 12, 20);
   std::fflush(stderr);
@@ -171,6 +200,27 @@ TEST_F(IoErrors, BadArraySets) {
   twin.destroy();
   rma::barrier();
   EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"good.h5"});
+}
+
+// A file name without a directory (the working directory's): the save's own temporary file is
+// not mistaken for another save's (the listing of "." spells it "./name").
+TEST_F(IoErrors, RelativeFileName) {
+  struct InDirectory {  // back to the working directory even when the save throws
+    std::filesystem::path before = std::filesystem::current_path();
+    explicit InDirectory(const std::string& d) { std::filesystem::current_path(d); }
+    ~InDirectory() { std::filesystem::current_path(before); }
+  };
+  fill_io(a, 3);
+  {
+    InDirectory in(dir.path());
+    save("relative.h5", {a});
+    checkpoint("rel", 1, {a});
+  }
+  auto b = load_as<double>(dir / "relative.h5", "A");
+  expect_io_values(b, {12, 10}, {0, 0}, 3);
+  b.destroy();
+  rma::barrier();
+  EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"good.h5", "rel.1.h5", "relative.h5"}));
 }
 
 // A small tmpfs mounted by rank 0 in the shared directory; unmounted on destruction.
@@ -309,12 +359,13 @@ TEST_F(IoErrors, FileHeldByAnotherProcess) {
 
 // Another job saving the same file holds its temporary file: this save fails and leaves it alone.
 TEST_F(IoErrors, TwoSavesOfOneFile) {
-  LockHolder holder(dir / "new.h5.armada-tmp", flock_command(dir / "new.h5.armada-tmp"));
+  const std::string held = dir / "new.h5.armada-tmp.Ab3xY7q2";
+  LockHolder holder(held, flock_command(held));
   ASSERT_TRUE(holder.holding()) << "flock(1) did not take the lock";
   expect_error<SystemError>([&] { save(dir / "new.h5", {a}); },
-                            {"arrays::save", "new.h5.armada-tmp", "another save of the same file is writing it"});
+                            {"arrays::save", "new.h5.armada-tmp.Ab3xY7q2", "another save of the same file is writing it"});
   rma::barrier();
-  EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"good.h5", "new.h5.armada-tmp"}));
+  EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"good.h5", "new.h5.armada-tmp.Ab3xY7q2"}));
 }
 
 // The same with HDF5's own lock: h5py holds the file open for writing.
@@ -331,6 +382,147 @@ TEST_F(IoErrors, FileOpenInH5py) {
     expect_error<SystemError>([&] { save(dir / "good.h5", {a}); }, {"arrays::save", "held by another process"});
   }
   expect_good_file_intact();
+}
+
+// ---- another user of the machine -------------------------------------------------------------------
+// A second user (created when absent; the test runs as root, as CI does) and a sticky,
+// world-writable directory that user owns: like /tmp or a group project directory, and owned
+// by that user so that neither fs.protected_symlinks nor fs.protected_regular (which only spare
+// files of the directory's owner) stops the job from following that user's links.
+class OtherUser {
+ public:
+  OtherUser(const SharedDir& dir) : shared_(dir / "shared") {
+    int ok = 0;
+    if (rma::rank() == 0 && ::geteuid() == 0) {
+      if (!::getpwnam(kName)) std::system("useradd --system --no-create-home armada-io-other >/dev/null 2>&1");
+      if (const passwd* pw = ::getpwnam(kName)) {
+        uid_ = pw->pw_uid;
+        gid_ = pw->pw_gid;
+        std::filesystem::create_directory(shared_);
+        ok = ::chown(shared_.c_str(), uid_, gid_) == 0 && ::chmod(shared_.c_str(), 01777) == 0 &&
+             ::chmod(dir.path().c_str(), 0755) == 0;
+      }
+    }
+    rma::broadcast(&ok, sizeof ok, 0);
+    rma::broadcast(&uid_, sizeof uid_, 0);
+    ok_ = ok;
+  }
+  /// False when not root (or the user could not be created): the caller skips.
+  bool ready() const { return ok_; }
+  std::string operator/(const std::string& f) const { return shared_ + "/" + f; }
+  /// Rank 0 gives `path` (a file or a symlink it made) to the other user, with `mode` for files.
+  void own(const std::string& path, mode_t mode = 0) const {
+    EXPECT_EQ(::lchown(path.c_str(), uid_, gid_), 0) << path;
+    if (mode) {
+      EXPECT_EQ(::chmod(path.c_str(), mode), 0) << path;
+    }
+  }
+  uid_t uid() const { return uid_; }
+  static constexpr const char* kName = "armada-io-other";
+
+ private:
+  std::string shared_;
+  uid_t uid_ = 0;
+  gid_t gid_ = 0;
+  bool ok_ = false;
+};
+
+/// Sets the umask of every rank for its lifetime.
+struct Umask {
+  explicit Umask(mode_t m) : old(::umask(m)) {}
+  ~Umask() { ::umask(old); }
+  mode_t old;
+};
+
+struct stat lstat_of(const std::string& path) {
+  struct stat st{};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st;
+}
+
+// (a) Symbolic links planted at temporary names (the old fixed one and one of the new form)
+// point at a file of the job outside the directory: the save writes neither through them.
+TEST_F(IoErrors, LinkPlantedAtTheTemporaryNameIsNotFollowed) {
+  OtherUser other(dir);
+  if (!other.ready()) GTEST_SKIP() << "needs root, to create a second user and plant files as that user";
+  const std::string victim = dir / "victim", file = other / "out.h5";
+  on_root([&] {
+    std::ofstream(victim) << "the job's own data";
+    ::chmod(victim.c_str(), 0600);
+    for (const char* name : {"out.h5.armada-tmp", "out.h5.armada-tmp.planted"}) {
+      ASSERT_EQ(::symlink(victim.c_str(), (other / name).c_str()), 0);
+      other.own(other / name);
+    }
+  });
+  save(file, {a});
+  rma::barrier();
+  EXPECT_TRUE(contents(victim) == "the job's own data") << "the save wrote through a planted link into " << victim;
+  const struct stat st = lstat_of(file);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_EQ(st.st_uid, ::geteuid());
+  EXPECT_TRUE(S_ISLNK(lstat_of(other / "out.h5.armada-tmp.planted").st_mode)) << "another user's file was removed";
+  auto b = load_as<double>(file, "A");
+  expect_io_values(b, {12, 10}, {0, 0}, 1);
+  b.destroy();
+  rma::barrier();
+}
+
+// (b) Files another user created (mode 666) at the temporary name, and the destination itself
+// (a file that suits a save in place): the saved file is the job's, with the job's umask.
+TEST_F(IoErrors, FileOfAnotherUserIsNeverWritten) {
+  OtherUser other(dir);
+  if (!other.ready()) GTEST_SKIP() << "needs root, to create a second user and plant files as that user";
+  Umask umask(077);
+  const std::string file = other / "out.h5", theirs = other / "theirs.h5";
+  on_root([&] {
+    for (const char* name : {"out.h5.armada-tmp", "out.h5.armada-tmp.planted"}) {
+      std::ofstream(other / name) << "planted";
+      other.own(other / name, 0666);
+    }
+    std::filesystem::copy_file(dir / "good.h5", theirs);
+    other.own(theirs, 0666);
+  });
+  fill_io(a, 2);
+  save(file, {a});
+  save(theirs, {a}, SaveMode::in_place);
+  rma::barrier();
+  for (const std::string& f : {file, theirs}) {
+    const struct stat st = lstat_of(f);
+    EXPECT_EQ(st.st_uid, ::geteuid()) << f << " belongs to the user who planted it";
+    EXPECT_EQ(st.st_mode & 0777, 0600u) << f << " does not follow the job's umask 077";
+    auto b = load_as<double>(f, "A");
+    expect_io_values(b, {12, 10}, {0, 0}, 2);
+    b.destroy();
+  }
+  EXPECT_EQ(lstat_of(other / "out.h5.armada-tmp.planted").st_uid, other.uid()) << "another user's file was changed";
+  rma::barrier();
+}
+
+// A checkpoint of a newer step planted by another user is refused by restart, naming the file
+// and its owner; the job's own checkpoints are not taken in its place either.
+TEST_F(IoErrors, CheckpointOfAnotherUserIsNotTaken) {
+  OtherUser other(dir);
+  if (!other.ready()) GTEST_SKIP() << "needs root, to create a second user and plant files as that user";
+  const std::string prefix = other / "run";
+  checkpoint(prefix, 10, {a});
+  on_root([&] {
+    std::filesystem::copy_file(prefix + ".10.h5", prefix + ".20.h5");
+    other.own(prefix + ".20.h5", 0644);
+  });
+  fill_io(a, 7);
+  std::vector<Array> set{a};
+  expect_error<SystemError>([&] { (void)restart(prefix, set); },
+                            {"arrays::restart", "run.20.h5", "belongs to user 'armada-io-other'", "not taken"});
+  expect_error<SystemError>([&] { (void)latest_checkpoint(prefix); }, {"arrays::latest_checkpoint", "run.20.h5"});
+  expect_io_values(a, {12, 10}, {0, 0}, 7);  // nothing was loaded
+  // Nor is a newer step that is a link (to the job's own older checkpoint).
+  on_root([&] {
+    std::filesystem::remove(prefix + ".20.h5");
+    ASSERT_EQ(::symlink((prefix + ".10.h5").c_str(), (prefix + ".30.h5").c_str()), 0);
+    other.own(prefix + ".30.h5");
+  });
+  expect_error<SystemError>([&] { (void)restart(prefix, set); }, {"arrays::restart", "run.30.h5", "symbolic link"});
+  rma::barrier();
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 //
 // A checkpoint is a save (written under a temporary name, synced, renamed), so every
 // "<prefix>.<step>.h5" that exists is complete: a writer killed mid-way leaves only its
-// temporary file, which restart never looks at and the next checkpoint of that step overwrites.
+// temporary file, which restart never looks at and the next save of that step removes.
 #include <vector>
 
 #include "armada/arrays/io.hpp"
@@ -14,13 +14,17 @@ namespace armada::arrays {
 
 namespace {
 
-// The newest step of `prefix` found by group rank 0, or -1, sent to every member.
+// The newest step of `prefix` found by group rank 0, or -1, sent to every member. A newest
+// checkpoint the job's user does not own (planted by another user of a shared directory) or that
+// is a link is an error, not skipped: the run would silently go back to an older step.
 long newest_step(const char* op, const std::string& prefix, const rma::Group& group) {
   long step = -1;
   rma::agree(op, [&] {
     if (group.rank() != 0) return;
     const auto steps = io::checkpoint_steps(prefix, op);
-    if (!steps.empty()) step = steps.back();
+    if (steps.empty()) return;
+    io::check_owned(io::checkpoint_name(prefix, steps.back()), "taken as a checkpoint", op);
+    step = steps.back();
   }, group);
   rma::broadcast(&step, sizeof step, 0, group);
   return step;
@@ -48,7 +52,10 @@ void checkpoint(const std::string& prefix, long step, std::span<const Array> arr
     for (long s : io::checkpoint_steps(prefix, op))
       if (s < step) older.push_back(s);
     const auto stay = static_cast<std::size_t>(keep - 1);
-    for (std::size_t i = 0; i + stay < older.size(); ++i) io::remove_quietly(io::checkpoint_name(prefix, older[i]));
+    for (std::size_t i = 0; i + stay < older.size(); ++i) {
+      const std::string old = io::checkpoint_name(prefix, older[i]);
+      if (io::owned_regular_file(old)) io::remove_quietly(old);  // another user's files are not ours to remove
+    }
   }, group);
 }
 

@@ -172,10 +172,26 @@ DatasetInfo inspect_dataset(const char* op, const std::string& file, hid_t f, co
   return info;
 }
 
-herr_t collect_dataset_name(hid_t group, const char* name, const H5L_info_t*, void* out) {
+// The names of a group's datasets; `broken` names a hard link whose object cannot be read.
+struct DatasetNames {
+  std::vector<std::string> names;
+  std::string broken;
+};
+
+herr_t collect_dataset_name(hid_t group, const char* name, const H5L_info_t* link, void* out) {
+  auto& found = *static_cast<DatasetNames*>(out);
   H5O_info_t info;
-  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) >= 0 && info.type == H5O_TYPE_DATASET)
-    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) < 0) {
+    // A dangling soft or external link names nothing; a hard link always names an object, so
+    // one that cannot be read is damage, reported as such (not as "no dataset of this name").
+    if (link->type != H5L_TYPE_HARD) {
+      H5Eclear2(H5E_DEFAULT);
+      return 0;
+    }
+    found.broken = name;
+    return -1;
+  }
+  if (info.type == H5O_TYPE_DATASET) found.names.emplace_back(name);
   return 0;
 }
 
@@ -190,9 +206,11 @@ std::vector<DatasetInfo> inspect(const char* op, const std::string& file, const 
   Hid fapl = file_access(MPI_COMM_NULL, op, false);
   Hid f = checked(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl), op,
                   "opening file '" + file + "' (truncated or corrupt?)");
-  std::vector<std::string> all;
-  check(H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &all), op,
-        "listing the datasets of file '" + file + "'");
+  DatasetNames listing;
+  if (H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &listing) < 0)
+    fail_hdf5(op, listing.broken.empty() ? "listing the datasets of file '" + file + "' (corrupt?)"
+                                         : "reading object '" + listing.broken + "' of file '" + file + "' (corrupt?)");
+  const std::vector<std::string>& all = listing.names;
   std::vector<DatasetInfo> infos;
   for (const std::string& name : names ? *names : all) {
     if (std::find(all.begin(), all.end(), name) == all.end()) {
@@ -349,7 +367,8 @@ std::size_t file_bytes(const std::vector<const Array::Impl*>& arrays) {
 // file size limit fails there, before HDF5 has allocated or written anything it would have to
 // flush. HDF5 1.10 cannot close a file whose flush failed (the handle is left half-destroyed
 // and crashes in MPI_Finalize), so no write it does may run out of space.
-void write_file(const char* op, const std::string& file, const std::string& temporary,
+// `reserved` is rank 0's TemporaryFile (null elsewhere), named `temporary`.
+void write_file(const char* op, const std::string& file, const std::string& temporary, TemporaryFile* reserved,
                 const std::vector<const Array::Impl*>& arrays) {
   const rma::Group& group = arrays.front()->group;
   const std::string in = " of file '" + file + "' (written as '" + temporary + "')";
@@ -363,7 +382,7 @@ void write_file(const char* op, const std::string& file, const std::string& temp
   rma::agree(op, [&] {
     if (group.rank() == 0) {
       release_cached_pages(file);  // the pages of the file being replaced serve the new one
-      reserve(temporary, file_bytes(arrays), op);
+      reserved->reserve(file_bytes(arrays), op);
     }
   }, group);
   std::vector<Hid> datasets(arrays.size());
@@ -382,16 +401,18 @@ void write_file(const char* op, const std::string& file, const std::string& temp
 // True if `file` can take `arrays` in place: an HDF5 file of Armada's format whose datasets are
 // exactly the arrays' (names, element types, dimensions) with contiguous storage allocated in
 // full, so that rewriting them allocates nothing. Read by group rank 0 (which holds the file's
-// exclusive lock: HDF5's own locking is off for this open); any doubt answers false.
+// exclusive lock: HDF5's own locking is off for this open); any doubt answers false. A file
+// that is not the job user's own (or is a link) is never opened for writing: it is replaced.
 bool rewritable(const std::string& file, const std::vector<const Array::Impl*>& arrays) {
-  if (::access(file.c_str(), R_OK | W_OK) != 0 || H5Fis_hdf5(file.c_str()) <= 0) return false;
+  if (!owned_regular_file(file) || ::access(file.c_str(), R_OK | W_OK) != 0 || H5Fis_hdf5(file.c_str()) <= 0) return false;
   try {
     Hid fapl = file_access(MPI_COMM_NULL, "arrays::save", false);
     if (H5Pset_file_locking(fapl, false, true) < 0) return false;
     Hid f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl));
     if (f.get() < 0 || !has_attribute(f, kAttrFormat)) return false;
-    std::vector<std::string> names;
-    if (H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &names) < 0) return false;
+    DatasetNames listing;
+    if (H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_dataset_name, &listing) < 0) return false;
+    const std::vector<std::string>& names = listing.names;
     if (names.size() != arrays.size()) return false;
     for (const Array::Impl* a : arrays) {
       if (std::find(names.begin(), names.end(), a->name) == names.end()) return false;
@@ -485,8 +506,8 @@ void save_set(const char* op, const std::string& file, std::span<const Array> al
   // Every update issued before the call is in place before a block is written.
   all.front().sync_group();
   const std::size_t bytes = file_bytes(arrays);
-  const std::string temporary = temporary_name(file);
-  std::optional<FileLock> lock, writing;
+  std::optional<FileLock> lock;
+  std::optional<TemporaryFile> temporary;  // rank 0's
   QuietErrors quiet;
   char in_place = 0;  // rank 0 decides for the group
   try {
@@ -498,17 +519,24 @@ void save_set(const char* op, const std::string& file, std::span<const Array> al
       // In place, only attributes may need new room (a grid of more blocks); HDF5 must never
       // run out of space while it flushes (see write_file).
       check_free_space(file, in_place ? kRewriteRoom : bytes, op);
-      if (in_place) return;
-      writing.emplace(temporary, FileLock::Mode::create, op);  // two saves of one file never share it
+      if (!in_place) temporary.emplace(file, op);
     }, group);
     rma::broadcast(&in_place, 1, 0, group);
     if (in_place) return rewrite_file(op, file, arrays);
-    write_file(op, file, temporary, arrays);
+    // Only rank 0 knows the (unpredictable) name; the others check that it leads to the file
+    // rank 0 created before HDF5 opens it on every member.
+    const std::string name = broadcast_string(temporary ? temporary->name() : std::string(), group);
+    FileIdentity identity = temporary ? temporary->identity() : FileIdentity{};
+    rma::broadcast(&identity, sizeof identity, 0, group);
     rma::agree(op, [&] {
-      if (group.rank() == 0) commit(temporary, file, op);
+      if (group.rank() != 0) check_same_file(name, identity, op);
+    }, group);
+    write_file(op, file, name, temporary ? &*temporary : nullptr, arrays);
+    rma::agree(op, [&] {
+      if (group.rank() == 0) temporary->commit(file, op);
     }, group);
   } catch (...) {
-    if (writing) remove_quietly(temporary);  // nothing half-written stays behind (nor another save's file)
+    if (temporary) temporary->remove();  // nothing half-written stays behind
     throw;
   }
 }

@@ -40,6 +40,9 @@ auto call(const char* function, F&& body) noexcept -> decltype(body()) {
   });
 }
 
+/// Throws StateError when the program was compiled for the other default INTEGER width than this
+/// library's (the size of global.fh's common block /armada_ga_integer/ in the program).
+void check_integer_width(const char* function);
 /// A Fortran CHARACTER argument as a C++ string, trailing blanks dropped.
 std::string text(const char* s, Length length);
 /// A handle argument as the C API's int.

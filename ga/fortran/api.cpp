@@ -469,8 +469,9 @@ Int ga_pgroup_create_(const Int* list, const Int* count) {
   return call(fn, [&] {
     // 0 is allowed, as in GA (a group no process belongs to: GA's ghosts.F makes one at 1 process)
     if (*count < 0) bad_argument(fn, "count", std::to_string(*count), "must be >= 0");
-    std::vector<int> ranks(list, list + *count);
-    return Int{GA_Pgroup_create(ranks.data(), static_cast<int>(*count))};
+    const int n = c_int(fn, "count", *count);
+    std::vector<int> ranks(list, list + n);
+    return Int{GA_Pgroup_create(ranks.data(), n)};
   });
 }
 FortranLogical ga_pgroup_destroy_(const Int* p_handle) {
@@ -900,7 +901,7 @@ void ga_dgop_(const Int*, double* x, const Int* n, const char* op, Length op_len
   call(fn, [&] {
     if (*n < 0) bad_argument(fn, "n", std::to_string(*n), "must be >= 0");
     std::string o = op_text(fn, op, op_length);
-    GA_Dgop(x, static_cast<int>(*n), o.data());
+    GA_Dgop(x, c_int(fn, "n", *n), o.data());
   });
 }
 
@@ -910,9 +911,9 @@ void ga_igop_(const Int*, Int* x, const Int* n, const char* op, Length op_length
     if (*n < 0) bad_argument(fn, "n", std::to_string(*n), "must be >= 0");
     std::string o = op_text(fn, op, op_length);
     if constexpr (sizeof(Int) == sizeof(long))
-      GA_Lgop(reinterpret_cast<long*>(x), static_cast<int>(*n), o.data());
+      GA_Lgop(reinterpret_cast<long*>(x), c_int(fn, "n", *n), o.data());
     else
-      GA_Igop(reinterpret_cast<int*>(x), static_cast<int>(*n), o.data());
+      GA_Igop(reinterpret_cast<int*>(x), c_int(fn, "n", *n), o.data());
   });
 }
 
@@ -920,7 +921,7 @@ void ga_brdcst_(const Int*, void* buf, const Int* lenbuf, const Int* root) {
   const char* const fn = "ga_brdcst";
   call(fn, [&] {
     if (*lenbuf < 0) bad_argument(fn, "lenbuf", std::to_string(*lenbuf), "must be >= 0 (bytes)");
-    GA_Brdcst(buf, static_cast<int>(*lenbuf), static_cast<int>(*root));
+    GA_Brdcst(buf, c_int(fn, "lenbuf", *lenbuf), c_int(fn, "root", *root));
   });
 }
 

@@ -69,6 +69,13 @@ int handle(const char* function, Int g_a, const char* argument) {
   return static_cast<int>(g_a);
 }
 
+int c_int(const char* function, const char* argument, Int value) {
+  if (value < INT_MIN || value > INT_MAX)
+    bad_argument(function, argument, std::to_string(value),
+                 "does not fit the C API's int (" + std::to_string(INT_MIN) + " .. " + std::to_string(INT_MAX) + ")");
+  return static_cast<int>(value);
+}
+
 int c_type(const char* function, Int type) {
   switch (type) {
     case MT_F_INT: return ARMADA_GA_FORTRAN_INTEGER_BYTES == 8 ? F_INT : C_INT;

@@ -208,6 +208,11 @@ std::vector<std::int64_t> subscripts(const char* fn, int g, Int n, const Int* su
   const int nd = subs ? array(fn, g).ndim() : 2;
   if (!subs && array(fn, g).ndim() != 2)
     bad_argument(fn, "g_a", std::to_string(g), std::string("is not 2-d; ") + fn + " takes 2-d arrays (nga_ for n-d)");
+  std::size_t total = 0;  // n x nd wrapped once (to 0 for 2^62 subscripts of a 4-d array)
+  if (__builtin_mul_overflow(static_cast<std::size_t>(n), static_cast<std::size_t>(nd), &total) ||
+      __builtin_mul_overflow(total, sizeof(std::int64_t), &total))
+    bad_argument(fn, "n", std::to_string(n),
+                 std::to_string(n) + " subscripts of " + std::to_string(nd) + " indices overflow a 64-bit size");
   std::vector<std::int64_t> c(static_cast<std::size_t>(n) * nd);
   for (Int k = 0; k < n; ++k) {
     const Int pair[2] = {i ? i[k] : 0, j ? j[k] : 0};
@@ -321,14 +326,65 @@ FortranLogical compare_distr(const char* fn, Int g_a, Int g_b) {
 // ---- matrix products --------------------------------------------------------------------------
 // A Fortran matrix X is the C view's X^T, so C = op(A) op(B) is, in the C view, C^T = op(B^T) op(A^T):
 // the operands and their flags change places, m and n too (op(X)^T is op(X^T) for 'n', 't' and 'c').
-template <class T, void (*Gemm)(char, char, std::int64_t, std::int64_t, std::int64_t, T, int, int, T, int)>
-void gemm(const char* fn, const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const T* alpha,
-          const Int* g_a, const Int* g_b, const T* beta, const Int* g_c, Length ta_length, Length tb_length) {
+// Its operands are checked here first, in the program's terms: the C API would name the Fortran
+// B its 'g_a' and give its bounds zero-based and reversed.
+
+/// One operand of a Fortran ?gemm: the argument, the matrix's name, its transpose flag and the
+/// names and values of the extents op(X) must have.
+struct GemmOperand {
+  const char* argument;
+  Int handle;
+  const char* name;
+  char flag;  // 'n': op(X) = X
+  const char* rows_name;
+  std::int64_t rows;
+  const char* cols_name;
+  std::int64_t cols;
+};
+
+/// Ends the job unless operand x is a 2-d array of type mt (named mt_name) at least as large as
+/// op(x) must be; `mnk` is "m, n, k = ..." for the message.
+void check_gemm_operand(const char* fn, const GemmOperand& x, Int mt, const char* mt_name, const std::string& mnk) {
+  const int g = handle(fn, x.handle, x.argument);
+  const std::string value = std::to_string(x.handle);
+  if (fortran_type(ga_type(fn, g)) != mt)
+    bad_argument(fn, x.argument, value, "holds " + type_name(ga_type(fn, g)) + "; " + fn + " needs " + mt_name);
+  int ndim = 0;
+  std::int64_t extent[GA_MAX_DIM];
+  dims(fn, g, &ndim, extent);
+  if (ndim != 2)
+    bad_argument(fn, x.argument, value, "is " + std::to_string(ndim) + "-d; " + fn + " multiplies 2-d arrays");
+  const bool transposed = x.flag != 'n' && x.flag != 'N';
+  const std::int64_t rows = transposed ? x.cols : x.rows, cols = transposed ? x.rows : x.cols;
+  if (extent[0] >= rows && extent[1] >= cols) return;
+  const std::string name = x.name, need = std::string(x.rows_name) + " x " + x.cols_name;
+  const std::string sizes = std::to_string(rows) + " x " + std::to_string(cols);
+  std::string why = mnk + " do not fit " + name + " (" + std::to_string(extent[0]) + ", " + std::to_string(extent[1]) + "): ";
+  if (name == "C")
+    why += "C must be at least " + need + " = " + sizes;
+  else if (!transposed)
+    why += "op(" + name + ") = " + name + " must be at least " + need + " = " + sizes;
+  else
+    why += "op(" + name + ") = " + name + "**T is " + need + ", so " + name + " must be at least " + x.cols_name + " x " +
+           x.rows_name + " = " + sizes;
+  bad_argument(fn, x.argument, value, why);
+}
+
+template <class T, void (*Gemm)(char, char, std::int64_t, std::int64_t, std::int64_t, T, int, int, T, int), Int MT>
+void gemm(const char* fn, const char* mt_name, const char* ta, const char* tb, const Int* m, const Int* n, const Int* k,
+          const T* alpha, const Int* g_a, const Int* g_b, const T* beta, const Int* g_c, Length ta_length,
+          Length tb_length) {
   call(fn, [&] {
     const char a_flag = trans_flag(fn, "transa", ta, ta_length), b_flag = trans_flag(fn, "transb", tb, tb_length);
     for (const auto& [name, v] : {std::pair{"m", *m}, std::pair{"n", *n}, std::pair{"k", *k}})
       if (v < 1) bad_argument(fn, name, std::to_string(v), "must be >= 1");
     if (!alpha || !beta) bad_argument(fn, alpha ? "beta" : "alpha", "NULL", "a value of the arrays' type is required");
+    const std::string mnk =
+        "m, n, k = " + std::to_string(*m) + ", " + std::to_string(*n) + ", " + std::to_string(*k);
+    const GemmOperand operands[] = {{"g_a", *g_a, "A", a_flag, "m", *m, "k", *k},
+                                    {"g_b", *g_b, "B", b_flag, "k", *k, "n", *n},
+                                    {"g_c", *g_c, "C", 'n', "m", *m, "n", *n}};
+    for (const GemmOperand& x : operands) check_gemm_operand(fn, x, MT, mt_name, mnk);
     Gemm(b_flag, a_flag, *n, *m, *k, *alpha, handle(fn, *g_b, "g_b"), handle(fn, *g_a), *beta, handle(fn, *g_c, "g_c"));
   });
 }
@@ -376,9 +432,17 @@ void matmul_patch(const char* fn, const char* transa, const char* transb, Length
 extern "C" {
 
 // ---- start, stop, processes -------------------------------------------------------------------
-void ga_initialize_() { call("ga_initialize", [] { GA_Initialize(); }); }
+void ga_initialize_() {
+  call("ga_initialize", [] {
+    check_integer_width("ga_initialize");
+    GA_Initialize();
+  });
+}
 void ga_initialize_ltd_(const Int* limit) {
-  call("ga_initialize_ltd", [&] { GA_Initialize_ltd(static_cast<size_t>(*limit)); });  // negative: no limit
+  call("ga_initialize_ltd", [&] {
+    check_integer_width("ga_initialize_ltd");  // before *limit is read with the wrong width
+    GA_Initialize_ltd(static_cast<size_t>(*limit));  // negative: no limit
+  });
 }
 void ga_terminate_() { call("ga_terminate", [] { GA_Terminate(); }); }
 Int ga_nodeid_() { return call("ga_nodeid", [] { return Int{GA_Nodeid()}; }); }
@@ -405,8 +469,9 @@ Int ga_pgroup_create_(const Int* list, const Int* count) {
   return call(fn, [&] {
     // 0 is allowed, as in GA (a group no process belongs to: GA's ghosts.F makes one at 1 process)
     if (*count < 0) bad_argument(fn, "count", std::to_string(*count), "must be >= 0");
-    std::vector<int> ranks(list, list + *count);
-    return Int{GA_Pgroup_create(ranks.data(), static_cast<int>(*count))};
+    const int n = c_int(fn, "count", *count);
+    std::vector<int> ranks(list, list + n);
+    return Int{GA_Pgroup_create(ranks.data(), n)};
   });
 }
 FortranLogical ga_pgroup_destroy_(const Int* p_handle) {
@@ -763,21 +828,21 @@ void ga_add_patch_(void* alpha, const Int* g_a, const Int* ailo, const Int* aihi
 // ---- matrix products and solvers ---------------------------------------------------------------
 void ga_dgemm_(const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const double* alpha,
                const Int* g_a, const Int* g_b, const double* beta, const Int* g_c, Length ta_length, Length tb_length) {
-  gemm<double, GA_Dgemm64>("ga_dgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
+  gemm<double, GA_Dgemm64, MT_F_DBL>("ga_dgemm", "MT_F_DBL", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
 }
 void ga_sgemm_(const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const float* alpha,
                const Int* g_a, const Int* g_b, const float* beta, const Int* g_c, Length ta_length, Length tb_length) {
-  gemm<float, GA_Sgemm64>("ga_sgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
+  gemm<float, GA_Sgemm64, MT_F_REAL>("ga_sgemm", "MT_F_REAL", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
 }
 void ga_cgemm_(const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const SingleComplex* alpha,
                const Int* g_a, const Int* g_b, const SingleComplex* beta, const Int* g_c, Length ta_length,
                Length tb_length) {
-  gemm<SingleComplex, GA_Cgemm64>("ga_cgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
+  gemm<SingleComplex, GA_Cgemm64, MT_F_SCPL>("ga_cgemm", "MT_F_SCPL", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
 }
 void ga_zgemm_(const char* ta, const char* tb, const Int* m, const Int* n, const Int* k, const DoubleComplex* alpha,
                const Int* g_a, const Int* g_b, const DoubleComplex* beta, const Int* g_c, Length ta_length,
                Length tb_length) {
-  gemm<DoubleComplex, GA_Zgemm64>("ga_zgemm", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
+  gemm<DoubleComplex, GA_Zgemm64, MT_F_DCPL>("ga_zgemm", "MT_F_DCPL", ta, tb, m, n, k, alpha, g_a, g_b, beta, g_c, ta_length, tb_length);
 }
 
 void ga_matmul_patch_(const char* transa, const char* transb, void* alpha, void* beta, const Int* g_a, const Int* ailo,
@@ -836,7 +901,7 @@ void ga_dgop_(const Int*, double* x, const Int* n, const char* op, Length op_len
   call(fn, [&] {
     if (*n < 0) bad_argument(fn, "n", std::to_string(*n), "must be >= 0");
     std::string o = op_text(fn, op, op_length);
-    GA_Dgop(x, static_cast<int>(*n), o.data());
+    GA_Dgop(x, c_int(fn, "n", *n), o.data());
   });
 }
 
@@ -846,9 +911,9 @@ void ga_igop_(const Int*, Int* x, const Int* n, const char* op, Length op_length
     if (*n < 0) bad_argument(fn, "n", std::to_string(*n), "must be >= 0");
     std::string o = op_text(fn, op, op_length);
     if constexpr (sizeof(Int) == sizeof(long))
-      GA_Lgop(reinterpret_cast<long*>(x), static_cast<int>(*n), o.data());
+      GA_Lgop(reinterpret_cast<long*>(x), c_int(fn, "n", *n), o.data());
     else
-      GA_Igop(reinterpret_cast<int*>(x), static_cast<int>(*n), o.data());
+      GA_Igop(reinterpret_cast<int*>(x), c_int(fn, "n", *n), o.data());
   });
 }
 
@@ -856,7 +921,7 @@ void ga_brdcst_(const Int*, void* buf, const Int* lenbuf, const Int* root) {
   const char* const fn = "ga_brdcst";
   call(fn, [&] {
     if (*lenbuf < 0) bad_argument(fn, "lenbuf", std::to_string(*lenbuf), "must be >= 0 (bytes)");
-    GA_Brdcst(buf, static_cast<int>(*lenbuf), static_cast<int>(*root));
+    GA_Brdcst(buf, c_int(fn, "lenbuf", *lenbuf), c_int(fn, "root", *root));
   });
 }
 

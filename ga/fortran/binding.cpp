@@ -3,6 +3,9 @@
 // arrays C API's Fortran view, to GA's C view.
 #include "binding.hpp"
 
+#include <dlfcn.h>
+#include <link.h>
+
 #include <climits>
 
 
@@ -23,6 +26,34 @@ std::string tuple_text(int n, const std::int64_t* v) {
 
 }  // namespace
 
+}  // namespace armada::ga::fortran
+
+// global.fh's common block /armada_ga_integer/ (gfortran: one trailing underscore): the program
+// defines it, of one default INTEGER, and the dynamic linker exports it for this library. Weak:
+// a program none of whose units includes global.fh leaves it null.
+extern "C" __attribute__((weak)) char armada_ga_integer_;
+
+namespace armada::ga::fortran {
+
+void check_integer_width(const char* function) {
+  if (!&armada_ga_integer_) return;
+  Dl_info info{};
+  void* entry = nullptr;
+  // Its size is in the program's dynamic symbol table only; a program linked with the static
+  // library has none to read, and is not checked.
+  if (!dladdr1(&armada_ga_integer_, &info, &entry, RTLD_DL_SYMENT) || !entry || info.dli_saddr != &armada_ga_integer_)
+    return;
+  const auto* symbol = static_cast<const ElfW(Sym)*>(entry);
+  const std::size_t program = symbol->st_size;
+  if (program == sizeof(Int) || (program != 4 && program != 8)) return;
+  const std::string library = sizeof(Int) == 8 ? "libarmada_ga_fortran_i8" : "libarmada_ga_fortran";
+  const std::string fix = program == 8 ? "link libarmada_ga_fortran_i8 (armada-ga-config --i8 --flibs, CMake armada::ga_fortran_i8)"
+                                       : "link libarmada_ga_fortran (armada-ga-config --flibs, CMake armada::ga_fortran), or compile with -fdefault-integer-8";
+  throw rma::StateError(function, rma::error_message(function, "compiled for " + std::to_string(program) +
+                                                                   "-byte INTEGER, linked with the " + std::to_string(sizeof(Int)) +
+                                                                   "-byte library (" + library + "): " + fix));
+}
+
 std::string text(const char* s, Length length) {
   if (!s) return {};
   std::string t(s, length);
@@ -36,6 +67,13 @@ int handle(const char* function, Int g_a, const char* argument) {
   if (g_a < INT_MIN || g_a > INT_MAX)
     bad_argument(function, argument, std::to_string(g_a), "not a live global array handle");
   return static_cast<int>(g_a);
+}
+
+int c_int(const char* function, const char* argument, Int value) {
+  if (value < INT_MIN || value > INT_MAX)
+    bad_argument(function, argument, std::to_string(value),
+                 "does not fit the C API's int (" + std::to_string(INT_MIN) + " .. " + std::to_string(INT_MAX) + ")");
+  return static_cast<int>(value);
 }
 
 int c_type(const char* function, Int type) {

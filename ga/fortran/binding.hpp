@@ -40,10 +40,16 @@ auto call(const char* function, F&& body) noexcept -> decltype(body()) {
   });
 }
 
+/// Throws StateError when the program was compiled for the other default INTEGER width than this
+/// library's (the size of global.fh's common block /armada_ga_integer/ in the program).
+void check_integer_width(const char* function);
 /// A Fortran CHARACTER argument as a C++ string, trailing blanks dropped.
 std::string text(const char* s, Length length);
 /// A handle argument as the C API's int.
 int handle(const char* function, Int g_a, const char* argument = "g_a");
+/// A count or number the C API takes as an int, checked: with 8-byte INTEGER a larger value would
+/// be cut to its low 32 bits (ga_dgop of 2^32 + 1 elements reduced 1).
+int c_int(const char* function, const char* argument, Int value);
 /// An MT_F_ type of the Fortran API as the C API's type (MT_F_INT: this build's INTEGER).
 int c_type(const char* function, Int type);
 /// The C API's type of a Fortran program's array as the MT_F_ type it was created with.

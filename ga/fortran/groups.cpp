@@ -87,7 +87,7 @@ void ga_pgroup_brdcst_(const Int* grp, const Int*, void* buf, const Int* lenbuf,
   const char* const fn = "ga_pgroup_brdcst";
   call(fn, [&] {
     if (*lenbuf < 0) bad_argument(fn, "lenbuf", std::to_string(*lenbuf), "must be >= 0 (bytes)");
-    GA_Pgroup_brdcst(group_arg(*grp), buf, static_cast<int>(*lenbuf), static_cast<int>(*originator));
+    GA_Pgroup_brdcst(group_arg(*grp), buf, c_int(fn, "lenbuf", *lenbuf), c_int(fn, "originator", *originator));
   });
 }
 

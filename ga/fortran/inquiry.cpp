@@ -110,7 +110,7 @@ void nga_alloc_gatscat_buf_(const Int* nelems) {
   const char* const fn = "nga_alloc_gatscat_buf";
   call(fn, [&] {
     if (*nelems < 0) bad_argument(fn, "nelems", std::to_string(*nelems), "must be >= 0");
-    NGA_Alloc_gatscat_buf(static_cast<int>(*nelems));
+    NGA_Alloc_gatscat_buf(c_int(fn, "nelems", *nelems));
   });
 }
 void nga_free_gatscat_buf_() { call("nga_free_gatscat_buf", [] { NGA_Free_gatscat_buf(); }); }

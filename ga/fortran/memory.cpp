@@ -180,7 +180,11 @@ Int ma_sizeof_(const Int* datatype1, const Int* nelem1, const Int* datatype2) {
   return call(fn, [&] {
     const FortranType& a = ma_type(fn, *datatype1, "datatype1");
     const FortranType& b = ma_type(fn, *datatype2, "datatype2");
-    return static_cast<Int>(MA_sizeof(a.c_type, *nelem1, b.c_type));
+    const Integer size = MA_sizeof(a.c_type, *nelem1, b.c_type);
+    if (size > std::numeric_limits<Int>::max())  // 4-byte INTEGER: it would wrap
+      bad_argument(fn, "nelem1", std::to_string(*nelem1),
+                   "the size, " + std::to_string(size) + ", does not fit a 4-byte INTEGER");
+    return static_cast<Int>(size);
   });
 }
 

@@ -86,7 +86,7 @@ void gop(const char* fn, const Int* grp, Int type, void* x, Int n, const char* o
     if (n < 0) bad_argument(fn, "n", std::to_string(n), "must be >= 0");
     std::string o = text(op, op_length);
     if (o.empty()) bad_argument(fn, "op", "''", "an operator is required");
-    const int count = static_cast<int>(n);
+    const int count = c_int(fn, "n", n);
     const int g = grp ? static_cast<int>(*grp) : GA_Pgroup_get_default();
     switch (type) {
       case MT_F_INT:
@@ -199,14 +199,14 @@ FortranLogical ga_create_mutexes_(const Int* number) {
   const char* const fn = "ga_create_mutexes";
   return call(fn, [&] {
     if (*number < 0) bad_argument(fn, "number", std::to_string(*number), "must be >= 0");
-    return GA_Create_mutexes(static_cast<int>(*number)) ? kTrue : kFalse;
+    return GA_Create_mutexes(c_int(fn, "number", *number)) ? kTrue : kFalse;
   });
 }
 FortranLogical ga_destroy_mutexes_() {
   return call("ga_destroy_mutexes", [] { return GA_Destroy_mutexes() ? kTrue : kFalse; });
 }
-void ga_lock_(const Int* mutex) { call("ga_lock", [&] { GA_Lock(static_cast<int>(*mutex)); }); }
-void ga_unlock_(const Int* mutex) { call("ga_unlock", [&] { GA_Unlock(static_cast<int>(*mutex)); }); }
+void ga_lock_(const Int* mutex) { call("ga_lock", [&] { GA_Lock(c_int("ga_lock", "mutex", *mutex)); }); }
+void ga_unlock_(const Int* mutex) { call("ga_unlock", [&] { GA_Unlock(c_int("ga_unlock", "mutex", *mutex)); }); }
 FortranLogical nga_create_mutexes_(const Int* number) { return ga_create_mutexes_(number); }
 FortranLogical nga_destroy_mutexes_() { return ga_destroy_mutexes_(); }
 void nga_lock_(const Int* mutex) { ga_lock_(mutex); }

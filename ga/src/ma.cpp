@@ -1,6 +1,8 @@
 // The subset of MA (GA's memory allocator) that GA programs call, on the C heap: blocks named by
 // handles, a stack of them (popped newest first) and heap blocks, each with MA's index from the
 // base array of its type.
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -71,12 +73,23 @@ std::vector<Block> g_blocks;  // handle = index
 std::vector<Integer> g_stack;  // handles, newest last
 bool g_ma_initialized = false;
 
+/// The error of a count `argument` = nelem of `size`-byte elements whose size in bytes does not
+/// fit a 64-bit size (it once wrapped: MA gave a block of a few bytes, which the program wrote past).
+[[noreturn]] void size_overflows(const char* function, const char* argument, Integer nelem, std::size_t size) {
+  bad_argument(function, argument, std::to_string(nelem),
+               std::to_string(nelem) + " elements of " + std::to_string(size) + " bytes overflow a 64-bit size");
+}
+
 Integer allocate(const char* function, Integer datatype, Integer nelem, bool on_stack) {
   const TypeInfo& t = type_info(function, datatype);
   if (nelem < 0) bad_argument(function, "nelem", std::to_string(nelem), "must be >= 0");
   // Room for the data and for moving its start to an address whose distance from the type's base
-  // array is a whole number of elements (so that base[index] is the block's first element).
-  const std::size_t bytes = static_cast<std::size_t>(nelem) * t.size + 2 * t.size + t.align;
+  // array is a whole number of elements (so that base[index] is the block's first element). An
+  // index is a signed distance, so the block must stay below PTRDIFF_MAX too.
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<std::size_t>(nelem), t.size, &bytes) ||
+      __builtin_add_overflow(bytes, 2 * t.size + t.align, &bytes) || bytes > static_cast<std::size_t>(PTRDIFF_MAX))
+    size_overflows(function, "nelem", nelem, t.size);
   char* raw = static_cast<char*>(std::malloc(bytes));
   if (!raw) bad_argument(function, "nelem", std::to_string(nelem), "no memory for " + std::to_string(bytes) + " bytes");
   char* p = raw;
@@ -206,8 +219,12 @@ Integer MA_sizeof(Integer datatype1, Integer nelem1, Integer datatype2) {
     const TypeInfo& a = type_info("MA_sizeof", datatype1);
     const TypeInfo& b = type_info("MA_sizeof", datatype2);
     if (nelem1 < 0) bad_argument("MA_sizeof", "nelem1", std::to_string(nelem1), "must be >= 0");
-    const Integer bytes = nelem1 * static_cast<Integer>(a.size);
-    return (bytes + static_cast<Integer>(b.size) - 1) / static_cast<Integer>(b.size);
+    Integer bytes = 0;
+    if (__builtin_mul_overflow(nelem1, static_cast<Integer>(a.size), &bytes))
+      size_overflows("MA_sizeof", "nelem1", nelem1, a.size);
+    // Rounded up without adding first, which could overflow in turn.
+    const Integer size2 = static_cast<Integer>(b.size);
+    return bytes / size2 + (bytes % size2 != 0 ? 1 : 0);
   });
 }
 

@@ -326,6 +326,10 @@ void GA_Lock(int mutex) {
   guarded("GA_Lock", [&] {
     int index, rank;
     mutex_place("GA_Lock", mutex, index, rank);
+    // Named here by GA's mutex number (rma's check names the rank's own index).
+    if (g_mutexes.held_by_this_thread(index, rank))
+      bad_argument("GA_Lock", "mutex", std::to_string(mutex),
+                   "is held by this thread already (GA_Lock without GA_Unlock); a second GA_Lock would wait for ever");
     g_mutexes.lock(index, rank);
   });
 }

@@ -155,6 +155,10 @@ TEST_F(Errors, HandlesRmwAndMutexes) {
   errors_.expect("ARMCI_Lock", EARG, {"'proc'"});
   ARMCI_Unlock(0, right());  // not held
   errors_.expect("ARMCI_Unlock", EARG, {"(in ARMCI_Unlock)"});
+  ARMCI_Lock(0, right());
+  ARMCI_Lock(0, right());  // held by this thread: it once waited for ever
+  errors_.expect("ARMCI_Lock", ESTATE, {"held by this thread already", "(in ARMCI_Lock)"});
+  ARMCI_Unlock(0, right());
   ARMCI_Barrier();
   EXPECT_EQ(ARMCI_Destroy_mutexes(), 0);
   ARMCIX_Lock_hdl(nullptr, 0, 0);

@@ -114,6 +114,35 @@ int main(int argc, char** argv) {
     GA_Is_mirrored(h);
   } else if (!strcmp(which, "irreg_flag")) {
     GA_Set_irreg_flag(12345, 1);
+  } else if (!strcmp(which, "lock_held")) {
+    GA_Create_mutexes(2);
+    GA_Lock(1);
+    GA_Lock(1); /* held by this thread: would wait for ever */
+  } else if (!strncmp(which, "ma_overflow_", 12)) {
+    /* Counts whose size in bytes wraps a 64-bit integer (2^61 + 1 doubles are 2^64 + 8 bytes):
+     * MA once gave a block of 8 bytes, which the write below then ran past. */
+    const Integer huge = ((Integer)1 << 61) + 1;
+    const char* fn = which + 12;
+    Integer h = -1;
+    MA_AccessIndex index = 0;
+    Boolean ok = MA_FALSE;
+    if (!strcmp(fn, "sizeof")) {
+      fprintf(stderr, "errors: MA_sizeof gave %ld\n", (long)MA_sizeof(MT_C_DBL, huge, MT_C_CHAR));
+    } else if (!strcmp(fn, "push_get")) {
+      ok = MA_push_get(MT_C_DBL, huge, "huge", &h, &index);
+    } else if (!strcmp(fn, "push_stack")) {
+      ok = MA_push_stack(MT_C_DBL, huge, "huge", &h);
+    } else if (!strcmp(fn, "alloc_get")) {
+      ok = MA_alloc_get(MT_C_DCPL, ((Integer)1 << 60) + 1, "huge", &h, &index);
+    } else if (!strcmp(fn, "allocate_heap")) {
+      ok = MA_allocate_heap(MT_C_DBL, huge, "huge", &h);
+    }
+    if (ok) {
+      double* p = NULL;
+      MA_get_pointer(h, &p);
+      fprintf(stderr, "errors: MA gave a block for %ld doubles\n", (long)huge);
+      for (int i = 0; i < 4096; ++i) p[i] = i; /* a real block of that size has room */
+    }
   }
   fprintf(stderr, "errors: case '%s' returned\n", which);
   GA_Destroy(g);

@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "armada/rma/assert.hpp"
@@ -247,6 +248,26 @@ TEST(Agreement, MutexAndGroupCreationFailingOnOneRankFailEveryRank) {
   ok.unlock(0, last);
   barrier();
   ok.destroy();
+}
+
+TEST(Mutexes, LockingAMutexTheCallerHoldsIsAnError) {
+  // Regression: the second lock waited for ever (for its own caller to unlock).
+  const int last = size() - 1;
+  MutexSet set = MutexSet::create(2);
+  set.lock(1, last);
+  const std::string which = "mutex 1 of rank " + std::to_string(last);
+  expect_error<StateError>([&] { set.lock(1, last); }, {"rma::MutexSet::lock", which.c_str(), "held by this thread already"});
+  // Another thread of this process still waits for it, as any other process does.
+  std::thread other([&] {
+    set.lock(1, last);
+    set.unlock(1, last);
+  });
+  set.unlock(1, last);
+  other.join();
+  set.lock(1, last);  // free again, and the failed call left nothing behind
+  set.unlock(1, last);
+  barrier();
+  set.destroy();
 }
 
 TEST(OtherUsers, PreCreatedShmNamesDoNotBlockAllocation) {

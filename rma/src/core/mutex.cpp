@@ -16,16 +16,34 @@ namespace armada::rma {
 
 struct MutexSet::Word : detail::TicketMutex {};
 
-// One flag per mutex of the set (group rank g's mutex m at first[g] + m): set by this process's
-// lock, cleared by its unlock. A relaxed store each: the lock itself orders what matters.
+// One word per mutex of the set (group rank g's mutex m at first[g] + m): which thread of this
+// process holds it (this_thread()), null when none does; set by lock, cleared by unlock. A
+// relaxed store each: the lock itself orders what matters.
 struct MutexSet::Held {
   std::vector<std::size_t> first;
-  std::unique_ptr<std::atomic<bool>[]> flags;
+  std::unique_ptr<std::atomic<const void*>[]> holder;
 };
 
-void MutexSet::mark(int mutex, int rank, bool held) const {
+namespace {
+/// A token of the calling thread (the address of a thread-local object).
+const void* this_thread() {
+  thread_local const char token = 0;
+  return &token;
+}
+}  // namespace
+
+std::atomic<const void*>& MutexSet::holder(int mutex, int rank) const {
   const std::size_t g = static_cast<std::size_t>(group_.group_rank(rank));
-  held_->flags[held_->first[g] + static_cast<std::size_t>(mutex)].store(held, std::memory_order_relaxed);
+  return held_->holder[held_->first[g] + static_cast<std::size_t>(mutex)];
+}
+
+void MutexSet::mark(int mutex, int rank, bool held) const {
+  holder(mutex, rank).store(held ? this_thread() : nullptr, std::memory_order_relaxed);
+}
+
+bool MutexSet::held_by_this_thread(int mutex, int rank) const {
+  word("rma::MutexSet::held_by_this_thread", mutex, rank);  // checks the set, the mutex and the rank
+  return holder(mutex, rank).load(std::memory_order_relaxed) == this_thread();
 }
 
 MutexSet MutexSet::create(int count, const Group& group) {
@@ -48,7 +66,7 @@ MutexSet MutexSet::create(int count, const Group& group) {
     set.held_->first.push_back(total);
     total += static_cast<std::size_t>(c);
   }
-  set.held_->flags = std::make_unique<std::atomic<bool>[]>(total);  // value-initialized: false
+  set.held_->holder = std::make_unique<std::atomic<const void*>[]>(total);  // value-initialized: null
   return set;
 }
 
@@ -61,7 +79,7 @@ void MutexSet::destroy() {
   agree(op, [&] {
     for (int g = 0; g < group_.size(); ++g)
       for (int m = 0; m < counts_[static_cast<std::size_t>(g)]; ++m)
-        if (held_->flags[held_->first[static_cast<std::size_t>(g)] + static_cast<std::size_t>(m)].load(std::memory_order_relaxed))
+        if (holder(m, group_.world_rank(g)).load(std::memory_order_relaxed))
           detail::throw_state(op, "mutex " + std::to_string(m) + " of rank " + std::to_string(group_.world_rank(g)) +
                                       " is held by rank " + std::to_string(s.rank) +
                                       "; unlock every mutex of the set before destroying it");
@@ -111,6 +129,10 @@ Target reach(const char* op, void* word, int rank) {
 void MutexSet::lock(int mutex, int rank) {
   constexpr const char* op = "rma::MutexSet::lock";
   Word* w = word(op, mutex, rank);
+  // The ticket would wait for this thread's own unlock.
+  if (holder(mutex, rank).load(std::memory_order_relaxed) == this_thread())
+    detail::throw_state(op, "mutex " + std::to_string(mutex) + " of rank " + std::to_string(rank) +
+                                " is held by this thread already (lock without unlock); a second lock would wait for ever");
   auto t = reach(op, w, rank);
   t.transport.mutex_lock(w, t.slice, rank);
   mark(mutex, rank, true);

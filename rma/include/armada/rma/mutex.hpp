@@ -6,6 +6,7 @@
 
 #include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -27,15 +28,20 @@ class MutexSet {
   /// Number of mutexes world rank `rank` holds in this set.
   int count(int rank) const;
 
+  /// Waits for the mutex and takes it. A thread that holds it already gets a StateError (it
+  /// would wait for itself); another thread of the same process waits, as any other process.
   void lock(int mutex, int rank);
   void unlock(int mutex, int rank);
   /// Takes the mutex only if it is free right now.
   bool try_lock(int mutex, int rank);
+  /// Whether the calling thread holds the mutex.
+  bool held_by_this_thread(int mutex, int rank) const;
 
  private:
   struct Word;
-  struct Held;  // which mutexes of the set this process holds (shared by copies of the set)
+  struct Held;  // which thread of this process holds each mutex (shared by copies of the set)
   Word* word(const char* op, int mutex, int rank) const;
+  std::atomic<const void*>& holder(int mutex, int rank) const;
   void mark(int mutex, int rank, bool held) const;
   std::shared_ptr<Held> held_;
   std::vector<void*> bases_;   // per group rank, in the owner's address space

@@ -18,6 +18,8 @@ def test_exception_classes():
     assert issubclass(armada.DTypeError, TypeError) and issubclass(armada.DTypeError, armada.Error)
     assert issubclass(armada.ArgumentError, ValueError) and issubclass(armada.ArgumentError, armada.Error)
     assert issubclass(armada.StateError, armada.Error) and issubclass(armada.LinAlgError, armada.Error)
+    assert issubclass(armada.IntegerOverflowError, OverflowError)
+    assert issubclass(armada.IntegerOverflowError, armada.ArgumentError)
 
 
 @pytest.mark.parametrize("kind, cls", [

@@ -91,6 +91,7 @@ def test_integers_that_do_not_fit_raise_overflow(dtype, big):
             "fill": lambda: b.fill(big),
             "scale": lambda: b.scale(big),
             "add alpha": lambda: armada.add(b, b, b, alpha=big),
+            "read_inc": lambda: b.read_inc(0, big),
         }
         for name, call in calls.items():
             with pytest.raises(OverflowError, match=big_re) as info:

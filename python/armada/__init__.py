@@ -78,7 +78,7 @@ class _Session:
         if initialized():
             if kind is not None and size() > 1 and not (kind is SystemExit and _status_of(value) == 0):
                 # Other ranks may be waiting in a collective this rank will never reach.
-                _abort(kind, value)
+                _abort(kind, value, _status_of(value) if kind is SystemExit else 1)
             finalize()
         return False
 
@@ -141,11 +141,11 @@ def comm():
     return _world
 
 
-def _abort(kind, value):
+def _abort(kind, value, status=1):
     _sys.stderr.write(f"{_core.message_prefix()}armada: uncaught {kind.__name__}: {value}; aborting the job "
                       "(the other ranks cannot finish a collective without this one)\n")
     _sys.stderr.flush()
-    _MPI.COMM_WORLD.Abort(1)
+    _MPI.COMM_WORLD.Abort(status)
 
 
 def _status_of(leaving):
@@ -184,7 +184,7 @@ def _at_exit():
     status = _exit_status()
     if status != 0 and size() > 1:
         # Like an exception: the other ranks may wait in a collective this one left.
-        _abort(SystemExit, f"sys.exit({_leaving.code!r}), exit status {status}")
+        _abort(SystemExit, f"sys.exit({_leaving.code!r}), exit status {status}", status)
     _core.finalize()
 
 

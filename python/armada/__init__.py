@@ -28,6 +28,7 @@ from ._core import (  # noqa: E402
     Error,
     GlobalArray,
     Group,
+    IntegerOverflowError,
     LinAlgError,
     Request,
     SparseMatrix,
@@ -57,12 +58,14 @@ __all__ = [
     "GlobalArray", "Group", "Request", "SparseMatrix", "add", "copy", "dot", "multiply", "linalg",
     "io_available", "save", "load", "load_patch", "list_datasets", "DatasetInfo", "checkpoint", "restart",
     "latest_checkpoint",
-    "Error", "ArgumentError", "BoundsError", "DTypeError", "StateError", "LinAlgError",
+    "Error", "ArgumentError", "BoundsError", "DTypeError", "StateError", "LinAlgError", "IntegerOverflowError",
 ]
 
 _world = None                 # the mpi4py communicator Armada runs on
 _exit_registered = False
 _uncaught = None              # (class, exception) set by the exception hook: abort at exit, not finalize
+_leaving = None               # the SystemExit of the last sys.exit() call (see _exit_status)
+_exit_code = None             # the code of init()'s wrapper of sys.exit
 
 
 class _Session:
@@ -73,9 +76,9 @@ class _Session:
 
     def __exit__(self, kind, value, traceback):
         if initialized():
-            if kind is not None and size() > 1:
+            if kind is not None and size() > 1 and not (kind is SystemExit and _status_of(value) == 0):
                 # Other ranks may be waiting in a collective this rank will never reach.
-                _abort(kind, value)
+                _abort(kind, value, _status_of(value) if kind is SystemExit else 1)
             finalize()
         return False
 
@@ -84,7 +87,7 @@ def init(comm=None):
     """Starts Armada on `comm` (an mpi4py communicator; default MPI.COMM_WORLD): Armada's ranks
     are its ranks. Collective over `comm`. Returns a context manager that finalizes Armada at the
     end of a `with` block; otherwise Armada finalizes at interpreter exit, before MPI does."""
-    global _world, _exit_registered
+    global _world, _exit_registered, _exit_code
     if comm is None:
         comm = _MPI.COMM_WORLD
     if not isinstance(comm, _MPI.Comm) or comm == _MPI.COMM_NULL:
@@ -104,6 +107,19 @@ def init(comm=None):
             _previous_hook(kind, value, traceback)
 
         _sys.excepthook = _hook
+        # A SystemExit never reaches the exception hook; sys.exit keeps it for _at_exit.
+        _system_exit = _sys.exit
+
+        def _exit(*status):
+            global _leaving
+            try:
+                _system_exit(*status)
+            except SystemExit as leaving:
+                _leaving = leaving
+                raise
+
+        _sys.exit = _exit
+        _exit_code = _exit.__code__
         _exit_registered = True
     return _Session()
 
@@ -125,11 +141,35 @@ def comm():
     return _world
 
 
-def _abort(kind, value):
+def _abort(kind, value, status=1):
     _sys.stderr.write(f"{_core.message_prefix()}armada: uncaught {kind.__name__}: {value}; aborting the job "
                       "(the other ranks cannot finish a collective without this one)\n")
     _sys.stderr.flush()
-    _MPI.COMM_WORLD.Abort(1)
+    _MPI.COMM_WORLD.Abort(status)
+
+
+def _status_of(leaving):
+    """The exit status a SystemExit gives the process (None and 0: 0; a message: 1)."""
+    code = leaving.code
+    return 0 if code is None else code if isinstance(code, int) else 1
+
+
+def _exit_status():
+    """The status of the sys.exit() that ends the program, or 0. A SystemExit caught by a
+    function (argparse's, in a try) got the frames up to its catcher in its traceback; one that
+    ended the program got none beyond sys.exit's (Python 3.11: the interpreter takes it from its
+    own state) or reached the main module's (3.12 on, which adds the frames as it goes)."""
+    if _leaving is None:
+        return 0
+    tb = _leaving.__traceback__
+    callers = []
+    while tb is not None:
+        if tb.tb_frame.f_code is not _exit_code:
+            callers.append(tb.tb_frame)
+        tb = tb.tb_next
+    uncaught = not callers or any(f.f_code.co_name == "<module>" and f.f_globals.get("__name__") == "__main__"
+                                  for f in callers)
+    return _status_of(_leaving) if uncaught else 0
 
 
 def _at_exit():
@@ -141,6 +181,10 @@ def _at_exit():
         return
     if _uncaught and size() > 1:
         _abort(*_uncaught)
+    status = _exit_status()
+    if status != 0 and size() > 1:
+        # Like an exception: the other ranks may wait in a collective this one left.
+        _abort(SystemExit, f"sys.exit({_leaving.code!r}), exit status {status}", status)
     _core.finalize()
 
 

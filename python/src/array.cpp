@@ -9,6 +9,7 @@
 #include <Python.h>
 #include <mpi.h>
 
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -458,14 +459,25 @@ Coord element_index(const char* op, const Array& a, py::handle index) {
   return at;
 }
 
-long read_inc(Array& a, py::handle index, long increment) {
+long read_inc(Array& a, py::handle index, py::handle increment) {
   constexpr const char* op = "GlobalArray.read_inc";
   live(a, op);
   if (a.type() != ElemType::Int && a.type() != ElemType::Long)
     fail(ErrorKind::type, op, "array", describe(a), "read_inc needs an int32 or int64 array");
+  // Converted as every other value: an increment that does not fit is an OverflowError.
+  alignas(16) std::byte by[16];
+  scalar_of(increment, a.type(), op, "increment", by);
+  long step = 0;
+  if (a.type() == ElemType::Int) {
+    int narrow = 0;
+    std::memcpy(&narrow, by, sizeof narrow);
+    step = narrow;
+  } else {
+    std::memcpy(&step, by, sizeof step);
+  }
   const Coord at = element_index(op, a, index);
   py::gil_scoped_release unlocked;
-  return a.read_inc(at, increment);
+  return a.read_inc(at, step);
 }
 
 // The C++ baseline of bench/python/bench_patch.py, in the same process: `iterations` blocking
@@ -597,7 +609,7 @@ void bind_array(py::module_& m) {
            py::arg("indices"), py::arg("values"))
       .def("scatter_acc", [](Array& a, py::handle i, py::handle v, py::object alpha) { scatter(a, i, v, alpha); },
            py::arg("indices"), py::arg("values"), py::arg("alpha") = 1)
-      .def("read_inc", &read_inc, py::arg("index"), py::arg("increment") = 1,
+      .def("read_inc", &read_inc, py::arg("index"), py::arg("increment") = py::int_(1),
            "Atomically adds increment to the int32/int64 element and returns its old value.")
       .def_property_readonly("shape", [](const Array& a) { return to_tuple(live(const_cast<Array&>(a), "GlobalArray.shape").dims()); })
       .def_property_readonly("ndim", [](const Array& a) { return live(const_cast<Array&>(a), "GlobalArray.ndim").ndim(); })

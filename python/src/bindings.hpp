@@ -23,8 +23,8 @@ using arrays::Index;
 
 // ---- errors -----------------------------------------------------------------------------------
 /// The Python exception class an error becomes (all derive from armada.Error; the first three
-/// also from IndexError, TypeError, ValueError).
-enum class ErrorKind : int { none = 0, index, type, value, state, linalg, other };
+/// also from IndexError, TypeError, ValueError; overflow from ArgumentError and OverflowError).
+enum class ErrorKind : int { none = 0, index, type, value, state, linalg, other, overflow };
 
 /// The Python class of each kind of Armada's errors (rma::Error::kind()): the one table
 /// current_error consults.
@@ -111,8 +111,12 @@ using arrays::with_element_type;
 /// interpreter is gone).
 py::handle numpy();
 /// `value` as a NumPy array of `type`, cast as NumPy's same_kind rule allows (int -> float,
-/// float64 -> float32, real -> complex; not float -> int, complex -> real: TypeError).
+/// float64 -> float32, real -> complex; not float -> int, complex -> real: TypeError). An integer
+/// that does not fit an integer `type` is an OverflowError (NumPy 2's rule), not wrapped around.
 py::array as_array_of(py::handle value, ElemType type, const char* op, const char* argument);
+/// armada.IntegerOverflowError naming `op`, `argument` and the value unless every integer in
+/// `src` (an argument as NumPy converted it) fits integer type `type`; nothing for other types.
+void check_integers_fit(const py::array& src, ElemType type, const char* op, const char* argument);
 /// One element of `type` from a Python scalar, stored in `out` (16 bytes). Same casting rule.
 void scalar_of(py::handle value, ElemType type, const char* op, const char* argument, void* out);
 /// A tuple of ints (a shape, ghost widths, ...): a sequence of integers or one integer.

@@ -15,7 +15,7 @@ namespace armada::python {
 namespace {
 
 // The Python classes of the error kinds, created by register_errors.
-std::array<PyObject*, 7> g_error_classes{};
+std::array<PyObject*, 8> g_error_classes{};
 
 }  // namespace
 
@@ -46,7 +46,8 @@ std::pair<ErrorKind, std::string> current_error() {
   } catch (const py::error_already_set& e) {
     if (e.matches(PyExc_TypeError)) return {ErrorKind::type, e.what()};
     if (e.matches(PyExc_IndexError)) return {ErrorKind::index, e.what()};
-    if (e.matches(PyExc_ValueError) || e.matches(PyExc_OverflowError)) return {ErrorKind::value, e.what()};
+    if (e.matches(PyExc_OverflowError)) return {ErrorKind::overflow, e.what()};
+    if (e.matches(PyExc_ValueError)) return {ErrorKind::value, e.what()};
     return {ErrorKind::other, e.what()};
   } catch (const py::cast_error& e) {
     return {ErrorKind::type, e.what()};
@@ -82,6 +83,13 @@ void register_errors(py::module_& m) {
     m.attr(s.name) = cls;
     g_error_classes[static_cast<int>(s.kind)] = cls.release().ptr();
   }
+  // An integer too large for the array's dtype: a bad argument, and NumPy 2's OverflowError.
+  py::object bases = py::make_tuple(py::handle(g_error_classes[static_cast<int>(ErrorKind::value)]),
+                                    py::handle(PyExc_OverflowError));
+  py::object overflow = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+      "armada.IntegerOverflowError", "An integer that does not fit the array's integer dtype.", bases.ptr(), nullptr));
+  m.attr("IntegerOverflowError") = overflow;
+  g_error_classes[static_cast<int>(ErrorKind::overflow)] = overflow.release().ptr();
   error.release();
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;
@@ -190,11 +198,40 @@ py::array as_array_of(py::handle value, ElemType type, const char* op, const cha
   }
   py::dtype want = dtype_of(type);
   if (src.dtype().equal(want)) return src;
+  // NumPy makes Python integers it cannot hold in one integer dtype float64 ([-1, 2**63]) or
+  // object: look at them as the Python integers they are.
+  const char kind = src.dtype().kind();
+  const bool as_given = (type == ElemType::Int || type == ElemType::Long) && !py::isinstance<py::array>(value) &&
+                        (kind == 'f' || kind == 'O');
+  check_integers_fit(as_given ? py::array(numpy().attr("array")(value, py::dtype("O"))) : src, type, op, argument);
   const py::object can_cast = numpy().attr("can_cast");
   if (!can_cast(src.dtype(), want, "same_kind").cast<bool>())
     fail(ErrorKind::type, op, argument, "an array of dtype " + repr_of(src.dtype()),
          "cannot be cast to the array's dtype " + dtype_name(type) + " (NumPy's same_kind rule)");
   return src.attr("astype")(want);
+}
+
+void check_integers_fit(const py::array& src, ElemType type, const char* op, const char* argument) {
+  if ((type != ElemType::Int && type != ElemType::Long) || src.size() == 0) return;
+  const char kind = src.dtype().kind();
+  const py::dtype want = dtype_of(type);
+  if (kind != 'O' && (kind != 'i' && kind != 'u' || numpy().attr("can_cast")(src.dtype(), want, "safe").cast<bool>()))
+    return;  // not integers, or every value of the dtype fits
+  const py::object info = numpy().attr("iinfo")(want);
+  const py::object lo = info.attr("min"), hi = info.attr("max");
+  // Python integers beyond int64 make NumPy's dtype object; an object array of anything else
+  // is left to the dtype check that follows.
+  const py::object items = kind == 'O' ? src.attr("ravel")() : py::make_tuple(src.attr("min")(), src.attr("max")());
+  for (py::handle item : items) {
+    if (kind == 'O' && !PyLong_Check(item.ptr())) return;
+    const py::int_ n(py::reinterpret_borrow<py::object>(item));  // a NumPy integer as a Python int
+    if (n < lo || n > hi)
+      throw BindingError(ErrorKind::overflow,
+                         rma::error_message(op, "argument '" + std::string(argument) + "' = " +
+                                                    (src.size() == 1 ? repr_of(n) : "an array holding " + repr_of(n)) +
+                                                    ": does not fit the array's dtype " + dtype_name(type) + " [" +
+                                                    repr_of(lo) + ", " + repr_of(hi) + "]"));
+  }
 }
 
 void scalar_of(py::handle value, ElemType type, const char* op, const char* argument, void* out) {

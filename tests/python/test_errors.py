@@ -18,6 +18,8 @@ def test_exception_classes():
     assert issubclass(armada.DTypeError, TypeError) and issubclass(armada.DTypeError, armada.Error)
     assert issubclass(armada.ArgumentError, ValueError) and issubclass(armada.ArgumentError, armada.Error)
     assert issubclass(armada.StateError, armada.Error) and issubclass(armada.LinAlgError, armada.Error)
+    assert issubclass(armada.IntegerOverflowError, OverflowError)
+    assert issubclass(armada.IntegerOverflowError, armada.ArgumentError)
 
 
 @pytest.mark.parametrize("kind, cls", [
@@ -68,6 +70,42 @@ def test_values_that_do_not_fit(a):
     with pytest.raises(TypeError, match="alpha"):
         a.acc((0, 0), 1.0, alpha=1j)
     assert (a[...] == 0).all()            # nothing moved
+
+
+@pytest.mark.parametrize("dtype, big", [(np.int32, 2**40 + 7), (np.int32, -2**31 - 1), (np.int64, 2**63 + 5),
+                                        (np.int64, -2**70)], ids=repr)
+def test_integers_that_do_not_fit_raise_overflow(dtype, big):
+    # NumPy 2's rule: an integer outside the dtype's range raises OverflowError, never wraps
+    # around (2**40 + 7 stored as 7 in int32). Put, acc, scatter and every alpha and value.
+    big_re = rf"= (an array holding )?{big}: does not fit the array's dtype {np.dtype(dtype).name}"
+    with armada.GlobalArray.create((4,), dtype) as b:
+        calls = {
+            "__setitem__": lambda: b.__setitem__(0, big),
+            "__setitem__ list": lambda: b.__setitem__(np.s_[0:2], [1, big]),
+            "__setitem__ uint64/int64 array": lambda: b.__setitem__(np.s_[0:2], np.array([1, big], dtype=object)
+                                                                  if abs(big) >= 2**63 else np.array([1, big])),
+            "acc": lambda: b.acc(0, big),
+            "acc alpha": lambda: b.acc(0, 1, alpha=big),
+            "scatter": lambda: b.scatter(([0, 1],), [1, big]),
+            "scatter_acc alpha": lambda: b.scatter_acc(([0, 1],), [1, 1], alpha=big),
+            "fill": lambda: b.fill(big),
+            "scale": lambda: b.scale(big),
+            "add alpha": lambda: armada.add(b, b, b, alpha=big),
+            "read_inc": lambda: b.read_inc(0, big),
+        }
+        for name, call in calls.items():
+            with pytest.raises(OverflowError, match=big_re) as info:
+                call()
+            assert isinstance(info.value, armada.IntegerOverflowError), name
+            assert isinstance(info.value, armada.ArgumentError), name
+        armada.sync()
+        assert (b[...] == 0).all()            # nothing moved
+        armada.sync()
+        info = np.iinfo(dtype)
+        b[0], b[1] = info.max, info.min       # the dtype's own limits fit
+        b[2:4] = np.array([info.max, info.min], dtype=np.int64)
+        armada.sync()
+        assert b[...].tolist() == [info.max, info.min] * 2
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])

@@ -1,5 +1,7 @@
 """The runtime: Armada's world is the mpi4py communicator it was started on."""
 
+import sys
+
 from mpi4py import MPI
 import numpy as np
 import pytest
@@ -53,3 +55,31 @@ def test_a_failing_with_block_still_finalizes():
             armada.GlobalArray.create((2,), np.int8)
     assert not armada.initialized()
     armada.init()
+
+
+def test_an_mpi_error_in_armadas_world_raises():
+    # mpi4py leaves MPI_ERRORS_RETURN on its communicators, which Armada's world inherited: an
+    # MPI error inside a collective (ranks in different calls) went unnoticed. Now it raises.
+    with pytest.raises(armada.Error, match=r"^\[rank \d+\] armada: MPI error inside a collective: MPI_ERR_TRUNCATE"):
+        armada._core._mpi_error_on_world()
+    armada.sync()                                      # nothing was sent: the runtime goes on
+
+
+def test_sys_exit_0_in_a_with_block_finalizes():
+    # A zero exit status on every rank is a normal end: finalize, not abort.
+    armada.finalize()
+    with pytest.raises(SystemExit):
+        with armada.init():
+            a = armada.GlobalArray.create((4,), np.float64)
+            sys.exit(0)
+    assert not armada.initialized() and not a.valid
+    armada.init()
+
+
+def test_a_sys_exit_caught_in_a_function_does_not_abort_at_exit():
+    def parse_arguments():
+        sys.exit(2)                                    # argparse's way of refusing
+    with pytest.raises(SystemExit):
+        parse_arguments()
+    assert armada._leaving is not None and armada._leaving.code == 2    # sys.exit was seen ...
+    assert armada._exit_status() == 0                  # ... but caught: the exit handler finalizes

@@ -197,7 +197,7 @@ void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const Mus
   std::int64_t v[3] = {error ? me : INT64_MAX, d, -d};
   MPI_Request request;
   MPI_Iallreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MIN, comm, &request);
-  wait_polling(request);
+  wait_polling(request, op);
   if (v[0] == INT64_MAX) {
     if (v[1] != -v[2]) throw_mismatch(op, comm, same);
     return;

@@ -63,6 +63,14 @@ std::vector<detail::SettingRow> core_rows() {
                "ranks and hosts have not answered: a lost host or a cut link shows there before the MPI launcher "
                "ends the job. It only warns, once per wait, and goes on waiting. 0: never."},
        .min = 0, .max = 1 << 20, .store = field<&Config::stall_warn_s>},
+      // Read by name (Config::integer): only the Python package's finalize uses it so far.
+      {.doc = {"ARMADA_FINALIZE_WAIT", "int", "300",
+               "Python: seconds armada.finalize (and the finalize at interpreter exit) waits for every rank to "
+               "reach it before it aborts the job naming the ranks that have not: they are in another call, or "
+               "stopped, and the collective teardown would wait for them forever. After ARMADA_STALL_WARN "
+               "seconds it says whom it waits for. Raise it for programs whose ranks end far apart. 0: wait "
+               "forever."},
+       .min = 0, .max = 1 << 20},
       {.doc = {"ARMADA_TRANSPORT", "string", "auto", transport_meaning().c_str()},
        .choices = transport_choices().c_str(), .store = field<&Config::transport>},
   };

@@ -16,6 +16,7 @@
 
 #include "armada/rma/runtime.hpp"
 #include "common/check.hpp"
+#include "common/mpi_errors.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
 #include "transport/base/waiting.hpp"
@@ -40,17 +41,20 @@ void fence_everything(State& s) {
   for (const auto& t : s.routes.started) t->fence_all();
 }
 
-void wait_polling(MPI_Request& request) {
+void wait_polling(MPI_Request& request, const char* op) {
+  // A failed collective (ranks in different calls: MPI_ERR_TRUNCATE) reports here, in the return
+  // code (Open MPI 4.1 calls no error handler for a nonblocking collective's request): raise it.
+  constexpr const char* what = "MPI error inside the collective (are the ranks in different calls?)";
   State* s = g_state;
   if (!s || s->routes.started.empty()) {
-    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    check_mpi(op, what, MPI_Wait(&request, MPI_STATUS_IGNORE));
     return;
   }
   // Spin as MPI's blocking collectives do, then yield: where threads outnumber cores, the
   // thread this collective waits for may need this core.
   for (int round = 0;; ++round) {
     int done = 0;
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    check_mpi(op, what, MPI_Test(&request, &done, MPI_STATUS_IGNORE));
     if (done) return;
     for (const auto& t : s->routes.started) t->poll();
     if (round < 2000)

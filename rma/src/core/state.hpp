@@ -86,8 +86,9 @@ void fence_everything(State& s);
 /// Completes `request` (a nonblocking collective this rank entered), polling every started
 /// transport meanwhile: the other members may be waiting, before they reach the collective,
 /// for requests that only this process executes (its node server's), and this rank holds the
-/// core that would execute them. Without a runtime it is MPI_Wait.
-void wait_polling(MPI_Request& request);
+/// core that would execute them. Without a runtime it is MPI_Wait. An MPI error of the
+/// collective throws SystemError naming `op`.
+void wait_polling(MPI_Request& request, const char* op);
 
 /// Throws InvalidArgument unless 0 <= target < world size.
 inline void check_rank(const char* op, const char* argument, const State& s, int target) {

@@ -432,7 +432,7 @@ void barrier() {
   fence_all();
   MPI_Request request;
   MPI_Ibarrier(s.world, &request);
-  detail::wait_polling(request);
+  detail::wait_polling(request, "rma::barrier");
 }
 
 }  // namespace armada::rma

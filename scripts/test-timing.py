@@ -37,7 +37,7 @@ def rows(junit):
     """(name, seconds, status) of every row in ctest's JUnit file."""
     tree = ET.parse(junit)
     for case in tree.iter("testcase"):
-        status = case.get("status", "run")
+        status = "passed"
         if case.find("failure") is not None:
             status = "failed"
         elif case.find("skipped") is not None:

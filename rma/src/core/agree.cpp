@@ -12,6 +12,7 @@
 #include "armada/rma/assert.hpp"
 #include "armada/rma/error.hpp"
 #include "common/check.hpp"
+#include "core/arrival.hpp"
 #include "core/state.hpp"
 
 namespace armada::rma::detail {
@@ -240,9 +241,19 @@ void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const Mus
   // were signed, so values with the top bit set would compare wrongly.
   const std::int64_t d = static_cast<std::int64_t>(digest(op, same) >> 1);
   std::int64_t v[3] = {error ? me : INT64_MAX, d, -d};
+  // Where this rank waits, for a member whose wait outlasts ARMADA_STALL_WARN (core/arrival.hpp).
+  struct Waiting {
+    MPI_Comm comm;
+    Ticket ticket;
+    const char* op;
+  } const waiting{comm, arrive(comm, op), op};
   MPI_Request request;
   MPI_Iallreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MIN, comm, &request);
-  wait_polling(request);
+  wait_polling(request, [](const void* context, int seconds) {
+    const auto& w = *static_cast<const Waiting*>(context);
+    warn_not_arrived(w.comm, w.ticket, w.op, seconds);
+  }, &waiting);
+  depart();
   if (v[0] == INT64_MAX) {
     if (v[1] != -v[2]) throw_mismatch(op, comm, same);
     return;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <map>
 #include <string>
@@ -16,6 +17,8 @@
 
 #include "armada/rma/runtime.hpp"
 #include "common/check.hpp"
+#include "common/stall.hpp"
+#include "core/arrival.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
 #include "transport/base/waiting.hpp"
@@ -40,12 +43,13 @@ void fence_everything(State& s) {
   for (const auto& t : s.routes.started) t->fence_all();
 }
 
-void wait_polling(MPI_Request& request) {
+void wait_polling(MPI_Request& request, StallHook on_stall, const void* context) {
   State* s = g_state;
-  if (!s || s->routes.started.empty()) {
+  if (!s || (s->routes.started.empty() && !on_stall)) {
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     return;
   }
+  StallWatch stall(on_stall ? s->config.stall_warn_s : 0);
   // Spin as MPI's blocking collectives do, then yield: where threads outnumber cores, the
   // thread this collective waits for may need this core.
   for (int round = 0;; ++round) {
@@ -53,6 +57,7 @@ void wait_polling(MPI_Request& request) {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done) return;
     for (const auto& t : s->routes.started) t->poll();
+    if (stall.due()) on_stall(context, stall.seconds());
     if (round < 2000)
       cpu_relax();
     else
@@ -299,6 +304,12 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   if (s->rank == 0) warn_unknown_settings();
   set_message_rank(s->rank);
   g_state = s.release();
+  // Needs the runtime (an allocation like any other). Its failure is agreed, so every rank goes
+  // on without the slots alike: a stalled collective then warns without names (core/arrival.hpp).
+  try {
+    open_arrivals();
+  } catch (const std::exception&) {
+  }
 }
 
 }  // namespace
@@ -438,6 +449,7 @@ void finalize() {
   auto& s = detail::state("rma::finalize");
   detail::fence_everything(s);
   MPI_Barrier(s.world);  // nobody unmaps memory another rank may still be writing
+  detail::close_arrivals();  // its segment goes with the others below
   const bool owns = s.owns_mpi;
   {
     std::unique_ptr<detail::State> doomed(g_state);

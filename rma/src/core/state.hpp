@@ -86,8 +86,10 @@ void fence_everything(State& s);
 /// Completes `request` (a nonblocking collective this rank entered), polling every started
 /// transport meanwhile: the other members may be waiting, before they reach the collective,
 /// for requests that only this process executes (its node server's), and this rank holds the
-/// core that would execute them. Without a runtime it is MPI_Wait.
-void wait_polling(MPI_Request& request);
+/// core that would execute them. Without a runtime it is MPI_Wait. `on_stall(context, seconds)`,
+/// if given, is called once when the wait outlasts ARMADA_STALL_WARN seconds.
+using StallHook = void (*)(const void* context, int seconds);
+void wait_polling(MPI_Request& request, StallHook on_stall = nullptr, const void* context = nullptr);
 
 /// Throws InvalidArgument unless 0 <= target < world size.
 inline void check_rank(const char* op, const char* argument, const State& s, int target) {

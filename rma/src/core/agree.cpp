@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "armada/rma/assert.hpp"
@@ -69,7 +70,7 @@ Report unpack(const std::vector<char>& in) {
 // contains: members in different calls differ here too.
 std::uint64_t digest(const char* op, const MustMatch& same) {
   std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](const std::string& s) {
+  auto mix = [&h](std::string_view s) {
     for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
     h = (h ^ 0x100u) * 1099511628211ull;
   };

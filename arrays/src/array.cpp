@@ -3,6 +3,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -592,13 +595,29 @@ std::optional<rma::Group> group_waiting_for(int id) {
 
 rma::MustMatch::value_type same_shape(const char* argument, const Array& a) {
   if (!a.impl()) return {argument, "(no array)"};
-  return {argument, std::string(to_string(a.impl()->type)) + " " + a.impl()->dist.dims().str()};
+  // The id is the same on every member for one array and unique among a process's arrays: two
+  // arrays of one shape passed by different members differ here.
+  return {argument, std::string(to_string(a.impl()->type)) + " " + a.impl()->dist.dims().str() + ", id " +
+                        std::to_string(a.impl()->id)};
+}
+
+rma::MustMatch::value_type same_value(const char* argument, const Array& a, const void* value) {
+  if (!a.impl()) return {argument, "(no array)"};
+  if (!value) return {argument, "null"};
+  return {argument, with_element_type(a.impl()->type, [&](auto zero) {
+            decltype(zero) v;
+            std::memcpy(&v, value, sizeof v);
+            std::ostringstream out;
+            // Enough digits that two different values never print alike.
+            out << std::setprecision(std::numeric_limits<decltype(std::abs(v))>::max_digits10) << v;
+            return out.str();
+          })};
 }
 
 void sync() {
   if (!rma::initialized())
     throw rma::StateError("arrays::sync", rma::message_prefix() + "arrays::sync: the rma runtime is not initialized");
-  rma::barrier();
+  rma::barrier();  // an agreement named rma::barrier: a member in another collective call is told
 }
 
 }  // namespace armada::arrays

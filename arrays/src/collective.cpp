@@ -68,7 +68,7 @@ void unary_patch(UnaryOp op, Array& arr, const Coord& lo, const Coord& hi, const
     check_patch(name, *ap, lo, hi);
     if ((op == UnaryOp::Fill || op == UnaryOp::Scale || op == UnaryOp::AddConstant) && !value)
       fail(name, ap, "value", "null", "the operation needs a value");
-  }, {same_shape("array", arr), same_patch("patch", lo, hi)});
+  }, {same_shape("array", arr), same_patch("patch", lo, hi), same_value("value", arr, value)});
   const Array::Impl& a = *ap;
   const Patch part = my_part(a, lo, hi);
   dispatch(a.type, [&](auto zero) {
@@ -120,8 +120,8 @@ void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& 
     check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, false);
     check_same_extents(name, *ap, alo, ahi, *cp, clo, chi, false);
     if (op == BinaryOp::Add && (!alpha || !beta)) fail(name, cp, "alpha/beta", "null", "add needs both scale factors");
-  }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi),
-      same_shape("c", ca), same_patch("c patch", clo, chi)});
+  }, {same_value("alpha", ca, alpha), same_shape("a", aa), same_patch("a patch", alo, ahi), same_value("beta", ca, beta),
+      same_shape("b", ba), same_patch("b patch", blo, bhi), same_shape("c", ca), same_patch("c patch", clo, chi)});
   const Array::Impl &a = *ap, &b = *bp, &c = *cp;
   const Patch part = my_part(c, clo, chi);
   dispatch(c.type, [&](auto zero) {

@@ -289,7 +289,7 @@ thread_local CallScope* t_scope = nullptr;
 
 }  // namespace
 
-CallScope::CallScope(const char*) noexcept : outer_(t_scope) { t_scope = this; }
+CallScope::CallScope(const char* function) noexcept : entry_(function), outer_(t_scope) { t_scope = this; }
 CallScope::~CallScope() { t_scope = outer_; }
 CallScope* CallScope::current() noexcept { return t_scope; }
 

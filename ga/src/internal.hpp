@@ -12,6 +12,7 @@
 
 #include "armada/arrays/arrays.hpp"
 #include "armada/linalg/gemm.hpp"
+#include "armada/rma/collectives.hpp"
 #include "armada/rma/error.hpp"
 #include "armada/rma/group.hpp"
 #include "ga.h"
@@ -65,6 +66,7 @@ class CallScope {
 
  private:
   void copy_back_all();
+  rma::EntryPoint entry_;  // named when members are in different collective calls
   CallScope* outer_;
   std::vector<int> copied_;  // handles of the block-cyclic arrays with a regular copy
 };

@@ -100,7 +100,7 @@ void group_sync(const rma::Group& g) {
     arrays::sync();
     return;
   }
-  if (g.is_member()) MPI_Barrier(g.comm());
+  if (g.is_member()) rma::agree_on("rma::barrier", nullptr, g);  // tells a member in another call
 }
 
 }  // namespace

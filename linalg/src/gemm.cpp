@@ -229,7 +229,7 @@ void multiply(const Caller& caller, Op op_a, Op op_b, const void* alpha, const A
     if (!alpha) reject(op, "alpha", "null", "must point to one element of the arrays' type");
     if (!beta) reject(op, "beta", "null", "must point to one element of the arrays' type");
   }, {{"op_a", std::to_string(static_cast<int>(op_a))}, {"op_b", std::to_string(static_cast<int>(op_b))},
-      arrays::same_shape("a", a), same_patch("a patch", alo, ahi), arrays::same_shape("b", b),
+      arrays::same_value("alpha", c, alpha), arrays::same_value("beta", c, beta), arrays::same_shape("a", a), same_patch("a patch", alo, ahi), arrays::same_shape("b", b),
       same_patch("b patch", blo, bhi), arrays::same_shape("c", c), same_patch("c patch", clo, chi)});
   apply_blas_threads();
   dispatch(c, [&]<class T>() { owner_computes<T>(p, alpha, a, b, beta, c); });

@@ -682,6 +682,51 @@ TEST(CApi, CollectiveWithOneBadMemberFailsOnEveryMember) {
   EXPECT_EQ(armada_ga_destroy(g), ARMADA_GA_OK) << message();
 }
 
+// One member's bad op (gop) or root (brdcst) fails the call on every member in the same
+// agreement, the others naming that rank and its argument (regression: the others waited, then
+// met the bad member's next gop, reported "rank 0 passed 2 and rank 1 passed 1" and the next
+// call ended in MPI_ERR_TRUNCATE); the next gop and brdcst work.
+TEST(CApi, GopAndBrdcstWithOneBadMemberFailOnEveryMemberAndTheNextWork) {
+  const bool last = rank() == nranks() - 1;
+  const std::string bad = std::to_string(nranks() - 1);
+  auto expect_failed_everywhere = [&](int rc, const char* fn, const char* argument) {
+    EXPECT_NE(rc, ARMADA_GA_OK) << fn << " succeeded on rank " << rank();
+    EXPECT_NE(message().find(std::string("(in ") + fn), std::string::npos) << message();
+    EXPECT_NE(message().find(std::string("'") + argument + "'"), std::string::npos) << message();
+    if (!last) EXPECT_NE(message().find("rank " + bad + " failed"), std::string::npos) << message();
+  };
+  double x[2] = {1, 2};
+  expect_failed_everywhere(armada_ga_gop(ARMADA_GA_GROUP_WORLD, ARMADA_GA_DOUBLE, x, 2, last ? "avg" : "+"),
+                           "armada_ga_gop", "op");
+  EXPECT_EQ(x[0], 1.0) << "a failed gop changed its buffer";
+  int word = rank() == 0 ? 42 : 0;
+  expect_failed_everywhere(armada_ga_brdcst(ARMADA_GA_GROUP_WORLD, &word, sizeof word, last ? nranks() : 0),
+                           "armada_ga_brdcst", "root");
+  EXPECT_EQ(armada_ga_gop(ARMADA_GA_GROUP_WORLD, ARMADA_GA_DOUBLE, x, 2, "+"), ARMADA_GA_OK) << message();
+  EXPECT_EQ(x[0], nranks());
+  EXPECT_EQ(x[1], 2.0 * nranks());
+  EXPECT_EQ(armada_ga_brdcst(ARMADA_GA_GROUP_WORLD, &word, sizeof word, 0), ARMADA_GA_OK) << message();
+  EXPECT_EQ(word, 42);
+}
+
+// Members in different collective calls (one zeroes an array, the others sync) fail together,
+// naming both C functions and the ranks in each (regression: MPI_ERR_TRUNCATE at 2 ranks, a
+// hang at 3 and 4).
+TEST(CApi, MembersInDifferentCollectivesFailNamingBothCalls) {
+  if (nranks() == 1) GTEST_SKIP() << "needs two ranks to make different calls";
+  const int64_t dims[1] = {10};
+  int g = 0;
+  ASSERT_EQ(armada_ga_create(ARMADA_GA_DOUBLE, 1, dims, "g", nullptr, &g), ARMADA_GA_OK) << message();
+  const bool last = rank() == nranks() - 1;
+  EXPECT_NE(last ? armada_ga_zero(g) : armada_ga_sync(), ARMADA_GA_OK);
+  for (const char* fragment : {"different collective calls", "armada_ga_zero", "armada_ga_sync"})
+    EXPECT_NE(message().find(fragment), std::string::npos) << message();
+  EXPECT_NE(message().find("rank " + std::to_string(nranks() - 1) + " in armada_ga_zero"), std::string::npos)
+      << message();
+  EXPECT_EQ(armada_ga_sync(), ARMADA_GA_OK) << message();
+  EXPECT_EQ(armada_ga_destroy(g), ARMADA_GA_OK) << message();
+}
+
 // Destroying a mutex set while one of its mutexes is held is an error naming the mutex, on every
 // member (regression: ARMADA_GA_OK); once it is unlocked the set destroys cleanly.
 TEST(CApi, MutexSetCannotBeDestroyedWhileAMutexIsHeld) {

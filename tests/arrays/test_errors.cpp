@@ -227,6 +227,57 @@ TEST_F(Errors, CollectivesWithOneBadMemberFailOnEveryMember) {
   expect_untouched();
 }
 
+// A collective given another array (of the same shape) or another scalar on one member is
+// rejected on every member before anything moves (regression: each member wrote its own array,
+// half of each, and dot returned a mix), and the next call works.
+TEST_F(Errors, CollectivesOnDifferentArraysOrScalarsAreRejected) {
+  if (rma::size() == 1) GTEST_SKIP() << "needs two ranks to pass different arguments";
+  const bool odd = last_rank();
+  auto b = a.duplicate("B");
+  fill(b, 1.0);
+  auto c = a.duplicate("C");
+  fill(c, 1.0);
+  GlobalArray<double>& other = odd ? b : a;
+  auto expect_mismatch = [&](auto&& call, const char* op, const char* argument) {
+    expect_error<InvalidArgument>(call, {op, std::string("'") + argument + "'", "must be the same on every member"});
+  };
+  expect_mismatch([&] { fill(other, 2.0); }, "arrays::fill", "array");
+  expect_mismatch([&] { fill(a, odd ? 3.0 : 2.0); }, "arrays::fill", "value");
+  expect_mismatch([&] { scale(a, odd ? 3.0 : 2.0); }, "arrays::scale", "value");
+  expect_mismatch([&] { copy(c, other); }, "arrays::copy_patch", "b");
+  expect_mismatch([&] { add(1.0, c, 1.0, c, other); }, "arrays::add", "c");
+  expect_mismatch([&] { add(odd ? 2.0 : 1.0, c, 1.0, c, b); }, "arrays::add", "alpha");
+  expect_mismatch([&] { add(1.0, c, odd ? 2.0 : 1.0, c, b); }, "arrays::add", "beta");
+  expect_mismatch([&] { (void)dot(c, other); }, "arrays::dot", "b");
+  // Nothing moved, and the arrays still work together.
+  for (double x : b.get({0, 0}, {6, 8})) EXPECT_EQ(x, 1.0) << "a rejected call changed B";
+  EXPECT_DOUBLE_EQ(dot(a, b), 48.0);
+  b.destroy();
+  c.destroy();
+  expect_untouched();
+}
+
+// Members in different collective calls fail together, each naming both calls and the ranks in
+// each (regression: MPI_ERR_TRUNCATE at 2 ranks, a silent hang at 3 and 4), and the runtime
+// stays usable.
+TEST_F(Errors, MembersInDifferentCollectivesFailNamingBothCalls) {
+  if (rma::size() == 1) GTEST_SKIP() << "needs two ranks to make different calls";
+  const bool odd = last_rank();
+  const std::string last = std::to_string(rma::size() - 1);
+  auto expect_different_calls = [&](auto&& call, const char* mine, const char* theirs) {
+    expect_error<InvalidArgument>(call, {"different collective calls", odd ? mine : theirs, odd ? theirs : mine,
+                                         "rank " + last + " in "});
+  };
+  expect_different_calls([&] { odd ? fill(a, 0.0) : sync(); }, "arrays::fill", "rma::barrier");
+  expect_different_calls([&] { odd ? a.sync_group() : (void)norm1(a); }, "arrays::sync_group", "arrays::norm1");
+  auto b = a.duplicate("B");
+  expect_different_calls([&] { odd ? b.destroy() : sync(); }, "arrays::destroy", "rma::barrier");
+  ASSERT_TRUE(b.valid()) << "a rejected destroy destroyed the array";
+  b.destroy();
+  sync();
+  expect_untouched();
+}
+
 TEST_F(Errors, CreationArgumentsThatDifferBetweenMembersAreRejected) {
   if (rma::size() == 1) GTEST_SKIP() << "needs two ranks to pass different arguments";
   // Each member would otherwise describe a different array (regression: accepted).

@@ -143,6 +143,22 @@ int main(int argc, char** argv) {
       fprintf(stderr, "errors: MA gave a block for %ld doubles\n", (long)huge);
       for (int i = 0; i < 4096; ++i) p[i] = i; /* a real block of that size has room */
     }
+  } else if (!strncmp(which, "differ_", 7)) {
+    /* The last rank passes another array of the same shape, another scalar, or makes another
+     * call: every rank must end with the mismatch named, before anything moves. */
+    const int last = GA_Nodeid() == GA_Nnodes() - 1;
+    int sq[2] = {8, 8};
+    const int a = NGA_Create(C_DBL, 2, sq, "a", NULL), b = NGA_Create(C_DBL, 2, sq, "b", NULL);
+    const int c = NGA_Create(C_DBL, 2, sq, "c", NULL);
+    double one = 1, two = 2;
+    if (!strcmp(which, "differ_copy")) GA_Copy(a, last ? b : c);
+    if (!strcmp(which, "differ_add")) GA_Add(&one, a, &one, a, last ? b : c);
+    if (!strcmp(which, "differ_scale")) GA_Scale(a, last ? &two : &one);
+    if (!strcmp(which, "differ_fill")) GA_Fill(last ? b : a, &one);
+    if (!strcmp(which, "differ_ddot")) GA_Ddot(a, last ? b : c);
+    if (!strcmp(which, "differ_dgemm")) GA_Dgemm('N', 'N', 8, 8, 8, last ? 2.0 : 1.0, a, b, 0.0, c);
+    if (!strcmp(which, "differ_zero_sync")) last ? GA_Zero(a) : GA_Sync();
+    if (!strcmp(which, "differ_destroy_sync")) last ? GA_Destroy(a) : GA_Sync();
   }
   fprintf(stderr, "errors: case '%s' returned\n", which);
   GA_Destroy(g);

@@ -227,6 +227,25 @@ TEST(LinalgErrors, CollectivesWithOneBadMemberFailOnEveryMember) {
   rhs.destroy();
 }
 
+// gemm given another C (of the same shape) or another alpha or beta on one member is rejected
+// on every member before anything moves (regression: each member wrote its own C, or its part
+// with its own alpha).
+TEST(LinalgErrors, GemmWithDifferentArraysOrScalarsOnOneMemberIsRejected) {
+  if (rma::size() == 1) GTEST_SKIP() << "needs two ranks to pass different arguments";
+  Fixture f;
+  auto c2 = arrays::GlobalArray<double>::create({6, 5});
+  const bool odd = last_rank();
+  auto expect_mismatch = [&](auto&& call, const char* argument) {
+    expect_invalid(call, argument, {"linalg::gemm", "must be the same on every member"});
+  };
+  expect_mismatch([&] { gemm(Op::none, Op::none, 1.0, f.a, f.b, 0.0, odd ? c2 : f.c); }, "c");
+  expect_mismatch([&] { gemm(Op::none, Op::none, odd ? 2.0 : 1.0, f.a, f.b, 0.0, f.c); }, "alpha");
+  expect_mismatch([&] { gemm(Op::none, Op::none, 1.0, f.a, f.b, odd ? 1.0 : 0.0, f.c); }, "beta");
+  f.expect_unchanged();
+  for (double x : read_all(c2)) EXPECT_EQ(x, 0.0) << "a rejected gemm wrote the other C";
+  c2.destroy();
+}
+
 // A 1 x 1 zero matrix is singular like any other (regression: success and inf).
 template <class T>
 void expect_one_by_one_zero_is_singular() {

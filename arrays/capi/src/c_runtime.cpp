@@ -300,7 +300,8 @@ int armada_ga_fence_all(void) {
 // ---- collectives on plain buffers ----------------------------------------------------------------
 int armada_ga_gop(int group, int type, void* x, int64_t n, const char* op) {
   const char* const fn = __func__;
-  return capi::guard(fn, [&] {
+  // A bad op on one member fails the call on every member in one agreement (run_as_collective).
+  return capi::collective_guard_group(fn, capi::group_waiting_in(group), [&] {
     const rma::Group g = group_of(group, fn);
     if (!g.is_member())
       throw rma::InvalidArgument(fn, "group", std::to_string(group), "this rank is not a member of the group");
@@ -320,7 +321,7 @@ int armada_ga_gop(int group, int type, void* x, int64_t n, const char* op) {
 }
 int armada_ga_brdcst(int group, void* buf, int64_t bytes, int root) {
   const char* const fn = __func__;
-  return capi::guard(fn, [&] {
+  return capi::collective_guard_group(fn, capi::group_waiting_in(group), [&] {
     const rma::Group g = group_of(group, fn);
     if (!g.is_member())
       throw rma::InvalidArgument(fn, "group", std::to_string(group), "this rank is not a member of the group");
@@ -381,7 +382,7 @@ int armada_ga_group_sync(int group) {
     if (!g.is_member())
       throw rma::InvalidArgument(fn, "group", std::to_string(group), "this rank is not a member of the group");
     rma::fence_all();
-    MPI_Barrier(g.comm());
+    rma::agree_on("rma::barrier", nullptr, g);  // a barrier that tells a member in another call
   });
 }
 

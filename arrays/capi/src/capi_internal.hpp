@@ -9,6 +9,7 @@
 #include "armada/arrays/arrays.hpp"
 #include "armada/arrays/c_api.h"
 #include "armada/arrays/c_api_errors.hpp"
+#include "armada/rma/collectives.hpp"
 #include "armada/rma/error.hpp"
 
 namespace armada::arrays::capi {
@@ -35,6 +36,7 @@ int current_error_code(const char* fn);
 /// Runs f(); an exception becomes its code and message.
 template <class F>
 int guard(const char* fn, F&& f) {
+  const rma::EntryPoint entry(fn);  // named when members are in different collective calls
   try {
     f();
     return ARMADA_GA_OK;

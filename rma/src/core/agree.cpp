@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "armada/rma/assert.hpp"
 #include "armada/rma/error.hpp"
 #include "common/check.hpp"
+#include "core/arrival.hpp"
 #include "core/state.hpp"
 
 namespace armada::rma::detail {
@@ -64,13 +66,15 @@ Report unpack(const std::vector<char>& in) {
   return r;
 }
 
-// FNV-1a over the names and values, each followed by a separator no text contains.
-std::uint64_t digest(const MustMatch& same) {
+// FNV-1a over the operation, then the names and values, each followed by a separator no text
+// contains: members in different calls differ here too.
+std::uint64_t digest(const char* op, const MustMatch& same) {
   std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](const std::string& s) {
+  auto mix = [&h](std::string_view s) {
     for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
     h = (h ^ 0x100u) * 1099511628211ull;
   };
+  mix(op);
   for (const auto& [name, value] : same) {
     mix(name);
     mix(value);
@@ -78,16 +82,25 @@ std::uint64_t digest(const MustMatch& same) {
   return h;
 }
 
-// One member's `same` arguments as text: its world rank, then each name and value, every field
-// ended by a NUL (which no name or value contains).
-std::string encode(int world_rank, const MustMatch& same) {
-  std::string out = std::to_string(world_rank) + '\0';
+// The call a member is in, as a mismatch names it: "GA_Zero (arrays::fill)", or the collective
+// alone outside any named entry point.
+std::string call_name(const char* op) {
+  const char* entry = EntryPoint::current();
+  if (!entry || std::strcmp(entry, op) == 0) return op;
+  return std::string(entry) + " (" + op + ")";
+}
+
+// One member's call and `same` arguments as text: its world rank, its operation, the call's
+// name, then each name and value, every field ended by a NUL (which no name or value contains).
+std::string encode(int world_rank, const char* op, const MustMatch& same) {
+  std::string out = std::to_string(world_rank) + '\0' + op + '\0' + call_name(op) + '\0';
   for (const auto& [name, value] : same) out += name + '\0' + value + '\0';
   return out;
 }
 
 struct Arguments {
   int world_rank = 0;
+  std::string op, call;
   MustMatch same;
 };
 
@@ -100,13 +113,15 @@ Arguments decode(const char* p, std::size_t n) {
   }
   Arguments a;
   a.world_rank = std::stoi(fields.at(0));
-  for (std::size_t i = 1; i + 1 < fields.size(); i += 2) a.same.emplace_back(fields[i], fields[i + 1]);
+  a.op = fields.at(1);
+  a.call = fields.at(2);
+  for (std::size_t i = 3; i + 1 < fields.size(); i += 2) a.same.emplace_back(fields[i], fields[i + 1]);
   return a;
 }
 
 // Every member's `same` arguments, in comm rank order (the error path only).
-std::vector<Arguments> gather_arguments(MPI_Comm comm, const MustMatch& same) {
-  const std::string mine = encode(g_state ? g_state->rank : 0, same);
+std::vector<Arguments> gather_arguments(MPI_Comm comm, const char* op, const MustMatch& same) {
+  const std::string mine = encode(g_state ? g_state->rank : 0, op, same);
   const Gathered<char> g = allgather_varying(comm, std::span<const char>(mine.data(), mine.size()));
   std::vector<Arguments> out;
   for (std::size_t r = 0; r < g.counts.size(); ++r)
@@ -133,10 +148,41 @@ Gathered<T> allgather_of(MPI_Comm comm, std::span<const T> mine, MPI_Datatype ty
   return g;
 }
 
+// "ranks 0, 2 in GA_Sync (rma::barrier); rank 1 in GA_Zero (arrays::fill)": which member is in
+// which call, calls in the order of their lowest rank.
+std::string who_is_where(const std::vector<Arguments>& all) {
+  std::vector<std::pair<std::string, std::vector<int>>> calls;
+  for (const Arguments& a : all) {
+    auto it = std::find_if(calls.begin(), calls.end(), [&](const auto& c) { return c.first == a.call; });
+    if (it == calls.end()) it = calls.insert(calls.end(), {a.call, {}});
+    it->second.push_back(a.world_rank);
+  }
+  std::string out;
+  for (const auto& [call, ranks] : calls) {
+    if (!out.empty()) out += "; ";
+    out += ranks.size() == 1 ? "rank " : "ranks ";
+    for (std::size_t i = 0; i < ranks.size(); ++i) out += (i ? ", " : "") + std::to_string(ranks[i]);
+    out += " in " + call;
+  }
+  return out;
+}
+
+// Members whose operations differ are in different collective calls: the same error on each,
+// naming every member's call (its arguments cannot be compared).
+void throw_if_different_calls(const char* op, const std::vector<Arguments>& all) {
+  for (const Arguments& a : all) {
+    if (a.op == all[0].op) continue;
+    throw_invalid(op, "call", call_name(op),
+                  "the members of the group are in different collective calls (" + who_is_where(all) +
+                      "): every member must make the same collective calls in the same order");
+  }
+}
+
 // The first argument (in argument order) whose value differs between two members, named with
 // both members' values: the same message on every member.
 [[noreturn]] void throw_mismatch(const char* op, MPI_Comm comm, const MustMatch& same) {
-  const std::vector<Arguments> all = gather_arguments(comm, same);
+  const std::vector<Arguments> all = gather_arguments(comm, op, same);
+  throw_if_different_calls(op, all);
   const MustMatch& first = all[0].same;
   static const std::pair<std::string, std::string> nothing{"arguments", "(nothing)"};
   for (std::size_t r = 1; r < all.size(); ++r) {
@@ -180,6 +226,7 @@ Gathered<T> allgather_of(MPI_Comm comm, std::span<const T> mine, MPI_Datatype ty
 
 namespace {
 thread_local std::uint64_t t_agreements = 0;
+thread_local const char* t_entry = nullptr;  // the outermost EntryPoint's name
 }  // namespace
 
 Gathered<char> allgather_varying(MPI_Comm comm, std::span<const char> mine) { return allgather_of(comm, mine, MPI_CHAR); }
@@ -193,11 +240,21 @@ void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const Mus
   // of the `same` arguments and the smallest of its negation (equal only if every digest is).
   // Signed and non-negative on purpose: MPICH 4.0 reduces MPI_UINT64_T with MPI_MIN as if it
   // were signed, so values with the top bit set would compare wrongly.
-  const std::int64_t d = static_cast<std::int64_t>(digest(same) >> 1);
+  const std::int64_t d = static_cast<std::int64_t>(digest(op, same) >> 1);
   std::int64_t v[3] = {error ? me : INT64_MAX, d, -d};
+  // Where this rank waits, for a member whose wait outlasts ARMADA_STALL_WARN (core/arrival.hpp).
+  struct Waiting {
+    MPI_Comm comm;
+    Ticket ticket;
+    const char* op;
+  } const waiting{comm, arrive(comm, op), op};
   MPI_Request request;
   MPI_Iallreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MIN, comm, &request);
-  wait_polling(request, op);
+  wait_polling(request, op, [](const void* context, int seconds) {
+    const auto& w = *static_cast<const Waiting*>(context);
+    warn_not_arrived(w.comm, w.ticket, w.op, seconds);
+  }, &waiting);
+  depart();
   if (v[0] == INT64_MAX) {
     if (v[1] != -v[2]) throw_mismatch(op, comm, same);
     return;
@@ -222,6 +279,12 @@ void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const Mus
 namespace armada::rma {
 
 std::uint64_t agreements_entered() noexcept { return detail::t_agreements; }
+
+EntryPoint::EntryPoint(const char* name) noexcept : outer_(detail::t_entry) {
+  if (!outer_) detail::t_entry = name;
+}
+EntryPoint::~EntryPoint() { detail::t_entry = outer_; }
+const char* EntryPoint::current() noexcept { return detail::t_entry; }
 
 void agree_on(const char* operation, std::exception_ptr error, const Group& group, const MustMatch& same) {
   detail::agree_on(operation, group.comm(), error, same);

@@ -61,7 +61,9 @@ std::vector<detail::SettingRow> core_rows() {
       {.doc = {"ARMADA_STALL_WARN", "int", "3",
                "Seconds a rank waits for another node's answer (a reply, a fence) before it says on stderr which "
                "ranks and hosts have not answered: a lost host or a cut link shows there before the MPI launcher "
-               "ends the job. It only warns, once per wait, and goes on waiting. 0: never."},
+               "ends the job. A collective call waiting this long for members that have not arrived names them "
+               "and where each is (in no collective call, or in which other one). It only warns, once per wait, "
+               "and goes on waiting. 0: never."},
        .min = 0, .max = 1 << 20, .store = field<&Config::stall_warn_s>},
       // Read by name (Config::integer): only the Python package's finalize uses it so far.
       {.doc = {"ARMADA_FINALIZE_WAIT", "int", "300",

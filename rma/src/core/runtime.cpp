@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <map>
 #include <string>
@@ -17,6 +18,8 @@
 #include "armada/rma/runtime.hpp"
 #include "common/check.hpp"
 #include "common/mpi_errors.hpp"
+#include "common/stall.hpp"
+#include "core/arrival.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
 #include "transport/base/waiting.hpp"
@@ -41,15 +44,16 @@ void fence_everything(State& s) {
   for (const auto& t : s.routes.started) t->fence_all();
 }
 
-void wait_polling(MPI_Request& request, const char* op) {
+void wait_polling(MPI_Request& request, const char* op, StallHook on_stall, const void* context) {
   // A failed collective (ranks in different calls: MPI_ERR_TRUNCATE) reports here, in the return
   // code (Open MPI 4.1 calls no error handler for a nonblocking collective's request): raise it.
   constexpr const char* what = "MPI error inside the collective (are the ranks in different calls?)";
   State* s = g_state;
-  if (!s || s->routes.started.empty()) {
+  if (!s || (s->routes.started.empty() && !on_stall)) {
     check_mpi(op, what, MPI_Wait(&request, MPI_STATUS_IGNORE));
     return;
   }
+  StallWatch stall(on_stall ? s->config.stall_warn_s : 0);
   // Spin as MPI's blocking collectives do, then yield: where threads outnumber cores, the
   // thread this collective waits for may need this core.
   for (int round = 0;; ++round) {
@@ -57,6 +61,7 @@ void wait_polling(MPI_Request& request, const char* op) {
     check_mpi(op, what, MPI_Test(&request, &done, MPI_STATUS_IGNORE));
     if (done) return;
     for (const auto& t : s->routes.started) t->poll();
+    if (stall.due()) on_stall(context, stall.seconds());
     if (round < 2000)
       cpu_relax();
     else
@@ -303,6 +308,12 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   if (s->rank == 0) warn_unknown_settings();
   set_message_rank(s->rank);
   g_state = s.release();
+  // Needs the runtime (an allocation like any other). Its failure is agreed, so every rank goes
+  // on without the slots alike: a stalled collective then warns without names (core/arrival.hpp).
+  try {
+    open_arrivals();
+  } catch (const std::exception&) {
+  }
 }
 
 }  // namespace
@@ -442,6 +453,7 @@ void finalize() {
   auto& s = detail::state("rma::finalize");
   detail::fence_everything(s);
   MPI_Barrier(s.world);  // nobody unmaps memory another rank may still be writing
+  detail::close_arrivals();  // its segment goes with the others below
   const bool owns = s.owns_mpi;
   {
     std::unique_ptr<detail::State> doomed(g_state);

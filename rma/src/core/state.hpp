@@ -87,8 +87,10 @@ void fence_everything(State& s);
 /// transport meanwhile: the other members may be waiting, before they reach the collective,
 /// for requests that only this process executes (its node server's), and this rank holds the
 /// core that would execute them. Without a runtime it is MPI_Wait. An MPI error of the
-/// collective throws SystemError naming `op`.
-void wait_polling(MPI_Request& request, const char* op);
+/// collective throws SystemError naming `op`. `on_stall(context, seconds)`, if given, is called
+/// once when the wait outlasts ARMADA_STALL_WARN seconds.
+using StallHook = void (*)(const void* context, int seconds);
+void wait_polling(MPI_Request& request, const char* op, StallHook on_stall = nullptr, const void* context = nullptr);
 
 /// Throws InvalidArgument unless 0 <= target < world size.
 inline void check_rank(const char* op, const char* argument, const State& s, int target) {

@@ -12,6 +12,7 @@
 
 #include "armada/rma/sync.hpp"
 #include "common/check.hpp"
+#include "core/agree.hpp"
 #include "core/state.hpp"
 #include "desc/iov.hpp"
 #include "desc/strided.hpp"
@@ -430,9 +431,9 @@ void fence_all() {
 void barrier() {
   State& s = detail::state("rma::barrier");
   fence_all();
-  MPI_Request request;
-  MPI_Ibarrier(s.world, &request);
-  detail::wait_polling(request, "rma::barrier");
+  // The agreement is the barrier: its one reduction also tells a member that another is in a
+  // different collective call (which against MPI_Ibarrier ended the job or hung).
+  detail::agree_on("rma::barrier", s.world, nullptr);
 }
 
 }  // namespace armada::rma

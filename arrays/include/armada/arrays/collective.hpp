@@ -26,8 +26,13 @@ namespace armada::arrays {
 /// (the members do not wait for it).
 rma::Group collective_group(const char* op, const Array& a);
 
-/// `a`'s element type and dimensions as an argument every member must pass alike, named `argument`.
+/// `a`'s element type, dimensions and id (the same array on every member, not only the same
+/// shape) as an argument every member must pass alike, named `argument`.
 rma::MustMatch::value_type same_shape(const char* argument, const Array& a);
+
+/// A scalar argument of a call on `a` (one element of a's type at `value`, may be null) as an
+/// argument every member must pass alike, named `argument`: alpha, beta, a fill value.
+rma::MustMatch::value_type same_value(const char* argument, const Array& a, const void* value);
 
 /// Completes this member's earlier rma operations (fence_all), runs `checks` (this member's
 /// argument checks, which may throw) and agrees with every member of `group`: if any member's

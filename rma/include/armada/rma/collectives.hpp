@@ -41,9 +41,30 @@ using MustMatch = std::vector<std::pair<std::string, std::string>>;
 /// of the same kind naming the failed rank and repeating its message — so no member is left
 /// waiting in a collective that a failed member will never reach. If no member failed but the
 /// members passed different `same` arguments, every member throws InvalidArgument naming the
-/// first argument that differs and two members' values. One reduction when all is well.
+/// first argument that differs and two members' values. `operation` itself is compared the same
+/// way: members in different collective calls (one syncs, another zeroes an array) all throw
+/// InvalidArgument naming each call and its ranks, instead of mismatched MPI collectives ending
+/// the job or hanging. So the agreement must be the first collective of every call. One
+/// reduction when all is well.
 void agree_on(const char* operation, std::exception_ptr error, const Group& group = Group::world(),
               const MustMatch& same = {});
+
+/// While alive, names the public entry point this thread is in (GA_Zero, armada_ga_sync, ...):
+/// when members of a group are in different collective calls, the error names each member's
+/// entry point beside its collective. The outermost one on the thread counts; costs a
+/// thread-local store.
+class EntryPoint {
+ public:
+  explicit EntryPoint(const char* name) noexcept;
+  ~EntryPoint();
+  EntryPoint(const EntryPoint&) = delete;
+  EntryPoint& operator=(const EntryPoint&) = delete;
+  /// The outermost live entry point's name, or nullptr.
+  static const char* current() noexcept;
+
+ private:
+  const char* outer_;
+};
 
 /// How many agreements (agree_on calls) this thread has entered. A wrapper that checks arguments
 /// of its own before calling a collective compares it across a failure: unchanged means the

@@ -90,11 +90,37 @@ if(EXISTS ${ARMADA_TEST_COSTS_FILE})
     set(_armada_cost_${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
   endforeach()
 endif()
-# armada_apply_test_cost(<test>): its COST from tests/costs.txt, if listed (rows of
-# armada_add_mpi_test get it there; rows added with add_test call this).
+# armada_apply_test_cost(<test>): its COST from tests/costs.txt, if listed (every row of
+# armada_add_mpi_test gets it there). armada_apply_test_costs(): the same for every listed row
+# the calling directory added with add_test (a folder with such rows calls it at its end: a
+# test's properties can only be set in the directory that added it).
 function(armada_apply_test_cost name)
   if(DEFINED _armada_cost_${name})
     set_tests_properties(${name} PROPERTIES COST ${_armada_cost_${name}})
+  endif()
+endfunction()
+function(armada_apply_test_costs)
+  foreach(line IN LISTS _armada_cost_lines)
+    string(REGEX MATCH "^[^ ]+" name "${line}")
+    if(TEST ${name})
+      armada_apply_test_cost(${name})
+    endif()
+  endforeach()
+endfunction()
+
+# armada_set_test_ranks(<test> <ranks>): what ctest's scheduler knows of a row that launches
+# <ranks> processes. Up to the machine's cores, PROCESSORS is the rank count. A row with more
+# ranks than cores oversubscribes the machine by itself: it counts as all the cores (PROCESSORS,
+# so ctest -j 2 x cores still runs a 2-core row beside it) and takes the lock
+# armada_oversubscribed, so that no two such rows (4 ranks on 2 cores) run at once. (Counted as
+# 4 processors they ran alone and, at any -j, only once nothing smaller was left: the suite
+# ended on a queue of them, one at a time.)
+cmake_host_system_information(RESULT ARMADA_TEST_CORES QUERY NUMBER_OF_LOGICAL_CORES)
+function(armada_set_test_ranks name ranks)
+  if(ranks GREATER ARMADA_TEST_CORES)
+    set_tests_properties(${name} PROPERTIES PROCESSORS ${ARMADA_TEST_CORES} RESOURCE_LOCK armada_oversubscribed)
+  else()
+    set_tests_properties(${name} PROPERTIES PROCESSORS ${ranks})
   endif()
 endfunction()
 
@@ -148,9 +174,9 @@ function(armada_add_mpi_test target)
     add_test(NAME ${name} COMMAND ${launch})
     set_tests_properties(${name} PROPERTIES
       TIMEOUT ${backstop}
-      PROCESSORS ${n}
       LABELS "mpi;${arg_LABELS}"
       ENVIRONMENT "${_armada_vendor_env};${arg_ENV}")
+    armada_set_test_ranks(${name} ${n})
     armada_apply_test_cost(${name})
     if(ARMADA_TEST_VADER_DIR)
       set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT OMPI_MCA_btl_vader_backing_directory=${ARMADA_TEST_VADER_DIR})

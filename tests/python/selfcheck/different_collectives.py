@@ -1,7 +1,7 @@
-"""Run by the row python_mpi_error_in_a_collective_raises: at 2 ranks, rank 1 computes a dot
-product (a collective whose agreement is an allreduce) while rank 0 syncs (a barrier). Open MPI
-returns MPI_ERR_TRUNCATE to rank 0's barrier; mpi4py's MPI_ERRORS_RETURN, which Armada's world
-inherited, let rank 0 go on as if the sync had completed. It must raise, and, uncaught, end the job."""
+"""Run by the row python_different_collectives_raise: at 2 ranks, rank 1 computes a dot product
+while rank 0 syncs. Open MPI once returned MPI_ERR_TRUNCATE to rank 0's barrier, and mpi4py's
+MPI_ERRORS_RETURN, which Armada's world inherited, let rank 0 go on as if the sync had completed.
+Both must raise, naming both calls, and, uncaught, end the job."""
 
 import numpy as np
 

@@ -97,6 +97,10 @@ endif()
 function(armada_apply_test_cost name)
   if(DEFINED _armada_cost_${name})
     set_tests_properties(${name} PROPERTIES COST ${_armada_cost_${name}})
+    # ctest starts the rows a fixture's cleanup waits for before the rows nothing waits for, and
+    # orders by COST only within each: a costly row outside the MPI rows' fixture started last.
+    # (Every listed row launches MPI: its segments belong in the fixture's directory anyway.)
+    armada_join_mpi_segments(${name})
   endif()
 endfunction()
 function(armada_apply_test_costs)
@@ -106,6 +110,18 @@ function(armada_apply_test_costs)
       armada_apply_test_cost(${name})
     endif()
   endforeach()
+endfunction()
+
+# armada_join_mpi_segments(<test>): under Open MPI, the row keeps its shared-memory segments in
+# the build's directory and belongs to the fixture whose cleanup removes what it left.
+function(armada_join_mpi_segments name)
+  if(ARMADA_TEST_VADER_DIR)
+    get_test_property(${name} ENVIRONMENT env)
+    if(NOT env MATCHES "OMPI_MCA_btl_vader_backing_directory")
+      set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT OMPI_MCA_btl_vader_backing_directory=${ARMADA_TEST_VADER_DIR})
+    endif()
+    set_property(TEST ${name} APPEND PROPERTY FIXTURES_REQUIRED armada_mpi_segments)
+  endif()
 endfunction()
 
 # armada_set_test_ranks(<test> <ranks>): what ctest's scheduler knows of a row that launches
@@ -177,11 +193,8 @@ function(armada_add_mpi_test target)
       LABELS "mpi;${arg_LABELS}"
       ENVIRONMENT "${_armada_vendor_env};${arg_ENV}")
     armada_set_test_ranks(${name} ${n})
+    armada_join_mpi_segments(${name})
     armada_apply_test_cost(${name})
-    if(ARMADA_TEST_VADER_DIR)
-      set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT OMPI_MCA_btl_vader_backing_directory=${ARMADA_TEST_VADER_DIR})
-      set_property(TEST ${name} PROPERTY FIXTURES_REQUIRED armada_mpi_segments)
-    endif()
   endforeach()
 endfunction()
 

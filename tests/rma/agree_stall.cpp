@@ -11,8 +11,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,35 +18,18 @@
 #include <mpi.h>
 
 #include "armada/rma/rma.hpp"
+#include "stderr_capture.hpp"
 
 namespace rma = armada::rma;
+namespace test = armada::test;
+using test::count;
 
 namespace {
 
 constexpr int kAwaySeconds = 3;
 
-int count(const std::string& text, const std::string& part) {
-  int n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
-
 std::string barrier_capturing_stderr() {
-  const std::string path = "/tmp/armada-agree-stall-" + std::to_string(getpid()) + ".txt";
-  std::fflush(stderr);
-  const int saved = dup(2);
-  std::FILE* file = std::fopen(path.c_str(), "w");
-  dup2(fileno(file), 2);
-  rma::barrier();
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  std::fclose(file);
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::remove(path.c_str());
-  return text.str();
+  return test::capturing_stderr("/tmp/armada-agree-stall-" + std::to_string(getpid()) + ".txt", [] { rma::barrier(); });
 }
 
 void away() { std::this_thread::sleep_for(std::chrono::seconds(kAwaySeconds)); }

@@ -14,14 +14,15 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 
 #include "armada/rma/rma.hpp"
+#include "stderr_capture.hpp"
 
 namespace rma = armada::rma;
+namespace test = armada::test;
+using test::count;
 
 namespace {
 
@@ -41,29 +42,12 @@ void stop_for_a_while() {
   waitpid(child, nullptr, 0);
 }
 
-int count(const std::string& text, const std::string& part) {
-  int n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
-
 // Rank 0: the get, with stderr captured in `path`; returns what was captured.
 std::string get_capturing_stderr(const long* remote, long& value, const char* path) {
-  std::fflush(stderr);
-  const int saved = dup(2);
-  std::FILE* file = std::fopen(path, "w");
-  dup2(fileno(file), 2);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // rank 1 has stopped by then
-  rma::get(remote, &value, sizeof value, 1);
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  std::fclose(file);
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::remove(path);
-  return text.str();
+  return test::capturing_stderr(path, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // rank 1 has stopped by then
+    rma::get(remote, &value, sizeof value, 1);
+  });
 }
 
 }  // namespace

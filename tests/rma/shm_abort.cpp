@@ -2,7 +2,8 @@
 // ("pid <n>"), then the last rank kills itself with SIGKILL (mode "kill") or calls MPI_Abort
 // (mode "abort"). tests/rma/check_shm_cleanup.sh checks /dev/shm afterwards. Mode "churn"
 // allocates and frees segments of changing sizes (and mutex sets) until it is killed from
-// outside at a random moment (tests/rma/check_shm_churn.sh).
+// outside at a random moment (tests/rma/check_shm_churn.sh); mode "start" allocates, frees and
+// ends cleanly (the start after the kills, which must remove what they left).
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -16,7 +17,13 @@ namespace rma = armada::rma;
 int main(int argc, char** argv) {
   const bool kill_mode = argc > 1 && std::strcmp(argv[1], "kill") == 0;
   const bool churn_mode = argc > 1 && std::strcmp(argv[1], "churn") == 0;
+  const bool start_mode = argc > 1 && std::strcmp(argv[1], "start") == 0;
   rma::Session session(&argc, &argv);
+  if (start_mode) {
+    auto bases = rma::allocate(4096);
+    rma::free(bases[static_cast<std::size_t>(rma::rank())]);
+    return 0;
+  }
   if (churn_mode) {
     std::printf("pid %d\n", static_cast<int>(getpid()));
     std::fflush(stdout);

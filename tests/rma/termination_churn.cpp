@@ -10,7 +10,7 @@
 
 #include <thread>
 
-#include "transport/rdma/termination.hpp"
+#include "transport/base/termination.hpp"
 
 int main() {
   sigset_t term;
@@ -19,7 +19,7 @@ int main() {
   pthread_sigmask(SIG_BLOCK, &term, nullptr);  // the churn thread inherits the block
   std::thread churn([] {
     for (;;) {
-      const armada::rma::detail::rdma::TerminationDeferred deferred;
+      const armada::rma::detail::TerminationDeferred deferred;
       const int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
       if (id < 0) _exit(3);
       void* at = shmat(id, nullptr, 0);
@@ -27,7 +27,7 @@ int main() {
       if (at != reinterpret_cast<void*>(-1)) shmdt(at);
     }
   });
-  { const armada::rma::detail::rdma::TerminationDeferred installs_the_handler; }
+  { const armada::rma::detail::TerminationDeferred installs_the_handler; }
   pthread_sigmask(SIG_UNBLOCK, &term, nullptr);  // this thread takes SIGTERM
   for (;;) pause();
 }

@@ -1,9 +1,9 @@
-// The rdma transport holds SIGTERM, SIGINT and SIGHUP back across UCX's SysV-creating calls
-// (rma/src/transport/rdma/termination.hpp). A signal noted during a deferral must reach the
-// program's own disposition when the last deferral ends, exactly once, whichever thread the
-// kernel ran the handler in; a signal outside any deferral must reach it at once. A lost signal
-// is the failure that matters: the launcher's SIGKILL a second later can then land inside the
-// window and leave a SysV segment behind.
+// The rdma and mpi-rma transports hold SIGTERM, SIGINT and SIGHUP back across the UCX and MPI calls
+// that name shared memory for a moment (rma/src/transport/base/termination.hpp). A signal noted
+// during a deferral must reach the program's own disposition when the last deferral ends, exactly
+// once, whichever thread the kernel ran the handler in; a signal outside any deferral must reach it
+// at once. A lost signal is the failure that matters: the launcher's SIGKILL a second later can
+// then land inside the window and leave a SysV segment behind.
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <signal.h>
@@ -16,11 +16,11 @@
 #include <thread>
 #include <vector>
 
-#include "transport/rdma/termination.hpp"
+#include "transport/base/termination.hpp"
 
 namespace {
 
-using armada::rma::detail::rdma::TerminationDeferred;
+using armada::rma::detail::TerminationDeferred;
 
 std::atomic<int> g_delivered{0};
 void count_signal(int) { g_delivered.fetch_add(1); }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "transport/mpi_rma/leftovers.hpp"
 #include "transport/mpi_rma/mpi_rma_transport.hpp"
 #include "transport/plugin.hpp"
 
@@ -101,10 +102,21 @@ void warn_about_mpi_environment(const MpiRmaSettings& settings) {
                          "rma::init start MPI (docs/mpi-quirks.md)\n");
 }
 
+// Open MPI's window files that killed jobs of this user left on this host (leftovers.hpp): the
+// first rank of each host removes them before this job makes its own.
+void remove_leftover_window_files(const TransportContext& c) {
+  if (c.topology.host_of[static_cast<std::size_t>(c.rank)] != c.rank || !is_open_mpi()) return;
+  for (const std::string& path : mpi_rma::remove_unheld_osc_sm_files())
+    std::fprintf(stderr, "armada::rma: removed %s, left on %s by an mpi-rma job killed while Open MPI created a "
+                         "window (docs/reliability.md)\n",
+                 path.c_str(), c.topology.host_name[static_cast<std::size_t>(c.rank)].c_str());
+}
+
 std::unique_ptr<Transport> start_mpi_rma(const TransportContext& c) {
   MpiRmaSettings settings = c.settings_as<MpiRmaSettings>();
   settings.spin_limit = c.config.spin_limit;  // the core's ARMADA_SPIN_LIMIT
   if (c.rank == 0) warn_about_mpi_environment(settings);
+  remove_leftover_window_files(c);
   return std::make_unique<MpiRmaTransport>(c.world, c.rank, settings);
 }
 

@@ -11,6 +11,7 @@
 
 #include "common/check.hpp"
 #include "common/mpi_errors.hpp"
+#include "transport/base/termination.hpp"
 #include "transport/mpi_rma/operations.hpp"
 
 namespace armada::rma::detail {
@@ -38,12 +39,16 @@ MpiRmaTransport::MpiRmaTransport(MPI_Comm world, int rank, MpiRmaSettings settin
   if (settings_.progress_thread) progress_ = std::thread([this] { progress_loop(); });
 }
 
-bool open_mpi_without_osc_ucx() {
+bool is_open_mpi() {
   char version[MPI_MAX_LIBRARY_VERSION_STRING];
   int length = 0;
   MPI_Get_library_version(version, &length);
+  return std::strstr(version, "Open MPI") != nullptr;
+}
+
+bool open_mpi_without_osc_ucx() {
   const char* osc = std::getenv("OMPI_MCA_osc");
-  return std::strstr(version, "Open MPI") && !(osc && std::strstr(osc, "ucx"));
+  return is_open_mpi() && !(osc && std::strstr(osc, "ucx"));
 }
 
 // The first window: where an MPI without a one-sided component for this job's hosts fails (Open
@@ -54,6 +59,7 @@ void MpiRmaTransport::allocate_queue_window() {
   int code = MPI_SUCCESS;
   {
     ErrorsReturn errors(comm_);
+    const TerminationDeferred deferred;  // Open MPI's osc sm names the window's memory meanwhile (leftovers.hpp)
     code = MPI_Win_allocate(static_cast<MPI_Aint>(slots * 2 * sizeof(std::int64_t)), sizeof(std::int64_t),
                             MPI_INFO_NULL, comm_, &queue_nodes_, &queue_win_);
   }

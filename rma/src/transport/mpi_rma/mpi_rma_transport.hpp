@@ -84,8 +84,10 @@ struct MpiRmaSettings {
   bool owns_memory;              // ARMADA_MPI_MEMORY=mpi: segments are MPI_Win_allocate memory
 };
 
-/// Whether the MPI library is Open MPI running without osc ucx (OMPI_MCA_osc lacks it): its
-/// default osc rdma has known bugs and no windows across hosts over TCP (docs/mpi-quirks.md).
+/// Whether the MPI library is Open MPI.
+bool is_open_mpi();
+/// Whether it is Open MPI running without osc ucx (OMPI_MCA_osc lacks it): its default osc rdma
+/// has known bugs and no windows across hosts over TCP (docs/mpi-quirks.md).
 bool open_mpi_without_osc_ucx();
 
 class MpiRmaTransport final : public Transport {

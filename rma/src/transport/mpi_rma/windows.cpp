@@ -9,6 +9,7 @@
 #include "common/check.hpp"
 #include "common/mpi_errors.hpp"
 #include "transport/base/shm_region.hpp"
+#include "transport/base/termination.hpp"
 #include "transport/mpi_rma/mpi_rma_transport.hpp"
 
 namespace armada::rma::detail {
@@ -37,6 +38,7 @@ MpiRmaTransport::OwnedWindow MpiRmaTransport::allocate_window(std::int64_t segme
   void* memory = nullptr;
   {
     ErrorsReturn errors(group.comm());
+    const TerminationDeferred deferred;  // Open MPI's osc sm names the window's memory meanwhile (leftovers.hpp)
     check_mpi("rma::allocate", "MPI_Win_allocate of " + std::to_string(window_bytes) + " bytes failed",
               MPI_Win_allocate(static_cast<MPI_Aint>(window_bytes), 1, MPI_INFO_NULL, group.comm(), &memory, &w.win));
   }

@@ -9,7 +9,6 @@ if(ARMADA_UCX_FOUND)
     ${CMAKE_CURRENT_LIST_DIR}/init.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rdma_transport.cpp
     ${CMAKE_CURRENT_LIST_DIR}/service.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/termination.cpp
     ${CMAKE_CURRENT_LIST_DIR}/ucx.cpp)
   target_link_libraries(armada_rma PRIVATE $<BUILD_INTERFACE:PkgConfig::ARMADA_UCX>)
   target_compile_definitions(armada_rma PRIVATE ARMADA_HAVE_RDMA=1)

@@ -17,7 +17,7 @@
 #include "armada/rma/error.hpp"
 #include "common/check.hpp"
 #include "common/stall.hpp"
-#include "transport/rdma/termination.hpp"
+#include "transport/base/termination.hpp"
 
 namespace armada::rma::detail::rdma {
 

@@ -1,4 +1,4 @@
-#include "transport/rdma/termination.hpp"
+#include "transport/base/termination.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <atomic>
 #include <mutex>
 
-namespace armada::rma::detail::rdma {
+namespace armada::rma::detail {
 
 namespace {
 
@@ -112,4 +112,4 @@ TerminationDeferred::~TerminationDeferred() {
   if (next < kDepthUnit && noted) forward(static_cast<int>(noted), nullptr, nullptr);
 }
 
-}  // namespace armada::rma::detail::rdma
+}  // namespace armada::rma::detail

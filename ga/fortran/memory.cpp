@@ -3,12 +3,15 @@
 // patch of a global array is handed to the program as MA does, as a one-based index into the
 // common block of its type (dbl_mb(index) is its first element). The blocks themselves are the C
 // API's MA blocks (macdecls.h).
+#include <algorithm>
 #include <complex>
+#include <iterator>
 #include <limits>
 
 #include "armada/rma/assert.hpp"
 #include "binding.hpp"
 #include "ga.h"
+#include "ma_segment.hpp"
 #include "macdecls.h"
 
 using namespace armada::ga;
@@ -28,6 +31,18 @@ alignas(16) std::complex<double> armada_mb_dcpl_[2];
 }
 
 namespace {
+
+// MA_init places its segment within reach of the common blocks (ga/src/ma_segment.hpp): where
+// the program defines them (every unit that includes mafdecls.fh does), in its own .bss.
+const bool g_anchored = [] {
+  const char* blocks[] = {armada_mb_byte_, reinterpret_cast<const char*>(armada_mb_int_),
+                          reinterpret_cast<const char*>(armada_mb_log_), reinterpret_cast<const char*>(armada_mb_real_),
+                          reinterpret_cast<const char*>(armada_mb_dbl_), reinterpret_cast<const char*>(armada_mb_scpl_),
+                          reinterpret_cast<const char*>(armada_mb_dcpl_)};
+  const auto [lo, hi] = std::minmax_element(std::begin(blocks), std::end(blocks));
+  ma_anchor(*lo, *hi + 2 * sizeof(std::complex<double>));
+  return true;
+}();
 
 /// One Fortran MA type: the C API's MA type of the same element and the Fortran common block.
 struct FortranType {
@@ -66,14 +81,15 @@ AccessIndex block_index(const FortranType& t, const void* p) {
 }
 
 /// The index of MA block `p` as MA's Fortran API returns it, a default INTEGER: with 4 bytes it
-/// must fit, and on 64-bit Linux large heap blocks (which malloc maps) lie terabytes away from
-/// the program's common blocks, so only small MA blocks are reachable.
+/// must fit, which MA's segment, placed next to the common blocks, allows for its first 2^31
+/// elements of a type (8 GiB of INTEGERs, 16 GiB of doubles, 2 GiB of bytes).
 Int index_of(const char* fn, const FortranType& t, const void* p) {
   const std::int64_t index = block_index(t, p);
   if (index < std::numeric_limits<Int>::min() || index > std::numeric_limits<Int>::max())
     bad_argument(fn, "index", std::to_string(index),
-                 "does not fit a 4-byte INTEGER (the memory lies too far from the MA common blocks); compile "
-                 "with -fdefault-integer-8 and link libarmada_ga_fortran_i8 (armada-ga-config --i8)");
+                 "does not fit a 4-byte INTEGER (the block lies more than 2^31 elements from the MA common "
+                 "blocks: MA_init's segment is larger than that); use a smaller ma_init, or compile with "
+                 "-fdefault-integer-8 and link libarmada_ga_fortran_i8 (armada-ga-config --i8)");
   return static_cast<Int>(index);
 }
 
@@ -87,11 +103,12 @@ FortranLogical get(const char* fn, Int datatype, Int nelem, const char* name, Le
     MA_AccessIndex unused = 0;
     const Boolean ok = stack ? MA_push_get(t.c_type, nelem, label.c_str(), &h, &unused)
                              : MA_alloc_get(t.c_type, nelem, label.c_str(), &h, &unused);
+    if (!ok) return kFalse;  // MA said why (no room, not initialized)
     void* p = nullptr;
     MA_get_pointer(h, &p);
     *memhandle = static_cast<Int>(h);
     *index = index_of(fn, t, p);
-    return ok ? kTrue : kFalse;
+    return kTrue;
   });
 }
 

@@ -1,6 +1,6 @@
-// The subset of MA (GA's memory allocator) that GA programs call, on the C heap: blocks named by
-// handles, a stack of them (popped newest first) and heap blocks, each with MA's index from the
-// base array of its type.
+// The subset of MA (GA's memory allocator) that GA programs call: blocks named by handles, a
+// stack of them (popped newest first) and heap blocks, each with MA's index from the base array
+// of its type, all in the one segment MA_init reserves (ma_segment.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "internal.hpp"
+#include "ma_segment.hpp"
 #include "macdecls.h"
 
 using namespace armada;
@@ -64,14 +65,22 @@ const TypeInfo& type_info(const char* function, Integer type) {
 }
 
 struct Block {
-  char* raw = nullptr;  // from malloc; null once freed
-  char* data = nullptr;
+  char* data = nullptr;  // null once freed
   const TypeInfo* type = nullptr;
   bool on_stack = false;
 };
 std::vector<Block> g_blocks;  // handle = index
 std::vector<Integer> g_stack;  // handles, newest last
-bool g_ma_initialized = false;
+MaSegment g_segment;          // reserved by MA_init
+
+// MA's defaults: no automatic verification, errors not fatal, errors printed.
+Boolean g_ma_auto_verify = MA_FALSE;
+Boolean g_ma_hard_fail = MA_FALSE;
+Boolean g_ma_error_print = MA_TRUE;
+
+// Room, beyond MA_init's sizes, for the padding that places each block on its element (up to two
+// elements and an alignment per block) for a thousand blocks of the largest type.
+constexpr std::size_t kPaddingRoom = 1000 * 96;
 
 /// The error of a count `argument` = nelem of `size`-byte elements whose size in bytes does not
 /// fit a 64-bit size (it once wrapped: MA gave a block of a few bytes, which the program wrote past).
@@ -80,30 +89,42 @@ bool g_ma_initialized = false;
                std::to_string(nelem) + " elements of " + std::to_string(size) + " bytes overflow a 64-bit size");
 }
 
+/// What MA reports without ending the job (no room, not initialized): printed unless
+/// MA_set_error_print(MA_FALSE), fatal after MA_set_hard_fail(MA_TRUE), else MA_FALSE.
+Boolean refuse(const char* function, const std::string& argument, const std::string& value, const std::string& why) {
+  if (g_ma_hard_fail) bad_argument(function, argument, value, why);
+  if (g_ma_error_print) std::fprintf(stderr, "%s: %s = %s: %s\n", function, argument.c_str(), value.c_str(), why.c_str());
+  return MA_FALSE;
+}
+
+/// A new block's handle, or -1 after refuse().
 Integer allocate(const char* function, Integer datatype, Integer nelem, bool on_stack) {
   const TypeInfo& t = type_info(function, datatype);
   if (nelem < 0) bad_argument(function, "nelem", std::to_string(nelem), "must be >= 0");
-  // Room for the data and for moving its start to an address whose distance from the type's base
-  // array is a whole number of elements (so that base[index] is the block's first element). An
-  // index is a signed distance, so the block must stay below PTRDIFF_MAX too.
   std::size_t bytes = 0;
-  if (__builtin_mul_overflow(static_cast<std::size_t>(nelem), t.size, &bytes) ||
-      __builtin_add_overflow(bytes, 2 * t.size + t.align, &bytes) || bytes > static_cast<std::size_t>(PTRDIFF_MAX))
+  if (__builtin_mul_overflow(static_cast<std::size_t>(nelem), t.size, &bytes) || bytes > static_cast<std::size_t>(PTRDIFF_MAX))
     size_overflows(function, "nelem", nelem, t.size);
-  char* raw = static_cast<char*>(std::malloc(bytes));
-  if (!raw) bad_argument(function, "nelem", std::to_string(nelem), "no memory for " + std::to_string(bytes) + " bytes");
-  char* p = raw;
-  while ((reinterpret_cast<std::uintptr_t>(p) % t.align) != 0 ||
-         (reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(t.base)) % t.size != 0)
-    ++p;
-  g_blocks.push_back(Block{raw, p, &t, on_stack});
+  if (!g_segment.reserved()) {
+    refuse(function, "nelem", std::to_string(nelem), "MA is not initialized (call MA_init, ma_init from Fortran, first)");
+    return -1;
+  }
+  const MaPlacement where{t.size, t.align, reinterpret_cast<std::uintptr_t>(t.base)};
+  char* p = on_stack ? g_segment.push(bytes, where) : g_segment.allocate(bytes, where);
+  if (!p) {
+    refuse(function, "nelem", std::to_string(nelem),
+           std::to_string(bytes) + " bytes do not fit: " + std::to_string(g_segment.available()) + " of MA_init's " +
+               std::to_string(g_segment.size()) + " bytes are free between the " + (on_stack ? "stack" : "heap") +
+               " and the " + (on_stack ? "heap" : "stack") + " (a larger MA_init)");
+    return -1;
+  }
+  g_blocks.push_back(Block{p, &t, on_stack});
   const Integer handle = static_cast<Integer>(g_blocks.size()) - 1;
   if (on_stack) g_stack.push_back(handle);
   return handle;
 }
 
 Block& block(const char* function, Integer handle) {
-  if (handle < 0 || handle >= static_cast<Integer>(g_blocks.size()) || !g_blocks[static_cast<std::size_t>(handle)].raw)
+  if (handle < 0 || handle >= static_cast<Integer>(g_blocks.size()) || !g_blocks[static_cast<std::size_t>(handle)].data)
     bad_argument(function, "memhandle", std::to_string(handle), "not a live MA block");
   return g_blocks[static_cast<std::size_t>(handle)];
 }
@@ -117,16 +138,13 @@ Boolean get(const char* function, Integer datatype, Integer nelem, Integer* memh
             bool on_stack) {
   return guarded(function, [&]() -> Boolean {
     if (!memhandle) bad_argument(function, "memhandle", "NULL", "a place for the handle is required");
-    *memhandle = allocate(function, datatype, nelem, on_stack);
-    if (index) *index = index_of(g_blocks[static_cast<std::size_t>(*memhandle)]);
+    const Integer handle = allocate(function, datatype, nelem, on_stack);
+    if (handle < 0) return MA_FALSE;
+    *memhandle = handle;
+    if (index) *index = index_of(g_blocks[static_cast<std::size_t>(handle)]);
     return MA_TRUE;
   });
 }
-
-// MA's defaults: no automatic verification, errors not fatal, errors printed.
-Boolean g_ma_auto_verify = MA_FALSE;
-Boolean g_ma_hard_fail = MA_FALSE;
-Boolean g_ma_error_print = MA_TRUE;
 
 }  // namespace
 
@@ -134,14 +152,25 @@ extern "C" {
 
 Boolean MA_init(Integer datatype, Integer nominal_stack, Integer nominal_heap) {
   return guarded("MA_init", [&]() -> Boolean {
-    type_info("MA_init", datatype);
+    const TypeInfo& t = type_info("MA_init", datatype);
     if (nominal_stack < 0) bad_argument("MA_init", "nominal_stack", std::to_string(nominal_stack), "must be >= 0");
     if (nominal_heap < 0) bad_argument("MA_init", "nominal_heap", std::to_string(nominal_heap), "must be >= 0");
-    g_ma_initialized = true;
+    std::size_t bytes = 0;
+    if (__builtin_add_overflow(static_cast<std::size_t>(nominal_stack), static_cast<std::size_t>(nominal_heap), &bytes) ||
+        __builtin_mul_overflow(bytes, t.size, &bytes) || __builtin_add_overflow(bytes, kPaddingRoom, &bytes))
+      size_overflows("MA_init", "nominal_heap", nominal_heap, t.size);
+    if (!g_segment.empty())
+      return refuse("MA_init", "datatype", std::to_string(datatype),
+                    "MA is initialized and has live blocks (free them before a new MA_init)");
+    if (!g_segment.reserve(bytes))
+      return refuse("MA_init", "nominal_heap", std::to_string(nominal_heap),
+                    "the system refused to reserve the " + std::to_string(bytes) + " bytes of the stack and heap");
+    g_blocks.clear();
+    g_stack.clear();
     return MA_TRUE;
   });
 }
-Boolean MA_initialized(void) { return g_ma_initialized ? MA_TRUE : MA_FALSE; }
+Boolean MA_initialized(void) { return g_segment.reserved() ? MA_TRUE : MA_FALSE; }
 
 // MA's three debugging switches: each stores its flag and returns the previous one, as MA's.
 // Armada's MA checks every argument on every call and ends the job on a bad one with a message
@@ -182,7 +211,7 @@ Boolean MA_pop_stack(Integer memhandle) {
       bad_argument("MA_pop_stack", "memhandle", std::to_string(memhandle),
                    b.on_stack ? "not the top of the stack (pop the newest block first)" : "a heap block (MA_free_heap)");
     g_stack.pop_back();
-    std::free(b.raw);
+    g_segment.pop();
     b = Block{};
     return MA_TRUE;
   });
@@ -191,7 +220,7 @@ Boolean MA_free_heap(Integer memhandle) {
   return guarded("MA_free_heap", [&]() -> Boolean {
     Block& b = block("MA_free_heap", memhandle);
     if (b.on_stack) bad_argument("MA_free_heap", "memhandle", std::to_string(memhandle), "a stack block (MA_pop_stack)");
-    std::free(b.raw);
+    g_segment.release(b.data);
     b = Block{};
     return MA_TRUE;
   });

@@ -1,8 +1,9 @@
 /* Armada's Global Arrays C API: the subset of GA 5.8's memory allocator (MA) that GA programs
- * call. Blocks come from the C heap; the stack is a stack of such blocks (MA_pop_stack frees
- * the newest, and only the newest). The index a block is given is its offset, in elements, from
- * the base array of its type (ma_cb_int, ma_cb_dbl, ...), as in MA: `ma_cb_dbl[index]` is its
- * first element. MA_init's sizes are accepted and not enforced (the C heap is the limit). */
+ * call. MA_init reserves one segment of (stack + heap) elements of its type, which the heap
+ * (first fit) and the stack (MA_pop_stack frees the newest, and only the newest) share: a block
+ * that does not fit, or one asked for before MA_init, gives MA_FALSE and a message, as in MA.
+ * The index a block is given is its offset, in elements, from the base array of its type
+ * (ma_cb_int, ma_cb_dbl, ...), as in MA: `ma_cb_dbl[index]` is its first element. */
 #ifndef ARMADA_GA_MACDECLS_H
 #define ARMADA_GA_MACDECLS_H
 
@@ -52,7 +53,8 @@ extern Boolean MA_get_pointer(Integer memhandle, void* pointer);
 extern Pointer MA_get_mbase(Integer datatype);
 /* MA's debugging switches: each sets its flag and returns the previous value (MA's defaults:
  * MA_FALSE, MA_FALSE, MA_TRUE). Armada's MA always checks its arguments and ends the job on a
- * bad one with a message, so the flags change nothing else. */
+ * bad one with a message; a request it cannot serve (no room, no MA_init) is printed unless
+ * error_print is off, and ends the job when hard_fail is on. */
 extern Boolean MA_set_auto_verify(Integer value);
 extern Boolean MA_set_hard_fail(Integer value);
 extern Boolean MA_set_error_print(Integer value);

@@ -643,6 +643,36 @@ TEST(GaMa, StackAndHeapBlocks) {
   EXPECT_EQ(MA_free_heap(h3), MA_TRUE);
 }
 
+// MA_init fixes the room: the stack and the heap share one segment of MA_init's size; a block
+// that does not fit is refused with MA_FALSE (GA's MA), and freed room is found again.
+TEST(GaMa, BlocksShareTheSizeMaInitGave) {
+  ASSERT_EQ(MA_init(MT_C_DBL, 1000, 1000), MA_TRUE);
+  Integer s, h1, h2, h3, refused;
+  MA_AccessIndex is, i1, i2, i3, unused;
+  ASSERT_EQ(MA_push_get(MT_C_DBL, 1500, "stack", &s, &is), MA_TRUE);
+  ASSERT_EQ(MA_alloc_get(MT_C_DBL, 200, "h1", &h1, &i1), MA_TRUE);
+  ASSERT_EQ(MA_alloc_get(MT_C_DBL, 200, "h2", &h2, &i2), MA_TRUE);
+  MA_set_error_print(MA_FALSE);  // the refusals below are expected
+  EXPECT_EQ(MA_alloc_get(MT_C_DBL, 20000, "too big", &refused, &unused), MA_FALSE);
+  EXPECT_EQ(MA_push_get(MT_C_DBL, 20000, "too big", &refused, &unused), MA_FALSE);
+  MA_set_error_print(MA_TRUE);
+  ASSERT_EQ(MA_free_heap(h1), MA_TRUE);
+  ASSERT_EQ(MA_alloc_get(MT_C_DBL, 150, "h3", &h3, &i3), MA_TRUE);  // first fit: h1's room
+  EXPECT_EQ(i3, i1);
+  for (MA_AccessIndex k = 0; k < 1500; ++k) ma_cb_dbl[is + k] = 1.0;
+  for (MA_AccessIndex k = 0; k < 150; ++k) ma_cb_dbl[i3 + k] = 2.0;
+  for (MA_AccessIndex k = 0; k < 200; ++k) ma_cb_dbl[i2 + k] = 3.0;
+  EXPECT_EQ(std::accumulate(&ma_cb_dbl[is], &ma_cb_dbl[is] + 1500, 0.0), 1500.0);  // nothing overlaps
+  EXPECT_EQ(MA_free_heap(h2), MA_TRUE);
+  EXPECT_EQ(MA_free_heap(h3), MA_TRUE);
+  EXPECT_EQ(MA_pop_stack(s), MA_TRUE);
+  // With every block freed, a new MA_init may resize.
+  EXPECT_EQ(MA_init(MT_C_DBL, 10, 10), MA_TRUE);
+  MA_set_error_print(MA_FALSE);
+  EXPECT_EQ(MA_push_get(MT_C_DBL, 20000, "now too big", &refused, &unused), MA_FALSE);
+  MA_set_error_print(MA_TRUE);
+}
+
 // MA's debugging switches (GA's simple_groups_commc.c sets all three after MA_init): each
 // returns the previous value, starting from MA's defaults, and MA keeps working.
 TEST(GaMa, DebuggingSwitchesReturnThePreviousValue) {

@@ -72,7 +72,7 @@ void diagonal(const char* function, Diag op, int g_a, int g_v, const void* value
         }
       }
       if (op == Diag::Get) v->put({first}, {last}, d.data());
-    });
+    }, "c", op == Diag::Shift ? value : nullptr);
   });
 }
 
@@ -136,7 +136,7 @@ void randomize(const char* function, int g_a, const void* value) {
         }
         static_cast<T*>(view.data)[offset] = random_value(scale, gen);
       }
-    });
+    }, "value", value);
   });
 }
 

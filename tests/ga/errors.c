@@ -159,6 +159,8 @@ int main(int argc, char** argv) {
     if (!strcmp(which, "differ_dgemm")) GA_Dgemm('N', 'N', 8, 8, 8, last ? 2.0 : 1.0, a, b, 0.0, c);
     if (!strcmp(which, "differ_zero_sync")) last ? GA_Zero(a) : GA_Sync();
     if (!strcmp(which, "differ_destroy_sync")) last ? GA_Destroy(a) : GA_Sync();
+    if (!strcmp(which, "differ_shift_diagonal")) GA_Shift_diagonal(a, last ? &two : &one);
+    if (!strcmp(which, "differ_randomize")) GA_Randomize(a, last ? &two : &one);
   }
   fprintf(stderr, "errors: case '%s' returned\n", which);
   GA_Destroy(g);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks the Fortran module's bind(C) interfaces against the C declarations they call, so that
-the two cannot drift (issue 31 item 6): a changed C signature fails here instead of at run time.
+"""Checks bind(C) interfaces against the C declarations they call, by its own reading of each C
+type: the test of scripts/gen-fortran-interfaces.py, which generates the Fortran module's
+interfaces from the same headers (a generator bug fails here, not at run time).
 
     scripts/check-fortran-interfaces.py FORTRAN_FILE C_FILE...   (exit 1, one line per mismatch)
 
@@ -13,7 +14,7 @@ of parameters, each of a matching type, and a matching result:
   integer(c_int) x / x(*) / x(n)   int* or int[]   (any kind: a pointer to its C type; intent(in)
                                                     may be const, intent(out)/(inout) must not be)
   character(kind=c_char) s(*)      char*
-  type(c_ptr) p (no value)         a pointer to a pointer
+  type(c_ptr) p (no value)         a pointer to a pointer (or deeper: char*** argv)
   type(*), dimension(..)           CFI_cdesc_t*
   integer(c_int) function          returns int     subroutine: returns void; type(c_ptr) function:
                                                     returns a pointer
@@ -21,6 +22,9 @@ of parameters, each of a matching type, and a matching result:
 import pathlib
 import re
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from c_declarations import c_declarations, c_shape  # noqa: E402
 
 C_TYPES = {"c_int": "int", "c_int64_t": "int64_t", "c_long": "long", "c_size_t": "size_t",
            "c_double": "double", "c_float": "float", "c_char": "char", "c_bool": "bool",
@@ -30,7 +34,6 @@ ROUTINE = re.compile(r"^\s*(?:(?P<result>[\w(), =*]+?)\s+)?(?P<kind>function|sub
                      r"[\"'](?P<cname>\w+)[\"']\s*)?\)", re.IGNORECASE)
 DECLARATION = re.compile(r"^\s*(?P<spec>(?:integer|real|complex|logical|character|type)\b[^:]*)::(?P<names>.*)$",
                          re.IGNORECASE)
-C_DECLARATION = re.compile(r"(?P<result>[\w\s*]+?)\b(?P<name>\w+)\s*\((?P<params>[^()]*)\)\s*[;{]")
 
 
 def fortran_lines(text):
@@ -86,42 +89,6 @@ def split_top(text):
     return [p for p in parts if p.strip()]
 
 
-def c_declarations(paths):
-    """name -> (result, [parameter declarations]) of every C function declared or defined."""
-    found = {}
-    for path in paths:
-        text = pathlib.Path(path).read_text()
-        text = re.sub(r"/\*.*?\*/", " ", text, flags=re.DOTALL)
-        text = re.sub(r"//[^\n]*", " ", text)
-        text = re.sub(r"^\s*#[^\n]*", " ", text, flags=re.MULTILINE)
-        text = re.sub(r"\b(extern|ARMADA_\w+_API|static|inline)\b", " ", text)
-        for m in C_DECLARATION.finditer(text):
-            result = " ".join(m["result"].split())
-            if not result or result.split()[-1] in ("return", "else", "if", "while", "for", "switch", "sizeof"):
-                continue
-            params = [" ".join(p.split()) for p in m["params"].split(",")]
-            params = [] if params in (["void"], [""]) else params
-            found.setdefault(m["name"], (result, params))
-    return found
-
-
-def c_shape(declaration):
-    """(base type, pointer depth, const at the pointee) of a C parameter or result."""
-    decl = re.sub(r"\[\s*\w*\s*\]", "*", declaration)
-    if "(*" in decl:
-        return ("function", 1, False)
-    words = decl.replace("*", " * ").split()
-    depth = words.count("*")
-    segments = " ".join(words).split("*")  # const before the last '*': the pointee is const
-    const = "const" in segments[depth - 1].split() if depth else "const" in words
-    base = [w for w in words if w not in ("const", "*", "restrict", "struct") and not w.startswith("__")]
-    if depth and len(base) > 1:
-        base = base[:-1]  # the parameter's name
-    elif not depth and len(base) > 1:
-        base = base[:-1]
-    return (" ".join(base), depth, const)
-
-
 def expected(spec):
     """What a Fortran dummy's spec asks of C: (base type or None for any, pointer depth, intent)."""
     intent = re.search(r"intent\((in|out|inout)\)", spec)
@@ -152,9 +119,9 @@ def check(routine, c):
             problems.append(f"{where}: argument '{arg}' has no declaration in the interface")
             continue
         base, depth, intent = expected(spec)
-        cbase, cdepth, const = c_shape(param)
+        cbase, cdepth, const, _, _, _ = c_shape(param)
         if depth == 2 and base is None:
-            ok = cdepth == 2
+            ok = cdepth >= 2  # a c_ptr by reference: the address of any pointer
         elif base is None:
             ok = cdepth >= 1
         else:
@@ -163,7 +130,7 @@ def check(routine, c):
             problems.append(f"{where}: argument {i + 1} '{arg}' is '{spec}' in Fortran, '{param}' in C")
         elif ",value" not in spec and const and intent in ("out", "inout") and base not in ("CFI_cdesc_t", "function"):
             problems.append(f"{where}: argument {i + 1} '{arg}' is intent({intent}) in Fortran, const in C ('{param}')")
-    rbase, rdepth, _ = c_shape(result + " r")
+    rbase, rdepth, _, _, _, _ = c_shape(result + " r")
     if routine["kind"] == "subroutine":
         ok = rbase == "void" and rdepth == 0
     elif routine["result"].startswith("type(c_ptr)"):

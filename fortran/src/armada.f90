@@ -73,19 +73,6 @@ module armada
   public :: armada_gemm, armada_matmul_patch, armada_transpose, armada_symmetrize, armada_lu_solve, &
             armada_cholesky_solve, armada_eigen_symmetric, armada_inverse, armada_cholesky_inverse
 
-  ! The element-wise binary operations, by one table of C functions (whole arrays and patches).
-  abstract interface
-    integer(c_int) function binary_whole(a, b, c) bind(C)
-      import
-      integer(c_int), value :: a, b, c
-    end function
-    integer(c_int) function binary_patch(a, alo, ahi, b, blo, bhi, c, clo, chi) bind(C)
-      import
-      integer(c_int), value :: a, b, c
-      integer(c_int64_t), intent(in) :: alo(*), ahi(*), blo(*), bhi(*), clo(*), chi(*)
-    end function
-  end interface
-
 contains
 
   ! ================================ runtime ==================================================
@@ -99,7 +86,7 @@ contains
     if (present(comm)) then
       call finish(ga(armada_ga_initialize_fcomm(comm)), stat, errmsg, 'armada_init')
     else
-      call finish(ga(armada_ga_initialize(c_null_ptr, c_null_ptr)), stat, errmsg, 'armada_init')
+      call finish(ga(armada_ga_initialize()), stat, errmsg, 'armada_init')
     end if
   end subroutine
 
@@ -876,19 +863,8 @@ contains
     integer, intent(in) :: g
     type(*), dimension(..), intent(in) :: x
     integer, intent(in), optional :: lo(:), hi(:)
-    interface
-      integer(c_int) function whole(handle, x) bind(C)
-        import
-        integer(c_int), value :: handle
-        type(c_ptr), value :: x
-      end function
-      integer(c_int) function patch(handle, lo, hi, x) bind(C)
-        import
-        integer(c_int), value :: handle
-        integer(c_int64_t), intent(in) :: lo(*), hi(*)
-        type(c_ptr), value :: x
-      end function
-    end interface
+    procedure(armada_ga_fill) :: whole  ! as armada_ga_fill and armada_gaf_fill_patch (module armada_c)
+    procedure(armada_gaf_fill_patch) :: patch
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     type(patch_t) :: p
@@ -912,17 +888,8 @@ contains
     character(len=*), intent(in) :: op
     integer, intent(in) :: g
     integer, intent(in), optional :: lo(:), hi(:)
-    interface
-      integer(c_int) function whole(handle) bind(C)
-        import
-        integer(c_int), value :: handle
-      end function
-      integer(c_int) function patch(handle, lo, hi) bind(C)
-        import
-        integer(c_int), value :: handle
-        integer(c_int64_t), intent(in) :: lo(*), hi(*)
-      end function
-    end interface
+    procedure(armada_ga_zero) :: whole  ! as armada_ga_zero and armada_gaf_zero_patch (module armada_c)
+    procedure(armada_gaf_zero_patch) :: patch
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     type(patch_t) :: p
@@ -1025,8 +992,10 @@ contains
   end subroutine
   subroutine binary_op(op, whole, patch, a, b, c, alo, ahi, blo, bhi, clo, chi, stat, errmsg)
     character(len=*), intent(in) :: op
-    procedure(binary_whole) :: whole
-    procedure(binary_patch) :: patch
+    ! The C functions of one element-wise operation: their interfaces are those of one of them
+    ! (module armada_c, generated from the C header), so none is restated here.
+    procedure(armada_ga_elem_multiply) :: whole
+    procedure(armada_gaf_elem_multiply_patch) :: patch
     integer, intent(in) :: a, b, c
     integer, intent(in), optional :: alo(:), ahi(:), blo(:), bhi(:), clo(:), chi(:)
     integer, intent(out), optional :: stat

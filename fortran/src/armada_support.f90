@@ -95,20 +95,17 @@ contains
     character(len=:), allocatable :: s
     character(kind=c_char), pointer :: chars(:)
     integer :: n
-    interface
-      integer(c_size_t) function strlen(str) bind(C)
-        import
-        type(c_ptr), value :: str
-      end function
-    end interface
     if (.not. c_associated(p)) then
       s = ''
       return
     end if
-    n = int(strlen(p))
-    call c_f_pointer(p, chars, [n])
+    call c_f_pointer(p, chars, [huge(n)])  ! read up to the NUL only
+    n = 0
+    do while (chars(n + 1) /= c_null_char)
+      n = n + 1
+    end do
     allocate (character(len=n) :: s)
-    s = transfer(chars, s)
+    s = transfer(chars(1:n), s)
   end function
 
   ! A NUL-terminated copy for C.

@@ -18,6 +18,7 @@
 
 #include "armada/arrays/c_api.h"
 #include "armada/linalg/c_api.h"
+#include "buffers.h"
 
 static _Thread_local char g_message[1024];
 

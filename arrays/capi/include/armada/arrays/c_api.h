@@ -43,6 +43,11 @@
 extern "C" {
 #endif
 
+/* Marks a pointer parameter that may be NULL: C callers may pass NULL, and the Fortran module's
+ * interfaces, generated from this header (scripts/gen-fortran-interfaces.py), make it an
+ * optional argument. It expands to nothing. */
+#define ARMADA_OPTIONAL
+
 /* Element types (the values of armada::arrays::ElemType). */
 enum { ARMADA_GA_INT = 0, ARMADA_GA_LONG = 1, ARMADA_GA_FLOAT = 2, ARMADA_GA_DOUBLE = 3,
        ARMADA_GA_SCOMPLEX = 4, ARMADA_GA_DCOMPLEX = 5 };
@@ -76,7 +81,7 @@ void armada_ga_message_prefix(char* out, size_t size);
  * MULTIPLE requested) unless the program did; argc/argv may be NULL. If the runtime is already
  * running (ARMCI_Init, armada::rma::init) it only records that; calling it twice is an
  * ARMADA_GA_ERR_STATE. */
-int armada_ga_initialize(int* argc, char*** argv);
+int armada_ga_initialize(ARMADA_OPTIONAL int* argc, ARMADA_OPTIONAL char*** argv);
 /* Starts the runtime on a communicator of a program that started MPI itself, given as a Fortran
  * MPI handle (MPI_Fint: the old `mpi` module's INTEGER, or mpi_f08's comm%MPI_VAL; C programs
  * pass MPI_Comm_c2f(comm)). "The world" is then that communicator's ranks. Collective over it;
@@ -152,7 +157,8 @@ int armada_ga_mutex_trylock(int set, int mutex, int rank, int* acquired);
 /* ---- creation and inquiry ------------------------------------------------------------------- */
 /* Collective over the world (or `group`). chunk: NULL or ndim minimum block extents (<= 0: no
  * limit). */
-int armada_ga_create(int type, int ndim, const int64_t dims[], const char* name, const int64_t chunk[], int* handle);
+int armada_ga_create(int type, int ndim, const int64_t dims[], const char* name, const int64_t chunk[],
+                     int* handle);
 /* Irregular blocks: nblock[d] blocks in dimension d; map holds the first index of each block,
  * dimension after dimension (sum of nblock entries). */
 int armada_ga_create_irreg(int type, int ndim, const int64_t dims[], const char* name, const int64_t nblock[],
@@ -163,10 +169,10 @@ int armada_ga_create_ghosts(int type, int ndim, const int64_t dims[], const int6
 /* Every creation option; each of grid (blocks per dimension), chunk, nblock + map, width may be
  * NULL; nblock + map override grid and chunk. Collective over `group`. */
 int armada_ga_create_full(int type, int ndim, const int64_t dims[], const char* name, const int64_t grid[],
-                          const int64_t chunk[], const int64_t nblock[], const int64_t map[], const int64_t width[],
-                          int group, int* handle);
+                          const int64_t chunk[], const int64_t nblock[], const int64_t map[],
+                          const int64_t width[], int group, int* handle);
 /* Same type, distribution, ghosts and group; contents not copied. Collective over the group. */
-int armada_ga_duplicate(int handle, const char* name, int* new_handle);
+int armada_ga_duplicate(int handle, ARMADA_OPTIONAL const char* name, int* new_handle);
 /* Collective over the group. */
 int armada_ga_destroy(int handle);
 /* *flag = 1 if `handle` names a live array, else 0 (never an error). */
@@ -187,8 +193,8 @@ int armada_ga_distribution(int handle, int rank, int64_t lo[], int64_t hi[]);
 int armada_ga_locate(int handle, const int64_t index[], int* rank);
 /* Owners of patch [lo, hi): *count of them; the first `max` are stored in ranks and, ndim
  * entries each, in los/his (each may be NULL). */
-int armada_ga_locate_region(int handle, const int64_t lo[], const int64_t hi[], int max, int ranks[], int64_t los[],
-                            int64_t his[], int* count);
+int armada_ga_locate_region(int handle, const int64_t lo[], const int64_t hi[], int max, int ranks[],
+                            int64_t los[], int64_t his[], int* count);
 
 /* ---- patch operations (any rank alone) ------------------------------------------------------ */
 int armada_ga_get(int handle, const int64_t lo[], const int64_t hi[], void* buf, const int64_t ld[]);
@@ -196,7 +202,8 @@ int armada_ga_put(int handle, const int64_t lo[], const int64_t hi[], const void
 int armada_ga_acc(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[],
                   const void* alpha);
 /* Nonblocking: *request names the operation until armada_ga_nbwait. */
-int armada_ga_nbget(int handle, const int64_t lo[], const int64_t hi[], void* buf, const int64_t ld[], int* request);
+int armada_ga_nbget(int handle, const int64_t lo[], const int64_t hi[], void* buf, const int64_t ld[],
+                    int* request);
 int armada_ga_nbput(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[],
                     int* request);
 int armada_ga_nbacc(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[],
@@ -209,20 +216,22 @@ int armada_ga_nbtest(int request, int* done);
 /* Every skip[d]-th element (buffer dense over the selected elements). */
 int armada_ga_strided_get(int handle, const int64_t lo[], const int64_t hi[], const int64_t skip[], void* buf,
                           const int64_t ld[]);
-int armada_ga_strided_put(int handle, const int64_t lo[], const int64_t hi[], const int64_t skip[], const void* buf,
-                          const int64_t ld[]);
-int armada_ga_strided_acc(int handle, const int64_t lo[], const int64_t hi[], const int64_t skip[], const void* buf,
-                          const int64_t ld[], const void* alpha);
+int armada_ga_strided_put(int handle, const int64_t lo[], const int64_t hi[], const int64_t skip[],
+                          const void* buf, const int64_t ld[]);
+int armada_ga_strided_acc(int handle, const int64_t lo[], const int64_t hi[], const int64_t skip[],
+                          const void* buf, const int64_t ld[], const void* alpha);
 /* Indices wrap modulo dims (0 <= hi[d] - lo[d] <= dims[d]). */
 int armada_ga_periodic_get(int handle, const int64_t lo[], const int64_t hi[], void* buf, const int64_t ld[]);
-int armada_ga_periodic_put(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[]);
-int armada_ga_periodic_acc(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[],
-                           const void* alpha);
+int armada_ga_periodic_put(int handle, const int64_t lo[], const int64_t hi[], const void* buf,
+                           const int64_t ld[]);
+int armada_ga_periodic_acc(int handle, const int64_t lo[], const int64_t hi[], const void* buf,
+                           const int64_t ld[], const void* alpha);
 /* Element lists: subscripts holds n index tuples (n * ndim entries). scatter: no element twice;
  * scatter_acc: repeated elements accumulate once per occurrence. */
 int armada_ga_gather(int handle, int64_t n, const int64_t subscripts[], void* values);
 int armada_ga_scatter(int handle, int64_t n, const int64_t subscripts[], const void* values);
-int armada_ga_scatter_acc(int handle, int64_t n, const int64_t subscripts[], const void* values, const void* alpha);
+int armada_ga_scatter_acc(int handle, int64_t n, const int64_t subscripts[], const void* values,
+                          const void* alpha);
 /* Atomic fetch-and-add on an int or long element. */
 int armada_ga_read_inc(int handle, const int64_t index[], long increment, long* old_value);
 
@@ -259,8 +268,9 @@ int armada_ga_elem_multiply(int a, int b, int c);
 int armada_ga_elem_divide(int a, int b, int c);
 int armada_ga_elem_max(int a, int b, int c);
 int armada_ga_elem_min(int a, int b, int c);
-int armada_ga_add_patch(const void* alpha, int a, const int64_t alo[], const int64_t ahi[], const void* beta, int b,
-                        const int64_t blo[], const int64_t bhi[], int c, const int64_t clo[], const int64_t chi[]);
+int armada_ga_add_patch(const void* alpha, int a, const int64_t alo[], const int64_t ahi[], const void* beta,
+                        int b, const int64_t blo[], const int64_t bhi[], int c, const int64_t clo[],
+                        const int64_t chi[]);
 int armada_ga_elem_multiply_patch(int a, const int64_t alo[], const int64_t ahi[], int b, const int64_t blo[],
                                   const int64_t bhi[], int c, const int64_t clo[], const int64_t chi[]);
 int armada_ga_elem_divide_patch(int a, const int64_t alo[], const int64_t ahi[], int b, const int64_t blo[],
@@ -298,43 +308,54 @@ const char* armada_gaf_type_name(int type);
 void armada_gaf_describe(int handle, char* out, size_t size);
 /* Checks patch [lo, hi] of array `handle` and a buffer's ld (NULL: none) in the Fortran view's
  * own terms, without moving data: what armada_gaf_get would say of them. Not collective. */
-int armada_gaf_check_patch(int handle, const int64_t lo[], const int64_t hi[], const int64_t ld[]);
-int armada_gaf_create(int type, int ndim, const int64_t dims[], const char* name, const int64_t chunk[], int* handle);
+int armada_gaf_check_patch(int handle, const int64_t lo[], const int64_t hi[],
+                           ARMADA_OPTIONAL const int64_t ld[]);
+int armada_gaf_create(int type, int ndim, const int64_t dims[], ARMADA_OPTIONAL const char* name,
+                      ARMADA_OPTIONAL const int64_t chunk[], int* handle);
 /* map: the first (one-based) index of each block, Fortran dimension after dimension. */
-int armada_gaf_create_irreg(int type, int ndim, const int64_t dims[], const char* name, const int64_t nblock[],
-                            const int64_t map[], int* handle);
-int armada_gaf_create_ghosts(int type, int ndim, const int64_t dims[], const int64_t width[], const char* name,
-                             const int64_t chunk[], int* handle);
-int armada_gaf_create_full(int type, int ndim, const int64_t dims[], const char* name, const int64_t grid[],
-                           const int64_t chunk[], const int64_t nblock[], const int64_t map[], const int64_t width[],
-                           int group, int* handle);
+int armada_gaf_create_irreg(int type, int ndim, const int64_t dims[], ARMADA_OPTIONAL const char* name,
+                            ARMADA_OPTIONAL const int64_t nblock[], ARMADA_OPTIONAL const int64_t map[],
+                            int* handle);
+int armada_gaf_create_ghosts(int type, int ndim, const int64_t dims[], ARMADA_OPTIONAL const int64_t width[],
+                             ARMADA_OPTIONAL const char* name, ARMADA_OPTIONAL const int64_t chunk[],
+                             int* handle);
+int armada_gaf_create_full(int type, int ndim, const int64_t dims[], ARMADA_OPTIONAL const char* name,
+                           ARMADA_OPTIONAL const int64_t grid[], ARMADA_OPTIONAL const int64_t chunk[],
+                           ARMADA_OPTIONAL const int64_t nblock[], ARMADA_OPTIONAL const int64_t map[],
+                           ARMADA_OPTIONAL const int64_t width[], int group, int* handle);
 int armada_gaf_inquire(int handle, int* type, int* ndim, int64_t dims[]);
-int armada_gaf_ghosts(int handle, int64_t width[]);
-int armada_gaf_grid(int handle, int64_t grid[]);
+int armada_gaf_ghosts(int handle, ARMADA_OPTIONAL int64_t width[]);
+int armada_gaf_grid(int handle, ARMADA_OPTIONAL int64_t grid[]);
 /* lo > hi in some dimension: the rank owns nothing. */
 int armada_gaf_distribution(int handle, int rank, int64_t lo[], int64_t hi[]);
 int armada_gaf_locate(int handle, const int64_t index[], int* rank);
-int armada_gaf_locate_region(int handle, const int64_t lo[], const int64_t hi[], int max, int ranks[],
-                             int64_t los[], int64_t his[], int* count);
-int armada_gaf_get(int handle, const int64_t lo[], const int64_t hi[], void* buf, const int64_t ld[]);
-int armada_gaf_put(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[]);
-int armada_gaf_acc(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[],
-                   const void* alpha);
-int armada_gaf_nbget(int handle, const int64_t lo[], const int64_t hi[], void* buf, const int64_t ld[], int* request);
-int armada_gaf_nbput(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[],
-                     int* request);
-int armada_gaf_nbacc(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[],
-                     const void* alpha, int* request);
-int armada_gaf_strided_get(int handle, const int64_t lo[], const int64_t hi[], const int64_t skip[], void* buf,
-                           const int64_t ld[]);
+int armada_gaf_locate_region(int handle, const int64_t lo[], const int64_t hi[], int max,
+                             ARMADA_OPTIONAL int ranks[], ARMADA_OPTIONAL int64_t los[],
+                             ARMADA_OPTIONAL int64_t his[], int* count);
+int armada_gaf_get(int handle, const int64_t lo[], const int64_t hi[], void* buf,
+                   ARMADA_OPTIONAL const int64_t ld[]);
+int armada_gaf_put(int handle, const int64_t lo[], const int64_t hi[], const void* buf,
+                   ARMADA_OPTIONAL const int64_t ld[]);
+int armada_gaf_acc(int handle, const int64_t lo[], const int64_t hi[], const void* buf,
+                   ARMADA_OPTIONAL const int64_t ld[], const void* alpha);
+int armada_gaf_nbget(int handle, const int64_t lo[], const int64_t hi[], void* buf,
+                     ARMADA_OPTIONAL const int64_t ld[], int* request);
+int armada_gaf_nbput(int handle, const int64_t lo[], const int64_t hi[], const void* buf,
+                     ARMADA_OPTIONAL const int64_t ld[], int* request);
+int armada_gaf_nbacc(int handle, const int64_t lo[], const int64_t hi[], const void* buf,
+                     ARMADA_OPTIONAL const int64_t ld[], const void* alpha, int* request);
+int armada_gaf_strided_get(int handle, const int64_t lo[], const int64_t hi[], const int64_t skip[],
+                           void* buf, ARMADA_OPTIONAL const int64_t ld[]);
 int armada_gaf_strided_put(int handle, const int64_t lo[], const int64_t hi[], const int64_t skip[],
-                           const void* buf, const int64_t ld[]);
+                           const void* buf, ARMADA_OPTIONAL const int64_t ld[]);
 int armada_gaf_strided_acc(int handle, const int64_t lo[], const int64_t hi[], const int64_t skip[],
-                           const void* buf, const int64_t ld[], const void* alpha);
-int armada_gaf_periodic_get(int handle, const int64_t lo[], const int64_t hi[], void* buf, const int64_t ld[]);
-int armada_gaf_periodic_put(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[]);
-int armada_gaf_periodic_acc(int handle, const int64_t lo[], const int64_t hi[], const void* buf, const int64_t ld[],
-                            const void* alpha);
+                           const void* buf, ARMADA_OPTIONAL const int64_t ld[], const void* alpha);
+int armada_gaf_periodic_get(int handle, const int64_t lo[], const int64_t hi[], void* buf,
+                            ARMADA_OPTIONAL const int64_t ld[]);
+int armada_gaf_periodic_put(int handle, const int64_t lo[], const int64_t hi[], const void* buf,
+                            ARMADA_OPTIONAL const int64_t ld[]);
+int armada_gaf_periodic_acc(int handle, const int64_t lo[], const int64_t hi[], const void* buf,
+                            ARMADA_OPTIONAL const int64_t ld[], const void* alpha);
 /* subscripts: n one-based index tuples of ndim entries (GA's subsarray(ndim, n)). */
 int armada_gaf_gather(int handle, int64_t n, const int64_t subscripts[], void* values);
 int armada_gaf_scatter(int handle, int64_t n, const int64_t subscripts[], const void* values);
@@ -352,10 +373,12 @@ int armada_gaf_abs_patch(int handle, const int64_t lo[], const int64_t hi[]);
 int armada_gaf_reciprocal_patch(int handle, const int64_t lo[], const int64_t hi[]);
 int armada_gaf_copy_patch(int a, const int64_t alo[], const int64_t ahi[], int b, const int64_t blo[],
                           const int64_t bhi[], int transpose);
-int armada_gaf_add_patch(const void* alpha, int a, const int64_t alo[], const int64_t ahi[], const void* beta, int b,
-                         const int64_t blo[], const int64_t bhi[], int c, const int64_t clo[], const int64_t chi[]);
-int armada_gaf_elem_multiply_patch(int a, const int64_t alo[], const int64_t ahi[], int b, const int64_t blo[],
-                                   const int64_t bhi[], int c, const int64_t clo[], const int64_t chi[]);
+int armada_gaf_add_patch(const void* alpha, int a, const int64_t alo[], const int64_t ahi[], const void* beta,
+                         int b, const int64_t blo[], const int64_t bhi[], int c, const int64_t clo[],
+                         const int64_t chi[]);
+int armada_gaf_elem_multiply_patch(int a, const int64_t alo[], const int64_t ahi[], int b,
+                                   const int64_t blo[], const int64_t bhi[], int c, const int64_t clo[],
+                                   const int64_t chi[]);
 int armada_gaf_elem_divide_patch(int a, const int64_t alo[], const int64_t ahi[], int b, const int64_t blo[],
                                  const int64_t bhi[], int c, const int64_t clo[], const int64_t chi[]);
 int armada_gaf_elem_max_patch(int a, const int64_t alo[], const int64_t ahi[], int b, const int64_t blo[],
@@ -370,8 +393,8 @@ int armada_gaf_norm1(int handle, double* result);
 int armada_gaf_norm_infinity(int handle, double* result);
 /* index: one-based. Ties go to the first element in the C view's (row-major) order. */
 int armada_gaf_select_elem(int handle, int want_max, void* value, int64_t index[]);
-int armada_gaf_select_elem_patch(int handle, const int64_t lo[], const int64_t hi[], int want_max, void* value,
-                                 int64_t index[]);
+int armada_gaf_select_elem_patch(int handle, const int64_t lo[], const int64_t hi[], int want_max,
+                                 void* value, int64_t index[]);
 int armada_gaf_print_patch(int handle, const int64_t lo[], const int64_t hi[]);
 /* The C view (zero-based [clo, chi), dimensions reversed) of the Fortran-view patch [lo, hi] of
  * an ndim-dimensional array: for layers that take C-view patches (the linalg C API). */
@@ -405,8 +428,10 @@ int armada_ga_load(const char* file, const char* name, int group, int* handle);
 int armada_ga_load_into(const char* file, const char* name, int handle);
 /* Patch [lo, hi) of dataset `name` (C view; Fortran view: one-based inclusive, reversed) into
  * existing array `handle` whose dims are the patch's extents. Collective over its group. */
-int armada_ga_load_patch(const char* file, const char* name, const int64_t lo[], const int64_t hi[], int handle);
-int armada_gaf_load_patch(const char* file, const char* name, const int64_t lo[], const int64_t hi[], int handle);
+int armada_ga_load_patch(const char* file, const char* name, const int64_t lo[], const int64_t hi[],
+                         int handle);
+int armada_gaf_load_patch(const char* file, const char* name, const int64_t lo[], const int64_t hi[],
+                          int handle);
 /* Checkpoint `step` (>= 0) of handles[0 .. n) as "<prefix>.<step>.h5", complete or absent; keeps
  * the `keep` newest checkpoints of prefix. Collective over the arrays' group. */
 int armada_ga_checkpoint(const char* prefix, long step, int n, const int handles[], int keep);

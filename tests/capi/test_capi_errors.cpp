@@ -251,6 +251,27 @@ TEST_F(Errors, Message) {
   (void)up;
 }
 
+// The message layer's collectives open with an agreement: a bad argument on one member, or
+// members in different calls, fail every member by name (the others waited in MPI_Bcast for
+// ever, or met another call's MPI collective).
+TEST_F(Errors, MessageCollectivesFailOnEveryMember) {
+  if (nproc() < 2) GTEST_SKIP() << "needs two members: one with another argument or call";
+  const bool last = me() == nproc() - 1;
+  int x = 1;
+  armci_msg_bcast(&x, sizeof x, last ? nproc() : 0);
+  errors_.expect("armci_msg_bcast", EARG, {"'root'", std::to_string(nproc()).c_str()});
+  if (last)
+    armci_msg_barrier();
+  else
+    armci_msg_bcast(&x, sizeof x, 0);
+  errors_.expect(last ? "armci_msg_barrier" : "armci_msg_bcast", EARG, {"armci_msg_barrier", "armci_msg_bcast"});
+  armci_msg_bcast(&x, sizeof x, last ? 1 : 0);  // another root
+  errors_.expect("armci_msg_bcast", EARG, {"'root'", "must be the same on every member"});
+  x = 2;
+  armci_msg_igop(&x, 1, const_cast<char*>("+"));  // and the layer is usable afterwards
+  EXPECT_EQ(x, 2 * nproc());
+}
+
 TEST_F(Errors, GarbageHandles) {
   // Regression: ARMCI_Wait/Test on memory that was never a handle returned 0 silently.
   armci_hdl_t garbage{-7, 0};

@@ -32,6 +32,18 @@ GroupInfo group_or_world(const char* fn, const ARMCI_Group* group) {
   return group ? group_of(fn, "group", group) : world_group(fn);
 }
 
+/// Opens a collective of the message layer: this member's `checks` run inside an agreement of
+/// the group that also carries the call (`fn`) and the arguments every member must pass alike
+/// (`same`). A bad argument on one member, members in different calls, or another root or count
+/// then fail every member by name before the MPI collective, instead of leaving the others in it
+/// (or in MPI_ERR_TRUNCATE). Returns the group for the MPI call.
+template <class F>
+GroupInfo open_collective(const char* fn, const ARMCI_Group* group, F&& checks, const rma::MustMatch& same = {}) {
+  const GroupInfo info = group_or_world(fn, group);
+  rma::agree(fn, std::forward<F>(checks), info.group, same);
+  return info;
+}
+
 /// The operator's leading characters for a message: at most 16, up to a NUL. A Fortran
 /// caller's string has no NUL and other literals follow it, so this may show some of them.
 std::string op_text(const char* op) {
@@ -104,17 +116,21 @@ void reduce_alone(std::span<T> data, rma::ReduceOp op) {
 
 template <class T>
 void gop(const char* fn, int scope, T* x, int n, const char* op, const ARMCI_Group* group) {
-  const rma::ReduceOp rop = reduce_op(fn, op);
-  if (std::is_floating_point_v<T> && rop >= rma::ReduceOp::BitOr)
-    bad_argument(fn, "op", op_text(op), "bitwise and logical reductions need an integer type");
-  const std::size_t count = to_size(fn, "n", n);
-  if (count) not_null(fn, "x", x);
-  const std::span<T> data(x, count);
-  if (!spans_group(fn, scope)) {
+  rma::ReduceOp rop{};
+  const auto checks = [&] {
+    rop = reduce_op(fn, op);
+    if (std::is_floating_point_v<T> && rop >= rma::ReduceOp::BitOr)
+      bad_argument(fn, "op", op_text(op), "bitwise and logical reductions need an integer type");
+    if (to_size(fn, "n", n)) not_null(fn, "x", x);
+    spans_group(fn, scope);
+  };
+  if (scope == SCOPE_NODE) {  // this process alone: nobody waits for it
+    checks();
     require_init(fn);
-    return reduce_alone(data, rop);
+    return reduce_alone(std::span<T>(x, static_cast<std::size_t>(n)), rop);
   }
-  const GroupInfo info = group_or_world(fn, group);
+  const GroupInfo info = open_collective(fn, group, checks, {{"n", std::to_string(n)}, {"scope", std::to_string(scope)}});
+  const std::span<T> data(x, static_cast<std::size_t>(n));
   normalize_logical(data, rop);
   rma::allreduce(data, rop, info.group);
 }
@@ -128,11 +144,17 @@ void gop_typed(const char* fn, int scope, void* x, int n, const char* op, int ty
     case ARMCI_FLOAT: return gop(fn, scope, static_cast<float*>(x), n, op, group);
     case ARMCI_DOUBLE: return gop(fn, scope, static_cast<double*>(x), n, op, group);
   }
-  bad_argument(fn, "type", std::to_string(type),
-               "not an armci_type_e (ARMCI_INT, ARMCI_LONG, ARMCI_LONG_LONG, ARMCI_FLOAT, ARMCI_DOUBLE)");
+  // Not a type: every member of the call fails with this member's error.
+  const auto bad_type = [&] {
+    bad_argument(fn, "type", std::to_string(type),
+                 "not an armci_type_e (ARMCI_INT, ARMCI_LONG, ARMCI_LONG_LONG, ARMCI_FLOAT, ARMCI_DOUBLE)");
+  };
+  if (scope == SCOPE_NODE) bad_type();
+  open_collective(fn, group, bad_type);
 }
 
-std::size_t type_size(const char* fn, int type) {
+/// The size of an element of armci_type_e `type`, 0 if it is none.
+std::size_t known_type_size(int type) {
   switch (type) {
     case ARMCI_INT: return sizeof(int);
     case ARMCI_LONG: return sizeof(long);
@@ -140,6 +162,11 @@ std::size_t type_size(const char* fn, int type) {
     case ARMCI_FLOAT: return sizeof(float);
     case ARMCI_DOUBLE: return sizeof(double);
   }
+  return 0;
+}
+
+std::size_t type_size(const char* fn, int type) {
+  if (const std::size_t size = known_type_size(type)) return size;
   bad_argument(fn, "type", std::to_string(type),
                "not an armci_type_e (ARMCI_INT, ARMCI_LONG, ARMCI_LONG_LONG, ARMCI_FLOAT, ARMCI_DOUBLE)");
 }
@@ -165,15 +192,20 @@ bool less(int type, const unsigned char* a, const unsigned char* b) {
 /// gets the whole record of the contributing process with the least ("min") or greatest ("max")
 /// value, the lowest rank on ties. Records are gathered and chosen identically everywhere.
 void select(const char* fn, int scope, void* x, int n, const char* op, int type, int contribute) {
-  not_null(fn, "op", op);
-  const bool want_min = starts_with(op, "min");  // by prefix, as reduce_op (Fortran strings)
-  if (!want_min && !starts_with(op, "max")) bad_argument(fn, "op", op_text(op), "not \"min\" or \"max\"");
-  const std::size_t bytes = to_size(fn, "n", n);
-  if (bytes < type_size(fn, type))
-    bad_argument(fn, "n", std::to_string(n), "shorter than one element of the type (" + std::to_string(type_size(fn, type)) + " bytes)");
-  not_null(fn, "x", x);
-  if (!spans_group(fn, scope)) return require_init(fn);
-  const GroupInfo world = world_group(fn);
+  bool want_min = false;
+  const auto checks = [&] {
+    not_null(fn, "op", op);
+    want_min = starts_with(op, "min");  // by prefix, as reduce_op (Fortran strings)
+    if (!want_min && !starts_with(op, "max")) bad_argument(fn, "op", op_text(op), "not \"min\" or \"max\"");
+    if (to_size(fn, "n", n) < type_size(fn, type))
+      bad_argument(fn, "n", std::to_string(n), "shorter than one element of the type (" + std::to_string(type_size(fn, type)) + " bytes)");
+    not_null(fn, "x", x);
+    spans_group(fn, scope);
+  };
+  if (scope == SCOPE_NODE) return checks(), require_init(fn);
+  const std::size_t bytes = static_cast<std::size_t>(n);
+  const GroupInfo world = open_collective(fn, nullptr, checks,
+                                          {{"n", std::to_string(n)}, {"type", std::to_string(type)}, {"scope", std::to_string(scope)}});
   const std::size_t record = bytes + 1;  // contribute flag, then the caller's bytes
   std::vector<unsigned char> mine(record), all(record * static_cast<std::size_t>(world.group.size()));
   mine[0] = contribute ? 1 : 0;
@@ -192,40 +224,46 @@ void select(const char* fn, int scope, void* x, int n, const char* op, int type,
 
 /// Broadcast of `len` bytes from world rank `root` over the group (SCOPE_NODE: nothing to do).
 void bcast(const char* fn, int scope, void* buffer, int len, int root, const ARMCI_Group* group) {
-  const std::size_t bytes = to_size(fn, "len", len);
-  if (bytes) not_null(fn, "buffer", buffer);
-  check_proc(fn, "root", root);
-  if (!spans_group(fn, scope)) return;
-  const GroupInfo info = group_or_world(fn, group);
-  const int group_root = info.group.group_rank(root);
-  if (group_root < 0) bad_argument(fn, "root", std::to_string(root), "not a member of the group");
+  const auto checks = [&] {
+    if (to_size(fn, "len", len)) not_null(fn, "buffer", buffer);
+    check_proc(fn, "root", root);
+    spans_group(fn, scope);
+  };
+  if (scope == SCOPE_NODE) return checks();
+  int group_root = -1;
+  const GroupInfo info = open_collective(fn, group, [&] {
+    checks();
+    group_root = group_or_world(fn, group).group.group_rank(root);
+    if (group_root < 0) bad_argument(fn, "root", std::to_string(root), "not a member of the group");
+  }, {{"len", std::to_string(len)}, {"root", std::to_string(root)}, {"scope", std::to_string(scope)}});
   check_mpi(fn, "MPI_Bcast", MPI_Bcast(buffer, len, MPI_BYTE, group_root, info.comm));
 }
 
 /// Every member sets ptrs[its group rank]; afterwards every entry is filled.
 void exchange(const char* fn, void** ptrs, int n, const ARMCI_Group* group) {
-  const GroupInfo info = group_or_world(fn, group);
-  if (n != info.group.size())
-    bad_argument(fn, "n", std::to_string(n), "must be the number of processes (" + std::to_string(info.group.size()) + ")");
-  not_null(fn, "ptr_ar", ptrs);
+  const GroupInfo info = open_collective(fn, group, [&] {
+    const int size = group_or_world(fn, group).group.size();
+    if (n != size) bad_argument(fn, "n", std::to_string(n), "must be the number of processes (" + std::to_string(size) + ")");
+    not_null(fn, "ptr_ar", ptrs);
+  });
   void* mine = ptrs[info.group.rank()];
   check_mpi(fn, "MPI_Allgather",
             MPI_Allgather(&mine, sizeof mine, MPI_BYTE, ptrs, sizeof mine, MPI_BYTE, info.comm));
 }
 
 void barrier(const char* fn, const ARMCI_Group* group) {
-  check_mpi(fn, "MPI_Barrier", MPI_Barrier(group_or_world(fn, group).comm));
+  open_collective(fn, group, [] {});  // the agreement is the barrier, and it names the call
 }
 
 /// armci_msg_reduce: the reduction lands on world rank 0 only (as in the original ARMCI).
 void reduce_to_root(const char* fn, int scope, void* x, int n, const char* op, int type) {
   require_init(fn);
-  const std::size_t bytes = to_size(fn, "n", n) * type_size(fn, type);
-  if (bytes) not_null(fn, "x", x);
+  // Reduced in a copy; a bad n, x or type is found by gop_typed, in the agreement.
+  const std::size_t bytes = n > 0 && x ? static_cast<std::size_t>(n) * known_type_size(type) : 0;
   const auto* begin = static_cast<const unsigned char*>(x);
   std::vector<unsigned char> result(begin, begin + bytes);
-  gop_typed(fn, scope, result.data(), n, op, type, nullptr);
-  if (!spans_group(fn, scope) || rma::rank() == 0) std::memcpy(x, result.data(), bytes);
+  gop_typed(fn, scope, bytes ? result.data() : x, n, op, type, nullptr);
+  if (bytes && (scope == SCOPE_NODE || rma::rank() == 0)) std::memcpy(x, result.data(), bytes);
 }
 
 }  // namespace

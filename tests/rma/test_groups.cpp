@@ -257,5 +257,17 @@ TEST(Collectives, ArgumentsThatDifferBetweenMembersFailOnEveryMember) {
   EXPECT_EQ(y, size());
 }
 
+// finalize's barrier is an agreement too: a member that finalizes while the others are in another
+// collective fails with them, naming both calls, and the runtime stays up (it used to meet the
+// other call's MPI collective).
+TEST(Collectives, FinalizeWhileOthersAreInAnotherCallFailsOnEveryMember) {
+  if (size() < 2) GTEST_SKIP() << "needs two ranks, one in another call";
+  const bool last = rank() == size() - 1;
+  test::expect_error<InvalidArgument>([&] { last ? finalize() : barrier(); },
+                                      {"different collective calls", "rma::finalize", "rma::barrier"});
+  ASSERT_TRUE(initialized());
+  barrier();
+}
+
 }  // namespace
 }  // namespace armada::rma

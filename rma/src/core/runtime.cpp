@@ -19,6 +19,7 @@
 #include "common/check.hpp"
 #include "common/mpi_errors.hpp"
 #include "common/stall.hpp"
+#include "core/agree.hpp"
 #include "core/arrival.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
@@ -452,7 +453,11 @@ int run_main(const char* program, int* argc, char*** argv, const std::function<i
 void finalize() {
   auto& s = detail::state("rma::finalize");
   detail::fence_everything(s);
-  MPI_Barrier(s.world);  // nobody unmaps memory another rank may still be writing
+  // Nobody unmaps memory another rank may still be writing. The barrier is an agreement, as
+  // every collective's opening is: a member still in another collective call is named, and this
+  // call fails on every member (the runtime stays up) instead of meeting that call's MPI
+  // collective.
+  detail::agree_on("rma::finalize", s.world, nullptr);
   detail::close_arrivals();  // its segment goes with the others below
   const bool owns = s.owns_mpi;
   {

@@ -454,6 +454,67 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
   return s;
 }
 
+namespace {
+
+/// A pass's name in the headline figure's legend, in words.
+std::string pass_words(const RunConfig& c) {
+  std::string what = c.transport == "shm"      ? "shared memory"
+                     : c.transport == "server" ? "node server thread (MPI two-sided)"
+                     : c.transport == "mpi-rma" ? "MPI-3 windows"
+                     : c.transport == "rdma"    ? "UCX one-sided"
+                                                : c.transport;
+  std::string label = "Armada " + c.transport + " transport (" + what + ") vs MPI over " +
+                      (c.mpi_route.empty() ? "the same launch" : c.mpi_route);
+  return other_route(c) ? label + ": different routes" : label;
+}
+
+}  // namespace
+
+std::string headline_gnuplot(const Report& report, const std::string& terminal, const std::string& png) {
+  std::vector<std::string> measures;  // the x categories, in the headline table's order
+  std::string blocks, plot;
+  double lo = 1, hi = 1;
+  int series = 0;
+  for (std::size_t run = 0; run < report.runs.size() && series < 4; ++run) {
+    if (report.runs[run].status != "ok") continue;
+    std::string block;
+    for (const HeadlineRow& r : headline_rows(report, static_cast<int>(run))) {
+      if (!r.armada || !r.mpi || r.unit == "%") continue;
+      const Speedup su = speedup(*r.armada, *r.mpi, r.lower_is_better);
+      if (!su.valid || su.min <= 0) continue;
+      const double x = index_of(measures, r.measure) + 0.12 * (series - 1.5);  // side by side per pass
+      block += number(x, 6) + " " + number(su.median, 6) + " " + number(su.min, 6) + " " + number(su.max, 6) + "\n";
+      lo = std::min(lo, su.min), hi = std::max(hi, su.max);
+    }
+    if (block.empty()) continue;
+    const std::string name = "$h" + std::to_string(series);
+    blocks += name + " << EOD\n" + block + "EOD\n";
+    plot += std::string(plot.empty() ? "plot " : ", \\\n     ") + name + " using 1:2:3:4 with yerrorbars lw 2 pt " +
+            std::to_string(kOtherPoints[series]) + " ps 2 lc rgb \"" + kOtherColours[series] + "\" title " +
+            quote(pass_words(report.runs[run]));
+    ++series;
+  }
+  if (series == 0) return "";
+  const RunConfig& c = report.runs.front();
+  std::string s = "\n# The headline figure: Armada's speed-up over MPI, one series per transport pass.\n" + blocks;
+  s += "set terminal " + terminal + " size 1400,900\nset output " + quote(png) + "\n";
+  s += "set title " + quote(std::string(report.quick ? "SMOKE TEST (--quick): not a measurement\n" : "") +
+                            "Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster\n" + "host " +
+                            c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) + " ranks, " +
+                            c.mpi.substr(0, c.mpi.find(',')) + ", " + c.date) + "\n";
+  s += "set key below center vertical noenhanced\nset grid ytics\nset termoption noenhanced\n";
+  s += "set ylabel \"Armada speed-up over MPI (x, log scale; medians, bars: min..max of the repetitions)\"\n";
+  s += "set logscale y\nset yrange " + range(lo, hi, true) + "\n" + log_ytics(lo / 1.25, hi * 1.25);
+  s += "set format y \"%gx\"\nset xrange [-0.6:" + number(measures.size() - 0.4, 6) + "]\nset xtics (";
+  for (std::size_t i = 0; i < measures.size(); ++i) s += std::string(i ? ", " : "") + quote(measures[i]) + " " + num(i);
+  s += ")\nunset xlabel\n";
+  // 1x: as fast as MPI. Above it Armada is faster, below slower.
+  s += "set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb \"black\" dt 2 front\n";
+  s += "set label 1 \"1x = as fast as MPI\" at graph 0.01, first 1 offset 0,0.7 front\n";
+  s += plot + "\nunset arrow 1\nunset label 1\nunset output\n";
+  return s;
+}
+
 std::string gnuplot_png_terminal() {
   std::FILE* p = popen("gnuplot -e 'set terminal' 2>&1", "r");
   if (!p) throw std::runtime_error("cannot run gnuplot (popen failed)");

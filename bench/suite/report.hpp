@@ -179,6 +179,14 @@ std::string curve_label(const Report& report, const Record& r);
 std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& plots, const std::string& terminal,
                            const std::string& dir);
 
+/// The headline figure of a report, drawn into `png` (a path) with `terminal`: per measured pass
+/// (one series each, at most 4), Armada's speed-up over the MPI baseline of the same launch for
+/// each ratio figure of the headline table (latencies, bandwidths, atomics; overlap is in points,
+/// not a ratio, and stays in the table), median with the repetitions' [min..max], on a log axis
+/// with 1x marked; the title names the machine, the ranks, MPI and the date. "" when no pass has
+/// a ratio to draw.
+std::string headline_gnuplot(const Report& report, const std::string& terminal, const std::string& png);
+
 /// The PNG terminal of the installed gnuplot: "pngcairo" if it has one, else "png". Throws
 /// std::runtime_error saying what to install when gnuplot is missing or has neither.
 std::string gnuplot_png_terminal();

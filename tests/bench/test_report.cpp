@@ -442,10 +442,11 @@ TEST(Route, TheMpiBaselineTravelsAnotherRouteOnlyWhereTheTransportsDiffer) {
 }
 
 // The link's own limit (the TCP socket baseline) is printed under the headline of the pass that
-// measured it, with Armada's latencies and bandwidths as multiples of it; passes without it have
-// no such line.
+// measured it across hosts, with Armada's latencies and bandwidths as multiples of it; passes
+// without it have no such line.
 TEST(Headline, TheLinkLimitLineComparesArmadaWithTheSocketOfItsOwnPass) {
   suite::Report rep = two_passes();
+  rep.runs[1].mpi_route = "network";  // ranks 0 and 1 on two hosts
   rep.records.push_back(record("contig", "sendrecv", "socket_pingpong_half", "latency", 8, 8, 0.5, 1));
   rep.records.push_back(record("contig", "sendrecv", "socket_stream", "bandwidth", 1 << 20, 1 << 20, 20, 1));
   const std::string table = suite::headline_table(rep);
@@ -461,6 +462,18 @@ TEST(Headline, TheLinkLimitLineComparesArmadaWithTheSocketOfItsOwnPass) {
                        "0.4x;\n"),
             std::string::npos)
       << table;
+}
+
+// On one host the socket is no like pair for Armada's shared memory: said, never a multiple.
+TEST(Headline, TheLinkLimitIsNotComparedWhenBothRanksShareAHost) {
+  suite::Report rep = two_passes();  // the server pass: virtual nodes of one host
+  rep.records.push_back(record("contig", "sendrecv", "socket_pingpong_half", "latency", 8, 8, 0.5, 1));
+  const std::string table = suite::headline_table(rep);
+  EXPECT_NE(table.find("   link limit: not compared (ranks 0 and 1 share a host; a TCP socket is the limit only "
+                       "between hosts)\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("multiple of it"), std::string::npos) << table;
 }
 
 TEST(Headline, SevenMeasuresPerPassEachWithItsMpiBaseline) {

@@ -498,10 +498,10 @@ std::string headline_gnuplot(const Report& report, const std::string& terminal, 
   const RunConfig& c = report.runs.front();
   std::string s = "\n# The headline figure: Armada's speed-up over MPI, one series per transport pass.\n" + blocks;
   s += "set terminal " + terminal + " size 1400,900\nset output " + quote(png) + "\n";
-  s += "set title " + quote(std::string(report.quick ? "SMOKE TEST (--quick): not a measurement\n" : "") +
-                            "Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster\n" + "host " +
-                            c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) + " ranks, " +
-                            c.mpi.substr(0, c.mpi.find(',')) + ", " + c.date) + "\n";
+  const std::string smoke = report.quick ? "SMOKE TEST (--quick: short repetitions, not a measurement); " : "";
+  s += "set title " + quote("Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster\n" + smoke +
+                            "host " + c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) +
+                            " ranks, " + c.mpi.substr(0, c.mpi.find(',')) + ", " + c.date) + "\n";
   s += "set key below center vertical noenhanced\nset grid ytics\nset termoption noenhanced\n";
   s += "set ylabel \"Armada speed-up over MPI (x, log scale; medians, bars: min..max of the repetitions)\"\n";
   s += "set logscale y\nset yrange " + range(lo, hi, true) + "\n" + log_ytics(lo / 1.25, hi * 1.25);

@@ -73,6 +73,13 @@ for png in $plots; do
   case $png in /*) ;; *) png="$dir/$png" ;; esac
   [ "$(head -c 4 "$png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "$png is not a PNG file"
 done
+# The headline figure: one series per measured pass, the speed-up on a log axis with 1x marked.
+[ -s "$dir/armada-bench-headline.png" ] || fail "no headline figure armada-bench-headline.png"
+grep -q '^set title "Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster' "$dir/armada-bench.gp" ||
+  fail "the headline figure's title does not say what it shows"
+grep -q '^set label 1 "1x = as fast as MPI"' "$dir/armada-bench.gp" || fail "the headline figure does not mark 1x"
+grep -q 'title "Armada shm transport (shared memory) vs MPI over shared memory"' "$dir/armada-bench.gp" ||
+  fail "the headline figure has no shm series in words"
 # One set of plots per measured pass, each with that pass's own baselines.
 for t in shm server; do
   [ -s "$dir/${t}_contig_put_latency.png" ] || fail "no put latency plot of the $t pass"

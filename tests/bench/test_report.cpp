@@ -464,6 +464,39 @@ TEST(Headline, TheLinkLimitLineComparesArmadaWithTheSocketOfItsOwnPass) {
       << table;
 }
 
+// The headline figure: a series per measured pass (the unavailable one has none), each ratio
+// measure at its own x, the speed-up with its range on a log axis, 1x marked, the overlap (points,
+// not a ratio) left to the table, the machine in the title, the routes in words.
+TEST(Headline, TheHeadlineFigureDrawsEachPassSpeedUpOnALogAxisWithOneMarked) {
+  suite::Report rep = two_passes();
+  rep.runs[0].host = "node7";
+  rep.runs[0].cpu = "Some CPU, 2 CPUs";
+  rep.runs[0].mpi = "Open MPI v4.1.4, package: Debian";
+  const std::string s = suite::headline_gnuplot(rep, "pngcairo", "out/h.png");
+  EXPECT_NE(s.find("set output \"out/h.png\"\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("set title \"Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster\\nhost "
+                   "node7, Some CPU, 2 CPUs, 2 ranks, Open MPI v4.1.4, "),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("set logscale y\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("set label 1 \"1x = as fast as MPI\""), std::string::npos) << s;
+  EXPECT_NE(s.find("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead"), std::string::npos) << s;
+  EXPECT_NE(s.find("title \"Armada shm transport (shared memory) vs MPI over shared memory\""), std::string::npos) << s;
+  EXPECT_NE(s.find("title \"Armada server transport (node server thread (MPI two-sided)) vs MPI over shared memory: "
+                   "different routes\""),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("mpi-rma transport"), std::string::npos) << "the unavailable pass has no series";
+  EXPECT_EQ(s.find("overlap"), std::string::npos) << "overlap is in points, not drawn as a ratio";
+  // 8 B put: MPI 2.0 us, Armada 1.0 us -> 2x [1.9/1.1 .. 2.2/0.95]; the shm series sits left of x = 0.
+  EXPECT_NE(s.find("-0.18 2 1.72727 2.31579\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("set xtics (\"8 B put latency\" 0, \"8 B get latency\" 1, \"1 MiB put bandwidth\" 2, "
+                   "\"1 MiB get bandwidth\" 3, \"fetch-add\" 4, \"lock + unlock\" 5)"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(suite::headline_gnuplot(suite::Report{}, "png", "x.png"), "") << "nothing measured, nothing drawn";
+}
+
 // On one host the socket is no like pair for Armada's shared memory: said, never a multiple.
 TEST(Headline, TheLinkLimitIsNotComparedWhenBothRanksShareAHost) {
   suite::Report rep = two_passes();  // the server pass: virtual nodes of one host

@@ -146,6 +146,11 @@ Report from_json(const std::string& text);
 std::string csv_header();
 std::string to_csv(const Report& report);
 
+/// One curve of a plot: the records of `op` and `method`, named `words` in the legend.
+struct Curve {
+  std::string op, method, words;
+};
+
 /// A plot: records of `family` and `metric`, optionally only one segment size and one pass, against x.
 struct PlotSpec {
   std::string file;       ///< PNG file name (no directory)
@@ -157,13 +162,18 @@ struct PlotSpec {
   bool logx = true, logy = true;
   bool bytes_axis = false;    ///< x is a byte count: tics as 8 B, 4 KiB, 1 MiB
   int run = -1;               ///< only this pass's records (-1: every pass)
+  /// The curves, in words a reader knows ("Armada put", "MPI_Put + flush"); at most 4 in the
+  /// standard plots. Empty: every record of the family and metric, labelled by curve_label.
+  std::vector<Curve> curves;
 };
 
 /// The standard plots that have data in `report`, one set per measured pass (the file name starts
-/// with the transport: "shm_contig_put_latency.png"), each with that pass's own baselines:
-/// latency and bandwidth versus size of the contiguous put, get and acc, strided 16 B and 1 KiB
-/// segments versus the segment count, overlap versus computation, fence versus the number of
-/// targets. Titles name the pass, host, CPU, ranks and date, and "SMOKE TEST" for --quick.
+/// with the transport: "shm_contig_put_latency.png"), each with that pass's own baselines and at
+/// most 4 curves named in words: latency and bandwidth versus size of the contiguous put, get and
+/// acc (Armada, MPI one-sided, MPI send/recv, and memcpy on one host or the TCP socket across
+/// hosts), strided put and get of 16 B and 1 KiB segments versus the segment count, overlap
+/// versus computation, fence versus the number of targets. Titles name the pass, host, CPU, ranks
+/// and date, and "SMOKE TEST" for --quick.
 std::vector<PlotSpec> standard_plots(const Report& report);
 
 /// The label of a record's curve: "op method [transport]", and for an MPI baseline of a pass

@@ -87,7 +87,9 @@ done
 # The plot script: one colour per method (RGB), the legend below, axis ranges from the data, a
 # labelled tick at every size (the 8 B one too), and --quick drawn as points in a smoke test.
 grep -q '^set key below' "$dir/armada-bench.gp" || fail "the legend is not below the plots"
-grep -q 'lc rgb "#1f77b4" dt 1 pt 7 title "put armada \[shm\]"' "$dir/armada-bench.gp" || fail "Armada's curves are not coloured by method"
+grep -q 'lc rgb "#1f77b4" dt 1 pt 7 title "Armada put"' "$dir/armada-bench.gp" || fail "Armada's curves are not coloured by method"
+# At most 4 curves per plot (the headline figure: one per pass, at most 4 too).
+awk '/^plot /{if(n>4)bad=1; n=1; next} /^     \$/{n++; next} {if(n>4)bad=1; n=0} END{if(n>4)bad=1; exit bad}' "$dir/armada-bench.gp" || fail "a plot has more than 4 curves"
 grep -q '^set xtics ("8 B" 8, "4 KiB" 4096, "1 MiB" 1048576)$' "$dir/armada-bench.gp" || fail "the size ticks are not all labelled"
 if grep -q 'with yerrorlines' "$dir/armada-bench.gp"; then fail "a --quick run is drawn with lines"; fi
 [ "$(grep -c '^set title ".*\\nSMOKE TEST (--quick' "$dir/armada-bench.gp")" -eq "$(grep -c '^set output "' "$dir/armada-bench.gp")" ] ||

@@ -286,8 +286,8 @@ TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
   EXPECT_EQ(count(s, "set logscale y"), 2u);
   // Latency: armada and MPI curves; bandwidth: armada only. One datablock per curve.
   EXPECT_EQ(count(s, " << EOD"), 3u);
-  EXPECT_EQ(count(s, "title \"put armada [shm]\""), 2u);
-  EXPECT_EQ(count(s, "title \"put mpi_put_flush [shm]\""), 1u);
+  EXPECT_EQ(count(s, "title \"Armada put\""), 2u);
+  EXPECT_EQ(count(s, "title \"MPI_Put + flush\""), 1u);
   // One colour and point type per method (armada blue, MPI RMA red), one dash type per op.
   EXPECT_EQ(count(s, "$d0 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 1 pt 7 title"), 1u);
   EXPECT_EQ(count(s, "$d1 using 1:2:3:4 with yerrorlines lc rgb \"#d62728\" dt 1 pt 5 title"), 1u);
@@ -303,7 +303,7 @@ TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
   // A labelled tic at every size measured, the smallest too.
   EXPECT_EQ(count(s, "set xtics (\"8 B\" 8, \"64 B\" 64, \"1 KiB\" 1024)\n"), 2u) << s;
   // Each plot's title names its pass, host, CPU, ranks and date.
-  EXPECT_EQ(count(s, "set title \"shm pass: contiguous put: "), 2u) << s;
+  EXPECT_EQ(count(s, "set title \"shm pass: contiguous put, "), 2u) << s;
   EXPECT_EQ(count(s, "\\nhost node, \\\"one\\\", Some CPU @ 2.0GHz, 2 CPUs, 2 ranks, 2026-11-22T02:00:01Z\"\n"), 2u) << s;
   EXPECT_EQ(s.find("SMOKE TEST"), std::string::npos) << "not a --quick run";
 }
@@ -596,6 +596,42 @@ TEST(Plot, OneColourPerMethodInEveryPlotOneDashPerOpAndRouteInTheLegend) {
   const std::string g = suite::gnuplot_script(rep, {get}, "png", "");
   EXPECT_NE(g.find("lc rgb \"#31a354\" dt 2 pt 2 title \"get zz_new [shm]\""), std::string::npos) << g;
   EXPECT_NE(g.find("lc rgb \"#d62728\" dt 2 pt 5 title \"get mpi_get_flush [shm]\""), std::string::npos) << g;
+}
+
+// The standard plots: at most 4 curves, named in words; on one host memcpy is the fourth curve
+// and the TCP socket none, across hosts the reverse; a baseline on another route than Armada says so.
+TEST(Plot, StandardPlotsHaveAtMostFourCurvesInWords) {
+  suite::Report rep = two_passes();
+  rep.runs.push_back(pass("mpi-rma", "mpi-rma", "network"));  // a third pass, across hosts
+  for (int run : {1, 3})
+    for (std::size_t b : {8u, 64u})
+      for (const char* m : {"armada", "mpi_put_flush", "memcpy", "zz_new"}) {
+        rep.records.push_back(record("contig", "put", m, "latency", b, static_cast<double>(b), 1.0, run));
+        rep.records.push_back(record("contig", "sendrecv", "mpi_pingpong_half", "latency", b, static_cast<double>(b), 1.0, run));
+        rep.records.push_back(record("contig", "sendrecv", "socket_pingpong_half", "latency", b, static_cast<double>(b), 1.0, run));
+      }
+  rep.records.push_back(record("contig", "put", "armada", "latency", 64, 64, 1.0, 0));
+  const auto plots = suite::standard_plots(rep);
+  for (const auto& p : plots) EXPECT_LE(p.curves.size(), 4u) << p.file;
+  auto script_of = [&](const std::string& file) {
+    for (const auto& p : plots)
+      if (p.file == file) return suite::gnuplot_script(rep, {p}, "png", "");
+    ADD_FAILURE() << "no plot " << file;
+    return std::string();
+  };
+  const std::string server = script_of("server_contig_put_latency.png");
+  EXPECT_NE(server.find("title \"Armada put\""), std::string::npos) << server;
+  EXPECT_NE(server.find("title \"MPI_Put + flush (over shared memory; Armada through the server transport)\""),
+            std::string::npos)
+      << server;
+  EXPECT_NE(server.find("title \"MPI send/recv (half a round trip) (over shared memory; "), std::string::npos) << server;
+  EXPECT_NE(server.find("title \"memcpy (one rank's own memory) (over local memory; "), std::string::npos) << server;
+  EXPECT_EQ(server.find("socket"), std::string::npos) << "one host: no TCP socket curve";
+  EXPECT_EQ(server.find("zz_new"), std::string::npos) << "a method outside the plot's curves is not drawn";
+  const std::string across = script_of("mpi-rma_contig_put_latency.png");
+  EXPECT_NE(across.find("title \"TCP socket (half a round trip)\""), std::string::npos) << across;
+  EXPECT_EQ(across.find("memcpy"), std::string::npos) << "across hosts the socket, not memcpy, is the fourth curve";
+  EXPECT_EQ(count(across, " title \""), 4u) << across;
 }
 
 // --quick: a smoke test, said in every title and drawn as points (no line suggests a trend),

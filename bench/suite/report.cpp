@@ -525,7 +525,7 @@ std::string pass_words(const RunConfig& c) {
 
 std::string headline_gnuplot(const Report& report, const std::string& terminal, const std::string& png) {
   std::vector<std::string> measures;  // the x categories, in the headline table's order
-  std::string blocks, plot;
+  std::string blocks, plot, transports;
   double lo = 1, hi = 1;
   int series = 0;
   for (std::size_t run = 0; run < report.runs.size() && series < 4; ++run) {
@@ -542,9 +542,11 @@ std::string headline_gnuplot(const Report& report, const std::string& terminal, 
     if (block.empty()) continue;
     const std::string name = "$h" + std::to_string(series);
     blocks += name + " << EOD\n" + block + "EOD\n";
+    constexpr int kFilledPoints[] = {7, 5, 9, 13};  // circle, square, triangle, diamond
     plot += std::string(plot.empty() ? "plot " : ", \\\n     ") + name + " using 1:2:3:4 with yerrorbars lw 2 pt " +
-            std::to_string(kOtherPoints[series]) + " ps 2 lc rgb \"" + kOtherColours[series] + "\" title " +
+            std::to_string(kFilledPoints[series]) + " ps 1.5 lc rgb \"" + kOtherColours[series] + "\" title " +
             quote(pass_words(report.runs[run]));
+    transports += std::string(transports.empty() ? "" : ", ") + report.runs[run].transport;
     ++series;
   }
   if (series == 0) return "";
@@ -552,7 +554,8 @@ std::string headline_gnuplot(const Report& report, const std::string& terminal, 
   std::string s = "\n# The headline figure: Armada's speed-up over MPI, one series per transport pass.\n" + blocks;
   s += "set terminal " + terminal + " size 1400,900\nset output " + quote(png) + "\n";
   const std::string smoke = report.quick ? "SMOKE TEST (--quick: short repetitions, not a measurement); " : "";
-  s += "set title " + quote("Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster\n" + smoke +
+  s += "set title " + quote("Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster (transports " +
+                            transports + ")\n" + smoke +
                             "host " + c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) +
                             " ranks, " + c.mpi.substr(0, c.mpi.find(',')) + ", " + c.date) + "\n";
   s += "set key below center vertical noenhanced\nset grid ytics\nset termoption noenhanced\n";
@@ -563,7 +566,7 @@ std::string headline_gnuplot(const Report& report, const std::string& terminal, 
   s += ")\nunset xlabel\n";
   // 1x: as fast as MPI. Above it Armada is faster, below slower.
   s += "set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb \"black\" dt 2 front\n";
-  s += "set label 1 \"1x = as fast as MPI\" at graph 0.01, first 1 offset 0,0.7 front\n";
+  s += "set label 1 \"1x = as fast as MPI\" at graph 0.01, first 1 offset 0,1 front\n";
   s += plot + "\nunset arrow 1\nunset label 1\nunset output\n";
   return s;
 }

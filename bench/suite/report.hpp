@@ -164,7 +164,7 @@ struct PlotSpec {
   int run = -1;               ///< only this pass's records (-1: every pass)
   /// The curves, in words a reader knows ("Armada put", "MPI_Put + flush"); at most 4 in the
   /// standard plots. Empty: every record of the family and metric, labelled by curve_label.
-  std::vector<Curve> curves;
+  std::vector<Curve> curves{};
 };
 
 /// The standard plots that have data in `report`, one set per measured pass (the file name starts

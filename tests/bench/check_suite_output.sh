@@ -75,7 +75,7 @@ for png in $plots; do
 done
 # The headline figure: one series per measured pass, the speed-up on a log axis with 1x marked.
 [ -s "$dir/armada-bench-headline.png" ] || fail "no headline figure armada-bench-headline.png"
-grep -q '^set title "Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster' "$dir/armada-bench.gp" ||
+grep -q '^set title "Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster (transports shm, server, mpi-rma' "$dir/armada-bench.gp" ||
   fail "the headline figure's title does not say what it shows"
 grep -q '^set label 1 "1x = as fast as MPI"' "$dir/armada-bench.gp" || fail "the headline figure does not mark 1x"
 grep -q 'title "Armada shm transport (shared memory) vs MPI over shared memory"' "$dir/armada-bench.gp" ||

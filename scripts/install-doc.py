@@ -27,11 +27,10 @@ def installed_files(source):
     else:
         with open(source) as f:
             paths = [line.strip() for line in f if line.strip()]
-        prefix = os.path.commonpath([p for p in paths if "/bin/" in p or "/lib" in p] or paths)
-        # the prefix is the folder above bin/, lib*/, include/, share/
-        while os.path.basename(prefix) and not re.fullmatch(r"bin|lib.*|include|share", os.path.basename(prefix)):
+        # the prefix: the folder all installed files share (above bin/, lib*/, include/, share/)
+        prefix = os.path.commonpath(paths)
+        if re.fullmatch(r"bin|lib.*|include|share", os.path.basename(prefix)):
             prefix = os.path.dirname(prefix)
-        prefix = os.path.dirname(prefix) if re.fullmatch(r"bin|lib.*|include|share", os.path.basename(prefix)) else prefix
     return prefix, sorted(os.path.relpath(p, prefix) for p in paths)
 
 
@@ -69,13 +68,17 @@ def markdown(source):
     prefix, rel = installed_files(source)
     lines = [BEGIN, ""]
     lines += ["| Library under `<prefix>` | Kind |", "|---|---|"]
-    lines += [f"| `{name}` | {kind} |" for name, kind in libraries(rel)]
+    suffix = {"shared": ".so", "static": ".a", "shared+static": ".so, .a"}
+    lines += [f"| `{name}{suffix[kind]}` | {kind} |" for name, kind in libraries(rel)]
     lines += ["", "| CMake target (`find_package(Armada)`) | Kind |", "|---|---|"]
     lines += [f"| `{name}` | {'program' if kind == 'executable' else 'library'} |" for kind, name in cmake_targets(prefix, rel)]
     lines += ["", "| pkg-config file under `<prefix>` | Description |", "|---|---|"]
     lines += [f"| `{p}` | {d} |" for p, d in pkg_configs(prefix, rel)]
     programs = [p for p in rel if p.startswith("bin/")]
-    lines += ["", "Programs in `<prefix>/bin`: " + ", ".join(f"`{os.path.basename(p)}`" for p in programs) + ".", "", END]
+    lines += ["", "Programs in `<prefix>/bin`: " + ", ".join(f"`{os.path.basename(p)}`" for p in programs) + "."]
+    python = sorted({os.path.dirname(p) for p in rel if re.search(r"/armada/__init__\.py$", p)})
+    lines += [f"The Python package: `{p}`." for p in python]
+    lines += ["", END]
     return "\n".join(lines) + "\n"
 
 
@@ -83,7 +86,7 @@ def replaced(page_text, section):
     if page_text.count(BEGIN) != 1 or page_text.count(END) != 1:
         sys.exit(f"install-doc.py: the page needs exactly one line '{BEGIN}' and one '{END}'")
     head, rest = page_text.split(BEGIN, 1)
-    return head + section + rest.split(END, 1)[1].lstrip("\n")
+    return head + section + "\n" + rest.split(END, 1)[1].lstrip("\n")
 
 
 def programs_of(page_text):
@@ -113,7 +116,10 @@ def main():
     page = a.write or a.check
     with open(page) as f:
         text = f.read()
-    new = replaced(text, markdown(a.source))
+    section = markdown(a.source)
+    if "| `lib" not in section:
+        sys.exit(f"install-doc.py: '{a.source}' holds no installed library: not an Armada install or manifest")
+    new = replaced(text, section)
     if a.write:
         with open(page, "w") as f:
             f.write(new)

@@ -32,6 +32,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+[ "$ranks" -ge 1 ] || { echo "demo.sh: ranks '$ranks' must be at least 1" >&2; exit 2; }
+
 programs=(armada-mg armada-bench-linalg armada-bench)
 if [ -z "$build" ]; then
   set -e
@@ -59,7 +61,6 @@ value_of() {  # value_of <label> <NPB report>: the value after "<label> ="
 }
 failed=0
 
-[ "$ranks" -ge 1 ] || { echo "demo.sh: ranks '$ranks' must be at least 1" >&2; exit 2; }
 if [ "$ranks" -gt "$cores" ]; then
   echo "demo.sh: $ranks ranks on $cores cores, as asked: oversubscribed; the ranks share cores, which slows the one-sided side (progress, node servers) most, so the ratios below are not this machine's best"
 else

@@ -523,35 +523,87 @@ std::string pass_words(const RunConfig& c) {
 
 }  // namespace
 
+namespace {
+
+/// One series of the headline figure: a speed-up per headline measure.
+struct HeadlineSeries {
+  std::string title, transport;
+  std::vector<std::pair<std::string, Speedup>> points;  // measure, speed-up
+};
+
+/// Armada against the MPI baseline of its pass, for each measured pass (at most 4).
+std::vector<HeadlineSeries> mpi_series(const Report& report) {
+  std::vector<HeadlineSeries> out;
+  for (std::size_t run = 0; run < report.runs.size() && out.size() < 4; ++run) {
+    if (report.runs[run].status != "ok") continue;
+    HeadlineSeries hs{pass_words(report.runs[run]), report.runs[run].transport, {}};
+    for (const HeadlineRow& r : headline_rows(report, static_cast<int>(run)))
+      if (r.armada && r.mpi && r.unit != "%") hs.points.emplace_back(r.measure, speedup(*r.armada, *r.mpi, r.lower_is_better));
+    if (!hs.points.empty()) out.push_back(hs);
+  }
+  return out;
+}
+
+const Record* find_in(const Report& report, int run, const char* family, const char* op, const char* metric,
+                      std::size_t bytes, const char* method) {
+  for (const Record& r : report.records)
+    if (r.run == run && r.family == family && r.op == op && r.metric == metric && r.method == method &&
+        (bytes == 0 || r.bytes == bytes))
+      return &r;
+  return nullptr;
+}
+
+/// Across hosts only: Armada against the TCP socket between the same two ranks (the link's own
+/// limit), for the first pass whose MPI crosses the network and that measured the socket.
+std::vector<HeadlineSeries> link_series(const Report& report) {
+  for (std::size_t i = 0; i < report.runs.size(); ++i) {
+    const int run = static_cast<int>(i);
+    const RunConfig& c = report.runs[i];
+    const Record* one_way = find_in(report, run, "contig", "sendrecv", "latency", 8, "socket_pingpong_half");
+    const Record* stream = find_in(report, run, "contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream");
+    if (c.status != "ok" || c.mpi_route != "network" || (!one_way && !stream)) continue;
+    HeadlineSeries hs{"Armada " + c.transport + " transport vs a TCP socket between the same two hosts (the link's own limit)",
+                      c.transport + " vs socket", {}};
+    for (const HeadlineRow& r : headline_rows(report, run)) {
+      const Record* base = r.unit == "us" ? one_way : r.unit == "GB/s" ? stream : nullptr;
+      if (r.armada && base) hs.points.emplace_back(r.measure, speedup(*r.armada, *base, r.lower_is_better));
+    }
+    if (!hs.points.empty()) return {hs};
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string headline_gnuplot(const Report& report, const std::string& terminal, const std::string& png) {
+  std::vector<HeadlineSeries> all = mpi_series(report);
+  for (HeadlineSeries& hs : link_series(report)) all.push_back(hs);
   std::vector<std::string> measures;  // the x categories, in the headline table's order
   std::string blocks, plot, transports;
   double lo = 1, hi = 1;
   int series = 0;
-  for (std::size_t run = 0; run < report.runs.size() && series < 4; ++run) {
-    if (report.runs[run].status != "ok") continue;
+  for (const HeadlineSeries& hs : all) {
     std::string block;
-    for (const HeadlineRow& r : headline_rows(report, static_cast<int>(run))) {
-      if (!r.armada || !r.mpi || r.unit == "%") continue;
-      const Speedup su = speedup(*r.armada, *r.mpi, r.lower_is_better);
+    for (const auto& [measure, su] : hs.points) {
       if (!su.valid || su.min <= 0) continue;
-      const double x = index_of(measures, r.measure) + 0.12 * (series - 1.5);  // side by side per pass
+      const double x = index_of(measures, measure) + 0.12 * (series - (all.size() - 1) / 2.0);  // side by side
       block += number(x, 6) + " " + number(su.median, 6) + " " + number(su.min, 6) + " " + number(su.max, 6) + "\n";
       lo = std::min(lo, su.min), hi = std::max(hi, su.max);
     }
     if (block.empty()) continue;
     const std::string name = "$h" + std::to_string(series);
     blocks += name + " << EOD\n" + block + "EOD\n";
-    constexpr int kFilledPoints[] = {7, 5, 9, 13};  // circle, square, triangle, diamond
+    constexpr int kFilledPoints[] = {7, 5, 9, 13, 11};  // circle, square, triangle, diamond, triangle down
     plot += std::string(plot.empty() ? "plot " : ", \\\n     ") + name + " using 1:2:3:4 with yerrorbars lw 2 pt " +
-            std::to_string(kFilledPoints[series]) + " ps 1.5 lc rgb \"" + kOtherColours[series] + "\" title " +
-            quote(pass_words(report.runs[run]));
-    transports += std::string(transports.empty() ? "" : ", ") + report.runs[run].transport;
+            std::to_string(kFilledPoints[series % 5]) + " ps 1.5 lc rgb \"" + kOtherColours[series % 6] + "\" title " +
+            quote(hs.title);
+    transports += std::string(transports.empty() ? "" : ", ") + hs.transport;
     ++series;
   }
   if (series == 0) return "";
   const RunConfig& c = report.runs.front();
-  std::string s = "\n# The headline figure: Armada's speed-up over MPI, one series per transport pass.\n" + blocks;
+  std::string s = "\n# The headline figure: Armada's speed-up over MPI, one series per transport pass (and, across\n"
+                  "# hosts, over the TCP socket).\n" + blocks;
   s += "set terminal " + terminal + " size 1400,900\nset output " + quote(png) + "\n";
   const std::string smoke = report.quick ? "SMOKE TEST (--quick: short repetitions, not a measurement); " : "";
   s += "set title " + quote("Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster (transports " +

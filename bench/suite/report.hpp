@@ -193,8 +193,9 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
 /// (one series each, at most 4), Armada's speed-up over the MPI baseline of the same launch for
 /// each ratio figure of the headline table (latencies, bandwidths, atomics; overlap is in points,
 /// not a ratio, and stays in the table), median with the repetitions' [min..max], on a log axis
-/// with 1x marked; the title names the machine, the ranks, MPI and the date. "" when no pass has
-/// a ratio to draw.
+/// with 1x marked; across hosts one more series, Armada against the TCP socket between the same
+/// two ranks (the link's own limit); the title names the transports, the machine, the ranks, MPI
+/// and the date. "" when no pass has a ratio to draw.
 std::string headline_gnuplot(const Report& report, const std::string& terminal, const std::string& png);
 
 /// The PNG terminal of the installed gnuplot: "pngcairo" if it has one, else "png". Throws

@@ -235,7 +235,7 @@ void check_integers_fit(const py::array& src, ElemType type, const char* op, con
   if ((type != ElemType::Int && type != ElemType::Long) || src.size() == 0) return;
   const char kind = src.dtype().kind();
   const py::dtype want = dtype_of(type);
-  if (kind != 'O' && (kind != 'i' && kind != 'u' || numpy().attr("can_cast")(src.dtype(), want, "safe").cast<bool>()))
+  if (kind != 'O' && ((kind != 'i' && kind != 'u') || numpy().attr("can_cast")(src.dtype(), want, "safe").cast<bool>()))
     return;  // not integers, or every value of the dtype fits
   const py::object info = numpy().attr("iinfo")(want);
   const py::object lo = info.attr("min"), hi = info.attr("max");

@@ -516,8 +516,9 @@ std::string pass_words(const RunConfig& c) {
                      : c.transport == "mpi-rma" ? "MPI-3 windows"
                      : c.transport == "rdma"    ? "UCX one-sided"
                                                 : c.transport;
-  std::string label = "Armada " + c.transport + " transport (" + what + ") vs MPI over " +
-                      (c.mpi_route.empty() ? "the same launch" : c.mpi_route);
+  const std::string route = c.mpi_route.empty() ? "in the same launch" : c.mpi_route == "network" ? "over the network"
+                                                                                                : "over " + c.mpi_route;
+  std::string label = "Armada " + c.transport + " transport (" + what + ") vs MPI " + route;
   return other_route(c) ? label + ": different routes" : label;
 }
 
@@ -565,7 +566,8 @@ std::vector<HeadlineSeries> link_series(const Report& report) {
     HeadlineSeries hs{"Armada " + c.transport + " transport vs a TCP socket between the same two hosts (the link's own limit)",
                       c.transport + " vs socket", {}};
     for (const HeadlineRow& r : headline_rows(report, run)) {
-      const Record* base = r.unit == "us" ? one_way : r.unit == "GB/s" ? stream : nullptr;
+      // The figures the headline table compares with the link (not lock + unlock: two operations).
+      const Record* base = r.measure == "lock + unlock" ? nullptr : r.unit == "us" ? one_way : r.unit == "GB/s" ? stream : nullptr;
       if (r.armada && base) hs.points.emplace_back(r.measure, speedup(*r.armada, *base, r.lower_is_better));
     }
     if (!hs.points.empty()) return {hs};
@@ -611,8 +613,9 @@ std::string headline_gnuplot(const Report& report, const std::string& terminal, 
                             "host " + c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) +
                             " ranks, " + c.mpi.substr(0, c.mpi.find(',')) + ", " + c.date) + "\n";
   s += "set key below center vertical noenhanced\nset grid ytics\nset termoption noenhanced\n";
-  s += "set ylabel \"Armada speed-up over MPI (x, log scale; medians, bars: min..max of the repetitions)\"\n";
-  s += "set logscale y\nset yrange " + range(lo, hi, true) + "\n" + log_ytics(lo / 1.25, hi * 1.25);
+  s += "set ylabel \"Armada speed-up over the baseline in the legend (x, log scale; medians, bars: min..max of the repetitions)\"\n";
+  // After the other plots of the same script: none of their axis settings may carry over.
+  s += "unset logscale x\nset logscale y\nset yrange " + range(lo, hi, true) + "\n" + log_ytics(lo / 1.25, hi * 1.25);
   s += "set format y \"%gx\"\nset xrange [-0.6:" + number(measures.size() - 0.4, 6) + "]\nset xtics (";
   for (std::size_t i = 0; i < measures.size(); ++i) s += std::string(i ? ", " : "") + quote(measures[i]) + " " + num(i);
   s += ")\nunset xlabel\n";

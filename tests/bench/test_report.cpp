@@ -479,7 +479,7 @@ TEST(Headline, TheHeadlineFigureDrawsEachPassSpeedUpOnALogAxisWithOneMarked) {
                    "node7, Some CPU, 2 CPUs, 2 ranks, Open MPI v4.1.4, "),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("set logscale y\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("unset logscale x\nset logscale y\n"), std::string::npos) << "categories on x, whatever the plot before";
   EXPECT_NE(s.find("set label 1 \"1x = as fast as MPI\""), std::string::npos) << s;
   EXPECT_NE(s.find("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead"), std::string::npos) << s;
   EXPECT_NE(s.find("title \"Armada shm transport (shared memory) vs MPI over shared memory\""), std::string::npos) << s;
@@ -511,6 +511,11 @@ TEST(Headline, TheHeadlineFigureAddsTheSocketAcrossHosts) {
       << s;
   // 8 B put: the socket's one-way 4 us, Armada 1.0 us -> 4x [4/1.1 .. 4/0.95], the third of three series.
   EXPECT_NE(s.find("$h2 << EOD\n0.12 4 3.63636 4.21053\n"), std::string::npos) << s;
+  const std::string socket = s.substr(s.find("$h2 << EOD"), s.find("EOD\n", s.find("$h2 << EOD") + 10) - s.find("$h2 << EOD"));
+  EXPECT_EQ(count(socket, "\n"), 4u) << "8 B put, 8 B get, fetch-add; not lock + unlock: " << socket;
+  EXPECT_NE(s.find("title \"Armada server transport (node server thread (MPI two-sided)) vs MPI over the network\""),
+            std::string::npos)
+      << s;
 }
 
 // On one host the socket is no like pair for Armada's shared memory: said, never a multiple.

@@ -613,7 +613,7 @@ std::string headline_gnuplot(const Report& report, const std::string& terminal, 
                             "host " + c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) +
                             " ranks, " + c.mpi.substr(0, c.mpi.find(',')) + ", " + c.date) + "\n";
   s += "set key below center vertical noenhanced\nset grid ytics\nset termoption noenhanced\n";
-  s += "set ylabel \"Armada speed-up over the baseline in the legend (x, log scale; medians, bars: min..max of the repetitions)\"\n";
+  s += "set ylabel \"Armada speed-up over the legend's baseline (log scale; bars: min..max)\"\n";
   // After the other plots of the same script: none of their axis settings may carry over.
   s += "unset logscale x\nset logscale y\nset yrange " + range(lo, hi, true) + "\n" + log_ytics(lo / 1.25, hi * 1.25);
   s += "set format y \"%gx\"\nset xrange [-0.6:" + number(measures.size() - 0.4, 6) + "]\nset xtics (";

@@ -27,6 +27,7 @@ packages=(
   libarmci-mpi-dev         # ARMCI-MPI for the Global Arrays baseline of armada-bench-arrays
   hdf5-tools               # h5dump: the independent reader of the files arrays' HDF5 I/O writes
   pybind11-dev python3-dev python3-numpy python3-mpi4py python3-pytest python3-h5py   # python/
+  python3-venv             # tests/docs: a python3 without NumPy first on PATH (a venv), as pyenv users have
 )
 # shellcheck disable=SC2206
 packages+=(${ARMADA_SETUP_EXTRA:-})

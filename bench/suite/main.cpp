@@ -50,21 +50,28 @@ std::string summary(const bs::Report& report) { return bs::verdict(report) + bs:
 std::string draw(const bs::Report& report, const std::string& dir, const std::string& name,
                  std::vector<std::string>* pngs) {
   const auto plots = bs::standard_plots(report);
-  if (plots.empty()) return "";
+  bool has_headline = false;
+  for (const auto& run : report.runs) has_headline = has_headline || run.status == "ok";
+  if (plots.empty() && !has_headline) return "";
   std::string terminal;
   try {
     terminal = bs::gnuplot_png_terminal();
   } catch (const std::exception& e) {
     return e.what();
   }
+  // The headline figure first in the list: the one picture to look at (NAME-headline.png).
+  const std::string headline_png = dir + "/" + name + "-headline.png";
+  const std::string headline = bs::headline_gnuplot(report, terminal, headline_png);
   const std::string script = dir + "/" + name + ".gp";
-  if (!write_file(script, bs::gnuplot_script(report, plots, terminal, dir)))
+  if (!write_file(script, bs::gnuplot_script(report, plots, terminal, dir) + headline))
     return "cannot write " + script + ": " + std::strerror(errno);
   const std::string command = "gnuplot '" + script + "'";
   const int rc = std::system(command.c_str());
   if (rc != 0) return "`" + command + "` failed (status " + std::to_string(rc) + ")";
-  for (const auto& p : plots) {
-    const std::string png = dir + "/" + p.file;
+  std::vector<std::string> wanted;
+  if (!headline.empty()) wanted.push_back(headline_png);
+  for (const auto& p : plots) wanted.push_back(dir + "/" + p.file);
+  for (const auto& png : wanted) {
     if (!std::filesystem::exists(png) || std::filesystem::file_size(png) == 0)
       return "gnuplot ran but did not write " + png;
     pngs->push_back(png);

@@ -152,33 +152,76 @@ std::string to_csv(const Report& report) {
 
 namespace {
 
+/// The curve of plot `p` that record `r` belongs to, or null (a plot without curves: none).
+const Curve* curve_of(const PlotSpec& p, const Record& r) {
+  for (const Curve& c : p.curves)
+    if (c.op == r.op && c.method == r.method) return &c;
+  return nullptr;
+}
+
 /// Whether record `r` is drawn in plot `p`.
 bool in_plot(const PlotSpec& p, const Record& r) {
   return r.family == p.family && r.metric == p.metric && (p.seg_bytes == 0 || r.seg_bytes == p.seg_bytes) &&
          (p.run < 0 || r.run == p.run) && (p.ops.empty() || std::find(p.ops.begin(), p.ops.end(), r.op) != p.ops.end()) &&
-         !(p.logx && r.x <= 0);  // not drawable on a log axis
+         (p.curves.empty() || curve_of(p, r)) && !(p.logx && r.x <= 0);  // not drawable on a log axis
+}
+
+/// The contiguous plots' curves for `op`: Armada, MPI one-sided, MPI two-sided, and the
+/// local copy on one host or the TCP socket (the link's limit) across hosts.
+std::vector<Curve> contig_curves(const std::string& op, const std::string& metric, bool across_hosts) {
+  const bool latency = metric == "latency";
+  if (op == "acc")
+    return {{op, "armada", "Armada accumulate"}, {op, "mpi_acc_flush", "MPI_Accumulate + flush"},
+            {op, "local_axpy", "local axpy (one rank's own memory)"}};
+  const std::string mpi = op == "put" ? "MPI_Put + flush" : "MPI_Get + flush";
+  std::vector<Curve> c{{op, "armada", "Armada " + op}, {op, "mpi_" + op + "_flush", mpi}};
+  c.push_back(latency ? Curve{"sendrecv", "mpi_pingpong_half", "MPI send/recv (half a round trip)"}
+                      : Curve{"sendrecv", "mpi_stream", "MPI send/recv, streamed"});
+  if (across_hosts)
+    c.push_back(latency ? Curve{"sendrecv", "socket_pingpong_half", "TCP socket (half a round trip)"}
+                        : Curve{"sendrecv", "socket_stream", "TCP socket, streamed"});
+  else
+    c.push_back({op, "memcpy", "memcpy (one rank's own memory)"});
+  return c;
 }
 
 /// The plots of one pass, before checking which have data.
-std::vector<PlotSpec> pass_plots() {
+std::vector<PlotSpec> pass_plots(const RunConfig& run) {
   std::vector<PlotSpec> all;
+  const bool across_hosts = run.mpi_route == "network";
+  const std::string units[] = {"time per operation (us)", "bandwidth (GB/s)"};
   for (const char* op : {"put", "get", "acc"}) {
     const std::string o = op;
     const std::vector<std::string> ops = o == "acc" ? std::vector<std::string>{o} : std::vector<std::string>{o, "sendrecv"};
-    const std::string with = o == "acc" ? " (MPI_Accumulate + flush)" : " (MPI RMA + flush, send/recv)";
-    all.push_back({"contig_" + o + "_latency.png", "contiguous " + o + ": time per operation vs MPI" + with + "; median, bars min-max",
-                   "contig", "latency", 0, ops, "bytes per operation", "time per operation (us)", true, true, true});
-    all.push_back({"contig_" + o + "_bandwidth.png", "contiguous " + o + ": bandwidth vs MPI" + with + "; median, bars min-max",
-                   "contig", "bandwidth", 0, ops, "bytes per operation", "bandwidth (GB/s)", true, true, true});
+    for (const std::string metric : {"latency", "bandwidth"}) {
+      PlotSpec p{"contig_" + o + "_" + metric + ".png", "contiguous " + o + ", " + metric + " against MPI; median, bars min-max",
+                 "contig", metric, 0, ops, "bytes per operation", units[metric == "bandwidth"], true, true, true};
+      p.curves = contig_curves(o, metric, across_hosts);
+      all.push_back(p);
+    }
   }
-  all.push_back({"strided_16B.png", "strided 2-D and vector, 16 B segments, vs one contiguous call per segment", "strided",
-                 "bandwidth", 16, {}, "segments", "bandwidth (GB/s)", true, true, false});
-  all.push_back({"strided_1KiB.png", "strided 2-D and vector, 1 KiB segments, vs one contiguous call per segment",
-                 "strided", "bandwidth", 1024, {}, "segments", "bandwidth (GB/s)", true, true, false});
-  all.push_back({"overlap.png", "nonblocking get: share of its time hidden behind computation, vs MPI_Rget", "overlap",
-                 "overlap", 0, {}, "computation (% of a blocking get)", "hidden (%)", false, false, false});
-  all.push_back({"fence.png", "an 8-byte put to each of k targets, then completion", "fence", "latency", 0, {},
-                 "targets", "time per round (us)", true, true, false});
+  for (const char* op : {"put", "get"})
+    for (std::size_t seg : {16, 1024}) {
+      const std::string o = op, size = seg == 16 ? "16 B" : "1 KiB";
+      PlotSpec p{"strided_" + o + "_" + (seg == 16 ? "16B" : "1KiB") + ".png",
+                 "strided " + o + " of " + size + " segments: one request against one " + o + " per segment",
+                 "strided", "bandwidth", seg, {o}, "segments", "bandwidth (GB/s)", true, true, false};
+      p.curves = {{o, "strided", "Armada strided " + o + " (one request)"}, {o, "vector", "Armada I/O vector " + o},
+                  {o, "per_segment", "one Armada " + o + " per segment"}, {o, "contiguous", "Armada contiguous " + o + ", same bytes"}};
+      all.push_back(p);
+    }
+  PlotSpec overlap{"overlap.png", "nonblocking get of 1 MiB: share of its time hidden behind computation", "overlap",
+                   "overlap", 0, {}, "computation (% of a blocking get)", "hidden (%)", false, false, false};
+  overlap.curves = {{"get_nb", "armada", "Armada get_nb, target idle"},
+                    {"get_nb", "armada_target_busy", "Armada get_nb, target computing"},
+                    {"get_nb", "mpi_rget", "MPI_Rget"}};
+  all.push_back(overlap);
+  PlotSpec fence{"fence.png", "an 8-byte put to each of k targets, then completion", "fence", "latency", 0, {},
+                 "targets", "time per round (us)", true, true, false};
+  fence.curves = {{"put_fence", "fence_all", "Armada fence_all"}, {"put_fence", "fence_each", "Armada fence to each target"},
+                  {"put_fence", "fence_all_idle", "Armada fence_all, nothing to complete"},
+                  {"put_fence", "mpi_flush_all", "MPI_Win_flush_all"}};
+  all.push_back(fence);
   return all;
 }
 
@@ -192,7 +235,7 @@ std::vector<PlotSpec> standard_plots(const Report& report) {
     const std::string smoke = report.quick ? "SMOKE TEST (--quick: short repetitions, not a measurement); " : "";
     const std::string about = "\n" + smoke + "host " + c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) +
                               " ranks, " + c.date;
-    for (PlotSpec p : pass_plots()) {
+    for (PlotSpec p : pass_plots(c)) {
       p.run = static_cast<int>(run);
       p.file = c.transport + "_" + p.file;
       p.title = c.transport + " pass: " + p.title + about;
@@ -240,6 +283,16 @@ std::string curve_label(const Report& report, const Record& r) {
 
 namespace {
 
+/// A record's name in plot `p`'s legend: its curve's words (and, for a baseline that travels
+/// another route than Armada, which one), or curve_label for a plot without curves.
+std::string plot_label(const Report& report, const PlotSpec& p, const Record& r) {
+  const Curve* c = curve_of(p, r);
+  if (!c) return curve_label(report, r);
+  const RunConfig& run = report.runs.at(static_cast<std::size_t>(r.run));
+  if (!baseline_other_route(run, r.method)) return c->words;
+  return c->words + " (over " + baseline_route(run, r.method) + "; Armada through the " + run.route + " transport)";
+}
+
 /// The records of plot `p`, grouped by curve label (in order of first appearance).
 struct Curves {
   std::vector<std::string> order;
@@ -251,7 +304,7 @@ Curves curves_of(const Report& report, const PlotSpec& p) {
   Curves c;
   for (const Record& r : report.records) {
     if (!in_plot(p, r)) continue;
-    const std::string label = curve_label(report, r);
+    const std::string label = plot_label(report, p, r);
     if (!c.points.count(label)) c.order.push_back(label);
     c.points[label].push_back(&r);
     if (std::find(c.xs.begin(), c.xs.end(), r.x) == c.xs.end()) c.xs.push_back(r.x);
@@ -451,6 +504,125 @@ std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& pl
     s += "\n";
   }
   s += "unset output\n";
+  return s;
+}
+
+namespace {
+
+/// A pass's name in the headline figure's legend, in words.
+std::string pass_words(const RunConfig& c) {
+  std::string what = c.transport == "shm"      ? "shared memory"
+                     : c.transport == "server" ? "node server thread (MPI two-sided)"
+                     : c.transport == "mpi-rma" ? "MPI-3 windows"
+                     : c.transport == "rdma"    ? "UCX one-sided"
+                                                : c.transport;
+  const std::string route = c.mpi_route.empty() ? "in the same launch" : c.mpi_route == "network" ? "over the network"
+                                                                                                : "over " + c.mpi_route;
+  std::string label = "Armada " + c.transport + " transport (" + what + ") vs MPI " + route;
+  return other_route(c) ? label + ": different routes" : label;
+}
+
+}  // namespace
+
+namespace {
+
+/// One series of the headline figure: a speed-up per headline measure.
+struct HeadlineSeries {
+  std::string title, transport;
+  std::vector<std::pair<std::string, Speedup>> points;  // measure, speed-up
+};
+
+/// Armada against the MPI baseline of its pass, for each measured pass (at most 4).
+std::vector<HeadlineSeries> mpi_series(const Report& report) {
+  std::vector<HeadlineSeries> out;
+  for (std::size_t run = 0; run < report.runs.size() && out.size() < 4; ++run) {
+    if (report.runs[run].status != "ok") continue;
+    HeadlineSeries hs{pass_words(report.runs[run]), report.runs[run].transport, {}};
+    for (const HeadlineRow& r : headline_rows(report, static_cast<int>(run)))
+      if (r.armada && r.mpi && r.unit != "%") hs.points.emplace_back(r.measure, speedup(*r.armada, *r.mpi, r.lower_is_better));
+    if (!hs.points.empty()) out.push_back(hs);
+  }
+  return out;
+}
+
+const Record* find_in(const Report& report, int run, const char* family, const char* op, const char* metric,
+                      std::size_t bytes, const char* method) {
+  for (const Record& r : report.records)
+    if (r.run == run && r.family == family && r.op == op && r.metric == metric && r.method == method &&
+        (bytes == 0 || r.bytes == bytes))
+      return &r;
+  return nullptr;
+}
+
+/// Across hosts only: Armada against the TCP socket between the same two ranks (the link's own
+/// limit), for the first pass whose MPI crosses the network and that measured the socket.
+std::vector<HeadlineSeries> link_series(const Report& report) {
+  for (std::size_t i = 0; i < report.runs.size(); ++i) {
+    const int run = static_cast<int>(i);
+    const RunConfig& c = report.runs[i];
+    const Record* one_way = find_in(report, run, "contig", "sendrecv", "latency", 8, "socket_pingpong_half");
+    const Record* stream = find_in(report, run, "contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream");
+    if (c.status != "ok" || c.mpi_route != "network" || (!one_way && !stream)) continue;
+    HeadlineSeries hs{"Armada " + c.transport + " transport vs a TCP socket between the same two hosts (the link's own limit)",
+                      c.transport + " vs socket", {}};
+    for (const HeadlineRow& r : headline_rows(report, run)) {
+      // The figures the headline table compares with the link (not lock + unlock: two operations).
+      const Record* base = r.measure == "lock + unlock" ? nullptr : r.unit == "us" ? one_way : r.unit == "GB/s" ? stream : nullptr;
+      if (r.armada && base) hs.points.emplace_back(r.measure, speedup(*r.armada, *base, r.lower_is_better));
+    }
+    if (!hs.points.empty()) return {hs};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string headline_gnuplot(const Report& report, const std::string& terminal, const std::string& png) {
+  std::vector<HeadlineSeries> all = mpi_series(report);
+  for (HeadlineSeries& hs : link_series(report)) all.push_back(hs);
+  std::vector<std::string> measures;  // the x categories, in the headline table's order
+  std::string blocks, plot, transports;
+  double lo = 1, hi = 1;
+  int series = 0;
+  for (const HeadlineSeries& hs : all) {
+    std::string block;
+    for (const auto& [measure, su] : hs.points) {
+      if (!su.valid || su.min <= 0) continue;
+      const double x = index_of(measures, measure) + 0.12 * (series - (all.size() - 1) / 2.0);  // side by side
+      block += number(x, 6) + " " + number(su.median, 6) + " " + number(su.min, 6) + " " + number(su.max, 6) + "\n";
+      lo = std::min(lo, su.min), hi = std::max(hi, su.max);
+    }
+    if (block.empty()) continue;
+    const std::string name = "$h" + std::to_string(series);
+    blocks += name + " << EOD\n" + block + "EOD\n";
+    constexpr int kFilledPoints[] = {7, 5, 9, 13, 11};  // circle, square, triangle, diamond, triangle down
+    plot += std::string(plot.empty() ? "plot " : ", \\\n     ") + name + " using 1:2:3:4 with yerrorbars lw 2 pt " +
+            std::to_string(kFilledPoints[series % 5]) + " ps 1.5 lc rgb \"" + kOtherColours[series % 6] + "\" title " +
+            quote(hs.title);
+    transports += std::string(transports.empty() ? "" : ", ") + hs.transport;
+    ++series;
+  }
+  if (series == 0) return "";
+  const RunConfig& c = report.runs.front();
+  std::string s = "\n# The headline figure: Armada's speed-up over MPI, one series per transport pass (and, across\n"
+                  "# hosts, over the TCP socket).\n" + blocks;
+  s += "set terminal " + terminal + " size 1400,900\nset output " + quote(png) + "\n";
+  const std::string smoke = report.quick ? "SMOKE TEST (--quick: short repetitions, not a measurement); " : "";
+  s += "set title " + quote("Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster (transports " +
+                            transports + ")\n" + smoke +
+                            "host " + c.host + (c.cpu.empty() ? "" : ", " + c.cpu) + ", " + std::to_string(c.ranks) +
+                            " ranks, " + c.mpi.substr(0, c.mpi.find(',')) + ", " + c.date) + "\n";
+  s += "set key below center vertical noenhanced\nset grid ytics\nset termoption noenhanced\n";
+  s += "set ylabel \"Armada speed-up over the legend's baseline (log scale; bars: min..max)\"\n";
+  // After the other plots of the same script: none of their axis settings may carry over.
+  s += "unset logscale x\nset logscale y\nset yrange " + range(lo, hi, true) + "\n" + log_ytics(lo / 1.25, hi * 1.25);
+  s += "set format y \"%gx\"\nset xrange [-0.6:" + number(measures.size() - 0.4, 6) + "]\nset xtics (";
+  for (std::size_t i = 0; i < measures.size(); ++i) s += std::string(i ? ", " : "") + quote(measures[i]) + " " + num(i);
+  s += ")\nunset xlabel\n";
+  // 1x: as fast as MPI. Above it Armada is faster, below slower.
+  s += "set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb \"black\" dt 2 front\n";
+  s += "set label 1 \"1x = as fast as MPI\" at graph 0.01, first 1 offset 0,1 front\n";
+  s += plot + "\nunset arrow 1\nunset label 1\nunset output\n";
   return s;
 }
 

@@ -146,6 +146,11 @@ Report from_json(const std::string& text);
 std::string csv_header();
 std::string to_csv(const Report& report);
 
+/// One curve of a plot: the records of `op` and `method`, named `words` in the legend.
+struct Curve {
+  std::string op, method, words;
+};
+
 /// A plot: records of `family` and `metric`, optionally only one segment size and one pass, against x.
 struct PlotSpec {
   std::string file;       ///< PNG file name (no directory)
@@ -157,13 +162,18 @@ struct PlotSpec {
   bool logx = true, logy = true;
   bool bytes_axis = false;    ///< x is a byte count: tics as 8 B, 4 KiB, 1 MiB
   int run = -1;               ///< only this pass's records (-1: every pass)
+  /// The curves, in words a reader knows ("Armada put", "MPI_Put + flush"); at most 4 in the
+  /// standard plots. Empty: every record of the family and metric, labelled by curve_label.
+  std::vector<Curve> curves{};
 };
 
 /// The standard plots that have data in `report`, one set per measured pass (the file name starts
-/// with the transport: "shm_contig_put_latency.png"), each with that pass's own baselines:
-/// latency and bandwidth versus size of the contiguous put, get and acc, strided 16 B and 1 KiB
-/// segments versus the segment count, overlap versus computation, fence versus the number of
-/// targets. Titles name the pass, host, CPU, ranks and date, and "SMOKE TEST" for --quick.
+/// with the transport: "shm_contig_put_latency.png"), each with that pass's own baselines and at
+/// most 4 curves named in words: latency and bandwidth versus size of the contiguous put, get and
+/// acc (Armada, MPI one-sided, MPI send/recv, and memcpy on one host or the TCP socket across
+/// hosts), strided put and get of 16 B and 1 KiB segments versus the segment count, overlap
+/// versus computation, fence versus the number of targets. Titles name the pass, host, CPU, ranks
+/// and date, and "SMOKE TEST" for --quick.
 std::vector<PlotSpec> standard_plots(const Report& report);
 
 /// The label of a record's curve: "op method [transport]", and for an MPI baseline of a pass
@@ -178,6 +188,15 @@ std::string curve_label(const Report& report, const Record& r);
 /// measured x; the legend below the plot; axis ranges fitted to the data drawn (no empty decades).
 std::string gnuplot_script(const Report& report, const std::vector<PlotSpec>& plots, const std::string& terminal,
                            const std::string& dir);
+
+/// The headline figure of a report, drawn into `png` (a path) with `terminal`: per measured pass
+/// (one series each, at most 4), Armada's speed-up over the MPI baseline of the same launch for
+/// each ratio figure of the headline table (latencies, bandwidths, atomics; overlap is in points,
+/// not a ratio, and stays in the table), median with the repetitions' [min..max], on a log axis
+/// with 1x marked; across hosts one more series, Armada against the TCP socket between the same
+/// two ranks (the link's own limit); the title names the transports, the machine, the ranks, MPI
+/// and the date. "" when no pass has a ratio to draw.
+std::string headline_gnuplot(const Report& report, const std::string& terminal, const std::string& png);
 
 /// The PNG terminal of the installed gnuplot: "pngcairo" if it has one, else "png". Throws
 /// std::runtime_error saying what to install when gnuplot is missing or has neither.

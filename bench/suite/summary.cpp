@@ -75,11 +75,14 @@ const Record* find_method(const Report& report, int run, const char* family, con
 
 /// Under the headline of a run with the TCP socket baseline: the link's own limit between the
 /// same two ranks, and each Armada figure as a multiple of it (latency: of the socket's one-way
-/// time, lower is better; bandwidth: of its stream, higher is better).
+/// time, lower is better; bandwidth: of its stream, higher is better). Only across hosts: on one
+/// host Armada moves data through shared memory and a socket through the kernel, no like pair.
 std::string link_lines(const Report& report, int run) {
   const Record* one_way = find_method(report, run, "contig", "sendrecv", "latency", 8, "socket_pingpong_half");
   const Record* stream = find_method(report, run, "contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream");
   if (!one_way && !stream) return "";
+  if (report.runs.at(static_cast<std::size_t>(run)).mpi_route == "shared memory")
+    return "   link limit: not compared (ranks 0 and 1 share a host; a TCP socket is the limit only between hosts)\n";
   std::string out = "   link limit (a plain TCP socket between ranks 0 and 1, same launch):";
   if (one_way) out += " 8 B one-way " + figure(one_way->stats.median, "us") + ";";
   if (stream) out += " 1 MiB stream " + figure(stream->stats.median, "GB/s") + ";";

@@ -5,7 +5,7 @@ one-cell frame of its neighbours' values; update_ghosts() refreshes the frames a
 The grid's edge is fixed (1 on the top row, 0 elsewhere). The result is compared with the same
 sweeps in plain NumPy on one process; exits nonzero when they differ.
 
-    mpiexec -n 4 python3 examples/python/jacobi.py [n] [sweeps]
+    mpiexec -n 4 armada-python examples/python/jacobi.py [n] [sweeps]
 
 Armada finalizes itself at exit (before mpi4py finalizes MPI): no finalize() call is needed.
 """

@@ -5,7 +5,7 @@ row of C. Whichever rank is free takes the next task, so fast ranks do more. Eve
 1 to its slot of a `done` array; afterwards each slot must be exactly 1, and C must equal NumPy's
 A @ B. Exits nonzero otherwise.
 
-    mpiexec -n 4 python3 examples/python/task_pool.py [n]
+    mpiexec -n 4 armada-python examples/python/task_pool.py [n]
 """
 
 import sys

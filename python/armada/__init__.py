@@ -12,7 +12,31 @@
 import atexit as _atexit
 import sys as _sys
 
-from . import _core
+from . import _build
+
+
+def _wrong_interpreter(reason):
+    """The ImportError when this interpreter cannot load the package: which one it was built for,
+    and the command that runs a program on it."""
+    here = f"{_sys.executable} (Python {_sys.version.split()[0]})"
+    return ImportError(
+        f"armada cannot be imported into {here}: {reason}.\n"
+        f"The armada package was built for {_build.PYTHON} (Python {_build.PYTHON_VERSION}) with NumPy and "
+        f"mpi4py. Run your program with it:\n"
+        f"    armada-python your_program.py          (or: {_build.PYTHON} your_program.py)\n"
+        f"    mpiexec -n 4 armada-python -m armada.demo\n"
+        f"(docs/python.md#which-python)")
+
+
+try:
+    import numpy as _numpy  # noqa: F401  (the extension needs it; say so before it fails obscurely)
+    from . import _core
+    import mpi4py as _mpi4py  # noqa: F401
+except ImportError as _missing:
+    _why = f"{type(_missing).__name__}: {_missing}"
+    if getattr(_missing, "name", None) == "armada._core":  # built for another Python version or ABI
+        _why += f" (its compiled part armada/_core is for Python {_build.PYTHON_VERSION})"
+    raise _wrong_interpreter(_why) from _missing
 
 # Before MPI starts (mpi4py starts it when MPI is imported): the settings Armada's mpi-rma
 # transport needs, unless the user set them (docs/mpi-quirks.md).
@@ -26,10 +50,12 @@ from ._core import (  # noqa: E402
     DatasetInfo,
     DTypeError,
     Error,
+    FilePermissionError,
     GlobalArray,
     Group,
     IntegerOverflowError,
     LinAlgError,
+    NoSuchFileError,
     Request,
     SparseMatrix,
     StateError,
@@ -59,6 +85,7 @@ __all__ = [
     "io_available", "save", "load", "load_patch", "list_datasets", "DatasetInfo", "checkpoint", "restart",
     "latest_checkpoint",
     "Error", "ArgumentError", "BoundsError", "DTypeError", "StateError", "LinAlgError", "IntegerOverflowError",
+    "NoSuchFileError", "FilePermissionError",
 ]
 
 _world = None                 # the mpi4py communicator Armada runs on

@@ -1,4 +1,4 @@
-"""`mpiexec -n 4 python3 -m armada.demo`: a tour of Armada from Python, checked against NumPy.
+"""`mpiexec -n 4 armada-python -m armada.demo`: a tour of Armada from Python, checked against NumPy.
 
 Every rank writes its own rows of a distributed matrix one-sidedly, reads a patch another rank
 owns, accumulates into a shared column, draws work from a shared counter and multiplies matrices;

@@ -23,8 +23,10 @@ using arrays::Index;
 
 // ---- errors -----------------------------------------------------------------------------------
 /// The Python exception class an error becomes (all derive from armada.Error; the first three
-/// also from IndexError, TypeError, ValueError; overflow from ArgumentError and OverflowError).
-enum class ErrorKind : int { none = 0, index, type, value, state, linalg, other, overflow };
+/// also from IndexError, TypeError, ValueError; overflow from ArgumentError and OverflowError;
+/// not_found and permission from FileNotFoundError and PermissionError, with their errno).
+enum class ErrorKind : int { none = 0, index, type, value, state, linalg, other, overflow, not_found, permission };
+inline constexpr std::size_t python_error_kinds = static_cast<std::size_t>(ErrorKind::permission) + 1;
 
 /// The Python class of each kind of Armada's errors (rma::Error::kind()): the one table
 /// current_error consults.

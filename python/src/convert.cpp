@@ -2,6 +2,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <cerrno>
 #include <climits>
 #include <cstring>
 
@@ -15,7 +16,7 @@ namespace armada::python {
 namespace {
 
 // The Python classes of the error kinds, created by register_errors.
-std::array<PyObject*, 8> g_error_classes{};
+std::array<PyObject*, python_error_kinds> g_error_classes{};
 
 }  // namespace
 
@@ -90,6 +91,18 @@ void register_errors(py::module_& m) {
       "armada.IntegerOverflowError", "An integer that does not fit the array's integer dtype.", bases.ptr(), nullptr));
   m.attr("IntegerOverflowError") = overflow;
   g_error_classes[static_cast<int>(ErrorKind::overflow)] = overflow.release().ptr();
+  // A file that is not there, or not ours to read: Python's OSError subclasses, as open() raises.
+  const Sub files[] = {
+      {ErrorKind::not_found, "NoSuchFileError", PyExc_FileNotFoundError, "A file or directory that does not exist."},
+      {ErrorKind::permission, "FilePermissionError", PyExc_PermissionError, "A file this process may not read or write."},
+  };
+  for (const Sub& s : files) {
+    std::string qualified = std::string("armada.") + s.name;
+    py::object cls = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+        qualified.c_str(), s.doc, py::make_tuple(error, py::handle(s.builtin)).ptr(), nullptr));
+    m.attr(s.name) = cls;
+    g_error_classes[static_cast<int>(s.kind)] = cls.release().ptr();
+  }
   error.release();
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;
@@ -114,7 +127,14 @@ void set_python_error() {
     e.set_error();
   } catch (...) {
     auto [kind, message] = current_error();
-    PyErr_SetString(g_error_classes[static_cast<int>(kind)], message.c_str());
+    PyObject* cls = g_error_classes[static_cast<int>(kind)];
+    if (kind == ErrorKind::not_found || kind == ErrorKind::permission) {
+      // OSError(errno, text): e.errno is set as for the built-in file errors.
+      const int code = kind == ErrorKind::not_found ? ENOENT : EACCES;
+      PyErr_SetObject(cls, py::make_tuple(code, message).ptr());
+    } else {
+      PyErr_SetString(cls, message.c_str());
+    }
   }
 }
 
@@ -215,7 +235,7 @@ void check_integers_fit(const py::array& src, ElemType type, const char* op, con
   if ((type != ElemType::Int && type != ElemType::Long) || src.size() == 0) return;
   const char kind = src.dtype().kind();
   const py::dtype want = dtype_of(type);
-  if (kind != 'O' && (kind != 'i' && kind != 'u' || numpy().attr("can_cast")(src.dtype(), want, "safe").cast<bool>()))
+  if (kind != 'O' && ((kind != 'i' && kind != 'u') || numpy().attr("can_cast")(src.dtype(), want, "safe").cast<bool>()))
     return;  // not integers, or every value of the dtype fits
   const py::object info = numpy().attr("iinfo")(want);
   const py::object lo = info.attr("min"), hi = info.attr("max");

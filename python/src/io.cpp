@@ -5,6 +5,10 @@
 // Files are str or os.PathLike; the file checks and their errors are arrays' own.
 #include "armada/arrays/io.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +77,23 @@ decltype(auto) unlocked(F&& f) {
   return f();
 }
 
+// Runs f, a read of `path`; an OS error of arrays' becomes FileNotFoundError or PermissionError
+// (armada.NoSuchFileError, armada.FilePermissionError) when this rank's own look at the file
+// says why. Every member of the call raised already (arrays agreed); each classifies alone.
+template <class F>
+decltype(auto) reading(const std::string& path, F&& f) {
+  try {
+    return f();
+  } catch (const rma::SystemError& e) {
+    struct stat st{};
+    const bool missing = ::stat(path.c_str(), &st) != 0;
+    const int why = missing ? errno : ::access(path.c_str(), R_OK) != 0 ? errno : 0;
+    if (why == ENOENT || why == ENOTDIR) throw BindingError(ErrorKind::not_found, e.what());
+    if (why == EACCES || why == EPERM) throw BindingError(ErrorKind::permission, e.what());
+    throw;
+  }
+}
+
 // The distribution keywords of load/load_patch: none may come with `into`.
 struct LoadArgs {
   py::handle into, group;
@@ -113,12 +134,14 @@ Array* into_of(const char* op, const LoadArgs& args) {
 py::object load(py::handle file, py::handle dataset, const LoadArgs& args) {
   const IoCall c("armada.load", file);
   const std::string name = name_of(dataset, c.op, "dataset");
-  if (Array* into = into_of(c.op, args)) {
-    unlocked([&] { arrays::load(c.path, name, *into); });
-    return py::reinterpret_borrow<py::object>(args.into);
-  }
-  const arrays::ArrayOptions o = new_array_options(c.op, args, c.path, name, optional_group(c.op, args.group));
-  return py::cast(unlocked([&] { return arrays::load(c.path, name, o); }));
+  return reading(c.path, [&] {
+    if (Array* into = into_of(c.op, args)) {
+      unlocked([&] { arrays::load(c.path, name, *into); });
+      return py::reinterpret_borrow<py::object>(args.into);
+    }
+    const arrays::ArrayOptions o = new_array_options(c.op, args, c.path, name, optional_group(c.op, args.group));
+    return py::cast(unlocked([&] { return arrays::load(c.path, name, o); }));
+  });
 }
 
 // The patch of load_patch: lo and hi, or (hi None) an index of the dataset's shape, slices and
@@ -159,25 +182,27 @@ py::object load_patch(py::handle file, py::handle dataset, py::handle lo, py::ha
   constexpr const char* op = "armada.load_patch";
   require_runtime(op);
   const std::string path = path_of(file, op), name = name_of(dataset, op, "dataset");
-  Array* into = into_of(op, args);
-  const std::optional<rma::Group> g = into ? std::optional(into->group()) : optional_group(op, args.group);
-  const rma::Group& group = g ? *g : rma::Group::world();
-  Coord dims;
-  if (hi.is_none()) {  // an index: the dataset's shape gives the open ends
-    const auto infos = unlocked([&] { return arrays::list(path, group); });
-    for (const auto& info : infos)
-      if (info.name == name) dims = info.dims;
-    if (dims.empty())
-      fail(ErrorKind::value, op, "dataset", repr_of(dataset), "is not an array dataset of '" + path + "'");
-  }
-  Coord l, h;
-  agreed(op, group, [&] { std::tie(l, h) = patch_of(op, lo, hi, dims); });
-  if (into) {
-    unlocked([&] { arrays::load_patch(path, name, l, h, *into); });
-    return py::reinterpret_borrow<py::object>(args.into);
-  }
-  const arrays::ArrayOptions o = new_array_options(op, args, path, name, g);
-  return py::cast(unlocked([&] { return arrays::load_patch(path, name, l, h, o); }));
+  return reading(path, [&] {
+    Array* into = into_of(op, args);
+    const std::optional<rma::Group> g = into ? std::optional(into->group()) : optional_group(op, args.group);
+    const rma::Group& group = g ? *g : rma::Group::world();
+    Coord dims;
+    if (hi.is_none()) {  // an index: the dataset's shape gives the open ends
+      const auto infos = unlocked([&] { return arrays::list(path, group); });
+      for (const auto& info : infos)
+        if (info.name == name) dims = info.dims;
+      if (dims.empty())
+        fail(ErrorKind::value, op, "dataset", repr_of(dataset), "is not an array dataset of '" + path + "'");
+    }
+    Coord l, h;
+    agreed(op, group, [&] { std::tie(l, h) = patch_of(op, lo, hi, dims); });
+    if (into) {
+      unlocked([&] { arrays::load_patch(path, name, l, h, *into); });
+      return py::reinterpret_borrow<py::object>(args.into);
+    }
+    const arrays::ArrayOptions o = new_array_options(op, args, path, name, g);
+    return py::cast(unlocked([&] { return arrays::load_patch(path, name, l, h, o); }));
+  });
 }
 
 py::object step_or_none(const std::optional<long>& step) { return step ? py::object(py::int_(*step)) : py::none(); }
@@ -225,7 +250,7 @@ void bind_io(py::module_& m) {
   m.def("list_datasets", [](py::handle file, py::handle group) {
     const IoCall c("armada.list_datasets", file);
     const rma::Group g = group_or_world(c.op, group);
-    return unlocked([&] { return arrays::list(c.path, g); });
+    return reading(c.path, [&] { return unlocked([&] { return arrays::list(c.path, g); }); });
   }, py::arg("file"), py::arg("group") = py::none(),
         "The array datasets of `file` (DatasetInfo: name, dtype, shape, ghosts, block_starts, ...). Collective over "
         "`group` (default: every rank).");

@@ -286,8 +286,8 @@ TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
   EXPECT_EQ(count(s, "set logscale y"), 2u);
   // Latency: armada and MPI curves; bandwidth: armada only. One datablock per curve.
   EXPECT_EQ(count(s, " << EOD"), 3u);
-  EXPECT_EQ(count(s, "title \"put armada [shm]\""), 2u);
-  EXPECT_EQ(count(s, "title \"put mpi_put_flush [shm]\""), 1u);
+  EXPECT_EQ(count(s, "title \"Armada put\""), 2u);
+  EXPECT_EQ(count(s, "title \"MPI_Put + flush\""), 1u);
   // One colour and point type per method (armada blue, MPI RMA red), one dash type per op.
   EXPECT_EQ(count(s, "$d0 using 1:2:3:4 with yerrorlines lc rgb \"#1f77b4\" dt 1 pt 7 title"), 1u);
   EXPECT_EQ(count(s, "$d1 using 1:2:3:4 with yerrorlines lc rgb \"#d62728\" dt 1 pt 5 title"), 1u);
@@ -303,7 +303,7 @@ TEST(Plot, GnuplotScriptHasTheDataTheCurvesAndLogAxes) {
   // A labelled tic at every size measured, the smallest too.
   EXPECT_EQ(count(s, "set xtics (\"8 B\" 8, \"64 B\" 64, \"1 KiB\" 1024)\n"), 2u) << s;
   // Each plot's title names its pass, host, CPU, ranks and date.
-  EXPECT_EQ(count(s, "set title \"shm pass: contiguous put: "), 2u) << s;
+  EXPECT_EQ(count(s, "set title \"shm pass: contiguous put, "), 2u) << s;
   EXPECT_EQ(count(s, "\\nhost node, \\\"one\\\", Some CPU @ 2.0GHz, 2 CPUs, 2 ranks, 2026-11-22T02:00:01Z\"\n"), 2u) << s;
   EXPECT_EQ(s.find("SMOKE TEST"), std::string::npos) << "not a --quick run";
 }
@@ -442,10 +442,11 @@ TEST(Route, TheMpiBaselineTravelsAnotherRouteOnlyWhereTheTransportsDiffer) {
 }
 
 // The link's own limit (the TCP socket baseline) is printed under the headline of the pass that
-// measured it, with Armada's latencies and bandwidths as multiples of it; passes without it have
-// no such line.
+// measured it across hosts, with Armada's latencies and bandwidths as multiples of it; passes
+// without it have no such line.
 TEST(Headline, TheLinkLimitLineComparesArmadaWithTheSocketOfItsOwnPass) {
   suite::Report rep = two_passes();
+  rep.runs[1].mpi_route = "network";  // ranks 0 and 1 on two hosts
   rep.records.push_back(record("contig", "sendrecv", "socket_pingpong_half", "latency", 8, 8, 0.5, 1));
   rep.records.push_back(record("contig", "sendrecv", "socket_stream", "bandwidth", 1 << 20, 1 << 20, 20, 1));
   const std::string table = suite::headline_table(rep);
@@ -461,6 +462,72 @@ TEST(Headline, TheLinkLimitLineComparesArmadaWithTheSocketOfItsOwnPass) {
                        "0.4x;\n"),
             std::string::npos)
       << table;
+}
+
+// The headline figure: a series per measured pass (the unavailable one has none), each ratio
+// measure at its own x, the speed-up with its range on a log axis, 1x marked, the overlap (points,
+// not a ratio) left to the table, the machine in the title, the routes in words.
+TEST(Headline, TheHeadlineFigureDrawsEachPassSpeedUpOnALogAxisWithOneMarked) {
+  suite::Report rep = two_passes();
+  rep.runs[0].host = "node7";
+  rep.runs[0].cpu = "Some CPU, 2 CPUs";
+  rep.runs[0].mpi = "Open MPI v4.1.4, package: Debian";
+  const std::string s = suite::headline_gnuplot(rep, "pngcairo", "out/h.png");
+  EXPECT_NE(s.find("set output \"out/h.png\"\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("set title \"Armada vs MPI, measured in the same launch: speed-up, higher = Armada faster "
+                   "(transports shm, server)\\nhost "
+                   "node7, Some CPU, 2 CPUs, 2 ranks, Open MPI v4.1.4, "),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("unset logscale x\nset logscale y\n"), std::string::npos) << "categories on x, whatever the plot before";
+  EXPECT_NE(s.find("set label 1 \"1x = as fast as MPI\""), std::string::npos) << s;
+  EXPECT_NE(s.find("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead"), std::string::npos) << s;
+  EXPECT_NE(s.find("title \"Armada shm transport (shared memory) vs MPI over shared memory\""), std::string::npos) << s;
+  EXPECT_NE(s.find("title \"Armada server transport (node server thread (MPI two-sided)) vs MPI over shared memory: "
+                   "different routes\""),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("mpi-rma transport"), std::string::npos) << "the unavailable pass has no series";
+  EXPECT_EQ(s.find("overlap"), std::string::npos) << "overlap is in points, not drawn as a ratio";
+  // 8 B put: MPI 2.0 us, Armada 1.0 us -> 2x [1.9/1.1 .. 2.2/0.95]; the shm series sits left of x = 0.
+  EXPECT_NE(s.find("-0.06 2 1.72727 2.31579\n"), std::string::npos) << s;
+  EXPECT_EQ(s.find("vs a TCP socket"), std::string::npos) << "one host: no socket series";
+  EXPECT_NE(s.find("set xtics (\"8 B put latency\" 0, \"8 B get latency\" 1, \"1 MiB put bandwidth\" 2, "
+                   "\"1 MiB get bandwidth\" 3, \"fetch-add\" 4, \"lock + unlock\" 5)"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(suite::headline_gnuplot(suite::Report{}, "png", "x.png"), "") << "nothing measured, nothing drawn";
+}
+
+// Across hosts the headline figure adds Armada against the TCP socket between the same ranks.
+TEST(Headline, TheHeadlineFigureAddsTheSocketAcrossHosts) {
+  suite::Report rep = two_passes();
+  rep.runs[1].mpi_route = "network";  // the server pass between two hosts
+  rep.records.push_back(record("contig", "sendrecv", "socket_pingpong_half", "latency", 8, 8, 4.0, 1));
+  rep.records.back().stats = {4.0, 4.0, 4.0, 5};
+  const std::string s = suite::headline_gnuplot(rep, "png", "h.png");
+  EXPECT_NE(s.find("title \"Armada server transport vs a TCP socket between the same two hosts (the link's own limit)\""),
+            std::string::npos)
+      << s;
+  // 8 B put: the socket's one-way 4 us, Armada 1.0 us -> 4x [4/1.1 .. 4/0.95], the third of three series.
+  EXPECT_NE(s.find("$h2 << EOD\n0.12 4 3.63636 4.21053\n"), std::string::npos) << s;
+  const std::string socket = s.substr(s.find("$h2 << EOD"), s.find("EOD\n", s.find("$h2 << EOD") + 10) - s.find("$h2 << EOD"));
+  EXPECT_EQ(count(socket, "\n"), 4u) << "8 B put, 8 B get, fetch-add; not lock + unlock: " << socket;
+  EXPECT_NE(s.find("title \"Armada server transport (node server thread (MPI two-sided)) vs MPI over the network\""),
+            std::string::npos)
+      << s;
+}
+
+// On one host the socket is no like pair for Armada's shared memory: said, never a multiple.
+TEST(Headline, TheLinkLimitIsNotComparedWhenBothRanksShareAHost) {
+  suite::Report rep = two_passes();  // the server pass: virtual nodes of one host
+  rep.records.push_back(record("contig", "sendrecv", "socket_pingpong_half", "latency", 8, 8, 0.5, 1));
+  const std::string table = suite::headline_table(rep);
+  EXPECT_NE(table.find("   link limit: not compared (ranks 0 and 1 share a host; a TCP socket is the limit only "
+                       "between hosts)\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("multiple of it"), std::string::npos) << table;
 }
 
 TEST(Headline, SevenMeasuresPerPassEachWithItsMpiBaseline) {
@@ -550,6 +617,42 @@ TEST(Plot, OneColourPerMethodInEveryPlotOneDashPerOpAndRouteInTheLegend) {
   const std::string g = suite::gnuplot_script(rep, {get}, "png", "");
   EXPECT_NE(g.find("lc rgb \"#31a354\" dt 2 pt 2 title \"get zz_new [shm]\""), std::string::npos) << g;
   EXPECT_NE(g.find("lc rgb \"#d62728\" dt 2 pt 5 title \"get mpi_get_flush [shm]\""), std::string::npos) << g;
+}
+
+// The standard plots: at most 4 curves, named in words; on one host memcpy is the fourth curve
+// and the TCP socket none, across hosts the reverse; a baseline on another route than Armada says so.
+TEST(Plot, StandardPlotsHaveAtMostFourCurvesInWords) {
+  suite::Report rep = two_passes();
+  rep.runs.push_back(pass("mpi-rma", "mpi-rma", "network"));  // a third pass, across hosts
+  for (int run : {1, 3})
+    for (std::size_t b : {8u, 64u}) {
+      for (const char* m : {"armada", "mpi_put_flush", "memcpy", "zz_new"})
+        rep.records.push_back(record("contig", "put", m, "latency", b, static_cast<double>(b), 1.0, run));
+      for (const char* m : {"mpi_pingpong_half", "socket_pingpong_half"})
+        rep.records.push_back(record("contig", "sendrecv", m, "latency", b, static_cast<double>(b), 1.0, run));
+    }
+  rep.records.push_back(record("contig", "put", "armada", "latency", 64, 64, 1.0, 0));
+  const auto plots = suite::standard_plots(rep);
+  for (const auto& p : plots) EXPECT_LE(p.curves.size(), 4u) << p.file;
+  auto script_of = [&](const std::string& file) {
+    for (const auto& p : plots)
+      if (p.file == file) return suite::gnuplot_script(rep, {p}, "png", "");
+    ADD_FAILURE() << "no plot " << file;
+    return std::string();
+  };
+  const std::string server = script_of("server_contig_put_latency.png");
+  EXPECT_NE(server.find("title \"Armada put\""), std::string::npos) << server;
+  EXPECT_NE(server.find("title \"MPI_Put + flush (over shared memory; Armada through the server transport)\""),
+            std::string::npos)
+      << server;
+  EXPECT_NE(server.find("title \"MPI send/recv (half a round trip) (over shared memory; "), std::string::npos) << server;
+  EXPECT_NE(server.find("title \"memcpy (one rank's own memory) (over local memory; "), std::string::npos) << server;
+  EXPECT_EQ(server.find("socket"), std::string::npos) << "one host: no TCP socket curve";
+  EXPECT_EQ(server.find("zz_new"), std::string::npos) << "a method outside the plot's curves is not drawn";
+  const std::string across = script_of("mpi-rma_contig_put_latency.png");
+  EXPECT_NE(across.find("title \"TCP socket (half a round trip)\""), std::string::npos) << across;
+  EXPECT_EQ(across.find("memcpy"), std::string::npos) << "across hosts the socket, not memcpy, is the fourth curve";
+  EXPECT_EQ(count(across, " with yerrorlines "), 4u) << across;
 }
 
 // --quick: a smoke test, said in every title and drawn as points (no line suggests a trend),

@@ -205,7 +205,8 @@ def expect_error(kind, text, call, *args, **kwargs):
 @needs_io
 def test_bad_input_raises_on_every_rank(shared_dir):
     missing = shared_dir / "no_such_file.h5"
-    expect_error(armada.Error, "no_such_file.h5", armada.load, missing, "u")
+    error = expect_error(FileNotFoundError, "no_such_file.h5", armada.load, missing, "u")  # Python's convention
+    assert isinstance(error, armada.Error), repr(error)
     not_hdf5 = shared_dir / "not_hdf5.h5"
     if armada.rank() == 0:
         not_hdf5.write_text("plain text, not HDF5\n")

@@ -24,6 +24,19 @@ Group::Impl::~Impl() {
   if (owns_comm && comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
 }
 
+int Group::Impl::group_rank_of(int world) const {
+  if (is_world) return world;
+  const auto it = std::lower_bound(group_rank_by_world.begin(), group_rank_by_world.end(), std::make_pair(world, -1));
+  return it != group_rank_by_world.end() && it->first == world ? it->second : -1;
+}
+
+void Group::Impl::index_members() {
+  group_rank_by_world.clear();
+  group_rank_by_world.reserve(world_ranks.size());
+  for (std::size_t i = 0; i < world_ranks.size(); ++i) group_rank_by_world.emplace_back(world_ranks[i], static_cast<int>(i));
+  std::sort(group_rank_by_world.begin(), group_rank_by_world.end());
+}
+
 MPI_Comm Group::Impl::node_members() {
   if (node_comm == MPI_COMM_NULL) {
     auto& s = *detail::g_state;
@@ -101,14 +114,10 @@ Group Group::create(const Group& parent, std::span<const int> ranks) {
   if (new_group != MPI_GROUP_EMPTY) MPI_Group_free(&new_group);
   MPI_Group_free(&parent_group);
 
-  const int wsize = detail::g_state->size;
-  impl->group_rank_of.assign(static_cast<std::size_t>(wsize), -1);
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    const int w = parent.world_rank(ranks[i]);
-    impl->world_ranks.push_back(w);
-    impl->group_rank_of[static_cast<std::size_t>(w)] = static_cast<int>(i);
-  }
-  impl->rank = impl->group_rank_of[static_cast<std::size_t>(detail::g_state->rank)];
+  impl->world_size = detail::g_state->size;
+  for (const int r : ranks) impl->world_ranks.push_back(parent.world_rank(r));
+  impl->index_members();
+  impl->rank = impl->group_rank_of(detail::g_state->rank);
   return Group(std::move(impl));
 }
 
@@ -127,10 +136,10 @@ int Group::world_rank(int group_rank) const {
 }
 
 int Group::group_rank(int world_rank) const {
-  if (!impl_ || world_rank < 0 || world_rank >= static_cast<int>(impl_->group_rank_of.size()))
+  if (!impl_ || world_rank < 0 || world_rank >= impl_->world_size)
     throw_invalid("rma::Group::group_rank", "world_rank", std::to_string(world_rank),
-                  "not a rank of the world (size " + std::to_string(impl_ ? impl_->group_rank_of.size() : 0) + ")");
-  return impl_->group_rank_of[static_cast<std::size_t>(world_rank)];
+                  "not a rank of the world (size " + std::to_string(impl_ ? impl_->world_size : 0) + ")");
+  return impl_->group_rank_of(world_rank);
 }
 
 }  // namespace armada::rma

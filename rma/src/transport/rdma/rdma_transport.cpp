@@ -37,7 +37,7 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
       acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(context.size)]()),
       puts_(new std::atomic<std::uint8_t>[static_cast<std::size_t>(context.size)]()) {
   ucx_ = std::make_unique<rdma::Ucx>(context.world, context.rank, context.size);
-  ucx_->watch_stalls(context.config.stall_warn_s, context.topology.host_name);  // the core's ARMADA_STALL_WARN
+  ucx_->watch_stalls(context.config.stall_warn_s, context.topology);  // the core's ARMADA_STALL_WARN
   ucp_am_handler_param_t handler{};
   handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
                        UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -238,8 +238,25 @@ void RdmaTransport::order_before(int target, OpKind kind) {
     return;
   }
   if (!(pending.load(std::memory_order_relaxed) & kUnflushed)) return;
-  if (!(pending.exchange(0, std::memory_order_acq_rel) & kUnflushed)) return;
+  if (!(pending.fetch_and(kListed, std::memory_order_acq_rel) & kUnflushed)) return;
   flush_endpoint("rma (rdma): completing an earlier put", target);
+}
+
+void RdmaTransport::mark_written(int target, std::uint8_t bits) {
+  const std::uint8_t before = puts_[static_cast<std::size_t>(target)].fetch_or(bits | kListed, std::memory_order_acq_rel);
+  if (before & kListed) return;
+  std::lock_guard lock(written_mutex_);
+  written_.push_back(target);
+}
+
+void RdmaTransport::flush_endpoints(const char* op, const std::vector<int>& targets) {
+  std::vector<ucs_status_ptr_t> requests(targets.size());
+  ucp_request_param_t none{};
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    for (std::size_t i = 0; i < targets.size(); ++i) requests[i] = ucp_ep_flush_nbx(ucx_->data_ep(targets[i]), &none);
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i) ucx_->wait(op, requests[i], targets[i]);
 }
 
 void RdmaTransport::flush_endpoint(const char* op, int target) {
@@ -264,20 +281,24 @@ bool RdmaTransport::test(std::uint64_t token) { return ucx_->test("rma::Handle::
 // The marks are cleared before the flush: a put another thread issues meanwhile marks again.
 void RdmaTransport::fence(int target) {
   wait_accumulates(target);
-  puts_[static_cast<std::size_t>(target)].store(0, std::memory_order_release);
+  puts_[static_cast<std::size_t>(target)].fetch_and(kListed, std::memory_order_acq_rel);
   flush_endpoint("rma::fence (rdma)", target);
 }
 
+// Only the targets written since the last fence_all: a put or accumulate to another target
+// (issued by another thread meanwhile) lists it again for the next one.
 void RdmaTransport::fence_all() {
-  for (int t = 0; t < ucx_->size(); ++t) wait_accumulates(t);
-  for (int t = 0; t < ucx_->size(); ++t) puts_[static_cast<std::size_t>(t)].store(0, std::memory_order_release);
-  ucp_request_param_t none{};
-  ucs_status_ptr_t request;
+  std::vector<int> targets;
   {
-    std::lock_guard lock(ucx_->origin_mutex());
-    request = ucp_worker_flush_nbx(ucx_->origin(), &none);
+    std::lock_guard lock(written_mutex_);
+    targets.swap(written_);
   }
-  ucx_->wait("rma::fence_all (rdma)", request);
+  if (targets.empty()) return;
+  for (const int t : targets) {
+    wait_accumulates(t);
+    puts_[static_cast<std::size_t>(t)].store(0, std::memory_order_release);
+  }
+  flush_endpoints("rma::fence_all (rdma)", targets);
 }
 
 void RdmaTransport::poll() { ucx_->progress(); }
@@ -304,7 +325,7 @@ std::uint64_t RdmaTransport::transfer_contiguous(OpKind kind, AccType type, cons
     std::lock_guard lock(ucx_->origin_mutex());
     request = issue(kind, local, remote, bytes, key, target);
   }
-  if (kind == OpKind::Put) puts_[static_cast<std::size_t>(target)].store(kUnflushed | kUnfenced, std::memory_order_release);
+  if (kind == OpKind::Put) mark_written(target, kUnflushed | kUnfenced);
   if (!blocking) {
     if (UCS_PTR_IS_ERR(request)) ucx_->wait("rma::put/get (rdma)", request);  // throws
     return token_of(request);
@@ -314,6 +335,7 @@ std::uint64_t RdmaTransport::transfer_contiguous(OpKind kind, AccType type, cons
 }
 
 std::uint64_t RdmaTransport::flush_batch(const char* op, int target, bool blocking) {
+  if (!blocking) mark_written(target, 0);  // a put of the batch may still be in flight at fence_all
   ucp_request_param_t none{};
   ucs_status_ptr_t request;
   {
@@ -367,6 +389,7 @@ class RdmaTransport::AccPacker {
     std::memcpy(p + sizeof header_, runs_.data(), runs_.size() * sizeof(rdma::RunHeader));
     std::memcpy(p + sizeof header_ + runs_.size() * sizeof(rdma::RunHeader), payload_.data(), payload_.size());
     t_.acc_outstanding_[static_cast<std::size_t>(target_)].fetch_add(1, std::memory_order_acq_rel);
+    t_.mark_written(target_, 0);
     t_.send_request("rma::acc (rdma)", target_, message_.data(), message_.size());
     runs_.clear();
     payload_.clear();

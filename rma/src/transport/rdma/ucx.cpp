@@ -254,7 +254,7 @@ void Ucx::wait(const char* op, ucs_status_ptr_t request, int peer) {
   for (int spins = 0;; ++spins) {
     if (stall.due())
       warn_stall(op,
-                 peer >= 0 ? rank_on_host(peer, host_name_) : std::string("the ranks it waits for"),
+                 peer >= 0 && topology_ ? rank_on_host(peer, *topology_) : std::string("the ranks it waits for"),
                  stall.seconds());
     {
       std::lock_guard lock(origin_mutex_);

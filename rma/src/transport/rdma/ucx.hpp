@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/topology.hpp"
 #include "transport/base/locks.hpp"
 
 namespace armada::rma::detail::rdma {
@@ -76,10 +77,10 @@ class Ucx {
   /// names `peer` (the rank it waits for; -1: several, e.g. a flush of every endpoint) on stderr.
   void wait(const char* op, ucs_status_ptr_t request, int peer = -1);
   /// What wait() says when it stalls (common/stall.hpp): after `seconds` (0: never), naming the
-  /// peer's host from `host_name` (per world rank).
-  void watch_stalls(int seconds, std::vector<std::string> host_name) {
+  /// peer's host from `topology` (the runtime's, which outlives the transport).
+  void watch_stalls(int seconds, const Topology& topology) {
     stall_warn_s_ = seconds;
-    host_name_ = std::move(host_name);
+    topology_ = &topology;
   }
   /// Whether `request` completed (progressing once); frees it if so. Null is complete.
   bool test(const char* op, ucs_status_ptr_t request);
@@ -121,7 +122,7 @@ class Ucx {
 
   int rank_, size_;
   int stall_warn_s_ = 0;
-  std::vector<std::string> host_name_;
+  const Topology* topology_ = nullptr;
   ucp_context_h context_ = nullptr;
   ucp_worker_h origin_ = nullptr;
   ucp_worker_h service_ = nullptr;

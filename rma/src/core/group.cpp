@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/agree.hpp"
 #include "common/check.hpp"
@@ -82,6 +84,27 @@ void check_consistent(const char* op, const Group& parent, const std::vector<std
     }
 }
 
+// FNV-1a over a list's length and ranks.
+std::uint64_t hash_of(std::span<const int> ranks) {
+  std::uint64_t h = 1469598103934665603ull ^ ranks.size();
+  for (const int r : ranks) h = (h ^ static_cast<std::uint32_t>(r)) * 1099511628211ull;
+  return h;
+}
+
+// Whether every rank named in a non-empty list passed that list, by comparing hashes of the
+// lists (8 bytes per parent member gathered, not every list: a world-sized group would gather
+// P lists of P ranks). Equal lists have equal hashes, so a mismatch found is real; only then are
+// the lists gathered, for check_consistent's message (every member takes that path together).
+void check_lists(const char* op, const Group& parent, std::span<const int> ranks) {
+  const std::uint64_t mine = hash_of(ranks);
+  std::vector<std::uint64_t> hashes(static_cast<std::size_t>(parent.size()));
+  MPI_Allgather(&mine, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, parent.comm());
+  int bad = 0;
+  for (const int m : ranks) bad |= hashes[static_cast<std::size_t>(m)] != mine;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, parent.comm());
+  if (bad) check_consistent(op, parent, gather_lists(parent, ranks));
+}
+
 }  // namespace
 
 Group Group::create(const Group& parent, std::span<const int> ranks) {
@@ -103,7 +126,7 @@ Group Group::create(const Group& parent, std::span<const int> ranks) {
         throw_invalid(op, ("ranks[" + std::to_string(i) + "]").c_str(), std::to_string(r), "listed twice");
     }
   }, parent);
-  check_consistent(op, parent, gather_lists(parent, ranks));
+  check_lists(op, parent, ranks);
 
   auto impl = std::make_shared<Impl>();
   impl->owns_comm = true;

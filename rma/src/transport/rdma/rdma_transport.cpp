@@ -98,11 +98,15 @@ bool RdmaTransport::suits_as_default(std::string& why) const {
     why = "UCX emulates operations with messages here (" + progress_reason_ + ")";
     return false;
   }
+  // One rank per other node: UCX picks lanes by the pair of nodes' devices, and asking every
+  // rank would cost O(P) at init (docs/scaling.md).
   const int my_node = node_of_[static_cast<std::size_t>(rank_)];
-  int example = -1;
+  int example = -1, last_node = -1;
   for (int r = 0; r < ucx_->size(); ++r) {
-    if (node_of_[static_cast<std::size_t>(r)] == my_node) continue;
-    const rdma::PeerPath& path = ucx_->paths()[static_cast<std::size_t>(r)];
+    const int node = node_of_[static_cast<std::size_t>(r)];
+    if (node == my_node || node == last_node) continue;
+    last_node = node;
+    const rdma::PeerPath path = ucx_->path_to(r);
     if (path.rma.empty() || path.amo.empty()) {
       why = std::string("UCX has no ") + (path.rma.empty() ? "RMA" : "atomic") + " lane to rank " + std::to_string(r) +
             " (" + path.describe() + ")";
@@ -111,15 +115,16 @@ bool RdmaTransport::suits_as_default(std::string& why) const {
     if (example < 0) example = r;
   }
   why = "UCX reaches every rank of another node one-sidedly (" + progress_reason_ + ")";
-  if (example >= 0) why += "; to rank " + std::to_string(example) + ": " + ucx_->paths()[static_cast<std::size_t>(example)].describe();
+  if (example >= 0) why += "; to rank " + std::to_string(example) + ": " + ucx_->path_to(example).describe();
   return true;
 }
 
 void RdmaTransport::describe(int target, TransportInfo& info) const {
-  info.route.push_back({"ucx", ucx_->paths()[static_cast<std::size_t>(target)].describe()});
+  const rdma::PeerPath path = ucx_->path_to(target);
+  info.route.push_back({"ucx", path.describe()});
   info.route.push_back({"ucx_transports", [&] {
                           std::string all;
-                          for (const std::string& tl : ucx_->paths()[static_cast<std::size_t>(target)].transports)
+                          for (const std::string& tl : path.transports)
                             all += (all.empty() ? "" : ",") + tl;
                           return all;
                         }()});

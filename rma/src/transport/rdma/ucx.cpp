@@ -215,7 +215,6 @@ void Ucx::connect(MPI_Comm comm) {
   check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(service_, &none), origin_, service_));
   progress_through_barrier(comm, origin_, service_);
   restrict_shared_memory_to_owner();  // the workers' shared-memory FIFOs
-  for (int r = 0; r < size_; ++r) paths_.push_back(path_to(r));
 }
 
 Ucx::~Ucx() {

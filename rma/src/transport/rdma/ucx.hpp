@@ -109,10 +109,9 @@ class Ucx {
   /// Whether memory UCX allocates (Registration::allocate) comes zeroed: the context lists only
   /// methods that zero (shared memory, hugetlb, THP, mmap) unless the user set UCX_ALLOC_PRIO.
   static bool allocation_zeroes() noexcept;
-  /// What UCX chose for the endpoint to `rank`'s origin worker.
+  /// What UCX chose for the endpoint to `rank`'s origin worker (asked each time: armada-info
+  /// and the auto choice ask for a few peers; a table for every rank cost O(P) at init).
   PeerPath path_to(int rank);
-  /// The UCX transports of every endpoint, for armada-info: "posix,cma" per rank.
-  const std::vector<PeerPath>& paths() const noexcept { return paths_; }
 
  private:
   static constexpr int kSpinRounds = 1000;
@@ -128,7 +127,6 @@ class Ucx {
   ucp_worker_h service_ = nullptr;
   SpinMutex origin_mutex_;
   std::vector<ucp_ep_h> data_eps_, request_eps_, reply_eps_;
-  std::vector<PeerPath> paths_;
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the world, for the collective close
 };
 

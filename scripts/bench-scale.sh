@@ -9,6 +9,12 @@
 #   ARGS="--arrays 10 --groups 100" scripts/bench-scale.sh   armada-scale's options
 #   OUT=results/scale-x scripts/bench-scale.sh          append to an existing sweep
 #   BUILD_DIR=/path/to/build scripts/bench-scale.sh
+#   SERVER_BUFFERS=0 scripts/bench-scale.sh            the server's default buffers (see below)
+#
+# The server transport runs with ARMADA_SERVER_BUFFERS=4 unless SERVER_BUFFERS says otherwise: 4
+# is what its default gives from 256 ranks on, so every predicted size (1k-100k) has it; the
+# default's 32 per client up to 32 ranks, then fewer, would bend the measured curve at 64 ranks
+# and hide the per-client term from a fit that leaves the 64-rank run out.
 #
 # Ranks are oversubscribed on this machine's cores: memory figures are robust to that, times are
 # not (docs/scaling.md says how to read them).
@@ -30,9 +36,9 @@ for transport in ${TRANSPORTS:-shm server mpi-rma rdma}; do
       # shm alone reaches only its own node: one node holding every rank (ARMADA_TRANSPORT=none).
       t=$transport ns=$node_size
       if [ "$transport" = shm ]; then t=none ns=$n; fi
-      echo "# $(date -u +%H:%M:%S) transport=$transport node_size=$ns ranks=$n uptime: $(uptime)" >> "$out/command.txt"
+      echo "# $(date -u +%H:%M:%S) transport=$transport node_size=$ns ranks=$n ARMADA_SERVER_BUFFERS=${SERVER_BUFFERS:-4} uptime: $(uptime)" >> "$out/command.txt"
       # shellcheck disable=SC2086
-      ARMADA_TRANSPORT=$t ARMADA_NODE_SIZE=$ns nice -n 10 timeout --kill-after=10 "$limit" \
+      ARMADA_SERVER_BUFFERS=${SERVER_BUFFERS:-4} ARMADA_TRANSPORT=$t ARMADA_NODE_SIZE=$ns nice -n 10 timeout --kill-after=10 "$limit" \
         bash -c 'source "$1/scripts/common.sh"; shift; armada_mpiexec "$@"' _ "$armada_root" \
         -n "$n" "$exe" --output "$out/scale.jsonl" ${ARGS:-} >> "$out/stdout.txt" 2>> "$out/stderr.txt" \
         || { rc=$?; status=1; echo "# exit status $rc" >> "$out/command.txt"; }

@@ -19,13 +19,15 @@ import subprocess
 import sys
 
 # Metric -> (terms, how the figure is taken from a record, unit). Terms are functions of
-# (P ranks, N nodes); "per array" and "per group" figures are the growth divided by the count.
+# (P ranks, N nodes). The growth after the arrays and the groups is for the run's counts (its
+# "arrays" and "groups" fields: 100 and 1,000 in the standard sweep).
 TERMS = {
     "1": lambda p, n: 1.0,
     "P": lambda p, n: float(p),
     "N": lambda p, n: float(n),
     "log2P": lambda p, n: math.log2(p) if p > 1 else 0.0,
 }
+
 METRICS = {
     "heap_growth_init": (["1", "P", "N"], "max", "B"),
     "rss_growth_init": (["1", "P", "N"], "max", "B"),

@@ -164,13 +164,16 @@ std::optional<int> parse(int argc, char** argv, Options& o, int rank) {
   return cl.handle(argc, argv, rank == 0);
 }
 
-programs::json::JsonLine context_of(int size, double load1) {
+programs::json::JsonLine context_of(const Options& o, int size, double load1) {
   programs::json::JsonLine c;
   c.add("program", "armada-scale")
       .add("transport", rma::config().text("ARMADA_TRANSPORT"))
       .add("node_size", static_cast<long>(rma::config().integer("ARMADA_NODE_SIZE")))
       .add("ranks", size)
       .add("nodes", rma::node_count())
+      .add("arrays", o.arrays)
+      .add("groups", o.groups)
+      .add("peers_written", std::min(o.peers, size - 1))
       .add("load1", load1, 3);
   return c;
 }
@@ -188,7 +191,7 @@ int run(const Options& o, int rank, int size, const Memory& after_mpi) {
     std::fprintf(stderr, "armada-scale: cannot open %s\n", o.output.c_str());
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  Records r(context_of(size, load[0]), out, rank == 0);
+  Records r(context_of(o, size, load[0]), out, rank == 0);
   r.add("init_s", "s", init_s);
   r.add("rss_mpi", "B", after_mpi.rss_bytes);
   add_memory(r, "init", after_init, after_mpi);

@@ -11,6 +11,11 @@
 #   RANKS=4 BENCH_TIMEOUT=3600 scripts/bench.sh
 #   BUILD_DIR=/path/to/build scripts/bench.sh
 #   HOSTFILE=hosts scripts/bench.sh           across nodes (Open MPI --hostfile / Hydra -f)
+#   SCALE=quick scripts/bench.sh              also a short scaling sweep (armada-scale, server, 2-8 ranks)
+#   SCALE_DIR=results/scale-X scripts/bench.sh   add that scripts/bench-scale.sh sweep to the report
+#
+# The report (armada-bench-report.txt) ends with the scaling section when either is given: the
+# plot scale.png beside it and the model table (docs/scaling.md says how to read them).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -78,6 +83,21 @@ timeout --kill-after=30 "$limit" bash -c '
 sleep 0.2  # let tee finish
 echo "# uptime after: $(uptime)" >> "$out/command.txt"
 echo "# exit status: $status" >> "$out/command.txt"
+
+# The scaling section: a sweep run now (SCALE=quick) or an earlier one (SCALE_DIR).
+scale_dir=${SCALE_DIR:-}
+if [ "${SCALE:-}" = quick ]; then
+  echo "== scaling sweep (quick: server, 2-8 ranks, node size 2) -> $out/scale"
+  cmake --build "$build" -j"$jobs" --target armada-scale
+  OUT="$out/scale" BUILD_DIR="$build" TRANSPORTS=server NODE_SIZES=2 RANKS="2 4 8" ARGS="--arrays 10 --groups 100" \
+    "$armada_root/scripts/bench-scale.sh" || echo "bench.sh: the scaling sweep failed (see $out/scale)" >&2
+  scale_dir=$out/scale
+fi
+if [ -n "$scale_dir" ] && [ -s "$scale_dir/model.md" ]; then
+  [ "$scale_dir" = "$out/scale" ] || cp "$scale_dir/scale.png" "$out/scale.png"
+  { echo; echo "######## scaling (armada-scale; plot: $( [ "$scale_dir" = "$out/scale" ] && echo scale/scale.png || echo scale.png ), sweep: $scale_dir) ########"
+    cat "$scale_dir/model.md"; } >> "$out/armada-bench-report.txt"
+fi
 
 # What to conclude: the verdict at the top of the report (the headline table follows it there).
 if [ -s "$out/armada-bench-report.txt" ]; then

@@ -101,6 +101,8 @@ def series(recs):
         m = r["metric"]
         if m not in METRICS:
             continue
+        if r["transport"] != "none" and r["nodes"] < 2:
+            continue  # one node: the inter-node transport did not start, a different program
         v = r[METRICS[m][1]]
         out.setdefault(key, {}).setdefault(m, []).append((r["ranks"], r["nodes"], v, r.get("load1", -1)))
     return out

@@ -5,7 +5,8 @@
 //   memory: resident set (VmRSS) and heap in use (mallinfo2) after MPI_Init (the baseline), after
 //           rma::init, after N arrays, after M groups; the later ones also as growth over the
 //           previous step, which is what Armada added;
-//   time:   rma::init (wall and the main thread's CPU time); fence_all with nothing written, and after a put to each of k peers;
+//   time:   rma::init (wall and the main thread's CPU time); fence_all with nothing written, and after a put to each of k peers
+//           (puts and fence timed together, and the fence alone);
 //           rma::barrier; an agreement (rma::agree over the world).
 // scripts/bench-scale.sh runs it over ranks, node sizes and transports, and
 // scripts/scale_model.py fits the model and draws the plot. Times on an oversubscribed machine
@@ -118,19 +119,32 @@ double median_seconds(int reps, F&& f) {
 }
 
 // fence_all with nothing outstanding, and after one 8-byte put to each of `k` peers (the next
-// ranks, cyclically): the second shows whether a fence's cost follows the peers written or P.
+// ranks, cyclically), puts and fence timed together and the fence alone: whether a fence's cost
+// follows the peers written or P.
 void measure_fences(Records& r, const Options& o, int rank, int size) {
   std::vector<void*> bases = rma::allocate(64);
   const int k = std::min(o.peers, size - 1);
   const long value = rank;
-  r.add("fence_all_clean_s", "s", median_seconds(o.reps, [] { rma::fence_all(); }));
-  r.add("fence_all_after_k_puts_s", "s", median_seconds(o.reps, [&] {
+  const auto put_to_k = [&] {
     for (int j = 1; j <= k; ++j) {
       const int t = (rank + j) % size;
       rma::put(&value, bases[static_cast<std::size_t>(t)], sizeof value, t);
     }
+  };
+  r.add("fence_all_clean_s", "s", median_seconds(o.reps, [] { rma::fence_all(); }));
+  r.add("fence_all_after_k_puts_s", "s", median_seconds(o.reps, [&] {
+    put_to_k();
     rma::fence_all();
   }));
+  std::vector<double> fence_only;
+  for (int i = 0; i < o.reps; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    put_to_k();
+    const double t0 = MPI_Wtime();
+    rma::fence_all();
+    fence_only.push_back(MPI_Wtime() - t0);
+  }
+  r.add("fence_all_only_after_k_puts_s", "s", median(std::move(fence_only)));
   r.add("barrier_s", "s", median_seconds(o.reps, [] { rma::barrier(); }));
   r.add("agree_s", "s", median_seconds(o.reps, [] { rma::agree("armada-scale", [] {}); }));
   rma::barrier();

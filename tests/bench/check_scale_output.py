@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 MEMORY_STEPS = ["init", "arrays", "groups"]
-TIMES = ["init_s", "init_cpu_s", "fence_all_clean_s", "fence_all_after_k_puts_s", "barrier_s", "agree_s"]
+TIMES = ["init_s", "init_cpu_s", "fence_all_clean_s", "fence_all_after_k_puts_s", "fence_all_only_after_k_puts_s", "barrier_s", "agree_s"]
 
 
 def expected_metrics():

@@ -250,8 +250,9 @@ def plot(result, out_dir, title):
         # Times span decades (and an oversubscribed machine adds outliers): log scale.
         gp.append("set logscale y 10" if unit in ("s", "us") else "unset logscale y")
         gp.append(f"set ylabel '{unit}" + (" (log)" if unit in ("s", "us") else "") + "'")
-        if not idx:
-            gp.append("plot 0 notitle")
+        if not idx:  # not in this sweep (an older armada-scale)
+            gp.append("unset logscale y")
+            gp.append("plot 0 title 'not measured in this sweep'")
             continue
         gp.append("plot " + ", ".join(f"'{datafile}' index {i} with linespoints title '{blocks[i][1]}'" for i in idx))
     gp.append("unset multiplot")

@@ -241,6 +241,7 @@ def plot(result, out_dir, title):
                     f.write(f"{m['ranks']} {m['value'] / scale}\n")
                 f.write("\n\n")
                 blocks.append((metric, label))
+    style = {label: n + 1 for n, label in enumerate(sorted({b[1] for b in blocks}))}  # one colour per configuration
     gp = [f"set terminal pngcairo size 1800,1900 font ',9'", f"set output '{os.path.join(out_dir, 'scale.png')}'",
           f"set multiplot layout 4,3 title '{title}'", "set logscale x 2", "set key top left font ',7'",
           "set xlabel 'ranks P'", "set grid", "set termoption noenhanced"]
@@ -254,7 +255,8 @@ def plot(result, out_dir, title):
             gp.append("unset logscale y")
             gp.append("plot 0 title 'not measured in this sweep'")
             continue
-        gp.append("plot " + ", ".join(f"'{datafile}' index {i} with linespoints title '{blocks[i][1]}'" for i in idx))
+        gp.append("plot " + ", ".join(f"'{datafile}' index {i} with linespoints lt {style[blocks[i][1]]} title '{blocks[i][1]}'"
+                                      for i in idx))
     gp.append("unset multiplot")
     script = os.path.join(out_dir, "scale.gp")
     with open(script, "w") as f:

@@ -303,7 +303,20 @@ void RdmaTransport::fence_all() {
     wait_accumulates(t);
     puts_[static_cast<std::size_t>(t)].store(0, std::memory_order_release);
   }
-  flush_endpoints("rma::fence_all (rdma)", targets);
+  // One endpoint flush costs about 10 times a worker flush's walk per endpoint (64 ranks on UCX
+  // shared memory: 63 endpoint flushes 15 us, a worker flush over 3 x 64 endpoints 4 us): past
+  // an eighth of the job, the worker flush is cheaper.
+  if (targets.size() * kWorkerFlushFraction < static_cast<std::size_t>(ucx_->size())) {
+    flush_endpoints("rma::fence_all (rdma)", targets);
+    return;
+  }
+  ucp_request_param_t none{};
+  ucs_status_ptr_t request;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    request = ucp_worker_flush_nbx(ucx_->origin(), &none);
+  }
+  ucx_->wait("rma::fence_all (rdma)", request);
 }
 
 void RdmaTransport::poll() { ucx_->progress(); }

@@ -188,6 +188,7 @@ class RdmaTransport final : public Transport {
   // theirs, so its cost follows the peers a rank wrote, not the job's size (docs/scaling.md).
   std::mutex written_mutex_;
   std::vector<int> written_;
+  static constexpr std::size_t kWorkerFlushFraction = 8;  // fence_all: a worker flush from P/8 targets
   /// Marks `target` with `bits` (and kListed), adding it to written_ the first time.
   void mark_written(int target, std::uint8_t bits);
   /// Flushes the endpoints of `targets` (all issued before any is waited for).

@@ -95,6 +95,7 @@ std::uint64_t hash_of(std::span<const int> ranks) {
 // lists (8 bytes per parent member gathered, not every list: a world-sized group would gather
 // P lists of P ranks). Equal lists have equal hashes, so a mismatch found is real; only then are
 // the lists gathered, for check_consistent's message (every member takes that path together).
+// Two different lists with one 64-bit hash (odds 2^-64 per pair) would pass unnoticed.
 void check_lists(const char* op, const Group& parent, std::span<const int> ranks) {
   const std::uint64_t mine = hash_of(ranks);
   std::vector<std::uint64_t> hashes(static_cast<std::size_t>(parent.size()));

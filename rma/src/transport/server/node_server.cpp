@@ -90,6 +90,8 @@ NodeServer::NodeServer(const Registry& registry, NodeMemory& memory, int me, int
   fifo_slots_.resize(static_cast<std::size_t>(streams) * static_cast<std::size_t>(settings_.buffers));
 }
 
+// A stream has `buffers` slots and each is pushed when posted and popped when executed, so a
+// ring never holds more than `buffers` (no check here: the server thread never throws).
 void NodeServer::fifo_push(std::uint32_t stream, std::size_t slot) {
   Ring& r = fifo_[stream];
   const auto b = static_cast<std::uint32_t>(settings_.buffers);

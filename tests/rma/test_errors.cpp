@@ -497,7 +497,7 @@ TEST(BadSettings, ConfigurationValuesAreChecked) {
   rejects("ARMADA_NODE_SIZE", "-1", {"ARMADA_NODE_SIZE", "'-1'"});
   rejects("ARMADA_VERBOSE", "maybe", {"ARMADA_VERBOSE", "'maybe'"});
   rejects("ARMADA_TRANSPORT", "carrier-pigeon", {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server, mpi-rma, rdma, none"});
-  rejects("ARMADA_SERVER_CLUSTER", "0", {"ARMADA_SERVER_CLUSTER", "'0'"});
+  rejects("ARMADA_SERVER_CLUSTER", "-1", {"ARMADA_SERVER_CLUSTER", "'-1'"});
   rejects("ARMADA_MPI_MEMORY", "heap", {"rma::init", "ARMADA_MPI_MEMORY", "'heap'", "mpi, shm"});
   rejects("ARMADA_MPI_IOV", "clever", {"ARMADA_MPI_IOV", "'clever'", "auto, batched, direct"});
   rejects("ARMADA_SERVER_DIRECT", "sometimes", {"rma::init", "ARMADA_SERVER_DIRECT", "'sometimes'", "auto, on, off"});

@@ -88,7 +88,7 @@ void family_memory(Pass& p) {
                   rma::node_count() == 1 ? "" : "s", rma::transport_name(1));
   else
     std::snprintf(text, sizeof text,
-                  "%d ranks, %d servers, cluster g=%d, ARMADA_SERVER_BUFFERS=%d (0: by job size), inline %d B, chunk %lld B: buffers per server "
+                  "%d ranks, %d servers, cluster g=%d (0: by job size), ARMADA_SERVER_BUFFERS=%d (0: by job size), inline %d B, chunk %lld B: buffers per server "
                   "%lld..%lld B (request buffers %lld..%lld B, the rest two pipeline chunks), total %lld B; VmRSS growth "
                   "per server %lld..%lld KiB",
                   p.nranks, servers, cluster, buffers, inline_bytes, chunk, lo, hi, lo - 2 * chunk, hi - 2 * chunk, sum, rss_lo, rss_hi);

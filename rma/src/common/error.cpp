@@ -121,8 +121,8 @@ void assertion_failed(const char* expression, const char* file, int line, const 
                                           ":" + std::to_string(line) + " (please report this message)"));
 }
 
-std::string rank_on_host(int rank, const std::vector<std::string>& host_name) {
-  return "rank " + std::to_string(rank) + " (host " + host_name[static_cast<std::size_t>(rank)] + ")";
+std::string rank_on_host(int rank, const Topology& topology) {
+  return "rank " + std::to_string(rank) + " (host " + topology.host_name(rank) + ")";
 }
 
 void warn_stall(const std::string& what, const std::string& peers, int seconds) {

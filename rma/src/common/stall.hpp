@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/topology.hpp"
+
 namespace armada::rma::detail {
 
 class StallWatch {
@@ -40,9 +42,8 @@ class StallWatch {
   bool warned_ = false;
 };
 
-/// "rank <r> (host <name>)", as the warnings name a peer; `host_name` is per world rank
-/// (Topology::host_name).
-std::string rank_on_host(int rank, const std::vector<std::string>& host_name);
+/// "rank <r> (host <name>)", as the warnings name a peer.
+std::string rank_on_host(int rank, const Topology& topology);
 
 /// Prints on stderr "[rank <me>] <what>: no answer for <seconds> s from <peers> ...": `peers` names
 /// the ranks and hosts that have not answered.

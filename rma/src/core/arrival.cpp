@@ -131,7 +131,7 @@ void warn_not_arrived(MPI_Comm comm, const Ticket& ticket, const char* call, int
     s.call[sizeof s.call - 1] = '\0';
     // Arrived: in this agreement, or already past it (its reduction may have ended there).
     if (s.members == ticket.members && s.seq >= ticket.seq) continue;
-    missing += (missing.empty() ? "" : "; ") + rank_on_host(r, g_state->topology.host_name) + " is " + whereabouts(s);
+    missing += (missing.empty() ? "" : "; ") + rank_on_host(r, g_state->topology) + " is " + whereabouts(s);
   }
   if (missing.empty()) return;
   const std::string text =

@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/agree.hpp"
 #include "common/check.hpp"
@@ -22,6 +24,19 @@ Group::Impl::~Impl() {
   if (!mpi_alive()) return;
   if (node_comm != MPI_COMM_NULL) MPI_Comm_free(&node_comm);
   if (owns_comm && comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+}
+
+int Group::Impl::group_rank_of(int world) const {
+  if (is_world) return world;
+  const auto it = std::lower_bound(group_rank_by_world.begin(), group_rank_by_world.end(), std::make_pair(world, -1));
+  return it != group_rank_by_world.end() && it->first == world ? it->second : -1;
+}
+
+void Group::Impl::index_members() {
+  group_rank_by_world.clear();
+  group_rank_by_world.reserve(world_ranks.size());
+  for (std::size_t i = 0; i < world_ranks.size(); ++i) group_rank_by_world.emplace_back(world_ranks[i], static_cast<int>(i));
+  std::sort(group_rank_by_world.begin(), group_rank_by_world.end());
 }
 
 MPI_Comm Group::Impl::node_members() {
@@ -69,6 +84,28 @@ void check_consistent(const char* op, const Group& parent, const std::vector<std
     }
 }
 
+// FNV-1a over a list's length and ranks.
+std::uint64_t hash_of(std::span<const int> ranks) {
+  std::uint64_t h = 1469598103934665603ull ^ ranks.size();
+  for (const int r : ranks) h = (h ^ static_cast<std::uint32_t>(r)) * 1099511628211ull;
+  return h;
+}
+
+// Whether every rank named in a non-empty list passed that list, by comparing hashes of the
+// lists (8 bytes per parent member gathered, not every list: a world-sized group would gather
+// P lists of P ranks). Equal lists have equal hashes, so a mismatch found is real; only then are
+// the lists gathered, for check_consistent's message (every member takes that path together).
+// Two different lists with one 64-bit hash (odds 2^-64 per pair) would pass unnoticed.
+void check_lists(const char* op, const Group& parent, std::span<const int> ranks) {
+  const std::uint64_t mine = hash_of(ranks);
+  std::vector<std::uint64_t> hashes(static_cast<std::size_t>(parent.size()));
+  MPI_Allgather(&mine, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, parent.comm());
+  int bad = 0;
+  for (const int m : ranks) bad |= hashes[static_cast<std::size_t>(m)] != mine;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, parent.comm());
+  if (bad) check_consistent(op, parent, gather_lists(parent, ranks));
+}
+
 }  // namespace
 
 Group Group::create(const Group& parent, std::span<const int> ranks) {
@@ -90,7 +127,7 @@ Group Group::create(const Group& parent, std::span<const int> ranks) {
         throw_invalid(op, ("ranks[" + std::to_string(i) + "]").c_str(), std::to_string(r), "listed twice");
     }
   }, parent);
-  check_consistent(op, parent, gather_lists(parent, ranks));
+  check_lists(op, parent, ranks);
 
   auto impl = std::make_shared<Impl>();
   impl->owns_comm = true;
@@ -101,14 +138,10 @@ Group Group::create(const Group& parent, std::span<const int> ranks) {
   if (new_group != MPI_GROUP_EMPTY) MPI_Group_free(&new_group);
   MPI_Group_free(&parent_group);
 
-  const int wsize = detail::g_state->size;
-  impl->group_rank_of.assign(static_cast<std::size_t>(wsize), -1);
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    const int w = parent.world_rank(ranks[i]);
-    impl->world_ranks.push_back(w);
-    impl->group_rank_of[static_cast<std::size_t>(w)] = static_cast<int>(i);
-  }
-  impl->rank = impl->group_rank_of[static_cast<std::size_t>(detail::g_state->rank)];
+  impl->world_size = detail::g_state->size;
+  for (const int r : ranks) impl->world_ranks.push_back(parent.world_rank(r));
+  impl->index_members();
+  impl->rank = impl->group_rank_of(detail::g_state->rank);
   return Group(std::move(impl));
 }
 
@@ -127,10 +160,10 @@ int Group::world_rank(int group_rank) const {
 }
 
 int Group::group_rank(int world_rank) const {
-  if (!impl_ || world_rank < 0 || world_rank >= static_cast<int>(impl_->group_rank_of.size()))
+  if (!impl_ || world_rank < 0 || world_rank >= impl_->world_size)
     throw_invalid("rma::Group::group_rank", "world_rank", std::to_string(world_rank),
-                  "not a rank of the world (size " + std::to_string(impl_ ? impl_->group_rank_of.size() : 0) + ")");
-  return impl_->group_rank_of[static_cast<std::size_t>(world_rank)];
+                  "not a rank of the world (size " + std::to_string(impl_ ? impl_->world_size : 0) + ")");
+  return impl_->group_rank_of(world_rank);
 }
 
 }  // namespace armada::rma

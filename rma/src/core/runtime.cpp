@@ -89,19 +89,29 @@ void throw_no_route(const char* op, const State& s, int target) {
 
 namespace {
 
-// Every rank's host name, for messages about other ranks (a stalled wait names their hosts).
-// Truncated to kHostNameBytes - 1 characters: enough to tell hosts apart, and 64 bytes a rank.
-std::vector<std::string> gather_host_names(MPI_Comm world, int size) {
+// Each host's name, once (its lowest world rank sends it), for messages about other ranks (a
+// stalled wait names their hosts). Truncated to kHostNameBytes - 1 characters: enough to tell
+// hosts apart. The exchange and the table grow with the hosts, not the ranks (docs/scaling.md).
+std::vector<std::pair<int, std::string>> gather_host_names(MPI_Comm world, int rank, const std::vector<int>& host_of) {
   constexpr int kHostNameBytes = 64;
   char full[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
   MPI_Get_processor_name(full, &length);
   char mine[kHostNameBytes] = {};
   std::memcpy(mine, full, static_cast<std::size_t>(std::min(length, kHostNameBytes - 1)));
-  std::vector<char> all(static_cast<std::size_t>(size) * kHostNameBytes);
-  MPI_Allgather(mine, kHostNameBytes, MPI_CHAR, all.data(), kHostNameBytes, MPI_CHAR, world);
-  std::vector<std::string> names(static_cast<std::size_t>(size));
-  for (std::size_t r = 0; r < names.size(); ++r) names[r] = all.data() + r * kHostNameBytes;
+  std::vector<int> counts(host_of.size()), displs(host_of.size());
+  std::vector<int> leaders;
+  for (std::size_t r = 0; r < host_of.size(); ++r) {
+    const bool leader = host_of[r] == static_cast<int>(r);
+    counts[r] = leader ? kHostNameBytes : 0;
+    displs[r] = static_cast<int>(leaders.size()) * kHostNameBytes;
+    if (leader) leaders.push_back(static_cast<int>(r));
+  }
+  std::vector<char> all(leaders.size() * kHostNameBytes);
+  MPI_Allgatherv(mine, counts[static_cast<std::size_t>(rank)], MPI_CHAR, all.data(), counts.data(), displs.data(),
+                 MPI_CHAR, world);
+  std::vector<std::pair<int, std::string>> names;
+  for (std::size_t h = 0; h < leaders.size(); ++h) names.emplace_back(leaders[h], all.data() + h * kHostNameBytes);
   return names;
 }
 
@@ -121,10 +131,10 @@ Topology discover_topology(MPI_Comm world, int rank, int size, int node_size) {
   MPI_Allgather(key, 2, MPI_INT, keys.data(), 2, MPI_INT, world);
 
   Topology t;
-  t.host_name = gather_host_names(world, size);
   t.node_of.resize(static_cast<std::size_t>(size));
   t.host_of.resize(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) t.host_of[static_cast<std::size_t>(r)] = keys[2 * static_cast<std::size_t>(r)];
+  t.host_names = gather_host_names(world, rank, t.host_of);
   std::map<std::pair<int, int>, int> ids;
   for (int r = 0; r < size; ++r) {
     const auto k = std::make_pair(keys[2 * static_cast<std::size_t>(r)], keys[2 * static_cast<std::size_t>(r) + 1]);
@@ -296,7 +306,8 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   world->comm = s->world;
   world->rank = s->rank;
   for (int r = 0; r < s->size; ++r) world->world_ranks.push_back(r);
-  world->group_rank_of = world->world_ranks;
+  world->world_size = s->size;
+  world->is_world = true;
   s->world_group = Group(std::move(world));
 
   s->registry = std::make_unique<Registry>(s->size);

@@ -37,7 +37,7 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
       acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(context.size)]()),
       puts_(new std::atomic<std::uint8_t>[static_cast<std::size_t>(context.size)]()) {
   ucx_ = std::make_unique<rdma::Ucx>(context.world, context.rank, context.size);
-  ucx_->watch_stalls(context.config.stall_warn_s, context.topology.host_name);  // the core's ARMADA_STALL_WARN
+  ucx_->watch_stalls(context.config.stall_warn_s, context.topology);  // the core's ARMADA_STALL_WARN
   ucp_am_handler_param_t handler{};
   handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
                        UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -98,11 +98,15 @@ bool RdmaTransport::suits_as_default(std::string& why) const {
     why = "UCX emulates operations with messages here (" + progress_reason_ + ")";
     return false;
   }
+  // One rank per other node: UCX picks lanes by the pair of nodes' devices, and asking every
+  // rank would cost O(P) at init (docs/scaling.md).
   const int my_node = node_of_[static_cast<std::size_t>(rank_)];
-  int example = -1;
+  int example = -1, last_node = -1;
   for (int r = 0; r < ucx_->size(); ++r) {
-    if (node_of_[static_cast<std::size_t>(r)] == my_node) continue;
-    const rdma::PeerPath& path = ucx_->paths()[static_cast<std::size_t>(r)];
+    const int node = node_of_[static_cast<std::size_t>(r)];
+    if (node == my_node || node == last_node) continue;
+    last_node = node;
+    const rdma::PeerPath path = ucx_->path_to(r);
     if (path.rma.empty() || path.amo.empty()) {
       why = std::string("UCX has no ") + (path.rma.empty() ? "RMA" : "atomic") + " lane to rank " + std::to_string(r) +
             " (" + path.describe() + ")";
@@ -111,15 +115,16 @@ bool RdmaTransport::suits_as_default(std::string& why) const {
     if (example < 0) example = r;
   }
   why = "UCX reaches every rank of another node one-sidedly (" + progress_reason_ + ")";
-  if (example >= 0) why += "; to rank " + std::to_string(example) + ": " + ucx_->paths()[static_cast<std::size_t>(example)].describe();
+  if (example >= 0) why += "; to rank " + std::to_string(example) + ": " + ucx_->path_to(example).describe();
   return true;
 }
 
 void RdmaTransport::describe(int target, TransportInfo& info) const {
-  info.route.push_back({"ucx", ucx_->paths()[static_cast<std::size_t>(target)].describe()});
+  const rdma::PeerPath path = ucx_->path_to(target);
+  info.route.push_back({"ucx", path.describe()});
   info.route.push_back({"ucx_transports", [&] {
                           std::string all;
-                          for (const std::string& tl : ucx_->paths()[static_cast<std::size_t>(target)].transports)
+                          for (const std::string& tl : path.transports)
                             all += (all.empty() ? "" : ",") + tl;
                           return all;
                         }()});
@@ -238,8 +243,25 @@ void RdmaTransport::order_before(int target, OpKind kind) {
     return;
   }
   if (!(pending.load(std::memory_order_relaxed) & kUnflushed)) return;
-  if (!(pending.exchange(0, std::memory_order_acq_rel) & kUnflushed)) return;
+  if (!(pending.fetch_and(kListed, std::memory_order_acq_rel) & kUnflushed)) return;
   flush_endpoint("rma (rdma): completing an earlier put", target);
+}
+
+void RdmaTransport::mark_written(int target, std::uint8_t bits) {
+  const std::uint8_t before = puts_[static_cast<std::size_t>(target)].fetch_or(bits | kListed, std::memory_order_acq_rel);
+  if (before & kListed) return;
+  std::lock_guard lock(written_mutex_);
+  written_.push_back(target);
+}
+
+void RdmaTransport::flush_endpoints(const char* op, const std::vector<int>& targets) {
+  std::vector<ucs_status_ptr_t> requests(targets.size());
+  ucp_request_param_t none{};
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    for (std::size_t i = 0; i < targets.size(); ++i) requests[i] = ucp_ep_flush_nbx(ucx_->data_ep(targets[i]), &none);
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i) ucx_->wait(op, requests[i], targets[i]);
 }
 
 void RdmaTransport::flush_endpoint(const char* op, int target) {
@@ -264,13 +286,30 @@ bool RdmaTransport::test(std::uint64_t token) { return ucx_->test("rma::Handle::
 // The marks are cleared before the flush: a put another thread issues meanwhile marks again.
 void RdmaTransport::fence(int target) {
   wait_accumulates(target);
-  puts_[static_cast<std::size_t>(target)].store(0, std::memory_order_release);
+  puts_[static_cast<std::size_t>(target)].fetch_and(kListed, std::memory_order_acq_rel);
   flush_endpoint("rma::fence (rdma)", target);
 }
 
+// Only the targets written since the last fence_all: a put or accumulate to another target
+// (issued by another thread meanwhile) lists it again for the next one.
 void RdmaTransport::fence_all() {
-  for (int t = 0; t < ucx_->size(); ++t) wait_accumulates(t);
-  for (int t = 0; t < ucx_->size(); ++t) puts_[static_cast<std::size_t>(t)].store(0, std::memory_order_release);
+  std::vector<int> targets;
+  {
+    std::lock_guard lock(written_mutex_);
+    targets.swap(written_);
+  }
+  if (targets.empty()) return;
+  for (const int t : targets) {
+    wait_accumulates(t);
+    puts_[static_cast<std::size_t>(t)].store(0, std::memory_order_release);
+  }
+  // One endpoint flush costs about 10 times a worker flush's walk per endpoint (64 ranks on UCX
+  // shared memory: 63 endpoint flushes 15 us, a worker flush over 3 x 64 endpoints 4 us): past
+  // an eighth of the job, the worker flush is cheaper.
+  if (targets.size() * kWorkerFlushFraction < static_cast<std::size_t>(ucx_->size())) {
+    flush_endpoints("rma::fence_all (rdma)", targets);
+    return;
+  }
   ucp_request_param_t none{};
   ucs_status_ptr_t request;
   {
@@ -304,7 +343,7 @@ std::uint64_t RdmaTransport::transfer_contiguous(OpKind kind, AccType type, cons
     std::lock_guard lock(ucx_->origin_mutex());
     request = issue(kind, local, remote, bytes, key, target);
   }
-  if (kind == OpKind::Put) puts_[static_cast<std::size_t>(target)].store(kUnflushed | kUnfenced, std::memory_order_release);
+  if (kind == OpKind::Put) mark_written(target, kUnflushed | kUnfenced);
   if (!blocking) {
     if (UCS_PTR_IS_ERR(request)) ucx_->wait("rma::put/get (rdma)", request);  // throws
     return token_of(request);
@@ -314,6 +353,7 @@ std::uint64_t RdmaTransport::transfer_contiguous(OpKind kind, AccType type, cons
 }
 
 std::uint64_t RdmaTransport::flush_batch(const char* op, int target, bool blocking) {
+  if (!blocking) mark_written(target, 0);  // a put of the batch may still be in flight at fence_all
   ucp_request_param_t none{};
   ucs_status_ptr_t request;
   {
@@ -367,6 +407,7 @@ class RdmaTransport::AccPacker {
     std::memcpy(p + sizeof header_, runs_.data(), runs_.size() * sizeof(rdma::RunHeader));
     std::memcpy(p + sizeof header_ + runs_.size() * sizeof(rdma::RunHeader), payload_.data(), payload_.size());
     t_.acc_outstanding_[static_cast<std::size_t>(target_)].fetch_add(1, std::memory_order_acq_rel);
+    t_.mark_written(target_, 0);
     t_.send_request("rma::acc (rdma)", target_, message_.data(), message_.size());
     runs_.clear();
     payload_.clear();

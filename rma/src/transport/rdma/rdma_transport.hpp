@@ -179,10 +179,20 @@ class RdmaTransport final : public Transport {
   std::unordered_map<std::int64_t, SegmentKeys> segments_;
 
   // Per target: accumulate requests not yet acknowledged; what the puts issued to it still need
-  // before another operation (kUnfenced: a worker fence; kUnflushed: a flush of the endpoint).
-  static constexpr std::uint8_t kUnflushed = 1, kUnfenced = 2;
+  // before another operation (kUnfenced: a worker fence; kUnflushed: a flush of the endpoint);
+  // kListed: the target is in written_ (cleared only by fence_all, which empties the list).
+  static constexpr std::uint8_t kUnflushed = 1, kUnfenced = 2, kListed = 4;
   std::unique_ptr<std::atomic<std::int64_t>[]> acc_outstanding_;
   std::unique_ptr<std::atomic<std::uint8_t>[]> puts_;
+  // The targets written (put or accumulate) since the last fence_all: fence_all completes only
+  // theirs, so its cost follows the peers a rank wrote, not the job's size (docs/scaling.md).
+  std::mutex written_mutex_;
+  std::vector<int> written_;
+  static constexpr std::size_t kWorkerFlushFraction = 8;  // fence_all: a worker flush from P/8 targets
+  /// Marks `target` with `bits` (and kListed), adding it to written_ the first time.
+  void mark_written(int target, std::uint8_t bits);
+  /// Flushes the endpoints of `targets` (all issued before any is waited for).
+  void flush_endpoints(const char* op, const std::vector<int>& targets);
 };
 
 }  // namespace armada::rma::detail

@@ -215,7 +215,6 @@ void Ucx::connect(MPI_Comm comm) {
   check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(service_, &none), origin_, service_));
   progress_through_barrier(comm, origin_, service_);
   restrict_shared_memory_to_owner();  // the workers' shared-memory FIFOs
-  for (int r = 0; r < size_; ++r) paths_.push_back(path_to(r));
 }
 
 Ucx::~Ucx() {
@@ -254,7 +253,7 @@ void Ucx::wait(const char* op, ucs_status_ptr_t request, int peer) {
   for (int spins = 0;; ++spins) {
     if (stall.due())
       warn_stall(op,
-                 peer >= 0 ? rank_on_host(peer, host_name_) : std::string("the ranks it waits for"),
+                 peer >= 0 && topology_ ? rank_on_host(peer, *topology_) : std::string("the ranks it waits for"),
                  stall.seconds());
     {
       std::lock_guard lock(origin_mutex_);

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/topology.hpp"
 #include "transport/base/locks.hpp"
 
 namespace armada::rma::detail::rdma {
@@ -76,10 +77,10 @@ class Ucx {
   /// names `peer` (the rank it waits for; -1: several, e.g. a flush of every endpoint) on stderr.
   void wait(const char* op, ucs_status_ptr_t request, int peer = -1);
   /// What wait() says when it stalls (common/stall.hpp): after `seconds` (0: never), naming the
-  /// peer's host from `host_name` (per world rank).
-  void watch_stalls(int seconds, std::vector<std::string> host_name) {
+  /// peer's host from `topology` (the runtime's, which outlives the transport).
+  void watch_stalls(int seconds, const Topology& topology) {
     stall_warn_s_ = seconds;
-    host_name_ = std::move(host_name);
+    topology_ = &topology;
   }
   /// Whether `request` completed (progressing once); frees it if so. Null is complete.
   bool test(const char* op, ucs_status_ptr_t request);
@@ -108,10 +109,9 @@ class Ucx {
   /// Whether memory UCX allocates (Registration::allocate) comes zeroed: the context lists only
   /// methods that zero (shared memory, hugetlb, THP, mmap) unless the user set UCX_ALLOC_PRIO.
   static bool allocation_zeroes() noexcept;
-  /// What UCX chose for the endpoint to `rank`'s origin worker.
+  /// What UCX chose for the endpoint to `rank`'s origin worker (asked each time: armada-info
+  /// and the auto choice ask for a few peers; a table for every rank cost O(P) at init).
   PeerPath path_to(int rank);
-  /// The UCX transports of every endpoint, for armada-info: "posix,cma" per rank.
-  const std::vector<PeerPath>& paths() const noexcept { return paths_; }
 
  private:
   static constexpr int kSpinRounds = 1000;
@@ -121,13 +121,12 @@ class Ucx {
 
   int rank_, size_;
   int stall_warn_s_ = 0;
-  std::vector<std::string> host_name_;
+  const Topology* topology_ = nullptr;
   ucp_context_h context_ = nullptr;
   ucp_worker_h origin_ = nullptr;
   ucp_worker_h service_ = nullptr;
   SpinMutex origin_mutex_;
   std::vector<ucp_ep_h> data_eps_, request_eps_, reply_eps_;
-  std::vector<PeerPath> paths_;
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the world, for the collective close
 };
 

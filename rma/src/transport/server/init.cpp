@@ -41,10 +41,12 @@ constexpr SettingRow kSettings[] = {
      .min = 0, .max = 1 << 20, .store = field<&ServerSettings::inline_bytes>},
     {.doc = {"ARMADA_SERVER_CHUNK", "int", "262144", "Pipeline chunk (bytes) of large server transfers: packing overlaps sending."},
      .min = 4096, .max = 1 << 30, .store = field<&ServerSettings::chunk>},
-    {.doc = {"ARMADA_SERVER_CLUSTER", "int", "1",
+    {.doc = {"ARMADA_SERVER_CLUSTER", "int", "0",
              "Cooperative server clustering: servers per cluster (g). Each server keeps request buffers "
-             "for 1/g of the clients and forwards requests for the other servers of its cluster. 1 = off."},
-     .min = 1, .max = 1 << 20, .store = field<&ServerSettings::cluster>},
+             "for 1/g of the clients and forwards requests for the other servers of its cluster. 1 = off. "
+             "0: the smallest g whose request buffers fit in 32 MiB per server (1, off, up to about 2,000 "
+             "ranks with the default buffers and inline size; docs/scaling.md)."},
+     .min = 0, .max = 1 << 20, .store = field<&ServerSettings::cluster>},
     {.doc = {"ARMADA_SERVER_ORIGIN_PROGRESS", "string", "auto",
              "server: 1: a helper thread in every rank receives the data of its nonblocking gets from "
              "other nodes while the rank computes, so the transfer overlaps the computation (MPI "
@@ -88,6 +90,17 @@ long resident_kb() {
 // clients get many (MG across two hosts: 4 credits 1.9 s, 32 credits 0.9 s, docs/cluster.md).
 int buffers_for(int ranks) { return std::clamp(1024 / std::max(ranks, 1), 4, 32); }
 
+// ARMADA_SERVER_CLUSTER=0: a server's request buffers grow with its clients, about ranks / g
+// (the ARMCI clustering paper's N * M * B / g); the smallest g that keeps them within
+// kServerBufferBudget, so that a 100,000-rank job's servers hold megabytes, not gigabytes.
+constexpr std::size_t kServerBufferBudget = std::size_t{32} << 20;
+int cluster_for(int ranks, int nodes, const ServerSettings& s) {
+  const std::size_t per_client = static_cast<std::size_t>(s.buffers) * (sizeof(server::Header) + static_cast<std::size_t>(s.inline_bytes));
+  const std::size_t need = per_client * static_cast<std::size_t>(ranks);
+  const auto g = static_cast<int>((need + kServerBufferBudget - 1) / kServerBufferBudget);
+  return std::clamp(g, 1, std::max(nodes, 1));
+}
+
 // ARMADA_SERVER_ORIGIN_PROGRESS: whether this rank runs the completer thread, and why. 'auto'
 // wants a core for it beyond the host's ranks and node servers: a polling thread on a full host
 // slows the computation more than the transfer it overlaps (docs/rma.md, "Completion").
@@ -121,9 +134,10 @@ std::unique_ptr<Transport> start_server(const TransportContext& c) {
   if (settings.buffers == 0) settings.buffers = buffers_for(c.size);
   settings.origin_progress =
       decide_origin_progress(settings.origin_progress_setting, c.topology, c.rank, settings.origin_progress_reason);
+  if (settings.cluster == 0) settings.cluster = cluster_for(c.size, static_cast<int>(c.topology.members.size()), settings);
   map.cluster = settings.cluster;
   map.host_of = c.topology.host_of;
-  map.host_name = c.topology.host_name;
+  map.topology = &c.topology;
   settings.stall_warn_s = c.config.stall_warn_s;  // the core's ARMADA_STALL_WARN
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_dup(c.world, &comm);
@@ -198,6 +212,7 @@ void ServerTransport::describe(int target, TransportInfo& info) const {
   info.route.push_back({"server", std::to_string(map_.target_server(target))});
   info.route.push_back({"direct", direct_to(target) ? "yes" : "no"});
   info.process.push_back({"node_server", node_server_ ? "yes" : "no"});
+  info.process.push_back({"cluster", std::to_string(map_.cluster)});
   info.process.push_back({"origin_progress", settings_.origin_progress ? "completer thread" : "none"});
   info.process.push_back({"origin_progress_reason", settings_.origin_progress_reason});
   if (!node_server_) return;

@@ -64,24 +64,48 @@ NodeServer::NodeServer(const Registry& registry, NodeMemory& memory, int me, int
   const std::size_t n_acks = static_cast<std::size_t>(settings_.buffers) * peers.size();
   arena_.resize(n_buffers * request_bytes + n_acks * sizeof(int) + sizeof(Header));
   std::byte* p = arena_.data();
-  auto add = [&](Slot slot, int source, std::size_t capacity) {
-    posted_.push_back({slot, source, p, capacity});
+  std::uint32_t streams = 0;
+  auto add = [&](Slot slot, int source, std::size_t capacity, std::uint32_t stream) {
+    posted_.push_back({slot, source, p, capacity, stream});
     p += capacity;
   };
-  for (int c : clients)
-    for (int b = 0; b < settings_.buffers; ++b) add(Slot::Client, c, request_bytes);
+  for (int c : clients) {
+    for (int b = 0; b < settings_.buffers; ++b) add(Slot::Client, c, request_bytes, streams);
+    ++streams;
+  }
+  for (int q : peers) {
+    for (int b = 0; b < settings_.buffers; ++b) add(Slot::Peer, q, request_bytes, streams);
+    ++streams;
+  }
   for (int q : peers)
-    for (int b = 0; b < settings_.buffers; ++b) add(Slot::Peer, q, request_bytes);
-  for (int q : peers)
-    for (int b = 0; b < settings_.buffers; ++b) add(Slot::PeerAck, q, sizeof(int));
-  add(Slot::Control, MPI_ANY_SOURCE, sizeof(Header));  // Quit from ourselves, Forget from the node
+    for (int b = 0; b < settings_.buffers; ++b) add(Slot::PeerAck, q, sizeof(int), 0);
+  add(Slot::Control, MPI_ANY_SOURCE, sizeof(Header), 0);  // Quit from ourselves, Forget from the node
   chunk_[0].resize(settings_.chunk);
   chunk_[1].resize(settings_.chunk);
   buffer_bytes_ = arena_.size() + 2 * settings_.chunk;
   peer_credits_.assign(static_cast<std::size_t>(world_size), 0);
   for (int q : peers) peer_credits_[static_cast<std::size_t>(q)] = settings_.buffers;
   requests_.assign(posted_.size(), MPI_REQUEST_NULL);
-  fifo_.resize(2 * static_cast<std::size_t>(world_size));
+  fifo_.resize(streams);
+  fifo_slots_.resize(static_cast<std::size_t>(streams) * static_cast<std::size_t>(settings_.buffers));
+}
+
+// A stream has `buffers` slots and each is pushed when posted and popped when executed, so a
+// ring never holds more than `buffers` (no check here: the server thread never throws).
+void NodeServer::fifo_push(std::uint32_t stream, std::size_t slot) {
+  Ring& r = fifo_[stream];
+  const auto b = static_cast<std::uint32_t>(settings_.buffers);
+  fifo_slots_[static_cast<std::size_t>(stream) * b + (r.head + r.count) % b] = slot;
+  ++r.count;
+}
+
+std::size_t NodeServer::fifo_pop(std::uint32_t stream) {
+  Ring& r = fifo_[stream];
+  const auto b = static_cast<std::uint32_t>(settings_.buffers);
+  const std::size_t slot = fifo_slots_[static_cast<std::size_t>(stream) * b + r.head];
+  r.head = (r.head + 1) % b;
+  --r.count;
+  return slot;
 }
 
 NodeServer::~NodeServer() {
@@ -93,7 +117,7 @@ void NodeServer::post(std::size_t i) {
   const Posted& p = posted_[i];
   MPI_Irecv(p.buffer, static_cast<int>(p.capacity), MPI_BYTE, p.source, kTags[static_cast<int>(p.slot)], comm_,
             &requests_[i]);
-  if (p.slot == Slot::Client || p.slot == Slot::Peer) fifo_[fifo_index(p)].push_back(i);
+  if (p.slot == Slot::Client || p.slot == Slot::Peer) fifo_push(p.stream, i);
 }
 
 void NodeServer::start() {
@@ -221,10 +245,8 @@ bool NodeServer::on_control(const Posted& p) {
 void NodeServer::on_request(std::size_t i, const MPI_Status& status) {
   const Posted& p = posted_[i];
   // Execute this source's earlier requests first (already matched, so they complete).
-  auto& order = fifo_[fifo_index(p)];
   for (;;) {
-    const std::size_t head = order.front();
-    order.pop_front();
+    const std::size_t head = fifo_pop(p.stream);
     if (head == i) break;
     MPI_Status head_status;
     MPI_Wait(&requests_[head], &head_status);

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "desc/runs.hpp"
+#include "common/topology.hpp"
 #include "transport/server/protocol.hpp"
 
 namespace armada::rma::detail {
@@ -56,7 +57,7 @@ struct ServerMap {
   int cluster = 1;
   std::vector<int> host_of;            // per world rank: its physical host
   std::vector<int> pid_of;             // per world rank (direct delivery)
-  std::vector<std::string> host_name;  // per world rank (messages)
+  const Topology* topology = nullptr;  // the runtime's, which outlives the transport (host names for messages)
 
   int target_server(int target) const { return leader_of_node[static_cast<std::size_t>(node_of[static_cast<std::size_t>(target)])]; }
   /// The origin's assigned server in the cluster of `target`'s server.
@@ -98,6 +99,7 @@ class NodeServer {
     int source;
     std::byte* buffer;
     std::size_t capacity;
+    std::uint32_t stream;  // Client and Peer slots: the (source, kind) stream whose FIFO holds it
   };
   struct WaitingLock {
     void* word;        // this process's mapping of the ticket mutex
@@ -168,14 +170,19 @@ class NodeServer {
   int me_;
   std::vector<Posted> posted_;
   std::vector<MPI_Request> requests_;
-  // Per source, its request slots in the order they were posted. MPI matches a source's
-  // messages to its receives in that order, but MPI_Testany may report a later one first: the
-  // server executes a source's requests in posting order, so each origin's are in issue order.
-  // Client and forwarded streams of one rank are separate (different tags).
-  std::vector<std::deque<std::size_t>> fifo_;
-  static std::size_t fifo_index(const Posted& p) {
-    return 2 * static_cast<std::size_t>(p.source) + (p.slot == Slot::Peer ? 1 : 0);
-  }
+  // Per stream (a client's requests, or a peer server's forwards: different tags), its request
+  // slots in the order they were posted. MPI matches a source's messages to its receives in
+  // that order, but MPI_Testany may report a later one first: the server executes a stream's
+  // requests in posting order, so each origin's are in issue order. A stream never has more
+  // than `buffers` slots posted, so each is a ring of that many entries: memory follows the
+  // streams this server serves, not the world's size (docs/scaling.md).
+  struct Ring {
+    std::uint32_t head = 0, count = 0;
+  };
+  std::vector<Ring> fifo_;                // per stream
+  std::vector<std::size_t> fifo_slots_;   // stream s: [s * buffers, (s + 1) * buffers)
+  void fifo_push(std::uint32_t stream, std::size_t slot);
+  std::size_t fifo_pop(std::uint32_t stream);
   std::vector<std::byte> arena_;        // all request buffers
   std::vector<std::byte> chunk_[2];     // pipeline buffers
   std::vector<iovec> direct_runs_;      // target runs of a direct copy

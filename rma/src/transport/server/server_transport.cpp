@@ -125,7 +125,7 @@ std::string ServerTransport::unanswered_locked() const {
   std::string text;
   for (const auto& [server, targets] : targets_of) {
     if (!text.empty()) text += "; ";
-    text += "the node server of " + rank_on_host(server, map_.host_name) + ", for operations on rank";
+    text += "the node server of " + rank_on_host(server, *map_.topology) + ", for operations on rank";
     if (targets.size() > 1) text += "s";
     const char* separator = " ";
     for (int t : targets) text += separator + std::to_string(t), separator = ", ";
@@ -177,7 +177,7 @@ void ServerTransport::send_watched(const void* data, std::size_t bytes, int to, 
   while (!sent) {
     MPI_Test(&request, &sent, MPI_STATUS_IGNORE);
     if (!sent && stall.due())
-      warn_stall("rma (server transport): sending", rank_on_host(to, map_.host_name), stall.seconds());
+      warn_stall("rma (server transport): sending", rank_on_host(to, *map_.topology), stall.seconds());
   }
 }
 

@@ -109,7 +109,7 @@ void remove_leftover_window_files(const TransportContext& c) {
   for (const std::string& path : mpi_rma::remove_unheld_osc_sm_files())
     std::fprintf(stderr, "armada::rma: removed %s, left on %s by an mpi-rma job killed while Open MPI created a "
                          "window (docs/reliability.md)\n",
-                 path.c_str(), c.topology.host_name[static_cast<std::size_t>(c.rank)].c_str());
+                 path.c_str(), c.topology.host_name(c.rank).c_str());
 }
 
 std::unique_ptr<Transport> start_mpi_rma(const TransportContext& c) {

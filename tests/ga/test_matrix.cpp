@@ -178,7 +178,7 @@ TEST(GaTypes, DotsOfEveryType) {
   for (int i = 0; i < n; ++i) {
     zv[i] = zcomplex(i, 1 - i);
     cv[i] = ccomplex(0.5f * i, 1);
-    lv[i] = 3000000000LL + i;  // beyond int
+    lv[i] = i == 3 ? 3000000000LL : i;  // one beyond int; its square fits, as the sum of all (no overflow)
     fv[i] = 0.5f * i;
     zdot += zv[i] * zv[i];  // GA: no conjugation
   }

@@ -109,6 +109,7 @@ char* MaSegment::push(std::size_t bytes, const MaPlacement& where) {
 }
 
 char* MaSegment::allocate(std::size_t bytes, const MaPlacement& where) {
+  bytes = std::max<std::size_t>(bytes, 1);  // every live block its own start (the map's key)
   std::uintptr_t gap = begin_;  // first fit over the gaps between live heap blocks, then the top
   for (auto it = heap_.begin();; ++it) {
     const std::uintptr_t gap_end = it == heap_.end() ? stack_low_ : it->first;

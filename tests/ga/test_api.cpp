@@ -663,6 +663,15 @@ TEST(GaMa, BlocksShareTheSizeMaInitGave) {
   for (MA_AccessIndex k = 0; k < 150; ++k) ma_cb_dbl[i3 + k] = 2.0;
   for (MA_AccessIndex k = 0; k < 200; ++k) ma_cb_dbl[i2 + k] = 3.0;
   EXPECT_EQ(std::accumulate(&ma_cb_dbl[is], &ma_cb_dbl[is] + 1500, 0.0), 1500.0);  // nothing overlaps
+  // An empty heap block still has a place of its own: the next block does not share it.
+  Integer e1, e2;
+  MA_AccessIndex ie1, ie2;
+  ASSERT_EQ(MA_alloc_get(MT_C_DBL, 0, "empty", &e1, &ie1), MA_TRUE);
+  ASSERT_EQ(MA_alloc_get(MT_C_DBL, 4, "after empty", &e2, &ie2), MA_TRUE);
+  EXPECT_NE(ie1, i3);  // h3 is live: an empty block once took its start (and its entry)
+  EXPECT_NE(ie1, ie2);
+  EXPECT_EQ(MA_free_heap(e1), MA_TRUE);
+  EXPECT_EQ(MA_free_heap(e2), MA_TRUE);
   EXPECT_EQ(MA_free_heap(h2), MA_TRUE);
   EXPECT_EQ(MA_free_heap(h3), MA_TRUE);
   EXPECT_EQ(MA_pop_stack(s), MA_TRUE);

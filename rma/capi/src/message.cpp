@@ -202,7 +202,10 @@ void select(const char* fn, int scope, void* x, int n, const char* op, int type,
     not_null(fn, "x", x);
     spans_group(fn, scope);
   };
-  if (scope == SCOPE_NODE) return checks(), require_init(fn);
+  if (scope == SCOPE_NODE) {  // this process alone: its record is the answer
+    checks();
+    return require_init(fn);
+  }
   const std::size_t bytes = static_cast<std::size_t>(n);
   const GroupInfo world = open_collective(fn, nullptr, checks,
                                           {{"n", std::to_string(n)}, {"type", std::to_string(type)}, {"scope", std::to_string(scope)}});

@@ -5,81 +5,66 @@
 #include <unordered_map>
 #include <mutex>
 
-#include "block_cyclic.hpp"
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/index.hpp"
+#include "create/block_cyclic.hpp"
+#include "create/handles.hpp"
+#include "movement/local.hpp"
+#include "movement/transfer.hpp"
+#include "services/stats.hpp"
 
 using namespace armada;
 using namespace armada::ga;
 
 namespace {
 
-enum class Kind { Get, Put, Acc };
-
-Stat stat_of(Kind kind) { return kind == Kind::Get ? Stat::get : kind == Kind::Put ? Stat::put : Stat::acc; }
-Transfer transfer_of(Kind kind) {
-  return kind == Kind::Get ? Transfer::get : kind == Kind::Put ? Transfer::put : Transfer::acc;
+Stat stat_of(Transfer kind) {
+  return kind == Transfer::get ? Stat::get : kind == Transfer::put ? Stat::put : Stat::acc;
 }
 
-/// The block-cyclic form of a patch transfer: checks as the regular form and starts one arrays
-/// operation per block piece.
-template <class I>
-std::vector<arrays::NbHandle> start_cyclic(const char* function, Kind kind, BlockCyclic& bc, const I* lo, const I* hi,
-                                           void* buf, const I* ld, const void* alpha) {
-  const arrays::Patch p = patch_of(function, bc.dims, lo, hi);
+/// What every patch transfer of GA's C API checks besides the patch.
+void require_buffers(const char* function, Transfer kind, const void* buf, const void* alpha) {
   if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
-  if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
-  count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * bc.store.element_size());
-  return start_transfer(function, bc, transfer_of(kind), p, buf, ga_ld(bc.ndim(), ld), alpha);
+  if (kind == Transfer::acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
+}
+
+/// The dims of live array g_a, of either layout.
+const Coord& dims_of(const char* function, int g_a) {
+  const BlockCyclic* bc = block_cyclic(function, g_a);
+  return bc ? bc->dims : array(function, g_a).dims();
 }
 
 template <class I>
-void transfer(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
-              const void* alpha) {
+void transfer(const char* function, Transfer kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
+              const void* alpha, ga_nbhdl_t* request = nullptr) {
   guarded(function, [&] {
-    if (BlockCyclic* bc = block_cyclic(function, g_a)) {
-      for (arrays::NbHandle& h : start_cyclic(function, kind, *bc, lo, hi, buf, ld, alpha)) h.wait();
-      return;
-    }
-    Array& a = array(function, g_a);
-    const arrays::Patch p = patch(function, a, lo, hi);
-    if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
-    if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
-    const Coord l = leading(function, a, ld);
-    count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * a.element_size());
-    switch (kind) {
-      case Kind::Get: a.get(p.lo, p.hi, buf, l); break;
-      case Kind::Put: a.put(p.lo, p.hi, buf, l); break;
-      case Kind::Acc: a.acc(p.lo, p.hi, buf, alpha, l); break;
-    }
+    const Coord& dims = dims_of(function, g_a);
+    const arrays::Patch p = patch_of(function, dims, lo, hi);
+    require_buffers(function, kind, buf, alpha);
+    move_patch(function, kind, g_a, p, buf, ga_ld(dims.size(), ld), alpha, request);
   });
 }
 
+/// NGA_NbGet/NbPut/NbAcc: as transfer(), *nbhandle naming the request.
 template <class I>
-void strided(const char* function, Kind kind, int g_a, const I* lo, const I* hi, const I* skip, void* buf,
+void nonblocking(const char* function, Transfer kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
+                 const void* alpha, ga_nbhdl_t* nbhandle) {
+  if (!nbhandle)
+    guarded(function, [&] { bad_argument(function, "nbhandle", "NULL", "a place for the request handle is required"); });
+  transfer(function, kind, g_a, lo, hi, buf, ld, alpha, nbhandle);
+}
+
+template <class I>
+void strided(const char* function, Transfer kind, int g_a, const I* lo, const I* hi, const I* skip, void* buf,
              const I* ld, const void* alpha) {
   guarded(function, [&] {
-    BlockCyclic* bc = block_cyclic(function, g_a);
-    const Coord& dims = bc ? bc->dims : array(function, g_a).dims();
+    const Coord& dims = dims_of(function, g_a);
     const arrays::Patch p = patch_of(function, dims, lo, hi);
     if (!skip) bad_argument(function, "skip", "NULL", "a stride per dimension is required");
     for (int d = 0; d < dims.size(); ++d)
       if (skip[d] < 1) bad_argument(function, "skip[" + std::to_string(d) + "]", std::to_string(skip[d]), "must be >= 1");
-    if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
-    if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
-    if (bc) {
-      strided_transfer(function, *bc, transfer_of(kind), p, coord(bc->ndim(), skip), buf, ga_ld(bc->ndim(), ld), alpha);
-      return;
-    }
-    Array& a = array(function, g_a);
-    const Coord s = coord(a.ndim(), skip), l = leading(function, a, ld);
-    std::size_t elements = 1;
-    for (int d = 0; d < a.ndim(); ++d) elements *= static_cast<std::size_t>((p.hi[d] - p.lo[d] + s[d] - 1) / s[d]);
-    count_call(stat_of(kind), elements * a.element_size());
-    switch (kind) {
-      case Kind::Get: a.get_strided(p.lo, p.hi, s, buf, l); break;
-      case Kind::Put: a.put_strided(p.lo, p.hi, s, buf, l); break;
-      case Kind::Acc: a.acc_strided(p.lo, p.hi, s, buf, alpha, l); break;
-    }
+    require_buffers(function, kind, buf, alpha);
+    move_strided(function, kind, g_a, p, coord(dims.size(), skip), buf, ga_ld(dims.size(), ld), alpha);
   });
 }
 
@@ -102,32 +87,55 @@ ga_nbhdl_t armada::ga::keep_requests(std::vector<arrays::NbHandle> hs) {
   return id;
 }
 
-namespace {
-
-template <class I>
-void nonblocking(const char* function, Kind kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
-                 const void* alpha, ga_nbhdl_t* nbhandle) {
-  guarded(function, [&] {
-    if (!nbhandle) bad_argument(function, "nbhandle", "NULL", "a place for the request handle is required");
-    if (BlockCyclic* bc = block_cyclic(function, g_a)) {
-      *nbhandle = keep_requests(start_cyclic(function, kind, *bc, lo, hi, buf, ld, alpha));
-      return;
+void armada::ga::move_patch(const char* function, Transfer kind, int g_a, const arrays::Patch& p, void* buf,
+                            const Coord& ld, const void* alpha, ga_nbhdl_t* request) {
+  if (BlockCyclic* bc = block_cyclic(function, g_a)) {
+    count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * bc->store.element_size());
+    std::vector<arrays::NbHandle> pieces = start_transfer(function, *bc, kind, p, buf, ld, alpha);
+    if (request) {
+      *request = keep_requests(std::move(pieces));
+    } else {
+      for (arrays::NbHandle& h : pieces) h.wait();
     }
-    Array& a = array(function, g_a);
-    const arrays::Patch p = patch(function, a, lo, hi);
-    if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
-    if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
-    const Coord l = leading(function, a, ld);
-    count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * a.element_size());
+    return;
+  }
+  Array& a = array(function, g_a);
+  count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * a.element_size());
+  if (request) {
     arrays::NbHandle h;
     switch (kind) {
-      case Kind::Get: h = a.get_nb(p.lo, p.hi, buf, l); break;
-      case Kind::Put: h = a.put_nb(p.lo, p.hi, buf, l); break;
-      case Kind::Acc: h = a.acc_nb(p.lo, p.hi, buf, alpha, l); break;
+      case Transfer::get: h = a.get_nb(p.lo, p.hi, buf, ld); break;
+      case Transfer::put: h = a.put_nb(p.lo, p.hi, buf, ld); break;
+      case Transfer::acc: h = a.acc_nb(p.lo, p.hi, buf, alpha, ld); break;
     }
-    *nbhandle = keep_request(std::move(h));
-  });
+    *request = keep_request(std::move(h));
+    return;
+  }
+  switch (kind) {
+    case Transfer::get: a.get(p.lo, p.hi, buf, ld); break;
+    case Transfer::put: a.put(p.lo, p.hi, buf, ld); break;
+    case Transfer::acc: a.acc(p.lo, p.hi, buf, alpha, ld); break;
+  }
 }
+
+void armada::ga::move_strided(const char* function, Transfer kind, int g_a, const arrays::Patch& p,
+                              const Coord& skip, void* buf, const Coord& ld, const void* alpha) {
+  if (BlockCyclic* bc = block_cyclic(function, g_a)) {
+    strided_transfer(function, *bc, kind, p, skip, buf, ld, alpha);
+    return;
+  }
+  Array& a = array(function, g_a);
+  std::size_t elements = 1;
+  for (int d = 0; d < a.ndim(); ++d) elements *= static_cast<std::size_t>((p.hi[d] - p.lo[d] + skip[d] - 1) / skip[d]);
+  count_call(stat_of(kind), elements * a.element_size());
+  switch (kind) {
+    case Transfer::get: a.get_strided(p.lo, p.hi, skip, buf, ld); break;
+    case Transfer::put: a.put_strided(p.lo, p.hi, skip, buf, ld); break;
+    case Transfer::acc: a.acc_strided(p.lo, p.hi, skip, buf, alpha, ld); break;
+  }
+}
+
+namespace {
 
 template <class I>
 long read_inc(const char* function, int g_a, const I* subscript, long inc) {
@@ -268,49 +276,49 @@ void armada::ga::ga_release(Array& a, int g_a, bool update) {
 extern "C" {
 
 void NGA_Get(int g_a, int lo[], int hi[], void* buf, int ld[]) {
-  transfer<int>("NGA_Get", Kind::Get, g_a, lo, hi, buf, ld, nullptr);
+  transfer<int>("NGA_Get", Transfer::get, g_a, lo, hi, buf, ld, nullptr);
 }
 void NGA_Put(int g_a, int lo[], int hi[], void* buf, int ld[]) {
-  transfer<int>("NGA_Put", Kind::Put, g_a, lo, hi, buf, ld, nullptr);
+  transfer<int>("NGA_Put", Transfer::put, g_a, lo, hi, buf, ld, nullptr);
 }
 void NGA_Acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha) {
-  transfer<int>("NGA_Acc", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
+  transfer<int>("NGA_Acc", Transfer::acc, g_a, lo, hi, buf, ld, alpha);
 }
 void NGA_Get64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
-  transfer<int64_t>("NGA_Get64", Kind::Get, g_a, lo, hi, buf, ld, nullptr);
+  transfer<int64_t>("NGA_Get64", Transfer::get, g_a, lo, hi, buf, ld, nullptr);
 }
 void NGA_Put64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
-  transfer<int64_t>("NGA_Put64", Kind::Put, g_a, lo, hi, buf, ld, nullptr);
+  transfer<int64_t>("NGA_Put64", Transfer::put, g_a, lo, hi, buf, ld, nullptr);
 }
 void NGA_Acc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha) {
-  transfer<int64_t>("NGA_Acc64", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
+  transfer<int64_t>("NGA_Acc64", Transfer::acc, g_a, lo, hi, buf, ld, alpha);
 }
 void NGA_Strided_get(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[]) {
-  strided<int>("NGA_Strided_get", Kind::Get, g_a, lo, hi, skip, buf, ld, nullptr);
+  strided<int>("NGA_Strided_get", Transfer::get, g_a, lo, hi, skip, buf, ld, nullptr);
 }
 void NGA_Strided_put(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[]) {
-  strided<int>("NGA_Strided_put", Kind::Put, g_a, lo, hi, skip, buf, ld, nullptr);
+  strided<int>("NGA_Strided_put", Transfer::put, g_a, lo, hi, skip, buf, ld, nullptr);
 }
 void NGA_Strided_acc(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[], void* alpha) {
-  strided<int>("NGA_Strided_acc", Kind::Acc, g_a, lo, hi, skip, buf, ld, alpha);
+  strided<int>("NGA_Strided_acc", Transfer::acc, g_a, lo, hi, skip, buf, ld, alpha);
 }
 void NGA_NbGet(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbhandle) {
-  nonblocking<int>("NGA_NbGet", Kind::Get, g_a, lo, hi, buf, ld, nullptr, nbhandle);
+  nonblocking<int>("NGA_NbGet", Transfer::get, g_a, lo, hi, buf, ld, nullptr, nbhandle);
 }
 void NGA_NbPut(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbhandle) {
-  nonblocking<int>("NGA_NbPut", Kind::Put, g_a, lo, hi, buf, ld, nullptr, nbhandle);
+  nonblocking<int>("NGA_NbPut", Transfer::put, g_a, lo, hi, buf, ld, nullptr, nbhandle);
 }
 void NGA_NbAcc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha, ga_nbhdl_t* nbhandle) {
-  nonblocking<int>("NGA_NbAcc", Kind::Acc, g_a, lo, hi, buf, ld, alpha, nbhandle);
+  nonblocking<int>("NGA_NbAcc", Transfer::acc, g_a, lo, hi, buf, ld, alpha, nbhandle);
 }
 void NGA_NbGet64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], ga_nbhdl_t* nbhandle) {
-  nonblocking<int64_t>("NGA_NbGet64", Kind::Get, g_a, lo, hi, buf, ld, nullptr, nbhandle);
+  nonblocking<int64_t>("NGA_NbGet64", Transfer::get, g_a, lo, hi, buf, ld, nullptr, nbhandle);
 }
 void NGA_NbPut64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], ga_nbhdl_t* nbhandle) {
-  nonblocking<int64_t>("NGA_NbPut64", Kind::Put, g_a, lo, hi, buf, ld, nullptr, nbhandle);
+  nonblocking<int64_t>("NGA_NbPut64", Transfer::put, g_a, lo, hi, buf, ld, nullptr, nbhandle);
 }
 void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha, ga_nbhdl_t* nbhandle) {
-  nonblocking<int64_t>("NGA_NbAcc64", Kind::Acc, g_a, lo, hi, buf, ld, alpha, nbhandle);
+  nonblocking<int64_t>("NGA_NbAcc64", Transfer::acc, g_a, lo, hi, buf, ld, alpha, nbhandle);
 }
 
 // A handle that is not outstanding (completed and waited already) returns at once, as in GA.
@@ -396,13 +404,13 @@ void NGA_Gather_flat64(int g_a, void* v, int64_t subsArray[], int64_t n) {
   element_list<int64_t>("NGA_Gather_flat64", ListOp::Gather, g_a, v, n, nullptr, flat(subsArray));
 }
 void NGA_Strided_get64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]) {
-  strided<int64_t>("NGA_Strided_get64", Kind::Get, g_a, lo, hi, skip, buf, ld, nullptr);
+  strided<int64_t>("NGA_Strided_get64", Transfer::get, g_a, lo, hi, skip, buf, ld, nullptr);
 }
 void NGA_Strided_put64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]) {
-  strided<int64_t>("NGA_Strided_put64", Kind::Put, g_a, lo, hi, skip, buf, ld, nullptr);
+  strided<int64_t>("NGA_Strided_put64", Transfer::put, g_a, lo, hi, skip, buf, ld, nullptr);
 }
 void NGA_Strided_acc64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[], void* alpha) {
-  strided<int64_t>("NGA_Strided_acc64", Kind::Acc, g_a, lo, hi, skip, buf, ld, alpha);
+  strided<int64_t>("NGA_Strided_acc64", Transfer::acc, g_a, lo, hi, skip, buf, ld, alpha);
 }
 
 // ---- local access -------------------------------------------------------------------------------

@@ -4,7 +4,11 @@
 #include <optional>
 
 #include "armada/linalg/linalg.hpp"
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/types.hpp"
+#include "collective/owned.hpp"
+#include "create/handles.hpp"
+#include "linear_algebra/saved_diag.hpp"
 
 using namespace armada;
 using namespace armada::ga;

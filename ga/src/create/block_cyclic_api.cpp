@@ -1,6 +1,11 @@
 // GA's C API of block-cyclic arrays: the layout setters, the block queries and local access of
 // blocks (the layout: block_cyclic.hpp).
-#include "block_cyclic.hpp"
+#include "create/block_cyclic.hpp"
+
+#include "base/types.hpp"
+#include "groups/groups.hpp"
+#include "memory/accounting.hpp"
+#include "movement/local.hpp"
 
 using namespace armada;
 using namespace armada::ga;
@@ -199,14 +204,12 @@ int GA_Total_blocks(int g_a) {
     return bc ? static_cast<int>(bc->total()) : -1;
   });
 }
-int NGA_Total_blocks(int g_a) { return GA_Total_blocks(g_a); }
 int GA_Uses_proc_grid(int g_a) {
   return guarded("GA_Uses_proc_grid", [&] {
     const BlockCyclic* bc = block_cyclic("GA_Uses_proc_grid", g_a);
     return bc && bc->uses_grid() ? 1 : 0;
   });
 }
-int NGA_Uses_proc_grid(int g_a) { return GA_Uses_proc_grid(g_a); }
 
 void NGA_Get_block_info(int g_a, int num_blocks[], int block_dims[]) {
   block_info<int>("NGA_Get_block_info", g_a, num_blocks, block_dims);

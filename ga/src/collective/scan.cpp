@@ -4,7 +4,9 @@
 #include <climits>
 
 #include "armada/arrays/arrays.hpp"
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/index.hpp"
+#include "create/handles.hpp"
 
 using namespace armada;
 using namespace armada::ga;

@@ -10,7 +10,11 @@
 #include "armada/arrays/collective.hpp"
 #include "armada/linalg/linalg.hpp"
 #include "armada/rma/runtime.hpp"
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/index.hpp"
+#include "base/types.hpp"
+#include "create/handles.hpp"
+#include "groups/groups.hpp"
 #include "macdecls.h"
 
 using namespace armada;
@@ -295,8 +299,6 @@ extern "C" {
 void GA_Zero(int g_a) { unary("GA_Zero", arrays::detail::UnaryOp::Fill, g_a, std::array<std::byte, 16>{}.data(), false); }
 void GA_Fill(int g_a, void* value) { unary("GA_Fill", arrays::detail::UnaryOp::Fill, g_a, value, true); }
 void GA_Scale(int g_a, void* value) { unary("GA_Scale", arrays::detail::UnaryOp::Scale, g_a, value, true); }
-void NGA_Zero(int g_a) { GA_Zero(g_a); }
-void NGA_Fill(int g_a, void* value) { GA_Fill(g_a, value); }
 void NGA_Zero_patch(int g_a, int lo[], int hi[]) {
   const std::array<std::byte, 16> zero{};
   unary_patch<int>("NGA_Zero_patch", arrays::detail::UnaryOp::Fill, g_a, lo, hi, zero.data(), false);

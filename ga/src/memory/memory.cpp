@@ -11,7 +11,11 @@
 
 #include "armada/rma/collectives.hpp"
 #include "armada/rma/memory.hpp"
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/types.hpp"
+#include "create/handles.hpp"
+#include "groups/groups.hpp"
+#include "memory/accounting.hpp"
 
 using namespace armada;
 using namespace armada::ga;
@@ -124,15 +128,12 @@ void GA_Initialize_ltd(size_t limit) {
   GA_Initialize();
   set_limit(limit);
 }
-void NGA_Initialize_ltd(size_t limit) { GA_Initialize_ltd(limit); }
 void GA_Set_memory_limit(size_t limit) { set_limit(limit); }
 void NGA_Set_memory_limit(size_t limit) { set_limit(limit); }
 int GA_Memory_limited(void) { return g_memory.limited ? 1 : 0; }
-int NGA_Memory_limited(void) { return GA_Memory_limited(); }
 size_t GA_Memory_avail(void) { return available(); }
 size_t NGA_Memory_avail(void) { return available(); }
 size_t GA_Inquire_memory(void) { return g_memory.array_bytes; }
-size_t NGA_Inquire_memory(void) { return GA_Inquire_memory(); }
 
 void GA_Register_stack_memory(void* (*ext_alloc)(size_t, int, char*), void (*ext_free)(void*)) {
   guarded("GA_Register_stack_memory", [&] {

@@ -4,8 +4,13 @@
 #include <iterator>
 #include <string_view>
 
-#include "block_cyclic.hpp"
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/index.hpp"
+#include "base/types.hpp"
+#include "create/block_cyclic.hpp"
+#include "create/handles.hpp"
+#include "groups/groups.hpp"
+#include "memory/accounting.hpp"
 
 using namespace armada;
 using namespace armada::ga;
@@ -394,7 +399,6 @@ int GA_Compare_distr(int g_a, int g_b) {
     return a.distribution() == array("GA_Compare_distr", g_b, "g_b").distribution() ? 0 : 1;
   });
 }
-int NGA_Compare_distr(int g_a, int g_b) { return GA_Compare_distr(g_a, g_b); }
 // Armada creates no mirrored arrays: 0 for every handle, planned or allocated (as GA's for a
 // handle not on its mirror group).
 int GA_Is_mirrored(int g_a) {
@@ -411,14 +415,9 @@ int NGA_Is_mirrored(int g_a) {
 }
 int NGA_Locate(int g_a, int subscript[]) { return locate<int>("NGA_Locate", g_a, subscript); }
 int NGA_Locate64(int g_a, int64_t subscript[]) { return locate<int64_t>("NGA_Locate64", g_a, subscript); }
-int NGA_Ndim(int g_a) { return GA_Ndim(g_a); }
-int NGA_Valid_handle(int g_a) { return GA_Valid_handle(g_a); }
-char* NGA_Inquire_name(int g_a) { return GA_Inquire_name(g_a); }
-int GA_Get_pgroup(int g_a) { return NGA_Get_pgroup(g_a); }
 int GA_Get_pgroup_size(int grp_id) {
   return guarded("GA_Get_pgroup_size", [&] { return group("GA_Get_pgroup_size", grp_id).size(); });
 }
-int NGA_Get_pgroup_size(int grp_id) { return GA_Get_pgroup_size(grp_id); }
 int NGA_Get_pgroup(int g_a) {
   return guarded("NGA_Get_pgroup", [&] {
     const BlockCyclic* bc = block_cyclic("NGA_Get_pgroup", g_a);
@@ -426,14 +425,5 @@ int NGA_Get_pgroup(int g_a) {
   });
 }
 
-void NGA_Destroy(int g_a) { GA_Destroy(g_a); }
-int NGA_Duplicate(int g_a, char* array_name) { return GA_Duplicate(g_a, array_name); }
-void NGA_Set_array_name(int g_a, char* name) { GA_Set_array_name(g_a, name); }
-void NGA_Set_chunk(int g_a, int chunk[]) { GA_Set_chunk(g_a, chunk); }
-void NGA_Set_ghosts(int g_a, int width[]) { GA_Set_ghosts(g_a, width); }
-void NGA_Set_irreg_distr(int g_a, int map[], int block[]) { GA_Set_irreg_distr(g_a, map, block); }
-void NGA_Set_pgroup(int g_a, int p_handle) { GA_Set_pgroup(g_a, p_handle); }
-int NGA_Allocate(int g_a) { return GA_Allocate(g_a); }
-int NGA_Create_handle(void) { return GA_Create_handle(); }
 
 }  // extern "C"

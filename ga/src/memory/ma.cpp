@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "internal.hpp"
-#include "ma_segment.hpp"
+#include "base/call.hpp"
+#include "create/handles.hpp"
 #include "macdecls.h"
+#include "memory/ma_segment.hpp"
 
 using namespace armada;
 using namespace armada::ga;

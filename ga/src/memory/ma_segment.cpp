@@ -1,4 +1,4 @@
-#include "ma_segment.hpp"
+#include "memory/ma_segment.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>

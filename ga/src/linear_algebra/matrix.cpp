@@ -10,7 +10,10 @@
 
 #include "armada/arrays/collective.hpp"
 #include "armada/rma/runtime.hpp"
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/index.hpp"
+#include "collective/owned.hpp"
+#include "create/handles.hpp"
 
 using namespace armada;
 using namespace armada::ga;

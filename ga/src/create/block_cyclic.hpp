@@ -19,12 +19,15 @@
 //  - proc grid: the array's own dims, irregular, block p_d of dimension d holding the blocks
 //    i_d = p_d, p_d + g_d, ..: every process's local block is ScaLAPACK's local matrix, as GA's.
 // A patch operation cuts the patch at block edges and issues one nonblocking arrays operation
-// per piece; collective operations run on a regular copy (regular_copy in core.cpp).
+// per piece; collective operations run on a regular copy (regular_copy in create/handles.cpp).
 #pragma once
 
 #include <vector>
 
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/index.hpp"
+#include "create/handles.hpp"
+#include "movement/transfer.hpp"
 
 namespace armada::ga {
 
@@ -70,7 +73,6 @@ Array regular_copy_of(BlockCyclic& bc);
 /// Copies regular array r (same dims) back into bc's blocks. Collective.
 void copy_back(const Array& r, BlockCyclic& bc);
 
-enum class Transfer { get, put, acc };
 /// Starts the transfer of patch p of bc and buf (dense over p with GA's ld `ld`, ndim-1 entries or
 /// empty) by block pieces; the handles complete it.
 std::vector<arrays::NbHandle> start_transfer(const char* function, BlockCyclic& bc, Transfer kind,
@@ -85,12 +87,4 @@ void periodic_transfer(const char* function, BlockCyclic& bc, Transfer kind, con
 /// The message of a block-cyclic array given to an operation that does not take one.
 [[noreturn]] void refuse_block_cyclic(const char* function, const char* argument, int g_a);
 
-}  // namespace armada::ga
-
-namespace armada::ga {
-/// GA's ld argument (ndim-1 entries, or NULL) as a tuple (empty: dense).
-template <class I>
-Coord ga_ld(int ndim, const I* ld) {
-  return (ld && ndim > 1) ? coord(ndim - 1, ld) : Coord{};
-}
 }  // namespace armada::ga

@@ -1,19 +1,19 @@
-// The GA_Error abort, GA's element types, the process-group and array handle tables, array
-// creation, and the index checks of GA's C interface.
-#include <cstdio>
-#include <cstdlib>
+// GA's array handles (create/handles.hpp): the table, creation from a plan, allocation and
+// deallocation of planned handles, and the regular copies block-cyclic arrays lend a collective.
 #include <deque>
-#include <mutex>
 #include <memory>
-#include <new>
+#include <optional>
 #include <string_view>
 
-#include <mpi.h>
-
 #include "armada/rma/runtime.hpp"
-#include "block_cyclic.hpp"
-#include "error_codes.hpp"
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/types.hpp"
+#include "create/block_cyclic.hpp"
+#include "create/handles.hpp"
+#include "groups/groups.hpp"
+#include "linear_algebra/saved_diag.hpp"
+#include "memory/accounting.hpp"
+#include "services/stats.hpp"
 
 namespace armada::ga {
 
@@ -37,8 +37,6 @@ constexpr int handle_base = 1000;
 // A deque: creating an array (push_back) keeps references to the other slots valid, so a call
 // may hold its arguments' Array& while it makes temporaries (GA_Duplicate, patch reshapes).
 std::deque<Slot> g_arrays;
-std::vector<std::optional<rma::Group>> g_groups;  // GA group handle = index
-int g_default_pgroup = world_pgroup;
 
 Slot& slot(const char* function, int g_a, const char* argument = "g_a") {
   const long i = static_cast<long>(g_a) - handle_base;
@@ -67,126 +65,6 @@ Plan plan_of_array(const Slot& s) {
 
 }  // namespace
 
-namespace {
-thread_local const char* t_fortran_caller = nullptr;
-}  // namespace
-
-FortranCaller::FortranCaller(const char* name) : outer_(t_fortran_caller) { t_fortran_caller = name; }
-FortranCaller::~FortranCaller() { t_fortran_caller = outer_; }
-
-[[noreturn]] void abort_job(const std::string& message, int code) {
-  std::fprintf(stderr, "GA_Error: %s\n", message.c_str());
-  std::fflush(nullptr);
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
-  std::_Exit(code ? code : 1);
-}
-
-[[noreturn]] void bad_argument(const char* function, const std::string& argument, const std::string& value,
-                               const std::string& reason) {
-  throw rma::InvalidArgument(function, argument, value, reason);
-}
-
-[[noreturn]] void abort_current_exception(const char* function) noexcept {
-  const int code = abort_codes[rma::current_error_kind()];
-  std::string message;
-  try {
-    try {
-      throw;
-    } catch (const rma::Error& e) {
-      message = e.what();
-      // An error found by the layer below names its own operation: say which GA call it was.
-      if (e.operation() != function) message += std::string(" (in ") + function + ")";
-    } catch (const std::bad_alloc&) {
-      message = rma::error_message(function, "out of memory");
-    } catch (const std::exception& e) {
-      message = rma::error_message(function, e.what());
-    } catch (...) {
-      message = rma::error_message(function, "unknown error");
-    }
-  } catch (...) {
-    message = function;
-  }
-  if (t_fortran_caller && std::string(t_fortran_caller) != function)
-    message += std::string(" (in ") + t_fortran_caller + ", GA's Fortran API)";
-  abort_job(message, code);
-}
-
-// ---- element types ----------------------------------------------------------------------------
-
-ElemType elem_type(const char* function, int type) {
-  switch (type) {
-    case C_INT: return ElemType::Int;
-    case C_LONG: case C_LONGLONG: case F_INT: return ElemType::Long;  // 8 bytes each (LP64)
-    case C_FLOAT: case F_REAL: return ElemType::Float;
-    case C_DBL: case F_DBL: return ElemType::Double;
-    case C_SCPL: case F_SCPL: return ElemType::ComplexFloat;
-    case C_DCPL: case F_DCPL: return ElemType::ComplexDouble;
-  }
-  bad_argument(function, "type", std::to_string(type),
-               "not an array type GA and Armada share (C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, "
-               "C_DCPL or their F_ names)");
-}
-
-std::string type_name(int type) {
-  switch (type) {
-    case C_INT: return "C_INT";
-    case C_LONG: return "C_LONG";
-    case C_LONGLONG: return "C_LONGLONG";
-    case C_FLOAT: return "C_FLOAT";
-    case C_DBL: return "C_DBL";
-    case C_SCPL: return "C_SCPL";
-    case C_DCPL: return "C_DCPL";
-    case F_INT: return "F_INT";
-    case F_REAL: return "F_REAL";
-    case F_DBL: return "F_DBL";
-    case F_SCPL: return "F_SCPL";
-    case F_DCPL: return "F_DCPL";
-  }
-  return std::to_string(type);
-}
-
-void require_type(const char* function, const char* argument, int g, const Array& a, ElemType type,
-                  const char* ga_name) {
-  if (a.type() != type)
-    bad_argument(function, argument, std::to_string(g),
-                 "holds " + std::string(rma::to_string(a.type())) + ". " + function + " needs " + ga_name);
-}
-
-// ---- process groups ---------------------------------------------------------------------------
-
-rma::Group group(const char* function, int handle) {
-  if (handle == world_pgroup) return rma::Group::world();
-  if (handle < 0 || handle >= static_cast<int>(g_groups.size()) || !g_groups[static_cast<std::size_t>(handle)])
-    bad_argument(function, "p_handle", std::to_string(handle), "not a live process group handle");
-  return *g_groups[static_cast<std::size_t>(handle)];
-}
-
-int add_group(rma::Group g) {
-  g_groups.emplace_back(std::move(g));
-  return static_cast<int>(g_groups.size()) - 1;
-}
-
-void forget_group(const char* function, int handle) {
-  group(function, handle);
-  if (handle == world_pgroup) bad_argument(function, "p_handle", std::to_string(handle), "the world group stays");
-  g_groups[static_cast<std::size_t>(handle)].reset();
-  if (g_default_pgroup == handle) g_default_pgroup = world_pgroup;
-}
-
-int default_pgroup() { return g_default_pgroup; }
-void set_default_pgroup(int handle) { g_default_pgroup = handle; }
-rma::Group default_group() { return group("GA default group", g_default_pgroup); }
-
-int handle_of(const rma::Group& g) {
-  if (g == rma::Group::world()) return world_pgroup;
-  for (std::size_t i = 0; i < g_groups.size(); ++i)
-    if (g_groups[i] && *g_groups[i] == g) return static_cast<int>(i);
-  return add_group(g);
-}
-
 // ---- arrays -----------------------------------------------------------------------------------
 
 int create(const char* function, const Plan& plan) {
@@ -202,7 +80,7 @@ int create(const char* function, const Plan& plan) {
   options.chunk = plan.chunk;
   options.ghosts = plan.ghosts;
   options.block_starts = plan.block_starts;
-  const rma::Group g = group(function, plan.pgroup_set ? plan.pgroup : g_default_pgroup);
+  const rma::Group g = group(function, plan.pgroup_set ? plan.pgroup : default_pgroup());
   options.group = g;
   // The block this rank will own, as arrays::create cuts it, for GA's memory limit.
   std::size_t bytes = 0;
@@ -285,13 +163,7 @@ bool runs_on_regular_copy(const char* function) {
   return false;
 }
 
-thread_local CallScope* t_scope = nullptr;
-
 }  // namespace
-
-CallScope::CallScope(const char* function) noexcept : entry_(function), outer_(t_scope) { t_scope = this; }
-CallScope::~CallScope() { t_scope = outer_; }
-CallScope* CallScope::current() noexcept { return t_scope; }
 
 void CallScope::copy_back_all() {
   std::vector<int> handles = std::move(copied_);
@@ -387,8 +259,7 @@ void destroy_all() {
   }
   g_arrays.clear();
   reset_memory_accounting();
-  g_groups.clear();
-  g_default_pgroup = world_pgroup;
+  forget_all_groups();
 }
 
 int world_rank_of(const char* function, const Array& a, int iproc) {
@@ -398,55 +269,5 @@ int world_rank_of(const char* function, const Array& a, int iproc) {
                  "not a process of the array's group (size " + std::to_string(g.size()) + ")");
   return g.world_rank(iproc);
 }
-
-// ---- index checks -----------------------------------------------------------------------------
-
-std::string tuple_text(int n, const Index* v) {
-  std::string s = "{";
-  for (int d = 0; d < n; ++d) s += (d ? ", " : "") + std::to_string(v[d]);
-  return s + "}";
-}
-
-template <class I>
-arrays::Patch patch(const char* function, const Array& a, const I* lo, const I* hi, const char* lo_name,
-                    const char* hi_name) {
-  return patch_of(function, a.dims(), lo, hi, lo_name, hi_name);
-}
-
-template <class I>
-arrays::Patch patch_of(const char* function, const Coord& dims, const I* lo, const I* hi, const char* lo_name,
-                       const char* hi_name) {
-  const int n = dims.size();
-  if (!lo) bad_argument(function, lo_name, "NULL", "an index tuple is required");
-  if (!hi) bad_argument(function, hi_name, "NULL", "an index tuple is required");
-  // The texts are built only on the failing path: this check runs on every patch operation
-  // and NGA_Read_inc (formatting "[d]" on every call made read_inc ~20 % slower).
-  const auto at = [](int d) { return "[" + std::to_string(d) + "]"; };
-  for (int d = 0; d < n; ++d) {
-    if (lo[d] < 0 || lo[d] >= dims[d])
-      bad_argument(function, lo_name + at(d), std::to_string(lo[d]),
-                   "outside the array (dims " + tuple_text(n, dims.data()) + ", indices from 0)");
-    if (hi[d] < lo[d] || hi[d] >= dims[d])
-      bad_argument(function, hi_name + at(d), std::to_string(hi[d]),
-                   "must be in " + std::string(lo_name) + at(d) + " .. dims" + at(d) + "-1 = " + std::to_string(lo[d]) +
-                       " .. " + std::to_string(dims[d] - 1) + " (GA's patches are inclusive)");
-  }
-  return arrays::Patch{coord(n, lo), upper(n, hi)};
-}
-
-template <class I>
-Coord leading(const char*, const Array& a, const I* ld) {
-  if (!ld || a.ndim() == 1) return {};  // arrays checks the extents against the patch
-  return coord(a.ndim() - 1, ld);
-}
-
-template arrays::Patch patch<int>(const char*, const Array&, const int*, const int*, const char*, const char*);
-template arrays::Patch patch<std::int64_t>(const char*, const Array&, const std::int64_t*, const std::int64_t*,
-                                           const char*, const char*);
-template arrays::Patch patch_of<int>(const char*, const Coord&, const int*, const int*, const char*, const char*);
-template arrays::Patch patch_of<std::int64_t>(const char*, const Coord&, const std::int64_t*, const std::int64_t*,
-                                              const char*, const char*);
-template Coord leading<int>(const char*, const Array&, const int*);
-template Coord leading<std::int64_t>(const char*, const Array&, const std::int64_t*);
 
 }  // namespace armada::ga

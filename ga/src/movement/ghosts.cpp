@@ -4,7 +4,10 @@
 // update_ghosts_nb, get_ghost_dir_nb, access_ghosts).
 #include <string>
 
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/index.hpp"
+#include "create/handles.hpp"
+#include "movement/local.hpp"
 
 using namespace armada;
 using namespace armada::ga;
@@ -91,7 +94,6 @@ void GA_Update_ghosts(int g_a) {
   constexpr const char* fn = "GA_Update_ghosts";
   guarded(fn, [&] { array(fn, g_a).update_ghosts(ga_update(fn, g_a)); });
 }
-void NGA_Update_ghosts(int g_a) { GA_Update_ghosts(g_a); }
 
 int NGA_Update_ghost_dir(int g_a, int dimension, int idir, int cflag) {
   constexpr const char* fn = "NGA_Update_ghost_dir";

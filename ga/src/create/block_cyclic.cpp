@@ -1,6 +1,11 @@
 // GA's block-cyclic arrays: the layout (block_cyclic.hpp), creation, the regular copies that
 // collective operations run on, and patch transfers cut at block edges.
-#include "block_cyclic.hpp"
+#include "create/block_cyclic.hpp"
+
+#include "base/types.hpp"
+#include "groups/groups.hpp"
+#include "memory/accounting.hpp"
+#include "movement/local.hpp"
 
 #include <algorithm>
 

@@ -4,7 +4,10 @@
 #include <atomic>
 #include <cstdio>
 
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "create/handles.hpp"
+#include "memory/accounting.hpp"
+#include "services/stats.hpp"
 
 using namespace armada;
 using namespace armada::ga;
@@ -37,8 +40,6 @@ void count_call(Stat what, std::size_t bytes) noexcept {
 
 extern "C" {
 
-int GA_Verify_handle(int g_a) { return GA_Valid_handle(g_a); }
-int NGA_Verify_handle(int g_a) { return GA_Valid_handle(g_a); }
 void GA_Check_handle(int g_a, char* string) {
   // array() names the handle and why it is not valid; the program's text says where it was.
   const std::string where = std::string("GA_Check_handle (") + (string ? string : "no text") + ")";
@@ -46,9 +47,7 @@ void GA_Check_handle(int g_a, char* string) {
 }
 
 void GA_Set_debug(int flag) { g_debug.store(flag, std::memory_order_relaxed); }
-void NGA_Set_debug(int flag) { GA_Set_debug(flag); }
 int GA_Get_debug(void) { return g_debug.load(std::memory_order_relaxed); }
-int NGA_Get_debug(void) { return GA_Get_debug(); }
 
 void GA_Mask_sync(int, int) {}  // every collective keeps its synchronization (ga.h)
 void NGA_Mask_sync(int, int) {}

@@ -1,5 +1,6 @@
 // Array creation (the NGA_Create family and the handle path), duplicate, destroy, inquiry.
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <iterator>
 #include <string_view>
@@ -9,6 +10,7 @@
 #include "base/types.hpp"
 #include "create/block_cyclic.hpp"
 #include "create/handles.hpp"
+#include "ga-wapi.h"
 #include "groups/groups.hpp"
 #include "memory/accounting.hpp"
 
@@ -298,11 +300,21 @@ void set_property(const char* function, int g_a, const char* property) {
 void unset_property(const char* function, int g_a) {
   guarded(function, [&] { array(function, g_a).sync_group(); });
 }
+/// ga-wapi.h's Integer handle as the C API's int (GA's handles are ints).
+int wapi_handle(const char* function, Integer g_a) {
+  if (g_a < INT_MIN || g_a > INT_MAX)
+    guarded(function, [&] { bad_argument(function, "g_a", std::to_string(g_a), "not a live global array handle"); });
+  return static_cast<int>(g_a);
+}
 }  // namespace
 void GA_Set_property(int g_a, char* property) { set_property("GA_Set_property", g_a, property); }
 void NGA_Set_property(int g_a, char* property) { set_property("NGA_Set_property", g_a, property); }
 void GA_Unset_property(int g_a) { unset_property("GA_Unset_property", g_a); }
 void NGA_Unset_property(int g_a) { unset_property("NGA_Unset_property", g_a); }
+void wnga_set_property(Integer g_a, char* property) {
+  set_property("wnga_set_property", wapi_handle("wnga_set_property", g_a), property);
+}
+void wnga_unset_property(Integer g_a) { unset_property("wnga_unset_property", wapi_handle("wnga_unset_property", g_a)); }
 
 void GA_Set_pgroup(int g_a, int p_handle) {
   guarded("GA_Set_pgroup", [&] {

@@ -93,10 +93,11 @@ void trace(const char* call, const char* what, long node, long len, long type, l
   std::fflush(stdout);
 }
 
-/// A gop operator: "abs" ones take absolute values first, as GA's.
+/// A gop operator: "abs" ones take absolute values first, as GA's; logical ones give 0 or 1.
 struct Op {
   MPI_Op op;
   bool abs;
+  bool logical;
 };
 Op gop_op(const char* call, std::string_view op, bool integer) {
   struct Name {
@@ -114,7 +115,8 @@ Op gop_op(const char* call, std::string_view op, bool integer) {
                         {"||", MPI_LOR, false, true},     {"&&", MPI_LAND, false, true},
                         {"lor", MPI_LOR, false, true},    {"land", MPI_LAND, false, true}};
   for (const Name& n : names)
-    if (n.name == op && (integer || !n.integer_only)) return {n.op, n.abs};
+    if (n.name == op && (integer || !n.integer_only))
+      return {n.op, n.abs, n.op == MPI_LOR || n.op == MPI_LAND};
   bad(call, "op", "\"" + std::string(op) + "\"",
       integer ? "not one of +, *, max, min, absmax, absmin, or, and, |, &, bor, band, ||, &&, lor, land"
               : "not one of +, *, max, min, absmax, absmin");
@@ -133,6 +135,9 @@ void gop(const char* call, T* x, long n, std::string_view op_name, MPI_Datatype 
     mpi_check(call, MPI_Allreduce(MPI_IN_PLACE, x + done, count, type, op.op, g.comm), "MPI_Allreduce");
     done += count;
   }
+  // MPI reduces nothing on one process: there "||" of 5 would stay 5.
+  if (op.logical)
+    for (long i = 0; i < n; ++i) x[i] = x[i] != 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -224,28 +229,40 @@ void rcv(const char* call, long type, void* buf, long lenbuf, long* lenmes, long
   if (!nodefrom) bad(call, "nodefrom", "NULL", "a place for the sender is required");
   trace(call, "receiving from", nodeselect, lenbuf, type, sync);
   const int source = nodeselect == -1 ? MPI_ANY_SOURCE : static_cast<int>(nodeselect);
-  if (!sync) {  // as GA's: the length and sender are not known until waitcom
-    Pending p{MPI_REQUEST_NULL, false, type, nodeselect, lenbuf};
-    mpi_check(call, MPI_Irecv(buf, count, MPI_BYTE, source, static_cast<int>(type), g.comm, &p.request), "MPI_Irecv");
-    g.pending.push_back(p);
-    *lenmes = -1;
-    *nodefrom = nodeselect;
+  // The message is matched first where it can be, so that one longer than the buffer is refused
+  // before a byte of it lands: always with sync = 1; with sync = 0 when it has arrived already
+  // (MPI has no check of a receive posted before its message; Open MPI's MPI_Wait does not even
+  // report the truncation, docs/tcgmsg.md).
+  MPI_Message message = MPI_MESSAGE_NULL;
+  MPI_Status status;
+  int matched = 0;
+  if (sync)
+    mpi_check(call, MPI_Mprobe(source, static_cast<int>(type), g.comm, &message, &status), "MPI_Mprobe");
+  else
+    mpi_check(call, MPI_Improbe(source, static_cast<int>(type), g.comm, &matched, &message, &status), "MPI_Improbe");
+  int length = count;
+  if (sync || matched) {
+    MPI_Get_count(&status, MPI_BYTE, &length);
+    if (length > count)
+      bad(call, "lenbuf", std::to_string(lenbuf),
+          "smaller than the message of type " + std::to_string(type) + " from node " +
+              std::to_string(status.MPI_SOURCE) + " (" + std::to_string(length) + " bytes)");
+  }
+  if (sync) {
+    mpi_check(call, MPI_Mrecv(buf, length, MPI_BYTE, &message, &status), "MPI_Mrecv");
+    *lenmes = length;
+    *nodefrom = status.MPI_SOURCE;
     return;
   }
-  // The message is matched first, so that one longer than the buffer is refused before a byte
-  // of it lands.
-  MPI_Message message;
-  MPI_Status status;
-  mpi_check(call, MPI_Mprobe(source, static_cast<int>(type), g.comm, &message, &status), "MPI_Mprobe");
-  int length = 0;
-  MPI_Get_count(&status, MPI_BYTE, &length);
-  if (length > count)
-    bad(call, "lenbuf", std::to_string(lenbuf),
-        "smaller than the message of type " + std::to_string(type) + " from node " + std::to_string(status.MPI_SOURCE) +
-            " (" + std::to_string(length) + " bytes)");
-  mpi_check(call, MPI_Mrecv(buf, length, MPI_BYTE, &message, &status), "MPI_Mrecv");
-  *lenmes = length;
-  *nodefrom = status.MPI_SOURCE;
+  // As GA's: the length and the sender are not known until waitcom.
+  Pending p{MPI_REQUEST_NULL, false, type, nodeselect, lenbuf};
+  if (matched)
+    mpi_check(call, MPI_Imrecv(buf, length, MPI_BYTE, &message, &p.request), "MPI_Imrecv");
+  else
+    mpi_check(call, MPI_Irecv(buf, count, MPI_BYTE, source, static_cast<int>(type), g.comm, &p.request), "MPI_Irecv");
+  g.pending.push_back(p);
+  *lenmes = -1;
+  *nodefrom = nodeselect;
 }
 
 long probe(const char* call, long type, long node) {

@@ -38,6 +38,7 @@ struct State {
   rma::GlobalPtr<long> counter;
   std::vector<Pending> pending;  // snd/rcv with sync = 0, until waitcom
   long debug = 0;
+  long max_type = 32767;  // MPI_TAG_UB: MPI guarantees at least 32767
 };
 State g;
 
@@ -71,12 +72,8 @@ void check_node(const char* call, const char* argument, long node, bool any) {
       std::string("must be ") + (any ? "-1 (any node) or " : "") + "a node, 0 .. " + std::to_string(size() - 1));
 }
 void check_type(const char* call, long type) {
-  int* ub = nullptr;
-  int flag = 0;
-  MPI_Comm_get_attr(g.comm, MPI_TAG_UB, &ub, &flag);
-  const long max = flag ? *ub : 32767;
-  if (type < 0 || type > max)
-    bad(call, "type", std::to_string(type), "must be in 0 .. " + std::to_string(max) + " (MPI's largest tag)");
+  if (type < 0 || type > g.max_type)
+    bad(call, "type", std::to_string(type), "must be in 0 .. " + std::to_string(g.max_type) + " (MPI's largest tag)");
 }
 /// A byte count MPI takes in one call.
 int check_length(const char* call, const char* argument, long bytes, const void* buf) {
@@ -166,6 +163,10 @@ void begin(const char* call, int* argc, char*** argv) {
   mpi_check(call, MPI_Comm_dup(rma::world_comm(), &g.comm), "MPI_Comm_dup");
   // Errors come back to the call, which names itself (a too-long message, a bad count).
   MPI_Comm_set_errhandler(g.comm, MPI_ERRORS_RETURN);
+  int* ub = nullptr;
+  int flag = 0;
+  MPI_Comm_get_attr(g.comm, MPI_TAG_UB, &ub, &flag);
+  if (flag) g.max_type = *ub;
   const auto bases = rma::allocate(rma::rank() == 0 ? sizeof(long) : 0);
   g.counter_base = bases[static_cast<std::size_t>(rma::rank())];
   g.counter = rma::GlobalPtr<long>(0, static_cast<long*>(bases[0]));

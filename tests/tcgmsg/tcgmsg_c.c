@@ -4,6 +4,7 @@
  *   ga-first   GA_Initialize, tcg_pbegin ... GA_Terminate, tcg_pend
  *   pend-first tcg_pbegin, GA_Initialize ... tcg_pend (which ends GA too)
  *   mpi-first  MPI_Init, tcg_pbegin ... tcg_pend (no GA)
+ *   debug      as mpi-first without MPI_Init, with setdbg's trace on for one exchange
  * or names a bad call, whose error ends the job (tests/tcgmsg/CMakeLists.txt). tcg_pend ends the
  * process with status 0, as GA's does: the verdict is printed before it, and a failed check
  * aborts the job instead. */
@@ -26,6 +27,7 @@ static int failures = 0;
   } while (0)
 
 static long me, n;
+static int debug = 0; /* setdbg's trace on for one exchange */
 
 static void pause_ms(long ms) {
   struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -95,9 +97,11 @@ static void check_probe_and_async(void) {
     CHECK(tcg_probe(40, -1) == 0);
   }
   v = -1;
+  if (debug) tcg_setdbg(1); /* the "debug" row expects the trace of these two */
   tcg_rcv(42, &v, sizeof v, &lenmes, me, &from, 0);
   CHECK(lenmes == -1 && from == me);
   tcg_snd(42, &me, sizeof me, me, 0);
+  tcg_setdbg(0);
   tcg_waitcom(-1);
   CHECK(v == me);
   tcg_synch(3);
@@ -300,6 +304,7 @@ int main(int argc, char** argv) {
   } else {
     tcg_pbegin(argc, argv);
     if (!strcmp(how, "tcg-first") || !strcmp(how, "pend-first")) GA_Initialize();
+    debug = !strcmp(how, "debug");
   }
   if (argc > 2 && !strcmp(how, "bad")) {
     bad_call(argv[2]);

@@ -149,7 +149,7 @@ int submit(int owner, int fd, bool write, std::int64_t offset, void* buf, std::s
   r.bytes = bytes;
   // The tests' proof that a request runs while its caller goes on: each request first sleeps
   // this long on its helper thread (read here, on the caller's thread, where setenv happens).
-  if (const char* delay = std::getenv("ARMADA_PARIO_IO_DELAY_MS")) r.delay_ms = std::atoi(delay);
+  if (const char* delay = std::getenv("ARMADA_TEST_PARIO_IO_DELAY_MS")) r.delay_ms = std::atoi(delay);
   return engine().submit(r);
 }
 int owner_of(int id) { return engine().owner_of(id); }

@@ -271,43 +271,65 @@ int check_box(const Caller& c, const char* lo_name, const char* hi_name, int ndi
 
 }  // namespace
 
-int section(const Caller& c, bool write, bool transp, int g_a, const std::int64_t* glo, const std::int64_t* ghi,
-            int d_a, const std::int64_t* dlo, const std::int64_t* dhi, int* request) {
-  DiskArray* d = nullptr;
+// The checks' verdict agreed over the group: a process whose own arguments passed returns the
+// code another process's refusal gave (saying so), instead of entering the collective I/O alone.
+int agreed_checks(const Caller& c, int rc) {
+  const int all = agree(group_comm(), rc);
+  if (all && !rc)
+    refuse(all, c.function, "(arguments)", "this process's", "valid here, but another process of the group refused its own");
+  return all;
+}
+
+int check_section(const Caller& c, bool write, bool transp, int g_a, const std::int64_t* glo, const std::int64_t* ghi,
+                  int d_a, const std::int64_t* dlo, const std::int64_t* dhi, DiskArray** dp, Box* g, Box* ds) {
+  DiskArray*& d = *dp;
   int gndim = 0;
   std::int64_t gdims[kMaxDim];
   if (const int rc = check_pair(c, write, g_a, d_a, &d, &gndim, gdims)) return rc;
-  Box g, ds;
-  if (const int rc = check_box(c, "glo", "ghi", gndim, gdims, glo, ghi, &g)) return rc;
-  if (const int rc = check_box(c, "dlo", "dhi", d->ndim, d->dims, dlo, dhi, &ds)) return rc;
+  if (const int rc = check_box(c, "glo", "ghi", gndim, gdims, glo, ghi, g)) return rc;
+  if (const int rc = check_box(c, "dlo", "dhi", d->ndim, d->dims, dlo, dhi, ds)) return rc;
   if (transp && gndim != 2)
     return refuse(DRA_ERR_ARGUMENT, c.function, "transp", "true", "only 2-d sections can be transposed");
   for (int k = 0; k < gndim; ++k) {
     const int from = transp ? 1 - k : k;
-    if (ds.extent(k) != g.extent(from))
-      return refuse(DRA_ERR_ARGUMENT, c.function, c.entry("dhi", k, gndim), std::to_string(c.shown(ds.hi[k])),
-                    "the disk section's extent " + std::to_string(ds.extent(k)) + " differs from the " +
-                        (transp ? "transposed " : "") + "global section's " + std::to_string(g.extent(from)));
+    if (ds->extent(k) != g->extent(from))
+      return refuse(DRA_ERR_ARGUMENT, c.function, c.entry("dhi", k, gndim), std::to_string(c.shown(ds->hi[k])),
+                    "the disk section's extent " + std::to_string(ds->extent(k)) + " differs from the " +
+                        (transp ? "transposed " : "") + "global section's " + std::to_string(g->extent(from)));
   }
+  return 0;
+}
+
+int section(const Caller& c, bool write, bool transp, int g_a, const std::int64_t* glo, const std::int64_t* ghi,
+            int d_a, const std::int64_t* dlo, const std::int64_t* dhi, int* request) {
+  DiskArray* d = nullptr;
+  Box g, ds;
+  if (const int rc = agreed_checks(c, check_section(c, write, transp, g_a, glo, ghi, d_a, dlo, dhi, &d, &g, &ds)))
+    return rc;
   if (const int rc = move(c, write, transp, g_a, g, *d, ds)) return rc;
   if (request) *request = new_request();
   return 0;
 }
 
-int whole(const Caller& c, bool write, int g_a, int d_a, int* request) {
-  DiskArray* d = nullptr;
+int check_whole(const Caller& c, bool write, int g_a, int d_a, DiskArray** d, Box* all) {
   int gndim = 0;
   std::int64_t gdims[kMaxDim];
-  if (const int rc = check_pair(c, write, g_a, d_a, &d, &gndim, gdims)) return rc;
-  Box all;
-  all.ndim = gndim;
+  if (const int rc = check_pair(c, write, g_a, d_a, d, &gndim, gdims)) return rc;
+  all->ndim = gndim;
   for (int k = 0; k < gndim; ++k) {
-    if (gdims[k] != d->dims[k])
+    if (gdims[k] != (*d)->dims[k])
       return refuse(DRA_ERR_ARGUMENT, c.function, "g_a", std::to_string(g_a),
                     "its " + c.entry("dims", k, gndim) + " = " + std::to_string(gdims[k]) +
-                        " differs from the disk array's " + std::to_string(d->dims[k]) + " (use the section call)");
-    all.hi[k] = gdims[k] - 1;
+                        " differs from the disk array's " + std::to_string((*d)->dims[k]) + " (use the section call)");
+    all->hi[k] = gdims[k] - 1;
   }
+  return 0;
+}
+
+int whole(const Caller& c, bool write, int g_a, int d_a, int* request) {
+  DiskArray* d = nullptr;
+  Box all;
+  if (const int rc = agreed_checks(c, check_whole(c, write, g_a, d_a, &d, &all))) return rc;
   if (const int rc = move(c, write, false, g_a, all, *d, all)) return rc;
   if (request) *request = new_request();
   return 0;

@@ -119,11 +119,11 @@ static void eaf_async(int fd) {
 
   /* The transfer runs on its own: held back 300 ms on the helper thread, the call returns at
    * once, the probe says pending, the wait takes the rest. */
-  setenv("ARMADA_PARIO_IO_DELAY_MS", "300", 1);
+  setenv("ARMADA_TEST_PARIO_IO_DELAY_MS", "300", 1);
   t0 = seconds();
   CHECK(EAF_Aread(fd, 0, b, 64, &r1) == EAF_OK, "EAF_Aread (delayed)");
   double started = seconds() - t0;
-  unsetenv("ARMADA_PARIO_IO_DELAY_MS");
+  unsetenv("ARMADA_TEST_PARIO_IO_DELAY_MS");
   CHECK(started < 0.15, "EAF_Aread took %.3f s: it did not return before its transfer", started);
   CHECK(EAF_Probe(r1, &status) == EAF_OK && status == 1, "EAF_Probe of a running read: status %d", status);
   CHECK(EAF_Wait(fd, r1) == EAF_OK, "EAF_Wait (delayed)");
@@ -300,6 +300,15 @@ static void dra_errors(int g, int d, const char* file) {
   dhi[0] = 12;
   CHECK_MESSAGE(NDRA_Write_section(0, g, glo, ghi, d, dlo, dhi, &r), DRA_ERR_ARGUMENT,
                 "NDRA_Write_section: argument 'dhi[0]' = 12: the disk section's extent 3 differs from the global section's 4");
+  /* Arguments bad on one process only: every process returns the code (none enters the
+   * collective transfer alone and waits there for ever). */
+  if (np > 1) {
+    dra_size_t dlo1[2] = {0, 0}, dhi1[2] = {me == 1 ? 13 : 3, 3};
+    CHECK_MESSAGE(NDRA_Write_section(0, g, glo, ghi, d, dlo1, dhi1, &r), DRA_ERR_ARGUMENT,
+                  me == 1 ? "NDRA_Write_section: argument 'dhi[0]' = 13: must be in dlo[0] .. 12"
+                          : "NDRA_Write_section: argument '(arguments)' = this process's: valid here, but another process of the group refused its own");
+    CHECK_MESSAGE(NDRA_Read(me == 1 ? 4242 : g, d, &r), DRA_ERR_ARGUMENT, me == 1 ? "not a live global array handle" : "another process of the group refused");
+  }
   CHECK_MESSAGE(DRA_Wait(99999), DRA_ERR_ARGUMENT, "DRA_Wait: argument 'request' = 99999: no read or write returned it");
   char missing[512];
   path(missing, "no-such.dra");

@@ -159,11 +159,29 @@ std::vector<char> transposed(const std::vector<char>& in, std::int64_t rows, std
   return out;
 }
 
-// The part of section g (of g_a) this process owns, and where it lies in section ds of the disk
+// The block of g_a this process moves: the one it owns; of a block-cyclic array (many blocks per
+// process, which NGA_Distribution numbers by block, not by process) an even slab of rows of the
+// section instead, moved with NGA_Get/NGA_Put from wherever its blocks live.
+void my_block(int g_a, const Box& g, std::int64_t* lo, std::int64_t* hi) {
+  if (GA_Total_blocks(g_a) <= 0) {
+    NGA_Distribution64(g_a, GA_Nodeid(), lo, hi);
+    return;
+  }
+  const std::int64_t rows = g.extent(0), np = GA_Nnodes(), me = GA_Nodeid();
+  const std::int64_t q = rows / np, rem = rows % np;
+  lo[0] = g.lo[0] + me * q + std::min(me, rem);
+  hi[0] = lo[0] + q + (me < rem ? 1 : 0) - 1;
+  for (int d = 1; d < g.ndim; ++d) {
+    lo[d] = g.lo[d];
+    hi[d] = g.hi[d];
+  }
+}
+
+// The part of section g (of g_a) this process moves, and where it lies in section ds of the disk
 // array (shifted, and with transp the two dimensions swapped).
 void my_part(int g_a, const Box& g, const Box& ds, bool transp, Box* mine, Box* disk) {
   std::int64_t lo[kMaxDim], hi[kMaxDim];
-  NGA_Distribution64(g_a, GA_Nodeid(), lo, hi);
+  my_block(g_a, g, lo, hi);
   mine->ndim = disk->ndim = g.ndim;
   for (int d = 0; d < g.ndim; ++d) {
     mine->lo[d] = std::max(lo[d], g.lo[d]);

@@ -373,6 +373,44 @@ static void dra_3d(void) {
   GA_Destroy(h);
 }
 
+/* A block-cyclic array (blocks of 3 x 2, GA's simple layout): written whole and as a section,
+ * read back into a regular array and into another block-cyclic one. */
+static void dra_block_cyclic(int g, const char* file) {
+  int dims[2] = {M, N}, block[2] = {3, 2}, r = -1, d = -1;
+  int b = GA_Create_handle();
+  GA_Set_data(b, 2, dims, C_DBL);
+  GA_Set_block_cyclic(b, block);
+  CHECK(GA_Allocate(b), "GA_Allocate of a block-cyclic array");
+  GA_Copy(g, b);
+  dra_size_t ddims[2] = {M, N};
+  CHECK(NDRA_Create(C_DBL, 2, ddims, "bc", (char*)file, DRA_RW, ddims, &d) == 0, "NDRA_Create");
+  CHECK(NDRA_Write(b, d, &r) == 0, "NDRA_Write of a block-cyclic array");
+  int h = new_array(C_DBL, M, N, "h");
+  CHECK(NDRA_Read(h, d, &r) == 0, "NDRA_Read into a regular array");
+  static double got[M * N];
+  fetch(h, M, N, got);
+  int bad = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) bad += got[i * N + j] != value(i, j);
+  CHECK(bad == 0, "a block-cyclic array written: %d elements differ", bad);
+  GA_Zero(b);
+  int lo[2] = {1, 1}, hi[2] = {11, 7};
+  dra_size_t dlo[2] = {1, 1}, dhi[2] = {11, 7};
+  CHECK(NDRA_Read_section(0, b, lo, hi, d, dlo, dhi, &r) == 0, "NDRA_Read_section into a block-cyclic array");
+  GA_Copy(b, h);
+  fetch(h, M, N, got);
+  bad = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      const int in = i >= 1 && i <= 11 && j >= 1 && j <= 7;
+      bad += got[i * N + j] != (in ? value(i, j) : 0);
+    }
+  CHECK(bad == 0, "a block-cyclic array read: %d elements differ", bad);
+  CHECK(DRA_Delete(d) == 0, "DRA_Delete");
+  GA_Destroy(h);
+  GA_Destroy(b);
+}
+
 static void dra_tests(void) {
   char file[512];
   path(file, "a.dra");
@@ -403,6 +441,7 @@ static void dra_tests(void) {
   CHECK(NDRA_Create(C_DBL, 2, dims, "t", file, DRA_RW, dims, &d) == 0, "NDRA_Create");
   dra_transpose(g, d);
   CHECK(DRA_Delete(d) == 0, "DRA_Delete");
+  dra_block_cyclic(g, file);
   dra_3d();
   CHECK(DRA_Terminate() == 0, "DRA_Terminate");
   GA_Destroy(g);

@@ -58,6 +58,24 @@ std::size_t type_size(int type) {
   return 0;
 }
 
+std::string type_name(int type) {
+  switch (type) {
+    case C_INT: return "C_INT";
+    case C_LONG: return "C_LONG";
+    case C_LONGLONG: return "C_LONGLONG";
+    case C_FLOAT: return "C_FLOAT";
+    case C_DBL: return "C_DBL";
+    case C_SCPL: return "C_SCPL";
+    case C_DCPL: return "C_DCPL";
+    case F_INT: return "F_INT";
+    case F_REAL: return "F_REAL";
+    case F_DBL: return "F_DBL";
+    case F_SCPL: return "F_SCPL";
+    case F_DCPL: return "F_DCPL";
+  }
+  return "type " + std::to_string(type);
+}
+
 std::string mpi_text(int rc) {
   char text[MPI_MAX_ERROR_STRING];
   int n = 0;
@@ -70,7 +88,8 @@ std::string mode_text(int mode) {
 }
 
 int check_ready(const Caller& c) {
-  if (!initialized) return refuse(DRA_ERR_STATE, c.function, "(state)", "DRA not initialized", "call dra_init first");
+  if (!initialized)
+    return refuse(DRA_ERR_STATE, c.function, "(DRA)", "not initialized", "call DRA_Init (dra_init) first");
   return 0;
 }
 
@@ -128,6 +147,17 @@ int check_dims(const Caller& c, int ndim, const std::int64_t* dims) {
       return refuse(DRA_ERR_ARGUMENT, c.function, c.entry("dims", d, ndim), std::to_string(dims[d]),
                     "must be in 1 .. " + std::to_string(INT_MAX));
   return 0;
+}
+
+// A file shorter than its header says (copied in part, cut by a full disk) would read as zeros.
+int check_size(const Caller& c, MPI_File fh, const char* filename, const Header& h) {
+  MPI_Offset size = 0, want = static_cast<MPI_Offset>(type_size(static_cast<int>(h.type)));
+  for (int d = 0; d < h.ndim; ++d) want *= h.dims[d];
+  MPI_File_get_size(fh, &size);
+  if (size >= kHeaderBytes + want) return 0;
+  return refuse(DRA_ERR_IO, c.function, "filename", quoted(filename),
+                "is truncated: " + std::to_string(size) + " bytes, its array needs " +
+                    std::to_string(kHeaderBytes + want));
 }
 
 int new_request() { return next_request == INT_MAX ? (next_request = 0) : next_request++; }
@@ -262,7 +292,7 @@ int check_pair(const Caller& c, bool write, int g_a, int d_a, DiskArray** d, int
   NGA_Inquire64(g_a, &gtype, gndim, gdims);
   if (canonical_type(gtype) != (*d)->type)
     return refuse(DRA_ERR_ARGUMENT, c.function, "g_a", std::to_string(g_a),
-                  "its type " + std::to_string(gtype) + " differs from the disk array's " + std::to_string((*d)->type));
+                  "holds " + type_name(gtype) + ", the disk array " + type_name((*d)->type));
   if (*gndim != (*d)->ndim)
     return refuse(DRA_ERR_ARGUMENT, c.function, "g_a", std::to_string(g_a),
                   "has " + std::to_string(*gndim) + " dimensions, the disk array " + std::to_string((*d)->ndim));
@@ -286,8 +316,6 @@ int check_box(const Caller& c, const char* lo_name, const char* hi_name, int ndi
   }
   return 0;
 }
-
-}  // namespace
 
 // The checks' verdict agreed over the group: a process whose own arguments passed returns the
 // code another process's refusal gave (saying so), instead of entering the collective I/O alone.
@@ -318,17 +346,6 @@ int check_section(const Caller& c, bool write, bool transp, int g_a, const std::
   return 0;
 }
 
-int section(const Caller& c, bool write, bool transp, int g_a, const std::int64_t* glo, const std::int64_t* ghi,
-            int d_a, const std::int64_t* dlo, const std::int64_t* dhi, int* request) {
-  DiskArray* d = nullptr;
-  Box g, ds;
-  if (const int rc = agreed_checks(c, check_section(c, write, transp, g_a, glo, ghi, d_a, dlo, dhi, &d, &g, &ds)))
-    return rc;
-  if (const int rc = move(c, write, transp, g_a, g, *d, ds)) return rc;
-  if (request) *request = new_request();
-  return 0;
-}
-
 int check_whole(const Caller& c, bool write, int g_a, int d_a, DiskArray** d, Box* all) {
   int gndim = 0;
   std::int64_t gdims[kMaxDim];
@@ -341,6 +358,19 @@ int check_whole(const Caller& c, bool write, int g_a, int d_a, DiskArray** d, Bo
                         " differs from the disk array's " + std::to_string((*d)->dims[k]) + " (use the section call)");
     all->hi[k] = gdims[k] - 1;
   }
+  return 0;
+}
+
+}  // namespace
+
+int section(const Caller& c, bool write, bool transp, int g_a, const std::int64_t* glo, const std::int64_t* ghi,
+            int d_a, const std::int64_t* dlo, const std::int64_t* dhi, int* request) {
+  DiskArray* d = nullptr;
+  Box g, ds;
+  if (const int rc = agreed_checks(c, check_section(c, write, transp, g_a, glo, ghi, d_a, dlo, dhi, &d, &g, &ds)))
+    return rc;
+  if (const int rc = move(c, write, transp, g_a, g, *d, ds)) return rc;
+  if (request) *request = new_request();
   return 0;
 }
 
@@ -461,6 +491,7 @@ int open(const Caller& c, const char* filename, int mode, int* d_a) {
       static_cast<int>(h.type)) && h.ndim >= 1 && h.ndim <= kMaxDim && h.name_bytes >= 0 &&
       h.name_bytes <= static_cast<std::int64_t>(sizeof(h.name));
   rc = ok ? 0 : refuse(DRA_ERR_IO, c.function, "filename", quoted(filename), "is not a disk array file");
+  if (rc == 0) rc = check_size(c, fh, filename, h);
   if ((rc = agree(comm, rc))) {
     MPI_File_close(&fh);
     return rc;

@@ -291,7 +291,7 @@ static void dra_errors(int g, int d, const char* file) {
   char expect[300];
   CHECK_MESSAGE(NDRA_Read(g, 4242, &r), DRA_ERR_ARGUMENT, "NDRA_Read: argument 'd_a' = 4242: not an open disk array handle");
   CHECK_MESSAGE(NDRA_Write(12345, d, &r), DRA_ERR_ARGUMENT, "NDRA_Write: argument 'g_a' = 12345: not a live global array handle");
-  snprintf(expect, sizeof expect, "NDRA_Write: argument 'g_a' = %d: its type %d differs from the disk array's %d", gi, C_INT, C_DBL);
+  snprintf(expect, sizeof expect, "NDRA_Write: argument 'g_a' = %d: holds C_INT, the disk array C_DBL", gi);
   CHECK_MESSAGE(NDRA_Write(gi, d, &r), DRA_ERR_ARGUMENT, expect);
   int glo[2] = {0, 0}, ghi[2] = {3, 3};
   dra_size_t dlo[2] = {10, 0}, dhi[2] = {13, 3};
@@ -411,6 +411,37 @@ static void dra_block_cyclic(int g, const char* file) {
   GA_Destroy(b);
 }
 
+/* Files that are no disk array, or lost their end; a directory that is not there; DRA used
+ * before DRA_Init. */
+static void dra_bad_files(void) {
+  char garbage[512], cut[512], nodir[512], expect[700];
+  int d = -1;
+  path(garbage, "garbage.dra");
+  path(cut, "cut.dra");
+  path(nodir, "no-such-dir/a.dra");
+  if (me == 0) {
+    FILE* f = fopen(garbage, "w");
+    for (int i = 0; i < 5000; ++i) fputc('x', f);
+    fclose(f);
+  }
+  GA_Sync();
+  snprintf(expect, sizeof expect, "DRA_Open: argument 'filename' = \"%s\": is not a disk array file", garbage);
+  CHECK_MESSAGE(DRA_Open(garbage, DRA_R, &d), DRA_ERR_IO, expect);
+  dra_size_t dims[2] = {M, N};
+  CHECK(NDRA_Create(C_DBL, 2, dims, "cut", cut, DRA_RW, dims, &d) == 0 && DRA_Close(d) == 0, "NDRA_Create");
+  if (me == 0) CHECK(truncate(cut, 4096 + 100) == 0, "truncate");
+  GA_Sync();
+  snprintf(expect, sizeof expect, "DRA_Open: argument 'filename' = \"%s\": is truncated: 4196 bytes, its array needs 5032", cut);
+  CHECK_MESSAGE(DRA_Open(cut, DRA_RW, &d), DRA_ERR_IO, expect);
+  snprintf(expect, sizeof expect, "NDRA_Create: argument 'filename' = \"%s\": cannot be opened", nodir);
+  CHECK_MESSAGE(NDRA_Create(C_DBL, 2, dims, "x", nodir, DRA_RW, dims, &d), DRA_ERR_IO, expect);
+  GA_Sync();
+  if (me == 0) {
+    unlink(garbage);
+    unlink(cut);
+  }
+}
+
 static void dra_tests(void) {
   char file[512];
   path(file, "a.dra");
@@ -443,7 +474,9 @@ static void dra_tests(void) {
   CHECK(DRA_Delete(d) == 0, "DRA_Delete");
   dra_block_cyclic(g, file);
   dra_3d();
+  dra_bad_files();
   CHECK(DRA_Terminate() == 0, "DRA_Terminate");
+  CHECK_MESSAGE(DRA_Open(file, DRA_R, &d), DRA_ERR_STATE, "DRA_Open: argument '(DRA)' = not initialized: call DRA_Init (dra_init) first");
   GA_Destroy(g);
 }
 

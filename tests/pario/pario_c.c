@@ -6,6 +6,7 @@
  * process prints. Rank 0 prints "pario_c: passed" when every check held on every process. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <ftw.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -516,6 +517,11 @@ static void sf_tests(void) {
   CHECK(!exists(file), "SF_Destroy removed %s", file);
 }
 
+static int remove_entry(const char* p, const struct stat* st, int flag, struct FTW* ftw) {
+  (void)st, (void)flag, (void)ftw;
+  return remove(p);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   GA_Initialize();
@@ -531,7 +537,7 @@ int main(int argc, char** argv) {
   dra_tests();
   sf_tests();
   GA_Sync();
-  if (me == 0) rmdir(dir);
+  if (me == 0) nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);  /* what a failed check left too */
   int total = failures;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (me == 0) {

@@ -91,7 +91,7 @@ Int eaf_stat_(const char* path, Int* avail_kb, char* fstype, Length plen, Length
   if (flen < 3) return EAF_ERR_TOO_SHORT;  // room for "UFS"
   const int rc = EAF_Stat(text(path, plen).c_str(), &kb, type, sizeof(type));
   if (rc != EAF_OK) return rc;
-  // A 4-byte INTEGER holds up to 2 TiB of free space; more is reported as its largest value.
+  // In MiB, a 4-byte INTEGER holds up to 2 PiB of free space; more is reported as its largest value.
   *avail_kb = kb > static_cast<long>(INT64_MAX >> (64 - 8 * sizeof(Int))) ? static_cast<Int>(INT64_MAX >> (64 - 8 * sizeof(Int)))
                                                                        : static_cast<Int>(kb);
   store(type, fstype, flen);

@@ -61,6 +61,7 @@ void EAF_Print_stats(int fd);
 /* *status: 0 when request id is complete, 1 while it runs. */
 int EAF_Probe(int id, int* status);
 int EAF_Read(int fd, eaf_off_t offset, void* buf, size_t bytes);
+/* *avail_kb: the free space in MiB (GA 5.8's unit, despite the name), fstype "UFS". */
 int EAF_Stat(const char* path, long* avail_kb, char* fstype, int fslen);
 int EAF_Truncate(int fd, eaf_off_t length);
 int EAF_Wait(int fd, int id);

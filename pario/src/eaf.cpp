@@ -221,7 +221,8 @@ int EAF_Stat(const char* path, long* avail_kb, char* fstype, int fslen) {
   if (fslen < 8) return EAF_ERR_TOO_SHORT;
   struct statvfs vfs {};
   if (::statvfs(directory_of(path).c_str(), &vfs) != 0) return EAF_ERR_STAT;
-  *avail_kb = static_cast<long>(static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize / 1024);
+  // MiB, whatever the name says: GA 5.8 returns MiB here, and NWChem multiplies by 1024.
+  *avail_kb = static_cast<long>(static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize >> 20);
   std::strcpy(fstype, "UFS");  // GA's name for a Unix file system
   return EAF_OK;
 }

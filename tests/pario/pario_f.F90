@@ -3,7 +3,7 @@
 ! truncate, end of file by code and text, a bad fd, a non-integer offset, a read-only file, stat,
 ! delete), DRA (dra_create/dra_write/dra_read of a 2-d array, inquire, sections, a transposed
 ! section, the n-d forms on a 3-d INTEGER array, errors) and SF (every process writes its block
-! and reads its neighbour's). Rank 0 prints "pario_f: passed" when every check held everywhere.
+! and reads its neighbour's), and the headers in a fixed-form source (pario_fixed.F). Rank 0 prints "pario_f: passed" when every check held everywhere.
 program pario_f
   implicit none
 #include "mafdecls.fh"
@@ -28,6 +28,7 @@ program pario_f
   if (len_trim(dir) == 0) dir = '/tmp'
 
   if (eaf_util_szint() /= storage_size(me) / 8) call fail('eaf_util_szint is not the INTEGER size')
+  call fixed_form()
   call eaf_checks()
   call dra_checks()
   call sf_checks()
@@ -59,6 +60,14 @@ contains
       write (name, '(a, a, a, i0, a, i0)') trim(dir), '/', stem, tag, '.i', storage_size(me) / 8
     end if
   end function name
+
+  ! The headers in a fixed-form source (pario_fixed.F).
+  subroutine fixed_form()
+    integer :: bad
+    bad = 0
+    call pario_fixed_checks(name('armada-pario-f-fixed', .true.), bad)
+    if (bad /= 0) call fail('the fixed-form source (pario_fixed.F)')
+  end subroutine fixed_form
 
   subroutine eaf_checks()
     integer, parameter :: n = 1000

@@ -11,7 +11,10 @@
  *
  * Return values: 0 on success; on a bad argument or a failed file operation a DRA_ERR_ code, and
  * every calling process prints "[rank r] <function>: argument '<name>' = <value>: <why>" to
- * stderr. Nothing is read or written then. */
+ * stderr. Nothing is read or written then.
+ *
+ * Names and file names are at most GA's 72 and 248 characters (DRA_MAX_NAME, DRA_MAX_FNAME), so
+ * NDRA_Inquire's name[73] and filename[249] always have room. */
 #ifndef _DRA_H_
 #define _DRA_H_
 

@@ -13,8 +13,8 @@ namespace dra = armada::pario::dra;
 
 namespace {
 
-// GA's C interface leaves the room of name and filename to the caller; GA's limits, which
-// callers size their buffers for, are 72 and 248 characters with the NUL.
+// GA's C interface leaves the room of name and filename to the caller, who sizes it for GA's
+// limits (72 and 248 characters and the NUL), which create and open enforce.
 void copy_out(const std::string& s, char* out) {
   if (out) std::strcpy(out, s.c_str());
 }

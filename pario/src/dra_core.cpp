@@ -139,6 +139,17 @@ int open_file(const Caller& c, MPI_Comm comm, const char* filename, int amode, M
   return 0;
 }
 
+// GA's limits (DRA_MAX_NAME, DRA_MAX_FNAME): programs size NDRA_Inquire's buffers for them.
+constexpr std::size_t kMaxName = 72, kMaxFilename = 248;
+
+int check_filename(const Caller& c, const char* filename) {
+  if (!filename || !*filename) return refuse(DRA_ERR_ARGUMENT, c.function, "filename", quoted(filename), "is empty");
+  if (std::strlen(filename) > kMaxFilename)
+    return refuse(DRA_ERR_ARGUMENT, c.function, "filename", quoted(filename),
+                  "longer than " + std::to_string(kMaxFilename) + " characters (GA's DRA_MAX_FNAME)");
+  return 0;
+}
+
 int check_dims(const Caller& c, int ndim, const std::int64_t* dims) {
   if (ndim < 1 || ndim > kMaxDim)
     return refuse(DRA_ERR_ARGUMENT, c.function, "ndim", std::to_string(ndim), "must be in 1 .. 7");
@@ -426,11 +437,11 @@ int create(const Caller& c, int type, int ndim, const std::int64_t* dims, const 
   const int t = canonical_type(type);
   if (!t) return refuse(DRA_ERR_ARGUMENT, c.function, "type", std::to_string(type), "not an array type DRA stores");
   if (const int rc = check_dims(c, ndim, dims)) return rc;
-  if (!filename || !*filename) return refuse(DRA_ERR_ARGUMENT, c.function, "filename", quoted(filename), "is empty");
+  if (const int rc = check_filename(c, filename)) return rc;
   const std::string label = name ? name : "";
-  if (label.size() > sizeof(Header::name))
+  if (label.size() > kMaxName)
     return refuse(DRA_ERR_ARGUMENT, c.function, "name", quoted(name),
-                  "longer than " + std::to_string(sizeof(Header::name)) + " bytes");
+                  "longer than " + std::to_string(kMaxName) + " characters (GA's DRA_MAX_NAME)");
   if (const int rc = check_mode(c, mode)) return rc;
   int slot = 0;
   if (const int rc = free_slot(c, &slot)) return rc;
@@ -474,7 +485,7 @@ int create(const Caller& c, int type, int ndim, const std::int64_t* dims, const 
 
 int open(const Caller& c, const char* filename, int mode, int* d_a) {
   if (const int rc = check_ready(c)) return rc;
-  if (!filename || !*filename) return refuse(DRA_ERR_ARGUMENT, c.function, "filename", quoted(filename), "is empty");
+  if (const int rc = check_filename(c, filename)) return rc;
   if (const int rc = check_mode(c, mode)) return rc;
   int slot = 0;
   if (const int rc = free_slot(c, &slot)) return rc;
@@ -489,7 +500,7 @@ int open(const Caller& c, const char* filename, int mode, int* d_a) {
   int rc = MPI_File_read_at_all(fh, 0, &h, sizeof(h), MPI_BYTE, MPI_STATUS_IGNORE);
   const bool ok = rc == MPI_SUCCESS && std::memcmp(h.magic, kMagic, sizeof(kMagic)) == 0 && canonical_type(
       static_cast<int>(h.type)) && h.ndim >= 1 && h.ndim <= kMaxDim && h.name_bytes >= 0 &&
-      h.name_bytes <= static_cast<std::int64_t>(sizeof(h.name));
+      h.name_bytes <= static_cast<std::int64_t>(kMaxName);
   rc = ok ? 0 : refuse(DRA_ERR_IO, c.function, "filename", quoted(filename), "is not a disk array file");
   if (rc == 0) rc = check_size(c, fh, filename, h);
   if ((rc = agree(comm, rc))) {

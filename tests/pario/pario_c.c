@@ -323,6 +323,12 @@ static void dra_errors(int g, int d, const char* file) {
   dra_size_t dims[2] = {M, 0};
   CHECK_MESSAGE(NDRA_Create(C_DBL, 2, dims, "x", missing, DRA_RW, dims, &dd), DRA_ERR_ARGUMENT,
                 "NDRA_Create: argument 'dims[1]' = 0: must be in 1 .. ");
+  char longname[80];
+  memset(longname, 'n', 73);
+  longname[73] = 0;
+  dra_size_t dims2[2] = {M, N};
+  CHECK_MESSAGE(NDRA_Create(C_DBL, 2, dims2, longname, missing, DRA_RW, dims2, &dd), DRA_ERR_ARGUMENT,
+                "longer than 72 characters (GA's DRA_MAX_NAME)");
   GA_Destroy(gi);
 }
 

@@ -119,18 +119,22 @@ static void eaf_async(int fd) {
   CHECK(memcmp(a, b, n * sizeof(double)) == 0, "EAF_Aread gave what EAF_Awrite wrote");
   CHECK(EAF_Probe(r1, &status) == EAF_ERR_PROBE, "EAF_Probe of a waited request");
 
-  /* The transfer runs on its own: held back 300 ms on the helper thread, the call returns at
-   * once, the probe says pending, the wait takes the rest. */
-  setenv("ARMADA_TEST_PARIO_IO_DELAY_MS", "300", 1);
+  /* The transfer runs on its own: held back 500 ms on the helper thread, the call returns before
+   * that, a probe before that says running, the wait takes the rest. (A loaded machine may delay
+   * this process, never the transfer's end: each check allows for that.) */
+  const double delay = 0.5;
+  setenv("ARMADA_TEST_PARIO_IO_DELAY_MS", "500", 1);
   t0 = seconds();
   CHECK(EAF_Aread(fd, 0, b, 64, &r1) == EAF_OK, "EAF_Aread (delayed)");
   double started = seconds() - t0;
   unsetenv("ARMADA_TEST_PARIO_IO_DELAY_MS");
-  CHECK(started < 0.15, "EAF_Aread took %.3f s: it did not return before its transfer", started);
-  CHECK(EAF_Probe(r1, &status) == EAF_OK && status == 1, "EAF_Probe of a running read: status %d", status);
+  CHECK(started < delay, "EAF_Aread took %.3f s: it did not return before its transfer", started);
+  CHECK(EAF_Probe(r1, &status) == EAF_OK, "EAF_Probe of a running read");
+  double probed = seconds() - t0;
+  CHECK(status == 1 || probed >= delay, "EAF_Probe said done %.3f s after a transfer held back %.1f s", probed, delay);
   CHECK(EAF_Wait(fd, r1) == EAF_OK, "EAF_Wait (delayed)");
   double waited = seconds() - t0;
-  CHECK(waited >= 0.29, "EAF_Wait returned after %.3f s, before the transfer could end", waited);
+  CHECK(waited >= delay - 0.01, "EAF_Wait returned after %.3f s, before the transfer could end", waited);
   /* A request runs past the file's end: EOF from the wait. */
   CHECK(EAF_Aread(fd, n * sizeof(double) - 8, b, 16, &r1) == EAF_OK, "EAF_Aread past the end");
   CHECK(EAF_Wait(fd, r1) == EAF_ERR_EOF, "EAF_Wait of a read past the end");

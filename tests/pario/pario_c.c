@@ -98,7 +98,8 @@ static void eaf_sync_and_lengths(int fd) {
   CHECK(EAF_Read(fd, 8000, b, 0) == EAF_OK, "EAF_Read of 0 bytes at the end");
 }
 
-static void eaf_async(int fd) {
+static void eaf_async(int* fdp, const char* file) {
+  int fd = *fdp;
   enum { n = 1 << 19 };  /* 4 MiB of doubles */
   double* a = malloc(n * sizeof(double));
   double* b = malloc(n * sizeof(double));
@@ -135,9 +136,20 @@ static void eaf_async(int fd) {
   CHECK(EAF_Wait(fd, r1) == EAF_OK, "EAF_Wait (delayed)");
   double waited = seconds() - t0;
   CHECK(waited >= delay - 0.01, "EAF_Wait returned after %.3f s, before the transfer could end", waited);
+  /* EAF_Close waits for the file's pending requests: a write held back 500 ms is in the file
+   * after the close (closing under it would leave the helper writing to a closed descriptor). */
+  double tail[4] = {7, 8, 9, 10 + me}, back[4] = {0};
+  setenv("ARMADA_TEST_PARIO_IO_DELAY_MS", "500", 1);
+  CHECK(EAF_Awrite(fd, 64, tail, sizeof tail, &r1) == EAF_OK, "EAF_Awrite (delayed)");
+  unsetenv("ARMADA_TEST_PARIO_IO_DELAY_MS");
+  CHECK(EAF_Close(fd) == EAF_OK, "EAF_Close with a write pending");
+  CHECK(EAF_Open(file, EAF_RW, &fd) == EAF_OK, "EAF_Open again");
+  CHECK(EAF_Read(fd, 64, back, sizeof back) == EAF_OK && memcmp(tail, back, sizeof tail) == 0,
+        "the write pending at EAF_Close is in the file (read %g %g %g %g)", back[0], back[1], back[2], back[3]);
   /* A request runs past the file's end: EOF from the wait. */
   CHECK(EAF_Aread(fd, n * sizeof(double) - 8, b, 16, &r1) == EAF_OK, "EAF_Aread past the end");
   CHECK(EAF_Wait(fd, r1) == EAF_ERR_EOF, "EAF_Wait of a read past the end");
+  *fdp = fd;
   free(a);
   free(b);
 }
@@ -187,7 +199,7 @@ static void eaf_tests(void) {
   int fd = -1;
   CHECK(EAF_Open(file, EAF_RW, &fd) == EAF_OK && fd >= 0, "EAF_Open EAF_RW");
   eaf_sync_and_lengths(fd);
-  eaf_async(fd);
+  eaf_async(&fd, file);
   eaf_errors(fd);
   CHECK(EAF_Close(fd) == EAF_OK, "EAF_Close");
   CHECK(EAF_Close(fd) == EAF_ERR_INVALID_FD, "EAF_Close twice");

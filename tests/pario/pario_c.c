@@ -537,9 +537,24 @@ static void sf_tests(void) {
   CHECK_MESSAGE(SF_Read(h, 0.5, 4, (char*)a, &ids[0]), SF_ERR_ARGUMENT, "SF_Read: argument 'offset' = 0.5");
   int unknown = 777777;
   CHECK_MESSAGE(SF_Wait(&unknown), SF_ERR_ARGUMENT, "SF_Wait: argument 'req_id' = 777777: no SF_Read or SF_Write returned it");
+  /* Asynchronous: a write held back 500 ms returns before that, its wait takes the rest; a write
+   * still held back when SF_Destroy comes is waited for there. */
+  setenv("ARMADA_TEST_PARIO_IO_DELAY_MS", "500", 1);
+  double t0 = seconds();
+  CHECK(SF_Write(h, me * 4000.0, 8, (char*)a, &ids[0]) == 0, "SF_Write (delayed)");
+  double started = seconds() - t0;
+  CHECK(started < 0.5, "SF_Write took %.3f s: it did not return before its transfer", started);
+  CHECK(SF_Wait(&ids[0]) == 0, "SF_Wait (delayed)");
+  double waited = seconds() - t0;
+  CHECK(waited >= 0.49, "SF_Wait returned after %.3f s, before the transfer could end", waited);
+  t0 = seconds();
+  CHECK(SF_Write(h, me * 4000.0, 8, (char*)a, &ids[1]) == 0, "SF_Write (delayed, not waited)");
+  unsetenv("ARMADA_TEST_PARIO_IO_DELAY_MS");
   SF_Errmsg(SF_ERR_LIMIT, msg);
   CHECK(strstr(msg, "hard size limit") != NULL, "SF_Errmsg: '%s'", msg);
   CHECK(SF_Destroy(h) == 0, "SF_Destroy");
+  waited = seconds() - t0;
+  CHECK(waited >= 0.49, "SF_Destroy returned %.3f s after a write it did not wait for", waited);
   GA_Sync();
   CHECK(!exists(file), "SF_Destroy removed %s", file);
 }

@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
   } else if (!strcmp(which, "op")) {
     double x = 1;
     GA_Dgop(&x, 1, "avg");
+  } else if (!strcmp(which, "op_float")) {
+    double x = 1;
+    GA_Dgop(&x, 1, "or");
   } else if (!strcmp(which, "dims")) {
     int bad[2] = {10, 0};
     NGA_Create(C_DBL, 2, bad, "bad", NULL);

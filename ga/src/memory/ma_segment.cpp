@@ -1,5 +1,7 @@
 #include "memory/ma_segment.hpp"
 
+#include "armada/rma/assert.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -68,6 +70,7 @@ void ma_anchor(const void* lo, const void* hi) {
 MaPlacement MaPlacement::of(std::size_t size, std::size_t align, std::uintptr_t base) {
   // The index must be exact: p = base (mod size). A larger alignment is kept when the base is a
   // whole number of elements from it (always, but for an alignment the base itself lacks).
+  ARMADA_ASSERT(size > 0 && (size & (size - 1)) == 0 && (align & (align - 1)) == 0);  // MA's types: 2^k
   if (align >= size && base % size == 0) return {align, 0};
   return {size, base % size};
 }

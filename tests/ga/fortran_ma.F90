@@ -3,7 +3,8 @@
 ! from Fortran is read from C at C's index + 1; ma_inquire_* report ma_init's sizes; the stack is
 ! chopped; the iterator, ma_free_heap_piece, ma_verify_allocator_stuff, ma_set_numalign, and the
 ! reports ma_summarize_allocated_blocks, ma_trace and ma_print_stats (their output is checked by
-! the test's regex). MA is per process: every rank does the same on its own.
+! the test's regex). MA is per process: every rank does the same on its own. And a reshaping
+! GA_Copy of F_INT arrays from C, whose element size is not MA's MT_F_INT size in the 4-byte build.
 program fortran_ma
   implicit none
 #include "mafdecls.fh"
@@ -13,7 +14,7 @@ program fortran_ma
   integer :: failures, h, hc, hi, idx, idx2, k, it, n, a, b, c
   logical :: ok
   double precision, external :: c_sum
-  integer, external :: c_index, c_sizeof_fint
+  integer, external :: c_index, c_sizeof_fint, c_reshape_fint
   external c_push_fdbl, c_alloc_fint
 
   call mpi_init(ierr)
@@ -88,5 +89,7 @@ program fortran_ma
 
   if (.not. (ma_pop_stack(a) .and. ma_free_heap(b) .and. ma_free_heap(hi))) call check_fail(failures, 'frees')
   if (ma_inquire_heap(MT_DBL) /= nheap) call check_fail(failures, 'ma_inquire_heap after the frees')
+  ! GA_Copy between shapes of F_INT arrays from C moves whole 8-byte elements (collective).
+  if (c_reshape_fint() /= 1) call check_fail(failures, 'GA_Copy of reshaped F_INT arrays')
   call check_finish('fortran_ma', failures, '')
 end program fortran_ma

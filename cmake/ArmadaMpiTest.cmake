@@ -277,8 +277,11 @@ function(armada_add_transport_tests target)
     if(config STREQUAL "shm")
       set(name ${arg_NAME})
     endif()
+    # The table's capabilities, for the test that checks them against the library's account.
+    list(JOIN _cfg_${config}_CAPABILITIES "," caps)
     armada_add_mpi_test(${target} NAME ${name} RANKS ${ranks} TIMEOUT ${arg_TIMEOUT} ARGS ${arg_ARGS} ${extra}
-      ENV ${_cfg_${config}_ENV} ${arg_ENV} LABELS ${arg_LABELS} ${_cfg_${config}_LABELS})
+      ENV ${_cfg_${config}_ENV} ${arg_ENV} ARMADA_TEST_TRANSPORT_CAPABILITIES=${caps}
+      LABELS ${arg_LABELS} ${_cfg_${config}_LABELS})
     if(arg_LAYER)
       armada_record_layer_coverage(${arg_LAYER} ${config} ${arg_NAME})
     endif()
@@ -287,15 +290,16 @@ endfunction()
 
 # armada_add_layer_tests(<target> LAYER <layer> [NAME <stem>] [TIMEOUT <s>] [LABELS ...] [ARGS ...]
 #                        [ENV ...] [RANKS <n>...] [PROGRAM <path>] [EXPECT_OUTPUT <regex>]
-#                        [DEFAULT_ARGS ...] [ACROSS ALL|<configs>...] [ACROSS_ARGS ...]
-#                        [ACROSS_RANKS <n>...])
+#                        [DEFAULT_ARGS ...] [ACROSS ALL|<configs>...] [ACROSS_REQUIRES <capability>...]
+#                        [ACROSS_ARGS ...] [ACROSS_RANKS <n>...])
 # A program of a layer above rma: the default configuration (shm, RANKS or 1, 2 and 4 ranks; the
 # program gets ARGS and DEFAULT_ARGS) and, with ACROSS, one row per listed configuration of
 # ARMADA_LAYER_CONFIGS (ALL: every one), whose program gets ARGS and ACROSS_ARGS (e.g. a
-# --gtest_filter choosing the tests that cross).
+# --gtest_filter choosing the tests that cross). ACROSS_REQUIRES: those of ARMADA_LAYER_CONFIGS
+# whose capabilities hold the words (alone, it means ACROSS ALL ACROSS_REQUIRES ...).
 function(armada_add_layer_tests target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT;PROGRAM;EXPECT_OUTPUT;LAYER"
-                        "LABELS;ARGS;ENV;RANKS;DEFAULT_ARGS;ACROSS;ACROSS_ARGS;ACROSS_RANKS")
+                        "LABELS;ARGS;ENV;RANKS;DEFAULT_ARGS;ACROSS;ACROSS_REQUIRES;ACROSS_ARGS;ACROSS_RANKS")
   if(NOT arg_LAYER)
     message(FATAL_ERROR "armada_add_layer_tests(${target}): LAYER is required")
   endif()
@@ -312,8 +316,11 @@ function(armada_add_layer_tests target)
     list(APPEND common EXPECT_OUTPUT "${arg_EXPECT_OUTPUT}")
   endif()
   armada_add_transport_tests(${target} ${common} CONFIGS shm RANKS ${arg_RANKS} ARGS ${arg_ARGS} ${arg_DEFAULT_ARGS})
-  if(arg_ACROSS STREQUAL "ALL")
+  if(arg_ACROSS STREQUAL "ALL" OR (arg_ACROSS_REQUIRES AND NOT arg_ACROSS))
     set(arg_ACROSS ${ARMADA_LAYER_CONFIGS})
+  endif()
+  if(arg_ACROSS_REQUIRES)
+    armada_transport_configs_with(arg_ACROSS arg_ACROSS REQUIRES ${arg_ACROSS_REQUIRES})
   endif()
   list(REMOVE_ITEM arg_ACROSS shm)
   foreach(config IN LISTS arg_ACROSS)

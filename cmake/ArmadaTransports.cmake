@@ -159,11 +159,11 @@ endmacro()
 
 # armada_transport_configs_with(<out> <configs var> REQUIRES <caps>... [EXCLUDES <caps>...]): the
 # configurations of <configs var> whose capabilities hold every REQUIRES and no EXCLUDES, in order.
-function(armada_transport_configs_with out configs)
+function(armada_transport_configs_with _armada_out _armada_configs_var)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "REQUIRES;EXCLUDES")
   armada_transport_check_capabilities("armada_transport_configs_with" ${arg_REQUIRES} ${arg_EXCLUDES})
   set(kept "")
-  foreach(config IN LISTS ${configs})
+  foreach(config IN LISTS ${_armada_configs_var})
     set(ok TRUE)
     foreach(cap IN LISTS arg_REQUIRES)
       if(NOT cap IN_LIST _cfg_${config}_CAPABILITIES)
@@ -179,7 +179,7 @@ function(armada_transport_configs_with out configs)
       list(APPEND kept ${config})
     endif()
   endforeach()
-  set(${out} "${kept}" PARENT_SCOPE)
+  set(${_armada_out} "${kept}" PARENT_SCOPE)
 endfunction()
 
 # armada_transport_sources(<target>): adds every available transport's sources and libraries to
@@ -204,4 +204,6 @@ function(armada_transport_sources target)
   message(STATUS "Armada: transports ${names}")
 endfunction()
 
-armada_transport_read()
+if(NOT CMAKE_SCRIPT_MODE_FILE)  # (scripts include the functions only: tests/harness)
+  armada_transport_read()
+endif()

@@ -16,12 +16,15 @@
 #       (default <name>); UNAVAILABLE: not built here, and why (a package is missing);
 #       HOT_SOURCES: sources of the per-operation path, optimized even in debug-info builds.
 #   armada_transport_config(<config> RANKS <n>... [NODE_SIZE <k>] [ENV ...] [CAPABILITIES ...]
-#                           [LAYER])
+#                           [LAYER] [QUICK])
 #       a configuration the conformance programs run in (rows <program>.<config>.np<n>; the
 #       configuration `shm` is the default one: rows <program>.np<n>). NODE_SIZE: ranks per virtual
 #       node, and ARMADA_TRANSPORT=<name>. CAPABILITIES: more than the transport's (a variant's
 #       own, e.g. `variant`). LAYER: one of the rows every layer above rma must meet
-#       (ARMADA_LAYER_CONFIGS, docs/testing.md#the-test-matrix).
+#       (ARMADA_LAYER_CONFIGS, docs/testing.md#the-test-matrix). QUICK: kept by quick runs
+#       (scripts/test.sh with ARMADA_TEST_QUICK=1: CI's run against MPICH); they leave out the rows
+#       of the other configurations, and every row naming a transport without a QUICK one
+#       (<build>/transport-rows-slow.regex).
 #   armada_transport_cluster(<config> [ENV ...] [DEFAULT])
 #       an environment for the emulated-cluster rows (<program>.cluster<k>x<r>.<config>); DEFAULT:
 #       in every cluster test's list.
@@ -118,7 +121,7 @@ endmacro()
 
 # The rows of the configuration <config> (cmake/ArmadaMpiTest.cmake reads _cfg_<config>_*).
 macro(armada_transport_config config)
-  cmake_parse_arguments(_c "LAYER" "NODE_SIZE" "RANKS;ENV;CAPABILITIES" ${ARGN})
+  cmake_parse_arguments(_c "LAYER;QUICK" "NODE_SIZE" "RANKS;ENV;CAPABILITIES" ${ARGN})
   if(NOT _c_RANKS OR _c_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_transport_config(${config}) in ${CMAKE_CURRENT_LIST_FILE}: RANKS is required"
                         " (unknown: ${_c_UNPARSED_ARGUMENTS})")
@@ -140,6 +143,7 @@ macro(armada_transport_config config)
     endif()
     set(_cfg_${config}_CAPABILITIES ${_armada_transport_${_tname}_CAPABILITIES} ${_c_CAPABILITIES})
     set(_cfg_${config}_LAYER ${_c_LAYER})
+    set(_cfg_${config}_QUICK ${_c_QUICK})
   endif()
 endmacro()
 
@@ -204,6 +208,30 @@ function(armada_transport_sources target)
   message(STATUS "Armada: transports ${names}")
 endfunction()
 
+# armada_transport_write_quick_filter(<file>): the regex of the row names quick runs leave out:
+# the configurations not marked QUICK, and the label (a row-name prefix: mpirma-direct, ...) of
+# every transport with no QUICK configuration.
+function(armada_transport_write_quick_filter file)
+  set(slow "")
+  foreach(name IN LISTS ARMADA_TRANSPORTS)
+    set(quick FALSE)
+    foreach(config IN LISTS _armada_transport_${name}_CONFIGS)
+      if(_cfg_${config}_QUICK)
+        set(quick TRUE)
+      else()
+        string(REPLACE "." "\\." pattern "${config}")
+        list(APPEND slow "\\.${pattern}\\.")  # <stem>.<config>.np<n>
+      endif()
+    endforeach()
+    if(NOT quick)
+      list(APPEND slow "${_armada_transport_${name}_LABEL}")
+    endif()
+  endforeach()
+  list(JOIN slow "|" regex)
+  file(WRITE ${file} "${regex}\n")
+endfunction()
+
 if(NOT CMAKE_SCRIPT_MODE_FILE)  # (scripts include the functions only: tests/harness)
   armada_transport_read()
+  armada_transport_write_quick_filter(${PROJECT_BINARY_DIR}/transport-rows-slow.regex)
 endif()

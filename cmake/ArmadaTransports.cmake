@@ -231,7 +231,19 @@ function(armada_transport_write_quick_filter file)
   file(WRITE ${file} "${regex}\n")
 endfunction()
 
+# armada_transport_write_list(<file>): this build's transports for scripts (scripts/bench-*.sh),
+# one line each in registration order: the name, then its capabilities separated by commas.
+function(armada_transport_write_list file)
+  set(text "")
+  foreach(name IN LISTS ARMADA_TRANSPORTS)
+    list(JOIN _armada_transport_${name}_CAPABILITIES "," caps)
+    string(APPEND text "${name} ${caps}\n")
+  endforeach()
+  file(WRITE ${file} "${text}")
+endfunction()
+
 if(NOT CMAKE_SCRIPT_MODE_FILE)  # (scripts include the functions only: tests/harness)
   armada_transport_read()
   armada_transport_write_quick_filter(${PROJECT_BINARY_DIR}/transport-rows-slow.regex)
+  armada_transport_write_list(${PROJECT_BINARY_DIR}/transports.txt)
 endif()

@@ -25,13 +25,10 @@ const char* toy_below_thread_multiple(Config& config, std::string& lost) {
 
 }  // namespace
 
-extern const TransportEntry kToyTransport;
-const TransportEntry kToyTransport{
-    .name = "toy",
-    .role = TransportRole::InterNode,
+// The entry its row names (ENTRY kToyTransport); extern, as a namespace-scope const is otherwise
+// internal.
+extern const TransportEntry kToyTransport{.name = "toy", .role = TransportRole::InterNode,
     .summary = "the server transport under another name (tests/rma/toy_transport)",
-    .below_thread_multiple = toy_below_thread_multiple,
-    .start = start_toy,
-};
+    .below_thread_multiple = toy_below_thread_multiple, .start = start_toy};
 
 }  // namespace armada::rma::detail

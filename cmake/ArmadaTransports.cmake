@@ -42,17 +42,12 @@ set(ARMADA_TRANSPORT_CAPABILITY_WORDS
   variant                # (configurations) a transport's variant, not its default path
 )
 
-# armada_transport_read(): includes every row (rma/src/transport/*/transport.cmake and those of
-# ARMADA_EXTRA_TRANSPORT_DIRS, folders of transport folders) in the caller's scope, then sets
-# ARMADA_TRANSPORTS (the available ones, by ORDER), ARMADA_TRANSPORT_CONFIGS (their
-# configurations) and ARMADA_LAYER_CONFIGS (those marked LAYER).
-set(ARMADA_EXTRA_TRANSPORT_DIRS "" CACHE STRING "More folders of transport folders (each with a transport.cmake) to build into armada_rma")
+# armada_transport_read(): includes every row (rma/src/transport/*/transport.cmake) in the caller's
+# scope, then sets ARMADA_TRANSPORTS (the available ones, by ORDER), ARMADA_TRANSPORT_CONFIGS
+# (their configurations), ARMADA_LAYER_CONFIGS (those marked LAYER), ARMADA_CLUSTER_TRANSPORTS
+# (the DEFAULT cluster configurations) and ARMADA_TRANSPORT_HOT_SOURCES.
 macro(armada_transport_read)
   file(GLOB _armada_transport_rows CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rma/src/transport/*/transport.cmake)
-  foreach(_dir IN LISTS ARMADA_EXTRA_TRANSPORT_DIRS)
-    file(GLOB _rows CONFIGURE_DEPENDS ${_dir}/*/transport.cmake)
-    list(APPEND _armada_transport_rows ${_rows})
-  endforeach()
   set(ARMADA_TRANSPORT_CONFIGS "")
   set(ARMADA_LAYER_CONFIGS "")
   set(ARMADA_CLUSTER_TRANSPORTS "")

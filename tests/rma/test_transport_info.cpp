@@ -143,6 +143,8 @@ TEST(TransportInfo, CapabilitiesAgreeWithTheTable) {
   const TransportInfo info = transport_info(target);
   SCOPED_TRACE(info.name + ": " + words);
   EXPECT_EQ(info.name == "shm", declared("node_memory"));
+  for (const RegisteredTransport& t : transports())
+    if (info.name == t.name) EXPECT_EQ(t.inter_node, declared("crosses_hosts"));
   EXPECT_EQ(info.caps.rmw_one_sided, declared("one_sided_atomics"));
   EXPECT_EQ(info.caps.exclusive_atomics, declared("exclusive_atomics"));
   if (declared("helper_thread")) EXPECT_TRUE(info.caps.progress_thread);

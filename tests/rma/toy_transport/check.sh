@@ -19,13 +19,22 @@ fail() { echo "toy_transport: FAILED: $*" >&2; exit 1; }
 rm -rf "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/src"
-# The tree without build trees and version control (the scratch itself lives in a build tree).
-tar -C "$src" --exclude=./.git --exclude='./build*' -cf - . | tar -C "$scratch/src" -xf -
+# The tree without version control and build trees: those at its top (build*), and the build
+# tree this check runs in, wherever it is inside the tree (the scratch lives there).
+excludes=(--exclude=./.git --exclude='./build*')
+prunes=(-path ./.git -prune -o -path './build*' -prune -o)
+inside=$(realpath --relative-to="$src" "$build")
+case $inside in ..*) ;; *) excludes+=(--exclude="./$inside"); prunes+=(-path "./$inside" -prune -o) ;; esac
+tar -C "$src" "${excludes[@]}" -cf - . | tar -C "$scratch/src" -xf -
 cp -r "$here/toy" "$scratch/src/rma/src/transport/toy"
 
-# Nothing but the folder differs from the tree.
-changes=$(diff -rq --exclude=.git --exclude='build*' "$src" "$scratch/src" || true)
-[ "$changes" = "Only in $scratch/src/rma/src/transport: toy" ] || fail "the scratch tree differs beyond the folder: $changes"
+# The scratch tree is the tree and the folder, nothing else.
+manifest() { (cd "$1" && shift && find . "$@" -type f -print0 | sort -z | xargs -0 sha1sum); }
+tree=$(manifest "$src" "${prunes[@]}")
+grep -q " ./rma/src/transport/transports.cpp.in$" <<< "$tree" || fail "no tree read at $src"
+changes=$(diff <(echo "$tree") <(manifest "$scratch/src" -path ./rma/src/transport/toy -prune -o) || true)
+[ -z "$changes" ] || fail "the scratch tree differs from the tree beyond the folder: $changes"
+[ -f "$scratch/src/rma/src/transport/toy/transport.cmake" ] || fail "the toy folder was not added"
 
 out=$scratch/src/build
 cmake -S "$scratch/src" -B "$out" "$@" > "$scratch/configure.log" 2>&1 || { cat "$scratch/configure.log"; fail "configure"; }

@@ -3,6 +3,8 @@
 #     [HOSTS <k>]                       emulated hosts (default 2)
 #     [RANKS_PER_HOST <r>]              ranks on each (default 2)
 #     [TRANSPORTS <t>...]               cluster configurations (default: auto and every transport's DEFAULT one)
+#     [REQUIRES <capability>...]        only the configurations (of TRANSPORTS, or every transport's
+#                                       DEFAULT one) whose transport has them (cmake/ArmadaTransports.cmake)
 #     [ENV VAR=VALUE ...]               extra environment for every rank (mpirun -x)
 #     [ARGS ...]                        arguments for the program
 #     [PROGRAM <path>]                  run this instead of <target>'s file
@@ -25,9 +27,28 @@ set(ARMADA_CLUSTER_SCRIPT ${PROJECT_SOURCE_DIR}/scripts/cluster.sh)
 set(_cluster_auto_ENV ARMADA_TRANSPORT=auto)
 set(_cluster_auto_AVAILABLE TRUE)
 
+# armada_cluster_configs_with(<list var> <capability>...): keeps the cluster configurations whose
+# transport has every capability.
+function(armada_cluster_configs_with var)
+  armada_transport_check_capabilities("armada_add_cluster_test" ${ARGN})
+  set(kept "")
+  foreach(config IN LISTS ${var})
+    set(ok TRUE)
+    foreach(cap IN LISTS ARGN)
+      if(NOT cap IN_LIST _armada_transport_${_cluster_${config}_TRANSPORT}_CAPABILITIES)
+        set(ok FALSE)
+      endif()
+    endforeach()
+    if(ok)
+      list(APPEND kept ${config})
+    endif()
+  endforeach()
+  set(${var} "${kept}" PARENT_SCOPE)
+endfunction()
+
 function(armada_add_cluster_test target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;HOSTS;RANKS_PER_HOST;TIMEOUT;PROGRAM;EXPECT_FAILURE;EXPECT_OUTPUT"
-                        "TRANSPORTS;ENV;ARGS;LABELS;SCRIPT_ARGS")
+                        "TRANSPORTS;ENV;ARGS;LABELS;SCRIPT_ARGS;REQUIRES")
   armada_flatten_labels(arg_LABELS)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_add_cluster_test(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -46,6 +67,12 @@ function(armada_add_cluster_test target)
       set(arg_${var} ${default_${var}})
     endif()
   endforeach()
+  if(arg_REQUIRES)
+    if(arg_TRANSPORTS STREQUAL "${available}")  # the default list: auto is no transport
+      list(REMOVE_ITEM arg_TRANSPORTS auto)
+    endif()
+    armada_cluster_configs_with(arg_TRANSPORTS ${arg_REQUIRES})
+  endif()
   set(program $<TARGET_FILE:${target}>)
   if(arg_PROGRAM)
     set(program ${arg_PROGRAM})

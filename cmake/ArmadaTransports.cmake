@@ -39,6 +39,7 @@ set(ARMADA_TRANSPORT_CAPABILITY_WORDS
   mpi_data_path          # moves the data itself with MPI calls (their int counts are a risk)
   mpi_windows            # keeps MPI windows per segment (the MPI's own window costs apply)
   any_thread_level       # runs below MPI_THREAD_MULTIPLE without giving way to another transport
+  stall_warning          # watches its own waits: a peer silent for ARMADA_STALL_WARN s is named (common/stall.hpp)
   variant                # (configurations) a transport's variant, not its default path
 )
 
@@ -147,6 +148,7 @@ endmacro()
 macro(armada_transport_cluster config)
   cmake_parse_arguments(_c "DEFAULT" "" "ENV" ${ARGN})
   set(_cluster_${config}_ENV ARMADA_TRANSPORT=${_armada_transport_named} ${_c_ENV})
+  set(_cluster_${config}_TRANSPORT ${_armada_transport_named})
   set(_cluster_${config}_AVAILABLE FALSE)
   if(_armada_transport_current)
     set(_cluster_${config}_AVAILABLE TRUE)

@@ -15,7 +15,7 @@ endif()
 armada_transport(rdma ORDER 40 ENTRY kRdmaTransport UNAVAILABLE "${_rdma_unavailable}"
   SOURCES init.cpp rdma_transport.cpp service.cpp ucx.cpp
   LIBRARIES $<BUILD_INTERFACE:PkgConfig::ARMADA_UCX>
-  CAPABILITIES crosses_hosts helper_thread exclusive_atomics any_thread_level)
+  CAPABILITIES crosses_hosts helper_thread exclusive_atomics any_thread_level stall_warning)
 # UCX over shared memory and CMA (UCX_TLS=sm,self): long transfers by CMA, short RMA and atomics
 # on segment memory UCX emulates over shared memory; UCX over TCP (UCX_TLS=tcp,self): the
 # between-hosts path, emulated in software (both: the request service progresses the worker;

@@ -4,7 +4,7 @@
 # (the path between hosts).
 armada_transport(server ORDER 20 ENTRY kServerTransport
   SOURCES direct.cpp init.cpp node_server.cpp server_transport.cpp
-  CAPABILITIES crosses_hosts helper_thread mpi_data_path)
+  CAPABILITIES crosses_hosts helper_thread mpi_data_path stall_warning)
 armada_transport_config(server.vnode1 RANKS 2 4 NODE_SIZE 1 ENV ARMADA_SERVER_DIRECT=on LAYER QUICK)
 armada_transport_config(server.vnode2 RANKS 4 NODE_SIZE 2 ENV ARMADA_SERVER_DIRECT=on LAYER)
 armada_transport_config(server.cluster2 RANKS 4 NODE_SIZE 1 ENV ARMADA_SERVER_CLUSTER=2 ARMADA_SERVER_DIRECT=on

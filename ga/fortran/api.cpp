@@ -69,7 +69,11 @@ void strided(const char* fn, Strided op, Int g_a, const Int* lo, const Int* hi, 
       if (skip[d] < 1) bad_argument(fn, "skip(" + std::to_string(d + 1) + ")", std::to_string(skip[d]), "must be >= 1");
       fskip[d] = skip[d];
       const std::int64_t taken = (std::int64_t{hi[d]} - lo[d]) / skip[d] + 1;
-      if (d + 1 < c.ndim) {
+      bool strided = false;  // as leading(): ld(d) is read only where a later dimension takes more than one
+      for (int e = d + 1; e < c.ndim; ++e) strided = strided || hi[e] - lo[e] >= skip[e];
+      if (d + 1 < c.ndim && !strided) {
+        fld[d] = taken;
+      } else if (d + 1 < c.ndim) {
         if (!ld) bad_argument(fn, "ld", "NULL", "the buffer's leading dimensions are required");
         if (ld[d] < taken)
           bad_argument(fn, "ld(" + std::to_string(d + 1) + ")", std::to_string(ld[d]),
@@ -91,7 +95,7 @@ void move_2d(const char* fn, Op op, Int g_a, Int ilo, Int ihi, Int jlo, Int jhi,
   call(fn, [&] {
     const int g = handle(fn, g_a);
     CPatch c = patch2(fn, g, ilo, ihi, jlo, jhi);
-    const Int lo[1] = {ilo}, hi[1] = {ihi}, l[1] = {ld};
+    const Int lo[2] = {ilo, jlo}, hi[2] = {ihi, jhi}, l[1] = {ld};
     std::int64_t cld[GA_MAX_DIM] = {};
     leading(fn, l, lo, hi, 2, cld);
     issue(fn, op, g, c, cld, buf, alpha, nbhandle);
@@ -449,6 +453,9 @@ void ga_terminate_() { call("ga_terminate", [] { GA_Terminate(); }); }
 Int ga_nodeid_() { return call("ga_nodeid", [] { return Int{GA_Nodeid()}; }); }
 Int ga_nnodes_() { return call("ga_nnodes", [] { return Int{GA_Nnodes()}; }); }
 void ga_sync_() { call("ga_sync", [] { GA_Sync(); }); }
+// GA's message-passing barrier of the default group (GA_Sync's barrier; Armada's also completes
+// this process's operations, which GA's leaves to GA_Sync).
+void ga_msg_sync_() { call("ga_msg_sync", [] { GA_Sync(); }); }
 // ga-mpi.fh's calls are subroutines, as GA's: the communicator (a Fortran MPI handle) comes back
 // in the first argument.
 void ga_mpi_comm_(Int* comm) { call("ga_mpi_comm", [&] { *comm = Int{MPI_Comm_c2f(GA_MPI_Comm())}; }); }
@@ -633,6 +640,15 @@ Int ga_is_mirrored_(const Int* g_a) {
 }
 Int nga_is_mirrored_(const Int* g_a) {
   return call("nga_is_mirrored", [&] { return Int{NGA_Is_mirrored(handle("nga_is_mirrored", *g_a))}; });
+}
+// The mirror group is the world group; merging an array (never mirrored) syncs its group.
+Int ga_pgroup_get_mirror_() { return call("ga_pgroup_get_mirror", [] { return Int{GA_Pgroup_get_mirror()}; }); }
+Int nga_pgroup_get_mirror_() { return call("nga_pgroup_get_mirror", [] { return Int{NGA_Pgroup_get_mirror()}; }); }
+void ga_merge_mirrored_(const Int* g_a) {
+  call("ga_merge_mirrored", [&] { GA_Merge_mirrored(handle("ga_merge_mirrored", *g_a)); });
+}
+void nga_merge_mirrored_(const Int* g_a) {
+  call("nga_merge_mirrored", [&] { NGA_Merge_mirrored(handle("nga_merge_mirrored", *g_a)); });
 }
 
 void nga_inquire_(const Int* g_a, Int* type, Int* ndim, Int* dims) { inquire("nga_inquire", *g_a, type, ndim, dims); }

@@ -171,10 +171,17 @@ CPatch to_c(int n, const std::int64_t* lo, const std::int64_t* hi) {
 
 CPatch patch2(const char* function, int g_a, Int ilo, Int ihi, Int jlo, Int jhi, const char* which) {
   const int n = array_dims(function, g_a).size();
+  const Int lo[2] = {ilo, jlo}, hi[2] = {ihi, jhi};
+  // GA's 2-d calls also take a 1-d array, as its one column (NWChem's ga_fill_patch of vectors).
+  if (n == 1) {
+    const std::string prefix = which;
+    if (jlo != 1) bad_argument(function, prefix + "jlo", std::to_string(jlo), "must be 1: a 1-d array has one column");
+    if (jhi != 1) bad_argument(function, prefix + "jhi", std::to_string(jhi), "must be 1: a 1-d array has one column");
+    return patch(function, g_a, lo, hi, two_d_names, which);
+  }
   if (n != 2)
     bad_argument(function, *which ? std::string("g_") + which : std::string("g_a"), std::to_string(g_a),
-                 "has " + std::to_string(n) + " dimensions; " + function + " takes 2-d arrays (nga_ for n-d)");
-  const Int lo[2] = {ilo, jlo}, hi[2] = {ihi, jhi};
+                 "has " + std::to_string(n) + " dimensions; " + function + " takes 1-d and 2-d arrays (nga_ for n-d)");
   return patch(function, g_a, lo, hi, two_d_names, which);
 }
 
@@ -184,6 +191,14 @@ void leading(const char* function, const Int* ld, const Int* lo, const Int* hi, 
   std::int64_t fld[GA_MAX_DIM];
   for (int d = 0; d + 1 < ndim; ++d) {
     const std::int64_t extent = std::int64_t{hi[d]} - lo[d] + 1;
+    // ld(d) strides dimension d+1 and beyond: where they are all one element wide, GA never reads
+    // it (NWChem passes ld = 1 for a one-column ga_get), and the buffer is dense there.
+    bool strided = false;
+    for (int e = d + 1; e < ndim; ++e) strided = strided || hi[e] > lo[e];
+    if (!strided) {
+      fld[d] = extent;
+      continue;
+    }
     if (ld[d] < extent)
       bad_argument(function, ndim == 2 ? std::string("ld") : "ld(" + std::to_string(d + 1) + ")",
                    std::to_string(ld[d]),

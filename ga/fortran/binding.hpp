@@ -93,9 +93,11 @@ CPatch patch(const char* function, int g_a, const Int* lo, const Int* hi, const 
 CPatch to_c(int n, const std::int64_t* lo, const std::int64_t* hi);
 /// A patch of g_a for GA's periodic operations: any indices (they wrap around the array), hi >= lo.
 CPatch periodic_patch(const char* function, int g_a, const Int* lo, const Int* hi);
-/// The 2-d patch (ilo:ihi, jlo:jhi) of a 2-d array g_a.
+/// The 2-d patch (ilo:ihi, jlo:jhi) of a 2-d array g_a, or (ilo:ihi, 1:1) of a 1-d one (GA's
+/// 2-d calls take a vector as its one column).
 CPatch patch2(const char* function, int g_a, Int ilo, Int ihi, Int jlo, Int jhi, const char* which = "");
-/// Checks a buffer's ld (ndim-1 entries, each >= the patch's extent) and gives the C view's.
+/// Checks a buffer's ld (ndim-1 entries, each >= the patch's extent where GA reads it: ld(d) only
+/// where a later dimension of [lo, hi] is wider than one) and gives the C view's.
 void leading(const char* function, const Int* ld, const Int* lo, const Int* hi, int ndim, std::int64_t out[]);
 /// GA's Fortran irregular distribution (map: the first index, one-based, of each block of
 /// dimension 1, then of dimension 2, ...; nblock(d) blocks in dimension d of the n Fortran dims

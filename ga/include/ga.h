@@ -138,9 +138,16 @@ extern int NGA_Locate(int g_a, int subscript[]);
  * and groups are not compared), 1 otherwise. */
 extern int GA_Compare_distr(int g_a, int g_b);
 extern int NGA_Compare_distr(int g_a, int g_b);
-/* Armada creates no mirrored arrays: 0 for every handle. */
+/* Armada creates no mirrored arrays (the ranks of a node share its memory already): 0 for every
+ * handle. The mirror group is the world group, so an array created on it is an ordinary one over
+ * every process, and merging one is a GA_Sync of its group, as GA merges an array that is not
+ * mirrored. */
 extern int GA_Is_mirrored(int g_a);
 extern int NGA_Is_mirrored(int g_a);
+extern int GA_Pgroup_get_mirror(void);
+extern int NGA_Pgroup_get_mirror(void);
+extern void GA_Merge_mirrored(int g_a);
+extern void NGA_Merge_mirrored(int g_a);
 /* The owners of [lo, hi]: returns their number; map gets 2 * ndim entries per owner (its part's
  * lo, then hi), procs their process ids. */
 extern int NGA_Locate_region(int g_a, int lo[], int hi[], int map[], int procs[]);

@@ -38,6 +38,9 @@ for h in ga.h gacommon.h macommon.h typesf2c.h macdecls.h ga-mpi.h ga-wapi.h glo
   [ -f "$inc/$h" ] || fail "include/$h is missing"
 done
 grep -q wnga_set_property "$inc/ga-wapi.h" || fail "ga-wapi.h does not declare wnga_set_property"
+c_max=$(sed -n 's/^#define GA_MAX_DIM \([0-9]*\).*/\1/p' "$inc/gacommon.h")
+f_max=$(sed -n 's/^ *parameter (ga_max_dim = \([0-9]*\)).*/\1/p' "$inc/global.fh")
+[ -n "$c_max" ] && [ "$c_max" = "$f_max" ] || fail "global.fh's ga_max_dim ($f_max) is not gacommon.h's GA_MAX_DIM ($c_max)"
 cat > "$dir/types.c" <<'C'
 #include "typesf2c.h"
 #include "ga.h"

@@ -24,6 +24,7 @@ program fortran_more
   call check_typed(failures)
   call check_bins(failures)
   call check_access_index_type(failures)
+  call check_nwchem_forms(failures)
   call check_finish('fortran_more', failures, '')
 end program fortran_more
 
@@ -732,3 +733,56 @@ subroutine check_access_index_type(failures)
   call ga_sync()
   ok = ga_destroy(g_g)
 end subroutine check_access_index_type
+
+! What NWChem relies on GA to accept (issue 47): ga_max_dim; a one-column ga_get/ga_put whose ld
+! is 1 (GA reads ld only between columns); GA's 2-d calls on a 1-d array (its one column); the
+! mirror group and ga_merge_mirrored.
+subroutine check_nwchem_forms(failures)
+  implicit none
+#include "mafdecls.fh"
+#include "global.fh"
+  integer, intent(inout) :: failures
+  integer :: g_m, g_v, g_r, i, np
+  double precision :: col(6), v(8), w(8), one
+  logical :: ok
+  np = ga_nnodes()
+  if (ga_max_dim /= 7) call check_fail(failures, 'ga_max_dim')
+  ok = ga_create(MT_DBL, 6, 4, 'matrix', -1, -1, g_m)
+  call ga_zero(g_m)
+  if (ga_nodeid() == 0) then
+    do i = 1, 6
+      col(i) = dble(i)
+    end do
+    call ga_put(g_m, 1, 6, 3, 3, col, 1)  ! one column, ld = 1
+  end if
+  call ga_sync()
+  col = 0
+  call ga_get(g_m, 1, 6, 3, 3, col, 1)
+  do i = 1, 6
+    if (col(i) /= dble(i)) call check_fail(failures, 'ga_get of one column with ld = 1')
+  end do
+  ok = nga_create(MT_DBL, 1, (/ 8 /), 'vector1d', (/ -1 /), g_v)
+  call ga_fill_patch(g_v, 1, 8, 1, 1, 2.5d0)  ! a 2-d call on a 1-d array
+  call ga_get(g_v, 3, 6, 1, 1, v, 4)
+  do i = 1, 4
+    if (v(i) /= 2.5d0) call check_fail(failures, 'ga_fill_patch/ga_get on a 1-d array')
+  end do
+  if (ga_pgroup_get_mirror() /= ga_pgroup_get_world() .or. nga_pgroup_get_mirror() /= ga_pgroup_get_world()) &
+    call check_fail(failures, 'ga_pgroup_get_mirror')
+  ok = nga_create_config(MT_DBL, 1, (/ 8 /), 'mirror', (/ -1 /), ga_pgroup_get_mirror(), g_r)
+  call ga_zero(g_r)
+  w = dble(ga_nodeid() + 1)
+  one = 1.0d0
+  call nga_acc(g_r, (/ 1 /), (/ 8 /), w, (/ 1 /), one)
+  call ga_merge_mirrored(g_r)
+  call nga_get(g_r, (/ 1 /), (/ 8 /), v, (/ 1 /))
+  do i = 1, 8
+    if (v(i) /= dble(np * (np + 1) / 2)) call check_fail(failures, 'ga_merge_mirrored')
+  end do
+  call nga_merge_mirrored(g_r)
+  call ga_msg_sync()
+  ok = ga_destroy(g_r)
+  ok = ga_destroy(g_v)
+  ok = ga_destroy(g_m)
+end subroutine check_nwchem_forms
+

@@ -109,6 +109,48 @@ void map_of(int g, std::vector<int>& map, int block[2]) {
   }
 }
 
+// GA's ga_malloc/ga_free, which no GA header declares and applications declare themselves.
+extern "C" void* ga_malloc(long nelem, int type, char* name);
+extern "C" void ga_free(void* ptr);
+TEST(GaMemory, GaMallocGivesWritableElementsOfTheType) {
+  auto* d = static_cast<double*>(ga_malloc(1000, C_DBL, name("v")));
+  ASSERT_NE(d, nullptr);
+  for (int i = 0; i < 1000; ++i) d[i] = i;
+  EXPECT_EQ(d[999], 999.0);
+  ga_free(d);
+  auto* i = static_cast<long*>(ga_malloc(3, MT_C_LONGINT, name("ints")));
+  ASSERT_NE(i, nullptr);
+  i[2] = 7;
+  EXPECT_EQ(i[2], 7);
+  ga_free(i);
+}
+
+// NWChem's replicated arrays: created on the mirror group, accumulated into by every process,
+// merged, read. Armada's mirror group is the world and the array one ordinary copy, so the merge
+// leaves the sum of every process's contribution, as GA's merge of node copies does.
+TEST(GaMirror, AnArrayOnTheMirrorGroupMergesToTheSumOfEveryContribution) {
+  const int me = GA_Nodeid(), np = GA_Nnodes();
+  EXPECT_EQ(GA_Pgroup_get_mirror(), GA_Pgroup_get_world());
+  EXPECT_EQ(NGA_Pgroup_get_mirror(), GA_Pgroup_get_world());
+  int dims[1] = {10};
+  const int g = NGA_Create_config(C_DBL, 1, dims, name("mirror"), nullptr, GA_Pgroup_get_mirror());
+  ASSERT_NE(g, 0);
+  EXPECT_EQ(GA_Is_mirrored(g), 0);
+  GA_Zero(g);
+  std::vector<double> mine(10, me + 1.0);
+  int lo[1] = {0}, hi[1] = {9};
+  double one = 1.0;
+  NGA_Acc(g, lo, hi, mine.data(), nullptr, &one);
+  GA_Merge_mirrored(g);
+  std::vector<double> all(10);
+  NGA_Get(g, lo, hi, all.data(), nullptr);
+  for (double x : all) EXPECT_EQ(x, np * (np + 1) / 2.0);
+  NGA_Merge_mirrored(g);  // again: changes nothing
+  NGA_Get(g, lo, hi, all.data(), nullptr);
+  EXPECT_EQ(all[9], np * (np + 1) / 2.0);
+  GA_Destroy(g);
+}
+
 TEST(GaDistribution, CompareDistrAgainstTheBlocksOfEveryProcess) {
   const int np = GA_Nnodes();
   int dims[2] = {10, 8}, other[2] = {10, 9}, width[2] = {1, 2};

@@ -425,6 +425,15 @@ int NGA_Is_mirrored(int g_a) {
     return 0;
   });
 }
+int GA_Pgroup_get_mirror(void) {
+  return guarded("GA_Pgroup_get_mirror", [] {
+    require_initialized("GA_Pgroup_get_mirror");
+    return world_pgroup;
+  });
+}
+void GA_Merge_mirrored(int g_a) {
+  guarded("GA_Merge_mirrored", [&] { array("GA_Merge_mirrored", g_a).sync_group(); });
+}
 int NGA_Locate(int g_a, int subscript[]) { return locate<int>("NGA_Locate", g_a, subscript); }
 int NGA_Locate64(int g_a, int64_t subscript[]) { return locate<int64_t>("NGA_Locate64", g_a, subscript); }
 int GA_Get_pgroup_size(int grp_id) {

@@ -3,6 +3,8 @@
 // GA_Getmem/GA_Freemem, GA-managed memory outside arrays. GA_Memory_avail, GA_Inquire_memory and
 // GA_Print_stats report from here.
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -15,6 +17,7 @@
 #include "base/types.hpp"
 #include "create/handles.hpp"
 #include "groups/groups.hpp"
+#include "macdecls.h"
 #include "memory/accounting.hpp"
 
 using namespace armada;
@@ -166,5 +169,21 @@ void NGA_Free_gatscat_buf(void) {
 
 void* GA_Getmem(int type, int nelem, int grp_id) { return getmem("GA_Getmem", type, nelem, grp_id); }
 void GA_Freemem(void* ptr) { freemem("GA_Freemem", ptr); }
+
+void* ga_malloc(Integer nelem, int type, char* name);
+void ga_free(void* ptr);
+// GA's ga_malloc/ga_free: local memory for nelem elements of an MA type (C or Fortran), which
+// GA's own headers do not declare but applications do (NWChem's util/ga_asymmetr.c). Not
+// collective and not charged to GA's memory limit, as GA's (it takes MA's heap or malloc).
+void* ga_malloc(Integer nelem, int type, char*) {
+  return guarded("ga_malloc", [&] {
+    if (nelem < 0) bad_argument("ga_malloc", "nelem", std::to_string(nelem), "must be >= 0");
+    const Integer bytes = MA_sizeof(type, nelem, MT_C_CHAR);  // checks the type and the product
+    void* p = std::malloc(static_cast<std::size_t>(std::max<Integer>(bytes, 1)));
+    if (!p) throw std::bad_alloc();
+    return p;
+  });
+}
+void ga_free(void* ptr) { std::free(ptr); }
 
 }  // extern "C"

@@ -489,6 +489,9 @@ std::vector<const Array::Impl*> checked_set(const char* op, std::span<const Arra
                                                    " (all arrays of one call share a group)");
       if (a->name.empty() || a->name.find('/') != std::string::npos || a->name == "." )
         detail::fail(op, a, "name", "'" + a->name + "'", "cannot name a dataset (empty, '.' or containing '/')");
+      // Blocks go to the file by HDF5 hyperslabs of one block per rank (select_block).
+      if (a->dist.cyclic())
+        detail::fail(op, a, "arrays", a->name, "is block-cyclic (" + a->dist.str() + "); files take arrays of one block per process");
       if (unique_names && !names.insert(a->name).second)
         detail::fail(op, a, "name", "'" + a->name + "'", "two arrays of one call have this name (one dataset each)");
     }

@@ -51,11 +51,15 @@ TYPED_TEST_SUITE(Collective, Types);
 
 TYPED_TEST(Collective, OperationsAcrossDistributions) {
   using T = TypeParam;
+  // Round 0: one block per process (balanced, irregular, grid); rounds 1-3: a, b and c each
+  // block-cyclic, the three layouts turn about (so each acts as source and destination).
+  for (int round = 0; round < 4; ++round)
   for (int ndim = 1; ndim <= 4; ++ndim) {
     const std::uint64_t seed = armada::test::test_seed(500);
     SEED_TRACE(seed);
-    std::mt19937_64 shared(seed + static_cast<std::uint64_t>(ndim) * 13 + static_cast<std::uint64_t>(type_of<T>()));
-    const Layout la = random_layout(shared, nranks(), ndim, 0);
+    std::mt19937_64 shared(seed + static_cast<std::uint64_t>(ndim) * 13 + static_cast<std::uint64_t>(type_of<T>()) +
+                           static_cast<std::uint64_t>(round) * 1009);
+    Layout la = random_layout(shared, nranks(), ndim, 0);
     // b and c share a's dims but not its distribution.
     Layout lb = random_layout(shared, nranks(), ndim, 3);
     Layout lc = random_layout(shared, nranks(), ndim, 1);
@@ -65,6 +69,13 @@ TYPED_TEST(Collective, OperationsAcrossDistributions) {
       std::vector<Index> s{0};
       if (d == 0 && nranks() > 1) s.push_back(std::uniform_int_distribution<Index>(0, la.dims[d])(shared));
       lb.options.block_starts.push_back(s);
+    }
+    if (round > 0) {
+      la.options.distribution = random_cyclic(shared, nranks(), la.dims, 4 + (round + 0) % 3);
+      lb.options.distribution = random_cyclic(shared, nranks(), la.dims, 4 + (round + 1) % 3);
+      lc.options.distribution = random_cyclic(shared, nranks(), la.dims, 4 + (round + 2) % 3);
+      la.label = la.options.distribution->str() + " / " + lb.options.distribution->str() + " / " +
+                 lc.options.distribution->str();
     }
     SCOPED_TRACE(la.label);
     auto a = GlobalArray<T>::create(la.dims, la.options);

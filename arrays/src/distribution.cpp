@@ -21,6 +21,20 @@ void check_dims(const Coord& dims) {
   detail::checked_elements(kCreate, "dims", dims);  // every later product of extents is smaller
 }
 
+// A process grid argument: one entry >= 1 per dimension, product at most nprocs (`too_big` says
+// what a larger one would need).
+void check_grid(const char* arg, const Coord& grid, int n, int nprocs, const char* too_big) {
+  if (grid.size() != n)
+    detail::fail(kCreate, nullptr, arg, grid.str(), "needs one entry per dimension (" + std::to_string(n) + ")");
+  Index total = 1;
+  for (int d = 0; d < n; ++d) {
+    if (grid[d] < 1) detail::fail(kCreate, nullptr, arg, grid.str(), "every entry must be >= 1");
+    if (grid[d] > nprocs / total)  // checked before multiplying: the product may not overflow
+      detail::fail(kCreate, nullptr, arg, grid.str(), std::string(too_big) + " (" + std::to_string(nprocs) + ")");
+    total *= grid[d];
+  }
+}
+
 std::vector<int> prime_factors(int n) {
   std::vector<int> f;
   for (int p = 2; p * p <= n; ++p)
@@ -40,19 +54,7 @@ Distribution Distribution::regular(const Coord& dims, int nprocs, const Coord& g
     detail::fail(kCreate, nullptr, "chunk", chunk.str(), "needs one entry per dimension (" + std::to_string(n) + ")");
   Coord grid = Coord::filled(n, 1);
   if (!grid_in.empty()) {
-    if (grid_in.size() != n)
-      detail::fail(kCreate, nullptr, "grid", grid_in.str(), "needs one entry per dimension (" + std::to_string(n) + ")");
-    Index total = 1;
-    for (int d = 0; d < n; ++d) {
-      if (grid_in[d] < 1) detail::fail(kCreate, nullptr, "grid", grid_in.str(), "every entry must be >= 1");
-      if (grid_in[d] > nprocs / total)  // checked before multiplying: the product may not overflow
-        detail::fail(kCreate, nullptr, "grid", grid_in.str(),
-                     "needs more blocks than the group has processes (" + std::to_string(nprocs) + ")");
-      total *= grid_in[d];
-      if (total > nprocs)
-        detail::fail(kCreate, nullptr, "grid", grid_in.str(),
-                     "needs more blocks than the group has processes (" + std::to_string(nprocs) + ")");
-    }
+    check_grid("grid", grid_in, n, nprocs, "needs more blocks than the group has processes");
     grid = grid_in;
   } else {
     // Balanced grid: hand the prime factors of nprocs, largest first, to the dimension whose
@@ -336,17 +338,7 @@ Distribution Distribution::block_cyclic(const Coord& dims, const Coord& block, i
 Distribution Distribution::block_cyclic(const Coord& dims, const Coord& block, const Coord& proc_grid, int nprocs,
                                         bool tiled) {
   Distribution dist = cyclic_base(dims, block, nprocs);
-  const int n = dims.size();
-  if (proc_grid.size() != n)
-    detail::fail(kCreate, nullptr, "proc_grid", proc_grid.str(), "needs one entry per dimension (" + std::to_string(n) + ")");
-  Index total = 1;
-  for (int d = 0; d < n; ++d) {
-    if (proc_grid[d] < 1) detail::fail(kCreate, nullptr, "proc_grid", proc_grid.str(), "every entry must be >= 1");
-    if (proc_grid[d] > nprocs / total)  // checked before multiplying: the product may not overflow
-      detail::fail(kCreate, nullptr, "proc_grid", proc_grid.str(),
-                   "needs more processes than the group has (" + std::to_string(nprocs) + ")");
-    total *= proc_grid[d];
-  }
+  check_grid("proc_grid", proc_grid, dims.size(), nprocs, "needs more processes than the group has");
   dist.layout_ = tiled ? Layout::tiled : Layout::proc_grid;
   dist.pgrid_ = proc_grid;
   return dist;

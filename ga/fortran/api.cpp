@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "binding.hpp"
+#include "movement/transfer.hpp"
 #include "ga-mpi.h"
 #include "ga.h"
 
@@ -17,24 +18,26 @@ namespace {
 
 enum class Op { Get, Put, Acc, NbGet, NbPut, NbAcc, PeriodicGet, PeriodicPut, PeriodicAcc };
 
-/// One patch transfer, its arguments checked and in the C view.
+/// One patch transfer, its arguments checked (in Fortran's terms, by the caller) and in the C
+/// view: straight to the one place GA moves patches, not through the C entry point, which would
+/// check them again in C's terms.
 void issue(const char* fn, Op op, int g, CPatch& c, std::int64_t* ld, void* buf, void* alpha, Int* nbhandle) {
   if (!buf) bad_argument(fn, "buf", "NULL", "a buffer for the patch is required");
   if ((op == Op::Acc || op == Op::NbAcc || op == Op::PeriodicAcc) && !alpha)
     bad_argument(fn, "alpha", "NULL", "a scale factor of the array's type is required");
-  ga_nbhdl_t h = 0;
   switch (op) {
-    case Op::Get: NGA_Get64(g, c.lo, c.hi, buf, ld); break;
-    case Op::Put: NGA_Put64(g, c.lo, c.hi, buf, ld); break;
-    case Op::Acc: NGA_Acc64(g, c.lo, c.hi, buf, ld, alpha); break;
-    case Op::NbGet: NGA_NbGet64(g, c.lo, c.hi, buf, ld, &h); break;
-    case Op::NbPut: NGA_NbPut64(g, c.lo, c.hi, buf, ld, &h); break;
-    case Op::NbAcc: NGA_NbAcc64(g, c.lo, c.hi, buf, ld, alpha, &h); break;
-    case Op::PeriodicGet: NGA_Periodic_get64(g, c.lo, c.hi, buf, ld); break;
-    case Op::PeriodicPut: NGA_Periodic_put64(g, c.lo, c.hi, buf, ld); break;
-    case Op::PeriodicAcc: NGA_Periodic_acc64(g, c.lo, c.hi, buf, ld, alpha); break;
+    case Op::PeriodicGet: return NGA_Periodic_get64(g, c.lo, c.hi, buf, ld);  // indices wrap: C's view decides
+    case Op::PeriodicPut: return NGA_Periodic_put64(g, c.lo, c.hi, buf, ld);
+    case Op::PeriodicAcc: return NGA_Periodic_acc64(g, c.lo, c.hi, buf, ld, alpha);
+    default: break;
   }
-  if (op == Op::NbGet || op == Op::NbPut || op == Op::NbAcc) *nbhandle = static_cast<Int>(h);
+  const armada::arrays::Patch p{coord(c.ndim, c.lo), upper(c.ndim, c.hi)};
+  const Transfer kind = (op == Op::Get || op == Op::NbGet) ? Transfer::get
+                        : (op == Op::Put || op == Op::NbPut) ? Transfer::put : Transfer::acc;
+  const bool nonblocking = op == Op::NbGet || op == Op::NbPut || op == Op::NbAcc;
+  ga_nbhdl_t h = 0;
+  move_patch(fn, kind, g, p, buf, ga_ld(c.ndim, ld), alpha, nonblocking ? &h : nullptr);
+  if (nonblocking) *nbhandle = static_cast<Int>(h);
 }
 
 void move_nd(const char* fn, Op op, Int g_a, const Int* lo, const Int* hi, void* buf, const Int* ld, void* alpha,
@@ -77,11 +80,9 @@ void strided(const char* fn, Strided op, Int g_a, const Int* lo, const Int* hi, 
     }
     armada_gaf_to_c_extents(c.ndim, fskip, cskip);
     armada_gaf_to_c_extents(c.ndim - 1, fld, cld);
-    switch (op) {
-      case Strided::Get: NGA_Strided_get64(g, c.lo, c.hi, cskip, buf, cld); break;
-      case Strided::Put: NGA_Strided_put64(g, c.lo, c.hi, cskip, buf, cld); break;
-      case Strided::Acc: NGA_Strided_acc64(g, c.lo, c.hi, cskip, buf, cld, alpha); break;
-    }
+    const Transfer kind = op == Strided::Get ? Transfer::get : op == Strided::Put ? Transfer::put : Transfer::acc;
+    move_strided(fn, kind, g, armada::arrays::Patch{coord(c.ndim, c.lo), upper(c.ndim, c.hi)}, coord(c.ndim, cskip), buf,
+                 ga_ld(c.ndim, cld), alpha);
   });
 }
 

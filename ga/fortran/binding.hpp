@@ -12,7 +12,11 @@
 
 #include "armada/arrays/c_api.h"
 #include "ga.h"
-#include "internal.hpp"
+#include "base/call.hpp"
+#include "base/index.hpp"
+#include "base/types.hpp"
+#include "create/handles.hpp"
+#include "groups/groups.hpp"
 
 namespace armada::ga::fortran {
 

@@ -1,5 +1,5 @@
 // GA's Fortran API of block-cyclic and tiled arrays (global.fh): the layout setters, the block queries and
-// local access of blocks, over the C API (ga/src/block_cyclic_api.cpp). Fortran's tuples are the
+// local access of blocks, over the C API (ga/src/create/block_cyclic_api.cpp). Fortran's tuples are the
 // C view's reversed; block numbers (nga_access_block's idx) and processes count from 0, and
 // nga_access_block_grid's subscript holds 0-based block indices in Fortran's order, as GA's.
 #include <string>

@@ -1,7 +1,7 @@
 // GA's Fortran API (global.fh), element-wise operations on whole arrays and on patches:
 // ga_abs_value, ga_add_constant, ga_recip, ga_elem_multiply/divide/maximum/minimum and their
 // _patch forms (n-d patches lo(ndim), hi(ndim), one-based), with GA's nga_ spellings. Each over
-// the C API (ga/src/elementwise.cpp); element by element, so the Fortran view's reversed
+// the C API (ga/src/collective/elementwise.cpp); element by element, so the Fortran view's reversed
 // dimensions change nothing but the patch indices, which binding.cpp converts.
 #include "binding.hpp"
 #include "ga.h"

@@ -1,6 +1,6 @@
 // GA's Fortran ghost-cell updates (global.fh): ga_/nga_update_ghosts, nga_update_ghost_dir,
 // nga_update_ghosts_nb, ga_/nga_set_ghost_corner_flag and nga_nbget_ghost_dir, over the C API
-// (ga/src/ghosts.cpp). Dimensions and masks are in Fortran's order: dimension 1 is the C view's
+// (ga/src/movement/ghosts.cpp). Dimensions and masks are in Fortran's order: dimension 1 is the C view's
 // last. Local access to the block with its ghosts is in memory.cpp.
 #include <string>
 

@@ -11,7 +11,7 @@
 #include "armada/rma/assert.hpp"
 #include "binding.hpp"
 #include "ga.h"
-#include "ma_segment.hpp"
+#include "memory/ma_segment.hpp"
 #include "macdecls.h"
 
 using namespace armada::ga;
@@ -32,7 +32,7 @@ alignas(16) std::complex<double> armada_mb_dcpl_[2];
 
 namespace {
 
-// MA_init places its segment within reach of the common blocks (ga/src/ma_segment.hpp): where
+// MA_init places its segment within reach of the common blocks (ga/src/memory/ma_segment.hpp): where
 // the program defines them (every unit that includes mafdecls.fh does), in its own .bss.
 const bool g_anchored = [] {
   const char* blocks[] = {armada_mb_byte_, reinterpret_cast<const char*>(armada_mb_int_),

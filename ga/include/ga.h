@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "gacommon.h"
+#include "typesf2c.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,7 +7,8 @@
 #ifndef ARMADA_GA_MACDECLS_H
 #define ARMADA_GA_MACDECLS_H
 
-#include "gacommon.h"
+#include "macommon.h"
+#include "typesf2c.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -106,6 +106,20 @@ separate_arguments(ga_libs UNIX_COMMAND "${ga_libs}")
 run(${MPICC} ${ga_cflags} "${doc}/examples/ga_example.c" -o "${WORK_DIR}/config_ga" ${ga_libs} -lm)
 run(${launch} "${WORK_DIR}/config_ga")
 
+# GA's installation layouts (ga/compat): bin/ga-config, include/, lib/libga and lib/libarmci, as
+# NWChem's EXTERNAL_GA_PATH build and Debian's GA users read them (tests/ga/check_ga_layout.sh).
+foreach(layout "ga|8" "ga-i4|4")
+  string(REPLACE "|" ";" layout "${layout}")
+  list(GET layout 0 name)
+  list(GET layout 1 bytes)
+  set(mpifort "")
+  if(FC)
+    run("${libdir}/armada/${name}/bin/ga-config" --f77)
+    string(STRIP "${run_output}" mpifort)
+  endif()
+  run(sh "${SOURCE_DIR}/../ga/check_ga_layout.sh" "${libdir}/armada/${name}" ${bytes} ${MPICC} "${mpifort}" "${doc}")
+endforeach()
+
 # 4. The installed examples, standalone.
 run(${CMAKE_COMMAND} -S "${doc}/examples" -B "${WORK_DIR}/examples_build" -G "${GENERATOR}"
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG})
@@ -116,4 +130,4 @@ run(${launch} "${WORK_DIR}/examples_build/example_ga_c")
 if(FC)
   run(${launch} "${WORK_DIR}/examples_build/example_heat_f")
 endif()
-message("installed tree test: layout, C-only and Fortran-only find_package, pkg-config for every API, armada-ga-config and the installed examples all passed")
+message("installed tree test: layout, C-only and Fortran-only find_package, pkg-config for every API, armada-ga-config, GA's installation layouts and the installed examples all passed")

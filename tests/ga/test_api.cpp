@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "error_codes.hpp"  // ga/src: the exit code of each error kind
+#include "base/error_codes.hpp"  // ga/src: the exit code of each error kind
 #include "ga-mpi.h"
 #include "ga.h"
 #include "ga_test_util.hpp"

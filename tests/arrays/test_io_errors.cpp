@@ -197,14 +197,6 @@ TEST_F(IoErrors, BadArraySets) {
   expect_error<InvalidArgument>([&] { save(dir / "slash.h5", {twin}); }, {"arrays::save", "cannot name a dataset"});
   expect_error<InvalidArgument>([&] { save(dir / "none.h5", std::span<const Array>()); }, {"arrays::save", "at least one array"});
   expect_error<InvalidArgument>([&] { checkpoint(dir / "ck", -1, {a}); }, {"arrays::checkpoint", "'step' = -1"});
-  // Files take one block per process (a hyperslab each): a block-cyclic array is refused by name.
-  ArrayOptions cyclic;
-  cyclic.name = "C";
-  cyclic.distribution = Distribution::block_cyclic(a.dims(), Coord::filled(a.ndim(), 2), rma::size());
-  auto c = Array::create(a.type(), a.dims(), cyclic);
-  expect_error<InvalidArgument>([&] { save(dir / "cyclic.h5", {c}); }, {"arrays::save", "'arrays' = C", "block-cyclic"});
-  expect_error<InvalidArgument>([&] { load(dir / "good.h5", "A", c); }, {"arrays::load", "block-cyclic"});
-  c.destroy();
   twin.destroy();
   rma::barrier();
   EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"good.h5"});

@@ -53,6 +53,9 @@ inline const char* name(Dist d) {
 inline constexpr Dist all_dists[] = {Dist::regular, Dist::grid, Dist::irregular, Dist::empty_owner};
 /// arrays' block-cyclic layouts (small uneven blocks, a grid of all ranks).
 inline constexpr Dist cyclic_dists[] = {Dist::cyclic, Dist::proc_grid, Dist::tiled};
+/// Both kinds.
+inline constexpr Dist every_dist[] = {Dist::regular, Dist::grid,      Dist::irregular, Dist::empty_owner,
+                                      Dist::cyclic,  Dist::proc_grid, Dist::tiled};
 
 inline ArrayOptions options_for(Dist d, const Coord& dims, int nprocs) {
   ArrayOptions o;

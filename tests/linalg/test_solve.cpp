@@ -78,7 +78,7 @@ TYPED_TEST(Solve, CholeskyEveryDistribution) {
   using T = TypeParam;
   LINALG_RNG(rng, 2);
   const Index n = 29, nrhs = 3;
-  for (Dist d : all_dists) {
+  for (Dist d : every_dist) {
     const auto va = spd<T>(rng, n), vb = random_matrix<T>(rng, n * nrhs);
     auto a = make_matrix(d, n, n, va);
     auto b = make_matrix(Dist::regular, n, nrhs, vb);

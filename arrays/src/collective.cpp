@@ -58,6 +58,25 @@ const char* binary_name(BinaryOp op) {
   return "arrays::?";
 }
 
+// copy_patch with transpose: appends b's part `part` of patch [blo, ..) as read from a's patch
+// at alo, b[blo + t] = a[alo + reverse(t)]: fetches the reversed box of a, then reads it reversed.
+template <class T>
+void append_transposed(const Array::Impl& a, const Coord& alo, const Patch& part, const Coord& blo, std::vector<T>& v) {
+  const int n = part.lo.size();
+  Patch src{Coord::filled(n, 0), Coord::filled(n, 0)};
+  for (int d = 0; d < n; ++d) {
+    src.lo[d] = part.lo[n - 1 - d] - blo[n - 1 - d];
+    src.hi[d] = part.hi[n - 1 - d] - blo[n - 1 - d];
+  }
+  const std::vector<T> r = fetch<T>(a, src, Coord::filled(n, 0), alo);
+  const Coord rs = dense_strides(src.extents());
+  const std::size_t at = v.size();
+  v.resize(at + r.size());
+  Coord rev = Coord::filled(n, 0);
+  for (int d = 0; d < n; ++d) rev[d] = rs[n - 1 - d];
+  for_box(part.extents(), rev, [&](Index off, Index i) { v[at + static_cast<std::size_t>(i)] = r[static_cast<std::size_t>(off)]; });
+}
+
 }  // namespace
 
 void unary_patch(UnaryOp op, Array& arr, const Coord& lo, const Coord& hi, const void* value) {
@@ -170,31 +189,12 @@ void copy_patch(const Array& aa, const Coord& alo, const Coord& ahi, Array& ba, 
   }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
   const Array::Impl &a = *ap, &b = *bp;
   const std::vector<LocalPart> parts = my_parts(b, blo, bhi);
-  const int n = b.ndim();
   dispatch(b.type, [&](auto zero) {
     using T = decltype(zero);
     std::vector<T> v;
-    for (const LocalPart& lp : parts) {
-      const Patch& part = lp.piece;
-      if (!transpose) {
-        const std::vector<T> r = fetch<T>(a, part, blo, alo);
-        v.insert(v.end(), r.begin(), r.end());
-      } else {
-        // b[blo + t] = a[alo + reverse(t)]: fetch the reversed box of a, then read it reversed.
-        Patch src{Coord::filled(n, 0), Coord::filled(n, 0)};
-        for (int d = 0; d < n; ++d) {
-          src.lo[d] = part.lo[n - 1 - d] - blo[n - 1 - d];
-          src.hi[d] = part.hi[n - 1 - d] - blo[n - 1 - d];
-        }
-        const std::vector<T> r = fetch<T>(a, src, Coord::filled(n, 0), alo);
-        const Coord rs = dense_strides(src.extents());
-        const std::size_t at = v.size();
-        v.resize(at + r.size());
-        Coord rev = Coord::filled(n, 0);
-        for (int d = 0; d < n; ++d) rev[d] = rs[n - 1 - d];
-        for_box(part.extents(), rev, [&](Index off, Index i) { v[at + static_cast<std::size_t>(i)] = r[static_cast<std::size_t>(off)]; });
-      }
-    }
+    if (!transpose) v = fetch_parts<T>(a, parts, blo, alo);
+    else
+      for (const LocalPart& lp : parts) append_transposed(a, alo, lp.piece, blo, v);
     MPI_Barrier(b.group.comm());
     for_parts<T>(parts, [&](T& x, Index i) { x = v[static_cast<std::size_t>(i)]; });
   });

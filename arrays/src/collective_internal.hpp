@@ -87,14 +87,26 @@ void for_parts(const std::vector<LocalPart>& parts, F&& f) {
   }
 }
 
-/// fetch() of every part, one after another (as for_parts numbers them).
+/// fetch() of every part into one vector, one after another (as for_parts numbers them), every
+/// get in flight before the first wait.
 template <class T>
 std::vector<T> fetch_parts(const Array::Impl& a, const std::vector<LocalPart>& parts, const Coord& from, const Coord& to) {
-  std::vector<T> v;
+  Index total = 0;
+  for (const LocalPart& p : parts) total += p.piece.elements();
+  std::vector<T> v(static_cast<std::size_t>(total));
+  std::vector<rma::Handle> hs;
+  Index at = 0;
   for (const LocalPart& p : parts) {
-    const std::vector<T> part = fetch<T>(a, p.piece, from, to);
-    v.insert(v.end(), part.begin(), part.end());
+    Coord lo = p.piece.lo, hi = p.piece.hi;
+    for (int d = 0; d < lo.size(); ++d) {
+      lo[d] = to[d] + (p.piece.lo[d] - from[d]);
+      hi[d] = to[d] + (p.piece.hi[d] - from[d]);
+    }
+    issue_patch(Kind::Get, a, lo, hi, nullptr, reinterpret_cast<std::byte*>(v.data() + at),
+                dense_strides(p.piece.extents()), nullptr, hs);
+    at += p.piece.elements();
   }
+  for (auto& h : hs) h.wait();
   return v;
 }
 

@@ -4,8 +4,8 @@
 // distribution's boundaries (for_each_block, internal.hpp); each overlapping block gets the
 // intersection as its sub-patch, translated to an address in its owner's memory (Place) and an
 // offset in the caller's buffer, and an rma strided descriptor (count[0] = contiguous bytes, one
-// stride level per remaining dimension, levels that are contiguous on both sides merged). All are issued nonblocking; the
-// caller waits for them together, so owners are served concurrently.
+// stride level per remaining dimension, levels that are contiguous on both sides merged). All
+// are issued nonblocking; the caller waits for them together, so owners are served concurrently.
 #include <algorithm>
 #include <array>
 

@@ -2,7 +2,9 @@
 #     [NAME <stem>]                     test name stem (default: <target>)
 #     [HOSTS <k>]                       emulated hosts (default 2)
 #     [RANKS_PER_HOST <r>]              ranks on each (default 2)
-#     [TRANSPORTS <t>...]               subset of auto server rdma mpi-rma (default: all four)
+#     [TRANSPORTS <t>...]               cluster configurations (default: auto and every transport's DEFAULT one)
+#     [REQUIRES <capability>...]        only the configurations (of TRANSPORTS, or every transport's
+#                                       DEFAULT one) whose transport has them (cmake/ArmadaTransports.cmake)
 #     [ENV VAR=VALUE ...]               extra environment for every rank (mpirun -x)
 #     [ARGS ...]                        arguments for the program
 #     [PROGRAM <path>]                  run this instead of <target>'s file
@@ -18,27 +20,16 @@
 # reports the case as skipped. Open MPI only (the script drives Open MPI's rsh launcher); with
 # another MPI no case is added (docs/cluster.md says so).
 #
-# Per transport, the environment each case gets (one table):
-#   auto     ARMADA_TRANSPORT=auto: what rma::init picks between hosts
-#   server   the node server; data between hosts as MPI messages over the TCP BTL
-#   rdma     UCX over TCP (UCX_TLS=tcp,self), the path clusters without RDMA NICs take
-#   mpi-rma  MPI-3 windows with OMPI_MCA_osc=sm,ucx and UCX_USE_MT_MUTEX=y: a program that starts
-#            MPI itself must set them, as Open MPI's default osc rdma cannot make windows over TCP
-#            (the clear error without it is its own case, tests/cluster/CMakeLists.txt) and UCX's
-#            default spin lock stalls threads that share cores (docs/mpi-quirks.md)
-#   mpi-rma-without-osc-ucx   Open MPI's default osc: only for that case (never in the default list)
-#   mpi-rma-spin-lock         osc ucx on UCX's default spin lock: only for the warning's case
+# Per transport, the environment each case gets: auto is ARMADA_TRANSPORT=auto, what rma::init
+# picks between hosts; the others are the transports' rows (armada_transport_cluster in
+# rma/src/transport/<folder>/transport.cmake, read by cmake/ArmadaTransports.cmake).
 set(ARMADA_CLUSTER_SCRIPT ${PROJECT_SOURCE_DIR}/scripts/cluster.sh)
 set(_cluster_auto_ENV ARMADA_TRANSPORT=auto)
-set(_cluster_server_ENV ARMADA_TRANSPORT=server)
-set(_cluster_rdma_ENV ARMADA_TRANSPORT=rdma UCX_TLS=tcp,self)
-set(_cluster_mpi-rma_ENV ARMADA_TRANSPORT=mpi-rma OMPI_MCA_osc=sm,ucx UCX_USE_MT_MUTEX=y)
-set(_cluster_mpi-rma-without-osc-ucx_ENV ARMADA_TRANSPORT=mpi-rma)
-set(_cluster_mpi-rma-spin-lock_ENV ARMADA_TRANSPORT=mpi-rma OMPI_MCA_osc=sm,ucx)
+set(_cluster_auto_AVAILABLE TRUE)
 
 function(armada_add_cluster_test target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;HOSTS;RANKS_PER_HOST;TIMEOUT;PROGRAM;EXPECT_FAILURE;EXPECT_OUTPUT"
-                        "TRANSPORTS;ENV;ARGS;LABELS;SCRIPT_ARGS")
+                        "TRANSPORTS;ENV;ARGS;LABELS;SCRIPT_ARGS;REQUIRES")
   armada_flatten_labels(arg_LABELS)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "armada_add_cluster_test(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -46,10 +37,7 @@ function(armada_add_cluster_test target)
   if(NOT ARMADA_MPI_VENDOR STREQUAL "openmpi")
     return()
   endif()
-  set(available auto server mpi-rma)
-  if(ARMADA_HAVE_RDMA)  # UCX was found (rma/src/transport/rdma/sources.cmake)
-    list(APPEND available rdma)
-  endif()
+  set(available auto ${ARMADA_CLUSTER_TRANSPORTS})
   foreach(var NAME HOSTS RANKS_PER_HOST TIMEOUT TRANSPORTS)
     set(default_NAME ${target})
     set(default_HOSTS 2)
@@ -60,6 +48,12 @@ function(armada_add_cluster_test target)
       set(arg_${var} ${default_${var}})
     endif()
   endforeach()
+  if(arg_REQUIRES)
+    if(arg_TRANSPORTS STREQUAL "${available}")  # the default list: auto is no transport
+      list(REMOVE_ITEM arg_TRANSPORTS auto)
+    endif()
+    armada_transport_configs_with(arg_TRANSPORTS arg_TRANSPORTS REQUIRES ${arg_REQUIRES} CLUSTER)
+  endif()
   set(program $<TARGET_FILE:${target}>)
   if(arg_PROGRAM)
     set(program ${arg_PROGRAM})
@@ -74,8 +68,8 @@ function(armada_add_cluster_test target)
     if(NOT DEFINED _cluster_${transport}_ENV)
       message(FATAL_ERROR "armada_add_cluster_test(${target}): unknown transport '${transport}'")
     endif()
-    if(transport STREQUAL "rdma" AND NOT ARMADA_HAVE_RDMA)
-      continue()  # not in this build (no UCX)
+    if(NOT _cluster_${transport}_AVAILABLE)
+      continue()  # its transport is not in this build (a package is missing)
     endif()
     set(transport_flags "")
     foreach(kv IN LISTS _cluster_${transport}_ENV)

@@ -44,27 +44,6 @@ if(ARMADA_MPI_VENDOR STREQUAL "openmpi")
   set_tests_properties(mpi_segments_directory PROPERTIES FIXTURES_SETUP armada_mpi_segments LABELS "mpi;harness")
   set_tests_properties(mpi_segments_cleanup PROPERTIES FIXTURES_CLEANUP armada_mpi_segments LABELS "mpi;harness")
 endif()
-# The mpi-rma transport's one-sided components (docs/mpi-quirks.md). ARMADA_MPI_RMA_ENV is what
-# rma::init selects when it starts MPI itself (Open MPI: osc sm for windows inside one host,
-# osc ucx for the rest); ARMADA_MPI_RMA_UCX_ENV forces the inter-node component (osc ucx) on
-# every window, so one machine also runs the path clusters take. Other MPIs: their default.
-set(ARMADA_MPI_RMA_ENV "")
-set(ARMADA_MPI_RMA_UCX_ENV "")
-if(ARMADA_MPI_VENDOR STREQUAL "openmpi")
-  if(ARMADA_SANITIZE MATCHES "thread")
-    # Under ThreadSanitizer, loading osc ucx crashes every process when a thread exits: glibc
-    # releases the stack through Open MPI's memory hooks into libucm, whose rwlock TSan
-    # intercepts after it tore the thread's state down. osc sm alone still runs the transport's
-    # own threading (progress thread, pending table, mutex slots) on MPI_Win_allocate windows;
-    # the variants that need osc ucx (Win_create windows, osc ucx everywhere) are left out.
-    set(ARMADA_MPI_RMA_ENV OMPI_MCA_osc=sm)
-    set(ARMADA_MPI_RMA_NEEDS_UCX_SKIPPED ON)
-  else()
-    # UCX_USE_MT_MUTEX=y: what rma::init sets with osc (rma/src/transport/mpi_rma/init.cpp).
-    set(ARMADA_MPI_RMA_ENV OMPI_MCA_osc=sm,ucx UCX_USE_MT_MUTEX=y)
-    set(ARMADA_MPI_RMA_UCX_ENV OMPI_MCA_osc=ucx UCX_USE_MT_MUTEX=y)
-  endif()
-endif()
 set(ARMADA_EXPECT_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/armada-expect.sh")
 if(ARMADA_SANITIZE MATCHES "thread")
   # Reports inside Open MPI's (uninstrumented) progress engine; see the file.
@@ -207,70 +186,10 @@ endfunction()
 
 # ---- The transport configurations every conformance program runs in ----------------------------
 # One table for every layer (rma, the ARMCI C API, arrays, and the layers above), so that no layer
-# claims a configuration it does not run. Each row: the name suffix, the rank counts (on virtual
-# nodes, only counts that make more than one node: vnode2 at 2 ranks is one node and moves no
-# inter-node traffic), the environment, the labels.
-#   shm                 one node, shared memory only
-#   server.vnode1/2     the node server; 1 or 2 ranks per virtual node; direct delivery required
-#   server.cluster2     cooperative server clustering (g = 2)
-#   server-msg.vnode1   every byte as MPI messages (the path between hosts)
-#   mpirma.vnode1/2     MPI-3 one-sided windows in the configuration rma::init selects
-#   mpirma-ucx.vnode1   osc ucx on every window (the inter-node component)
-#   mpirma-shm.vnode1/2 segment memory from node shared memory exposed with MPI_Win_create
-#   rdma.vnode1/2       UCX over shared memory and CMA (UCX_TLS=sm,self): long transfers by CMA;
-#                       short RMA and atomics on segment memory UCX emulates over shared memory
-#   rdma-tcp.vnode1/2   UCX over TCP (UCX_TLS=tcp,self): the between-hosts path, emulated in software
-#                       (both: the request service progresses the worker; docs/rma.md)
-set(ARMADA_TRANSPORT_CONFIGS shm server.vnode1 server.vnode2 server.cluster2 server-msg.vnode1
-    mpirma.vnode1 mpirma.vnode2)
-set(_cfg_shm_RANKS 1 2 4)
-set(_cfg_shm_ENV "")
-set(_cfg_shm_LABELS "")
-set(_cfg_server.vnode1_RANKS 2 4)
-set(_cfg_server.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=server ARMADA_SERVER_DIRECT=on)
-set(_cfg_server.vnode2_RANKS 4)
-set(_cfg_server.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_TRANSPORT=server ARMADA_SERVER_DIRECT=on)
-set(_cfg_server.cluster2_RANKS 4)
-set(_cfg_server.cluster2_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=server ARMADA_SERVER_CLUSTER=2 ARMADA_SERVER_DIRECT=on)
-set(_cfg_server-msg.vnode1_RANKS 2 4)
-set(_cfg_server-msg.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=server ARMADA_SERVER_DIRECT=off)
-foreach(_c server.vnode1 server.vnode2 server.cluster2 server-msg.vnode1)
-  set(_cfg_${_c}_LABELS server)
-endforeach()
-set(_cfg_mpirma.vnode1_RANKS 2 4)
-set(_cfg_mpirma.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=mpi-rma ${ARMADA_MPI_RMA_ENV})
-set(_cfg_mpirma.vnode2_RANKS 4)
-set(_cfg_mpirma.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_TRANSPORT=mpi-rma ${ARMADA_MPI_RMA_ENV})
-if(ARMADA_MPI_RMA_UCX_ENV)
-  list(APPEND ARMADA_TRANSPORT_CONFIGS mpirma-ucx.vnode1)
-  set(_cfg_mpirma-ucx.vnode1_RANKS 2 4)
-  set(_cfg_mpirma-ucx.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=mpi-rma ${ARMADA_MPI_RMA_UCX_ENV})
-endif()
-if(NOT ARMADA_MPI_RMA_NEEDS_UCX_SKIPPED)  # Win_create windows need osc ucx (see above)
-  list(APPEND ARMADA_TRANSPORT_CONFIGS mpirma-shm.vnode1 mpirma-shm.vnode2)
-  set(_cfg_mpirma-shm.vnode1_RANKS 2)
-  set(_cfg_mpirma-shm.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=mpi-rma ARMADA_MPI_MEMORY=shm ${ARMADA_MPI_RMA_ENV})
-  set(_cfg_mpirma-shm.vnode2_RANKS 4)
-  set(_cfg_mpirma-shm.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_TRANSPORT=mpi-rma ARMADA_MPI_MEMORY=shm ${ARMADA_MPI_RMA_ENV})
-endif()
-foreach(_c mpirma.vnode1 mpirma.vnode2 mpirma-ucx.vnode1 mpirma-shm.vnode1 mpirma-shm.vnode2)
-  set(_cfg_${_c}_LABELS mpirma)
-endforeach()
-if(ARMADA_HAVE_RDMA)  # rma/src/transport/rdma/sources.cmake: UCX was found
-  list(APPEND ARMADA_TRANSPORT_CONFIGS rdma.vnode1 rdma.vnode2 rdma-tcp.vnode1 rdma-tcp.vnode2)
-  foreach(_tls sm tcp)
-    set(_c rdma)
-    if(_tls STREQUAL "tcp")
-      set(_c rdma-tcp)
-    endif()
-    set(_cfg_${_c}.vnode1_RANKS 2 4)
-    set(_cfg_${_c}.vnode1_ENV ARMADA_NODE_SIZE=1 ARMADA_TRANSPORT=rdma UCX_TLS=${_tls},self)
-    set(_cfg_${_c}.vnode2_RANKS 4)
-    set(_cfg_${_c}.vnode2_ENV ARMADA_NODE_SIZE=2 ARMADA_TRANSPORT=rdma UCX_TLS=${_tls},self)
-    set(_cfg_${_c}.vnode1_LABELS rdma)
-    set(_cfg_${_c}.vnode2_LABELS rdma)
-  endforeach()
-endif()
+# claims a configuration it does not run: the transports' own rows (cmake/ArmadaTransports.cmake,
+# each rma/src/transport/<folder>/transport.cmake) give ARMADA_TRANSPORT_CONFIGS and, for each
+# configuration, _cfg_<config>_RANKS (on virtual nodes, only counts that make more than one node:
+# vnode2 at 2 ranks is one node and moves no inter-node traffic), _ENV, _LABELS and _CAPABILITIES.
 
 # ---- The test matrix by ownership (docs/testing.md#the-test-matrix) ------------------------------
 # Transport code is owned by rma/: its conformance programs (rma, the ARMCI C API) run every row
@@ -280,8 +199,7 @@ endif()
 # layer meets every row of that list at least once. A transport's own variants (server
 # clustering, osc ucx on every window, MPI_Win_create windows, UCX over TCP) are tested where
 # they live, in the rma and C API suites.
-set(ARMADA_LAYER_CONFIGS shm server.vnode1 server.vnode2 server-msg.vnode1 mpirma.vnode1 mpirma.vnode2
-    rdma.vnode1)
+# ARMADA_LAYER_CONFIGS: the configurations the transports' rows mark LAYER.
 include(${CMAKE_CURRENT_LIST_DIR}/ArmadaTestCoverage.cmake)  # which layer meets which row
 
 # armada_gtest_filter(<var> <source>...): --gtest_filter=<the test suites the sources define>,
@@ -313,13 +231,17 @@ endfunction()
 
 # armada_add_transport_tests(<target> [NAME <stem>] [TIMEOUT <s>] [LABELS ...] [ARGS ...]
 #                            [ENV ...] [CONFIGS <subset of ARMADA_TRANSPORT_CONFIGS>] [RANKS <n>...]
+#                            [REQUIRES <capability>...] [EXCLUDES <capability>...]
 #                            [PROGRAM <path>] [EXPECT_OUTPUT <regex>] [LAYER <layer>])
 # One armada_add_mpi_test per configuration: <stem> for shm, <stem>.<config> for the others.
 # RANKS, when given, restricts every configuration to those of its counts that are listed.
+# REQUIRES/EXCLUDES keep the configurations (of CONFIGS, or all) whose capabilities hold every
+# REQUIRES and no EXCLUDES (cmake/ArmadaTransports.cmake lists the words): a test that needs, say,
+# one-sided atomics asks for them, not for the transports that have them today.
 # LAYER records which (layer, configuration) pairs the rows meet (armada_check_layer_coverage).
 function(armada_add_transport_tests target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT;PROGRAM;EXPECT_OUTPUT;LAYER"
-                        "LABELS;ARGS;ENV;CONFIGS;RANKS")
+                        "LABELS;ARGS;ENV;CONFIGS;RANKS;REQUIRES;EXCLUDES")
   armada_flatten_labels(arg_LABELS)
   if(NOT arg_NAME)
     set(arg_NAME ${target})
@@ -329,6 +251,9 @@ function(armada_add_transport_tests target)
   endif()
   if(NOT arg_CONFIGS)
     set(arg_CONFIGS ${ARMADA_TRANSPORT_CONFIGS})
+  endif()
+  if(arg_REQUIRES OR arg_EXCLUDES)
+    armada_transport_configs_with(arg_CONFIGS arg_CONFIGS REQUIRES ${arg_REQUIRES} EXCLUDES ${arg_EXCLUDES})
   endif()
   set(extra "")
   if(arg_PROGRAM)
@@ -352,8 +277,11 @@ function(armada_add_transport_tests target)
     if(config STREQUAL "shm")
       set(name ${arg_NAME})
     endif()
+    # The table's capabilities, for the test that checks them against the library's account.
+    list(JOIN _cfg_${config}_CAPABILITIES "," caps)
     armada_add_mpi_test(${target} NAME ${name} RANKS ${ranks} TIMEOUT ${arg_TIMEOUT} ARGS ${arg_ARGS} ${extra}
-      ENV ${_cfg_${config}_ENV} ${arg_ENV} LABELS ${arg_LABELS} ${_cfg_${config}_LABELS})
+      ENV ${_cfg_${config}_ENV} ${arg_ENV} ARMADA_TEST_TRANSPORT_CAPABILITIES=${caps}
+      LABELS ${arg_LABELS} ${_cfg_${config}_LABELS})
     if(arg_LAYER)
       armada_record_layer_coverage(${arg_LAYER} ${config} ${arg_NAME})
     endif()
@@ -362,15 +290,16 @@ endfunction()
 
 # armada_add_layer_tests(<target> LAYER <layer> [NAME <stem>] [TIMEOUT <s>] [LABELS ...] [ARGS ...]
 #                        [ENV ...] [RANKS <n>...] [PROGRAM <path>] [EXPECT_OUTPUT <regex>]
-#                        [DEFAULT_ARGS ...] [ACROSS ALL|<configs>...] [ACROSS_ARGS ...]
-#                        [ACROSS_RANKS <n>...])
+#                        [DEFAULT_ARGS ...] [ACROSS ALL|<configs>...] [ACROSS_REQUIRES <capability>...]
+#                        [ACROSS_ARGS ...] [ACROSS_RANKS <n>...])
 # A program of a layer above rma: the default configuration (shm, RANKS or 1, 2 and 4 ranks; the
 # program gets ARGS and DEFAULT_ARGS) and, with ACROSS, one row per listed configuration of
 # ARMADA_LAYER_CONFIGS (ALL: every one), whose program gets ARGS and ACROSS_ARGS (e.g. a
-# --gtest_filter choosing the tests that cross).
+# --gtest_filter choosing the tests that cross). ACROSS_REQUIRES: those of ARMADA_LAYER_CONFIGS
+# whose capabilities hold the words (alone, it means ACROSS ALL ACROSS_REQUIRES ...).
 function(armada_add_layer_tests target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT;PROGRAM;EXPECT_OUTPUT;LAYER"
-                        "LABELS;ARGS;ENV;RANKS;DEFAULT_ARGS;ACROSS;ACROSS_ARGS;ACROSS_RANKS")
+                        "LABELS;ARGS;ENV;RANKS;DEFAULT_ARGS;ACROSS;ACROSS_REQUIRES;ACROSS_ARGS;ACROSS_RANKS")
   if(NOT arg_LAYER)
     message(FATAL_ERROR "armada_add_layer_tests(${target}): LAYER is required")
   endif()
@@ -387,8 +316,11 @@ function(armada_add_layer_tests target)
     list(APPEND common EXPECT_OUTPUT "${arg_EXPECT_OUTPUT}")
   endif()
   armada_add_transport_tests(${target} ${common} CONFIGS shm RANKS ${arg_RANKS} ARGS ${arg_ARGS} ${arg_DEFAULT_ARGS})
-  if(arg_ACROSS STREQUAL "ALL")
+  if(arg_ACROSS STREQUAL "ALL" OR (arg_ACROSS_REQUIRES AND NOT arg_ACROSS))
     set(arg_ACROSS ${ARMADA_LAYER_CONFIGS})
+  endif()
+  if(arg_ACROSS_REQUIRES)
+    armada_transport_configs_with(arg_ACROSS arg_ACROSS REQUIRES ${arg_ACROSS_REQUIRES})
   endif()
   list(REMOVE_ITEM arg_ACROSS shm)
   foreach(config IN LISTS arg_ACROSS)

@@ -3,12 +3,14 @@
 # registered and checked once all are. Functions only (no test is added here), so that
 # tests/harness/coverage_refuses_lost_pair.cmake can run the check in script mode.
 
-# What each layer must meet: ALL is every row of ARMADA_LAYER_CONFIGS that this build has. GA's
-# Fortran programs start MPI with a plain mpi_init, as GA Fortran programs do: across nodes the
-# server transport then gives way to mpi-rma (docs/armci.md), so rdma and mpi-rma are the rows
-# that layer can meet. armada_check_layer_coverage() refuses a build whose tests lose a pair.
+# What each layer must meet: ALL is every row of ARMADA_LAYER_CONFIGS that this build has; ALL
+# followed by capabilities, those of them whose transport has the capabilities
+# (cmake/ArmadaTransports.cmake). GA's Fortran programs start MPI with a plain mpi_init, as GA
+# Fortran programs do: across nodes the server transport then gives way to mpi-rma
+# (docs/armci.md), so the rows that layer can meet are those of transports that run at any thread
+# level. armada_check_layer_coverage() refuses a build whose tests lose a pair.
 set(ARMADA_LAYER_COVERAGE_REQUIRED
-  "arrays=ALL" "linalg=ALL" "ga=ALL" "ga-fortran=shm rdma.vnode1 mpirma.vnode1 mpirma.vnode2" "fortran=ALL"
+  "arrays=ALL" "linalg=ALL" "ga=ALL" "ga-fortran=ALL any_thread_level" "fortran=ALL"
   "python=ALL" "apps=ALL" "examples=ALL")
 
 # armada_keep_listed(<list var> <allowed list var>): keeps the items of <list var> that <allowed>
@@ -30,7 +32,7 @@ function(armada_record_layer_coverage layer config stem)
 endfunction()
 
 # armada_layer_coverage_missing(<out> <records> <required> <available>): the "layer config" pairs
-# of <required> (entries "layer=config config..." or "layer=ALL") that no record "layer|config|stem"
+# of <required> (entries "layer=config config..." or "layer=ALL [capability...]") that no record "layer|config|stem"
 # meets, among the configurations <available> in this build. Pure list logic, so that a script
 # (tests/coverage_refuses_lost_pair.cmake) can show it refuses a matrix that lost a pair.
 function(armada_layer_coverage_missing out records required available)
@@ -42,8 +44,13 @@ function(armada_layer_coverage_missing out records required available)
     if(NOT records MATCHES "(^|;)${layer}\\|")
       continue()  # a layer this build does not have (Python without mpi4py on its MPI, ...)
     endif()
-    if(configs STREQUAL "ALL")
+    if(configs MATCHES "^ALL( |$)")
+      string(REPLACE " " ";" caps "${configs}")
+      list(REMOVE_AT caps 0)
       set(configs ${available})
+      if(caps)
+        armada_transport_configs_with(configs configs REQUIRES ${caps})
+      endif()
     else()
       string(REPLACE " " ";" configs "${configs}")
     endif()

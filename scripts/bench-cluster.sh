@@ -35,8 +35,10 @@ echo "== build armada-bench ($build)"
 cmake --build "$build" -j"$jobs" --target armada-bench
 exe=$build/bench/armada-bench
 
-# The figures the issue asks for across hosts; the caller's options come after and win.
-options=(--only contig,atomic,overlap --transports server,rdma,mpi-rma --vnode-size 0 --sizes 8,4K,64K,1M)
+# The figures the issue asks for across hosts, on every transport of the build that crosses hosts
+# (its transports.txt, from the transports' table); the caller's options come after and win.
+crossing=$(awk '$2 ~ /(^|,)crosses_hosts(,|$)/ {print $1}' "$build/transports.txt" | paste -sd, -)
+options=(--only contig,atomic,overlap --transports "$crossing" --vnode-size 0 --sizes 8,4K,64K,1M)
 out=$armada_root/results/bench-cluster-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 {

@@ -30,12 +30,15 @@ mkdir -p "$out"
 export OMPI_MCA_osc=${OMPI_MCA_osc:-sm,ucx}  # as scripts/bench.sh: the components mpi-rma is built for
 
 status=0
-for transport in ${TRANSPORTS:-shm server mpi-rma rdma}; do
+# Every transport of the build (its transports.txt, from the transports' table), unless TRANSPORTS.
+node_memory=$(awk '$2 ~ /(^|,)node_memory(,|$)/ {print $1}' "$build/transports.txt")
+for transport in ${TRANSPORTS:-$(awk '{print $1}' "$build/transports.txt")}; do
   for node_size in ${NODE_SIZES:-1 2 4 8}; do
     for n in ${RANKS:-1 2 4 8 16 32 64}; do
-      # shm alone reaches only its own node: one node holding every rank (ARMADA_TRANSPORT=none).
+      # The node-memory transport (shm) alone reaches only its own node: one node holding every
+      # rank (ARMADA_TRANSPORT=none).
       t=$transport ns=$node_size
-      if [ "$transport" = shm ]; then t=none ns=$n; fi
+      if [ "$transport" = "$node_memory" ]; then t=none ns=$n; fi
       echo "# $(date -u +%H:%M:%S) transport=$transport node_size=$ns ranks=$n ARMADA_SERVER_BUFFERS=${SERVER_BUFFERS:-4} uptime: $(uptime)" >> "$out/command.txt"
       # shellcheck disable=SC2086
       ARMADA_SERVER_BUFFERS=${SERVER_BUFFERS:-4} ARMADA_TRANSPORT=$t ARMADA_NODE_SIZE=$ns nice -n 10 timeout --kill-after=10 "$limit" \
@@ -43,7 +46,7 @@ for transport in ${TRANSPORTS:-shm server mpi-rma rdma}; do
         -n "$n" "$exe" --output "$out/scale.jsonl" ${ARGS:-} >> "$out/stdout.txt" 2>> "$out/stderr.txt" \
         || { rc=$?; status=1; echo "# exit status $rc" >> "$out/command.txt"; }
     done
-    [ "$transport" = shm ] && break  # the node size is the job's size
+    [ "$transport" = "$node_memory" ] && break  # the node size is the job's size
   done
 done
 echo "# done $(date -u +%H:%M:%S) uptime: $(uptime)" >> "$out/command.txt"

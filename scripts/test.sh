@@ -11,6 +11,10 @@
 #   ARMADA_TEST_DIRS="tests/rma tests/capi" scripts/test.sh   build only those test folders (and
 #                                                         what they need); pair it with CTEST_ARGS
 #   ARMADA_TEST_JOBS=N scripts/test.sh       ctest -j N (default: twice the cores)
+#   ARMADA_TEST_QUICK=1 scripts/test.sh      only the transports' QUICK configurations (their rows
+#                                            in rma/src/transport/*/transport.cmake say which):
+#                                            leaves out the rows $build/transport-rows-slow.regex
+#                                            names, and those of ARMADA_TEST_EXCLUDE (a regex)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -48,10 +52,16 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}   # MPI's own allocations ar
 # (docs/testing.md#timing). The JUnit file is scripts/test-timing.py's input: the slowest rows and
 # the time per folder, printed at the end and kept in $build/test-timing.md.
 test_jobs=${ARMADA_TEST_JOBS:-$((2 * jobs))}
+exclude=${ARMADA_TEST_EXCLUDE:-}
+if [ "${ARMADA_TEST_QUICK:-0}" = 1 ]; then
+  exclude="$(cat "$build/transport-rows-slow.regex")${exclude:+|$exclude}"
+fi
+exclude_args=()
+[ -z "$exclude" ] || exclude_args=(-E "$exclude")
 rc=0
 # shellcheck disable=SC2086
 ctest --test-dir "$build" --output-on-failure -j "$test_jobs" --output-junit "$build/test-results.xml" \
-  ${CTEST_ARGS:--LE cluster} || rc=$?
+  ${CTEST_ARGS:--LE cluster} "${exclude_args[@]}" || rc=$?
 echo "== timing (scripts/test-timing.py; $build/test-timing.md)"
 python3 "$armada_root/scripts/test-timing.py" "$build" || echo "(no timing report: see above)"
 exit "$rc"

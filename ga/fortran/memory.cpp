@@ -1,8 +1,9 @@
 // MA's Fortran face (mafdecls.fh) and GA's local access from Fortran: the common blocks byte_mb,
 // int_mb, log_mb, real_mb, dbl_mb, scpl_mb, dcpl_mb are defined here, and an MA block or a local
 // patch of a global array is handed to the program as MA does, as a one-based index into the
-// common block of its type (dbl_mb(index) is its first element). The blocks themselves are the C
-// API's MA blocks (macdecls.h).
+// common block of its type (dbl_mb(index) is its first element). Every MA routine is the C API's
+// (macdecls.h), told of the common blocks as the bases of the MT_F_* types: one table of blocks,
+// and a block of MT_F_DBL that C pushed has, from ma_get_index, the index dbl_mb reaches it by.
 #include <algorithm>
 #include <complex>
 #include <iterator>
@@ -33,7 +34,8 @@ alignas(16) std::complex<double> armada_mb_dcpl_[2];
 namespace {
 
 // MA_init places its segment within reach of the common blocks (ga/src/memory/ma_segment.hpp): where
-// the program defines them (every unit that includes mafdecls.fh does), in its own .bss.
+// the program defines them (every unit that includes mafdecls.fh does), in its own .bss. The C
+// MA also takes them as the bases of the Fortran types, as GA's MA is told by its ma_set_sizes.
 const bool g_anchored = [] {
   const char* blocks[] = {armada_mb_byte_, reinterpret_cast<const char*>(armada_mb_int_),
                           reinterpret_cast<const char*>(armada_mb_log_), reinterpret_cast<const char*>(armada_mb_real_),
@@ -41,25 +43,31 @@ const bool g_anchored = [] {
                           reinterpret_cast<const char*>(armada_mb_dcpl_)};
   const auto [lo, hi] = std::minmax_element(std::begin(blocks), std::end(blocks));
   ma_anchor(*lo, *hi + 2 * sizeof(std::complex<double>));
+  ma_inform_base(MT_F_BYTE, &armada_mb_byte_[0], &armada_mb_byte_[1]);
+  ma_inform_base(MT_F_INT, &armada_mb_int_[0], &armada_mb_int_[1]);
+  ma_inform_base(MT_F_LOG, &armada_mb_log_[0], &armada_mb_log_[1]);
+  ma_inform_base(MT_F_REAL, &armada_mb_real_[0], &armada_mb_real_[1]);
+  ma_inform_base(MT_F_DBL, &armada_mb_dbl_[0], &armada_mb_dbl_[1]);
+  ma_inform_base(MT_F_SCPL, &armada_mb_scpl_[0], &armada_mb_scpl_[1]);
+  ma_inform_base(MT_F_DCPL, &armada_mb_dcpl_[0], &armada_mb_dcpl_[1]);
   return true;
 }();
 
-/// One Fortran MA type: the C API's MA type of the same element and the Fortran common block.
+/// One Fortran MA type and its common block (a local access's index is into it).
 struct FortranType {
   Int type;
-  Integer c_type;
   std::size_t size;
   const char* base;
 };
 
 const FortranType kTypes[] = {
-    {MT_F_BYTE, MT_F_BYTE, 1, armada_mb_byte_},
-    {MT_F_INT, sizeof(Int) == 8 ? MT_F_INT : MT_C_INT, sizeof(Int), reinterpret_cast<const char*>(armada_mb_int_)},
-    {MT_F_LOG, sizeof(Int) == 8 ? MT_F_LOG : MT_C_INT, sizeof(Int), reinterpret_cast<const char*>(armada_mb_log_)},
-    {MT_F_REAL, MT_F_REAL, sizeof(float), reinterpret_cast<const char*>(armada_mb_real_)},
-    {MT_F_DBL, MT_F_DBL, sizeof(double), reinterpret_cast<const char*>(armada_mb_dbl_)},
-    {MT_F_SCPL, MT_F_SCPL, 2 * sizeof(float), reinterpret_cast<const char*>(armada_mb_scpl_)},
-    {MT_F_DCPL, MT_F_DCPL, 2 * sizeof(double), reinterpret_cast<const char*>(armada_mb_dcpl_)},
+    {MT_F_BYTE, 1, armada_mb_byte_},
+    {MT_F_INT, sizeof(Int), reinterpret_cast<const char*>(armada_mb_int_)},
+    {MT_F_LOG, sizeof(Int), reinterpret_cast<const char*>(armada_mb_log_)},
+    {MT_F_REAL, sizeof(float), reinterpret_cast<const char*>(armada_mb_real_)},
+    {MT_F_DBL, sizeof(double), reinterpret_cast<const char*>(armada_mb_dbl_)},
+    {MT_F_SCPL, 2 * sizeof(float), reinterpret_cast<const char*>(armada_mb_scpl_)},
+    {MT_F_DCPL, 2 * sizeof(double), reinterpret_cast<const char*>(armada_mb_dcpl_)},
 };
 
 const FortranType& ma_type(const char* fn, Int type, const char* argument = "datatype") {
@@ -80,11 +88,12 @@ AccessIndex block_index(const FortranType& t, const void* p) {
   return bytes / static_cast<std::ptrdiff_t>(t.size) + 1;
 }
 
-/// The index of MA block `p` as MA's Fortran API returns it, a default INTEGER: with 4 bytes it
-/// must fit, which MA's segment, placed next to the common blocks, allows for its first 2^31
-/// elements of a type (8 GiB of INTEGERs, 16 GiB of doubles, 2 GiB of bytes).
-Int index_of(const char* fn, const FortranType& t, const void* p) {
-  const std::int64_t index = block_index(t, p);
+/// MA's Fortran index of a block (the C index + 1, as GA's f2c wrappers add), a default
+/// INTEGER: with 4 bytes it must fit, which MA's segment, placed next to the common blocks,
+/// allows for its first 2^31 elements of a type (8 GiB of INTEGERs, 16 GiB of doubles, 2 GiB of
+/// bytes).
+Int fortran_index(const char* fn, MA_AccessIndex c_index) {
+  const std::int64_t index = static_cast<std::int64_t>(c_index) + 1;
   if (index < std::numeric_limits<Int>::min() || index > std::numeric_limits<Int>::max())
     bad_argument(fn, "index", std::to_string(index),
                  "does not fit a 4-byte INTEGER (the block lies more than 2^31 elements from the MA common "
@@ -93,21 +102,26 @@ Int index_of(const char* fn, const FortranType& t, const void* p) {
   return static_cast<Int>(index);
 }
 
+/// An MA count of the C API as a default INTEGER: MA_inquire_*'s answers, at most the largest
+/// INTEGER (4-byte: the room beyond 2^31 - 1 elements is not counted).
+Int fortran_count(Integer n) { return static_cast<Int>(std::min<Integer>(n, std::numeric_limits<Int>::max())); }
+
+FortranLogical ma_logical(Boolean b) { return b ? kTrue : kFalse; }
+
+/// ma_push_get, ma_alloc_get, ma_push_stack, ma_allocate_heap (index null).
 FortranLogical get(const char* fn, Int datatype, Int nelem, const char* name, Length length, Int* memhandle, Int* index,
             bool stack) {
   return call(fn, [&] {
-    const FortranType& t = ma_type(fn, datatype);
-    if (nelem < 0) bad_argument(fn, "nelem", std::to_string(nelem), "must be >= 0");
     const std::string label = text(name, length);
     Integer h = 0;
-    MA_AccessIndex unused = 0;
-    const Boolean ok = stack ? MA_push_get(t.c_type, nelem, label.c_str(), &h, &unused)
-                             : MA_alloc_get(t.c_type, nelem, label.c_str(), &h, &unused);
+    MA_AccessIndex c_index = 0;
+    const char* l = label.c_str();
+    const Boolean ok = index ? (stack ? MA_push_get(datatype, nelem, l, &h, &c_index)
+                                      : MA_alloc_get(datatype, nelem, l, &h, &c_index))
+                             : (stack ? MA_push_stack(datatype, nelem, l, &h) : MA_allocate_heap(datatype, nelem, l, &h));
     if (!ok) return kFalse;  // MA said why (no room, not initialized)
-    void* p = nullptr;
-    MA_get_pointer(h, &p);
+    if (index) *index = fortran_index(fn, c_index);
     *memhandle = static_cast<Int>(h);
-    *index = index_of(fn, t, p);
     return kTrue;
   });
 }
@@ -173,50 +187,117 @@ void release_nd(const char* fn, Int g_a, const Int* lo, const Int* hi, bool upda
 extern "C" {
 
 // ---- MA ---------------------------------------------------------------------------------------
+// Each is the C API's routine of the same name: MT_F_* types as they are (their bases are the
+// common blocks), indices + 1, LOGICALs and INTEGERs of the library's width.
 FortranLogical ma_init_(const Int* datatype, const Int* nominal_stack, const Int* nominal_heap) {
-  const char* const fn = "ma_init";
-  return call(fn, [&] {
-    return MA_init(ma_type(fn, *datatype).c_type, *nominal_stack, *nominal_heap) ? kTrue : kFalse;
-  });
+  return call("ma_init", [&] { return ma_logical(MA_init(*datatype, *nominal_stack, *nominal_heap)); });
 }
+FortranLogical ma_initialized_() { return ma_logical(MA_initialized()); }
 FortranLogical ma_push_get_(const Int* datatype, const Int* nelem, const char* name, Int* memhandle, Int* index, Length length) {
   return get("ma_push_get", *datatype, *nelem, name, length, memhandle, index, true);
+}
+FortranLogical ma_push_stack_(const Int* datatype, const Int* nelem, const char* name, Int* memhandle, Length length) {
+  return get("ma_push_stack", *datatype, *nelem, name, length, memhandle, nullptr, true);
 }
 FortranLogical ma_alloc_get_(const Int* datatype, const Int* nelem, const char* name, Int* memhandle, Int* index,
                       Length length) {
   return get("ma_alloc_get", *datatype, *nelem, name, length, memhandle, index, false);
 }
+FortranLogical ma_allocate_heap_(const Int* datatype, const Int* nelem, const char* name, Int* memhandle, Length length) {
+  return get("ma_allocate_heap", *datatype, *nelem, name, length, memhandle, nullptr, false);
+}
 FortranLogical ma_pop_stack_(const Int* memhandle) {
-  return call("ma_pop_stack", [&] { return MA_pop_stack(*memhandle) ? kTrue : kFalse; });
+  return call("ma_pop_stack", [&] { return ma_logical(MA_pop_stack(*memhandle)); });
+}
+FortranLogical ma_chop_stack_(const Int* memhandle) {
+  return call("ma_chop_stack", [&] { return ma_logical(MA_chop_stack(*memhandle)); });
 }
 FortranLogical ma_free_heap_(const Int* memhandle) {
-  return call("ma_free_heap", [&] { return MA_free_heap(*memhandle) ? kTrue : kFalse; });
+  return call("ma_free_heap", [&] { return ma_logical(MA_free_heap(*memhandle)); });
+}
+FortranLogical ma_free_heap_piece_(const Int* memhandle, const Int* nelem) {
+  return call("ma_free_heap_piece", [&] { return ma_logical(MA_free_heap_piece(*memhandle, *nelem)); });
+}
+FortranLogical ma_get_index_(const Int* memhandle, Int* index) {
+  const char* const fn = "ma_get_index";
+  return call(fn, [&] {
+    MA_AccessIndex c_index = 0;
+    if (!MA_get_index(*memhandle, &c_index)) return kFalse;
+    *index = fortran_index(fn, c_index);
+    return kTrue;
+  });
+}
+FortranLogical ma_init_memhandle_iterator_(Int* ithandle) {
+  return call("ma_init_memhandle_iterator", [&] {
+    Integer it = 0;
+    if (!MA_init_memhandle_iterator(&it)) return kFalse;
+    *ithandle = static_cast<Int>(it);
+    return kTrue;
+  });
+}
+FortranLogical ma_get_next_memhandle_(Int* ithandle, Int* memhandle) {
+  return call("ma_get_next_memhandle", [&] {
+    Integer it = *ithandle, h = 0;
+    if (!MA_get_next_memhandle(&it, &h)) return kFalse;
+    *memhandle = static_cast<Int>(h);
+    return kTrue;
+  });
+}
+FortranLogical ma_set_numalign_(const Int* value) {
+  return call("ma_set_numalign", [&] { return ma_logical(MA_set_numalign(*value)); });
+}
+FortranLogical ma_get_numalign_(Int* value) {
+  return call("ma_get_numalign", [&] {
+    Integer v = 0;
+    MA_get_numalign(&v);
+    *value = static_cast<Int>(v);
+    return kTrue;
+  });
+}
+Int ma_inquire_avail_(const Int* datatype) {
+  return call("ma_inquire_avail", [&] { return fortran_count(MA_inquire_avail(*datatype)); });
+}
+Int ma_inquire_heap_(const Int* datatype) {
+  return call("ma_inquire_heap", [&] { return fortran_count(MA_inquire_heap(*datatype)); });
+}
+Int ma_inquire_heap_check_stack_(const Int* datatype) {
+  return call("ma_inquire_heap_check_stack", [&] { return fortran_count(MA_inquire_heap_check_stack(*datatype)); });
+}
+Int ma_inquire_heap_no_partition_(const Int* datatype) {
+  return call("ma_inquire_heap_no_partition", [&] { return fortran_count(MA_inquire_heap_no_partition(*datatype)); });
+}
+Int ma_inquire_stack_(const Int* datatype) {
+  return call("ma_inquire_stack", [&] { return fortran_count(MA_inquire_stack(*datatype)); });
+}
+Int ma_inquire_stack_check_heap_(const Int* datatype) {
+  return call("ma_inquire_stack_check_heap", [&] { return fortran_count(MA_inquire_stack_check_heap(*datatype)); });
+}
+Int ma_inquire_stack_no_partition_(const Int* datatype) {
+  return call("ma_inquire_stack_no_partition", [&] { return fortran_count(MA_inquire_stack_no_partition(*datatype)); });
 }
 Int ma_sizeof_(const Int* datatype1, const Int* nelem1, const Int* datatype2) {
   const char* const fn = "ma_sizeof";
   return call(fn, [&] {
-    const FortranType& a = ma_type(fn, *datatype1, "datatype1");
-    const FortranType& b = ma_type(fn, *datatype2, "datatype2");
-    const Integer size = MA_sizeof(a.c_type, *nelem1, b.c_type);
+    const Integer size = MA_sizeof(*datatype1, *nelem1, *datatype2);
     if (size > std::numeric_limits<Int>::max())  // 4-byte INTEGER: it would wrap
       bad_argument(fn, "nelem1", std::to_string(*nelem1),
                    "the size, " + std::to_string(size) + ", does not fit a 4-byte INTEGER");
     return static_cast<Int>(size);
   });
 }
+Int ma_sizeof_overhead_(const Int* datatype) {
+  return call("ma_sizeof_overhead", [&] { return fortran_count(MA_sizeof_overhead(*datatype)); });
+}
 
-// MA's debugging switches and its state (each switch returns the previous value; Armada's MA
-// checks every call whatever they say: docs/ga.md).
-FortranLogical ma_set_auto_verify_(const FortranLogical* value) {
-  return MA_set_auto_verify(*value != kFalse ? MA_TRUE : MA_FALSE) ? kTrue : kFalse;
-}
-FortranLogical ma_set_hard_fail_(const FortranLogical* value) {
-  return MA_set_hard_fail(*value != kFalse ? MA_TRUE : MA_FALSE) ? kTrue : kFalse;
-}
-FortranLogical ma_set_error_print_(const FortranLogical* value) {
-  return MA_set_error_print(*value != kFalse ? MA_TRUE : MA_FALSE) ? kTrue : kFalse;
-}
-FortranLogical ma_initialized_() { return MA_initialized() ? kTrue : kFalse; }
+// MA's debugging switches and diagnostics (each switch returns the previous value).
+FortranLogical ma_set_auto_verify_(const FortranLogical* value) { return ma_logical(MA_set_auto_verify(*value != kFalse)); }
+FortranLogical ma_set_hard_fail_(const FortranLogical* value) { return ma_logical(MA_set_hard_fail(*value != kFalse)); }
+FortranLogical ma_set_error_print_(const FortranLogical* value) { return ma_logical(MA_set_error_print(*value != kFalse)); }
+FortranLogical ma_verify_allocator_stuff_() { return ma_logical(MA_verify_allocator_stuff()); }
+void ma_trace_(const FortranLogical* value) { MA_trace(*value != kFalse); }
+void ma_print_stats_(const FortranLogical* printroutines) { MA_print_stats(*printroutines != kFalse); }
+// Fortran's indices, 1-based, in the listing.
+void ma_summarize_allocated_blocks_() { ma_summarize_allocated_blocks(1); }
 
 // ---- local access -----------------------------------------------------------------------------
 // The patch must be this process's own (the C API checks); index (GA_ACCESS_INDEX_TYPE: 8 bytes)

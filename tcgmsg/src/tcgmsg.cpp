@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "armada/rma/atomic.hpp"
+#include "armada/rma/collectives.hpp"
 #include "armada/rma/error.hpp"
 #include "armada/rma/memory.hpp"
 #include "armada/rma/runtime.hpp"
@@ -90,33 +91,33 @@ void trace(const char* call, const char* what, long node, long len, long type, l
   std::fflush(stdout);
 }
 
-/// A gop operator: "abs" ones take absolute values first, as GA's; logical ones give 0 or 1.
+/// A gop operator (rma::reduce_op_named: the names ARMCI and GA take): "abs" ones take absolute
+/// values first, as GA's; logical ones give 0 or 1.
 struct Op {
   MPI_Op op;
   bool abs;
   bool logical;
 };
 Op gop_op(const char* call, std::string_view op, bool integer) {
-  struct Name {
-    std::string_view name;
-    MPI_Op op;
-    bool abs;
-    bool integer_only;
-  };
-  const Name names[] = {{"+", MPI_SUM, false, false},     {"*", MPI_PROD, false, false},
-                        {"max", MPI_MAX, false, false},   {"min", MPI_MIN, false, false},
-                        {"absmax", MPI_MAX, true, false}, {"absmin", MPI_MIN, true, false},
-                        {"or", MPI_BOR, false, true},     {"and", MPI_BAND, false, true},
-                        {"|", MPI_BOR, false, true},      {"&", MPI_BAND, false, true},
-                        {"bor", MPI_BOR, false, true},    {"band", MPI_BAND, false, true},
-                        {"||", MPI_LOR, false, true},     {"&&", MPI_LAND, false, true},
-                        {"lor", MPI_LOR, false, true},    {"land", MPI_LAND, false, true}};
-  for (const Name& n : names)
-    if (n.name == op && (integer || !n.integer_only))
-      return {n.op, n.abs, n.op == MPI_LOR || n.op == MPI_LAND};
-  bad(call, "op", "\"" + std::string(op) + "\"",
-      integer ? "not one of +, *, max, min, absmax, absmin, or, and, |, &, bor, band, ||, &&, lor, land"
-              : "not one of +, *, max, min, absmax, absmin");
+  const rma::ReduceOp* r = rma::reduce_op_named(std::string(op).c_str());
+  if (!r || (rma::integer_only(*r) && !integer))
+    bad(call, "op", "\"" + std::string(op) + "\"",
+        integer ? "not one of +, *, max, min, absmax, absmin, or, and, xor, |, &, ^, ||, &&, bor, band, lor, land"
+                : "not one of +, *, max, min, absmax, absmin");
+  switch (*r) {
+    case rma::ReduceOp::Sum: return {MPI_SUM, false, false};
+    case rma::ReduceOp::Prod: return {MPI_PROD, false, false};
+    case rma::ReduceOp::Min: return {MPI_MIN, false, false};
+    case rma::ReduceOp::Max: return {MPI_MAX, false, false};
+    case rma::ReduceOp::AbsMax: return {MPI_MAX, true, false};
+    case rma::ReduceOp::AbsMin: return {MPI_MIN, true, false};
+    case rma::ReduceOp::BitOr: return {MPI_BOR, false, false};
+    case rma::ReduceOp::BitAnd: return {MPI_BAND, false, false};
+    case rma::ReduceOp::BitXor: return {MPI_BXOR, false, false};
+    case rma::ReduceOp::LogicalOr: return {MPI_LOR, false, true};
+    case rma::ReduceOp::LogicalAnd: return {MPI_LAND, false, true};
+  }
+  bad(call, "op", "\"" + std::string(op) + "\"", "not a reduction");
 }
 
 template <class T>

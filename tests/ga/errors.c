@@ -5,6 +5,12 @@
 
 #include <string.h>
 
+/* MA_set_error_callback's function of the ma_callback case. */
+static void ma_terminate(const char* message, int code) {
+  fprintf(stderr, "ma_callback: %s %d\n", message, code);
+  fflush(stderr);
+}
+
 int main(int argc, char** argv) {
   ga_start(&argc, &argv);
   const char* which = argc > 1 ? argv[1] : "";
@@ -22,6 +28,9 @@ int main(int argc, char** argv) {
   } else if (!strcmp(which, "op")) {
     double x = 1;
     GA_Dgop(&x, 1, "avg");
+  } else if (!strcmp(which, "op_float")) {
+    double x = 1;
+    GA_Dgop(&x, 1, "or");
   } else if (!strcmp(which, "dims")) {
     int bad[2] = {10, 0};
     NGA_Create(C_DBL, 2, bad, "bad", NULL);
@@ -35,6 +44,24 @@ int main(int argc, char** argv) {
     GA_Error("the program gave up", 42);
   } else if (!strcmp(which, "ma")) {
     MA_pop_stack(77);
+  } else if (!strcmp(which, "ma_callback")) {
+    /* MA_set_hard_fail makes a refusal fatal; MA_set_error_callback's function hears of it first. */
+    Integer h = -1;
+    MA_AccessIndex index = 0;
+    MA_init(MT_C_DBL, 10, 10);
+    MA_set_hard_fail(MA_TRUE);
+    MA_set_error_callback(ma_terminate);
+    MA_push_get(MT_C_DBL, 1000, "too big", &h, &index);
+  } else if (!strncmp(which, "ma_", 3) && strncmp(which, "ma_overflow_", 12)) {
+    /* MA's stack and heap calls given the wrong kind of block, count or iterator. */
+    Integer h = -1, it = 12345, next = -1;
+    MA_init(MT_C_DBL, 100, 100);
+    MA_allocate_heap(MT_C_DBL, 10, "heap", &h);
+    if (!strcmp(which, "ma_chop_heap")) MA_chop_stack(h);
+    if (!strcmp(which, "ma_piece")) MA_free_heap_piece(h, -1);
+    if (!strcmp(which, "ma_iterator")) MA_get_next_memhandle(&it, &next);
+    if (!strcmp(which, "ma_init_size")) MA_init(MT_C_DBL, -2, 100);
+    if (!strcmp(which, "ma_type")) MA_inquire_avail(77);
   } else if (!strcmp(which, "diag")) {
     int five[1] = {5};
     const int v = NGA_Create(C_DBL, 1, five, "short", NULL);
@@ -126,7 +153,9 @@ int main(int argc, char** argv) {
     Integer h = -1;
     MA_AccessIndex index = 0;
     Boolean ok = MA_FALSE;
-    if (!strcmp(fn, "sizeof")) {
+    if (!strcmp(fn, "init")) {
+      MA_init(MT_C_DBL, huge, 0);
+    } else if (!strcmp(fn, "sizeof")) {
       fprintf(stderr, "errors: MA_sizeof gave %ld\n", (long)MA_sizeof(MT_C_DBL, huge, MT_C_CHAR));
     } else if (!strcmp(fn, "push_get")) {
       ok = MA_push_get(MT_C_DBL, huge, "huge", &h, &index);

@@ -404,6 +404,27 @@ TEST(GaGhosts, UpdateGhostsWrapsAround) {
   GA_Destroy(g);
 }
 
+// GA reduces with ARMCI's operators, so its integer gops take ARMCI's bitwise and logical names
+// too: NWChem's SCF calls ga_igop(..., 'or') on every run.
+TEST(GaCollective, IntegerGopsTakeArmcisBitwiseAndLogicalNames) {
+  const int me = GA_Nodeid(), np = GA_Nnodes();
+  int bits[3] = {1 << me, 1 << me, ~0};
+  GA_Igop(bits, 1, name("or"));
+  GA_Igop(bits + 1, 1, name("xor"));
+  GA_Igop(bits + 2, 1, name("and"));
+  EXPECT_EQ(bits[0], (1 << np) - 1);
+  EXPECT_EQ(bits[1], (1 << np) - 1);
+  EXPECT_EQ(bits[2], ~0);
+  long logical[2] = {me == 0 ? 5 : 0, 7};
+  GA_Lgop(logical, 1, name("||"));
+  GA_Lgop(logical + 1, 1, name("&&"));
+  EXPECT_EQ(logical[0], 1);  // 0 or 1, also on one process
+  EXPECT_EQ(logical[1], 1);
+  int flag = me == np - 1;
+  GA_Gop(C_INT, &flag, 1, name("or"));
+  EXPECT_EQ(flag, 1);
+}
+
 TEST(GaCollective, GopAndBroadcast) {
   const int me = GA_Nodeid(), np = GA_Nnodes();
   double d[3] = {double(me), -double(me) - 1, 1.5};

@@ -1,11 +1,13 @@
 // GA's memory limit (GA_Set_memory_limit, GA_Memory_avail, GA_Inquire_memory and what array
 // creation, duplication, GA_Allocate, GA_Deallocate and GA_Getmem do under it),
 // GA_Getmem/GA_Freemem, handle checks, the debugging and sync-masking switches, and
-// GA_Print_stats' counts.
+// GA_Print_stats' counts; and MA (macdecls.h): MA_init's sizes as MA_inquire_* reports them, the
+// stack's chop, the iterator, the guards MA_verify_allocator_stuff checks, and its reports.
 #include <gtest/gtest.h>
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
@@ -15,6 +17,7 @@
 #include "ga-mpi.h"
 #include "ga.h"
 #include "ga_test_util.hpp"
+#include "macdecls.h"
 
 namespace {
 
@@ -313,6 +316,300 @@ TEST(GaStats, PrintStatsCountsThisProcessCallsAndBytes) {
     EXPECT_EQ(c1[i] - c0[i], calls[i]) << "column " << i << "\n" << after;
     EXPECT_EQ(b1[i] - b0[i], bytes[i]) << "column " << i << "\n" << after;
   }
+}
+
+// ---- MA ---------------------------------------------------------------------------------------
+
+/// Puts MA's switches back to their defaults when a test ends, passed or not.
+struct MaDefaultsAfter {
+  ~MaDefaultsAfter() {
+    MA_set_auto_verify(MA_FALSE);
+    MA_set_error_print(MA_TRUE);
+    MA_trace(MA_FALSE);
+    MA_set_numalign(0);
+  }
+};
+
+/// The lines of `text` that NWChem's QA would copy into its comparison.
+bool has_qa_words(const std::string& text) {
+  return text.find("warning") != std::string::npos || text.find("failed") != std::string::npos ||
+         text.find("nga_wait") != std::string::npos;
+}
+
+// MA_init(type, stack, heap) gives exactly `stack` elements to the stack's side of MA's partition
+// and `heap` to the heap's, as GA's MA_inquire_stack/heap report them; the whole segment is what
+// MA_inquire_avail reports, and a push or an allocation takes its elements and its overhead.
+TEST(GaMa, InquireReportsTheSizesMaInitGave) {
+  constexpr Integer kStack = 1000, kHeap = 3000;
+  ASSERT_EQ(MA_init(MT_C_DBL, kStack, kHeap), MA_TRUE);
+  const Integer overhead = MA_sizeof_overhead(MT_C_DBL);
+  ASSERT_GT(overhead, 0);
+  EXPECT_EQ(MA_inquire_stack(MT_C_DBL), kStack);
+  EXPECT_EQ(MA_inquire_heap(MT_C_DBL), kHeap);
+  EXPECT_GE(MA_inquire_avail(MT_C_DBL), kStack + kHeap);
+  EXPECT_LE(MA_inquire_avail(MT_C_DBL), kStack + kHeap + overhead);
+  EXPECT_EQ(MA_inquire_stack_no_partition(MT_C_DBL), MA_inquire_avail(MT_C_DBL));
+  EXPECT_EQ(MA_inquire_heap_no_partition(MT_C_DBL), MA_inquire_avail(MT_C_DBL));
+  // Counted in other types: the same bytes.
+  EXPECT_GE(MA_inquire_stack(MT_C_CHAR), MA_sizeof(MT_C_DBL, kStack, MT_C_CHAR));
+  EXPECT_LT(MA_inquire_stack(MT_C_CHAR), MA_sizeof(MT_C_DBL, kStack + 1, MT_C_CHAR));
+
+  Integer s, h;
+  ASSERT_EQ(MA_push_stack(MT_C_DBL, 400, "s", &s), MA_TRUE);
+  ASSERT_EQ(MA_allocate_heap(MT_C_DBL, 1000, "h", &h), MA_TRUE);
+  EXPECT_LT(MA_inquire_stack(MT_C_DBL), kStack - 400);
+  EXPECT_GE(MA_inquire_stack(MT_C_DBL), kStack - 400 - overhead);
+  EXPECT_LT(MA_inquire_heap(MT_C_DBL), kHeap - 1000);
+  EXPECT_GE(MA_inquire_heap(MT_C_DBL), kHeap - 1000 - overhead);
+  const Integer avail = MA_inquire_avail(MT_C_DBL);
+  EXPECT_GE(avail, kStack + kHeap - 1400 - 2 * overhead);
+
+  // The partition is GA's unenforced one: the stack may grow into the heap's part, which the
+  // "check" forms then see and the plain heap form does not.
+  Integer big;
+  ASSERT_EQ(MA_push_stack(MT_C_DBL, 1000, "past the partition", &big), MA_TRUE);
+  EXPECT_EQ(MA_inquire_stack(MT_C_DBL), 0);
+  EXPECT_EQ(MA_inquire_stack_check_heap(MT_C_DBL), 0);
+  EXPECT_LT(MA_inquire_heap_check_stack(MT_C_DBL), MA_inquire_heap(MT_C_DBL));
+  EXPECT_EQ(MA_inquire_heap_check_stack(MT_C_DBL), MA_inquire_avail(MT_C_DBL));
+  EXPECT_EQ(MA_inquire_stack_no_partition(MT_C_DBL), MA_inquire_avail(MT_C_DBL));
+
+  // A push beyond what is left: MA_FALSE, and a message naming the call, argument and value.
+  const Integer left = MA_inquire_avail(MT_C_DBL);
+  Integer refused;
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(MA_push_stack(MT_C_DBL, left + 1, "too big", &refused), MA_FALSE);
+  const std::string why = testing::internal::GetCapturedStderr();
+  EXPECT_NE(why.find("MA_push_stack: nelem = " + std::to_string(left + 1) + ": "), std::string::npos) << why;
+  EXPECT_NE(why.find("do not fit"), std::string::npos) << why;
+  Integer fits;
+  ASSERT_EQ(MA_push_stack(MT_C_DBL, left, "just fits", &fits), MA_TRUE);
+  EXPECT_EQ(MA_inquire_avail(MT_C_DBL), 0);
+
+  // Everything freed: the sizes are whole again.
+  ASSERT_EQ(MA_chop_stack(s), MA_TRUE);
+  ASSERT_EQ(MA_free_heap(h), MA_TRUE);
+  EXPECT_EQ(MA_inquire_stack(MT_C_DBL), kStack);
+  EXPECT_EQ(MA_inquire_heap(MT_C_DBL), kHeap);
+}
+
+// MA_DEFAULT_SPACE: MA's default 2^19 bytes for a region.
+TEST(GaMa, DefaultSpaceIsMasDefaultRoom) {
+  ASSERT_EQ(MA_init(MT_C_DBL, MA_DEFAULT_SPACE, 100), MA_TRUE);
+  EXPECT_EQ(MA_inquire_heap(MT_C_DBL), 100);
+  EXPECT_LE(MA_inquire_stack(MT_C_CHAR), 1 << 19);
+  EXPECT_GE(MA_inquire_stack(MT_C_CHAR), (1 << 19) - 2 * MA_sizeof_overhead(MT_C_CHAR));
+}
+
+// MA_chop_stack pops a block and every block pushed after it; MA_pop_stack pops only the top.
+TEST(GaMa, ChopStackPopsTheBlockAndThoseAboveIt) {
+  MaDefaultsAfter cleanup;
+  ASSERT_EQ(MA_init(MT_C_DBL, 1000, 100), MA_TRUE);
+  const Integer whole = MA_inquire_stack(MT_C_DBL);
+  Integer a, b, c, d;
+  MA_AccessIndex ia, ib;
+  ASSERT_EQ(MA_push_get(MT_C_DBL, 10, "a", &a, &ia), MA_TRUE);
+  const Integer after_a = MA_inquire_stack(MT_C_DBL);
+  ASSERT_EQ(MA_push_get(MT_C_DBL, 20, "b", &b, &ib), MA_TRUE);
+  ASSERT_EQ(MA_push_stack(MT_C_INT, 30, "c", &c), MA_TRUE);
+  ASSERT_EQ(MA_push_stack(MT_C_CHAR, 5, "d", &d), MA_TRUE);
+  ASSERT_EQ(MA_chop_stack(b), MA_TRUE);  // b, c, d
+  EXPECT_EQ(MA_inquire_stack(MT_C_DBL), after_a);
+  Integer it = 0, h = 0, live = 0;
+  ASSERT_EQ(MA_init_memhandle_iterator(&it), MA_TRUE);
+  while (MA_get_next_memhandle(&it, &h)) {
+    ++live;
+    EXPECT_EQ(h, a);
+  }
+  EXPECT_EQ(live, 1);
+  // The next push takes b's place again, and a is still the top below it.
+  Integer e;
+  MA_AccessIndex ie;
+  ASSERT_EQ(MA_push_get(MT_C_DBL, 20, "e", &e, &ie), MA_TRUE);
+  EXPECT_EQ(ie, ib);
+  ASSERT_EQ(MA_pop_stack(e), MA_TRUE);
+  ASSERT_EQ(MA_chop_stack(a), MA_TRUE);
+  EXPECT_EQ(MA_inquire_stack(MT_C_DBL), whole);
+}
+
+// The iterator hands out each live block once (heap and stack), and MA_FALSE after the last.
+TEST(GaMa, IteratorVisitsEveryLiveBlockOnce) {
+  MaDefaultsAfter cleanup;
+  ASSERT_EQ(MA_init(MT_C_DBL, 1000, 1000), MA_TRUE);
+  Integer h1, h2, s1, s2;
+  ASSERT_EQ(MA_allocate_heap(MT_C_DBL, 10, "h1", &h1), MA_TRUE);
+  ASSERT_EQ(MA_allocate_heap(MT_C_INT, 10, "h2", &h2), MA_TRUE);
+  ASSERT_EQ(MA_push_stack(MT_C_DBL, 10, "s1", &s1), MA_TRUE);
+  ASSERT_EQ(MA_push_stack(MT_C_LONGLONG, 10, "s2", &s2), MA_TRUE);
+  auto visit = [] {
+    std::vector<Integer> seen;
+    Integer it = -1, h = -1;
+    EXPECT_EQ(MA_init_memhandle_iterator(&it), MA_TRUE);
+    while (MA_get_next_memhandle(&it, &h)) seen.push_back(h);
+    EXPECT_EQ(MA_get_next_memhandle(&it, &h), MA_FALSE);  // stays at the end
+    std::sort(seen.begin(), seen.end());
+    return seen;
+  };
+  std::vector<Integer> all = {h1, h2, s1, s2};
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(visit(), all);
+  ASSERT_EQ(MA_free_heap(h1), MA_TRUE);
+  ASSERT_EQ(MA_pop_stack(s2), MA_TRUE);
+  std::vector<Integer> two = {h2, s1};
+  std::sort(two.begin(), two.end());
+  EXPECT_EQ(visit(), two);
+  ASSERT_EQ(MA_pop_stack(s1), MA_TRUE);
+  ASSERT_EQ(MA_free_heap(h2), MA_TRUE);
+  EXPECT_TRUE(visit().empty());
+}
+
+// MA_verify_allocator_stuff checks the guard words on each side of every block: a write one
+// element past a block (or before it) is found, named by block, and MA_TRUE comes back once the
+// guard is whole again. With MA_set_auto_verify every MA call checks first, and fails.
+TEST(GaMa, VerifyFindsAWritePastABlock) {
+  MaDefaultsAfter cleanup;
+  ASSERT_EQ(MA_init(MT_C_DBL, 1000, 1000), MA_TRUE);
+  Integer h, s;
+  MA_AccessIndex ih, is;
+  ASSERT_EQ(MA_alloc_get(MT_C_DBL, 10, "victim", &h, &ih), MA_TRUE);
+  ASSERT_EQ(MA_push_get(MT_C_DBL, 10, "stacked", &s, &is), MA_TRUE);
+  for (int k = 0; k < 10; ++k) ma_cb_dbl[ih + k] = ma_cb_dbl[is + k] = k;  // within: fine
+  EXPECT_EQ(MA_verify_allocator_stuff(), MA_TRUE);
+
+  for (const MA_AccessIndex at : {ih + 10, ih - 1, is + 10, is - 1}) {
+    const double saved = ma_cb_dbl[at];
+    ma_cb_dbl[at] = 1.0;  // one element past (or before) a block
+    std::string report;
+    testing::internal::CaptureStderr();
+    const std::string out = ga_test::capture_stdout([&] { EXPECT_EQ(MA_verify_allocator_stuff(), MA_FALSE); });
+    report = testing::internal::GetCapturedStderr();
+    EXPECT_NE(out.find(at == ih + 10 || at == ih - 1 ? "heap block 'victim'" : "stack block 'stacked'"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find(at == ih + 10 || at == is + 10 ? "right signature" : "left signature"), std::string::npos) << out;
+    EXPECT_NE(report.find("total bad blocks"), std::string::npos) << report;
+    EXPECT_FALSE(has_qa_words(out)) << out;
+    // With auto-verify on, the next MA call finds it and fails.
+    MA_set_auto_verify(MA_TRUE);
+    Integer more;
+    testing::internal::CaptureStderr();
+    ga_test::capture_stdout([&] { EXPECT_EQ(MA_push_stack(MT_C_DBL, 1, "more", &more), MA_FALSE); });
+    testing::internal::GetCapturedStderr();
+    MA_set_auto_verify(MA_FALSE);
+    ma_cb_dbl[at] = saved;
+    EXPECT_EQ(MA_verify_allocator_stuff(), MA_TRUE);
+  }
+  ASSERT_EQ(MA_pop_stack(s), MA_TRUE);
+  ASSERT_EQ(MA_free_heap(h), MA_TRUE);
+}
+
+// MA_free_heap_piece keeps a heap block's first elements (its guard moves with its end) and
+// gives the rest back; freeing at least all of it frees the block.
+TEST(GaMa, FreeHeapPieceGivesTheTailBack) {
+  MaDefaultsAfter cleanup;
+  ASSERT_EQ(MA_init(MT_C_DBL, 10, 1000), MA_TRUE);
+  Integer h;
+  MA_AccessIndex ih;
+  ASSERT_EQ(MA_alloc_get(MT_C_DBL, 100, "piece", &h, &ih), MA_TRUE);
+  const Integer before = MA_inquire_heap(MT_C_DBL);
+  ASSERT_EQ(MA_free_heap_piece(h, 40), MA_TRUE);
+  EXPECT_EQ(MA_inquire_heap(MT_C_DBL), before + 40);
+  EXPECT_EQ(MA_verify_allocator_stuff(), MA_TRUE);
+  ma_cb_dbl[ih + 60] = 1.0;  // now past the block
+  ga_test::capture_stdout([] {
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(MA_verify_allocator_stuff(), MA_FALSE);
+    testing::internal::GetCapturedStderr();
+  });
+  ASSERT_EQ(MA_free_heap_piece(h, 0), MA_TRUE);  // keeps all 60, sets the guard again
+  EXPECT_EQ(MA_verify_allocator_stuff(), MA_TRUE);
+  const std::string listing = ga_test::capture_stdout([] { MA_summarize_allocated_blocks(); });
+  EXPECT_NE(listing.find("number of elements:\t\t60\n"), std::string::npos) << listing;
+  ASSERT_EQ(MA_free_heap_piece(h, 60), MA_TRUE);  // the whole block
+  EXPECT_EQ(MA_inquire_heap(MT_C_DBL), 1000);
+}
+
+// MA_summarize_allocated_blocks lists each live block with its name, type, count and C index;
+// MA_print_stats counts blocks, bytes and calls; MA_trace prints each push, pop, allocation and
+// free. None of it says what NWChem's QA copies ("warning", "failed", "nga_wait").
+TEST(GaMa, ReportsListTheBlocksAndCountTheCalls) {
+  MaDefaultsAfter cleanup;
+  ASSERT_EQ(MA_init(MT_C_DBL, 1000, 1000), MA_TRUE);
+  const std::string stats0 = ga_test::capture_stdout([] { MA_print_stats(MA_TRUE); });
+  Integer h, s;
+  MA_AccessIndex ih, is;
+  ASSERT_EQ(MA_alloc_get(MT_C_INT, 7, "ints", &h, &ih), MA_TRUE);
+  ASSERT_EQ(MA_push_get(MT_C_DBL, 3, "dbls", &s, &is), MA_TRUE);
+  const std::string listing = ga_test::capture_stdout([] { MA_summarize_allocated_blocks(); });
+  EXPECT_NE(listing.find("heap block 'ints', handle " + std::to_string(h) + ":"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("type of elements:\t\tint\n\tnumber of elements:\t\t7\n"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("index for client space:\t\t" + std::to_string(ih) + "\n"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("stack block 'dbls', handle " + std::to_string(s) + ":"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("type of elements:\t\tdouble\n\tnumber of elements:\t\t3\n"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("scan completed: 1 heap block, 1 stack block"), std::string::npos) << listing;
+  const std::string stats = ga_test::capture_stdout([] { MA_print_stats(MA_TRUE); });
+  EXPECT_NE(stats.find("current number of blocks\t         1\t         1"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("current total bytes\t\t        28\t        24"), std::string::npos) << stats;
+  // One more MA_push_get and MA_alloc_get than before.
+  auto calls = [](const std::string& text, const std::string& routine) {
+    const auto at = text.find("  " + routine + "\n");
+    if (at == std::string::npos) return -1L;
+    return std::stol(text.substr(text.rfind('\t', at) + 1, at - text.rfind('\t', at) - 1));
+  };
+  EXPECT_EQ(calls(stats, "MA_push_get") - calls(stats0, "MA_push_get"), 1) << stats;
+  EXPECT_EQ(calls(stats, "MA_alloc_get") - calls(stats0, "MA_alloc_get"), 1) << stats;
+  EXPECT_EQ(calls(stats, "MA_print_stats") - calls(stats0, "MA_print_stats"), 1) << stats;
+
+  const std::string traced = ga_test::capture_stdout([&] {
+    MA_trace(MA_TRUE);
+    Integer t, u;
+    MA_push_stack(MT_C_DBL, 5, "traced push", &t);
+    MA_pop_stack(t);
+    MA_allocate_heap(MT_C_CHAR, 9, "traced heap", &u);
+    MA_free_heap(u);
+    MA_trace(MA_FALSE);
+    MA_push_stack(MT_C_DBL, 5, "untraced", &t);
+    MA_pop_stack(t);
+  });
+  EXPECT_EQ(traced,
+            "MA: pushing 'traced push' (5)\nMA: popping 'traced push'\n"
+            "MA: allocating 'traced heap' (9)\nMA: freeing 'traced heap'\n");
+  EXPECT_FALSE(has_qa_words(listing + stats + traced));
+  ASSERT_EQ(MA_pop_stack(s), MA_TRUE);
+  ASSERT_EQ(MA_free_heap(h), MA_TRUE);
+}
+
+// MA_set_numalign(n): blocks start on 2^n bytes, whatever their type, and each is still a whole
+// number of elements from its type's base (MA's index reaches it).
+TEST(GaMa, NumalignAlignsEveryBlock) {
+  MaDefaultsAfter cleanup;
+  ASSERT_EQ(MA_init(MT_C_DBL, 10000, 10000), MA_TRUE);
+  ASSERT_EQ(MA_set_numalign(6), MA_TRUE);
+  Integer n = -1;
+  ASSERT_EQ(MA_get_numalign(&n), MA_TRUE);
+  EXPECT_EQ(n, 6);
+  std::vector<Integer> stack;
+  for (Integer type : {MT_C_CHAR, MT_C_INT, MT_C_DBL, MT_C_DCPL, MT_C_LDCPL}) {
+    for (Integer count : {1, 3, 17}) {
+      Integer h, s;
+      MA_AccessIndex i;
+      ASSERT_EQ(MA_alloc_get(type, count, "aligned heap", &h, &i), MA_TRUE);
+      ASSERT_EQ(MA_push_get(type, count, "aligned stack", &s, &i), MA_TRUE);
+      stack.push_back(s);
+      for (Integer b : {h, s}) {
+        char* p = nullptr;
+        MA_AccessIndex index = 0;
+        MA_get_pointer(b, &p);
+        MA_get_index(b, &index);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0u) << "type " << type << " count " << count;
+        EXPECT_EQ(p, MA_get_mbase(type) + index * MA_sizeof(type, 1, MT_C_CHAR));
+      }
+    }
+  }
+  EXPECT_EQ(MA_verify_allocator_stuff(), MA_TRUE);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(MA_set_numalign(31), MA_FALSE);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("MA_set_numalign: value = 31"), std::string::npos);
+  ASSERT_EQ(MA_chop_stack(stack.front()), MA_TRUE);
 }
 
 }  // namespace

@@ -126,6 +126,30 @@ TEST(TransportInfo, NoServerDirectWithoutTheServer) {
     }
 }
 
+// The transports' table (cmake/ArmadaTransports.cmake) says what each configuration's transport
+// can do, and tests choose their configurations by it (REQUIRES one_sided_atomics, ...): the
+// library's own account of the transport (to another node's rank; on one node, to this rank's
+// node) must say the same. The matrix's rows carry the table's words in
+// ARMADA_TEST_TRANSPORT_CAPABILITIES.
+TEST(TransportInfo, CapabilitiesAgreeWithTheTable) {
+  const char* words = std::getenv("ARMADA_TEST_TRANSPORT_CAPABILITIES");
+  if (!words) GTEST_SKIP() << "not a row of the transport configurations";
+  const std::string table = std::string(",") + words + ",";
+  auto declared = [&](const char* word) { return table.find(std::string(",") + word + ",") != std::string::npos; };
+  int target = -1;
+  for (int r = 0; r < size() && target < 0; ++r)
+    if (same_node(rank(), r) == declared("node_memory")) target = r;
+  ASSERT_GE(target, 0) << "no rank the configuration's transport reaches (" << words << ")";
+  const TransportInfo info = transport_info(target);
+  SCOPED_TRACE(info.name + ": " + words);
+  EXPECT_EQ(info.name == "shm", declared("node_memory"));
+  for (const RegisteredTransport& t : transports())
+    if (info.name == t.name) EXPECT_EQ(t.inter_node, declared("crosses_hosts"));
+  EXPECT_EQ(info.caps.rmw_one_sided, declared("one_sided_atomics"));
+  EXPECT_EQ(info.caps.exclusive_atomics, declared("exclusive_atomics"));
+  if (declared("helper_thread")) EXPECT_TRUE(info.caps.progress_thread);
+}
+
 // The inter-node transport and why: ARMADA_TRANSPORT=auto's decision (rows *.auto.* set
 // ARMADA_TEST_EXPECT_TRANSPORT to what this machine must choose), or the setting.
 TEST(TransportInfo, ChoiceNamesTheTransportAndWhy) {

@@ -143,7 +143,9 @@ void copy_reshaped(int g_a, const arrays::Patch& pa, int g_b, Array& b, const ar
   int type = 0, ndim = 0;
   std::int64_t dims[GA_MAX_DIM];
   NGA_Inquire64(g_b, &type, &ndim, dims);
-  const std::size_t size = static_cast<std::size_t>(MA_sizeof(type, 1, MT_C_CHAR));
+  // The array's own element size: MA's size of F_INT is the Fortran library's INTEGER (4 bytes in
+  // the 4-byte build), while an F_INT array holds 8-byte elements.
+  const std::size_t size = b.element_size();
   b.sync_group();
   std::int64_t lo[GA_MAX_DIM], hi[GA_MAX_DIM], ld[GA_MAX_DIM];
   NGA_Distribution64(g_b, GA_Pgroup_nodeid(GA_Get_pgroup(g_b)), lo, hi);

@@ -3,6 +3,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "armada/rma/collectives.hpp"
 #include "base/call.hpp"
@@ -13,17 +14,14 @@ using namespace armada::ga;
 
 namespace {
 
-/// GA's gop operators (GA accepts "+", "*", "max", "min", "absmax", "absmin").
-rma::ReduceOp reduce_op(const char* function, const char* op) {
+/// GA's gop operators: ARMCI's names (GA reduces with armci_msg_*gop), rma::reduce_op_named.
+rma::ReduceOp reduce_op(const char* function, const char* op, bool integer) {
   if (!op) bad_argument(function, "op", "NULL", "an operator is required");
-  const std::string_view o(op);
-  if (o == "+" || o == "sum") return rma::ReduceOp::Sum;
-  if (o == "*" || o == "prod" || o == "mult") return rma::ReduceOp::Prod;
-  if (o == "max") return rma::ReduceOp::Max;
-  if (o == "min") return rma::ReduceOp::Min;
-  if (o == "absmax") return rma::ReduceOp::AbsMax;
-  if (o == "absmin") return rma::ReduceOp::AbsMin;
-  bad_argument(function, "op", "\"" + std::string(o) + "\"", "not one of +, *, max, min, absmax, absmin");
+  const rma::ReduceOp* r = rma::reduce_op_named(op);
+  if (!r) bad_argument(function, "op", "\"" + std::string(op) + "\"", std::string("not one of ") + rma::kReduceOpNames);
+  if (rma::integer_only(*r) && !integer)
+    bad_argument(function, "op", "\"" + std::string(op) + "\"", "bitwise and logical reductions need an integer type");
+  return *r;
 }
 
 /// Reduces n elements of x over the group; a complex element is `parts` = 2 values of T, each
@@ -32,7 +30,7 @@ template <class T>
 void gop(const char* function, int pgroup, T* x, int n, const char* op, int parts = 1) {
   guarded(function, [&] {
     require_initialized(function);
-    const rma::ReduceOp r = reduce_op(function, op);
+    const rma::ReduceOp r = reduce_op(function, op, std::is_integral_v<T>);
     if (n < 0) bad_argument(function, "n", std::to_string(n), "must be >= 0");
     if (n > 0 && !x) bad_argument(function, "x", "NULL", "a buffer of n elements is required");
     rma::allreduce(std::span<T>(x, static_cast<std::size_t>(n) * static_cast<std::size_t>(parts)), r,

@@ -1,10 +1,13 @@
 #include "memory/ma_segment.hpp"
 
+#include "armada/rma/assert.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace armada::ga {
@@ -64,24 +67,24 @@ void ma_anchor(const void* lo, const void* hi) {
   g_anchor_hi = reinterpret_cast<std::uintptr_t>(hi);
 }
 
-std::uintptr_t MaPlacement::first_at_or_after(std::uintptr_t p) const {
-  while (p % align != 0 || (p - base) % size != 0) ++p;  // at most lcm(align, size) steps
-  return p;
-}
-std::uintptr_t MaPlacement::last_at_or_before(std::uintptr_t p) const {
-  while (p % align != 0 || (p - base) % size != 0) --p;
-  return p;
+MaPlacement MaPlacement::of(std::size_t size, std::size_t align, std::uintptr_t base) {
+  // The index must be exact: p = base (mod size). A larger alignment is kept when the base is a
+  // whole number of elements from it (always, but for an alignment the base itself lacks).
+  ARMADA_ASSERT(size > 0 && (size & (size - 1)) == 0 && (align & (align - 1)) == 0);  // MA's types: 2^k
+  if (align >= size && base % size == 0) return {align, 0};
+  return {size, base % size};
 }
 
 MaSegment::~MaSegment() {
-  if (begin_) munmap(reinterpret_cast<void*>(begin_), end_ - begin_);
+  if (begin_) munmap(reinterpret_cast<void*>(begin_), mapped_);
 }
 
-bool MaSegment::reserve(std::size_t bytes) {
-  if (begin_) munmap(reinterpret_cast<void*>(begin_), end_ - begin_);
-  begin_ = end_ = stack_low_ = 0;
+bool MaSegment::reserve(std::size_t bytes, std::size_t heap_bytes) {
+  if (begin_) munmap(reinterpret_cast<void*>(begin_), mapped_);
+  begin_ = end_ = stack_low_ = partition_ = 0;
   stack_.clear();
   heap_.clear();
+  const std::size_t asked = bytes;
   bytes = std::max<std::size_t>(round_up(bytes, 4096), 4096);
   void* p = MAP_FAILED;
   if (g_anchor_lo) {
@@ -93,30 +96,69 @@ bool MaSegment::reserve(std::size_t bytes) {
   if (p == MAP_FAILED) p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return false;
   begin_ = reinterpret_cast<std::uintptr_t>(p);
-  end_ = stack_low_ = begin_ + bytes;
+  // MA_init's sizes are the room: the page rounding's bytes stay unused.
+  end_ = stack_low_ = begin_ + asked;
+  partition_ = begin_ + std::min(heap_bytes, asked);
+  mapped_ = bytes;
   return true;
 }
 
-std::uintptr_t MaSegment::heap_high() const { return heap_.empty() ? begin_ : heap_.rbegin()->second; }
+namespace {
+
+constexpr std::uint64_t kLeftGuard = 0xaaaaaaaaaaaaaaaaull, kRightGuard = 0x5555555555555555ull;
+
+void set_guards(char* p, std::size_t bytes) {
+  std::memcpy(p - kMaGuardBytes, &kLeftGuard, kMaGuardBytes);
+  std::memcpy(p + bytes, &kRightGuard, kMaGuardBytes);  // unaligned when bytes is odd: memcpy
+}
+
+bool guard_is(const char* at, std::uint64_t value) {
+  std::uint64_t g = 0;
+  std::memcpy(&g, at, kMaGuardBytes);
+  return g == value;
+}
+
+}  // namespace
+
+bool MaSegment::left_guard_ok(const char* p) { return guard_is(p - kMaGuardBytes, kLeftGuard); }
+bool MaSegment::right_guard_ok(const char* p, std::size_t bytes) { return guard_is(p + bytes, kRightGuard); }
+
+std::size_t MaSegment::fit_from_low(std::uintptr_t lo, std::uintptr_t hi, std::size_t size, const MaPlacement& where) {
+  const std::uintptr_t p = where.first_at_or_after(lo + kMaGuardBytes);
+  if (hi < lo || p + kMaGuardBytes > hi) return 0;
+  return (hi - kMaGuardBytes - p) / size;
+}
+
+std::size_t MaSegment::fit_from_high(std::uintptr_t lo, std::uintptr_t hi, std::size_t size, const MaPlacement& where) {
+  if (hi < lo || hi - lo < 2 * kMaGuardBytes) return 0;
+  // The placement moves a block down by less than a modulus: try the few counts below the bound.
+  for (std::size_t n = (hi - lo - 2 * kMaGuardBytes) / size;; --n) {
+    const std::uintptr_t p = where.last_at_or_before(hi - kMaGuardBytes - n * size);
+    if (p >= lo + kMaGuardBytes) return n;
+    if (n == 0) return 0;
+  }
+}
 
 char* MaSegment::push(std::size_t bytes, const MaPlacement& where) {
-  if (bytes > stack_low_ - heap_high()) return nullptr;
-  const std::uintptr_t at = where.last_at_or_before(stack_low_ - bytes);
-  if (at < heap_high()) return nullptr;
+  const std::uintptr_t low = heap_high();
+  if (stack_low_ - low < bytes + 2 * kMaGuardBytes) return nullptr;
+  const std::uintptr_t p = where.last_at_or_before(stack_low_ - kMaGuardBytes - bytes);
+  if (p < low + kMaGuardBytes) return nullptr;
   stack_.push_back(stack_low_);
-  stack_low_ = at;
-  return reinterpret_cast<char*>(at);
+  stack_low_ = p - kMaGuardBytes;
+  set_guards(reinterpret_cast<char*>(p), bytes);
+  return reinterpret_cast<char*>(p);
 }
 
 char* MaSegment::allocate(std::size_t bytes, const MaPlacement& where) {
-  bytes = std::max<std::size_t>(bytes, 1);  // every live block its own start (the map's key)
   std::uintptr_t gap = begin_;  // first fit over the gaps between live heap blocks, then the top
   for (auto it = heap_.begin();; ++it) {
     const std::uintptr_t gap_end = it == heap_.end() ? stack_low_ : it->first;
-    const std::uintptr_t at = where.first_at_or_after(gap);
-    if (at <= gap_end && gap_end - at >= bytes) {
-      heap_.emplace(at, at + bytes);
-      return reinterpret_cast<char*>(at);
+    const std::uintptr_t p = where.first_at_or_after(gap + kMaGuardBytes);
+    if (p + kMaGuardBytes <= gap_end && gap_end - p - kMaGuardBytes >= bytes) {
+      heap_.emplace(p - kMaGuardBytes, p + bytes + kMaGuardBytes);
+      set_guards(reinterpret_cast<char*>(p), bytes);
+      return reinterpret_cast<char*>(p);
     }
     if (it == heap_.end()) return nullptr;
     gap = it->second;
@@ -128,6 +170,36 @@ void MaSegment::pop() {
   stack_.pop_back();
 }
 
-void MaSegment::release(char* p) { heap_.erase(reinterpret_cast<std::uintptr_t>(p)); }
+void MaSegment::release(char* p) { heap_.erase(reinterpret_cast<std::uintptr_t>(p) - kMaGuardBytes); }
+
+void MaSegment::shrink(char* p, std::size_t bytes) {
+  heap_[reinterpret_cast<std::uintptr_t>(p) - kMaGuardBytes] = reinterpret_cast<std::uintptr_t>(p) + bytes + kMaGuardBytes;
+  set_guards(p, bytes);
+}
+
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> MaSegment::heap_holes() const {
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> out;
+  std::uintptr_t from = begin_;
+  for (const auto& [start, end] : heap_) {
+    if (start > from) out.emplace_back(from, start);
+    from = end;
+  }
+  return out;
+}
+
+bool MaSegment::consistent() const {
+  std::uintptr_t from = begin_;
+  for (const auto& [start, end] : heap_) {
+    if (start < from || end <= start) return false;
+    from = end;
+  }
+  if (from > stack_low_ || stack_low_ > end_) return false;
+  std::uintptr_t above = stack_low_;
+  for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
+    if (*it < above || *it > end_) return false;
+    above = *it;
+  }
+  return true;
+}
 
 }  // namespace armada::ga

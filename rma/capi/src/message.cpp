@@ -59,30 +59,11 @@ bool starts_with(const char* op, std::string_view name) {
   return true;
 }
 
-/// The reduction `op` names. As ARMCI does, only the leading characters count: GA's Fortran
-/// wrappers pass a Fortran string (no NUL, other literals after it, e.g. "+Binning: ..."), so
-/// the operator is matched by prefix and nothing after a match is read. ARMCI's names ("+",
-/// "*", "max", "min", "absmax", "absmin", "or") never prefix one another; of Armada's additions
-/// "||" and "&&" come before "|" and "&", which they start with (a C caller's NUL ends "|").
+/// The reduction `op` names (rma::reduce_op_named: ARMCI's names, matched by prefix).
 rma::ReduceOp reduce_op(const char* fn, const char* op) {
   not_null(fn, "op", op);
-  struct Name {
-    std::string_view name;
-    rma::ReduceOp op;
-  };
-  static constexpr Name kNames[] = {
-      {"+", rma::ReduceOp::Sum},         {"*", rma::ReduceOp::Prod},
-      {"max", rma::ReduceOp::Max},       {"min", rma::ReduceOp::Min},
-      {"absmax", rma::ReduceOp::AbsMax}, {"absmin", rma::ReduceOp::AbsMin},
-      {"or", rma::ReduceOp::BitOr},      {"and", rma::ReduceOp::BitAnd},
-      {"xor", rma::ReduceOp::BitXor},    {"||", rma::ReduceOp::LogicalOr},
-      {"&&", rma::ReduceOp::LogicalAnd}, {"|", rma::ReduceOp::BitOr},
-      {"&", rma::ReduceOp::BitAnd},      {"^", rma::ReduceOp::BitXor},
-  };
-  for (const Name& n : kNames)
-    if (starts_with(op, n.name)) return n.op;
-  bad_argument(fn, "op", op_text(op),
-               "not a reduction (+ * max min absmax absmin, and for integers or | and & xor ^ || &&)");
+  if (const rma::ReduceOp* r = rma::reduce_op_named(op)) return *r;
+  bad_argument(fn, "op", op_text(op), std::string("not a reduction (") + rma::kReduceOpNames + ")");
 }
 
 /// |x| without overflow for the most negative integer (it stays as it is, like two's complement).
@@ -119,7 +100,7 @@ void gop(const char* fn, int scope, T* x, int n, const char* op, const ARMCI_Gro
   rma::ReduceOp rop{};
   const auto checks = [&] {
     rop = reduce_op(fn, op);
-    if (std::is_floating_point_v<T> && rop >= rma::ReduceOp::BitOr)
+    if (std::is_floating_point_v<T> && rma::integer_only(rop))
       bad_argument(fn, "op", op_text(op), "bitwise and logical reductions need an integer type");
     if (to_size(fn, "n", n)) not_null(fn, "x", x);
     spans_group(fn, scope);
@@ -130,9 +111,7 @@ void gop(const char* fn, int scope, T* x, int n, const char* op, const ARMCI_Gro
     return reduce_alone(std::span<T>(x, static_cast<std::size_t>(n)), rop);
   }
   const GroupInfo info = open_collective(fn, group, checks, {{"n", std::to_string(n)}, {"scope", std::to_string(scope)}});
-  const std::span<T> data(x, static_cast<std::size_t>(n));
-  normalize_logical(data, rop);
-  rma::allreduce(data, rop, info.group);
+  rma::allreduce(std::span<T>(x, static_cast<std::size_t>(n)), rop, info.group);
 }
 
 /// The typed gop of an armci_type_e.

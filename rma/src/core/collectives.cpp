@@ -88,6 +88,34 @@ void allreduce(std::span<T> data, ReduceOp op, const Group& group) {
     MPI_Allreduce(MPI_IN_PLACE, data.data() + done, static_cast<int>(n), mpi_type<T>(), mpi_op, group.comm());
     done += n;
   }
+  // A logical reduction gives 0 or 1, however many members (MPI leaves one member's 5 as 5).
+  if constexpr (std::is_integral_v<T>) {
+    if (op == ReduceOp::LogicalOr || op == ReduceOp::LogicalAnd)
+      for (T& x : data) x = x != 0;
+  }
+}
+
+const ReduceOp* reduce_op_named(const char* op) noexcept {
+  struct Name {
+    std::string_view name;
+    ReduceOp op;
+  };
+  // No name is a prefix of a later one: "||" and "&&" before "|" and "&".
+  static constexpr Name kNames[] = {
+      {"+", ReduceOp::Sum},          {"*", ReduceOp::Prod},          {"max", ReduceOp::Max},
+      {"min", ReduceOp::Min},        {"absmax", ReduceOp::AbsMax},   {"absmin", ReduceOp::AbsMin},
+      {"or", ReduceOp::BitOr},       {"and", ReduceOp::BitAnd},      {"xor", ReduceOp::BitXor},
+      {"||", ReduceOp::LogicalOr},   {"&&", ReduceOp::LogicalAnd},   {"|", ReduceOp::BitOr},
+      {"&", ReduceOp::BitAnd},       {"^", ReduceOp::BitXor},        {"bor", ReduceOp::BitOr},
+      {"band", ReduceOp::BitAnd},    {"lor", ReduceOp::LogicalOr},   {"land", ReduceOp::LogicalAnd},
+  };
+  if (!op) return nullptr;
+  for (const Name& n : kNames) {
+    std::size_t i = 0;
+    while (i < n.name.size() && op[i] == n.name[i]) ++i;  // reads nothing past a mismatch
+    if (i == n.name.size()) return &n.op;
+  }
+  return nullptr;
 }
 
 template void allreduce<int>(std::span<int>, ReduceOp, const Group&);

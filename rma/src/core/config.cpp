@@ -18,7 +18,7 @@ namespace armada::rma {
 
 namespace {
 
-// The core's rows; each transport's follow in registration order (transport/transports.cpp).
+// The core's rows; each transport's follow in registration order (transport/transports.cpp.in).
 // ARMADA_TRANSPORT's accepted values are "auto", the registered inter-node transports and "none".
 const std::string& transport_choices() {
   static const std::string choices = [] {

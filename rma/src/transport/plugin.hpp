@@ -4,9 +4,10 @@
 // concrete transport; no transport includes another's files (shared pieces live in
 // transport/base/, desc/ and common/).
 //
-// Registering is one line in transport/transports.cpp (the list is explicit, so that no static
-// constructor order or dropped object file can lose a transport). The folder's sources go in its
-// transport/<name>/sources.cmake, which rma/CMakeLists.txt includes by itself.
+// Registering is the folder's row, transport/<folder>/transport.cmake (its name, ORDER, entry
+// symbol, sources, packages, capabilities, test configurations; cmake/ArmadaTransports.cmake):
+// the build generates the list of entries (transports.cpp.in) from the rows. The list is explicit,
+// so that no static constructor order or dropped object file can lose a transport.
 #pragma once
 
 #include <mpi.h>
@@ -82,7 +83,7 @@ struct TransportEntry {
   std::unique_ptr<Transport> (*start)(const TransportContext& context) = nullptr;
 };
 
-/// Every registered transport, in registration order (transport/transports.cpp).
+/// Every registered transport, in registration order (the rows' ORDER; transport/transports.cpp.in).
 std::span<const TransportEntry* const> transport_entries();
 /// The registered transport called `name`, or null.
 const TransportEntry* find_transport(std::string_view name);

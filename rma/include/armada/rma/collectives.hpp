@@ -23,6 +23,17 @@ enum class ReduceOp : int {
   LogicalOr, LogicalAnd,   ///< integer types only
 };
 
+/// The reduction an operator name of ARMCI, GA and TCGMSG gives: "+", "*", "max", "min",
+/// "absmax", "absmin", and for integer types "or", "and", "xor", "|", "&", "^", "||", "&&",
+/// "bor", "band", "lor", "land". As ARMCI, only the leading characters count: GA's and TCGMSG's
+/// Fortran callers pass Fortran strings (no NUL, other text after them), so a name is matched by
+/// prefix and nothing after a match is read ("||" is tried before "|"). 0 when `op` names none.
+const ReduceOp* reduce_op_named(const char* op) noexcept;
+/// The names reduce_op_named knows, for messages.
+inline constexpr const char* kReduceOpNames = "+ * max min absmax absmin, and for integers or and xor | & ^ || && bor band lor land";
+/// Whether `op` needs an integer type (bitwise and logical reductions).
+constexpr bool integer_only(ReduceOp op) noexcept { return op >= ReduceOp::BitOr; }
+
 /// In-place reduction of `data` over `group`; every member gets the result. T is int, long,
 /// long long, float or double. Collective over `group`.
 template <class T>

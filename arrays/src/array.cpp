@@ -51,9 +51,29 @@ rma::MustMatch creation_arguments(ElemType type, const Coord& dims, const ArrayO
           {"grid", o.grid.str()},
           {"chunk", o.chunk.str()},
           {"block_starts", starts + "]"},
+          {"distribution", o.distribution ? o.distribution->str() : "-"},
           {"ghosts", o.ghosts.str()}};
 }
 std::byte* bytes(const void* p) { return static_cast<std::byte*>(const_cast<void*>(p)); }
+
+// A distribution given in ArrayOptions: it must fit the array's dims and group.
+const Distribution& checked_distribution(const Distribution& dist, const Coord& dims, int nprocs) {
+  constexpr const char* op = "arrays::create";
+  if (dist.dims() != dims)
+    detail::fail(op, nullptr, "distribution", dist.str(), "was made for dims " + dist.dims().str() + ", not " + dims.str());
+  if (dist.cyclic() ? dist.nprocs() != nprocs : dist.block_count() > nprocs)
+    detail::fail(op, nullptr, "distribution", dist.str(),
+                 "was made for " + std::to_string(dist.cyclic() ? dist.nprocs() : dist.block_count()) +
+                     " processes, the group has " + std::to_string(nprocs));
+  return dist;
+}
+
+// The error of the one-block calls (owned, access) on a block-cyclic array.
+void refuse_cyclic(const char* op, const Array::Impl& a, const char* instead) {
+  if (a.dist.cyclic())
+    detail::fail(op, &a, "array", a.name, std::string("is block-cyclic (") + a.dist.str() +
+                 "): a rank may own several blocks; use " + instead);
+}
 
 }  // namespace
 
@@ -95,19 +115,29 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
     impl->type = type;
     impl->esize = size_of(type);
     impl->group = group;
-    impl->dist = o.block_starts.empty() ? Distribution::regular(dims, group.size(), o.grid, o.chunk)
-                                        : Distribution::irregular(dims, o.block_starts, group.size());
+    impl->dist = o.distribution ? checked_distribution(*o.distribution, dims, group.size())
+                 : o.block_starts.empty() ? Distribution::regular(dims, group.size(), o.grid, o.chunk)
+                                          : Distribution::irregular(dims, o.block_starts, group.size());
     impl->ghosts = o.ghosts.empty() ? Coord::filled(n, 0) : o.ghosts;
     if (impl->ghosts.size() != n)
       detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "needs one entry per dimension (" + std::to_string(n) + ")");
     for (int d = 0; d < n; ++d)
       if (impl->ghosts[d] < 0 || impl->ghosts[d] > dims[d])
         detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "ghost widths must be in [0, dims[d]] (dims " + dims.str() + ")");
+    if (impl->dist.cyclic() && impl->ghosts != Coord::filled(n, 0))
+      detail::fail(op, nullptr, "ghosts", o.ghosts.str(), "a block-cyclic array has no ghost cells");
     // Every block with its ghosts is smaller than this: no size or offset below can overflow.
     detail::checked_array_bytes(op, dims, impl->ghosts, impl->esize);
+    if (impl->dist.cyclic()) {  // nor a local buffer of padded blocks (smaller than all blocks padded)
+      Coord padded = dims;
+      for (int d = 0; d < n; ++d)
+        padded[d] = (static_cast<Index>(impl->dist.bounds(d).size()) - 1) * impl->dist.block_extents()[d];
+      detail::checked_array_bytes(op, padded, Coord::filled(n, 0), impl->esize);
+    }
   }, group, creation_arguments(type, dims, o));
 
-  // Every rank's block layout (the block plus its ghost frame, row-major).
+  // Every rank's block layout (the block plus its ghost frame, row-major); block-cyclic: its
+  // local buffer (the Distribution places the blocks in it).
   impl->my = group.rank();
   impl->blocks.resize(static_cast<std::size_t>(group.size()));
   std::size_t my_bytes = 0;
@@ -119,11 +149,13 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
     for (int d = 0; d < n; ++d) ext[d] += 2 * impl->ghosts[d];
     b.stride = detail::dense_strides(ext);
     if (g == impl->my && !b.patch.empty()) my_bytes = static_cast<std::size_t>(ext.product()) * impl->esize;
+    if (g == impl->my && impl->dist.cyclic()) my_bytes = static_cast<std::size_t>(impl->dist.local_elements(g)) * impl->esize;
   }
   const std::vector<void*> bases = rma::allocate(my_bytes, group);
   for (int g = 0; g < group.size(); ++g) {
     Block& b = impl->blocks[static_cast<std::size_t>(g)];
-    b.base = b.patch.empty() ? nullptr : static_cast<std::byte*>(bases[static_cast<std::size_t>(g)]);
+    const bool holds = impl->dist.cyclic() ? impl->dist.local_elements(g) > 0 : !b.patch.empty();
+    b.base = holds ? static_cast<std::byte*>(bases[static_cast<std::size_t>(g)]) : nullptr;
   }
   impl->my_base = bases[static_cast<std::size_t>(impl->my)];
   if (impl->my_base) std::memset(impl->my_base, 0, my_bytes);  // arrays start zeroed, like GA's
@@ -158,11 +190,7 @@ Array Array::duplicate(const std::string& name) const {
   o.name = name.empty() ? a.name + "_dup" : name;
   o.group = a.group;
   o.ghosts = a.ghosts;
-  for (int d = 0; d < a.ndim(); ++d) {
-    auto b = a.dist.bounds(d);
-    b.pop_back();
-    o.block_starts.push_back(std::move(b));
-  }
+  o.distribution = a.dist;
   return create(a.type, a.dist.dims(), o);
 }
 
@@ -249,11 +277,16 @@ int Array::id() const { return checked("arrays::id").id; }
 
 Patch Array::owned(int rank) const {
   const Impl& a = checked("arrays::owned");
+  refuse_cyclic("arrays::owned", a, "distribution().blocks_of()");
   const int g = a.group.group_rank(rank);
   if (g < 0) detail::fail("arrays::owned", &a, "rank", std::to_string(rank), "is not a member of the array's group");
   return a.blocks[static_cast<std::size_t>(g)].patch;
 }
-Patch Array::owned() const { return checked("arrays::owned").mine().patch; }
+Patch Array::owned() const {
+  const Impl& a = checked("arrays::owned");
+  refuse_cyclic("arrays::owned", a, "distribution().blocks_of()");
+  return a.mine().patch;
+}
 
 int Array::locate(const Coord& index) const {
   constexpr const char* op = "arrays::locate";
@@ -270,14 +303,9 @@ std::vector<Owner> Array::locate_region(const Coord& lo, const Coord& hi) const 
   const Impl& a = checked(op);
   detail::check_patch(op, a, lo, hi);
   std::vector<Owner> owners;
-  for (const Block& b : a.blocks) {
-    Patch p{lo, hi};
-    for (int d = 0; d < a.ndim(); ++d) {
-      p.lo[d] = std::max(lo[d], b.patch.lo[d]);
-      p.hi[d] = std::min(hi[d], b.patch.hi[d]);
-    }
-    if (!p.empty()) owners.push_back({b.world, p});
-  }
+  detail::for_each_block(a, lo, hi, nullptr, [&](const Coord& k, const Patch& piece) {
+    owners.push_back({a.blocks[static_cast<std::size_t>(a.dist.block_owner(k))].world, piece});
+  });
   return owners;
 }
 
@@ -446,7 +474,7 @@ void element_list(detail::Kind kind, const char* op, const Array::Impl& a, std::
   for (std::size_t i = 0; i < n; ++i) {
     check_index(op, a, subs[i], "subscripts[" + std::to_string(i) + "]");
     owner[i] = a.dist.owner(subs[i]);
-    remote[i] = a.blocks[static_cast<std::size_t>(owner[i])].address(subs[i], a.ghosts, a.esize);
+    remote[i] = a.address(subs[i]);
   }
   // Order the elements by owner (stable: an owner's elements keep the caller's order).
   std::vector<std::size_t> order(n);
@@ -511,7 +539,7 @@ long Array::read_inc(const Coord& index, long increment) {
     detail::fail(op, &a, "array type", to_string(a.type), "read_inc needs an int or long array", rma::ErrorKind::type);
   check_index(op, a, index, "index");
   const Block& b = a.blocks[static_cast<std::size_t>(a.dist.owner(index))];
-  void* addr = b.address(index, a.ghosts, a.esize);
+  void* addr = a.address(index);
   if (a.type == ElemType::Long) return rma::fetch_add(rma::GlobalPtr<long>(b.world, static_cast<long*>(addr)), increment);
   if (increment < INT32_MIN || increment > INT32_MAX)
     detail::fail(op, &a, "increment", std::to_string(increment), "does not fit the int array's elements");
@@ -521,6 +549,7 @@ long Array::read_inc(const Coord& index, long increment) {
 // ---- local access --------------------------------------------------------------------------------
 LocalView<void> Array::access() {
   Impl& a = const_cast<Impl&>(checked("arrays::access"));
+  refuse_cyclic("arrays::access", a, "access_blocks()");
   const Block& b = a.mine();
   ++a.accesses;
   if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};
@@ -532,6 +561,7 @@ LocalView<void> Array::access_block(int rank) {
   Impl& a = const_cast<Impl&>(checked(op));
   const int g = rank >= 0 && rank < rma::size() ? a.group.group_rank(rank) : -1;
   if (g < 0) detail::fail(op, &a, "rank", std::to_string(rank), "is not a member of the array's group");
+  refuse_cyclic(op, a, "get()");
   const Block& b = a.blocks[static_cast<std::size_t>(g)];
   ++a.accesses;
   if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};
@@ -543,8 +573,21 @@ LocalView<void> Array::access_block(int rank) {
   return {mapped + (b.address(b.patch.lo, a.ghosts, a.esize) - b.base), b.patch.lo, b.patch.hi, b.stride};
 }
 
+std::vector<LocalView<void>> Array::access_blocks() {
+  Impl& a = const_cast<Impl&>(checked("arrays::access_blocks"));
+  std::vector<LocalView<void>> views;
+  for (const Coord& k : a.dist.blocks_of(a.my)) {
+    const Place p = a.place(k);
+    const Patch box = a.dist.block_patch(k);
+    views.push_back({p.first, box.lo, box.hi, p.stride});
+  }
+  ++a.accesses;
+  return views;
+}
+
 LocalView<void> Array::access_ghosts() {
   Impl& a = const_cast<Impl&>(checked("arrays::access_ghosts"));
+  refuse_cyclic("arrays::access_ghosts", a, "access_blocks()");
   const Block& b = a.mine();
   ++a.accesses;
   if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};

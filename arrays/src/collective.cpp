@@ -58,6 +58,25 @@ const char* binary_name(BinaryOp op) {
   return "arrays::?";
 }
 
+// copy_patch with transpose: appends b's part `part` of patch [blo, ..) as read from a's patch
+// at alo, b[blo + t] = a[alo + reverse(t)]: fetches the reversed box of a, then reads it reversed.
+template <class T>
+void append_transposed(const Array::Impl& a, const Coord& alo, const Patch& part, const Coord& blo, std::vector<T>& v) {
+  const int n = part.lo.size();
+  Patch src{Coord::filled(n, 0), Coord::filled(n, 0)};
+  for (int d = 0; d < n; ++d) {
+    src.lo[d] = part.lo[n - 1 - d] - blo[n - 1 - d];
+    src.hi[d] = part.hi[n - 1 - d] - blo[n - 1 - d];
+  }
+  const std::vector<T> r = fetch<T>(a, src, Coord::filled(n, 0), alo);
+  const Coord rs = dense_strides(src.extents());
+  const std::size_t at = v.size();
+  v.resize(at + r.size());
+  Coord rev = Coord::filled(n, 0);
+  for (int d = 0; d < n; ++d) rev[d] = rs[n - 1 - d];
+  for_box(part.extents(), rev, [&](Index off, Index i) { v[at + static_cast<std::size_t>(i)] = r[static_cast<std::size_t>(off)]; });
+}
+
 }  // namespace
 
 void unary_patch(UnaryOp op, Array& arr, const Coord& lo, const Coord& hi, const void* value) {
@@ -70,21 +89,18 @@ void unary_patch(UnaryOp op, Array& arr, const Coord& lo, const Coord& hi, const
       fail(name, ap, "value", "null", "the operation needs a value");
   }, {same_shape("array", arr), same_patch("patch", lo, hi), same_value("value", arr, value)});
   const Array::Impl& a = *ap;
-  const Patch part = my_part(a, lo, hi);
+  const std::vector<LocalPart> parts = my_parts(a, lo, hi);
   dispatch(a.type, [&](auto zero) {
     using T = decltype(zero);
     T v{};
     if (value) std::memcpy(&v, value, sizeof(T));
-    T* base = part.empty() ? nullptr : local_at<T>(a, part.lo);
-    const Coord& stride = a.mine().stride;
     if (op == UnaryOp::Reciprocal && std::is_integral_v<T>) {
       bool zero_found = false;
-      for_box(part.extents(), stride, [&](Index off, Index) { zero_found |= base[off] == T{}; });
+      for_parts<T>(parts, [&](T& x, Index) { zero_found |= x == T{}; });
       if (any(a, zero_found))
         fail(name, &a, "patch", lo.str() + " .. " + hi.str(), "holds a zero element of an integer array; nothing was changed");
     }
-    for_box(part.extents(), stride, [&](Index off, Index) {
-      T& x = base[off];
+    for_parts<T>(parts, [&](T& x, Index) {
       switch (op) {
         case UnaryOp::Fill: x = v; break;
         case UnaryOp::Scale: x = static_cast<T>(x * v); break;
@@ -123,14 +139,10 @@ void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& 
   }, {same_value("alpha", ca, alpha), same_shape("a", aa), same_patch("a patch", alo, ahi), same_value("beta", ca, beta),
       same_shape("b", ba), same_patch("b patch", blo, bhi), same_shape("c", ca), same_patch("c patch", clo, chi)});
   const Array::Impl &a = *ap, &b = *bp, &c = *cp;
-  const Patch part = my_part(c, clo, chi);
+  const std::vector<LocalPart> parts = my_parts(c, clo, chi);
   dispatch(c.type, [&](auto zero) {
     using T = decltype(zero);
-    std::vector<T> va, vb;
-    if (!part.empty()) {
-      va = fetch<T>(a, part, clo, alo);
-      vb = fetch<T>(b, part, clo, blo);
-    }
+    const std::vector<T> va = fetch_parts<T>(a, parts, clo, alo), vb = fetch_parts<T>(b, parts, clo, blo);
     if (op == BinaryOp::Divide && std::is_integral_v<T>) {
       bool zero_found = false;
       for (const T& x : vb) zero_found |= x == T{};
@@ -141,10 +153,8 @@ void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& 
     T al{}, be{};
     if (alpha) std::memcpy(&al, alpha, sizeof(T));
     if (beta) std::memcpy(&be, beta, sizeof(T));
-    T* base = part.empty() ? nullptr : local_at<T>(c, part.lo);
-    for_box(part.extents(), c.mine().stride, [&](Index off, Index i) {
+    for_parts<T>(parts, [&](T& r, Index i) {
       const T x = va[static_cast<std::size_t>(i)], y = vb[static_cast<std::size_t>(i)];
-      T& r = base[off];
       switch (op) {
         case BinaryOp::Add: r = static_cast<T>(al * x + be * y); break;
         case BinaryOp::Multiply: r = static_cast<T>(x * y); break;
@@ -178,32 +188,15 @@ void copy_patch(const Array& aa, const Coord& alo, const Coord& ahi, Array& ba, 
     check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, transpose);
   }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
   const Array::Impl &a = *ap, &b = *bp;
-  const Patch part = my_part(b, blo, bhi);
-  const int n = b.ndim();
+  const std::vector<LocalPart> parts = my_parts(b, blo, bhi);
   dispatch(b.type, [&](auto zero) {
     using T = decltype(zero);
     std::vector<T> v;
-    if (!part.empty()) {
-      if (!transpose) {
-        v = fetch<T>(a, part, blo, alo);
-      } else {
-        // b[blo + t] = a[alo + reverse(t)]: fetch the reversed box of a, then read it reversed.
-        Patch src{Coord::filled(n, 0), Coord::filled(n, 0)};
-        for (int d = 0; d < n; ++d) {
-          src.lo[d] = part.lo[n - 1 - d] - blo[n - 1 - d];
-          src.hi[d] = part.hi[n - 1 - d] - blo[n - 1 - d];
-        }
-        const std::vector<T> r = fetch<T>(a, src, Coord::filled(n, 0), alo);
-        const Coord rs = dense_strides(src.extents());
-        v.resize(r.size());
-        Coord rev = Coord::filled(n, 0);
-        for (int d = 0; d < n; ++d) rev[d] = rs[n - 1 - d];
-        for_box(part.extents(), rev, [&](Index off, Index i) { v[static_cast<std::size_t>(i)] = r[static_cast<std::size_t>(off)]; });
-      }
-    }
+    if (!transpose) v = fetch_parts<T>(a, parts, blo, alo);
+    else
+      for (const LocalPart& lp : parts) append_transposed(a, alo, lp.piece, blo, v);
     MPI_Barrier(b.group.comm());
-    T* base = part.empty() ? nullptr : local_at<T>(b, part.lo);
-    for_box(part.extents(), b.mine().stride, [&](Index off, Index i) { base[off] = v[static_cast<std::size_t>(i)]; });
+    for_parts<T>(parts, [&](T& x, Index i) { x = v[static_cast<std::size_t>(i)]; });
   });
   group_sync(b);
 }
@@ -222,23 +215,21 @@ void dot_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Array&
     if (!result) fail(name, ap, "result", "null", "needs room for one element");
   }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
   const Array::Impl &a = *ap, &b = *bp;
-  const Patch part = my_part(a, alo, ahi);
+  const std::vector<LocalPart> parts = my_parts(a, alo, ahi);
   dispatch(a.type, [&](auto zero) {
     using T = decltype(zero);
-    std::vector<T> vb;
-    if (!part.empty()) vb = fetch<T>(b, part, alo, blo);
-    const T* base = part.empty() ? nullptr : local_at<T>(a, part.lo);
+    const std::vector<T> vb = fetch_parts<T>(b, parts, alo, blo);
     // Sums in long / double / complex<double>, reduced over the group.
     if constexpr (std::is_integral_v<T>) {
       long s = 0;
-      for_box(part.extents(), a.mine().stride, [&](Index off, Index i) { s += static_cast<long>(base[off]) * vb[static_cast<std::size_t>(i)]; });
+      for_parts<T>(parts, [&](const T& x, Index i) { s += static_cast<long>(x) * vb[static_cast<std::size_t>(i)]; });
       rma::allreduce(std::span<long>(&s, 1), rma::ReduceOp::Sum, a.group);
       const T r = static_cast<T>(s);
       std::memcpy(result, &r, sizeof(T));
     } else if constexpr (is_complex_v<T>) {
       double s[2] = {0, 0};
-      for_box(part.extents(), a.mine().stride, [&](Index off, Index i) {
-        const std::complex<double> p = std::complex<double>(base[off]) * std::complex<double>(vb[static_cast<std::size_t>(i)]);
+      for_parts<T>(parts, [&](const T& x, Index i) {
+        const std::complex<double> p = std::complex<double>(x) * std::complex<double>(vb[static_cast<std::size_t>(i)]);
         s[0] += p.real();
         s[1] += p.imag();
       });
@@ -247,7 +238,7 @@ void dot_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Array&
       std::memcpy(result, &r, sizeof(T));
     } else {
       double s = 0;
-      for_box(part.extents(), a.mine().stride, [&](Index off, Index i) { s += static_cast<double>(base[off]) * vb[static_cast<std::size_t>(i)]; });
+      for_parts<T>(parts, [&](const T& x, Index i) { s += static_cast<double>(x) * vb[static_cast<std::size_t>(i)]; });
       rma::allreduce(std::span<double>(&s, 1), rma::ReduceOp::Sum, a.group);
       const T r = static_cast<T>(s);
       std::memcpy(result, &r, sizeof(T));
@@ -265,17 +256,13 @@ double norm(const Array& arr, bool infinity) {
       fail(name, ap, "array", std::to_string(ap->ndim()) + "-D", "norms are defined for vectors and matrices (1-D and 2-D)");
   }, {same_shape("array", arr)});
   const Array::Impl& a = *ap;
-  const Patch part = my_part(a, Coord::filled(a.ndim(), 0), a.dist.dims());
+  const std::vector<LocalPart> parts = my_parts(a, Coord::filled(a.ndim(), 0), a.dist.dims());
   double result = 0;
   dispatch(a.type, [&](auto zero) {
     using T = decltype(zero);
-    const T* base = part.empty() ? nullptr : local_at<T>(a, part.lo);
-    const Coord& stride = a.mine().stride;
     if (a.ndim() == 1) {
       double s = 0;
-      for_box(part.extents(), stride, [&](Index off, Index) {
-        s = infinity ? std::max(s, magnitude(base[off])) : s + magnitude(base[off]);
-      });
+      for_parts<T>(parts, [&](const T& x, Index) { s = infinity ? std::max(s, magnitude(x)) : s + magnitude(x); });
       rma::allreduce(std::span<double>(&s, 1), infinity ? rma::ReduceOp::Max : rma::ReduceOp::Sum, a.group);
       result = s;
     } else {
@@ -283,11 +270,14 @@ double norm(const Array& arr, bool infinity) {
       // or columns this rank holds, summed over the group.
       const int along = infinity ? 0 : 1;
       std::vector<double> sums(static_cast<std::size_t>(a.dist.dims()[along]), 0.0);
-      const Coord ext = part.extents();
-      for_box(ext, stride, [&](Index off, Index i) {
-        const Index pos = along == 0 ? part.lo[0] + i / ext[1] : part.lo[1] + i % ext[1];
-        sums[static_cast<std::size_t>(pos)] += magnitude(base[off]);
-      });
+      for (const LocalPart& part : parts) {
+        const Coord ext = part.piece.extents();
+        const T* base = reinterpret_cast<const T*>(part.first);
+        for_box(ext, part.stride, [&](Index off, Index i) {
+          const Index pos = along == 0 ? part.piece.lo[0] + i / ext[1] : part.piece.lo[1] + i % ext[1];
+          sums[static_cast<std::size_t>(pos)] += magnitude(base[off]);
+        });
+      }
       rma::allreduce(std::span<double>(sums), rma::ReduceOp::Sum, a.group);
       for (double x : sums) result = std::max(result, x);
     }
@@ -306,7 +296,7 @@ Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void*
     if (!value) fail(name, ap, "value", "null", "needs room for one element");
   }, {same_shape("array", arr), same_patch("patch", lo, hi)});
   const Array::Impl& a = *ap;
-  const Patch part = my_part(a, lo, hi);
+  const std::vector<LocalPart> parts = my_parts(a, lo, hi);
   const int n = a.ndim();
   // Each rank's candidate: whether it has one, its row-major linear index, its value bytes.
   struct Candidate {
@@ -331,12 +321,12 @@ Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void*
     };
     Candidate mine;
     T best{};
-    if (!part.empty()) {
-      const T* base = local_at<T>(a, part.lo);
-      const Coord ext = part.extents();
+    for (const LocalPart& part : parts) {
+      const T* base = reinterpret_cast<const T*>(part.first);
+      const Coord ext = part.piece.extents();
       const Coord dense = dense_strides(ext);
-      for_box(ext, a.mine().stride, [&](Index off, Index i) {
-        Coord g = part.lo;
+      for_box(ext, part.stride, [&](Index off, Index i) {
+        Coord g = part.piece.lo;
         Index rem = i;
         for (int d = 0; d < n; ++d) { g[d] += rem / dense[d]; rem %= dense[d]; }
         const std::int64_t l = linear_of(g);
@@ -346,8 +336,8 @@ Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void*
           mine.linear = l;
         }
       });
-      std::memcpy(mine.value, &best, sizeof(T));
     }
+    if (mine.has) std::memcpy(mine.value, &best, sizeof(T));
     std::vector<Candidate> all(static_cast<std::size_t>(a.group.size()));
     MPI_Allgather(&mine, sizeof(Candidate), MPI_BYTE, all.data(), sizeof(Candidate), MPI_BYTE, a.group.comm());
     bool have = false;

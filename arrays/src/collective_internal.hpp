@@ -37,21 +37,6 @@ inline rma::MustMatch::value_type same_patch(const char* argument, const Coord& 
   return {argument, lo.str() + " .. " + hi.str()};
 }
 
-/// This rank's part of patch [lo, hi) (empty if none).
-inline Patch my_part(const Array::Impl& a, const Coord& lo, const Coord& hi) {
-  const Block& b = a.mine();
-  Patch p{lo, hi};
-  if (b.patch.empty()) {
-    p.hi = p.lo;
-    return p;
-  }
-  for (int d = 0; d < a.ndim(); ++d) {
-    p.lo[d] = std::max(lo[d], b.patch.lo[d]);
-    p.hi[d] = std::min(hi[d], b.patch.hi[d]);
-  }
-  return p;
-}
-
 /// Calls f(element offset in the strided layout, dense row-major position) for every element of
 /// a box with `ext` elements per dimension laid out with `stride`.
 template <class F>
@@ -90,9 +75,39 @@ std::vector<T> fetch(const Array::Impl& a, const Patch& part, const Coord& from,
   return v;
 }
 
+/// Calls f(element, dense position) for every element of this rank's parts, part after part:
+/// the positions run on over the parts, in the order fetch_parts lays out its values.
+template <class T, class F>
+void for_parts(const std::vector<LocalPart>& parts, F&& f) {
+  Index at = 0;
+  for (const LocalPart& p : parts) {
+    T* base = reinterpret_cast<T*>(p.first);
+    for_box(p.piece.extents(), p.stride, [&](Index off, Index i) { f(base[off], at + i); });
+    at += p.piece.elements();
+  }
+}
+
+/// fetch() of every part into one vector, one after another (as for_parts numbers them), every
+/// get in flight before the first wait.
 template <class T>
-T* local_at(const Array::Impl& a, const Coord& g) {
-  return reinterpret_cast<T*>(a.mine().address(g, a.ghosts, a.esize));
+std::vector<T> fetch_parts(const Array::Impl& a, const std::vector<LocalPart>& parts, const Coord& from, const Coord& to) {
+  Index total = 0;
+  for (const LocalPart& p : parts) total += p.piece.elements();
+  std::vector<T> v(static_cast<std::size_t>(total));
+  std::vector<rma::Handle> hs;
+  Index at = 0;
+  for (const LocalPart& p : parts) {
+    Coord lo = p.piece.lo, hi = p.piece.hi;
+    for (int d = 0; d < lo.size(); ++d) {
+      lo[d] = to[d] + (p.piece.lo[d] - from[d]);
+      hi[d] = to[d] + (p.piece.hi[d] - from[d]);
+    }
+    issue_patch(Kind::Get, a, lo, hi, nullptr, reinterpret_cast<std::byte*>(v.data() + at),
+                dense_strides(p.piece.extents()), nullptr, hs);
+    at += p.piece.elements();
+  }
+  for (auto& h : hs) h.wait();
+  return v;
 }
 
 // Complex abs, reciprocal and division by Smith's scaling (divide by the larger of a divisor's

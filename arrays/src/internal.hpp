@@ -1,6 +1,7 @@
 // Internals shared by the arrays sources: the array's state and the argument checks.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -10,7 +11,8 @@
 
 namespace armada::arrays {
 
-/// Per owner (group rank): where its block lives and how it is laid out.
+/// Per owner (group rank): where its memory lives and, for Layout::blocks, how its block is laid
+/// out (block-cyclic layouts: patch is empty, the Distribution places each block).
 struct Block {
   Patch patch;          // owned [lo, hi)
   Coord stride;         // element strides of the allocation (block plus ghosts)
@@ -21,6 +23,20 @@ struct Block {
     Index off = 0;
     for (int d = 0; d < g.size(); ++d) off += (g[d] - patch.lo[d] + ghosts[d]) * stride[d];
     return base + static_cast<std::ptrdiff_t>(off) * static_cast<std::ptrdiff_t>(esize);
+  }
+};
+
+/// Where one block of a distribution lies: its owner, and `first`, the address (in the owner's
+/// space) of the block's first element lo, with the element strides of its rows.
+struct Place {
+  int group_rank = -1;
+  int world = -1;
+  std::byte* first = nullptr;
+  Coord lo, stride;
+  std::byte* address(const Coord& g, std::size_t esize) const {
+    Index off = 0;
+    for (int d = 0; d < g.size(); ++d) off += (g[d] - lo[d]) * stride[d];
+    return first + static_cast<std::ptrdiff_t>(off) * static_cast<std::ptrdiff_t>(esize);
   }
 };
 
@@ -39,6 +55,24 @@ struct Array::Impl {
   bool destroyed = false;
   int ndim() const noexcept { return dist.ndim(); }
   const Block& mine() const { return blocks[static_cast<std::size_t>(my)]; }
+  /// Where the block with coordinates k lies.
+  Place place(const Coord& k) const {
+    Place p;
+    p.group_rank = dist.block_owner(k);
+    const Block& b = blocks[static_cast<std::size_t>(p.group_rank)];
+    p.world = b.world;
+    p.lo = dist.block_patch(k).lo;
+    if (!dist.cyclic()) {
+      p.stride = b.stride;
+      p.first = b.address(p.lo, ghosts, esize);
+    } else {
+      p.stride = dist.local_strides(k);
+      p.first = b.base + static_cast<std::ptrdiff_t>(dist.local_offset(k)) * static_cast<std::ptrdiff_t>(esize);
+    }
+    return p;
+  }
+  /// The address (in its owner's space) of the element at global index g.
+  std::byte* address(const Coord& g) const { return place(dist.block_of(g)).address(g, esize); }
 };
 
 namespace detail {
@@ -79,11 +113,64 @@ void issue_patch(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& 
 void issue_periodic(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, std::byte* buf,
                     const Coord& bstride, const void* scale, std::vector<rma::Handle>& out);
 
+/// Calls f(k, piece) for every block k of `a` meeting patch [lo, hi) (every skip[d]-th index
+/// from lo when skip is given), with `piece` the part of the patch in that block: piece.lo its
+/// first selected index, piece.hi the patch's or the block's end. The one place a patch is
+/// split among blocks (patch operations, a collective's local parts, locate_region).
+template <class F>
+void for_each_block(const Array::Impl& a, const Coord& lo, const Coord& hi, const Coord* skip, F&& f);
+
+/// One part of a patch in this rank's memory: the elements, the address of piece.lo and the
+/// element strides there.
+struct LocalPart {
+  Patch piece;
+  std::byte* first;
+  Coord stride;
+};
+/// This rank's parts of patch [lo, hi), one per block it owns that meets the patch.
+std::vector<LocalPart> my_parts(const Array::Impl& a, const Coord& lo, const Coord& hi);
+
 /// Waits for every handle (the blocking forms' completion).
 void wait_all(std::vector<rma::Handle>& handles);
 
 /// Row-major element strides of a dense box with `extents`.
 Coord dense_strides(const Coord& extents);
+
+template <class F>
+void for_each_block(const Array::Impl& a, const Coord& lo, const Coord& hi, const Coord* skip, F&& f) {
+  const int n = a.ndim();
+  if (Patch{lo, hi}.empty()) return;
+  // Block index range [first[d], last[d]) of each dimension that overlaps the patch.
+  Coord first = lo, last = lo;
+  for (int d = 0; d < n; ++d) {
+    const auto& b = a.dist.bounds(d);
+    const auto starts_end = b.end() - 1;
+    first[d] = static_cast<Index>(std::upper_bound(b.begin(), starts_end, lo[d]) - b.begin()) - 1;
+    last[d] = static_cast<Index>(std::lower_bound(b.begin(), starts_end, hi[d]) - b.begin());
+  }
+  Coord k = first;
+  Patch piece{lo, hi};
+  for (;;) {
+    bool empty = false;
+    for (int d = 0; d < n && !empty; ++d) {
+      const auto& b = a.dist.bounds(d);
+      const Index s = skip ? (*skip)[d] : 1;
+      Index l = std::max(lo[d], b[static_cast<std::size_t>(k[d])]);
+      l = lo[d] + (l - lo[d] + s - 1) / s * s;  // first selected index in the block
+      piece.lo[d] = l;
+      piece.hi[d] = std::min(hi[d], b[static_cast<std::size_t>(k[d] + 1)]);
+      empty = l >= piece.hi[d];
+    }
+    if (!empty) f(static_cast<const Coord&>(k), static_cast<const Patch&>(piece));
+    // Next block (odometer, last dimension fastest).
+    int d = n - 1;
+    for (; d >= 0; --d) {
+      if (++k[d] < last[d]) break;
+      k[d] = first[d];
+    }
+    if (d < 0) break;
+  }
+}
 
 }  // namespace detail
 }  // namespace armada::arrays

@@ -1,11 +1,11 @@
-// Patch decomposition: a patch [lo, hi) becomes one strided rma operation per owner.
+// Patch decomposition: a patch [lo, hi) becomes one strided rma operation per block it meets.
 //
-// For each dimension the owners' blocks overlapping the patch are found by binary search in
-// the distribution's boundaries; each overlapping block gets the intersection as its sub-patch,
-// translated to an address in the owner's block and an offset in the caller's buffer, and an
-// rma strided descriptor (count[0] = contiguous bytes, one stride level per remaining
-// dimension, levels that are contiguous on both sides merged). All are issued nonblocking; the
-// caller waits for them together, so owners are served concurrently.
+// For each dimension the blocks overlapping the patch are found by binary search in the
+// distribution's boundaries (for_each_block, internal.hpp); each overlapping block gets the
+// intersection as its sub-patch, translated to an address in its owner's memory (Place) and an
+// offset in the caller's buffer, and an rma strided descriptor (count[0] = contiguous bytes, one
+// stride level per remaining dimension, levels that are contiguous on both sides merged). All
+// are issued nonblocking; the caller waits for them together, so owners are served concurrently.
 #include <algorithm>
 #include <array>
 
@@ -76,52 +76,42 @@ Index ceil_div(Index x, Index y) { return (x + y - 1) / y; }
 void issue_patch(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, const Coord* skip,
                  std::byte* buf, const Coord& bstride, const void* scale, std::vector<rma::Handle>& out) {
   const int n = a.ndim();
-  if (Patch{lo, hi}.empty()) return;
-  // Block index range [first[d], last[d]) of each dimension that overlaps the patch.
-  std::array<int, max_ndim> first{}, last{}, k{}, grid{};
-  for (int d = 0; d < n; ++d) {
-    const auto& b = a.dist.bounds(d);
-    const auto starts_end = b.end() - 1;
-    first[static_cast<std::size_t>(d)] = static_cast<int>(std::upper_bound(b.begin(), starts_end, lo[d]) - b.begin()) - 1;
-    last[static_cast<std::size_t>(d)] = static_cast<int>(std::lower_bound(b.begin(), starts_end, hi[d]) - b.begin());
-    grid[static_cast<std::size_t>(d)] = static_cast<int>(b.size()) - 1;
-    k[static_cast<std::size_t>(d)] = first[static_cast<std::size_t>(d)];
-  }
-  Coord plo = lo, count = lo, rstride = lo;
-  for (;;) {
-    // The sub-patch of block k.
-    int owner = 0;
-    bool empty = false;
+  Coord count = lo, rstride = lo;
+  for_each_block(a, lo, hi, skip, [&](const Coord& k, const Patch& piece) {
+    const Place p = a.place(k);
     Index boff = 0;
     for (int d = 0; d < n; ++d) {
-      const auto kd = static_cast<std::size_t>(k[static_cast<std::size_t>(d)]);
-      const auto& b = a.dist.bounds(d);
-      owner = owner * grid[static_cast<std::size_t>(d)] + static_cast<int>(kd);
       const Index s = skip ? (*skip)[d] : 1;
-      Index l = std::max(lo[d], b[kd]);
-      l = lo[d] + ceil_div(l - lo[d], s) * s;  // first selected index in the block
-      const Index h = std::min(hi[d], b[kd + 1]);
-      if (l >= h) { empty = true; break; }
-      plo[d] = l;
-      count[d] = ceil_div(h - l, s);
-      boff += (l - lo[d]) / s * bstride[d];
+      count[d] = ceil_div(piece.hi[d] - piece.lo[d], s);
+      boff += (piece.lo[d] - lo[d]) / s * bstride[d];
+      rstride[d] = p.stride[d] * s;
     }
-    if (!empty) {
-      const Block& blk = a.blocks[static_cast<std::size_t>(owner)];
-      for (int d = 0; d < n; ++d) rstride[d] = blk.stride[d] * (skip ? (*skip)[d] : 1);
-      issue_box(kind, a, blk.world, blk.address(plo, a.ghosts, a.esize),
-                buf + static_cast<std::ptrdiff_t>(boff) * static_cast<std::ptrdiff_t>(a.esize), count, rstride,
-                bstride, scale, out);
+    issue_box(kind, a, p.world, p.address(piece.lo, a.esize),
+              buf + static_cast<std::ptrdiff_t>(boff) * static_cast<std::ptrdiff_t>(a.esize), count, rstride, bstride,
+              scale, out);
+  });
+}
+
+std::vector<LocalPart> my_parts(const Array::Impl& a, const Coord& lo, const Coord& hi) {
+  std::vector<LocalPart> parts;
+  if (!a.dist.cyclic()) {
+    // One block: intersect it directly (no search), also when the patch is far from it.
+    const Block& b = a.mine();
+    if (b.patch.empty()) return parts;
+    Patch p{lo, hi};
+    for (int d = 0; d < a.ndim(); ++d) {
+      p.lo[d] = std::max(lo[d], b.patch.lo[d]);
+      p.hi[d] = std::min(hi[d], b.patch.hi[d]);
     }
-    // Next block (odometer, last dimension fastest).
-    int d = n - 1;
-    for (; d >= 0; --d) {
-      auto& kd = k[static_cast<std::size_t>(d)];
-      if (++kd < last[static_cast<std::size_t>(d)]) break;
-      kd = first[static_cast<std::size_t>(d)];
-    }
-    if (d < 0) break;
+    if (!p.empty()) parts.push_back({p, b.address(p.lo, a.ghosts, a.esize), b.stride});
+    return parts;
   }
+  for_each_block(a, lo, hi, nullptr, [&](const Coord& k, const Patch& piece) {
+    if (a.dist.block_owner(k) != a.my) return;
+    const Place p = a.place(k);
+    parts.push_back({piece, p.address(piece.lo, a.esize), p.stride});
+  });
+  return parts;
 }
 
 void issue_periodic(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, std::byte* buf,

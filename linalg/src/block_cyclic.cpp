@@ -55,13 +55,33 @@ Box array_box_of_transpose(const Box& b) { return Box{b.c0, b.c1, b.r0, b.r1}; }
 
 }  // namespace
 
-BlacsGrid::BlacsGrid(const rma::Group& group) {
+namespace {
+// The 2-D proc_grid layout of `a` when it covers the whole group (else an empty Coord).
+Coord whole_group_grid(const Array* a, const rma::Group& group) {
+  if (!a || a->ndim() != 2 || a->distribution().layout() != arrays::Layout::proc_grid) return {};
+  const Coord g = a->distribution().proc_grid();
+  return g.product() == group.size() ? g : Coord{};
+}
+thread_local int g_redistributions = 0;
+}  // namespace
+
+int redistributions() { return g_redistributions; }
+void reset_redistributions() { g_redistributions = 0; }
+
+BlacsGrid::BlacsGrid(const rma::Group& group, const Array* layout) {
   int me = 0, procs = 0;
   Cblacs_pinfo(&me, &procs);  // initializes BLACS on first use
   square_grid(group.size(), nprow, npcol);
+  const Coord g = whole_group_grid(layout, group);
+  if (!g.empty()) {
+    // Group rank p0 * g[1] + p1 holds the array's grid place (p0, p1), which is grid place
+    // (p1, p0) of its transpose: BLACS's column-major numbering gives it that place.
+    nprow = static_cast<int>(g[1]);
+    npcol = static_cast<int>(g[0]);
+  }
   system_handle_ = Csys2blacs_handle(group.comm());
   context = system_handle_;
-  Cblacs_gridinit(&context, "Row", nprow, npcol);
+  Cblacs_gridinit(&context, g.empty() ? "Row" : "Col", nprow, npcol);
   Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
   if (myrow < 0 || mycol < 0)
     throw rma::SystemError("linalg (BLACS)", "this rank is not in the BLACS grid over the array's group");
@@ -87,7 +107,35 @@ CyclicMatrix<T>::CyclicMatrix(const BlacsGrid& grid, Index rows_, Index cols_, i
 }
 
 template <class T>
+bool in_place(const Array& a, const CyclicMatrix<T>& m) {
+  if (m.holds != Holds::transpose || whole_group_grid(&a, a.group()).empty()) return false;
+  const arrays::Distribution& d = a.distribution();
+  const Coord g = d.proc_grid(), b = d.block_extents();
+  const int r = a.group().rank();
+  const Index nb = m.nb;
+  return a.dims() == Coord{m.cols, m.rows} && g == Coord{m.npcol, m.nprow} &&
+         b == Coord{std::min(nb, m.cols), std::min(nb, m.rows)} && r / g[1] == m.mycol && r % g[1] == m.myrow &&
+         d.local_shape(r) == Coord{m.locc, m.locr};
+}
+
+namespace {
+// Copies between m's storage and a's local buffer (in_place(a, m)): to_matrix or back.
+template <class T>
+void copy_local(const Array& a, CyclicMatrix<T>& m, bool to_matrix) {
+  Array view = a;  // local access needs a non-const handle; it is the same array
+  const auto blocks = view.access_blocks();
+  T* buffer = blocks.empty() ? nullptr : static_cast<T*>(blocks.front().data);
+  if (buffer && to_matrix) std::copy(buffer, buffer + m.local.size(), m.local.begin());
+  if (buffer && !to_matrix) std::copy(m.local.begin(), m.local.end(), buffer);
+  if (to_matrix) view.release();
+  else view.release_update();
+}
+}  // namespace
+
+template <class T>
 void Redistribution<T>::fetch(const Array& a, CyclicMatrix<T>& m) {
+  if (in_place(a, m)) return copy_local(a, m, true);
+  ++g_redistributions;
   if (m.holds == Holds::transpose) {
     const Coord ld{static_cast<Index>(m.lld())};
     each_local_block(m, [&](const Box& box, Index lr0, Index lc0) {
@@ -114,6 +162,8 @@ void Redistribution<T>::complete_fetches() {
 
 template <class T>
 void Redistribution<T>::store(const CyclicMatrix<T>& m, Array& a) {
+  if (in_place(a, m)) return copy_local(a, const_cast<CyclicMatrix<T>&>(m), false);
+  ++g_redistributions;
   std::vector<arrays::NbHandle> handles;
   if (m.holds == Holds::transpose) {
     const Coord ld{static_cast<Index>(m.lld())};
@@ -193,6 +243,7 @@ void keep_half_triangle(CyclicMatrix<T>& m, bool upper) {
 }
 
 #define ARMADA_LINALG_CHECKS(T)                                                                              \
+  template bool in_place<T>(const Array&, const CyclicMatrix<T>&);                                           \
   template void require_finite<T>(const char*, const char*, const Array&, const CyclicMatrix<T>&, MPI_Comm, Reads); \
   template int first_zero_diagonal<T>(const CyclicMatrix<T>&, MPI_Comm);                                     \
   template void keep_half_triangle<T>(CyclicMatrix<T>&, bool);

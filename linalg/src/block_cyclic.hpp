@@ -13,10 +13,13 @@
 namespace armada::linalg::detail {
 
 /// A BLACS process grid over a group's communicator: nprow x npcol == group size, as square as
-/// possible (nprow <= npcol), processes in row-major order. Freed on destruction.
+/// possible (nprow <= npcol), processes in row-major order. Freed on destruction. Given
+/// `layout`, a 2-D array of arrays' Layout::proc_grid on a grid g over the whole group, the grid
+/// is the one its transpose lives on (nprow = g[1], npcol = g[0], processes in column-major
+/// order), so that the array loads as Holds::transpose in place (in_place()).
 class BlacsGrid {
  public:
-  explicit BlacsGrid(const rma::Group& group);
+  explicit BlacsGrid(const rma::Group& group, const Array* layout = nullptr);
   ~BlacsGrid();
   BlacsGrid(const BlacsGrid&) = delete;
   BlacsGrid& operator=(const BlacsGrid&) = delete;
@@ -79,10 +82,22 @@ int first_zero_diagonal(const CyclicMatrix<T>& m, MPI_Comm comm);
 template <class T>
 void keep_half_triangle(CyclicMatrix<T>& m, bool upper);
 
+/// Whether `a`'s local buffer is already `m`'s local storage: a holds arrays' Layout::proc_grid
+/// whose blocks, grid and this rank's place on it are m's (m holding a's transpose), so that
+/// ScaLAPACK's column-major local matrix of m is a's row-major local matrix, byte for byte.
+template <class T>
+bool in_place(const Array& a, const CyclicMatrix<T>& m);
+
+/// Redistributions this thread made since reset_redistributions(): whole matrices moved between
+/// an array and CyclicMatrix storage by patch operations (what in_place() saves).
+int redistributions();
+void reset_redistributions();
+
 /// Moves whole 2-D arrays into and out of CyclicMatrix storage: one patch get (put) per
 /// nb x nb block, or per run of blocks along a dimension the grid does not cut, every one of
 /// them in flight before the first is waited for. The array's dims must be the matrix's
-/// (Holds::array) or their transpose (Holds::transpose).
+/// (Holds::array) or their transpose (Holds::transpose). An array in_place() is copied from
+/// (to) its local buffer instead, with no communication and not counted as a redistribution.
 template <class T>
 class Redistribution {
  public:

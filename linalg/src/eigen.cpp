@@ -97,7 +97,7 @@ int solve(CyclicMatrix<std::complex<double>>& a, CyclicMatrix<std::complex<doubl
 template <class T>
 void eigen_typed(const Array& a, Array& v, void* eigenvalues) {
   const char* name = "linalg::eigen_symmetric";
-  BlacsGrid grid(a.group());
+  BlacsGrid grid(a.group(), &a);
   const Index n = a.dims()[0];
   CyclicMatrix<T> ca(grid, n, n, scalapack_block(), Holds::transpose), cz(grid, n, n, scalapack_block());
   Redistribution<T> fetch;

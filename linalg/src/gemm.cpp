@@ -100,12 +100,16 @@ struct Panel {
   arrays::NbHandle pending;
 };
 
-// Where a panel comes from: the rank's own block of the array (read in place) or a patch get.
+// Where a panel comes from: the rank's own block of the array (read in place) or a patch get
+// (always, for a block-cyclic array: a panel crosses blocks).
 template <class T>
 class PanelSource {
  public:
-  explicit PanelSource(const Array& array) : array_(array), view_(array_.access()) {}
-  ~PanelSource() { array_.release(); }
+  explicit PanelSource(const Array& array)
+      : array_(array), in_place_(!array_.distribution().cyclic()), view_(in_place_ ? array_.access() : arrays::LocalView<void>{}) {}
+  ~PanelSource() {
+    if (in_place_) array_.release();
+  }
   PanelSource(const PanelSource&) = delete;
   PanelSource& operator=(const PanelSource&) = delete;
 
@@ -125,6 +129,7 @@ class PanelSource {
 
  private:
   Array array_;
+  bool in_place_;
   arrays::LocalView<void> view_;
 };
 
@@ -202,9 +207,10 @@ template <class T>
 void owner_computes(const Problem& p, const void* alpha_p, const Array& a, const Array& b, const void* beta_p,
                     Array& c) {
   const T alpha = *static_cast<const T*>(alpha_p), beta = *static_cast<const T*>(beta_p);
-  arrays::LocalView<void> view = c.access();
-  const Box mine = Box::of(view.lo, view.hi).intersect(p.c);
-  if (!view.empty() && !mine.empty()) {
+  // Every block of C this rank owns (one, or a block-cyclic array's many), in place.
+  for (const arrays::LocalView<void>& view : c.access_blocks()) {
+    const Box mine = Box::of(view.lo, view.hi).intersect(p.c);
+    if (view.empty() || mine.empty()) continue;
     const Index ldc = view.stride[0];
     T* cdata = static_cast<T*>(view.data) + (mine.r0 - view.lo[0]) * ldc + (mine.c0 - view.lo[1]);
     const Part part{mine.r0 - p.c.r0, mine.c0 - p.c.c0, mine.rows(), mine.cols()};

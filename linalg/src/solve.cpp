@@ -16,7 +16,11 @@ namespace {
 thread_local SolveTimes g_times;
 }  // namespace
 
-SolveTimes last_solve_times() { return g_times; }
+SolveTimes last_solve_times() {
+  SolveTimes t = g_times;
+  t.redistributions = detail::redistributions();
+  return t;
+}
 
 namespace detail {
 
@@ -131,7 +135,7 @@ void factor_cholesky(const char* op, CyclicMatrix<T>& a) {
 template <class T>
 void lu_solve_typed(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
-  BlacsGrid grid(a.group());
+  BlacsGrid grid(a.group(), &a);
   const int nb = scalapack_block();
   const Index n = a.dims()[0];
   CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
@@ -156,7 +160,7 @@ void lu_solve_typed(Op op, const Array& a, Array& b) {
 template <class T>
 void cholesky_solve_typed(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
-  BlacsGrid grid(a.group());
+  BlacsGrid grid(a.group(), &a);
   const int nb = scalapack_block();
   const Index n = a.dims()[0];
   CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
@@ -180,7 +184,7 @@ void cholesky_solve_typed(const Array& a, Array& b) {
 template <class T>
 void inverse_typed(const Array& a, Array& inv) {
   const char* name = "linalg::inverse";
-  BlacsGrid grid(a.group());
+  BlacsGrid grid(a.group(), &a);
   const Index n = a.dims()[0];
   CyclicMatrix<T> ca(grid, n, n, scalapack_block(), Holds::transpose);
   load<T>({{&a, &ca}});
@@ -212,7 +216,7 @@ void inverse_typed(const Array& a, Array& inv) {
 template <class T>
 void cholesky_inverse_typed(const Array& a, Array& inv) {
   const char* name = "linalg::cholesky_inverse";
-  BlacsGrid grid(a.group());
+  BlacsGrid grid(a.group(), &a);
   const Index n = a.dims()[0];
   CyclicMatrix<T> m(grid, n, n, scalapack_block(), Holds::transpose);
   load<T>({{&a, &m}});
@@ -259,6 +263,7 @@ template <class Checks, class F>
 void run_synced(const char* op, const Array& a, const Array& out, Checks&& checks, F&& typed) {
   begin_collective(op, a, checks, {arrays::same_shape("a", a), arrays::same_shape("out", out)});
   g_times = {};
+  reset_redistributions();
   apply_blas_threads();
   dispatch(a, typed);
   out.sync();

@@ -19,31 +19,36 @@ void average_with_mirror(T* a, Index lda, Index rows, Index cols, const T* t) {
     for (Index j = 0; j < cols; ++j) a[i * lda + j] = (a[i * lda + j] + t[j * rows + i]) * half;
 }
 
+// Every block this rank owns (one, or a block-cyclic array's many) averaged with its mirror.
 template <class T>
 void symmetrize_owned(Array& a) {
-  arrays::LocalView<void> view = a.access();
-  const Box mine = Box::of(view.lo, view.hi);
-  std::vector<T> mirror;
-  if (!view.empty() && !mine.empty()) {
-    mirror.resize(static_cast<std::size_t>(mine.rows() * mine.cols()));
-    a.get({mine.c0, mine.r0}, {mine.c1, mine.r1}, mirror.data());
+  const std::vector<arrays::LocalView<void>> views = a.access_blocks();
+  std::vector<std::vector<T>> mirrors(views.size());
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    const Box mine = Box::of(views[i].lo, views[i].hi);
+    if (views[i].empty()) continue;
+    mirrors[i].resize(static_cast<std::size_t>(mine.rows() * mine.cols()));
+    a.get({mine.c0, mine.r0}, {mine.c1, mine.r1}, mirrors[i].data());
   }
-  a.sync();  // every rank holds its mirror block before anybody writes
-  if (!mirror.empty())
-    average_with_mirror(static_cast<T*>(view.data), view.stride[0], mine.rows(), mine.cols(), mirror.data());
+  a.sync();  // every rank holds its mirror blocks before anybody writes
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    const Box mine = Box::of(views[i].lo, views[i].hi);
+    if (!mirrors[i].empty())
+      average_with_mirror(static_cast<T*>(views[i].data), views[i].stride[0], mine.rows(), mine.cols(), mirrors[i].data());
+  }
   a.release_update();
 }
 
-// conj over this rank's block.
+// conj over this rank's blocks.
 template <class T>
 void conjugate_owned(Array& a) {
   if constexpr (!std::is_floating_point_v<T>) {
-    arrays::LocalView<void> view = a.access();
-    const Box mine = Box::of(view.lo, view.hi);
-    T* p = static_cast<T*>(view.data);
-    if (!view.empty())
+    for (const arrays::LocalView<void>& view : a.access_blocks()) {
+      const Box mine = Box::of(view.lo, view.hi);
+      T* p = static_cast<T*>(view.data);
       for (Index i = 0; i < mine.rows(); ++i)
         for (Index j = 0; j < mine.cols(); ++j) p[i * view.stride[0] + j] = std::conj(p[i * view.stride[0] + j]);
+    }
     a.release_update();
   }
 }

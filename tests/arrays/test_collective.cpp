@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "test_seed.hpp"
@@ -51,11 +52,15 @@ TYPED_TEST_SUITE(Collective, Types);
 
 TYPED_TEST(Collective, OperationsAcrossDistributions) {
   using T = TypeParam;
+  // Round 0: one block per process (balanced, irregular, grid); rounds 1-3: a, b and c each
+  // block-cyclic, the three layouts turn about (so each acts as source and destination).
+  for (int round = 0; round < 4; ++round)
   for (int ndim = 1; ndim <= 4; ++ndim) {
     const std::uint64_t seed = armada::test::test_seed(500);
     SEED_TRACE(seed);
-    std::mt19937_64 shared(seed + static_cast<std::uint64_t>(ndim) * 13 + static_cast<std::uint64_t>(type_of<T>()));
-    const Layout la = random_layout(shared, nranks(), ndim, 0);
+    std::mt19937_64 shared(seed + static_cast<std::uint64_t>(ndim) * 13 + static_cast<std::uint64_t>(type_of<T>()) +
+                           static_cast<std::uint64_t>(round) * 1009);
+    Layout la = random_layout(shared, nranks(), ndim, 0);
     // b and c share a's dims but not its distribution.
     Layout lb = random_layout(shared, nranks(), ndim, 3);
     Layout lc = random_layout(shared, nranks(), ndim, 1);
@@ -65,6 +70,13 @@ TYPED_TEST(Collective, OperationsAcrossDistributions) {
       std::vector<Index> s{0};
       if (d == 0 && nranks() > 1) s.push_back(std::uniform_int_distribution<Index>(0, la.dims[d])(shared));
       lb.options.block_starts.push_back(s);
+    }
+    if (round > 0) {
+      la.options.distribution = random_cyclic(shared, nranks(), la.dims, 4 + (round + 0) % 3);
+      lb.options.distribution = random_cyclic(shared, nranks(), la.dims, 4 + (round + 1) % 3);
+      lc.options.distribution = random_cyclic(shared, nranks(), la.dims, 4 + (round + 2) % 3);
+      la.label = la.options.distribution->str() + " / " + lb.options.distribution->str() + " / " +
+                 lc.options.distribution->str();
     }
     SCOPED_TRACE(la.label);
     auto a = GlobalArray<T>::create(la.dims, la.options);
@@ -192,12 +204,23 @@ TYPED_TEST(Collective, OperationsAcrossDistributions) {
   }
 }
 
-TEST(Collective, TransposeCopy) {
-  std::mt19937_64 shared(42);
-  auto a = GlobalArray<double>::create({13, 7});
+/// Options for an array of `dims`: the default distribution (kind -1) or a random layout
+/// kind 4-6 (block-cyclic).
+ArrayOptions options_of(std::mt19937_64& rng, const Coord& dims, int kind) {
   ArrayOptions o;
-  o.block_starts = {{0, 3}, {0}};
-  if (nranks() == 1) o.block_starts = {{0}, {0}};
+  if (kind >= 4) o.distribution = random_cyclic(rng, nranks(), dims, kind);
+  return o;
+}
+
+class CollectiveOn : public ::testing::TestWithParam<int> {};
+INSTANTIATE_TEST_SUITE_P(Kinds, CollectiveOn, ::testing::Values(-1, 4, 5, 6));
+
+TEST_P(CollectiveOn, TransposeCopy) {
+  std::mt19937_64 shared(42 + static_cast<unsigned>(GetParam()));
+  auto a = GlobalArray<double>::create({13, 7}, options_of(shared, {13, 7}, GetParam()));
+  ArrayOptions o = options_of(shared, {9, 20}, GetParam() < 0 ? -1 : 4 + (GetParam() - 3) % 3);
+  if (GetParam() < 0) o.block_starts = {{0, 3}, {0}};
+  if (GetParam() < 0 && nranks() == 1) o.block_starts = {{0}, {0}};
   auto b = GlobalArray<double>::create({9, 20}, o);
   const Reference<double> ra = randomize(a, shared);
   zero(b);
@@ -211,15 +234,15 @@ TEST(Collective, TransposeCopy) {
   b.destroy();
 }
 
-TEST(Collective, Norms) {
-  std::mt19937_64 shared(9);
-  auto v = GlobalArray<double>::create({101});
+TEST_P(CollectiveOn, Norms) {
+  std::mt19937_64 shared(9 + static_cast<unsigned>(GetParam()));
+  auto v = GlobalArray<double>::create({101}, options_of(shared, {101}, GetParam()));
   const Reference<double> rv = randomize(v, shared);
   double s = 0, m = 0;
   for (double x : rv.v) { s += std::abs(x); m = std::max(m, std::abs(x)); }
   EXPECT_DOUBLE_EQ(norm1(v), s);
   EXPECT_DOUBLE_EQ(norm_infinity(v), m);
-  auto mat = GlobalArray<std::complex<double>>::create({17, 23});
+  auto mat = GlobalArray<std::complex<double>>::create({17, 23}, options_of(shared, {17, 23}, GetParam()));
   const Reference<std::complex<double>> rm = randomize(mat, shared);
   double col = 0, row = 0;
   for (Index j = 0; j < 23; ++j) { double t = 0; for (Index i = 0; i < 17; ++i) t += std::abs(rm.at({i, j})); col = std::max(col, t); }
@@ -232,8 +255,9 @@ TEST(Collective, Norms) {
 
 // Every value of the counter is handed out exactly once, for int and long counters.
 template <class T>
-void counter_test() {
-  auto c = GlobalArray<T>::create({5});
+void counter_test(int kind) {
+  std::mt19937_64 rng(3);
+  auto c = GlobalArray<T>::create({5}, options_of(rng, {5}, kind));
   const Coord where{4};  // owned by the last owner: remote for most ranks
   const int per_rank = 200;
   std::vector<long> got;
@@ -251,8 +275,32 @@ void counter_test() {
   }
   c.destroy();
 }
-TEST(Collective, ReadIncIntHandsOutEachValueOnce) { counter_test<int>(); }
-TEST(Collective, ReadIncLongHandsOutEachValueOnce) { counter_test<long>(); }
+TEST_P(CollectiveOn, ReadIncIntHandsOutEachValueOnce) { counter_test<int>(GetParam()); }
+TEST_P(CollectiveOn, ReadIncLongHandsOutEachValueOnce) { counter_test<long>(GetParam()); }
+
+// duplicate keeps a block-cyclic layout; print reads through the blocks.
+TEST_P(CollectiveOn, DuplicateAndPrint) {
+  std::mt19937_64 shared(11 + static_cast<unsigned>(GetParam()));
+  auto a = GlobalArray<int>::create({6, 5}, options_of(shared, {6, 5}, GetParam()));
+  const Reference<int> ra = randomize(a, shared);
+  auto d = a.duplicate("dup");
+  EXPECT_TRUE(d.distribution() == a.distribution()) << d.distribution().str() << " vs " << a.distribution().str();
+  copy(a, d);
+  expect_matches(d, ra, "copy to the duplicate");
+  std::ostringstream out;
+  print(d, out);
+  if (my_rank() == 0) {
+    std::ostringstream want;
+    for (Index i = 0; i < 6; ++i) {
+      want << "  (" << i << ", 0:5)";
+      for (Index j = 0; j < 5; ++j) want << ' ' << std::setw(8) << ra.at({i, j});
+      want << '\n';
+    }
+    EXPECT_NE(out.str().find(want.str()), std::string::npos) << out.str() << "\nwanted\n" << want.str();
+  }
+  d.destroy();
+  a.destroy();
+}
 
 TEST(Collective, EigenViewPrintSummaryDuplicate) {
   ArrayOptions o;

@@ -141,6 +141,39 @@ TEST_F(Errors, BadCreation) {
   expect_error<InvalidArgument>([&] { Array::create(ElemType::Int, {8, 8}, gh); }, {"'ghosts' = [1]", "one entry per dimension"});
 }
 
+TEST_F(Errors, BadBlockCyclicDistributions) {
+  const int P = rma::size();
+  expect_error<InvalidArgument>([&] { (void)Distribution::block_cyclic({8, 8}, {0, 2}, P); },
+                                {"arrays::create", "'block' = [0, 2]", "must be >= 1"});
+  expect_error<InvalidArgument>([&] { (void)Distribution::block_cyclic({8, 8}, {2}, P); },
+                                {"'block' = [2]", "one entry per dimension"});
+  expect_error<InvalidArgument>([&] { (void)Distribution::block_cyclic({8, 8}, {2, 2}, {P + 1, 1}, P); },
+                                {"'proc_grid' = [" + std::to_string(P + 1) + ", 1]", "more processes than the group has"});
+  expect_error<InvalidArgument>([&] { (void)Distribution::block_cyclic({8, 8}, {2, 2}, {1, 0}, P); },
+                                {"'proc_grid' = [1, 0]", "must be >= 1"});
+  expect_error<InvalidArgument>([&] { (void)Distribution::block_cyclic({Index{1} << 20, Index{1} << 20}, {1, 1}, P); },
+                                {"'block' = [1, 1]", "more than 2^31 - 1 blocks"});
+  ArrayOptions o;
+  o.distribution = Distribution::block_cyclic({8, 9}, {2, 2}, P);
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {8, 8}, o); },
+                                {"arrays::create", "'distribution'", "was made for dims [8, 9], not [8, 8]"});
+  o.distribution = Distribution::block_cyclic({8, 8}, {2, 2}, P + 1);
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {8, 8}, o); },
+                                {"'distribution'", "was made for " + std::to_string(P + 1) + " processes"});
+  o.distribution = Distribution::block_cyclic({8, 8}, {2, 2}, {1, P}, P, true);
+  o.ghosts = {1, 0};
+  expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {8, 8}, o); },
+                                {"'ghosts' = [1, 0]", "a block-cyclic array has no ghost cells"});
+  // Members passing different layouts: every member fails, naming the argument.
+  ArrayOptions differ;
+  differ.distribution = last_rank() ? Distribution::block_cyclic({8, 8}, {2, 2}, P)
+                                    : Distribution::block_cyclic({8, 8}, {2, 2}, {1, P}, P);
+  if (P > 1)
+    expect_error<InvalidArgument>([&] { Array::create(ElemType::Double, {8, 8}, differ); },
+                                  {"arrays::create", "'distribution'", "must be the same on every member"});
+  expect_untouched();
+}
+
 TEST_F(Errors, SizesThatOverflowAreRejected) {
   // Regression: [2^61+1, 8] doubles once wrapped to a 64-byte segment, and a put then wrote
   // into another array's memory. Every size that overflows 64 bits is an error naming dims.

@@ -89,6 +89,40 @@ void verify_periodic_get(GlobalArray<T>& a, const Reference<T>& ref, const Patch
 }
 
 /// Every rank reads random patches every way there is and compares with the reference.
+/// A block-cyclic array's blocks in place (access_blocks), in the documented local-buffer order:
+/// tiles one after another with a whole block's room each (cyclic, tiled), or ScaLAPACK's local
+/// matrix (proc_grid: local element l is global index p + (l / block) * grid * block + l % block).
+template <class T>
+void verify_local_blocks(GlobalArray<T>& a, const Reference<T>& ref) {
+  const Distribution& dist = a.distribution();
+  const std::vector<LocalView<T>> views = a.access_blocks();
+  const auto mine = dist.blocks_of(a.group().rank());
+  ASSERT_EQ(views.size(), mine.size());
+  const Index room = dist.block_extents().product();
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    const Patch box = dist.block_patch(mine[i]);
+    EXPECT_EQ(views[i].lo, box.lo);
+    EXPECT_EQ(views[i].hi, box.hi);
+    if (dist.layout() != arrays::Layout::proc_grid) {
+      EXPECT_EQ(views[i].data, views[0].data + static_cast<std::ptrdiff_t>(i) * room) << "tile " << i;
+    }
+    Reference<T>::each(box.lo, box.hi, [&](const Coord& g, Index) { EXPECT_EQ(views[i][g], ref.at(g)) << "block view at " << g.str(); });
+  }
+  if (dist.layout() == arrays::Layout::proc_grid && !views.empty()) {
+    const Coord shape = dist.local_shape(a.group().rank()), grid = dist.proc_grid(), b = dist.block_extents();
+    const Coord p = mine[0];  // the first block's coordinates are the rank's grid coordinates
+    Reference<T>::each(Coord::filled(shape.size(), 0), shape, [&](const Coord& l, Index pos) {
+      Coord g = l;
+      for (int d = 0; d < l.size(); ++d) g[d] = (p[d] + l[d] / b[d] * grid[d]) * b[d] + l[d] % b[d];
+      EXPECT_EQ(views[0].data[pos], ref.at(g)) << "local matrix at " << l.str();
+    });
+  }
+  a.release();
+  expect_error<rma::InvalidArgument>([&] { (void)a.access(); }, {"arrays::access", "block-cyclic", "access_blocks"});
+  expect_error<rma::InvalidArgument>([&] { (void)a.owned(); }, {"arrays::owned", "block-cyclic", "blocks_of"});
+  a.sync();  // nobody writes before every rank has read
+}
+
 template <class T>
 void verify(GlobalArray<T>& a, const Reference<T>& ref, std::mt19937_64& rng, const std::string& when) {
   SCOPED_TRACE(when);
@@ -136,6 +170,7 @@ void verify(GlobalArray<T>& a, const Reference<T>& ref, std::mt19937_64& rng, co
       EXPECT_EQ(a.at(subs[i]), ref.at(subs[i])) << "at " << subs[i].str();
     }
   }
+  if (a.distribution().cyclic()) return verify_local_blocks(a, ref);
   // The local block in place.
   {
     const LocalView<T> v = a.access();
@@ -165,9 +200,42 @@ void verify(GlobalArray<T>& a, const Reference<T>& ref, std::mt19937_64& rng, co
   a.sync();  // nobody writes before every rank has read
 }
 
+/// A block-cyclic array's blocks partition the array, each rank's as blocks_of says, and
+/// locate / locate_region agree with them.
+template <class T>
+void check_cyclic_distribution(const GlobalArray<T>& a, std::mt19937_64& rng) {
+  const Distribution& dist = a.distribution();
+  const Coord dims = a.dims();
+  Reference<int> owner(dims);
+  for (auto& o : owner.v) o = -1;
+  for (int r = 0; r < nranks(); ++r)
+    for (const Coord& k : dist.blocks_of(r)) {
+      EXPECT_EQ(dist.block_owner(k), r);
+      const Patch box = dist.block_patch(k);
+      for (int d = 0; d < dims.size(); ++d) {
+        EXPECT_EQ(box.lo[d], k[d] * dist.block_extents()[d]);
+        EXPECT_EQ(box.hi[d], std::min(dims[d], box.lo[d] + dist.block_extents()[d]));
+      }
+      Reference<int>::each(box.lo, box.hi, [&](const Coord& g, Index) {
+        EXPECT_EQ(owner.at(g), -1) << "two blocks hold " << g.str();
+        owner.at(g) = r;
+      });
+    }
+  for (int o : owner.v) EXPECT_NE(o, -1) << "the blocks do not cover the array";
+  for (const Coord& g : random_elements(rng, dims, 10, false)) EXPECT_EQ(a.locate(g), owner.at(g)) << "locate " << g.str();
+  const Patch p = random_patch(rng, dims);
+  Index covered = 0;
+  for (const Owner& o : a.locate_region(p.lo, p.hi)) {
+    covered += o.patch.elements();
+    Reference<int>::each(o.patch.lo, o.patch.hi, [&](const Coord& g, Index) { EXPECT_EQ(owner.at(g), o.rank) << g.str(); });
+  }
+  EXPECT_EQ(covered, p.elements()) << "locate_region " << p.lo.str() << ".." << p.hi.str();
+}
+
 /// The owners' blocks partition the array, and locate / locate_region agree with them.
 template <class T>
 void check_distribution(const GlobalArray<T>& a, std::mt19937_64& rng) {
+  if (a.distribution().cyclic()) return check_cyclic_distribution(a, rng);
   const Coord dims = a.dims();
   Index total = 0;
   for (int r = 0; r < nranks(); ++r) total += a.owned(r).elements();
@@ -316,7 +384,9 @@ TYPED_TEST(Patches, RandomShapesAndDistributions) {
   SEED_TRACE(base);
   std::uint64_t seed = base + static_cast<std::uint64_t>(type_of<TypeParam>()) * 100;
   for (int ndim = 1; ndim <= max_ndim; ++ndim) {
-    for (int kind : {ndim % 4, (ndim + 1 + static_cast<int>(type_of<TypeParam>())) % 4}) {
+    // Two of the one-block kinds and a block-cyclic one, turn about.
+    const int t = static_cast<int>(type_of<TypeParam>());
+    for (int kind : {ndim % 4, (ndim + 1 + t) % 4, 4 + (ndim + t) % 3}) {
       std::mt19937_64 rng(++seed);
       const Layout layout = random_layout(rng, nranks(), ndim, kind);
       exercise<TypeParam>(layout, seed);

@@ -168,8 +168,12 @@ TYPED_TEST(Scan, MedianOfPatches) {
   ArrayOptions irregular;
   irregular.block_starts = {{0, 4}, {0}};
   if (nranks() == 1) irregular.block_starts = {{0}, {0}};
-  auto a = GlobalArray<T>::create(dims), b = GlobalArray<T>::create(dims, irregular), c = GlobalArray<T>::create(dims);
-  auto m = GlobalArray<T>::create(Coord{5, 8});
+  // c and m block-cyclic: the median reads and writes their blocks in place.
+  ArrayOptions tiled, grid;
+  tiled.distribution = Distribution::block_cyclic(dims, {2, 4}, {1, nranks()}, nranks(), true);
+  grid.distribution = Distribution::block_cyclic(Coord{5, 8}, {2, 3}, {nranks() > 1 ? 2 : 1, 1}, nranks());
+  auto a = GlobalArray<T>::create(dims), b = GlobalArray<T>::create(dims, irregular), c = GlobalArray<T>::create(dims, tiled);
+  auto m = GlobalArray<T>::create(Coord{5, 8}, grid);
   if (rma::rank() == 0) {
     a.put(Coord{0, 0}, dims, va.data());
     b.put(Coord{0, 0}, dims, vb.data());
@@ -218,6 +222,11 @@ TYPED_TEST(Step, StepMaxAndBoundInfoAgainstSerial) {
     u.push_back(static_cast<T>(x.back() + 20 + i));
   }
   auto gx = make_vector<T>(x, true, "x"), gv = make_vector<T>(v, false, "v");
+  // x also block-cyclic: the steps read its blocks in place.
+  ArrayOptions cyclic;
+  cyclic.distribution = Distribution::block_cyclic(Coord{n}, Coord{3}, nranks());
+  auto cx = GlobalArray<T>::create(Coord{n}, cyclic);
+  copy(gx, cx);
   auto gl = make_vector<T>(l, true, "xl"), gu = make_vector<T>(u, false, "xu");
   // step_max over the patch [3, 16) of x and [2, 15) of v
   T want = step_infinity<T>();
@@ -226,6 +235,7 @@ TYPED_TEST(Step, StepMaxAndBoundInfoAgainstSerial) {
     if (d < T{}) want = std::min(want, static_cast<T>(x[static_cast<std::size_t>(i + 3)] / -d));
   }
   EXPECT_EQ(step_max_patch(gx, Coord{3}, Coord{16}, gv, Coord{2}, Coord{15}), want);
+  EXPECT_EQ(step_max_patch(cx, Coord{3}, Coord{16}, gv, Coord{2}, Coord{15}), want);
   EXPECT_EQ(step_max(gx, gx), step_infinity<T>());  // no negative direction
   // step_bound_info over the whole vectors
   T bmin = step_infinity<T>(), wmin = step_infinity<T>(), bmax = std::numeric_limits<T>::lowest();
@@ -239,6 +249,10 @@ TYPED_TEST(Step, StepMaxAndBoundInfoAgainstSerial) {
     bmax = std::max(bmax, t);
   }
   const StepBounds<T> s = step_bound_info(gx, gv, gl, gu);
+  const StepBounds<T> sc = step_bound_info(cx, gv, gl, gu);
+  EXPECT_EQ(sc.boundmin, s.boundmin);
+  EXPECT_EQ(sc.wolfemin, s.wolfemin);
+  EXPECT_EQ(sc.boundmax, s.boundmax);
   EXPECT_EQ(s.boundmin, bmin);
   EXPECT_EQ(s.wolfemin, wmin);
   EXPECT_EQ(s.boundmax, bmax);
@@ -249,7 +263,9 @@ TYPED_TEST(Step, StepMaxAndBoundInfoAgainstSerial) {
   expect_error<rma::Error>([&] { (void)step_bound_info(gl, gv, gx, gu); }, {"arrays::step_bound_info", "below its lower bound"});
   // a negative element of a: every rank fails
   expect_error<rma::Error>([&] { (void)step_max(gv, gx); }, {"arrays::step_max", "negative element"});
-  for (auto* a : {&gx, &gv, &gl, &gu}) a->destroy();
+  // Scans run through one range per member: a block-cyclic vector is refused by name.
+  expect_error<rma::InvalidArgument>([&] { scan_copy(cx, gv, gl, 0, n); }, {"arrays::scan_copy", "'src'", "block-cyclic"});
+  for (auto* a : {&gx, &gv, &gl, &gu, &cx}) a->destroy();
 }
 
 TEST(ScanErrors, BadArgumentsFailOnEveryRank) {

@@ -307,7 +307,14 @@ TEST(SparseErrors, MismatchedVectors) {
                                      {"arrays::SparseMatrix::plan_for", "'columns' = dims [5]", "cols = 6"});
   SparseMatrix<double> empty;
   expect_error<rma::InvalidArgument>([&] { spmv(empty, x6, y4); }, {"arrays::spmv", "'A' = null"});
-  for (auto* a : {&x6, &y4, &y5, &m2}) a->destroy();
+  // Block-cyclic vectors: refused by name (the plan exchanges runs of one block per process).
+  ArrayOptions cyclic;
+  cyclic.distribution = Distribution::block_cyclic({6}, {2}, rma::size());
+  auto c6 = GlobalArray<double>::create({6}, cyclic);
+  expect_error<rma::InvalidArgument>([&] { spmv(A, c6, y4); }, {"arrays::spmv", "'x'", "block-cyclic"});
+  expect_error<rma::InvalidArgument>([&] { A.plan_for(*cyclic.distribution); },
+                                     {"arrays::SparseMatrix::plan_for", "'columns'", "block-cyclic"});
+  for (auto* a : {&x6, &y4, &y5, &m2, &c6}) a->destroy();
 }
 
 }  // namespace

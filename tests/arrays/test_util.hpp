@@ -94,6 +94,25 @@ struct Layout {
   std::string label;
 };
 
+/// Layout kinds 4, 5, 6: a random block-cyclic distribution of `dims` (Layout::cyclic,
+/// proc_grid, tiled) for `nprocs` processes, blocks of 1 to 7 elements a side (edge blocks cut).
+inline Distribution random_cyclic(std::mt19937_64& rng, int nprocs, const Coord& dims, int kind) {
+  auto rnd = [&](Index a, Index b) { return std::uniform_int_distribution<Index>(a, b)(rng); };
+  Coord block = dims;
+  for (int d = 0; d < dims.size(); ++d) block[d] = rnd(1, std::min<Index>(7, dims[d] + 1));
+  if (kind == 4) return Distribution::block_cyclic(dims, block, nprocs);
+  Coord grid = Coord::filled(dims.size(), 1);  // often fewer grid places than processes
+  Index left = nprocs;
+  for (int d = dims.size() - 1; d >= 0 && left > 1; --d) {
+    grid[d] = rnd(1, left);
+    left /= grid[d];
+  }
+  return Distribution::block_cyclic(dims, block, grid, nprocs, kind == 6);
+}
+
+/// Layout kinds 0-3 cut the array into one block per process; 4-6 are block-cyclic.
+inline constexpr int layout_kinds = 7;
+
 inline Layout random_layout(std::mt19937_64& rng, int nprocs, int ndim, int kind) {
   static const Index max_extent[] = {0, 200, 30, 11, 7, 5, 4, 3};
   Layout l;
@@ -122,6 +141,10 @@ inline Layout random_layout(std::mt19937_64& rng, int nprocs, int ndim, int kind
       for (int d = 0; d < ndim; ++d) l.options.chunk[d] = rnd(0, l.dims[d]);
       break;
     }
+    case 4: case 5: case 6:
+      l.options.distribution = random_cyclic(rng, nprocs, l.dims, kind);
+      l.label = l.options.distribution->str();
+      break;
     default: {
       // Irregular and uneven, with empty blocks (equal starts) now and then.
       l.label = "irregular";

@@ -45,12 +45,17 @@ constexpr R<T> eps() { return std::numeric_limits<R<T>>::epsilon(); }
 
 /// How an array is cut: the arrays layer's balanced default, a chosen 1 x P grid, uneven
 /// irregular blocks, and irregular blocks with empty ones and ranks that own nothing.
-enum class Dist { regular, grid, irregular, empty_owner };
+enum class Dist { regular, grid, irregular, empty_owner, cyclic, proc_grid, tiled };
 inline const char* name(Dist d) {
-  static const char* n[] = {"regular", "grid", "irregular", "empty-owner"};
+  static const char* n[] = {"regular", "grid", "irregular", "empty-owner", "block-cyclic", "proc-grid", "tiled"};
   return n[static_cast<int>(d)];
 }
 inline constexpr Dist all_dists[] = {Dist::regular, Dist::grid, Dist::irregular, Dist::empty_owner};
+/// arrays' block-cyclic layouts (small uneven blocks, a grid of all ranks).
+inline constexpr Dist cyclic_dists[] = {Dist::cyclic, Dist::proc_grid, Dist::tiled};
+/// Both kinds.
+inline constexpr Dist every_dist[] = {Dist::regular, Dist::grid,      Dist::irregular, Dist::empty_owner,
+                                      Dist::cyclic,  Dist::proc_grid, Dist::tiled};
 
 inline ArrayOptions options_for(Dist d, const Coord& dims, int nprocs) {
   ArrayOptions o;
@@ -67,6 +72,12 @@ inline ArrayOptions options_for(Dist d, const Coord& dims, int nprocs) {
       o.block_starts = {rows, cols};
       break;
     }
+    case Dist::cyclic: o.distribution = arrays::Distribution::block_cyclic(dims, {3, 2}, nprocs); break;
+    case Dist::proc_grid:
+    case Dist::tiled:
+      o.distribution = arrays::Distribution::block_cyclic(dims, {2, 3}, {nprocs >= 2 ? 2 : 1, nprocs / (nprocs >= 2 ? 2 : 1)},
+                                                          nprocs, d == Dist::tiled);
+      break;
     case Dist::empty_owner: {
       // One fewer block than ranks (the last rank owns nothing) and an empty middle row block.
       std::vector<Index> rows{0};

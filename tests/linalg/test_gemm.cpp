@@ -70,6 +70,19 @@ TYPED_TEST(Gemm, EveryOpEveryDistributionAgainstBlas) {
       }
 }
 
+// A, B and C block-cyclic (each layout in each place) and mixed with a regular one: C's blocks
+// are computed in place, A's and B's panels fetched.
+TYPED_TEST(Gemm, BlockCyclicOperandsAgainstBlas) {
+  using T = TypeParam;
+  LINALG_RNG(rng, 15);
+  for (int i = 0; i < 3; ++i)
+    for (int op = 0; op < 3; ++op) {
+      const Dist da = cyclic_dists[i], db = cyclic_dists[(i + 1) % 3], dc = cyclic_dists[(i + 2) % 3];
+      run_whole<T>(da, db, dc, Case{op, (op + 1) % 3, 13, 9, 21}, random_value<T>(rng), random_value<T>(rng), rng);
+      run_whole<T>(Dist::regular, da, dc, Case{op, 0, 7, 11, 5}, T(1), T(0), rng);
+    }
+}
+
 TYPED_TEST(Gemm, ShapesAndScalars) {
   using T = TypeParam;
   LINALG_RNG(rng, 41);

@@ -78,7 +78,7 @@ TYPED_TEST(Solve, CholeskyEveryDistribution) {
   using T = TypeParam;
   LINALG_RNG(rng, 2);
   const Index n = 29, nrhs = 3;
-  for (Dist d : all_dists) {
+  for (Dist d : every_dist) {
     const auto va = spd<T>(rng, n), vb = random_matrix<T>(rng, n * nrhs);
     auto a = make_matrix(d, n, n, va);
     auto b = make_matrix(Dist::regular, n, nrhs, vb);
@@ -185,6 +185,62 @@ TYPED_TEST(Solve, InverseOutOfPlaceAndInPlace) {
   check(read_all(a), "in place");
   a.destroy();
   inv.destroy();
+}
+
+// A and the result in ScaLAPACK's own layout (arrays' Layout::proc_grid with ScaLAPACK's block,
+// on a grid over the whole group) are handed over without redistribution; every array in
+// another layout costs one redistribution each way (last_solve_times().redistributions).
+TYPED_TEST(Solve, RedistributionsOnlyWhereTheLayoutsDiffer) {
+  using arrays::Distribution;
+  using T = TypeParam;
+  LINALG_RNG(rng, 9);
+  const Index n = 23, nrhs = 4, nb = scalapack_block();
+  const int P = rma::size();
+  std::vector<Coord> grids{{P, 1}, {1, P}};
+  if (P == 4) grids.push_back({2, 2});
+  auto check = [&](const std::vector<T>& va, const std::vector<T>& x, const std::string& what) {
+    std::vector<T> r = multiply(0, va, n, x, n);
+    for (Index i = 0; i < n; ++i) r[static_cast<std::size_t>(i * n + i)] -= T(1);
+    EXPECT_LE(frobenius(r) / (frobenius(va) * frobenius(x) * n * eps<T>()), kBound) << what;
+  };
+  auto create = [&](const Distribution& d, const std::vector<T>& v) {
+    ArrayOptions o;
+    o.distribution = d;
+    auto x = GlobalArray<T>::create(d.dims(), o);
+    if (rma::rank() == 0) x.put({0, 0}, d.dims(), v.data());
+    x.sync();
+    return x;
+  };
+  for (const Coord& g : grids) {
+    SCOPED_TRACE("process grid " + g.str());
+    const Distribution scalapack = Distribution::block_cyclic({n, n}, {nb, nb}, g, P);
+    const auto va = random_matrix<T>(rng, n * n), vb = random_matrix<T>(rng, n * nrhs);
+    const std::vector<T> zeros(va.size());
+    auto a = create(scalapack, va), inv = create(scalapack, zeros);
+    inverse(a, inv);
+    EXPECT_EQ(last_solve_times().redistributions, 0) << "A and inv in ScaLAPACK's layout";
+    check(va, read_all(inv), "inverse in ScaLAPACK's layout");
+    EXPECT_EQ(read_all(a), va);
+    auto regular = make_matrix(Dist::regular, n, n, zeros);
+    inverse(a, regular);
+    EXPECT_EQ(last_solve_times().redistributions, 1) << "the store into a regular array";
+    check(va, read_all(regular), "inverse into a regular array");
+    // The same blocks and grid, tiled (tiles one after another): another layout, both ways
+    // redistributed.
+    auto other = create(Distribution::block_cyclic({n, n}, {nb, nb}, g, P, true), va);
+    inverse(other, other);
+    EXPECT_EQ(last_solve_times().redistributions, 2) << "tiled";
+    check(va, read_all(other), "inverse of a tiled array, in place");
+    // A solve: A in place, B (regular) loaded and stored.
+    auto b = make_matrix(Dist::regular, n, nrhs, vb);
+    lu_solve(a, b, Op::none);
+    EXPECT_EQ(last_solve_times().redistributions, 2) << "lu_solve: B in and out";
+    EXPECT_LE(backward_error(0, va, n, read_all(b), vb, nrhs), kBound);
+    inverse(a, a);
+    EXPECT_EQ(last_solve_times().redistributions, 0) << "in place";
+    check(va, read_all(a), "inverse in place in ScaLAPACK's layout");
+    for (auto* x : {&a, &inv, &regular, &other, &b}) x->destroy();
+  }
 }
 
 template <class T>

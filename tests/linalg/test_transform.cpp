@@ -11,8 +11,8 @@ TYPED_TEST_SUITE(Transform, Types);
 TYPED_TEST(Transform, TransposeBetweenAnyDistributions) {
   using T = TypeParam;
   LINALG_RNG(rng, 5);
-  for (Dist da : all_dists)
-    for (Dist db : all_dists) {
+  for (Dist da : every_dist)
+    for (Dist db : every_dist) {
       const Index m = 7 + static_cast<int>(da), n = 12 - static_cast<int>(db);
       const auto va = random_matrix<T>(rng, m * n);
       auto a = make_matrix(da, m, n, va);
@@ -32,7 +32,7 @@ TYPED_TEST(Transform, TransposeBetweenAnyDistributions) {
 TYPED_TEST(Transform, SymmetrizeEveryDistribution) {
   using T = TypeParam;
   LINALG_RNG(rng, 6);
-  for (Dist d : all_dists) {
+  for (Dist d : every_dist) {
     const Index n = 10 + static_cast<int>(d);
     const auto va = random_matrix<T>(rng, n * n);
     auto a = make_matrix(d, n, n, va);
@@ -51,7 +51,7 @@ TYPED_TEST(Transform, SymmetrizeEveryDistribution) {
 TYPED_TEST(Transform, ConjugateEveryDistribution) {
   using T = TypeParam;
   LINALG_RNG(rng, 7);
-  for (Dist d : all_dists) {
+  for (Dist d : every_dist) {
     const Index m = 9 + static_cast<int>(d), n = 7;
     const auto va = random_matrix<T>(rng, m * n);
     auto a = make_matrix(d, m, n, va);

@@ -281,6 +281,79 @@ void* block_buffer(const Array::Impl& a) {
   return a.my_base ? a.my_base : nothing;
 }
 
+// Block-cyclic arrays: this rank's elements travel packed, in the order HDF5 walks the union
+// of its blocks in the file (row-major). Copies them between the packed buffer and the blocks,
+// a run of a block row at a time (to_packed: from the blocks); returns the element count.
+Index pack_cyclic(const Array::Impl& a, std::byte* packed, bool to_packed) {
+  const Distribution& dist = a.dist;
+  const int n = a.ndim();
+  const Coord& dims = dist.dims();
+  Coord outer = dims, g = Coord::filled(n, 0), k = g;
+  outer[n - 1] = 1;  // every row of the array: all indices but the last
+  const Index rows = outer.product(), nb_last = static_cast<Index>(dist.bounds(n - 1).size()) - 1;
+  Index count = 0;
+  for (Index r = 0; r < rows; ++r) {
+    Index left = r;
+    for (int d = n - 2; d >= 0; --d) { g[d] = left % dims[d]; left /= dims[d]; k[d] = g[d] / dist.block_extents()[d]; }
+    for (Index kn = 0; kn < nb_last; ++kn) {
+      k[n - 1] = kn;
+      if (dist.block_owner(k) != a.my) continue;
+      const Patch box = dist.block_patch(k);
+      g[n - 1] = box.lo[n - 1];
+      std::byte* at = a.place(k).address(g, a.esize);
+      const std::size_t bytes = static_cast<std::size_t>(box.hi[n - 1] - box.lo[n - 1]) * a.esize;
+      std::byte* p = packed + static_cast<std::ptrdiff_t>(count) * static_cast<std::ptrdiff_t>(a.esize);
+      if (packed) std::memcpy(to_packed ? p : at, to_packed ? at : p, bytes);
+      count += box.hi[n - 1] - box.lo[n - 1];
+    }
+  }
+  return count;
+}
+
+// Selects this rank's blocks of block-cyclic `a` (at `offset` in the dataset) in `file_space`,
+// and returns a memory space of `count` packed elements, all selected.
+Hid select_cyclic(const char* op, const Array::Impl& a, const Coord& offset, hid_t file_space, Index count) {
+  const int n = a.ndim();
+  check(H5Sselect_none(file_space), op, "selecting nothing in the file");
+  hsize_t start[max_ndim], extent[max_ndim];
+  for (const Coord& k : a.dist.blocks_of(a.my)) {
+    const Patch box = a.dist.block_patch(k);
+    for (int d = 0; d < n; ++d) {
+      start[d] = static_cast<hsize_t>(offset[d] + box.lo[d]);
+      extent[d] = static_cast<hsize_t>(box.hi[d] - box.lo[d]);
+    }
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_OR, start, nullptr, extent, nullptr), op,
+          "selecting this rank's blocks in the file");
+  }
+  const hsize_t elements = static_cast<hsize_t>(std::max<Index>(count, 1));
+  Hid mem = checked(H5Screate_simple(1, &elements, nullptr), op, "creating a memory space");
+  if (count == 0) check(H5Sselect_none(mem), op, "selecting nothing in memory");
+  return mem;
+}
+
+// One collective read or write of `a`'s part of dataset `d` at `offset` (file_space: d's).
+void transfer_blocks(const char* op, hid_t d, hid_t file_space, const Array::Impl& a, const Coord& offset,
+                     bool write, const std::string& what) {
+  Hid type = memory_type(a.type);
+  Hid dxpl = collective_transfer(op);
+  if (!a.dist.cyclic()) {
+    Hid mem = select_block(op, a, offset, file_space);
+    if (write) check(H5Dwrite(d, type, mem, file_space, dxpl, block_buffer(a)), op, what);
+    else check(H5Dread(d, type, mem, file_space, dxpl, block_buffer(a)), op, what);
+    return;
+  }
+  const Index count = pack_cyclic(a, nullptr, true);
+  std::vector<std::byte> packed(static_cast<std::size_t>(std::max<Index>(count, 1)) * a.esize);
+  Hid mem = select_cyclic(op, a, offset, file_space, count);
+  if (write) {
+    pack_cyclic(a, packed.data(), true);
+    check(H5Dwrite(d, type, mem, file_space, dxpl, packed.data()), op, what);
+  } else {
+    check(H5Dread(d, type, mem, file_space, dxpl, packed.data()), op, what);
+    pack_cyclic(a, packed.data(), false);
+  }
+}
+
 // Writes the attributes of dataset `d` that describe `a` (docs/io.md, "File format"); those of
 // an earlier save of the dataset are replaced (collective).
 void write_dataset_attributes(const char* op, hid_t d, const Array::Impl& a) {
@@ -319,10 +392,7 @@ Hid create_dataset(const char* op, hid_t f, const std::string& where, const Arra
 // Every member writes its block of `a` to dataset `d` in one collective transfer.
 void write_blocks(const char* op, hid_t d, const std::string& where, const Array::Impl& a) {
   Hid file_space = checked(H5Dget_space(d), op, "reading the shape of " + where);
-  Hid mem = select_block(op, a, Coord::filled(a.ndim(), 0), file_space);
-  Hid type = memory_type(a.type);
-  Hid dxpl = collective_transfer(op);
-  check(H5Dwrite(d, type, mem, file_space, dxpl, block_buffer(a)), op, "writing " + where);
+  transfer_blocks(op, d, file_space, a, Coord::filled(a.ndim(), 0), true, "writing " + where);
 }
 
 }  // namespace
@@ -343,10 +413,7 @@ void read_datasets(const char* op, const std::string& file, const std::vector<st
     rma::agree(op, [&] { d = checked(H5Dopen2(f, names[i].c_str(), H5P_DEFAULT), op, "opening " + where); }, group);
     rma::agree(op, [&] {
       Hid file_space = checked(H5Dget_space(d), op, "reading the shape of " + where);
-      Hid mem = select_block(op, a, offsets[i], file_space);
-      Hid type = memory_type(a.type);
-      Hid dxpl = collective_transfer(op);
-      check(H5Dread(d, type, mem, file_space, dxpl, block_buffer(a)), op, "reading " + where);
+      transfer_blocks(op, d, file_space, a, offsets[i], false, "reading " + where);
     }, group);
   }
   rma::agree(op, [&] { check(f.close(), op, "closing file '" + file + "'"); }, group);

@@ -76,20 +76,15 @@ void median_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Arr
   }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi),
       same_shape("c", ca), same_patch("c patch", clo, chi), same_shape("m", ma), same_patch("m patch", mlo, mhi)});
   const Array::Impl& m = *mp;
-  const Patch part = my_part(m, mlo, mhi);
+  const std::vector<LocalPart> parts = my_parts(m, mlo, mhi);
   with_element_type(m.type, [&](auto zero) {
     using T = decltype(zero);
-    std::vector<T> va, vb, vc;
-    if (!part.empty()) {
-      va = fetch<T>(*ap, part, mlo, alo);
-      vb = fetch<T>(*bp, part, mlo, blo);
-      vc = fetch<T>(*cp, part, mlo, clo);
-    }
+    const std::vector<T> va = fetch_parts<T>(*ap, parts, mlo, alo), vb = fetch_parts<T>(*bp, parts, mlo, blo),
+                         vc = fetch_parts<T>(*cp, parts, mlo, clo);
     MPI_Barrier(m.group.comm());  // everyone has read its inputs before anyone writes m
-    T* base = part.empty() ? nullptr : local_at<T>(m, part.lo);
-    for_box(part.extents(), m.mine().stride, [&](Index off, Index i) {
+    for_parts<T>(parts, [&](T& x, Index i) {
       const auto k = static_cast<std::size_t>(i);
-      base[off] = median3(va[k], vb[k], vc[k]);
+      x = median3(va[k], vb[k], vc[k]);
     });
   });
   group_sync(m);
@@ -107,17 +102,15 @@ void step_max(const Array& aa, const Coord& alo, const Coord& ahi, const Array& 
     if (!result) fail(name, ap, "result", "null", "needs room for one element");
   }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
   const Array::Impl& a = *ap;
-  const Patch part = my_part(a, alo, ahi);
+  const std::vector<LocalPart> parts = my_parts(a, alo, ahi);
   with_element_type(a.type, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (!is_complex_v<T>) {
-      std::vector<T> vb;
-      if (!part.empty()) vb = fetch<T>(*bp, part, alo, blo);
-      const T* base = part.empty() ? nullptr : local_at<T>(a, part.lo);
+      const std::vector<T> vb = fetch_parts<T>(*bp, parts, alo, blo);
       bool negative = false;
       T step = step_infinity<T>();
-      for_box(part.extents(), a.mine().stride, [&](Index off, Index i) {
-        const T x = base[off], d = vb[static_cast<std::size_t>(i)];
+      for_parts<T>(parts, [&](const T& x, Index i) {
+        const T d = vb[static_cast<std::size_t>(i)];
         negative |= x < T{};
         if (d < T{}) step = std::min(step, static_cast<T>(x / -d));
       });
@@ -171,21 +164,16 @@ void step_bound_info(const Array& xa, const Coord& xlo, const Coord& xhi, const 
       same_shape("xxll", la), same_patch("xxll patch", llo, lhi), same_shape("xxuu", ua),
       same_patch("xxuu patch", ulo, uhi)});
   const Array::Impl& x = *xp;
-  const Patch part = my_part(x, xlo, xhi);
+  const std::vector<LocalPart> parts = my_parts(x, xlo, xhi);
   with_element_type(x.type, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (!is_complex_v<T>) {
-      std::vector<T> v, l, u;
-      if (!part.empty()) {
-        v = fetch<T>(*vp, part, xlo, vlo);
-        l = fetch<T>(*lp, part, xlo, llo);
-        u = fetch<T>(*up, part, xlo, ulo);
-      }
-      const T* base = part.empty() ? nullptr : local_at<T>(x, part.lo);
+      const std::vector<T> v = fetch_parts<T>(*vp, parts, xlo, vlo), l = fetch_parts<T>(*lp, parts, xlo, llo),
+                           u = fetch_parts<T>(*up, parts, xlo, ulo);
       LocalBounds<T> b;
-      for_box(part.extents(), x.mine().stride, [&](Index off, Index i) {
+      for_parts<T>(parts, [&](const T& e, Index i) {
         const auto k = static_cast<std::size_t>(i);
-        b.add(base[off], v[k], l[k], u[k]);
+        b.add(e, v[k], l[k], u[k]);
       });
       agree_data(name, x, b.below, "xx patch", xlo, xhi, "has an element below its lower bound xxll");
       agree_data(name, x, b.above, "xx patch", xlo, xhi, "has an element above its upper bound xxuu");

@@ -33,6 +33,9 @@ const Array::Impl& vector_of(const char* op, const char* argument, const Array& 
   const Array::Impl& a = impl_of(arr, op);
   if (a.ndim() != 1)
     fail(op, &a, argument, std::to_string(a.ndim()) + "-D", "must be a 1-D array (a vector)");
+  // A scan runs through each member's range in rank order: one range per member.
+  if (a.dist.cyclic())
+    fail(op, &a, argument, a.dist.str(), "must have one block per process (scans do not take block-cyclic vectors)");
   if (lo < 0 || lo > hi || hi > a.dist.dims()[0])
     fail(op, &a, "lo .. hi", std::to_string(lo) + " .. " + std::to_string(hi),
          "must satisfy 0 <= lo <= hi <= " + std::to_string(a.dist.dims()[0]) + " (the range is [lo, hi) of '" +
@@ -76,9 +79,9 @@ VectorCall begin_vector_call(const char* name, const Array& src, const Array& ds
 
 /// This member's part [p0, p1) of [lo, hi) in the vector `a` (p0 == p1: none).
 std::pair<Index, Index> my_range(const Array::Impl& a, Index lo, Index hi) {
-  const Patch p = my_part(a, Coord{lo}, Coord{hi});
-  if (p.empty()) return {lo, lo};
-  return {p.lo[0], p.hi[0]};
+  const std::vector<LocalPart> parts = my_parts(a, Coord{lo}, Coord{hi});  // one at most: not block-cyclic
+  if (parts.empty()) return {lo, lo};
+  return {parts[0].piece.lo[0], parts[0].piece.hi[0]};
 }
 
 template <class T>
@@ -149,7 +152,7 @@ CarryIn<T> carry_in(ScanOp op, std::vector<Summary> all, Index p0) {
 
 template <class T>
 T* local_vector(const Array::Impl& a, Index i) {
-  return local_at<T>(a, Coord{i});
+  return reinterpret_cast<T*>(a.address(Coord{i}));
 }
 
 }  // namespace

@@ -74,6 +74,8 @@ void SparseMatrix<T>::plan_for(const Distribution& columns) {
   if (columns == m.plan.columns) return;
   if (columns.ndim() != 1 || columns.dims()[0] != m.cols)
     fail(kPlan, m.what(), "columns", "dims " + columns.dims().str(), "needs a 1-D distribution of cols = " + std::to_string(m.cols));
+  if (columns.cyclic())
+    fail(kPlan, m.what(), "columns", columns.str(), "needs one block per process, not block-cyclic");
   if (columns.block_count() > m.group.size())
     fail(kPlan, m.what(), "columns", std::to_string(columns.block_count()) + " blocks",
          "more blocks than the group's " + std::to_string(m.group.size()) + " ranks");

@@ -25,6 +25,9 @@ void check_vector(const char* op, const std::string& what, const rma::Group& gro
          std::string("needs a 1-D array of ") + length_name + " = " + std::to_string(length) + " elements");
   if (!(v.group() == group))
     fail(op, what, arg, "'" + v.name() + "'", "is not on the matrix's group");
+  // The plan exchanges whole runs of each member's one block.
+  if (v.distribution().cyclic())
+    fail(op, what, arg, "'" + v.name() + "' " + v.distribution().str(), "needs one block per process, not block-cyclic");
 }
 
 // The checks of both products (x over the columns and y over the rows, or the other way round

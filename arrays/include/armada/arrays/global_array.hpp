@@ -1,8 +1,8 @@
 // GlobalArray<T>: a distributed N-d array (1 to 7 dimensions) over an rma segment.
 //
-// Every rank of the array's group holds one block of the index space (see distribution.hpp) in
-// a segment from rma::allocate, row-major, surrounded by its ghost cells when the array has
-// them. Any rank reads and updates any patch one-sidedly: a patch operation finds the owners
+// Every rank of the array's group holds its part of the index space (see distribution.hpp) in
+// a segment from rma::allocate: one block, row-major, surrounded by its ghost cells when the
+// array has them, or, for the block-cyclic layouts, its blocks in a documented order. Any rank reads and updates any patch one-sidedly: a patch operation finds the owners
 // of the patch, and issues one strided rma operation per owner, all before waiting for any.
 //
 // Who takes part: creation, duplicate, destroy, update_ghosts, update_ghost_dir,
@@ -40,6 +40,10 @@ struct ArrayOptions {
   Coord grid;                                  ///< regular: blocks per dimension (empty: balanced)
   Coord chunk;                                 ///< regular: minimum block extents (entries <= 0: none)
   std::vector<std::vector<Index>> block_starts;///< irregular map (non-empty: overrides grid/chunk)
+  /// A distribution made beforehand, e.g. Distribution::block_cyclic (overrides grid, chunk and
+  /// block_starts): its dims must be the array's, a block-cyclic one must be made for the
+  /// group's size, and block-cyclic arrays have no ghost cells.
+  std::optional<Distribution> distribution;
   Coord ghosts;                                ///< ghost width per dimension (empty: none)
   std::optional<rma::Group> group;             ///< the processes (default: the world)
 };
@@ -140,6 +144,7 @@ class Array {
   /// the array's group (so is the default name, "array<id>").
   int id() const;
   /// The block owned by world rank `rank` (empty if it owns nothing; it must be in the group).
+  /// Block-cyclic arrays: InvalidArgument (a rank owns several blocks: distribution().blocks_of()).
   Patch owned(int rank) const;
   /// The block owned by this rank.
   Patch owned() const;
@@ -181,7 +186,14 @@ class Array {
 
   // ---- local access (no copies) -------------------------------------------------------------
   /// The owned block (empty view if this rank owns nothing). Pair with release()/release_update().
+  /// Block-cyclic arrays: InvalidArgument (use access_blocks()); so for access_ghosts and
+  /// access_block.
   LocalView<void> access();
+  /// Every block this rank owns, in the order of its local buffer (distribution.hpp), one view
+  /// each (global lo/hi, strides in the buffer); the first view's data is the buffer's start
+  /// (Layout::proc_grid: ScaLAPACK's local matrix, row-major, local_shape()). Any distribution;
+  /// no blocks: an empty vector. One access: pair with release()/release_update().
+  std::vector<LocalView<void>> access_blocks();
   /// The owned block with its ghost cells.
   LocalView<void> access_ghosts();
   /// World rank `rank`'s block (a member of the array's group) when this process can load and
@@ -330,6 +342,11 @@ class GlobalArray : public Array {
   LocalView<T> access() { return typed(Array::access()); }
   LocalView<T> access_ghosts() { return typed(Array::access_ghosts()); }
   LocalView<T> access_block(int rank) { return typed(Array::access_block(rank)); }
+  std::vector<LocalView<T>> access_blocks() {
+    std::vector<LocalView<T>> v;
+    for (const auto& b : Array::access_blocks()) v.push_back(typed(b));
+    return v;
+  }
 
  private:
   static LocalView<T> typed(const LocalView<void>& v) {

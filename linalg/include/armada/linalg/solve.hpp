@@ -31,10 +31,15 @@ template <class T>
 using Real = typename real_of<T>::type;
 
 /// Where this rank's last factorization, solve, eigen or inverse call spent its time: moving
-/// data between the arrays and block-cyclic storage (both ways) and inside ScaLAPACK.
+/// data between the arrays and block-cyclic storage (both ways) and inside ScaLAPACK; and how
+/// many whole matrices it moved by patch operations (each load and each store counts one).
+/// A square A held in arrays' Layout::proc_grid with ScaLAPACK's block (scalapack_block(), both
+/// dimensions) on a grid over the whole group is loaded, and an output of that layout stored,
+/// without redistribution: ScaLAPACK's local matrix is the array's local buffer.
 struct SolveTimes {
   double redistribute_s = 0;
   double compute_s = 0;
+  int redistributions = 0;
 };
 SolveTimes last_solve_times();
 

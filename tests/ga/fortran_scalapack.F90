@@ -35,6 +35,7 @@ subroutine bad_call(which)
   external ga_cholesky, ga_llt_i
   double precision :: evals(6)
   logical :: ok
+  info = 0
   ok = ga_create(MT_DBL, 6, 6, 'A', -1, -1, g_a)
   ok = ga_create(MT_DBL, 6, 4, 'B', -1, -1, g_b)
   call ga_zero(g_a)
@@ -43,6 +44,10 @@ subroutine bad_call(which)
   if (which == 'square') call ga_pdsyev(g_b, g_a, evals, 0)
   if (which == 'nb') call ga_pdsyevd(g_a, g_a, evals, -2)
   if (which == 'trans') call ga_lu_solve_seq('c', g_a, g_b)
+  if (which == 'stack') then
+    ok = nga_create(MT_DBL, 3, (/ 2, 4, 5 /), 'stack', (/ -1, -1, -1 /), g_b)
+    call ga_symmetrize(g_b)
+  end if
   call ga_error('fortran_scalapack: the bad call returned', info)
 end subroutine bad_call
 

@@ -232,13 +232,16 @@ int first_zero_diagonal(const CyclicMatrix<T>& m, MPI_Comm comm) {
 }
 
 template <class T>
-void keep_half_triangle(CyclicMatrix<T>& m, bool upper) {
+void keep_half_triangle(CyclicMatrix<T>& m, bool upper, bool halve_diagonal) {
   for (Index j = 0; j < m.locc; ++j)
     for (Index i = 0; i < m.locr; ++i) {
       const Index r = global_of(i, m.nb, m.myrow, m.nprow), c = global_of(j, m.nb, m.mycol, m.npcol);
       T& x = m.local[static_cast<std::size_t>(j * m.lld() + i)];
-      if (r == c) x /= T(2);
-      else if (upper ? r > c : r < c) x = T(0);
+      if (r == c) {
+        if (halve_diagonal) x /= T(2);
+      } else if (upper ? r > c : r < c) {
+        x = T(0);
+      }
     }
 }
 
@@ -246,7 +249,7 @@ void keep_half_triangle(CyclicMatrix<T>& m, bool upper) {
   template bool in_place<T>(const Array&, const CyclicMatrix<T>&);                                           \
   template void require_finite<T>(const char*, const char*, const Array&, const CyclicMatrix<T>&, MPI_Comm, Reads); \
   template int first_zero_diagonal<T>(const CyclicMatrix<T>&, MPI_Comm);                                     \
-  template void keep_half_triangle<T>(CyclicMatrix<T>&, bool);
+  template void keep_half_triangle<T>(CyclicMatrix<T>&, bool, bool);
 ARMADA_LINALG_CHECKS(float)
 ARMADA_LINALG_CHECKS(double)
 ARMADA_LINALG_CHECKS(std::complex<float>)

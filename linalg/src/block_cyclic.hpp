@@ -78,9 +78,10 @@ int first_zero_diagonal(const CyclicMatrix<T>& m, MPI_Comm comm);
 
 /// Keeps the upper (`upper`) or lower triangle of the square `m`, zeroes the other one and halves
 /// the diagonal: for X so made from a Hermitian matrix stored in that triangle, X + Xᴴ is the
-/// whole matrix (p?potri leaves the inverse in one triangle only).
+/// whole matrix (p?potri leaves the inverse in one triangle only). With `halve_diagonal` false,
+/// the diagonal is kept (a triangular factor alone).
 template <class T>
-void keep_half_triangle(CyclicMatrix<T>& m, bool upper);
+void keep_half_triangle(CyclicMatrix<T>& m, bool upper, bool halve_diagonal = true);
 
 /// Whether `a`'s local buffer is already `m`'s local storage: a holds arrays' Layout::proc_grid
 /// whose blocks, grid and this rank's place on it are m's (m holding a's transpose), so that

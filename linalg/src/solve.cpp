@@ -240,6 +240,21 @@ void cholesky_inverse_typed(const Array& a, Array& inv) {
   store(whole, inv);
 }
 
+// l = the lower Cholesky factor of A (A = L Lᴴ, from A's lower triangle), its strict upper
+// triangle zero. M holds Aᵀ = conj(A) = Uᴴ U after p?potrf 'U', stored back as a transpose:
+// Uᵀ, lower, and conj(A) = Uᴴ U gives A = Uᵀ conj(U) = L Lᴴ (the same L when M holds A itself).
+template <class T>
+void cholesky_typed(const Array& a, Array& l) {
+  const char* name = "linalg::cholesky";
+  BlacsGrid grid(a.group());
+  CyclicMatrix<T> m(grid, a.dims()[0], a.dims()[0], scalapack_block(), Holds::transpose);
+  load<T>({{&a, &m}});
+  require_finite(name, "a", a, m, a.group().comm(), Reads::lower_triangle);
+  factor_cholesky(name, m);
+  keep_half_triangle(m, m.holds == Holds::transpose, false);
+  store(m, l);
+}
+
 }  // namespace
 
 // The symmetric eigensolver's typed half lives in eigen.cpp.
@@ -306,6 +321,15 @@ void cholesky_inverse(const Array& a, Array& inv) {
     require_square(name, "a", a);
     require_output(name, "inv", inv, a);
   }, [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
+}
+
+void cholesky(const Array& a, Array& l) {
+  const char* name = "linalg::cholesky";
+  run_synced(name, a, l, [&] {
+    require_matrix(name, "a", a);
+    require_square(name, "a", a);
+    require_output(name, "l", l, a);
+  }, [&]<class T>() { cholesky_typed<T>(a, l); });
 }
 
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {

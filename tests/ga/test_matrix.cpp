@@ -540,4 +540,53 @@ TEST(GaPrint, PatchAndFile) {
   GA_Destroy(g);
 }
 
+// GA_Symmetrize of an n-d array symmetrizes every matrix of its first two C dimensions (the
+// Fortran view's last two, as GA extends its matrix calls): a[i][j][k...] = (a[i][j][k...] +
+// a[j][i][k...]) / 2, in double (3-d and 4-d) and double complex (no conjugate, as GA's formula).
+TEST(GaSymmetrize, StacksOfMatricesInTheirFirstTwoDimensions) {
+  const auto value = [](std::int64_t i, std::int64_t j, std::int64_t k) { return 1.0 + 7.0 * i - 3.0 * j + 0.25 * k * i; };
+  for (const std::vector<int>& shape : {std::vector<int>{5, 5, 3}, std::vector<int>{4, 4, 2, 3}}) {
+    std::vector<int> dims = shape;
+    const int ndim = static_cast<int>(dims.size());
+    const int g = NGA_Create(C_DBL, ndim, dims.data(), name("stack"), nullptr);
+    const int n = dims[0];
+    int rest = 1;
+    for (int d = 2; d < ndim; ++d) rest *= dims[d];
+    std::vector<int> lo(ndim, 0), hi(dims);
+    for (int& h : hi) --h;
+    std::vector<int> ld(dims.begin() + 1, dims.end());
+    std::vector<double> in(static_cast<size_t>(n) * n * rest);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < rest; ++k) in[(static_cast<size_t>(i) * n + j) * rest + k] = value(i, j, k);
+    GA_Sync();
+    if (GA_Nodeid() == 0) NGA_Put(g, lo.data(), hi.data(), in.data(), ld.data());
+    GA_Sync();
+    GA_Symmetrize(g);
+    std::vector<double> out(in.size());
+    NGA_Get(g, lo.data(), hi.data(), out.data(), ld.data());
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < rest; ++k)
+          EXPECT_DOUBLE_EQ(out[(static_cast<size_t>(i) * n + j) * rest + k], (value(i, j, k) + value(j, i, k)) / 2)
+              << ndim << "-d, at [" << i << "][" << j << "], matrix " << k;
+    GA_Destroy(g);
+  }
+  int dims[3] = {3, 3, 2};
+  const int z = NGA_Create(C_DCPL, 3, dims, name("complex stack"), nullptr);
+  std::vector<zcomplex> in(18), out(18);
+  for (int p = 0; p < 18; ++p) in[p] = zcomplex(p, p % 4 - 1.5);
+  int lo[3] = {0, 0, 0}, hi[3] = {2, 2, 1}, ld[2] = {3, 2};
+  GA_Sync();
+  if (GA_Nodeid() == 0) NGA_Put(z, lo, hi, in.data(), ld);
+  GA_Sync();
+  GA_Symmetrize(z);
+  NGA_Get(z, lo, hi, out.data(), ld);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 2; ++k)
+        EXPECT_EQ(out[(i * 3 + j) * 2 + k], (in[(i * 3 + j) * 2 + k] + in[(j * 3 + i) * 2 + k]) * 0.5);
+  GA_Destroy(z);
+}
+
 }  // namespace

@@ -299,5 +299,50 @@ TYPED_TEST(Solve, CholeskyInverseOfAnIndefiniteMatrixNamesTheMinorAndWritesNothi
   inv.destroy();
 }
 
+// The Cholesky factor itself (GA's ga_cholesky): L lower with A = L Lᴴ, its strict upper triangle
+// zero, from A's lower triangle (garbage above), out of place and in place on every distribution;
+// an indefinite A names its minor and writes nothing.
+TYPED_TEST(Solve, CholeskyFactorIsLowerAndReproducesA) {
+  using T = TypeParam;
+  LINALG_RNG(rng, 6);
+  const Index n = 21;
+  const auto va = spd<T>(rng, n);
+  auto garbage = va;
+  for (Index i = 0; i < n; ++i)
+    for (Index j = i + 1; j < n; ++j) garbage[static_cast<std::size_t>(i * n + j)] = T(500 + i - j);
+  auto check = [&](const std::vector<T>& l, const std::string& what) {
+    for (Index i = 0; i < n; ++i)
+      for (Index j = i + 1; j < n; ++j) EXPECT_EQ(l[static_cast<std::size_t>(i * n + j)], T(0)) << what;
+    std::vector<T> r(va.size(), T(0));
+    reference_gemm(0, 2, n, n, n, T(1), l, n, l, n, T(0), r);
+    for (std::size_t k = 0; k < r.size(); ++k) r[k] -= va[k];
+    EXPECT_LE(frobenius(r) / (frobenius(va) * n * eps<T>()), kBound) << what;
+  };
+  for (int k = 0; k < 4; ++k) {
+    auto a = make_matrix(all_dists[k], n, n, garbage);
+    auto l = make_matrix(all_dists[(k + 1) % 4], n, n, std::vector<T>(va.size(), T(3)));
+    cholesky(a, l);
+    check(read_all(l), std::string("out of place, A ") + name(all_dists[k]));
+    EXPECT_EQ(read_all(a), garbage);
+    cholesky(a, a);
+    check(read_all(a), std::string("in place, A ") + name(all_dists[k]));
+    a.destroy();
+    l.destroy();
+  }
+  std::vector<T> bad(static_cast<std::size_t>(n * n), T(0));
+  for (Index i = 0; i < n; ++i) bad[static_cast<std::size_t>(i * n + i)] = T(i == 6 ? -1 : 2);
+  auto a = make_matrix(Dist::grid, n, n, bad);
+  auto l = make_matrix(Dist::regular, n, n, std::vector<T>(bad.size(), T(7)));
+  try {
+    cholesky(a, l);
+    ADD_FAILURE() << "no NotPositiveDefinite";
+  } catch (const NotPositiveDefinite& e) {
+    EXPECT_EQ(e.index(), 7);
+  }
+  EXPECT_EQ(read_all(l), std::vector<T>(bad.size(), T(7)));
+  a.destroy();
+  l.destroy();
+}
+
 }  // namespace
 }  // namespace armada::linalg::test

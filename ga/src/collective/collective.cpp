@@ -5,6 +5,8 @@
 #include <complex>
 #include <iostream>
 #include <sstream>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "armada/arrays/collective.hpp"
@@ -294,6 +296,60 @@ void add_patch(const char* function, const void* alpha, int g_a, const I* alo, c
   });
 }
 
+/// This rank's block of the n-d `a` (n > 2) averaged with its mirror, the block whose first two
+/// bounds are swapped, fetched (dense) before anybody writes.
+template <class T>
+void average_stack_with_mirror(Array& a) {
+  arrays::LocalView<void> view = a.access();
+  const int n = a.ndim();
+  std::vector<T> mirror;
+  if (!view.empty()) {
+    arrays::Coord lo = view.lo, hi = view.hi;
+    std::swap(lo[0], lo[1]);
+    std::swap(hi[0], hi[1]);
+    mirror.resize(static_cast<std::size_t>(view.size()));
+    a.get(lo, hi, mirror.data());
+  }
+  a.sync();
+  if (!mirror.empty()) {
+    const Index rows = view.hi[0] - view.lo[0], cols = view.hi[1] - view.lo[1];
+    const Index rest = view.size() / (rows * cols);
+    T* base = static_cast<T*>(view.data);
+    std::vector<Index> k(static_cast<std::size_t>(n), 0);  // the position in dimensions 2..n-1
+    for (Index r = 0; r < rest; ++r) {
+      Index offset = 0;
+      for (int d = 2; d < n; ++d) offset += k[d] * view.stride[d];
+      for (Index i = 0; i < rows; ++i)
+        for (Index j = 0; j < cols; ++j) {
+          T& x = base[i * view.stride[0] + j * view.stride[1] + offset];
+          x = (x + mirror[static_cast<std::size_t>((j * rows + i) * rest + r)]) * T(0.5);
+        }
+      for (int d = n - 1; d >= 2 && ++k[d] == view.hi[d] - view.lo[d]; --d) k[d] = 0;
+    }
+  }
+  a.release_update();
+}
+
+/// GA_Symmetrize of an n-d array (n > 2), as GA extends its matrix calls: every matrix of the
+/// Fortran view's last two dimensions, A(..., i, j) = (A(..., i, j) + A(..., j, i)) / 2 (NWChem
+/// symmetrizes stacks of matrices this way). Those are the C view's first two dimensions.
+void symmetrize_stack(const char* fn, int g_a, Array& a) {
+  arrays::begin_collective(fn, arrays::collective_group(fn, a), [&] {
+    if (a.dims()[0] != a.dims()[1])
+      bad_argument(fn, "g_a", std::to_string(g_a),
+                   "has dims " + a.dims().str() + ": an n-d array is a stack of matrices in its first two C " +
+                       "dimensions (Fortran: its last two), which must be equal");
+    with_element_type(a.type(), [&](auto zero) {
+      if constexpr (std::is_integral_v<decltype(zero)>)
+        bad_argument(fn, "g_a", std::to_string(g_a), "holds integers: " + std::string(fn) + " needs a floating-point type");
+    });
+  }, {arrays::same_shape("g_a", a)});
+  with_element_type(a.type(), [&](auto zero) {
+    if constexpr (!std::is_integral_v<decltype(zero)>) average_stack_with_mirror<decltype(zero)>(a);
+  });
+  a.sync();
+}
+
 }  // namespace
 
 extern "C" {
@@ -403,7 +459,11 @@ void GA_Transpose(int g_a, int g_b) {
   guarded("GA_Transpose", [&] { linalg::detail::transpose(array("GA_Transpose", g_a), array("GA_Transpose", g_b)); });
 }
 void GA_Symmetrize(int g_a) {
-  guarded("GA_Symmetrize", [&] { linalg::detail::symmetrize(array("GA_Symmetrize", g_a)); });
+  guarded("GA_Symmetrize", [&] {
+    Array& a = array("GA_Symmetrize", g_a);
+    if (a.ndim() > 2) return symmetrize_stack("GA_Symmetrize", g_a, a);
+    linalg::detail::symmetrize(a);
+  });
 }
 
 void GA_Print(int g_a) {

@@ -50,6 +50,7 @@ void cholesky_solve(const Array& a, Array& b);
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues);
 void inverse(const Array& a, Array& inv);
 void cholesky_inverse(const Array& a, Array& inv);
+void cholesky(const Array& a, Array& l);
 }  // namespace detail
 
 /// Solves op(A)·X = B by LU with partial pivoting (getrf + getrs); A is n × n, B is n × nrhs
@@ -79,6 +80,12 @@ std::vector<Real<T>> eigen_symmetric(const GlobalArray<T>& a, GlobalArray<T>& v)
 /// Singular A: SingularMatrix naming the zero pivot, and inv (and A) unchanged.
 template <Scalar T>
 void inverse(const GlobalArray<T>& a, GlobalArray<T>& inv) { detail::inverse(a, inv); }
+
+/// L, lower triangular with A = L·Lᴴ, of the symmetric (Hermitian) positive definite A, reading
+/// its lower triangle (p?potrf; GA's ga_cholesky); L's strict upper triangle is zero, and L may be
+/// A itself. A not positive definite: NotPositiveDefinite naming the leading minor, and L unchanged.
+template <Scalar T>
+void cholesky(const GlobalArray<T>& a, GlobalArray<T>& l) { detail::cholesky(a, l); }
 
 /// inv = A⁻¹ of the symmetric (Hermitian) positive definite A, reading its lower triangle
 /// (potrf + potri; GA_Spd_invert); inv, every element of it, may be A itself. A not positive

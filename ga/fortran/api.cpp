@@ -245,28 +245,6 @@ void elements(const char* fn, ListOp op, Int g_a, void* v, Int n, const Int* sub
   });
 }
 
-/// A new matrix on g's group holding the transpose of g's C view: the Fortran matrix g as a C
-/// view (what the C API's solvers must see to solve the Fortran program's system).
-int transposed_copy(const char* fn, int g) {
-  int n = 0;
-  std::int64_t fdims[GA_MAX_DIM];
-  fortran::dims(fn, g, &n, fdims);  // the C view's dims reversed: the transpose's dims
-  if (n != 2) bad_argument(fn, "g_a", std::to_string(g), "is " + std::to_string(n) + "-d; " + fn + " needs matrices");
-  char label[] = "transposed copy";
-  const int t = NGA_Create_config64(ga_type(fn, g), 2, fdims, label, nullptr, GA_Get_pgroup(g));
-  if (t == 0) bad_argument(fn, "g_a", std::to_string(g), "has no room for a transposed copy under GA's memory limit");
-  GA_Transpose(g, t);
-  return t;
-}
-
-/// The C API returns eigenvectors as the columns of its view: a Fortran program wants them as
-/// its own columns (the transpose).
-void eigenvectors_as_columns(int v) {
-  const int t = transposed_copy("eigenvectors", v);
-  GA_Copy(t, v);
-  GA_Destroy(t);
-}
-
 enum class Solver { Solve, Llt, Lu };
 
 /// ga_solve, ga_llt_solve, ga_lu_solve: A X = B for the Fortran matrices (B's columns the
@@ -277,7 +255,7 @@ enum class Solver { Solve, Llt, Lu };
 Int solve(const char* fn, Solver how, Int g_a, Int g_b, char trans = 'n') {
   return call(fn, [&] {
     const int a = handle(fn, g_a), b = handle(fn, g_b, "g_b");
-    const int bt = transposed_copy(fn, b);
+    const int bt = transposed_copy(fn, b, "g_b");
     int status = 0;
     if (how == Solver::Lu) {
       GA_Lu_solve(trans == 'n' || trans == 'N' ? 't' : 'n', a, bt);  // A_f = A_c^T
@@ -298,7 +276,7 @@ void diag_std(const char* fn, const Int* g_a, const Int* g_v, double* evals) {
     const int a = handle(fn, *g_a), v = handle(fn, *g_v, "g_v");
     if (!evals) bad_argument(fn, "evals", "NULL", "room for n eigenvalues is required");
     GA_Diag_std(a, v, evals);
-    eigenvectors_as_columns(v);
+    eigenvectors_as_columns(fn, v);
   });
 }
 
@@ -311,7 +289,7 @@ void diag(const char* fn, const Int* control, const Int* g_a, const Int* g_s, co
     if (c >= 0 && !evals) bad_argument(fn, "evals", "NULL", "room for n eigenvalues is required");
     if (control) GA_Diag_reuse(c, a, s, v, evals);
     else GA_Diag(a, s, v, evals);
-    if (c >= 0) eigenvectors_as_columns(v);
+    if (c >= 0) eigenvectors_as_columns(fn, v);
   });
 }
 /// ga_allocate (free: ga_deallocate) and the nga_ spellings: the C API's GA_Allocate and

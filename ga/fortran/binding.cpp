@@ -248,4 +248,23 @@ void to_fortran(const CPatch& c, Int* lo, Int* hi) {
   }
 }
 
+int transposed_copy(const char* function, int g, const char* argument) {
+  int n = 0;
+  std::int64_t fdims[GA_MAX_DIM];
+  dims(function, g, &n, fdims);  // the C view's dims reversed: the transpose's dims
+  if (n != 2)
+    bad_argument(function, argument, std::to_string(g), "is " + std::to_string(n) + "-d; " + function + " needs matrices");
+  char label[] = "transposed copy";
+  const int t = NGA_Create_config64(ga_type(function, g), 2, fdims, label, nullptr, GA_Get_pgroup(g));
+  if (t == 0) bad_argument(function, argument, std::to_string(g), "has no room for a transposed copy under GA's memory limit");
+  GA_Transpose(g, t);
+  return t;
+}
+
+void eigenvectors_as_columns(const char* function, int v) {
+  const int t = transposed_copy(function, v, "g_v");
+  GA_Copy(t, v);
+  GA_Destroy(t);
+}
+
 }  // namespace armada::ga::fortran

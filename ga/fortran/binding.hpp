@@ -107,6 +107,13 @@ std::vector<std::int64_t> irregular_map(const char* function, int n, const std::
 /// The Fortran patch of a C-view patch (inclusive) in `lo`, `hi` (ndim entries).
 void to_fortran(const CPatch& c, Int* lo, Int* hi);
 
+/// A new matrix on g's group holding the transpose of g's C view: the Fortran matrix g as a C
+/// view (what the C API's solvers must see to work on the Fortran program's matrix). `argument`
+/// names g in errors.
+int transposed_copy(const char* function, int g, const char* argument = "g_a");
+/// Eigenvectors the C API gave as the columns of its view, made the Fortran program's columns.
+void eigenvectors_as_columns(const char* function, int v);
+
 /// A C API complex result as the Fortran function's: gfortran returns COMPLEX as C's _Complex.
 using Scpl = __complex__ float;
 using Dcpl = __complex__ double;

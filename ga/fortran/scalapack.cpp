@@ -48,27 +48,6 @@ int scratch(const char* fn, int g, const char* name) {
   return t;
 }
 
-/// A new array on g's group holding the transpose of g's C view (the Fortran matrix g as a C
-/// view).
-int transposed(const char* fn, int g, const char* name) {
-  int ndim = 0;
-  std::int64_t d[GA_MAX_DIM] = {};
-  dims(fn, g, &ndim, d);  // the C view's dims reversed
-  char label[] = "ScaLAPACK wrapper transpose";
-  const int t = NGA_Create_config64(ga_type(fn, g), 2, d, label, nullptr, GA_Get_pgroup(g));
-  if (t == 0) bad_argument(fn, name, std::to_string(g), "has no room for a transposed copy under GA's memory limit");
-  GA_Transpose(g, t);
-  return t;
-}
-
-/// The C API gives eigenvectors as its view's columns; GA's Fortran API as the program's
-/// columns, the C view's rows.
-void columns_to_fortran(const char* fn, int v) {
-  const int t = transposed(fn, v, "g_v");
-  GA_Copy(t, v);
-  GA_Destroy(t);
-}
-
 /// ScaLAPACK's block size as GA takes it: 0 for its default, else used as given (Armada's
 /// solvers choose their own).
 void check_block(const char* fn, Int nb) {
@@ -107,7 +86,7 @@ void symmetric(const char* fn, Int g_a, Int g_v, double* evals, Int nb, Int* mou
     if (in != a) GA_Copy(a, in);
     GA_Diag_std(in, v, values.data());
     if (in != a) GA_Destroy(in);
-    columns_to_fortran(fn, v);
+    eigenvectors_as_columns(fn, v);
     zero_columns_after(v, m, n);
     std::copy_n(values.begin(), m, evals);
   });
@@ -229,7 +208,7 @@ void ga_pdsygv_(const Int* g_a, const Int* g_b, const Int* g_v, double* evals) {
     square(fn, v, "g_v", *g_v, n);
     if (!evals) bad_argument(fn, "evals", "NULL", "room for n eigenvalues is required");
     GA_Diag(a, b, v, evals);
-    columns_to_fortran(fn, v);
+    eigenvectors_as_columns(fn, v);
   });
 }
 
@@ -308,7 +287,7 @@ void ga_lu_solve_seq_(const char* trans, const Int* g_a, const Int* g_b, Length 
     const std::string t = text(trans, trans_length);
     if (t.size() != 1 || !std::strchr("nNtT", t[0])) bad_argument(fn, "trans", "'" + t + "'", "must be 'N' or 'T'");
     const int a = handle(fn, *g_a), b = handle(fn, *g_b, "g_b");
-    const int bt = transposed(fn, b, "g_b");
+    const int bt = transposed_copy(fn, b, "g_b");
     GA_Lu_solve(t[0] == 'n' || t[0] == 'N' ? 't' : 'n', a, bt);
     GA_Transpose(bt, b);
     GA_Destroy(bt);

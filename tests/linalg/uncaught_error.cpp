@@ -14,10 +14,15 @@ int main(int argc, char** argv) {
   namespace aa = armada::arrays;
   namespace la = armada::linalg;
   const std::string mode = argc > 1 ? argv[1] : "gemm";
+  const auto named = [](const char* name) {
+    aa::ArrayOptions options;
+    options.name = name;
+    return options;
+  };
   return rma::run_main("uncaught_error", &argc, &argv, [&] {
-    auto a = aa::GlobalArray<double>::create({100, 50}, {.name = "A"});
-    auto b = aa::GlobalArray<double>::create({100, 30}, {.name = "B"});
-    auto c = aa::GlobalArray<double>::create({100, 30}, {.name = "C"});
+    auto a = aa::GlobalArray<double>::create({100, 50}, named("A"));
+    auto b = aa::GlobalArray<double>::create({100, 30}, named("B"));
+    auto c = aa::GlobalArray<double>::create({100, 30}, named("C"));
     if (mode == "gemm") {
       la::gemm(la::Op::none, la::Op::none, 1.0, a, b, 0.0, c);
     } else {

@@ -131,7 +131,7 @@ qa() {
         timeout 3600 ./runtests.mpi.unix procs "$np" "$t") >"$out/$t.log" 2>&1 || status=fail
       grep -q "failed" "$out/$t.log" && status=fail
       end=$(date +%s.%N)
-      printf '%s\t%s\t%s\t%s\t%.1f\n' "$t" "$np" "$which" "$status" "$(echo "$end - $start" | bc)" >>"$WORK/table.tsv"
+      awk -v t="$t" -v np="$np" -v w="$which" -v s="$status" -v a="$start" -v b="$end" 'BEGIN { printf "%s\t%s\t%s\t%s\t%.1f\n", t, np, w, s, b - a }' >>"$WORK/table.tsv"
     done
   done
 }

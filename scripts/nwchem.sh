@@ -88,7 +88,15 @@ build() {
   export USE_NOFSCHECK=TRUE USE_NOIO=TRUE
   local log=$top/build.log
   say "building NWChem ($MODULES) against $ga: $log"
-  (cd "$top/src" && make nwchem_config && make 64_to_32 && make -j"$JOBS" && make link) >"$log" 2>&1 \
+  # Configuration and the 64-to-32 conversion run once (a stamp records them): rerunning them
+  # rewrites sources and headers, and make would then recompile the whole tree on a resumed build.
+  local stamp=$top/.configured-by-nwchem.sh
+  if [ ! -f "$stamp" ]; then
+    (cd "$top/src" && make nwchem_config && make 64_to_32) >"$log" 2>&1 \
+      || die "configuration failed (last lines of $log):$(printf '\n'; tail -30 "$log")"
+    touch "$stamp"
+  fi
+  (cd "$top/src" && make -j"$JOBS" && make link) >>"$log" 2>&1 \
     || die "the build failed (last lines of $log):$(printf '\n'; tail -30 "$log")"
   local exe=$top/bin/LINUX64/nwchem
   [ -x "$exe" ] || die "no binary at $exe"

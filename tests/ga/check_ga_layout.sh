@@ -34,7 +34,9 @@ ln -s "$config" "$dir/ga-config"
 
 # Headers: GA's, with GA's type layout (typesf2c.h owns Integer; ga.h includes it).
 inc=$(last_word "$(answer --cppflags)"); inc=${inc#-I}
-for h in ga.h gacommon.h macommon.h typesf2c.h macdecls.h ga-mpi.h ga-wapi.h global.fh mafdecls.fh; do
+for h in ga.h gacommon.h macommon.h typesf2c.h macdecls.h ga-mpi.h ga-wapi.h global.fh mafdecls.fh \
+         tcgmsg.h tcgmsg.fh msgtypesc.h msgtypesf.h eaf.h eaf.fh dra.h dra.fh sf.h sf.fh chemio.h elio.h \
+         armci.h message.h armcix.h; do
   [ -f "$inc/$h" ] || fail "include/$h is missing"
 done
 grep -q wnga_set_property "$inc/ga-wapi.h" || fail "ga-wapi.h does not declare wnga_set_property"
@@ -50,6 +52,9 @@ Integer n = 1; DoubleComplex z; logical l; FATR void f(void) {}
 int main(void) { return sizeof(Integer) == 8 && sizeof(z) == 16 ? 0 : 1; }
 C
 "$mpicc" -I"$inc" -c "$dir/types.c" -o "$dir/types.o" || fail "typesf2c.h + ga.h + macdecls.h + ga-wapi.h do not compile together"
+# An ARMCI program compiles from the layout's include/ alone (GA installs ARMCI's headers).
+printf '#include <armci.h>\n#include "message.h"\nint main(void) { return ARMCI_Init() || ARMCI_Finalize(); }\n' >"$dir/armci.c"
+"$mpicc" -I"$inc" -c "$dir/armci.c" -o "$dir/armci.o" || fail "armci.h and message.h do not compile from include/"
 
 # NWChem's recipe and Debian's, for the C example; then the binary's libraries.
 libpath=$(last_word "$(answer --ldflags)")

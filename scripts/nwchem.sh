@@ -10,13 +10,17 @@
 #                                           ($ARMADA_PREFIX/lib/armada/ga) or Debian's GA; the
 #                                           binary is checked to hold no GA library but the one asked
 #   scripts/nwchem.sh qa armada|ga NP...    NWChem's QA (QA/runtests.mpi.unix, nwparse.pl) for
-#                                           $TESTS at each NP, into $WORK/qa-<build>-np<NP>/
-#   scripts/nwchem.sh table                 the table test x ranks x build (pass/fail, seconds)
+#                                           $TESTS at each NP, into $WORK/qa-<build>-<place>-np<NP>/
+#   scripts/nwchem.sh compare NP            speed: each test on both builds, REPEATS times
+#                                           (default 3), the order alternated, into times.tsv
+#   scripts/nwchem.sh table                 test x ranks x placement x build (pass/fail, seconds),
+#                                           and the speed table (medians, ranges, Armada / GA)
 #
 # Settings (environment): WORK (default build/nwchem), ARMADA_PREFIX (an installed Armada, or a
 # build tree's build/ga/compat: default the build tree), MODULES (default "nwdft driver tce"),
 # TESTS (default: QA/doafewqmtests.mpi's list plus tce_h2o and tce_ccsd_t_h2o), JOBS (make -j,
-# default 2), MPIRUN_FLAGS (extra mpirun flags, e.g. for virtual nodes or emulated hosts).
+# default 2), PLACE (node: every rank on this node, the default; vnodes: Armada's virtual nodes,
+# two of NP/2 ranks; hosts: two emulated hosts through scripts/cluster.sh), REPEATS.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -120,40 +124,143 @@ check_binary() {
   esac
 }
 
-qa() {
-  local which=$1; shift
-  local top=$WORK/build-$which exe
-  exe=$top/bin/LINUX64/nwchem
-  [ -x "$exe" ] || die "build $which first (scripts/nwchem.sh build $which)"
-  local tests=${TESTS:-"$(grep -oE 'runtests.mpi.unix procs \$np [^ ]+' "$top/QA/doafewqmtests.mpi" | awk '{print $4}') tce_h2o tce_ccsd_t_h2o"}
-  for np in "$@"; do
-    local out=$WORK/qa-$which-np$np
-    mkdir -p "$out"
-    for t in $tests; do
-      say "QA $t on $np ranks ($which)"
-      local start end status=pass
-      start=$(date +%s.%N)
-      (cd "$top/QA" && NWCHEM_TOP=$top NWCHEM_TARGET=LINUX64 NWCHEM_EXECUTABLE=$exe \
-        MPIRUN_PATH=$(command -v mpirun) MPIRUN_NPOPT="-np" \
-        NWCHEM_BASIS_LIBRARY=$top/src/basis/libraries/ NWCHEM_NWPW_LIBRARY=$top/src/nwpw/libraryps/ \
-        timeout 3600 ./runtests.mpi.unix procs "$np" "$t") >"$out/$t.log" 2>&1 || status=fail
-      grep -q "failed" "$out/$t.log" && status=fail
-      end=$(date +%s.%N)
-      awk -v t="$t" -v np="$np" -v w="$which" -v s="$status" -v a="$start" -v b="$end" 'BEGIN { printf "%s\t%s\t%s\t%s\t%.1f\n", t, np, w, s, b - a }' >>"$WORK/table.tsv"
-    done
+# The QA tests of a build: QA/doafewqmtests.mpi's list, less those of modules the build lacks,
+# and TCE's two.
+qa_tests() {
+  local top=$1 t
+  if [ -n "${TESTS:-}" ]; then echo "$TESTS"; return; fi
+  # shellcheck disable=SC2016  # the literal $np of the list
+  for t in $(grep -oE 'runtests.mpi.unix procs \$np [^ ]+' "$top/QA/doafewqmtests.mpi" | awk '{print $4}') tce_h2o tce_ccsd_t_h2o; do
+    case $t in
+      cosmo_*) module_built "$top" solvation && echo "$t" ;;
+      pyqa*) module_built "$top" python && echo "$t" ;;
+      *) echo "$t" ;;
+    esac
   done
 }
 
+module_built() {
+  grep -E '^NW_MODULE_SUBDIRS' "$1/src/config/nwchem_config.h" | grep -qw "$2"
+}
+
+# The mpirun the QA runner calls for a placement: node (every rank on this node), vnodes (Armada's
+# virtual nodes: two of NP/2 ranks, so half the traffic goes through the inter-node transport) or
+# hosts (two emulated hosts, scripts/cluster.sh: separate network, IPC and /dev/shm).
+place_mpirun() {
+  local place=$1 wrapper=$WORK/mpirun-$1
+  case $place in
+    node|vnodes) command -v mpirun ;;
+    hosts)
+      cat >"$wrapper" <<WRAPPER
+#!/bin/bash
+# The QA runner's mpirun for two emulated hosts (written by scripts/nwchem.sh): -np N program...
+[ "\$1" = -np ] || { echo "mpirun-hosts: expected -np N, got \$*" >&2; exit 2; }
+np=\$2; shift 2
+[ \$((np % 2)) -eq 0 ] || { echo "mpirun-hosts: \$np ranks do not split over 2 hosts" >&2; exit 2; }
+exec "$here/scripts/cluster.sh" --hosts 2 --ranks-per-host \$((np / 2)) --timeout 3600 -- "\$@"
+WRAPPER
+      chmod +x "$wrapper"; echo "$wrapper" ;;
+    *) die "a placement is node, vnodes or hosts, not '$place'" ;;
+  esac
+}
+
+# One QA test of one build on np ranks: a row of `rows` (test, ranks, placement, build, pass/fail,
+# seconds of the runner). A pass needs the runner's verdict (nwparse's comparison with the
+# verified output) and no line of Armada's on NWChem's stdout saying warning, failed or nga_wait
+# (the QA comparison would take such a line in).
+qa_one() {
+  local which=$1 t=$2 np=$3 place=$4 rows=$5
+  local top=$WORK/build-$which out=$WORK/qa-$which-$place-np$np mpirun node_size=""
+  mpirun=$(place_mpirun "$place")
+  mkdir -p "$out"
+  [ "$place" = vnodes ] && node_size=$((np / 2))
+  say "QA $t on $np ranks ($which, $place)"
+  local start end status=pass
+  start=$(date +%s.%N)
+  (cd "$top/QA" && export NWCHEM_TOP=$top NWCHEM_TARGET=LINUX64 NWCHEM_EXECUTABLE=$top/bin/LINUX64/nwchem \
+    MPIRUN_PATH=$mpirun MPIRUN_NPOPT="-np" OMPI_MCA_rmaps_base_oversubscribe=1 \
+    NWCHEM_BASIS_LIBRARY=$top/src/basis/libraries/ NWCHEM_NWPW_LIBRARY=$top/src/nwpw/libraryps/ &&
+    if [ -n "$node_size" ]; then export ARMADA_NODE_SIZE=$node_size; fi &&
+    timeout 3600 ./runtests.mpi.unix procs "$np" "$t") >"$out/$t.log" 2>&1 || status=fail
+  end=$(date +%s.%N)
+  grep -q "failed" "$out/$t.log" && status=fail
+  cp "$top/QA/testoutputs/$t.out" "$out/" 2>/dev/null || true
+  if [ "$which" = armada ] && grep -iE '^ *armada.*(warning|failed|nga_wait)' "$out/$t.out" >"$out/$t.stdout-check" 2>/dev/null; then
+    status=fail
+    say "  Armada printed on NWChem's stdout: $out/$t.stdout-check"
+  fi
+  say "  $status"
+  awk -v t="$t" -v np="$np" -v p="$place" -v w="$which" -v s="$status" -v a="$start" -v b="$end" \
+    'BEGIN { printf "%s\t%s\t%s\t%s\t%s\t%.1f\n", t, np, p, w, s, b - a }' >>"$rows"
+}
+
+check_place() {
+  if [ "$1" != node ] && [ $(($2 % 2)) -ne 0 ]; then die "$1 needs an even number of ranks, not $2"; fi
+}
+
+need_build() {
+  [ -x "$WORK/build-$1/bin/LINUX64/nwchem" ] || die "build $1 first (scripts/nwchem.sh build $1)"
+}
+
+qa() {
+  local which=$1 place=${PLACE:-node} np t; shift
+  need_build "$which"
+  for np in "$@"; do
+    check_place "$place" "$np"
+    for t in $(qa_tests "$WORK/build-$which"); do qa_one "$which" "$t" "$np" "$place" "$WORK/table.tsv"; done
+  done
+}
+
+# Speed: each test on both builds in the same launch of this script, REPEATS times, the order
+# alternated (Armada first on odd repeats), into $WORK/times.tsv; `table` gives medians and ranges.
+compare() {
+  local np=$1 repeats=${REPEATS:-3} place=${PLACE:-node} r t which order
+  check_place "$place" "$np"
+  need_build armada; need_build ga
+  say "load average before: $(cut -d' ' -f1-3 /proc/loadavg); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+  for t in $(qa_tests "$WORK/build-armada"); do
+    for r in $(seq 1 "$repeats"); do
+      order="armada ga"
+      [ $((r % 2)) -eq 0 ] && order="ga armada"
+      for which in $order; do qa_one "$which" "$t" "$np" "$place" "$WORK/times.tsv"; done
+    done
+  done
+  say "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 table() {
-  [ -f "$WORK/table.tsv" ] || die "no results yet ($WORK/table.tsv): run scripts/nwchem.sh qa first"
-  printf '| test | ranks | build | result | seconds |\n|---|---|---|---|---|\n'
-  sort -k1,1 -k2,2n -k3,3 "$WORK/table.tsv" | awk -F'\t' '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}'
+  [ -f "$WORK/table.tsv" ] || [ -f "$WORK/times.tsv" ] || die "no results yet in $WORK: run scripts/nwchem.sh qa or compare first"
+  if [ -f "$WORK/table.tsv" ]; then
+    printf '| test | ranks | placement | build | result | seconds |\n|---|---|---|---|---|---|\n'
+    sort -t$'\t' -k1,1 -k2,2n -k3,3 -k4,4 "$WORK/table.tsv" | awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6}'
+  fi
+  if [ -f "$WORK/times.tsv" ]; then
+    printf '\n| test | ranks | placement | Armada s: median (range) | GA s: median (range) | Armada / GA | runs |\n|---|---|---|---|---|---|---|\n'
+    python3 - "$WORK/times.tsv" <<'PY'
+import collections, statistics, sys
+runs, fails = collections.defaultdict(list), collections.Counter()
+for line in open(sys.argv[1]):
+    t, np, place, build, status, sec = line.rstrip('\n').split('\t')
+    key = (t, int(np), place, build)
+    runs[key].append(float(sec))
+    fails[key] += status != 'pass'
+cell = lambda v: f"{statistics.median(v):.1f} ({min(v):.1f}-{max(v):.1f})"
+for (t, np, place) in sorted({k[:3] for k in runs}):
+    a, g = runs[(t, np, place, 'armada')], runs[(t, np, place, 'ga')]
+    if not a or not g:
+        continue
+    bad = [f"{b} failed {fails[(t, np, place, b)]}" for b in ('armada', 'ga') if fails[(t, np, place, b)]]
+    print(f"| {t} | {np} | {place} | {cell(a)} | {cell(g)} | {statistics.median(a) / statistics.median(g):.2f} | "
+          f"{len(a)}+{len(g)}{'; ' + ', '.join(bad) if bad else ''} |")
+PY
+  fi
 }
 
 case ${1:-} in
   fetch) fetch ;;
   build) [ $# -eq 2 ] || die "usage: scripts/nwchem.sh build armada|ga"; build "$2" ;;
   qa) [ $# -ge 3 ] || die "usage: scripts/nwchem.sh qa armada|ga NP..."; shift; qa "$@" ;;
+  compare) [ $# -eq 2 ] || die "usage: scripts/nwchem.sh compare NP"; compare "$2" ;;
   table) table ;;
-  *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
+  *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
 esac

@@ -262,5 +262,5 @@ case ${1:-} in
   qa) [ $# -ge 3 ] || die "usage: scripts/nwchem.sh qa armada|ga NP..."; shift; qa "$@" ;;
   compare) [ $# -eq 2 ] || die "usage: scripts/nwchem.sh compare NP"; compare "$2" ;;
   table) table ;;
-  *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
+  *) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
 esac

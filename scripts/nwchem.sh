@@ -13,6 +13,8 @@
 #                                           $TESTS at each NP, into $WORK/qa-<build>-<place>-np<NP>/
 #   scripts/nwchem.sh compare NP            speed: each test on both builds, REPEATS times
 #                                           (default 3), the order alternated, into times.tsv
+#   scripts/nwchem.sh profile armada|ga NP TEST   the share of the run's time in GA (GA, MA,
+#                                           TCGMSG, pario, ARMCI), in MPI and in the rest (perf)
 #   scripts/nwchem.sh table                 test x ranks x placement x build (pass/fail, seconds),
 #                                           and the speed table (medians, ranges, Armada / GA)
 #
@@ -228,6 +230,56 @@ compare() {
   say "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# Where a test's time goes, per build: perf samples of every rank (perf record, no call graphs),
+# each sample's function put in a class: GA (GA, MA, TCGMSG, pario, ARMCI: Armada's libraries, or
+# the functions Debian's static libga and libarmci define), MPI (the MPI library and its
+# components, UCX), or NWChem (everything else: NWChem, BLAS, libc, the kernel). Self time only: a
+# libc memcpy called by GA counts as NWChem's, so the GA share is a lower bound for both builds.
+profile() {
+  local which=$1 np=$2 t=$3
+  local top=$WORK/build-$which dir
+  need_build "$which"
+  command -v perf >/dev/null || die "perf is missing (Debian package linux-perf)"
+  dir=$WORK/profile-$which-np$np-$t
+  rm -rf "$dir" && mkdir -p "$dir"
+  local input
+  input=$(find "$top/QA/tests/$t" -maxdepth 1 -name "$t.nw" | head -1)
+  [ -n "$input" ] || die "no input $top/QA/tests/$t/$t.nw"
+  cp "$top/QA/tests/$t/"* "$dir/"
+  say "profiling $t on $np ranks ($which): $dir"
+  # shellcheck disable=SC2016  # the rank's variable is for the shell each rank starts
+  (cd "$dir" && OMPI_MCA_rmaps_base_oversubscribe=1 NWCHEM_BASIS_LIBRARY=$top/src/basis/libraries/ \
+    timeout 3600 mpirun -np "$np" sh -c 'exec perf record -q -F 499 -o "perf.$OMPI_COMM_WORLD_RANK.data" -- "$@"' \
+    sh "$top/bin/LINUX64/nwchem" "$t.nw" >"$t.out" 2>"$t.err") || die "the run failed: $dir/$t.err"
+  local ga_symbols=$dir/ga-symbols.txt
+  : >"$ga_symbols"
+  if [ "$which" = ga ]; then
+    nm --defined-only /usr/lib/x86_64-linux-gnu/libga-openmpi.a /usr/lib/x86_64-linux-gnu/libarmci-openmpi.a 2>/dev/null \
+      | awk 'NF == 3 && $2 ~ /[TtWw]/ {print $3}' | sort -u >"$ga_symbols"
+  fi
+  local f
+  for f in "$dir"/perf.*.data; do
+    perf report -i "$f" --stdio --no-children --sort dso,sym -F overhead,dso,sym 2>/dev/null | grep -E '^ +[0-9]'
+  done | python3 -c '
+import re, sys
+ga = set(open(sys.argv[1]).read().split())
+share = {"GA": 0.0, "MPI": 0.0, "NWChem": 0.0}
+files = int(sys.argv[2])
+for line in sys.stdin:
+    m = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[.\]\s+(\S+)", line)
+    if not m:
+        continue
+    pct, dso, sym = float(m.group(1)), m.group(2), m.group(3)
+    if dso.startswith("libarmada") or sym in ga:
+        share["GA"] += pct
+    elif re.match(r"(libmpi|libopen-(pal|rte)|mca_|libucp|libuct|libucs|libfabric|libpmix|libhwloc|libevent)", dso):
+        share["MPI"] += pct
+    else:
+        share["NWChem"] += pct
+print("  ".join(f"{k} {v / files:.1f}%" for k, v in share.items()))
+' "$ga_symbols" "$np" | tee "$dir/share.txt"
+}
+
 table() {
   [ -f "$WORK/table.tsv" ] || [ -f "$WORK/times.tsv" ] || die "no results yet in $WORK: run scripts/nwchem.sh qa or compare first"
   if [ -f "$WORK/table.tsv" ]; then
@@ -261,6 +313,7 @@ case ${1:-} in
   build) [ $# -eq 2 ] || die "usage: scripts/nwchem.sh build armada|ga"; build "$2" ;;
   qa) [ $# -ge 3 ] || die "usage: scripts/nwchem.sh qa armada|ga NP..."; shift; qa "$@" ;;
   compare) [ $# -eq 2 ] || die "usage: scripts/nwchem.sh compare NP"; compare "$2" ;;
+  profile) [ $# -eq 4 ] || die "usage: scripts/nwchem.sh profile armada|ga NP TEST"; profile "$2" "$3" "$4" ;;
   table) table ;;
-  *) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
+  *) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
 esac

@@ -9,10 +9,13 @@
 #   scripts/nwchem.sh build armada|ga       build $MODULES against Armada's GA layout
 #                                           ($ARMADA_PREFIX/lib/armada/ga) or Debian's GA; the
 #                                           binary is checked to hold no GA library but the one asked
-#   scripts/nwchem.sh qa armada|ga NP...    NWChem's QA (QA/runtests.mpi.unix, nwparse.pl) for
+#   scripts/nwchem.sh build debian          Debian's own NWChem package (nwchem-openmpi, on GA
+#                                           5.8.2), laid out as a third build
+#   scripts/nwchem.sh qa armada|ga|debian NP...    NWChem's QA (QA/runtests.mpi.unix, nwparse.pl) for
 #                                           $TESTS at each NP, into $WORK/qa-<build>-<place>-np<NP>/
-#   scripts/nwchem.sh compare NP            speed: each test on both builds, REPEATS times
-#                                           (default 3), the order alternated, into times.tsv
+#   scripts/nwchem.sh compare NP            speed: each test on armada and BASELINE (ga or
+#                                           debian), REPEATS times (default 3), the order
+#                                           alternated, into times.tsv
 #   scripts/nwchem.sh profile armada|ga NP TEST   the share of the run's time in GA (GA, MA,
 #                                           TCGMSG, pario, ARMCI), in MPI and in the rest (perf)
 #   scripts/nwchem.sh table                 test x ranks x placement x build (pass/fail, seconds),
@@ -22,7 +25,7 @@
 # build tree's build/ga/compat: default the build tree), MODULES (default "nwdft driver tce"),
 # TESTS (default: QA/doafewqmtests.mpi's list plus tce_h2o and tce_ccsd_t_h2o), JOBS (make -j,
 # default 2), PLACE (node: every rank on this node, the default; vnodes: Armada's virtual nodes,
-# two of NP/2 ranks; hosts: two emulated hosts through scripts/cluster.sh), REPEATS.
+# two of NP/2 ranks; hosts: two emulated hosts through scripts/cluster.sh), REPEATS, BASELINE.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,7 +50,7 @@ ga_path() {
       local p=/usr/lib/x86_64-linux-gnu/ga/openmpi
       [ -x "$p/bin/ga-config" ] || die "Debian's GA is missing ($p/bin/ga-config): scripts/setup.sh installs libglobalarrays-dev"
       echo "$p" ;;
-    *) die "a build is 'armada' or 'ga', not '$1'" ;;
+    *) die "a build is 'armada' or 'ga' ('debian' is installed, not built), not '$1'" ;;
   esac
 }
 
@@ -108,6 +111,27 @@ build() {
   [ -x "$exe" ] || die "no binary at $exe"
   check_binary "$which" "$exe"
   say "built $exe"
+}
+
+# Debian's own NWChem binary (package nwchem-openmpi: the same source package, built by Debian on
+# its GA 5.8.2 over ARMCI-MPI, every module) as a third build, 'debian', for the QA and for speed:
+# installed through apt, then laid out like a build (QA/, the basis library, bin/LINUX64/nwchem).
+# Debian builds every module with its own flags, so `build ga` stays the like-for-like baseline.
+install_debian() {
+  local top=$WORK/build-debian exe=/usr/bin/nwchem.openmpi
+  [ -d "$WORK/src/nwchem/src" ] || fetch
+  if [ ! -x "$exe" ]; then
+    say "apt-get install nwchem-openmpi (Debian's NWChem on Debian's GA)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nwchem-openmpi >"$WORK/apt-nwchem.log" 2>&1 \
+      || die "apt-get install nwchem-openmpi failed: $WORK/apt-nwchem.log"
+  fi
+  mkdir -p "$top/bin/LINUX64" "$top/src/basis" "$top/src/config"
+  [ -d "$top/QA" ] || cp -a "$WORK/src/nwchem/QA" "$top/QA"
+  [ -d "$top/src/basis/libraries" ] || cp -a "$WORK/src/nwchem/src/basis/libraries" "$top/src/basis/"
+  printf 'NW_MODULE_SUBDIRS = all (Debian package nwchem-openmpi)\n' >"$top/src/config/nwchem_config.h"
+  ln -sfn "$exe" "$top/bin/LINUX64/nwchem"
+  check_binary ga "$exe"
+  say "Debian's NWChem laid out in $top"
 }
 
 # The binary holds the GA asked for and no other: Armada's libraries (and no symbol of GA's
@@ -180,12 +204,13 @@ qa_one() {
   local start end status=pass
   start=$(date +%s.%N)
   (cd "$top/QA" && export NWCHEM_TOP=$top NWCHEM_TARGET=LINUX64 NWCHEM_EXECUTABLE=$top/bin/LINUX64/nwchem \
-    MPIRUN_PATH=$mpirun MPIRUN_NPOPT="-np" OMPI_MCA_rmaps_base_oversubscribe=1 \
+    MPIRUN_PATH=$mpirun MPIRUN_NPOPT="-np" OMPI_MCA_rmaps_base_oversubscribe=1 OPENBLAS_NUM_THREADS=1 \
     NWCHEM_BASIS_LIBRARY=$top/src/basis/libraries/ NWCHEM_NWPW_LIBRARY=$top/src/nwpw/libraryps/ &&
     if [ -n "$node_size" ]; then export ARMADA_NODE_SIZE=$node_size; fi &&
     timeout 3600 ./runtests.mpi.unix procs "$np" "$t") >"$out/$t.log" 2>&1 || status=fail
   end=$(date +%s.%N)
   grep -q "failed" "$out/$t.log" && status=fail
+  grep -q "verifying output \.\.\. OK" "$out/$t.log" || status=fail  # the runner's own verdict, seen
   cp "$top/QA/testoutputs/$t.out" "$out/" 2>/dev/null || true
   if [ "$which" = armada ] && grep -iE '^ *armada.*(warning|failed|nga_wait)' "$out/$t.out" >"$out/$t.stdout-check" 2>/dev/null; then
     status=fail
@@ -216,14 +241,14 @@ qa() {
 # Speed: each test on both builds in the same launch of this script, REPEATS times, the order
 # alternated (Armada first on odd repeats), into $WORK/times.tsv; `table` gives medians and ranges.
 compare() {
-  local np=$1 repeats=${REPEATS:-3} place=${PLACE:-node} r t which order
+  local np=$1 repeats=${REPEATS:-3} place=${PLACE:-node} base=${BASELINE:-ga} r t which order
   check_place "$place" "$np"
-  need_build armada; need_build ga
+  need_build armada; need_build "$base"
   say "load average before: $(cut -d' ' -f1-3 /proc/loadavg); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
   for t in $(qa_tests "$WORK/build-armada"); do
     for r in $(seq 1 "$repeats"); do
-      order="armada ga"
-      [ $((r % 2)) -eq 0 ] && order="ga armada"
+      order="armada $base"
+      [ $((r % 2)) -eq 0 ] && order="$base armada"
       for which in $order; do qa_one "$which" "$t" "$np" "$place" "$WORK/times.tsv"; done
     done
   done
@@ -287,7 +312,7 @@ table() {
     sort -t$'\t' -k1,1 -k2,2n -k3,3 -k4,4 "$WORK/table.tsv" | awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6}'
   fi
   if [ -f "$WORK/times.tsv" ]; then
-    printf '\n| test | ranks | placement | Armada s: median (range) | GA s: median (range) | Armada / GA | runs |\n|---|---|---|---|---|---|---|\n'
+    printf '\n| test | ranks | placement | baseline | Armada s: median (range) | baseline s: median (range) | Armada / baseline | runs |\n|---|---|---|---|---|---|---|---|\n'
     python3 - "$WORK/times.tsv" <<'PY'
 import collections, statistics, sys
 runs, fails = collections.defaultdict(list), collections.Counter()
@@ -297,12 +322,12 @@ for line in open(sys.argv[1]):
     runs[key].append(float(sec))
     fails[key] += status != 'pass'
 cell = lambda v: f"{statistics.median(v):.1f} ({min(v):.1f}-{max(v):.1f})"
-for (t, np, place) in sorted({k[:3] for k in runs}):
-    a, g = runs[(t, np, place, 'armada')], runs[(t, np, place, 'ga')]
-    if not a or not g:
+for (t, np, place, base) in sorted(k for k in runs if k[3] != 'armada'):
+    a, g = runs.get((t, np, place, 'armada')), runs[(t, np, place, base)]
+    if not a:
         continue
-    bad = [f"{b} failed {fails[(t, np, place, b)]}" for b in ('armada', 'ga') if fails[(t, np, place, b)]]
-    print(f"| {t} | {np} | {place} | {cell(a)} | {cell(g)} | {statistics.median(a) / statistics.median(g):.2f} | "
+    bad = [f"{b} failed {fails[(t, np, place, b)]}" for b in ('armada', base) if fails[(t, np, place, b)]]
+    print(f"| {t} | {np} | {place} | {base} | {cell(a)} | {cell(g)} | {statistics.median(a) / statistics.median(g):.2f} | "
           f"{len(a)}+{len(g)}{'; ' + ', '.join(bad) if bad else ''} |")
 PY
   fi
@@ -310,10 +335,11 @@ PY
 
 case ${1:-} in
   fetch) fetch ;;
-  build) [ $# -eq 2 ] || die "usage: scripts/nwchem.sh build armada|ga"; build "$2" ;;
+  build) [ $# -eq 2 ] || die "usage: scripts/nwchem.sh build armada|ga|debian"
+         if [ "$2" = debian ]; then install_debian; else build "$2"; fi ;;
   qa) [ $# -ge 3 ] || die "usage: scripts/nwchem.sh qa armada|ga NP..."; shift; qa "$@" ;;
   compare) [ $# -eq 2 ] || die "usage: scripts/nwchem.sh compare NP"; compare "$2" ;;
   profile) [ $# -eq 4 ] || die "usage: scripts/nwchem.sh profile armada|ga NP TEST"; profile "$2" "$3" "$4" ;;
   table) table ;;
-  *) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
+  *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
 esac

@@ -131,8 +131,8 @@ def launcher_line():
         return "mpiexec"
 
 
-def spread(times):
-    return f"{statistics.median(times):.3f} [{min(times):.3f}..{max(times):.3f}]"
+def spread(times, fmt=".3f"):
+    return f"{statistics.median(times):{fmt}} [{min(times):{fmt}}..{max(times):{fmt}}]"
 
 
 def launch_ratios(rows, num, den):
@@ -224,7 +224,7 @@ def npb_table(args):
         for (app, cls, ranks, bind), rows in groups.items():
             cells = [spread(list(rows[i].values())) if rows[i] else "-" for i in IMPLS]
             computed = {f"{a}/{b}": ratio(rows, a, b) for a, b in pairs}
-            floor = spread(list(rows["floor"].values())) if rows["floor"] else "-"
+            floor = spread(list(rows["floor"].values()), ".4g") if rows["floor"] else "-"  # class S: 0.0002 s
             verdicts = row_verdicts(app, cls, ranks, rows)
             cols = [c[0] for k, c in computed.items() if not k.endswith("floor")] + [floor] + \
                 [c[0] for k, c in computed.items() if k.endswith("floor")]

@@ -33,8 +33,11 @@ MemoryFloor MemoryFloor::best(const MemoryFloor& other) const {
   return m;
 }
 
-MemoryFloor measure_memory_floor(double rank_bytes, MPI_Comm comm, int repetitions) {
-  const std::size_t nc = elements(rank_bytes, 16), nt = elements(rank_bytes, 24);
+MemoryFloor measure_memory_floor(double rank_bytes, MPI_Comm comm, int repetitions, double max_volume) {
+  // Far beyond every cache the bandwidth no longer depends on the volume: a cap keeps MG class
+  // C (13 GB an iteration) from allocating its volume again.
+  const double volume = std::min(rank_bytes, max_volume);
+  const std::size_t nc = elements(volume, 16), nt = elements(volume, 24);
   // Touched before timing (first-touch page faults are not bandwidth).
   std::vector<double> a(std::max(nc, nt), 0.0), b(a.size(), 1.0), c(a.size(), 2.0);
   double* __restrict pa = a.data();

@@ -153,6 +153,11 @@ TEST(CgFloor, MemoryFloorMeasuresTheRanksBytes) {
   slower.triad_bw /= 2;
   EXPECT_DOUBLE_EQ(slower.best(f).seconds, f.seconds);
   EXPECT_DOUBLE_EQ(f.best(slower).copy_bw, f.copy_bw);
+  // A volume past the cap is measured on the cap's volume and still counted whole.
+  const MemoryFloor big = measure_memory_floor(1e12, MPI_COMM_WORLD, 2, 1e5);
+  EXPECT_DOUBLE_EQ(big.bytes, 1e12 * p);
+  EXPECT_GT(big.copy_bw, 0.0);
+  EXPECT_DOUBLE_EQ(big.seconds, big.bytes / std::max(big.copy_bw, big.triad_bw));
 }
 
 }  // namespace

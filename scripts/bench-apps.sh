@@ -21,9 +21,14 @@
 # cg.<class>.x); without either, the script says so and runs Armada alone.
 #
 # Writes results/apps-<UTC date>/ (or --out):
-#   npb.md          MG and CG beside NPB: medians, [min..max], ratios, the CPU, loads (also printed)
+#   npb.md          MG and CG beside NPB: medians, [min..max], ratios (median, the worst launch,
+#                   every launch's), the memory floor Armada measured in each repetition and the
+#                   ratios to it, the targets judged in the worst launch, the CPU, loads (also printed)
 #   npb.jsonl       one line per launch (app, class, ranks, bind, impl, repetition, log, load)
-#   table.md, results.jsonl, apps.png   the bench-cases.txt programs (as before)
+#   npb-rows.jsonl  one line per row of npb.md: every launch's ratios, the worst, the verdicts
+#   table.md, results.jsonl, apps.png   the bench-cases.txt programs; each "vs_" ratio per launch
+#                   and the worst launch's, issue 54's targets judged in the worst launch
+#   case-rows.jsonl one line per row of table.md, as npb-rows.jsonl
 #   command.txt     the exact commands, the machine, the load averages
 #   logs/           every launch's full output
 # Every launch's verification is checked: a launch that fails or does not verify fails the run
@@ -174,7 +179,7 @@ for app in "${npb_apps[@]}"; do
 done
 if [ ${#npb_apps[@]} -gt 0 ]; then
   load_end=$(cut -d' ' -f1-3 /proc/loadavg)
-  python3 "$armada_root/scripts/bench_apps_npb.py" "$out/npb.jsonl" "$out/npb.md" \
+  python3 "$armada_root/scripts/bench_apps_npb.py" "$out/npb.jsonl" "$out/npb.md" --rows-json "$out/npb-rows.jsonl" \
     --load-before "$load_start" --load-after "$load_end" --note "$npb_note" || failed=1
   cat "$out/npb.md"
 fi
@@ -204,7 +209,8 @@ if [ ${#case_apps[@]} -gt 0 ]; then
       done
     done < "$armada_root/apps/$app/bench-cases.txt"
   done
-  python3 "$armada_root/scripts/bench_apps_npb.py" --cases "$out/results.jsonl" "$out/table.md" "$out/medians.dat" || failed=1
+  python3 "$armada_root/scripts/bench_apps_npb.py" --cases "$out/results.jsonl" "$out/table.md" "$out/medians.dat" \
+    --rows-json "$out/case-rows.jsonl" || failed=1
   cat "$out/table.md"
   if [ -s "$out/medians.dat" ] && command -v gnuplot > /dev/null; then
     cat > "$out/apps.gp" <<EOF

@@ -10,6 +10,17 @@
 
 namespace armada::apps::ccsd {
 
+TaskListBytes task_list_bytes(const TermPlans& plans, int rank, int ranks) {
+  TaskListBytes b;
+  for (const TermPlan& plan : plans)
+    for (std::size_t i = static_cast<std::size_t>(rank); i < plan.tasks.size(); i += static_cast<std::size_t>(ranks)) {
+      const Task& t = plan.tasks[i];
+      for (const Chunk& ch : t.chunks) b.gets += 8.0 * static_cast<double>(ch.k * (plan.a_streamed() ? t.m : t.n));
+      b.accumulates += 8.0 * static_cast<double>(t.m * t.n);
+    }
+  return b;
+}
+
 DgemmRun run_dgemm_limit(const TermPlans& plans) {
   const int rank = world_rank(), ranks = world_size();
   std::int64_t a = 0, b = 0, c = 0;

@@ -17,6 +17,15 @@ struct DgemmRun {
   double checksum = 0;  ///< sum of the last product of each term (keeps the work observable)
 };
 
+/// What the task list must move besides its dgemms (bytes, 8 per element): every chunk's
+/// streamed blocks (gets: m x k of an A-streamed chunk, k x n of a B-streamed one) and every
+/// task's product added into R (accumulates: m x n), for this rank's round-robin share of the
+/// tasks (as the limit's share) or for all of them.
+struct TaskListBytes {
+  double gets = 0, accumulates = 0;
+};
+TaskListBytes task_list_bytes(const TermPlans& plans, int rank, int ranks);
+
 /// Runs this rank's share (task numbers rank, rank + P, ...) of every term's dgemms. Starts and
 /// ends with an MPI barrier, so all ranks compute at the same time.
 DgemmRun run_dgemm_limit(const TermPlans& plans);

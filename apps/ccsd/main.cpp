@@ -5,12 +5,14 @@
 // Exit codes: 0 done (and checked, with --check), 1 the check failed, 2 bad input.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "armada/apps/memory_floor.hpp"
 #include "armada/programs/json.hpp"
 #include "armada/rma/rma.hpp"
 #include "armada_store.hpp"
@@ -99,6 +101,19 @@ ccsd::Summary run_impl(ccsd::Impl impl, const ccsd::Options& o, const ccsd::Tens
 #endif
 }
 
+// With the dgemm limit in the launch: the task list's bytes and the node's copy/triad bandwidth
+// for this rank's share of them, measured now by all ranks at once (report.hpp: the combined floor).
+ccsd::MovesFloor moves_floor(const ccsd::Options& o, const ccsd::TermPlans& plans) {
+  ccsd::MovesFloor f;
+  if (std::find(o.impls.begin(), o.impls.end(), ccsd::Impl::dgemm) == o.impls.end()) return f;
+  const ccsd::TaskListBytes mine = ccsd::task_list_bytes(plans, ccsd::world_rank(), ccsd::world_size());
+  const armada::apps::MemoryFloor bw = armada::apps::measure_memory_floor(mine.gets + mine.accumulates, MPI_COMM_WORLD);
+  f.bytes = ccsd::task_list_bytes(plans, 0, 1);
+  f.copy_bw = bw.copy_bw;
+  f.triad_bw = bw.triad_bw;
+  return f;
+}
+
 int run(const ccsd::Options& o) {
   const int ranks = ccsd::world_size();
   ccsd::use_one_blas_thread();
@@ -124,7 +139,7 @@ int run(const ccsd::Options& o) {
   for (const auto& repetitions : runs) results.push_back(ccsd::median_of(repetitions));
   if (o.repeats > 1)
     for (const ccsd::Summary& s : results) ccsd::print_summary(s);
-  ccsd::print_ratios(runs, results);
+  ccsd::print_ratios(runs, results, moves_floor(o, plans));
 
   // The JSON lines, the main result last: armada's when it ran, else the first listed.
   std::size_t main_result = 0;

@@ -161,25 +161,58 @@ void print_summary(const Summary& s) {
   }
 }
 
-void print_ratios(const std::vector<std::vector<Summary>>& runs, std::vector<Summary>& medians) {
+double MovesFloor::gflops(const Summary& limit) const {
+  const double limit_s = limit.gflops > 0 ? limit.flops / (limit.gflops * 1e9) : 0;
+  return limit_s + seconds() > 0 ? limit.flops / (limit_s + seconds()) / 1e9 : 0;
+}
+
+namespace {
+
+// One ratio's figures over the repetitions: rank 0 prints "name median [min..max]"; the medians
+// get "vs_<key>" (median) and "vs_<key>_min" (the worst repetition).
+void add_ratio(const std::string& name, const std::string& key, const std::vector<double>& r, std::size_t repeats,
+               Summary& median) {
+  if (r.empty()) return;
+  const programs::Stats ratio = programs::summarize(r);
+  median.ratios.emplace_back("vs_" + key, ratio.median);
+  median.ratios.emplace_back("vs_" + key + "_min", ratio.min);
+  if (world_rank() != 0) return;
+  std::printf(" %s %.3f", name.c_str(), ratio.median);
+  if (repeats > 1) std::printf(" [%.3f..%.3f]", ratio.min, ratio.max);
+}
+
+}  // namespace
+
+void print_ratios(const std::vector<std::vector<Summary>>& runs, std::vector<Summary>& medians, const MovesFloor& floor) {
   if (runs.size() < 2) return;
   const std::size_t repeats = runs.front().size();
   if (world_rank() == 0) std::printf("\nratios in this launch (GF/s%s):", repeats > 1 ? ", median [min..max] of the repetitions" : "");
-  for (std::size_t a = 0; a < runs.size(); ++a)
+  std::size_t limit = runs.size();  // the dgemm limit's index, if it ran
+  for (std::size_t b = 0; b < runs.size(); ++b)
+    if (medians[b].impl == Impl::dgemm) limit = b;
+  for (std::size_t a = 0; a < runs.size(); ++a) {
     for (std::size_t b = 0; b < runs.size(); ++b) {
       const Impl ia = medians[a].impl, ib = medians[b].impl;
       if (a == b || ia == Impl::dgemm || (ib != Impl::dgemm && ia != Impl::armada)) continue;
       std::vector<double> r;  // within each repetition
       for (std::size_t rep = 0; rep < repeats; ++rep)
         if (runs[b][rep].gflops > 0) r.push_back(runs[a][rep].gflops / runs[b][rep].gflops);
-      if (r.empty()) continue;
-      const programs::Stats ratio = programs::summarize(r);
-      medians[a].ratios.emplace_back(std::string("vs_") + to_string(ib), ratio.median);
-      if (world_rank() != 0) continue;
-      std::printf(" %s/%s %.3f", to_string(ia), to_string(ib), ratio.median);
-      if (repeats > 1) std::printf(" [%.3f..%.3f]", ratio.min, ratio.max);
+      add_ratio(std::string(to_string(ia)) + "/" + to_string(ib), to_string(ib), r, repeats, medians[a]);
     }
-  if (world_rank() == 0) std::printf("\n");
+    if (medians[a].impl == Impl::dgemm || limit == runs.size() || floor.seconds() <= 0) continue;
+    std::vector<double> r;  // against each repetition's combined floor
+    for (std::size_t rep = 0; rep < repeats; ++rep)
+      if (const double f = floor.gflops(runs[limit][rep]); f > 0) r.push_back(runs[a][rep].gflops / f);
+    add_ratio(std::string(to_string(medians[a].impl)) + "/floor", "floor", r, repeats, medians[a]);
+  }
+  if (world_rank() != 0) return;
+  std::printf("\n");
+  if (limit < runs.size() && floor.seconds() > 0)
+    std::printf("combined floor: the dgemm limit + the task list's gets %s at copy %.2f GB/s and accumulates %s at "
+                "triad %.2f GB/s (node bandwidth, all ranks at once, in this launch): +%.6f s; %.3f GF/s with the median "
+                "limit\n",
+                human_bytes(floor.bytes.gets).c_str(), floor.copy_bw / 1e9, human_bytes(floor.bytes.accumulates).c_str(),
+                floor.triad_bw / 1e9, floor.seconds(), floor.gflops(medians[limit]));
 }
 
 std::string json_line(const Summary& s) {

@@ -56,10 +56,25 @@ void print_repetition(const Summary& s, int rep, int repeats);
 void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& plans, int ranks, Schedule schedule);
 /// Rank 0 prints one implementation's table.
 void print_summary(const Summary& s);
+/// The combined floor of a launch: the dgemm limit plus the seconds the task list's bytes take at
+/// the node's bandwidth, measured in the launch (gets at the copy bandwidth: each byte read and
+/// written; accumulates at the triad bandwidth: R and the product read, R written).
+struct MovesFloor {
+  TaskListBytes bytes;          ///< all ranks
+  double copy_bw = 0, triad_bw = 0;  ///< bytes/s, all ranks at once
+  double seconds() const { return copy_bw > 0 && triad_bw > 0 ? 2 * bytes.gets / copy_bw + 3 * bytes.accumulates / triad_bw : 0; }
+  /// The combined floor's rate for a repetition whose dgemm limit ran `limit`: its flops in
+  /// the limit's time (flops / its rate) plus seconds().
+  double gflops(const Summary& limit) const;
+};
+
 /// The ratios of the implementations run in the same launch: runs[i][r] is implementation i's
-/// repetition r. Each ratio is taken within a repetition; rank 0 prints their median and range,
-/// and every implementation other than dgemm gets its medians in `medians[i].ratios`.
-void print_ratios(const std::vector<std::vector<Summary>>& runs, std::vector<Summary>& medians);
+/// repetition r. Each ratio is taken within a repetition; rank 0 prints their median, range and
+/// worst, and every implementation other than dgemm gets its medians in `medians[i].ratios`
+/// ("vs_<impl>") with the worst repetition's ("vs_<impl>_min": GF/s ratios, the lowest is the
+/// worst). With the dgemm limit and a measured `floor`, also "vs_floor": against the combined floor.
+void print_ratios(const std::vector<std::vector<Summary>>& runs, std::vector<Summary>& medians,
+                  const MovesFloor& floor = {});
 std::string json_line(const Summary& s);
 
 }  // namespace armada::apps::ccsd

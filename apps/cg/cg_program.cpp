@@ -5,15 +5,17 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <utility>
 
 #include "armada/apps/npb_report.hpp"
 #include "armada/rma/rma.hpp"
 
 namespace armada::apps::cg {
 
-NpbParse parse_cg_command_line(int argc, const char* const* argv, const NpbProgram& program) {
+NpbParse parse_cg_command_line(int argc, const char* const* argv, const NpbProgram& program,
+                               std::vector<programs::Option> extra) {
   const bool root = rma::rank() == 0;
-  NpbParse parsed = parse_npb_command_line(argc, argv, program, root);
+  NpbParse parsed = parse_npb_command_line(argc, argv, program, root, std::move(extra));
   if (!parsed.args || parsed.args->json_path.empty()) return parsed;
   int writable = 1;
   std::string why;
@@ -26,10 +28,11 @@ NpbParse parse_cg_command_line(int argc, const char* const* argv, const NpbProgr
   return parsed;
 }
 
-int run_cg_program(int argc, char** argv, const NpbProgram& program, const std::function<int(const NpbArgs&)>& body) {
+int run_cg_program(int argc, char** argv, const NpbProgram& program, const std::function<int(const NpbArgs&)>& body,
+                   std::vector<programs::Option> extra) {
   try {
     rma::Session session(program.name.c_str(), &argc, &argv);
-    const NpbParse parsed = parse_cg_command_line(argc, argv, program);
+    const NpbParse parsed = parse_cg_command_line(argc, argv, program, std::move(extra));
     if (!parsed.args) return parsed.exit_code;
     int code = body(*parsed.args);
     MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -47,6 +50,19 @@ arrays::SparseMatrix<double> build_cg_matrix(const CgClass& c) {
   arrays::SparseOptions o;
   o.name = std::string("CG class ") + c.name;
   return arrays::SparseMatrix<double>::create(c.na, c.na, make_cg_matrix(c, r0, r1), o);
+}
+
+CgBytes cg_rank_bytes(const arrays::SparseMatrix<double>& A) {
+  const auto [r0, r1] = A.local_rows();
+  const auto n = static_cast<double>(r1 - r0), g = static_cast<double>(A.ghost_columns().size());
+  const auto e = static_cast<double>(A.local_nonzeros());
+  constexpr arrays::Index narrow = arrays::Index{1} << 16;
+  const double w = (r1 - r0) <= narrow && static_cast<arrays::Index>(A.ghost_columns().size()) <= narrow ? 2 : 4;
+  CgBytes b;
+  b.product = e * (8 + w) + 4 * n + 8 * (n + g) + 8 * n + 8 * g;
+  b.iteration = b.product + 88 * n;
+  b.step = cg_inner_iterations * b.iteration + b.product + 96 * n;
+  return b;
 }
 
 }  // namespace armada::apps::cg

@@ -29,6 +29,18 @@ using Multiply = std::function<void(Vec in, Vec out)>;
 /// NPB's conj_grad (cg_inner_iterations CG steps): approximately solves A z = x; returns ||x - A z||. Collective.
 double conj_grad(const CgVectors& v, const Multiply& multiply, MPI_Comm comm);
 
+/// This rank's seconds in each phase of conj_grad (armada-cg --breakdown), added up over calls.
+struct CgBreakdown {
+  double spmv = 0;    ///< the products q = A p and r = A z, their exchange included
+  double dot = 0;     ///< the local parts of the dot products (the first r.r, p.q, ||x - r||; the loop's r.r is fused into `update`)
+  double reduce = 0;  ///< the MPI_Allreduce of every dot product (waiting for the slowest rank included)
+  double update = 0;  ///< the vector loops: the start (q, z, r, p), z += a p with r -= a q and r.r, p = r + b p
+  long iterations = 0, products = 0;  ///< CG iterations and products timed
+};
+/// The same computation, timing each phase into `breakdown` (one clock read per phase boundary,
+/// none inside a loop). Collective.
+double conj_grad(const CgVectors& v, const Multiply& multiply, MPI_Comm comm, CgBreakdown& breakdown);
+
 /// One inverse power step after conj_grad: zeta = shift + 1 / (x . z), then x = z / ||z||.
 /// Returns zeta. Collective.
 double power_step(const CgVectors& v, double shift, MPI_Comm comm);

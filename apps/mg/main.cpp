@@ -3,7 +3,9 @@
 //   mpiexec -n <ranks> armada-mg --class S|W|A|B|C [--comm rma|mpi] [--json FILE]
 //                               [--checkpoint N] [--checkpoint-prefix P] [--restart]
 //
-// Rank 0 prints NPB's report and, last, one JSON line (apps/common/npb_report.hpp).
+// Rank 0 prints NPB's report and, last, one JSON line (apps/common/npb_report.hpp) with the
+// memory floor of the timed section measured in the same launch (apps/common/memory_floor.hpp;
+// the bytes: Multigrid::rank_bytes_per_iteration) and time / floor.
 // --checkpoint N writes the solution u every N iterations as an HDF5 checkpoint "<P>.<it>.h5"
 // (arrays::checkpoint; P defaults to armada-mg.<class>; the two newest are kept); --restart
 // resumes from the newest complete checkpoint of P, on any rank count (docs/io.md), and runs the
@@ -17,8 +19,10 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "armada/apps/memory_floor.hpp"
 #include "armada/apps/npb_cli.hpp"
 #include "armada/arrays/io.hpp"
 #include "armada/apps/npb_report.hpp"
@@ -85,8 +89,24 @@ mg::Norms run_benchmark(mg::Multigrid& solver, int iterations, int first, const 
   return solver.norm2u3(lt);
 }
 
+// The memory floor of the timed section (the bytes of Multigrid::rank_bytes_*, all ranks, at the
+// node's copy/triad bandwidth for one iteration's volume): the JSON's members; rank 0 prints it.
+std::vector<std::pair<std::string, double>> floor_members(const ap::MemoryFloor& f, double section_bytes, double time,
+                                                          bool root) {
+  const double floor_s = f.seconds_for(section_bytes);
+  if (root)
+    std::printf("\n Memory floor: %.3f MB per iteration, %.1f MB in the timed section (all ranks);\n"
+                "   node bandwidth for that volume, all ranks at once: copy %.2f GB/s, triad %.2f GB/s;\n"
+                "   floor %s s, time / floor %.3f\n",
+                f.bytes / 1e6, section_bytes / 1e6, f.copy_bw / 1e9, f.triad_bw / 1e9, ap::npb_seconds(floor_s).c_str(),
+                floor_s > 0 ? time / floor_s : 0.0);
+  return {{"floor_s", floor_s}, {"floor_bytes", section_bytes}, {"copy_gbs", f.copy_bw / 1e9},
+          {"triad_gbs", f.triad_bw / 1e9}, {"time_over_floor", floor_s > 0 ? time / floor_s : 0.0}};
+}
+
 // Rank 0 prints the report and the JSON line. Returns the exit code (meaningful on rank 0).
-int report(const ap::NpbArgs& args, const mg::ProblemClass& cls, double time, const mg::Norms& norms, bool root) {
+int report(const ap::NpbArgs& args, const mg::ProblemClass& cls, double time, const mg::Norms& norms, bool root,
+           std::vector<std::pair<std::string, double>> extra) {
   ap::NpbResult result;
   result.benchmark = "MG";
   result.problem_class = cls.name;
@@ -101,6 +121,7 @@ int report(const ap::NpbArgs& args, const mg::ProblemClass& cls, double time, co
   result.value = norms.l2;
   result.reference = cls.reference;
   result.verified = ap::npb_verify(norms.l2, cls.reference, result.tolerance);
+  result.extra = std::move(extra);
   int code = result.verified ? 0 : 1;
   if (root) {
     ap::print_npb_report(stdout, result);
@@ -134,6 +155,9 @@ int run(const ap::NpbArgs& args, const CheckpointArgs& ck, const mg::ProblemClas
   solver.resid(solver.levels());
   solver.initialize();
   const int first = resume(solver, ck, root);
+  // The floor, measured before and after the timed run by all ranks at once (the better kept).
+  const double iteration_bytes = solver.rank_bytes_per_iteration();
+  const ap::MemoryFloor before = ap::measure_memory_floor(iteration_bytes, comm);
 
   MPI_Barrier(comm);
   const double start = MPI_Wtime();
@@ -141,9 +165,12 @@ int run(const ap::NpbArgs& args, const CheckpointArgs& ck, const mg::ProblemClas
   const double local_time = MPI_Wtime() - start;
   double time = 0;
   MPI_Reduce(&local_time, &time, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  const ap::MemoryFloor floor = before.best(ap::measure_memory_floor(iteration_bytes, comm));
+  double section_bytes = (cls.iterations - first) * iteration_bytes + solver.rank_bytes_fixed();
+  MPI_Allreduce(MPI_IN_PLACE, &section_bytes, 1, MPI_DOUBLE, MPI_SUM, comm);
   solver.destroy();
 
-  int code = report(args, cls, time, norms, root);
+  int code = report(args, cls, time, norms, root, floor_members(floor, section_bytes, time, root));
   MPI_Bcast(&code, 1, MPI_INT, 0, comm);
   return code;
 }

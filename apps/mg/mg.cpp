@@ -1,8 +1,10 @@
 #include "mg.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "armada/rma/runtime.hpp"
 #include "zran3.hpp"
@@ -120,6 +122,40 @@ Norms Multigrid::norm2u3(int k) {
   MPI_Allreduce(&local.max_abs, &max, 1, MPI_DOUBLE, MPI_MAX, comm_);
   const double points = std::pow(static_cast<double>(layout(k).n), 3);
   return {std::sqrt(sum / points), max};
+}
+
+namespace {
+
+// This rank's points and ghost frame cells of a level.
+std::pair<double, double> points_and_frame(const LevelLayout& L, int rank) {
+  Dim3<Index> lo, hi;
+  L.block(rank, lo, hi);
+  double points = 1, framed = 1;
+  for (int d = 0; d < 3; ++d) {
+    const auto extent = static_cast<double>(std::max<Index>(0, hi[d] - lo[d]));
+    points *= extent;
+    framed *= extent + 2;
+  }
+  return {points, points > 0 ? framed - points : 0.0};
+}
+
+}  // namespace
+
+double Multigrid::rank_bytes_per_iteration() const {
+  const int lt = levels(), me = rma::rank();
+  double bytes = 0;
+  for (int k = 1; k <= lt; ++k) {
+    const auto [p, f] = points_and_frame(layout(k), me);
+    if (k == lt) bytes += 98 * p + 64 * f;
+    else if (k == 1) bytes += 32 * p + 32 * f;
+    else bytes += 82 * p + 64 * f;
+  }
+  return bytes;
+}
+
+double Multigrid::rank_bytes_fixed() const {
+  const auto [p, f] = points_and_frame(layout(levels()), rma::rank());
+  return 24 * p + 16 * f + 16 * p;
 }
 
 }  // namespace armada::mg

@@ -65,6 +65,21 @@ class Multigrid {
   /// The norms of r(k) over the whole level.
   Norms norm2u3(int k);
 
+  // ---- the memory floor's count (docs/apps.md "Memory floors") ------------------------------------
+  /// The bytes this rank must move in one iteration of the timed section (a V-cycle and the
+  /// residual after it). With P_k this rank's points of level k and F_k its ghost frame cells
+  /// (an exchange reads each from its owner and writes it into the frame: 16 bytes):
+  ///   finest level lt: rprj3 9 P (r read, r(lt-1) written), interp 17 P (u read and written,
+  ///     the coarse u read), resid and psinv 24 P each (two arrays read, one written), the
+  ///     residual after the V-cycle 24 P, and 4 exchanges: 98 P + 64 F
+  ///   level 1 < k < lt: zero_u 8 P, interp 17 P, resid 24 P, psinv 24 P, rprj3 9 P, 4 exchanges
+  ///     (r from rprj3, interp's u, resid's r, psinv's u): 82 P + 64 F
+  ///   level 1: zero_u 8 P, psinv 24 P, 2 exchanges: 32 P + 32 F
+  double rank_bytes_per_iteration() const;
+  /// The rest of the timed section: the first residual (24 P + 16 F) and two norms (8 P each)
+  /// of the finest level.
+  double rank_bytes_fixed() const;
+
  private:
   bool gathered_below(int k) const { return staging_level_ == k; }
 

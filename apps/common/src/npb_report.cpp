@@ -127,6 +127,7 @@ std::string npb_json_line(const NpbResult& r) {
   line.add("benchmark", r.benchmark).add("class", std::string(1, r.problem_class)).add("ranks", r.ranks);
   line.add("comm", to_string(r.comm)).add("time_s", r.time_s, "%.9g").add("mops", r.mops, "%.9g");
   line.add("value", r.value, "%.15e").add("reference", r.reference, "%.15e").add("verified", r.verified);
+  for (const auto& [key, value] : r.extra) line.add(key, value, 6);
   return line.str();
 }
 

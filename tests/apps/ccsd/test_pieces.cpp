@@ -229,6 +229,54 @@ TEST(Tasks, CoverEveryNonzeroBlockProductExactlyOnce) {
   }
 }
 
+// What the task list must move (the combined floor's bytes): each streamed block is fetched once
+// per term over all tasks (V, W, X once each) and each R block gets one product per term, so
+// the totals are the stored sizes (where every irrep has orbitals); the ranks' round-robin
+// shares add up to them.
+TEST(Floor, TaskListBytesAreTheStreamedTensorsAndRThreeTimes) {
+  for (const Settings& s : kSettings) {
+    const Problem p(s);
+    const Tensors tensors(p);
+    const TermPlans plans = plan_all_terms(tensors);
+    const TaskListBytes all = task_list_bytes(plans, 0, 1);
+    const auto bytes = [&](TensorId id) { return 8.0 * static_cast<double>(tensors[id].elements()); };
+    const double streamed = bytes(TensorId::V) + bytes(TensorId::W) + bytes(TensorId::X);
+    if (s.irreps <= s.occ) {  // every irrep has orbitals: every stored block meets a nonzero product
+      EXPECT_DOUBLE_EQ(all.gets, streamed) << label(s);
+      EXPECT_DOUBLE_EQ(all.accumulates, 3 * bytes(TensorId::R)) << label(s);
+    } else {  // some sectors have no product: their blocks are never moved
+      EXPECT_LE(all.gets, streamed) << label(s);
+      EXPECT_LE(all.accumulates, 3 * bytes(TensorId::R)) << label(s);
+    }
+    EXPECT_GT(all.gets, 0.0) << label(s);
+    for (int ranks : {2, 3, 4}) {
+      TaskListBytes sum;
+      for (int r = 0; r < ranks; ++r) {
+        const TaskListBytes mine = task_list_bytes(plans, r, ranks);
+        sum.gets += mine.gets;
+        sum.accumulates += mine.accumulates;
+      }
+      EXPECT_DOUBLE_EQ(sum.gets, all.gets) << label(s) << ", " << ranks << " ranks";
+      EXPECT_DOUBLE_EQ(sum.accumulates, all.accumulates) << label(s) << ", " << ranks << " ranks";
+    }
+  }
+}
+
+// The combined floor: the limit's time for its flops plus the moves' time at the measured
+// bandwidths (gets: 2 bytes per byte at copy, accumulates: 3 at triad).
+TEST(Floor, CombinedFloorAddsTheMovesToTheLimitsTime) {
+  Summary limit;
+  limit.flops = 4e9;
+  limit.gflops = 40;  // 0.1 s
+  MovesFloor f;
+  f.bytes = {1e9, 2e9};
+  f.copy_bw = 40e9;   // 2e9 / 40e9 = 0.05 s
+  f.triad_bw = 60e9;  // 6e9 / 60e9 = 0.1 s
+  EXPECT_DOUBLE_EQ(f.seconds(), 0.15);
+  EXPECT_DOUBLE_EQ(f.gflops(limit), 4e9 / 0.25 / 1e9);
+  EXPECT_DOUBLE_EQ(MovesFloor{}.seconds(), 0.0);  // not measured: no floor
+}
+
 TEST(Kernels, Permute4MovesEveryElementWhereTheLettersSay) {
   const Extents ext{2, 3, 4, 5};
   std::vector<double> src(120), dst(120);

@@ -4,8 +4,11 @@
 // holds the official values, and the two communication variants give the same products.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
+#include "armada/apps/memory_floor.hpp"
 #include "armada/rma/rma.hpp"
 #include "cg_comm.hpp"
 #include "cg_program.hpp"
@@ -84,6 +87,77 @@ TEST(CgComm, BothVariantsGiveTheSameProduct) {
     EXPECT_EQ(a[Vec::r][i], b[Vec::r][i]) << "row " << r0 + static_cast<long>(i);
     EXPECT_NEAR(a[Vec::r][i], want[static_cast<std::size_t>(r0) + i], 1e-10) << "row " << r0 + static_cast<long>(i);
   }
+}
+
+// conj_grad with its breakdown clock computes exactly what it computes without (the same code
+// with one clock read per phase), and the phases account for the call: 25 iterations, 26
+// products, every phase timed, none negative, together no more than the call's wall time.
+TEST(CgSolver, BreakdownTimesEveryPhaseAndChangesNothing) {
+  const CgClass& s = *find_cg_class('S');
+  auto A = build_cg_matrix(s);
+  auto plain = make_mpi_comm(A, MPI_COMM_WORLD);
+  auto timed = make_mpi_comm(A, MPI_COMM_WORLD);
+  const Multiply mp = [&](Vec in, Vec out) { plain->multiply(in, out); };
+  const Multiply mt = [&](Vec in, Vec out) { timed->multiply(in, out); };
+  reset_start_vector(plain->vectors());
+  reset_start_vector(timed->vectors());
+  const double want = conj_grad(plain->vectors(), mp, MPI_COMM_WORLD);
+  CgBreakdown b;
+  const double t0 = MPI_Wtime();
+  const double got = conj_grad(timed->vectors(), mt, MPI_COMM_WORLD, b);
+  const double wall = MPI_Wtime() - t0;
+  EXPECT_EQ(got, want);
+  const CgVectors x = plain->vectors(), y = timed->vectors();
+  for (std::size_t i = 0; i < x.n; ++i) ASSERT_EQ(x[Vec::z][i], y[Vec::z][i]) << "z entry " << i;
+  EXPECT_EQ(b.iterations, cg_inner_iterations);
+  EXPECT_EQ(b.products, cg_inner_iterations + 1);
+  for (double phase : {b.spmv, b.dot, b.reduce, b.update}) EXPECT_GT(phase, 0.0);
+  EXPECT_LE(b.spmv + b.dot + b.reduce + b.update, wall);
+}
+
+// The bytes CG must move, summed over the ranks, by the formula of cg_program.hpp from the
+// whole matrix's figures: class S (1400 rows: 16-bit column indices at any rank count).
+TEST(CgFloor, BytesFollowTheFormula) {
+  const CgClass& s = *find_cg_class('S');
+  auto A = build_cg_matrix(s);
+  const CgBytes b = cg_rank_bytes(A);
+  double sums[4] = {b.product, b.iteration, b.step, static_cast<double>(A.ghost_columns().size())};
+  MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  const double e = static_cast<double>(A.nonzeros()), n = static_cast<double>(s.na), g = sums[3];
+  EXPECT_DOUBLE_EQ(sums[0], 10 * e + 20 * n + 16 * g);
+  EXPECT_DOUBLE_EQ(sums[1], sums[0] + 88 * n);
+  EXPECT_DOUBLE_EQ(sums[2], 25 * sums[1] + sums[0] + 96 * n);
+  if (rma::size() > 1) {
+    EXPECT_GT(g, 0.0);  // NPB's random matrix: every rank needs others' entries
+  }
+}
+
+// The memory floor: every rank's share counted once, both kernels measured, the floor the
+// faster one's time for those bytes, scaled linearly; the same on every rank. The better of two
+// measurements keeps the faster bandwidth.
+TEST(CgFloor, MemoryFloorMeasuresTheRanksBytes) {
+  const double mine = 1e6 * (1 + rma::rank());
+  const MemoryFloor f = measure_memory_floor(mine, MPI_COMM_WORLD, 3);
+  const double p = rma::size();
+  EXPECT_DOUBLE_EQ(f.bytes, 1e6 * p * (p + 1) / 2);
+  EXPECT_GT(f.copy_bw, 0.0);
+  EXPECT_GT(f.triad_bw, 0.0);
+  EXPECT_TRUE(std::isfinite(f.seconds));
+  EXPECT_DOUBLE_EQ(f.seconds, f.bytes / std::max(f.copy_bw, f.triad_bw));
+  EXPECT_DOUBLE_EQ(f.seconds_for(3 * f.bytes), 3 * f.seconds);
+  double same[2] = {f.seconds, -f.seconds};
+  MPI_Allreduce(MPI_IN_PLACE, same, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(same[0], -same[1]);
+  MemoryFloor slower = f;
+  slower.copy_bw /= 2;
+  slower.triad_bw /= 2;
+  EXPECT_DOUBLE_EQ(slower.best(f).seconds, f.seconds);
+  EXPECT_DOUBLE_EQ(f.best(slower).copy_bw, f.copy_bw);
+  // A volume past the cap is measured on the cap's volume and still counted whole.
+  const MemoryFloor big = measure_memory_floor(1e12, MPI_COMM_WORLD, 2, 1e5);
+  EXPECT_DOUBLE_EQ(big.bytes, 1e12 * p);
+  EXPECT_GT(big.copy_bw, 0.0);
+  EXPECT_DOUBLE_EQ(big.seconds, big.bytes / std::max(big.copy_bw, big.triad_bw));
 }
 
 }  // namespace

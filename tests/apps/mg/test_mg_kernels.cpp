@@ -166,6 +166,35 @@ TEST_P(MgKernels, PsinvAtEveryLevel) {
   }
 }
 
+// The memory floor's count (Multigrid::rank_bytes_*), summed over the ranks: every point of a
+// level is some rank's once (98, 82 or 32 bytes by level), and each rank's ghost frame around
+// its block is moved by 4 exchanges per level (2 on level 1), 16 bytes a cell.
+TEST_P(MgKernels, FloorBytesCountEveryPointAndFrame) {
+  auto solver = Multigrid(n, choose_process_grid(rma::size(), n), smoother_sa, *exchange_, rma::world_comm());
+  const int lt = solver.levels();
+  double points = 0, frames = 0, fine_points = 0, fine_frames = 0;
+  for (int k = 1; k <= lt; ++k) {
+    const LevelLayout& L = solver.layout(k);
+    const double per_point = k == lt ? 98 : k == 1 ? 32 : 82, exchanges = k == 1 ? 2 : 4;
+    points += per_point * std::pow(static_cast<double>(L.n), 3);
+    for (int r = 0; r < rma::size(); ++r) {
+      Dim3<Index> lo, hi;
+      L.block(r, lo, hi);
+      const double bz = static_cast<double>(hi[0] - lo[0]), by = static_cast<double>(hi[1] - lo[1]),
+                   bx = static_cast<double>(hi[2] - lo[2]);
+      const double frame = bz * by * bx > 0 ? (bz + 2) * (by + 2) * (bx + 2) - bz * by * bx : 0;
+      frames += 16 * exchanges * frame;
+      if (k == lt) fine_points += bz * by * bx, fine_frames += frame;
+    }
+  }
+  double sums[2] = {solver.rank_bytes_per_iteration(), solver.rank_bytes_fixed()};
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, rma::world_comm());
+  EXPECT_DOUBLE_EQ(sums[0], points + frames);
+  EXPECT_DOUBLE_EQ(sums[1], 40 * fine_points + 16 * fine_frames);
+  EXPECT_EQ(fine_points, std::pow(static_cast<double>(n), 3));
+  solver.destroy();
+}
+
 TEST_P(MgKernels, Rprj3FromEveryLevel) {
   for (int k = mg_->levels(); k >= 2; --k) {
     const Grid r = fill(k, mg_->r(k), 600u + static_cast<unsigned>(k));

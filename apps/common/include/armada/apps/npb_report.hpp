@@ -41,6 +41,8 @@ struct NpbResult {
   double reference = 0;                ///< the official value for the class
   double tolerance = 1e-8;             ///< relative error allowed
   bool verified = false;
+  /// Members the program adds after "verified" (e.g. the memory floor), in order.
+  std::vector<std::pair<std::string, double>> extra;
 };
 
 /// What the banner says before the run: NPB's "NAS Parallel Benchmarks 3.4 -- MG Benchmark", the

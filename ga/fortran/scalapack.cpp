@@ -294,4 +294,15 @@ void ga_lu_solve_seq_(const char* trans, const Int* g_a, const Int* g_b, Length 
   });
 }
 
+// GA's wrappers keep BLACS grids from SLinit to SLexit (SLexit2..4: the other grids GA's
+// solvers make); NWChem releases them after an SCF. Here every wrapper makes its grid for the
+// call and frees it on return (linalg's BlacsGrid), so a process never holds one between calls:
+// SLinit has nothing to make in advance and the exits nothing left to free. They check only that
+// GA is running, as GA's would fail without it.
+void slinit_() { call("slinit", [] { require_initialized("slinit"); }); }
+void slexit_() { call("slexit", [] { require_initialized("slexit"); }); }
+void slexit2_() { call("slexit2", [] { require_initialized("slexit2"); }); }
+void slexit3_() { call("slexit3", [] { require_initialized("slexit3"); }); }
+void slexit4_() { call("slexit4", [] { require_initialized("slexit4"); }); }
+
 }  // extern "C"

@@ -206,12 +206,7 @@ TEST(GaBlockCyclic, QueriesAsGaNumbersBlocks) {
       EXPECT_EQ(procs[k], k);
       for (int e = 0; e < 4; ++e) EXPECT_EQ(map[4 * k + e], expect[k][e]) << "block " << k;
     }
-    int type, ndim, dims[2];
-    NGA_Inquire(g, &type, &ndim, dims);
-    EXPECT_EQ(type, C_INT);
-    EXPECT_EQ(ndim, 2);
-    EXPECT_EQ(dims[0], 7);
-    EXPECT_EQ(dims[1], 6);
+    ga_test::expect_shape(g, C_INT, {7, 6});
     EXPECT_EQ(GA_Ndim(g), 2);
     EXPECT_EQ(GA_Get_dimension(g), 2);
     EXPECT_EQ(GA_Has_ghosts(g), 0);

@@ -136,6 +136,16 @@ function(armada_flatten_labels var)
   set(${var} "${words}" PARENT_SCOPE)
 endfunction()
 
+# The defaults of a test function's arguments: the test is named after its target, 300 s.
+macro(_armada_test_defaults)
+  if(NOT arg_NAME)
+    set(arg_NAME ${target})
+  endif()
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 300)
+  endif()
+endmacro()
+
 function(armada_add_mpi_test target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "EXPECT_TIMEOUT" "NAME;TIMEOUT;EXPECT_FAILURE;EXPECT_OUTPUT;EXPECT_EXIT;PROGRAM"
                         "RANKS;ENV;ARGS;LABELS")
@@ -146,12 +156,7 @@ function(armada_add_mpi_test target)
   if(NOT arg_RANKS)
     message(FATAL_ERROR "armada_add_mpi_test(${target}): RANKS is required")
   endif()
-  if(NOT arg_NAME)
-    set(arg_NAME ${target})
-  endif()
-  if(NOT arg_TIMEOUT)
-    set(arg_TIMEOUT 300)
-  endif()
+  _armada_test_defaults()
   math(EXPR backstop "${arg_TIMEOUT} + 30")
   set(program $<TARGET_FILE:${target}>)
   if(arg_PROGRAM)
@@ -205,6 +210,30 @@ include(${CMAKE_CURRENT_LIST_DIR}/ArmadaTestCoverage.cmake)  # which layer meets
 # armada_gtest_filter(<var> <source>...): --gtest_filter=<the test suites the sources define>,
 # read from their TEST/TEST_F/TEST_P/TYPED_TEST lines, so that a row can run one source's tests
 # out of a layer's merged program (armada_gtest_program).
+# armada_add_install_test(<name> SCRIPT <file.cmake> WORK_DIR <dir> LABELS <label>...
+#                         [TIMEOUT s] [LAUNCH_TIMEOUT s] [DEFINES VAR=VALUE...])
+# A test that runs a CMake script (-P) against this build's install (BUILD_DIR, WORK_DIR, CONFIG,
+# GENERATOR and LAUNCH, a '|'-separated mpiexec line for 2 ranks, are defined for it, DEFINES too).
+function(armada_add_install_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SCRIPT;WORK_DIR;TIMEOUT;LAUNCH_TIMEOUT" "LABELS;DEFINES")
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 600)
+  endif()
+  if(NOT arg_LAUNCH_TIMEOUT)
+    set(arg_LAUNCH_TIMEOUT 60)
+  endif()
+  list(JOIN _armada_vendor_flags "|" flags)
+  list(TRANSFORM arg_DEFINES PREPEND -D)
+  add_test(NAME ${name}
+    COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} -DWORK_DIR=${arg_WORK_DIR} -DCONFIG=$<CONFIG>
+      -DGENERATOR=${CMAKE_GENERATOR} ${arg_DEFINES}
+      -DLAUNCH=${ARMADA_TIMEOUT_EXECUTABLE}|${arg_LAUNCH_TIMEOUT}|${MPIEXEC_EXECUTABLE}|${MPIEXEC_NUMPROC_FLAG}|2|${flags}
+      -P ${arg_SCRIPT})
+  list(JOIN arg_LABELS ";" labels)
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${arg_TIMEOUT} PROCESSORS 2 LABELS "${labels}"
+    ENVIRONMENT "${_armada_vendor_env}")
+endfunction()
+
 function(armada_gtest_filter var)
   set(patterns "")
   foreach(source IN LISTS ARGN)
@@ -243,12 +272,7 @@ function(armada_add_transport_tests target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT;PROGRAM;EXPECT_OUTPUT;LAYER"
                         "LABELS;ARGS;ENV;CONFIGS;RANKS;REQUIRES;EXCLUDES")
   armada_flatten_labels(arg_LABELS)
-  if(NOT arg_NAME)
-    set(arg_NAME ${target})
-  endif()
-  if(NOT arg_TIMEOUT)
-    set(arg_TIMEOUT 300)
-  endif()
+  _armada_test_defaults()
   if(NOT arg_CONFIGS)
     set(arg_CONFIGS ${ARMADA_TRANSPORT_CONFIGS})
   endif()

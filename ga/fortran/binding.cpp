@@ -54,15 +54,6 @@ void check_integer_width(const char* function) {
                                                                    "-byte library (" + library + "): " + fix));
 }
 
-std::string text(const char* s, Length length) {
-  if (!s) return {};
-  std::string t(s, length);
-  const auto end = t.find_last_not_of(' ');
-  t.erase(end == std::string::npos ? 0 : end + 1);
-  if (const auto nul = t.find('\0'); nul != std::string::npos) t.erase(nul);
-  return t;
-}
-
 int handle(const char* function, Int g_a, const char* argument) {
   if (g_a < INT_MIN || g_a > INT_MAX)
     bad_argument(function, argument, std::to_string(g_a), "not a live global array handle");
@@ -78,7 +69,7 @@ int c_int(const char* function, const char* argument, Int value) {
 
 int c_type(const char* function, Int type) {
   switch (type) {
-    case MT_F_INT: return ARMADA_GA_FORTRAN_INTEGER_BYTES == 8 ? F_INT : C_INT;
+    case MT_F_INT: return ARMADA_FORTRAN_INTEGER_BYTES == 8 ? F_INT : C_INT;
     case MT_F_REAL: return F_REAL;
     case MT_F_DBL: return F_DBL;
     case MT_F_SCPL: return F_SCPL;
@@ -90,8 +81,8 @@ int c_type(const char* function, Int type) {
 
 Int fortran_type(int ga_type) {
   switch (ga_type) {
-    case C_INT: return ARMADA_GA_FORTRAN_INTEGER_BYTES == 4 ? MT_F_INT : C_INT;
-    case C_LONG: case C_LONGLONG: case F_INT: return ARMADA_GA_FORTRAN_INTEGER_BYTES == 8 ? MT_F_INT : ga_type;
+    case C_INT: return ARMADA_FORTRAN_INTEGER_BYTES == 4 ? MT_F_INT : C_INT;
+    case C_LONG: case C_LONGLONG: case F_INT: return ARMADA_FORTRAN_INTEGER_BYTES == 8 ? MT_F_INT : ga_type;
     case C_FLOAT: case F_REAL: return MT_F_REAL;
     case C_DBL: case F_DBL: return MT_F_DBL;
     case C_SCPL: case F_SCPL: return MT_F_SCPL;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "armada/arrays/c_api.h"
+#include "fortran_abi.hpp"
 #include "ga.h"
 #include "base/call.hpp"
 #include "base/index.hpp"
@@ -20,19 +21,12 @@
 
 namespace armada::ga::fortran {
 
-#if ARMADA_GA_FORTRAN_INTEGER_BYTES == 8
-using Int = std::int64_t;
-#elif ARMADA_GA_FORTRAN_INTEGER_BYTES == 4
-using Int = std::int32_t;
-#else
-#error "define ARMADA_GA_FORTRAN_INTEGER_BYTES as 4 or 8 (the program's default INTEGER)"
-#endif
-/// A default LOGICAL has the size of a default INTEGER; gfortran's .true. is 1.
-using FortranLogical = Int;
-inline constexpr FortranLogical kTrue = 1;
-inline constexpr FortranLogical kFalse = 0;
-/// gfortran's hidden length of a CHARACTER argument.
-using Length = std::size_t;
+using fortran_abi::Int;
+using fortran_abi::kFalse;
+using fortran_abi::kTrue;
+using fortran_abi::Length;
+using fortran_abi::text;
+using FortranLogical = fortran_abi::Logical;
 
 /// Runs one Fortran entry point: an error it finds, or one the C API finds under it, ends the
 /// job GA_Error's way with a message naming `function`.
@@ -47,8 +41,6 @@ auto call(const char* function, F&& body) noexcept -> decltype(body()) {
 /// Throws StateError when the program was compiled for the other default INTEGER width than this
 /// library's (the size of global.fh's common block /armada_ga_integer/ in the program).
 void check_integer_width(const char* function);
-/// A Fortran CHARACTER argument as a C++ string, trailing blanks dropped.
-std::string text(const char* s, Length length);
 /// A handle argument as the C API's int.
 int handle(const char* function, Int g_a, const char* argument = "g_a");
 /// A count or number the C API takes as an int, checked: with 8-byte INTEGER a larger value would

@@ -173,7 +173,7 @@ double nga_ddot_patch_(const Int* g_a, const char* ta, const Int* alo, const Int
 ARMADA_GAF_DOT_PATCH(s, NGA_Fdot_patch64)
 ARMADA_GAF_DOT_PATCH(c, NGA_Cdot_patch64)
 ARMADA_GAF_DOT_PATCH(z, NGA_Zdot_patch64)
-#if ARMADA_GA_FORTRAN_INTEGER_BYTES == 8
+#if ARMADA_FORTRAN_INTEGER_BYTES == 8
 ARMADA_GAF_DOT_PATCH(i, NGA_Ldot_patch64)
 #else
 ARMADA_GAF_DOT_PATCH(i, NGA_Idot_patch64)

@@ -1,7 +1,5 @@
-// What pario's Fortran entry points share: the program's default INTEGER (the library is built
-// once per width, as armada_ga_fortran is) and gfortran's calling convention (trailing
-// underscore, arguments by reference, a hidden size_t length per CHARACTER argument after all
-// the others), the same conventions ga/fortran/binding.hpp describes.
+// What pario's Fortran entry points share: the Fortran conventions of fortran_abi.hpp (the
+// program's default INTEGER, gfortran's calling convention), CHARACTER results and MA's types.
 #pragma once
 
 #include <cstddef>
@@ -9,28 +7,15 @@
 #include <cstring>
 #include <string>
 
+#include "fortran_abi.hpp"
 #include "ga.h"
 
 namespace armada::pario::fortran {
 
-#if ARMADA_PARIO_FORTRAN_INTEGER_BYTES == 8
-using Int = std::int64_t;
-#elif ARMADA_PARIO_FORTRAN_INTEGER_BYTES == 4
-using Int = std::int32_t;
-#else
-#error "define ARMADA_PARIO_FORTRAN_INTEGER_BYTES as 4 or 8 (the program's default INTEGER)"
-#endif
-using FLogical = Int;  // a default LOGICAL has a default INTEGER's size; gfortran's .true. is 1
-using Length = std::size_t;
-
-/// A CHARACTER argument as a C++ string, trailing blanks dropped.
-inline std::string text(const char* s, Length n) {
-  std::string t(s ? s : "", s ? n : 0);
-  if (const auto nul = t.find('\0'); nul != std::string::npos) t.erase(nul);
-  const auto end = t.find_last_not_of(' ');
-  t.erase(end == std::string::npos ? 0 : end + 1);
-  return t;
-}
+using fortran_abi::Int;
+using fortran_abi::Length;
+using fortran_abi::text;
+using FLogical = fortran_abi::Logical;
 
 /// Stores s in a CHARACTER argument, cut to its length or padded with blanks.
 inline void store(const std::string& s, char* out, Length n) {
@@ -44,7 +29,7 @@ inline void store(const std::string& s, char* out, Length n) {
 /// INTEGER); C types pass through.
 inline int c_type(Int t) {
   switch (t) {
-    case MT_F_INT: case MT_F_LOG: return ARMADA_PARIO_FORTRAN_INTEGER_BYTES == 8 ? C_LONG : C_INT;
+    case MT_F_INT: case MT_F_LOG: return ARMADA_FORTRAN_INTEGER_BYTES == 8 ? C_LONG : C_INT;
     case MT_F_REAL: return C_FLOAT;
     case MT_F_DBL: return C_DBL;
     case MT_F_SCPL: return C_SCPL;
@@ -57,8 +42,8 @@ inline int c_type(Int t) {
 /// name in this build, e.g. C_INT with 8-byte INTEGER, as it is).
 inline Int f_type(int t) {
   switch (t) {
-    case C_INT: return ARMADA_PARIO_FORTRAN_INTEGER_BYTES == 4 ? MT_F_INT : C_INT;
-    case C_LONG: return ARMADA_PARIO_FORTRAN_INTEGER_BYTES == 8 ? MT_F_INT : C_LONG;
+    case C_INT: return ARMADA_FORTRAN_INTEGER_BYTES == 4 ? MT_F_INT : C_INT;
+    case C_LONG: return ARMADA_FORTRAN_INTEGER_BYTES == 8 ? MT_F_INT : C_LONG;
     case C_FLOAT: return MT_F_REAL;
     case C_DBL: return MT_F_DBL;
     case C_SCPL: return MT_F_SCPL;

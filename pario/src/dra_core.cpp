@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "armada_ga_type_names.hpp"
 #include "dra.h"
 #include "ga-mpi.h"
 #include "ga.h"
@@ -17,6 +18,7 @@
 namespace armada::pario::dra {
 namespace {
 
+using ga_names::type_name;
 constexpr MPI_Offset kHeaderBytes = 4096;
 constexpr int kHandleBase = 7000;  // handles are kHandleBase + slot: a GA array's handle is no DRA's
 constexpr int kDefaultMaxArrays = 128;
@@ -56,24 +58,6 @@ std::size_t type_size(int type) {
     case C_DCPL: return 16;
   }
   return 0;
-}
-
-std::string type_name(int type) {
-  switch (type) {
-    case C_INT: return "C_INT";
-    case C_LONG: return "C_LONG";
-    case C_LONGLONG: return "C_LONGLONG";
-    case C_FLOAT: return "C_FLOAT";
-    case C_DBL: return "C_DBL";
-    case C_SCPL: return "C_SCPL";
-    case C_DCPL: return "C_DCPL";
-    case F_INT: return "F_INT";
-    case F_REAL: return "F_REAL";
-    case F_DBL: return "F_DBL";
-    case F_SCPL: return "F_SCPL";
-    case F_DCPL: return "F_DCPL";
-  }
-  return "type " + std::to_string(type);
 }
 
 std::string mpi_text(int rc) {

@@ -6,25 +6,14 @@
 #include <string>
 #include <string_view>
 
+#include "fortran_abi.hpp"
 #include "tcgmsg.hpp"
 
-#if ARMADA_TCGMSG_FORTRAN_INTEGER_BYTES == 8
-using Int = std::int64_t;
-#elif ARMADA_TCGMSG_FORTRAN_INTEGER_BYTES == 4
-using Int = std::int32_t;
-#else
-#error "define ARMADA_TCGMSG_FORTRAN_INTEGER_BYTES as 4 or 8 (the program's default INTEGER)"
-#endif
-
+using armada::fortran_abi::Int;
+using armada::fortran_abi::text;
 using namespace armada::tcgmsg;
 
 namespace {
-/// A CHARACTER argument without its trailing blanks.
-std::string_view text(const char* s, std::size_t length) {
-  std::string_view v(s ? s : "", s ? length : 0);
-  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-  return v;
-}
 /// A long result as the program's INTEGER (an 8-byte count in a 4-byte INTEGER is an error).
 Int result(const char* call, long value) {
   if (static_cast<long>(static_cast<Int>(value)) != value)

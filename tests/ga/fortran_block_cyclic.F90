@@ -8,12 +8,9 @@ program fortran_block_cyclic
   implicit none
 #include "mafdecls.fh"
 #include "global.fh"
-  integer(4) :: ierr
   integer :: failures
   character(len=16) :: which
-  call mpi_init(ierr)
-  call ga_initialize()
-  failures = 0
+  call check_start(failures)
   which = ''
   if (command_argument_count() > 0) call get_command_argument(1, which)
   if (which /= '') call bad_use(which)  ! an error row: the job must end in GA_Error

@@ -1,7 +1,17 @@
-! What the GA-style Fortran test programs share (linked into each): a failed check, counted and
-! reported by the rank that found it; and the end of a program: every rank learns the total,
+! What the GA-style Fortran test programs share (linked into each): the start of a program (MPI
+! and GA started, no failed check yet); a failed check, counted and reported by the rank that
+! found it; and the end of a program: every rank learns the total,
 ! rank 0 prints "<name>: passed<summary>" or the number of failed checks, GA and MPI stop, and
 ! the exit status is 1 if any check failed on any rank.
+subroutine check_start(failures)
+  implicit none
+  integer, intent(out) :: failures
+  integer(4) :: ierr
+  call mpi_init(ierr)
+  call ga_initialize()
+  failures = 0
+end subroutine check_start
+
 subroutine check_fail(failures, what)
   implicit none
 #include "mafdecls.fh"

@@ -11,17 +11,14 @@ program fortran_ghosts
 #include "global.fh"
   integer, parameter :: m = 10, n = 7
   double precision, parameter :: sentinel = -777.0d0
-  integer(4) :: ierr
   integer :: me, failures, i, j, g, d, s, c, nb, dims(2), width(2), lo(2), hi(2), mask(2)
   GA_ACCESS_INDEX_TYPE :: idx
   integer :: ld(1), gdims(2)
   double precision :: a(m, n), back(m, n)
   logical :: ok
 
-  call mpi_init(ierr)
-  call ga_initialize()
+  call check_start(failures)
   me = ga_nodeid()
-  failures = 0
   do j = 1, n
     do i = 1, m
       a(i, j) = 100 * i + j

@@ -8,11 +8,8 @@ program fortran_more
   implicit none
 #include "mafdecls.fh"
 #include "global.fh"
-  integer(4) :: ierr
   integer :: failures
-  call mpi_init(ierr)
-  call ga_initialize()
-  failures = 0
+  call check_start(failures)
   call check_basics(failures)
   call check_nonblocking(failures)
   call check_solvers(failures)

@@ -8,15 +8,12 @@ program fortran_patches
 #include "mafdecls.fh"
 #include "global.fh"
   integer, parameter :: m = 13, n = 11, p = 9
-  integer(4) :: ierr
   integer :: me, failures, i, j, g_a, g_b, g_c, g_r, g_s, g_v
   double precision :: a(m, n), b(m, n), c(p, m), r(m), s(n), v(n), dot, dot_t, nm, expect
   logical :: ok
 
-  call mpi_init(ierr)
-  call ga_initialize()
+  call check_start(failures)
   me = ga_nodeid()
-  failures = 0
   do j = 1, n
     do i = 1, m
       a(i, j) = 1.0d0 + i - 0.25d0 * j

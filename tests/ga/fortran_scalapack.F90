@@ -8,14 +8,11 @@ program fortran_scalapack
   implicit none
 #include "mafdecls.fh"
 #include "global.fh"
-  integer(4) :: ierr
   integer :: failures
   character(len=16) :: which
-  call mpi_init(ierr)
-  call ga_initialize()
+  call check_start(failures)
   call get_command_argument(1, which)
   if (which /= '') call bad_call(which)
-  failures = 0
   call check_symmetric(failures)
   ! NWChem's DFT frees GA's BLACS grids after an SCF (slexit, slexit2) and solves again in the
   ! next task: the wrappers keep working after the exits and a new SLinit.

@@ -8,17 +8,14 @@ program fortran_scan
 #include "mafdecls.fh"
 #include "global.fh"
   integer, parameter :: n = 17, m = 6, k = 5, nv = 9
-  integer(4) :: ierr
   integer :: me, failures, i, j, g_src, g_dst, g_mask, g_a, g_b, g_c, g_m, g_x, g_v, g_l, g_u
   integer :: src(n), dst(n), mask(n), want(n), icount, one, seven, two
   double precision :: a(m, k), b(m, k), c(m, k), med(m, k), got(m, k)
   double precision :: x(nv), v(nv), xl(nv), xu(nv), step, expect, bmin, wmin, bmax, t
   logical :: ok
 
-  call mpi_init(ierr)
-  call ga_initialize()
+  call check_start(failures)
   me = ga_nodeid()
-  failures = 0
   call sparse_data()
   call medians()
   call steps()

@@ -10,7 +10,6 @@ program fortran_scf
 #include "mafdecls.fh"
 #include "global.fh"
   integer, parameter :: n = 26, nocc = 5, bs = 6
-  integer(4) :: ierr
   integer :: me, nb, task, bi, bj, rest, done, failures, i, j
   integer :: g_h, g_g, g_d, g_f, g_c, g_t, g_e, g_v, counter
   double precision :: h(n, n), g(n, n), c(n, nocc), d(n, n), f(n, n), e(nocc, nocc), got(n, n)
@@ -18,11 +17,9 @@ program fortran_scf
   character(80) :: summary
   logical :: ok
 
-  call mpi_init(ierr)
-  call ga_initialize()
+  call check_start(failures)
   ok = ma_init(MT_DBL, 100000, 100000)
   me = ga_nodeid()
-  failures = 0
   do j = 1, n
     do i = 1, n
       h(i, j) = -1.0d0 / (1.0d0 + abs(i - j))

@@ -8,7 +8,6 @@ program fortran_services
 #include "mafdecls.fh"
 #include "global.fh"
   integer, parameter :: m = 9, n = 7
-  integer(4) :: ierr
   integer :: me, np, failures, i, j, k, node, total, major, minor, patch
   integer :: g_a, g_b, g_i, g_r, g_s, g_z, g_c, g_v, g_1
   integer :: map(64), nblock(2), lo(2), hi(2), owner, nb, rmap(4, 64), procs(64), bmap(5, 64), count, v
@@ -19,11 +18,9 @@ program fortran_services
   double complex :: za(m, n), zb(m, n), zsum(5), zdot
   logical :: ok
 
-  call mpi_init(ierr)
-  call ga_initialize()
+  call check_start(failures)
   me = ga_nodeid()
   np = ga_nnodes()
-  failures = 0
 
   ! ---- cluster and version
   total = 0

@@ -8,19 +8,16 @@ program fortran_task_pool
 #include "mafdecls.fh"
 #include "global.fh"
   integer, parameter :: n = 40, k = 24, bs = 7
-  integer(4) :: ierr
   integer :: me, np, g_a, g_b, g_c, g_d, counter, nb, task, ib, jb, ilo, ihi, jlo, jhi, mine
   integer :: ha, ia, hb, ib_, i, j, failures, done
   double precision :: a(n, k), b(k, n), ref(n, n), got(n, n), diff
   character(80) :: summary
   logical :: ok
 
-  call mpi_init(ierr)
-  call ga_initialize()
+  call check_start(failures)
   ok = ma_init(MT_DBL, 2 * bs * k + 100, 100)
   me = ga_nodeid()
   np = ga_nnodes()
-  failures = 0
   do j = 1, k
     do i = 1, n
       a(i, j) = dble(mod(i * 7 + j * 3, 11)) - 5.0d0

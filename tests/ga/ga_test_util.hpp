@@ -9,12 +9,22 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "ga.h"
 
 namespace ga_test {
 
 /// GA's C prototypes take char* names.
 inline char* name(const char* s) { return const_cast<char*>(s); }
+
+/// What NGA_Inquire says of g must be `type` and `dims`.
+inline void expect_shape(int g, int type, const std::vector<int>& dims) {
+  int got_type = 0, ndim = 0, got[GA_MAX_DIM] = {};
+  NGA_Inquire(g, &got_type, &ndim, got);
+  EXPECT_EQ(got_type, type);
+  EXPECT_EQ(std::vector<int>(got, got + ndim), dims);
+}
 
 /// The whole m x n double array g, row-major.
 inline std::vector<double> whole(int g, int m, int n) {

@@ -63,12 +63,7 @@ TEST(GaRuntime, NodeidNnodesMatchMpi) {
 TEST(GaCreate, RegularDistributionCoversTheArrayOnce) {
   int dims[2] = {13, 7}, chunk[2] = {-1, -1};
   const int g = NGA_Create(C_DBL, 2, dims, name("reg"), chunk);
-  int type, ndim, got[2];
-  NGA_Inquire(g, &type, &ndim, got);
-  EXPECT_EQ(type, C_DBL);
-  EXPECT_EQ(ndim, 2);
-  EXPECT_EQ(got[0], 13);
-  EXPECT_EQ(got[1], 7);
+  ga_test::expect_shape(g, C_DBL, {13, 7});
   EXPECT_STREQ(GA_Inquire_name(g), "reg");
   std::vector<int> owner(13 * 7, -1);
   for (int p = 0; p < GA_Nnodes(); ++p) {
@@ -115,11 +110,7 @@ TEST(GaCreate, HandlePathEqualsNgaCreate) {
   GA_Set_chunk(g, chunk);
   GA_Set_array_name(g, name("planned"));
   EXPECT_EQ(GA_Allocate(g), 1);
-  int type, ndim, got[3];
-  NGA_Inquire(g, &type, &ndim, got);
-  EXPECT_EQ(type, C_LONG);
-  EXPECT_EQ(ndim, 3);
-  EXPECT_EQ(got[2], 4);
+  ga_test::expect_shape(g, C_LONG, {5, 6, 4});
   EXPECT_STREQ(GA_Inquire_name(g), "planned");
   // chunk[0] = 5: dimension 0 is never split.
   for (int p = 0; p < GA_Nnodes(); ++p) {
@@ -140,11 +131,7 @@ TEST(GaCreate, DuplicateHasTheShapeNotTheData) {
   const int a = filled_2d(9, 5);
   const int b = GA_Duplicate(a, name("dup"));
   EXPECT_NE(a, b);
-  int type, ndim, dims[2];
-  NGA_Inquire(b, &type, &ndim, dims);
-  EXPECT_EQ(type, C_DBL);
-  EXPECT_EQ(dims[0], 9);
-  EXPECT_EQ(dims[1], 5);
+  ga_test::expect_shape(b, C_DBL, {9, 5});
   for (int p = 0; p < GA_Nnodes(); ++p) {
     int la[2], ha[2], lb[2], hb[2];
     NGA_Distribution(a, p, la, ha);

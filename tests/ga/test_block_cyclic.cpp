@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "armada/arrays/arrays.hpp"
 #include "ga.h"
 #include "ga_test_util.hpp"
 
@@ -205,12 +206,7 @@ TEST(GaBlockCyclic, QueriesAsGaNumbersBlocks) {
       EXPECT_EQ(procs[k], k);
       for (int e = 0; e < 4; ++e) EXPECT_EQ(map[4 * k + e], expect[k][e]) << "block " << k;
     }
-    int type, ndim, dims[2];
-    NGA_Inquire(g, &type, &ndim, dims);
-    EXPECT_EQ(type, C_INT);
-    EXPECT_EQ(ndim, 2);
-    EXPECT_EQ(dims[0], 7);
-    EXPECT_EQ(dims[1], 6);
+    ga_test::expect_shape(g, C_INT, {7, 6});
     EXPECT_EQ(GA_Ndim(g), 2);
     EXPECT_EQ(GA_Get_dimension(g), 2);
     EXPECT_EQ(GA_Has_ghosts(g), 0);
@@ -473,6 +469,56 @@ TEST(GaBlockCyclic, CollectiveOperationsAsOnRegularArrays) {
     GA_Destroy(s);
     return dot;
   });
+}
+
+/// How many arrays `f` made (each arrays array has the next id of this process: a probe array
+/// made before and one after are one id apart exactly when none was made in between).
+template <class F>
+int arrays_made_by(F&& f) {
+  using armada::arrays::Array;
+  Array before = Array::create(armada::arrays::ElemType::Int, {1});
+  f();
+  Array after = Array::create(armada::arrays::ElemType::Int, {1});
+  const int made = after.id() - before.id() - 1;
+  before.destroy();
+  after.destroy();
+  return made;
+}
+
+// The collectives act on a block-cyclic array in place: no regular copy is made (GA's old
+// front copied each block-cyclic argument to a regular array and back).
+TEST(GaBlockCyclic, CollectivesMakeNoRegularCopy) {
+  const int n = 7;
+  for (Layout layout : layouts) {
+    const int a = make_cyclic(C_DBL, {n, n}, {2, 3}, layout, "a"), b = make_cyclic(C_DBL, {n, n}, {3, 2}, layout, "b");
+    const int c = make_cyclic(C_DBL, {n, n}, {2, 3}, layout, "c"), v = make_cyclic(C_DBL, {n}, {3}, layout, "v");
+    double one = 1, two = 2, half = 0.5, dot = 0, nm = 0;
+    int lo[2] = {1, 2}, hi[2] = {5, 6};
+    const int made = arrays_made_by([&] {
+      GA_Fill(a, &two);
+      GA_Zero(c);
+      GA_Scale(a, &half);
+      GA_Copy(a, b);
+      GA_Add(&one, a, &two, b, c);  // 3
+      NGA_Fill_patch(c, lo, hi, &two);
+      GA_Add_constant(b, &one);  // 2
+      GA_Elem_multiply(a, b, b);  // 2
+      GA_Abs_value(b);
+      GA_Dgemm('N', 'T', n, n, n, 1.0, a, b, 0.0, c);  // 2 n
+      GA_Transpose(c, b);
+      GA_Symmetrize(b);
+      GA_Get_diag(b, v);
+      GA_Shift_diagonal(a, &one);  // 2 on the diagonal
+      GA_Scale_rows(a, v);
+      GA_Norm1(a, &nm);
+      dot = GA_Ddot(a, b);
+    });
+    EXPECT_EQ(made, 0) << layout_names[layout];
+    // v = 2n; a: 2 v on the diagonal, v off it; b: 2n everywhere.
+    EXPECT_DOUBLE_EQ(dot, 2.0 * n * (n * 4.0 * n + n * (n - 1.0) * 2 * n)) << layout_names[layout];
+    EXPECT_DOUBLE_EQ(nm, 4.0 * n + (n - 1.0) * 2 * n) << layout_names[layout];
+    for (int g : {a, b, c, v}) GA_Destroy(g);
+  }
 }
 
 TEST(GaBlockCyclic, MatrixOperationsAndSolversAsOnRegularArrays) {

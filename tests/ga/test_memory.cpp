@@ -162,12 +162,7 @@ TEST(GaMemory, DeallocateRefundsTheMemoryAndKeepsTheHandleToAllocateAgain) {
   EXPECT_EQ(blocks(g), layout);
   EXPECT_STREQ(GA_Inquire_name(g), "kept");
   EXPECT_EQ(GA_Has_ghosts(g), 1);
-  int type = 0, ndim = 0, got[2] = {0, 0};
-  NGA_Inquire(g, &type, &ndim, got);
-  EXPECT_EQ(type, C_DBL);
-  EXPECT_EQ(ndim, 2);
-  EXPECT_EQ(got[0], 12);
-  EXPECT_EQ(got[1], 7);
+  ga_test::expect_shape(g, C_DBL, {12, 7});
   // The contents are not kept: a new array (zero, as every new Armada array), then usable.
   for (double x : ga_test::whole(g, 12, 7)) ASSERT_EQ(x, 0.0);
   double seven = 7;

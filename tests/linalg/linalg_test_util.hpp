@@ -118,6 +118,28 @@ GlobalArray<T> make_matrix(Dist d, Index rows, Index cols, const std::vector<T>&
 template <class T>
 std::vector<T> read_all(const GlobalArray<T>& a) { return a.get({0, 0}, a.dims()); }
 
+/// An n x n diagonal matrix, 2 on the diagonal but -1 in row `negative` (zero-based): its
+/// leading minor of order negative + 1 is the first that is not positive definite.
+template <class T>
+std::vector<T> indefinite_diagonal(Index n, Index negative) {
+  std::vector<T> v(static_cast<std::size_t>(n * n), T(0));
+  for (Index i = 0; i < n; ++i) v[static_cast<std::size_t>(i * n + i)] = T(i == negative ? -1 : 2);
+  return v;
+}
+
+/// f() must throw NotPositiveDefinite naming the minor of order `order`.
+template <class F>
+void expect_not_positive_definite(F&& f, Index order) {
+  try {
+    f();
+    ADD_FAILURE() << "no NotPositiveDefinite";
+  } catch (const NotPositiveDefinite& e) {
+    EXPECT_EQ(e.index(), order);
+    EXPECT_EQ(e.kind(), rma::ErrorKind::not_positive_definite);
+    EXPECT_NE(std::string(e.what()).find("minor of order " + std::to_string(order)), std::string::npos) << e.what();
+  }
+}
+
 template <class T>
 double frobenius(const std::vector<T>& v) {
   double s = 0;

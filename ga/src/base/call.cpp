@@ -58,12 +58,4 @@ FortranCaller::~FortranCaller() { t_fortran_caller = outer_; }
   abort_job(message, code);
 }
 
-namespace {
-thread_local CallScope* t_scope = nullptr;
-}  // namespace
-
-CallScope::CallScope(const char* function) noexcept : entry_(function), outer_(t_scope) { t_scope = this; }
-CallScope::~CallScope() { t_scope = outer_; }
-CallScope* CallScope::current() noexcept { return t_scope; }
-
 }  // namespace armada::ga

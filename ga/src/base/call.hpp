@@ -1,11 +1,9 @@
 // One GA entry point's frame, shared by every concern of ga/: the GA_Error-style abort every entry
-// point ends in when its arguments are bad, the names an error message gives (the C function, and
-// the Fortran one calling it), and the scope a call runs in.
+// point ends in when its arguments are bad, and the names an error message gives (the C function,
+// and the Fortran one calling it).
 #pragma once
 
 #include <string>
-#include <type_traits>
-#include <vector>
 
 #include "armada/arrays/arrays.hpp"
 #include "armada/rma/collectives.hpp"
@@ -43,42 +41,13 @@ class FortranCaller {
   const char* outer_;
 };
 
-/// One running GA entry point on this thread. The regular copies of block-cyclic arrays that
-/// the call made (array(), regular_copy) are copied back and freed when it ends.
-class CallScope {
- public:
-  explicit CallScope(const char* function) noexcept;
-  ~CallScope();
-  CallScope(const CallScope&) = delete;
-  CallScope& operator=(const CallScope&) = delete;
-  /// Copies this call's regular copies back into their block-cyclic arrays (collective).
-  void finish() {
-    if (!copied_.empty()) copy_back_all();
-  }
-  /// The innermost running call (nullptr outside any).
-  static CallScope* current() noexcept;
-  void add_copy(int g_a) { copied_.push_back(g_a); }
-
- private:
-  void copy_back_all();
-  rma::EntryPoint entry_;  // named when members are in different collective calls
-  CallScope* outer_;
-  std::vector<int> copied_;  // handles of the block-cyclic arrays with a regular copy
-};
-
-/// Runs `body` (one GA entry point); any error aborts the job with its message.
+/// Runs `body` (one GA entry point, named to the collective calls it makes); any error aborts
+/// the job with its message.
 template <class F>
 auto guarded(const char* function, F&& body) noexcept -> decltype(body()) {
   try {
-    CallScope scope(function);
-    if constexpr (std::is_void_v<decltype(body())>) {
-      body();
-      scope.finish();
-    } else {
-      auto result = body();
-      scope.finish();
-      return result;
-    }
+    const rma::EntryPoint entry(function);
+    return body();
   } catch (...) {
     abort_current_exception(function);
   }

@@ -21,24 +21,6 @@ ElemType elem_type(const char* function, int type) {
                "C_DCPL or their F_ names)");
 }
 
-std::string type_name(int type) {
-  switch (type) {
-    case C_INT: return "C_INT";
-    case C_LONG: return "C_LONG";
-    case C_LONGLONG: return "C_LONGLONG";
-    case C_FLOAT: return "C_FLOAT";
-    case C_DBL: return "C_DBL";
-    case C_SCPL: return "C_SCPL";
-    case C_DCPL: return "C_DCPL";
-    case F_INT: return "F_INT";
-    case F_REAL: return "F_REAL";
-    case F_DBL: return "F_DBL";
-    case F_SCPL: return "F_SCPL";
-    case F_DCPL: return "F_DCPL";
-  }
-  return std::to_string(type);
-}
-
 void require_type(const char* function, const char* argument, int g, const Array& a, ElemType type,
                   const char* ga_name) {
   if (a.type() != type)

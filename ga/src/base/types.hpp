@@ -4,13 +4,15 @@
 #include <string>
 
 #include "armada/linalg/gemm.hpp"
+#include "armada_ga_type_names.hpp"
 #include "base/call.hpp"
 
 namespace armada::ga {
 
 /// The arrays element type of GA type `type` (C_INT, C_DBL, F_DBL, ...); bad_argument otherwise.
 ElemType elem_type(const char* function, int type);
-std::string type_name(int type);
+/// GA's name of element type `type` (C_INT, F_DBL, ...).
+using ga_names::type_name;
 /// Throws bad_argument (naming `argument` = handle `g`) unless `a` holds `type` (GA: `ga_name`).
 void require_type(const char* function, const char* argument, int g, const Array& a, ElemType type,
                   const char* ga_name);

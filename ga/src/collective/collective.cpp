@@ -296,22 +296,25 @@ void add_patch(const char* function, const void* alpha, int g_a, const I* alo, c
   });
 }
 
-/// This rank's block of the n-d `a` (n > 2) averaged with its mirror, the block whose first two
-/// bounds are swapped, fetched (dense) before anybody writes.
+/// Every block this rank owns of the n-d `a` (n > 2; one, or a block-cyclic array's many)
+/// averaged with its mirror, the patch whose first two bounds are swapped, fetched (dense)
+/// before anybody writes.
 template <class T>
 void average_stack_with_mirror(Array& a) {
-  arrays::LocalView<void> view = a.access();
+  const std::vector<arrays::LocalView<void>> views = a.access_blocks();
   const int n = a.ndim();
-  std::vector<T> mirror;
-  if (!view.empty()) {
+  std::vector<std::vector<T>> mirrors;
+  for (const arrays::LocalView<void>& view : views) {
     arrays::Coord lo = view.lo, hi = view.hi;
     std::swap(lo[0], lo[1]);
     std::swap(hi[0], hi[1]);
-    mirror.resize(static_cast<std::size_t>(view.size()));
-    a.get(lo, hi, mirror.data());
+    mirrors.emplace_back(static_cast<std::size_t>(view.size()));
+    if (!view.empty()) a.get(lo, hi, mirrors.back().data());
   }
   a.sync();
-  if (!mirror.empty()) {
+  for (std::size_t v = 0; v < views.size(); ++v) {
+    const arrays::LocalView<void>& view = views[v];
+    if (view.empty()) continue;
     const Index rows = view.hi[0] - view.lo[0], cols = view.hi[1] - view.lo[1];
     const Index rest = view.size() / (rows * cols);
     T* base = static_cast<T*>(view.data);
@@ -322,7 +325,7 @@ void average_stack_with_mirror(Array& a) {
       for (Index i = 0; i < rows; ++i)
         for (Index j = 0; j < cols; ++j) {
           T& x = base[i * view.stride[0] + j * view.stride[1] + offset];
-          x = (x + mirror[static_cast<std::size_t>((j * rows + i) * rest + r)]) * T(0.5);
+          x = (x + mirrors[v][static_cast<std::size_t>((j * rows + i) * rest + r)]) * T(0.5);
         }
       for (int d = n - 1; d >= 2 && ++k[d] == view.hi[d] - view.lo[d]; --d) k[d] = 0;
     }

@@ -6,7 +6,6 @@
 #include "armada/arrays/arrays.hpp"
 #include "base/call.hpp"
 #include "base/index.hpp"
-#include "create/block_cyclic.hpp"
 #include "create/handles.hpp"
 
 using namespace armada;

@@ -1,14 +1,54 @@
 // GA's C API of block-cyclic arrays: the layout setters, the block queries and local access of
-// blocks (the layout: block_cyclic.hpp).
+// blocks (GA's semantics: block_cyclic.hpp; the layouts are arrays' distributions).
 #include "create/block_cyclic.hpp"
 
+#include "base/index.hpp"
 #include "base/types.hpp"
-#include "groups/groups.hpp"
-#include "memory/accounting.hpp"
 #include "movement/local.hpp"
 
 using namespace armada;
 using namespace armada::ga;
+
+namespace armada::ga {
+
+Coord block_coords(const arrays::Distribution& d, Index number) {
+  const Coord nblocks = d.grid();
+  Coord k = nblocks;
+  for (int i = d.ndim() - 1; i >= 0; --i) {
+    k[i] = number % nblocks[i];
+    number /= nblocks[i];
+  }
+  return k;
+}
+
+Index block_number(const arrays::Distribution& d, const Coord& k) {
+  const Coord nblocks = d.grid();
+  Index b = 0;
+  for (int i = 0; i < d.ndim(); ++i) b = b * nblocks[i] + k[i];
+  return b;
+}
+
+arrays::Distribution cyclic_distribution(const char* function, const Plan& plan, int nprocs) {
+  const int n = plan.dims.size();
+  const Coord& block = plan.cyclic_block;
+  const Coord& grid = plan.cyclic_grid;
+  if (block.size() != n || (!grid.empty() && grid.size() != n))
+    bad_argument(function, "g_a", "(blocks " + block.str() + ", dims " + plan.dims.str() + ")",
+                 "the block-cyclic layout was set for another number of dimensions (NGA_Set_data came after it)");
+  for (int d = 0; d < plan.ghosts.size(); ++d)
+    if (plan.ghosts[d] > 0)
+      bad_argument(function, "g_a", "(ghost widths " + plan.ghosts.str() + ")", "a block-cyclic array has no ghost cells");
+  if (!plan.block_starts.empty())
+    bad_argument(function, "g_a", "(GA_Set_irreg_distr)", "an irregular map and a block-cyclic layout exclude each other");
+  if (grid.empty()) return arrays::Distribution::block_cyclic(plan.dims, block, nprocs);
+  // arrays takes a grid smaller than the group; GA's grid is the whole group.
+  if (grid.product() != nprocs)
+    bad_argument(function, "proc_grid", grid.str(),
+                 "its product must be the number of processes (" + std::to_string(nprocs) + ")");
+  return arrays::Distribution::block_cyclic(plan.dims, block, grid, nprocs, plan.cyclic_tiled);
+}
+
+}  // namespace armada::ga
 
 namespace {
 
@@ -37,106 +77,112 @@ void set_layout(const char* function, int g_a, const I* block, const I* grid, bo
   });
 }
 
-/// The block-cyclic layout of g_a; bad_argument for an array of block distribution.
-BlockCyclic& cyclic(const char* function, int g_a) {
-  BlockCyclic* bc = block_cyclic(function, g_a);
-  if (!bc)
+/// Array g_a, which must be block-cyclic.
+Array& cyclic(const char* function, int g_a) {
+  if (!block_cyclic(function, g_a))
     bad_argument(function, "g_a", std::to_string(g_a),
                  "is not block-cyclic (GA_Set_block_cyclic / GA_Set_block_cyclic_proc_grid make such arrays)");
-  return *bc;
+  return any_array(function, g_a);
 }
 
 template <class I>
 void block_info(const char* function, int g_a, I* num_blocks, I* block_dims) {
   guarded(function, [&] {
-    const BlockCyclic& bc = cyclic(function, g_a);
-    for (int d = 0; d < bc.ndim(); ++d) {
-      if (num_blocks) num_blocks[d] = static_cast<I>(bc.nblocks[d]);
-      if (block_dims) block_dims[d] = static_cast<I>(bc.block[d]);
+    const arrays::Distribution& d = cyclic(function, g_a).distribution();
+    const Coord nblocks = d.grid();
+    for (int i = 0; i < d.ndim(); ++i) {
+      if (num_blocks) num_blocks[i] = static_cast<I>(nblocks[i]);
+      if (block_dims) block_dims[i] = static_cast<I>(d.block_extents()[i]);
     }
   });
 }
 
-/// Block c must be this process's; the pointer to its first element and GA's ld.
+/// Block k must be this process's; the pointer to its first element and GA's ld.
 template <class I>
-void access_block_at(const char* function, int g_a, BlockCyclic& bc, const Coord& c, void* ptr, I* ld) {
+void access_block_at(const char* function, int g_a, Array& a, const Coord& k, void* ptr, I* ld) {
   if (!ptr) bad_argument(function, "ptr", "NULL", "the address of a pointer is required");
-  const int owner = bc.owner(c);
-  if (!bc.store.group().is_member() || owner != bc.store.group().rank())
-    bad_argument(function, "block", c.str() + " (number " + std::to_string(bc.number_of(c)) + ")",
+  const arrays::Distribution& d = a.distribution();
+  const int owner = d.block_owner(k);
+  if (!a.group().is_member() || owner != a.group().rank())
+    bad_argument(function, "block", k.str() + " (number " + std::to_string(block_number(d, k)) + ")",
                  "belongs to process " + std::to_string(owner) + ", not to this one");
-  const arrays::LocalView<void> v = ga_access(bc.store, g_a, false);
-  const arrays::Patch s = bc.storage_patch(c, bc.bounds(c));
-  Index offset = 0;
-  for (int d = 0; d < s.lo.size(); ++d) offset += (s.lo[d] - v.lo[d]) * v.stride[d];
-  *static_cast<void**>(ptr) = static_cast<char*>(v.data) + offset * static_cast<Index>(bc.store.element_size());
-  const int shift = bc.block_rows() ? 1 : 0;
-  for (int d = 0; ld && d + 1 < bc.ndim(); ++d) ld[d] = static_cast<I>(v.stride[d + shift] / v.stride[d + shift + 1]);
+  const Coord first = d.block_patch(k).lo;
+  for (const arrays::LocalView<void>& v : ga_access_blocks(a, g_a))
+    if (v.lo == first) {
+      *static_cast<void**>(ptr) = v.data;
+      block_ld(v, ld);
+    }
 }
 
 template <class I>
 void access_block(const char* function, int g_a, I idx, void* ptr, I* ld) {
   guarded(function, [&] {
-    BlockCyclic& bc = cyclic(function, g_a);
-    if (idx < 0 || idx >= bc.total())
-      bad_argument(function, "idx", std::to_string(idx), "must be 0 .. " + std::to_string(bc.total() - 1));
-    access_block_at(function, g_a, bc, bc.coords_of(static_cast<Index>(idx)), ptr, ld);
+    Array& a = cyclic(function, g_a);
+    const Index total = a.distribution().block_count();
+    if (idx < 0 || idx >= total)
+      bad_argument(function, "idx", std::to_string(idx), "must be 0 .. " + std::to_string(total - 1));
+    access_block_at(function, g_a, a, block_coords(a.distribution(), static_cast<Index>(idx)), ptr, ld);
   });
 }
 
 template <class I>
 void access_block_grid(const char* function, int g_a, const I* index, void* ptr, I* ld) {
   guarded(function, [&] {
-    BlockCyclic& bc = cyclic(function, g_a);
-    if (!bc.uses_grid())
+    Array& a = cyclic(function, g_a);
+    const arrays::Distribution& d = a.distribution();
+    if (d.proc_grid().empty())
       bad_argument(function, "g_a", std::to_string(g_a),
                    "uses the simple block-cyclic layout; GA's block grid access needs a process grid "
                    "(GA_Set_block_cyclic_proc_grid)");
     if (!index) bad_argument(function, "index", "NULL", "a block index per dimension is required");
-    const Coord c = coord(bc.ndim(), index);
-    for (int d = 0; d < bc.ndim(); ++d)
-      if (c[d] < 0 || c[d] >= bc.nblocks[d])
-        bad_argument(function, "index[" + std::to_string(d) + "]", std::to_string(c[d]),
-                     "must be 0 .. " + std::to_string(bc.nblocks[d] - 1));
-    access_block_at(function, g_a, bc, c, ptr, ld);
+    const Coord k = coord(d.ndim(), index), nblocks = d.grid();
+    for (int i = 0; i < d.ndim(); ++i)
+      if (k[i] < 0 || k[i] >= nblocks[i])
+        bad_argument(function, "index[" + std::to_string(i) + "]", std::to_string(k[i]),
+                     "must be 0 .. " + std::to_string(nblocks[i] - 1));
+    access_block_at(function, g_a, a, k, ptr, ld);
   });
 }
 
 /// GA's segment is the process's blocks one after another, each dense at its true extents.
-/// The simple layout pads edge blocks, so its segment is GA's only when no block is cut.
+/// The simple and tiled layouts pad edge blocks, so their segment is GA's only when no block is cut.
 template <class I>
 void access_segment(const char* function, int g_a, int proc, void* ptr, I* len) {
   guarded(function, [&] {
-    BlockCyclic& bc = cyclic(function, g_a);
-    const rma::Group& g = bc.store.group();
+    Array& a = cyclic(function, g_a);
+    const arrays::Distribution& d = a.distribution();
+    const rma::Group& g = a.group();
     if (!g.is_member() || proc != g.rank())
       bad_argument(function, "proc", std::to_string(proc), "must be the calling process (as GA's)");
     if (!ptr || !len) bad_argument(function, ptr ? "len" : "ptr", "NULL", "a place for the result is required");
-    for (int d = 0; bc.block_rows() && d < bc.ndim(); ++d)
-      if (bc.dims[d] % bc.block[d] != 0)
+    const bool padded = d.layout() != arrays::Layout::proc_grid;
+    for (int i = 0; padded && i < d.ndim(); ++i)
+      if (d.dims()[i] % d.block_extents()[i] != 0)
         bad_argument(function, "g_a", std::to_string(g_a),
-                     "has edge blocks cut short (dims " + bc.dims.str() + ", blocks " + bc.block.str() +
-                         "), which Armada's " + (bc.tiled ? "tiled" : "simple") +
+                     "has edge blocks cut short (dims " + d.dims().str() + ", blocks " + d.block_extents().str() +
+                         "), which Armada's " + (d.layout() == arrays::Layout::tiled ? "tiled" : "simple") +
                          " layout pads: its segment is not GA's; use NGA_Access_block");
-    const arrays::LocalView<void> v = ga_access(bc.store, g_a, false);
-    *static_cast<void**>(ptr) = v.data;
-    *len = static_cast<I>(bc.store.owned().elements());
+    const std::vector<arrays::LocalView<void>> views = ga_access_blocks(a, g_a);
+    *static_cast<void**>(ptr) = views.empty() ? nullptr : views.front().data;  // the local buffer's start
+    *len = static_cast<I>(d.local_elements(g.rank()));
   });
 }
 
 void release(const char* function, int g_a, bool update) {
-  guarded(function, [&] { ga_release(cyclic(function, g_a).store, g_a, update); });
+  guarded(function, [&] { ga_release(cyclic(function, g_a), g_a, update); });
 }
 
 template <class I>
 int locate_num_blocks(const char* function, int g_a, const I* lo, const I* hi) {
   return guarded(function, [&] {
-    const BlockCyclic* cyc = block_cyclic(function, g_a);
-    if (!cyc) return -1;  // GA: -1 for an array of block distribution
-    const BlockCyclic& bc = *cyc;
-    const arrays::Patch p = patch_of(function, bc.dims, lo, hi);
+    const arrays::Distribution* d = block_cyclic(function, g_a);
+    if (!d) return -1;  // GA: -1 for an array of block distribution
+    const arrays::Patch p = patch_of(function, d->dims(), lo, hi);
     Index n = 1;
-    for (int d = 0; d < bc.ndim(); ++d) n *= (p.hi[d] - 1) / bc.block[d] - p.lo[d] / bc.block[d] + 1;
+    for (int i = 0; i < d->ndim(); ++i) {
+      const Index b = d->block_extents()[i];
+      n *= (p.hi[i] - 1) / b - p.lo[i] / b + 1;
+    }
     return static_cast<int>(n);
   });
 }
@@ -146,11 +192,7 @@ int locate_num_blocks(const char* function, int g_a, const I* lo, const I* hi) {
 void nblock(const char* function, int g_a, int* nblock) {
   guarded(function, [&] {
     if (!nblock) bad_argument(function, "nblock", "NULL", "room for ndim entries is required");
-    if (const BlockCyclic* bc = block_cyclic(function, g_a)) {
-      for (int d = 0; d < bc->ndim(); ++d) nblock[d] = static_cast<int>(bc->nblocks[d]);
-      return;
-    }
-    const Coord grid = array(function, g_a).distribution().grid();
+    const Coord grid = any_array(function, g_a).distribution().grid();
     for (int d = 0; d < grid.size(); ++d) nblock[d] = static_cast<int>(grid[d]);
   });
 }
@@ -200,14 +242,14 @@ void NGA_Set_tiled_proc_grid64(int g_a, int64_t block[], int64_t proc_grid[]) {
 // GA: -1 and 0 for an array of block distribution.
 int GA_Total_blocks(int g_a) {
   return guarded("GA_Total_blocks", [&] {
-    const BlockCyclic* bc = block_cyclic("GA_Total_blocks", g_a);
-    return bc ? static_cast<int>(bc->total()) : -1;
+    const arrays::Distribution* d = block_cyclic("GA_Total_blocks", g_a);
+    return d ? d->block_count() : -1;
   });
 }
 int GA_Uses_proc_grid(int g_a) {
   return guarded("GA_Uses_proc_grid", [&] {
-    const BlockCyclic* bc = block_cyclic("GA_Uses_proc_grid", g_a);
-    return bc && bc->uses_grid() ? 1 : 0;
+    const arrays::Distribution* d = block_cyclic("GA_Uses_proc_grid", g_a);
+    return d && !d->proc_grid().empty() ? 1 : 0;
   });
 }
 

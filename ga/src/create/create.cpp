@@ -86,8 +86,7 @@ int create_irregular(const char* function, int type, int ndim, const I* dims, co
 template <class I>
 void inquire(const char* function, int g_a, int* type, int* ndim, I* dims) {
   guarded(function, [&] {
-    const BlockCyclic* bc = block_cyclic(function, g_a);
-    const Coord& shape = bc ? bc->dims : array(function, g_a).dims();
+    const Coord& shape = array_dims(function, g_a);
     if (type) *type = ga_type(function, g_a);
     if (ndim) *ndim = shape.size();
     if (dims)
@@ -99,12 +98,12 @@ template <class I>
 void distribution(const char* function, int g_a, int iproc, I* lo, I* hi) {
   guarded(function, [&] {
     if (!lo || !hi) bad_argument(function, lo ? "hi" : "lo", "NULL", "room for ndim indices is required");
-    if (const BlockCyclic* bc = block_cyclic(function, g_a)) {
+    if (const arrays::Distribution* bc = block_cyclic(function, g_a)) {
       // GA: of a block-cyclic array, the bounds of block `iproc`.
-      if (iproc < 0 || iproc >= bc->total())
+      if (iproc < 0 || iproc >= bc->block_count())
         bad_argument(function, "iproc", std::to_string(iproc),
-                     "of a block-cyclic array it is a block number: 0 .. " + std::to_string(bc->total() - 1));
-      const arrays::Patch p = bc->bounds(bc->coords_of(iproc));
+                     "of a block-cyclic array it is a block number: 0 .. " + std::to_string(bc->block_count() - 1));
+      const arrays::Patch p = bc->block_patch(block_coords(*bc, iproc));
       for (int d = 0; d < bc->ndim(); ++d) lo[d] = static_cast<I>(p.lo[d]), hi[d] = static_cast<I>(p.hi[d] - 1);
       return;
     }
@@ -156,30 +155,14 @@ void set_irreg(const char* function, int g_a, const I* map, const I* block) {
   });
 }
 
-/// GA_Duplicate of a block-cyclic array: the same layout, a new store.
-int duplicate_cyclic(const BlockCyclic& bc, int g_a, const char* name) {
-  const std::size_t bytes = block_bytes(bc.store.owned(), {}, bc.store.type());
-  if (!charge_memory(bc.store.group(), bytes, MemoryUse::array)) return 0;
-  try {
-    BlockCyclic copy = bc;
-    copy.store = bc.store.duplicate(name ? name : "");
-    return adopt_block_cyclic(std::move(copy), ga_type("GA_Duplicate", g_a), bytes);
-  } catch (...) {
-    refund_memory(bytes, MemoryUse::array);
-    throw;
-  }
-}
-
 /// NGA_Locate: the owner's rank in the array's group; of a block-cyclic array, as GA's, the
 /// number of the block holding the element.
 template <class I>
 int locate(const char* function, int g_a, const I* subscript) {
   return guarded(function, [&] {
-    if (const BlockCyclic* bc = block_cyclic(function, g_a)) {
-      const arrays::Patch p = patch_of(function, bc->dims, subscript, subscript, "subscript", "subscript");
-      Coord c = p.lo;
-      for (int d = 0; d < c.size(); ++d) c[d] /= bc->block[d];
-      return static_cast<int>(bc->number_of(c));
+    if (const arrays::Distribution* bc = block_cyclic(function, g_a)) {
+      const arrays::Patch p = patch_of(function, bc->dims(), subscript, subscript, "subscript", "subscript");
+      return static_cast<int>(block_number(*bc, bc->block_of(p.lo)));
     }
     const Array& a = array(function, g_a);
     const arrays::Patch p = patch(function, a, subscript, subscript, "subscript", "subscript");
@@ -330,9 +313,11 @@ int GA_Allocate(int g_a) {
 
 int GA_Duplicate(int g_a, char* array_name) {
   return guarded("GA_Duplicate", [&] {
-    if (const BlockCyclic* bc = block_cyclic("GA_Duplicate", g_a)) return duplicate_cyclic(*bc, g_a, array_name);
-    const Array& a = array("GA_Duplicate", g_a);
-    const std::size_t bytes = block_bytes(a.owned(), a.ghosts(), a.type());
+    const Array& a = any_array("GA_Duplicate", g_a);
+    const arrays::Distribution& d = a.distribution();
+    const std::size_t bytes = !d.cyclic()             ? block_bytes(a.owned(), a.ghosts(), a.type())
+                              : a.group().is_member() ? d.local_elements(a.group().rank()) * a.element_size()
+                                                      : 0;
     if (!charge_memory(a.group(), bytes, MemoryUse::array)) return 0;  // GA: the duplicate fails
     try {
       return adopt(a.duplicate(array_name ? array_name : ""), ga_type("GA_Duplicate", g_a), bytes);
@@ -346,10 +331,7 @@ void GA_Destroy(int g_a) {
   guarded("GA_Destroy", [&] {
     // A planned handle (never allocated, or freed by GA_Deallocate) has no array to free: only the
     // handle goes (GA's returns false and keeps it).
-    if (!is_planned("GA_Destroy", g_a)) {
-      BlockCyclic* bc = block_cyclic("GA_Destroy", g_a);
-      bc ? bc->store.destroy() : array("GA_Destroy", g_a).destroy();
-    }
+    if (!is_planned("GA_Destroy", g_a)) any_array("GA_Destroy", g_a).destroy();
     forget_array(g_a);
   });
 }
@@ -381,8 +363,7 @@ void NGA_Inquire64(int g_a, int* type, int* ndim, int64_t dims[]) {
 }
 char* GA_Inquire_name(int g_a) {
   return guarded("GA_Inquire_name", [&] {
-    const BlockCyclic* bc = block_cyclic("GA_Inquire_name", g_a);
-    return const_cast<char*>((bc ? bc->store : array("GA_Inquire_name", g_a)).name().c_str());
+    return const_cast<char*>(any_array("GA_Inquire_name", g_a).name().c_str());
   });
 }
 int GA_Ndim(int g_a) {
@@ -390,7 +371,7 @@ int GA_Ndim(int g_a) {
 }
 int GA_Valid_handle(int g_a) {
   try {
-    block_cyclic("GA_Valid_handle", g_a);  // a live array of either layout
+    any_array("GA_Valid_handle", g_a);  // a live array of either layout
     return 1;
   } catch (...) {
     return 0;
@@ -441,8 +422,7 @@ int GA_Get_pgroup_size(int grp_id) {
 }
 int NGA_Get_pgroup(int g_a) {
   return guarded("NGA_Get_pgroup", [&] {
-    const BlockCyclic* bc = block_cyclic("NGA_Get_pgroup", g_a);
-    return handle_of((bc ? bc->store : array("NGA_Get_pgroup", g_a)).group());
+    return handle_of(any_array("NGA_Get_pgroup", g_a).group());
   });
 }
 

@@ -19,12 +19,12 @@ namespace {
 /// GA's NGA_Locate_region of a block-cyclic array: one entry per block the patch meets, `procs`
 /// holding the block's number (not its owner), in block order.
 template <class I>
-int locate_blocks(const char* function, const BlockCyclic& bc, const I* lo, const I* hi, I* map, int* procs) {
-  const arrays::Patch p = patch_of(function, bc.dims, lo, hi);
+int locate_blocks(const char* function, const arrays::Distribution& bc, const I* lo, const I* hi, I* map, int* procs) {
+  const arrays::Patch p = patch_of(function, bc.dims(), lo, hi);
   const int n = bc.ndim();
   int k = 0;
-  for (Index b = 0; b < bc.total(); ++b) {
-    arrays::Patch box = bc.bounds(bc.coords_of(b));
+  for (Index b = 0; b < bc.block_count(); ++b) {
+    arrays::Patch box = bc.block_patch(block_coords(bc, b));
     for (int d = 0; d < n; ++d) box.lo[d] = std::max(box.lo[d], p.lo[d]), box.hi[d] = std::min(box.hi[d], p.hi[d]);
     if (box.empty()) continue;
     if (procs) procs[k] = static_cast<int>(b);
@@ -40,7 +40,7 @@ int locate_blocks(const char* function, const BlockCyclic& bc, const I* lo, cons
 template <class I>
 int locate_region(const char* function, int g_a, const I* lo, const I* hi, I* map, int* procs) {
   return guarded(function, [&] {
-    if (const BlockCyclic* bc = block_cyclic(function, g_a)) return locate_blocks(function, *bc, lo, hi, map, procs);
+    if (const arrays::Distribution* bc = block_cyclic(function, g_a)) return locate_blocks(function, *bc, lo, hi, map, procs);
     const Array& a = array(function, g_a);
     const arrays::Patch p = patch(function, a, lo, hi);
     const std::vector<arrays::Owner> owners = a.locate_region(p.lo, p.hi);

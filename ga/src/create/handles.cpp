@@ -1,14 +1,12 @@
 // GA's array handles (create/handles.hpp): the table, creation from a plan, allocation and
-// deallocation of planned handles, and the regular copies block-cyclic arrays lend a collective.
+// deallocation of planned handles, and which operations take block-cyclic arrays.
 #include <deque>
-#include <memory>
 #include <optional>
 #include <string_view>
 
 #include "armada/rma/runtime.hpp"
 #include "base/call.hpp"
 #include "base/types.hpp"
-#include "create/block_cyclic.hpp"
 #include "create/handles.hpp"
 #include "groups/groups.hpp"
 #include "linear_algebra/saved_diag.hpp"
@@ -26,9 +24,7 @@ struct Slot {
   int type = 0;
   std::size_t charged = 0;  // bytes charged to GA's memory limit for the array
   bool ghost_corners = true;  // GA_Set_ghost_corner_flag
-  std::shared_ptr<BlockCyclic> cyclic;  // a block-cyclic array (then `array` is unused)
-  Array regular;                        // while a call runs on a regular copy of `cyclic`
-  bool live() const { return array.valid() || cyclic; }
+  bool live() const { return array.valid(); }
 };
 
 // GA's own handles are offset too: small integers (0, 1, an uninitialized variable) are never
@@ -68,7 +64,6 @@ Plan plan_of_array(const Slot& s) {
 // ---- arrays -----------------------------------------------------------------------------------
 
 int create(const char* function, const Plan& plan) {
-  if (!plan.cyclic_block.empty()) return create_block_cyclic(function, plan);
   const ElemType type = elem_type(function, plan.type);
   if (plan.dims.size() < 1 || plan.dims.size() > GA_MAX_DIM)
     bad_argument(function, "ndim", std::to_string(plan.dims.size()), "must be 1 .. 7");
@@ -82,9 +77,12 @@ int create(const char* function, const Plan& plan) {
   options.block_starts = plan.block_starts;
   const rma::Group g = group(function, plan.pgroup_set ? plan.pgroup : default_pgroup());
   options.group = g;
-  // The block this rank will own, as arrays::create cuts it, for GA's memory limit.
+  if (!plan.cyclic_block.empty()) options.distribution = cyclic_distribution(function, plan, g.size());
+  // What this rank will own, as arrays::create lays it out, for GA's memory limit.
   std::size_t bytes = 0;
-  if (g.is_member()) {
+  if (g.is_member() && options.distribution) {
+    bytes = static_cast<std::size_t>(options.distribution->local_elements(g.rank())) * arrays::size_of(type);
+  } else if (g.is_member()) {
     const arrays::Distribution dist =
         plan.block_starts.empty() ? arrays::Distribution::regular(plan.dims, g.size(), {}, plan.chunk)
                                   : arrays::Distribution::irregular(plan.dims, plan.block_starts, g.size());
@@ -134,10 +132,9 @@ bool allocate(const char* function, int g_a) {
 
 namespace {
 
-// The collective operations that take block-cyclic arrays: each runs on regular copies of them
-// (made by array() on first use in the call, copied back when the call ends: CallScope). Only
-// operations whose result depends on values alone belong here, never on the distribution, and
-// only collective ones (the copy is collective).
+// The operations that take block-cyclic arrays besides those written for every layout
+// (any_array()): arrays and linalg act on the array itself, whatever its distribution. Every other
+// operation refuses one (it needs one block per process: local access, ghost cells, ..).
 constexpr std::string_view takes_block_cyclic[] = {
     "GA_Zero", "GA_Fill", "GA_Scale", "NGA_Zero_patch", "NGA_Fill_patch", "NGA_Scale_patch",
     "NGA_Zero_patch64", "NGA_Fill_patch64", "NGA_Scale_patch64", "GA_Copy", "NGA_Copy_patch",
@@ -157,7 +154,7 @@ constexpr std::string_view takes_block_cyclic[] = {
     "GA_Scale_cols", "GA_Norm1", "GA_Norm_infinity", "GA_Lu_solve", "GA_Llt_solve", "GA_Solve",
     "GA_Spd_invert", "GA_Print_patch", "NGA_Print_patch", "NGA_Print_patch64", "GA_Print_file"};
 
-bool runs_on_regular_copy(const char* function) {
+bool takes_cyclic(const char* function) {
   for (std::string_view name : takes_block_cyclic)
     if (name == function) return true;
   return false;
@@ -165,51 +162,32 @@ bool runs_on_regular_copy(const char* function) {
 
 }  // namespace
 
-void CallScope::copy_back_all() {
-  std::vector<int> handles = std::move(copied_);
-  copied_.clear();
-  for (int g_a : handles) {
-    Slot& s = g_arrays[static_cast<std::size_t>(g_a - handle_base)];
-    copy_back(s.regular, *s.cyclic);
-    s.regular.destroy();
-    s.regular = Array{};
-  }
+Array& any_array(const char* function, int g_a, const char* argument) {
+  Slot& s = slot(function, g_a, argument);
+  if (s.plan)
+    bad_argument(function, argument, std::to_string(g_a),
+                 "is not allocated (a planned handle, or one GA_Deallocate freed; GA_Allocate allocates it)");
+  return s.array;
 }
 
 Array& array(const char* function, int g_a, const char* argument) {
-  Slot& s = slot(function, g_a, argument);
-  if (s.plan)
-    bad_argument(function, argument, std::to_string(g_a),
-                 "is not allocated (a planned handle, or one GA_Deallocate freed; GA_Allocate allocates it)");
-  if (!s.cyclic) return s.array;
-  if (s.regular.valid()) return s.regular;  // this call made it already
-  if (!runs_on_regular_copy(function) || !CallScope::current()) refuse_block_cyclic(function, argument, g_a);
-  s.regular = regular_copy_of(*s.cyclic);
-  CallScope::current()->add_copy(g_a);
-  return s.regular;
+  Array& a = any_array(function, g_a, argument);
+  if (a.distribution().cyclic() && !takes_cyclic(function)) refuse_block_cyclic(function, argument, g_a);
+  return a;
 }
 
-const Coord& array_dims(const char* function, int g_a) {
-  const BlockCyclic* bc = block_cyclic(function, g_a);
-  return bc ? bc->dims : array(function, g_a).dims();
+const Coord& array_dims(const char* function, int g_a) { return any_array(function, g_a).dims(); }
+
+const arrays::Distribution* block_cyclic(const char* function, int g_a, const char* argument) {
+  const arrays::Distribution& d = any_array(function, g_a, argument).distribution();
+  return d.cyclic() ? &d : nullptr;
 }
 
-BlockCyclic* block_cyclic(const char* function, int g_a, const char* argument) {
-  Slot& s = slot(function, g_a, argument);
-  if (s.plan)
-    bad_argument(function, argument, std::to_string(g_a),
-                 "is not allocated (a planned handle, or one GA_Deallocate freed; GA_Allocate allocates it)");
-  return s.cyclic.get();
-}
-
-int adopt_block_cyclic(BlockCyclic bc, int type, std::size_t charged) {
-  count_call(Stat::create);
-  Slot s;
-  s.type = type;
-  s.charged = charged;
-  s.cyclic = std::make_shared<BlockCyclic>(std::move(bc));
-  g_arrays.push_back(std::move(s));
-  return handle_base + static_cast<int>(g_arrays.size()) - 1;
+[[noreturn]] void refuse_block_cyclic(const char* function, const char* argument, int g_a) {
+  bad_argument(function, argument, std::to_string(g_a),
+               "is a block-cyclic array (GA_Set_block_cyclic / GA_Set_block_cyclic_proc_grid); Armada's " +
+                   std::string(function) + " takes arrays of block distribution only (docs/ga.md lists the "
+                   "operations that take block-cyclic arrays)");
 }
 
 bool is_planned(const char* function, int g_a) { return slot(function, g_a).plan.has_value(); }
@@ -217,7 +195,7 @@ bool is_planned(const char* function, int g_a) { return slot(function, g_a).plan
 bool deallocate(const char* function, int g_a) {
   Slot& s = slot(function, g_a);
   if (s.plan) return false;  // nothing allocated: GA's GA_Deallocate returns 0 too
-  if (s.cyclic) refuse_block_cyclic(function, "g_a", g_a);
+  if (s.array.distribution().cyclic()) refuse_block_cyclic(function, "g_a", g_a);
   Plan plan = plan_of_array(s);
   s.array.destroy();  // collective over the array's group
   refund_memory(s.charged, MemoryUse::array);
@@ -230,7 +208,7 @@ bool deallocate(const char* function, int g_a) {
 bool& ghost_corners(const char* function, int g_a) { return slot(function, g_a).ghost_corners; }
 
 int ga_type(const char* function, int g_a) {
-  block_cyclic(function, g_a);  // checks the handle (no regular copy)
+  any_array(function, g_a);  // checks the handle
   return g_arrays[static_cast<std::size_t>(g_a - handle_base)].type;
 }
 
@@ -255,7 +233,6 @@ void destroy_all() {
   forget_saved_diag();
   for (Slot& s : g_arrays) {
     if (s.array.valid()) s.array.destroy();
-    if (s.cyclic && s.cyclic->store.valid()) s.cyclic->store.destroy();
   }
   g_arrays.clear();
   reset_memory_accounting();

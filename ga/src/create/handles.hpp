@@ -26,14 +26,13 @@ struct Plan {
   bool cyclic_tiled = false;  // GA_Set_tiled_proc_grid: tile-contiguous storage on cyclic_grid
 };
 
-struct BlockCyclic;
-/// The block-cyclic layout of live handle g_a, or nullptr for an array of block distribution
+/// The block-cyclic distribution of live handle g_a (GA_Set_block_cyclic*, GA_Set_tiled_proc_grid:
+/// arrays' Layout::cyclic, proc_grid, tiled), or nullptr for an array of block distribution
 /// (bad_argument for a handle that is not a live array).
-BlockCyclic* block_cyclic(const char* function, int g_a, const char* argument = "g_a");
-/// Gives a new block-cyclic array a GA handle (as adopt()).
-int adopt_block_cyclic(BlockCyclic bc, int type, std::size_t charged);
-/// Creates the block-cyclic array of `plan` (block_cyclic.cpp; as create()).
-int create_block_cyclic(const char* function, const Plan& plan);
+const arrays::Distribution* block_cyclic(const char* function, int g_a, const char* argument = "g_a");
+/// The distribution `plan`'s block-cyclic settings ask for on `nprocs` processes, checked against
+/// the rest of the plan as GA checks it (block_cyclic_api.cpp).
+arrays::Distribution cyclic_distribution(const char* function, const Plan& plan, int nprocs);
 
 /// Creates the array of `plan` (collective) and returns its GA handle, or 0 on every member
 /// when the array would exceed GA's memory limit on some member (as GA's creation fails).
@@ -45,13 +44,16 @@ Plan& plan_of(const char* function, int g_a);
 /// Allocates the array of a planned handle; false (g_a stays planned) on every member when it
 /// would exceed GA's memory limit.
 bool allocate(const char* function, int g_a);
-/// The array of handle g_a (named `argument` in errors), which must be allocated and live. For a
-/// block-cyclic array: a regular copy of it, made once per call and copied back when the call
-/// ends, if `function` is one of the collective operations that take block-cyclic arrays
-/// (create/handles.cpp's table); otherwise the call fails naming `function`, `argument` and the layout.
+/// The array of handle g_a (named `argument` in errors), which must be allocated and live. A
+/// block-cyclic array is refused (naming `function`, `argument` and the layout) unless `function`
+/// is one of the operations that take one (create/handles.cpp's table): those act on it directly.
 Array& array(const char* function, int g_a, const char* argument = "g_a");
-/// The dims of live array g_a, of either layout (no regular copy of a block-cyclic one).
+/// The same for an operation written for every layout (patch and element operations, queries).
+Array& any_array(const char* function, int g_a, const char* argument = "g_a");
+/// The dims of live array g_a, of either layout.
 const Coord& array_dims(const char* function, int g_a);
+/// The message of a block-cyclic array given to an operation that does not take one.
+[[noreturn]] void refuse_block_cyclic(const char* function, const char* argument, int g_a);
 /// Whether handle g_a is planned (not allocated) rather than allocated; bad_argument for a
 /// handle that is neither.
 bool is_planned(const char* function, int g_a);

@@ -12,13 +12,13 @@ namespace armada::ga {
 /// outstanding does nothing, as GA's releases do nothing at all (GA's own gatscat.c releases one
 /// access twice), while arrays' own API keeps pairing them.
 arrays::LocalView<void> ga_access(Array& a, int g_a, bool ghosts);
+/// Every block of a block-cyclic array this process owns (a.access_blocks()), counted as one access.
+std::vector<arrays::LocalView<void>> ga_access_blocks(Array& a, int g_a);
 void ga_release(Array& a, int g_a, bool update);
 
 /// Keeps an outstanding nonblocking operation under a new GA request handle (NGA_NbWait and
 /// NGA_NbTest complete it).
 ga_nbhdl_t keep_request(arrays::NbHandle h);
-/// The same for an operation made of several arrays operations (a block-cyclic patch).
-ga_nbhdl_t keep_requests(std::vector<arrays::NbHandle> hs);
 
 /// GA's ld of a local block: the extents (with ghosts) of dimensions 1 .. ndim-1.
 template <class I>

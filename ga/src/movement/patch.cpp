@@ -7,7 +7,6 @@
 
 #include "base/call.hpp"
 #include "base/index.hpp"
-#include "create/block_cyclic.hpp"
 #include "create/handles.hpp"
 #include "movement/local.hpp"
 #include "movement/transfer.hpp"
@@ -28,17 +27,11 @@ void require_buffers(const char* function, Transfer kind, const void* buf, const
   if (kind == Transfer::acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
 }
 
-/// The dims of live array g_a, of either layout.
-const Coord& dims_of(const char* function, int g_a) {
-  const BlockCyclic* bc = block_cyclic(function, g_a);
-  return bc ? bc->dims : array(function, g_a).dims();
-}
-
 template <class I>
 void transfer(const char* function, Transfer kind, int g_a, const I* lo, const I* hi, void* buf, const I* ld,
               const void* alpha, ga_nbhdl_t* request = nullptr) {
   guarded(function, [&] {
-    const Coord& dims = dims_of(function, g_a);
+    const Coord& dims = array_dims(function, g_a);
     const arrays::Patch p = patch_of(function, dims, lo, hi);
     require_buffers(function, kind, buf, alpha);
     move_patch(function, kind, g_a, p, buf, ga_ld(dims.size(), ld), alpha, request);
@@ -58,7 +51,7 @@ template <class I>
 void strided(const char* function, Transfer kind, int g_a, const I* lo, const I* hi, const I* skip, void* buf,
              const I* ld, const void* alpha) {
   guarded(function, [&] {
-    const Coord& dims = dims_of(function, g_a);
+    const Coord& dims = array_dims(function, g_a);
     const arrays::Patch p = patch_of(function, dims, lo, hi);
     if (!skip) bad_argument(function, "skip", "NULL", "a stride per dimension is required");
     for (int d = 0; d < dims.size(); ++d)
@@ -70,36 +63,21 @@ void strided(const char* function, Transfer kind, int g_a, const I* lo, const I*
 
 // Outstanding nonblocking operations by GA handle. Handles are never reused within a run.
 std::mutex g_nb_mutex;
-std::map<ga_nbhdl_t, std::vector<arrays::NbHandle>> g_nb;  // a block-cyclic patch: one per piece
+std::map<ga_nbhdl_t, arrays::NbHandle> g_nb;
 ga_nbhdl_t g_next_nb = 1;
 
 }  // namespace
 
 ga_nbhdl_t armada::ga::keep_request(arrays::NbHandle h) {
-  std::vector<arrays::NbHandle> hs;
-  hs.push_back(std::move(h));
-  return keep_requests(std::move(hs));
-}
-ga_nbhdl_t armada::ga::keep_requests(std::vector<arrays::NbHandle> hs) {
   std::lock_guard lock(g_nb_mutex);
   const ga_nbhdl_t id = g_next_nb++;
-  g_nb.emplace(id, std::move(hs));
+  g_nb.emplace(id, std::move(h));
   return id;
 }
 
 void armada::ga::move_patch(const char* function, Transfer kind, int g_a, const arrays::Patch& p, void* buf,
                             const Coord& ld, const void* alpha, ga_nbhdl_t* request) {
-  if (BlockCyclic* bc = block_cyclic(function, g_a)) {
-    count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * bc->store.element_size());
-    std::vector<arrays::NbHandle> pieces = start_transfer(function, *bc, kind, p, buf, ld, alpha);
-    if (request) {
-      *request = keep_requests(std::move(pieces));
-    } else {
-      for (arrays::NbHandle& h : pieces) h.wait();
-    }
-    return;
-  }
-  Array& a = array(function, g_a);
+  Array& a = any_array(function, g_a);
   count_call(stat_of(kind), static_cast<std::size_t>(p.elements()) * a.element_size());
   if (request) {
     arrays::NbHandle h;
@@ -120,11 +98,7 @@ void armada::ga::move_patch(const char* function, Transfer kind, int g_a, const 
 
 void armada::ga::move_strided(const char* function, Transfer kind, int g_a, const arrays::Patch& p,
                               const Coord& skip, void* buf, const Coord& ld, const void* alpha) {
-  if (BlockCyclic* bc = block_cyclic(function, g_a)) {
-    strided_transfer(function, *bc, kind, p, skip, buf, ld, alpha);
-    return;
-  }
-  Array& a = array(function, g_a);
+  Array& a = any_array(function, g_a);
   std::size_t elements = 1;
   for (int d = 0; d < a.ndim(); ++d) elements *= static_cast<std::size_t>((p.hi[d] - p.lo[d] + skip[d] - 1) / skip[d]);
   count_call(stat_of(kind), elements * a.element_size());
@@ -266,6 +240,11 @@ arrays::LocalView<void> armada::ga::ga_access(Array& a, int g_a, bool ghosts) {
   ++g_accesses[g_a];
   return v;
 }
+std::vector<arrays::LocalView<void>> armada::ga::ga_access_blocks(Array& a, int g_a) {
+  std::vector<arrays::LocalView<void>> v = a.access_blocks();
+  ++g_accesses[g_a];
+  return v;
+}
 void armada::ga::ga_release(Array& a, int g_a, bool update) {
   const auto it = g_accesses.find(g_a);
   if (it == g_accesses.end() || it->second == 0) return;  // GA: nothing to end, nothing done
@@ -325,15 +304,15 @@ void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], v
 void NGA_NbWait(ga_nbhdl_t* nbhandle) {
   guarded("NGA_NbWait", [&] {
     if (!nbhandle) bad_argument("NGA_NbWait", "nbhandle", "NULL", "a request handle is required");
-    std::vector<arrays::NbHandle> hs;
+    arrays::NbHandle h;
     {
       std::lock_guard lock(g_nb_mutex);
       const auto it = g_nb.find(*nbhandle);
       if (it == g_nb.end()) return;
-      hs = std::move(it->second);
+      h = std::move(it->second);
       g_nb.erase(it);
     }
-    for (arrays::NbHandle& h : hs) h.wait();
+    h.wait();
   });
 }
 int NGA_NbTest(ga_nbhdl_t* nbhandle) {
@@ -342,15 +321,11 @@ int NGA_NbTest(ga_nbhdl_t* nbhandle) {
     // GA 5.8's NGA_NbTest returns 1 once the request is complete (and frees it, as
     // NGA_NbWait does) and 0 while it is outstanding (pnga_nbtest: !nga_test_internal; Debian's
     // GA 5.8.2 returns 1 for a completed get and for a handle already waited on).
-    std::vector<arrays::NbHandle> done;
     std::lock_guard lock(g_nb_mutex);
     const auto it = g_nb.find(*nbhandle);
     if (it == g_nb.end()) return 1;
-    for (arrays::NbHandle& h : it->second)
-      if (!h.test()) return 0;
-    done = std::move(it->second);
-    g_nb.erase(it);
-    for (arrays::NbHandle& h : done) h.wait();  // complete: returns at once
+    if (!it->second.test()) return 0;
+    g_nb.erase(it);  // complete: its wait returns at once
     return 1;
   });
 }

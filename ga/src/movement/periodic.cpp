@@ -5,7 +5,6 @@
 #include "armada/arrays/arrays.hpp"
 #include "base/call.hpp"
 #include "base/index.hpp"
-#include "create/block_cyclic.hpp"
 #include "create/handles.hpp"
 
 using namespace armada;
@@ -22,13 +21,7 @@ void periodic(const char* function, Kind kind, int g_a, const I* lo, const I* hi
     if (!lo || !hi) bad_argument(function, lo ? "hi" : "lo", "NULL", "an index tuple is required");
     if (!buf) bad_argument(function, "buf", "NULL", "a buffer for the patch is required");
     if (kind == Kind::Acc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
-    if (BlockCyclic* bc = block_cyclic(function, g_a)) {
-      const Transfer t = kind == Kind::Get ? Transfer::get : kind == Kind::Put ? Transfer::put : Transfer::acc;
-      periodic_transfer(function, *bc, t, coord(bc->ndim(), lo), upper(bc->ndim(), hi), buf, ga_ld(bc->ndim(), ld),
-                        alpha);
-      return;
-    }
-    Array& a = array(function, g_a);
+    Array& a = any_array(function, g_a);
     // lo may lie outside the array (it wraps); arrays checks the extents.
     const Coord l = coord(a.ndim(), lo), h = upper(a.ndim(), hi), b = leading(function, a, ld);
     switch (kind) {

@@ -158,15 +158,18 @@ TEST(PutNotify, BadArgumentsNameTheOperationAndMoveNothing) {
 
 TEST(Fence, AFencedSequenceIsSeenWholeByAThirdRank) {
   // Rank 0 writes a sequence into the last rank (every slot several times, the last write of
-  // each slot last), fences it, then tells rank 1 by a flag; rank 1 (the target itself at 2
-  // ranks) reads the slots with a get: nothing lost, nothing older than the last write.
+  // each slot last, blocking puts) and a second block once with implicit-handle puts it does not
+  // wait for; it fences a peer it has not written first (nothing to complete there), then the
+  // target (fence(target) or fence_all), then tells rank 1 by a flag; rank 1 (the target itself
+  // at 2 ranks) reads both blocks with a get: nothing lost, nothing older than the last write.
   constexpr std::size_t kSlots = 64, kRepeats = 5;
-  Segment data(kSlots * sizeof(long));
+  Segment data(2 * kSlots * sizeof(long));
   Segment flags(8);
-  std::memset(data.local(), 0, kSlots * sizeof(long));
+  std::memset(data.local(), 0, 2 * kSlots * sizeof(long));
   *flags.local<long>() = 0;
   barrier();
-  const int target = size() - 1, observer = size() > 1 ? 1 : 0;
+  const int target = size() - 1, observer = size() > 1 ? 1 : 0, clean = size() > 2 ? 2 : 0;
+  std::vector<long> once(kSlots);
   for (long round = 1; round <= 3; ++round) {
     if (rank() == 0) {
       for (std::size_t k = 0; k < kRepeats; ++k)
@@ -174,17 +177,25 @@ TEST(Fence, AFencedSequenceIsSeenWholeByAThirdRank) {
           const long v = round * 1000000 + static_cast<long>(k * kSlots + s);
           put(&v, data.base<long>(target) + s, sizeof v, target);
         }
+      for (std::size_t s = 0; s < kSlots; ++s) {
+        once[s] = -round * 1000000 - static_cast<long>(s);
+        put_nbi(&once[s], data.base<long>(target) + kSlots + s, sizeof(long), target);
+      }
+      if (clean != target) fence(clean);
       if (round == 2) fence_all(); else fence(target);
       put_notify(&round, data.base(observer), 0, flags.base<long>(observer), round, observer);  // the flag alone
     }
     if (rank() == observer) {
       wait_flag(flags.local<long>(), round);
-      std::vector<long> seen(kSlots);
-      get(data.base<long>(target), seen.data(), kSlots * sizeof(long), target);
-      for (std::size_t s = 0; s < kSlots; ++s)
+      std::vector<long> seen(2 * kSlots);
+      get(data.base<long>(target), seen.data(), 2 * kSlots * sizeof(long), target);
+      for (std::size_t s = 0; s < kSlots; ++s) {
         EXPECT_EQ(seen[s], round * 1000000 + static_cast<long>((kRepeats - 1) * kSlots + s)) << "slot " << s;
+        EXPECT_EQ(seen[kSlots + s], -round * 1000000 - static_cast<long>(s)) << "implicit-handle slot " << s;
+      }
     }
     barrier();
+    if (rank() == 0) wait_all();  // the implicit handles, after the check: the fence had to do it
   }
 }
 

@@ -181,8 +181,9 @@ class RdmaTransport final : public Transport {
 
   // Per target: accumulate requests not yet acknowledged; what the puts issued to it still need
   // before another operation (kUnfenced: a worker fence; kUnflushed: a flush of the endpoint);
-  // kListed: the target is in written_ (cleared only by fence_all, which empties the list).
-  static constexpr std::uint8_t kUnflushed = 1, kUnfenced = 2, kListed = 4;
+  // kListed: the target is in written_ (cleared only by fence_all, which empties the list);
+  // kDirty: written since its endpoint was last flushed (fence(target) flushes only then).
+  static constexpr std::uint8_t kUnflushed = 1, kUnfenced = 2, kListed = 4, kDirty = 8;
   std::unique_ptr<std::atomic<std::int64_t>[]> acc_outstanding_;
   std::unique_ptr<std::atomic<std::uint8_t>[]> puts_;
   // The targets written (put or accumulate) since the last fence_all: fence_all completes only

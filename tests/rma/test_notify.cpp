@@ -158,44 +158,51 @@ TEST(PutNotify, BadArgumentsNameTheOperationAndMoveNothing) {
 
 TEST(Fence, AFencedSequenceIsSeenWholeByAThirdRank) {
   // Rank 0 writes a sequence into the last rank (every slot several times, the last write of
-  // each slot last, blocking puts) and a second block once with implicit-handle puts it does not
-  // wait for; it fences a peer it has not written first (nothing to complete there), then the
-  // target (fence(target) or fence_all), then tells rank 1 by a flag; rank 1 (the target itself
-  // at 2 ranks) reads both blocks with a get: nothing lost, nothing older than the last write.
+  // each slot last, blocking puts), and a second block once with nonblocking puts it does not
+  // wait for (a strided one with a handle: its even slots; implicit-handle ones: its odd slots).
+  // It fences a peer it has not written first (nothing to complete there), then the target
+  // (fence(target) or fence_all), then tells rank 1 by a flag; rank 1 (the target itself at 2
+  // ranks) reads both blocks with a get: nothing lost, nothing older than the last write.
   constexpr std::size_t kSlots = 64, kRepeats = 5;
-  Segment data(2 * kSlots * sizeof(long));
+  Segment data(3 * kSlots * sizeof(long));
   Segment flags(8);
-  std::memset(data.local(), 0, 2 * kSlots * sizeof(long));
+  std::memset(data.local(), 0, 3 * kSlots * sizeof(long));
   *flags.local<long>() = 0;
   barrier();
   const int target = size() - 1, observer = size() > 1 ? 1 : 0, clean = size() > 2 ? 2 : 0;
-  std::vector<long> once(kSlots);
+  std::vector<long> once(2 * kSlots);
+  const auto once_value = [](long round, std::size_t i) { return -round * 1000000 - static_cast<long>(i); };
   for (long round = 1; round <= 3; ++round) {
+    Handle strided;
     if (rank() == 0) {
       for (std::size_t k = 0; k < kRepeats; ++k)
         for (std::size_t s = 0; s < kSlots; ++s) {
           const long v = round * 1000000 + static_cast<long>(k * kSlots + s);
           put(&v, data.base<long>(target) + s, sizeof v, target);
         }
-      for (std::size_t s = 0; s < kSlots; ++s) {
-        once[s] = -round * 1000000 - static_cast<long>(s);
-        put_nbi(&once[s], data.base<long>(target) + kSlots + s, sizeof(long), target);
-      }
+      for (std::size_t i = 0; i < once.size(); ++i) once[i] = once_value(round, i);
+      long* block = data.base<long>(target) + kSlots;
+      const std::size_t stride[] = {2 * sizeof(long)}, count[] = {sizeof(long), kSlots};
+      strided = put_strided_nb(once.data(), stride, block, stride, count, target);
+      for (std::size_t s = 1; s < once.size(); s += 2) put_nbi(&once[s], block + s, sizeof(long), target);
       if (clean != target) fence(clean);
       if (round == 2) fence_all(); else fence(target);
       put_notify(&round, data.base(observer), 0, flags.base<long>(observer), round, observer);  // the flag alone
     }
     if (rank() == observer) {
       wait_flag(flags.local<long>(), round);
-      std::vector<long> seen(2 * kSlots);
-      get(data.base<long>(target), seen.data(), 2 * kSlots * sizeof(long), target);
-      for (std::size_t s = 0; s < kSlots; ++s) {
+      std::vector<long> seen(3 * kSlots);
+      get(data.base<long>(target), seen.data(), 3 * kSlots * sizeof(long), target);
+      for (std::size_t s = 0; s < kSlots; ++s)
         EXPECT_EQ(seen[s], round * 1000000 + static_cast<long>((kRepeats - 1) * kSlots + s)) << "slot " << s;
-        EXPECT_EQ(seen[kSlots + s], -round * 1000000 - static_cast<long>(s)) << "implicit-handle slot " << s;
-      }
+      for (std::size_t i = 0; i < once.size(); ++i)
+        EXPECT_EQ(seen[kSlots + i], once_value(round, i)) << (i % 2 ? "implicit-handle" : "strided") << " slot " << i;
     }
     barrier();
-    if (rank() == 0) wait_all();  // the implicit handles, after the check: the fence had to do it
+    if (rank() == 0) {  // the handles, after the check: the fence had to complete them
+      strided.wait();
+      wait_all();
+    }
   }
 }
 

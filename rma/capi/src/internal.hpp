@@ -111,8 +111,8 @@ void check_mpi(const char* function, const char* mpi_call, int rc);
 
 enum class Kind { Put, Get, Acc };
 
-/// Sets the flag (not null) of a Put_flag / PutS_flag once the data put before it is complete
-/// at `proc`.
+/// Sets the flag (not null) once every put before it to `proc` is complete there (armci_notify;
+/// Put_flag and PutS_flag use rma::put_notify).
 void set_flag(int* flag, int value, int proc);
 
 // ---- runtime (init.cpp) ----------------------------------------------------------------------

@@ -39,8 +39,9 @@ template <class Count>
 int put_flag(const char* fn, void* src, void* dst, Count size, int* flag, int value, int proc) noexcept {
   return guard(fn, [&] {
     not_null(fn, "flag", flag);  // checked before any byte moves
-    rma::put(src, dst, to_size(fn, "bytes", size), proc);
-    set_flag(flag, value, proc);
+    // One operation: the data, then the flag ordered after it (one request where the transport
+    // has an ordered channel), rma::put_notify.
+    rma::put_notify(src, dst, to_size(fn, "bytes", size), flag, value, proc);
   });
 }
 

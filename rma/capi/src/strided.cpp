@@ -78,8 +78,8 @@ int puts_flag(const char* fn, void* src, const I* src_stride, void* dst, const I
   return guard(fn, [&] {
     const Strides s = strides(fn, src_stride, dst_stride, count, stride_levels);
     not_null(fn, "flag", flag);  // checked before any byte moves
-    if (!s.empty) rma::put_strided(src, s.src_span(), dst, s.dst_span(), s.count_span(), proc);
-    set_flag(flag, value, proc);
+    if (s.empty) rma::put_notify(src, dst, 0, flag, value, proc);  // the flag alone
+    else rma::put_strided_notify(src, s.src_span(), dst, s.dst_span(), s.count_span(), flag, value, proc);
   });
 }
 

@@ -45,6 +45,10 @@ void fence_everything(State& s) {
   for (const auto& t : s.routes.started) t->fence_all();
 }
 
+void poll_transports(State& s) {
+  for (const auto& t : s.routes.started) t->poll();
+}
+
 void wait_polling(MPI_Request& request, const char* op, StallHook on_stall, const void* context) {
   // A failed collective (ranks in different calls: MPI_ERR_TRUNCATE) reports here, in the return
   // code (Open MPI 4.1 calls no error handler for a nonblocking collective's request): raise it.
@@ -61,7 +65,7 @@ void wait_polling(MPI_Request& request, const char* op, StallHook on_stall, cons
     int done = 0;
     check_mpi(op, what, MPI_Test(&request, &done, MPI_STATUS_IGNORE));
     if (done) return;
-    for (const auto& t : s->routes.started) t->poll();
+    poll_transports(*s);
     if (stall.due()) on_stall(context, stall.seconds());
     if (round < 2000)
       cpu_relax();

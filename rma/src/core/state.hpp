@@ -90,6 +90,9 @@ void fence_everything(State& s);
 /// collective throws SystemError naming `op`. `on_stall(context, seconds)`, if given, is called
 /// once when the wait outlasts ARMADA_STALL_WARN seconds.
 using StallHook = void (*)(const void* context, int seconds);
+/// One poll of every started transport: serves what this process owes other ranks (a node
+/// server's requests, a progress engine) while a caller waits.
+void poll_transports(State& s);
 void wait_polling(MPI_Request& request, const char* op, StallHook on_stall = nullptr, const void* context = nullptr);
 
 /// Throws InvalidArgument unless 0 <= target < world size.

@@ -3,6 +3,8 @@
 #include "armada/rma/transfer.hpp"
 #include "armada/rma/memory.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -16,6 +18,7 @@
 #include "core/state.hpp"
 #include "desc/iov.hpp"
 #include "desc/strided.hpp"
+#include "transport/base/waiting.hpp"
 
 namespace armada::rma {
 
@@ -414,6 +417,86 @@ void Aggregate::wait() {
   mixed_slices_ = false;
   last_put_ = nullptr;
 }
+
+// ---- put with notify ------------------------------------------------------------------------
+namespace detail {
+
+namespace {
+/// The flag of a put_notify or wait_flag: not null, naturally aligned, inside a segment of
+/// `target`.
+const Slice& resolve_flag(const char* op, State& s, const void* flag, std::size_t width, int target) {
+  if (!flag) throw_invalid(op, "flag", "null", "the flag must be an int or long in a segment of the target");
+  if (reinterpret_cast<std::uintptr_t>(flag) % width != 0)
+    throw_invalid(op, "flag", to_hex(flag) + " on rank " + std::to_string(target),
+                  "not aligned to its " + std::to_string(width) + "-byte size");
+  return resolve(op, "flag", s, target, flag, width);
+}
+}  // namespace
+
+void put_notify(const char* op, const void* src, std::span<const std::size_t> src_stride, void* dst,
+                std::span<const std::size_t> dst_stride, std::span<const std::size_t> count, bool strided,
+                void* flag, std::size_t width, const void* value, Notify how, int target) {
+  State& s = state(op);
+  check_rank(op, "target", s, target);
+  if (how != Notify::Set && how != Notify::Add)
+    throw_invalid(op, "how", std::to_string(static_cast<int>(how)), "not a Notify (Set, Add)");
+  const Slice& flag_slice = resolve_flag(op, s, flag, width, target);
+  NotifyFlag n{how, width, flag, &flag_slice, 0};
+  std::memcpy(&n.value, value, width);  // little-endian: the low bytes
+  Shape shape = strided ? make_shape(op, src_stride, dst_stride, count) : Shape::single_run(count[0]);
+  if (shape.bytes() == 0) {  // a contiguous put of nothing: the flag alone
+    notify(route(op, s, target), n, target);
+    return;
+  }
+  if (!src) throw_invalid(op, "src", "null", "the local buffer is null");
+  const std::size_t span = extent(shape, true);
+  const Slice& slice = resolve(op, "dst", s, target, dst, span);
+  const auto lo = reinterpret_cast<std::uintptr_t>(dst), at = reinterpret_cast<std::uintptr_t>(flag);
+  if (!strided && at + width > lo && at < lo + span)
+    throw_invalid(op, "flag", to_hex(flag) + " on rank " + std::to_string(target),
+                  "inside the put's destination " + to_hex(dst) + " (" + std::to_string(span) +
+                      " bytes): the data would overwrite the flag");
+  const StridedOp o{OpKind::Put, AccType::Int, nullptr, static_cast<std::byte*>(const_cast<void*>(src)),
+                    static_cast<std::byte*>(dst), &slice, target, shape};
+  Transport& data = route(op, s, OpKind::Put, slice, target);
+  Transport& atomics = route(op, s, target);
+  if (&data == &atomics) {
+    data.put_notify(o, n);
+    return;
+  }
+  // The data is a memcpy into node memory and the flag an atomic of the inter-node transport
+  // (exclusive_atomics): the memcpy is complete here, the fence orders it before the atomic.
+  data.strided(o, true);
+  data.fence(target);
+  notify(atomics, n, target);
+}
+
+void wait_flag(const char* op, const void* flag, std::size_t width, const void* value, bool at_least, void* seen) {
+  State& s = state(op);
+  resolve_flag(op, s, flag, width, s.rank);  // this rank's own memory: `flag` is its address here
+  std::int64_t want = 0;
+  if (width == 4) want = *static_cast<const std::int32_t*>(value);
+  else want = *static_cast<const std::int64_t*>(value);
+  for (int round = 0;; ++round) {
+    const std::int64_t now = width == 4 ? __atomic_load_n(static_cast<const std::int32_t*>(flag), __ATOMIC_ACQUIRE)
+                                        : __atomic_load_n(static_cast<const std::int64_t*>(flag), __ATOMIC_ACQUIRE);
+    if (now == want || (at_least && now > want)) {
+      if (width == 4) {
+        const auto v = static_cast<std::int32_t>(now);
+        std::memcpy(seen, &v, 4);
+      } else {
+        std::memcpy(seen, &now, 8);
+      }
+      return;
+    }
+    // The put may need this process: a server transport's node server, a progress engine.
+    if (round >= 64) poll_transports(s);
+    if (round < 2000) cpu_relax();
+    else sched_yield();
+  }
+}
+
+}  // namespace detail
 
 // ---- completion -----------------------------------------------------------------------------
 void fence(int target) {

@@ -11,4 +11,25 @@ std::uint64_t Transport::transfer_contiguous(OpKind kind, AccType type, const vo
   return strided(op, blocking);
 }
 
+void Transport::put_notify(const StridedOp& data, const NotifyFlag& n) {
+  strided(data, true);
+  fence(data.target);  // remote completion: only then may the flag say the data is there
+  notify(*this, n, data.target);
+}
+
+void Transport::put_then_notify(const StridedOp& data, const NotifyFlag& n) {
+  if (data.shape.levels == 0)
+    transfer_contiguous(OpKind::Put, AccType::Int, nullptr, data.local, data.remote, data.shape.count[0], *data.slice,
+                        data.target, true);
+  else
+    strided(data, true);
+  notify(*this, n, data.target);
+}
+
+void notify(Transport& t, const NotifyFlag& n, int target) {
+  std::uint64_t old = 0;
+  t.rmw(n.how == Notify::Add ? RmwOp::FetchAdd : RmwOp::Swap, n.width, n.flag, *n.slice, target, &n.value, nullptr,
+        &old);
+}
+
 }  // namespace armada::rma::detail

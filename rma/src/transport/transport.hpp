@@ -59,6 +59,16 @@ struct VectorOp {
   const Slice& slice_of(std::size_t i) const noexcept { return slices ? *slices[i] : *slice; }
 };
 
+/// The flag update of a put_notify (rma::put_notify): `how` (Set: store, Add: add) `value` at
+/// `flag`, a naturally aligned int (width 4) or long (width 8) in `slice` of the data's target.
+struct NotifyFlag {
+  Notify how;
+  std::size_t width;
+  void* flag;                // in the target's address space
+  const Slice* slice;
+  std::uint64_t value;       // the low `width` bytes
+};
+
 // What a transport can do (TransportCaps, armada/rma/runtime.hpp) is queried once at init,
 // never per operation: the router and transport_info() read it; tests may skip on it.
 
@@ -101,6 +111,20 @@ class Transport {
   virtual std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
                                             std::byte* remote, std::size_t bytes, const Slice& slice, int target,
                                             bool blocking);
+
+  /// A blocking put of `data` (kind Put), then the flag update, which every reader of the flag
+  /// must find ordered after the data. Returns once the source may be reused. The default puts,
+  /// fences the target (remote completion) and updates the flag with rmw(): correct on any
+  /// transport, at a round trip's cost; a transport with an ordered channel overrides it.
+  virtual void put_notify(const StridedOp& data, const NotifyFlag& flag);
+
+ protected:
+  /// put_notify for a transport whose blocking put to a target is ordered before its next atomic
+  /// to that target (rdma: an endpoint fence or flush; mpi-rma: the put's flush): the put (its
+  /// contiguous call when the shape is one run), then the atomic; no fence.
+  void put_then_notify(const StridedOp& data, const NotifyFlag& flag);
+
+ public:
 
   // ---- atomics and mutexes (`remote` in the target's address space, resolved by the core) ----
   virtual void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
@@ -157,5 +181,8 @@ class Transport {
  private:
   const char* name_ = "";
 };
+
+/// The flag update alone, as an atomic of `t` (swap for Set, fetch-add for Add).
+void notify(Transport& t, const NotifyFlag& n, int target);
 
 }  // namespace armada::rma::detail

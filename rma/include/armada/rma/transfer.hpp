@@ -94,6 +94,62 @@ void wait_all();
 /// Completes every implicit-handle operation issued to `target`.
 void wait_target(int target);
 
+// ---- put with notify ------------------------------------------------------------------------
+// A put followed by an update of a flag (or counter) at the same target, ordered after the data.
+// What the target observes: once a load with acquire ordering (wait_flag's) reads the flag's new
+// value, every byte of the put's data is at its destination; no fence and no barrier in between.
+// The flag is an int or long (naturally aligned) in any segment of the target, not inside the
+// data's destination; Notify::Set stores `value`, Notify::Add adds it (a counter of arrivals),
+// atomically with respect to every rma atomic on that word. A put of 0 bytes updates the flag
+// alone.
+// Returns when the source may be reused; the data and then the flag reach the target whether or
+// not the call has waited for them (fence(target) waits for both). How each transport orders
+// them: server: one request carrying the data and the flag when the flag is in the data's
+// segment slice, else the put's request and then the flag's, which the target's server executes
+// in that order; no reply is waited for, unless the server copies the data out of the origin's
+// buffer itself (direct delivery, on one host). rdma: the put, then the flag's atomic ordered after
+// it on the same endpoint (a UCX fence, or a flush where UCX emulates), waited for. mpi-rma: the
+// put, flushed to the target as every blocking put is, then the flag's atomic. Node memory
+// (shm) and the default: the put, a fence of the target, then the flag's atomic.
+// No nonblocking form: a handle would complete the put but not say when the flag is written.
+enum class Notify : int { Set, Add };
+
+namespace detail {
+/// `strided` false: contiguous, count[0] bytes (no strides). `width`: 4 or 8.
+void put_notify(const char* op, const void* src, std::span<const std::size_t> src_stride, void* dst,
+                std::span<const std::size_t> dst_stride, std::span<const std::size_t> count, bool strided,
+                void* flag, std::size_t width, const void* value, Notify how, int target);
+/// Spins, then yields, until the local `flag` (width 4 or 8) satisfies the test; serves the
+/// transports' pending requests meanwhile. Returns the value seen.
+void wait_flag(const char* op, const void* flag, std::size_t width, const void* value, bool at_least, void* seen);
+}  // namespace detail
+
+template <AtomicType T>
+void put_notify(const void* src, void* dst, std::size_t bytes, T* flag, T value, int target,
+                Notify how = Notify::Set) {
+  const std::size_t count[1] = {bytes};
+  detail::put_notify("rma::put_notify", src, {}, dst, {}, count, false, flag, sizeof(T), &value, how, target);
+}
+template <AtomicType T>
+void put_strided_notify(const void* src, std::span<const std::size_t> src_stride, void* dst,
+                        std::span<const std::size_t> dst_stride, std::span<const std::size_t> count,
+                        T* flag, T value, int target, Notify how = Notify::Set) {
+  detail::put_notify("rma::put_strided_notify", src, src_stride, dst, dst_stride, count, true, flag, sizeof(T),
+                     &value, how, target);
+}
+
+/// Waits until this rank's `flag` (memory of its own segments, a put_notify's target) holds
+/// `value` (or, with `at_least`, a value >= `value`: a counter of arrivals); returns what it
+/// saw. Reads with acquire ordering, so the data of the put_notify that wrote it is visible.
+/// While waiting it serves what this process owes other ranks (the server transport's
+/// requests), so a rank waiting for its neighbours never starves the neighbours' puts.
+template <AtomicType T>
+T wait_flag(const T* flag, T value, bool at_least = false) {
+  T seen;
+  detail::wait_flag("rma::wait_flag", flag, sizeof(T), &value, at_least, &seen);
+  return seen;
+}
+
 // ---- values --------------------------------------------------------------------------------
 template <ValueType T>
 void put_value(T value, GlobalPtr<T> dst) { put(&value, dst.address(), sizeof(T), dst.rank()); }

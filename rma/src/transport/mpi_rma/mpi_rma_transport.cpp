@@ -179,11 +179,22 @@ bool MpiRmaTransport::test(std::uint64_t token) {
   return true;
 }
 
+// As fence_all, for one target: blocking writes were flushed before they returned, so only the
+// windows holding a nonblocking write to `target` not yet waited for are flushed; a fence of a
+// target this rank has not written since costs no call to MPI.
 void MpiRmaTransport::fence(int target) {
+  std::vector<std::pair<MPI_Win, int>> written;
+  {
+    std::lock_guard lock(pending_mutex_);
+    for (const auto& [token, p] : pending_)
+      if (p.write) written.emplace_back(p.win, p.rank);
+  }
+  if (written.empty()) return;
   std::lock_guard lock(windows_mutex_);
   for (auto& [id, w] : windows_) {
     const int r = w.group.group_rank(target);
-    if (r >= 0) MPI_Win_flush(r, w.win);
+    if (r >= 0 && std::find(written.begin(), written.end(), std::make_pair(w.win, r)) != written.end())
+      MPI_Win_flush(r, w.win);
   }
 }
 

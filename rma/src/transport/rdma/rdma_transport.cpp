@@ -248,7 +248,8 @@ void RdmaTransport::order_before(int target, OpKind kind) {
 }
 
 void RdmaTransport::mark_written(int target, std::uint8_t bits) {
-  const std::uint8_t before = puts_[static_cast<std::size_t>(target)].fetch_or(bits | kListed, std::memory_order_acq_rel);
+  const std::uint8_t before =
+      puts_[static_cast<std::size_t>(target)].fetch_or(bits | kListed | kDirty, std::memory_order_acq_rel);
   if (before & kListed) return;
   std::lock_guard lock(written_mutex_);
   written_.push_back(target);
@@ -284,9 +285,11 @@ void RdmaTransport::wait(std::uint64_t token) { ucx_->wait("rma::Handle::wait (r
 bool RdmaTransport::test(std::uint64_t token) { return ucx_->test("rma::Handle::test (rdma)", request_of(token)); }
 
 // The marks are cleared before the flush: a put another thread issues meanwhile marks again.
+// A target not written since its endpoint was last flushed (by a fence, fence_all, or an
+// operation ordered after a put) costs no flush: nothing of ours is in flight to it.
 void RdmaTransport::fence(int target) {
   wait_accumulates(target);
-  puts_[static_cast<std::size_t>(target)].fetch_and(kListed, std::memory_order_acq_rel);
+  if (!(puts_[static_cast<std::size_t>(target)].fetch_and(kListed, std::memory_order_acq_rel) & kDirty)) return;
   flush_endpoint("rma::fence (rdma)", target);
 }
 

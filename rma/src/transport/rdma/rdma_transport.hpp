@@ -85,6 +85,7 @@ class RdmaTransport final : public Transport {
 
   std::uint64_t strided(const StridedOp& op, bool blocking) override;
   std::uint64_t vector(const VectorOp& op, bool blocking) override;
+  void put_notify(const StridedOp& data, const NotifyFlag& flag) override { put_then_notify(data, flag); }
   std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
                                     std::size_t bytes, const Slice& slice, int target, bool blocking) override;
 
@@ -180,8 +181,9 @@ class RdmaTransport final : public Transport {
 
   // Per target: accumulate requests not yet acknowledged; what the puts issued to it still need
   // before another operation (kUnfenced: a worker fence; kUnflushed: a flush of the endpoint);
-  // kListed: the target is in written_ (cleared only by fence_all, which empties the list).
-  static constexpr std::uint8_t kUnflushed = 1, kUnfenced = 2, kListed = 4;
+  // kListed: the target is in written_ (cleared only by fence_all, which empties the list);
+  // kDirty: written since its endpoint was last flushed (fence(target) flushes only then).
+  static constexpr std::uint8_t kUnflushed = 1, kUnfenced = 2, kListed = 4, kDirty = 8;
   std::unique_ptr<std::atomic<std::int64_t>[]> acc_outstanding_;
   std::unique_ptr<std::atomic<std::uint8_t>[]> puts_;
   // The targets written (put or accumulate) since the last fence_all: fence_all completes only

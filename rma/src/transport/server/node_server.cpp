@@ -424,11 +424,18 @@ void NodeServer::execute_transfer(const Header& h, const std::byte* inline_data)
     return;
   }
   if (h.delivery == server::kDirect) {
-    deliver_direct(t);
+    // A put's flag only once its data is in place: whoever sees the flag finds the data.
+    const int error = deliver_direct(t);
+    if (error == 0 && !notify(h)) reply(h, server::kUnreachable, 0);
+    else reply(h, error ? server::kDirectFailed : server::kOk, static_cast<std::uint64_t>(error));
     return;
   }
   if (data_in(h.kind)) {
-    receive_data(t);
+    receive_data(t);  // returns with every byte in place
+    if (!notify(h)) {
+      reply(h, server::kUnreachable, 0);
+      return;
+    }
   } else if (h.delivery == server::kInReply) {
     send_in_reply(t);
     return;  // the reply carried the data
@@ -511,7 +518,17 @@ void NodeServer::apply(Transfer& t, const std::byte* src, std::size_t n) {
   });
 }
 
-void NodeServer::deliver_direct(Transfer& t) {
+bool NodeServer::notify(const Header& h) {
+  if (h.notify == 0) return true;
+  const auto width = static_cast<std::size_t>(h.rmw_width);
+  std::byte* word = map_remote(h, h.notify, width);
+  if (!word) return false;
+  std::uint64_t old = 0;  // a sequentially consistent atomic: the data's stores come before it
+  NodeMemory::rmw(static_cast<RmwOp>(h.rmw_op), width, word, h.operand, nullptr, &old);
+  return true;
+}
+
+int NodeServer::deliver_direct(Transfer& t) {
   // No data messages: copy between the target's runs and the origin's buffer ourselves.
   const Header& h = t.h;
   const int pid = map_.pid_of[static_cast<std::size_t>(h.origin)];
@@ -528,7 +545,7 @@ void NodeServer::deliver_direct(Transfer& t) {
     t.walker->walk(h.bytes, [&](std::byte* run, std::size_t k) { direct_runs_.push_back({run, k}); });
     error = server::direct_copy(!data_in(h.kind), pid, direct_runs_, h.origin_buffer);
   }
-  reply(h, error ? server::kDirectFailed : server::kOk, static_cast<std::uint64_t>(error));
+  return error;
 }
 
 void NodeServer::receive_data(Transfer& t) {

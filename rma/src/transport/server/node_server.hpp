@@ -147,7 +147,8 @@ class NodeServer {
   bool map_target(Transfer& t);         // false: this process cannot map the target memory
   bool map_vector_target(Transfer& t);
   void apply(Transfer& t, const std::byte* src, std::size_t n);  // next n bytes: copy or accumulate
-  void deliver_direct(Transfer& t);     // direct.hpp
+  int deliver_direct(Transfer& t);      // direct.hpp; returns 0 or the copy's errno
+  bool notify(const server::Header& h); // a put's flag (Header::notify); false: unmappable
   void receive_data(Transfer& t);       // put, accumulate
   void send_in_reply(Transfer& t);      // small get
   void send_from_target(Transfer& t);   // get of one target run

@@ -75,6 +75,10 @@ struct Header {
   unsigned char scale[16];
   unsigned char operand[8];
   unsigned char compare[8];
+  // A put with notify (Put, PutV): after the data is in place the server applies rmw_op with
+  // `operand` (rmw_width bytes) to this target-space address, in the same slice as `remote`
+  // (0: none). One request, so the flag can never overtake the data.
+  std::uint64_t notify;
   // The target slice's node object, for a server outside the allocation's group (the origin
   // copies them from its registry; region_fd < 0 when not applicable).
   std::int64_t segment;

@@ -262,10 +262,32 @@ void set_acc(Header& h, OpKind kind, AccType type, const void* scale) {
 }
 }  // namespace
 
-std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking) {
+void ServerTransport::put_notify(const StridedOp& data, const NotifyFlag& n) {
+  if (n.slice == data.slice) {
+    strided(data, true, &n);
+    return;
+  }
+  Header h = header(Kind::Rmw, data.target, n.slice);
+  h.rmw_op = static_cast<std::uint8_t>(n.how == Notify::Add ? RmwOp::FetchAdd : RmwOp::Swap);
+  h.rmw_width = static_cast<std::int32_t>(n.width);
+  h.remote = reinterpret_cast<std::uintptr_t>(n.flag);
+  std::memcpy(h.operand, &n.value, n.width);
+  strided(data, true, nullptr);
+  // Executed after the put's request: the server runs an origin's requests in issue order
+  // (node_server.hpp, fifo_), and the put's data is in place once its request has run.
+  send_request(begin(data.target, false), h, nullptr, 0);
+}
+
+std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking, const NotifyFlag* notify) {
   const Shape& shape = o.shape;
   const bool get = o.kind == OpKind::Get;
   Header h = header(kind_of(o.kind, false), o.target, o.slice);
+  if (notify) {
+    h.notify = reinterpret_cast<std::uintptr_t>(notify->flag);
+    h.rmw_op = static_cast<std::uint8_t>(notify->how == Notify::Add ? RmwOp::FetchAdd : RmwOp::Swap);
+    h.rmw_width = static_cast<std::int32_t>(notify->width);
+    std::memcpy(h.operand, &notify->value, notify->width);
+  }
   h.remote = reinterpret_cast<std::uintptr_t>(o.remote);
   h.bytes = shape.bytes();
   h.levels = shape.levels;

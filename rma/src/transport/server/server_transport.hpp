@@ -51,7 +51,11 @@ class ServerTransport final : public Transport {
   ~ServerTransport() override;  // stops the node server, then the completer thread
   TransportCaps caps() const noexcept override;
 
-  std::uint64_t strided(const StridedOp& op, bool blocking) override;
+  std::uint64_t strided(const StridedOp& op, bool blocking) override { return strided(op, blocking, nullptr); }
+  /// The data and the flag in one request when the flag lies in the data's slice (the server
+  /// maps both alike), else the put's request then a flag request that nobody waits for: either
+  /// way the server executes them in that order, and no round trip is waited for.
+  void put_notify(const StridedOp& data, const NotifyFlag& flag) override;
   std::uint64_t vector(const VectorOp& op, bool blocking) override;
 
   void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
@@ -101,6 +105,8 @@ class ServerTransport final : public Transport {
   };
 
   server::Header header(server::Kind kind, int target, const Slice* slice) const;
+  /// `notify`: a put's flag to set in the same request (its slice is the data's).
+  std::uint64_t strided(const StridedOp& op, bool blocking, const NotifyFlag* notify);
   /// Registers an operation once a credit with its first hop is free: under the lock, runs
   /// `prepare` (staging, data receives) and posts the reply receive, before any byte is sent.
   template <class Prepare>

@@ -93,15 +93,19 @@ TEST(Registry, ReadersRaceAllocateAndFree) {
         reads.fetch_add(1, std::memory_order_relaxed);
       }
     });
-  for (int round = 1; round <= 300; ++round) {
+  while (reads.load() < 3) std::this_thread::yield();  // the readers are searching
+  const long before = reads.load();
+  // At least 300 rounds, and until the readers searched 1,000 times meanwhile.
+  for (int round = 1; round <= 300 || (reads.load() - before < 1000 && round < 1000000); ++round) {
     // Below and above segment 0 in every member's row, so its entry moves.
     reg.add(slices_of(round, ranks(kRanks), round % 2 ? 0x100000 : 0x4000000, 0x1000, 512));
     reg.remove(round);
   }
+  const long during = reads.load() - before;
   stop = true;
   for (auto& t : readers) t.join();
   EXPECT_EQ(misses.load(), 0);
-  EXPECT_GT(reads.load(), 0);
+  EXPECT_GE(during, 1000);
   reg.add(slices_of(9999, {0}, 0x9000000, 0x10, 8));  // a writer call with no reader left reclaims
   EXPECT_EQ(reg.live_tables(), 1u);
 }

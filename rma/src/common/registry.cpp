@@ -58,7 +58,9 @@ void Registry::add(const std::vector<Slice>& slices) {
   stored = slices;
   for (const Slice& s : stored) {
     const Row* old = rows_[static_cast<std::size_t>(s.owner)].load(std::memory_order_relaxed);
-    auto next = old ? std::make_unique<Row>(*old) : std::make_unique<Row>();
+    auto next = std::make_unique<Row>();
+    next->reserve((old ? old->size() : 0) + 1);  // exactly: rows are never grown in place
+    if (old) next->assign(old->begin(), old->end());
     copied_ += next->size();
     next->insert(std::upper_bound(next->begin(), next->end(), s.base,
                                   [](std::uintptr_t b, const Entry& x) { return b < x.base; }),

@@ -4,12 +4,13 @@
 // Readers (every put/get) never lock: they search an immutable row (one per rank, its entries
 // sorted by base) that the (collective, rare) allocate and free replace, only the rows of the
 // segment's members (issue 53: replacing a whole table of every rank's entries made each call
-// O(P x segments) in time and a transient copy). A superseded row is freed as soon as no reader
-// is still searching it: each reading thread names the row it searches in its own hazard slot,
-// and a writer frees only retired rows that no slot names (hazard pointers). The slices
-// themselves live apart from the rows, one array per segment at a stable address, until their
-// segment is removed: a caller may use the slice find() returned for as long as the segment
-// stays allocated.
+// O(P x segments) in time and a transient copy). A lookup costs what it did: the load of one
+// pointer (the rank's row instead of the table) and a binary search. A superseded row is freed
+// as soon as no reader is still searching it: each reading thread names the row it searches in
+// its own hazard slot, and a writer frees only retired rows that no slot names (hazard
+// pointers). The slices themselves live apart from the rows, one array per segment at a stable
+// address, until their segment is removed: a caller may use the slice find() returned for as
+// long as the segment stays allocated.
 #pragma once
 
 #include <algorithm>

@@ -136,27 +136,25 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
     }
   }, group, creation_arguments(type, dims, o));
 
-  // Every rank's block layout (the block plus its ghost frame, row-major); block-cyclic: its
-  // local buffer (the Distribution places the blocks in it).
+  // This rank's allocation: its block plus its ghost frame, row-major; block-cyclic: its local
+  // buffer (the Distribution places the blocks in it).
   impl->my = group.rank();
-  impl->blocks.resize(static_cast<std::size_t>(group.size()));
   std::size_t my_bytes = 0;
-  for (int g = 0; g < group.size(); ++g) {
-    Block& b = impl->blocks[static_cast<std::size_t>(g)];
-    b.patch = impl->dist.block(g);
-    b.world = group.world_rank(g);
-    Coord ext = b.patch.extents();
+  if (impl->dist.cyclic()) {
+    my_bytes = static_cast<std::size_t>(impl->dist.local_elements(impl->my)) * impl->esize;
+  } else if (const Patch mine = impl->dist.block(impl->my); !mine.empty()) {
+    Coord ext = mine.extents();
     for (int d = 0; d < n; ++d) ext[d] += 2 * impl->ghosts[d];
-    b.stride = detail::dense_strides(ext);
-    if (g == impl->my && !b.patch.empty()) my_bytes = static_cast<std::size_t>(ext.product()) * impl->esize;
-    if (g == impl->my && impl->dist.cyclic()) my_bytes = static_cast<std::size_t>(impl->dist.local_elements(g)) * impl->esize;
+    my_bytes = static_cast<std::size_t>(ext.product()) * impl->esize;
   }
   const std::vector<void*> bases = rma::allocate(my_bytes, group);
+  // Only members that hold elements have a base (a 0-byte slice's address is no block's).
+  impl->bases.resize(bases.size());
   for (int g = 0; g < group.size(); ++g) {
-    Block& b = impl->blocks[static_cast<std::size_t>(g)];
-    const bool holds = impl->dist.cyclic() ? impl->dist.local_elements(g) > 0 : !b.patch.empty();
-    b.base = holds ? static_cast<std::byte*>(bases[static_cast<std::size_t>(g)]) : nullptr;
+    const bool holds = impl->dist.cyclic() ? impl->dist.local_elements(g) > 0 : !impl->dist.block(g).empty();
+    impl->bases[static_cast<std::size_t>(g)] = holds ? static_cast<std::byte*>(bases[static_cast<std::size_t>(g)]) : nullptr;
   }
+  impl->my_block = impl->block(impl->my);
   impl->my_base = bases[static_cast<std::size_t>(impl->my)];
   if (impl->my_base) std::memset(impl->my_base, 0, my_bytes);  // arrays start zeroed, like GA's
   // The id, and so the default name "array<id>", is the same on every member: the group takes
@@ -280,7 +278,7 @@ Patch Array::owned(int rank) const {
   refuse_cyclic("arrays::owned", a, "distribution().blocks_of()");
   const int g = a.group.group_rank(rank);
   if (g < 0) detail::fail("arrays::owned", &a, "rank", std::to_string(rank), "is not a member of the array's group");
-  return a.blocks[static_cast<std::size_t>(g)].patch;
+  return a.dist.block(g);
 }
 Patch Array::owned() const {
   const Impl& a = checked("arrays::owned");
@@ -295,7 +293,7 @@ int Array::locate(const Coord& index) const {
   for (int d = 0; d < a.ndim(); ++d)
     if (index[d] < 0 || index[d] >= a.dist.dims()[d])
       detail::fail(op, &a, "index", index.str(), "index[" + std::to_string(d) + "] is outside [0, " + std::to_string(a.dist.dims()[d]) + ")");
-  return a.blocks[static_cast<std::size_t>(a.dist.owner(index))].world;
+  return a.group.world_ranks()[static_cast<std::size_t>(a.dist.owner(index))];
 }
 
 std::vector<Owner> Array::locate_region(const Coord& lo, const Coord& hi) const {
@@ -304,7 +302,7 @@ std::vector<Owner> Array::locate_region(const Coord& lo, const Coord& hi) const 
   detail::check_patch(op, a, lo, hi);
   std::vector<Owner> owners;
   detail::for_each_block(a, lo, hi, nullptr, [&](const Coord& k, const Patch& piece) {
-    owners.push_back({a.blocks[static_cast<std::size_t>(a.dist.block_owner(k))].world, piece});
+    owners.push_back({a.group.world_ranks()[static_cast<std::size_t>(a.dist.block_owner(k))], piece});
   });
   return owners;
 }
@@ -505,7 +503,7 @@ void element_list(detail::Kind kind, const char* op, const Array::Impl& a, std::
       dst[j] = kind == detail::Kind::Get ? local : remote[order[j]];
     }
     sets.push_back(rma::IoSet{std::span<void* const>(src.data() + k, e - k), std::span<void* const>(dst.data() + k, e - k), a.esize});
-    targets.push_back(a.blocks[static_cast<std::size_t>(owner[order[k]])].world);
+    targets.push_back(a.group.world_ranks()[static_cast<std::size_t>(owner[order[k]])]);
     k = e;
   }
   std::vector<rma::Handle> hs;
@@ -538,7 +536,7 @@ long Array::read_inc(const Coord& index, long increment) {
   if (a.type != ElemType::Int && a.type != ElemType::Long)
     detail::fail(op, &a, "array type", to_string(a.type), "read_inc needs an int or long array", rma::ErrorKind::type);
   check_index(op, a, index, "index");
-  const Block& b = a.blocks[static_cast<std::size_t>(a.dist.owner(index))];
+  const Block b = a.block(a.dist.owner(index));
   void* addr = a.address(index);
   if (a.type == ElemType::Long) return rma::fetch_add(rma::GlobalPtr<long>(b.world, static_cast<long*>(addr)), increment);
   if (increment < INT32_MIN || increment > INT32_MAX)
@@ -562,7 +560,7 @@ LocalView<void> Array::access_block(int rank) {
   const int g = rank >= 0 && rank < rma::size() ? a.group.group_rank(rank) : -1;
   if (g < 0) detail::fail(op, &a, "rank", std::to_string(rank), "is not a member of the array's group");
   refuse_cyclic(op, a, "get()");
-  const Block& b = a.blocks[static_cast<std::size_t>(g)];
+  const Block b = a.block(g);
   ++a.accesses;
   if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};
   // The whole allocation (block and ghosts) lies in one slice: map its start, then step to lo.

@@ -116,3 +116,7 @@ void check_same_extents(const char* op, const Array::Impl& a, const Coord& alo, 
 
 }  // namespace detail
 }  // namespace armada::arrays
+
+namespace armada::arrays::detail {
+std::size_t member_state_bytes(const Array& a) { return a.impl()->bases.capacity() * sizeof(std::byte*); }
+}  // namespace armada::arrays::detail

@@ -12,7 +12,8 @@
 namespace armada::arrays {
 
 /// Per owner (group rank): where its memory lives and, for Layout::blocks, how its block is laid
-/// out (block-cyclic layouts: patch is empty, the Distribution places each block).
+/// out (block-cyclic layouts: patch is empty, the Distribution places each block). Derived on
+/// demand (Array::Impl::block): an array stores only its members' bases.
 struct Block {
   Patch patch;          // owned [lo, hi)
   Coord stride;         // element strides of the allocation (block plus ghosts)
@@ -48,26 +49,46 @@ struct Array::Impl {
   Distribution dist;
   rma::Group group{nullptr};
   Coord ghosts;                 // width per dimension (zeros when none)
-  std::vector<Block> blocks;    // per group rank
+  // Per group rank, only where its allocation starts (null: it holds nothing): 8 B a member.
+  // The rest of a block (patch, strides, world rank) is derived from the distribution when an
+  // operation needs it, a few index operations beside the transfer; storing it cost 208 B a
+  // member (issue 53: 2 GB for 100 arrays at 100k ranks).
+  std::vector<std::byte*> bases;
+  Block my_block;               // this rank's, derived once (local access reads it often)
   int my = -1;                  // this process's group rank
   void* my_base = nullptr;      // local allocation (for rma::free)
   int accesses = 0;             // outstanding access() calls
   bool destroyed = false;
   int ndim() const noexcept { return dist.ndim(); }
-  const Block& mine() const { return blocks[static_cast<std::size_t>(my)]; }
+  const Block& mine() const { return my_block; }
+  /// Group rank g's block layout: its patch with the ghost frame, row-major (Layout::blocks).
+  Block block(int g) const {
+    Block b;
+    b.patch = dist.block(g);
+    b.world = group.world_ranks()[static_cast<std::size_t>(g)];
+    b.stride = padded_strides(b.patch);
+    b.base = bases[static_cast<std::size_t>(g)];
+    return b;
+  }
+  /// Element strides of a block allocation holding `patch` and its ghost frame.
+  Coord padded_strides(const Patch& patch) const;
   /// Where the block with coordinates k lies.
   Place place(const Coord& k) const {
     Place p;
     p.group_rank = dist.block_owner(k);
-    const Block& b = blocks[static_cast<std::size_t>(p.group_rank)];
-    p.world = b.world;
-    p.lo = dist.block_patch(k).lo;
+    p.world = group.world_ranks()[static_cast<std::size_t>(p.group_rank)];
+    std::byte* const base = bases[static_cast<std::size_t>(p.group_rank)];
+    const Patch box = dist.block_patch(k);
+    p.lo = box.lo;
     if (!dist.cyclic()) {
-      p.stride = b.stride;
-      p.first = b.address(p.lo, ghosts, esize);
+      // Layout::blocks: k is the owner's only block, so its patch is the owner's.
+      p.stride = padded_strides(box);
+      Index off = 0;
+      for (int d = 0; d < ndim(); ++d) off += ghosts[d] * p.stride[d];
+      p.first = base + static_cast<std::ptrdiff_t>(off) * static_cast<std::ptrdiff_t>(esize);
     } else {
       p.stride = dist.local_strides(k);
-      p.first = b.base + static_cast<std::ptrdiff_t>(dist.local_offset(k)) * static_cast<std::ptrdiff_t>(esize);
+      p.first = base + static_cast<std::ptrdiff_t>(dist.local_offset(k)) * static_cast<std::ptrdiff_t>(esize);
     }
     return p;
   }
@@ -130,11 +151,24 @@ struct LocalPart {
 /// This rank's parts of patch [lo, hi), one per block it owns that meets the patch.
 std::vector<LocalPart> my_parts(const Array::Impl& a, const Coord& lo, const Coord& hi);
 
+/// Bytes `a` keeps per member of its group (what grows with P; tests/arrays/test_state.cpp).
+std::size_t member_state_bytes(const Array& a);
+
 /// Waits for every handle (the blocking forms' completion).
 void wait_all(std::vector<rma::Handle>& handles);
 
 /// Row-major element strides of a dense box with `extents`.
 Coord dense_strides(const Coord& extents);
+
+}  // namespace detail
+
+inline Coord Array::Impl::padded_strides(const Patch& patch) const {
+  Coord ext = patch.extents();
+  for (int d = 0; d < ext.size(); ++d) ext[d] += 2 * ghosts[d];
+  return detail::dense_strides(ext);
+}
+
+namespace detail {
 
 template <class F>
 void for_each_block(const Array::Impl& a, const Coord& lo, const Coord& hi, const Coord* skip, F&& f) {

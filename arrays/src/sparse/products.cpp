@@ -80,7 +80,7 @@ void prepare(Transfer& t, const Plan<T>& p, std::uint64_t version, const Array::
   for (std::size_t s = 0; s < p.runs.size(); ++s) {
     std::vector<Run> runs = p.runs[s];
     std::stable_sort(runs.begin(), runs.end(), [](const Run& x, const Run& y) { return x.length < y.length; });
-    const Block& b = a.blocks[static_cast<std::size_t>(p.source_group_rank[s])];
+    const Block b = a.block(p.source_group_rank[s]);
     const std::size_t first_group = groups.size();
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (i == 0 || runs[i].length != runs[i - 1].length)

@@ -41,58 +41,77 @@ HazardSlot& hazard_slot() {
 
 HazardSlot* hazard_slots() { return g_slots.load(std::memory_order_acquire); }
 
-Registry::Registry(int world_size) : owned_current_(std::make_unique<const Table>(static_cast<std::size_t>(world_size))) {
-  current_.store(owned_current_.get(), std::memory_order_release);
+Registry::Registry(int world_size)
+    : rows_(std::make_unique<std::atomic<const Row*>[]>(static_cast<std::size_t>(world_size))), world_size_(world_size) {
+  for (int r = 0; r < world_size; ++r) rows_[static_cast<std::size_t>(r)].store(nullptr, std::memory_order_relaxed);
 }
 
-Registry::~Registry() = default;  // finalize: no reader is left
+Registry::~Registry() {  // finalize: no reader is left
+  for (int r = 0; r < world_size_; ++r) delete rows_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
+}
 
 void Registry::add(const std::vector<Slice>& slices) {
+  if (slices.empty()) return;
   std::lock_guard lock(writer_);
-  auto next = std::make_unique<Table>(*owned_current_);
-  for (const Slice& s : slices) {
-    auto& stored = slices_[s.segment];
-    stored.push_back(std::make_unique<const Slice>(s));
-    auto& v = (*next)[static_cast<std::size_t>(s.owner)];
-    v.insert(std::upper_bound(v.begin(), v.end(), s.base, [](std::uintptr_t b, const Entry& x) { return b < x.base; }),
-             Entry{s.base, stored.back().get()});
+  // One array per segment: 72 B a member and no allocation of its own (a Slice each was 96 B).
+  std::vector<Slice>& stored = slices_[slices.front().segment];
+  stored = slices;
+  for (const Slice& s : stored) {
+    const Row* old = rows_[static_cast<std::size_t>(s.owner)].load(std::memory_order_relaxed);
+    auto next = std::make_unique<Row>();
+    next->reserve((old ? old->size() : 0) + 1);  // exactly: rows are never grown in place
+    if (old) next->assign(old->begin(), old->end());
+    copied_ += next->size();
+    next->insert(std::upper_bound(next->begin(), next->end(), s.base,
+                                  [](std::uintptr_t b, const Entry& x) { return b < x.base; }),
+                 Entry{s.base, &s});
+    publish(s.owner, std::move(next));
   }
-  publish(std::move(next));
+  reclaim();
 }
 
 void Registry::remove(std::int64_t segment) {
   std::lock_guard lock(writer_);
-  auto next = std::make_unique<Table>(*owned_current_);
-  for (auto& v : *next) std::erase_if(v, [segment](const Entry& e) { return e.slice->segment == segment; });
-  // The segment's slices go once no table points to them: retired tables still may, so they
-  // wait until every retired table is reclaimed.
-  if (auto it = slices_.find(segment); it != slices_.end()) {
-    for (auto& slice : it->second) doomed_slices_.push_back(std::move(slice));
-    slices_.erase(it);
+  auto it = slices_.find(segment);
+  if (it == slices_.end()) return;
+  for (const Slice& s : it->second) {
+    const Row* old = rows_[static_cast<std::size_t>(s.owner)].load(std::memory_order_relaxed);
+    if (!old) continue;
+    auto next = std::make_unique<Row>(*old);
+    copied_ += next->size();
+    std::erase_if(*next, [&s](const Entry& e) { return e.slice == &s; });
+    publish(s.owner, next->empty() ? nullptr : std::move(next));
   }
-  publish(std::move(next));
+  // The segment's slices go once no row points to them: retired rows still may, so they wait
+  // until every retired row is reclaimed.
+  doomed_slices_.push_back(std::move(it->second));  // the move keeps the slices' addresses
+  slices_.erase(it);
+  reclaim();
 }
 
-void Registry::publish(std::unique_ptr<const Table> next) {
-  current_.store(next.get(), std::memory_order_seq_cst);
-  retired_.push_back(std::move(owned_current_));
-  owned_current_ = std::move(next);
-  reclaim();
+void Registry::publish(int rank, std::unique_ptr<const Row> next) {
+  const Row* old = rows_[static_cast<std::size_t>(rank)].exchange(next.release(), std::memory_order_seq_cst);
+  if (old) retired_.emplace_back(old);
 }
 
 void Registry::reclaim() {
   std::vector<const void*> held;
   for (HazardSlot* s = hazard_slots(); s; s = s->next)
     if (const void* t = s->table.load(std::memory_order_seq_cst)) held.push_back(t);
-  std::erase_if(retired_, [&](const std::unique_ptr<const Table>& t) {
+  std::erase_if(retired_, [&](const std::unique_ptr<const Row>& t) {
     return std::find(held.begin(), held.end(), t.get()) == held.end();
   });
-  if (retired_.empty()) doomed_slices_.clear();  // only the current table is left
+  if (retired_.empty()) doomed_slices_.clear();  // only current rows are left
 }
 
 std::size_t Registry::live_tables() const {
   std::lock_guard lock(writer_);
   return retired_.size() + 1 + doomed_slices_.size();
+}
+
+std::size_t Registry::entries_copied() const {
+  std::lock_guard lock(writer_);
+  return copied_;
 }
 
 }  // namespace armada::rma::detail

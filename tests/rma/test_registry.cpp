@@ -1,0 +1,114 @@
+// The segment registry on its own (rma/src/common/registry.cpp; no MPI): lookups by (rank,
+// address), removal, readers racing allocate and free, and (issue 53) that allocate and free
+// rewrite only the rows of the segment's members, not the whole table.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "common/registry.hpp"
+
+namespace armada::rma::detail {
+namespace {
+
+// Slices of `segment` for `owners`, rank r's at base + r * stride, `size` bytes each.
+std::vector<Slice> slices_of(std::int64_t segment, const std::vector<int>& owners, std::uintptr_t base,
+                             std::uintptr_t stride, std::size_t size) {
+  std::vector<Slice> out;
+  for (int r : owners) {
+    Slice s;
+    s.base = base + static_cast<std::uintptr_t>(r) * stride;
+    s.size = size;
+    s.segment = segment;
+    s.owner = r;
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<int> ranks(int n) {
+  std::vector<int> v(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
+  return v;
+}
+
+const void* at(std::uintptr_t a) { return reinterpret_cast<const void*>(a); }
+
+TEST(Registry, FindsTheSliceHoldingAnExtent) {
+  Registry reg(4);
+  reg.add(slices_of(0, ranks(4), 0x10000, 0x1000, 256));
+  reg.add(slices_of(1, {1, 3}, 0x5000, 0x10, 64));  // below segment 0 on rank 1, above it on rank 3
+  const Slice* s = reg.find(2, at(0x12000 + 8), 8);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->segment, 0);
+  EXPECT_EQ(s->owner, 2);
+  EXPECT_EQ(reg.find(2, at(0x12000 + 250), 8), nullptr);  // runs past the slice's end
+  EXPECT_EQ(reg.find(2, at(0x12000 + 256), 0)->segment, 0);  // the end itself, zero bytes
+  EXPECT_EQ(reg.find(0, at(0x5000), 1), nullptr);           // rank 0 has no slice of segment 1
+  EXPECT_EQ(reg.find(1, at(0x5010 + 63), 1)->segment, 1);
+  EXPECT_EQ(reg.find(3, at(0x5030), 64)->owner, 3);
+  EXPECT_EQ(reg.find(3, at(0x13000), 256)->segment, 0);
+  reg.remove(0);
+  EXPECT_EQ(reg.find(2, at(0x12000), 8), nullptr);
+  EXPECT_EQ(reg.find(3, at(0x5030), 64)->segment, 1);
+  reg.remove(1);
+  EXPECT_EQ(reg.find(3, at(0x5030), 1), nullptr);
+  EXPECT_EQ(reg.live_tables(), 1u);  // nothing retired is kept without a reader
+}
+
+// Allocating or freeing a segment of m members costs O(m x that member's segments), not a copy
+// of every rank's entries: with 40 world segments on 2,000 ranks a pair's segment copies at most
+// its two members' rows (the old registry copied all 80,000 entries at each call).
+TEST(Registry, AllocateAndFreeRewriteOnlyTheMembersRows) {
+  constexpr int kRanks = 2000, kSegments = 40;
+  Registry reg(kRanks);
+  for (int s = 0; s < kSegments; ++s) reg.add(slices_of(s, ranks(kRanks), 0x100000 * (s + 1), 0x10, 16));
+  const std::size_t before = reg.entries_copied();
+  reg.add(slices_of(kSegments, {7, 1500}, 0x100000 * (kSegments + 1), 0x10, 16));
+  const std::size_t added = reg.entries_copied() - before;
+  EXPECT_LE(added, 2u * kSegments);
+  reg.remove(kSegments);
+  EXPECT_LE(reg.entries_copied() - before - added, 2u * (kSegments + 1));
+  EXPECT_EQ(reg.find(1500, at(0x100000 * (kSegments + 1) + 1500 * 0x10), 16), nullptr);
+  EXPECT_EQ(reg.find(1500, at(0x100000 * kSegments + 1500 * 0x10), 16)->segment, kSegments - 1);
+}
+
+// Readers never lock: while one thread adds and removes segments, others keep finding a segment
+// that stays, and every superseded row is freed once they are gone.
+TEST(Registry, ReadersRaceAllocateAndFree) {
+  constexpr int kRanks = 16;
+  Registry reg(kRanks);
+  reg.add(slices_of(0, ranks(kRanks), 0x800000, 0x1000, 512));
+  std::atomic<bool> stop{false};
+  std::atomic<long> misses{0}, reads{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 3; ++t)
+    readers.emplace_back([&, t] {
+      for (int i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+        const int r = (i + t) % kRanks;
+        const Slice* s = reg.find(r, at(0x800000 + static_cast<std::uintptr_t>(r) * 0x1000 + 64), 8);
+        if (!s || s->segment != 0 || s->owner != r) misses.fetch_add(1);
+        reads.fetch_add(1, std::memory_order_relaxed);
+      }
+    });
+  while (reads.load() < 3) std::this_thread::yield();  // the readers are searching
+  const long before = reads.load();
+  // At least 300 rounds, and until the readers searched 1,000 times meanwhile.
+  for (int round = 1; round <= 300 || (reads.load() - before < 1000 && round < 1000000); ++round) {
+    // Below and above segment 0 in every member's row, so its entry moves.
+    reg.add(slices_of(round, ranks(kRanks), round % 2 ? 0x100000 : 0x4000000, 0x1000, 512));
+    reg.remove(round);
+  }
+  const long during = reads.load() - before;
+  stop = true;
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(misses.load(), 0);
+  EXPECT_GE(during, 1000);
+  reg.add(slices_of(9999, {0}, 0x9000000, 0x10, 8));  // a writer call with no reader left reclaims
+  EXPECT_EQ(reg.live_tables(), 1u);
+}
+
+}  // namespace
+}  // namespace armada::rma::detail

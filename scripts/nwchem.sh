@@ -18,7 +18,7 @@
 #                                           alternated, into times.tsv
 #   scripts/nwchem.sh profile armada|ga NP TEST   the share of the run's time in GA (GA, MA,
 #                                           TCGMSG, pario, ARMCI), in MPI and in the rest (perf)
-#   scripts/nwchem.sh table                 test x ranks x placement x build (pass/fail, seconds),
+#   scripts/nwchem.sh table                 test x (build, placement, ranks): pass/fail, seconds;
 #                                           and the speed table (medians, ranges, Armada / GA)
 #
 # Settings (environment): WORK (default build/nwchem), ARMADA_PREFIX (an installed Armada, or a
@@ -312,8 +312,23 @@ print("  ".join(f"{k} {v / files:.1f}%" for k, v in share.items()))
 table() {
   [ -f "$WORK/table.tsv" ] || [ -f "$WORK/times.tsv" ] || die "no results yet in $WORK: run scripts/nwchem.sh qa or compare first"
   if [ -f "$WORK/table.tsv" ]; then
-    printf '| test | ranks | placement | build | result | seconds |\n|---|---|---|---|---|---|\n'
-    sort -t$'\t' -k1,1 -k2,2n -k3,3 -k4,4 "$WORK/table.tsv" | awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6}'
+    # One row per test, one column per build x placement x ranks: the result and the runner's
+    # seconds of the latest run.
+    python3 - "$WORK/table.tsv" <<'PY'
+import sys
+cells, tests, columns = {}, [], []
+for line in open(sys.argv[1]):
+    t, np, place, build, status, sec = line.rstrip('\n').split('\t')
+    column = (build, place, int(np))
+    cells[(t, column)] = f"{'pass' if status == 'pass' else '**FAIL**'} {sec}"
+    tests += [t] if t not in tests else []
+    columns += [column] if column not in columns else []
+columns.sort()
+print('| test | ' + ' | '.join(f"{b} {p} {n}" for b, p, n in columns) + ' |')
+print('|---' * (len(columns) + 1) + '|')
+for t in tests:
+    print(f'| {t} | ' + ' | '.join(cells.get((t, c), '-') for c in columns) + ' |')
+PY
   fi
   if [ -f "$WORK/times.tsv" ]; then
     printf '\n| test | ranks | placement | baseline | Armada s: median (range) | baseline s: median (range) | Armada / baseline | runs |\n|---|---|---|---|---|---|---|---|\n'

@@ -94,7 +94,8 @@ build() {
   export BLASOPT="-lopenblas" LAPACK_LIB="-lopenblas" SCALAPACK="-lscalapack-openmpi" BLACS="-lscalapack-openmpi"
   export MPICC=mpicc.openmpi MPICXX=mpicxx.openmpi MPIF77=mpif77.openmpi MPIF90=mpif90.openmpi MPIFC=mpifort.openmpi
   export MPI_INCLUDE=/usr/include/x86_64-linux-gnu/openmpi LIBMPI="-lmpi_usempif08 -lmpi_usempi_ignore_tkr -lmpi_mpifh -lmpi"
-  export USE_NOFSCHECK=TRUE USE_NOIO=TRUE
+  # No USE_NOIO (Debian's rules do not set it): NWChem then keeps integrals, grids and vectors in
+  # files through EAF and its scratch, as a production build does (pario is part of what is tested).
   local log=$top/build.log
   say "building NWChem ($MODULES) against $ga: $log"
   # Configuration and the 64-to-32 conversion run once (a stamp records them): rerunning them

@@ -497,6 +497,45 @@ TEST(GaMa, VerifyFindsAWritePastABlock) {
   ASSERT_EQ(MA_free_heap(h), MA_TRUE);
 }
 
+// The check auto-verify makes before every call walks the live blocks only (NWChem turns it on,
+// so it runs on every MA call): it must follow blocks freed out of order (the live list is
+// reordered), handles given out again, and a block shrunk by MA_free_heap_piece (its right guard
+// moved), and find a broken guard in any of them.
+TEST(GaMa, AutoVerifyFollowsFreesReuseAndPieces) {
+  MaDefaultsAfter cleanup;
+  ASSERT_EQ(MA_init(MT_C_DBL, 100, 1000), MA_TRUE);
+  Integer h[5];
+  MA_AccessIndex at[5];
+  for (int k = 0; k < 5; ++k) ASSERT_EQ(MA_alloc_get(MT_C_DBL, 10 + k, "block", &h[k], &at[k]), MA_TRUE);
+  ASSERT_EQ(MA_free_heap(h[1]), MA_TRUE);  // from the middle, then the first
+  ASSERT_EQ(MA_free_heap(h[0]), MA_TRUE);
+  Integer again;
+  MA_AccessIndex at_again;
+  ASSERT_EQ(MA_alloc_get(MT_C_DBL, 3, "again", &again, &at_again), MA_TRUE);  // a freed handle
+  ASSERT_EQ(MA_free_heap_piece(h[4], 4), MA_TRUE);                             // 14 -> 10 elements
+  MA_set_auto_verify(MA_TRUE);
+  Integer probe;
+  ASSERT_EQ(MA_push_stack(MT_C_DBL, 1, "probe", &probe), MA_TRUE);  // all intact: calls succeed
+  ASSERT_EQ(MA_pop_stack(probe), MA_TRUE);
+  // One element past each live block in turn (h[4] past its new end): the next call fails.
+  const std::pair<Integer, MA_AccessIndex> past[] = {{h[2], at[2] + 12}, {h[3], at[3] + 13}, {h[4], at[4] + 10},
+                                                     {again, at_again + 3}};
+  for (const auto& [handle, where] : past) {
+    const double saved = ma_cb_dbl[where];
+    ma_cb_dbl[where] = 1.0;
+    testing::internal::CaptureStderr();
+    ga_test::capture_stdout([&] { EXPECT_EQ(MA_push_stack(MT_C_DBL, 1, "probe", &probe), MA_FALSE) << handle; });
+    const std::string report = testing::internal::GetCapturedStderr();
+    EXPECT_NE(report.find("MA's blocks are damaged"), std::string::npos) << report;
+    ma_cb_dbl[where] = saved;
+    ASSERT_EQ(MA_push_stack(MT_C_DBL, 1, "probe", &probe), MA_TRUE) << handle;
+    ASSERT_EQ(MA_pop_stack(probe), MA_TRUE);
+  }
+  MA_set_auto_verify(MA_FALSE);
+  for (const Integer live : {h[2], h[3], h[4], again}) ASSERT_EQ(MA_free_heap(live), MA_TRUE);
+  EXPECT_EQ(MA_verify_allocator_stuff(), MA_TRUE);
+}
+
 // MA_free_heap_piece keeps a heap block's first elements (its guard moves with its end) and
 // gives the rest back; freeing at least all of it frees the block.
 TEST(GaMa, FreeHeapPieceGivesTheTailBack) {

@@ -79,12 +79,22 @@ struct Block {
   Integer nelem = 0;
   bool on_stack = false;
   char name[MA_NAMESIZE] = {};
+  std::size_t live_at = 0;  // its row in g_live
   std::size_t bytes() const { return static_cast<std::size_t>(nelem) * g_types[type - MT_BASE].size; }
 };
 std::vector<Block> g_blocks;         // handle = index
 std::vector<Integer> g_free_handles;  // of freed blocks, given out again (as MA's table does)
 std::vector<Integer> g_stack;         // handles, newest last
 MaSegment g_segment;                  // reserved by MA_init
+
+/// The live blocks packed in one array: what the check before every call walks under
+/// MA_set_auto_verify(MA_TRUE), which NWChem turns on (g_blocks also holds freed handles' slots).
+struct LiveBlock {
+  const char* data;
+  std::size_t bytes;
+  Integer handle;
+};
+std::vector<LiveBlock> g_live;
 
 // MA's defaults: no automatic verification, errors not fatal, errors printed, no trace.
 Boolean g_ma_auto_verify = MA_FALSE;
@@ -152,11 +162,19 @@ Boolean refuse(const char* function, const std::string& argument, const std::str
 
 bool verify();  // MA_verify_allocator_stuff
 
+/// Every live block's two guards are intact.
+bool guards_intact() {
+  for (const LiveBlock& l : g_live)
+    if (!MaSegment::left_guard_ok(l.data) || !MaSegment::right_guard_ok(l.data, l.bytes)) return false;
+  return true;
+}
+
 /// Every public routine starts here: counted, and with MA_set_auto_verify(MA_TRUE) the
-/// allocator checked first (false: it is damaged, and the routine returns its failure, as MA's).
+/// allocator checked first (false: it is damaged, verify() has said where, and the routine
+/// returns its failure, as MA's).
 bool enter(Routine r) {
   ++g_stats.calls[r];
-  return !g_ma_auto_verify || verify();
+  return !g_ma_auto_verify || guards_intact() || verify();
 }
 
 MaPlacement placement(const TypeInfo& t) {
@@ -173,17 +191,24 @@ std::size_t checked_bytes(const char* function, const TypeInfo& t, Integer nelem
 }
 
 Integer new_handle(const Block& b) {
+  Integer h = static_cast<Integer>(g_blocks.size());
   if (g_free_handles.empty()) {
     g_blocks.push_back(b);
-    return static_cast<Integer>(g_blocks.size()) - 1;
+  } else {
+    h = g_free_handles.back();
+    g_free_handles.pop_back();
+    g_blocks[static_cast<std::size_t>(h)] = b;
   }
-  const Integer h = g_free_handles.back();
-  g_free_handles.pop_back();
-  g_blocks[static_cast<std::size_t>(h)] = b;
+  g_blocks[static_cast<std::size_t>(h)].live_at = g_live.size();
+  g_live.push_back({b.data, b.bytes(), h});
   return h;
 }
 
 void forget(Integer handle) {
+  const std::size_t row = g_blocks[static_cast<std::size_t>(handle)].live_at;
+  g_live[row] = g_live.back();  // the last row moves into the freed one
+  g_blocks[static_cast<std::size_t>(g_live[row].handle)].live_at = row;
+  g_live.pop_back();
   g_blocks[static_cast<std::size_t>(handle)] = Block{};
   g_free_handles.push_back(handle);
 }
@@ -285,7 +310,8 @@ bool verify() {
                 static_cast<long>(index_of(b)), l ? "" : " its left signature is overwritten",
                 r ? "" : " its right signature is overwritten (written past its end)");
   }
-  const bool table_ok = g_stack.size() == static_cast<std::size_t>(blocks[1]) && g_segment.consistent();
+  const bool table_ok = g_stack.size() == static_cast<std::size_t>(blocks[1]) &&
+                        g_live.size() == static_cast<std::size_t>(blocks[0] + blocks[1]) && g_segment.consistent();
   if (bad[0] + bad[1] == 0 && table_ok) return true;
   if (header) std::printf("MA_verify_allocator_stuff: scan completed\n");
   std::fprintf(stderr,
@@ -380,6 +406,7 @@ Boolean MA_init(Integer datatype, Integer nominal_stack, Integer nominal_heap) {
                     "the system refused to reserve the " + std::to_string(stack + heap) + " bytes of the stack and heap");
     g_blocks.clear();
     g_free_handles.clear();
+    g_live.clear();
     g_stack.clear();
     return MA_TRUE;
   });
@@ -489,6 +516,7 @@ Boolean MA_free_heap_piece(Integer memhandle, Integer nelem) {
     if (g_trace) std::printf("MA: freeing %ld elements of '%s'\n", static_cast<long>(nelem), b.name);
     const std::size_t before = b.bytes();
     b.nelem -= nelem;
+    g_live[b.live_at].bytes = b.bytes();
     g_stats.heap.bytes -= before - b.bytes();
     g_segment.shrink(b.data, b.bytes());
     return MA_TRUE;

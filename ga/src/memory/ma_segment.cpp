@@ -105,23 +105,12 @@ bool MaSegment::reserve(std::size_t bytes, std::size_t heap_bytes) {
 
 namespace {
 
-constexpr std::uint64_t kLeftGuard = 0xaaaaaaaaaaaaaaaaull, kRightGuard = 0x5555555555555555ull;
-
 void set_guards(char* p, std::size_t bytes) {
-  std::memcpy(p - kMaGuardBytes, &kLeftGuard, kMaGuardBytes);
-  std::memcpy(p + bytes, &kRightGuard, kMaGuardBytes);  // unaligned when bytes is odd: memcpy
-}
-
-bool guard_is(const char* at, std::uint64_t value) {
-  std::uint64_t g = 0;
-  std::memcpy(&g, at, kMaGuardBytes);
-  return g == value;
+  std::memcpy(p - kMaGuardBytes, &kMaLeftGuard, kMaGuardBytes);
+  std::memcpy(p + bytes, &kMaRightGuard, kMaGuardBytes);  // unaligned when bytes is odd: memcpy
 }
 
 }  // namespace
-
-bool MaSegment::left_guard_ok(const char* p) { return guard_is(p - kMaGuardBytes, kLeftGuard); }
-bool MaSegment::right_guard_ok(const char* p, std::size_t bytes) { return guard_is(p + bytes, kRightGuard); }
 
 std::size_t MaSegment::fit_from_low(std::uintptr_t lo, std::uintptr_t hi, std::size_t size, const MaPlacement& where) {
   const std::uintptr_t p = where.first_at_or_after(lo + kMaGuardBytes);

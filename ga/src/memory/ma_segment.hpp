@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <utility>
 #include <vector>
@@ -34,6 +35,7 @@ struct MaPlacement {
 /// Every block has a guard word on each side of its elements (MA_verify_allocator_stuff checks
 /// them): an overrun or underrun of a few bytes is caught.
 constexpr std::size_t kMaGuardBytes = 8;
+constexpr std::uint64_t kMaLeftGuard = 0xaaaaaaaaaaaaaaaaull, kMaRightGuard = 0x5555555555555555ull;
 
 class MaSegment {
  public:
@@ -61,9 +63,10 @@ class MaSegment {
   /// The most elements a block may hold in [lo, hi): placed from lo (heap) or from hi (stack).
   static std::size_t fit_from_low(std::uintptr_t lo, std::uintptr_t hi, std::size_t size, const MaPlacement& where);
   static std::size_t fit_from_high(std::uintptr_t lo, std::uintptr_t hi, std::size_t size, const MaPlacement& where);
-  /// Whether the guards of the block of `bytes` at `p` are intact.
-  static bool left_guard_ok(const char* p);
-  static bool right_guard_ok(const char* p, std::size_t bytes);
+  /// Whether the guards of the block of `bytes` at `p` are intact (inline: with NWChem's
+  /// MA_set_auto_verify every MA call checks every live block's two guards).
+  static bool left_guard_ok(const char* p) { return guard_is(p - kMaGuardBytes, kMaLeftGuard); }
+  static bool right_guard_ok(const char* p, std::size_t bytes) { return guard_is(p + bytes, kMaRightGuard); }
 
   std::uintptr_t begin() const { return begin_; }
   std::uintptr_t end() const { return end_; }
@@ -81,6 +84,11 @@ class MaSegment {
   bool consistent() const;
 
  private:
+  static bool guard_is(const char* at, std::uint64_t value) {
+    std::uint64_t g = 0;
+    std::memcpy(&g, at, kMaGuardBytes);  // unaligned when a block's bytes are odd
+    return g == value;
+  }
   std::uintptr_t begin_ = 0, end_ = 0, partition_ = 0;
   std::size_t mapped_ = 0;                  // bytes mapped (MA_init's, rounded to pages)
   std::uintptr_t stack_low_ = 0;            // the stack's lowest byte in use (end_ when empty)

@@ -115,18 +115,20 @@ CPatch patch(const char* function, int g_a, const Int* lo, const Int* hi, const 
   int n = 0;
   std::int64_t extent[GA_MAX_DIM];
   dims(function, g_a, &n, extent);
-  const std::string prefix = which;  // "a", "b", "c": which array of a two- or three-array call
-  if (!lo) bad_argument(function, prefix + names.lo, "NULL", "an index tuple is required");
-  if (!hi) bad_argument(function, prefix + names.hi, "NULL", "an index tuple is required");
+  // which: "a", "b", "c", the array of a two- or three-array call ("" for one); a std::string of
+  // it only on the error paths (this runs on every Fortran get, put and accumulate).
+  const auto prefix = [which] { return std::string(which); };
+  if (!lo) bad_argument(function, prefix() + names.lo, "NULL", "an index tuple is required");
+  if (!hi) bad_argument(function, prefix() + names.hi, "NULL", "an index tuple is required");
   std::int64_t flo[GA_MAX_DIM], fhi[GA_MAX_DIM];
   for (int d = 0; d < n; ++d) {
     // The names are built only for a message (this loop runs for every element of a scatter).
     if (lo[d] < 1 || lo[d] > extent[d])
-      bad_argument(function, prefix + names.of(false, d), std::to_string(lo[d]),
+      bad_argument(function, prefix() + names.of(false, d), std::to_string(lo[d]),
                    "outside the array (dims " + tuple_text(n, extent) + ", Fortran indices from 1)");
     if (hi[d] < lo[d] || hi[d] > extent[d])
-      bad_argument(function, prefix + names.of(true, d), std::to_string(hi[d]),
-                   "must be in " + prefix + names.of(false, d) + " .. " + std::to_string(extent[d]) + " = " +
+      bad_argument(function, prefix() + names.of(true, d), std::to_string(hi[d]),
+                   "must be in " + prefix() + names.of(false, d) + " .. " + std::to_string(extent[d]) + " = " +
                        std::to_string(lo[d]) + " .. " + std::to_string(extent[d]) + " (GA's patches are inclusive)");
     flo[d] = lo[d];
     fhi[d] = hi[d];
@@ -165,9 +167,8 @@ CPatch patch2(const char* function, int g_a, Int ilo, Int ihi, Int jlo, Int jhi,
   const Int lo[2] = {ilo, jlo}, hi[2] = {ihi, jhi};
   // GA's 2-d calls also take a 1-d array, as its one column (NWChem's ga_fill_patch of vectors).
   if (n == 1) {
-    const std::string prefix = which;
-    if (jlo != 1) bad_argument(function, prefix + "jlo", std::to_string(jlo), "must be 1: a 1-d array has one column");
-    if (jhi != 1) bad_argument(function, prefix + "jhi", std::to_string(jhi), "must be 1: a 1-d array has one column");
+    if (jlo != 1) bad_argument(function, std::string(which) + "jlo", std::to_string(jlo), "must be 1: a 1-d array has one column");
+    if (jhi != 1) bad_argument(function, std::string(which) + "jhi", std::to_string(jhi), "must be 1: a 1-d array has one column");
     return patch(function, g_a, lo, hi, two_d_names, which);
   }
   if (n != 2)

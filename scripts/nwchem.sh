@@ -35,8 +35,8 @@ WORK=${WORK:-$here/build/nwchem}
 MODULES=${MODULES:-"nwdft driver tce"}
 JOBS=${JOBS:-2}
 ARMADA_PREFIX=${ARMADA_PREFIX:-$here/build}
-# A setting of this script, not of Armada: NWChem must not see it (Armada warns, on stdout, about
-# ARMADA_* names it does not know, and QA copies such lines into its comparison).
+# A setting of this script, not of Armada: NWChem must not see it (Armada warns on stderr about
+# ARMADA_* names it does not know, and the QA runner compares stdout and stderr together).
 export -n ARMADA_PREFIX
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 

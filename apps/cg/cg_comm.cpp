@@ -1,45 +1,95 @@
 #include "cg_comm.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
+
+#include "armada/rma/memory.hpp"
+#include "armada/rma/runtime.hpp"
+#include "armada/rma/sync.hpp"
+#include "armada/rma/transfer.hpp"
 
 namespace armada::apps::cg {
 namespace {
 
 namespace aa = armada::arrays;
 
+/// A rank this rank sends x entries to at every product.
+struct Peer {
+  int rank;
+  std::vector<std::int32_t> entries;  // local indices of the x entries it needs
+  std::vector<double> buffer;
+  aa::Index at = 0;                   // its first ghost slot for them (ghost_sources' first)
+};
+
+/// Each rank sends every owner the global columns it needs from it, and where they go in its
+/// ghost slots (once); the owner keeps them as local indices to pack at every product.
+std::vector<Peer> tell_owners(const aa::SparseMatrix<double>& A, MPI_Comm comm);
+
+// One-sided: every rank's two counters and ghost slots after them are an rma segment. At each
+// product every owner packs the entries a peer needs and puts them into the peer's slots with
+// one rma::put_notify (data, then +1 on the peer's arrival counter, one message where the
+// transport allows), computes its local part, and waits until its own arrival counter shows
+// every source's message. After the ghost part it gives each source a credit (a 0-byte
+// notify): its slots may be overwritten. An owner waits for its peers' credits of product k-1
+// before putting product k; a peer cannot finish product k+1 without this owner's k+1, so
+// neither counter can mistake one product's messages for another's (both only grow, and each
+// rank keeps the running sums it waits for). No barrier and no get.
 class RmaComm final : public CgComm {
  public:
   explicit RmaComm(aa::SparseMatrix<double>& A) : A_(A) {
-    aa::ArrayOptions o;
-    o.group = A.group();
-    const auto& rows = A.row_distribution();
-    o.block_starts = {std::vector<aa::Index>(rows.bounds(0).begin(), rows.bounds(0).end() - 1)};
-    const char* names[] = {"x", "z", "p", "q", "r"};
-    for (std::size_t k = 0; k < arrays_.size(); ++k) {
-      o.name = names[k];
-      arrays_[k] = aa::GlobalArray<double>::create({A.rows()}, o);
-      auto view = arrays_[k].access();  // the block stays put; released at destruction
-      vectors_.block[k] = view.data;
-    }
     const auto [r0, r1] = A.local_rows();
     vectors_.n = static_cast<std::size_t>(r1 - r0);
+    for (std::size_t k = 0; k < storage_.size(); ++k) {
+      storage_[k].assign(vectors_.n, 0.0);
+      vectors_.block[k] = storage_[k].data();
+    }
+    A.plan_for(A.row_distribution());  // x distributed like the rows
+    slots_ = A.ghost_columns().size();
+    peers_ = tell_owners(A, rma::world_comm());
+    bases_ = rma::allocate(slots_at + slots_ * sizeof(double));
+    mine_ = static_cast<std::byte*>(bases_[static_cast<std::size_t>(rma::rank())]);
+    std::fill_n(mine_, slots_at + slots_ * sizeof(double), std::byte{0});
+    rma::barrier();  // every rank's counters are zero before anyone adds to them
   }
   ~RmaComm() override {
-    for (auto& a : arrays_) {
-      a.release_update();
-      a.destroy();
-    }
+    rma::barrier();  // the last credits have arrived before the segment goes
+    rma::free(mine_);
   }
   CgVectors vectors() override { return vectors_; }
   void multiply(Vec in, Vec out) override {
-    aa::spmv(A_, arrays_[static_cast<std::size_t>(in)], arrays_[static_cast<std::size_t>(out)]);
+    const double* x = vectors_[in];
+    double* y = vectors_[out];
+    rma::wait_flag(counter(mine_, 1), credits_, true);  // every peer is done with the last product's slots
+    for (auto& peer : peers_) {
+      for (std::size_t k = 0; k < peer.entries.size(); ++k) peer.buffer[k] = x[peer.entries[k]];
+      auto* base = static_cast<std::byte*>(bases_[static_cast<std::size_t>(peer.rank)]);
+      rma::put_notify(peer.buffer.data(), base + slots_at + peer.at * static_cast<aa::Index>(sizeof(double)),
+                      peer.buffer.size() * sizeof(double), counter(base, 0), 1L, peer.rank, rma::Notify::Add);
+    }
+    A_.multiply_local(x, y, 1.0, 0.0);  // while the messages travel
+    arrivals_ += static_cast<long>(A_.ghost_sources().size());
+    rma::wait_flag(counter(mine_, 0), arrivals_, true);
+    A_.multiply_ghost(reinterpret_cast<const double*>(mine_ + slots_at), y, 1.0);
+    for (const auto& s : A_.ghost_sources())
+      rma::put_notify(nullptr, nullptr, 0, counter(static_cast<std::byte*>(bases_[static_cast<std::size_t>(s.rank)]), 1), 1L,
+                      s.rank, rma::Notify::Add);
+    credits_ += static_cast<long>(peers_.size());
   }
 
  private:
+  // The counters first: their place is the same on every rank, whatever its number of slots.
+  static constexpr std::size_t slots_at = 2 * sizeof(long);
+  static long* counter(std::byte* base, int which) { return reinterpret_cast<long*>(base) + which; }
+
   aa::SparseMatrix<double>& A_;
-  std::array<aa::GlobalArray<double>, 5> arrays_;
+  std::array<std::vector<double>, 5> storage_;
   CgVectors vectors_;
+  std::size_t slots_ = 0;
+  std::vector<Peer> peers_;          // ranks this rank sends to
+  std::vector<void*> bases_;         // every rank's ghost slots
+  std::byte* mine_ = nullptr;
+  long arrivals_ = 0, credits_ = 0;  // running sums this rank waits for
 };
 
 class MpiComm final : public CgComm {
@@ -54,20 +104,13 @@ class MpiComm final : public CgComm {
     }
     A.plan_for(A.row_distribution());  // x distributed like the rows
     ghosts_.assign(A.ghost_columns().size(), 0.0);
-    tell_owners();
+    peers_ = tell_owners(A, comm_);
   }
   ~MpiComm() override { MPI_Comm_free(&comm_); }
   CgVectors vectors() override { return vectors_; }
   void multiply(Vec in, Vec out) override;
 
  private:
-  struct Peer {
-    int rank;
-    std::vector<std::int32_t> entries;  // local indices of the x entries it needs
-    std::vector<double> buffer;
-  };
-  void tell_owners();
-
   aa::SparseMatrix<double>& A_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::array<std::vector<double>, 5> storage_;
@@ -77,31 +120,34 @@ class MpiComm final : public CgComm {
   std::vector<MPI_Request> requests_;
 };
 
-// Each rank sends every owner the global columns it needs from it (once); the owner keeps them
-// as local indices to pack at every product.
-void MpiComm::tell_owners() {
+std::vector<Peer> tell_owners(const aa::SparseMatrix<double>& A, MPI_Comm comm) {
   int size = 0;
-  MPI_Comm_size(comm_, &size);
-  const auto ghosts = A_.ghost_columns();
-  std::vector<int> need(static_cast<std::size_t>(size), 0), give(static_cast<std::size_t>(size), 0);
-  std::vector<int> need_at(static_cast<std::size_t>(size), 0), give_at(static_cast<std::size_t>(size) + 1, 0);
-  for (const auto& s : A_.ghost_sources()) {
+  MPI_Comm_size(comm, &size);
+  const auto ghosts = A.ghost_columns();
+  const auto n = static_cast<std::size_t>(size);
+  std::vector<int> need(n, 0), give(n, 0), need_at(n, 0), give_at(n + 1, 0);
+  std::vector<long> slot(n, 0), slot_at_peer(n, 0);
+  for (const auto& s : A.ghost_sources()) {
     need[static_cast<std::size_t>(s.rank)] = static_cast<int>(s.count);
     need_at[static_cast<std::size_t>(s.rank)] = static_cast<int>(s.first);
+    slot[static_cast<std::size_t>(s.rank)] = s.first;
   }
-  MPI_Alltoall(need.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm_);
-  for (int p = 0; p < size; ++p) give_at[static_cast<std::size_t>(p) + 1] = give_at[static_cast<std::size_t>(p)] + give[static_cast<std::size_t>(p)];
-  std::vector<long> asked(static_cast<std::size_t>(give_at[static_cast<std::size_t>(size)]));
+  MPI_Alltoall(need.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm);
+  MPI_Alltoall(slot.data(), 1, MPI_LONG, slot_at_peer.data(), 1, MPI_LONG, comm);
+  for (std::size_t p = 0; p < n; ++p) give_at[p + 1] = give_at[p] + give[p];
+  std::vector<long> asked(static_cast<std::size_t>(give_at[n]));
   static_assert(sizeof(long) == sizeof(aa::Index));
-  MPI_Alltoallv(ghosts.data(), need.data(), need_at.data(), MPI_LONG, asked.data(), give.data(), give_at.data(), MPI_LONG, comm_);
-  const aa::Index xlo = A_.local_rows().first;
-  for (int p = 0; p < size; ++p) {
-    if (give[static_cast<std::size_t>(p)] == 0) continue;
-    Peer peer{p, {}, std::vector<double>(static_cast<std::size_t>(give[static_cast<std::size_t>(p)]))};
-    for (int k = give_at[static_cast<std::size_t>(p)]; k < give_at[static_cast<std::size_t>(p) + 1]; ++k)
+  MPI_Alltoallv(ghosts.data(), need.data(), need_at.data(), MPI_LONG, asked.data(), give.data(), give_at.data(), MPI_LONG, comm);
+  const aa::Index xlo = A.local_rows().first;
+  std::vector<Peer> peers;
+  for (std::size_t p = 0; p < n; ++p) {
+    if (give[p] == 0) continue;
+    Peer peer{static_cast<int>(p), {}, std::vector<double>(static_cast<std::size_t>(give[p])), slot_at_peer[p]};
+    for (int k = give_at[p]; k < give_at[p + 1]; ++k)
       peer.entries.push_back(static_cast<std::int32_t>(asked[static_cast<std::size_t>(k)] - xlo));
-    peers_.push_back(std::move(peer));
+    peers.push_back(std::move(peer));
   }
+  return peers;
 }
 
 void MpiComm::multiply(Vec in, Vec out) {

@@ -1,10 +1,12 @@
 // The two ways armada-cg moves data, behind one interface: where the vectors live and how
 // out = A in reaches the entries of `in` that other ranks own.
-//  - rma: the vectors are 1-D GlobalArrays distributed like the rows, and the product is
-//    arrays::spmv (one aggregated I/O-vector get per owner, overlapped with the local part).
-//  - mpi: the vectors are plain local blocks; at every product each rank sends the entries
-//    other ranks' rows need (told once at setup) as one MPI message per peer, overlapped with
-//    the local part. Same matrix, same plan, same kernels (multiply_local / multiply_ghost).
+//  - rma: at every product each rank puts the entries other ranks' rows need (told once at
+//    setup) into their ghost slots, an rma segment, with one rma::put_notify per peer (the
+//    data, then an arrival count), overlapped with the local part, and waits on its own
+//    count; credits (0-byte notifies) say when slots may be overwritten. No get, no barrier.
+//  - mpi: the same entries as one MPI message per peer, overlapped with the local part.
+// Both: the vectors are plain local blocks distributed like the rows; same matrix, same plan,
+// same kernels (multiply_local / multiply_ghost).
 #pragma once
 
 #include <mpi.h>

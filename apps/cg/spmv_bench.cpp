@@ -115,7 +115,7 @@ int report(const cg::CgClass& c, const apps::NpbArgs& args, const Measured& m) {
   const armada::programs::Stats rma_t = armada::programs::summarize(m.rma_s), mpi_t = armada::programs::summarize(m.mpi_s),
                                 ratio = armada::programs::summarize(paired);
   std::printf(" us per product, median [min..max] over the rounds:\n");
-  std::printf(" rma (aggregated one-sided gets): %12.3f [%.3f..%.3f]\n", rma_t.median * 1e6, rma_t.min * 1e6, rma_t.max * 1e6);
+  std::printf(" rma (one put-with-notify a peer): %12.3f [%.3f..%.3f]\n", rma_t.median * 1e6, rma_t.min * 1e6, rma_t.max * 1e6);
   std::printf(" mpi (two-sided messages):        %12.3f [%.3f..%.3f]\n", mpi_t.median * 1e6, mpi_t.min * 1e6, mpi_t.max * 1e6);
   std::printf(" rma / mpi, each round's own:     %12.3f [%.3f..%.3f]\n", ratio.median, ratio.min, ratio.max);
   std::printf(" results: %s\n", m.identical ? "identical" : "DIFFER (FAILED)");

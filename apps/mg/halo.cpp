@@ -126,21 +126,15 @@ class RmaExchange final : public Exchange {
   }
   long write_syncs() const noexcept override { return write_syncs_; }
 
+  // Push form: each owner puts its faces, edges and corners into its neighbours' frames (one
+  // put-with-notify each) once they are ready, and waits for its own frame's. Nothing reads the
+  // block remotely, so it is not exposed: only gather and replicate expose blocks.
   void ghosts(LevelArray& a, HaloPlan& plan) override {
     if (plan.local_only) {  // one block: nothing crosses ranks, nothing to wait for
       copy_local_regions(a.frame, plan);
       return;
     }
-    synchronize(a);  // every block is final
-    pending_.clear();
-    const Frame& f = a.frame;
-    for (const HaloRegion& r : plan.regions)
-      if (r.remote())
-        pending_.push_back(a.array.get_nb({r.src_lo[0], r.src_lo[1], r.src_lo[2]}, {r.src_hi[0], r.src_hi[1], r.src_hi[2]},
-                                          &f.at(r.recv[0], r.recv[1], r.recv[2]), frame_ld(f)));
-    copy_local_regions(f, plan);  // while the gets are in flight
-    for (aa::NbHandle& h : pending_) h.wait();
-    copy_derived_regions(f, plan);
+    a.array.update_ghosts(aa::GhostUpdate{.periodic = true, .corners = true, .push = true});
   }
 
   void gather(LevelArray& staging, LevelArray& coarse, HaloPlan& coarse_plan) override {
@@ -168,7 +162,6 @@ class RmaExchange final : public Exchange {
 
   std::uint64_t epoch_ = 1;
   long write_syncs_ = 0;
-  std::vector<aa::NbHandle> pending_;
 };
 
 // ---- two-sided MPI (the baseline) -----------------------------------------------------------------

@@ -2,26 +2,25 @@
 // the distributed levels and the levels gathered on rank 0 (grid.hpp).
 //
 // Two implementations of the same three operations (Exchange), chosen by --comm:
-//  - rma: Armada's arrays layer, one-sided. A ghost exchange synchronizes the level's ranks once
-//    (every block is final), then this rank gets each of its remote ghost regions (faces, edges,
-//    corners) from its owner with a nonblocking patch get, all in flight at once, and waits for
-//    them. No rank waits for a neighbour's permission, and no one waits at the end for the others
-//    to finish reading its block. Instead, a block that others may still be reading (exposed
-//    since the last synchronization) is guarded on the writer's side: prepare_write()
-//    synchronizes first. In MG's V-cycle that never happens (every kernel's output is exchanged,
-//    with its synchronization, before the next kernel writes an array exchanged earlier), so the
-//    exchange costs one synchronization; other orders stay correct at the price of one more.
+//  - rma: Armada's arrays layer, one-sided. A ghost exchange is arrays' push update
+//    (GhostUpdate::push): each rank puts every face, edge and corner of its block that a
+//    neighbour's frame takes straight into that frame, one rma::put_strided_notify per region
+//    (data and an arrival count in one message where the transport allows), once the neighbour
+//    has said, entering the same exchange, that its frame is free; then it waits for its own
+//    frame's arrivals. No synchronization of all ranks, no get round trip. The level transitions
+//    (gather, replicate) read other ranks' blocks with gets after a synchronization; a block
+//    that others may still be reading that way (exposed since the last synchronization) is
+//    guarded on the writer's side: prepare_write() synchronizes first. In MG's V-cycle that
+//    never happens (the transitions' readers are done before the next kernel writes).
 //  - mpi: the baseline. The same 26 regions as MPI_Irecv/MPI_Isend messages to and from the
 //    neighbours, packed and unpacked, then MPI_Waitall; transitions use MPI_Gatherv and
 //    MPI_Bcast.
-// Regions whose owner is this rank itself (a dimension with one rank: the periodic wrap stays
-// local) are copied in place, the same way in both. So are the edges and corners that reach
-// across a dimension with one rank and one with several: their cells are the wrap, within this
-// rank's frame, of cells a face (or edge) region brings, so they are copied from it after it
-// arrived instead of moved again (at 2 ranks 2 gets or messages per exchange instead of 18).
-// Why not arrays::Array::update_ghosts(true): it also has all 26 regions in flight, but it
-// synchronizes before and after, and moves the periodic wrap onto the rank itself through rma;
-// here one synchronization, a precomputed plan, and plain copies for the rank's own regions.
+// MPI: regions whose owner is this rank itself (a dimension with one rank: the periodic wrap
+// stays local) are copied in place. So are the edges and corners that reach across a dimension
+// with one rank and one with several: their cells are the wrap, within this rank's frame, of cells
+// a face (or edge) region brings, so they are copied from it after it arrived instead of moved
+// again (at 2 ranks 2 messages per exchange instead of 18). The rma push moves every region
+// itself (the rank's own wrap as puts to itself): one mechanism, arrays' own.
 #pragma once
 
 #include <mpi.h>
@@ -43,7 +42,7 @@ struct LevelArray {
   arrays::GlobalArray<double> array;
   Frame frame;                      ///< empty on ranks that own nothing
   Dim3<Index> lo{}, hi{};           ///< this rank's block [lo, hi), global indices
-  std::uint64_t exposed = 0;        ///< rma: the epoch in which other ranks last read the block
+  std::uint64_t exposed = 0;        ///< rma: the epoch in which other ranks last read the block (gather, replicate)
 
   /// Collective over all ranks.
   static LevelArray create(const LevelLayout& layout, const std::string& name);

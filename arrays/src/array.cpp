@@ -136,16 +136,15 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
     }
   }, group, creation_arguments(type, dims, o));
 
-  // This rank's allocation: its block plus its ghost frame, row-major; block-cyclic: its local
+  // This rank's allocation: its block plus its ghost frame, row-major (and the push counters after
+  // them); block-cyclic: its local
   // buffer (the Distribution places the blocks in it).
   impl->my = group.rank();
   std::size_t my_bytes = 0;
   if (impl->dist.cyclic()) {
     my_bytes = static_cast<std::size_t>(impl->dist.local_elements(impl->my)) * impl->esize;
-  } else if (const Patch mine = impl->dist.block(impl->my); !mine.empty()) {
-    Coord ext = mine.extents();
-    for (int d = 0; d < n; ++d) ext[d] += 2 * impl->ghosts[d];
-    my_bytes = static_cast<std::size_t>(ext.product()) * impl->esize;
+  } else {
+    my_bytes = impl->allocation_bytes(impl->dist.block(impl->my));  // with ghost cells: and the push counters
   }
   const std::vector<void*> bases = rma::allocate(my_bytes, group);
   // Only members that hold elements have a base (a 0-byte slice's address is no block's).

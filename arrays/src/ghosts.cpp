@@ -5,11 +5,23 @@
 // inside (0) or above (+1) the block. Each operation selects regions; each selected region is
 // fetched from its owners straight into the frame, with the block's strides (one strided get
 // per owner, periodic pieces as in periodic_get), and the gets are waited for together.
+//
+// The push form (GhostUpdate::push) moves the same pieces the other way: each owner puts every
+// piece of its block that a member's frame needs straight into that frame with
+// rma::put_strided_notify (one message per piece: a neighbour's face is one), adding 1 to the
+// member's arrival counter, and each member waits until its counter has grown by the number of
+// pieces its frame takes. Both sides enumerate the pieces alike (frame_pieces), so the counts
+// agree. No barrier and no get: before pushing, an owner waits for a "ready" (a counter
+// increment) from each member it writes to, sent as that member enters the update, so that a
+// member still reading its frame after update k is never overwritten by update k+1. The counters
+// (two longs after the frame, internal.hpp) only grow and each member keeps the running sums it
+// waits for: update k+1's increments cannot be taken for update k's.
 #include <algorithm>
 #include <array>
 
 #include "armada/arrays/collective.hpp"
 #include "armada/rma/sync.hpp"
+#include "armada/rma/transfer.hpp"
 #include "internal.hpp"
 
 namespace armada::arrays {
@@ -18,36 +30,12 @@ namespace {
 
 using Sides = std::array<int, max_ndim>;  // per dimension: -1 below the block, 0 inside, +1 above
 
-// Issues the gets that fill region `side` of this rank's frame.
-void issue_region(const Array::Impl& a, const Sides& side, bool periodic, std::vector<rma::Handle>& hs) {
-  const Block& b = a.mine();
-  const int n = a.ndim();
-  Coord lo = b.patch.lo, hi = b.patch.hi;
-  for (int d = 0; d < n; ++d) {
-    const int s = side[static_cast<std::size_t>(d)];
-    if (s == 0) continue;
-    if (a.ghosts[d] == 0) return;  // no cells on this side
-    if (s < 0) { hi[d] = lo[d]; lo[d] -= a.ghosts[d]; }
-    else { lo[d] = hi[d]; hi[d] += a.ghosts[d]; }
-  }
-  if (periodic) {
-    detail::issue_periodic(detail::Kind::Get, a, lo, hi, b.address(lo, a.ghosts, a.esize), b.stride, nullptr, hs);
-    return;
-  }
-  // Cells past an edge have no source: clip them off and leave them alone.
-  for (int d = 0; d < n; ++d) {
-    lo[d] = std::max<Index>(lo[d], 0);
-    hi[d] = std::min(hi[d], a.dist.dims()[d]);
-  }
-  if (Patch{lo, hi}.empty()) return;
-  detail::issue_patch(detail::Kind::Get, a, lo, hi, nullptr, b.address(lo, a.ghosts, a.esize), b.stride, nullptr, hs);
-}
-
-// Issues every region of this rank's frame that select(side, outside) accepts (`outside`: the
-// number of dimensions in which the region lies outside the block, >= 1).
-template <class Select>
-void issue_regions(const Array::Impl& a, bool periodic, Select&& select, std::vector<rma::Handle>& hs) {
-  if (a.mine().patch.empty()) return;
+// Calls f(lo, hi) for every region of the frame around `own` that select(side, outside) accepts
+// (`outside`: the number of dimensions in which the region lies outside the block, >= 1): its
+// box, before any wrapping or clipping. Regions in a dimension of ghost width 0 are empty.
+template <class Select, class F>
+void for_each_region(const Array::Impl& a, const Patch& own, Select&& select, F&& f) {
+  if (own.empty()) return;
   const int n = a.ndim();
   int regions = 1;
   for (int d = 0; d < n; ++d) regions *= 3;
@@ -58,8 +46,156 @@ void issue_regions(const Array::Impl& a, bool periodic, Select&& select, std::ve
       side[static_cast<std::size_t>(d)] = code % 3 - 1;
       outside += side[static_cast<std::size_t>(d)] != 0;
     }
-    if (outside > 0 && select(side, outside)) issue_region(a, side, periodic, hs);
+    if (outside == 0 || !select(side, outside)) continue;
+    Coord lo = own.lo, hi = own.hi;
+    bool empty = false;
+    for (int d = 0; d < n; ++d) {
+      const int s = side[static_cast<std::size_t>(d)];
+      if (s == 0) continue;
+      empty |= a.ghosts[d] == 0;  // no cells on this side
+      if (s < 0) { hi[d] = lo[d]; lo[d] -= a.ghosts[d]; }
+      else { lo[d] = hi[d]; hi[d] += a.ghosts[d]; }
+    }
+    if (!empty) f(static_cast<const Coord&>(lo), static_cast<const Coord&>(hi));
   }
+}
+
+// Clips a region to the array (cells past an edge have no source without wrapping).
+bool clip(const Array::Impl& a, Coord& lo, Coord& hi) {
+  for (int d = 0; d < a.ndim(); ++d) {
+    lo[d] = std::max<Index>(lo[d], 0);
+    hi[d] = std::min(hi[d], a.dist.dims()[d]);
+  }
+  return !Patch{lo, hi}.empty();
+}
+
+// Issues the gets that fill region [lo, hi) of this rank's frame.
+void issue_region(const Array::Impl& a, Coord lo, Coord hi, bool periodic, std::vector<rma::Handle>& hs) {
+  const Block& b = a.mine();
+  if (periodic) {
+    detail::issue_periodic(detail::Kind::Get, a, lo, hi, b.address(lo, a.ghosts, a.esize), b.stride, nullptr, hs);
+    return;
+  }
+  if (!clip(a, lo, hi)) return;
+  detail::issue_patch(detail::Kind::Get, a, lo, hi, nullptr, b.address(lo, a.ghosts, a.esize), b.stride, nullptr, hs);
+}
+
+// Issues every region of this rank's frame that `select` accepts (see for_each_region).
+template <class Select>
+void issue_regions(const Array::Impl& a, bool periodic, Select&& select, std::vector<rma::Handle>& hs) {
+  for_each_region(a, a.mine().patch, select,
+                  [&](const Coord& lo, const Coord& hi) { issue_region(a, lo, hi, periodic, hs); });
+}
+
+// ---- push form ----------------------------------------------------------------------------------
+
+// Calls f(owner, piece, at) for every piece of the selected regions of the frame around `own`:
+// the cells [piece.lo, piece.hi) (in the array) of group rank `owner`, which land in that frame at
+// global index `at` (piece.lo, or where it wraps to past an edge). The one enumeration both the
+// pushing owner and the receiving member use.
+template <class Select, class F>
+void frame_pieces(const Array::Impl& a, const Patch& own, bool periodic, Select&& select, F&& f) {
+  for_each_region(a, own, select, [&](Coord lo, Coord hi) {
+    if (!periodic) {
+      if (!clip(a, lo, hi)) return;
+      detail::for_each_block(a, lo, hi, nullptr, [&](const Coord& k, const Patch& piece) {
+        f(a.dist.block_owner(k), piece, piece.lo);
+      });
+      return;
+    }
+    detail::for_each_wrapped(a, lo, hi, [&](const Coord& plo, const Coord& phi, const Coord& off) {
+      detail::for_each_block(a, plo, phi, nullptr, [&](const Coord& k, const Patch& piece) {
+        Coord at = piece.lo;
+        for (int d = 0; d < a.ndim(); ++d) at[d] = lo[d] + off[d] + piece.lo[d] - plo[d];
+        f(a.dist.block_owner(k), piece, static_cast<const Coord&>(at));
+      });
+    });
+  });
+}
+
+// The members whose frames may meet this rank's block: the owners of the blocks within ghost
+// width of it, wrapped, this rank included, sorted.
+std::vector<int> frame_neighbours(const Array::Impl& a) {
+  const Patch& own = a.mine().patch;
+  Coord lo = own.lo, hi = own.hi;
+  for (int d = 0; d < a.ndim(); ++d) {
+    lo[d] -= a.ghosts[d];
+    hi[d] += a.ghosts[d];
+    if (hi[d] - lo[d] >= a.dist.dims()[d]) { lo[d] = 0; hi[d] = a.dist.dims()[d]; }
+  }
+  std::vector<int> out;
+  detail::for_each_wrapped(a, lo, hi, [&](const Coord& l, const Coord& h, const Coord&) {
+    detail::for_each_block(a, l, h, nullptr, [&](const Coord& k, const Patch&) { out.push_back(a.dist.block_owner(k)); });
+  });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+constexpr auto whole_frame = [](const Sides&, int) { return true; };
+
+// The put of one piece of this rank's block into member g's frame at `at`, counted at g.
+void push_piece(const Array::Impl& a, int g, const Patch& piece, const Coord& at) {
+  const Block& me = a.mine();
+  const Block to = a.block(g);
+  const detail::BoxDescriptor box = detail::box_descriptor(a.esize, piece.extents(), to.stride, me.stride);
+  rma::put_strided_notify(me.address(piece.lo, a.ghosts, a.esize), box.local_strides(), to.address(at, a.ghosts, a.esize),
+                          box.remote_strides(), box.counts(), &a.push_counters(g)[0], 1L, to.world, rma::Notify::Add);
+}
+
+// A 0-byte notify: a ready (slot 1) or an update's "nothing from me this time" (slot 0).
+void push_note(const Array::Impl& a, int g, int slot) {
+  rma::put_notify(nullptr, nullptr, 0, &a.push_counters(g)[slot], 1L, a.group.world_ranks()[static_cast<std::size_t>(g)],
+                  rma::Notify::Add);
+}
+
+// The push update of the regions `select` accepts (see the file comment). No collective call:
+// the counters are the only synchronization. The pairs that exchange readies are fixed (owner
+// and member whose whole periodic frame takes a piece of the owner's block), whatever this
+// update selects, and every such owner sends each such member at least one message per update
+// (a 0-byte note when it has no piece for it): so no member finishes update k before each of
+// its sources has passed its ready wait of update k, and no ready of update k+1 can stand in
+// for a missing ready of update k.
+template <class Select>
+void push_regions(const Array::Impl& a, bool periodic, Select&& select) {
+  const Patch& own = a.mine().patch;
+  if (own.empty()) return;  // no block: nothing to send, no frame to fill
+  const int me = a.my;
+  std::vector<int> sources;
+  frame_pieces(a, own, true, whole_frame, [&](int owner, const Patch&, const Coord&) {
+    if (owner != me) sources.push_back(owner);
+  });
+  std::sort(sources.begin(), sources.end());
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+  std::vector<long> pieces(sources.size(), 0);
+  long arrivals = 0;
+  frame_pieces(a, own, periodic, select, [&](int owner, const Patch&, const Coord&) {
+    if (owner == me) ++arrivals;
+    else ++pieces[static_cast<std::size_t>(std::lower_bound(sources.begin(), sources.end(), owner) - sources.begin())];
+  });
+  for (long n : pieces) arrivals += std::max(n, 1L);
+  for (int s : sources) push_note(a, s, 1);  // this frame may be written from now on
+  std::vector<int> targets;
+  for (int g : frame_neighbours(a)) {
+    if (g == me) continue;
+    bool takes = false;
+    frame_pieces(a, a.dist.block(g), true, whole_frame, [&](int owner, const Patch&, const Coord&) { takes |= owner == me; });
+    if (takes) targets.push_back(g);
+  }
+  frame_pieces(a, own, periodic, select, [&](int owner, const Patch& piece, const Coord& at) {
+    if (owner == me) push_piece(a, me, piece, at);  // this rank's own wrap: no ready needed
+  });
+  a.push_readies += static_cast<long>(targets.size());
+  rma::wait_flag(&a.push_counters(me)[1], a.push_readies, true);
+  for (int g : targets) {
+    long sent = 0;
+    frame_pieces(a, a.dist.block(g), periodic, select, [&](int owner, const Patch& piece, const Coord& at) {
+      if (owner == me) push_piece(a, g, piece, at), ++sent;
+    });
+    if (sent == 0) push_note(a, g, 0);
+  }
+  a.push_arrivals += arrivals;
+  rma::wait_flag(&a.push_counters(me)[0], a.push_arrivals, true);
 }
 
 bool any_ghosts(const Array::Impl& a) {
@@ -73,7 +209,7 @@ void require_ghosts(const char* op, const Array::Impl& a) {
 
 rma::MustMatch::value_type same_how(const GhostUpdate& how) {
   return {"how", std::string("periodic ") + (how.periodic ? "true" : "false") + ", corners " +
-                     (how.corners ? "true" : "false")};
+                     (how.corners ? "true" : "false") + ", push " + (how.push ? "true" : "false")};
 }
 
 // The regions of a whole-frame update: all, or the faces only.
@@ -87,6 +223,12 @@ void Array::update_ghosts(bool periodic) { update_ghosts(GhostUpdate{periodic, t
 
 void Array::update_ghosts(const GhostUpdate& how) {
   constexpr const char* op = "arrays::update_ghosts";
+  if (how.push) {
+    collective_group(op, *this);  // a rank outside the group fails alone, as in the pull form
+    const Impl& a = checked(op);
+    if (any_ghosts(a)) push_regions(a, how.periodic, frame(how));
+    return;
+  }
   const Impl* ap = nullptr;
   // The owners' interiors are final once every member arrived.
   begin_collective(op, collective_group(op, *this), [&] { ap = &checked(op); }, {same_shape("array", *this), same_how(how)});
@@ -99,27 +241,29 @@ void Array::update_ghosts(const GhostUpdate& how) {
 void Array::update_ghost_dir(int dimension, int direction, const GhostUpdate& how) {
   constexpr const char* op = "arrays::update_ghost_dir";
   const Impl* ap = nullptr;
-  begin_collective(
-      op, collective_group(op, *this),
-      [&] {
-        const Impl& a = checked(op);
-        if (dimension < 0 || dimension >= a.ndim())
-          detail::fail(op, &a, "dimension", std::to_string(dimension),
-                       "must be in [0, " + std::to_string(a.ndim()) + ") (the array's dimensions)");
-        if (direction != -1 && direction != 1)
-          detail::fail(op, &a, "direction", std::to_string(direction), "must be -1 (below the block) or +1 (above it)");
-        require_ghosts(op, a);
-        ap = &a;
-      },
-      {same_shape("array", *this), {"dimension", std::to_string(dimension)}, {"direction", std::to_string(direction)},
-       same_how(how)});
+  const auto checks = [&] {
+    const Impl& a = checked(op);
+    if (dimension < 0 || dimension >= a.ndim())
+      detail::fail(op, &a, "dimension", std::to_string(dimension),
+                   "must be in [0, " + std::to_string(a.ndim()) + ") (the array's dimensions)");
+    if (direction != -1 && direction != 1)
+      detail::fail(op, &a, "direction", std::to_string(direction), "must be -1 (below the block) or +1 (above it)");
+    require_ghosts(op, a);
+    ap = &a;
+  };
   const auto d = static_cast<std::size_t>(dimension);
+  const auto select = [&](const Sides& side, int outside) { return side[d] == direction && (how.corners || outside == 1); };
+  if (how.push) {  // no agreement: each member checks its own arguments, every member that called fails alike
+    collective_group(op, *this);
+    checks();
+    push_regions(*ap, how.periodic, select);
+    return;
+  }
+  begin_collective(op, collective_group(op, *this), checks,
+                   {same_shape("array", *this), {"dimension", std::to_string(dimension)},
+                    {"direction", std::to_string(direction)}, same_how(how)});
   std::vector<rma::Handle> hs;
-  issue_regions(*ap, how.periodic,
-                [&](const Sides& side, int outside) {
-                  return side[d] == direction && (how.corners || outside == 1);
-                },
-                hs);
+  issue_regions(*ap, how.periodic, select, hs);
   detail::wait_all(hs);
   sync_group();
 }
@@ -127,7 +271,11 @@ void Array::update_ghost_dir(int dimension, int direction, const GhostUpdate& ho
 NbHandle Array::update_ghosts_nb(const GhostUpdate& how) {
   constexpr const char* op = "arrays::update_ghosts_nb";
   const Impl* ap = nullptr;
-  begin_collective(op, collective_group(op, *this), [&] { ap = &checked(op); }, {same_shape("array", *this), same_how(how)});
+  begin_collective(op, collective_group(op, *this), [&] {
+    ap = &checked(op);
+    if (how.push)
+      detail::fail(op, ap, "how.push", "true", "the push form has no nonblocking variant (use update_ghosts)");
+  }, {same_shape("array", *this), same_how(how)});
   NbHandle h;
   issue_regions(*ap, how.periodic, frame(how), NbHandle::handles_of(h));
   return h;
@@ -153,7 +301,7 @@ NbHandle Array::get_ghost_dir_nb(const Coord& mask, bool periodic) {
                  rma::ErrorKind::handle);
   NbHandle h;
   // All zeros name the block itself, whose values are in place already.
-  if (outside && !a.mine().patch.empty()) issue_region(a, want, periodic, NbHandle::handles_of(h));
+  if (outside) issue_regions(a, periodic, [&](const Sides& side, int) { return side == want; }, NbHandle::handles_of(h));
   return h;
 }
 

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,9 @@ struct Array::Impl {
   void* my_base = nullptr;      // local allocation (for rma::free)
   int accesses = 0;             // outstanding access() calls
   bool destroyed = false;
+  // Push ghost updates (ghosts.cpp): the arrivals and readies this rank has waited for so far,
+  // summed over every push update (the counters at the target only grow).
+  mutable long push_arrivals = 0, push_readies = 0;
   int ndim() const noexcept { return dist.ndim(); }
   const Block& mine() const { return my_block; }
   /// Group rank g's block layout: its patch with the ghost frame, row-major (Layout::blocks).
@@ -72,6 +77,11 @@ struct Array::Impl {
   }
   /// Element strides of a block allocation holding `patch` and its ghost frame.
   Coord padded_strides(const Patch& patch) const;
+  /// Bytes of a block allocation holding `patch` and its ghost frame; an array with ghost cells
+  /// adds, 8-byte aligned after them, the two counters of push ghost updates (ghosts.cpp).
+  std::size_t allocation_bytes(const Patch& patch) const;
+  /// Group rank g's push counters (arrivals, readies) in its address space (g holds a block).
+  long* push_counters(int g) const;
   /// Where the block with coordinates k lies.
   Place place(const Coord& k) const {
     Place p;
@@ -130,6 +140,25 @@ enum class Kind { Get, Put, Acc };
 /// Arguments must already be checked.
 void issue_patch(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, const Coord* skip,
                  std::byte* buf, const Coord& bstride, const void* scale, std::vector<rma::Handle>& out);
+/// The rma strided descriptor of a box of `count` elements per dimension whose elements are
+/// `rstride`/`lstride` elements apart on the remote/local side (count[0]: contiguous bytes, one
+/// level per remaining dimension, levels contiguous on both sides merged).
+struct BoxDescriptor {
+  std::array<std::size_t, max_ndim + 1> count{};
+  std::array<std::size_t, max_ndim> remote{}, local{};
+  int levels = 0;
+  std::span<const std::size_t> counts() const { return {count.data(), static_cast<std::size_t>(levels + 1)}; }
+  std::span<const std::size_t> remote_strides() const { return {remote.data(), static_cast<std::size_t>(levels)}; }
+  std::span<const std::size_t> local_strides() const { return {local.data(), static_cast<std::size_t>(levels)}; }
+};
+BoxDescriptor box_descriptor(std::size_t esize, const Coord& count, const Coord& rstride, const Coord& lstride);
+
+/// Splits patch [lo, hi) of `a`, whose indices may pass the edges, into the pieces that wrap
+/// into [0, dims) (at most three per dimension: its length is at most twice the extent, GA's
+/// limit) and calls f(plo, phi, off) for each: the piece and its offset from lo (per dimension).
+template <class F>
+void for_each_wrapped(const Array::Impl& a, const Coord& lo, const Coord& hi, F&& f);
+
 /// The same for a periodic patch (indices wrap).
 void issue_periodic(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, std::byte* buf,
                     const Coord& bstride, const void* scale, std::vector<rma::Handle>& out);
@@ -168,7 +197,62 @@ inline Coord Array::Impl::padded_strides(const Patch& patch) const {
   return detail::dense_strides(ext);
 }
 
+inline std::size_t Array::Impl::allocation_bytes(const Patch& patch) const {
+  if (patch.empty()) return 0;
+  Coord ext = patch.extents();
+  bool framed = false;
+  for (int d = 0; d < ext.size(); ++d) {
+    ext[d] += 2 * ghosts[d];
+    framed |= ghosts[d] > 0;
+  }
+  const std::size_t bytes = static_cast<std::size_t>(ext.product()) * esize;
+  return framed ? (bytes + 7) / 8 * 8 + 2 * sizeof(long) : bytes;
+}
+
+inline long* Array::Impl::push_counters(int g) const {
+  const std::size_t end = allocation_bytes(dist.block(g));
+  return reinterpret_cast<long*>(bases[static_cast<std::size_t>(g)] + end - 2 * sizeof(long));
+}
+
 namespace detail {
+
+template <class F>
+void for_each_wrapped(const Array::Impl& a, const Coord& lo, const Coord& hi, F&& f) {
+  const int n = a.ndim();
+  struct Piece { Index lo, hi, off; };
+  std::array<std::array<Piece, 3>, max_ndim> pieces{};
+  std::array<int, max_ndim> npieces{}, k{};
+  for (int d = 0; d < n; ++d) {
+    const Index dim = a.dist.dims()[d], len = hi[d] - lo[d];
+    Index s = ((lo[d] % dim) + dim) % dim, left = len, off = 0;
+    auto& p = pieces[static_cast<std::size_t>(d)];
+    int& c = npieces[static_cast<std::size_t>(d)];
+    if (len == 0) p[static_cast<std::size_t>(c++)] = {s, s, 0};  // an empty patch: one empty piece
+    for (; left > 0; s = 0) {  // [start, dims), then [0, dims) or what is left, ...
+      const Index take = std::min(left, dim - s);
+      p[static_cast<std::size_t>(c++)] = {s, s + take, off};
+      off += take;
+      left -= take;
+    }
+  }
+  Coord plo = lo, phi = hi, off = lo;
+  for (;;) {
+    for (int d = 0; d < n; ++d) {
+      const Piece& p = pieces[static_cast<std::size_t>(d)][static_cast<std::size_t>(k[static_cast<std::size_t>(d)])];
+      plo[d] = p.lo;
+      phi[d] = p.hi;
+      off[d] = p.off;
+    }
+    f(static_cast<const Coord&>(plo), static_cast<const Coord&>(phi), static_cast<const Coord&>(off));
+    int d = n - 1;
+    for (; d >= 0; --d) {
+      auto& kd = k[static_cast<std::size_t>(d)];
+      if (++kd < npieces[static_cast<std::size_t>(d)]) break;
+      kd = 0;
+    }
+    if (d < 0) break;
+  }
+}
 
 template <class F>
 void for_each_block(const Array::Impl& a, const Coord& lo, const Coord& hi, const Coord* skip, F&& f) {

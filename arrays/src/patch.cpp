@@ -20,13 +20,26 @@ struct Level {
   std::size_t count, remote, local;  // repetitions, remote and local byte strides
 };
 
-// Builds the strided descriptor of a box with `count` elements per dimension whose elements
-// are `rstride`/`lstride` elements apart on the remote/local side, and issues it.
+// Issues the strided operation of a box (see box_descriptor) between `remote` on `target` and `local`.
 void issue_box(Kind kind, const Array::Impl& a, int target, std::byte* remote, std::byte* local,
                const Coord& count, const Coord& rstride, const Coord& lstride, const void* scale,
                std::vector<rma::Handle>& out) {
+  const BoxDescriptor b = box_descriptor(a.esize, count, rstride, lstride);
+  const auto c = b.counts(), r = b.remote_strides(), lo = b.local_strides();
+  switch (kind) {
+    case Kind::Get: out.push_back(rma::get_strided_nb(remote, r, local, lo, c, target)); break;
+    case Kind::Put: out.push_back(rma::put_strided_nb(local, lo, remote, r, c, target)); break;
+    case Kind::Acc: out.push_back(rma::acc_strided_nb(a.type, scale, local, lo, remote, r, c, target)); break;
+  }
+}
+
+Index ceil_div(Index x, Index y) { return (x + y - 1) / y; }
+
+}  // namespace
+
+BoxDescriptor box_descriptor(std::size_t esize, const Coord& count, const Coord& rstride, const Coord& lstride) {
   const int n = count.size();
-  const std::size_t es = a.esize;
+  const std::size_t es = esize;
   std::array<Level, max_ndim> raw{};
   int nraw = 0;
   std::size_t c0 = es;
@@ -42,9 +55,11 @@ void issue_box(Kind kind, const Array::Impl& a, int target, std::byte* remote, s
                      static_cast<std::size_t>(lstride[d]) * es};
   // Merge a level into the one below when it continues it on both sides (whole rows of a
   // block that spans the full width, a dense buffer, ...): fewer, longer runs.
-  std::array<std::size_t, max_ndim + 1> cnt{};
-  std::array<std::size_t, max_ndim> rs{}, ls{};
-  int levels = 0;
+  BoxDescriptor out;
+  auto& cnt = out.count;
+  auto& rs = out.remote;
+  auto& ls = out.local;
+  int& levels = out.levels;
   cnt[0] = c0;
   for (int i = 0; i < nraw; ++i) {
     const Level& l = raw[static_cast<std::size_t>(i)];
@@ -59,19 +74,8 @@ void issue_box(Kind kind, const Array::Impl& a, int target, std::byte* remote, s
       cnt[static_cast<std::size_t>(++levels)] = l.count;
     }
   }
-  const std::span<const std::size_t> c(cnt.data(), static_cast<std::size_t>(levels + 1));
-  const std::span<const std::size_t> r(rs.data(), static_cast<std::size_t>(levels));
-  const std::span<const std::size_t> lo(ls.data(), static_cast<std::size_t>(levels));
-  switch (kind) {
-    case Kind::Get: out.push_back(rma::get_strided_nb(remote, r, local, lo, c, target)); break;
-    case Kind::Put: out.push_back(rma::put_strided_nb(local, lo, remote, r, c, target)); break;
-    case Kind::Acc: out.push_back(rma::acc_strided_nb(a.type, scale, local, lo, remote, r, c, target)); break;
-  }
+  return out;
 }
-
-Index ceil_div(Index x, Index y) { return (x + y - 1) / y; }
-
-}  // namespace
 
 void issue_patch(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, const Coord* skip,
                  std::byte* buf, const Coord& bstride, const void* scale, std::vector<rma::Handle>& out) {
@@ -116,44 +120,12 @@ std::vector<LocalPart> my_parts(const Array::Impl& a, const Coord& lo, const Coo
 
 void issue_periodic(Kind kind, const Array::Impl& a, const Coord& lo, const Coord& hi, std::byte* buf,
                     const Coord& bstride, const void* scale, std::vector<rma::Handle>& out) {
-  // Each dimension's range wraps into at most three pieces (its length is at most twice the
-  // extent, GA's limit): [start, dims) at buffer offset 0, then [0, dims) or what is left, ...
-  const int n = a.ndim();
-  struct Piece { Index lo, hi, off; };
-  std::array<std::array<Piece, 3>, max_ndim> pieces{};
-  std::array<int, max_ndim> npieces{}, k{};
-  for (int d = 0; d < n; ++d) {
-    const Index dim = a.dist.dims()[d], len = hi[d] - lo[d];
-    Index s = ((lo[d] % dim) + dim) % dim, left = len, off = 0;
-    auto& p = pieces[static_cast<std::size_t>(d)];
-    int& c = npieces[static_cast<std::size_t>(d)];
-    if (len == 0) p[c++] = {s, s, 0};  // an empty patch: one empty piece
-    for (; left > 0; s = 0) {
-      const Index take = std::min(left, dim - s);
-      p[static_cast<std::size_t>(c++)] = {s, s + take, off};
-      off += take;
-      left -= take;
-    }
-  }
-  Coord plo = lo, phi = hi;
-  for (;;) {
+  for_each_wrapped(a, lo, hi, [&](const Coord& plo, const Coord& phi, const Coord& off) {
     Index boff = 0;
-    for (int d = 0; d < n; ++d) {
-      const Piece& p = pieces[static_cast<std::size_t>(d)][static_cast<std::size_t>(k[static_cast<std::size_t>(d)])];
-      plo[d] = p.lo;
-      phi[d] = p.hi;
-      boff += p.off * bstride[d];
-    }
+    for (int d = 0; d < a.ndim(); ++d) boff += off[d] * bstride[d];
     issue_patch(kind, a, plo, phi, nullptr, buf + static_cast<std::ptrdiff_t>(boff) * static_cast<std::ptrdiff_t>(a.esize),
                 bstride, scale, out);
-    int d = n - 1;
-    for (; d >= 0; --d) {
-      auto& kd = k[static_cast<std::size_t>(d)];
-      if (++kd < npieces[static_cast<std::size_t>(d)]) break;
-      kd = 0;
-    }
-    if (d < 0) break;
-  }
+  });
 }
 
 }  // namespace armada::arrays::detail

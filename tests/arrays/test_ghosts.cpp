@@ -2,10 +2,13 @@
 // every cell of every rank's frame against the value its owner holds (wrapped at the edges when
 // periodic, untouched otherwise), on 1-, 2- and 3-D arrays with uneven blocks, ghost widths above
 // 1 (some wider than a neighbour's block) and ranks that own nothing; bad arguments fail on every
-// rank of the collective.
+// rank of the collective. The push form (GhostUpdate::push): the same frames, and repeated updates
+// with owners rewriting their blocks and no sync in between never mix one update with the next.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <sstream>
+#include <thread>
 
 #include "test_util.hpp"
 
@@ -99,7 +102,7 @@ void reset_frame(GlobalArray<double>& a) {
 /// accepts hold their owner's value (wrapped past an edge when `periodic`, the sentinel past an
 /// edge otherwise), every other frame cell the sentinel.
 template <class Filled>
-void expect_frame(GlobalArray<double>& a, bool periodic, Filled&& filled, const std::string& what) {
+void expect_frame(GlobalArray<double>& a, bool periodic, Filled&& filled, const std::string& what, double shift = 0) {
   const Coord dims = a.dims();
   const Patch own = a.owned();
   const LocalView<double> v = a.access_ghosts();
@@ -115,7 +118,7 @@ void expect_frame(GlobalArray<double>& a, bool periodic, Filled&& filled, const 
         past_edge |= g[d] < 0 || g[d] >= dims[d];
         w[d] = ((g[d] % dims[d]) + dims[d]) % dims[d];
       }
-      want = !past_edge ? owner_value(g) : periodic ? owner_value(w) : sentinel;
+      want = !past_edge ? owner_value(g) + shift : periodic ? owner_value(w) + shift : sentinel;
     }
     ++checked;
     if (v[g] != want && bad++ == 0)
@@ -137,7 +140,15 @@ void on_each_case(F&& body) {
 }
 
 std::string how_text(const GhostUpdate& how) {
-  return std::string(how.periodic ? "periodic" : "not periodic") + (how.corners ? ", corners" : ", no corners");
+  return std::string(how.periodic ? "periodic" : "not periodic") + (how.corners ? ", corners" : ", no corners") +
+         (how.push ? ", push" : "");
+}
+
+/// Sets this rank's block to owner_value + shift (local stores only).
+void set_block(GlobalArray<double>& a, double shift) {
+  const LocalView<double> v = a.access();
+  Reference<double>::each(v.lo, v.hi, [&](const Coord& g, Index) { v[g] = owner_value(g) + shift; });
+  a.release_update();
 }
 
 // access_block of an array with ghost cells: the view starts at the owner's first owned cell
@@ -267,6 +278,84 @@ TEST(GhostNb, OneRegionAtATime) {
   });
 }
 
+// The push form fills what the pull form fills, for every case, periodic or not, with and
+// without corners; the frame is reset with local stores between updates and no sync at all:
+// a neighbour's next push must wait for this rank's "ready".
+TEST(GhostPush, WholeUpdateEveryCase) {
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
+    for (bool periodic : {false, true})
+      for (bool corners : {true, false}) {
+        const GhostUpdate how{periodic, corners, true};
+        reset_frame(a);
+        a.update_ghosts(how);
+        expect_frame(a, periodic, [&](const std::vector<int>& s) { return corners || outside(s) == 1; },
+                     c.label + ", " + how_text(how));
+      }
+    a.sync_group();
+  });
+}
+
+TEST(GhostPush, EveryDirection) {
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
+    for (bool periodic : {false, true})
+      for (int dim = 0; dim < a.ndim(); ++dim)
+        for (int dir : {-1, 1}) {
+          const GhostUpdate how{periodic, dim % 2 == 0, true};
+          reset_frame(a);
+          a.update_ghost_dir(dim, dir, how);
+          expect_frame(a, periodic,
+                       [&](const std::vector<int>& s) {
+                         return s[static_cast<std::size_t>(dim)] == dir && (how.corners || outside(s) == 1);
+                       },
+                       c.label + ", dimension " + std::to_string(dim) + ", direction " + std::to_string(dir) + ", " +
+                           how_text(how));
+        }
+    a.sync_group();
+  });
+}
+
+// Update k must bring the blocks' k-th values, never k+1's nor k-1's: every owner rewrites its
+// block right after each update (no sync), ranks lag each other by varying sleeps, and the
+// updates alternate whole frames and single directions (different neighbours each time).
+TEST(GhostPush, RepeatedUpdatesNeverMixUp) {
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
+    const int me = rma::rank();
+    for (int k = 1; k <= 24; ++k) {
+      const double shift = 1e8 * k;
+      set_block(a, shift);
+      reset_frame(a);
+      if ((k + me) % 3 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1 + (k * 7 + me) % 4));
+      const bool periodic = k % 2 == 0;
+      const std::string what = c.label + ", update " + std::to_string(k);
+      if (k % 3 == 0) {
+        const int dim = k % a.ndim(), dir = k % 4 < 2 ? -1 : 1;
+        a.update_ghost_dir(dim, dir, {periodic, true, true});
+        expect_frame(a, periodic, [&](const std::vector<int>& s) { return s[static_cast<std::size_t>(dim)] == dir; },
+                     what + " (dimension " + std::to_string(dim) + ", direction " + std::to_string(dir) + ")", shift);
+      } else {
+        a.update_ghosts({periodic, k % 4 != 1, true});
+        expect_frame(a, periodic, [&](const std::vector<int>& s) { return k % 4 != 1 || outside(s) == 1; }, what, shift);
+      }
+    }
+    a.sync_group();
+  });
+}
+
+// Push and pull updates mix on one array: each fills the frame completely.
+TEST(GhostPush, MixesWithThePullForm) {
+  on_each_case([](const Case& c, GlobalArray<double>& a) {
+    for (int k = 1; k <= 4; ++k) {
+      const GhostUpdate how{true, true, k % 2 == 1};
+      set_block(a, k);
+      if (!how.push) a.sync_group();  // the pull form reads other blocks: they must be final
+      reset_frame(a);
+      a.update_ghosts(how);
+      expect_frame(a, true, [](const std::vector<int>&) { return true; }, c.label + ", " + how_text(how), k);
+    }
+    a.sync_group();
+  });
+}
+
 TEST(GhostErrors, BadArgumentsFailOnEveryRank) {
   ArrayOptions o;
   o.name = "G";
@@ -282,6 +371,13 @@ TEST(GhostErrors, BadArgumentsFailOnEveryRank) {
   GlobalArray<double>& mine = bad ? none : a;
   expect_every_rank_fails([&] { mine.update_ghost_dir(0, 1); }, "arrays::update_ghost_dir", "'array' = null");
   expect_every_rank_fails([&] { (void)mine.update_ghosts_nb(); }, "arrays::update_ghosts_nb", "'array' = null");
+  // The push form has no nonblocking variant; its own checks fail on every member that calls.
+  expect_every_rank_fails([&] { (void)a.update_ghosts_nb({true, true, bad}); }, "arrays::update_ghosts_nb",
+                          "'how.push' = true");
+  expect_error<rma::InvalidArgument>([&] { a.update_ghost_dir(2, 1, {true, true, true}); },
+                                     {"arrays::update_ghost_dir", "'dimension' = 2"});
+  expect_error<rma::InvalidArgument>([&] { a.update_ghost_dir(0, 0, {false, true, true}); },
+                                     {"arrays::update_ghost_dir", "'direction' = 0"});
   if (rma::size() > 1) {
     // Valid arguments that differ between members.
     expect_error<rma::InvalidArgument>([&] { a.update_ghost_dir(bad ? 1 : 0, 1); },
@@ -306,6 +402,8 @@ TEST(GhostErrors, BadArgumentsFailOnEveryRank) {
                                      {"arrays::update_ghost_dir", "'array' = P", "has no ghost cells"});
   expect_error<rma::InvalidArgument>([&] { (void)p.get_ghost_dir_nb({1, 0}); },
                                      {"arrays::get_ghost_dir_nb", "'array' = P", "has no ghost cells"});
+  expect_error<rma::InvalidArgument>([&] { p.update_ghost_dir(0, 1, {false, true, true}); },
+                                     {"arrays::update_ghost_dir", "'array' = P", "has no ghost cells"});
   // Nothing moved: the array is still usable collectively afterwards.
   fill(a, 3.0);
   a.update_ghosts(true);

@@ -57,6 +57,18 @@ struct GhostUpdate {
   bool periodic = false;
   /// Fill the corners too; without, only the faces are filled and the corners left unchanged.
   bool corners = true;
+  /// Push form (update_ghosts, update_ghost_dir): each owner puts the pieces of its block that
+  /// its neighbours' frames take straight into them, one rma::put_strided_notify per piece (a
+  /// neighbour's face is one), and each member waits for its own frame's pieces to arrive; a
+  /// member tells the owners it takes from that its frame is free as it enters the update, and
+  /// owners push only then. No barrier and no get round trip, but no synchronization either:
+  /// every owner pushes what its block holds when it calls, so writes by other ranks to a block
+  /// must be completed (sync_group()) before the update, and every member must pass the same
+  /// arguments (not checked across members: there is no collective to check them in). The
+  /// update returns once this rank's frame is filled; the owner may change its block at once
+  /// (the puts have copied it). An array without ghost cells: nothing happens. Default: pull
+  /// (the owners' values are fetched, with a synchronization before and after).
+  bool push = false;
 };
 
 /// One owner of part of a patch: a world rank and the part [lo, hi) it holds.

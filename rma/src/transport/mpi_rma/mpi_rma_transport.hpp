@@ -132,17 +132,9 @@ class MpiRmaTransport final : public Transport {
   std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
                                     std::size_t bytes, const Slice& slice, int target, bool blocking) override;
 
-  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
-           const void* operand, const void* compare, void* result) override;
-  void mutex_lock(void* word, const Slice& slice, int target) override;
-  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
-  void mutex_unlock(void* word, const Slice& slice, int target) override;
+  ARMADA_TRANSPORT_ATOMICS;
 
-  void wait(std::uint64_t token) override;
-  bool test(std::uint64_t token) override;
-  void fence(int target) override;
-  void fence_all() override;
-  void poll() override;
+  ARMADA_TRANSPORT_COMPLETION;
 
  private:
   void allocate_queue_window();

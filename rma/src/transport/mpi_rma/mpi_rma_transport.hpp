@@ -126,11 +126,7 @@ class MpiRmaTransport final : public Transport {
   /// MPI owns it.
   void detach(std::int64_t segment);
 
-  std::uint64_t strided(const StridedOp& op, bool blocking) override;
-  std::uint64_t vector(const VectorOp& op, bool blocking) override;
-  void put_notify(const StridedOp& data, const NotifyFlag& flag) override { put_then_notify(data, flag); }
-  std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
-                                    std::size_t bytes, const Slice& slice, int target, bool blocking) override;
+  ARMADA_TRANSPORT_ORDERED_DATA_PATH;
 
   ARMADA_TRANSPORT_ATOMICS;
 

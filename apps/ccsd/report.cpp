@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "armada/apps/allreduce.hpp"
 #include "armada/programs/json.hpp"
 #include "armada/programs/stats.hpp"
 #include "memory.hpp"
@@ -14,12 +15,6 @@
 namespace armada::apps::ccsd {
 
 namespace {
-
-double reduce(double x, MPI_Op op) {
-  double y = 0;
-  MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, op, MPI_COMM_WORLD);
-  return y;
-}
 
 std::string tile_sizes(const OrbitalSpace& s) {
   std::int64_t lo = s.tiles.front().size, hi = lo;
@@ -42,16 +37,16 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
     bytes += ts.bytes;
     in_place += ts.bytes_in_place;
     s.term_seconds[t] = run.seconds[t];
-    s.term_flops[t] = reduce(ts.flops, MPI_SUM);
-    s.term_tasks[t] = static_cast<std::int64_t>(reduce(static_cast<double>(ts.tasks), MPI_SUM));
+    s.term_flops[t] = allreduce(ts.flops, MPI_SUM);
+    s.term_tasks[t] = static_cast<std::int64_t>(allreduce(static_cast<double>(ts.tasks), MPI_SUM));
     s.term_gflops[t] = run.seconds[t] > 0 ? s.term_flops[t] / run.seconds[t] / 1e9 : 0;
     s.time_s += run.seconds[t];
   }
-  s.flops = reduce(flops, MPI_SUM);
-  s.bytes = reduce(bytes, MPI_SUM);
-  s.bytes_in_place = reduce(in_place, MPI_SUM);
-  s.busy_max = reduce(busy, MPI_MAX);
-  s.busy_mean = reduce(busy, MPI_SUM) / s.ranks;
+  s.flops = allreduce(flops, MPI_SUM);
+  s.bytes = allreduce(bytes, MPI_SUM);
+  s.bytes_in_place = allreduce(in_place, MPI_SUM);
+  s.busy_max = allreduce(busy, MPI_MAX);
+  s.busy_mean = allreduce(busy, MPI_SUM) / s.ranks;
   s.imbalance = s.busy_mean > 0 ? s.busy_max / s.busy_mean : 1;
   s.gflops = s.time_s > 0 ? s.flops / s.time_s / 1e9 : 0;
   s.checksum = run.checksum;
@@ -63,19 +58,19 @@ Summary summarize(const DgemmRun& run) {
   s.impl = Impl::dgemm;
   s.schedule = "none";
   s.ranks = world_size();
-  s.flops = reduce(run.flops, MPI_SUM);
-  s.time_s = reduce(run.seconds, MPI_MAX);
+  s.flops = allreduce(run.flops, MPI_SUM);
+  s.time_s = allreduce(run.seconds, MPI_MAX);
   s.busy_max = s.time_s;
-  s.busy_mean = reduce(run.seconds, MPI_SUM) / s.ranks;
+  s.busy_mean = allreduce(run.seconds, MPI_SUM) / s.ranks;
   s.imbalance = s.busy_mean > 0 ? s.busy_max / s.busy_mean : 1;
   // The aggregate rate: every rank's own rate, added (all ranks ran at the same time); per term
   // likewise (the terms follow each other without a barrier).
   const auto rate = [](double flops, double seconds) { return seconds > 0 ? flops / seconds / 1e9 : 0; };
-  s.gflops = reduce(rate(run.flops, run.seconds), MPI_SUM);
+  s.gflops = allreduce(rate(run.flops, run.seconds), MPI_SUM);
   for (std::size_t t = 0; t < term_count; ++t) {
-    s.term_flops[t] = reduce(run.term_flops[t], MPI_SUM);
-    s.term_seconds[t] = reduce(run.term_seconds[t], MPI_MAX);
-    s.term_gflops[t] = reduce(rate(run.term_flops[t], run.term_seconds[t]), MPI_SUM);
+    s.term_flops[t] = allreduce(run.term_flops[t], MPI_SUM);
+    s.term_seconds[t] = allreduce(run.term_seconds[t], MPI_MAX);
+    s.term_gflops[t] = allreduce(rate(run.term_flops[t], run.term_seconds[t]), MPI_SUM);
   }
   return s;
 }

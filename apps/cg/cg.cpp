@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "armada/apps/allreduce.hpp"
 #include "armada/apps/memory_floor.hpp"
 #include "armada/apps/npb_cli.hpp"
 #include "armada/apps/npb_report.hpp"
@@ -37,11 +38,7 @@ namespace rma = armada::rma;
 
 namespace {
 
-double slowest(double seconds) {
-  double t = 0;
-  MPI_Allreduce(&seconds, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return t;
-}
+double slowest(double seconds) { return apps::allreduce(seconds, MPI_MAX); }
 
 // The timed inverse power method; fills in zeta and the time. With `breakdown`, conj_grad
 // times its phases into it (and power_step's time goes to `other`).

@@ -2,16 +2,13 @@
 
 #include <cmath>
 
+#include "armada/apps/allreduce.hpp"
 #include "npb_cg.hpp"
 
 namespace armada::apps::cg {
 namespace {
 
-double global_sum(double local, MPI_Comm comm) {
-  double s = 0;
-  MPI_Allreduce(&local, &s, 1, MPI_DOUBLE, MPI_SUM, comm);
-  return s;
-}
+double global_sum(double local, MPI_Comm comm) { return allreduce(local, MPI_SUM, comm); }
 
 double local_dot(const double* __restrict a, const double* __restrict b, std::size_t n) {
   double s = 0;

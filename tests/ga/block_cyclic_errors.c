@@ -25,9 +25,9 @@ int main(int argc, char** argv) {
   double value;
   void* p;
   if (!strcmp(which, "read_inc")) {
-    NGA_Read_inc(cyclic(C_INT, 0), sub, 1);
+    NGA_Read_inc(cyclic(C_DBL, 0), sub, 1); /* a block-cyclic counter must be C_INT or C_LONG too */
   } else if (!strcmp(which, "select")) {
-    NGA_Select_elem(cyclic(C_DBL, 1), "max", &value, sub);
+    NGA_Select_elem(cyclic(C_DBL, 1), "mean", &value, sub);
   } else if (!strcmp(which, "access")) {
     int hi[2] = {0, 0};
     NGA_Access(cyclic(C_DBL, 0), sub, hi, &p, ld);

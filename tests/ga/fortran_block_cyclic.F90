@@ -162,7 +162,7 @@ subroutine bad_use(which)
     call ga_set_data(g_a, 2, dims, MT_F_DBL)
     call ga_set_block_cyclic(g_a, block)
   else if (which == 'read_inc') then
-    g_a = make_cyclic(MT_F_INT, 1)
+    g_a = make_cyclic(MT_F_DBL, 1)  ! a block-cyclic counter must be an integer array too
     old = nga_read_inc(g_a, sub, 1)
   end if
   print *, 'fortran_block_cyclic: case ', which, ' returned'

@@ -471,6 +471,95 @@ TEST(GaBlockCyclic, CollectiveOperationsAsOnRegularArrays) {
   });
 }
 
+// GA's element operations (NGA_Select_elem, NGA_Gather/NGA_Scatter/NGA_Scatter_acc in their list,
+// flat and 64-bit forms) act on every block-cyclic layout as on a regular array.
+TEST(GaBlockCyclic, ElementOperationsAsOnRegularArrays) {
+  same_as_regular("NGA_Select_elem", 7, 6, [](int a, int b, int) {
+    double top = 100, bottom = -100, hi = 0, lo = 0;
+    int at_top[2] = {5, 4}, at_bottom[2] = {2, 3}, ihi[2] = {-1, -1}, ilo[2] = {-1, -1}, one[1] = {1};
+    if (GA_Nodeid() == 0) {
+      NGA_Put(a, at_top, at_top, &top, one);
+      NGA_Put(b, at_bottom, at_bottom, &bottom, one);
+    }
+    GA_Sync();
+    NGA_Select_elem(a, const_cast<char*>("max"), &hi, ihi);
+    NGA_Select_elem(b, const_cast<char*>("min"), &lo, ilo);
+    EXPECT_EQ(hi, 100);
+    EXPECT_EQ(ihi[0] * 10 + ihi[1], 54);
+    EXPECT_EQ(lo, -100);
+    EXPECT_EQ(ilo[0] * 10 + ilo[1], 23);
+    int64_t i64[2] = {-1, -1};
+    NGA_Select_elem64(a, const_cast<char*>("min"), &lo, i64);
+    return lo * 1000 + static_cast<double>(i64[0] * 10 + i64[1]);
+  });
+  same_as_regular("NGA_Scatter, NGA_Scatter_acc, NGA_Gather", 7, 6, [](int a, int b, int c) {
+    // Half the elements, in a checkerboard, then (3, 1) again: a scatter leaves its last value.
+    std::vector<int> flat;
+    std::vector<double> v;
+    for (int i = 0; i < 7; ++i)
+      for (int j = i % 2; j < 6; j += 2) flat.insert(flat.end(), {i, j}), v.push_back(i * 10 + j + 0.5);
+    flat.insert(flat.end(), {3, 1});
+    v.push_back(-77);
+    const int n = static_cast<int>(v.size());
+    std::vector<int*> subs;
+    for (int k = 0; k < n; ++k) subs.push_back(&flat[static_cast<size_t>(2 * k)]);
+    double two = 2;
+    if (GA_Nodeid() == 0) NGA_Scatter(a, v.data(), subs.data(), n);
+    NGA_Scatter_acc_flat(b, v.data(), flat.data(), n, &two);  // every process
+    GA_Sync();
+    std::vector<double> got(static_cast<size_t>(n), -1), got64(got);
+    NGA_Gather_flat(a, got.data(), flat.data(), n);
+    std::vector<int64_t> flat64(flat.begin(), flat.end());
+    std::vector<int64_t*> subs64;
+    for (int k = 0; k < n; ++k) subs64.push_back(&flat64[static_cast<size_t>(2 * k)]);
+    NGA_Gather64(a, got64.data(), subs64.data(), n);
+    EXPECT_EQ(got64, got);
+    EXPECT_EQ(got[5], v[5]);
+    EXPECT_EQ(got.back(), -77);  // (3, 1): the last value scattered to it
+    GA_Sync();
+    if (GA_Nodeid() == GA_Nnodes() - 1) NGA_Scatter_flat64(c, got.data(), flat64.data(), n);
+    GA_Sync();
+    double sum = 0;
+    for (int k = 0; k < n; ++k) sum += got[static_cast<size_t>(k)] * (k + 1);
+    return sum;
+  });
+}
+
+// NGA_Read_inc on every layout: every process takes 5 numbers of one counter (in a cut edge
+// block) and 3 of another; the numbers handed out are each taken once.
+template <class T>
+void read_inc_counts(int type) {
+  const long np = GA_Nnodes();
+  for (Layout layout : layouts) {
+    const int g = make_cyclic(type, {7, 6}, {3, 2}, layout, "counter");
+    GA_Zero(g);
+    int edge[2] = {6, 5};
+    int64_t corner[2] = {0, 0};
+    long taken = 0, previous = -1;
+    for (int k = 0; k < 5; ++k) {
+      const long old = NGA_Read_inc(g, edge, 1);
+      EXPECT_GT(old, previous) << layout_names[layout];
+      previous = old;
+      taken += old;
+    }
+    for (int k = 0; k < 3; ++k) taken += NGA_Read_inc64(g, corner, 4) / 4;
+    GA_Lgop(&taken, 1, const_cast<char*>("+"));
+    EXPECT_EQ(taken, 5 * np * (5 * np - 1) / 2 + 3 * np * (3 * np - 1) / 2) << layout_names[layout];
+    T at_edge = 0, at_corner = 0;
+    int one[1] = {1}, c[2] = {0, 0};
+    NGA_Get(g, edge, edge, &at_edge, one);
+    NGA_Get(g, c, c, &at_corner, one);
+    EXPECT_EQ(static_cast<long>(at_edge), 5 * np) << layout_names[layout];
+    EXPECT_EQ(static_cast<long>(at_corner), 12 * np) << layout_names[layout];
+    GA_Destroy(g);
+  }
+}
+
+TEST(GaBlockCyclic, ReadIncOnEveryLayout) {
+  read_inc_counts<int>(C_INT);
+  read_inc_counts<long>(C_LONG);
+}
+
 /// How many arrays `f` made (each arrays array has the next id of this process: a probe array
 /// made before and one after are one id apart exactly when none was made in between).
 template <class F>

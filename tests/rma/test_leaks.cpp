@@ -7,22 +7,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/resident.hpp"
 #include "test_util.hpp"
 
 namespace armada::rma {
 namespace {
 
-// VmRSS of this process in KiB.
-long resident_kb() {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (!f) return 0;
-  char line[256];
-  long kb = 0;
-  while (std::fgets(line, sizeof line, f))
-    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
-  std::fclose(f);
-  return kb;
-}
+using detail::resident_kb;
 
 int cycles() {
   const char* env = std::getenv("ARMADA_TEST_LEAK_CYCLES");

@@ -47,7 +47,7 @@ void binary(const char* function, BinaryOp op, int g_a, const I* alo, const I* a
 template <class I>
 void select_elem(const char* function, int g_a, const char* op, void* val, I* index) {
   guarded(function, [&] {
-    const Array& a = array(function, g_a);
+    const Array& a = any_array(function, g_a);
     const std::string o = op ? op : "";
     if (o != "max" && o != "min")
       bad_argument(function, "op", op ? "\"" + o + "\"" : "NULL", "must be \"max\" or \"min\"");

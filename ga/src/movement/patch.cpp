@@ -114,7 +114,7 @@ namespace {
 template <class I>
 long read_inc(const char* function, int g_a, const I* subscript, long inc) {
   return guarded(function, [&] {
-    Array& a = array(function, g_a);
+    Array& a = any_array(function, g_a);
     if (a.type() != ElemType::Int && a.type() != ElemType::Long)
       bad_argument(function, "g_a", std::to_string(g_a),
                    "holds " + std::string(rma::to_string(a.type())) + "; NGA_Read_inc needs C_INT or C_LONG");
@@ -171,7 +171,7 @@ template <class I, class Subscript>
 void element_list(const char* function, ListOp op, int g_a, void* v, std::int64_t n, const void* alpha,
                   Subscript&& at) {
   guarded(function, [&] {
-    Array& a = array(function, g_a);
+    Array& a = any_array(function, g_a);
     std::vector<Coord> subs = subscripts<I>(function, a, n, at);
     if (n > 0 && !v) bad_argument(function, "v", "NULL", "a buffer of n elements is required");
     if (op == ListOp::ScatterAcc && !alpha) bad_argument(function, "alpha", "NULL", "a scale factor is required");
@@ -194,7 +194,13 @@ std::unordered_map<int, long> g_accesses;
 template <class I>
 void access(const char* function, int g_a, const I* lo, const I* hi, void* ptr, I* ld) {
   guarded(function, [&] {
-    Array& a = array(function, g_a);
+    Array& a = any_array(function, g_a);
+    // GA's NGA_Access is for arrays of block distribution; a block-cyclic array's local data is
+    // its blocks, which NGA_Access_block (_grid, _segment) give.
+    if (a.distribution().cyclic())
+      bad_argument(function, "g_a", std::to_string(g_a),
+                   "is a block-cyclic array; " + std::string(function) + " takes arrays of block distribution "
+                   "only, as GA's does (NGA_Access_block, _grid or _segment give a block-cyclic array's local blocks)");
     const arrays::Patch p = patch(function, a, lo, hi);
     if (!ptr) bad_argument(function, "ptr", "NULL", "the address of a pointer is required");
     const arrays::Patch mine = a.owned();

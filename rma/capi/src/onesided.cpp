@@ -70,43 +70,31 @@ constexpr bool kNb = true;  // nonblocking
 using namespace armada::armci;
 
 // ---- contiguous ------------------------------------------------------------------------------
-ARMCI_TWIN(int, ARMCI_Put, (void* src, void* dst, int size, int proc)) {
-  return contiguous_call("ARMCI_Put", Kind::Put, kNoType, nullptr, src, dst, size, proc);
-}
-ARMCI_TWIN(int, ARMCI_Get, (void* src, void* dst, int size, int proc)) {
-  return contiguous_call("ARMCI_Get", Kind::Get, kNoType, nullptr, src, dst, size, proc);
-}
-ARMCI_TWIN(int, ARMCI_Acc, (int datatype, void* scale, void* src, void* dst, int bytes, int proc)) {
-  return contiguous_call("ARMCI_Acc", Kind::Acc, datatype, scale, src, dst, bytes, proc);
-}
-ARMCI_TWIN(int, ARMCI_NbPut, (void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous_call("ARMCI_NbPut", Kind::Put, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
-}
-ARMCI_TWIN(int, ARMCI_NbGet, (void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous_call("ARMCI_NbGet", Kind::Get, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
-}
-ARMCI_TWIN(int, ARMCI_NbAcc, (int datatype, void* scale, void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous_call("ARMCI_NbAcc", Kind::Acc, datatype, scale, src, dst, bytes, proc, kNb, hdl);
-}
+// The six calls of one size type: ARMCI's int (no suffix) and Armada's size_t (suffix _c).
+#define ARMADA_ARMCI_CONTIGUOUS_CALLS(suffix, Size)                                                       \
+  ARMCI_TWIN(int, ARMCI_Put##suffix, (void* src, void* dst, Size bytes, int proc)) {                      \
+    return contiguous_call("ARMCI_Put" #suffix, Kind::Put, kNoType, nullptr, src, dst, bytes, proc);      \
+  }                                                                                                        \
+  ARMCI_TWIN(int, ARMCI_Get##suffix, (void* src, void* dst, Size bytes, int proc)) {                      \
+    return contiguous_call("ARMCI_Get" #suffix, Kind::Get, kNoType, nullptr, src, dst, bytes, proc);      \
+  }                                                                                                        \
+  ARMCI_TWIN(int, ARMCI_Acc##suffix, (int datatype, void* scale, void* src, void* dst, Size bytes, int proc)) { \
+    return contiguous_call("ARMCI_Acc" #suffix, Kind::Acc, datatype, scale, src, dst, bytes, proc);       \
+  }                                                                                                        \
+  ARMCI_TWIN(int, ARMCI_NbPut##suffix, (void* src, void* dst, Size bytes, int proc, armci_hdl_t* hdl)) {  \
+    return contiguous_call("ARMCI_NbPut" #suffix, Kind::Put, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl); \
+  }                                                                                                        \
+  ARMCI_TWIN(int, ARMCI_NbGet##suffix, (void* src, void* dst, Size bytes, int proc, armci_hdl_t* hdl)) {  \
+    return contiguous_call("ARMCI_NbGet" #suffix, Kind::Get, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl); \
+  }                                                                                                        \
+  ARMCI_TWIN(int, ARMCI_NbAcc##suffix,                                                                     \
+             (int datatype, void* scale, void* src, void* dst, Size bytes, int proc, armci_hdl_t* hdl)) {  \
+    return contiguous_call("ARMCI_NbAcc" #suffix, Kind::Acc, datatype, scale, src, dst, bytes, proc, kNb, hdl); \
+  }
 
-ARMCI_TWIN(int, ARMCI_Put_c, (void* src, void* dst, size_t bytes, int proc)) {
-  return contiguous_call("ARMCI_Put_c", Kind::Put, kNoType, nullptr, src, dst, bytes, proc);
-}
-ARMCI_TWIN(int, ARMCI_Get_c, (void* src, void* dst, size_t bytes, int proc)) {
-  return contiguous_call("ARMCI_Get_c", Kind::Get, kNoType, nullptr, src, dst, bytes, proc);
-}
-ARMCI_TWIN(int, ARMCI_Acc_c, (int datatype, void* scale, void* src, void* dst, size_t bytes, int proc)) {
-  return contiguous_call("ARMCI_Acc_c", Kind::Acc, datatype, scale, src, dst, bytes, proc);
-}
-ARMCI_TWIN(int, ARMCI_NbPut_c, (void* src, void* dst, size_t bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous_call("ARMCI_NbPut_c", Kind::Put, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
-}
-ARMCI_TWIN(int, ARMCI_NbGet_c, (void* src, void* dst, size_t bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous_call("ARMCI_NbGet_c", Kind::Get, kNoType, nullptr, src, dst, bytes, proc, kNb, hdl);
-}
-ARMCI_TWIN(int, ARMCI_NbAcc_c, (int datatype, void* scale, void* src, void* dst, size_t bytes, int proc, armci_hdl_t* hdl)) {
-  return contiguous_call("ARMCI_NbAcc_c", Kind::Acc, datatype, scale, src, dst, bytes, proc, kNb, hdl);
-}
+ARMADA_ARMCI_CONTIGUOUS_CALLS(, int)
+ARMADA_ARMCI_CONTIGUOUS_CALLS(_c, size_t)
+#undef ARMADA_ARMCI_CONTIGUOUS_CALLS
 
 // ---- flag puts -------------------------------------------------------------------------------
 ARMCI_TWIN(int, ARMCI_Put_flag, (void* src, void* dst, int size, int* flag, int value, int proc)) {

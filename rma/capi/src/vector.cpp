@@ -59,43 +59,29 @@ constexpr bool kNb = true;  // nonblocking
 
 using namespace armada::armci;
 
-// ---- armci_giov_t (ARMCI) --------------------------------------------------------------------
-ARMCI_TWIN(int, ARMCI_PutV, (armci_giov_t* iov, int iov_len, int proc)) {
-  return vector("ARMCI_PutV", Kind::Put, kNoType, nullptr, iov, iov_len, proc);
-}
-ARMCI_TWIN(int, ARMCI_GetV, (armci_giov_t* iov, int iov_len, int proc)) {
-  return vector("ARMCI_GetV", Kind::Get, kNoType, nullptr, iov, iov_len, proc);
-}
-ARMCI_TWIN(int, ARMCI_AccV, (int datatype, void* scale, armci_giov_t* iov, int iov_len, int proc)) {
-  return vector("ARMCI_AccV", Kind::Acc, datatype, scale, iov, iov_len, proc);
-}
-ARMCI_TWIN(int, ARMCI_NbPutV, (armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* hdl)) {
-  return vector("ARMCI_NbPutV", Kind::Put, kNoType, nullptr, iov, iov_len, proc, kNb, hdl);
-}
-ARMCI_TWIN(int, ARMCI_NbGetV, (armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* hdl)) {
-  return vector("ARMCI_NbGetV", Kind::Get, kNoType, nullptr, iov, iov_len, proc, kNb, hdl);
-}
-ARMCI_TWIN(int, ARMCI_NbAccV, (int datatype, void* scale, armci_giov_t* iov, int iov_len, int proc, armci_hdl_t* hdl)) {
-  return vector("ARMCI_NbAccV", Kind::Acc, datatype, scale, iov, iov_len, proc, kNb, hdl);
-}
+// The six calls of one descriptor type: ARMCI's armci_giov_t (int sizes; no suffix) and Armada's
+// armci_giov_c_t (size_t sizes; suffix _c) take the same path.
+#define ARMADA_ARMCI_VECTOR_CALLS(suffix, Iov, Len)                                                        \
+  ARMCI_TWIN(int, ARMCI_PutV##suffix, (Iov * iov, Len iov_len, int proc)) {                                \
+    return vector("ARMCI_PutV" #suffix, Kind::Put, kNoType, nullptr, iov, iov_len, proc);                \
+  }                                                                                                         \
+  ARMCI_TWIN(int, ARMCI_GetV##suffix, (Iov * iov, Len iov_len, int proc)) {                                \
+    return vector("ARMCI_GetV" #suffix, Kind::Get, kNoType, nullptr, iov, iov_len, proc);                \
+  }                                                                                                         \
+  ARMCI_TWIN(int, ARMCI_AccV##suffix, (int datatype, void* scale, Iov* iov, Len iov_len, int proc)) {     \
+    return vector("ARMCI_AccV" #suffix, Kind::Acc, datatype, scale, iov, iov_len, proc);                 \
+  }                                                                                                         \
+  ARMCI_TWIN(int, ARMCI_NbPutV##suffix, (Iov * iov, Len iov_len, int proc, armci_hdl_t* hdl)) {            \
+    return vector("ARMCI_NbPutV" #suffix, Kind::Put, kNoType, nullptr, iov, iov_len, proc, kNb, hdl);    \
+  }                                                                                                         \
+  ARMCI_TWIN(int, ARMCI_NbGetV##suffix, (Iov * iov, Len iov_len, int proc, armci_hdl_t* hdl)) {            \
+    return vector("ARMCI_NbGetV" #suffix, Kind::Get, kNoType, nullptr, iov, iov_len, proc, kNb, hdl);    \
+  }                                                                                                         \
+  ARMCI_TWIN(int, ARMCI_NbAccV##suffix,                                                                     \
+             (int datatype, void* scale, Iov* iov, Len iov_len, int proc, armci_hdl_t* hdl)) {              \
+    return vector("ARMCI_NbAccV" #suffix, Kind::Acc, datatype, scale, iov, iov_len, proc, kNb, hdl);     \
+  }
 
-// ---- armci_giov_c_t (Armada) -----------------------------------------------------------------
-ARMCI_TWIN(int, ARMCI_PutV_c, (armci_giov_c_t* iov, size_t iov_len, int proc)) {
-  return vector("ARMCI_PutV_c", Kind::Put, kNoType, nullptr, iov, iov_len, proc);
-}
-ARMCI_TWIN(int, ARMCI_GetV_c, (armci_giov_c_t* iov, size_t iov_len, int proc)) {
-  return vector("ARMCI_GetV_c", Kind::Get, kNoType, nullptr, iov, iov_len, proc);
-}
-ARMCI_TWIN(int, ARMCI_AccV_c, (int datatype, void* scale, armci_giov_c_t* iov, size_t iov_len, int proc)) {
-  return vector("ARMCI_AccV_c", Kind::Acc, datatype, scale, iov, iov_len, proc);
-}
-ARMCI_TWIN(int, ARMCI_NbPutV_c, (armci_giov_c_t* iov, size_t iov_len, int proc, armci_hdl_t* hdl)) {
-  return vector("ARMCI_NbPutV_c", Kind::Put, kNoType, nullptr, iov, iov_len, proc, kNb, hdl);
-}
-ARMCI_TWIN(int, ARMCI_NbGetV_c, (armci_giov_c_t* iov, size_t iov_len, int proc, armci_hdl_t* hdl)) {
-  return vector("ARMCI_NbGetV_c", Kind::Get, kNoType, nullptr, iov, iov_len, proc, kNb, hdl);
-}
-ARMCI_TWIN(int, ARMCI_NbAccV_c, (int datatype, void* scale, armci_giov_c_t* iov, size_t iov_len, int proc,
-                                 armci_hdl_t* hdl)) {
-  return vector("ARMCI_NbAccV_c", Kind::Acc, datatype, scale, iov, iov_len, proc, kNb, hdl);
-}
+ARMADA_ARMCI_VECTOR_CALLS(, armci_giov_t, int)
+ARMADA_ARMCI_VECTOR_CALLS(_c, armci_giov_c_t, size_t)
+#undef ARMADA_ARMCI_VECTOR_CALLS

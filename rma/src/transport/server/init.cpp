@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/check.hpp"
+#include "common/resident.hpp"
 #include "transport/plugin.hpp"
 #include "transport/server/direct.hpp"
 #include "transport/server/server_transport.hpp"
@@ -72,18 +73,6 @@ constexpr SettingRow kSettings[] = {
              "data always travels as messages."},
      .choices = "auto|on|off", .store = field<&ServerSettings::direct_setting>},
 };
-
-// VmRSS of this process in KiB (0 if /proc is not readable).
-long resident_kb() {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (!f) return 0;
-  char line[256];
-  long kb = 0;
-  while (std::fgets(line, sizeof line, f))
-    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
-  std::fclose(f);
-  return kb;
-}
 
 // ARMADA_SERVER_BUFFERS=0: the credits by the job's size. Every server posts this many 4 KiB
 // buffers (the inline size) per client and polls them all, so at most ~1024 per server; few

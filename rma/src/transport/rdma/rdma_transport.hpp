@@ -83,11 +83,23 @@ class RdmaTransport final : public Transport {
   ~RdmaTransport() override;
   TransportCaps caps() const noexcept override;
 
-  ARMADA_TRANSPORT_ORDERED_DATA_PATH;
+  std::uint64_t strided(const StridedOp& op, bool blocking) override;
+  std::uint64_t vector(const VectorOp& op, bool blocking) override;
+  void put_notify(const StridedOp& data, const NotifyFlag& flag) override { put_then_notify(data, flag); }
+  std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
+                                    std::size_t bytes, const Slice& slice, int target, bool blocking) override;
 
-  ARMADA_TRANSPORT_ATOMICS;
+  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+           const void* operand, const void* compare, void* result) override;
+  void mutex_lock(void* word, const Slice& slice, int target) override;
+  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
+  void mutex_unlock(void* word, const Slice& slice, int target) override;
 
-  ARMADA_TRANSPORT_COMPLETION;
+  void wait(std::uint64_t token) override;
+  bool test(std::uint64_t token) override;
+  void fence(int target) override;
+  void fence_all() override;
+  void poll() override;
 
   /// ARMADA_RDMA_MEMORY=ucx (the default): segment memory is UCX's (see the header comment).
   bool allocates_segments() const noexcept override { return ucx_memory_; }

@@ -1,7 +1,8 @@
 // Family "contig": contiguous put (a stream with one fence, and each put fenced), get, acc and
-// put_notify (a stream, and the time until the target sees the flag) over a size sweep, against the MPI baselines (one-sided RMA + flush, send/recv ping-pong and
-// stream) and the local baselines (memcpy, axpy) of the same launch; and an 8-byte get after the
-// origin and the target were idle for 1 ms (a node server may have backed off into its sleep).
+// put_notify (a stream, and the time until the target sees the flag) over a size sweep, against the
+// MPI baselines (one-sided RMA + flush, send/recv ping-pong and stream) and the local baselines
+// (memcpy, axpy) of the same launch; and an 8-byte get after the origin and the target were idle
+// for 1 ms (a node server may have backed off into its sleep).
 #include <unistd.h>
 
 #include <cstring>

@@ -548,6 +548,25 @@ int NodeServer::deliver_direct(Transfer& t) {
   return error;
 }
 
+// Receives the rest of a transfer from its origin. A blocking MPI_Recv would poll the link
+// (Open MPI's TCP BTL) for the whole transfer; where ranks and servers outnumber cores that poll
+// takes the core the server's own rank computes on. So: poll back to back for as long as a
+// piece of a few tens of kB takes to arrive, then yield between polls.
+void NodeServer::receive_rest(void* into, std::size_t n, int origin, int tag) {
+  constexpr auto kSpinFor = std::chrono::microseconds(50);
+  MPI_Request r;
+  MPI_Irecv(into, static_cast<int>(n), MPI_BYTE, origin, tag, comm_, &r);
+  const auto start = std::chrono::steady_clock::now();
+  bool spinning = true;
+  for (int round = 1;; ++round) {
+    int done = 0;
+    MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    if (spinning && round % 16 == 0) spinning = std::chrono::steady_clock::now() - start < kSpinFor;
+    if (!spinning) sched_yield();
+  }
+}
+
 void NodeServer::receive_data(Transfer& t) {
   const Header& h = t.h;
   if (t.inline_left > 0) {
@@ -557,15 +576,13 @@ void NodeServer::receive_data(Transfer& t) {
     const std::size_t piece = server::piece(h, settings_.chunk);
     for (std::size_t done = 0; done < h.bytes;) {
       const std::size_t n = std::min(h.bytes - done, piece);
-      MPI_Recv(t.contiguous + done, static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_,
-               MPI_STATUS_IGNORE);
+      receive_rest(t.contiguous + done, n, h.origin, server::to_server_tag(h.id));
       done += n;
     }
   } else {
     for (std::size_t left = h.bytes; left > 0;) {
       const std::size_t n = std::min(left, settings_.chunk);
-      MPI_Recv(chunk_[0].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_server_tag(h.id), comm_,
-               MPI_STATUS_IGNORE);
+      receive_rest(chunk_[0].data(), n, h.origin, server::to_server_tag(h.id));
       apply(t, chunk_[0].data(), n);
       left -= n;
     }

@@ -150,6 +150,7 @@ class NodeServer {
   int deliver_direct(Transfer& t);      // direct.hpp; returns 0 or the copy's errno
   bool notify(const server::Header& h); // a put's flag (Header::notify); false: unmappable
   void receive_data(Transfer& t);       // put, accumulate
+  void receive_rest(void* into, std::size_t n, int origin, int tag);  // one piece of it, yielding
   void send_in_reply(Transfer& t);      // small get
   void send_from_target(Transfer& t);   // get of one target run
   void send_packed(Transfer& t);        // other gets

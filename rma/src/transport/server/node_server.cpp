@@ -548,14 +548,12 @@ int NodeServer::deliver_direct(Transfer& t) {
   return error;
 }
 
-// Receives the rest of a transfer from its origin. A blocking MPI_Recv would poll the link
-// (Open MPI's TCP BTL) for the whole transfer; where ranks and servers outnumber cores that poll
-// takes the core the server's own rank computes on. So: poll back to back for as long as a
-// piece of a few tens of kB takes to arrive, then yield between polls.
-void NodeServer::receive_rest(void* into, std::size_t n, int origin, int tag) {
+// Completes a transfer's piece to or from an origin. A blocking MPI_Recv or MPI_Wait would poll
+// the link (Open MPI's TCP BTL) for the whole transfer; where ranks and servers outnumber cores
+// that poll takes the core the server's own rank computes on. So: test back to back for as long
+// as a piece of a few tens of kB takes, then yield between tests.
+void NodeServer::wait_yielding(MPI_Request& r) const {
   constexpr auto kSpinFor = std::chrono::microseconds(50);
-  MPI_Request r;
-  MPI_Irecv(into, static_cast<int>(n), MPI_BYTE, origin, tag, comm_, &r);
   const auto start = std::chrono::steady_clock::now();
   bool spinning = true;
   for (int round = 1;; ++round) {
@@ -565,6 +563,12 @@ void NodeServer::receive_rest(void* into, std::size_t n, int origin, int tag) {
     if (spinning && round % 16 == 0) spinning = std::chrono::steady_clock::now() - start < kSpinFor;
     if (!spinning) sched_yield();
   }
+}
+
+void NodeServer::receive_rest(void* into, std::size_t n, int origin, int tag) {
+  MPI_Request r;
+  MPI_Irecv(into, static_cast<int>(n), MPI_BYTE, origin, tag, comm_, &r);
+  wait_yielding(r);
 }
 
 void NodeServer::receive_data(Transfer& t) {
@@ -622,12 +626,12 @@ void NodeServer::send_packed(Transfer& t) {
   int b = 0;
   for (std::size_t left = h.bytes; left > 0; b ^= 1) {
     const std::size_t n = std::min(left, settings_.chunk);
-    MPI_Wait(&sending[b], MPI_STATUS_IGNORE);
+    wait_yielding(sending[b]);
     t.walker->gather(chunk_[b].data(), n);
     MPI_Isend(chunk_[b].data(), static_cast<int>(n), MPI_BYTE, h.origin, server::to_origin_tag(h.id), comm_, &sending[b]);
     left -= n;
   }
-  MPI_Waitall(2, sending, MPI_STATUSES_IGNORE);
+  for (MPI_Request& r : sending) wait_yielding(r);
 }
 
 void NodeServer::execute_word(const Header& h) {

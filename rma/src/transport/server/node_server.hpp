@@ -150,7 +150,8 @@ class NodeServer {
   int deliver_direct(Transfer& t);      // direct.hpp; returns 0 or the copy's errno
   bool notify(const server::Header& h); // a put's flag (Header::notify); false: unmappable
   void receive_data(Transfer& t);       // put, accumulate
-  void receive_rest(void* into, std::size_t n, int origin, int tag);  // one piece of it, yielding
+  void receive_rest(void* into, std::size_t n, int origin, int tag);  // one piece of it
+  void wait_yielding(MPI_Request& r) const;  // MPI_Wait that yields the core after 50 us
   void send_in_reply(Transfer& t);      // small get
   void send_from_target(Transfer& t);   // get of one target run
   void send_packed(Transfer& t);        // other gets

@@ -45,25 +45,29 @@ if(ARMADA_MPI_VENDOR STREQUAL "openmpi")
   set_tests_properties(mpi_segments_cleanup PROPERTIES FIXTURES_CLEANUP armada_mpi_segments LABELS "mpi;harness")
 endif()
 set(ARMADA_EXPECT_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/armada-expect.sh")
+set(_armada_sanitizer_env "")
 if(ARMADA_SANITIZE MATCHES "thread")
   # Reports inside Open MPI's (uninstrumented) progress engine; see the file.
   # history_size=7: the deepest access history, so that the stack of a write done inside Open MPI
   # can be restored and matched by the suppressions (otherwise "failed to restore the stack").
-  list(APPEND _armada_vendor_env "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp history_size=7")
+  list(APPEND _armada_sanitizer_env "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp history_size=7")
   # UCX's memory hooks (libucm) crash a process when one of its threads exits under TSan: glibc
   # releases the stack through them (madvise), into an rwlock TSan intercepts after it tore the
   # thread's state down. Every process loads UCX where it was found (the rdma transport, Open
   # MPI's ucx components), not only the rdma rows; none of the rows needs the hooks (the rdma
   # transport's segments are UCX's own memory, other buffers are registered per operation).
-  list(APPEND _armada_vendor_env UCX_MEM_MALLOC_HOOKS=no UCX_MEM_EVENTS=no)
+  list(APPEND _armada_sanitizer_env UCX_MEM_MALLOC_HOOKS=no UCX_MEM_EVENTS=no)
   # Open MPI's memory patcher routes the same munmap (a thread's stack at its exit) into libucm
   # on its own, whatever UCX's settings: the ARMCI C API's Threads tests crashed there (SIGSEGV in
   # TSan's rwlock interceptor under ucm_vm_munmap). No row relies on the patcher (it serves
   # registration caches of RDMA NICs).
   if(ARMADA_MPI_VENDOR STREQUAL "openmpi")
-    list(APPEND _armada_vendor_env OMPI_MCA_memory=^patcher)
+    list(APPEND _armada_sanitizer_env OMPI_MCA_memory=^patcher)
   endif()
 endif()
+# The sanitizer's settings also reach the ranks of the cluster rows (ArmadaClusterTest.cmake),
+# whose namespaces get only the variables passed with -x.
+list(APPEND _armada_vendor_env ${_armada_sanitizer_env})
 
 # The measured seconds of the longest rows (tests/costs.txt, written by scripts/test-timing.py
 # --costs): ctest's COST, so that a fresh build directory, which has no ctest history, starts the

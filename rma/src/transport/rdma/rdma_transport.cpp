@@ -157,6 +157,7 @@ void RdmaTransport::describe(int target, TransportInfo& info) const {
   info.process.push_back({"ucx_data_endpoints", std::to_string(made.data)});
   info.process.push_back({"ucx_request_endpoints", std::to_string(made.request)});
   info.process.push_back({"ucx_reply_endpoints", std::to_string(made.reply)});
+  info.process.push_back({"ucx_address_bytes", std::to_string(ucx_->address_bytes())});
 }
 
 // ---- segments --------------------------------------------------------------------------------

@@ -90,6 +90,8 @@ class Ucx {
   /// The endpoint from the service worker to `rank`'s origin worker, made on first use: only
   /// the request service's thread calls it.
   ucp_ep_h reply_ep(int rank) { return endpoint(reply_eps_, service_, origins_, rank); }
+  /// Bytes of every rank's worker addresses kept since init (the table endpoints are made from).
+  std::size_t address_bytes() const noexcept { return origins_.bytes.size() + services_.bytes.size(); }
   /// Endpoints made so far (tests and armada-info: a rank that talked to k peers has k).
   struct EndpointCounts {
     int data, request, reply;

@@ -182,31 +182,6 @@ class Transport {
   const char* name_ = "";
 };
 
-// The overrides of Transport's atomics and mutexes, and of its completion calls, declared once:
-// every transport's class names them (ARMADA_TRANSPORT_ATOMICS; ARMADA_TRANSPORT_COMPLETION; ..)
-// instead of restating the signatures, so that they follow Transport's.
-#define ARMADA_TRANSPORT_ATOMICS                                                                  \
-  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target, const void* operand, \
-           const void* compare, void* result) override;                                            \
-  void mutex_lock(void* word, const Slice& slice, int target) override;                           \
-  bool mutex_try_lock(void* word, const Slice& slice, int target) override;                       \
-  void mutex_unlock(void* word, const Slice& slice, int target) override
-// The data path of a transport with a contiguous fast path whose blocking put to a target is
-// ordered before its next atomic there (rdma, mpi-rma: put_notify is put_then_notify).
-#define ARMADA_TRANSPORT_ORDERED_DATA_PATH                                                          \
-  std::uint64_t strided(const StridedOp& op, bool blocking) override;                              \
-  std::uint64_t vector(const VectorOp& op, bool blocking) override;                                \
-  void put_notify(const StridedOp& data, const NotifyFlag& flag) override { put_then_notify(data, flag); } \
-  std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, \
-                                    std::byte* remote, std::size_t bytes, const Slice& slice, int target, \
-                                    bool blocking) override
-#define ARMADA_TRANSPORT_COMPLETION                                                               \
-  void wait(std::uint64_t token) override;                                                        \
-  bool test(std::uint64_t token) override;                                                        \
-  void fence(int target) override;                                                                \
-  void fence_all() override;                                                                      \
-  void poll() override
-
 /// The flag update alone, as an atomic of `t` (swap for Set, fetch-add for Add).
 void notify(Transport& t, const NotifyFlag& n, int target);
 

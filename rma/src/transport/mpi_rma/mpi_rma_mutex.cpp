@@ -79,12 +79,21 @@ void MpiRmaTransport::wait_own(int slot, int field, Pred&& done) {
   }
 }
 
-void MpiRmaTransport::mutex_lock(void* word, const Slice& slice, int target) {
-  const char* op = "rma::MutexSet::lock (mpi-rma)";
+int MpiRmaTransport::fresh_node(const char* op, const Slice& slice) {
   if (window_of(slice) == MPI_WIN_NULL) throw_state(op, "the mutex set's segment has no MPI window");
   const int slot = take_slot();
+  write_remote(my_node_value(slot), kNext, 0);
+  return slot;
+}
+
+void MpiRmaTransport::hold(int target, void* word, int slot) {
+  std::lock_guard lock(slots_mutex_);
+  held_[{target, reinterpret_cast<std::uintptr_t>(word)}] = slot;
+}
+
+void MpiRmaTransport::mutex_lock(void* word, const Slice& slice, int target) {
+  const int slot = fresh_node("rma::MutexSet::lock (mpi-rma)", slice);
   const std::int64_t me = my_node_value(slot);
-  write_remote(me, kNext, 0);
   write_remote(me, kLocked, 1);
   std::int64_t pred = 0;
   MPI_Fetch_and_op(&me, &pred, MPI_INT64_T, window_rank_of(slice), window_displacement(slice, word), MPI_REPLACE,
@@ -94,16 +103,12 @@ void MpiRmaTransport::mutex_lock(void* word, const Slice& slice, int target) {
     write_remote(pred, kNext, me);
     wait_own(slot, kLocked, [](std::int64_t locked) { return locked == 0; });
   }
-  std::lock_guard lock(slots_mutex_);
-  held_[{target, reinterpret_cast<std::uintptr_t>(word)}] = slot;
+  hold(target, word, slot);
 }
 
 bool MpiRmaTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
-  const char* op = "rma::MutexSet::try_lock (mpi-rma)";
-  if (window_of(slice) == MPI_WIN_NULL) throw_state(op, "the mutex set's segment has no MPI window");
-  const int slot = take_slot();
+  const int slot = fresh_node("rma::MutexSet::try_lock (mpi-rma)", slice);
   const std::int64_t me = my_node_value(slot);
-  write_remote(me, kNext, 0);
   const std::int64_t free_value = 0;
   std::int64_t old = -1;
   MPI_Compare_and_swap(&me, &free_value, &old, MPI_INT64_T, window_rank_of(slice), window_displacement(slice, word),
@@ -113,8 +118,7 @@ bool MpiRmaTransport::mutex_try_lock(void* word, const Slice& slice, int target)
     release_slot(slot);
     return false;
   }
-  std::lock_guard lock(slots_mutex_);
-  held_[{target, reinterpret_cast<std::uintptr_t>(word)}] = slot;
+  hold(target, word, slot);
   return true;
 }
 

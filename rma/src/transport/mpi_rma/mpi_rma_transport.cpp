@@ -162,15 +162,7 @@ void MpiRmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice
 // ---- completion -------------------------------------------------------------------------------
 
 void MpiRmaTransport::wait(std::uint64_t token) {
-  Pending p;
-  {
-    std::lock_guard lock(pending_mutex_);
-    auto it = pending_.find(token);
-    if (it == pending_.end()) return;
-    p = std::move(it->second);
-    pending_.erase(it);
-  }
-  complete(p);
+  if (std::optional<Pending> p = take_entry(pending_mutex_, pending_, token)) complete(*p);
 }
 
 bool MpiRmaTransport::test(std::uint64_t token) {
@@ -179,16 +171,19 @@ bool MpiRmaTransport::test(std::uint64_t token) {
   return true;
 }
 
+std::vector<std::pair<MPI_Win, int>> MpiRmaTransport::pending_writes() {
+  std::vector<std::pair<MPI_Win, int>> written;
+  std::lock_guard lock(pending_mutex_);
+  for (const auto& [token, p] : pending_)
+    if (p.write) written.emplace_back(p.win, p.rank);
+  return written;
+}
+
 // As fence_all, for one target: blocking writes were flushed before they returned, so only the
 // windows holding a nonblocking write to `target` not yet waited for are flushed; a fence of a
 // target this rank has not written since costs no call to MPI.
 void MpiRmaTransport::fence(int target) {
-  std::vector<std::pair<MPI_Win, int>> written;
-  {
-    std::lock_guard lock(pending_mutex_);
-    for (const auto& [token, p] : pending_)
-      if (p.write) written.emplace_back(p.win, p.rank);
-  }
+  const std::vector<std::pair<MPI_Win, int>> written = pending_writes();
   if (written.empty()) return;
   std::lock_guard lock(windows_mutex_);
   for (auto& [id, w] : windows_) {
@@ -203,12 +198,7 @@ void MpiRmaTransport::fence(int target) {
 // a fence costs the targets written, not every window times every rank (docs/scaling.md).
 // Their tokens stay pending: a later wait flushes again, which completes nothing new.
 void MpiRmaTransport::fence_all() {
-  std::vector<std::pair<MPI_Win, int>> written;
-  {
-    std::lock_guard lock(pending_mutex_);
-    for (const auto& [token, p] : pending_)
-      if (p.write) written.emplace_back(p.win, p.rank);
-  }
+  std::vector<std::pair<MPI_Win, int>> written = pending_writes();
   const auto before = [](const std::pair<MPI_Win, int>& a, const std::pair<MPI_Win, int>& b) {
     return std::less<MPI_Win>()(a.first, b.first) || (a.first == b.first && a.second < b.second);
   };

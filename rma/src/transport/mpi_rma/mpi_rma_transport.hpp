@@ -48,6 +48,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -83,6 +84,17 @@ struct MpiRmaSettings {
   std::size_t batched_segments;  // ARMADA_MPI_IOV: vector ops up to this many go batched
   bool owns_memory;              // ARMADA_MPI_MEMORY=mpi: segments are MPI_Win_allocate memory
 };
+
+/// Removes `key`'s entry from `map` under `mutex` and returns it; nothing if there is none.
+template <class Map>
+std::optional<typename Map::mapped_type> take_entry(std::mutex& mutex, Map& map, const typename Map::key_type& key) {
+  std::lock_guard lock(mutex);
+  auto it = map.find(key);
+  if (it == map.end()) return std::nullopt;
+  std::optional<typename Map::mapped_type> entry(std::move(it->second));
+  map.erase(it);
+  return entry;
+}
 
 /// Whether the MPI library is Open MPI.
 bool is_open_mpi();
@@ -126,11 +138,23 @@ class MpiRmaTransport final : public Transport {
   /// MPI owns it.
   void detach(std::int64_t segment);
 
-  ARMADA_TRANSPORT_ORDERED_DATA_PATH;
+  std::uint64_t strided(const StridedOp& op, bool blocking) override;
+  std::uint64_t vector(const VectorOp& op, bool blocking) override;
+  void put_notify(const StridedOp& data, const NotifyFlag& flag) override { put_then_notify(data, flag); }
+  std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
+                                    std::size_t bytes, const Slice& slice, int target, bool blocking) override;
 
-  ARMADA_TRANSPORT_ATOMICS;
+  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+           const void* operand, const void* compare, void* result) override;
+  void mutex_lock(void* word, const Slice& slice, int target) override;
+  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
+  void mutex_unlock(void* word, const Slice& slice, int target) override;
 
-  ARMADA_TRANSPORT_COMPLETION;
+  void wait(std::uint64_t token) override;
+  bool test(std::uint64_t token) override;
+  void fence(int target) override;
+  void fence_all() override;
+  void poll() override;
 
  private:
   void allocate_queue_window();
@@ -157,8 +181,29 @@ class MpiRmaTransport final : public Transport {
   // (an hindexed type of n entries costs Open MPI far more to build than n calls on shared
   // memory), one hindexed call beyond, where a NIC's gather list would pay off.
   std::uint64_t vector_batched(const VectorOp& op, bool blocking);
-  /// One call of a batch: `count` elements between `local` and `remote` (in the target's space).
-  void batch_call(OpKind kind, const Slice& slice, MPI_Datatype element, void* local, int count, const void* remote);
+  /// What the batched methods share: one MPI call per run on a predefined type to one slice's
+  /// window, a scaled accumulate staged run by run, and one completion for all.
+  class Batch {
+   public:
+    /// `bytes`: the operation's total, the staging buffer's size for a scaled accumulate.
+    Batch(MpiRmaTransport& t, OpKind kind, AccType type, const void* scale, const Slice& slice, bool vector,
+          std::size_t bytes);
+    /// One run of `bytes` between `local` and `remote` (in the target's address space).
+    void add(const void* local, const void* remote, std::size_t bytes);
+    /// The transport's finish for the batch: blocking, completes it; else returns its token.
+    std::uint64_t finish(bool blocking);
+
+   private:
+    MpiRmaTransport& t_;
+    OpKind kind_;
+    AccType type_;
+    const void* scale_;
+    const Slice& slice_;
+    MPI_Datatype element_;
+    std::size_t esize_;
+    std::unique_ptr<std::byte[]> staging_;
+    std::byte* scaled_ = nullptr;  // the next run's place in staging_
+  };
   std::uint64_t issue_acc(const StridedOp& op, bool blocking);
   std::uint64_t vector_direct(const VectorOp& op, bool blocking);
   void vector_per_segment(const VectorOp& op);
@@ -166,6 +211,8 @@ class MpiRmaTransport final : public Transport {
   /// the target and `staging` until wait/test and returns the token. `write`: put or accumulate.
   std::uint64_t finish(bool blocking, const Slice& slice, bool write, std::unique_ptr<std::byte[]> staging);
   void complete(Pending& p);
+  /// The (window, window rank) of every nonblocking write not yet waited for (repeats possible).
+  std::vector<std::pair<MPI_Win, int>> pending_writes();
 
   // MCS mutex pieces (mpi_rma_mutex.cpp).
   int take_slot();
@@ -174,6 +221,10 @@ class MpiRmaTransport final : public Transport {
   std::int64_t read_own(int slot, int field);
   void write_remote(std::int64_t node, int field, std::int64_t value);
   template <class Pred> void wait_own(int slot, int field, Pred&& done);
+  /// A queue node of ours (next = 0) for a lock attempt on a mutex of `slice`'s segment.
+  int fresh_node(const char* op, const Slice& slice);
+  /// Records that this process holds the mutex `word` of `target` through queue node `slot`.
+  void hold(int target, void* word, int slot);
 
   void progress_loop();
   void keep(std::int64_t segment, MPI_Win win, const Group& group, std::uint64_t offset);

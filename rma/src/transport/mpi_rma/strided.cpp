@@ -82,30 +82,15 @@ std::uint64_t MpiRmaTransport::strided_batched(const StridedOp& op, bool blockin
   // A few short runs: one MPI call per run on a predefined type and one completion for all,
   // cheaper than building and committing a derived datatype for the operation (whose fixed
   // cost is ~1 us; ARMCI-MPI's "batched" method). The runs of one side never overlap.
-  const char* name = op_name(op.kind, false);
-  const Slice& slice = *op.slice;
-  check_window(name, slice);
-  const bool acc = op.kind == OpKind::Acc;
-  std::unique_ptr<std::byte[]> staging;
-  if (acc && !is_one(op.type, op.scale)) staging = std::make_unique<std::byte[]>(op.shape.bytes());
-  const MPI_Datatype element = acc ? element_type(op.type) : MPI_BYTE;
-  const int n = static_cast<int>(op.shape.count[0] / (acc ? size_of(op.type) : 1));
-  std::byte* scaled = staging.get();
+  Batch batch(*this, op.kind, op.type, op.scale, *op.slice, false, op.shape.bytes());
   // for_each_run walks (src, dst) pairs; the remote side is dst for put/acc, src for get.
   const bool get = op.kind == OpKind::Get;
   const std::byte* from = get ? op.remote : op.local;
   std::byte* to = get ? op.local : op.remote;
   for_each_run(op.shape, from, to, [&](const std::byte* src, std::byte* dst, std::size_t bytes) {
-    const std::byte* local = get ? dst : src;
-    const std::byte* remote = get ? src : dst;
-    if (scaled) {
-      accumulate(op.type, op.scale, local, scaled, bytes);
-      local = scaled;
-      scaled += bytes;
-    }
-    batch_call(op.kind, slice, element, const_cast<std::byte*>(local), n, remote);
+    batch.add(get ? dst : src, get ? src : dst, bytes);
   });
-  return finish(blocking, slice, !get, std::move(staging));  // one completion for the batch
+  return batch.finish(blocking);
 }
 
 std::uint64_t MpiRmaTransport::issue_acc(const StridedOp& op, bool blocking) {

@@ -39,42 +39,44 @@ std::uint64_t MpiRmaTransport::vector_batched(const VectorOp& op, bool blocking)
   // for all (the segments were checked not to overlap). Building an hindexed type costs Open MPI
   // more than issuing a thousand calls on shared memory (measured: 1024 segments of 16 B took
   // 20-130 us through hindexed types, depending on malloc's state, against 10-15 us batched).
-  const char* name = op_name(op.kind, true);
-  const Slice& slice = *op.slice;
-  check_window(name, slice);
-  const bool acc = op.kind == OpKind::Acc;
+  std::size_t bytes = 0;
+  for (const IoSet& set : op.sets) bytes += set.src.size() * set.bytes;
+  Batch batch(*this, op.kind, op.type, op.scale, *op.slice, true, bytes);
   const bool get = op.kind == OpKind::Get;
-  const MPI_Datatype element = acc ? element_type(op.type) : MPI_BYTE;
-  const std::size_t esize = acc ? size_of(op.type) : 1;
-  std::unique_ptr<std::byte[]> staging;
-  if (acc && !is_one(op.type, op.scale)) {
-    std::size_t bytes = 0;
-    for (const IoSet& set : op.sets) bytes += set.src.size() * set.bytes;
-    staging = std::make_unique<std::byte[]>(bytes);
-  }
-  std::byte* scaled = staging.get();
   for (const IoSet& set : op.sets) {
     const std::span<void* const> local = get ? set.dst : set.src;
     const std::span<void* const> remote = get ? set.src : set.dst;
-    const int n = static_cast<int>(set.bytes / esize);
-    for (std::size_t i = 0; i < local.size(); ++i) {
-      void* from = local[i];
-      if (scaled) {
-        accumulate(op.type, op.scale, static_cast<const std::byte*>(from), scaled, set.bytes);
-        from = scaled;
-        scaled += set.bytes;
-      }
-      batch_call(op.kind, slice, element, from, n, remote[i]);
-    }
+    for (std::size_t i = 0; i < local.size(); ++i) batch.add(local[i], remote[i], set.bytes);
   }
-  return finish(blocking, slice, !get, std::move(staging));  // one completion for the batch
+  return batch.finish(blocking);
 }
 
-void MpiRmaTransport::batch_call(OpKind kind, const Slice& slice, MPI_Datatype element, void* local, int count,
-                                 const void* remote) {
-  const MPI_Aint disp = window_displacement(slice, remote);
-  const int rank = window_rank_of(slice);
-  mpi_rma::call(kind, local, count, element, rank, disp, count, element, window_of(slice));
+MpiRmaTransport::Batch::Batch(MpiRmaTransport& t, OpKind kind, AccType type, const void* scale, const Slice& slice,
+                              bool vector, std::size_t bytes)
+    : t_(t), kind_(kind), type_(type), scale_(scale), slice_(slice) {
+  check_window(op_name(kind, vector), slice);
+  const bool acc = kind == OpKind::Acc;
+  element_ = acc ? element_type(type) : MPI_BYTE;
+  esize_ = acc ? size_of(type) : 1;
+  if (acc && !is_one(type, scale)) {
+    staging_ = std::make_unique<std::byte[]>(bytes);
+    scaled_ = staging_.get();
+  }
+}
+
+void MpiRmaTransport::Batch::add(const void* local, const void* remote, std::size_t bytes) {
+  if (scaled_) {
+    accumulate(type_, scale_, static_cast<const std::byte*>(local), scaled_, bytes);
+    local = scaled_;
+    scaled_ += bytes;
+  }
+  const int count = static_cast<int>(bytes / esize_);
+  mpi_rma::call(kind_, local, count, element_, window_rank_of(slice_), window_displacement(slice_, remote), count,
+                element_, window_of(slice_));
+}
+
+std::uint64_t MpiRmaTransport::Batch::finish(bool blocking) {
+  return t_.finish(blocking, slice_, kind_ != OpKind::Get, std::move(staging_));
 }
 
 std::uint64_t MpiRmaTransport::vector_direct(const VectorOp& op, bool blocking) {

@@ -93,15 +93,9 @@ void MpiRmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> 
 }
 
 void MpiRmaTransport::detach(std::int64_t segment) {
-  Window w;
-  {
-    std::lock_guard lock(windows_mutex_);
-    auto it = windows_.find(segment);
-    if (it == windows_.end()) return;
-    w = std::move(it->second);
-    windows_.erase(it);
-  }
-  MPI_Win_unlock_all(w.win);
-  MPI_Win_free(&w.win);
+  std::optional<Window> w = take_entry(windows_mutex_, windows_, segment);
+  if (!w) return;
+  MPI_Win_unlock_all(w->win);
+  MPI_Win_free(&w->win);
 }
 }  // namespace armada::rma::detail

@@ -58,9 +58,17 @@ class ServerTransport final : public Transport {
   void put_notify(const StridedOp& data, const NotifyFlag& flag) override;
   std::uint64_t vector(const VectorOp& op, bool blocking) override;
 
-  ARMADA_TRANSPORT_ATOMICS;
+  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+           const void* operand, const void* compare, void* result) override;
+  void mutex_lock(void* word, const Slice& slice, int target) override;
+  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
+  void mutex_unlock(void* word, const Slice& slice, int target) override;
 
-  ARMADA_TRANSPORT_COMPLETION;
+  void wait(std::uint64_t token) override;
+  bool test(std::uint64_t token) override;
+  void fence(int target) override;
+  void fence_all() override;
+  void poll() override;
 
   void segment_created(const SegmentSpec& spec, std::span<Slice> slices, std::span<const NodeObjectRef> objects) override;
   void segment_freed(const SegmentSpec& spec) override;

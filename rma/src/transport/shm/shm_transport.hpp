@@ -18,7 +18,11 @@ class ShmTransport final : public Transport {
   std::uint64_t strided(const StridedOp& op, bool blocking) override;
   std::uint64_t vector(const VectorOp& op, bool blocking) override;
 
-  ARMADA_TRANSPORT_ATOMICS;
+  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target,
+           const void* operand, const void* compare, void* result) override;
+  void mutex_lock(void* word, const Slice& slice, int target) override;
+  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
+  void mutex_unlock(void* word, const Slice& slice, int target) override;
 
   void wait(std::uint64_t) override {}
   bool test(std::uint64_t) override { return true; }

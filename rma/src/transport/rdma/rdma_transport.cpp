@@ -71,9 +71,11 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
   // UCX either complete (one-sided) or wait for that rank's worker (emulated). Every rank
   // probes one peer; the job agrees on the stricter answer.
   const std::string waited = ucx_->probe_one_sided(ucx_memory_);
-  int emulated = waited.empty() ? 0 : 1;
-  MPI_Allreduce(MPI_IN_PLACE, &emulated, 1, MPI_INT, MPI_MAX, context.world);
-  one_sided_ = emulated == 0;
+  const std::vector<std::string>& lanes = ucx_->probe_path().transports;
+  int found[2] = {waited.empty() ? 0 : 1, std::ranges::find(lanes, "tcp") != lanes.end() ? 1 : 0};  // emulated, TCP
+  MPI_Allreduce(MPI_IN_PLACE, found, 2, MPI_INT, MPI_MAX, context.world);
+  one_sided_ = found[0] == 0;
+  if (found[1]) ucx_->connect_all();  // UCX over TCP: no endpoint on first contact (ucx.hpp)
   progress_thread_ = decide_progress(one_sided_, waited, context.settings_as<RdmaSettings>().progress, progress_reason_);
   service_ = std::make_unique<rdma::RequestService>(
       *ucx_,
@@ -161,6 +163,7 @@ void RdmaTransport::describe(int target, TransportInfo& info) const {
   info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});
   // Made on first contact: tests check that a rank that talked to k peers made k (issue 53).
   const rdma::Ucx::EndpointCounts made = ucx_->endpoints_made();
+  info.process.push_back({"ucx_endpoints", ucx_->all_at_init() ? "all at init (UCX over TCP)" : "on first contact"});
   info.process.push_back({"ucx_data_endpoints", std::to_string(made.data)});
   info.process.push_back({"ucx_request_endpoints", std::to_string(made.request)});
   info.process.push_back({"ucx_reply_endpoints", std::to_string(made.reply)});

@@ -152,6 +152,19 @@ PeerPath parse_lanes(const std::string& printout) {
 
 namespace {
 
+/// What UCX chose for `ep` (ucp_ep_print_info's lane table); the caller guards its worker.
+PeerPath print_path(ucp_ep_h ep) {
+  char* text = nullptr;
+  std::size_t length = 0;
+  FILE* stream = open_memstream(&text, &length);
+  if (!stream) return {};
+  ucp_ep_print_info(ep, stream);
+  std::fclose(stream);
+  PeerPath path = parse_lanes(std::string(text, length));
+  std::free(text);
+  return path;
+}
+
 /// The transport's UCP context: RMA, 32/64-bit atomics, active messages and wakeup (the request
 /// service sleeps on the worker's event fd). Throws SystemError naming `op`.
 ucp_context_h make_context(const char* op, std::size_t estimated_eps) {
@@ -214,6 +227,22 @@ ucp_ep_h Ucx::endpoint(Endpoints& table, ucp_worker_h worker, const PackedBlobs&
   ep = connect_to("rma (rdma): first contact with a rank", worker, addresses.data(rank));
   table.made.fetch_add(1, std::memory_order_relaxed);
   return ep;
+}
+
+void Ucx::connect_all() {
+  constexpr const char* op = "rma::init (rdma)";
+  for (int r = 0; r < size_; ++r) {
+    (void)data_ep(r);  // no lock: init has one thread
+    (void)request_ep(r);
+    (void)reply_ep(r);
+  }
+  // Wire them all up now, every rank serving the others until all are done.
+  ucp_request_param_t none{};
+  check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(origin_, &none), origin_, service_));
+  check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(service_, &none), origin_, service_));
+  progress_through_barrier(comm_, origin_, service_);
+  restrict_shared_memory_to_owner();  // shared-memory FIFOs made during the wireup
+  all_at_init_ = true;
 }
 
 Ucx::~Ucx() {
@@ -347,6 +376,7 @@ std::string Ucx::probe_one_sided(bool ucx_memory) {
   // Complete what an emulated path left pending; every rank serves the others until all are done.
   for (ucs_status_ptr_t r : pending) check_ucs(op, "probe operation", drive(r, origin_, service_));
   (void)got;
+  if (ep) probe_path_ = print_path(ep);
   if (key) ucp_rkey_destroy(key);
   if (ep) {
     ucp_request_param_t flush{};
@@ -360,28 +390,19 @@ std::string Ucx::probe_one_sided(bool ucx_memory) {
 }
 
 PeerPath Ucx::path_to(int rank) {
-  char* text = nullptr;
-  std::size_t length = 0;
-  FILE* stream = open_memstream(&text, &length);
-  if (!stream) return {};
-  {
-    std::lock_guard lock(origin_mutex_);
-    ucp_ep_h ep = data_eps_.eps[static_cast<std::size_t>(rank)];
-    const bool temporary = ep == nullptr;  // asking is no contact: nothing is kept for the peer
-    if (temporary) ep = connect_to("rma::transport_info (rdma)", origin_, origins_.data(rank));
-    ucp_ep_print_info(ep, stream);
-    if (temporary) {
-      ucp_request_param_t flush{};
-      const ucs_status_ptr_t closing = ucp_ep_close_nbx(ep, &flush);
-      if (closing && !UCS_PTR_IS_ERR(closing)) {
-        while (ucp_request_check_status(closing) == UCS_INPROGRESS) ucp_worker_progress(origin_);
-        ucp_request_free(closing);
-      }
+  std::lock_guard lock(origin_mutex_);
+  ucp_ep_h ep = data_eps_.eps[static_cast<std::size_t>(rank)];
+  const bool temporary = ep == nullptr;  // asking is no contact: nothing is kept for the peer
+  if (temporary) ep = connect_to("rma::transport_info (rdma)", origin_, origins_.data(rank));
+  PeerPath path = print_path(ep);
+  if (temporary) {
+    ucp_request_param_t flush{};
+    const ucs_status_ptr_t closing = ucp_ep_close_nbx(ep, &flush);
+    if (closing && !UCS_PTR_IS_ERR(closing)) {
+      while (ucp_request_check_status(closing) == UCS_INPROGRESS) ucp_worker_progress(origin_);
+      ucp_request_free(closing);
     }
   }
-  std::fclose(stream);
-  PeerPath path = parse_lanes(std::string(text, length));
-  std::free(text);
   return path;
 }
 

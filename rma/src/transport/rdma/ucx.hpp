@@ -15,6 +15,15 @@
 // keeps only every rank's two worker addresses, packed in one table. A peer that needs the
 // other side's progress to wire up (UCX's p2p transports) is seen by the init probe, whose get
 // is the first contact with its partner: the request service then progresses the origin worker.
+// Except over TCP: where UCX reaches the probe's partner over TCP (on any rank), init makes every
+// endpoint (connect_all). UCX 1.13's TCP transport, given a peer's first message on a connection
+// the peer opened, makes the endpoint that answers inside its receive handler and moves that
+// connection's receive buffer into it while the handler still uses it (uct_tcp_ep_replace_ep):
+// a crash in UCX (ucs_mpool_put of a null buffer) whenever more data from that peer is already
+// buffered, which threads of one rank making first contact at once made likely (seen: 13 of 30
+// runs of ThreadsMakingFirstContactAtOnceMakeOneEndpointPerPeer, UCX_TLS=tcp,self, 4 ranks). With
+// every endpoint made before any message moves, no first message meets a worker without its own
+// endpoint to the sender, as before issue 53's lazy endpoints.
 #pragma once
 
 #include <mpi.h>
@@ -138,6 +147,13 @@ class Ucx {
   /// r + size/2: different nodes under block placement); a probe waits kProbeMs at most.
   /// Returns "" if both completed, else which waited ("get", "fetch-add", "get and fetch-add").
   std::string probe_one_sided(bool ucx_memory);
+  /// What UCX chose for the probe's endpoint to its partner (empty without a partner).
+  const PeerPath& probe_path() const noexcept { return probe_path_; }
+  /// Collective over the world, before the request service starts: makes the endpoints to every
+  /// rank not made yet and completes their wireup (UCX over TCP: see the header comment).
+  void connect_all();
+  /// Whether connect_all made every endpoint at init (else each is made on first contact).
+  bool all_at_init() const noexcept { return all_at_init_; }
   /// Whether memory UCX allocates (Registration::allocate) comes zeroed: the context lists only
   /// methods that zero (shared memory, hugetlb, THP, mmap) unless the user set UCX_ALLOC_PRIO.
   static bool allocation_zeroes() noexcept;
@@ -166,6 +182,8 @@ class Ucx {
   SpinMutex origin_mutex_;
   PackedBlobs origins_, services_;  // every rank's worker addresses (the per-peer state of init)
   Endpoints data_eps_, request_eps_, reply_eps_;
+  PeerPath probe_path_;
+  bool all_at_init_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the world, for the collective close
 };
 

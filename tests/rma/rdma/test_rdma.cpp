@@ -46,6 +46,95 @@ long fact_as_long(const TransportInfo& info, const char* key) {
   return v ? std::stol(*v) : -1;
 }
 
+// Whether init made every UCX endpoint (UCX over TCP, rdma/ucx.hpp) rather than on first contact.
+bool endpoints_all_at_init(const TransportInfo& info) {
+  const std::string* v = info.find("ucx_endpoints");
+  EXPECT_NE(v, nullptr) << "transport_info lacks ucx_endpoints";
+  return v && v->starts_with("all at init");
+}
+
+// Endpoints are made on first contact (issue 53: init made three per rank of the job, each
+// costing UCX ~27 KiB here). A segment's allocation makes data endpoints only to the other ranks
+// of this node (whose slices this rank maps); a put to one rank of another node makes one data
+// endpoint and one request endpoint (the put asks the owner's service for its key), and that
+// rank's service one reply endpoint per rank it answered. First in this program: the tests after
+// it contact every rank. Over TCP init makes every endpoint instead (three per rank of the job),
+// and the put and the accumulate make none.
+TEST(RdmaTransport, EndpointsAreMadeOnFirstContactOnly) {
+  const int peer = off_node_peer();
+  ASSERT_GE(peer, 0) << "the rdma tests run on virtual nodes";
+  Segment seg(sizeof(long) * static_cast<std::size_t>(size()));
+  for (int r = 0; r < size(); ++r) seg.local<long>()[r] = 0;
+  int on_node = 0, senders = 0;  // other ranks of this node; ranks whose off-node peer is this one
+  for (int r = 0; r < size(); ++r) {
+    on_node += r != rank() && same_node(rank(), r);
+    senders += off_node_peer(r) == rank();
+  }
+  barrier();
+  const TransportInfo before = transport_info(peer);  // asking about a peer is no contact
+  const bool at_init = endpoints_all_at_init(before);
+  const long all = size();
+  EXPECT_EQ(fact_as_long(before, "ucx_data_endpoints"), at_init ? all : on_node) << size() << " ranks";
+  EXPECT_EQ(fact_as_long(before, "ucx_request_endpoints"), at_init ? all : 0);
+  EXPECT_EQ(fact_as_long(before, "ucx_reply_endpoints"), at_init ? all : 0);
+  barrier();
+  const long mine = 1 + rank();
+  put(&mine, seg.at<long>(peer, static_cast<std::size_t>(rank())), 1);
+  acc(&mine, seg.at<long>(peer, static_cast<std::size_t>(rank())), 1);
+  fence(peer);
+  barrier();
+  const TransportInfo after = transport_info(peer);
+  EXPECT_EQ(fact_as_long(after, "ucx_data_endpoints"), at_init ? all : on_node + 1);
+  EXPECT_EQ(fact_as_long(after, "ucx_request_endpoints"), at_init ? all : 1);
+  EXPECT_EQ(fact_as_long(after, "ucx_reply_endpoints"), at_init ? all : senders);
+  for (int r = 0; r < size(); ++r)
+    EXPECT_EQ(seg.local<long>()[r], off_node_peer(r) == rank() ? 2 * (1 + r) : 0) << "slot of rank " << r;
+  barrier();
+}
+
+// Several threads of each rank making first contact at once (with ranks not contacted yet, and
+// with every rank's slice of a new segment, whose key each thread may ask for): one data
+// endpoint per rank reached, one request endpoint per owner asked for a key, and every put and
+// fetch-add lands. Before the tests that contact every rank (see the test above). Regression
+// (UCX over TCP, where init now makes every endpoint): UCX crashed in its TCP receive handler
+// when a peer's first messages met a worker without its own endpoint to the peer (rdma/ucx.hpp);
+// row test_rdma.first-contact-threads.rdma-tcp.vnode2 runs this test alone, in a fresh process.
+TEST(RdmaTransport, ThreadsMakingFirstContactAtOnceMakeOneEndpointPerPeer) {
+  constexpr int kThreads = 4;
+  const std::size_t slots = static_cast<std::size_t>(size()) * kThreads;
+  Segment seg(sizeof(long) * (slots + 1));  // a slot per (rank, thread), then a counter
+  for (std::size_t i = 0; i <= slots; ++i) seg.local<long>()[i] = 0;
+  int on_node = 0, off_node = 0;
+  for (int r = 0; r < size(); ++r) {
+    on_node += r != rank() && same_node(rank(), r);
+    off_node += !same_node(rank(), r);
+  }
+  barrier();
+  std::vector<std::thread> pool;
+  for (int t = 0; t < kThreads; ++t)
+    pool.emplace_back([&, t] {
+      const long value = 1000 * (rank() + 1) + t;
+      for (int k = 1; k < size(); ++k) {
+        const int r = (rank() + k) % size();
+        put(&value, seg.at<long>(r, static_cast<std::size_t>(rank() * kThreads + t)), 1);
+        (void)fetch_add(seg.at<long>(r, slots), 1L);
+      }
+    });
+  for (std::thread& th : pool) th.join();
+  fence_all();
+  barrier();
+  const TransportInfo info = transport_info(rank());
+  const bool at_init = endpoints_all_at_init(info);  // over TCP: every one, this rank's own too
+  EXPECT_EQ(fact_as_long(info, "ucx_data_endpoints"), at_init ? size() : on_node + off_node) << "on node " << on_node;
+  EXPECT_EQ(fact_as_long(info, "ucx_request_endpoints"), at_init ? size() : off_node);
+  for (int r = 0; r < size(); ++r)
+    for (int t = 0; t < kThreads; ++t)
+      EXPECT_EQ(seg.local<long>()[static_cast<std::size_t>(r * kThreads + t)], r == rank() ? 0 : 1000 * (r + 1) + t)
+          << "slot of rank " << r << ", thread " << t;
+  EXPECT_EQ(seg.local<long>()[slots], static_cast<long>(kThreads) * (size() - 1));
+  barrier();
+}
+
 TEST(RdmaTransport, EveryOffNodeTargetIsReachedThroughUcx) {
   for (int r = 0; r < size(); ++r) {
     if (same_node(rank(), r)) continue;

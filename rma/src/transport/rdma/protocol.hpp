@@ -10,8 +10,9 @@ namespace armada::rma::detail::rdma {
 /// Active message ids: requests arrive at the service worker, replies at the origin worker.
 inline constexpr unsigned kRequestAm = 1;
 inline constexpr unsigned kReplyAm = 2;
+inline constexpr unsigned kKeyReplyAm = 3;
 
-enum class RequestKind : std::uint32_t { Acc = 1 };
+enum class RequestKind : std::uint32_t { Acc = 1, Key = 2 };
 enum class ReplyKind : std::uint32_t { AccDone = 1 };
 
 /// An accumulate request: `runs` RunHeader records follow, then the payload of every run, in
@@ -26,6 +27,21 @@ struct AccRequest {
 struct RunHeader {
   std::uint64_t remote;  // in the target's address space
   std::uint64_t bytes;
+};
+
+/// A request for the packed remote key of the target's slice of `segment`: an origin asks on
+/// first contact with the slice, so no rank keeps (or unpacks) the keys of every member.
+struct KeyRequest {
+  RequestKind kind;
+  std::int32_t origin;    // world rank
+  std::int64_t segment;
+  std::uint64_t token;    // echoed in the reply: where the origin waits for it
+};
+/// The answer (kKeyReplyAm): the packed key follows the header; found == 0: no such segment.
+struct KeyReply {
+  std::uint64_t token;
+  std::uint32_t found;
+  std::uint32_t key_bytes;
 };
 
 struct Reply {

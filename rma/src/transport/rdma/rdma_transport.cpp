@@ -1,6 +1,7 @@
 #include "transport/rdma/rdma_transport.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <exception>
@@ -9,6 +10,7 @@
 #include <utility>
 
 #include "common/check.hpp"
+#include "core/group_impl.hpp"
 #include "desc/strided.hpp"
 #include "transport/base/locks.hpp"
 #include "transport/base/node_memory.hpp"
@@ -24,6 +26,24 @@ constexpr const char* kRmwName[] = {"rma::fetch_add", "rma::swap", "rma::compare
 
 std::uint64_t token_of(ucs_status_ptr_t request) { return reinterpret_cast<std::uintptr_t>(request); }
 ucs_status_ptr_t request_of(std::uint64_t token) { return reinterpret_cast<ucs_status_ptr_t>(token); }
+
+// Where an origin waits for a packed key it asked for (fetch_packed_key); the reply's token.
+struct KeyFetch {
+  std::atomic<bool> done{false};
+  bool found = false;
+  std::vector<std::byte> packed;
+};
+
+void set_am_handler(ucp_worker_h worker, unsigned id, ucp_am_recv_callback_t cb, void* arg) {
+  ucp_am_handler_param_t handler{};
+  handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
+                       UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+  handler.id = id;
+  handler.flags = UCP_AM_FLAG_WHOLE_MSG;
+  handler.cb = cb;
+  handler.arg = arg;
+  rdma::check_ucs("rma::init (rdma)", "ucp_worker_set_am_recv_handler", ucp_worker_set_am_recv_handler(worker, &handler));
+}
 
 // Raises `mark` to `to` unless it is there already (marks only grow).
 void raise_mark(std::atomic<std::uint64_t>& mark, std::uint64_t to) {
@@ -45,27 +65,29 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
       marks_(new TargetMarks[static_cast<std::size_t>(context.size)]) {
   ucx_ = std::make_unique<rdma::Ucx>(context.world, context.rank, context.size);
   ucx_->watch_stalls(context.config.stall_warn_s, context.topology);  // the core's ARMADA_STALL_WARN
-  ucp_am_handler_param_t handler{};
-  handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
-                       UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
-  handler.id = rdma::kReplyAm;
-  handler.flags = UCP_AM_FLAG_WHOLE_MSG;
-  handler.cb = &RdmaTransport::on_reply;
-  handler.arg = this;
-  rdma::check_ucs("rma::init (rdma)", "ucp_worker_set_am_recv_handler",
-                  ucp_worker_set_am_recv_handler(ucx_->origin(), &handler));
+  set_am_handler(ucx_->origin(), rdma::kReplyAm, &RdmaTransport::on_reply, this);
+  set_am_handler(ucx_->origin(), rdma::kKeyReplyAm, &RdmaTransport::on_key_reply, this);
   // Measured, not guessed from names: a get and a fetch-add to a rank that does not progress
   // UCX either complete (one-sided) or wait for that rank's worker (emulated). Every rank
   // probes one peer; the job agrees on the stricter answer.
   const std::string waited = ucx_->probe_one_sided(ucx_memory_);
-  int emulated = waited.empty() ? 0 : 1;
-  MPI_Allreduce(MPI_IN_PLACE, &emulated, 1, MPI_INT, MPI_MAX, context.world);
-  one_sided_ = emulated == 0;
+  const std::vector<std::string>& lanes = ucx_->probe_path().transports;
+  int found[2] = {waited.empty() ? 0 : 1, std::ranges::find(lanes, "tcp") != lanes.end() ? 1 : 0};  // emulated, TCP
+  MPI_Allreduce(MPI_IN_PLACE, found, 2, MPI_INT, MPI_MAX, context.world);
+  one_sided_ = found[0] == 0;
+  if (found[1]) ucx_->connect_all();  // UCX over TCP: no endpoint on first contact (ucx.hpp)
   progress_thread_ = decide_progress(one_sided_, waited, context.settings_as<RdmaSettings>().progress, progress_reason_);
   service_ = std::make_unique<rdma::RequestService>(
       *ucx_,
       [this](AccType type, const void* scale, const std::byte* src, std::byte* dst, std::size_t bytes) {
         node_memory_.accumulate(type, scale, src, dst, reinterpret_cast<std::uintptr_t>(dst), rank_, bytes);
+      },
+      [this](std::int64_t id, std::vector<std::byte>& packed) {
+        std::lock_guard lock(segments_mutex_);
+        const auto it = segments_.find(id);
+        if (it == segments_.end()) return false;
+        packed = it->second.mine.packed_key();
+        return true;
       },
       progress_thread_);
   MPI_Barrier(context.world);  // every service is listening before anyone sends
@@ -74,7 +96,7 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
 RdmaTransport::~RdmaTransport() {
   service_.reset();  // the caller fenced and passed a barrier: no request is in flight
   for (auto& [id, segment] : segments_)
-    for (ucp_rkey_h key : segment.keys) ucp_rkey_destroy(key);
+    for (const auto& [owner, key] : segment.keys) ucp_rkey_destroy(key);
   segments_.clear();  // unregisters before the core unmaps the memory
   ucx_.reset();
 }
@@ -139,6 +161,13 @@ void RdmaTransport::describe(int target, TransportInfo& info) const {
   info.process.push_back({"origin_progress_reason", progress_reason_});
   info.process.push_back({"requests_handled", std::to_string(service_->handled())});
   info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});
+  // Made on first contact: tests check that a rank that talked to k peers made k (issue 53).
+  const rdma::Ucx::EndpointCounts made = ucx_->endpoints_made();
+  info.process.push_back({"ucx_endpoints", ucx_->all_at_init() ? "all at init (UCX over TCP)" : "on first contact"});
+  info.process.push_back({"ucx_data_endpoints", std::to_string(made.data)});
+  info.process.push_back({"ucx_request_endpoints", std::to_string(made.request)});
+  info.process.push_back({"ucx_reply_endpoints", std::to_string(made.reply)});
+  info.process.push_back({"ucx_address_bytes", std::to_string(ucx_->address_bytes())});
 }
 
 // ---- segments --------------------------------------------------------------------------------
@@ -183,26 +212,119 @@ void RdmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> sl
   } catch (...) {
     failure = std::current_exception();  // still take part in the exchange below
   }
-  const std::vector<std::vector<std::byte>> keys = rdma::allgather_blobs(segment.mine.packed_key(), spec.group->comm());
-  if (failure) std::rethrow_exception(failure);
-  ucs_status_t status = UCS_OK;
-  {
-    std::lock_guard lock(ucx_->origin_mutex());
-    for (Slice& slice : slices) {
-      const std::vector<std::byte>& packed = keys[static_cast<std::size_t>(spec.group->group_rank(slice.owner))];
-      ucp_rkey_h key = nullptr;
-      if (!packed.empty()) status = ucp_ep_rkey_unpack(ucx_->data_ep(slice.owner), packed.data(), &key);
-      if (status != UCS_OK) break;
-      segment.keys.push_back(key);
-      slice.set_handle(SliceKey{key});
-    }
-    if (status != UCS_OK)
-      for (ucp_rkey_h key : segment.keys) ucp_rkey_destroy(key);
+  for (Slice& slice : slices) slice.set_handle(SliceKey{nullptr});  // other nodes' keys: on first use
+  if (ucx_memory_) {
+    unpack_node_keys(spec, segment, slices);
+    if (failure) std::rethrow_exception(failure);
+    map_node_slices(slices);
   }
-  rdma::check_ucs(spec.op, "ucp_ep_rkey_unpack", status);
-  if (ucx_memory_) map_node_slices(slices);
+  if (failure) std::rethrow_exception(failure);
   std::lock_guard lock(segments_mutex_);
   segments_[spec.id] = std::move(segment);
+}
+
+// Collective over the segment's members on this node: each sends its world rank and packed key.
+// A failure to unpack is thrown after the exchange (every member completes it); the keys
+// unpacked before it stay in `segment`, destroyed with it.
+void RdmaTransport::unpack_node_keys(const SegmentSpec& spec, SegmentKeys& segment, std::span<Slice> slices) {
+  const std::vector<std::byte>& my_key = segment.mine.packed_key();
+  std::vector<std::byte> mine(sizeof(std::int32_t) + my_key.size());
+  const std::int32_t me = rank_;
+  std::memcpy(mine.data(), &me, sizeof me);
+  if (!my_key.empty()) std::memcpy(mine.data() + sizeof me, my_key.data(), my_key.size());
+  const rdma::PackedBlobs node = rdma::allgather_blobs(mine, spec.group->impl()->node_members());
+  std::unordered_map<int, int> index;  // world rank -> its blob
+  for (int i = 0; i + 1 < static_cast<int>(node.offsets.size()); ++i) {
+    std::int32_t owner = -1;
+    std::memcpy(&owner, node.data(i), sizeof owner);
+    index[owner] = i;
+  }
+  for (Slice& slice : slices) {
+    const auto it = index.find(slice.owner);
+    if (it == index.end() || slice.owner == rank_) continue;  // another node's; this rank's own: on first use
+    const std::byte* first = node.data(it->second) + sizeof(std::int32_t);
+    const std::vector<std::byte> packed(first, first + (node.size(it->second) - sizeof(std::int32_t)));
+    slice.set_handle(SliceKey{unpack_key(segment, slice.owner, packed)});
+  }
+}
+
+ucp_rkey_h RdmaTransport::unpack_key(SegmentKeys& segment, int owner, const std::vector<std::byte>& packed) {
+  ucp_rkey_h key = nullptr;
+  ucs_status_t status;
+  {
+    std::lock_guard lock(ucx_->origin_mutex());
+    status = ucp_ep_rkey_unpack(ucx_->data_ep(owner), packed.data(), &key);
+  }
+  rdma::check_ucs("rma (rdma): first operation on a slice", ("ucp_ep_rkey_unpack of rank " + std::to_string(owner) + "'s key").c_str(), status);
+  ucp_rkey_h kept;
+  {
+    std::lock_guard lock(segments_mutex_);
+    kept = segment.keys.emplace(owner, key).first->second;
+  }
+  if (kept != key) {  // another thread unpacked it meanwhile
+    std::lock_guard lock(ucx_->origin_mutex());
+    ucp_rkey_destroy(key);
+  }
+  return kept;
+}
+
+// The registry's slice is written once here, from null to the key, by whichever thread needs it
+// first (the registry hands slices out as const, but they are its own, alive until free):
+// readers load it atomically, so an operation's path costs one load, as before.
+ucp_rkey_h RdmaTransport::key_of(const Slice& slice) {
+  auto& cell = const_cast<ucp_rkey_h&>(slice.handle<SliceKey>().key);
+  const ucp_rkey_h key = std::atomic_ref<ucp_rkey_h>(cell).load(std::memory_order_acquire);
+  if (key) [[likely]]
+    return key;
+  return first_key(slice);
+}
+
+ucp_rkey_h RdmaTransport::first_key(const Slice& slice) {
+  SegmentKeys* segment = nullptr;
+  ucp_rkey_h key = nullptr;
+  std::vector<std::byte> packed;
+  {
+    std::lock_guard lock(segments_mutex_);
+    const auto it = segments_.find(slice.segment);
+    if (it == segments_.end())
+      throw SystemError("rma (rdma)", error_message("rma (rdma)", "segment " + std::to_string(slice.segment) +
+                                                                      " is not registered with UCX on this rank"));
+    segment = &it->second;
+    if (const auto k = segment->keys.find(slice.owner); k != segment->keys.end()) key = k->second;
+    else if (slice.owner == rank_) packed = segment->mine.packed_key();
+  }
+  if (!key) {
+    if (slice.owner != rank_) packed = fetch_packed_key(slice.segment, slice.owner);
+    key = unpack_key(*segment, slice.owner, packed);
+  }
+  std::atomic_ref<ucp_rkey_h>(const_cast<ucp_rkey_h&>(slice.handle<SliceKey>().key)).store(key, std::memory_order_release);
+  return key;
+}
+
+std::vector<std::byte> RdmaTransport::fetch_packed_key(std::int64_t segment, int owner) {
+  constexpr const char* op = "rma (rdma): first operation on a slice";
+  KeyFetch fetch;
+  const rdma::KeyRequest request{RequestKind::Key, rank_, segment, reinterpret_cast<std::uintptr_t>(&fetch)};
+  send_request(op, owner, &request, sizeof request);
+  ucx_->wait_until([&] { return fetch.done.load(std::memory_order_acquire); });
+  if (!fetch.found)
+    throw SystemError(op, error_message(op, "rank " + std::to_string(owner) + " has no slice of segment " +
+                                                std::to_string(segment) + " registered (freed?)"));
+  return std::move(fetch.packed);
+}
+
+ucs_status_t RdmaTransport::on_key_reply(void*, const void*, std::size_t, void* data, std::size_t length,
+                                         const ucp_am_recv_param_t*) {
+  rdma::KeyReply reply;
+  if (length < sizeof reply) return UCS_OK;  // not ours to interpret
+  std::memcpy(&reply, data, sizeof reply);
+  if (length != sizeof reply + reply.key_bytes) return UCS_OK;
+  auto* fetch = reinterpret_cast<KeyFetch*>(static_cast<std::uintptr_t>(reply.token));
+  const auto* key = static_cast<const std::byte*>(data) + sizeof reply;
+  fetch->packed.assign(key, key + reply.key_bytes);
+  fetch->found = reply.found != 0;
+  fetch->done.store(true, std::memory_order_release);
+  return UCS_OK;
 }
 
 // Only ranks of this node (virtual nodes included): a rank of another node stays behind UCX
@@ -212,7 +334,7 @@ void RdmaTransport::map_node_slices(std::span<Slice> slices) const {
   const int my_node = node_of_[static_cast<std::size_t>(rank_)];
   for (Slice& slice : slices) {
     if (slice.local || node_of_[static_cast<std::size_t>(slice.owner)] != my_node) continue;
-    slice.local = rdma::map_remote(slice.handle<SliceKey>().key, slice.base);
+    if (const ucp_rkey_h key = slice.handle<SliceKey>().key) slice.local = rdma::map_remote(key, slice.base);
   }
 }
 
@@ -226,7 +348,7 @@ void RdmaTransport::segment_freed(const SegmentSpec& spec) {
     segments_.erase(it);
   }
   std::lock_guard lock(ucx_->origin_mutex());
-  for (ucp_rkey_h key : doomed.keys) ucp_rkey_destroy(key);
+  for (const auto& [owner, key] : doomed.keys) ucp_rkey_destroy(key);
 }  // the registration goes with `doomed`, before the core unmaps the memory
 
 // ---- ordering and completion -----------------------------------------------------------------
@@ -391,7 +513,7 @@ std::uint64_t RdmaTransport::transfer_contiguous(OpKind kind, AccType type, cons
                                                  bool blocking) {
   if (kind == OpKind::Acc || slice.local) [[unlikely]]
     return Transport::transfer_contiguous(kind, type, scale, local, remote, bytes, slice, target, blocking);
-  const ucp_rkey_h key = slice.handle<SliceKey>().key;
+  const ucp_rkey_h key = key_of(slice);
   order_before(target, kind);
   ucs_status_ptr_t request;
   {
@@ -524,7 +646,7 @@ std::uint64_t RdmaTransport::strided(const StridedOp& op, bool blocking) {
   }
   if (op.shape.levels == 0) return transfer_contiguous(op.kind, op.type, op.scale, op.local, op.remote, op.shape.count[0],
                                                        *op.slice, op.target, blocking);
-  const ucp_rkey_h key = op.slice->handle<SliceKey>().key;
+  const ucp_rkey_h key = key_of(*op.slice);
   order_before(op.target, op.kind);
   const bool put = op.kind == OpKind::Put;
   const char* name = put ? "rma::put_strided (rdma)" : "rma::get_strided (rdma)";
@@ -560,6 +682,12 @@ std::uint64_t RdmaTransport::vector(const VectorOp& op, bool blocking) {
   order_before(op.target, op.kind);
   const bool put = op.kind == OpKind::Put;
   const char* name = put ? "rma::put_vector (rdma)" : "rma::get_vector (rdma)";
+  // Keys resolved before the lock (a first use asks the owner): one slice, or one per element.
+  const ucp_rkey_h one = op.slices ? nullptr : key_of(*op.slice);
+  std::vector<ucp_rkey_h> keys;
+  if (op.slices)
+    for (std::size_t n = 0; const IoSet& set : op.sets)
+      for (std::size_t i = 0; i < set.src.size(); ++i, ++n) keys.push_back(key_of(op.slice_of(n)));
   {
     std::lock_guard lock(ucx_->origin_mutex());
     std::size_t k = 0;
@@ -567,7 +695,7 @@ std::uint64_t RdmaTransport::vector(const VectorOp& op, bool blocking) {
       for (std::size_t i = 0; i < set.src.size(); ++i, ++k) {
         std::byte* local = static_cast<std::byte*>(put ? set.src[i] : set.dst[i]);
         const void* remote = put ? set.dst[i] : set.src[i];
-        ucs_status_ptr_t r = issue(op.kind, local, remote, set.bytes, op.slice_of(k).handle<SliceKey>().key, op.target);
+        ucs_status_ptr_t r = issue(op.kind, local, remote, set.bytes, op.slices ? keys[k] : one, op.target);
         if (UCS_PTR_IS_ERR(r)) rdma::check_ucs(name, "segment", UCS_PTR_STATUS(r));
         if (r) ucp_request_free(r);
       }
@@ -633,7 +761,7 @@ void RdmaTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice& 
     if (op == RmwOp::Swap) code = UCP_ATOMIC_OP_SWAP;
     std::memcpy(&value, operand, width);
   }
-  reply = atomic(kRmwName[static_cast<int>(op)], code, width, remote, slice.handle<SliceKey>().key, target, value, reply);
+  reply = atomic(kRmwName[static_cast<int>(op)], code, width, remote, key_of(slice), target, value, reply);
   std::memcpy(result, &reply, width);
 }
 
@@ -656,8 +784,9 @@ struct RdmaTransport::RemoteMutex {
 };
 
 RdmaTransport::RemoteMutex RdmaTransport::remote_mutex(const char* op, void* word, const Slice& slice, int target) {
+  const ucp_rkey_h key = key_of(slice);
   order_before(target, OpKind::Get);
-  return {*this, op, slice.handle<SliceKey>().key, target, static_cast<std::byte*>(word)};
+  return {*this, op, key, target, static_cast<std::byte*>(word)};
 }
 
 void RdmaTransport::mutex_lock(void* word, const Slice& slice, int target) {

@@ -7,10 +7,13 @@
 // shared-memory transports reach one-sidedly, put, get and atomics alike (like a NIC) — memory
 // the core allocated they could not register, and UCX would emulate those operations with
 // messages the target's worker must serve; with a NIC it is registered with the NIC too. The
-// packed remote keys are exchanged on the segment's group; each key is unpacked once, on the
-// endpoint to its owner, and kept until free. The slices of ranks of this node are mapped into
-// this process through their keys (ucp_rkey_ptr), so on-node ranks still load and store each
-// other's memory. ARMADA_RDMA_MEMORY=node registers the core's node shared memory instead.
+// packed remote keys of a node's ranks are exchanged among them at allocation, and their slices
+// mapped into this process through the keys (ucp_rkey_ptr), so on-node ranks still load and
+// store each other's memory. Another rank's key is asked of its owner's request service on the
+// first operation on its slice (issue 53: every member's key, unpacked at allocation, made every
+// endpoint and cost ~175 B per member per segment), unpacked once on the endpoint to the owner,
+// kept in the slice's handle and destroyed at free. ARMADA_RDMA_MEMORY=node registers the core's
+// node shared memory instead.
 //
 // Operations:
 //   put/get      contiguous: one ucp_put_nbx / ucp_get_nbx, zero-copy from the user's buffer;
@@ -125,14 +128,29 @@ class RdmaTransport final : public Transport {
   void describe(int target, TransportInfo& info) const override;
 
  private:
-  /// A slice's handle: the owner's key, unpacked on the endpoint to the owner.
+  /// A slice's handle: the owner's key, unpacked on the endpoint to the owner; null until the
+  /// first operation on the slice (key_of).
   struct SliceKey {
     ucp_rkey_h key;
   };
   struct SegmentKeys {
     rdma::Registration mine;
-    std::vector<ucp_rkey_h> keys;  // every member's, to destroy at free
+    std::unordered_map<int, ucp_rkey_h> keys;  // by owner: the members' keys unpacked so far, destroyed at free
   };
+  /// The key of `slice` (the registry's, which outlives the operation), unpacked on first use:
+  /// this node's ranks' at allocation, this rank's own from its registration, another rank's
+  /// asked of its request service. Not under origin_mutex.
+  ucp_rkey_h key_of(const Slice& slice);
+  ucp_rkey_h first_key(const Slice& slice);
+  /// The packed key of `owner`'s slice of `segment`, from its request service (one round trip).
+  std::vector<std::byte> fetch_packed_key(std::int64_t segment, int owner);
+  /// Unpacks `packed` on the endpoint to `owner` and records it in `segment` (under
+  /// segments_mutex_), unless another thread did first; the key kept.
+  ucp_rkey_h unpack_key(SegmentKeys& segment, int owner, const std::vector<std::byte>& packed);
+  /// The packed keys of this node's members of the segment, by world rank (collective over them).
+  void unpack_node_keys(const SegmentSpec& spec, SegmentKeys& segment, std::span<Slice> slices);
+  static ucs_status_t on_key_reply(void* self, const void* header, std::size_t header_length, void* data,
+                                   std::size_t length, const ucp_am_recv_param_t* param);
   /// Maps the slices of this node's other ranks into this process where UCX can (their
   /// shared-memory segments, through the unpacked keys), so that the router hands their plain
   /// put/get to shm and accumulates run here under the node's stripe locks.

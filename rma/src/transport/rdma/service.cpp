@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 
 #include "common/check.hpp"
@@ -40,8 +41,8 @@ int event_fd_of(ucp_worker_h worker) {
 
 }  // namespace
 
-RequestService::RequestService(Ucx& ucx, Accumulate accumulate, bool progress_origin)
-    : ucx_(ucx), accumulate_(std::move(accumulate)), progress_origin_(progress_origin) {
+RequestService::RequestService(Ucx& ucx, Accumulate accumulate, KeyOf key_of, bool progress_origin)
+    : ucx_(ucx), accumulate_(std::move(accumulate)), key_of_(std::move(key_of)), progress_origin_(progress_origin) {
   ucp_am_handler_param_t handler{};
   handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
                        UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -124,8 +125,9 @@ ucs_status_t RequestService::on_request(void* self, const void*, std::size_t, vo
   if (length < sizeof(RequestKind)) die("a request shorter than its kind");
   RequestKind kind;
   std::memcpy(&kind, data, sizeof kind);
-  if (kind != RequestKind::Acc) die("a request of unknown kind");
-  service.handle_acc(static_cast<const std::byte*>(data), length);
+  if (kind == RequestKind::Acc) service.handle_acc(static_cast<const std::byte*>(data), length);
+  else if (kind == RequestKind::Key) service.handle_key(static_cast<const std::byte*>(data), length);
+  else die("a request of unknown kind");
   service.handled_.fetch_add(1, std::memory_order_relaxed);
   return UCS_OK;  // the data is not kept
 }
@@ -148,8 +150,21 @@ void RequestService::handle_acc(const std::byte* data, std::size_t length) {
   queue_reply(request.origin);
 }
 
+void RequestService::handle_key(const std::byte* data, std::size_t length) {
+  KeyRequest request;
+  if (length != sizeof request) die("a key request of the wrong length");
+  std::memcpy(&request, data, sizeof request);
+  std::vector<std::byte> key;
+  KeyReply reply{request.token, key_of_(request.segment, key) ? 1u : 0u, 0};
+  reply.key_bytes = static_cast<std::uint32_t>(key.size());
+  Outgoing out{request.origin, Reply{}, std::vector<std::byte>(sizeof reply + key.size())};
+  std::memcpy(out.key_reply.data(), &reply, sizeof reply);
+  if (!key.empty()) std::memcpy(out.key_reply.data() + sizeof reply, key.data(), key.size());
+  outbox_.push_back(std::move(out));
+}
+
 void RequestService::queue_reply(int to) {
-  outbox_.push_back(Outgoing{to, Reply{ReplyKind::AccDone, ucx_.rank()}});
+  outbox_.push_back(Outgoing{to, Reply{ReplyKind::AccDone, ucx_.rank()}, {}});
 }
 
 // Replies are sent outside the message handler (UCX does not promise that a handler may send)
@@ -163,7 +178,15 @@ void RequestService::send_replies() {
   params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
   params.flags = UCP_AM_SEND_FLAG_EAGER;
   for (const Outgoing& o : sending) {
-    ucs_status_ptr_t r = ucp_am_send_nbx(ucx_.reply_ep(o.to), kReplyAm, nullptr, 0, &o.reply, sizeof o.reply, &params);
+    ucp_ep_h ep = nullptr;
+    try {
+      ep = ucx_.reply_ep(o.to);  // made on the first reply to o.to
+    } catch (const std::exception& e) {
+      die(e.what());
+    }
+    const bool key = !o.key_reply.empty();
+    ucs_status_ptr_t r = key ? ucp_am_send_nbx(ep, kKeyReplyAm, nullptr, 0, o.key_reply.data(), o.key_reply.size(), &params)
+                             : ucp_am_send_nbx(ep, kReplyAm, nullptr, 0, &o.reply, sizeof o.reply, &params);
     if (UCS_PTR_IS_ERR(r)) die("ucp_am_send_nbx of a reply failed");
     if (r) pending.push_back(r);
   }

@@ -37,10 +37,12 @@ class RequestService {
   /// respect to every other accumulate on the node.
   using Accumulate = std::function<void(AccType type, const void* scale, const std::byte* src, std::byte* dst,
                                         std::size_t bytes)>;
+  /// The packed remote key of this rank's slice of a segment; false if there is no such segment.
+  using KeyOf = std::function<bool(std::int64_t segment, std::vector<std::byte>& packed)>;
 
   /// Registers the request handler on ucx's service worker and starts the thread.
   /// `progress_origin`: also progress the origin worker (UCX emulates one-sided operations).
-  RequestService(Ucx& ucx, Accumulate accumulate, bool progress_origin);
+  RequestService(Ucx& ucx, Accumulate accumulate, KeyOf key_of, bool progress_origin);
   /// Stops and joins the thread.
   ~RequestService();
   RequestService(const RequestService&) = delete;
@@ -54,6 +56,7 @@ class RequestService {
   static ucs_status_t on_request(void* self, const void* header, std::size_t header_length, void* data,
                                  std::size_t length, const ucp_am_recv_param_t* param);
   void handle_acc(const std::byte* data, std::size_t length);
+  void handle_key(const std::byte* data, std::size_t length);
   void queue_reply(int to);
   void send_replies();
   void run();
@@ -63,10 +66,12 @@ class RequestService {
   struct Outgoing {
     int to;
     Reply reply;
+    std::vector<std::byte> key_reply;  // a KeyReply and its key (kKeyReplyAm) when not empty
   };
 
   Ucx& ucx_;
   Accumulate accumulate_;
+  KeyOf key_of_;
   bool progress_origin_;
   std::deque<Outgoing> outbox_;
   int epoll_fd_ = -1;

@@ -76,7 +76,7 @@ ucp_worker_h make_worker(const char* op, ucp_context_h context, ucs_thread_mode_
 }
 
 /// Every rank's address of `worker`, gathered over `comm`.
-std::vector<std::vector<std::byte>> exchange_address(const char* op, ucp_worker_h worker, MPI_Comm comm) {
+PackedBlobs exchange_address(const char* op, ucp_worker_h worker, MPI_Comm comm) {
   ucp_address_t* address = nullptr;
   std::size_t length = 0;
   check_ucs(op, "ucp_worker_get_address", ucp_worker_get_address(worker, &address, &length));
@@ -86,10 +86,10 @@ std::vector<std::vector<std::byte>> exchange_address(const char* op, ucp_worker_
   return allgather_blobs(mine, comm);
 }
 
-ucp_ep_h connect_to(const char* op, ucp_worker_h worker, const std::vector<std::byte>& address) {
+ucp_ep_h connect_to(const char* op, ucp_worker_h worker, const std::byte* address) {
   ucp_ep_params_t params{};
   params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
-  params.address = reinterpret_cast<const ucp_address_t*>(address.data());
+  params.address = reinterpret_cast<const ucp_address_t*>(address);
   ucp_ep_h ep = nullptr;
   check_ucs(op, "ucp_ep_create", ucp_ep_create(worker, &params, &ep));
   return ep;
@@ -97,21 +97,22 @@ ucp_ep_h connect_to(const char* op, ucp_worker_h worker, const std::vector<std::
 
 }  // namespace
 
-std::vector<std::vector<std::byte>> allgather_blobs(const std::vector<std::byte>& mine, MPI_Comm comm) {
+PackedBlobs allgather_blobs(const std::vector<std::byte>& mine, MPI_Comm comm) {
   int size = 0;
   MPI_Comm_size(comm, &size);
   const int length = static_cast<int>(mine.size());
-  std::vector<int> lengths(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
+  std::vector<int> lengths(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size));
   MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  PackedBlobs out;
+  out.offsets.resize(static_cast<std::size_t>(size) + 1);
   int total = 0;
-  for (int r = 0; r < size; ++r) offsets[static_cast<std::size_t>(r)] = std::exchange(total, total + lengths[static_cast<std::size_t>(r)]);
-  std::vector<std::byte> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), length, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, comm);
-  std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) {
-    const std::byte* first = all.data() + offsets[static_cast<std::size_t>(r)];
-    out[static_cast<std::size_t>(r)].assign(first, first + lengths[static_cast<std::size_t>(r)]);
+    out.offsets[static_cast<std::size_t>(r)] = static_cast<std::uint64_t>(total);
+    displs[static_cast<std::size_t>(r)] = std::exchange(total, total + lengths[static_cast<std::size_t>(r)]);
   }
+  out.offsets[static_cast<std::size_t>(size)] = static_cast<std::uint64_t>(total);
+  out.bytes.resize(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), length, MPI_BYTE, out.bytes.data(), lengths.data(), displs.data(), MPI_BYTE, comm);
   return out;
 }
 
@@ -150,6 +151,19 @@ PeerPath parse_lanes(const std::string& printout) {
 }
 
 namespace {
+
+/// What UCX chose for `ep` (ucp_ep_print_info's lane table); the caller guards its worker.
+PeerPath print_path(ucp_ep_h ep) {
+  char* text = nullptr;
+  std::size_t length = 0;
+  FILE* stream = open_memstream(&text, &length);
+  if (!stream) return {};
+  ucp_ep_print_info(ep, stream);
+  std::fclose(stream);
+  PeerPath path = parse_lanes(std::string(text, length));
+  std::free(text);
+  return path;
+}
 
 /// The transport's UCP context: RMA, 32/64-bit atomics, active messages and wakeup (the request
 /// service sleeps on the worker's event fd). Throws SystemError naming `op`.
@@ -196,25 +210,39 @@ Ucx::Ucx(MPI_Comm world, int rank, int size) : rank_(rank), size_(size) {
   origin_ = make_worker(op, context_, UCS_THREAD_MODE_SERIALIZED);  // under origin_mutex_
   service_ = make_worker(op, context_, UCS_THREAD_MODE_SINGLE);
   MPI_Comm_dup(world, &comm_);
-  connect(comm_);
+  // The addresses only: endpoints are made on first contact (endpoint()).
+  origins_ = exchange_address(op, origin_, comm_);
+  services_ = exchange_address(op, service_, comm_);
+  for (Endpoints* table : {&data_eps_, &request_eps_, &reply_eps_}) table->eps.assign(static_cast<std::size_t>(size), nullptr);
+  restrict_shared_memory_to_owner();  // the workers' shared-memory FIFOs
 }
 
-void Ucx::connect(MPI_Comm comm) {
+// Under the lock that guards `worker` (origin_mutex, or the service thread's own): two threads
+// never make the same endpoint. UCX wires an endpoint up lazily; an operation on it waits for
+// that (a round trip where UCX's transport is p2p, none on shared memory).
+ucp_ep_h Ucx::endpoint(Endpoints& table, ucp_worker_h worker, const PackedBlobs& addresses, int rank) {
+  ucp_ep_h& ep = table.eps[static_cast<std::size_t>(rank)];
+  if (ep) [[likely]]
+    return ep;
+  ep = connect_to("rma (rdma): first contact with a rank", worker, addresses.data(rank));
+  table.made.fetch_add(1, std::memory_order_relaxed);
+  return ep;
+}
+
+void Ucx::connect_all() {
   constexpr const char* op = "rma::init (rdma)";
-  const auto origins = exchange_address(op, origin_, comm);
-  const auto services = exchange_address(op, service_, comm);
   for (int r = 0; r < size_; ++r) {
-    data_eps_.push_back(connect_to(op, origin_, origins[static_cast<std::size_t>(r)]));
-    request_eps_.push_back(connect_to(op, origin_, services[static_cast<std::size_t>(r)]));
-    reply_eps_.push_back(connect_to(op, service_, origins[static_cast<std::size_t>(r)]));
+    (void)data_ep(r);  // no lock: init has one thread
+    (void)request_ep(r);
+    (void)reply_ep(r);
   }
-  // Finish the wireup now (UCX completes it lazily), so that the lanes below are the final ones
-  // and the first operation pays no connection cost.
+  // Wire them all up now, every rank serving the others until all are done.
   ucp_request_param_t none{};
   check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(origin_, &none), origin_, service_));
   check_ucs(op, "flush of the new endpoints", drive(ucp_worker_flush_nbx(service_, &none), origin_, service_));
-  progress_through_barrier(comm, origin_, service_);
-  restrict_shared_memory_to_owner();  // the workers' shared-memory FIFOs
+  progress_through_barrier(comm_, origin_, service_);
+  restrict_shared_memory_to_owner();  // shared-memory FIFOs made during the wireup
+  all_at_init_ = true;
 }
 
 Ucx::~Ucx() {
@@ -225,13 +253,15 @@ Ucx::~Ucx() {
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
+// Only the endpoints made; a peer never contacted has none to close.
 void Ucx::close_all() {
   ucp_request_param_t params{};
   params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
   params.flags = 0;  // flush: what is in flight arrives before the endpoint goes
   std::vector<ucs_status_ptr_t> closing;
-  for (auto* eps : {&data_eps_, &request_eps_, &reply_eps_})
-    for (ucp_ep_h ep : *eps) closing.push_back(ucp_ep_close_nbx(ep, &params));
+  for (Endpoints* table : {&data_eps_, &request_eps_, &reply_eps_})
+    for (ucp_ep_h ep : table->eps)
+      if (ep) closing.push_back(ucp_ep_close_nbx(ep, &params));
   for (ucs_status_ptr_t request : closing) (void)drive(request, origin_, service_);  // nothing to report at exit
   progress_through_barrier(comm_, origin_, service_);
 }
@@ -300,19 +330,27 @@ std::string Ucx::probe_one_sided(bool ucx_memory) {
   }
   const int half = size_ / 2;
   const int partner = rank_ < half ? rank_ + half : (rank_ < 2 * half ? rank_ - half : -1);
-  // Every rank's key and page address (the partner's is what this rank needs).
-  const std::vector<std::vector<std::byte>> keys = allgather_blobs(registration->packed_key(), comm_);
+  // The partner's key and page address (pairs trade them: an allgather cost O(P) per rank).
   const std::uint64_t my_page = reinterpret_cast<std::uintptr_t>(page);
-  std::vector<std::uint64_t> pages(static_cast<std::size_t>(size_));
-  MPI_Allgather(&my_page, 1, MPI_UINT64_T, pages.data(), 1, MPI_UINT64_T, comm_);
+  std::uint64_t partner_page = 0;
+  const int peer = partner >= 0 ? partner : MPI_PROC_NULL;
+  MPI_Sendrecv(&my_page, 1, MPI_UINT64_T, peer, 0, &partner_page, 1, MPI_UINT64_T, peer, 0, comm_, MPI_STATUS_IGNORE);
+  const std::vector<std::byte>& my_key = registration->packed_key();
+  int my_key_bytes = static_cast<int>(my_key.size()), partner_key_bytes = 0;
+  MPI_Sendrecv(&my_key_bytes, 1, MPI_INT, peer, 0, &partner_key_bytes, 1, MPI_INT, peer, 0, comm_, MPI_STATUS_IGNORE);
+  std::vector<std::byte> partner_key(static_cast<std::size_t>(partner_key_bytes));
+  MPI_Sendrecv(my_key.data(), my_key_bytes, MPI_BYTE, peer, 0, partner_key.data(), partner_key_bytes, MPI_BYTE, peer, 0,
+               comm_, MPI_STATUS_IGNORE);
 
   bool get_waited = false, add_waited = false;
   ucp_rkey_h key = nullptr;
   std::uint64_t got = 0, old = 0, one = 1;
   ucs_status_ptr_t pending[2] = {nullptr, nullptr};  // the get, the fetch-add
-  if (partner >= 0)
-    check_ucs(op, "ucp_ep_rkey_unpack", ucp_ep_rkey_unpack(data_eps_[static_cast<std::size_t>(partner)],
-                                                           keys[static_cast<std::size_t>(partner)].data(), &key));
+  // A fresh endpoint, closed after the probe: its get is a first contact like any later one, so
+  // the probe also sees whether making an endpoint needs the target's worker (UCX's p2p
+  // transports wire up through it), and init leaves no endpoint behind.
+  ucp_ep_h ep = partner >= 0 ? connect_to(op, origin_, origins_.data(partner)) : nullptr;
+  if (partner >= 0) check_ucs(op, "ucp_ep_rkey_unpack", ucp_ep_rkey_unpack(ep, partner_key.data(), &key));
   for (int phase = 0; phase < 2; ++phase) {
     const bool probing = partner >= 0 && (rank_ < half) == (phase == 0);
     if (probing) {
@@ -321,8 +359,7 @@ std::string Ucx::probe_one_sided(bool ucx_memory) {
       fetch.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
       fetch.datatype = ucp_dt_make_contig(8);
       fetch.reply_buffer = &old;
-      ucp_ep_h ep = data_eps_[static_cast<std::size_t>(partner)];
-      const std::uint64_t remote = pages[static_cast<std::size_t>(partner)];
+      const std::uint64_t remote = partner_page;
       pending[0] = ucp_get_nbx(ep, &got, 8, remote, key, &none);
       pending[1] = ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_ADD, &one, 1, remote + 8, key, &fetch);
       for (ucs_status_ptr_t r : pending)
@@ -339,8 +376,13 @@ std::string Ucx::probe_one_sided(bool ucx_memory) {
   // Complete what an emulated path left pending; every rank serves the others until all are done.
   for (ucs_status_ptr_t r : pending) check_ucs(op, "probe operation", drive(r, origin_, service_));
   (void)got;
-  progress_through_barrier(comm_, origin_, service_);
+  if (ep) probe_path_ = print_path(ep);
   if (key) ucp_rkey_destroy(key);
+  if (ep) {
+    ucp_request_param_t flush{};
+    (void)drive(ucp_ep_close_nbx(ep, &flush), origin_, service_);  // completed above: nothing to report
+  }
+  progress_through_barrier(comm_, origin_, service_);
   registration.reset();
   if (!ucx_memory) munmap(page, kPage);
   if (get_waited && add_waited) return "get and fetch-add";
@@ -348,17 +390,19 @@ std::string Ucx::probe_one_sided(bool ucx_memory) {
 }
 
 PeerPath Ucx::path_to(int rank) {
-  char* text = nullptr;
-  std::size_t length = 0;
-  FILE* stream = open_memstream(&text, &length);
-  if (!stream) return {};
-  {
-    std::lock_guard lock(origin_mutex_);
-    ucp_ep_print_info(data_ep(rank), stream);
+  std::lock_guard lock(origin_mutex_);
+  ucp_ep_h ep = data_eps_.eps[static_cast<std::size_t>(rank)];
+  const bool temporary = ep == nullptr;  // asking is no contact: nothing is kept for the peer
+  if (temporary) ep = connect_to("rma::transport_info (rdma)", origin_, origins_.data(rank));
+  PeerPath path = print_path(ep);
+  if (temporary) {
+    ucp_request_param_t flush{};
+    const ucs_status_ptr_t closing = ucp_ep_close_nbx(ep, &flush);
+    if (closing && !UCS_PTR_IS_ERR(closing)) {
+      while (ucp_request_check_status(closing) == UCS_INPROGRESS) ucp_worker_progress(origin_);
+      ucp_request_free(closing);
+    }
   }
-  std::fclose(stream);
-  PeerPath path = parse_lanes(std::string(text, length));
-  std::free(text);
   return path;
 }
 

@@ -1,20 +1,35 @@
 // The UCX (UCP) plumbing of the rdma transport: one context per process, two workers, endpoints
-// to every rank, memory registration, waiting on requests, and what UCX chose per peer.
+// made on first contact with a peer, memory registration, waiting on requests, and what UCX
+// chose per peer.
 //
 // Workers. The *origin* worker carries this process's operations (put, get, atomics, request
 // messages to other ranks' services); the application's threads share it under one mutex (UCX's
 // multi-thread mode would take a lock per call as well). The *service* worker belongs to the
 // request service thread (service.hpp): accumulate and mutex requests arrive there as active
 // messages, and the thread sleeps in the kernel on its event file descriptor.
-// Endpoints: origin -> every rank's origin worker (RMA and atomics on memory that rank
-// registered), origin -> every rank's service worker (requests), service -> every rank's origin
-// worker (replies). Every rank, on-node ones and this one included: atomics and mutexes to every
-// target go through UCX (the one-path rule in rdma_transport.hpp).
+// Endpoints: origin -> a rank's origin worker (RMA and atomics on memory that rank registered),
+// origin -> a rank's service worker (requests), service -> a rank's origin worker (replies). Any
+// rank, on-node ones and this one included: atomics and mutexes to every target go through UCX
+// (the one-path rule in rdma_transport.hpp). Each is made on first use (issue 53: made for every
+// peer at init, UCX's per-endpoint memory cost ~80 KiB per rank of the job, docs/scaling.md); init
+// keeps only every rank's two worker addresses, packed in one table. A peer that needs the
+// other side's progress to wire up (UCX's p2p transports) is seen by the init probe, whose get
+// is the first contact with its partner: the request service then progresses the origin worker.
+// Except over TCP: where UCX reaches the probe's partner over TCP (on any rank), init makes every
+// endpoint (connect_all). UCX 1.13's TCP transport, given a peer's first message on a connection
+// the peer opened, makes the endpoint that answers inside its receive handler and moves that
+// connection's receive buffer into it while the handler still uses it (uct_tcp_ep_replace_ep):
+// a crash in UCX (ucs_mpool_put of a null buffer) whenever more data from that peer is already
+// buffered, which threads of one rank making first contact at once made likely (seen: 13 of 30
+// runs of ThreadsMakingFirstContactAtOnceMakeOneEndpointPerPeer, UCX_TLS=tcp,self, 4 ranks). With
+// every endpoint made before any message moves, no first message meets a worker without its own
+// endpoint to the sender, as before issue 53's lazy endpoints.
 #pragma once
 
 #include <mpi.h>
 #include <ucp/api/ucp.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -29,9 +44,21 @@ namespace armada::rma::detail::rdma {
 /// Throws SystemError naming `op` and UCX's text for `status` unless it is UCS_OK.
 void check_ucs(const char* op, const char* what, ucs_status_t status);
 
-/// Every rank's `mine` (any length, 0 included), gathered over `comm`: worker addresses and
-/// packed remote keys travel this way.
-std::vector<std::vector<std::byte>> allgather_blobs(const std::vector<std::byte>& mine, MPI_Comm comm);
+/// Every rank's blob of bytes (any length, 0 included) in one buffer: rank r's is
+/// [bytes + offsets[r], bytes + offsets[r + 1]). No allocation per rank (a vector per rank cost
+/// 24 B and a heap block each).
+struct PackedBlobs {
+  std::vector<std::byte> bytes;
+  std::vector<std::uint64_t> offsets;  // size + 1 entries
+  const std::byte* data(int r) const noexcept { return bytes.data() + offsets[static_cast<std::size_t>(r)]; }
+  std::size_t size(int r) const noexcept {
+    return offsets[static_cast<std::size_t>(r) + 1] - offsets[static_cast<std::size_t>(r)];
+  }
+};
+
+/// Every rank's `mine`, gathered over `comm`: worker addresses and packed remote keys travel
+/// this way.
+PackedBlobs allgather_blobs(const std::vector<std::byte>& mine, MPI_Comm comm);
 
 /// What UCX chose for the endpoint to one peer: the transport of each lane, and which lanes
 /// carry RMA and atomics.
@@ -52,10 +79,10 @@ PeerPath parse_lanes(const std::string& printout);
 
 class Ucx {
  public:
-  /// Collective over `world`: creates the context and workers, exchanges worker addresses and
-  /// connects every endpoint. Throws SystemError if UCX cannot start.
+  /// Collective over `world`: creates the context and workers and exchanges worker addresses
+  /// (no endpoint yet). Throws SystemError if UCX cannot start.
   Ucx(MPI_Comm world, int rank, int size);
-  /// Closes every endpoint (flushing), collectively over the world, and frees the workers.
+  /// Closes the endpoints made (flushing), collectively over the world, and frees the workers.
   ~Ucx();
   Ucx(const Ucx&) = delete;
   Ucx& operator=(const Ucx&) = delete;
@@ -65,9 +92,23 @@ class Ucx {
   ucp_worker_h service() const noexcept { return service_; }
   /// Guards the origin worker and its endpoints.
   SpinMutex& origin_mutex() noexcept { return origin_mutex_; }
-  ucp_ep_h data_ep(int rank) const noexcept { return data_eps_[static_cast<std::size_t>(rank)]; }
-  ucp_ep_h request_ep(int rank) const noexcept { return request_eps_[static_cast<std::size_t>(rank)]; }
-  ucp_ep_h reply_ep(int rank) const noexcept { return reply_eps_[static_cast<std::size_t>(rank)]; }
+  /// The endpoint from the origin worker to `rank`'s origin worker (data_ep) or service worker
+  /// (request_ep), made on first use. The caller holds origin_mutex. Throws SystemError.
+  ucp_ep_h data_ep(int rank) { return endpoint(data_eps_, origin_, origins_, rank); }
+  ucp_ep_h request_ep(int rank) { return endpoint(request_eps_, origin_, services_, rank); }
+  /// The endpoint from the service worker to `rank`'s origin worker, made on first use: only
+  /// the request service's thread calls it.
+  ucp_ep_h reply_ep(int rank) { return endpoint(reply_eps_, service_, origins_, rank); }
+  /// Bytes of every rank's worker addresses kept since init (the table endpoints are made from).
+  std::size_t address_bytes() const noexcept { return origins_.bytes.size() + services_.bytes.size(); }
+  /// Endpoints made so far (tests and armada-info: a rank that talked to k peers has k).
+  struct EndpointCounts {
+    int data, request, reply;
+  };
+  EndpointCounts endpoints_made() const noexcept {
+    return {data_eps_.made.load(std::memory_order_relaxed), request_eps_.made.load(std::memory_order_relaxed),
+            reply_eps_.made.load(std::memory_order_relaxed)};
+  }
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
 
@@ -106,17 +147,30 @@ class Ucx {
   /// r + size/2: different nodes under block placement); a probe waits kProbeMs at most.
   /// Returns "" if both completed, else which waited ("get", "fetch-add", "get and fetch-add").
   std::string probe_one_sided(bool ucx_memory);
+  /// What UCX chose for the probe's endpoint to its partner (empty without a partner).
+  const PeerPath& probe_path() const noexcept { return probe_path_; }
+  /// Collective over the world, before the request service starts: makes the endpoints to every
+  /// rank not made yet and completes their wireup (UCX over TCP: see the header comment).
+  void connect_all();
+  /// Whether connect_all made every endpoint at init (else each is made on first contact).
+  bool all_at_init() const noexcept { return all_at_init_; }
   /// Whether memory UCX allocates (Registration::allocate) comes zeroed: the context lists only
   /// methods that zero (shared memory, hugetlb, THP, mmap) unless the user set UCX_ALLOC_PRIO.
   static bool allocation_zeroes() noexcept;
   /// What UCX chose for the endpoint to `rank`'s origin worker (asked each time: armada-info
-  /// and the auto choice ask for a few peers; a table for every rank cost O(P) at init).
+  /// and the auto choice ask for a few peers; a table for every rank cost O(P) at init). Asking
+  /// about a peer not yet contacted makes a temporary endpoint: it does not count as contact.
   PeerPath path_to(int rank);
 
  private:
   static constexpr int kSpinRounds = 1000;
   static constexpr int kProbeMs = 100;
-  void connect(MPI_Comm world);
+  /// One kind of endpoint, by rank: null until first use.
+  struct Endpoints {
+    std::vector<ucp_ep_h> eps;
+    std::atomic<int> made{0};
+  };
+  ucp_ep_h endpoint(Endpoints& table, ucp_worker_h worker, const PackedBlobs& addresses, int rank);
   void close_all();
 
   int rank_, size_;
@@ -126,7 +180,10 @@ class Ucx {
   ucp_worker_h origin_ = nullptr;
   ucp_worker_h service_ = nullptr;
   SpinMutex origin_mutex_;
-  std::vector<ucp_ep_h> data_eps_, request_eps_, reply_eps_;
+  PackedBlobs origins_, services_;  // every rank's worker addresses (the per-peer state of init)
+  Endpoints data_eps_, request_eps_, reply_eps_;
+  PeerPath probe_path_;
+  bool all_at_init_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;  // our duplicate of the world, for the collective close
 };
 

@@ -9,8 +9,10 @@
 // must complete. A wait that blocks inside MPI without serving hangs here: a watchdog then ends
 // the job after kWatchdogSeconds, naming the call.
 //
-// Runs on the server transport's virtual-node rows only (rank 0 runs node 0's server; the last
-// rank is on another node).
+// The same for the ARMCI C API's collective calls (ArmciWaits). Before this was so, allocate,
+// free, ARMCI_Malloc, ARMCI_Free, ARMCI_Create_mutexes and an on-node mutex wait hung here.
+// ServerWaits and ArmciWaits run on the server transport's virtual-node rows (rank 0 runs node
+// 0's server; the last rank is on another node) and skip elsewhere; LongWaits runs on every row.
 #include <mpi.h>
 #include <time.h>
 
@@ -109,7 +111,9 @@ void while_held(const char* what, const std::function<void()>& call, Peer peer =
   }
   if (me == 0) detail::hold_node_server_threads(false);
   barrier();
-  if (me == 0 && peer == Peer::Puts) EXPECT_EQ(*seg.local<long>(), -1);
+  if (me == 0 && peer == Peer::Puts) {
+    EXPECT_EQ(*seg.local<long>(), -1);
+  }
 }
 
 class ServerWaits : public ::testing::Test {
@@ -174,13 +178,39 @@ TEST_F(ServerWaits, GroupCreate) {
 }
 
 // The ARMCI C API's collective calls wait the same way (rma/capi: rma::wait_serving).
-TEST_F(ServerWaits, ArmciCollectives) {
-  ASSERT_EQ(ARMCI_Init(), 0);
+class ArmciWaits : public ServerWaits {
+ protected:
+  void SetUp() override {
+    ServerWaits::SetUp();
+    if (!IsSkipped()) {
+      ASSERT_EQ(ARMCI_Init(), 0);
+    }
+  }
+  void TearDown() override {
+    if (!IsSkipped()) {
+      EXPECT_EQ(ARMCI_Finalize(), 0);
+    }
+  }
+};
+
+TEST_F(ArmciWaits, Malloc) {
   std::vector<void*> ptrs(static_cast<std::size_t>(size()));
   while_held("ARMCI_Malloc", [&] { EXPECT_EQ(ARMCI_Malloc(ptrs.data(), 64), 0); });
+  EXPECT_EQ(ARMCI_Free(ptrs[static_cast<std::size_t>(rank())]), 0);
+}
+
+TEST_F(ArmciWaits, Free) {
+  std::vector<void*> ptrs(static_cast<std::size_t>(size()));
+  ASSERT_EQ(ARMCI_Malloc(ptrs.data(), 64), 0);
   while_held("ARMCI_Free", [&] { EXPECT_EQ(ARMCI_Free(ptrs[static_cast<std::size_t>(rank())]), 0); });
+}
+
+TEST_F(ArmciWaits, CreateMutexes) {
   while_held("ARMCI_Create_mutexes", [] { EXPECT_EQ(ARMCI_Create_mutexes(1), 0); });
   EXPECT_EQ(ARMCI_Destroy_mutexes(), 0);
+}
+
+TEST_F(ArmciWaits, MessageCollectives) {
   double x = rank();
   char sum[] = "+";
   while_held("armci_msg_dgop", [&] { armci_msg_dgop(&x, 1, sum); });
@@ -188,7 +218,6 @@ TEST_F(ServerWaits, ArmciCollectives) {
   long v = rank() == 0 ? 5 : 0;
   while_held("armci_msg_bcast", [&] { armci_msg_bcast(&v, sizeof v, 0); });
   EXPECT_EQ(v, 5);
-  EXPECT_EQ(ARMCI_Finalize(), 0);
 }
 
 // Rank 0 waits for a mutex in its own memory (on its node: no server involved) that the last
@@ -248,10 +277,14 @@ TEST_F(ServerWaits, WaitFlag) {
 }
 
 // A long wait leaves its core to others: every rank but the last waits about a second in a
-// barrier for the last one and must spend under a third of that in CPU time (yielding without
-// end used the whole second wherever a core was free). Not a timing of the library: the CPU
-// the waiting thread consumed.
+// barrier for the last one and must spend under a fifth of that in CPU time (2-9 % measured on
+// the 2-core test machine; yielding without end used 57-68 % there at 2 ranks, more on an idle
+// machine). Not a timing of the library: the CPU the waiting thread consumed. Under a sanitizer
+// every poll costs several times more, so the figure says nothing there.
 TEST(LongWaits, CostLessThanACore) {
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "an instrumented build's CPU time is not the library's";
+#endif
   if (size() < 2) GTEST_SKIP() << "needs a rank to wait for";
   const int last = size() - 1;
   barrier();
@@ -265,7 +298,7 @@ TEST(LongWaits, CostLessThanACore) {
   const double cpu = static_cast<double>(after.tv_sec - before.tv_sec) + (after.tv_nsec - before.tv_nsec) * 1e-9;
   if (rank() != last) {
     EXPECT_GT(waited, 0.9);
-    EXPECT_LT(cpu, waited / 3) << "this rank's thread used " << cpu << " s of CPU in a " << waited << " s wait";
+    EXPECT_LT(cpu, waited / 5) << "this rank's thread used " << cpu << " s of CPU in a " << waited << " s wait";
   }
 }
 

@@ -352,7 +352,7 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   const std::string configured = s->config.transport;
   adapt_to_thread_level(*s);  // auto adapts its own choice
   start_transports(*s, configured);
-  s->node_memory->set_meanwhile({poll_while_locking, s.get()});
+  if (s->routes.inter) s->node_memory->set_meanwhile({poll_while_locking, s.get()});  // a node to serve
 
   if (s->config.verbose && s->rank == 0) print_configuration(*s);
   if (s->rank == 0) warn_unknown_settings();

@@ -244,7 +244,9 @@ int ARMCIX_Group_split(ARMCI_Group* parent, int color, int key, ARMCI_Group* new
     const int n = p.group.size();
     const int mine[2] = {color, key};
     std::vector<int> all(2 * static_cast<std::size_t>(n));
-    check_mpi(fn, "MPI_Allgather", MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, p.comm));
+    MPI_Request request;
+    check_mpi(fn, "MPI_Iallgather", MPI_Iallgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, p.comm, &request));
+    rma::wait_serving(request, fn);
     std::map<int, std::vector<std::pair<int, int>>> by_color;  // color -> (key, parent rank)
     for (int r = 0; r < n; ++r)
       if (const int c = all[2 * static_cast<std::size_t>(r)]; c != MPI_UNDEFINED)

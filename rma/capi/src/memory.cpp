@@ -17,9 +17,13 @@ void allocate(const char* function, void** base_ptrs, armci_size_t bytes, const 
   const std::size_t mine = to_size(function, "bytes", bytes);
   // When every member asks for 0 bytes there is nothing to allocate and nothing ARMCI_Free
   // could name later (rma::free learns the segment from a non-null base): answer it here.
+  // The call's first collective: it waits serving this rank's node (rma::wait_serving), since a
+  // member on its way here may first need a request only this process executes.
   unsigned long long most = mine;
-  check_mpi(function, "MPI_Allreduce",
-            MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, info.comm));
+  MPI_Request request;
+  check_mpi(function, "MPI_Iallreduce",
+            MPI_Iallreduce(MPI_IN_PLACE, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, info.comm, &request));
+  rma::wait_serving(request, function);
   if (most == 0) {
     std::fill_n(base_ptrs, info.group.size(), nullptr);
     return;
@@ -31,7 +35,9 @@ void allocate(const char* function, void** base_ptrs, armci_size_t bytes, const 
 /// Collective over the group that allocated `ptr` (NULL on ranks with a zero-size slice).
 void release(const char* function, void* ptr, const GroupInfo& info) {
   int any = ptr != nullptr;
-  check_mpi(function, "MPI_Allreduce", MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, info.comm));
+  MPI_Request request;  // waits serving, as allocate's
+  check_mpi(function, "MPI_Iallreduce", MPI_Iallreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, info.comm, &request));
+  rma::wait_serving(request, function);
   if (any) rma::free(ptr, info.group);  // else: the 0-bytes-everywhere allocation above
 }
 

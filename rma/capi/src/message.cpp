@@ -192,9 +192,11 @@ void select(const char* fn, int scope, void* x, int n, const char* op, int type,
   std::vector<unsigned char> mine(record), all(record * static_cast<std::size_t>(world.group.size()));
   mine[0] = contribute ? 1 : 0;
   std::memcpy(mine.data() + 1, x, bytes);
-  check_mpi(fn, "MPI_Allgather",
-            MPI_Allgather(mine.data(), static_cast<int>(record), MPI_BYTE, all.data(), static_cast<int>(record),
-                          MPI_BYTE, world.comm));
+  MPI_Request request;
+  check_mpi(fn, "MPI_Iallgather",
+            MPI_Iallgather(mine.data(), static_cast<int>(record), MPI_BYTE, all.data(), static_cast<int>(record),
+                           MPI_BYTE, world.comm, &request));
+  rma::wait_serving(request, fn);
   const unsigned char* best = nullptr;
   for (std::size_t r = 0; r < static_cast<std::size_t>(world.group.size()); ++r) {
     const unsigned char* rec = all.data() + r * record;
@@ -218,7 +220,9 @@ void bcast(const char* fn, int scope, void* buffer, int len, int root, const ARM
     group_root = group_or_world(fn, group).group.group_rank(root);
     if (group_root < 0) bad_argument(fn, "root", std::to_string(root), "not a member of the group");
   }, {{"len", std::to_string(len)}, {"root", std::to_string(root)}, {"scope", std::to_string(scope)}});
-  check_mpi(fn, "MPI_Bcast", MPI_Bcast(buffer, len, MPI_BYTE, group_root, info.comm));
+  MPI_Request request;
+  check_mpi(fn, "MPI_Ibcast", MPI_Ibcast(buffer, len, MPI_BYTE, group_root, info.comm, &request));
+  rma::wait_serving(request, fn);
 }
 
 /// Every member sets ptrs[its group rank]; afterwards every entry is filled.
@@ -229,8 +233,10 @@ void exchange(const char* fn, void** ptrs, int n, const ARMCI_Group* group) {
     not_null(fn, "ptr_ar", ptrs);
   });
   void* mine = ptrs[info.group.rank()];
-  check_mpi(fn, "MPI_Allgather",
-            MPI_Allgather(&mine, sizeof mine, MPI_BYTE, ptrs, sizeof mine, MPI_BYTE, info.comm));
+  MPI_Request request;
+  check_mpi(fn, "MPI_Iallgather",
+            MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, ptrs, sizeof mine, MPI_BYTE, info.comm, &request));
+  rma::wait_serving(request, fn);
 }
 
 void barrier(const char* fn, const ARMCI_Group* group) {

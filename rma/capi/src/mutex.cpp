@@ -32,7 +32,9 @@ Batch* create(const char* fn, int count, const ARMCI_Group* group) {
   const GroupInfo info = group ? group_of(fn, "pgroup", group) : world_group(fn);
   if (count < 0) bad_argument(fn, "count", std::to_string(count), "must not be negative");
   int most = count;
-  check_mpi(fn, "MPI_Allreduce", MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT, MPI_MAX, info.comm));
+  MPI_Request request;  // the call's first collective: it waits serving this rank's node
+  check_mpi(fn, "MPI_Iallreduce", MPI_Iallreduce(MPI_IN_PLACE, &most, 1, MPI_INT, MPI_MAX, info.comm, &request));
+  rma::wait_serving(request, fn);
   auto batch = std::make_unique<Batch>();
   batch->my_count = count;
   batch->max_count = most;

@@ -122,7 +122,7 @@ Arguments decode(const char* p, std::size_t n) {
 // Every member's `same` arguments, in comm rank order (the error path only).
 std::vector<Arguments> gather_arguments(MPI_Comm comm, const char* op, const MustMatch& same) {
   const std::string mine = encode(g_state ? g_state->rank : 0, op, same);
-  const Gathered<char> g = allgather_varying(comm, std::span<const char>(mine.data(), mine.size()));
+  const Gathered<char> g = allgather_varying(op, comm, std::span<const char>(mine.data(), mine.size()));
   std::vector<Arguments> out;
   for (std::size_t r = 0; r < g.counts.size(); ++r)
     out.push_back(decode(g.all.data() + g.displs[r], static_cast<std::size_t>(g.counts[r])));
@@ -130,21 +130,23 @@ std::vector<Arguments> gather_arguments(MPI_Comm comm, const char* op, const Mus
 }
 
 template <class T>
-Gathered<T> allgather_of(MPI_Comm comm, std::span<const T> mine, MPI_Datatype type) {
+Gathered<T> allgather_of(const char* op, MPI_Comm comm, std::span<const T> mine, MPI_Datatype type) {
   int size = 0;
   MPI_Comm_size(comm, &size);
   Gathered<T> g;
   g.counts.resize(static_cast<std::size_t>(size));
   g.displs.resize(static_cast<std::size_t>(size));
   const int n = static_cast<int>(mine.size());
-  MPI_Allgather(&n, 1, MPI_INT, g.counts.data(), 1, MPI_INT, comm);
+  allgather_polling(op, &n, 1, MPI_INT, g.counts.data(), comm);
   int total = 0;
   for (std::size_t r = 0; r < g.counts.size(); ++r) {
     g.displs[r] = total;
     total += g.counts[r];
   }
   g.all.resize(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), n, type, g.all.data(), g.counts.data(), g.displs.data(), type, comm);
+  MPI_Request request;
+  MPI_Iallgatherv(mine.data(), n, type, g.all.data(), g.counts.data(), g.displs.data(), type, comm, &request);
+  wait_polling(request, op);
   return g;
 }
 
@@ -229,8 +231,12 @@ thread_local std::uint64_t t_agreements = 0;
 thread_local const char* t_entry = nullptr;  // the outermost EntryPoint's name
 }  // namespace
 
-Gathered<char> allgather_varying(MPI_Comm comm, std::span<const char> mine) { return allgather_of(comm, mine, MPI_CHAR); }
-Gathered<int> allgather_varying(MPI_Comm comm, std::span<const int> mine) { return allgather_of(comm, mine, MPI_INT); }
+Gathered<char> allgather_varying(const char* op, MPI_Comm comm, std::span<const char> mine) {
+  return allgather_of(op, comm, mine, MPI_CHAR);
+}
+Gathered<int> allgather_varying(const char* op, MPI_Comm comm, std::span<const int> mine) {
+  return allgather_of(op, comm, mine, MPI_INT);
+}
 
 void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const MustMatch& same) {
   ++t_agreements;
@@ -266,10 +272,10 @@ void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const Mus
   if (me == first) buffer = pack(describe(error));
   std::uint64_t bytes = buffer.size();
   int header[2] = {world_rank, 0};
-  MPI_Bcast(header, 2, MPI_INT, first, comm);
-  MPI_Bcast(&bytes, 1, MPI_UINT64_T, first, comm);
+  bcast_polling(op, header, 2, MPI_INT, first, comm);
+  bcast_polling(op, &bytes, 1, MPI_UINT64_T, first, comm);
   buffer.resize(bytes);
-  MPI_Bcast(buffer.data(), static_cast<int>(bytes), MPI_CHAR, first, comm);
+  bcast_polling(op, buffer.data(), static_cast<int>(bytes), MPI_CHAR, first, comm);
   if (error) std::rethrow_exception(error);  // a failing rank keeps its own error
   throw_on_behalf(op, header[0], unpack(buffer));
 }

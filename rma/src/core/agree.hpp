@@ -26,14 +26,15 @@ namespace armada::rma::detail {
 void agree_on(const char* op, MPI_Comm comm, std::exception_ptr error, const MustMatch& same = {});
 
 /// Every member's `mine` (lengths may differ), in comm rank order: each member's part of the
-/// result is all[displs[r] .. displs[r] + counts[r]). Collective over `comm` (two collectives);
-/// for error paths and group creation, not for hot paths. T is char or int.
+/// result is all[displs[r] .. displs[r] + counts[r]). Collective over `comm` (two collectives,
+/// waiting as wait_polling does; `op` names the call in an MPI error); for error paths and group
+/// creation, not for hot paths. T is char or int.
 template <class T>
 struct Gathered {
   std::vector<T> all;
   std::vector<int> counts, displs;
 };
-Gathered<char> allgather_varying(MPI_Comm comm, std::span<const char> mine);
-Gathered<int> allgather_varying(MPI_Comm comm, std::span<const int> mine);
+Gathered<char> allgather_varying(const char* op, MPI_Comm comm, std::span<const char> mine);
+Gathered<int> allgather_varying(const char* op, MPI_Comm comm, std::span<const int> mine);
 
 }  // namespace armada::rma::detail

@@ -82,10 +82,11 @@ void allreduce(std::span<T> data, ReduceOp op, const Group& group) {
     default:
       detail::throw_invalid(name, "op", std::to_string(static_cast<int>(op)), "not a ReduceOp");
   }
-  // MPI counts are int: reduce in pieces.
+  // MPI counts are int: reduce in pieces. Each piece waits serving this rank's node (a member
+  // may be its node server's only core).
   for (std::size_t done = 0; done < data.size();) {
     const std::size_t n = std::min<std::size_t>(data.size() - done, INT_MAX);
-    MPI_Allreduce(MPI_IN_PLACE, data.data() + done, static_cast<int>(n), mpi_type<T>(), mpi_op, group.comm());
+    detail::allreduce_polling(name, data.data() + done, static_cast<int>(n), mpi_type<T>(), mpi_op, group.comm());
     done += n;
   }
   // A logical reduction gives 0 or 1, however many members (MPI leaves one member's 5 as 5).
@@ -124,6 +125,8 @@ template void allreduce<long long>(std::span<long long>, ReduceOp, const Group&)
 template void allreduce<float>(std::span<float>, ReduceOp, const Group&);
 template void allreduce<double>(std::span<double>, ReduceOp, const Group&);
 
+void wait_serving(MPI_Request& request, const char* operation) { detail::wait_polling(request, operation); }
+
 void broadcast(void* buffer, std::size_t bytes, int root, const Group& group) {
   constexpr const char* name = "rma::broadcast";
   check_group(name, group);
@@ -135,7 +138,7 @@ void broadcast(void* buffer, std::size_t bytes, int root, const Group& group) {
   auto* p = static_cast<char*>(buffer);
   for (std::size_t done = 0; done < bytes;) {
     const std::size_t n = std::min<std::size_t>(bytes - done, INT_MAX);
-    MPI_Bcast(p + done, static_cast<int>(n), MPI_BYTE, root, group.comm());
+    detail::bcast_polling(name, p + done, static_cast<int>(n), MPI_BYTE, root, group.comm());
     done += n;
   }
 }

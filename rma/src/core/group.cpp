@@ -58,8 +58,8 @@ std::string list_text(std::span<const int> ranks) {
 }
 
 // Every parent member's list, in parent rank order.
-std::vector<std::vector<int>> gather_lists(const Group& parent, std::span<const int> ranks) {
-  const detail::Gathered<int> g = detail::allgather_varying(parent.comm(), ranks);
+std::vector<std::vector<int>> gather_lists(const char* op, const Group& parent, std::span<const int> ranks) {
+  const detail::Gathered<int> g = detail::allgather_varying(op, parent.comm(), ranks);
   std::vector<std::vector<int>> lists;
   for (std::size_t r = 0; r < g.counts.size(); ++r) {
     const auto at = g.all.begin() + g.displs[r];
@@ -99,11 +99,11 @@ std::uint64_t hash_of(std::span<const int> ranks) {
 void check_lists(const char* op, const Group& parent, std::span<const int> ranks) {
   const std::uint64_t mine = hash_of(ranks);
   std::vector<std::uint64_t> hashes(static_cast<std::size_t>(parent.size()));
-  MPI_Allgather(&mine, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, parent.comm());
+  detail::allgather_polling(op, &mine, 1, MPI_UINT64_T, hashes.data(), parent.comm());
   int bad = 0;
   for (const int m : ranks) bad |= hashes[static_cast<std::size_t>(m)] != mine;
-  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, parent.comm());
-  if (bad) check_consistent(op, parent, gather_lists(parent, ranks));
+  detail::allreduce_polling(op, &bad, 1, MPI_INT, MPI_MAX, parent.comm());
+  if (bad) check_consistent(op, parent, gather_lists(op, parent, ranks));
 }
 
 }  // namespace
@@ -134,6 +134,8 @@ Group Group::create(const Group& parent, std::span<const int> ranks) {
   MPI_Group parent_group, new_group = MPI_GROUP_EMPTY;
   MPI_Comm_group(parent.comm(), &parent_group);
   if (!ranks.empty()) MPI_Group_incl(parent_group, static_cast<int>(ranks.size()), ranks.data(), &new_group);
+  // Blocking (MPI has no nonblocking form), but every member has passed check_lists' reduction:
+  // all are here, and none waits for a request that only this process executes.
   MPI_Comm_create(parent.comm(), new_group, &impl->comm);
   if (new_group != MPI_GROUP_EMPTY) MPI_Group_free(&new_group);
   MPI_Group_free(&parent_group);

@@ -110,11 +110,13 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
   MPI_Comm comm = group.comm();
   const int n = group.size();
 
+  // Every collective of the call waits serving this rank's node: a member that is still on its
+  // way here may first need a request that only this process executes (its node server's).
   std::vector<std::uint64_t> sizes(static_cast<std::size_t>(n));
   const std::uint64_t mine = bytes;
-  MPI_Allgather(&mine, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, comm);
+  detail::allgather_polling(op, &mine, 1, MPI_UINT64_T, sizes.data(), comm);
   std::int64_t id = s.next_segment_id;
-  MPI_Allreduce(MPI_IN_PLACE, &id, 1, MPI_INT64_T, MPI_MAX, comm);
+  detail::allreduce_polling(op, &id, 1, MPI_INT64_T, MPI_MAX, comm);
   s.next_segment_id = id + 1;
 
   // Who owns the memory: node shared memory (slices of the node's members in one object), or a
@@ -151,7 +153,7 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
                           rec.region.creator_fd(), rec.region.size(),
                           owner ? 0 : plan.offset[static_cast<std::size_t>(group.rank())]};
   std::vector<SliceInfo> infos(static_cast<std::size_t>(n));
-  MPI_Allgather(&my_info, sizeof my_info, MPI_BYTE, infos.data(), sizeof my_info, MPI_BYTE, comm);
+  detail::allgather_polling(op, &my_info, sizeof my_info, MPI_BYTE, infos.data(), comm);
   std::vector<void*> bases(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) bases[static_cast<std::size_t>(r)] = reinterpret_cast<void*>(infos[static_cast<std::size_t>(r)].base);
 
@@ -170,7 +172,7 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
   }
   // Nobody returns (and starts writing) before every member has registered the segment: a
   // node server executes requests against its own process's registry.
-  MPI_Barrier(comm);
+  detail::barrier_polling(op, comm);
   return bases;
 }
 
@@ -196,7 +198,7 @@ void free(void* my_base, const Group& g) {
   // with a base agree on the segment, or every rank reports the mismatch.
   MPI_Comm comm = group.comm();
   std::int64_t ids[2] = {id, id < 0 ? std::numeric_limits<std::int64_t>::min() : -id};
-  MPI_Allreduce(MPI_IN_PLACE, ids, 2, MPI_INT64_T, MPI_MAX, comm);
+  detail::allreduce_polling(op, ids, 2, MPI_INT64_T, MPI_MAX, comm);  // serving, as in allocate
   std::int64_t max_id = ids[0];
   // ids[1] stays at its minimum only when every rank passed null (then min_id is unused).
   const std::int64_t min_id = ids[1] == std::numeric_limits<std::int64_t>::min() ? -1 : -ids[1];
@@ -226,7 +228,9 @@ void free(void* my_base, const Group& g) {
     if (doomed.my_base) s.segment_by_base.erase(doomed.my_base);
   }
   detail::fence_everything(s);
-  MPI_Barrier(doomed.group.comm());  // no member still reads or writes the slices
+  // No member still reads or writes the slices. Serving meanwhile: another member's fence may
+  // wait for this rank's node server.
+  detail::barrier_polling(op, doomed.group.comm());
   s.registry->remove(id);
   // Windows, registrations, keys, foreign mappings: collective over the group; before the
   // memory is unmapped (when `doomed` goes).

@@ -59,7 +59,7 @@ MutexSet MutexSet::create(int count, const Group& group) {
   set.group_ = group;
   set.bases_ = allocate(static_cast<std::size_t>(count) * sizeof(detail::TicketMutex), group);
   set.counts_.resize(static_cast<std::size_t>(group.size()));
-  MPI_Allgather(&count, 1, MPI_INT, set.counts_.data(), 1, MPI_INT, group.comm());
+  detail::allgather_polling(op, &count, 1, MPI_INT, set.counts_.data(), group.comm());
   set.held_ = std::make_shared<Held>();
   std::size_t total = 0;
   for (int c : set.counts_) {

@@ -1,5 +1,4 @@
 // init/finalize, node topology and routing of targets to transports.
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,6 +48,17 @@ void poll_transports(State& s) {
   for (const auto& t : s.routes.started) t->poll();
 }
 
+namespace {
+// A rank waiting for an on-node mutex serves meanwhile (NodeMemory::meanwhile): the holder may
+// be a rank of another node that needs this process's node server before it unlocks.
+void poll_while_locking(void* state) noexcept {
+  try {
+    poll_transports(*static_cast<State*>(state));
+  } catch (...) {  // a poll reports nothing itself: the operations it progressed report at their waits
+  }
+}
+}  // namespace
+
 void wait_polling(MPI_Request& request, const char* op, StallHook on_stall, const void* context) {
   // A failed collective (ranks in different calls: MPI_ERR_TRUNCATE) reports here, in the return
   // code (Open MPI 4.1 calls no error handler for a nonblocking collective's request): raise it.
@@ -59,19 +69,42 @@ void wait_polling(MPI_Request& request, const char* op, StallHook on_stall, cons
     return;
   }
   StallWatch stall(on_stall ? s->config.stall_warn_s : 0);
-  // Spin as MPI's blocking collectives do, then yield: where threads outnumber cores, the
-  // thread this collective waits for may need this core.
-  for (int round = 0;; ++round) {
+  // Spin as MPI's blocking collectives do, then yield, then sleep: where threads outnumber
+  // cores, the thread this collective waits for may need this core, and a member that computes
+  // for seconds before it arrives must not cost the others a core each.
+  PollPause pause(kWaitSleepMaxNs);
+  for (;;) {
     int done = 0;
     check_mpi(op, what, MPI_Test(&request, &done, MPI_STATUS_IGNORE));
     if (done) return;
     poll_transports(*s);
     if (stall.due()) on_stall(context, stall.seconds());
-    if (round < 2000)
-      cpu_relax();
-    else
-      sched_yield();
+    pause.pause();
   }
+}
+
+void allgather_polling(const char* op, const void* send, int count, MPI_Datatype type, void* recv, MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Iallgather(send, count, type, recv, count, type, comm, &request);
+  wait_polling(request, op);
+}
+
+void allreduce_polling(const char* op, void* data, int count, MPI_Datatype type, MPI_Op reduce, MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Iallreduce(MPI_IN_PLACE, data, count, type, reduce, comm, &request);
+  wait_polling(request, op);
+}
+
+void bcast_polling(const char* op, void* data, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibcast(data, count, type, root, comm, &request);
+  wait_polling(request, op);
+}
+
+void barrier_polling(const char* op, MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  wait_polling(request, op);
 }
 
 void build_routes(Routes& routes, const std::vector<int>& node_of, int my_rank) {
@@ -319,6 +352,7 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   const std::string configured = s->config.transport;
   adapt_to_thread_level(*s);  // auto adapts its own choice
   start_transports(*s, configured);
+  if (s->routes.inter) s->node_memory->set_meanwhile({poll_while_locking, s.get()});  // a node to serve
 
   if (s->config.verbose && s->rank == 0) print_configuration(*s);
   if (s->rank == 0) warn_unknown_settings();
@@ -481,6 +515,7 @@ void finalize() {
     detail::set_message_rank(-1);
     // Everyone has fenced and passed the barrier: nothing is in flight. Stop the transports,
     // last started first (their helper threads, windows, endpoints), before segment memory goes.
+    doomed->node_memory->set_meanwhile({});
     while (!doomed->routes.started.empty()) doomed->routes.started.pop_back();
     doomed->segments.clear();
     doomed->world_group = Group(nullptr);

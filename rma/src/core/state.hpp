@@ -94,6 +94,18 @@ using StallHook = void (*)(const void* context, int seconds);
 /// server's requests, a progress engine) while a caller waits.
 void poll_transports(State& s);
 void wait_polling(MPI_Request& request, const char* op, StallHook on_stall = nullptr, const void* context = nullptr);
+/// The longest sleep between polls of the core's waits (collectives, flags, on-node mutexes),
+/// once a wait has lasted 2 ms (PollPause): short, since each step of a nonblocking collective's
+/// schedule, or a node server's next request, waits for it.
+inline constexpr long kWaitSleepMaxNs = 200000;
+
+/// The collectives of the rma layer's own calls, each as its nonblocking form completed by
+/// wait_polling (so a member that waits in one serves its node meanwhile); `op` names the call in
+/// an MPI error. `recv` of allgather holds count items per member; allreduce is in place.
+void allgather_polling(const char* op, const void* send, int count, MPI_Datatype type, void* recv, MPI_Comm comm);
+void allreduce_polling(const char* op, void* data, int count, MPI_Datatype type, MPI_Op reduce, MPI_Comm comm);
+void bcast_polling(const char* op, void* data, int count, MPI_Datatype type, int root, MPI_Comm comm);
+void barrier_polling(const char* op, MPI_Comm comm);
 
 /// Throws InvalidArgument unless 0 <= target < world size.
 inline void check_rank(const char* op, const char* argument, const State& s, int target) {

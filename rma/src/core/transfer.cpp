@@ -3,8 +3,6 @@
 #include "armada/rma/transfer.hpp"
 #include "armada/rma/memory.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -477,6 +475,7 @@ void wait_flag(const char* op, const void* flag, std::size_t width, const void* 
   std::int64_t want = 0;
   if (width == 4) want = *static_cast<const std::int32_t*>(value);
   else want = *static_cast<const std::int64_t*>(value);
+  PollPause pause(kWaitSleepMaxNs);  // never a core spent on a long wait
   for (int round = 0;; ++round) {
     const std::int64_t now = width == 4 ? __atomic_load_n(static_cast<const std::int32_t*>(flag), __ATOMIC_ACQUIRE)
                                         : __atomic_load_n(static_cast<const std::int64_t*>(flag), __ATOMIC_ACQUIRE);
@@ -491,8 +490,7 @@ void wait_flag(const char* op, const void* flag, std::size_t width, const void* 
     }
     // The put may need this process: a server transport's node server, a progress engine.
     if (round >= 64) poll_transports(s);
-    if (round < 2000) cpu_relax();
-    else sched_yield();
+    pause.pause();
   }
 }
 

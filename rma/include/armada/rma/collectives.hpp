@@ -42,6 +42,15 @@ void allreduce(std::span<T> data, ReduceOp op, const Group& group = Group::world
 /// Broadcasts `bytes` bytes from group rank `root` (any size: large buffers go in pieces).
 void broadcast(void* buffer, std::size_t bytes, int root, const Group& group = Group::world());
 
+/// Completes `request` (a nonblocking MPI collective this rank started, or any MPI request) the
+/// way Armada's own collectives wait: executing meanwhile what this process owes other ranks (the
+/// server transport's node server requests, when its thread gets no core), spinning briefly,
+/// then yielding, then sleeping in short slices. For code above rma that calls MPI collectives
+/// itself: a blocking one would leave this rank's node unserved while the other members may need
+/// it to arrive. An MPI error of the request throws SystemError naming `operation`. Without the
+/// runtime it is MPI_Wait.
+void wait_serving(MPI_Request& request, const char* operation);
+
 /// The arguments of a collective call that every member must pass alike, in argument order, each
 /// as (name, value as text): e.g. {{"dims", "[10, 20]"}, {"type", "double"}}.
 using MustMatch = std::vector<std::pair<std::string, std::string>>;

@@ -119,8 +119,8 @@ namespace detail {
 void put_notify(const char* op, const void* src, std::span<const std::size_t> src_stride, void* dst,
                 std::span<const std::size_t> dst_stride, std::span<const std::size_t> count, bool strided,
                 void* flag, std::size_t width, const void* value, Notify how, int target);
-/// Spins, then yields, until the local `flag` (width 4 or 8) satisfies the test; serves the
-/// transports' pending requests meanwhile. Returns the value seen.
+/// Spins, then yields, then sleeps in short slices until the local `flag` (width 4 or 8)
+/// satisfies the test; serves the transports' pending requests meanwhile. Returns the value seen.
 void wait_flag(const char* op, const void* flag, std::size_t width, const void* value, bool at_least, void* seen);
 }  // namespace detail
 

@@ -1,5 +1,7 @@
 #include "transport/base/locks.hpp"
 
+#include <algorithm>
+
 #include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {
@@ -22,7 +24,7 @@ void SpinMutex::wait_and_lock() noexcept {
   }
 }
 
-void TicketMutex::lock(int rank, int spin_limit) noexcept {
+void TicketMutex::lock(int rank, int spin_limit, WaitHook meanwhile) noexcept {
   const std::uint32_t ticket = next.fetch_add(1, std::memory_order_relaxed);
   for (int i = 0; i < spin_limit; ++i) {
     if (serving.load(std::memory_order_acquire) == ticket) {
@@ -34,10 +36,17 @@ void TicketMutex::lock(int rank, int spin_limit) noexcept {
   // Announce the sleeper before re-reading `serving` (seq_cst on both sides, Dekker style):
   // either unlock() sees the sleeper and wakes it, or this load sees unlock()'s increment.
   sleepers.fetch_add(1, std::memory_order_seq_cst);
+  long slice_ns = 1000;
   for (;;) {
     const std::uint32_t now = serving.load(std::memory_order_seq_cst);
     if (now == ticket) break;
-    futex_wait(&serving, now);
+    if (!meanwhile) {
+      futex_wait(&serving, now);
+      continue;
+    }
+    meanwhile();
+    futex_wait_for(&serving, now, slice_ns);  // an unlock still wakes it at once
+    slice_ns = std::min(slice_ns * 2, kMeanwhileSleepMaxNs);
   }
   sleepers.fetch_sub(1, std::memory_order_relaxed);
   owner.store(rank + 1, std::memory_order_relaxed);

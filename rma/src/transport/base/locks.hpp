@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "transport/base/waiting.hpp"
+
 namespace armada::rma::detail {
 
 /// Striped accumulate locks: a fixed table of spinlocks in a node-wide shared region. The stripe
@@ -71,8 +73,11 @@ struct alignas(64) TicketMutex {
   std::atomic<std::uint32_t> sleepers;  // waiters asleep on `serving`
   std::atomic<std::int32_t> owner;      // world rank + 1 of the holder, 0 if free
 
-  /// Waits its turn: spins up to `spin_limit` rounds, then sleeps on a futex.
-  void lock(int rank, int spin_limit) noexcept;
+  /// Waits its turn: spins up to `spin_limit` rounds, then sleeps on a futex; with `meanwhile`,
+  /// in slices of up to kMeanwhileSleepMaxNs, running it between them (the holder may need this
+  /// process's node server to reach its unlock).
+  void lock(int rank, int spin_limit, WaitHook meanwhile = {}) noexcept;
+  static constexpr long kMeanwhileSleepMaxNs = 200000;
   bool try_lock(int rank) noexcept;
   /// False (and no change) if `rank` does not hold the mutex.
   bool unlock(int rank) noexcept;

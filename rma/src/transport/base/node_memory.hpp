@@ -35,11 +35,16 @@ class NodeMemory {
                   void* result) noexcept;
   /// Busy-wait rounds before a waiter yields or sleeps (ARMADA_SPIN_LIMIT).
   int spin_limit() const noexcept { return spin_limit_; }
+  /// What a process waiting for a lock in this memory does meanwhile (the core sets it while
+  /// the transports run: serve what this process owes other ranks); nothing by default.
+  void set_meanwhile(WaitHook hook) noexcept { meanwhile_ = hook; }
+  WaitHook meanwhile() const noexcept { return meanwhile_; }
 
  private:
   ShmRegion region_;
   StripeLocks locks_;
   int spin_limit_;
+  WaitHook meanwhile_;
 };
 
 }  // namespace armada::rma::detail

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 
 namespace armada::rma::detail {
@@ -19,6 +20,17 @@ inline void cpu_relax() noexcept {
 
 /// Sleeps while *word == expected (returns at once if it differs; may return spuriously).
 void futex_wait(std::atomic<std::uint32_t>* word, std::uint32_t expected) noexcept;
+/// As futex_wait, for at most `ns` nanoseconds.
+void futex_wait_for(std::atomic<std::uint32_t>* word, std::uint32_t expected, long ns) noexcept;
+
+/// Work a waiter does between its polls: the core's share of the transports' progress (a node
+/// server's requests that this process executes when its thread gets no core). Must not throw.
+struct WaitHook {
+  void (*run)(void* context) noexcept = nullptr;
+  void* context = nullptr;
+  explicit operator bool() const noexcept { return run != nullptr; }
+  void operator()() const noexcept { run(context); }
+};
 /// Wakes every sleeper on `word`.
 void futex_wake_all(std::atomic<std::uint32_t>* word) noexcept;
 
@@ -32,6 +44,27 @@ class Backoff {
  private:
   int limit_;
   int spins_ = 0;
+};
+
+/// The pause between the polls of a wait that may last (a reply, a collective, a lock, a flag):
+/// spins 2000 rounds with the CPU's pause hint (replies usually come within microseconds), then
+/// yields the core, which returns at once when no other thread wants it, for up to 2 ms from the
+/// wait's start; past that every round sleeps, 1 us, 2 us, 4 us ... up to `sleep_max_ns`, so
+/// that a long wait leaves the core to the threads that have work (the node server the waiter
+/// may itself be waiting for) and costs about one poll per sleep. Sleeping sooner would add a
+/// timer's slack (50+ us on a VM) to every large blocking transfer.
+class PollPause {
+ public:
+  explicit PollPause(long sleep_max_ns) noexcept
+      : sleep_max_ns_(sleep_max_ns), yield_until_(std::chrono::steady_clock::now() + std::chrono::milliseconds(2)) {}
+  void pause() noexcept;
+
+ private:
+  long sleep_max_ns_;
+  std::chrono::steady_clock::time_point yield_until_;
+  int round_ = 0;
+  bool sleeping_ = false;
+  long sleep_ns_ = 1000;
 };
 
 }  // namespace armada::rma::detail

@@ -29,6 +29,12 @@ using server::Kind;
 using server::Reply;
 using server::SetHead;
 
+namespace {
+std::atomic<bool> g_threads_held{false};  // hold_node_server_threads
+}  // namespace
+
+void hold_node_server_threads(bool held) noexcept { g_threads_held.store(held, std::memory_order_relaxed); }
+
 int ServerMap::first_hop(int origin, int target) const {
   const std::vector<int> c = cluster_of(target_server(target));
   return c[static_cast<std::size_t>(origin) % c.size()];
@@ -127,6 +133,7 @@ void NodeServer::start() {
 }
 
 void NodeServer::stop() {
+  g_threads_held.store(false, std::memory_order_relaxed);  // the thread must see the Quit
   Header quit{};
   quit.kind = Kind::Quit;
   MPI_Send(&quit, sizeof quit, MPI_BYTE, me_, server::kTagControl, comm_);
@@ -167,6 +174,11 @@ void NodeServer::run() {
   const TsanRemoteAgentScope agent;
   Idle idle;
   for (;;) {
+    if (g_threads_held.load(std::memory_order_relaxed)) {  // a test's starved thread
+      const timespec ts{0, 1000000};
+      nanosleep(&ts, nullptr);
+      continue;
+    }
     Pause how;
     {
       std::lock_guard lock(serving_);

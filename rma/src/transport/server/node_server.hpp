@@ -69,6 +69,11 @@ struct ServerMap {
   std::vector<int> cluster_of(int server) const;
 };
 
+/// For tests: while held, the node server threads of this process execute nothing, as a thread
+/// that never gets a core would; only the process's ranks that wait in the library (serve_arrived)
+/// execute the requests that reach it. Released by the server's stop() too.
+void hold_node_server_threads(bool held) noexcept;
+
 class NodeServer {
  public:
   /// `registry` and `memory`: the process's segment registry (to map target memory) and its

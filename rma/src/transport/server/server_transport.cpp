@@ -1,10 +1,8 @@
 #include "transport/server/server_transport.hpp"
 
-#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <set>
@@ -85,16 +83,11 @@ Header ServerTransport::header(Kind kind, int target, const Slice* slice) const 
 
 template <class Pred>
 void ServerTransport::wait_until(Pred&& pred) {
-  // Replies usually come within microseconds, a large transfer's within a few hundred: spin,
-  // then yield (which returns at once when no other thread wants this core) for up to 2 ms; a
-  // longer wait (a contended mutex) sleeps 1 µs, 2 µs, ... up to 1 ms between polls instead of
-  // burning a core. Sleeping sooner would add a timer's slack (50+ µs on a VM) to every
-  // large blocking transfer.
-  using Clock = std::chrono::steady_clock;
-  const auto yield_until = Clock::now() + std::chrono::milliseconds(2);
-  long sleep_ns = 1000;
+  // Replies usually come within microseconds, a large transfer's within a few hundred; a longer
+  // wait (a contended mutex) sleeps up to 1 ms between polls instead of burning a core (PollPause).
+  PollPause pause(1000000);
   StallWatch stall(settings_.stall_warn_s);
-  for (int round = 0;; ++round) {
+  for (;;) {
     {
       std::lock_guard lock(mutex_);
       progress_locked();
@@ -106,15 +99,7 @@ void ServerTransport::wait_until(Pred&& pred) {
     }
     // This rank's node server may be the one other ranks wait for meanwhile (node_server.hpp).
     if (node_server_ && settings_.waiter_serves) node_server_->serve_arrived();
-    if (round < 2000) {
-      cpu_relax();  // (yielding every 64 rounds here made a stream of 8-byte puts 15-20x slower)
-    } else if ((round & 63) != 0 || Clock::now() < yield_until) {
-      sched_yield();
-    } else {
-      const timespec ts{0, sleep_ns};
-      nanosleep(&ts, nullptr);
-      sleep_ns = std::min(sleep_ns * 2, 1000000L);
-    }
+    pause.pause();
   }
 }
 

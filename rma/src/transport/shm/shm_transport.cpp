@@ -84,7 +84,7 @@ void ShmTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice& s
 }
 
 void ShmTransport::mutex_lock(void* word, const Slice& slice, int) {
-  reinterpret_cast<TicketMutex*>(slice.map(word))->lock(my_rank_, memory_.spin_limit());
+  reinterpret_cast<TicketMutex*>(slice.map(word))->lock(my_rank_, memory_.spin_limit(), memory_.meanwhile());
 }
 
 bool ShmTransport::mutex_try_lock(void* word, const Slice& slice, int) {

@@ -126,15 +126,9 @@ void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& 
   const Array::Impl *ap = nullptr, *bp = nullptr, *cp = nullptr;
   begin_collective(name, collective_group(name, ca), [&] {
     ap = &impl_of(aa, name);
-    bp = &impl_of(ba, name);
-    cp = &impl_of(ca, name);
     check_patch(name, *ap, alo, ahi);
-    check_patch(name, *bp, blo, bhi);
-    check_patch(name, *cp, clo, chi);
-    check_compatible(name, *ap, *bp);
-    check_compatible(name, *ap, *cp);
-    check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, false);
-    check_same_extents(name, *ap, alo, ahi, *cp, clo, chi, false);
+    bp = &matching(name, ba, *ap, alo, ahi, blo, bhi);
+    cp = &matching(name, ca, *ap, alo, ahi, clo, chi);
     if (op == BinaryOp::Add && (!alpha || !beta)) fail(name, cp, "alpha/beta", "null", "add needs both scale factors");
   }, {same_value("alpha", ca, alpha), same_shape("a", aa), same_patch("a patch", alo, ahi), same_value("beta", ca, beta),
       same_shape("b", ba), same_patch("b patch", blo, bhi), same_shape("c", ca), same_patch("c patch", clo, chi)});
@@ -181,11 +175,8 @@ void copy_patch(const Array& aa, const Coord& alo, const Coord& ahi, Array& ba, 
   const Array::Impl *ap = nullptr, *bp = nullptr;
   begin_collective(name, collective_group(name, ba), [&] {
     ap = &impl_of(aa, name);
-    bp = &impl_of(ba, name);
     check_patch(name, *ap, alo, ahi);
-    check_patch(name, *bp, blo, bhi);
-    check_compatible(name, *ap, *bp);
-    check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, transpose);
+    bp = &matching(name, ba, *ap, alo, ahi, blo, bhi, transpose);
   }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
   const Array::Impl &a = *ap, &b = *bp;
   const std::vector<LocalPart> parts = my_parts(b, blo, bhi);
@@ -207,11 +198,8 @@ void dot_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Array&
   const Array::Impl *ap = nullptr, *bp = nullptr;
   begin_collective(name, collective_group(name, aa), [&] {
     ap = &impl_of(aa, name);
-    bp = &impl_of(ba, name);
     check_patch(name, *ap, alo, ahi);
-    check_patch(name, *bp, blo, bhi);
-    check_compatible(name, *ap, *bp);
-    check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, false);
+    bp = &matching(name, ba, *ap, alo, ahi, blo, bhi);
     if (!result) fail(name, ap, "result", "null", "needs room for one element");
   }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
   const Array::Impl &a = *ap, &b = *bp;

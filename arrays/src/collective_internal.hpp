@@ -27,6 +27,17 @@ inline const Array::Impl& impl_of(const Array& a, const char* op) {
   return *a.impl();
 }
 
+/// Checks patch `lo .. hi` of `arr` against `a`'s patch `alo .. ahi`: a live array on a's group,
+/// of a's type, the patch inside it with a's extents (reversed: `transpose`).
+inline const Array::Impl& matching(const char* op, const Array& arr, const Array::Impl& a, const Coord& alo,
+                                   const Coord& ahi, const Coord& lo, const Coord& hi, bool transpose = false) {
+  const Array::Impl& b = impl_of(arr, op);
+  check_patch(op, b, lo, hi);
+  check_compatible(op, a, b);
+  check_same_extents(op, a, alo, ahi, b, lo, hi, transpose);
+  return b;
+}
+
 inline void group_sync(const Array::Impl& a) {
   rma::fence_all();
   MPI_Barrier(a.group.comm());

@@ -284,13 +284,21 @@ void run_synced(const char* op, const Array& a, const Array& out, Checks&& check
   out.sync();
 }
 
+// The operations from a square matrix `a` to an output matrix `arg` of its dims.
+template <class F>
+void run_square_to(const char* op, const Array& a, const char* arg, const Array& out, F&& typed) {
+  run_synced(op, a, out, [&] {
+    require_square(op, "a", a);
+    require_output(op, arg, out, a);
+  }, typed);
+}
+
 }  // namespace
 
 void lu_solve(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
   run_synced(name, a, b, [&] {
     require_op(name, "op", op);
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_rhs(name, a, b);
   }, [&]<class T>() { lu_solve_typed<T>(op, a, b); });
@@ -299,43 +307,26 @@ void lu_solve(Op op, const Array& a, Array& b) {
 void cholesky_solve(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
   run_synced(name, a, b, [&] {
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_rhs(name, a, b);
   }, [&]<class T>() { cholesky_solve_typed<T>(a, b); });
 }
 
 void inverse(const Array& a, Array& inv) {
-  const char* name = "linalg::inverse";
-  run_synced(name, a, inv, [&] {
-    require_matrix(name, "a", a);
-    require_square(name, "a", a);
-    require_output(name, "inv", inv, a);
-  }, [&]<class T>() { inverse_typed<T>(a, inv); });
+  run_square_to("linalg::inverse", a, "inv", inv, [&]<class T>() { inverse_typed<T>(a, inv); });
 }
 
 void cholesky_inverse(const Array& a, Array& inv) {
-  const char* name = "linalg::cholesky_inverse";
-  run_synced(name, a, inv, [&] {
-    require_matrix(name, "a", a);
-    require_square(name, "a", a);
-    require_output(name, "inv", inv, a);
-  }, [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
+  run_square_to("linalg::cholesky_inverse", a, "inv", inv, [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
 }
 
 void cholesky(const Array& a, Array& l) {
-  const char* name = "linalg::cholesky";
-  run_synced(name, a, l, [&] {
-    require_matrix(name, "a", a);
-    require_square(name, "a", a);
-    require_output(name, "l", l, a);
-  }, [&]<class T>() { cholesky_typed<T>(a, l); });
+  run_square_to("linalg::cholesky", a, "l", l, [&]<class T>() { cholesky_typed<T>(a, l); });
 }
 
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {
   const char* name = "linalg::eigen_symmetric";
   run_synced(name, a, v, [&] {
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_output(name, "v", v, a);
     if (!eigenvalues) reject(name, "eigenvalues", "null", "must hold n values");

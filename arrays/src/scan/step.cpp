@@ -43,17 +43,6 @@ void require_real(const char* op, const Array::Impl& a) {
          rma::ErrorKind::type);
 }
 
-/// Checks patch `lo .. hi` of `b` against `a`'s patch: a live array on a's group, of a's type,
-/// the patch inside it with a's extents.
-const Array::Impl& matching(const char* op, const Array& arr, const Array::Impl& a, const Coord& alo,
-                            const Coord& ahi, const Coord& lo, const Coord& hi) {
-  const Array::Impl& b = impl_of(arr, op);
-  check_patch(op, b, lo, hi);
-  check_compatible(op, a, b);
-  check_same_extents(op, a, alo, ahi, b, lo, hi, false);
-  return b;
-}
-
 /// Throws on every member if `bad` holds on any, naming `argument` and `why`.
 void agree_data(const char* op, const Array::Impl& a, bool bad, const char* argument, const Coord& lo,
                 const Coord& hi, const std::string& why) {

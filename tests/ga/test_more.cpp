@@ -321,25 +321,43 @@ TEST(GaPatch64, NonblockingAccessReadIncScatterAcc) {
   GA_Destroy(g);
 }
 
-TEST(GaLinalg, MatmulPatchAgainstLoops) {
+// The operands of the matmul-patch tests: A (6 x 8) holding fa, C (5 x 5) zero; destroyed after.
+struct MatmulPatchOperands {
   int da[2] = {6, 8}, dc[2] = {5, 5};
   const int a = NGA_Create(C_DBL, 2, da, name("A"), nullptr);
   const int c = NGA_Create(C_DBL, 2, dc, name("C"), nullptr);
-  put_whole(a, 6, 8, fa);
-  GA_Zero(c);
+  MatmulPatchOperands() {
+    put_whole(a, 6, 8, fa);
+    GA_Zero(c);
+  }
+  ~MatmulPatchOperands() {
+    GA_Destroy(c);
+    GA_Destroy(a);
+  }
+  /// Every element of C against ref(i, j); returns C.
+  template <class Ref>
+  std::vector<double> expect_c(Ref&& ref) const {
+    std::vector<double> got = whole(c, 5, 5);
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 5; ++j) EXPECT_NEAR(got[i * 5 + j], ref(i, j), 1e-12) << i << "," << j;
+    return got;
+  }
+};
+
+TEST(GaLinalg, MatmulPatchAgainstLoops) {
+  const MatmulPatchOperands m;
+  const int a = m.a, c = m.c;
   // C[1:3, 0:3] = 2 A[0:2, 1:4] * A[2:5, 4:7]' (3x4 times (4x4)') + 0 C; B's patch indices are
   // op(B)'s, as GA's: rows 4..7, columns 2..5 of A[2:5, 4:7]'.
   int alo[2] = {0, 1}, ahi[2] = {2, 4}, blo[2] = {4, 2}, bhi[2] = {7, 5}, clo[2] = {1, 0}, chi[2] = {3, 3};
   double alpha = 2, beta = 0;
   NGA_Matmul_patch('N', 'T', &alpha, &beta, a, alo, ahi, a, blo, bhi, c, clo, chi);
-  std::vector<double> C = whole(c, 5, 5);
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 5; ++j) {
-      double ref = 0;
-      if (i >= 1 && i <= 3 && j <= 3)
-        for (int l = 0; l < 4; ++l) ref += 2 * fa(i - 1, 1 + l) * fa(2 + j, 4 + l);
-      EXPECT_NEAR(C[i * 5 + j], ref, 1e-12) << i << "," << j;
-    }
+  const std::vector<double> C = m.expect_c([](int i, int j) {
+    double ref = 0;
+    if (i >= 1 && i <= 3 && j <= 3)
+      for (int l = 0; l < 4; ++l) ref += 2 * fa(i - 1, 1 + l) * fa(2 + j, 4 + l);
+    return ref;
+  });
   // The 2-D form adds beta = 1 times what is there. GA 5.8's GA_Matmul_patch is the Fortran view's
   // product (its i ranges over the C view's columns: C^T = op(A^T) op(B^T), Debian's GA 5.8.2
   // agrees), so the same product is written with the operands, flags and ranges exchanged.
@@ -355,32 +373,22 @@ TEST(GaLinalg, MatmulPatchAgainstLoops) {
   GA_Matmul_patch64('T', 'N', &alpha, &beta, a, 2, 5, 4, 7, a, 1, 4, 0, 2, c, 0, 3, 1, 3);
   std::vector<double> C4 = whole(c, 5, 5);
   for (int i = 0; i < 25; ++i) EXPECT_NEAR(C4[i], 4 * C[i], 1e-12);
-  GA_Destroy(c);
-  GA_Destroy(a);
 }
 
 // GA's patch indices are op(A)'s and op(B)'s (GA 5.8's matmul.c): a transposed operand whose
 // patch is not square has indices that are not its data's. C[0:1, 0:2] = A[1:4, 2:3]^T A[0:3, 5:7]
 // (2x4 times 4x3): op(A) is rows 2..3, columns 1..4 of A^T.
 TEST(GaLinalg, MatmulPatchTakesTheIndicesOfOpA) {
-  int da[2] = {6, 8}, dc[2] = {5, 5};
-  const int a = NGA_Create(C_DBL, 2, da, name("A"), nullptr);
-  const int c = NGA_Create(C_DBL, 2, dc, name("C"), nullptr);
-  put_whole(a, 6, 8, fa);
-  GA_Zero(c);
+  const MatmulPatchOperands m;
   int alo[2] = {2, 1}, ahi[2] = {3, 4}, blo[2] = {0, 5}, bhi[2] = {3, 7}, clo[2] = {0, 0}, chi[2] = {1, 2};
   double alpha = 1, beta = 0;
-  NGA_Matmul_patch('T', 'N', &alpha, &beta, a, alo, ahi, a, blo, bhi, c, clo, chi);
-  std::vector<double> C = whole(c, 5, 5);
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 5; ++j) {
-      double ref = 0;
-      if (i < 2 && j < 3)
-        for (int l = 0; l < 4; ++l) ref += fa(1 + l, 2 + i) * fa(l, 5 + j);
-      EXPECT_NEAR(C[i * 5 + j], ref, 1e-12) << i << "," << j;
-    }
-  GA_Destroy(c);
-  GA_Destroy(a);
+  NGA_Matmul_patch('T', 'N', &alpha, &beta, m.a, alo, ahi, m.a, blo, bhi, m.c, clo, chi);
+  m.expect_c([](int i, int j) {
+    double ref = 0;
+    if (i < 2 && j < 3)
+      for (int l = 0; l < 4; ++l) ref += fa(1 + l, 2 + i) * fa(l, 5 + j);
+    return ref;
+  });
 }
 
 // GA's NGA_Matmul_patch takes arrays of any dimension whose patches are 2-D: at most two extents

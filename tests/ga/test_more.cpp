@@ -629,17 +629,30 @@ TEST(GaPrint, PrintsTheArray) {
   GA_Destroy(g);
 }
 
+// The element-wise tests' operands: a (5 x 7) holding ea, b holding eb, c zero; destroyed after.
+double ea(int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; }  // never 0
+double eb(int i, int j) { return 1.0 + i + j; }
+struct ElementwiseOperands {
+  int dims[2] = {5, 7};
+  const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);
+  const int b = GA_Duplicate(a, name("b"));
+  const int c = GA_Duplicate(a, name("c"));
+  ElementwiseOperands() {
+    put_whole(a, 5, 7, ea);
+    put_whole(b, 5, 7, eb);
+    GA_Zero(c);
+  }
+  ~ElementwiseOperands() {
+    GA_Destroy(c);
+    GA_Destroy(b);
+    GA_Destroy(a);
+  }
+};
+
 // The 64-bit spellings of the patch operations, each against the formula.
 TEST(GaElementwise, Patch64) {
-  int dims[2] = {5, 7};
-  const int a = NGA_Create(C_DBL, 2, dims, name("a64"), nullptr);
-  const int b = GA_Duplicate(a, name("b64"));
-  const int c = GA_Duplicate(a, name("c64"));
-  auto fa = [](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; };  // never 0
-  auto fb = [](int i, int j) { return 1.0 + i + j; };
-  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
-  put_whole(b, 5, 7, +[](int i, int j) { return 1.0 + i + j; });
-  GA_Zero(c);
+  const ElementwiseOperands ops;
+  const int a = ops.a, b = ops.b, c = ops.c;
   // Quadrant q of c (2 x 3 at rows 2 (q / 2), columns 3 (q % 2)) = a[3:4, 4:6] op_q b[0:1, 0:2].
   int64_t alo[2] = {3, 4}, ahi[2] = {4, 6}, blo[2] = {0, 0}, bhi[2] = {1, 2};
   int64_t clo[4][2], chi[4][2];
@@ -661,7 +674,7 @@ TEST(GaElementwise, Patch64) {
         continue;
       }
       const int q = 2 * (i / 2) + j / 3, x = i % 2, y = j % 3;
-      const double u = fa(x + 3, y + 4), v = fb(x, y);
+      const double u = ea(x + 3, y + 4), v = eb(x, y);
       const double want = q == 0 ? u * v : q == 1 ? u / v : q == 2 ? std::max(u, v) : std::min(u, v);
       EXPECT_DOUBLE_EQ(C[i * 7 + j], want) << i << "," << j;
     }
@@ -675,7 +688,7 @@ TEST(GaElementwise, Patch64) {
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 7; ++j) {
       const bool in = i >= 1 && i <= 3 && j >= 2 && j <= 5;
-      EXPECT_DOUBLE_EQ(A[i * 7 + j], in ? std::fabs(fa(i, j)) - 10 : i == 0 ? 1 / fa(i, j) : fa(i, j));
+      EXPECT_DOUBLE_EQ(A[i * 7 + j], in ? std::fabs(ea(i, j)) - 10 : i == 0 ? 1 / ea(i, j) : ea(i, j));
     }
   // Periodic: the 3 x 3 window at (-1, 5) wraps to rows 4, 0, 1 and columns 5, 6, 0 (of b).
   double win[9];
@@ -683,51 +696,42 @@ TEST(GaElementwise, Patch64) {
   NGA_Periodic_get64(b, wlo, whi, win, wld);
   const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
   for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fb(rows[x], cols[y]));
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], eb(rows[x], cols[y]));
   GA_Sync();
   double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 2;
   NGA_Periodic_acc64(b, wlo, whi, ones, wld, &alpha);
   GA_Sync();
   NGA_Periodic_get64(b, wlo, whi, win, wld);
   for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fb(rows[x], cols[y]) + 2.0 * GA_Nnodes());
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], eb(rows[x], cols[y]) + 2.0 * GA_Nnodes());
   GA_Sync();
   if (GA_Nodeid() == 0) NGA_Periodic_put64(b, wlo, whi, ones, wld);
   GA_Sync();
   const std::vector<double> B = whole(b, 5, 7);
   for (int x = 0; x < 3; ++x)
     for (int y = 0; y < 3; ++y) EXPECT_EQ(B[rows[x] * 7 + cols[y]], 1.0);
-  EXPECT_EQ(B[2 * 7 + 2], fb(2, 2));  // outside the window
-  GA_Destroy(c);
-  GA_Destroy(b);
-  GA_Destroy(a);
+  EXPECT_EQ(B[2 * 7 + 2], eb(2, 2));  // outside the window
 }
 
 TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
-  int dims[2] = {5, 7};
-  const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);
-  const int b = GA_Duplicate(a, name("b"));
-  const int c = GA_Duplicate(a, name("c"));
-  auto fa2 = [](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; };  // never 0
-  auto fb2 = [](int i, int j) { return 1.0 + i + j; };
-  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
-  put_whole(b, 5, 7, +[](int i, int j) { return 1.0 + i + j; });
+  const ElementwiseOperands ops;
+  const int a = ops.a, b = ops.b, c = ops.c;
   GA_Elem_multiply(a, b, c);
   std::vector<double> C = whole(c, 5, 7);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], fa2(i, j) * fb2(i, j));
+    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], ea(i, j) * eb(i, j));
   GA_Elem_divide(a, b, c);
   C = whole(c, 5, 7);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], fa2(i, j) / fb2(i, j));
+    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], ea(i, j) / eb(i, j));
   GA_Elem_maximum(a, b, c);
   C = whole(c, 5, 7);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::max(fa2(i, j), fb2(i, j)));
+    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::max(ea(i, j), eb(i, j)));
   GA_Elem_minimum(a, b, c);
   C = whole(c, 5, 7);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::min(fa2(i, j), fb2(i, j)));
+    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::min(ea(i, j), eb(i, j)));
   // Patches: c[0:1, 0:2] = a[3:4, 4:6] .* b[0:1, 0:2], the rest of c kept.
   int alo[2] = {3, 4}, ahi[2] = {4, 6}, blo[2] = {0, 0}, bhi[2] = {1, 2};
   GA_Elem_multiply_patch(a, alo, ahi, b, blo, bhi, c, blo, bhi);
@@ -738,11 +742,11 @@ TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 7; ++j) {
       const bool cin = i <= 1 && j <= 2, ain = i >= 3 && j >= 4;
-      EXPECT_DOUBLE_EQ(C2[i * 7 + j], cin ? fa2(i + 3, j + 4) * fb2(i, j) : std::min(fa2(i, j), fb2(i, j)));
-      EXPECT_DOUBLE_EQ(A2[i * 7 + j], ain ? fa2(i, j) / fb2(i - 3, j - 4) : fa2(i, j));
-      EXPECT_EQ(B2[i * 7 + j], fb2(i, j));
+      EXPECT_DOUBLE_EQ(C2[i * 7 + j], cin ? ea(i + 3, j + 4) * eb(i, j) : std::min(ea(i, j), eb(i, j)));
+      EXPECT_DOUBLE_EQ(A2[i * 7 + j], ain ? ea(i, j) / eb(i - 3, j - 4) : ea(i, j));
+      EXPECT_EQ(B2[i * 7 + j], eb(i, j));
     }
-  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  put_whole(a, 5, 7, ea);
   GA_Abs_value(a);
   double two = 2;
   GA_Add_constant(a, &two);
@@ -754,22 +758,22 @@ TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
   const std::vector<double> A3 = whole(a, 5, 7), B3 = whole(b, 5, 7);
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 7; ++j) {
-      const double v = std::fabs(fa2(i, j)) + 2;
+      const double v = std::fabs(ea(i, j)) + 2;
       EXPECT_DOUBLE_EQ(A3[i * 7 + j], i <= 1 && j <= 2 ? 1 / v : v);
-      EXPECT_EQ(B3[i * 7 + j], fb2(i, j) - (i == 2 && j == 3 ? 10 : 0));
+      EXPECT_EQ(B3[i * 7 + j], eb(i, j) - (i == 2 && j == 3 ? 10 : 0));
     }
   GA_Recip(b);
   EXPECT_DOUBLE_EQ(whole(b, 5, 7)[0], 1.0);
-  // Select: the largest and smallest of fa2, with their subscripts.
-  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  // Select: the largest and smallest of ea, with their subscripts.
+  put_whole(a, 5, 7, ea);
   double v;
   int at[2];
   NGA_Select_elem(a, name("max"), &v, at);
-  EXPECT_EQ(v, fa2(4, 6));
+  EXPECT_EQ(v, ea(4, 6));
   EXPECT_EQ(at[0], 4);
   EXPECT_EQ(at[1], 6);
   NGA_Select_elem(a, name("min"), &v, at);
-  EXPECT_EQ(v, fa2(0, 6));
+  EXPECT_EQ(v, ea(0, 6));
   EXPECT_EQ(at[0], 0);
   // Periodic: a 3 x 3 window starting at (-1, 5) wraps to rows 4, 0, 1 and columns 5, 6, 0.
   double win[9];
@@ -777,13 +781,13 @@ TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
   NGA_Periodic_get(a, wlo, whi, win, wld);
   const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
   for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fa2(rows[x], cols[y]));
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], ea(rows[x], cols[y]));
   GA_Sync();
   double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 1;
   NGA_Periodic_acc(a, wlo, whi, ones, wld, &alpha);
   GA_Sync();
   NGA_Periodic_get(a, wlo, whi, win, wld);
-  EXPECT_EQ(win[0], fa2(4, 5) + GA_Nnodes());
+  EXPECT_EQ(win[0], ea(4, 5) + GA_Nnodes());
   GA_Sync();
   if (GA_Nodeid() == 0) NGA_Periodic_put(a, wlo, whi, ones, wld);
   GA_Sync();
@@ -808,7 +812,6 @@ TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
   EXPECT_EQ(GA_Get_dimension(a), 2);
   const double t0 = GA_Wtime();
   EXPECT_GE(NGA_Wtime(), t0);
-  for (int x : {c, b, a}) GA_Destroy(x);
 }
 
 TEST(Ga64, SixtyFourBitFormsMatchTheIntForms) {

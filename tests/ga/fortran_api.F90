@@ -295,12 +295,10 @@ contains
     ok = ga_create(MT_DBL, pk, pn, 'Y', -1, -1, gb)
     ok = ga_create(MT_DBL, pn, pk, 'Yt', -1, -1, gbt)
     ok = ga_create(MT_DBL, pm, pn, 'Z', -1, -1, gc)
-    if (me == 0) then
-      call ga_put(ga, 1, pm, 1, pk, x, pm)
-      call ga_put(gat, 1, pk, 1, pm, transpose(x), pk)
-      call ga_put(gb, 1, pk, 1, pn, y, pk)
-      call ga_put(gbt, 1, pn, 1, pk, transpose(y), pn)
-    end if
+    call put_whole(ga, pm, pk, x)
+    call put_whole(gat, pk, pm, transpose(x))
+    call put_whole(gb, pk, pn, y)
+    call put_whole(gbt, pn, pk, transpose(y))
     call ga_sync()
     ref = 2.0d0 * matmul(x, y) + 0.5d0 * c0
     do ta = 1, 2

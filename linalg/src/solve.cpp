@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <complex>
-#include <utility>
 
 #include "armada/linalg/settings.hpp"
 #include "block_cyclic.hpp"
@@ -131,39 +130,18 @@ void factor_cholesky(const char* op, CyclicMatrix<T>& a) {
   if (info > 0) throw NotPositiveDefinite(op, info);
 }
 
-// The square `a` on `grid` as ScaLAPACK takes it (loaded as its transpose), its elements that
-// the operation reads checked finite.
-template <class T>
-CyclicMatrix<T> load_square(const char* op, const BlacsGrid& grid, const Array& a, Reads reads) {
-  const Index n = a.dims()[0];
-  CyclicMatrix<T> m(grid, n, n, scalapack_block(), Holds::transpose);
-  load<T>({{&a, &m}});
-  require_finite(op, "a", a, m, a.group().comm(), reads);
-  return m;
-}
-
-// The solvers' A (as load_square) and B (n x nrhs, small, as itself), loaded together.
-template <class T>
-std::pair<CyclicMatrix<T>, CyclicMatrix<T>> load_system(const char* op, const BlacsGrid& grid, const Array& a,
-                                                        const Array& b, Reads reads) {
-  const int nb = scalapack_block();
-  const Index n = a.dims()[0];
-  std::pair<CyclicMatrix<T>, CyclicMatrix<T>> m{CyclicMatrix<T>(grid, n, n, nb, Holds::transpose),
-                                                CyclicMatrix<T>(grid, b.dims()[0], b.dims()[1], nb)};
-  load<T>({{&a, &m.first}, {&b, &m.second}});
-  require_finite(op, "a", a, m.first, a.group().comm(), reads);
-  require_finite(op, "b", b, m.second, a.group().comm());
-  return m;
-}
-
 // A X = B with A loaded as its transpose and B (n x nrhs, small) as itself; X is written into
 // B only once every step succeeded.
 template <class T>
 void lu_solve_typed(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
   BlacsGrid grid(a.group(), &a);
-  auto [ca, cb] = load_system<T>(name, grid, a, b, Reads::all);
+  const int nb = scalapack_block();
   const Index n = a.dims()[0];
+  CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
+  load<T>({{&a, &ca}, {&b, &cb}});
+  require_finite(name, "a", a, ca, a.group().comm());
+  require_finite(name, "b", b, cb, a.group().comm());
   const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
   {
     Phase phase(g_times.compute_s);
@@ -183,8 +161,12 @@ template <class T>
 void cholesky_solve_typed(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
   BlacsGrid grid(a.group(), &a);
-  auto [ca, cb] = load_system<T>(name, grid, a, b, Reads::lower_triangle);
+  const int nb = scalapack_block();
   const Index n = a.dims()[0];
+  CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
+  load<T>({{&a, &ca}, {&b, &cb}});
+  require_finite(name, "a", a, ca, a.group().comm(), Reads::lower_triangle);
+  require_finite(name, "b", b, cb, a.group().comm());
   factor_cholesky(name, ca);
   {
     Phase phase(g_times.compute_s);
@@ -203,8 +185,10 @@ template <class T>
 void inverse_typed(const Array& a, Array& inv) {
   const char* name = "linalg::inverse";
   BlacsGrid grid(a.group(), &a);
-  CyclicMatrix<T> ca = load_square<T>(name, grid, a, Reads::all);
   const Index n = a.dims()[0];
+  CyclicMatrix<T> ca(grid, n, n, scalapack_block(), Holds::transpose);
+  load<T>({{&a, &ca}});
+  require_finite(name, "a", a, ca, a.group().comm());
   const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
   {
     Phase phase(g_times.compute_s);
@@ -233,8 +217,10 @@ template <class T>
 void cholesky_inverse_typed(const Array& a, Array& inv) {
   const char* name = "linalg::cholesky_inverse";
   BlacsGrid grid(a.group(), &a);
-  CyclicMatrix<T> m = load_square<T>(name, grid, a, Reads::lower_triangle);
   const Index n = a.dims()[0];
+  CyclicMatrix<T> m(grid, n, n, scalapack_block(), Holds::transpose);
+  load<T>({{&a, &m}});
+  require_finite(name, "a", a, m, a.group().comm(), Reads::lower_triangle);
   factor_cholesky(name, m);
   const bool upper = m.holds == Holds::transpose;  // the triangle factor_cholesky used
   CyclicMatrix<T> whole = m;
@@ -261,7 +247,9 @@ template <class T>
 void cholesky_typed(const Array& a, Array& l) {
   const char* name = "linalg::cholesky";
   BlacsGrid grid(a.group());
-  CyclicMatrix<T> m = load_square<T>(name, grid, a, Reads::lower_triangle);
+  CyclicMatrix<T> m(grid, a.dims()[0], a.dims()[0], scalapack_block(), Holds::transpose);
+  load<T>({{&a, &m}});
+  require_finite(name, "a", a, m, a.group().comm(), Reads::lower_triangle);
   factor_cholesky(name, m);
   keep_half_triangle(m, m.holds == Holds::transpose, false);
   store(m, l);
@@ -296,21 +284,13 @@ void run_synced(const char* op, const Array& a, const Array& out, Checks&& check
   out.sync();
 }
 
-// The operations from a square matrix `a` to an output matrix `arg` of its dims.
-template <class F>
-void run_square_to(const char* op, const Array& a, const char* arg, const Array& out, F&& typed) {
-  run_synced(op, a, out, [&] {
-    require_square(op, "a", a);
-    require_output(op, arg, out, a);
-  }, typed);
-}
-
 }  // namespace
 
 void lu_solve(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
   run_synced(name, a, b, [&] {
     require_op(name, "op", op);
+    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_rhs(name, a, b);
   }, [&]<class T>() { lu_solve_typed<T>(op, a, b); });
@@ -319,26 +299,43 @@ void lu_solve(Op op, const Array& a, Array& b) {
 void cholesky_solve(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
   run_synced(name, a, b, [&] {
+    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_rhs(name, a, b);
   }, [&]<class T>() { cholesky_solve_typed<T>(a, b); });
 }
 
 void inverse(const Array& a, Array& inv) {
-  run_square_to("linalg::inverse", a, "inv", inv, [&]<class T>() { inverse_typed<T>(a, inv); });
+  const char* name = "linalg::inverse";
+  run_synced(name, a, inv, [&] {
+    require_matrix(name, "a", a);
+    require_square(name, "a", a);
+    require_output(name, "inv", inv, a);
+  }, [&]<class T>() { inverse_typed<T>(a, inv); });
 }
 
 void cholesky_inverse(const Array& a, Array& inv) {
-  run_square_to("linalg::cholesky_inverse", a, "inv", inv, [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
+  const char* name = "linalg::cholesky_inverse";
+  run_synced(name, a, inv, [&] {
+    require_matrix(name, "a", a);
+    require_square(name, "a", a);
+    require_output(name, "inv", inv, a);
+  }, [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
 }
 
 void cholesky(const Array& a, Array& l) {
-  run_square_to("linalg::cholesky", a, "l", l, [&]<class T>() { cholesky_typed<T>(a, l); });
+  const char* name = "linalg::cholesky";
+  run_synced(name, a, l, [&] {
+    require_matrix(name, "a", a);
+    require_square(name, "a", a);
+    require_output(name, "l", l, a);
+  }, [&]<class T>() { cholesky_typed<T>(a, l); });
 }
 
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {
   const char* name = "linalg::eigen_symmetric";
   run_synced(name, a, v, [&] {
+    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_output(name, "v", v, a);
     if (!eigenvalues) reject(name, "eigenvalues", "null", "must hold n values");

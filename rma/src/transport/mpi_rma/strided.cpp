@@ -12,7 +12,12 @@
 
 namespace armada::rma::detail {
 
-using namespace mpi_rma;  // this transport's own helpers (operations.hpp, datatypes.hpp)
+using mpi_rma::Buffer;
+using mpi_rma::Datatype;
+using mpi_rma::check_window;
+using mpi_rma::element_type;
+using mpi_rma::is_one;
+using mpi_rma::op_name;
 
 std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
   // (Plain put/get to memory this process maps never come here: the router gives them to shm.)

@@ -14,7 +14,12 @@
 
 namespace armada::rma::detail {
 
-using namespace mpi_rma;  // this transport's own helpers (operations.hpp, datatypes.hpp)
+using mpi_rma::Buffer;
+using mpi_rma::Datatype;
+using mpi_rma::check_window;
+using mpi_rma::element_type;
+using mpi_rma::is_one;
+using mpi_rma::op_name;
 
 std::uint64_t MpiRmaTransport::vector(const VectorOp& op, bool blocking) {
   // The direct method needs every remote segment in one window and no two remote segments

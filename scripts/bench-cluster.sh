@@ -4,9 +4,13 @@
 # RMA baselines and the link's own limit (a plain TCP socket between the same two ranks); several
 # launches, then the verdict across them (scripts/bench_cluster_report.py: medians of the
 # launches' medians, spread, the fastest transport per figure, the targets against the link).
+# Each launch then runs NAS MG and CG (class A by default) across the same hosts with
+# `--comm rma` and `--comm mpi` on the default (`auto`) transport, the order swapped every launch;
+# the report gives their medians and rma/mpi.
 #
-#   scripts/bench-cluster.sh                         3 launches, contig + atomic + overlap
+#   scripts/bench-cluster.sh                         3 launches, contig + atomic + overlap, MG, CG
 #   scripts/bench-cluster.sh --launches 5 --quick    any armada-bench option after the script's own
+#   scripts/bench-cluster.sh --apps "" --app-class B no apps; or another NPB class
 #   BUILD_DIR=build scripts/bench-cluster.sh         an existing build (default build-release/)
 #
 # Needs root (namespaces; cluster.sh exits 77 otherwise). Writes results/bench-cluster-<UTC date>/
@@ -16,15 +20,23 @@ source "$(dirname "$0")/common.sh"
 
 launches=3
 hosts=2
+apps="mg cg"
+app_class=A
 while (($#)); do
   case $1 in
     --launches) launches=${2:?--launches needs a number}; shift 2 ;;
     --hosts) hosts=${2:?--hosts needs a number}; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --apps) apps=${2?--apps needs a list (mg, cg or both; empty for none)}; shift 2 ;;
+    --app-class) app_class=${2:?--app-class needs S, W, A, B or C}; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
 [[ $launches =~ ^[1-9][0-9]*$ ]] || { echo "bench-cluster.sh: --launches: '$launches' is not a positive number" >&2; exit 2; }
+[[ $app_class =~ ^[SWABC]$ ]] || { echo "bench-cluster.sh: --app-class: '$app_class' is not S, W, A, B or C" >&2; exit 2; }
+for app in $apps; do
+  case $app in mg|cg) ;; *) echo "bench-cluster.sh: --apps: '$app' is not mg or cg" >&2; exit 2 ;; esac
+done
 
 build=${BUILD_DIR:-$armada_root/build-release}
 if [ ! -f "$build/CMakeCache.txt" ]; then
@@ -32,8 +44,20 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$armada_root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DARMADA_BUILD_TESTS=OFF -DARMADA_BUILD_BENCH=ON
 fi
 echo "== build armada-bench ($build)"
-cmake --build "$build" -j"$jobs" --target armada-bench
+app_targets=(); for app in $apps; do app_targets+=("armada-$app"); done
+cmake --build "$build" -j"$jobs" --target armada-bench "${app_targets[@]}"
 exe=$build/bench/armada-bench
+
+# One NPB program across the hosts (one rank per host), its JSON line kept for the report.
+run_app() {  # run_app LAUNCH_DIR APP COMM
+  local dir=$1/apps app=$2 comm=$3
+  mkdir -p "$dir"
+  echo "   $app class $app_class --comm $comm (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  "$armada_root/scripts/cluster.sh" --hosts "$hosts" --ranks-per-host 1 --timeout 1200 -x UCX_TLS=tcp,self -- \
+    "$build/apps/$app/armada-$app" --class "$app_class" --comm "$comm" --json "$dir/$app.$comm.json" \
+    > "$dir/$app.$comm.txt" 2>&1 ||
+    { echo "bench-cluster.sh: $app --comm $comm failed (exit $?): see $dir/$app.$comm.txt" >&2; exit 1; }
+}
 
 # The figures the issue asks for across hosts, on every transport of the build that crosses hosts
 # (its transports.txt, from the transports' table); the caller's options come after and win.
@@ -56,6 +80,10 @@ for ((i = 1; i <= launches; i++)); do
     "$exe" "${options[@]}" --output-dir "$out/launch-$i" "$@" > "$out/launch-$i/stdout.txt" 2> "$out/launch-$i/stderr.txt" ||
     { echo "bench-cluster.sh: launch $i failed (exit $?): see $out/launch-$i/stderr.txt" >&2; exit 1; }
   grep -A12 '^######## headline' "$out/launch-$i/stdout.txt" | tail -n +3 || true
+  comms=(rma mpi); [ $((i % 2)) -eq 0 ] && comms=(mpi rma)
+  for app in $apps; do
+    for comm in "${comms[@]}"; do run_app "$out/launch-$i" "$app" "$comm"; done
+  done
 done
 echo "# uptime after: $(uptime)" >> "$out/command.txt"
 python3 "$armada_root/scripts/bench_cluster_report.py" "$out" | tee "$out/report.txt"

@@ -8,7 +8,10 @@ figure, and the issue's targets (docs/benchmarks.md, "Across emulated hosts").
     bench_cluster_report.py RESULTS_DIR     (RESULTS_DIR/launch-*/armada-bench.json)
 
 Spread = max/min - 1 of the launches' medians; a figure whose spread exceeds 25 % is marked
-"unstable". Exit status 0 when it printed a report, 2 when there was nothing to read.
+"unstable". Then NAS MG and CG across the hosts (RESULTS_DIR/launch-*/apps/<app>.<comm>.json, the
+programs' JSON lines): per program the median seconds of `--comm rma` and `--comm mpi` over the
+launches and rma/mpi, against issue 50's target (<= 1.1x); a run that did not verify is named and
+fails the row. Exit status 0 when it printed a report, 2 when there was nothing to read.
 """
 import glob
 import json
@@ -18,15 +21,28 @@ import sys
 
 SPREAD_LIMIT = 0.25
 
-# (label, family, op, metric, bytes, method of Armada's figure, lower is better)
+# (label, family, op, metric, bytes, lower is better, method of Armada's figure)
 FIGURES = [
-    ("8 B put", "contig", "put", "latency", 8, True),
-    ("8 B get", "contig", "get", "latency", 8, True),
-    ("fetch-add", "atomic", "fetch_add", "latency", None, True),
-    ("8 B acc", "contig", "acc", "latency", 8, True),
-    ("1 MiB put", "contig", "put", "bandwidth", 1 << 20, False),
-    ("1 MiB get", "contig", "get", "bandwidth", 1 << 20, False),
-    ("get_nb overlap", "overlap", "get_nb", "overlap", None, False),
+    ("8 B put", "contig", "put", "latency", 8, True, "armada"),
+    ("8 B put_notify seen", "contig", "notify", "latency", 8, True, "armada_notify_pingpong_half"),
+    ("8 B get", "contig", "get", "latency", 8, True, "armada"),
+    ("fetch-add", "atomic", "fetch_add", "latency", None, True, "armada"),
+    ("8 B acc", "contig", "acc", "latency", 8, True, "armada"),
+    ("1 MiB put", "contig", "put", "bandwidth", 1 << 20, False, "armada"),
+    ("1 MiB get", "contig", "get", "bandwidth", 1 << 20, False, "armada"),
+    ("get_nb overlap", "overlap", "get_nb", "overlap", None, False, "armada"),
+]
+# Issue 50's targets against the link (the plain TCP socket of the same launches): (figure,
+# the socket's figure it is divided by, the limit, True when the ratio must stay at or below it).
+# A put (local completion) and a put_notify seen at the target against one one-way message; a get
+# and a fetch-add against one round trip (two one-way messages); 1 MiB against the stream.
+TARGETS = [
+    ("8 B put", "one-way", 1.5, True),
+    ("8 B put_notify seen", "one-way", 1.5, True),
+    ("8 B get", "round trip", 1.3, True),
+    ("fetch-add", "round trip", 1.3, True),
+    ("1 MiB put", "stream", 0.8, False),
+    ("1 MiB get", "stream", 0.8, False),
 ]
 # The baselines of the same launch: (label, family, op, metric, bytes, method)
 BASELINES = [
@@ -99,8 +115,8 @@ def report(launches):
     best = {}
     for t in transports:
         out.append(f"\n== {t} (medians of {len(launches)} launches' medians, [min..max] of them)")
-        for label, family, op, metric, size, lower in FIGURES:
-            values = across(launches, t, family, op, metric, size, "armada")
+        for label, family, op, metric, size, lower, method in FIGURES:
+            values = across(launches, t, family, op, metric, size, method)
             out.append(f"  armada {label:<28} {cell(values, unit_of(metric))}")
             if values:
                 mid = statistics.median(values)
@@ -113,28 +129,61 @@ def report(launches):
     out.append("\nFastest transport per figure (median of the launches):")
     for label, *_ in FIGURES:
         if label in best:
-            out.append(f"  {label:<16} {best[label][0]}")
+            out.append(f"  {label:<20} {best[label][0]}")
     socket_one_way = [statistics.median(v) for t in transports
                       if (v := across(launches, t, "contig", "sendrecv", "latency", 8, "socket_pingpong_half"))]
     socket_stream = [statistics.median(v) for t in transports
                      if (v := across(launches, t, "contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream"))]
     if socket_one_way and socket_stream:
         one_way, stream = statistics.median(socket_one_way), statistics.median(socket_stream)
-        out.append(f"\nTargets against the link (socket one-way {one_way:.4g} us, stream {stream:.4g} GB/s):")
+        link = {"one-way": one_way, "round trip": 2 * one_way, "stream": stream}
+        figure = {f[0]: f for f in FIGURES}
+        out.append(f"\nTargets against the link (socket one-way {one_way:.4g} us, round trip {2 * one_way:.4g} us, "
+                   f"stream {stream:.4g} GB/s):")
         for t in transports:
             parts = []
-            for label, family, op, metric, size, _ in FIGURES[:3]:
-                v = across(launches, t, family, op, metric, size, "armada")
+            for label, against, limit, at_most in TARGETS:
+                _, family, op, metric, size, _, method = figure[label]
+                v = across(launches, t, family, op, metric, size, method)
                 if v:
-                    r = statistics.median(v) / one_way
-                    parts.append(f"{label} {r:.2g}x one-way ({'met' if r <= 2 else 'missed'}: <= 2x)")
-            for label, family, op, metric, size, _ in FIGURES[4:6]:
-                v = across(launches, t, family, op, metric, size, "armada")
-                if v:
-                    r = statistics.median(v) / stream
-                    parts.append(f"{label} {r:.2g}x stream ({'met' if r >= 0.8 else 'missed'}: >= 0.8x)")
+                    r = statistics.median(v) / link[against]
+                    met = r <= limit if at_most else r >= limit
+                    parts.append(f"{label} {r:.2g}x {against} ({'met' if met else 'missed'}: "
+                                 f"{'<=' if at_most else '>='} {limit:g}x)")
             out.append(f"  {t}: " + "; ".join(parts))
     return "\n".join(out)
+
+
+APP_TARGET = 1.1  # --comm rma at most 1.1x --comm mpi's time across hosts (issue 50)
+
+
+def app_runs(results_dir):
+    """{(benchmark, class, comm): [the program's JSON line of each launch]}."""
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(results_dir, "launch-*", "apps", "*.json"))):
+        with open(path) as f:
+            r = json.load(f)
+        runs.setdefault((r["benchmark"], r["class"], r["comm"]), []).append(r)
+    return runs
+
+
+def app_report(runs):
+    out = []
+    for bench, cls in sorted({(b, c) for b, c, _ in runs}):
+        rma, mpi = runs.get((bench, cls, "rma"), []), runs.get((bench, cls, "mpi"), [])
+        unverified = sum(not r["verified"] for r in rma + mpi)
+        cells = []
+        for comm, rs in (("rma", rma), ("mpi", mpi)):
+            t = [r["time_s"] for r in rs]
+            cells.append(f"{comm} {statistics.median(t):.4g} s [{min(t):.4g}..{max(t):.4g}] ({len(t)})" if t else f"{comm} -")
+        verdict = ""
+        if unverified:
+            verdict = f"; {unverified} run(s) NOT VERIFIED"
+        elif rma and mpi:
+            ratio = statistics.median(r["time_s"] for r in rma) / statistics.median(r["time_s"] for r in mpi)
+            verdict = (f"; rma/mpi {ratio:.2f} ({'met' if ratio <= APP_TARGET else 'missed'}: <= {APP_TARGET:g})")
+        out.append(f"  {bench} class {cls}: " + ", ".join(cells) + verdict)
+    return out
 
 
 def main():
@@ -146,6 +195,10 @@ def main():
         print(f"bench_cluster_report.py: no launch-*/armada-bench.json under {sys.argv[1]}", file=sys.stderr)
         return 2
     print(report(launches))
+    apps = app_runs(sys.argv[1])
+    if apps:
+        print("\nNAS programs across the hosts (the programs' own times, medians of the launches [min..max] (runs)):")
+        print("\n".join(app_report(apps)))
     return 0
 
 

@@ -228,7 +228,7 @@ qa_one() {
   fi
   say "  $status"
   awk -v t="$t" -v np="$np" -v p="$place" -v w="$which" -v s="$status" -v a="$start" -v b="$end" \
-    'BEGIN { printf "%s\t%s\t%s\t%s\t%s\t%.1f\n", t, np, p, w, s, b - a }' >>"$rows"
+    'BEGIN { printf "%s\t%s\t%s\t%s\t%s\t%.2f\n", t, np, p, w, s, b - a }' >>"$rows"
 }
 
 check_place() {
@@ -371,7 +371,7 @@ for line in open(sys.argv[1]):
     key = (t, int(np), place, build)
     runs[key].append(float(sec))
     fails[key] += status != 'pass'
-cell = lambda v: f"{statistics.median(v):.1f} ({min(v):.1f}-{max(v):.1f})"
+cell = lambda v: f"{statistics.median(v):.2f} ({min(v):.2f}-{max(v):.2f})"
 for (t, np, place, base) in sorted(k for k in runs if k[3] != 'armada'):
     a, g = runs.get((t, np, place, 'armada')), runs[(t, np, place, base)]
     if not a:

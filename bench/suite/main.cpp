@@ -141,7 +141,7 @@ void run_pass(bs::Pass& p) {
   p.layout.region = region_bytes(o);
   p.max_bytes = 8;
   for (std::size_t s : o.sizes) p.max_bytes = std::max(p.max_bytes, s);
-  const std::size_t mine = p.me == 1 ? p.layout.target_bytes() : p.me >= 2 ? bs::Layout::kSlotBytes : 0;
+  const std::size_t mine = p.me == 1 ? p.layout.target_bytes() : bs::Layout::kSlotBytes;
   p.bases = rma::allocate(mine);
   p.seg = static_cast<std::byte*>(p.bases[1]);
   p.mutexes = rma::MutexSet::create(p.me == 1 ? 1 : 0);
@@ -151,6 +151,7 @@ void run_pass(bs::Pass& p) {
   if (cold) bs::open_peer_window(p);
   const std::size_t R = p.layout.region;
   if (root) {
+    std::memset(p.bases[0], 0, bs::Layout::kSlotBytes);  // the notify ping-pong's echoes and flag
     for (std::byte** b : {&p.src, &p.dst, &p.mdst, &p.scratch}) {
       *b = static_cast<std::byte*>(rma::allocate_local(R));
       std::memset(*b, 0, R);  // map every page before anything is timed

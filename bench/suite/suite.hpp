@@ -35,8 +35,10 @@ constexpr int kStreamWindow = 8;   // MPI_Isend per round of the send/recv bandw
 ///   [R, 2R)       region B: get sources (the target writes a pattern once per pass)
 ///   [2R, 3R)      region C: accumulates and the aggregation test's scattered puts
 ///   [3R, 4R)      region D: puts each followed by a fence, the strided family's local-stride variant
-///   [4R, 4R+S)    slots: counters, the overlap family's flag and the fence family's words
-/// Ranks 2 and up (targets of the fence family only) have just the slots, at offset 0.
+///   [4R, 5R)      region E: put_notify's data (the contig family's notify stream and ping-pong)
+///   [5R, 5R+S)    slots: counters, the overlap family's flag, the fence family's words, notify flags
+/// Rank 0 and ranks 2 and up have just the slots, at offset 0 (rank 0's: the notify ping-pong's
+/// echoes and flag; ranks 2 and up: the fence family's words).
 /// The cold family uses region A (see families/cold.cpp); every family fills what it reads first.
 struct Layout {
   std::size_t region = 0;  // R
@@ -44,8 +46,9 @@ struct Layout {
   std::size_t b() const noexcept { return region; }
   std::size_t c() const noexcept { return 2 * region; }
   std::size_t d() const noexcept { return 3 * region; }
-  std::size_t slots() const noexcept { return 4 * region; }
-  std::size_t target_bytes() const noexcept { return 4 * region + kSlotBytes; }
+  std::size_t e() const noexcept { return 4 * region; }
+  std::size_t slots() const noexcept { return 5 * region; }
+  std::size_t target_bytes() const noexcept { return 5 * region + kSlotBytes; }
   /// Offset of the slots of world rank r (r >= 1).
   std::size_t slots_of(int r) const noexcept { return r == 1 ? slots() : 0; }
   static constexpr std::size_t kSlotBytes = 64 * KiB;
@@ -56,6 +59,12 @@ struct Layout {
   static constexpr std::size_t kFence = 1024;     // fence family: one 8-byte word per origin iteration
   static constexpr std::size_t kFlag = 2048;      // overlap, target busy: the origin's put ends the target's loop
   static constexpr std::size_t kSpins = 2304;     // overlap, target busy: the target's published spin count
+  static constexpr std::size_t kNotify = 2560;    // contig, put_notify stream: its flag (the call count)
+  static constexpr std::size_t kNotifyPing = 2816;  // contig, notify ping-pong: the origin's flag at the target
+  // Rank 0's slots: the notify ping-pong's echoes land at kEcho (at most kEchoBytes), its flag at kEchoFlag.
+  static constexpr std::size_t kEcho = 0;
+  static constexpr std::size_t kEchoBytes = 32 * KiB;
+  static constexpr std::size_t kEchoFlag = 48 * KiB;
 };
 
 /// Seed of the pattern the target writes into region B (word i of B is pattern_word(i, seed)).
@@ -65,7 +74,7 @@ using bench::Rotation;
 
 enum class Cmd : std::int64_t {
   Quit, Fill, Check, CheckStrided, CheckDoubles, CheckScatter, SetLong, GetLong, Echo, StreamReceive, CheckStream,
-  Spin, MixedAtomic, Cold, ServerStats, UcxBaseline, SocketEcho, SocketStreamReceive
+  Spin, MixedAtomic, Cold, ServerStats, UcxBaseline, SocketEcho, SocketStreamReceive, NotifyEcho
 };
 /// Target memory a command names: the rma segment, the MPI window, or the shared-memory window of
 /// the cold family's peer baseline (same layout); Link: the target's receive buffers of the TCP
@@ -116,6 +125,8 @@ struct Pass {
   std::string peer_error;         // why there is no peer window
   std::size_t max_bytes = 0;      // largest contiguous size of the pass
   double busy_ns = 0;             // origin: calibrated computation loop
+  long notify_sets = 0;           // origin: put_notify stream calls so far (its flag's last value)
+  long notify_pings = 0;          // origin: notify ping-pong round trips so far (both flags' last value)
   long failures = 0;
 };
 

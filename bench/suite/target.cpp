@@ -174,6 +174,20 @@ bool check_scatter(Pass& p, const Command& m) {
   return ok;
 }
 
+/// The target's side of the contig family's notify ping-pong: `rounds` times, wait for the
+/// origin's flag to reach the round's value, then put_notify the n bytes that came back into rank
+/// 0's echo slots with the same value in rank 0's flag. The flags only grow: `first` is the value
+/// of this run's first round.
+void notify_echo(Pass& p, std::size_t n, long rounds, long first) {
+  const auto* flag = reinterpret_cast<const long*>(p.seg + p.layout.slots() + Layout::kNotifyPing);
+  auto* origin = static_cast<std::byte*>(p.bases[0]);
+  auto* origin_flag = reinterpret_cast<long*>(origin + Layout::kEchoFlag);
+  for (long v = first; v < first + rounds; ++v) {
+    rma::wait_flag(flag, v, true);
+    rma::put_notify(p.seg + p.layout.e(), origin + Layout::kEcho, n, origin_flag, v, 0);
+  }
+}
+
 }  // namespace
 
 void serve(Pass& p) {
@@ -229,6 +243,10 @@ void serve(Pass& p) {
       case Cmd::SocketStreamReceive:  // a bytes, b messages, c d: buffer rotation step and count, e: first message
         answer(p, 0);
         p.link.stream_receive(p.link_echo, z(m.a), z(m.b), rotation(m.a, m.c, m.d), z(m.e));
+        break;
+      case Cmd::NotifyEcho:  // a bytes, b round trips, c the first round's flag value
+        answer(p, 0);
+        notify_echo(p, z(m.a), m.b, m.c);
         break;
       case Cmd::Spin:
         spin(p);

@@ -30,6 +30,14 @@ has shm contig put armada_put_fence
 has shm contig acc local_axpy
 has shm contig acc armada_scale2
 has shm contig get armada_after_idle_1ms
+# put_notify (issue 50): its stream and the time until the target sees the flag, on every pass
+# that ran, the target's flag and the echoes checked.
+ran=$(python3 -c "import json, sys; print(' '.join(r['transport'] for r in json.load(open(sys.argv[1]))['runs'] if r['status'] == 'ok'))" "$dir/armada-bench.json") ||
+  fail "cannot read the passes of $dir/armada-bench.json"
+for t in $ran; do
+  has "$t" contig put armada_put_notify
+  has "$t" contig notify armada_notify_pingpong_half
+done
 has shm strided put contiguous
 has shm strided get strided_ls2
 has shm overlap get_nb armada_target_busy

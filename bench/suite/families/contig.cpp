@@ -1,7 +1,8 @@
-// Family "contig": contiguous put (a stream with one fence, and each put fenced), get and acc
-// over a size sweep, against the MPI baselines (one-sided RMA + flush, send/recv ping-pong and
-// stream) and the local baselines (memcpy, axpy) of the same launch; and an 8-byte get after the
-// origin and the target were idle for 1 ms (a node server may have backed off into its sleep).
+// Family "contig": contiguous put (a stream with one fence, and each put fenced), get, acc and
+// put_notify (a stream, and the time until the target sees the flag) over a size sweep, against the
+// MPI baselines (one-sided RMA + flush, send/recv ping-pong and stream) and the local baselines
+// (memcpy, axpy) of the same launch; and an 8-byte get after the origin and the target were idle
+// for 1 ms (a node server may have backed off into its sleep).
 #include <unistd.h>
 
 #include <cstring>
@@ -20,8 +21,8 @@ struct Step {
   std::uint64_t seed;
   Rotation rot, stream_rot;
   bool acc;       // n is a multiple of 8: the accumulate contestants run
-  std::byte *A, *B, *C, *D;
-  std::size_t n_put = 0, n_putf = 0, n_get = 0, n_acc = 0, n_acc2 = 0, n_mput = 0, n_mget = 0, n_macc = 0,
+  std::byte *A, *B, *C, *D, *E;
+  std::size_t n_put = 0, n_pn = 0, n_npp = 0, n_putf = 0, n_get = 0, n_acc = 0, n_acc2 = 0, n_mput = 0, n_mget = 0, n_macc = 0,
               n_ping = 0, n_stream = 0, n_copy = 0, n_sping = 0, n_sstream = 0;
 };
 
@@ -63,6 +64,55 @@ void add_armada(Step& s, std::vector<Contestant>& cs, std::vector<std::string>& 
   ops.push_back("acc");
   cs.emplace_back("armada_scale2", fenced_stream([&s, acc] { acc(&two, s.n_acc2); }));  // a scale other than 1
   ops.push_back("acc");
+}
+
+/// put_notify (rma/transfer.hpp): a stream of calls into region E, each setting the target's flag
+/// to the call count, the fence completing the last inside the time (per call: local completion,
+/// as "put"); and, for sizes that fit rank 0's echo slots, the time until the target observes
+/// the flag: a ping-pong in which each side waits for its flag and answers with a put_notify
+/// (half a round trip, beside the socket's and MPI's ping-pongs).
+void add_notify(Step& s, std::vector<Contestant>& cs, std::vector<std::string>& ops) {
+  Pass& p = s.p;
+  auto* flag = reinterpret_cast<long*>(p.seg + p.layout.slots() + Layout::kNotify);
+  cs.emplace_back("armada_put_notify", fenced_stream([&s, &p, flag] {
+                    const std::size_t o = s.rot.offset(s.n_pn++);
+                    rma::put_notify(p.src + o, s.E + o, s.n, flag, ++p.notify_sets, T);
+                  }));
+  ops.push_back("put");
+  if (s.n > Layout::kEchoBytes) return;
+  cs.emplace_back("armada_notify_pingpong_half", [&s, &p](std::size_t k) {
+    auto* at_target = reinterpret_cast<long*>(p.seg + p.layout.slots() + Layout::kNotifyPing);
+    const auto* mine = reinterpret_cast<const long*>(static_cast<std::byte*>(p.bases[0]) + Layout::kEchoFlag);
+    const long first = p.notify_pings + 1;
+    call(p, T, {Cmd::NotifyEcho, Mem::Segment, i64(s.n), i64(k), i64(first)});
+    const auto t0 = Clock::now();
+    for (long v = first; v < first + static_cast<long>(k); ++v) {
+      rma::put_notify(p.src, s.E, s.n, at_target, v, T);
+      rma::wait_flag(mine, v, true);
+    }
+    const double t = seconds(t0, Clock::now());
+    p.notify_pings += k;
+    s.n_npp += k;
+    return t;
+  });
+  cs.back().per_iter = 2;  // a round trip is two notified puts: the figure is half of it
+  ops.push_back("notify");
+}
+
+/// The notify contestants' data and flags: the stream's slots and its flag at the target, the
+/// ping-pong's echo at the origin (a copy of what the target received).
+bool check_notify(Step& s, const Outcome& o, const std::string& what) {
+  Pass& p = s.p;
+  const Layout& L = p.layout;
+  if (o.method == "armada_notify_pingpong_half")
+    return s.n_npp == 0 ||
+           local_check(p, what + " echo", check_pattern(static_cast<std::byte*>(p.bases[0]) + Layout::kEcho, s.n, s.seed));
+  bool ok = remote_ok(p, T, {Cmd::Check, Mem::Segment, i64(L.e()), i64(s.n), i64(s.seed), i64(s.rot.step), i64(used(s.n_pn, s.rot))},
+                      what);
+  const std::int64_t flag = call(p, T, {Cmd::GetLong, Mem::Segment, i64(L.slots() + Layout::kNotify)});
+  return local_check(p, what + " flag", flag == p.notify_sets ? "" :
+                         "the target's flag holds " + std::to_string(flag) + ", not the call count " +
+                         std::to_string(p.notify_sets)) && ok;
 }
 
 void add_mpi_one_sided(Step& s, std::vector<Contestant>& cs, std::vector<std::string>& ops) {
@@ -201,6 +251,7 @@ bool verify(Step& s, const Outcome& o) {
   };
   if (o.method == "memcpy" || o.method == "local_axpy") return check_local(s, o, what);
   if (o.op == "acc") return check_acc(s, o, what);
+  if (o.method == "armada_put_notify" || o.method == "armada_notify_pingpong_half") return check_notify(s, o, what);
   if (o.method == "armada" && o.op == "put") return remote(Mem::Segment, L.a(), s.n_put);
   if (o.method == "armada_put_fence") return remote(Mem::Segment, L.d(), s.n_putf);
   if (o.method == "mpi_put_flush") return remote(Mem::Window, L.a(), s.n_mput);
@@ -232,6 +283,11 @@ void rows(Pass& p, std::size_t n, std::vector<Outcome>& out) {
   }
   if (Outcome* f = find(out, "armada_put_fence")) row(p, "put + fence each", n, unit, *f, find(out, "mpi_put_flush"));
   if (Outcome* s2 = find(out, "armada_scale2")) row(p, "acc scale 2", n, unit, *s2, find(out, "armada", "acc"));
+  if (Outcome* pn = find(out, "armada_put_notify")) row(p, "put_notify (stream + fence)", n, unit, *pn, find(out, "armada", "put"));
+  if (Outcome* pp = find(out, "armada_notify_pingpong_half")) {
+    Outcome* one_way = find(out, "socket_pingpong_half");
+    row(p, "put_notify seen at the target (ping-pong, half)", n, unit, *pp, one_way ? one_way : find(out, "mpi_pingpong_half"));
+  }
   row(p, "MPI send/recv ping-pong, half", n, unit, *find(out, "mpi_pingpong_half"), nullptr);
   row(p, "MPI send/recv stream (window 8)", n, unit, *find(out, "mpi_stream"), nullptr);
   if (Outcome* ping = find(out, "socket_pingpong_half")) row(p, "TCP socket ping-pong, half", n, unit, *ping, nullptr);
@@ -245,17 +301,20 @@ void contig_size(Pass& p, std::size_t si) {
   const Rotation rot(n, L.region, p.opt->rotate);
   Step s{p, n, static_cast<std::uint64_t>(1000 + si), rot,
          rot.count >= static_cast<std::size_t>(kStreamWindow) ? rot : stream_buffers(n, rot.step, kStreamWindow),
-         n % 8 == 0, p.seg + L.a(), p.seg + L.b(), p.seg + L.c(), p.seg + L.d()};
+         n % 8 == 0, p.seg + L.a(), p.seg + L.b(), p.seg + L.c(), p.seg + L.d(), p.seg + L.e()};
   fill_pattern(p.src, rot.extent(), s.seed);
   std::memset(p.dst, 0, rot.extent());
   std::memset(p.mdst, 0, rot.extent());
   call(p, T, {Cmd::Fill, Mem::Segment, i64(L.a()), i64(rot.extent()), 0});
   call(p, T, {Cmd::Fill, Mem::Segment, i64(L.d()), i64(rot.extent()), 0});
+  call(p, T, {Cmd::Fill, Mem::Segment, i64(L.e()), i64(rot.extent()), 0});
+  std::memset(static_cast<std::byte*>(p.bases[0]) + Layout::kEcho, 0, Layout::kEchoBytes);
   if (p.win.ok()) call(p, T, {Cmd::Fill, Mem::Window, i64(L.a()), i64(rot.extent()), 0});
 
   std::vector<Contestant> cs;
   std::vector<std::string> ops;
   add_armada(s, cs, ops);
+  add_notify(s, cs, ops);
   if (p.win.ok()) add_mpi_one_sided(s, cs, ops);
   add_two_sided(s, cs, ops);
   if (p.link.ok()) add_socket(s, cs, ops);

@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -171,6 +173,97 @@ TEST(RdmaTransport, AccumulateBurstsAreAllAcknowledged) {
   fence(target);
   barrier();
   if (rank() == target) EXPECT_EQ(*seg.local<long>(), static_cast<long>(kBurst) * size());
+  barrier();
+}
+
+// Two threads of one process fencing one target: a fence returns only once the puts its own
+// thread issued before it are at the target, whatever another thread's fence has already taken
+// on. Each round, thread A puts to its partner, thread B starts a fence of the same target (or
+// fence_all) and is left inside it, then A fences and tells the target by an MPI message
+// (another channel, which does not wait for UCX's), and the target checks its memory. Regression:
+// fence(t) cleared t's written mark before its flush completed, and fence_all took the list of
+// written targets, so A's fence found nothing to do and returned while B's flush still carried
+// A's put. The interleaving is forced where UCX emulates the put (TCP) and nothing progresses the
+// target's worker on its own (row test_rdma.fences-from-two-threads.rdma-tcp-no-progress.vnode1,
+// ARMADA_RDMA_PROGRESS=off): the target leaves its worker alone for kQuiet, so a put it has not
+// yet executed is still in flight when a wrong fence returns; then it progresses it (gets from the
+// writer) until the writer's message comes. Elsewhere the target's worker runs by itself and the test
+// checks the same promise without the forcing.
+enum class FenceKind { Target, All };
+
+void fence_by(FenceKind kind, int target) {
+  if (kind == FenceKind::Target) fence(target);
+  else fence_all();
+}
+
+const char* name_of(FenceKind kind) { return kind == FenceKind::Target ? "fence(t)" : "fence_all()"; }
+
+// The writer's round (the barrier after it progresses both sides' workers until the fences are
+// done).
+void write_round(const Segment& seg, int partner, long value, FenceKind mine, FenceKind other, MPI_Comm comm) {
+  long ready = 0;
+  MPI_Recv(&ready, 1, MPI_LONG, partner, 1, comm, MPI_STATUS_IGNORE);  // its worker is left alone from now
+  put_value(value, seg.at<long>(partner, 0));
+  std::thread fencer([&] { fence_by(other, partner); });  // takes on the put: clears marks, flushes
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // B is inside its fence by then
+  fence_by(mine, partner);
+  MPI_Send(&value, 1, MPI_LONG, partner, 0, comm);
+  fencer.join();
+}
+
+// Waits for `request`, progressing this process's UCX worker only after `quiet` (a get from
+// `peer` waits in the worker; the peer's progresses it, waiting in a fence).
+void wait_quiet_then_progress(MPI_Request& request, std::chrono::milliseconds quiet, const Segment& seg, int peer) {
+  const auto until = std::chrono::steady_clock::now() + quiet;
+  int done = 0;
+  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE), !done && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (!done) {
+    (void)get_value(seg.at<long>(peer, 1));
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+// The target's round: whether the value was in place when the writer said its fence returned.
+bool check_round(const Segment& seg, int partner, MPI_Comm comm) {
+  constexpr std::chrono::milliseconds kQuiet{200};
+  long told = 0;
+  MPI_Request request;
+  MPI_Irecv(&told, 1, MPI_LONG, partner, 0, comm, &request);
+  MPI_Send(&told, 1, MPI_LONG, partner, 1, comm);
+  wait_quiet_then_progress(request, kQuiet, seg, partner);
+  return std::atomic_ref<long>(seg.local<long>()[0]).load(std::memory_order_acquire) == told;
+}
+
+TEST(RdmaTransport, AFenceCoversItsThreadsPutsWhileAnotherThreadFencesTheSameTarget) {
+  constexpr long kRounds = 2;
+  const int half = size() / 2;
+  const bool writer = rank() < half, target = rank() >= half && rank() < 2 * half;
+  const int partner = writer ? rank() + half : rank() - half;
+  if (writer || target) {
+    ASSERT_FALSE(same_node(rank(), partner)) << "the rdma rows put ranks r and r + size/2 apart";
+  }
+  Segment seg(2 * sizeof(long));
+  seg.local<long>()[0] = 0;
+  MPI_Comm comm;
+  MPI_Comm_dup(world_comm(), &comm);
+  long value = 0;
+  for (const FenceKind mine : {FenceKind::Target, FenceKind::All}) {
+    for (const FenceKind other : {FenceKind::Target, FenceKind::All}) {
+      barrier();
+      for (long i = 0; i < kRounds; ++i) {
+        ++value;
+        if (writer) write_round(seg, partner, value, mine, other, comm);
+        if (target) {
+          EXPECT_TRUE(check_round(seg, partner, comm))
+              << "round " << i << ": the writer's " << name_of(mine) << " returned before its put was at the target,"
+              << " while another thread of its process was in " << name_of(other);
+        }
+        barrier();
+      }
+    }
+  }
+  MPI_Comm_free(&comm);
   barrier();
 }
 

@@ -25,6 +25,13 @@ constexpr const char* kRmwName[] = {"rma::fetch_add", "rma::swap", "rma::compare
 std::uint64_t token_of(ucs_status_ptr_t request) { return reinterpret_cast<std::uintptr_t>(request); }
 ucs_status_ptr_t request_of(std::uint64_t token) { return reinterpret_cast<ucs_status_ptr_t>(token); }
 
+// Raises `mark` to `to` unless it is there already (marks only grow).
+void raise_mark(std::atomic<std::uint64_t>& mark, std::uint64_t to) {
+  std::uint64_t now = mark.load(std::memory_order_relaxed);
+  while (now < to && !mark.compare_exchange_weak(now, to, std::memory_order_acq_rel, std::memory_order_relaxed)) {
+  }
+}
+
 }  // namespace
 
 // ---- construction ----------------------------------------------------------------------------
@@ -35,7 +42,7 @@ RdmaTransport::RdmaTransport(const TransportContext& context)
       node_memory_(context.node_memory),
       ucx_memory_(context.settings_as<RdmaSettings>().ucx_memory),
       acc_outstanding_(new std::atomic<std::int64_t>[static_cast<std::size_t>(context.size)]()),
-      puts_(new std::atomic<std::uint8_t>[static_cast<std::size_t>(context.size)]()) {
+      marks_(new TargetMarks[static_cast<std::size_t>(context.size)]) {
   ucx_ = std::make_unique<rdma::Ucx>(context.world, context.rank, context.size);
   ucx_->watch_stalls(context.config.stall_warn_s, context.topology);  // the core's ARMADA_STALL_WARN
   ucp_am_handler_param_t handler{};
@@ -234,25 +241,53 @@ void RdmaTransport::segment_freed(const SegmentSpec& spec) {
 // otherwise pay one each.
 void RdmaTransport::order_before(int target, OpKind kind) {
   if (kind != OpKind::Acc) wait_accumulates(target);
-  auto& pending = puts_[static_cast<std::size_t>(target)];
+  TargetMarks& m = marks(target);
+  const std::uint64_t seen = m.issued.load(std::memory_order_acquire);
   if (one_sided_ && kind != OpKind::Acc) {
-    if (!(pending.load(std::memory_order_relaxed) & kUnfenced)) return;
-    if (!(pending.fetch_and(static_cast<std::uint8_t>(~kUnfenced), std::memory_order_acq_rel) & kUnfenced)) return;
+    if (m.ordered.load(std::memory_order_acquire) >= seen) return;
     std::lock_guard lock(ucx_->origin_mutex());
     rdma::check_ucs("rma (rdma): ordering after an earlier put", "ucp_worker_fence", ucp_worker_fence(ucx_->origin()));
+    raise_mark(m.ordered, seen);  // under the lock: whoever reads it issues after the fence
     return;
   }
-  if (!(pending.load(std::memory_order_relaxed) & kUnflushed)) return;
-  if (!(pending.fetch_and(kListed, std::memory_order_acq_rel) & kUnflushed)) return;
+  if (m.flushed.load(std::memory_order_acquire) >= seen) return;
   flush_endpoint("rma (rdma): completing an earlier put", target);
+  completed(target, seen);
 }
 
-void RdmaTransport::mark_written(int target, std::uint8_t bits) {
-  const std::uint8_t before =
-      puts_[static_cast<std::size_t>(target)].fetch_or(bits | kListed | kDirty, std::memory_order_acq_rel);
-  if (before & kListed) return;
+// The generation goes up after the put is issued, and is read (seq_cst) before the listing is
+// checked, as unlist_complete clears the listing before it reads the generation: one of the two
+// sees the other, so a target with a put in flight never drops out of written_.
+void RdmaTransport::mark_put(int target) {
+  marks(target).issued.fetch_add(1, std::memory_order_seq_cst);
+  list(target);
+}
+
+void RdmaTransport::list(int target) {
+  TargetMarks& m = marks(target);
+  if (m.listed.load(std::memory_order_seq_cst)) return;
   std::lock_guard lock(written_mutex_);
+  if (m.listed.load(std::memory_order_relaxed)) return;
+  m.listed.store(true, std::memory_order_relaxed);
   written_.push_back(target);
+}
+
+void RdmaTransport::completed(int target, std::uint64_t seen) {
+  TargetMarks& m = marks(target);
+  raise_mark(m.flushed, seen);
+  raise_mark(m.ordered, seen);
+}
+
+void RdmaTransport::unlist_complete() {
+  std::lock_guard lock(written_mutex_);
+  std::erase_if(written_, [&](int t) {
+    TargetMarks& m = marks(t);
+    m.listed.store(false, std::memory_order_seq_cst);
+    const bool done = m.issued.load(std::memory_order_seq_cst) <= m.flushed.load(std::memory_order_acquire) &&
+                      acc_outstanding_[static_cast<std::size_t>(t)].load(std::memory_order_seq_cst) == 0;
+    if (!done) m.listed.store(true, std::memory_order_relaxed);
+    return done;
+  });
 }
 
 void RdmaTransport::flush_endpoints(const char* op, const std::vector<int>& targets) {
@@ -284,33 +319,50 @@ void RdmaTransport::wait_accumulates(int target) {
 void RdmaTransport::wait(std::uint64_t token) { ucx_->wait("rma::Handle::wait (rdma)", request_of(token)); }
 bool RdmaTransport::test(std::uint64_t token) { return ucx_->test("rma::Handle::test (rdma)", request_of(token)); }
 
-// The marks are cleared before the flush: a put another thread issues meanwhile marks again.
-// A target not written since its endpoint was last flushed (by a fence, fence_all, or an
-// operation ordered after a put) costs no flush: nothing of ours is in flight to it.
+// Completes the puts to `target` issued before the call, as this thread sees them (their
+// generation), and the accumulates. Nothing to flush when a flush started after them has
+// completed already (another thread's fence, fence_all, or an ordering flush); a flush still in
+// progress does not count.
 void RdmaTransport::fence(int target) {
+  TargetMarks& m = marks(target);
+  const std::uint64_t seen = m.issued.load(std::memory_order_acquire);
   wait_accumulates(target);
-  if (!(puts_[static_cast<std::size_t>(target)].fetch_and(kListed, std::memory_order_acq_rel) & kDirty)) return;
+  if (m.flushed.load(std::memory_order_acquire) >= seen) return;
   flush_endpoint("rma::fence (rdma)", target);
+  completed(target, seen);
 }
 
-// Only the targets written since the last fence_all: a put or accumulate to another target
-// (issued by another thread meanwhile) lists it again for the next one.
+// Only the targets written since they were last found complete: written_ is read, not taken, so
+// a fence_all in another thread cannot hide them from this one; the complete ones leave it after.
 void RdmaTransport::fence_all() {
   std::vector<int> targets;
   {
     std::lock_guard lock(written_mutex_);
-    targets.swap(written_);
+    targets = written_;
   }
   if (targets.empty()) return;
+  std::vector<int> dirty;
+  std::vector<std::uint64_t> seen;
   for (const int t : targets) {
+    const std::uint64_t g = marks(t).issued.load(std::memory_order_acquire);
     wait_accumulates(t);
-    puts_[static_cast<std::size_t>(t)].store(0, std::memory_order_release);
+    if (marks(t).flushed.load(std::memory_order_acquire) >= g) continue;
+    dirty.push_back(t);
+    seen.push_back(g);
   }
-  // One endpoint flush costs about 10 times a worker flush's walk per endpoint (64 ranks on UCX
-  // shared memory: 63 endpoint flushes 15 us, a worker flush over 3 x 64 endpoints 4 us): past
-  // an eighth of the job, the worker flush is cheaper.
+  if (!dirty.empty()) {
+    flush_targets("rma::fence_all (rdma)", dirty);
+    for (std::size_t i = 0; i < dirty.size(); ++i) completed(dirty[i], seen[i]);
+  }
+  unlist_complete();
+}
+
+// One endpoint flush costs about 10 times a worker flush's walk per endpoint (64 ranks on UCX
+// shared memory: 63 endpoint flushes 15 us, a worker flush over 3 x 64 endpoints 4 us): past an
+// eighth of the job, the worker flush is cheaper.
+void RdmaTransport::flush_targets(const char* op, const std::vector<int>& targets) {
   if (targets.size() * kWorkerFlushFraction < static_cast<std::size_t>(ucx_->size())) {
-    flush_endpoints("rma::fence_all (rdma)", targets);
+    flush_endpoints(op, targets);
     return;
   }
   ucp_request_param_t none{};
@@ -319,7 +371,7 @@ void RdmaTransport::fence_all() {
     std::lock_guard lock(ucx_->origin_mutex());
     request = ucp_worker_flush_nbx(ucx_->origin(), &none);
   }
-  ucx_->wait("rma::fence_all (rdma)", request);
+  ucx_->wait(op, request);
 }
 
 void RdmaTransport::poll() { ucx_->progress(); }
@@ -346,7 +398,7 @@ std::uint64_t RdmaTransport::transfer_contiguous(OpKind kind, AccType type, cons
     std::lock_guard lock(ucx_->origin_mutex());
     request = issue(kind, local, remote, bytes, key, target);
   }
-  if (kind == OpKind::Put) mark_written(target, kUnflushed | kUnfenced);
+  if (kind == OpKind::Put) mark_put(target);
   if (!blocking) {
     if (UCS_PTR_IS_ERR(request)) ucx_->wait("rma::put/get (rdma)", request);  // throws
     return token_of(request);
@@ -356,7 +408,6 @@ std::uint64_t RdmaTransport::transfer_contiguous(OpKind kind, AccType type, cons
 }
 
 std::uint64_t RdmaTransport::flush_batch(const char* op, int target, bool blocking) {
-  if (!blocking) mark_written(target, 0);  // a put of the batch may still be in flight at fence_all
   ucp_request_param_t none{};
   ucs_status_ptr_t request;
   {
@@ -409,8 +460,8 @@ class RdmaTransport::AccPacker {
     std::memcpy(p, &header_, sizeof header_);
     std::memcpy(p + sizeof header_, runs_.data(), runs_.size() * sizeof(rdma::RunHeader));
     std::memcpy(p + sizeof header_ + runs_.size() * sizeof(rdma::RunHeader), payload_.data(), payload_.size());
-    t_.acc_outstanding_[static_cast<std::size_t>(target_)].fetch_add(1, std::memory_order_acq_rel);
-    t_.mark_written(target_, 0);
+    t_.acc_outstanding_[static_cast<std::size_t>(target_)].fetch_add(1, std::memory_order_seq_cst);  // see mark_put
+    t_.list(target_);
     t_.send_request("rma::acc (rdma)", target_, message_.data(), message_.size());
     runs_.clear();
     payload_.clear();
@@ -489,6 +540,7 @@ std::uint64_t RdmaTransport::strided(const StridedOp& op, bool blocking) {
       if (r) ucp_request_free(r);  // the flush below completes it
     });
   }
+  if (put && !blocking) mark_put(op.target);  // its runs may still be in flight at a fence
   return flush_batch(name, op.target, blocking);
 }
 
@@ -521,6 +573,7 @@ std::uint64_t RdmaTransport::vector(const VectorOp& op, bool blocking) {
       }
     }
   }
+  if (put && !blocking) mark_put(op.target);  // its runs may still be in flight at a fence
   return flush_batch(name, op.target, blocking);
 }
 

@@ -179,20 +179,37 @@ class RdmaTransport final : public Transport {
   std::mutex segments_mutex_;  // allocate/free only
   std::unordered_map<std::int64_t, SegmentKeys> segments_;
 
-  // Per target: accumulate requests not yet acknowledged; what the puts issued to it still need
-  // before another operation (kUnfenced: a worker fence; kUnflushed: a flush of the endpoint);
-  // kListed: the target is in written_ (cleared only by fence_all, which empties the list);
-  // kDirty: written since its endpoint was last flushed (fence(target) flushes only then).
-  static constexpr std::uint8_t kUnflushed = 1, kUnfenced = 2, kListed = 4, kDirty = 8;
+  // Per target: accumulate requests not yet acknowledged, and the puts issued to it, by
+  // generation. Every put takes its target's next generation once it is issued (`issued`);
+  // `flushed`: every put up to that generation is remotely complete (a flush started after the
+  // generation was read has completed); `ordered`: an operation issued now comes after every put
+  // up to it (a worker fence was issued after them, or they were flushed). The marks only grow,
+  // and each is raised only once what it says holds, so a fence or an ordering in one thread
+  // never relies on another thread's flush still in progress: each compares its own reading of
+  // `issued` with what has completed. `listed`: the target is in written_.
+  struct TargetMarks {
+    std::atomic<std::uint64_t> issued{0}, flushed{0}, ordered{0};
+    std::atomic<bool> listed{false};
+  };
   std::unique_ptr<std::atomic<std::int64_t>[]> acc_outstanding_;
-  std::unique_ptr<std::atomic<std::uint8_t>[]> puts_;
-  // The targets written (put or accumulate) since the last fence_all: fence_all completes only
-  // theirs, so its cost follows the peers a rank wrote, not the job's size (docs/scaling.md).
+  std::unique_ptr<TargetMarks[]> marks_;
+  // The targets written (put or accumulate) and not yet found complete by a fence_all: fence_all
+  // completes only theirs, so its cost follows the peers a rank wrote, not the job's size
+  // (docs/scaling.md). A fence_all leaves a target listed until it is complete.
   std::mutex written_mutex_;
   std::vector<int> written_;
   static constexpr std::size_t kWorkerFlushFraction = 8;  // fence_all: a worker flush from P/8 targets
-  /// Marks `target` with `bits` (and kListed), adding it to written_ the first time.
-  void mark_written(int target, std::uint8_t bits);
+  TargetMarks& marks(int target) noexcept { return marks_[static_cast<std::size_t>(target)]; }
+  /// A put to `target` was issued: its next generation, and the target listed.
+  void mark_put(int target);
+  /// Adds `target` to written_ unless it is listed.
+  void list(int target);
+  /// Removes from written_ the targets with nothing in flight.
+  void unlist_complete();
+  /// Every put to `target` up to generation `seen` is remotely complete: raises its marks.
+  void completed(int target, std::uint64_t seen);
+  /// Completes every put to `targets`: their endpoints' flushes, or one of the worker.
+  void flush_targets(const char* op, const std::vector<int>& targets);
   /// Flushes the endpoints of `targets` (all issued before any is waited for).
   void flush_endpoints(const char* op, const std::vector<int>& targets);
 };

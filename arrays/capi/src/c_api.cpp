@@ -639,6 +639,15 @@ int change_view(const char* fn, const capi::Convention& from, const capi::Conven
     to.out_tuple(from.tuple(hi, n, fn, names[1]), out_hi);
   });
 }
+// Extents (a tuple, nothing for n = 0) from one view into the other.
+int change_extents(const char* fn, const capi::Convention& from, const capi::Convention& to, int n, const int64_t* in,
+                   int64_t* out, const char* in_name, const char* out_name) {
+  return capi::guard(fn, [&] {
+    if (n == 0) return;
+    need(out, fn, out_name);
+    to.out_tuple(from.tuple(in, capi::check_ndim(fn, n), fn, in_name), out);
+  });
+}
 }  // namespace
 int armada_gaf_to_c_patch(int ndim, const int64_t lo[], const int64_t hi[], int64_t clo[], int64_t chi[]) {
   static constexpr const char* names[] = {"lo", "hi", "clo", "chi"};
@@ -649,20 +658,10 @@ int armada_gaf_from_c_patch(int ndim, const int64_t clo[], const int64_t chi[], 
   return change_view(__func__, capi::c_view, capi::fortran_view, ndim, clo, chi, lo, hi, names);
 }
 int armada_gaf_to_c_extents(int n, const int64_t extents[], int64_t cextents[]) {
-  const char* const fn = __func__;
-  return capi::guard(fn, [&] {
-    if (n == 0) return;
-    need(cextents, fn, "cextents");
-    capi::c_view.out_tuple(capi::fortran_view.tuple(extents, capi::check_ndim(fn, n), fn, "extents"), cextents);
-  });
+  return change_extents(__func__, capi::fortran_view, capi::c_view, n, extents, cextents, "extents", "cextents");
 }
 int armada_gaf_from_c_extents(int n, const int64_t cextents[], int64_t extents[]) {
-  const char* const fn = __func__;
-  return capi::guard(fn, [&] {
-    if (n == 0) return;
-    need(extents, fn, "extents");
-    capi::fortran_view.out_tuple(capi::c_view.tuple(cextents, capi::check_ndim(fn, n), fn, "cextents"), extents);
-  });
+  return change_extents(__func__, capi::c_view, capi::fortran_view, n, cextents, extents, "cextents", "extents");
 }
 int armada_ga_release(int handle) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"

@@ -290,7 +290,6 @@ void lu_solve(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
   run_synced(name, a, b, [&] {
     require_op(name, "op", op);
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_rhs(name, a, b);
   }, [&]<class T>() { lu_solve_typed<T>(op, a, b); });
@@ -299,7 +298,6 @@ void lu_solve(Op op, const Array& a, Array& b) {
 void cholesky_solve(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
   run_synced(name, a, b, [&] {
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_rhs(name, a, b);
   }, [&]<class T>() { cholesky_solve_typed<T>(a, b); });
@@ -308,7 +306,6 @@ void cholesky_solve(const Array& a, Array& b) {
 void inverse(const Array& a, Array& inv) {
   const char* name = "linalg::inverse";
   run_synced(name, a, inv, [&] {
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_output(name, "inv", inv, a);
   }, [&]<class T>() { inverse_typed<T>(a, inv); });
@@ -317,7 +314,6 @@ void inverse(const Array& a, Array& inv) {
 void cholesky_inverse(const Array& a, Array& inv) {
   const char* name = "linalg::cholesky_inverse";
   run_synced(name, a, inv, [&] {
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_output(name, "inv", inv, a);
   }, [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
@@ -326,7 +322,6 @@ void cholesky_inverse(const Array& a, Array& inv) {
 void cholesky(const Array& a, Array& l) {
   const char* name = "linalg::cholesky";
   run_synced(name, a, l, [&] {
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_output(name, "l", l, a);
   }, [&]<class T>() { cholesky_typed<T>(a, l); });
@@ -335,7 +330,6 @@ void cholesky(const Array& a, Array& l) {
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {
   const char* name = "linalg::eigen_symmetric";
   run_synced(name, a, v, [&] {
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_output(name, "v", v, a);
     if (!eigenvalues) reject(name, "eigenvalues", "null", "must hold n values");

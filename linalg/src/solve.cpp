@@ -284,6 +284,15 @@ void run_synced(const char* op, const Array& a, const Array& out, Checks&& check
   out.sync();
 }
 
+// run_synced for an operation from square matrix a into `out` (named out_arg) of a's kind.
+template <class F>
+void run_square_to(const char* op, const Array& a, Array& out, const char* out_arg, F&& typed) {
+  run_synced(op, a, out, [&] {
+    require_square(op, "a", a);
+    require_output(op, out_arg, out, a);
+  }, typed);
+}
+
 }  // namespace
 
 void lu_solve(Op op, const Array& a, Array& b) {
@@ -304,27 +313,15 @@ void cholesky_solve(const Array& a, Array& b) {
 }
 
 void inverse(const Array& a, Array& inv) {
-  const char* name = "linalg::inverse";
-  run_synced(name, a, inv, [&] {
-    require_square(name, "a", a);
-    require_output(name, "inv", inv, a);
-  }, [&]<class T>() { inverse_typed<T>(a, inv); });
+  run_square_to("linalg::inverse", a, inv, "inv", [&]<class T>() { inverse_typed<T>(a, inv); });
 }
 
 void cholesky_inverse(const Array& a, Array& inv) {
-  const char* name = "linalg::cholesky_inverse";
-  run_synced(name, a, inv, [&] {
-    require_square(name, "a", a);
-    require_output(name, "inv", inv, a);
-  }, [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
+  run_square_to("linalg::cholesky_inverse", a, inv, "inv", [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
 }
 
 void cholesky(const Array& a, Array& l) {
-  const char* name = "linalg::cholesky";
-  run_synced(name, a, l, [&] {
-    require_square(name, "a", a);
-    require_output(name, "l", l, a);
-  }, [&]<class T>() { cholesky_typed<T>(a, l); });
+  run_square_to("linalg::cholesky", a, l, "l", [&]<class T>() { cholesky_typed<T>(a, l); });
 }
 
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {

@@ -649,6 +649,33 @@ struct ElementwiseOperands {
   }
 };
 
+// NGA_Periodic_get, _acc and _put (or their 64-bit forms, index type I) on the 3 x 3 window at
+// (-1, 5) of the 5 x 7 array g holding f: it wraps to rows 4, 0, 1 and columns 5, 6, 0.
+template <class I>
+void expect_periodic_window(int g, double (*f)(int, int), void (*get)(int, I*, I*, void*, I*),
+                            void (*acc)(int, I*, I*, void*, I*, void*), void (*put)(int, I*, I*, void*, I*)) {
+  double win[9];
+  I wlo[2] = {-1, 5}, whi[2] = {1, 7}, wld[1] = {3};
+  get(g, wlo, whi, win, wld);
+  const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], f(rows[x], cols[y]));
+  GA_Sync();
+  double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 2;
+  acc(g, wlo, whi, ones, wld, &alpha);
+  GA_Sync();
+  get(g, wlo, whi, win, wld);
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], f(rows[x], cols[y]) + 2.0 * GA_Nnodes());
+  GA_Sync();
+  if (GA_Nodeid() == 0) put(g, wlo, whi, ones, wld);
+  GA_Sync();
+  const std::vector<double> all = whole(g, 5, 7);
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(all[rows[x] * 7 + cols[y]], 1.0);
+  EXPECT_EQ(all[2 * 7 + 2], f(2, 2));  // outside the window
+}
+
 // The 64-bit spellings of the patch operations, each against the formula.
 TEST(GaElementwise, Patch64) {
   const ElementwiseOperands ops;
@@ -690,27 +717,7 @@ TEST(GaElementwise, Patch64) {
       const bool in = i >= 1 && i <= 3 && j >= 2 && j <= 5;
       EXPECT_DOUBLE_EQ(A[i * 7 + j], in ? std::fabs(ea(i, j)) - 10 : i == 0 ? 1 / ea(i, j) : ea(i, j));
     }
-  // Periodic: the 3 x 3 window at (-1, 5) wraps to rows 4, 0, 1 and columns 5, 6, 0 (of b).
-  double win[9];
-  int64_t wlo[2] = {-1, 5}, whi[2] = {1, 7}, wld[1] = {3};
-  NGA_Periodic_get64(b, wlo, whi, win, wld);
-  const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
-  for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], eb(rows[x], cols[y]));
-  GA_Sync();
-  double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 2;
-  NGA_Periodic_acc64(b, wlo, whi, ones, wld, &alpha);
-  GA_Sync();
-  NGA_Periodic_get64(b, wlo, whi, win, wld);
-  for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], eb(rows[x], cols[y]) + 2.0 * GA_Nnodes());
-  GA_Sync();
-  if (GA_Nodeid() == 0) NGA_Periodic_put64(b, wlo, whi, ones, wld);
-  GA_Sync();
-  const std::vector<double> B = whole(b, 5, 7);
-  for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(B[rows[x] * 7 + cols[y]], 1.0);
-  EXPECT_EQ(B[2 * 7 + 2], eb(2, 2));  // outside the window
+  expect_periodic_window(b, eb, NGA_Periodic_get64, NGA_Periodic_acc64, NGA_Periodic_put64);
 }
 
 TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
@@ -775,23 +782,7 @@ TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
   NGA_Select_elem(a, name("min"), &v, at);
   EXPECT_EQ(v, ea(0, 6));
   EXPECT_EQ(at[0], 0);
-  // Periodic: a 3 x 3 window starting at (-1, 5) wraps to rows 4, 0, 1 and columns 5, 6, 0.
-  double win[9];
-  int wlo[2] = {-1, 5}, whi[2] = {1, 7}, wld[1] = {3};
-  NGA_Periodic_get(a, wlo, whi, win, wld);
-  const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
-  for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], ea(rows[x], cols[y]));
-  GA_Sync();
-  double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 1;
-  NGA_Periodic_acc(a, wlo, whi, ones, wld, &alpha);
-  GA_Sync();
-  NGA_Periodic_get(a, wlo, whi, win, wld);
-  EXPECT_EQ(win[0], ea(4, 5) + GA_Nnodes());
-  GA_Sync();
-  if (GA_Nodeid() == 0) NGA_Periodic_put(a, wlo, whi, ones, wld);
-  GA_Sync();
-  EXPECT_EQ(whole(a, 5, 7)[0 * 7 + 6], 1.0);  // (0, 6) is inside the window
+  expect_periodic_window(a, ea, NGA_Periodic_get, NGA_Periodic_acc, NGA_Periodic_put);
   // Locate_region: the owners' parts tile the patch, each owner named once.
   int rlo[2] = {1, 1}, rhi[2] = {4, 5};
   std::vector<int> map(4 * GA_Nnodes()), procs(GA_Nnodes());

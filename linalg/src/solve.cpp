@@ -75,6 +75,17 @@ void store(const CyclicMatrix<T>& m, Array& a) {
 //            minors are A's, conjugated, so the failing minor is A's.
 
 // conj(m) in place (complex types; nothing for real ones).
+// A's ScaLAPACK copy for the operations on one square A (inverses, Cholesky factor): M = Aᵀ
+// (or A itself after load's fallback), loaded, its elements `reads` checked finite.
+template <class T>
+CyclicMatrix<T> load_square(const char* op, const BlacsGrid& grid, const Array& a, Reads reads) {
+  const Index n = a.dims()[0];
+  CyclicMatrix<T> m(grid, n, n, scalapack_block(), Holds::transpose);
+  load<T>({{&a, &m}});
+  require_finite(op, "a", a, m, a.group().comm(), reads);
+  return m;
+}
+
 template <class T>
 void conjugate(CyclicMatrix<T>& m) {
   if constexpr (!std::is_floating_point_v<T>)
@@ -186,9 +197,7 @@ void inverse_typed(const Array& a, Array& inv) {
   const char* name = "linalg::inverse";
   BlacsGrid grid(a.group(), &a);
   const Index n = a.dims()[0];
-  CyclicMatrix<T> ca(grid, n, n, scalapack_block(), Holds::transpose);
-  load<T>({{&a, &ca}});
-  require_finite(name, "a", a, ca, a.group().comm());
+  CyclicMatrix<T> ca = load_square<T>(name, grid, a, Reads::all);
   const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
   {
     Phase phase(g_times.compute_s);
@@ -218,9 +227,7 @@ void cholesky_inverse_typed(const Array& a, Array& inv) {
   const char* name = "linalg::cholesky_inverse";
   BlacsGrid grid(a.group(), &a);
   const Index n = a.dims()[0];
-  CyclicMatrix<T> m(grid, n, n, scalapack_block(), Holds::transpose);
-  load<T>({{&a, &m}});
-  require_finite(name, "a", a, m, a.group().comm(), Reads::lower_triangle);
+  CyclicMatrix<T> m = load_square<T>(name, grid, a, Reads::lower_triangle);
   factor_cholesky(name, m);
   const bool upper = m.holds == Holds::transpose;  // the triangle factor_cholesky used
   CyclicMatrix<T> whole = m;
@@ -247,9 +254,7 @@ template <class T>
 void cholesky_typed(const Array& a, Array& l) {
   const char* name = "linalg::cholesky";
   BlacsGrid grid(a.group());
-  CyclicMatrix<T> m(grid, a.dims()[0], a.dims()[0], scalapack_block(), Holds::transpose);
-  load<T>({{&a, &m}});
-  require_finite(name, "a", a, m, a.group().comm(), Reads::lower_triangle);
+  CyclicMatrix<T> m = load_square<T>(name, grid, a, Reads::lower_triangle);
   factor_cholesky(name, m);
   keep_half_triangle(m, m.holds == Holds::transpose, false);
   store(m, l);

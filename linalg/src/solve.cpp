@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <utility>
 
 #include "armada/linalg/settings.hpp"
 #include "block_cyclic.hpp"
@@ -86,6 +87,21 @@ CyclicMatrix<T> load_square(const char* op, const BlacsGrid& grid, const Array& 
   return m;
 }
 
+// A (square, M = Aᵀ) and B (as itself) for a solve, loaded together, their elements checked
+// finite (A's `reads`).
+template <class T>
+std::pair<CyclicMatrix<T>, CyclicMatrix<T>> load_system(const char* op, const BlacsGrid& grid, const Array& a,
+                                                      const Array& b, Reads reads) {
+  const int nb = scalapack_block();
+  const Index n = a.dims()[0];
+  std::pair<CyclicMatrix<T>, CyclicMatrix<T>> m{CyclicMatrix<T>(grid, n, n, nb, Holds::transpose),
+                                                CyclicMatrix<T>(grid, b.dims()[0], b.dims()[1], nb)};
+  load<T>({{&a, &m.first}, {&b, &m.second}});
+  require_finite(op, "a", a, m.first, a.group().comm(), reads);
+  require_finite(op, "b", b, m.second, a.group().comm());
+  return m;
+}
+
 template <class T>
 void conjugate(CyclicMatrix<T>& m) {
   if constexpr (!std::is_floating_point_v<T>)
@@ -147,12 +163,8 @@ template <class T>
 void lu_solve_typed(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
   BlacsGrid grid(a.group(), &a);
-  const int nb = scalapack_block();
   const Index n = a.dims()[0];
-  CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
-  load<T>({{&a, &ca}, {&b, &cb}});
-  require_finite(name, "a", a, ca, a.group().comm());
-  require_finite(name, "b", b, cb, a.group().comm());
+  auto [ca, cb] = load_system<T>(name, grid, a, b, Reads::all);
   const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
   {
     Phase phase(g_times.compute_s);
@@ -172,12 +184,8 @@ template <class T>
 void cholesky_solve_typed(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
   BlacsGrid grid(a.group(), &a);
-  const int nb = scalapack_block();
   const Index n = a.dims()[0];
-  CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
-  load<T>({{&a, &ca}, {&b, &cb}});
-  require_finite(name, "a", a, ca, a.group().comm(), Reads::lower_triangle);
-  require_finite(name, "b", b, cb, a.group().comm());
+  auto [ca, cb] = load_system<T>(name, grid, a, b, Reads::lower_triangle);
   factor_cholesky(name, ca);
   {
     Phase phase(g_times.compute_s);

@@ -544,13 +544,25 @@ long Array::read_inc(const Coord& index, long increment) {
 }
 
 // ---- local access --------------------------------------------------------------------------------
-LocalView<void> Array::access() {
-  Impl& a = const_cast<Impl&>(checked("arrays::access"));
-  refuse_cyclic("arrays::access", a, "access_blocks()");
+namespace {
+// This member's block of a regular array (access, access_ghosts), with its ghost cells or without.
+LocalView<void> my_block_view(Array::Impl& a, const char* op, bool with_ghosts) {
+  refuse_cyclic(op, a, "access_blocks()");
   const Block& b = a.mine();
   ++a.accesses;
   if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};
-  return {b.address(b.patch.lo, a.ghosts, a.esize), b.patch.lo, b.patch.hi, b.stride};
+  if (!with_ghosts) return {b.address(b.patch.lo, a.ghosts, a.esize), b.patch.lo, b.patch.hi, b.stride};
+  Coord lo = b.patch.lo, hi = b.patch.hi;
+  for (int d = 0; d < a.ndim(); ++d) {
+    lo[d] -= a.ghosts[d];
+    hi[d] += a.ghosts[d];
+  }
+  return {b.base, lo, hi, b.stride};
+}
+}  // namespace
+
+LocalView<void> Array::access() {
+  return my_block_view(const_cast<Impl&>(checked("arrays::access")), "arrays::access", false);
 }
 
 LocalView<void> Array::access_block(int rank) {
@@ -583,17 +595,7 @@ std::vector<LocalView<void>> Array::access_blocks() {
 }
 
 LocalView<void> Array::access_ghosts() {
-  Impl& a = const_cast<Impl&>(checked("arrays::access_ghosts"));
-  refuse_cyclic("arrays::access_ghosts", a, "access_blocks()");
-  const Block& b = a.mine();
-  ++a.accesses;
-  if (b.patch.empty()) return {nullptr, b.patch.lo, b.patch.hi, b.stride};
-  Coord lo = b.patch.lo, hi = b.patch.hi;
-  for (int d = 0; d < a.ndim(); ++d) {
-    lo[d] -= a.ghosts[d];
-    hi[d] += a.ghosts[d];
-  }
-  return {b.base, lo, hi, b.stride};
+  return my_block_view(const_cast<Impl&>(checked("arrays::access_ghosts")), "arrays::access_ghosts", true);
 }
 
 void Array::release() {

@@ -83,8 +83,7 @@ void unary_patch(UnaryOp op, Array& arr, const Coord& lo, const Coord& hi, const
   const char* name = unary_name(op);
   const Array::Impl* ap = nullptr;
   begin_collective(name, collective_group(name, arr), [&] {
-    ap = &impl_of(arr, name);
-    check_patch(name, *ap, lo, hi);
+    ap = &patch_of(name, arr, lo, hi);
     if ((op == UnaryOp::Fill || op == UnaryOp::Scale || op == UnaryOp::AddConstant) && !value)
       fail(name, ap, "value", "null", "the operation needs a value");
   }, {same_shape("array", arr), same_patch("patch", lo, hi), same_value("value", arr, value)});
@@ -125,16 +124,9 @@ void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& 
   const char* name = binary_name(op);
   const Array::Impl *ap = nullptr, *bp = nullptr, *cp = nullptr;
   begin_collective(name, collective_group(name, ca), [&] {
-    ap = &impl_of(aa, name);
-    bp = &impl_of(ba, name);
-    cp = &impl_of(ca, name);
-    check_patch(name, *ap, alo, ahi);
-    check_patch(name, *bp, blo, bhi);
-    check_patch(name, *cp, clo, chi);
-    check_compatible(name, *ap, *bp);
-    check_compatible(name, *ap, *cp);
-    check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, false);
-    check_same_extents(name, *ap, alo, ahi, *cp, clo, chi, false);
+    ap = &patch_of(name, aa, alo, ahi);
+    bp = &matching(name, ba, *ap, alo, ahi, blo, bhi);
+    cp = &matching(name, ca, *ap, alo, ahi, clo, chi);
     if (op == BinaryOp::Add && (!alpha || !beta)) fail(name, cp, "alpha/beta", "null", "add needs both scale factors");
   }, {same_value("alpha", ca, alpha), same_shape("a", aa), same_patch("a patch", alo, ahi), same_value("beta", ca, beta),
       same_shape("b", ba), same_patch("b patch", blo, bhi), same_shape("c", ca), same_patch("c patch", clo, chi)});
@@ -180,12 +172,8 @@ void copy_patch(const Array& aa, const Coord& alo, const Coord& ahi, Array& ba, 
   const char* name = transpose ? "arrays::copy_patch(transpose)" : "arrays::copy_patch";
   const Array::Impl *ap = nullptr, *bp = nullptr;
   begin_collective(name, collective_group(name, ba), [&] {
-    ap = &impl_of(aa, name);
-    bp = &impl_of(ba, name);
-    check_patch(name, *ap, alo, ahi);
-    check_patch(name, *bp, blo, bhi);
-    check_compatible(name, *ap, *bp);
-    check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, transpose);
+    ap = &patch_of(name, aa, alo, ahi);
+    bp = &matching(name, ba, *ap, alo, ahi, blo, bhi, transpose);
   }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
   const Array::Impl &a = *ap, &b = *bp;
   const std::vector<LocalPart> parts = my_parts(b, blo, bhi);
@@ -206,12 +194,8 @@ void dot_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Array&
   constexpr const char* name = "arrays::dot";
   const Array::Impl *ap = nullptr, *bp = nullptr;
   begin_collective(name, collective_group(name, aa), [&] {
-    ap = &impl_of(aa, name);
-    bp = &impl_of(ba, name);
-    check_patch(name, *ap, alo, ahi);
-    check_patch(name, *bp, blo, bhi);
-    check_compatible(name, *ap, *bp);
-    check_same_extents(name, *ap, alo, ahi, *bp, blo, bhi, false);
+    ap = &patch_of(name, aa, alo, ahi);
+    bp = &matching(name, ba, *ap, alo, ahi, blo, bhi);
     if (!result) fail(name, ap, "result", "null", "needs room for one element");
   }, {same_shape("a", aa), same_patch("a patch", alo, ahi), same_shape("b", ba), same_patch("b patch", blo, bhi)});
   const Array::Impl &a = *ap, &b = *bp;
@@ -290,8 +274,7 @@ Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void*
   const char* name = max ? "arrays::select_max" : "arrays::select_min";
   const Array::Impl* ap = nullptr;
   begin_collective(name, collective_group(name, arr), [&] {
-    ap = &impl_of(arr, name);
-    check_patch(name, *ap, lo, hi);
+    ap = &patch_of(name, arr, lo, hi);
     if (Patch{lo, hi}.empty()) fail(name, ap, "hi", hi.str(), "the patch is empty (lo = " + lo.str() + ")");
     if (!value) fail(name, ap, "value", "null", "needs room for one element");
   }, {same_shape("array", arr), same_patch("patch", lo, hi)});
@@ -363,8 +346,7 @@ void print_patch(const Array& arr, const Coord& lo, const Coord& hi, std::ostrea
   constexpr const char* name = "arrays::print_patch";
   const Array::Impl* ap = nullptr;
   begin_collective(name, collective_group(name, arr), [&] {
-    ap = &detail::impl_of(arr, name);
-    detail::check_patch(name, *ap, lo, hi);
+    ap = &detail::patch_of(name, arr, lo, hi);
     if (root < 0 || root >= ap->group.size())
       detail::fail(name, ap, "root", std::to_string(root), "is not a rank of the array's group (size " + std::to_string(ap->group.size()) + ")");
   }, {same_shape("array", arr), detail::same_patch("patch", lo, hi), {"root", std::to_string(root)}});

@@ -27,6 +27,23 @@ inline const Array::Impl& impl_of(const Array& a, const char* op) {
   return *a.impl();
 }
 
+/// The live array behind `arr`, with patch `lo .. hi` inside it.
+inline const Array::Impl& patch_of(const char* op, const Array& arr, const Coord& lo, const Coord& hi) {
+  const Array::Impl& a = impl_of(arr, op);
+  check_patch(op, a, lo, hi);
+  return a;
+}
+
+/// Checks patch `lo .. hi` of `arr` against `a`'s patch `alo .. ahi`: a live array on a's group,
+/// of a's type, the patch inside it with a's extents (reversed: `transpose`).
+inline const Array::Impl& matching(const char* op, const Array& arr, const Array::Impl& a, const Coord& alo,
+                                   const Coord& ahi, const Coord& lo, const Coord& hi, bool transpose = false) {
+  const Array::Impl& b = patch_of(op, arr, lo, hi);
+  check_compatible(op, a, b);
+  check_same_extents(op, a, alo, ahi, b, lo, hi, transpose);
+  return b;
+}
+
 inline void group_sync(const Array::Impl& a) {
   rma::fence_all();
   MPI_Barrier(a.group.comm());

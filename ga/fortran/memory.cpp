@@ -254,27 +254,19 @@ FortranLogical ma_get_numalign_(Int* value) {
     return kTrue;
   });
 }
-Int ma_inquire_avail_(const Int* datatype) {
-  return call("ma_inquire_avail", [&] { return fortran_count(MA_inquire_avail(*datatype)); });
-}
-Int ma_inquire_heap_(const Int* datatype) {
-  return call("ma_inquire_heap", [&] { return fortran_count(MA_inquire_heap(*datatype)); });
-}
-Int ma_inquire_heap_check_stack_(const Int* datatype) {
-  return call("ma_inquire_heap_check_stack", [&] { return fortran_count(MA_inquire_heap_check_stack(*datatype)); });
-}
-Int ma_inquire_heap_no_partition_(const Int* datatype) {
-  return call("ma_inquire_heap_no_partition", [&] { return fortran_count(MA_inquire_heap_no_partition(*datatype)); });
-}
-Int ma_inquire_stack_(const Int* datatype) {
-  return call("ma_inquire_stack", [&] { return fortran_count(MA_inquire_stack(*datatype)); });
-}
-Int ma_inquire_stack_check_heap_(const Int* datatype) {
-  return call("ma_inquire_stack_check_heap", [&] { return fortran_count(MA_inquire_stack_check_heap(*datatype)); });
-}
-Int ma_inquire_stack_no_partition_(const Int* datatype) {
-  return call("ma_inquire_stack_no_partition", [&] { return fortran_count(MA_inquire_stack_no_partition(*datatype)); });
-}
+// MA's inquiries of one data type (ma_inquire_avail, ma_inquire_heap, ...): the C function's count.
+#define ARMADA_MA_INQUIRY(what)                                                     \
+  Int ma_##what##_(const Int* datatype) {                                           \
+    return call("ma_" #what, [&] { return fortran_count(MA_##what(*datatype)); });  \
+  }
+ARMADA_MA_INQUIRY(inquire_avail)
+ARMADA_MA_INQUIRY(inquire_heap)
+ARMADA_MA_INQUIRY(inquire_heap_check_stack)
+ARMADA_MA_INQUIRY(inquire_heap_no_partition)
+ARMADA_MA_INQUIRY(inquire_stack)
+ARMADA_MA_INQUIRY(inquire_stack_check_heap)
+ARMADA_MA_INQUIRY(inquire_stack_no_partition)
+#undef ARMADA_MA_INQUIRY
 Int ma_sizeof_(const Int* datatype1, const Int* nelem1, const Int* datatype2) {
   const char* const fn = "ma_sizeof";
   return call(fn, [&] {

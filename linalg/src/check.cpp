@@ -53,6 +53,7 @@ void require_matrix(const char* op, const char* arg, const Array& a) {
 }
 
 void require_square(const char* op, const char* arg, const Array& a) {
+  require_matrix(op, arg, a);
   if (a.dims()[0] != a.dims()[1]) reject(op, arg, a.name() + " with dims " + a.dims().str(), "must be square");
 }
 

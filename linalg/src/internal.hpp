@@ -26,7 +26,7 @@ struct Box {
 
 /// The array is live, 2-D, of a floating-point type; the caller is a member of its group.
 void require_matrix(const char* op, const char* arg, const Array& a);
-/// `a` is square.
+/// `a` is a matrix (require_matrix) and square.
 void require_square(const char* op, const char* arg, const Array& a);
 /// `a` has the element type and group of `ref` (named ref_arg in the message).
 void require_like(const char* op, const char* arg, const Array& a, const char* ref_arg, const Array& ref);

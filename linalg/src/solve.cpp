@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <utility>
 
 #include "armada/linalg/settings.hpp"
 #include "block_cyclic.hpp"
@@ -75,6 +76,32 @@ void store(const CyclicMatrix<T>& m, Array& a) {
 //            minors are A's, conjugated, so the failing minor is A's.
 
 // conj(m) in place (complex types; nothing for real ones).
+// A's ScaLAPACK copy for the operations on one square A (inverses, Cholesky factor): M = Aᵀ
+// (or A itself after load's fallback), loaded, its elements `reads` checked finite.
+template <class T>
+CyclicMatrix<T> load_square(const char* op, const BlacsGrid& grid, const Array& a, Reads reads) {
+  const Index n = a.dims()[0];
+  CyclicMatrix<T> m(grid, n, n, scalapack_block(), Holds::transpose);
+  load<T>({{&a, &m}});
+  require_finite(op, "a", a, m, a.group().comm(), reads);
+  return m;
+}
+
+// A (square, M = Aᵀ) and B (as itself) for a solve, loaded together, their elements checked
+// finite (A's `reads`).
+template <class T>
+std::pair<CyclicMatrix<T>, CyclicMatrix<T>> load_system(const char* op, const BlacsGrid& grid, const Array& a,
+                                                      const Array& b, Reads reads) {
+  const int nb = scalapack_block();
+  const Index n = a.dims()[0];
+  std::pair<CyclicMatrix<T>, CyclicMatrix<T>> m{CyclicMatrix<T>(grid, n, n, nb, Holds::transpose),
+                                                CyclicMatrix<T>(grid, b.dims()[0], b.dims()[1], nb)};
+  load<T>({{&a, &m.first}, {&b, &m.second}});
+  require_finite(op, "a", a, m.first, a.group().comm(), reads);
+  require_finite(op, "b", b, m.second, a.group().comm());
+  return m;
+}
+
 template <class T>
 void conjugate(CyclicMatrix<T>& m) {
   if constexpr (!std::is_floating_point_v<T>)
@@ -136,12 +163,8 @@ template <class T>
 void lu_solve_typed(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
   BlacsGrid grid(a.group(), &a);
-  const int nb = scalapack_block();
   const Index n = a.dims()[0];
-  CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
-  load<T>({{&a, &ca}, {&b, &cb}});
-  require_finite(name, "a", a, ca, a.group().comm());
-  require_finite(name, "b", b, cb, a.group().comm());
+  auto [ca, cb] = load_system<T>(name, grid, a, b, Reads::all);
   const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
   {
     Phase phase(g_times.compute_s);
@@ -161,12 +184,8 @@ template <class T>
 void cholesky_solve_typed(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
   BlacsGrid grid(a.group(), &a);
-  const int nb = scalapack_block();
   const Index n = a.dims()[0];
-  CyclicMatrix<T> ca(grid, n, n, nb, Holds::transpose), cb(grid, b.dims()[0], b.dims()[1], nb);
-  load<T>({{&a, &ca}, {&b, &cb}});
-  require_finite(name, "a", a, ca, a.group().comm(), Reads::lower_triangle);
-  require_finite(name, "b", b, cb, a.group().comm());
+  auto [ca, cb] = load_system<T>(name, grid, a, b, Reads::lower_triangle);
   factor_cholesky(name, ca);
   {
     Phase phase(g_times.compute_s);
@@ -186,9 +205,7 @@ void inverse_typed(const Array& a, Array& inv) {
   const char* name = "linalg::inverse";
   BlacsGrid grid(a.group(), &a);
   const Index n = a.dims()[0];
-  CyclicMatrix<T> ca(grid, n, n, scalapack_block(), Holds::transpose);
-  load<T>({{&a, &ca}});
-  require_finite(name, "a", a, ca, a.group().comm());
+  CyclicMatrix<T> ca = load_square<T>(name, grid, a, Reads::all);
   const std::vector<int> ipiv = factor_lu(name, grid, a, ca);
   {
     Phase phase(g_times.compute_s);
@@ -218,9 +235,7 @@ void cholesky_inverse_typed(const Array& a, Array& inv) {
   const char* name = "linalg::cholesky_inverse";
   BlacsGrid grid(a.group(), &a);
   const Index n = a.dims()[0];
-  CyclicMatrix<T> m(grid, n, n, scalapack_block(), Holds::transpose);
-  load<T>({{&a, &m}});
-  require_finite(name, "a", a, m, a.group().comm(), Reads::lower_triangle);
+  CyclicMatrix<T> m = load_square<T>(name, grid, a, Reads::lower_triangle);
   factor_cholesky(name, m);
   const bool upper = m.holds == Holds::transpose;  // the triangle factor_cholesky used
   CyclicMatrix<T> whole = m;
@@ -247,9 +262,7 @@ template <class T>
 void cholesky_typed(const Array& a, Array& l) {
   const char* name = "linalg::cholesky";
   BlacsGrid grid(a.group());
-  CyclicMatrix<T> m(grid, a.dims()[0], a.dims()[0], scalapack_block(), Holds::transpose);
-  load<T>({{&a, &m}});
-  require_finite(name, "a", a, m, a.group().comm(), Reads::lower_triangle);
+  CyclicMatrix<T> m = load_square<T>(name, grid, a, Reads::lower_triangle);
   factor_cholesky(name, m);
   keep_half_triangle(m, m.holds == Holds::transpose, false);
   store(m, l);
@@ -284,13 +297,21 @@ void run_synced(const char* op, const Array& a, const Array& out, Checks&& check
   out.sync();
 }
 
+// run_synced for an operation from square matrix a into `out` (named out_arg) of a's kind.
+template <class F>
+void run_square_to(const char* op, const Array& a, Array& out, const char* out_arg, F&& typed) {
+  run_synced(op, a, out, [&] {
+    require_square(op, "a", a);
+    require_output(op, out_arg, out, a);
+  }, typed);
+}
+
 }  // namespace
 
 void lu_solve(Op op, const Array& a, Array& b) {
   const char* name = "linalg::lu_solve";
   run_synced(name, a, b, [&] {
     require_op(name, "op", op);
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_rhs(name, a, b);
   }, [&]<class T>() { lu_solve_typed<T>(op, a, b); });
@@ -299,43 +320,26 @@ void lu_solve(Op op, const Array& a, Array& b) {
 void cholesky_solve(const Array& a, Array& b) {
   const char* name = "linalg::cholesky_solve";
   run_synced(name, a, b, [&] {
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_rhs(name, a, b);
   }, [&]<class T>() { cholesky_solve_typed<T>(a, b); });
 }
 
 void inverse(const Array& a, Array& inv) {
-  const char* name = "linalg::inverse";
-  run_synced(name, a, inv, [&] {
-    require_matrix(name, "a", a);
-    require_square(name, "a", a);
-    require_output(name, "inv", inv, a);
-  }, [&]<class T>() { inverse_typed<T>(a, inv); });
+  run_square_to("linalg::inverse", a, inv, "inv", [&]<class T>() { inverse_typed<T>(a, inv); });
 }
 
 void cholesky_inverse(const Array& a, Array& inv) {
-  const char* name = "linalg::cholesky_inverse";
-  run_synced(name, a, inv, [&] {
-    require_matrix(name, "a", a);
-    require_square(name, "a", a);
-    require_output(name, "inv", inv, a);
-  }, [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
+  run_square_to("linalg::cholesky_inverse", a, inv, "inv", [&]<class T>() { cholesky_inverse_typed<T>(a, inv); });
 }
 
 void cholesky(const Array& a, Array& l) {
-  const char* name = "linalg::cholesky";
-  run_synced(name, a, l, [&] {
-    require_matrix(name, "a", a);
-    require_square(name, "a", a);
-    require_output(name, "l", l, a);
-  }, [&]<class T>() { cholesky_typed<T>(a, l); });
+  run_square_to("linalg::cholesky", a, l, "l", [&]<class T>() { cholesky_typed<T>(a, l); });
 }
 
 void eigen_symmetric(const Array& a, Array& v, void* eigenvalues) {
   const char* name = "linalg::eigen_symmetric";
   run_synced(name, a, v, [&] {
-    require_matrix(name, "a", a);
     require_square(name, "a", a);
     require_output(name, "v", v, a);
     if (!eigenvalues) reject(name, "eigenvalues", "null", "must hold n values");

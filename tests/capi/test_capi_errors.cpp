@@ -8,6 +8,7 @@
 
 #include "capi_util.hpp"
 #include "error_codes.hpp"  // rma/capi/src: the API's one table of codes
+#include "untouched_target.hpp"
 
 namespace armada::armci::test {
 namespace {
@@ -15,28 +16,10 @@ namespace {
 constexpr int EARG = ARMADA_ARMCI_EARG;
 constexpr int ESTATE = ARMADA_ARMCI_ESTATE;
 
-class Errors : public ::testing::Test {
+class Errors : public armada::test::UntouchedTarget<Segment> {
  protected:
-  static constexpr int kBytes = 256;
-  void SetUp() override {
-    seg_ = std::make_unique<Segment>(kBytes);
-    std::memset(seg_->local(), 0x3C, kBytes);
-    std::memset(buf_, 0x7F, sizeof buf_);
-    ARMCI_Barrier();
-  }
-  void TearDown() override {
-    ARMCI_Barrier();
-    // EXPECT and stop at the first moved byte: the collective free below must still be reached.
-    for (int i = 0; i < kBytes; ++i)
-      if (seg_->local<unsigned char>()[i] != 0x3C) {
-        ADD_FAILURE() << "byte " << i << " moved";
-        break;
-      }
-    seg_.reset();
-  }
+  void sync() override { ARMCI_Barrier(); }
   char* remote(std::size_t off = 0) const { return seg_->at(right(), off); }
-  std::unique_ptr<Segment> seg_;
-  alignas(16) char buf_[1024];
   ErrorCapture errors_;
 };
 

@@ -7,6 +7,7 @@
 
 #include "armada/rma/rma.hpp"
 #include "capi_util.hpp"
+#include "world_halves.hpp"
 
 namespace armada::armci::test {
 namespace {
@@ -54,15 +55,9 @@ TEST(Init, NestedInitAndFinalize) {
 
 // Each half of the world runs its own ARMCI: ranks are ranks of the communicator.
 TEST(Init, SubCommunicator) {
-  int world_rank = 0, world_size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-  MPI_Comm half;
-  MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &half);
-  int half_rank = 0, half_size = 0;
-  MPI_Comm_rank(half, &half_rank);
-  MPI_Comm_size(half, &half_size);
-  ASSERT_EQ(ARMCI_Init_thread_comm(MPI_THREAD_SINGLE, half), 0);
+  const armada::test::WorldHalves halves;
+  const int world_rank = halves.world_rank, half_rank = halves.half_rank, half_size = halves.half_size;
+  ASSERT_EQ(ARMCI_Init_thread_comm(MPI_THREAD_SINGLE, halves.half), 0);
   EXPECT_EQ(armci_msg_me(), half_rank);
   EXPECT_EQ(armci_msg_nproc(), half_size);
   {
@@ -76,9 +71,8 @@ TEST(Init, SubCommunicator) {
   }
   EXPECT_EQ(ARMCI_Finalize(), 0);
   ASSERT_EQ(ARMCI_Init_mpi_comm(MPI_COMM_WORLD), 0);
-  EXPECT_EQ(armci_msg_nproc(), world_size);
+  EXPECT_EQ(armci_msg_nproc(), halves.world_size);
   EXPECT_EQ(ARMCI_Finalize(), 0);
-  MPI_Comm_free(&half);
 }
 
 // A C++ program that started armada::rma lends it to ARMCI; ARMCI_Finalize leaves it running.

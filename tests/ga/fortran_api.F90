@@ -17,13 +17,12 @@ program fortran_api
   integer :: ilo, ihi, jlo, jhi, covered
   double precision :: a(m, n), b(m, n), got(m + 3, n), alpha, beta, val
   logical :: ok
+  character(len=64) :: summary
 
-  call mpi_init(ierr)
-  call ga_initialize()
+  call check_start(failures)
   ok = ma_init(MT_DBL, big_block + 100000, big_block + 100000)
   me = ga_nodeid()
   np = ga_nnodes()
-  failures = 0
   call check(ok, 'ma_init')
   ! ga-mpi.fh's calls are subroutines giving the communicator in their first argument (GA's)
   call ga_mpi_comm(comm)
@@ -98,28 +97,16 @@ program fortran_api
   call ga_print(g_a)
   ok = ga_destroy(g_a)
   call check(ok, 'ga_destroy returns .true.')
-  call ga_igop(7, failures, 1, '+')
-  if (me == 0) then
-    if (failures == 0) then
-      print '(a, i0, a, i0, a)', 'fortran_api: all checks passed (', np, ' ranks, INTEGER of ', bit_size(np) / 8, &
-            ' bytes)'
-    else
-      print '(a, i0, a)', 'fortran_api: ', failures, ' check(s) failed'
-    end if
-  end if
-  call ga_terminate()
-  call mpi_finalize(ierr)
-  if (failures /= 0) stop 1
+  write (summary, '(a, i0, a, i0, a)') ' (', np, ' ranks, INTEGER of ', bit_size(np) / 8, ' bytes)'
+  call check_finish('fortran_api', failures, trim(summary))
 
 contains
 
+  ! The shared checks (fortran_check.F90) on this program's count.
   subroutine check(cond, what)
     logical, intent(in) :: cond
     character(*), intent(in) :: what
-    if (.not. cond) then
-      failures = failures + 1
-      print '(a, i0, 2a)', 'rank ', me, ': FAILED: ', what
-    end if
+    if (.not. cond) call check_fail(failures, what)
   end subroutine check
 
   ! nga_create, nga_inquire, nga_distribution, nga_put/get/acc, nga_scatter/gather on 3-d arrays.
@@ -308,12 +295,10 @@ contains
     ok = ga_create(MT_DBL, pk, pn, 'Y', -1, -1, gb)
     ok = ga_create(MT_DBL, pn, pk, 'Yt', -1, -1, gbt)
     ok = ga_create(MT_DBL, pm, pn, 'Z', -1, -1, gc)
-    if (me == 0) then
-      call ga_put(ga, 1, pm, 1, pk, x, pm)
-      call ga_put(gat, 1, pk, 1, pm, transpose(x), pk)
-      call ga_put(gb, 1, pk, 1, pn, y, pk)
-      call ga_put(gbt, 1, pn, 1, pk, transpose(y), pn)
-    end if
+    call put_whole(ga, pm, pk, x)
+    call put_whole(gat, pk, pm, transpose(x))
+    call put_whole(gb, pk, pn, y)
+    call put_whole(gbt, pn, pk, transpose(y))
     call ga_sync()
     ref = 2.0d0 * matmul(x, y) + 0.5d0 * c0
     do ta = 1, 2

@@ -1,8 +1,8 @@
 ! What the GA-style Fortran test programs share (linked into each): the start of a program (MPI
 ! and GA started, no failed check yet); a failed check, counted and reported by the rank that
-! found it; and the end of a program: every rank learns the total,
+! found it; the end of a program: every rank learns the total,
 ! rank 0 prints "<name>: passed<summary>" or the number of failed checks, GA and MPI stop, and
-! the exit status is 1 if any check failed on any rank.
+! the exit status is 1 if any check failed on any rank; and a whole 2-D array written by rank 0.
 subroutine check_start(failures)
   implicit none
   integer, intent(out) :: failures
@@ -38,3 +38,15 @@ subroutine check_finish(name, failures, summary)
   call mpi_finalize(ierr)
   if (failures /= 0) stop 1
 end subroutine check_finish
+
+! Rank 0 writes buf (rows x cols, column-major, of g's element type) into the whole of 2-D array
+! g; the caller syncs once its arrays are written. buf is declared double precision only to be
+! passed on: GA's Fortran API takes buffers of any type (-fallow-argument-mismatch).
+subroutine put_whole(g, rows, cols, buf)
+  implicit none
+#include "mafdecls.fh"
+#include "global.fh"
+  integer, intent(in) :: g, rows, cols
+  double precision, intent(in) :: buf(*)
+  if (ga_nodeid() == 0) call ga_put(g, 1, rows, 1, cols, buf, rows)
+end subroutine put_whole

@@ -168,10 +168,8 @@ subroutine check_solvers(failures)
   ok = ga_create(MT_DBL, n, n, 'spd', -1, -1, g_s)
   ok = ga_create(MT_DBL, n, n, 'gen', -1, -1, g_g)
   ok = ga_create(MT_DBL, n, r, 'b', -1, -1, g_b)
-  if (ga_nodeid() == 0) then
-    call ga_put(g_s, 1, n, 1, n, spd, n)
-    call ga_put(g_g, 1, n, 1, n, gen, n)
-  end if
+  call put_whole(g_s, n, n, spd)
+  call put_whole(g_g, n, n, gen)
   ! ga_solve with an SPD matrix: Cholesky, 0
   b = matmul(spd, x)
   call put_b()
@@ -355,11 +353,9 @@ contains
   subroutine reset()
     call ga_sync()
     c = -7
-    if (ga_nodeid() == 0) then
-      call ga_put(g_a, 1, m, 1, n, a, m)
-      call ga_put(g_b, 1, m, 1, n, b, m)
-      call ga_put(g_c, 1, m, 1, n, c, m)
-    end if
+    call put_whole(g_a, m, n, a)
+    call put_whole(g_b, m, n, b)
+    call put_whole(g_c, m, n, c)
     call ga_sync()
   end subroutine reset
   subroutine expect(g, w, what)
@@ -532,12 +528,10 @@ subroutine check_products(failures)
   ok = ga_create(MT_DCPL, m, k, 'za', -1, -1, g_za)
   ok = ga_create(MT_DCPL, n, k, 'zb', -1, -1, g_zb)
   ok = ga_create(MT_DCPL, m, n, 'zc', -1, -1, g_zc)
-  if (ga_nodeid() == 0) then
-    call ga_put(g_sa, 1, k, 1, m, sa, k)
-    call ga_put(g_sb, 1, k, 1, n, sb, k)
-    call ga_put(g_za, 1, m, 1, k, za, m)
-    call ga_put(g_zb, 1, n, 1, k, zb, n)
-  end if
+  call put_whole(g_sa, k, m, sa)
+  call put_whole(g_sb, k, n, sb)
+  call put_whole(g_za, m, k, za)
+  call put_whole(g_zb, n, k, zb)
   call ga_sync()
   call ga_sgemm('t', 'n', m, n, k, 2.0, g_sa, g_sb, 0.0, g_sc)
   call ga_get(g_sc, 1, m, 1, n, sc, m)
@@ -555,10 +549,8 @@ subroutine check_products(failures)
   ok = ga_create(MT_DBL, 6, 8, 'a', -1, -1, g_a)
   ok = ga_create(MT_DBL, 6, 8, 'b', -1, -1, g_b)
   ok = ga_create(MT_DBL, 5, 5, 'c', -1, -1, g_c)
-  if (ga_nodeid() == 0) then
-    call ga_put(g_a, 1, 6, 1, 8, a, 6)
-    call ga_put(g_b, 1, 6, 1, 8, b, 6)
-  end if
+  call put_whole(g_a, 6, 8, a)
+  call put_whole(g_b, 6, 8, b)
   call ga_zero(g_c)
   one = 1
   zero = 0
@@ -602,13 +594,11 @@ subroutine check_typed(failures)
   ok = ga_create(MT_REAL, m, n, 'r', -1, -1, g_r)
   ok = ga_create(MT_INT, m, n, 'i', -1, -1, g_i)
   ok = ga_create(MT_DCPL, m, n, 'z', -1, -1, g_z)
-  if (ga_nodeid() == 0) then
-    call ga_put(g_a, 1, m, 1, n, a, m)
-    call ga_put(g_b, 1, m, 1, n, b, m)
-    call ga_put(g_r, 1, m, 1, n, r, m)
-    call ga_put(g_i, 1, m, 1, n, iv, m)
-    call ga_put(g_z, 1, m, 1, n, z, m)
-  end if
+  call put_whole(g_a, m, n, a)
+  call put_whole(g_b, m, n, b)
+  call put_whole(g_r, m, n, r)
+  call put_whole(g_i, m, n, iv)
+  call put_whole(g_z, m, n, z)
   call ga_sync()
   call ga_dadd(2.0d0, g_a, -1.0d0, g_b, g_c)
   call ga_get(g_c, 1, m, 1, n, got, m)

@@ -27,10 +27,8 @@ program fortran_patches
   ok = ok .and. nga_create(MT_DBL, 1, (/ n /), 's', (/ -1 /), g_s)
   ok = ok .and. nga_create(MT_DBL, 1, (/ n /), 'diagonal', (/ -1 /), g_v)
   if (.not. ok) call ga_error('fortran_patches: creation failed', 1)
-  if (me == 0) then
-    call ga_put(g_a, 1, m, 1, n, a, m)
-    call ga_put(g_b, 1, m, 1, n, b, m)
-  end if
+  call put_whole(g_a, m, n, a)
+  call put_whole(g_b, m, n, b)
   call ga_zero(g_c)
   call ga_sync()
 

@@ -179,10 +179,8 @@ subroutine check_generalized(failures)
   ok = ga_create(MT_DBL, n, n, 'A', -1, -1, g_a)
   ok = ga_create(MT_DBL, n, n, 'B', -1, -1, g_b)
   ok = ga_create(MT_DBL, n, n, 'V', -1, -1, g_v)
-  if (ga_nodeid() == 0) then
-    call ga_put(g_a, 1, n, 1, n, a, n)
-    call ga_put(g_b, 1, n, 1, n, b, n)
-  end if
+  call put_whole(g_a, n, n, a)
+  call put_whole(g_b, n, n, b)
   call ga_sync()
   call ga_pdsygv(g_a, g_b, g_v, evals, 0)
   call ga_get(g_v, 1, n, 1, n, v, n)
@@ -234,10 +232,8 @@ subroutine check_hermitian(failures)
     ok = ga_create(MT_DBL, n, n, 'H', -1, -1, g_a(k))
     ok = ga_create(MT_DBL, n, n, 'V', -1, -1, g_v(k))
   end do
-  if (ga_nodeid() == 0) then
-    call ga_put(g_a(1), 1, n, 1, n, re, n)
-    call ga_put(g_a(2), 1, n, 1, n, im, n)
-  end if
+  call put_whole(g_a(1), n, n, re)
+  call put_whole(g_a(2), n, n, im)
   call ga_sync()
   do k = 1, 3
     evals = 99.0d0

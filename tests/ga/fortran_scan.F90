@@ -96,11 +96,9 @@ contains
     ok = ga_create(MT_DBL, m, k, 'a', -1, -1, g_a) .and. ga_create(MT_DBL, m, k, 'b', m, -1, g_b)
     ok = ok .and. ga_create(MT_DBL, m, k, 'c', -1, -1, g_c) .and. ga_create(MT_DBL, m, k, 'm', -1, k, g_m)
     if (.not. ok) call ga_error('fortran_scan: creation failed', 2)
-    if (me == 0) then
-      call ga_put(g_a, 1, m, 1, k, a, m)
-      call ga_put(g_b, 1, m, 1, k, b, m)
-      call ga_put(g_c, 1, m, 1, k, c, m)
-    end if
+    call put_whole(g_a, m, k, a)
+    call put_whole(g_b, m, k, b)
+    call put_whole(g_c, m, k, c)
     call ga_sync()
     call ga_median(g_a, g_b, g_c, g_m)
     call ga_get(g_m, 1, m, 1, k, got, m)

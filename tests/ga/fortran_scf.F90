@@ -45,11 +45,9 @@ program fortran_scf
   ok = ok .and. nga_create(MT_DBL, 1, (/ nocc /), 'orbital energies', (/ -1 /), g_v)
   ok = ok .and. nga_create(MT_INT, 1, (/ 1 /), 'next task', (/ -1 /), counter)
   if (.not. ok) call ga_error('fortran_scf: creation failed', 1)
-  if (me == 0) then
-    call ga_put(g_h, 1, n, 1, n, h, n)
-    call ga_put(g_g, 1, n, 1, n, g, n)
-    call ga_put(g_c, 1, n, 1, nocc, c, n)
-  end if
+  call put_whole(g_h, n, n, h)
+  call put_whole(g_g, n, n, g)
+  call put_whole(g_c, n, nocc, c)
   call ga_zero(g_f)
   call ga_zero(counter)
   call ga_sync()

@@ -30,10 +30,8 @@ program fortran_task_pool
   ok = ok .and. ga_create(MT_DBL, n, n, 'C', -1, -1, g_c) .and. ga_duplicate(g_c, g_d, 'D')
   ok = ok .and. nga_create(MT_INT, 1, (/ 1 /), 'counter', (/ -1 /), counter)
   if (.not. ok) call ga_error('fortran_task_pool: creation failed', 1)
-  if (me == 0) then
-    call ga_put(g_a, 1, n, 1, k, a, n)
-    call ga_put(g_b, 1, k, 1, n, b, k)
-  end if
+  call put_whole(g_a, n, k, a)
+  call put_whole(g_b, k, n, b)
   call ga_zero(g_c)
   call ga_zero(counter)
   call ga_sync()

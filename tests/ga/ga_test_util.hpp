@@ -1,5 +1,5 @@
 // What the GoogleTest programs of tests/ga share: GA's char* names, and whole 2-D double arrays
-// read and written by one call.
+// and 1-D arrays read and written by one call.
 #pragma once
 
 #include <unistd.h>
@@ -44,6 +44,26 @@ inline void put_whole(int g, int m, int n, double (*f)(int, int)) {
       for (int j = 0; j < n; ++j) v[static_cast<size_t>(i) * n + j] = f(i, j);
     int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
     NGA_Put(g, lo, hi, v.data(), ld);
+  }
+  GA_Sync();
+}
+
+/// The whole 1-D array g of n elements of type T.
+template <class T>
+std::vector<T> whole_vector(int g, int n) {
+  std::vector<T> v(static_cast<size_t>(n));
+  int lo[1] = {0}, hi[1] = {n - 1};
+  NGA_Get(g, lo, hi, v.data(), nullptr);
+  return v;
+}
+
+/// Process 0 writes v into the 1-D array g (synced before and after, as put_whole).
+template <class T>
+void put_vector(int g, const std::vector<T>& v) {
+  GA_Sync();
+  if (GA_Nodeid() == 0) {
+    int lo[1] = {0}, hi[1] = {static_cast<int>(v.size()) - 1};
+    NGA_Put(g, lo, hi, const_cast<T*>(v.data()), nullptr);
   }
   GA_Sync();
 }

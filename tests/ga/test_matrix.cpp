@@ -18,32 +18,14 @@
 namespace {
 
 using ga_test::name;
+using ga_test::put_vector;
 using ga_test::put_whole;
 using ga_test::whole;
+using ga_test::whole_vector;
 using zcomplex = std::complex<double>;
 using ccomplex = std::complex<float>;
 
 double fa(int i, int j) { return 1.0 + i - 0.5 * j; }
-
-/// The whole 1-D array g of n elements of type T.
-template <class T>
-std::vector<T> whole_vector(int g, int n) {
-  std::vector<T> v(static_cast<size_t>(n));
-  int lo[1] = {0}, hi[1] = {n - 1};
-  NGA_Get(g, lo, hi, v.data(), nullptr);
-  return v;
-}
-
-/// Process 0 writes v into the 1-D array g (synced before and after).
-template <class T>
-void put_vector(int g, std::vector<T> v) {
-  GA_Sync();
-  if (GA_Nodeid() == 0) {
-    int lo[1] = {0}, hi[1] = {static_cast<int>(v.size()) - 1};
-    NGA_Put(g, lo, hi, v.data(), nullptr);
-  }
-  GA_Sync();
-}
 
 TEST(GaDiagonal, GetSetAddShiftZero) {
   const int m = 7, n = 5;

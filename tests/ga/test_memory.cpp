@@ -25,9 +25,11 @@ using ga_test::name;
 
 constexpr size_t kUnlimited = static_cast<size_t>(-1);
 
-/// Removes any limit when a test ends, passed or not (the next test starts unlimited).
-struct NoLimitAfter {
-  ~NoLimitAfter() { GA_Set_memory_limit(kUnlimited); }
+/// What this process holds when a test starts, the base of the limits it sets; any limit is
+/// removed when the test ends, passed or not (the next test starts unlimited).
+struct Budget {
+  const size_t before = GA_Inquire_memory();
+  ~Budget() { GA_Set_memory_limit(kUnlimited); }
 };
 
 /// The bytes a 2-D double array takes on this process: its block with a ghost frame of `w`.
@@ -60,15 +62,14 @@ TEST(GaMemory, WithoutALimitNothingIsRefused) {
 }
 
 TEST(GaMemory, ArraysAreChargedWithTheirGhostsAndRefundedOnDestroy) {
-  NoLimitAfter reset;
-  const size_t before = GA_Inquire_memory();
-  GA_Set_memory_limit(before + 1000000);
+  const Budget mem;
+  GA_Set_memory_limit(mem.before + 1000000);
   EXPECT_EQ(GA_Memory_limited(), 1);
   EXPECT_EQ(GA_Memory_avail(), 1000000u);
   int dims[2] = {40, 30}, width[2] = {2, 2};
   const int g = NGA_Create_ghosts(C_DBL, 2, dims, width, name("ghosted"), nullptr);
   ASSERT_NE(g, 0);
-  EXPECT_EQ(GA_Inquire_memory(), before + my_bytes(g, 2));
+  EXPECT_EQ(GA_Inquire_memory(), mem.before + my_bytes(g, 2));
   EXPECT_EQ(NGA_Memory_avail(), 1000000u - my_bytes(g, 2));
   const int d = GA_Duplicate(g, name("ghosted copy"));
   ASSERT_NE(d, 0);
@@ -76,26 +77,25 @@ TEST(GaMemory, ArraysAreChargedWithTheirGhostsAndRefundedOnDestroy) {
   GA_Destroy(d);
   GA_Destroy(g);
   EXPECT_EQ(GA_Memory_avail(), 1000000u);
-  EXPECT_EQ(GA_Inquire_memory(), before);
+  EXPECT_EQ(GA_Inquire_memory(), mem.before);
 }
 
 TEST(GaMemory, AnArrayOverTheLimitOfOneProcessFailsOnEveryProcess) {
-  NoLimitAfter reset;
+  const Budget mem;
   const int np = GA_Nnodes(), me = GA_Nodeid();
   // Process 0 owns rows 0 .. 89 of 100; the others share the last 10 (one block each at most).
   std::vector<int> map = {0};
   for (int p = 1; p < np; ++p) map.push_back(90 + (p - 1) * 10 / (np - 1));
   map.push_back(0);
   int dims[2] = {100, 10}, block[2] = {np, 1};
-  const size_t before = GA_Inquire_memory();
   // Room for 20 rows everywhere: too little on process 0 only (one process: too little there).
-  GA_Set_memory_limit(before + 20 * 10 * sizeof(double));
+  GA_Set_memory_limit(mem.before + 20 * 10 * sizeof(double));
   const int g = NGA_Create_irreg(C_DBL, 2, dims, name("lopsided"), block, map.data());
   EXPECT_EQ(g, 0) << "process " << me;
   EXPECT_TRUE(everywhere(g == 0));
-  EXPECT_EQ(GA_Inquire_memory(), before);
+  EXPECT_EQ(GA_Inquire_memory(), mem.before);
   // With the limit raised it is made, and a duplicate over the limit fails everywhere too.
-  GA_Set_memory_limit(before + 100 * 10 * sizeof(double));
+  GA_Set_memory_limit(mem.before + 100 * 10 * sizeof(double));
   const int h = NGA_Create_irreg(C_DBL, 2, dims, name("lopsided"), block, map.data());
   ASSERT_TRUE(everywhere(h != 0));
   const int dup = GA_Duplicate(h, name("second lopsided"));
@@ -103,13 +103,12 @@ TEST(GaMemory, AnArrayOverTheLimitOfOneProcessFailsOnEveryProcess) {
   EXPECT_TRUE(everywhere(dup == 0));
   if (dup != 0) GA_Destroy(dup);
   GA_Destroy(h);
-  EXPECT_EQ(GA_Inquire_memory(), before);
+  EXPECT_EQ(GA_Inquire_memory(), mem.before);
 }
 
 TEST(GaMemory, AllocateOverTheLimitLeavesTheHandleToAllocateLater) {
-  NoLimitAfter reset;
-  const size_t before = GA_Inquire_memory();
-  GA_Set_memory_limit(before + 64);
+  const Budget mem;
+  GA_Set_memory_limit(mem.before + 64);
   int dims[2] = {50, 50};
   const int g = GA_Create_handle();
   GA_Set_data(g, 2, dims, C_DBL);
@@ -134,9 +133,8 @@ std::vector<int> blocks(int g) {
 }
 
 TEST(GaMemory, DeallocateRefundsTheMemoryAndKeepsTheHandleToAllocateAgain) {
-  NoLimitAfter reset;
+  const Budget mem;
   const int np = GA_Nnodes();
-  const size_t before = GA_Inquire_memory();
   // An irregular map (uneven rows), ghost widths and a name: all kept by the handle.
   const int starts[4] = {0, 1, 3, 6};
   std::vector<int> map(starts, starts + np);
@@ -146,19 +144,19 @@ TEST(GaMemory, DeallocateRefundsTheMemoryAndKeepsTheHandleToAllocateAgain) {
   ASSERT_NE(g, 0);
   const std::vector<int> layout = blocks(g);
   const size_t mine = my_bytes(g, 1);
-  EXPECT_EQ(GA_Inquire_memory(), before + mine);
+  EXPECT_EQ(GA_Inquire_memory(), mem.before + mine);
   double five = 5;
   GA_Fill(g, &five);
-  GA_Set_memory_limit(before + mine);  // exactly full here
+  GA_Set_memory_limit(mem.before + mine);  // exactly full here
   EXPECT_EQ(GA_Memory_avail(), 0u);
   EXPECT_EQ(GA_Deallocate(g), 1);
-  EXPECT_EQ(GA_Inquire_memory(), before);
+  EXPECT_EQ(GA_Inquire_memory(), mem.before);
   EXPECT_EQ(GA_Memory_avail(), mine);  // refunded
   EXPECT_EQ(GA_Valid_handle(g), 0);    // planned again, as GA's
   EXPECT_EQ(NGA_Deallocate(g), 0);     // nothing left to free (GA: 0)
   EXPECT_EQ(GA_Allocate(g), 1);
   EXPECT_EQ(GA_Valid_handle(g), 1);
-  EXPECT_EQ(GA_Inquire_memory(), before + mine);
+  EXPECT_EQ(GA_Inquire_memory(), mem.before + mine);
   EXPECT_EQ(blocks(g), layout);
   EXPECT_STREQ(GA_Inquire_name(g), "kept");
   EXPECT_EQ(GA_Has_ghosts(g), 1);
@@ -169,18 +167,17 @@ TEST(GaMemory, DeallocateRefundsTheMemoryAndKeepsTheHandleToAllocateAgain) {
   GA_Fill(g, &seven);
   for (double x : ga_test::whole(g, 12, 7)) ASSERT_EQ(x, 7.0);
   GA_Destroy(g);
-  EXPECT_EQ(GA_Inquire_memory(), before);
+  EXPECT_EQ(GA_Inquire_memory(), mem.before);
 }
 
 TEST(GaMemory, DeallocatedMemoryGoesToOtherArraysUnderTheLimit) {
-  NoLimitAfter reset;
-  const size_t before = GA_Inquire_memory();
+  const Budget mem;
   int dims[2] = {40, 20};
   const int a = NGA_Create(C_DBL, 2, dims, name("first"), nullptr);
   ASSERT_TRUE(everywhere(a != 0));
   const size_t mine = my_bytes(a);
   ASSERT_GT(mine, 0u);
-  GA_Set_memory_limit(before + mine + mine / 2);  // room for one such array, not two
+  GA_Set_memory_limit(mem.before + mine + mine / 2);  // room for one such array, not two
   EXPECT_TRUE(everywhere(NGA_Create(C_DBL, 2, dims, name("second"), nullptr) == 0));
   EXPECT_EQ(NGA_Deallocate(a), 1);
   const int b = NGA_Create(C_DBL, 2, dims, name("second"), nullptr);
@@ -189,25 +186,24 @@ TEST(GaMemory, DeallocatedMemoryGoesToOtherArraysUnderTheLimit) {
   EXPECT_EQ(GA_Valid_handle(a), 0);
   GA_Destroy(b);
   EXPECT_EQ(NGA_Allocate(a), 1);
-  EXPECT_EQ(GA_Inquire_memory(), before + mine);
+  EXPECT_EQ(GA_Inquire_memory(), mem.before + mine);
   // GA_Destroy frees a planned handle too (here after GA_Deallocate): nothing is charged.
   EXPECT_EQ(GA_Deallocate(a), 1);
   GA_Destroy(a);
   EXPECT_EQ(GA_Verify_handle(a), 0);
-  EXPECT_EQ(GA_Inquire_memory(), before);
+  EXPECT_EQ(GA_Inquire_memory(), mem.before);
 }
 
 TEST(GaMemory, GetmemGivesEveryProcessItsOwnChargedMemory) {
-  NoLimitAfter reset;
-  const size_t before = GA_Inquire_memory();
-  GA_Set_memory_limit(before + 100000);
+  const Budget mem;
+  GA_Set_memory_limit(mem.before + 100000);
   auto* p = static_cast<double*>(GA_Getmem(C_DBL, 1000, 0));
   ASSERT_NE(p, nullptr);
   for (int i = 0; i < 1000; ++i) p[i] = GA_Nodeid() + i;
   GA_Sync();
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(p[i], GA_Nodeid() + i);
   EXPECT_EQ(GA_Memory_avail(), 100000u - 8000u);
-  EXPECT_EQ(GA_Inquire_memory(), before);  // arrays only, as GA's
+  EXPECT_EQ(GA_Inquire_memory(), mem.before);  // arrays only, as GA's
   GA_Freemem(p);
   EXPECT_EQ(GA_Memory_avail(), 100000u);
   // Over the limit: GA_Getmem fails (tests/ga/errors.c, case getmem); zero elements work.

@@ -321,25 +321,43 @@ TEST(GaPatch64, NonblockingAccessReadIncScatterAcc) {
   GA_Destroy(g);
 }
 
-TEST(GaLinalg, MatmulPatchAgainstLoops) {
+// The operands of the matmul-patch tests: A (6 x 8) holding fa, C (5 x 5) zero; destroyed after.
+struct MatmulPatchOperands {
   int da[2] = {6, 8}, dc[2] = {5, 5};
   const int a = NGA_Create(C_DBL, 2, da, name("A"), nullptr);
   const int c = NGA_Create(C_DBL, 2, dc, name("C"), nullptr);
-  put_whole(a, 6, 8, fa);
-  GA_Zero(c);
+  MatmulPatchOperands() {
+    put_whole(a, 6, 8, fa);
+    GA_Zero(c);
+  }
+  ~MatmulPatchOperands() {
+    GA_Destroy(c);
+    GA_Destroy(a);
+  }
+  /// Every element of C against ref(i, j); returns C.
+  template <class Ref>
+  std::vector<double> expect_c(Ref&& ref) const {
+    std::vector<double> got = whole(c, 5, 5);
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 5; ++j) EXPECT_NEAR(got[i * 5 + j], ref(i, j), 1e-12) << i << "," << j;
+    return got;
+  }
+};
+
+TEST(GaLinalg, MatmulPatchAgainstLoops) {
+  const MatmulPatchOperands m;
+  const int a = m.a, c = m.c;
   // C[1:3, 0:3] = 2 A[0:2, 1:4] * A[2:5, 4:7]' (3x4 times (4x4)') + 0 C; B's patch indices are
   // op(B)'s, as GA's: rows 4..7, columns 2..5 of A[2:5, 4:7]'.
   int alo[2] = {0, 1}, ahi[2] = {2, 4}, blo[2] = {4, 2}, bhi[2] = {7, 5}, clo[2] = {1, 0}, chi[2] = {3, 3};
   double alpha = 2, beta = 0;
   NGA_Matmul_patch('N', 'T', &alpha, &beta, a, alo, ahi, a, blo, bhi, c, clo, chi);
-  std::vector<double> C = whole(c, 5, 5);
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 5; ++j) {
-      double ref = 0;
-      if (i >= 1 && i <= 3 && j <= 3)
-        for (int l = 0; l < 4; ++l) ref += 2 * fa(i - 1, 1 + l) * fa(2 + j, 4 + l);
-      EXPECT_NEAR(C[i * 5 + j], ref, 1e-12) << i << "," << j;
-    }
+  const std::vector<double> C = m.expect_c([](int i, int j) {
+    double ref = 0;
+    if (i >= 1 && i <= 3 && j <= 3)
+      for (int l = 0; l < 4; ++l) ref += 2 * fa(i - 1, 1 + l) * fa(2 + j, 4 + l);
+    return ref;
+  });
   // The 2-D form adds beta = 1 times what is there. GA 5.8's GA_Matmul_patch is the Fortran view's
   // product (its i ranges over the C view's columns: C^T = op(A^T) op(B^T), Debian's GA 5.8.2
   // agrees), so the same product is written with the operands, flags and ranges exchanged.
@@ -355,32 +373,22 @@ TEST(GaLinalg, MatmulPatchAgainstLoops) {
   GA_Matmul_patch64('T', 'N', &alpha, &beta, a, 2, 5, 4, 7, a, 1, 4, 0, 2, c, 0, 3, 1, 3);
   std::vector<double> C4 = whole(c, 5, 5);
   for (int i = 0; i < 25; ++i) EXPECT_NEAR(C4[i], 4 * C[i], 1e-12);
-  GA_Destroy(c);
-  GA_Destroy(a);
 }
 
 // GA's patch indices are op(A)'s and op(B)'s (GA 5.8's matmul.c): a transposed operand whose
 // patch is not square has indices that are not its data's. C[0:1, 0:2] = A[1:4, 2:3]^T A[0:3, 5:7]
 // (2x4 times 4x3): op(A) is rows 2..3, columns 1..4 of A^T.
 TEST(GaLinalg, MatmulPatchTakesTheIndicesOfOpA) {
-  int da[2] = {6, 8}, dc[2] = {5, 5};
-  const int a = NGA_Create(C_DBL, 2, da, name("A"), nullptr);
-  const int c = NGA_Create(C_DBL, 2, dc, name("C"), nullptr);
-  put_whole(a, 6, 8, fa);
-  GA_Zero(c);
+  const MatmulPatchOperands m;
   int alo[2] = {2, 1}, ahi[2] = {3, 4}, blo[2] = {0, 5}, bhi[2] = {3, 7}, clo[2] = {0, 0}, chi[2] = {1, 2};
   double alpha = 1, beta = 0;
-  NGA_Matmul_patch('T', 'N', &alpha, &beta, a, alo, ahi, a, blo, bhi, c, clo, chi);
-  std::vector<double> C = whole(c, 5, 5);
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 5; ++j) {
-      double ref = 0;
-      if (i < 2 && j < 3)
-        for (int l = 0; l < 4; ++l) ref += fa(1 + l, 2 + i) * fa(l, 5 + j);
-      EXPECT_NEAR(C[i * 5 + j], ref, 1e-12) << i << "," << j;
-    }
-  GA_Destroy(c);
-  GA_Destroy(a);
+  NGA_Matmul_patch('T', 'N', &alpha, &beta, m.a, alo, ahi, m.a, blo, bhi, m.c, clo, chi);
+  m.expect_c([](int i, int j) {
+    double ref = 0;
+    if (i < 2 && j < 3)
+      for (int l = 0; l < 4; ++l) ref += fa(1 + l, 2 + i) * fa(l, 5 + j);
+    return ref;
+  });
 }
 
 // GA's NGA_Matmul_patch takes arrays of any dimension whose patches are 2-D: at most two extents
@@ -621,17 +629,57 @@ TEST(GaPrint, PrintsTheArray) {
   GA_Destroy(g);
 }
 
+// The element-wise tests' operands: a (5 x 7) holding ea, b holding eb, c zero; destroyed after.
+double ea(int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; }  // never 0
+double eb(int i, int j) { return 1.0 + i + j; }
+struct ElementwiseOperands {
+  int dims[2] = {5, 7};
+  const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);
+  const int b = GA_Duplicate(a, name("b"));
+  const int c = GA_Duplicate(a, name("c"));
+  ElementwiseOperands() {
+    put_whole(a, 5, 7, ea);
+    put_whole(b, 5, 7, eb);
+    GA_Zero(c);
+  }
+  ~ElementwiseOperands() {
+    GA_Destroy(c);
+    GA_Destroy(b);
+    GA_Destroy(a);
+  }
+};
+
+// NGA_Periodic_get, _acc and _put (or their 64-bit forms, index type I) on the 3 x 3 window at
+// (-1, 5) of the 5 x 7 array g holding f: it wraps to rows 4, 0, 1 and columns 5, 6, 0.
+template <class I>
+void expect_periodic_window(int g, double (*f)(int, int), void (*get)(int, I*, I*, void*, I*),
+                            void (*acc)(int, I*, I*, void*, I*, void*), void (*put)(int, I*, I*, void*, I*)) {
+  double win[9];
+  I wlo[2] = {-1, 5}, whi[2] = {1, 7}, wld[1] = {3};
+  get(g, wlo, whi, win, wld);
+  const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], f(rows[x], cols[y]));
+  GA_Sync();
+  double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 2;
+  acc(g, wlo, whi, ones, wld, &alpha);
+  GA_Sync();
+  get(g, wlo, whi, win, wld);
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], f(rows[x], cols[y]) + 2.0 * GA_Nnodes());
+  GA_Sync();
+  if (GA_Nodeid() == 0) put(g, wlo, whi, ones, wld);
+  GA_Sync();
+  const std::vector<double> all = whole(g, 5, 7);
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) EXPECT_EQ(all[rows[x] * 7 + cols[y]], 1.0);
+  EXPECT_EQ(all[2 * 7 + 2], f(2, 2));  // outside the window
+}
+
 // The 64-bit spellings of the patch operations, each against the formula.
 TEST(GaElementwise, Patch64) {
-  int dims[2] = {5, 7};
-  const int a = NGA_Create(C_DBL, 2, dims, name("a64"), nullptr);
-  const int b = GA_Duplicate(a, name("b64"));
-  const int c = GA_Duplicate(a, name("c64"));
-  auto fa = [](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; };  // never 0
-  auto fb = [](int i, int j) { return 1.0 + i + j; };
-  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
-  put_whole(b, 5, 7, +[](int i, int j) { return 1.0 + i + j; });
-  GA_Zero(c);
+  const ElementwiseOperands ops;
+  const int a = ops.a, b = ops.b, c = ops.c;
   // Quadrant q of c (2 x 3 at rows 2 (q / 2), columns 3 (q % 2)) = a[3:4, 4:6] op_q b[0:1, 0:2].
   int64_t alo[2] = {3, 4}, ahi[2] = {4, 6}, blo[2] = {0, 0}, bhi[2] = {1, 2};
   int64_t clo[4][2], chi[4][2];
@@ -653,7 +701,7 @@ TEST(GaElementwise, Patch64) {
         continue;
       }
       const int q = 2 * (i / 2) + j / 3, x = i % 2, y = j % 3;
-      const double u = fa(x + 3, y + 4), v = fb(x, y);
+      const double u = ea(x + 3, y + 4), v = eb(x, y);
       const double want = q == 0 ? u * v : q == 1 ? u / v : q == 2 ? std::max(u, v) : std::min(u, v);
       EXPECT_DOUBLE_EQ(C[i * 7 + j], want) << i << "," << j;
     }
@@ -667,59 +715,30 @@ TEST(GaElementwise, Patch64) {
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 7; ++j) {
       const bool in = i >= 1 && i <= 3 && j >= 2 && j <= 5;
-      EXPECT_DOUBLE_EQ(A[i * 7 + j], in ? std::fabs(fa(i, j)) - 10 : i == 0 ? 1 / fa(i, j) : fa(i, j));
+      EXPECT_DOUBLE_EQ(A[i * 7 + j], in ? std::fabs(ea(i, j)) - 10 : i == 0 ? 1 / ea(i, j) : ea(i, j));
     }
-  // Periodic: the 3 x 3 window at (-1, 5) wraps to rows 4, 0, 1 and columns 5, 6, 0 (of b).
-  double win[9];
-  int64_t wlo[2] = {-1, 5}, whi[2] = {1, 7}, wld[1] = {3};
-  NGA_Periodic_get64(b, wlo, whi, win, wld);
-  const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
-  for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fb(rows[x], cols[y]));
-  GA_Sync();
-  double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 2;
-  NGA_Periodic_acc64(b, wlo, whi, ones, wld, &alpha);
-  GA_Sync();
-  NGA_Periodic_get64(b, wlo, whi, win, wld);
-  for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fb(rows[x], cols[y]) + 2.0 * GA_Nnodes());
-  GA_Sync();
-  if (GA_Nodeid() == 0) NGA_Periodic_put64(b, wlo, whi, ones, wld);
-  GA_Sync();
-  const std::vector<double> B = whole(b, 5, 7);
-  for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(B[rows[x] * 7 + cols[y]], 1.0);
-  EXPECT_EQ(B[2 * 7 + 2], fb(2, 2));  // outside the window
-  GA_Destroy(c);
-  GA_Destroy(b);
-  GA_Destroy(a);
+  expect_periodic_window(b, eb, NGA_Periodic_get64, NGA_Periodic_acc64, NGA_Periodic_put64);
 }
 
 TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
-  int dims[2] = {5, 7};
-  const int a = NGA_Create(C_DBL, 2, dims, name("a"), nullptr);
-  const int b = GA_Duplicate(a, name("b"));
-  const int c = GA_Duplicate(a, name("c"));
-  auto fa2 = [](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; };  // never 0
-  auto fb2 = [](int i, int j) { return 1.0 + i + j; };
-  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
-  put_whole(b, 5, 7, +[](int i, int j) { return 1.0 + i + j; });
+  const ElementwiseOperands ops;
+  const int a = ops.a, b = ops.b, c = ops.c;
   GA_Elem_multiply(a, b, c);
   std::vector<double> C = whole(c, 5, 7);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], fa2(i, j) * fb2(i, j));
+    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], ea(i, j) * eb(i, j));
   GA_Elem_divide(a, b, c);
   C = whole(c, 5, 7);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], fa2(i, j) / fb2(i, j));
+    for (int j = 0; j < 7; ++j) EXPECT_DOUBLE_EQ(C[i * 7 + j], ea(i, j) / eb(i, j));
   GA_Elem_maximum(a, b, c);
   C = whole(c, 5, 7);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::max(fa2(i, j), fb2(i, j)));
+    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::max(ea(i, j), eb(i, j)));
   GA_Elem_minimum(a, b, c);
   C = whole(c, 5, 7);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::min(fa2(i, j), fb2(i, j)));
+    for (int j = 0; j < 7; ++j) EXPECT_EQ(C[i * 7 + j], std::min(ea(i, j), eb(i, j)));
   // Patches: c[0:1, 0:2] = a[3:4, 4:6] .* b[0:1, 0:2], the rest of c kept.
   int alo[2] = {3, 4}, ahi[2] = {4, 6}, blo[2] = {0, 0}, bhi[2] = {1, 2};
   GA_Elem_multiply_patch(a, alo, ahi, b, blo, bhi, c, blo, bhi);
@@ -730,11 +749,11 @@ TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 7; ++j) {
       const bool cin = i <= 1 && j <= 2, ain = i >= 3 && j >= 4;
-      EXPECT_DOUBLE_EQ(C2[i * 7 + j], cin ? fa2(i + 3, j + 4) * fb2(i, j) : std::min(fa2(i, j), fb2(i, j)));
-      EXPECT_DOUBLE_EQ(A2[i * 7 + j], ain ? fa2(i, j) / fb2(i - 3, j - 4) : fa2(i, j));
-      EXPECT_EQ(B2[i * 7 + j], fb2(i, j));
+      EXPECT_DOUBLE_EQ(C2[i * 7 + j], cin ? ea(i + 3, j + 4) * eb(i, j) : std::min(ea(i, j), eb(i, j)));
+      EXPECT_DOUBLE_EQ(A2[i * 7 + j], ain ? ea(i, j) / eb(i - 3, j - 4) : ea(i, j));
+      EXPECT_EQ(B2[i * 7 + j], eb(i, j));
     }
-  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  put_whole(a, 5, 7, ea);
   GA_Abs_value(a);
   double two = 2;
   GA_Add_constant(a, &two);
@@ -746,40 +765,24 @@ TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
   const std::vector<double> A3 = whole(a, 5, 7), B3 = whole(b, 5, 7);
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 7; ++j) {
-      const double v = std::fabs(fa2(i, j)) + 2;
+      const double v = std::fabs(ea(i, j)) + 2;
       EXPECT_DOUBLE_EQ(A3[i * 7 + j], i <= 1 && j <= 2 ? 1 / v : v);
-      EXPECT_EQ(B3[i * 7 + j], fb2(i, j) - (i == 2 && j == 3 ? 10 : 0));
+      EXPECT_EQ(B3[i * 7 + j], eb(i, j) - (i == 2 && j == 3 ? 10 : 0));
     }
   GA_Recip(b);
   EXPECT_DOUBLE_EQ(whole(b, 5, 7)[0], 1.0);
-  // Select: the largest and smallest of fa2, with their subscripts.
-  put_whole(a, 5, 7, +[](int i, int j) { return (i - 2.0) * (j + 1.0) - 0.5; });
+  // Select: the largest and smallest of ea, with their subscripts.
+  put_whole(a, 5, 7, ea);
   double v;
   int at[2];
   NGA_Select_elem(a, name("max"), &v, at);
-  EXPECT_EQ(v, fa2(4, 6));
+  EXPECT_EQ(v, ea(4, 6));
   EXPECT_EQ(at[0], 4);
   EXPECT_EQ(at[1], 6);
   NGA_Select_elem(a, name("min"), &v, at);
-  EXPECT_EQ(v, fa2(0, 6));
+  EXPECT_EQ(v, ea(0, 6));
   EXPECT_EQ(at[0], 0);
-  // Periodic: a 3 x 3 window starting at (-1, 5) wraps to rows 4, 0, 1 and columns 5, 6, 0.
-  double win[9];
-  int wlo[2] = {-1, 5}, whi[2] = {1, 7}, wld[1] = {3};
-  NGA_Periodic_get(a, wlo, whi, win, wld);
-  const int rows[3] = {4, 0, 1}, cols[3] = {5, 6, 0};
-  for (int x = 0; x < 3; ++x)
-    for (int y = 0; y < 3; ++y) EXPECT_EQ(win[x * 3 + y], fa2(rows[x], cols[y]));
-  GA_Sync();
-  double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, alpha = 1;
-  NGA_Periodic_acc(a, wlo, whi, ones, wld, &alpha);
-  GA_Sync();
-  NGA_Periodic_get(a, wlo, whi, win, wld);
-  EXPECT_EQ(win[0], fa2(4, 5) + GA_Nnodes());
-  GA_Sync();
-  if (GA_Nodeid() == 0) NGA_Periodic_put(a, wlo, whi, ones, wld);
-  GA_Sync();
-  EXPECT_EQ(whole(a, 5, 7)[0 * 7 + 6], 1.0);  // (0, 6) is inside the window
+  expect_periodic_window(a, ea, NGA_Periodic_get, NGA_Periodic_acc, NGA_Periodic_put);
   // Locate_region: the owners' parts tile the patch, each owner named once.
   int rlo[2] = {1, 1}, rhi[2] = {4, 5};
   std::vector<int> map(4 * GA_Nnodes()), procs(GA_Nnodes());
@@ -800,7 +803,6 @@ TEST(GaElementwise, UnaryBinarySelectPeriodicLocate) {
   EXPECT_EQ(GA_Get_dimension(a), 2);
   const double t0 = GA_Wtime();
   EXPECT_GE(NGA_Wtime(), t0);
-  for (int x : {c, b, a}) GA_Destroy(x);
 }
 
 TEST(Ga64, SixtyFourBitFormsMatchTheIntForms) {

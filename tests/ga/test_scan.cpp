@@ -13,6 +13,8 @@
 namespace {
 
 using ga_test::name;
+using ga_test::put_vector;
+using ga_test::whole_vector;
 
 /// A 1-D array of `type` and n elements, unevenly blocked (block sizes 1, 5, 2, ... when there
 /// are processes for them).
@@ -24,61 +26,43 @@ int uneven_vector(int type, int n, const char* label) {
   return NGA_Create_irreg(type, 1, dims, name(label), block, map.data());
 }
 
-template <class T>
-void put_all(int g, const std::vector<T>& v) {
-  GA_Sync();
-  if (GA_Nodeid() == 0) {
-    int lo[1] = {0}, hi[1] = {static_cast<int>(v.size()) - 1};
-    NGA_Put(g, lo, hi, const_cast<T*>(v.data()), nullptr);
-  }
-  GA_Sync();
-}
-
-template <class T>
-std::vector<T> get_all(int g, int n) {
-  std::vector<T> v(static_cast<size_t>(n));
-  int lo[1] = {0}, hi[1] = {n - 1};
-  NGA_Get(g, lo, hi, v.data(), nullptr);
-  return v;
-}
-
 TEST(GaScan, DocumentedExamples) {
   const int n = 17;
   const int src = uneven_vector(C_INT, n, "src"), dst = NGA_Create(C_INT, 1, const_cast<int*>(&n), name("dst"), nullptr);
   const int mask = uneven_vector(C_INT, n, "mask");
   // GA's scan_copy example
-  put_all(mask, std::vector<int>{1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0});
-  put_all(src, std::vector<int>{5, 8, 7, 3, 2, 6, 9, 7, 3, 4, 8, 2, 3, 6, 9, 10, 7});
+  put_vector(mask, std::vector<int>{1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0});
+  put_vector(src, std::vector<int>{5, 8, 7, 3, 2, 6, 9, 7, 3, 4, 8, 2, 3, 6, 9, 10, 7});
   GA_Scan_copy(src, dst, mask, 0, n - 1);
-  EXPECT_EQ(get_all<int>(dst, n), (std::vector<int>{5, 5, 5, 5, 5, 6, 6, 7, 7, 7, 8, 8, 8, 8, 9, 10, 10}));
+  EXPECT_EQ(whole_vector<int>(dst, n), (std::vector<int>{5, 5, 5, 5, 5, 6, 6, 7, 7, 7, 8, 8, 8, 8, 9, 10, 10}));
   // GA's scan_add examples, inclusive and exclusive
-  put_all(mask, std::vector<int>{1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 1, 0});
+  put_vector(mask, std::vector<int>{1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 1, 0});
   const int one = 1;
   GA_Patch_enum(src, 0, n - 1, const_cast<int*>(&one), const_cast<int*>(&one));  // 1 .. 17
   GA_Scan_add(src, dst, mask, 0, n - 1, 0);
-  EXPECT_EQ(get_all<int>(dst, n), (std::vector<int>{1, 3, 6, 10, 15, 21, 7, 15, 9, 19, 30, 12, 25, 39, 15, 16, 33}));
+  EXPECT_EQ(whole_vector<int>(dst, n), (std::vector<int>{1, 3, 6, 10, 15, 21, 7, 15, 9, 19, 30, 12, 25, 39, 15, 16, 33}));
   GA_Scan_add(src, dst, mask, 0, n - 1, 1);
-  EXPECT_EQ(get_all<int>(dst, n), (std::vector<int>{0, 1, 3, 6, 10, 15, 0, 7, 0, 9, 19, 0, 12, 25, 0, 0, 16}));
+  EXPECT_EQ(whole_vector<int>(dst, n), (std::vector<int>{0, 1, 3, 6, 10, 15, 0, 7, 0, 9, 19, 0, 12, 25, 0, 0, 16}));
   // GA's unpack example, and pack back
-  put_all(mask, std::vector<int>{1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0});
-  put_all(src, std::vector<int>{1, 6, 8, 11, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  put_vector(mask, std::vector<int>{1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0});
+  put_vector(src, std::vector<int>{1, 6, 8, 11, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
   GA_Zero(dst);
   int count = -1;
   GA_Unpack(src, dst, mask, 0, n - 1, &count);
   EXPECT_EQ(count, 5);
-  EXPECT_EQ(get_all<int>(dst, n), (std::vector<int>{1, 0, 0, 0, 0, 6, 0, 8, 0, 0, 11, 0, 0, 0, 15, 0, 0}));
+  EXPECT_EQ(whole_vector<int>(dst, n), (std::vector<int>{1, 0, 0, 0, 0, 6, 0, 8, 0, 0, 11, 0, 0, 0, 15, 0, 0}));
   GA_Zero(src);
   count = -1;
   GA_Pack(dst, src, mask, 0, n - 1, &count);
   EXPECT_EQ(count, 5);
-  EXPECT_EQ(get_all<int>(src, n), (std::vector<int>{1, 6, 8, 11, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(whole_vector<int>(src, n), (std::vector<int>{1, 6, 8, 11, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
   // GA's patch_enum examples: (g_a, 1, n, 1, 1) and, after a zero, (g_a, 5, n, 7, 2) in Fortran's indices
   GA_Zero(dst);
   const int seven = 7, two = 2;
   GA_Patch_enum(dst, 4, n - 1, const_cast<int*>(&seven), const_cast<int*>(&two));
   std::vector<int> want(static_cast<size_t>(n), 0);
   for (int i = 4; i < n; ++i) want[static_cast<size_t>(i)] = 7 + 2 * (i - 4);
-  EXPECT_EQ(get_all<int>(dst, n), want);
+  EXPECT_EQ(whole_vector<int>(dst, n), want);
   GA_Destroy(src);
   GA_Destroy(dst);
   GA_Destroy(mask);
@@ -89,22 +73,22 @@ TEST(GaScan, FloatingAndComplexMasks) {
   const int n = 9;
   const int src = uneven_vector(C_DBL, n, "src"), dst = uneven_vector(C_DBL, n, "dst");
   const int fmask = uneven_vector(C_FLOAT, n, "fmask"), zmask = uneven_vector(C_DCPL, n, "zmask");
-  put_all(src, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9});
-  put_all(fmask, std::vector<float>{1.5f, 0, 0, -0.25f, 0, 0, 0, 2, 0});
+  put_vector(src, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9});
+  put_vector(fmask, std::vector<float>{1.5f, 0, 0, -0.25f, 0, 0, 0, 2, 0});
   GA_Scan_add(src, dst, fmask, 0, n - 1, 0);
-  EXPECT_EQ(get_all<double>(dst, n), (std::vector<double>{1, 3, 6, 4, 9, 15, 22, 8, 17}));
+  EXPECT_EQ(whole_vector<double>(dst, n), (std::vector<double>{1, 3, 6, 4, 9, 15, 22, 8, 17}));
   // complex: a nonzero imaginary part alone sets the element
   std::vector<DoubleComplex> z(static_cast<size_t>(n), DoubleComplex{0, 0});
   z[0] = DoubleComplex{1, 0};
   z[4] = DoubleComplex{0, 3};
-  put_all(zmask, z);
+  put_vector(zmask, z);
   GA_Scan_copy(src, dst, zmask, 0, n - 1);
-  EXPECT_EQ(get_all<double>(dst, n), (std::vector<double>{1, 1, 1, 1, 5, 5, 5, 5, 5}));
+  EXPECT_EQ(whole_vector<double>(dst, n), (std::vector<double>{1, 1, 1, 1, 5, 5, 5, 5, 5}));
   GA_Zero(dst);
   int count = -1;
   GA_Pack(src, dst, fmask, 0, n - 1, &count);
   EXPECT_EQ(count, 3);
-  EXPECT_EQ(get_all<double>(dst, n), (std::vector<double>{1, 4, 8, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(whole_vector<double>(dst, n), (std::vector<double>{1, 4, 8, 0, 0, 0, 0, 0, 0}));
   for (const int g : {src, dst, fmask, zmask}) GA_Destroy(g);
 }
 
@@ -118,8 +102,8 @@ TEST(GaScan, Doubles64WithLongMaskAndInnerRange) {
   for (int64_t i = 0; i < n; ++i) s[static_cast<size_t>(i)] = 0.5 * static_cast<double>(i) - 3.0;
   for (int64_t i : {0, 8, 9, 15, 26}) m[static_cast<size_t>(i)] = 3;  // no segment starts at lo:
   // as GA's, lo .. 7 belong to no segment and keep their values
-  put_all(src, s);
-  put_all(mask, m);
+  put_vector(src, s);
+  put_vector(mask, m);
   for (int excl = 0; excl < 2; ++excl) {
     const double start = -1.0;
     GA_Fill(dst, const_cast<double*>(&start));
@@ -135,12 +119,12 @@ TEST(GaScan, Doubles64WithLongMaskAndInnerRange) {
       want[k] = excl ? run : run + s[k];
       run += s[k];
     }
-    EXPECT_EQ(get_all<double>(dst, static_cast<int>(n)), want) << "excl " << excl;
+    EXPECT_EQ(whole_vector<double>(dst, static_cast<int>(n)), want) << "excl " << excl;
   }
   const double before = -7.0;
   GA_Fill(dst, const_cast<double*>(&before));
   GA_Scan_copy64(src, dst, mask, lo, hi);
-  std::vector<double> want = get_all<double>(dst, static_cast<int>(n));
+  std::vector<double> want = whole_vector<double>(dst, static_cast<int>(n));
   for (int64_t i = lo, seg = -1; i <= hi; ++i) {
     if (m[static_cast<size_t>(i)]) seg = i;
     EXPECT_EQ(want[static_cast<size_t>(i)], seg < 0 ? before : s[static_cast<size_t>(seg)]) << i;
@@ -150,7 +134,7 @@ TEST(GaScan, Doubles64WithLongMaskAndInnerRange) {
   GA_Fill(dst, const_cast<double*>(&zero));
   GA_Pack64(src, dst, mask, lo, hi, &count);
   EXPECT_EQ(count, 3);  // 8, 9, 15
-  const std::vector<double> packed = get_all<double>(dst, static_cast<int>(n));
+  const std::vector<double> packed = whole_vector<double>(dst, static_cast<int>(n));
   EXPECT_EQ(packed[0], s[8]);
   EXPECT_EQ(packed[1], s[9]);
   EXPECT_EQ(packed[2], s[15]);
@@ -159,14 +143,14 @@ TEST(GaScan, Doubles64WithLongMaskAndInnerRange) {
   count = -1;
   GA_Unpack64(dst, src, mask, lo, hi, &count);
   EXPECT_EQ(count, 3);
-  const std::vector<double> back = get_all<double>(src, static_cast<int>(n));
+  const std::vector<double> back = whole_vector<double>(src, static_cast<int>(n));
   for (int64_t i = 0; i < n; ++i) {
     const bool selected = i >= lo && i <= hi && m[static_cast<size_t>(i)];
     EXPECT_EQ(back[static_cast<size_t>(i)], selected ? s[static_cast<size_t>(i)] : 0.0) << i;
   }
   const double first = 2.5, step = -0.25;
   GA_Patch_enum64(dst, 1, n - 2, const_cast<double*>(&first), const_cast<double*>(&step));
-  const std::vector<double> en = get_all<double>(dst, static_cast<int>(n));
+  const std::vector<double> en = whole_vector<double>(dst, static_cast<int>(n));
   EXPECT_EQ(en[0], packed[0]);
   for (int64_t i = 1; i <= n - 2; ++i) EXPECT_EQ(en[static_cast<size_t>(i)], 2.5 - 0.25 * static_cast<double>(i - 1));
   GA_Destroy(src);
@@ -219,10 +203,10 @@ TEST(GaStep, StepMaxAndBoundInfo) {
     vl.push_back(vx.back() - 1.0 - 0.1 * i);
     vu.push_back(vx.back() + 2.0 + 0.2 * i);
   }
-  put_all(x, vx);
-  put_all(v, vv);
-  put_all(xl, vl);
-  put_all(xu, vu);
+  put_vector(x, vx);
+  put_vector(v, vv);
+  put_vector(xl, vl);
+  put_vector(xu, vu);
   double step = 0, want = 1e307;
   for (int i = 0; i < n; ++i)
     if (vv[static_cast<size_t>(i)] < 0) want = std::min(want, vx[static_cast<size_t>(i)] / -vv[static_cast<size_t>(i)]);

@@ -20,6 +20,7 @@
 
 #include "armada/rma/assert.hpp"
 #include "test_util.hpp"
+#include "untouched_target.hpp"
 
 namespace armada::rma {
 namespace {
@@ -27,29 +28,11 @@ namespace {
 using test::expect_error;
 using test::Segment;
 
-class BadInput : public ::testing::Test {
+class BadInput : public armada::test::UntouchedTarget<Segment> {
  protected:
-  static constexpr std::size_t kBytes = 256;
-  void SetUp() override {
-    seg_ = std::make_unique<Segment>(kBytes);
-    std::memset(seg_->local(), 0x3C, kBytes);
-    std::memset(buf_, 0x7F, sizeof buf_);
-    barrier();
-  }
-  void TearDown() override {
-    barrier();
-    // EXPECT and stop at the first moved byte: the collective free below must still be reached.
-    for (std::size_t i = 0; i < kBytes; ++i)
-      if (seg_->local<unsigned char>()[i] != 0x3C) {
-        ADD_FAILURE() << "byte " << i << " of the target moved";
-        break;
-      }
-    seg_.reset();
-  }
+  void sync() override { barrier(); }
   int target() const { return (rank() + 1) % size(); }
   std::byte* remote(std::size_t off = 0) const { return seg_->base(target()) + off; }
-  std::unique_ptr<Segment> seg_;
-  alignas(16) unsigned char buf_[1024];
 };
 
 TEST_F(BadInput, WrongRank) {

@@ -7,21 +7,16 @@
 #include <cstring>
 
 #include "armada/rma/rma.hpp"
+#include "world_halves.hpp"
 
 namespace armada::rma {
 namespace {
 
 TEST(SubCommunicator, InitOnHalvesThenOnTheWholeWorld) {
-  int wrank = 0, wsize = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-  MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-  MPI_Comm half;
-  MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wrank, &half);
-  int hrank = 0, hsize = 0;
-  MPI_Comm_rank(half, &hrank);
-  MPI_Comm_size(half, &hsize);
+  const armada::test::WorldHalves halves;
+  const int wrank = halves.world_rank, hrank = halves.half_rank, hsize = halves.half_size;
 
-  init(half);
+  init(halves.half);
   EXPECT_EQ(rank(), hrank);
   EXPECT_EQ(size(), hsize);
   auto bases = allocate(sizeof(int));
@@ -35,10 +30,9 @@ TEST(SubCommunicator, InitOnHalvesThenOnTheWholeWorld) {
   free(bases[static_cast<std::size_t>(hrank)]);
   finalize();
   EXPECT_FALSE(initialized());
-  MPI_Comm_free(&half);
 
   init(MPI_COMM_WORLD);
-  EXPECT_EQ(size(), wsize);
+  EXPECT_EQ(size(), halves.world_size);
   void* local = allocate_local(100);
   EXPECT_NE(local, nullptr);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(local) % 4096, 0u);

@@ -627,41 +627,41 @@ int armada_ga_nbtest(int request, int* done) {
     *done = it->second.test() ? 1 : 0;
   });
 }
-int armada_gaf_to_c_patch(int ndim, const int64_t lo[], const int64_t hi[], int64_t clo[], int64_t chi[]) {
-  const char* const fn = __func__;
+namespace {
+// A patch's bounds from one view into the other: `names` are lo's, hi's, out_lo's and out_hi's.
+int change_view(const char* fn, const capi::Convention& from, const capi::Convention& to, int ndim, const int64_t* lo,
+                const int64_t* hi, int64_t* out_lo, int64_t* out_hi, const char* const (&names)[4]) {
   return capi::guard(fn, [&] {
     const int n = capi::check_ndim(fn, ndim);
-    need(clo, fn, "clo");
-    need(chi, fn, "chi");
-    capi::c_view.out_index(capi::fortran_view.index(lo, n, fn, "lo"), clo);
-    capi::c_view.out_tuple(capi::fortran_view.tuple(hi, n, fn, "hi"), chi);
+    need(out_lo, fn, names[2]);
+    need(out_hi, fn, names[3]);
+    to.out_index(from.index(lo, n, fn, names[0]), out_lo);
+    to.out_tuple(from.tuple(hi, n, fn, names[1]), out_hi);
   });
+}
+// Extents (a tuple, nothing for n = 0) from one view into the other.
+int change_extents(const char* fn, const capi::Convention& from, const capi::Convention& to, int n, const int64_t* in,
+                   int64_t* out, const char* in_name, const char* out_name) {
+  return capi::guard(fn, [&] {
+    if (n == 0) return;
+    need(out, fn, out_name);
+    to.out_tuple(from.tuple(in, capi::check_ndim(fn, n), fn, in_name), out);
+  });
+}
+}  // namespace
+int armada_gaf_to_c_patch(int ndim, const int64_t lo[], const int64_t hi[], int64_t clo[], int64_t chi[]) {
+  static constexpr const char* names[] = {"lo", "hi", "clo", "chi"};
+  return change_view(__func__, capi::fortran_view, capi::c_view, ndim, lo, hi, clo, chi, names);
 }
 int armada_gaf_from_c_patch(int ndim, const int64_t clo[], const int64_t chi[], int64_t lo[], int64_t hi[]) {
-  const char* const fn = __func__;
-  return capi::guard(fn, [&] {
-    const int n = capi::check_ndim(fn, ndim);
-    need(lo, fn, "lo");
-    need(hi, fn, "hi");
-    capi::fortran_view.out_index(capi::c_view.index(clo, n, fn, "clo"), lo);
-    capi::fortran_view.out_tuple(capi::c_view.tuple(chi, n, fn, "chi"), hi);
-  });
+  static constexpr const char* names[] = {"clo", "chi", "lo", "hi"};
+  return change_view(__func__, capi::c_view, capi::fortran_view, ndim, clo, chi, lo, hi, names);
 }
 int armada_gaf_to_c_extents(int n, const int64_t extents[], int64_t cextents[]) {
-  const char* const fn = __func__;
-  return capi::guard(fn, [&] {
-    if (n == 0) return;
-    need(cextents, fn, "cextents");
-    capi::c_view.out_tuple(capi::fortran_view.tuple(extents, capi::check_ndim(fn, n), fn, "extents"), cextents);
-  });
+  return change_extents(__func__, capi::fortran_view, capi::c_view, n, extents, cextents, "extents", "cextents");
 }
 int armada_gaf_from_c_extents(int n, const int64_t cextents[], int64_t extents[]) {
-  const char* const fn = __func__;
-  return capi::guard(fn, [&] {
-    if (n == 0) return;
-    need(extents, fn, "extents");
-    capi::fortran_view.out_tuple(capi::c_view.tuple(cextents, capi::check_ndim(fn, n), fn, "cextents"), extents);
-  });
+  return change_extents(__func__, capi::c_view, capi::fortran_view, n, cextents, extents, "cextents", "extents");
 }
 int armada_ga_release(int handle) {
   const char* const fn = __func__;  // in the lambdas below __func__ would be "operator()"

@@ -43,17 +43,6 @@ void require_real(const char* op, const Array::Impl& a) {
          rma::ErrorKind::type);
 }
 
-/// Checks patch `lo .. hi` of `b` against `a`'s patch: a live array on a's group, of a's type,
-/// the patch inside it with a's extents.
-const Array::Impl& matching(const char* op, const Array& arr, const Array::Impl& a, const Coord& alo,
-                            const Coord& ahi, const Coord& lo, const Coord& hi) {
-  const Array::Impl& b = impl_of(arr, op);
-  check_patch(op, b, lo, hi);
-  check_compatible(op, a, b);
-  check_same_extents(op, a, alo, ahi, b, lo, hi, false);
-  return b;
-}
-
 /// Throws on every member if `bad` holds on any, naming `argument` and `why`.
 void agree_data(const char* op, const Array::Impl& a, bool bad, const char* argument, const Coord& lo,
                 const Coord& hi, const std::string& why) {
@@ -68,8 +57,7 @@ void median_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Arr
   constexpr const char* name = "arrays::median";
   const Array::Impl *ap = nullptr, *bp = nullptr, *cp = nullptr, *mp = nullptr;
   begin_collective(name, collective_group(name, ma), [&] {
-    mp = &impl_of(ma, name);
-    check_patch(name, *mp, mlo, mhi);
+    mp = &patch_of(name, ma, mlo, mhi);
     ap = &matching(name, aa, *mp, mlo, mhi, alo, ahi);
     bp = &matching(name, ba, *mp, mlo, mhi, blo, bhi);
     cp = &matching(name, ca, *mp, mlo, mhi, clo, chi);
@@ -95,8 +83,7 @@ void step_max(const Array& aa, const Coord& alo, const Coord& ahi, const Array& 
   constexpr const char* name = "arrays::step_max";
   const Array::Impl *ap = nullptr, *bp = nullptr;
   begin_collective(name, collective_group(name, aa), [&] {
-    ap = &impl_of(aa, name);
-    check_patch(name, *ap, alo, ahi);
+    ap = &patch_of(name, aa, alo, ahi);
     require_real(name, *ap);
     bp = &matching(name, ba, *ap, alo, ahi, blo, bhi);
     if (!result) fail(name, ap, "result", "null", "needs room for one element");
@@ -151,8 +138,7 @@ void step_bound_info(const Array& xa, const Coord& xlo, const Coord& xhi, const 
   constexpr const char* name = "arrays::step_bound_info";
   const Array::Impl *xp = nullptr, *vp = nullptr, *lp = nullptr, *up = nullptr;
   begin_collective(name, collective_group(name, xa), [&] {
-    xp = &impl_of(xa, name);
-    check_patch(name, *xp, xlo, xhi);
+    xp = &patch_of(name, xa, xlo, xhi);
     require_real(name, *xp);
     if (Patch{xlo, xhi}.empty()) fail(name, xp, "xx patch", xlo.str() + " .. " + xhi.str(), "must not be empty");
     vp = &matching(name, va, *xp, xlo, xhi, vlo, vhi);

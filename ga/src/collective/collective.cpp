@@ -360,26 +360,23 @@ extern "C" {
 void GA_Zero(int g_a) { unary("GA_Zero", arrays::detail::UnaryOp::Fill, g_a, std::array<std::byte, 16>{}.data(), false); }
 void GA_Fill(int g_a, void* value) { unary("GA_Fill", arrays::detail::UnaryOp::Fill, g_a, value, true); }
 void GA_Scale(int g_a, void* value) { unary("GA_Scale", arrays::detail::UnaryOp::Scale, g_a, value, true); }
-void NGA_Zero_patch(int g_a, int lo[], int hi[]) {
-  const std::array<std::byte, 16> zero{};
-  unary_patch<int>("NGA_Zero_patch", arrays::detail::UnaryOp::Fill, g_a, lo, hi, zero.data(), false);
-}
-void NGA_Fill_patch(int g_a, int lo[], int hi[], void* val) {
-  unary_patch<int>("NGA_Fill_patch", arrays::detail::UnaryOp::Fill, g_a, lo, hi, val, true);
-}
-void NGA_Scale_patch(int g_a, int lo[], int hi[], void* alpha) {
-  unary_patch<int>("NGA_Scale_patch", arrays::detail::UnaryOp::Scale, g_a, lo, hi, alpha, true);
-}
-void NGA_Zero_patch64(int g_a, int64_t lo[], int64_t hi[]) {
-  const std::array<std::byte, 16> zero{};
-  unary_patch<int64_t>("NGA_Zero_patch64", arrays::detail::UnaryOp::Fill, g_a, lo, hi, zero.data(), false);
-}
-void NGA_Fill_patch64(int g_a, int64_t lo[], int64_t hi[], void* val) {
-  unary_patch<int64_t>("NGA_Fill_patch64", arrays::detail::UnaryOp::Fill, g_a, lo, hi, val, true);
-}
-void NGA_Scale_patch64(int g_a, int64_t lo[], int64_t hi[], void* alpha) {
-  unary_patch<int64_t>("NGA_Scale_patch64", arrays::detail::UnaryOp::Scale, g_a, lo, hi, alpha, true);
-}
+
+// NGA_Zero_patch, NGA_Fill_patch and NGA_Scale_patch for index type I, each name ending in `s`
+// (nothing for int, 64 for int64_t).
+#define ARMADA_GA_UNARY_PATCH(I, s)                                                                       \
+  void NGA_Zero_patch##s(int g_a, I lo[], I hi[]) {                                                       \
+    const std::array<std::byte, 16> zero{};                                                               \
+    unary_patch<I>("NGA_Zero_patch" #s, arrays::detail::UnaryOp::Fill, g_a, lo, hi, zero.data(), false);  \
+  }                                                                                                       \
+  void NGA_Fill_patch##s(int g_a, I lo[], I hi[], void* val) {                                            \
+    unary_patch<I>("NGA_Fill_patch" #s, arrays::detail::UnaryOp::Fill, g_a, lo, hi, val, true);           \
+  }                                                                                                       \
+  void NGA_Scale_patch##s(int g_a, I lo[], I hi[], void* alpha) {                                         \
+    unary_patch<I>("NGA_Scale_patch" #s, arrays::detail::UnaryOp::Scale, g_a, lo, hi, alpha, true);       \
+  }
+ARMADA_GA_UNARY_PATCH(int, )
+ARMADA_GA_UNARY_PATCH(int64_t, 64)
+#undef ARMADA_GA_UNARY_PATCH
 
 void GA_Copy(int g_a, int g_b) {
   guarded("GA_Copy", [&] {

@@ -174,64 +174,39 @@ int locate(const char* function, int g_a, const I* subscript) {
 
 extern "C" {
 
-int NGA_Create(int type, int ndim, int dims[], char* name, int chunk[]) {
-  return create_regular<int>("NGA_Create", type, ndim, dims, name, chunk, nullptr, 0, false);
-}
-int NGA_Create_config(int type, int ndim, int dims[], char* name, int chunk[], int p_handle) {
-  return create_regular<int>("NGA_Create_config", type, ndim, dims, name, chunk, nullptr, p_handle, true);
-}
-int NGA_Create_irreg(int type, int ndim, int dims[], char* name, int block[], int map[]) {
-  return create_irregular<int>("NGA_Create_irreg", type, ndim, dims, name, block, map, nullptr, 0, false);
-}
-int NGA_Create_irreg_config(int type, int ndim, int dims[], char* name, int block[], int map[], int p_handle) {
-  return create_irregular<int>("NGA_Create_irreg_config", type, ndim, dims, name, block, map, nullptr, p_handle,
-                               true);
-}
-int NGA_Create_ghosts(int type, int ndim, int dims[], int width[], char* name, int chunk[]) {
-  return create_regular<int>("NGA_Create_ghosts", type, ndim, dims, name, chunk, width, 0, false);
-}
-int NGA_Create_ghosts_config(int type, int ndim, int dims[], int width[], char* name, int chunk[], int p_handle) {
-  return create_regular<int>("NGA_Create_ghosts_config", type, ndim, dims, name, chunk, width, p_handle, true);
-}
-int NGA_Create_ghosts_irreg(int type, int ndim, int dims[], int width[], char* name, int nblock[], int map[]) {
-  return create_irregular<int>("NGA_Create_ghosts_irreg", type, ndim, dims, name, nblock, map, width, 0, false);
-}
-int NGA_Create64(int type, int ndim, int64_t dims[], char* name, int64_t chunk[]) {
-  return create_regular<int64_t>("NGA_Create64", type, ndim, dims, name, chunk, nullptr, 0, false);
-}
-int NGA_Create_config64(int type, int ndim, int64_t dims[], char* name, int64_t chunk[], int p_handle) {
-  return create_regular<int64_t>("NGA_Create_config64", type, ndim, dims, name, chunk, nullptr, p_handle, true);
-}
-int NGA_Create_irreg64(int type, int ndim, int64_t dims[], char* name, int64_t block[], int64_t map[]) {
-  return create_irregular<int64_t>("NGA_Create_irreg64", type, ndim, dims, name, block, map, nullptr, 0, false);
-}
-int NGA_Create_ghosts64(int type, int ndim, int64_t dims[], int64_t width[], char* name, int64_t chunk[]) {
-  return create_regular<int64_t>("NGA_Create_ghosts64", type, ndim, dims, name, chunk, width, 0, false);
-}
-
-int NGA_Create_irreg_config64(int type, int ndim, int64_t dims[], char* name, int64_t block[], int64_t map[],
-                              int p_handle) {
-  return create_irregular<int64_t>("NGA_Create_irreg_config64", type, ndim, dims, name, block, map, nullptr,
-                                   p_handle, true);
-}
-int NGA_Create_ghosts_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name, int64_t chunk[],
-                               int p_handle) {
-  return create_regular<int64_t>("NGA_Create_ghosts_config64", type, ndim, dims, name, chunk, width, p_handle, true);
-}
-int NGA_Create_ghosts_irreg64(int type, int ndim, int64_t dims[], int64_t width[], char* name, int64_t nblock[],
-                              int64_t map[]) {
-  return create_irregular<int64_t>("NGA_Create_ghosts_irreg64", type, ndim, dims, name, nblock, map, width, 0, false);
-}
-int NGA_Create_ghosts_irreg_config(int type, int ndim, int dims[], int width[], char* name, int nblock[], int map[],
-                                   int p_handle) {
-  return create_irregular<int>("NGA_Create_ghosts_irreg_config", type, ndim, dims, name, nblock, map, width, p_handle,
-                               true);
-}
-int NGA_Create_ghosts_irreg_config64(int type, int ndim, int64_t dims[], int64_t width[], char* name,
-                                     int64_t nblock[], int64_t map[], int p_handle) {
-  return create_irregular<int64_t>("NGA_Create_ghosts_irreg_config64", type, ndim, dims, name, nblock, map, width,
-                                   p_handle, true);
-}
+// NGA_Create and its _config, _irreg, _ghosts forms for index type I, each name ending in `s`
+// (nothing for int, 64 for int64_t).
+#define ARMADA_GA_CREATE(I, s)                                                                                       \
+  int NGA_Create##s(int type, int ndim, I dims[], char* name, I chunk[]) {                                           \
+    return create_regular<I>("NGA_Create" #s, type, ndim, dims, name, chunk, nullptr, 0, false);                     \
+  }                                                                                                                  \
+  int NGA_Create_config##s(int type, int ndim, I dims[], char* name, I chunk[], int p_handle) {                      \
+    return create_regular<I>("NGA_Create_config" #s, type, ndim, dims, name, chunk, nullptr, p_handle, true);        \
+  }                                                                                                                  \
+  int NGA_Create_irreg##s(int type, int ndim, I dims[], char* name, I block[], I map[]) {                            \
+    return create_irregular<I>("NGA_Create_irreg" #s, type, ndim, dims, name, block, map, nullptr, 0, false);        \
+  }                                                                                                                  \
+  int NGA_Create_irreg_config##s(int type, int ndim, I dims[], char* name, I block[], I map[], int p_handle) {       \
+    return create_irregular<I>("NGA_Create_irreg_config" #s, type, ndim, dims, name, block, map, nullptr, p_handle,  \
+                               true);                                                                                \
+  }                                                                                                                  \
+  int NGA_Create_ghosts##s(int type, int ndim, I dims[], I width[], char* name, I chunk[]) {                         \
+    return create_regular<I>("NGA_Create_ghosts" #s, type, ndim, dims, name, chunk, width, 0, false);                \
+  }                                                                                                                  \
+  int NGA_Create_ghosts_config##s(int type, int ndim, I dims[], I width[], char* name, I chunk[], int p_handle) {    \
+    return create_regular<I>("NGA_Create_ghosts_config" #s, type, ndim, dims, name, chunk, width, p_handle, true);   \
+  }                                                                                                                  \
+  int NGA_Create_ghosts_irreg##s(int type, int ndim, I dims[], I width[], char* name, I nblock[], I map[]) {         \
+    return create_irregular<I>("NGA_Create_ghosts_irreg" #s, type, ndim, dims, name, nblock, map, width, 0, false);  \
+  }                                                                                                                  \
+  int NGA_Create_ghosts_irreg_config##s(int type, int ndim, I dims[], I width[], char* name, I nblock[], I map[],    \
+                                       int p_handle) {                                                               \
+    return create_irregular<I>("NGA_Create_ghosts_irreg_config" #s, type, ndim, dims, name, nblock, map, width,      \
+                               p_handle, true);                                                                      \
+  }
+ARMADA_GA_CREATE(int, )
+ARMADA_GA_CREATE(int64_t, 64)
+#undef ARMADA_GA_CREATE
 
 // ---- the handle path ----------------------------------------------------------------------------
 

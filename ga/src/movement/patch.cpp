@@ -260,51 +260,39 @@ void armada::ga::ga_release(Array& a, int g_a, bool update) {
 
 extern "C" {
 
-void NGA_Get(int g_a, int lo[], int hi[], void* buf, int ld[]) {
-  transfer<int>("NGA_Get", Transfer::get, g_a, lo, hi, buf, ld, nullptr);
-}
-void NGA_Put(int g_a, int lo[], int hi[], void* buf, int ld[]) {
-  transfer<int>("NGA_Put", Transfer::put, g_a, lo, hi, buf, ld, nullptr);
-}
-void NGA_Acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha) {
-  transfer<int>("NGA_Acc", Transfer::acc, g_a, lo, hi, buf, ld, alpha);
-}
-void NGA_Get64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
-  transfer<int64_t>("NGA_Get64", Transfer::get, g_a, lo, hi, buf, ld, nullptr);
-}
-void NGA_Put64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
-  transfer<int64_t>("NGA_Put64", Transfer::put, g_a, lo, hi, buf, ld, nullptr);
-}
-void NGA_Acc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha) {
-  transfer<int64_t>("NGA_Acc64", Transfer::acc, g_a, lo, hi, buf, ld, alpha);
-}
-void NGA_Strided_get(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[]) {
-  strided<int>("NGA_Strided_get", Transfer::get, g_a, lo, hi, skip, buf, ld, nullptr);
-}
-void NGA_Strided_put(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[]) {
-  strided<int>("NGA_Strided_put", Transfer::put, g_a, lo, hi, skip, buf, ld, nullptr);
-}
-void NGA_Strided_acc(int g_a, int lo[], int hi[], int skip[], void* buf, int ld[], void* alpha) {
-  strided<int>("NGA_Strided_acc", Transfer::acc, g_a, lo, hi, skip, buf, ld, alpha);
-}
-void NGA_NbGet(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbhandle) {
-  nonblocking<int>("NGA_NbGet", Transfer::get, g_a, lo, hi, buf, ld, nullptr, nbhandle);
-}
-void NGA_NbPut(int g_a, int lo[], int hi[], void* buf, int ld[], ga_nbhdl_t* nbhandle) {
-  nonblocking<int>("NGA_NbPut", Transfer::put, g_a, lo, hi, buf, ld, nullptr, nbhandle);
-}
-void NGA_NbAcc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha, ga_nbhdl_t* nbhandle) {
-  nonblocking<int>("NGA_NbAcc", Transfer::acc, g_a, lo, hi, buf, ld, alpha, nbhandle);
-}
-void NGA_NbGet64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], ga_nbhdl_t* nbhandle) {
-  nonblocking<int64_t>("NGA_NbGet64", Transfer::get, g_a, lo, hi, buf, ld, nullptr, nbhandle);
-}
-void NGA_NbPut64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], ga_nbhdl_t* nbhandle) {
-  nonblocking<int64_t>("NGA_NbPut64", Transfer::put, g_a, lo, hi, buf, ld, nullptr, nbhandle);
-}
-void NGA_NbAcc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha, ga_nbhdl_t* nbhandle) {
-  nonblocking<int64_t>("NGA_NbAcc64", Transfer::acc, g_a, lo, hi, buf, ld, alpha, nbhandle);
-}
+// NGA_Get, NGA_Put, NGA_Acc, their nonblocking forms (NGA_NbGet ...) and strided ones
+// (NGA_Strided_get ...) for index type I, each name ending in `s` (nothing for int, 64 for int64_t).
+#define ARMADA_GA_TRANSFERS(I, s)                                                                     \
+  void NGA_Get##s(int g_a, I lo[], I hi[], void* buf, I ld[]) {                                       \
+    transfer<I>("NGA_Get" #s, Transfer::get, g_a, lo, hi, buf, ld, nullptr);                          \
+  }                                                                                                   \
+  void NGA_Put##s(int g_a, I lo[], I hi[], void* buf, I ld[]) {                                       \
+    transfer<I>("NGA_Put" #s, Transfer::put, g_a, lo, hi, buf, ld, nullptr);                          \
+  }                                                                                                   \
+  void NGA_Acc##s(int g_a, I lo[], I hi[], void* buf, I ld[], void* alpha) {                          \
+    transfer<I>("NGA_Acc" #s, Transfer::acc, g_a, lo, hi, buf, ld, alpha);                            \
+  }                                                                                                   \
+  void NGA_NbGet##s(int g_a, I lo[], I hi[], void* buf, I ld[], ga_nbhdl_t* nbhandle) {               \
+    nonblocking<I>("NGA_NbGet" #s, Transfer::get, g_a, lo, hi, buf, ld, nullptr, nbhandle);           \
+  }                                                                                                   \
+  void NGA_NbPut##s(int g_a, I lo[], I hi[], void* buf, I ld[], ga_nbhdl_t* nbhandle) {               \
+    nonblocking<I>("NGA_NbPut" #s, Transfer::put, g_a, lo, hi, buf, ld, nullptr, nbhandle);           \
+  }                                                                                                   \
+  void NGA_NbAcc##s(int g_a, I lo[], I hi[], void* buf, I ld[], void* alpha, ga_nbhdl_t* nbhandle) {  \
+    nonblocking<I>("NGA_NbAcc" #s, Transfer::acc, g_a, lo, hi, buf, ld, alpha, nbhandle);             \
+  }                                                                                                   \
+  void NGA_Strided_get##s(int g_a, I lo[], I hi[], I skip[], void* buf, I ld[]) {                     \
+    strided<I>("NGA_Strided_get" #s, Transfer::get, g_a, lo, hi, skip, buf, ld, nullptr);             \
+  }                                                                                                   \
+  void NGA_Strided_put##s(int g_a, I lo[], I hi[], I skip[], void* buf, I ld[]) {                     \
+    strided<I>("NGA_Strided_put" #s, Transfer::put, g_a, lo, hi, skip, buf, ld, nullptr);             \
+  }                                                                                                   \
+  void NGA_Strided_acc##s(int g_a, I lo[], I hi[], I skip[], void* buf, I ld[], void* alpha) {        \
+    strided<I>("NGA_Strided_acc" #s, Transfer::acc, g_a, lo, hi, skip, buf, ld, alpha);               \
+  }
+ARMADA_GA_TRANSFERS(int, )
+ARMADA_GA_TRANSFERS(int64_t, 64)
+#undef ARMADA_GA_TRANSFERS
 
 // A handle that is not outstanding (completed and waited already) returns at once, as in GA.
 void NGA_NbWait(ga_nbhdl_t* nbhandle) {
@@ -383,15 +371,6 @@ void NGA_Scatter_acc_flat64(int g_a, void* v, int64_t subsArray[], int64_t n, vo
 }
 void NGA_Gather_flat64(int g_a, void* v, int64_t subsArray[], int64_t n) {
   element_list<int64_t>("NGA_Gather_flat64", ListOp::Gather, g_a, v, n, nullptr, flat(subsArray));
-}
-void NGA_Strided_get64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]) {
-  strided<int64_t>("NGA_Strided_get64", Transfer::get, g_a, lo, hi, skip, buf, ld, nullptr);
-}
-void NGA_Strided_put64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[]) {
-  strided<int64_t>("NGA_Strided_put64", Transfer::put, g_a, lo, hi, skip, buf, ld, nullptr);
-}
-void NGA_Strided_acc64(int g_a, int64_t lo[], int64_t hi[], int64_t skip[], void* buf, int64_t ld[], void* alpha) {
-  strided<int64_t>("NGA_Strided_acc64", Transfer::acc, g_a, lo, hi, skip, buf, ld, alpha);
 }
 
 // ---- local access -------------------------------------------------------------------------------

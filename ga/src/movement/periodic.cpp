@@ -36,23 +36,20 @@ void periodic(const char* function, Kind kind, int g_a, const I* lo, const I* hi
 
 extern "C" {
 
-void NGA_Periodic_get(int g_a, int lo[], int hi[], void* buf, int ld[]) {
-  periodic("NGA_Periodic_get", Kind::Get, g_a, lo, hi, buf, ld, nullptr);
-}
-void NGA_Periodic_put(int g_a, int lo[], int hi[], void* buf, int ld[]) {
-  periodic("NGA_Periodic_put", Kind::Put, g_a, lo, hi, buf, ld, nullptr);
-}
-void NGA_Periodic_acc(int g_a, int lo[], int hi[], void* buf, int ld[], void* alpha) {
-  periodic("NGA_Periodic_acc", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
-}
-void NGA_Periodic_get64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
-  periodic("NGA_Periodic_get64", Kind::Get, g_a, lo, hi, buf, ld, nullptr);
-}
-void NGA_Periodic_put64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[]) {
-  periodic("NGA_Periodic_put64", Kind::Put, g_a, lo, hi, buf, ld, nullptr);
-}
-void NGA_Periodic_acc64(int g_a, int64_t lo[], int64_t hi[], void* buf, int64_t ld[], void* alpha) {
-  periodic("NGA_Periodic_acc64", Kind::Acc, g_a, lo, hi, buf, ld, alpha);
-}
+// NGA_Periodic_get, NGA_Periodic_put and NGA_Periodic_acc for index type I, each name ending in
+// `s` (nothing for int, 64 for int64_t).
+#define ARMADA_GA_PERIODIC(I, s)                                                       \
+  void NGA_Periodic_get##s(int g_a, I lo[], I hi[], void* buf, I ld[]) {               \
+    periodic("NGA_Periodic_get" #s, Kind::Get, g_a, lo, hi, buf, ld, nullptr);         \
+  }                                                                                    \
+  void NGA_Periodic_put##s(int g_a, I lo[], I hi[], void* buf, I ld[]) {               \
+    periodic("NGA_Periodic_put" #s, Kind::Put, g_a, lo, hi, buf, ld, nullptr);         \
+  }                                                                                    \
+  void NGA_Periodic_acc##s(int g_a, I lo[], I hi[], void* buf, I ld[], void* alpha) {  \
+    periodic("NGA_Periodic_acc" #s, Kind::Acc, g_a, lo, hi, buf, ld, alpha);           \
+  }
+ARMADA_GA_PERIODIC(int, )
+ARMADA_GA_PERIODIC(int64_t, 64)
+#undef ARMADA_GA_PERIODIC
 
 }  // extern "C"

@@ -11,8 +11,10 @@
 
 #include <ga.h>
 #include <macdecls.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int ga_failures = 0;
@@ -34,6 +36,24 @@ static inline void ga_start(int* argc, char*** argv) {
     MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
   GA_Initialize();
   MA_init(C_DBL, 1000000, 1000000);
+}
+
+/* The largest |C(i, j) - (alpha sum_l A(i, l) B(l, j) + beta)| over the m x n double array c,
+ * against A and B given element by element (k: their inner dimension). */
+static inline double ga_worst_product_error(int c, int m, int n, int k, double (*a)(int, int),
+                                            double (*b)(int, int), double alpha, double beta) {
+  double* got = (double*)malloc(sizeof(double) * (size_t)m * (size_t)n);
+  int lo[2] = {0, 0}, hi[2] = {m - 1, n - 1}, ld[1] = {n};
+  NGA_Get(c, lo, hi, got, ld);
+  double worst = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double s = 0;
+      for (int l = 0; l < k; ++l) s += a(i, l) * b(l, j);
+      worst = fmax(worst, fabs(got[(size_t)i * n + j] - (alpha * s + beta)));
+    }
+  free(got);
+  return worst;
 }
 
 /* Every rank learns the total, so the exit code is the same everywhere. */

@@ -2,7 +2,6 @@
  * reference, and GA_Transpose. Matrix sizes are uneven so blocks differ per owner. */
 #include "ga_check.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 enum { M = 37, N = 29, K = 23 };
@@ -37,16 +36,7 @@ static void check_dgemm(char ta, char tb) {
   double one = 1;
   GA_Fill(c, &one);
   GA_Dgemm(ta, tb, M, N, K, 2.0, a, b, 0.5, c);
-  static double got[M][N];
-  int lo[2] = {0, 0}, hi[2] = {M - 1, N - 1}, ld[1] = {N};
-  NGA_Get(c, lo, hi, got, ld);
-  double worst = 0;
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      double s = 0;
-      for (int k = 0; k < K; ++k) s += a_at(i, k) * b_at(k, j);
-      worst = fmax(worst, fabs(got[i][j] - (2 * s + 0.5)));
-    }
+  const double worst = ga_worst_product_error(c, M, N, K, a_at, b_at, 2, 0.5);
   CHECK(worst < 1e-9);
   if (worst >= 1e-9 && GA_Nodeid() == 0) fprintf(stderr, "dgemm %c%c: worst error %g\n", ta, tb, worst);
   GA_Destroy(c);

@@ -148,6 +148,7 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
   }
   spec.my_base = static_cast<std::byte*>(rec.my_base);
   spec.created_node_object = rec.region.creator_pid() == static_cast<int>(getpid());
+  spec.node_comm = group.impl()->node_members();  // collective the first time: every member is here
 
   const SliceInfo my_info{reinterpret_cast<std::uintptr_t>(rec.my_base), rec.region.creator_pid(),
                           rec.region.creator_fd(), rec.region.size(),

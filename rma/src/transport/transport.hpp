@@ -12,6 +12,8 @@
 // transport/plugin.hpp; docs/architecture.md ("Adding a transport") walks through it.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -82,6 +84,8 @@ struct SegmentSpec {
   std::byte* my_base;              // this rank's slice (null before allocation, or bytes == 0)
   /// This process created the node's shared object of the segment (and holds it open).
   bool created_node_object = false;
+  /// The group's members on this process's node (segment_created only; null elsewhere).
+  MPI_Comm node_comm = MPI_COMM_NULL;
 };
 
 /// Where a slice lies in its node's shared object (node memory segments only): another process

@@ -10,7 +10,6 @@
 #include <utility>
 
 #include "common/check.hpp"
-#include "core/group_impl.hpp"
 #include "desc/strided.hpp"
 #include "transport/base/locks.hpp"
 #include "transport/base/node_memory.hpp"
@@ -232,7 +231,7 @@ void RdmaTransport::unpack_node_keys(const SegmentSpec& spec, SegmentKeys& segme
   const std::int32_t me = rank_;
   std::memcpy(mine.data(), &me, sizeof me);
   if (!my_key.empty()) std::memcpy(mine.data() + sizeof me, my_key.data(), my_key.size());
-  const rdma::PackedBlobs node = rdma::allgather_blobs(mine, spec.group->impl()->node_members());
+  const rdma::PackedBlobs node = rdma::allgather_blobs(mine, spec.node_comm);
   std::unordered_map<int, int> index;  // world rank -> its blob
   for (int i = 0; i + 1 < static_cast<int>(node.offsets.size()); ++i) {
     std::int32_t owner = -1;

@@ -39,7 +39,7 @@ void Backoff::pause() noexcept {
 void PollPause::pause() noexcept {
   if (!sleeping_) {
     const int round = round_++;
-    if (round < 2000) {
+    if (round < spin_rounds_) {
       cpu_relax();  // (yielding every 64 rounds here made a stream of 8-byte puts 15-20x slower)
       return;
     }

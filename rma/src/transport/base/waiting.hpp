@@ -47,7 +47,7 @@ class Backoff {
 };
 
 /// The pause between the polls of a wait that may last (a reply, a collective, a lock, a flag):
-/// spins 2000 rounds with the CPU's pause hint (replies usually come within microseconds), then
+/// spins `spin_rounds` (2000) rounds with the CPU's pause hint (replies usually come within microseconds), then
 /// yields the core, which returns at once when no other thread wants it, for up to 2 ms from the
 /// wait's start; past that every round sleeps, 1 us, 2 us, 4 us ... up to `sleep_max_ns`, so
 /// that a long wait leaves the core to the threads that have work (the node server the waiter
@@ -55,12 +55,15 @@ class Backoff {
 /// timer's slack (50+ us on a VM) to every large blocking transfer.
 class PollPause {
  public:
-  explicit PollPause(long sleep_max_ns) noexcept
-      : sleep_max_ns_(sleep_max_ns), yield_until_(std::chrono::steady_clock::now() + std::chrono::milliseconds(2)) {}
+  /// `spin_rounds`: 0 for a waiter that spins its own way first (each of its polls a system call).
+  explicit PollPause(long sleep_max_ns, int spin_rounds = 2000) noexcept
+      : sleep_max_ns_(sleep_max_ns), spin_rounds_(spin_rounds),
+        yield_until_(std::chrono::steady_clock::now() + std::chrono::milliseconds(2)) {}
   void pause() noexcept;
 
  private:
   long sleep_max_ns_;
+  int spin_rounds_;
   std::chrono::steady_clock::time_point yield_until_;
   int round_ = 0;
   bool sleeping_ = false;

@@ -563,17 +563,19 @@ int NodeServer::deliver_direct(Transfer& t) {
 // Completes a transfer's piece to or from an origin. A blocking MPI_Recv or MPI_Wait would poll
 // the link (Open MPI's TCP BTL) for the whole transfer; where ranks and servers outnumber cores
 // that poll takes the core the server's own rank computes on. So: test back to back for as long
-// as a piece of a few tens of kB takes, then yield between tests.
+// as a piece of a few tens of kB takes, then pause between tests as every long wait does
+// (yield, then sleep: an origin that never sends costs no core).
 void NodeServer::wait_yielding(MPI_Request& r) const {
   constexpr auto kSpinFor = std::chrono::microseconds(50);
   const auto start = std::chrono::steady_clock::now();
+  PollPause pause(server::kWaitSleepMaxNs, /*spin_rounds=*/0);
   bool spinning = true;
   for (int round = 1;; ++round) {
     int done = 0;
     MPI_Test(&r, &done, MPI_STATUS_IGNORE);
     if (done) return;
     if (spinning && round % 16 == 0) spinning = std::chrono::steady_clock::now() - start < kSpinFor;
-    if (!spinning) sched_yield();
+    if (!spinning) pause.pause();
   }
 }
 

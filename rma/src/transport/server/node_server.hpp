@@ -156,7 +156,7 @@ class NodeServer {
   bool notify(const server::Header& h); // a put's flag (Header::notify); false: unmappable
   void receive_data(Transfer& t);       // put, accumulate
   void receive_rest(void* into, std::size_t n, int origin, int tag);  // one piece of it
-  void wait_yielding(MPI_Request& r) const;  // MPI_Wait that yields the core after 50 us
+  void wait_yielding(MPI_Request& r) const;  // MPI_Wait that pauses (yield, sleep) after 50 us
   void send_in_reply(Transfer& t);      // small get
   void send_from_target(Transfer& t);   // get of one target run
   void send_packed(Transfer& t);        // other gets

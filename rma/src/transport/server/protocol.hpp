@@ -34,6 +34,9 @@ enum Tag : int {
   kTagToOriginBase = 20000,  // + id % kTagSpan (below the MPI_TAG_UB minimum of 32767)
 };
 inline constexpr std::uint32_t kTagSpan = 8192;
+/// The longest sleep between the polls of a long wait, on either side (PollPause's cap): a reply
+/// or a piece of a transfer that takes that long costs at most about one poll per millisecond.
+inline constexpr long kWaitSleepMaxNs = 1000000;
 inline int reply_tag(std::uint32_t id) { return kTagReplyBase + static_cast<int>(id % kTagSpan); }
 inline int to_server_tag(std::uint32_t id) { return kTagToServerBase + static_cast<int>(id % kTagSpan); }
 inline int to_origin_tag(std::uint32_t id) { return kTagToOriginBase + static_cast<int>(id % kTagSpan); }

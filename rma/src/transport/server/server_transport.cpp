@@ -85,7 +85,7 @@ template <class Pred>
 void ServerTransport::wait_until(Pred&& pred) {
   // Replies usually come within microseconds, a large transfer's within a few hundred; a longer
   // wait (a contended mutex) sleeps up to 1 ms between polls instead of burning a core (PollPause).
-  PollPause pause(1000000);
+  PollPause pause(server::kWaitSleepMaxNs);
   StallWatch stall(settings_.stall_warn_s);
   for (;;) {
     {

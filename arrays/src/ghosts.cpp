@@ -16,10 +16,18 @@
 // member still reading its frame after update k is never overwritten by update k+1. The counters
 // (two longs after the frame, internal.hpp) only grow and each member keeps the running sums it
 // waits for: update k+1's increments cannot be taken for update k's.
+//
+// Across nodes a message costs a trip over the link whatever its size, so there the pieces an
+// owner sends one member are merged while two of them land in one box of the frame (a face
+// with its edges and corners: one message per neighbour face, as a two-sided halo exchange
+// sends), packed and put as one (push_messages). On a node each piece goes straight from block
+// to frame, without packing. Both sides merge alike, so the counts still agree.
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "armada/arrays/collective.hpp"
+#include "armada/rma/runtime.hpp"
 #include "armada/rma/sync.hpp"
 #include "armada/rma/transfer.hpp"
 #include "internal.hpp"
@@ -134,13 +142,114 @@ std::vector<int> frame_neighbours(const Array::Impl& a) {
 
 constexpr auto whole_frame = [](const Sides&, int) { return true; };
 
+// One piece of an owner's block and where it lands in a member's frame (frame_pieces' f).
+struct PushPiece {
+  Patch piece;
+  Coord at;
+  Patch landing() const {
+    Patch p{at, at};
+    for (int d = 0; d < at.size(); ++d) p.hi[d] += piece.hi[d] - piece.lo[d];
+    return p;
+  }
+};
+
+// One message of the push form: pieces whose landings tile the frame's box `box`.
+struct PushMessage {
+  Patch box;
+  std::vector<PushPiece> pieces;
+};
+
+// Whether boxes x and y together form one box (equal in every dimension but one, where they meet).
+bool joinable(const Patch& x, const Patch& y) {
+  int differing = -1;
+  for (int d = 0; d < x.lo.size(); ++d) {
+    if (x.lo[d] == y.lo[d] && x.hi[d] == y.hi[d]) continue;
+    if (differing >= 0 || (x.hi[d] != y.lo[d] && y.hi[d] != x.lo[d])) return false;
+    differing = d;
+  }
+  return differing >= 0;
+}
+
+// The messages carrying `pieces` (one owner's, for one member, in frame_pieces' order): one per
+// piece on a node; across nodes, pieces merged while two messages' boxes join. Deterministic, so
+// the owner and the member count alike.
+std::vector<PushMessage> push_messages(std::vector<PushPiece> pieces, bool across_nodes) {
+  std::vector<PushMessage> out;
+  for (PushPiece& p : pieces) out.push_back({p.landing(), {std::move(p)}});
+  for (bool joined = across_nodes; joined;) {
+    joined = false;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      for (std::size_t j = i + 1; j < out.size(); ++j) {
+        if (!joinable(out[i].box, out[j].box)) continue;
+        for (int d = 0; d < out[i].box.lo.size(); ++d) {
+          out[i].box.lo[d] = std::min(out[i].box.lo[d], out[j].box.lo[d]);
+          out[i].box.hi[d] = std::max(out[i].box.hi[d], out[j].box.hi[d]);
+        }
+        out[i].pieces.insert(out[i].pieces.end(), out[j].pieces.begin(), out[j].pieces.end());
+        out.erase(out.begin() + static_cast<std::ptrdiff_t>(j));
+        joined = true;
+        --j;
+      }
+  }
+  return out;
+}
+
+// Copies a box of `extents` elements of `esize` bytes between local memory with element strides
+// `from_stride` and `to_stride` (the packing of a merged message).
+void copy_box(std::size_t esize, const Coord& extents, const std::byte* from, const Coord& from_stride, std::byte* to,
+              const Coord& to_stride) {
+  const int n = extents.size();
+  const auto run = static_cast<std::size_t>(extents[n - 1]);
+  const bool contiguous = from_stride[n - 1] == 1 && to_stride[n - 1] == 1;
+  Coord i = extents;  // odometer over every dimension but the last
+  for (int d = 0; d < n; ++d) i[d] = 0;
+  for (;;) {
+    std::ptrdiff_t f = 0, t = 0;
+    for (int d = 0; d < n - 1; ++d) f += i[d] * from_stride[d], t += i[d] * to_stride[d];
+    const auto es = static_cast<std::ptrdiff_t>(esize);
+    if (contiguous) std::memcpy(to + t * es, from + f * es, run * esize);
+    else
+      for (std::size_t k = 0; k < run; ++k)
+        std::memcpy(to + (t + static_cast<std::ptrdiff_t>(k) * to_stride[n - 1]) * es,
+                    from + (f + static_cast<std::ptrdiff_t>(k) * from_stride[n - 1]) * es, esize);
+    int d = n - 2;
+    for (; d >= 0 && ++i[d] == extents[d]; --d) i[d] = 0;
+    if (d < 0) return;
+  }
+}
+
+// The put of local cells (`src` with element strides `src_stride`) into member g's frame box
+// `box`, counted at g.
+void put_into_frame(const Array::Impl& a, int g, const Patch& box, const std::byte* src, const Coord& src_stride) {
+  const Block to = a.block(g);
+  const detail::BoxDescriptor d = detail::box_descriptor(a.esize, box.extents(), to.stride, src_stride);
+  rma::put_strided_notify(src, d.local_strides(), to.address(box.lo, a.ghosts, a.esize), d.remote_strides(), d.counts(),
+                          &a.push_counters(g)[0], 1L, to.world, rma::Notify::Add);
+}
+
 // The put of one piece of this rank's block into member g's frame at `at`, counted at g.
 void push_piece(const Array::Impl& a, int g, const Patch& piece, const Coord& at) {
   const Block& me = a.mine();
-  const Block to = a.block(g);
-  const detail::BoxDescriptor box = detail::box_descriptor(a.esize, piece.extents(), to.stride, me.stride);
-  rma::put_strided_notify(me.address(piece.lo, a.ghosts, a.esize), box.local_strides(), to.address(at, a.ghosts, a.esize),
-                          box.remote_strides(), box.counts(), &a.push_counters(g)[0], 1L, to.world, rma::Notify::Add);
+  put_into_frame(a, g, PushPiece{piece, at}.landing(), me.address(piece.lo, a.ghosts, a.esize), me.stride);
+}
+
+bool across_nodes(const Array::Impl& a, int g) {
+  return !rma::same_node(a.mine().world, a.group.world_ranks()[static_cast<std::size_t>(g)]);
+}
+
+// Sends one message: a single piece straight from the block, several packed in the box's layout.
+void push_message(const Array::Impl& a, int g, const PushMessage& m, std::vector<std::byte>& packed) {
+  if (m.pieces.size() == 1) return push_piece(a, g, m.pieces[0].piece, m.pieces[0].at);
+  const Block& me = a.mine();
+  const Coord dense = detail::dense_strides(m.box.extents());
+  packed.resize(static_cast<std::size_t>(m.box.elements()) * a.esize);
+  for (const PushPiece& p : m.pieces) {
+    Index offset = 0;
+    for (int d = 0; d < dense.size(); ++d) offset += (p.at[d] - m.box.lo[d]) * dense[d];
+    copy_box(a.esize, p.piece.extents(), me.address(p.piece.lo, a.ghosts, a.esize), me.stride,
+             packed.data() + static_cast<std::size_t>(offset) * a.esize, dense);
+  }
+  put_into_frame(a, g, m.box, packed.data(), dense);  // returns at local completion: packed is free again
 }
 
 // A 0-byte notify: a ready (slot 1) or an update's "nothing from me this time" (slot 0).
@@ -167,13 +276,15 @@ void push_regions(const Array::Impl& a, bool periodic, Select&& select) {
   });
   std::sort(sources.begin(), sources.end());
   sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
-  std::vector<long> pieces(sources.size(), 0);
+  std::vector<std::vector<PushPiece>> pieces(sources.size());
   long arrivals = 0;
-  frame_pieces(a, own, periodic, select, [&](int owner, const Patch&, const Coord&) {
+  frame_pieces(a, own, periodic, select, [&](int owner, const Patch& piece, const Coord& at) {
     if (owner == me) ++arrivals;
-    else ++pieces[static_cast<std::size_t>(std::lower_bound(sources.begin(), sources.end(), owner) - sources.begin())];
+    else pieces[static_cast<std::size_t>(std::lower_bound(sources.begin(), sources.end(), owner) - sources.begin())].push_back({piece, at});
   });
-  for (long n : pieces) arrivals += std::max(n, 1L);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    arrivals += std::max<long>(static_cast<long>(push_messages(std::move(pieces[i]), across_nodes(a, sources[i])).size()), 1L);
+  }
   for (int s : sources) push_note(a, s, 1);  // this frame may be written from now on
   std::vector<int> targets;
   for (int g : frame_neighbours(a)) {
@@ -187,12 +298,17 @@ void push_regions(const Array::Impl& a, bool periodic, Select&& select) {
   });
   a.push_readies += static_cast<long>(targets.size());
   rma::wait_flag(&a.push_counters(me)[1], a.push_readies, true);
+  std::vector<std::byte> packed;
   for (int g : targets) {
-    long sent = 0;
+    std::vector<PushPiece> mine;
     frame_pieces(a, a.dist.block(g), periodic, select, [&](int owner, const Patch& piece, const Coord& at) {
-      if (owner == me) push_piece(a, g, piece, at), ++sent;
+      if (owner == me) mine.push_back({piece, at});
     });
-    if (sent == 0) push_note(a, g, 0);
+    if (mine.empty()) {
+      push_note(a, g, 0);
+      continue;
+    }
+    for (const PushMessage& m : push_messages(std::move(mine), across_nodes(a, g))) push_message(a, g, m, packed);
   }
   a.push_arrivals += arrivals;
   rma::wait_flag(&a.push_counters(me)[0], a.push_arrivals, true);
@@ -306,3 +422,7 @@ NbHandle Array::get_ghost_dir_nb(const Coord& mask, bool periodic) {
 }
 
 }  // namespace armada::arrays
+
+namespace armada::arrays::detail {
+long push_arrivals(const Array& a) { return a.impl()->push_arrivals; }
+}  // namespace armada::arrays::detail

@@ -12,6 +12,10 @@
 
 #include "test_util.hpp"
 
+namespace armada::arrays::detail {
+long push_arrivals(const Array& a);  // arrays/src/ghosts.cpp: messages waited for, summed
+}  // namespace armada::arrays::detail
+
 namespace armada::arrays::test {
 namespace {
 
@@ -357,6 +361,33 @@ TEST(GhostPush, MixesWithThePullForm) {
     }
     a.sync_group();
   });
+}
+
+// Across nodes a neighbour's face, edges and corners travel as one message (a message costs a
+// trip over the link); on a node each of the 9 pieces is its own put. Blocks split along
+// dimension 0 only: each rank's frame takes 8 pieces of its own block (the wraps of dimensions 1
+// and 2) and 9 on each side of dimension 0 from the neighbour there.
+TEST(GhostPush, OneMessagePerFaceAcrossNodes) {
+  const int p = rma::size(), me = rma::rank();
+  ArrayOptions o;
+  o.name = "slabs";
+  o.ghosts = {1, 1, 1};
+  o.block_starts = {{}, {0}, {0}};
+  for (int r = 0; r < p; ++r) o.block_starts[0].push_back(2 * r);
+  auto a = GlobalArray<double>::create({2 * p, 5, 6}, o);
+  set_block(a, 0);
+  a.sync_group();
+  const long before = detail::push_arrivals(a);
+  a.update_ghosts({true, true, true});
+  long want = 8;
+  for (int side : {-1, 1}) {
+    const int neighbour = (me + side + p) % p;
+    want += neighbour == me || rma::same_node(me, neighbour) ? 9 : 1;
+  }
+  EXPECT_EQ(detail::push_arrivals(a) - before, want) << "rank " << me << " of " << p;
+  expect_frame(a, true, [](const std::vector<int>&) { return true; }, "slabs", 0);
+  a.sync_group();
+  a.destroy();
 }
 
 TEST(GhostErrors, BadArgumentsFailOnEveryRank) {

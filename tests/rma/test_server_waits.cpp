@@ -16,6 +16,7 @@
 #include <mpi.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -274,6 +275,34 @@ TEST_F(ServerWaits, WaitFlag) {
   }
   if (me == 0) detail::hold_node_server_threads(false);
   barrier();
+}
+
+// Two nodes put to each other at once with both their node servers' threads held (a halo
+// exchange where every core runs a rank): each put's data needs the other node's server to take
+// it, so each rank must execute its own node's requests while its send is in flight. Before it
+// did (the send spun on MPI_Test alone) both puts hung here.
+TEST_F(ServerWaits, CrossedLargePuts) {
+  const int me = rank(), a = 0, b = node_ranks(node_of(size() - 1))[0];  // the two nodes' server ranks
+  constexpr std::size_t kBytes = std::size_t{1} << 20;  // several chunks, far above any eager limit
+  Segment seg(kBytes);
+  std::vector<std::byte> mine(kBytes, std::byte(me + 1));
+  barrier();
+  if (me == a || me == b) detail::hold_node_server_threads(true);
+  barrier();
+  {
+    const Watchdog dog("crossed 1 MiB puts");
+    if (me == a || me == b) {
+      const int peer = me == a ? b : a;
+      put(mine.data(), seg.base(peer), kBytes, peer);
+      fence(peer);
+    }
+  }
+  if (me == a || me == b) detail::hold_node_server_threads(false);
+  barrier();
+  if (me == a || me == b) {
+    const std::byte want = std::byte((me == a ? b : a) + 1);
+    EXPECT_EQ(std::count(seg.local(), seg.local() + kBytes, want), static_cast<long>(kBytes));
+  }
 }
 
 // A long wait leaves its core to others: every rank but the last waits about a second in a

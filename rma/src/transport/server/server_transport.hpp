@@ -114,7 +114,11 @@ class ServerTransport final : public Transport {
   Ticket begin(int target, bool has_waiter);
   /// MPI_Send that says which rank and host it waits for when the send stalls (StallWatch): a
   /// large message, or a small one the peer's MPI has no room for, needs the peer to take it.
-  void send_watched(const void* data, std::size_t bytes, int to, int tag);
+  /// `last`: the operation's last message (see complete_send).
+  void send_watched(const void* data, std::size_t bytes, int to, int tag, bool last = false);
+  /// Completes a send of this rank's to `to`; when it is its operation's `last` message, serving
+  /// this rank's node server meanwhile.
+  void complete_send(MPI_Request& request, int to, bool last);
   void send_request(const Ticket& t, const server::Header& h, const std::byte* payload, std::size_t bytes);
   /// Sends a request whose vector descriptor rides inside it when it fits the inline payload,
   /// else follows as the first TO_SERVER message (where the server looks for it).

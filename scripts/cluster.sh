@@ -3,7 +3,7 @@
 # with Open MPI over TCP, everything removed afterwards (docs/cluster.md).
 #
 #   scripts/cluster.sh [--hosts K] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]...
-#                      [--fault kill-host|link-down|lossy:<host>:<seconds>] -- program args...
+#                      [--fault kill-host|link-down|lossy:<host>:<seconds>] [--busy] -- program args...
 #
 # Each host has its own network, UTS (hostname), IPC and mount namespace (a private tmpfs on
 # /dev/shm, its own /etc/hosts). Its interface veth0 (192.0.2.10+i/24, RFC 5737 documentation
@@ -18,6 +18,10 @@
 # kill-host SIGKILLs every process of that host, link-down sets its veth0 down, lossy makes its
 # veth0 slow and lossy both ways (rate and loss below; this kernel has no netem, so the rate is a
 # token bucket (tc tbf) on egress and the loss nftables' random drop on egress and ingress).
+# --busy: beside each rank, a busy loop (a shell's `while :`) in its host's namespaces for the
+# duration of the launch, pinned to a core of its own (taskset; the k-th loop of the cluster to
+# core k mod the machine's cores), so that every core has a rank's worth of other work: the full
+# node of issue 50 (docs/cluster.md). The loops start before the launch and are killed after it.
 # --check-leftovers: after the launch, every host must be free of processes (within 10 s), of
 # /dev/shm objects and of SysV shared memory segments; otherwise they are listed and the exit status
 # is 3 (unless the command's was already nonzero and not 124).
@@ -38,9 +42,10 @@ timeout_s=300
 extra_env=()
 fault=""
 check_leftovers=0
+busy=0
 
 usage() {
-  echo "usage: $0 [--hosts K (1..4)] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]... [--fault kill-host|link-down|lossy:HOST:SECONDS] [--check-leftovers] -- program [args...]" >&2
+  echo "usage: $0 [--hosts K (1..4)] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]... [--fault kill-host|link-down|lossy:HOST:SECONDS] [--busy] [--check-leftovers] -- program [args...]" >&2
   exit 2
 }
 
@@ -53,6 +58,7 @@ while (($#)); do
         extra_env+=("$2"); shift 2 ;;
     --fault) fault=${2:-}; shift 2 || usage ;;
     --check-leftovers) check_leftovers=1; shift ;;
+    --busy) busy=1; shift ;;
     --) shift; break ;;
     *) echo "cluster.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -72,6 +78,7 @@ if ((EUID != 0)); then
 fi
 tools=(ip nsenter unshare mpirun timeout)
 [[ $fault == lossy:* ]] && tools+=(tc nft)
+((busy)) && tools+=(taskset nproc)
 for tool in "${tools[@]}"; do
   command -v "$tool" >/dev/null || { echo "cluster.sh: SKIPPED: '$tool' is not installed" >&2; exit $skip_code; }
 done
@@ -87,11 +94,13 @@ workdir=""
 holders=()        # pid of the process holding each host's UTS/IPC/mount namespaces
 launch_pid=""
 fault_pid=""
+busy_pids=()      # --busy: the busy loops
 
 # Kills every process inside our host namespaces (mpirun, orted, ranks, holders: all started here),
 # then deletes the namespaces (which deletes their veth ends and the bridge) and the temp files.
 cleanup() {
   trap '' INT TERM
+  stop_busy
   [[ -n $launch_pid ]] && kill -TERM "$launch_pid" 2>/dev/null
   # shellcheck disable=SC2046
   [[ -n $fault_pid ]] && kill -TERM $(ps -o pid= --ppid "$fault_pid") "$fault_pid" 2>/dev/null  # and its sleep
@@ -116,6 +125,25 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo "cluster.sh: interrupted" >&2; exit 130' INT
 trap 'echo "cluster.sh: terminated" >&2; exit 143' TERM
+
+# --busy: one busy loop per rank in each host's namespaces, each pinned to a core of its own.
+start_busy() {
+  local i k n=0 cores
+  cores=$(nproc --all)
+  for ((i = 0; i < hosts; i++)); do
+    for ((k = 0; k < ranks_per_host; k++, n++)); do
+      nsenter -t "${holders[i]}" -n -u -i -m -- taskset -c $((n % cores)) sh -c 'while :; do :; done' &
+      busy_pids+=($!)
+    done
+  done
+  echo "cluster.sh: --busy: ${#busy_pids[@]} busy loops beside the ranks, on cores 0..$(((n < cores ? n : cores) - 1))" >&2
+}
+stop_busy() {
+  ((${#busy_pids[@]})) || return 0
+  kill -KILL "${busy_pids[@]}" 2>/dev/null
+  wait "${busy_pids[@]}" 2>/dev/null
+  busy_pids=()
+}
 
 # A cluster whose script was SIGKILLed (no trap runs) is removed by the next run.
 remove_orphans() {
@@ -213,6 +241,7 @@ for kv in "${extra_env[@]}"; do env_flags+=(-x "$kv"); done
 # own connections (Open MPI's default: the first probe after 300 s of idleness, here 2 s, then 3 probes 1 s
 # apart): a host whose link goes down is noticed in about 5 s and the job ends, instead of
 # waiting for --timeout.
+((busy)) && start_busy
 keepalive=(--mca oob_tcp_keepalive_time 2 --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3)
 timeout --kill-after=10 "$timeout_s" \
   nsenter -t "${holders[0]}" -n -u -i -m -- \
@@ -250,6 +279,7 @@ if [[ -n $fault ]]; then
 fi
 wait "$launch_pid"
 status=$?
+stop_busy
 # timeout(1) exits 137, not 124, when the launch needed its KILL: both are "timed out".
 (($(date +%s) - launch_start >= timeout_s && status != 0)) && status=124
 launch_pid=""

@@ -167,7 +167,9 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
     std::lock_guard lock(r.mutex);
     next = r.next_id;
   }
-  MPI_Allreduce(MPI_IN_PLACE, &next, 1, MPI_INT, MPI_MAX, group.comm());
+  rma::collective_serving("arrays::create", [&](MPI_Request* r) {
+    return MPI_Iallreduce(MPI_IN_PLACE, &next, 1, MPI_INT, MPI_MAX, group.comm(), r);
+  });
   {
     std::lock_guard lock(r.mutex);
     r.next_id = std::max(r.next_id, next);

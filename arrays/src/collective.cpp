@@ -141,7 +141,7 @@ void binary_patch(BinaryOp op, const void* alpha, const Array& aa, const Coord& 
       if (any(c, zero_found))
         fail(name, &b, "patch", blo.str() + " .. " + bhi.str(), "holds a zero divisor of an integer array; nothing was changed");
     }
-    MPI_Barrier(c.group.comm());  // everyone has read its inputs before anyone writes c
+    barrier_serving(c, name);  // everyone has read its inputs before anyone writes c
     T al{}, be{};
     if (alpha) std::memcpy(&al, alpha, sizeof(T));
     if (beta) std::memcpy(&be, beta, sizeof(T));
@@ -183,7 +183,7 @@ void copy_patch(const Array& aa, const Coord& alo, const Coord& ahi, Array& ba, 
     if (!transpose) v = fetch_parts<T>(a, parts, blo, alo);
     else
       for (const LocalPart& lp : parts) append_transposed(a, alo, lp.piece, blo, v);
-    MPI_Barrier(b.group.comm());
+    barrier_serving(b, name);  // everyone has read a before anyone writes b
     for_parts<T>(parts, [&](T& x, Index i) { x = v[static_cast<std::size_t>(i)]; });
   });
   group_sync(b);
@@ -322,7 +322,10 @@ Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void*
     }
     if (mine.has) std::memcpy(mine.value, &best, sizeof(T));
     std::vector<Candidate> all(static_cast<std::size_t>(a.group.size()));
-    MPI_Allgather(&mine, sizeof(Candidate), MPI_BYTE, all.data(), sizeof(Candidate), MPI_BYTE, a.group.comm());
+    rma::collective_serving(name, [&](MPI_Request* r) {
+      return MPI_Iallgather(&mine, sizeof(Candidate), MPI_BYTE, all.data(), sizeof(Candidate), MPI_BYTE,
+                            a.group.comm(), r);
+    });
     bool have = false;
     std::int64_t bl = 0;
     for (const Candidate& c : all) {

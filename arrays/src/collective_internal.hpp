@@ -44,9 +44,16 @@ inline const Array::Impl& matching(const char* op, const Array& arr, const Array
   return b;
 }
 
+/// The barrier inside a collective (`op` names it in an MPI error). It waits serving this rank's
+/// node (rma::collective_serving), as every wait inside a collective must: a member may still need
+/// this node's server, whose thread may get no core, before it reaches the barrier.
+inline void barrier_serving(const Array::Impl& a, const char* op) {
+  rma::collective_serving(op, [&](MPI_Request* r) { return MPI_Ibarrier(a.group.comm(), r); });
+}
+
 inline void group_sync(const Array::Impl& a) {
   rma::fence_all();
-  MPI_Barrier(a.group.comm());
+  barrier_serving(a, "arrays: the closing sync of a collective");
 }
 
 // A patch as an argument every member must pass alike.
@@ -163,7 +170,9 @@ double magnitude(T x) {
 /// True on every rank if `local` is true on any (a collective error check).
 inline bool any(const Array::Impl& a, bool local) {
   int l = local ? 1 : 0, g = 0;
-  MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_MAX, a.group.comm());
+  rma::collective_serving("arrays: a collective's error check", [&](MPI_Request* r) {
+    return MPI_Iallreduce(&l, &g, 1, MPI_INT, MPI_MAX, a.group.comm(), r);
+  });
   return g != 0;
 }
 

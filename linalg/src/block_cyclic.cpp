@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <complex>
 
+#include "armada/rma/collectives.hpp"
 #include "armada/rma/error.hpp"
 #include "scalapack.hpp"
 
@@ -211,7 +212,9 @@ void require_finite(const char* op, const char* arg, const Array& array, const C
       if (reads == Reads::lower_triangle && ac > ar) continue;
       first = std::min<std::int64_t>(first, ar * array_cols + ac);
     }
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, comm);
+  rma::collective_serving(op, [&](MPI_Request* r) {
+    return MPI_Iallreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, comm, r);
+  });
   if (first == INT64_MAX) return;
   reject(op, arg, array.name() + " with dims " + array.dims().str(),
          "element (" + std::to_string(first / array_cols + 1) + ", " + std::to_string(first % array_cols + 1) +
@@ -227,7 +230,9 @@ int first_zero_diagonal(const CyclicMatrix<T>& m, MPI_Comm comm) {
     const Index i = k / (static_cast<Index>(m.nb) * m.nprow) * m.nb + k % m.nb;
     if (m.local[static_cast<std::size_t>(j * m.lld() + i)] == T(0)) first = std::min(first, static_cast<int>(k) + 1);
   }
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  rma::collective_serving("linalg: the first zero pivot", [&](MPI_Request* r) {
+    return MPI_Iallreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm, r);
+  });
   return first == INT_MAX ? 0 : first;
 }
 

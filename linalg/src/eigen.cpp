@@ -5,6 +5,7 @@
 #include <complex>
 
 #include "armada/linalg/settings.hpp"
+#include "armada/rma/collectives.hpp"
 #include "armada/linalg/solve.hpp"
 #include "block_cyclic.hpp"
 #include "scalapack.hpp"
@@ -109,8 +110,10 @@ void eigen_typed(const Array& a, Array& v, void* eigenvalues) {
   // A matrix of at most one block is solved by the process holding it alone (p?stedc calls the
   // serial ?stedc there), and only that process has the eigenvalues and the status: grid
   // process (0, 0), group rank 0, hands them to the others.
-  MPI_Bcast(&info, 1, MPI_INT, 0, a.group().comm());
-  MPI_Bcast(w.data(), static_cast<int>(w.size() * sizeof(Real<T>)), MPI_BYTE, 0, a.group().comm());
+  rma::collective_serving(name, [&](MPI_Request* r) { return MPI_Ibcast(&info, 1, MPI_INT, 0, a.group().comm(), r); });
+  rma::collective_serving(name, [&](MPI_Request* r) {
+    return MPI_Ibcast(w.data(), static_cast<int>(w.size() * sizeof(Real<T>)), MPI_BYTE, 0, a.group().comm(), r);
+  });
   require_ok_arguments(name, "p?syevd/p?heevd", info);
   if (info > 0) throw NoConvergence(name, info);
   if constexpr (!std::is_floating_point_v<T>)

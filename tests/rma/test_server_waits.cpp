@@ -31,6 +31,7 @@
 #include "armci.h"
 #include "message.h"
 #include "test_util.hpp"
+#include "server_waits.hpp"
 #include "transport/server/node_server.hpp"
 
 using namespace armada::rma;
@@ -38,50 +39,10 @@ using armada::rma::test::Segment;
 
 namespace {
 
-constexpr int kWatchdogSeconds = 30;
+using armada::rma::test::server_shape;
+using armada::rma::test::Watchdog;
+
 constexpr long kMark = 1000;  // rank r's word holds kMark + r
-
-// Ends the job (MPI_Abort) if not destroyed within kWatchdogSeconds: a hang fails the row at
-// once, saying which call hung, instead of running into ctest's timeout.
-class Watchdog {
- public:
-  explicit Watchdog(std::string what) : what_(std::move(what)), thread_([this] { watch(); }) {}
-  ~Watchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-  Watchdog(const Watchdog&) = delete;
-  Watchdog& operator=(const Watchdog&) = delete;
-
- private:
-  void watch() {
-    std::unique_lock lock(mutex_);
-    if (cv_.wait_for(lock, std::chrono::seconds(kWatchdogSeconds), [&] { return done_; })) return;
-    std::fprintf(stderr,
-                 "[rank %d] %s did not complete within %d s: a wait that does not serve its node server's "
-                 "requests (the thread is held)\n",
-                 rank(), what_.c_str(), kWatchdogSeconds);
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 3);
-  }
-
-  std::string what_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;  // last: starts once the rest is built
-};
-
-// Whether this row has the shape the tests need (the same answer on every rank): the server
-// transport between nodes, and the last rank on another node than rank 0, which runs its node's
-// server (the first rank of a node does).
-bool server_shape() {
-  return size() > 1 && !same_node(0, size() - 1) && transport_choice().rfind("server", 0) == 0;
-}
 
 enum class Peer { Gets, Puts };  // what the last rank asks of rank 0's node first
 
@@ -89,30 +50,19 @@ enum class Peer { Gets, Puts };  // what the last rank asks of rank 0's node fir
 // rank 0 is inside it (300 ms later) and after its get from rank 0 (Peer::Gets) or its put to
 // rank 0 (Peer::Puts: the call's fence, if any, waits for the server's reply).
 void while_held(const char* what, const std::function<void()>& call, Peer peer = Peer::Gets) {
-  const int me = rank(), last = size() - 1;
   Segment seg(sizeof(long));
-  *seg.local<long>() = kMark + me;
-  barrier();
-  if (me == 0) detail::hold_node_server_threads(true);
-  barrier();  // the hold is in force (this barrier's wait serves)
-  {
-    const Watchdog dog(what);
-    if (me == last) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));
-      if (peer == Peer::Gets) {
-        long got = 0;
-        get(seg.base<long>(0), &got, sizeof got, 0);
-        EXPECT_EQ(got, kMark);
-      } else {
-        const long v = -1;
-        put(&v, seg.base<long>(0), sizeof v, 0);
-      }
+  *seg.local<long>() = kMark + rank();
+  armada::rma::test::while_held_then(what, call, [&] {
+    if (peer == Peer::Gets) {
+      long got = 0;
+      get(seg.base<long>(0), &got, sizeof got, 0);
+      EXPECT_EQ(got, kMark);
+    } else {
+      const long v = -1;
+      put(&v, seg.base<long>(0), sizeof v, 0);
     }
-    call();
-  }
-  if (me == 0) detail::hold_node_server_threads(false);
-  barrier();
-  if (me == 0 && peer == Peer::Puts) {
+  });
+  if (rank() == 0 && peer == Peer::Puts) {
     EXPECT_EQ(*seg.local<long>(), -1);
   }
 }

@@ -69,7 +69,7 @@ void median_patch(const Array& aa, const Coord& alo, const Coord& ahi, const Arr
     using T = decltype(zero);
     const std::vector<T> va = fetch_parts<T>(*ap, parts, mlo, alo), vb = fetch_parts<T>(*bp, parts, mlo, blo),
                          vc = fetch_parts<T>(*cp, parts, mlo, clo);
-    MPI_Barrier(m.group.comm());  // everyone has read its inputs before anyone writes m
+    barrier_serving(m, name);  // everyone has read its inputs before anyone writes m
     for_parts<T>(parts, [&](T& x, Index i) {
       const auto k = static_cast<std::size_t>(i);
       x = median3(va[k], vb[k], vc[k]);

@@ -111,7 +111,9 @@ struct Summary {
 
 std::vector<Summary> gather(const Array::Impl& a, const Summary& mine) {
   std::vector<Summary> all(static_cast<std::size_t>(a.group.size()));
-  MPI_Allgather(&mine, sizeof(Summary), MPI_BYTE, all.data(), sizeof(Summary), MPI_BYTE, a.group.comm());
+  rma::collective_serving("arrays: a scan's summaries", [&](MPI_Request* r) {
+    return MPI_Iallgather(&mine, sizeof(Summary), MPI_BYTE, all.data(), sizeof(Summary), MPI_BYTE, a.group.comm(), r);
+  });
   return all;
 }
 
@@ -266,7 +268,7 @@ Index unpack(const Array& src_arr, Array& dst_arr, const Array& mask_arr, Index 
   with_element_type(dst.type, [&](auto zero) {
     using T = decltype(zero);
     const std::vector<T> v = fetch_range<T>(src, before, before + mine.count);
-    MPI_Barrier(dst.group.comm());  // everyone has read src before anyone writes dst
+    barrier_serving(dst, name);  // everyone has read src before anyone writes dst
     std::size_t next = 0;
     for (std::size_t k = 0; k < flags.size(); ++k)
       if (flags[k]) *local_vector<T>(dst, p0 + static_cast<Index>(k)) = v[next++];

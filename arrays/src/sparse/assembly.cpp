@@ -62,7 +62,9 @@ std::vector<Triplet<T>> exchange_triplets(const std::string& what, std::span<con
   std::vector<int> dest(t.size());
   for (std::size_t i = 0; i < t.size(); ++i) ++count[static_cast<std::size_t>(dest[i] = owner_1d(rows, t[i].row))];
   int local = count[static_cast<std::size_t>(me)] == t.size() ? 1 : 0, every = 0;
-  MPI_Allreduce(&local, &every, 1, MPI_INT, MPI_MIN, group.comm());
+  rma::collective_serving(kCreate, [&](MPI_Request* r) {
+    return MPI_Iallreduce(&local, &every, 1, MPI_INT, MPI_MIN, group.comm(), r);
+  });
   all_local = every != 0;
   if (all_local) return {};
   std::vector<int> sc(static_cast<std::size_t>(n)), rc(static_cast<std::size_t>(n)), sd(static_cast<std::size_t>(n) + 1, 0),
@@ -73,7 +75,9 @@ std::vector<Triplet<T>> exchange_triplets(const std::string& what, std::span<con
       fail(kCreate, what, "triplets", std::to_string(t.size()) + " entries", "more than 2^31 - 1 triplets from one rank");
   }, group);
   for (int p = 0; p < n; ++p) sc[static_cast<std::size_t>(p)] = static_cast<int>(count[static_cast<std::size_t>(p)]);
-  MPI_Alltoall(sc.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, group.comm());
+  rma::collective_serving(kCreate, [&](MPI_Request* r) {
+    return MPI_Ialltoall(sc.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, group.comm(), r);
+  });
   rma::agree(kCreate, [&] {
     std::int64_t received = 0;
     for (int c : rc) received += c;
@@ -91,7 +95,15 @@ std::vector<Triplet<T>> exchange_triplets(const std::string& what, std::span<con
   MPI_Datatype type;
   MPI_Type_contiguous(static_cast<int>(sizeof(Triplet<T>)), MPI_BYTE, &type);
   MPI_Type_commit(&type);
-  MPI_Alltoallv(out.data(), sc.data(), sd.data(), type, in.data(), rc.data(), rd.data(), type, group.comm());
+  try {
+    rma::collective_serving(kCreate, [&](MPI_Request* r) {
+      return MPI_Ialltoallv(out.data(), sc.data(), sd.data(), type, in.data(), rc.data(), rd.data(), type,
+                            group.comm(), r);
+    });
+  } catch (...) {
+    MPI_Type_free(&type);
+    throw;
+  }
   MPI_Type_free(&type);
   return in;
 }

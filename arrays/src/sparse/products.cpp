@@ -175,7 +175,8 @@ void spmv_transposed(SparseMatrix<T>& A, const GlobalArray<T>& x, GlobalArray<T>
     if (nrows > 0) csr_transposed_add(p.local, nullptr, xr, yl, alpha);
   }
   // Every rank's own update of its block is done before anyone accumulates into it.
-  MPI_Barrier(m.group.comm());
+  rma::collective_serving("arrays: a transposed sparse product's barrier",
+                          [&](MPI_Request* r) { return MPI_Ibarrier(m.group.comm(), r); });
   prepare(m.send, p, m.plan_version, ya, m.ghost_values.data(), false);
   for (auto& h : issue(m.send, p, false)) h.wait();
   y.sync();

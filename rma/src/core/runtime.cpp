@@ -9,6 +9,8 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -20,6 +22,7 @@
 #include "common/stall.hpp"
 #include "core/agree.hpp"
 #include "core/arrival.hpp"
+#include "core/auto_choice.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
 #include "transport/base/waiting.hpp"
@@ -240,41 +243,112 @@ void install(State& s, const TransportEntry& entry, std::unique_ptr<Transport> t
   s.routes.started.push_back(std::move(t));
 }
 
+// Threads running on this machine now (/proc/stat's procs_running, this one excluded); -1 if unknown.
+int others_running_now() {
+  std::FILE* f = std::fopen("/proc/stat", "r");
+  if (!f) return -1;
+  char line[256];
+  int running = -1;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "procs_running %d", &running) == 1) break;
+  std::fclose(f);
+  return running < 0 ? -1 : std::max(0, running - 1);
+}
+
+// The load of the host with the fewest idle cores (the same on every rank; collective). Every
+// rank sleeps through the sampling, so the running threads counted are other processes' (a
+// busy neighbour), not the job's: a median of 8 samples 1 ms apart after 2 ms for the others to
+// fall asleep, about 11 ms in all.
+HostLoad busiest_host_load(const State& s) {
+  HostLoad mine;
+  const int host = s.topology.host_of[static_cast<std::size_t>(s.rank)];
+  mine.ranks = static_cast<int>(std::ranges::count(s.topology.host_of, host));
+  const long cores = s.config.integer("ARMADA_AUTO_CORES");
+  mine.cores = cores > 0 ? static_cast<int>(cores) : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  MPI_Barrier(s.world);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  int samples[8];
+  for (int& v : samples) {
+    v = others_running_now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::ranges::sort(samples);
+  mine.others_running = std::max(0, samples[4]);
+  struct {
+    int deficit, rank;
+  } worst{mine.ranks + mine.others_running - mine.cores, s.rank};
+  MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_2INT, MPI_MAXLOC, s.world);
+  int load[3] = {mine.ranks, mine.cores, mine.others_running};
+  MPI_Bcast(load, 3, MPI_INT, worst.rank, s.world);
+  return {load[0], load[1], load[2]};
+}
+
+// Makes `entry` the configured transport; returns what runs (below MPI_THREAD_MULTIPLE the
+// server gives way to mpi-rma).
+const TransportEntry& configure(State& s, const TransportEntry& entry) {
+  s.config.transport = entry.name;
+  s.config.values.insert_or_assign("ARMADA_TRANSPORT", entry.name);
+  adapt_to_thread_level(s);
+  return *find_transport(s.config.transport);
+}
+
 // ARMADA_TRANSPORT=auto, the default: the entries with an auto_preference, best first (rdma,
 // then server), each kept if it can start and suits the job on every rank; the last is kept
-// whatever it says. The rule and the measurements behind it: docs/rma.md, "The default
-// inter-node transport". Adapting to the thread level turns server into mpi-rma below
-// MPI_THREAD_MULTIPLE.
+// whatever it says, unless it needs an idle core and a host has none: then the first before it
+// that started runs though it does not suit (choose_auto, core/auto_choice.hpp). The rule and the
+// measurements behind it: docs/rma.md, "The default inter-node transport". Adapting to the
+// thread level turns server into mpi-rma below MPI_THREAD_MULTIPLE.
 void start_auto(State& s, const TransportContext& context) {
   std::vector<const TransportEntry*> candidates;
   for (const TransportEntry* entry : transport_entries())
     if (entry->auto_preference > 0) candidates.push_back(entry);
   std::ranges::sort(candidates, {}, &TransportEntry::auto_preference);
-  std::string passed;  // the candidates left behind, and why
+  std::vector<AutoCandidate> facts;
+  std::unique_ptr<Transport> kept;  // the first that started but does not suit, while the rest are tried
+  const TransportEntry* kept_entry = nullptr;
+  const auto decide = [&](const TransportEntry& chosen, std::unique_ptr<Transport> t, const std::string& why) {
+    s.config.transport = chosen.name;  // adapted already (configure)
+    s.config.values.insert_or_assign("ARMADA_TRANSPORT", chosen.name);
+    s.transport_choice = std::string(chosen.name) + " (ARMADA_TRANSPORT=auto: " + why + ")";
+    install(s, chosen, std::move(t));
+  };
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const TransportEntry& entry = *candidates[i];
     const bool last = i + 1 == candidates.size();
+    AutoCandidate f;
+    f.name = entry.name;
     const std::string missing = entry.unavailable ? entry.unavailable() : std::string();
-    if (!on_every_rank(s.world, missing.empty()) && !last) {
-      passed += std::string(entry.name) + " cannot start" + (missing.empty() ? " on another rank" : ": " + missing) + "; ";
+    f.starts = on_every_rank(s.world, missing.empty()) || last;  // the fallback is kept whatever it says
+    if (!f.starts) {
+      f.why = missing.empty() ? "not on another rank" : missing;
+      facts.push_back(f);
       continue;
     }
-    s.config.transport = entry.name;
-    s.config.values.insert_or_assign("ARMADA_TRANSPORT", entry.name);
-    adapt_to_thread_level(s);
-    const TransportEntry& chosen = *find_transport(s.config.transport);
-    std::unique_ptr<Transport> t = start_transport(chosen, context);
+    const TransportEntry& runs = configure(s, entry);
+    f.needs_idle_core = runs.needs_idle_core;
+    if (last) {  // it runs unless the load says otherwise
+      facts.push_back(f);
+      std::optional<HostLoad> load;
+      if (kept && auto_needs_load(facts)) load = busiest_host_load(s);
+      AutoDecision d = choose_auto(facts, load);
+      if (d.index != i && kept) return decide(*kept_entry, std::move(kept), d.why);
+      kept.reset();  // collective, like its start
+      if (&runs != &entry) d.why += "; " + f.name + " gives way to " + runs.name + " below MPI_THREAD_MULTIPLE";
+      return decide(runs, start_transport(runs, context), d.why);
+    }
+    std::unique_ptr<Transport> t = start_transport(runs, context);
     std::string why;
     const bool suits = t->suits_as_default(why);
-    if (!on_every_rank(s.world, suits) && !last) {
-      passed += std::string(entry.name) + " does not suit: " + (suits ? "another rank says so" : why) + "; ";
+    f.suits = on_every_rank(s.world, suits);
+    f.why = suits && !f.suits ? "another rank says so" : why;
+    facts.push_back(f);
+    if (f.suits) return decide(runs, std::move(t), choose_auto(facts, {}).why);
+    if (!kept) {
+      kept = std::move(t);
+      kept_entry = &runs;
+    } else {
       t.reset();  // collective, like the start
-      continue;
     }
-    if (&chosen != &entry) why = std::string(entry.name) + " gives way to " + chosen.name + " below MPI_THREAD_MULTIPLE";
-    s.transport_choice = std::string(chosen.name) + " (ARMADA_TRANSPORT=auto: " + passed + (why.empty() ? "the fallback" : why) + ")";
-    install(s, chosen, std::move(t));
-    return;
   }
 }
 

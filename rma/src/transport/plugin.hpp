@@ -75,6 +75,9 @@ struct TransportEntry {
   /// ARMADA_TRANSPORT=auto tries the entries with a preference > 0, lowest first, and keeps the
   /// first that can start on every rank and suits the job (Transport::suits_as_default).
   int auto_preference = 0;
+  /// For auto: its operations wait for a helper thread that polls (nothing it can sleep on until
+  /// a request arrives), so on a host without an idle core each waits for the scheduler.
+  bool needs_idle_core = false;
   /// For auto: why this transport cannot start in this process ("" if it can), checked before
   /// the collective start so that a missing library fails nowhere. Null: it always can.
   std::string (*unavailable)() = nullptr;

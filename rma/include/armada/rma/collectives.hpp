@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "armada/rma/error.hpp"
 #include "armada/rma/group.hpp"
 
 namespace armada::rma {
@@ -50,6 +51,19 @@ void broadcast(void* buffer, std::size_t bytes, int root, const Group& group = G
 /// it to arrive. An MPI error of the request throws SystemError naming `operation`. Without the
 /// runtime it is MPI_Wait.
 void wait_serving(MPI_Request& request, const char* operation);
+
+/// Starts a nonblocking MPI collective, `start(&request)` returning its MPI code (a lambda that
+/// calls MPI_Iallreduce, MPI_Ibarrier, ...), and completes it with wait_serving: how code above
+/// rma runs an MPI collective of its own without leaving its node unserved. A start that fails
+/// throws SystemError naming `operation`.
+template <class Start>
+void collective_serving(const char* operation, Start&& start) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (const int code = start(&request); code != MPI_SUCCESS)
+    throw SystemError(operation, error_message(operation, "an MPI collective failed to start (MPI error " +
+                                                              std::to_string(code) + ")"));
+  wait_serving(request, operation);
+}
 
 /// The arguments of a collective call that every member must pass alike, in argument order, each
 /// as (name, value as text): e.g. {{"dims", "[10, 20]"}, {"type", "double"}}.

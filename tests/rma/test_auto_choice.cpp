@@ -1,0 +1,89 @@
+// ARMADA_TRANSPORT=auto's rule (core/auto_choice.hpp) on injected facts and loads, without MPI:
+// the first candidate that suits wins; otherwise the fallback, unless it needs an idle core and
+// the busiest host has none, where the first candidate that started runs though it does not suit.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/auto_choice.hpp"
+
+namespace {
+
+using armada::rma::detail::AutoCandidate;
+using armada::rma::detail::auto_needs_load;
+using armada::rma::detail::choose_auto;
+using armada::rma::detail::HostLoad;
+
+AutoCandidate rdma(bool starts, bool suits) {
+  return {"rdma", starts, suits, suits ? "UCX reaches every rank one-sidedly" : "UCX emulates operations with messages",
+          false};
+}
+AutoCandidate server() { return {"server", true, false, "", true}; }
+
+TEST(AutoChoice, OneSidedRdmaWinsWhateverTheLoad) {
+  const std::vector<AutoCandidate> c{rdma(true, true), server()};
+  EXPECT_FALSE(auto_needs_load(c));
+  const auto d = choose_auto(c, HostLoad{8, 2, 5});
+  EXPECT_EQ(d.index, 0u);
+  EXPECT_EQ(d.why, "UCX reaches every rank one-sidedly");
+}
+
+// start_auto decides as soon as one suits, with the candidates tried so far.
+TEST(AutoChoice, TheFirstThatSuitsWinsWithoutTheRest) {
+  const std::vector<AutoCandidate> c{rdma(true, true)};
+  const auto d = choose_auto(c, std::nullopt);
+  EXPECT_EQ(d.index, 0u);
+  EXPECT_EQ(d.why, "UCX reaches every rank one-sidedly");
+}
+
+TEST(AutoChoice, QuietHostKeepsTheServerWhereRdmaEmulates) {
+  const std::vector<AutoCandidate> c{rdma(true, false), server()};
+  ASSERT_TRUE(auto_needs_load(c));
+  const auto d = choose_auto(c, HostLoad{1, 2, 0});  // one rank, two cores, nothing else running
+  EXPECT_EQ(d.index, 1u);
+  EXPECT_NE(d.why.find("rdma does not suit: UCX emulates"), std::string::npos) << d.why;
+  EXPECT_NE(d.why.find("the fallback; every host has an idle core"), std::string::npos) << d.why;
+  EXPECT_NE(d.why.find("1 rank and 0 other running threads on 2 cores"), std::string::npos) << d.why;
+}
+
+TEST(AutoChoice, FullHostTakesRdmaThoughItEmulates) {
+  const std::vector<AutoCandidate> c{rdma(true, false), server()};
+  for (const HostLoad& load : {HostLoad{2, 2, 0},    // every core runs a rank
+                               HostLoad{1, 2, 1},    // a busy process beside the rank
+                               HostLoad{4, 2, 3}}) { // oversubscribed
+    const auto d = choose_auto(c, load);
+    EXPECT_EQ(d.index, 0u) << load.describe();
+    EXPECT_NE(d.why.find("server needs an idle core for its polling thread and a host has none (" + load.describe() + ")"),
+              std::string::npos) << d.why;
+    EXPECT_NE(d.why.find("rdma runs though it does not suit (UCX emulates"), std::string::npos) << d.why;
+  }
+}
+
+TEST(AutoChoice, NoLoadMeasuredIsTheFallback) {
+  const std::vector<AutoCandidate> c{rdma(true, false), server()};
+  EXPECT_EQ(choose_auto(c, std::nullopt).index, 1u);
+}
+
+TEST(AutoChoice, RdmaThatCannotStartLeavesTheServerWhateverTheLoad) {
+  const std::vector<AutoCandidate> c{{"rdma", false, false, "built without UCX", false}, server()};
+  EXPECT_FALSE(auto_needs_load(c));
+  const auto d = choose_auto(c, HostLoad{4, 2, 3});
+  EXPECT_EQ(d.index, 1u);
+  EXPECT_EQ(d.why, "rdma cannot start: built without UCX; the fallback");
+}
+
+TEST(AutoChoice, AFallbackWithoutAPollingThreadNeedsNoLoad) {
+  // Below MPI_THREAD_MULTIPLE the server gives way to mpi-rma, which needs no idle core.
+  const std::vector<AutoCandidate> c{rdma(true, false), {"server", true, false, "", false}};
+  EXPECT_FALSE(auto_needs_load(c));
+  EXPECT_EQ(choose_auto(c, HostLoad{4, 2, 3}).index, 1u);
+}
+
+TEST(AutoChoice, IdleCores) {
+  EXPECT_EQ((HostLoad{1, 2, 0}).idle_cores(), 1);
+  EXPECT_EQ((HostLoad{2, 2, 0}).idle_cores(), 0);
+  EXPECT_EQ((HostLoad{1, 4, 1}).idle_cores(), 2);
+  EXPECT_EQ((HostLoad{1, 1, 0}).describe(), "1 rank and 0 other running threads on 1 core");
+}
+
+}  // namespace

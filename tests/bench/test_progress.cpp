@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "common/progress.hpp"
 
@@ -38,6 +40,16 @@ std::string written(bool shown, bool terminal, Steps steps) {
   return s;
 }
 
+// A shown Progress that announces `total` steps, then takes one per (label, seconds after the
+// first).
+std::string stepped(bool terminal, std::size_t total, std::initializer_list<std::pair<const char*, int>> steps) {
+  return written(true, terminal, [&](bench::Progress& p) {
+    p.begin(total);
+    const auto t0 = bench::Progress::Clock::now();
+    for (const auto& [label, seconds] : steps) p.next(label, t0 + std::chrono::seconds(seconds));
+  });
+}
+
 }  // namespace
 
 TEST(Progress, Text) {
@@ -69,25 +81,12 @@ TEST(Progress, CountsStepsOfTheWholeRunAndEstimatesTheRest) {
 }
 
 TEST(Progress, NeverShowsMoreStepsThanTheTotal) {
-  EXPECT_EQ(written(true, false,
-                    [](bench::Progress& p) {
-                      p.begin(1);
-                      const auto t0 = bench::Progress::Clock::now();
-                      p.next("a", t0);
-                      p.next("b", t0);
-                    }),
-            "[step 1 of 1, ETA ?: a]\n[step 2 of 2, ETA 0s: b]\n");
+  EXPECT_EQ(stepped(false, 1, {{"a", 0}, {"b", 0}}), "[step 1 of 1, ETA ?: a]\n[step 2 of 2, ETA 0s: b]\n");
 }
 
 // The destructor clears the line.
 TEST(Progress, RewrittenInPlaceOnATerminalAndClearedAtTheEnd) {
-  EXPECT_EQ(written(true, true,
-                    [](bench::Progress& p) {
-                      p.begin(2);
-                      const auto t0 = bench::Progress::Clock::now();
-                      p.next("a", t0);
-                      p.next("b", t0 + std::chrono::seconds(2));
-                    }),
+  EXPECT_EQ(stepped(true, 2, {{"a", 0}, {"b", 2}}),
             "\r[step 1 of 2, ETA ?: a]\033[K\r[step 2 of 2, ETA 2s: b]\033[K\r\033[K");
 }
 

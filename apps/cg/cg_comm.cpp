@@ -26,6 +26,28 @@ struct Peer {
 /// ghost slots (once); the owner keeps them as local indices to pack at every product.
 std::vector<Peer> tell_owners(const aa::SparseMatrix<double>& A, MPI_Comm comm);
 
+/// What both exchanges below share: the five CG vectors over this rank's rows, x distributed like
+/// the rows (the matrix is planned for that).
+class RowVectorsComm : public CgComm {
+ public:
+  explicit RowVectorsComm(aa::SparseMatrix<double>& A) {
+    const auto [r0, r1] = A.local_rows();
+    vectors_.n = static_cast<std::size_t>(r1 - r0);
+    for (std::size_t k = 0; k < storage_.size(); ++k) {
+      storage_[k].assign(vectors_.n, 0.0);
+      vectors_.block[k] = storage_[k].data();
+    }
+    A.plan_for(A.row_distribution());  // x distributed like the rows
+  }
+  CgVectors vectors() override { return vectors_; }
+
+ protected:
+  CgVectors vectors_;
+
+ private:
+  std::array<std::vector<double>, 5> storage_;
+};
+
 // One-sided: every rank's two counters and ghost slots after them are an rma segment. At each
 // product every owner packs the entries a peer needs and puts them into the peer's slots with
 // one rma::put_notify (data, then +1 on the peer's arrival counter, one message where the
@@ -35,16 +57,9 @@ std::vector<Peer> tell_owners(const aa::SparseMatrix<double>& A, MPI_Comm comm);
 // before putting product k; a peer cannot finish product k+1 without this owner's k+1, so
 // neither counter can mistake one product's messages for another's (both only grow, and each
 // rank keeps the running sums it waits for). No barrier and no get.
-class RmaComm final : public CgComm {
+class RmaComm final : public RowVectorsComm {
  public:
-  explicit RmaComm(aa::SparseMatrix<double>& A) : A_(A) {
-    const auto [r0, r1] = A.local_rows();
-    vectors_.n = static_cast<std::size_t>(r1 - r0);
-    for (std::size_t k = 0; k < storage_.size(); ++k) {
-      storage_[k].assign(vectors_.n, 0.0);
-      vectors_.block[k] = storage_[k].data();
-    }
-    A.plan_for(A.row_distribution());  // x distributed like the rows
+  explicit RmaComm(aa::SparseMatrix<double>& A) : RowVectorsComm(A), A_(A) {
     slots_ = A.ghost_columns().size();
     peers_ = tell_owners(A, rma::world_comm());
     bases_ = rma::allocate(slots_at + slots_ * sizeof(double));
@@ -56,7 +71,6 @@ class RmaComm final : public CgComm {
     rma::barrier();  // the last credits have arrived before the segment goes
     rma::free(mine_);
   }
-  CgVectors vectors() override { return vectors_; }
   void multiply(Vec in, Vec out) override {
     const double* x = vectors_[in];
     double* y = vectors_[out];
@@ -83,8 +97,6 @@ class RmaComm final : public CgComm {
   static long* counter(std::byte* base, int which) { return reinterpret_cast<long*>(base) + which; }
 
   aa::SparseMatrix<double>& A_;
-  std::array<std::vector<double>, 5> storage_;
-  CgVectors vectors_;
   std::size_t slots_ = 0;
   std::vector<Peer> peers_;          // ranks this rank sends to
   std::vector<void*> bases_;         // every rank's ghost slots
@@ -92,29 +104,19 @@ class RmaComm final : public CgComm {
   long arrivals_ = 0, credits_ = 0;  // running sums this rank waits for
 };
 
-class MpiComm final : public CgComm {
+class MpiComm final : public RowVectorsComm {
  public:
-  MpiComm(aa::SparseMatrix<double>& A, MPI_Comm comm) : A_(A) {
+  MpiComm(aa::SparseMatrix<double>& A, MPI_Comm comm) : RowVectorsComm(A), A_(A) {
     MPI_Comm_dup(comm, &comm_);
-    const auto [r0, r1] = A.local_rows();
-    vectors_.n = static_cast<std::size_t>(r1 - r0);
-    for (std::size_t k = 0; k < storage_.size(); ++k) {
-      storage_[k].assign(vectors_.n, 0.0);
-      vectors_.block[k] = storage_[k].data();
-    }
-    A.plan_for(A.row_distribution());  // x distributed like the rows
     ghosts_.assign(A.ghost_columns().size(), 0.0);
     peers_ = tell_owners(A, comm_);
   }
   ~MpiComm() override { MPI_Comm_free(&comm_); }
-  CgVectors vectors() override { return vectors_; }
   void multiply(Vec in, Vec out) override;
 
  private:
   aa::SparseMatrix<double>& A_;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  std::array<std::vector<double>, 5> storage_;
-  CgVectors vectors_;
   std::vector<double> ghosts_;
   std::vector<Peer> peers_;               // ranks this rank sends to
   std::vector<MPI_Request> requests_;

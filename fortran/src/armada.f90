@@ -23,6 +23,7 @@ module armada
   use armada_c
   use armada_support
   use armada_local, only: armada_access
+  use armada_forwarders
   use armada_linalg
   implicit none
   private
@@ -90,13 +91,10 @@ contains
     end if
   end subroutine
 
-  ! Destroys every array and mutex set, stops Armada (and MPI if armada_init started it).
-  subroutine armada_finalize(stat, errmsg)
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_finalize()), stat, errmsg, 'armada_finalize')
-  end subroutine
-
+  ! armada_finalize([stat, errmsg]): destroys every array and mutex set, stops Armada (and MPI if
+  ! armada_init started it). It and every procedure below that only calls one C function with
+  ! its integer arguments are generated (module armada_forwarders, from the table in
+  ! fortran/cmake/GenerateForwarders.cmake); their comments stay here, in the module's order.
   logical function armada_initialized(stat, errmsg)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -151,32 +149,10 @@ contains
     call finish(ga(armada_ga_node_rank(node, i, armada_node_rank)), stat, errmsg, 'armada_node_rank')
   end function
 
-  ! GA_Sync: completes this rank's operations and barriers the world (or the array's group).
-  subroutine armada_sync(stat, errmsg)
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_sync()), stat, errmsg, 'armada_sync')
-  end subroutine
-  subroutine armada_sync_group(g, stat, errmsg)
-    integer, intent(in) :: g
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_sync_group(g)), stat, errmsg, 'armada_sync_group')
-  end subroutine
-
-  ! Remote completion of this rank's operations to `rank`, or to every rank (GA_Fence).
-  subroutine armada_fence(rank, stat, errmsg)
-    integer, intent(in) :: rank
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_fence(rank)), stat, errmsg, 'armada_fence')
-  end subroutine
-  subroutine armada_fence_all(stat, errmsg)
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_fence_all()), stat, errmsg, 'armada_fence_all')
-  end subroutine
-
+  ! armada_sync, armada_sync_group(g) (GA_Sync): complete this rank's operations and barrier the
+  ! world (or the array's group).
+  ! armada_fence(rank), armada_fence_all: remote completion of this rank's operations to `rank`,
+  ! or to every rank (GA_Fence).
   ! ================================ groups and mutexes =======================================
   ! A group of the listed ranks of `parent` (default: the world), in that order. Collective over
   ! the parent.
@@ -194,12 +170,7 @@ contains
     group = -1
     call finish(ga(armada_ga_group_create(p, size(list), list, group)), stat, errmsg, 'armada_group_create')
   end subroutine
-  subroutine armada_group_destroy(group, stat, errmsg)
-    integer, intent(in) :: group
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_group_destroy(group)), stat, errmsg, 'armada_group_destroy')
-  end subroutine
+  ! armada_group_destroy(group), armada_group_sync(group): generated (as armada_finalize).
   integer function armada_group_size(group, stat, errmsg)
     integer, intent(in) :: group
     integer, intent(out), optional :: stat
@@ -222,12 +193,6 @@ contains
     armada_group_world_rank = -1
     call finish(ga(armada_ga_group_world_rank(group, group_rank, armada_group_world_rank)), stat, errmsg, 'armada_group_world_rank')
   end function
-  subroutine armada_group_sync(group, stat, errmsg)
-    integer, intent(in) :: group
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_group_sync(group)), stat, errmsg, 'armada_group_sync')
-  end subroutine
 
   ! `count` mutexes on every member of `group` (default: the world); a mutex is named by its
   ! index (from 0) and the rank holding it. Collective.
@@ -243,25 +208,9 @@ contains
     set = -1
     call finish(ga(armada_ga_mutexes_create(count, g, set)), stat, errmsg, 'armada_mutexes_create')
   end subroutine
-  subroutine armada_mutexes_destroy(set, stat, errmsg)
-    integer, intent(in) :: set
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_mutexes_destroy(set)), stat, errmsg, 'armada_mutexes_destroy')
-  end subroutine
-  subroutine armada_mutex_lock(set, mutex, rank, stat, errmsg)
-    integer, intent(in) :: set, mutex, rank
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_mutex_lock(set, mutex, rank)), stat, errmsg, 'armada_mutex_lock')
-  end subroutine
-  ! Completes this rank's operations first: the next holder sees what was written under the lock.
-  subroutine armada_mutex_unlock(set, mutex, rank, stat, errmsg)
-    integer, intent(in) :: set, mutex, rank
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_mutex_unlock(set, mutex, rank)), stat, errmsg, 'armada_mutex_unlock')
-  end subroutine
+  ! armada_mutexes_destroy(set), armada_mutex_lock(set, mutex, rank), armada_mutex_unlock(set,
+  ! mutex, rank): generated. Unlock completes this rank's operations first: the next holder sees
+  ! what was written under the lock.
   logical function armada_mutex_trylock(set, mutex, rank, stat, errmsg)
     integer, intent(in) :: set, mutex, rank
     integer, intent(out), optional :: stat
@@ -341,12 +290,7 @@ contains
     end if
   end subroutine
 
-  subroutine armada_destroy(g, stat, errmsg)
-    integer, intent(in) :: g
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_destroy(g)), stat, errmsg, 'armada_destroy')
-  end subroutine
+  ! armada_destroy(g): generated.
 
   ! .true. if g names a live array.
   logical function armada_valid(g, stat, errmsg)
@@ -602,13 +546,7 @@ contains
     if (code == ARMADA_GA_OK) code = ga(armada_gaf_nbacc(g, p%lo, p%hi, p%buf, p%ld, a, request))
     call finish(code, stat, errmsg, 'armada_nbacc')
   end subroutine
-  ! Completes the request and retires its number (NGA_NbWait).
-  subroutine armada_nbwait(request, stat, errmsg)
-    integer, intent(in) :: request
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_nbwait(request)), stat, errmsg, 'armada_nbwait')
-  end subroutine
+  ! armada_nbwait(request), generated: completes the request and retires its number (NGA_NbWait).
   ! .true. once the request has completed (armada_nbwait it still, which then returns at once).
   logical function armada_nbtest(request, stat, errmsg)
     integer, intent(in) :: request
@@ -907,14 +845,8 @@ contains
     call finish(code, stat, errmsg, op)
   end subroutine
 
-  ! b = a (GA_Copy), or b[blo:bhi] = a[alo:ahi] with equal element counts (NGA_Copy_patch;
-  ! transpose = .true.: every dimension reversed).
-  subroutine armada_copy(a, b, stat, errmsg)
-    integer, intent(in) :: a, b
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_copy(a, b)), stat, errmsg, 'armada_copy')
-  end subroutine
+  ! b = a (armada_copy(a, b), generated; GA_Copy), or b[blo:bhi] = a[alo:ahi] with equal element
+  ! counts (NGA_Copy_patch; transpose = .true.: every dimension reversed).
   subroutine armada_copy_patch(a, alo, ahi, b, blo, bhi, transpose, stat, errmsg)
     integer, intent(in) :: a, alo(:), ahi(:), b, blo(:), bhi(:)
     logical, intent(in), optional :: transpose
@@ -1129,12 +1061,8 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     call unary_op('armada_print', g, lo, hi, armada_ga_print, armada_gaf_print_patch, stat, errmsg)
   end subroutine
-  subroutine armada_summary(stat, errmsg)
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(ga(armada_ga_summary()), stat, errmsg, 'armada_summary')
-  end subroutine
-
+  ! armada_summary, generated: this rank's table of live arrays on standard output (GA_Summarize).
+  ! Not collective.
   ! ================================ collectives on Fortran arrays ============================
   ! In-place reduction of x (any of the six types, any rank, contiguous) over `group` (default:
   ! the world): op '+', '*', 'max', 'min', 'absmax', 'absmin' (complex: '+' only). GA_Dgop,

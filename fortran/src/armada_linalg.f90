@@ -14,8 +14,7 @@ module armada_linalg
   use armada_support
   implicit none
   private
-  public :: armada_gemm, armada_matmul_patch, armada_transpose, armada_symmetrize, armada_lu_solve, &
-            armada_cholesky_solve, armada_eigen_symmetric, armada_inverse, armada_cholesky_inverse
+  public :: armada_gemm, armada_matmul_patch, armada_lu_solve, armada_cholesky_solve, armada_eigen_symmetric
 
 contains
 
@@ -93,39 +92,16 @@ contains
     call finish(code, stat, errmsg, 'armada_matmul_patch')
   end subroutine
 
-  ! b = transpose(a) (GA_Transpose); a = (a + transpose(a)) / 2 (GA_Symmetrize). Both read the
-  ! same in either view.
-  subroutine armada_transpose(a, b, stat, errmsg)
-    integer, intent(in) :: a, b
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(la(armada_la_transpose(a, b)), stat, errmsg, 'armada_transpose')
-  end subroutine
-  subroutine armada_symmetrize(a, stat, errmsg)
-    integer, intent(in) :: a
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(la(armada_la_symmetrize(a)), stat, errmsg, 'armada_symmetrize')
-  end subroutine
-
-  ! inv = A**-1 (inv may be a); the inverse of transpose(A) is transpose(A**-1), so the C view
-  ! computes the same thing.
-  subroutine armada_inverse(a, inv, stat, errmsg)
-    integer, intent(in) :: a, inv
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(la(armada_la_inverse(a, inv)), stat, errmsg, 'armada_inverse')
-  end subroutine
-
-  ! inv = A**-1 for a symmetric positive definite A (inv may be a), by Cholesky, reading the C
-  ! view's lower triangle, which is the Fortran matrix's upper one: give the whole symmetric A.
-  ! Not positive definite: stat = ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE, inv unchanged.
-  subroutine armada_cholesky_inverse(a, inv, stat, errmsg)
-    integer, intent(in) :: a, inv
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call finish(la(armada_la_cholesky_inverse(a, inv)), stat, errmsg, 'armada_cholesky_inverse')
-  end subroutine
+  ! Generated, as they only call the linalg C API (module armada_forwarders, re-exported by
+  ! module armada):
+  ! armada_transpose(a, b): b = transpose(a) (GA_Transpose); armada_symmetrize(a):
+  ! a = (a + transpose(a)) / 2 (GA_Symmetrize). Both read the same in either view.
+  ! armada_inverse(a, inv): inv = A**-1 (inv may be a); the inverse of transpose(A) is
+  ! transpose(A**-1), so the C view computes the same thing.
+  ! armada_cholesky_inverse(a, inv): inv = A**-1 for a symmetric positive definite A (inv may be
+  ! a), by Cholesky, reading the C view's lower triangle, which is the Fortran matrix's upper one:
+  ! give the whole symmetric A. Not positive definite: stat = ARMADA_LA_ERR_NOT_POSITIVE_DEFINITE,
+  ! inv unchanged.
 
   ! Solves op(A) X = B by LU (GA_Lu_solve: trans 'N', 'T', 'C'); B(n, nrhs) is overwritten by X.
   ! A is not changed.

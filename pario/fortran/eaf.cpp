@@ -13,6 +13,18 @@ bool count(Int bytes, std::size_t* out) {
   *out = static_cast<std::size_t>(bytes);
   return true;
 }
+
+// EAF_Awrite or EAF_Aread: the request's id goes back only when the transfer started.
+template <class Buf>
+Int start_transfer(int (*transfer)(int, eaf_off_t, Buf*, std::size_t, int*), int bad_count, Int* fd, double* offset,
+                   Buf* buf, Int* bytes, Int* req_id) {
+  std::size_t n = 0;
+  if (!count(*bytes, &n)) return bad_count;
+  int id = -1;
+  const int rc = transfer(narrow(*fd), *offset, buf, n, &id);
+  if (rc == EAF_OK) *req_id = id;
+  return rc;
+}
 }  // namespace
 
 extern "C" {
@@ -39,21 +51,11 @@ Int eaf_read_(Int* fd, double* offset, void* buf, Int* bytes) {
 }
 
 Int eaf_awrite_(Int* fd, double* offset, const void* buf, Int* bytes, Int* req_id) {
-  std::size_t n = 0;
-  if (!count(*bytes, &n)) return EAF_ERR_AWRITE;
-  int id = -1;
-  const int rc = EAF_Awrite(narrow(*fd), *offset, buf, n, &id);
-  if (rc == EAF_OK) *req_id = id;
-  return rc;
+  return start_transfer(EAF_Awrite, EAF_ERR_AWRITE, fd, offset, buf, bytes, req_id);
 }
 
 Int eaf_aread_(Int* fd, double* offset, void* buf, Int* bytes, Int* req_id) {
-  std::size_t n = 0;
-  if (!count(*bytes, &n)) return EAF_ERR_AREAD;
-  int id = -1;
-  const int rc = EAF_Aread(narrow(*fd), *offset, buf, n, &id);
-  if (rc == EAF_OK) *req_id = id;
-  return rc;
+  return start_transfer(EAF_Aread, EAF_ERR_AREAD, fd, offset, buf, bytes, req_id);
 }
 
 Int eaf_wait_(Int* fd, Int* id) { return EAF_Wait(narrow(*fd), narrow(*id)); }

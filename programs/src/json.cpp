@@ -1,15 +1,23 @@
 #include "armada/programs/json.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <stdexcept>
+#include <utility>
 
 namespace armada::programs::json {
 
 namespace {
+
+// JSON's two-character escapes: the letter after the backslash and the character it stands for.
+// The parser reads them all; quote() writes them all but '/', which needs none.
+constexpr std::pair<char, char> kEscapes[] = {{'"', '"'},  {'\\', '\\'}, {'/', '/'},  {'b', '\b'},
+                                              {'f', '\f'}, {'n', '\n'},  {'r', '\r'}, {'t', '\t'}};
 
 [[noreturn]] void type_error(const char* want) { throw std::runtime_error(std::string("JSON value is not ") + want); }
 
@@ -130,40 +138,37 @@ class Parser {
       }
       if (i_ >= s_.size()) fail("unterminated escape");
       const char e = s_[i_++];
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          if (i_ + 4 > s_.size()) fail("short \\u escape");
-          unsigned cp = 0;
-          for (int k = 0; k < 4; ++k) {
-            const char h = s_[i_++];
-            cp <<= 4;
-            if (h >= '0' && h <= '9') cp |= static_cast<unsigned>(h - '0');
-            else if (h >= 'a' && h <= 'f') cp |= static_cast<unsigned>(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F') cp |= static_cast<unsigned>(h - 'A' + 10);
-            else fail("bad hex digit in a \\u escape");
-          }
-          if (cp < 0x80) {
-            out += static_cast<char>(cp);
-          } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-          } else {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-          }
-          break;
-        }
-        default: fail(std::string("unknown escape '\\") + e + "'");
+      if (e == 'u') {
+        unicode_escape(out);
+        continue;
       }
+      const auto* esc = std::find_if(std::begin(kEscapes), std::end(kEscapes), [e](const auto& x) { return x.first == e; });
+      if (esc == std::end(kEscapes)) fail(std::string("unknown escape '\\") + e + "'");
+      out += esc->second;
+    }
+  }
+
+  // \uXXXX (the four hex digits after the u), written to `out` in UTF-8.
+  void unicode_escape(std::string& out) {
+    if (i_ + 4 > s_.size()) fail("short \\u escape");
+    unsigned cp = 0;
+    for (int k = 0; k < 4; ++k) {
+      const char h = s_[i_++];
+      cp <<= 4;
+      if (h >= '0' && h <= '9') cp |= static_cast<unsigned>(h - '0');
+      else if (h >= 'a' && h <= 'f') cp |= static_cast<unsigned>(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F') cp |= static_cast<unsigned>(h - 'A' + 10);
+      else fail("bad hex digit in a \\u escape");
+    }
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
     }
   }
 
@@ -206,20 +211,17 @@ Value parse(const std::string& text) { return Parser(text).document(); }
 std::string quote(const std::string& s) {
   std::string out = "\"";
   for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
+    const auto* esc =
+        std::find_if(std::begin(kEscapes), std::end(kEscapes), [c](const auto& x) { return x.second == c && c != '/'; });
+    if (esc != std::end(kEscapes)) {
+      out += '\\';
+      out += esc->first;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+      out += buf;
+    } else {
+      out += c;
     }
   }
   return out + "\"";

@@ -3,16 +3,12 @@
 #ifndef ARMADA_CAPI_C_CHECK_H
 #define ARMADA_CAPI_C_CHECK_H
 
+#include <limits.h>
 #include <message.h>
-#include <stdio.h>
+
+#include "counted_check.h"
 
 static int failures = 0;
-#define CHECK(cond)                                                                                  \
-  do {                                                                                               \
-    if (!(cond)) {                                                                                   \
-      fprintf(stderr, "[rank %d] %s:%d: check failed: %s\n", armci_msg_me(), __FILE__, __LINE__, #cond); \
-      ++failures;                                                                                    \
-    }                                                                                                \
-  } while (0)
+#define CHECK(cond) COUNTED_CHECK(cond, #cond, armci_msg_me(), failures, INT_MAX)
 
 #endif

@@ -23,3 +23,20 @@ macro(install_scratch)
   string(REPLACE "|" ";" launch "${LAUNCH}")
   set(ENV{LD_LIBRARY_PATH} "${libdir}")
 endmacro()
+
+# pkg_flags(<out> <module...>): pkg-config's --cflags --libs of the modules (the caller sets
+# PKG_CONFIG_PATH), as a list for a compiler's command line.
+function(pkg_flags out)
+  run(${PKG_CONFIG} --cflags --libs ${ARGN})
+  string(STRIP "${run_output}" flags)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  set(${out} ${flags} PARENT_SCOPE)
+endfunction()
+
+# build_against_prefix(<source dir> <build dir> [-D...]): configures the CMake project in source
+# dir against the scratch prefix (find_package(Armada) finds the installed tree) and builds it.
+function(build_against_prefix source binary)
+  run(${CMAKE_COMMAND} -S "${source}" -B "${binary}" -G "${GENERATOR}" -DCMAKE_PREFIX_PATH=${prefix}
+      -DCMAKE_BUILD_TYPE=${CONFIG} ${ARGN})
+  run(${CMAKE_COMMAND} --build "${binary}")
+endfunction()

@@ -19,12 +19,6 @@ function(require_file path)
     message(FATAL_ERROR "installed tree test: ${path} is missing")
   endif()
 endfunction()
-function(pkg_flags out)
-  run(${PKG_CONFIG} --cflags --libs ${ARGN})
-  string(STRIP "${run_output}" flags)
-  separate_arguments(flags UNIX_COMMAND "${flags}")
-  set(${out} ${flags} PARENT_SCOPE)
-endfunction()
 
 install_scratch()
 unset(ENV{LD_LIBRARY_PATH})
@@ -56,17 +50,13 @@ require_file("${doc}/examples/ga_example.c")
 require_file("${doc}/examples/ga_fortran.F90")
 
 # 2. C-only and Fortran-only CMake projects.
-run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/c_project" -B "${WORK_DIR}/c_build" -G "${GENERATOR}"
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG} -DMPI_C_COMPILER=${MPICC})
-run(${CMAKE_COMMAND} --build "${WORK_DIR}/c_build")
+build_against_prefix("${SOURCE_DIR}/c_project" "${WORK_DIR}/c_build" -DMPI_C_COMPILER=${MPICC})
 foreach(program arrays_program linalg_program armci_program)
   run(${launch} "${WORK_DIR}/c_build/${program}")
 endforeach()
 if(FC)
-  run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/fortran_project" -B "${WORK_DIR}/fortran_build" -G "${GENERATOR}"
-      -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG} -DCMAKE_Fortran_COMPILER=${FC}
-      -DPROGRAM=${doc}/examples/heat.f90)
-  run(${CMAKE_COMMAND} --build "${WORK_DIR}/fortran_build")
+  build_against_prefix("${SOURCE_DIR}/fortran_project" "${WORK_DIR}/fortran_build" -DCMAKE_Fortran_COMPILER=${FC}
+                       -DPROGRAM=${doc}/examples/heat.f90)
   run(${launch} "${WORK_DIR}/fortran_build/fortran_program")
 endif()
 
@@ -121,9 +111,7 @@ foreach(layout "ga|8" "ga-i4|4")
 endforeach()
 
 # 4. The installed examples, standalone.
-run(${CMAKE_COMMAND} -S "${doc}/examples" -B "${WORK_DIR}/examples_build" -G "${GENERATOR}"
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG})
-run(${CMAKE_COMMAND} --build "${WORK_DIR}/examples_build")
+build_against_prefix("${doc}/examples" "${WORK_DIR}/examples_build")
 run(${launch} "${WORK_DIR}/examples_build/example_stencil_c")
 run(${launch} "${WORK_DIR}/examples_build/example_matmul")
 run(${launch} "${WORK_DIR}/examples_build/example_ga_c")

@@ -15,7 +15,8 @@ cmp -s "$header" "$d/c_api.h" && { echo "check_interface_drift: armada_gaf_get's
 grep -A3 'function armada_gaf_get(' "$d/armada_c.f90" | grep -q 'integer(c_int), intent(in) :: lo(\*)' ||
   { echo "check_interface_drift: the generated interface did not follow the header"; exit 1; }
 cd "$d" || exit 1
-for f in armada_c.f90 "$src/armada_support.f90" "$built/armada_local.f90" "$src/armada_linalg.f90"; do
+for f in armada_c.f90 "$src/armada_support.f90" "$built/armada_local.f90" "$built/armada_forwarders.f90" \
+    "$src/armada_linalg.f90"; do
   "$fc" -std=f2018 -c "$f" || { echo "check_interface_drift: $f failed to compile before the drifted call"; exit 1; }
 done
 if "$fc" -std=f2018 -c "$src/armada.f90" >"$d/log" 2>&1; then

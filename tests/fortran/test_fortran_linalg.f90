@@ -271,6 +271,10 @@ contains
     call check(st == ARMADA_ERR_SINGULAR, 'lu_solve on a singular matrix: ' // trim(msg))
     call check(index(msg, '(in armada_lu_solve)') > 0 .and. index(msg, 'armada_la_') == 0, &
                'the message names the procedure called: ' // trim(msg))
+    ! A generated forwarder (module armada_forwarders) too.
+    call armada_inverse(ga, gb, stat=st, errmsg=msg)
+    call check(st == ARMADA_ERR_SINGULAR .and. index(msg, '(in armada_inverse)') > 0 .and. &
+               index(msg, 'armada_la_') == 0, 'inverse of a singular matrix: ' // trim(msg))
     call armada_gemm('X', 'N', 1.0d0, ga, gb, 0.0d0, gb, stat=st, errmsg=msg)
     call check(st == ARMADA_ERR_ARG .and. index(msg, "'X'") > 0, 'gemm with transa = X: ' // trim(msg))
     call armada_gemm('N', 'N', 1.0, ga, gb, 0.0d0, gb, stat=st, errmsg=msg)

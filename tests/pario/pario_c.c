@@ -236,6 +236,16 @@ static void fetch(int g, int m, int n, double* out) {
   NGA_Get(g, lo, hi, out, ld);
 }
 
+/* How many elements of the whole M x N array g differ from value(i, j). */
+static int differ_from_values(int g) {
+  static double got[M * N];
+  fetch(g, M, N, got);
+  int bad = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) bad += got[i * N + j] != value(i, j);
+  return bad;
+}
+
 static void dra_whole_and_inquire(int g, const char* file, int* d) {
   dra_size_t dims[2] = {M, N}, req[2] = {M, N};
   int req_id = -1, status = -1, type = 0, ndim = 0;
@@ -245,11 +255,7 @@ static void dra_whole_and_inquire(int g, const char* file, int* d) {
   CHECK(DRA_Wait(req_id) == 0 && DRA_Wait(DRA_REQ_INVALID) == 0, "DRA_Wait");
   int g2 = new_array(C_DBL, M, N, "g2");
   CHECK(NDRA_Read(g2, *d, &req_id) == 0 && DRA_Wait(req_id) == 0, "NDRA_Read");
-  static double got[M * N];
-  fetch(g2, M, N, got);
-  int bad = 0;
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) bad += got[i * N + j] != value(i, j);
+  const int bad = differ_from_values(g2);
   CHECK(bad == 0, "NDRA_Read gave back what NDRA_Write wrote (%d elements differ)", bad);
   dra_size_t idims[7] = {0};
   char name[80] = "", fname[600] = "";
@@ -415,17 +421,14 @@ static void dra_block_cyclic(int g, const char* file) {
   CHECK(NDRA_Write(b, d, &r) == 0, "NDRA_Write of a block-cyclic array");
   int h = new_array(C_DBL, M, N, "h");
   CHECK(NDRA_Read(h, d, &r) == 0, "NDRA_Read into a regular array");
-  static double got[M * N];
-  fetch(h, M, N, got);
-  int bad = 0;
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) bad += got[i * N + j] != value(i, j);
+  int bad = differ_from_values(h);
   CHECK(bad == 0, "a block-cyclic array written: %d elements differ", bad);
   GA_Zero(b);
   int lo[2] = {1, 1}, hi[2] = {11, 7};
   dra_size_t dlo[2] = {1, 1}, dhi[2] = {11, 7};
   CHECK(NDRA_Read_section(0, b, lo, hi, d, dlo, dhi, &r) == 0, "NDRA_Read_section into a block-cyclic array");
   GA_Copy(b, h);
+  static double got[M * N];
   fetch(h, M, N, got);
   bad = 0;
   for (int i = 0; i < M; ++i)

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,26 @@ TEST(ProgramsJson, LinesInMemberOrder) {
   EXPECT_EQ(programs::json::JsonLine().add("z", 0).append(extra).str(), R"({"z":0,"a":1})");
   EXPECT_EQ(extra.members(), R"("a":1)");
   EXPECT_EQ(programs::json::JsonLine().str(), "{}");
+}
+
+// quote() and the parser read one table of escapes: every escape reads back as its character,
+// every string quotes to text that parses back to it, an unknown escape is named.
+TEST(ProgramsJson, EscapesQuoteAndParseBack) {
+  namespace json = programs::json;
+  EXPECT_EQ(json::parse(R"("\"\\\/\b\f\n\r\t\u00e9")").string(), "\"\\/\b\f\n\r\t\xc3\xa9");
+  EXPECT_EQ(json::quote("a\"b\\c/\n\t\b\x01"), R"("a\"b\\c/\n\t\b\u0001")");
+  const std::string every = [] {
+    std::string s;
+    for (int c = 1; c < 128; ++c) s += static_cast<char>(c);
+    return s;
+  }();
+  EXPECT_EQ(json::parse(json::quote(every)).string(), every);
+  try {
+    json::parse(R"("\q")");
+    ADD_FAILURE() << "an unknown escape parsed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown escape '\\q'"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ProgramsJson, FileOfLinesAndItsErrors) {

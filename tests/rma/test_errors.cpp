@@ -387,6 +387,25 @@ TEST(ErrorKinds, CurrentErrorKindClassifiesAnyException) {
   EXPECT_EQ(kind_of([] { throw 42; }), ErrorKind::internal);
 }
 
+// The message every C API (ARMCI's, GA's) reports for the exception it caught in `function`.
+TEST(ErrorKinds, CurrentErrorMessageNamesTheCallThatCaughtIt) {
+  const auto message_of = [](auto thrower) {
+    try {
+      thrower();
+    } catch (...) {
+      return current_error_message("API_Call");
+    }
+    return std::string("nothing thrown");
+  };
+  const std::string below = message_of([] { throw StateError("rma::put", "[rank 0] rma::put: no segment"); });
+  EXPECT_EQ(below, "[rank 0] rma::put: no segment (in API_Call)");
+  const std::string own = message_of([] { throw StateError("API_Call", "[rank 0] API_Call: not started"); });
+  EXPECT_EQ(own, "[rank 0] API_Call: not started");
+  EXPECT_EQ(message_of([] { throw std::bad_alloc(); }), error_message("API_Call", "out of memory"));
+  EXPECT_EQ(message_of([] { throw std::runtime_error("x"); }), error_message("API_Call", "x"));
+  EXPECT_EQ(message_of([] { throw 42; }), error_message("API_Call", "unknown exception"));
+}
+
 TEST(ErrorKinds, CodeTableLooksUpByKind) {
   constexpr ErrorCodeTable<int> codes{{{
       {ErrorKind::argument, 1}, {ErrorKind::handle, 2}, {ErrorKind::type, 3}, {ErrorKind::state, 4},

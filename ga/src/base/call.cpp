@@ -35,24 +35,9 @@ FortranCaller::~FortranCaller() { t_fortran_caller = outer_; }
 
 [[noreturn]] void abort_current_exception(const char* function) noexcept {
   const int code = abort_codes[rma::current_error_kind()];
-  std::string message;
-  try {
-    try {
-      throw;
-    } catch (const rma::Error& e) {
-      message = e.what();
-      // An error found by the layer below names its own operation: say which GA call it was.
-      if (e.operation() != function) message += std::string(" (in ") + function + ")";
-    } catch (const std::bad_alloc&) {
-      message = rma::error_message(function, "out of memory");
-    } catch (const std::exception& e) {
-      message = rma::error_message(function, e.what());
-    } catch (...) {
-      message = rma::error_message(function, "unknown error");
-    }
-  } catch (...) {
-    message = function;
-  }
+  // An error found by the layer below names its own operation: the message says which GA call.
+  std::string message = rma::current_error_message(function);
+  if (message.empty()) message = function;  // no memory for the message
   if (t_fortran_caller && std::string(t_fortran_caller) != function)
     message += std::string(" (in ") + t_fortran_caller + ", GA's Fortran API)";
   abort_job(message, code);

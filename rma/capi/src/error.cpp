@@ -46,14 +46,6 @@ Hook current_hook() {
   std::_Exit(status);
 }
 
-/// The core's message if it was raised for this ARMCI call (our own checks), else the core's
-/// message with the ARMCI call it happened in.
-std::string describe(const char* function, const rma::Error& e) {
-  std::string message = e.what();
-  if (e.operation() != function) message += std::string(" (in ") + function + ")";
-  return message;
-}
-
 /// A deliberate abort by the program (ARMCI_Error, armci_msg_abort): the hook may observe it,
 /// but the job ends either way.
 [[noreturn]] void abort_on_request(const char* function, const char* text, int code) noexcept {
@@ -72,22 +64,7 @@ std::string describe(const char* function, const rma::Error& e) {
 
 int report_current_exception(const char* function) noexcept {
   const int code = error_codes[rma::current_error_kind()];
-  std::string message;
-  try {
-    try {
-      throw;
-    } catch (const rma::Error& e) {
-      message = describe(function, e);
-    } catch (const std::bad_alloc&) {
-      message = rma::error_message(function, "out of memory");
-    } catch (const std::exception& e) {
-      message = rma::error_message(function, e.what());
-    } catch (...) {
-      message = rma::error_message(function, "unknown exception");
-    }
-  } catch (...) {  // building the message itself failed (no memory): report without it
-    message.clear();
-  }
+  const std::string message = rma::current_error_message(function);  // "": no memory for it
   const Hook hook = current_hook();
   if (!hook.function) abort_job("ARMCI error: " + message, -code);
   hook.function(function, code, message.c_str(), hook.context);

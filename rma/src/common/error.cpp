@@ -56,6 +56,26 @@ ErrorKind current_error_kind() noexcept {
   }
 }
 
+std::string current_error_message(const char* function) noexcept {
+  try {
+    try {
+      throw;
+    } catch (const Error& e) {
+      std::string message = e.what();
+      if (e.operation() != function) message += std::string(" (in ") + function + ")";
+      return message;
+    } catch (const std::bad_alloc&) {
+      return error_message(function, "out of memory");
+    } catch (const std::exception& e) {
+      return error_message(function, e.what());
+    } catch (...) {
+      return error_message(function, "unknown exception");
+    }
+  } catch (...) {  // building the message itself failed (no memory)
+    return {};
+  }
+}
+
 std::string message_prefix() { return detail::rank_prefix(); }
 
 std::string error_message(std::string_view operation, std::string_view text) {

@@ -17,16 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../counted_check.h"
+
 static int ga_failures = 0;
 
-#define CHECK(cond)                                                                          \
-  do {                                                                                       \
-    if (!(cond)) {                                                                           \
-      if (ga_failures < 20)                                                                  \
-        fprintf(stderr, "[rank %d] %s:%d: check failed: %s\n", GA_Nodeid(), __FILE__, __LINE__, #cond); \
-      ++ga_failures;                                                                         \
-    }                                                                                        \
-  } while (0)
+#define CHECK(cond) COUNTED_CHECK(cond, #cond, GA_Nodeid(), ga_failures, 20)
 
 static inline void ga_start(int* argc, char*** argv) {
   int provided;

@@ -3,8 +3,9 @@
 #   1. mpicc prog.c -I<prefix>/include/armada/armci -L<prefix>/lib -larmada_armci   (nothing else)
 #   2. mpicc $(pkg-config --cflags --libs armada-armci)
 #   3. CMake: find_package(Armada), target_link_libraries(... armada::armci)
-# run() and install_scratch() (prefix, libdir, launch; LD_LIBRARY_PATH set so the executables
-# find libarmada_armci, which finds its own dependencies: libarmada_rma beside it, MPI).
+# run(), pkg_flags(), build_against_prefix() and install_scratch() (prefix, libdir, launch;
+# LD_LIBRARY_PATH set so the executables find libarmada_armci, which finds its own
+# dependencies: libarmada_rma beside it, MPI).
 include(${CMAKE_CURRENT_LIST_DIR}/../../consumer/install_common.cmake)
 install_scratch()
 
@@ -14,15 +15,11 @@ run(${launch} "${WORK_DIR}/plain")
 
 # 2. pkg-config.
 set(ENV{PKG_CONFIG_PATH} "${libdir}/pkgconfig")
-run(${PKG_CONFIG} --cflags --libs armada-armci)
-string(STRIP "${run_output}" flags)
-separate_arguments(flags UNIX_COMMAND "${flags}")
+pkg_flags(flags armada-armci)
 run(${MPICC} "${PROGRAM}" ${flags} -o "${WORK_DIR}/pkgconfig")
 run(${launch} "${WORK_DIR}/pkgconfig")
 
 # 3. CMake package.
-run(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/build" -G "${GENERATOR}"
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG} -DMPI_C_COMPILER=${MPICC} -DPROGRAM=${PROGRAM})
-run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
+build_against_prefix("${SOURCE_DIR}" "${WORK_DIR}/build" -DMPI_C_COMPILER=${MPICC} -DPROGRAM=${PROGRAM})
 run(${launch} "${WORK_DIR}/build/armci_consumer")
 message("armci install test: linked with -larmada_armci alone, with pkg-config and with CMake; all ran")

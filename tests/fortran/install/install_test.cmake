@@ -7,15 +7,11 @@ install_scratch()
 
 # 1. pkg-config.
 set(ENV{PKG_CONFIG_PATH} "${libdir}/pkgconfig")
-run(${PKG_CONFIG} --cflags --libs armada-fortran)
-string(STRIP "${run_output}" flags)
-separate_arguments(flags UNIX_COMMAND "${flags}")
+pkg_flags(flags armada-fortran)
 run(${MPIFORT} "${PROGRAM}" ${flags} -o "${WORK_DIR}/pkgconfig")
 run(${launch} "${WORK_DIR}/pkgconfig")
 
 # 2. CMake package.
-run(${CMAKE_COMMAND} -S "${CMAKE_CURRENT_LIST_DIR}/project" -B "${WORK_DIR}/build" -G "${GENERATOR}"
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG} -DPROGRAM=${PROGRAM})
-run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
+build_against_prefix("${CMAKE_CURRENT_LIST_DIR}/project" "${WORK_DIR}/build" -DPROGRAM=${PROGRAM})
 run(${launch} "${WORK_DIR}/build/fortran_consumer")
 message("fortran install test: built with pkg-config and with find_package(Armada); both ran")

@@ -95,6 +95,12 @@ class SystemError : public Error {
 /// for std::bad_alloc; `internal` for anything else.
 ErrorKind current_error_kind() noexcept;
 
+/// Inside a catch block: the message of the exception being handled, for a C API's `function`:
+/// an Error's own, followed by " (in function)" when it names another operation (an error the
+/// layer below found); else error_message(function, ...) of "out of memory", the exception's
+/// what(), or "unknown exception". "" when there is no memory for the message.
+std::string current_error_message(const char* function) noexcept;
+
 /// One C API's return codes, one row per ErrorKind in the enum's order (checked when the table
 /// is compiled): the one place where an API decides its code for an error.
 ///   constexpr rma::ErrorCodeTable<int> codes{{{{ErrorKind::argument, EARG}, ...}}};

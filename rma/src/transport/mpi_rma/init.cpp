@@ -122,8 +122,7 @@ std::unique_ptr<Transport> start_mpi_rma(const TransportContext& c) {
 
 }  // namespace
 
-extern const TransportEntry kMpiRmaTransport;
-const TransportEntry kMpiRmaTransport{
+extern const TransportEntry kMpiRmaTransport{
     .name = "mpi-rma",
     .role = TransportRole::InterNode,
     .summary = "MPI-3 one-sided windows; carries every accumulate, atomic and mutex, on-node ones too",

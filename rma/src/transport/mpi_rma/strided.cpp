@@ -12,12 +12,7 @@
 
 namespace armada::rma::detail {
 
-using mpi_rma::Buffer;
-using mpi_rma::Datatype;
-using mpi_rma::check_window;
-using mpi_rma::element_type;
-using mpi_rma::is_one;
-using mpi_rma::op_name;
+using namespace mpi_rma;  // the transport's shared pieces (datatypes.hpp, operations.hpp) by their short names
 
 std::uint64_t MpiRmaTransport::strided(const StridedOp& op, bool blocking) {
   // (Plain put/get to memory this process maps never come here: the router gives them to shm.)

@@ -14,12 +14,7 @@
 
 namespace armada::rma::detail {
 
-using mpi_rma::Buffer;
-using mpi_rma::Datatype;
-using mpi_rma::check_window;
-using mpi_rma::element_type;
-using mpi_rma::is_one;
-using mpi_rma::op_name;
+using namespace mpi_rma;  // the transport's shared pieces (datatypes.hpp, operations.hpp) by their short names
 
 std::uint64_t MpiRmaTransport::vector(const VectorOp& op, bool blocking) {
   // The direct method needs every remote segment in one window and no two remote segments

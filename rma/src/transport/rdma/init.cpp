@@ -24,8 +24,7 @@ constexpr SettingRow kRdmaSettings[] = {
 };
 }  // namespace
 
-extern const TransportEntry kRdmaTransport;
-const TransportEntry kRdmaTransport{
+extern const TransportEntry kRdmaTransport{
     .name = "rdma",
     .role = TransportRole::InterNode,
     .summary = "UCX (UCP): one-sided put/get and atomics on registered memory (InfiniBand/RoCE, shared "

@@ -161,8 +161,7 @@ const char* below_thread_multiple(Config&, std::string& lost) {
 
 }  // namespace
 
-extern const TransportEntry kServerTransport;
-const TransportEntry kServerTransport{
+extern const TransportEntry kServerTransport{
     .name = "server",
     .role = TransportRole::InterNode,
     .summary = "a helper thread per node executes the requests of other nodes' ranks (MPI two-sided)",

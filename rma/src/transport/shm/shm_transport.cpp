@@ -108,8 +108,7 @@ std::unique_ptr<Transport> start_shm(const TransportContext& c) {
 }
 }  // namespace
 
-extern const TransportEntry kShmTransport;
-const TransportEntry kShmTransport{
+extern const TransportEntry kShmTransport{
     .name = "shm",
     .role = TransportRole::NodeMemory,
     .summary = "same node: memcpy on the node's shared memory, accumulates under stripe locks, hardware atomics",

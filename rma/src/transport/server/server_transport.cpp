@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <set>
@@ -158,20 +159,27 @@ void ServerTransport::send_watched(const void* data, std::size_t bytes, int to, 
 }
 
 // Each MPI_Test progresses MPI as MPI_Send's own wait does; pausing between them (a relax, a
-// yield) made 1 MiB puts across hosts 10-25 % slower. While an operation's last message is in
-// flight, this rank also executes what has reached its node server: in a halo exchange the peer
-// sends to this node while this rank sends to the peer's, and where ranks and servers outnumber
-// cores the server threads waited for a core while both ranks spun here (a 135 kB face each way
-// took 4.5 ms, not 0.25). Only then: a request served here may wait for its origin's next
-// message (a descriptor after its header, the next chunk), and if that origin is itself serving
-// inside an unfinished send of its own, each waits for the other.
+// yield) made 1 MiB puts across hosts 10-25 % slower. A send still in flight after
+// kServeAfter, when it is its operation's last message, also executes what has reached this
+// rank's node server: in a halo exchange the peer sends to this node while this rank sends to the
+// peer's, and where ranks and servers outnumber cores the server threads waited for a core while
+// both ranks spun here (a 135 kB face each way took 4.5 ms, not 0.25). Not sooner: where the
+// server thread has a core it receives while this rank goes on computing (CG across hosts, whose
+// 56 kB pieces leave within that time: 0.83x MPI, 1.35x when every send served at once). Not
+// before the last message: a request served here may wait for its origin's next message (a
+// descriptor after its header, the next chunk), and if that origin is itself serving inside an
+// unfinished send of its own, each waits for the other.
 void ServerTransport::complete_send(MPI_Request& request, int to, bool last) {
+  constexpr auto kServeAfter = std::chrono::microseconds(200);
   int sent = 0;
   MPI_Test(&request, &sent, MPI_STATUS_IGNORE);  // a small message leaves at once
   if (sent) return;
   StallWatch stall(settings_.stall_warn_s);
-  const bool serve = last && node_server_ && settings_.waiter_serves;
+  const bool may_serve = last && node_server_ && settings_.waiter_serves;
+  const auto start = std::chrono::steady_clock::now();
+  bool serve = false;
   for (unsigned round = 1; !sent; ++round) {
+    if (may_serve && !serve && round % 16 == 0) serve = std::chrono::steady_clock::now() - start >= kServeAfter;
     if (serve && round % 8 == 0) node_server_->serve_arrived();
     MPI_Test(&request, &sent, MPI_STATUS_IGNORE);
     if (!sent && stall.due()) warn_stall("rma (server transport): sending", rank_on_host(to, *map_.topology), stall.seconds());

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 
 #include "armada/arrays/collective.hpp"
 #include "armada/rma/runtime.hpp"
@@ -237,19 +238,30 @@ bool across_nodes(const Array::Impl& a, int g) {
   return !rma::same_node(a.mine().world, a.group.world_ranks()[static_cast<std::size_t>(g)]);
 }
 
+// Packing space of one update, grown to its largest message and not zero-filled (every byte of a
+// message is packed before it is put).
+struct PackBuffer {
+  std::unique_ptr<std::byte[]> bytes;
+  std::size_t size = 0;
+  std::byte* at_least(std::size_t n) {
+    if (n > size) bytes = std::make_unique_for_overwrite<std::byte[]>(size = n);
+    return bytes.get();
+  }
+};
+
 // Sends one message: a single piece straight from the block, several packed in the box's layout.
-void push_message(const Array::Impl& a, int g, const PushMessage& m, std::vector<std::byte>& packed) {
+void push_message(const Array::Impl& a, int g, const PushMessage& m, PackBuffer& buffer) {
   if (m.pieces.size() == 1) return push_piece(a, g, m.pieces[0].piece, m.pieces[0].at);
   const Block& me = a.mine();
   const Coord dense = detail::dense_strides(m.box.extents());
-  packed.resize(static_cast<std::size_t>(m.box.elements()) * a.esize);
+  std::byte* const packed = buffer.at_least(static_cast<std::size_t>(m.box.elements()) * a.esize);
   for (const PushPiece& p : m.pieces) {
     Index offset = 0;
     for (int d = 0; d < dense.size(); ++d) offset += (p.at[d] - m.box.lo[d]) * dense[d];
     copy_box(a.esize, p.piece.extents(), me.address(p.piece.lo, a.ghosts, a.esize), me.stride,
-             packed.data() + static_cast<std::size_t>(offset) * a.esize, dense);
+             packed + static_cast<std::size_t>(offset) * a.esize, dense);
   }
-  put_into_frame(a, g, m.box, packed.data(), dense);  // returns at local completion: packed is free again
+  put_into_frame(a, g, m.box, packed, dense);  // returns at local completion: the buffer is free again
 }
 
 // A 0-byte notify: a ready (slot 1) or an update's "nothing from me this time" (slot 0).
@@ -298,7 +310,7 @@ void push_regions(const Array::Impl& a, bool periodic, Select&& select) {
   });
   a.push_readies += static_cast<long>(targets.size());
   rma::wait_flag(&a.push_counters(me)[1], a.push_readies, true);
-  std::vector<std::byte> packed;
+  PackBuffer packed;
   for (int g : targets) {
     std::vector<PushPiece> mine;
     frame_pieces(a, a.dist.block(g), periodic, select, [&](int owner, const Patch& piece, const Coord& at) {

@@ -326,11 +326,12 @@ void NodeServer::pause(Pause how, Idle& idle) const {
 }
 
 void NodeServer::reap_sends() {
-  std::erase_if(sends_in_flight_, [](MPI_Request& r) {
-    int done = 0;
-    MPI_Test(&r, &done, MPI_STATUS_IGNORE);
-    return done != 0;
-  });
+  // One test call for all (a call per send would run MPI's progress engine once per send).
+  completed_.resize(sends_in_flight_.size());
+  int count = 0;
+  MPI_Testsome(static_cast<int>(sends_in_flight_.size()), sends_in_flight_.data(), &count, completed_.data(),
+               MPI_STATUSES_IGNORE);
+  if (count > 0) std::erase(sends_in_flight_, MPI_REQUEST_NULL);
 }
 
 void NodeServer::handle(const std::byte* msg, std::size_t length, int source, bool forwarded) {

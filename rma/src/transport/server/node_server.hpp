@@ -196,6 +196,7 @@ class NodeServer {
   std::vector<iovec> direct_runs_;      // target runs of a direct copy
   std::vector<std::byte> in_reply_;     // a small get's reply and data
   std::vector<MPI_Request> sends_in_flight_;  // get chunks sent from target memory, not yet taken
+  std::vector<int> completed_;                // reap_sends' scratch
   int send_spin_ = 0;                         // polls since a send last completed
   std::size_t buffer_bytes_ = 0;
   int clients_ = 0;

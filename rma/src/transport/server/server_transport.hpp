@@ -129,6 +129,9 @@ class ServerTransport final : public Transport {
   template <class Pred>
   void wait_until(Pred&& pred);
   void progress_locked();
+  /// After progress_locked's test: finishes `op` if every request of it completed, or if its
+  /// server refused it (withdrawing the data receives).
+  void settle_locked(Op& op);
   /// The servers whose replies a fence waits for, with their hosts and targets ("" if none).
   std::string unanswered_locked() const;
   void completer_loop();
@@ -175,6 +178,10 @@ class ServerTransport final : public Transport {
   std::vector<int> in_flight_;  // per first-hop server
   std::atomic<std::uint64_t> next_token_{1};
   std::string deferred_error_;   // a put/accumulate the target's server could not execute
+  // progress_locked's scratch (under mutex_): every pending request, and where each op's start.
+  std::vector<MPI_Request> pending_;
+  std::vector<std::pair<Op*, std::size_t>> pending_ops_;
+  std::vector<int> completed_;
 
   // The completer thread (under mutex_): nonblocking gets in flight, and the stop request.
   int background_gets_ = 0;

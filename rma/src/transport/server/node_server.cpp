@@ -360,7 +360,23 @@ void NodeServer::forward(int to, const std::byte* msg, std::size_t length) {
 }
 
 void NodeServer::reply(const Header& h, std::int32_t status, std::uint64_t value) {
+  if (h.reply_mode != server::kReplyEach) {
+    acknowledge(h, status);
+    return;
+  }
   const Reply r{status, 0, value};
+  MPI_Send(&r, sizeof r, MPI_BYTE, h.origin, server::reply_tag(h.id), comm_);
+}
+
+void NodeServer::acknowledge(const Header& h, std::int32_t status) {
+  LazyWrites& w = lazy_[h.origin];
+  if (h.kind != Kind::Ack) {
+    ++w.done;
+    if (status != server::kOk && w.failure == server::kOk) w.failure = status;
+  }
+  if (h.reply_mode != server::kReplyCount) return;
+  const Reply r{w.failure, 0, w.done};
+  w.failure = server::kOk;
   MPI_Send(&r, sizeof r, MPI_BYTE, h.origin, server::reply_tag(h.id), comm_);
 }
 
@@ -424,7 +440,8 @@ bool is_acc(Kind k) { return k == Kind::Acc || k == Kind::AccV; }
 }  // namespace
 
 void NodeServer::execute(const Header& h, const std::byte* inline_data) {
-  if (moves_data(h.kind)) execute_transfer(h, inline_data);
+  if (h.kind == Kind::Ack) acknowledge(h, server::kOk);
+  else if (moves_data(h.kind)) execute_transfer(h, inline_data);
   else execute_word(h);
 }
 

@@ -161,7 +161,9 @@ class NodeServer {
   void send_from_target(Transfer& t);   // get of one target run
   void send_packed(Transfer& t);        // other gets
   void forward(int to, const std::byte* msg, std::size_t length);
+  /// Answers a request as its reply_mode says (protocol.hpp: a lazy write is only counted).
   void reply(const server::Header& h, std::int32_t status, std::uint64_t value);
+  void acknowledge(const server::Header& h, std::int32_t status);
   void check_waiting_locks();
   void reap_sends();  // forgets the get chunks their origins have received
   /// This process's view of [addr, addr + extent) of the target: through the registry when this
@@ -197,6 +199,11 @@ class NodeServer {
   std::vector<std::byte> in_reply_;     // a small get's reply and data
   std::vector<MPI_Request> sends_in_flight_;  // get chunks sent from target memory, not yet taken
   std::vector<int> completed_;                // reap_sends' scratch
+  struct LazyWrites {
+    std::uint64_t done = 0;                   // lazy writes of the origin run here so far
+    std::int32_t failure = server::kOk;       // the first failure since the last count replied
+  };
+  std::unordered_map<int, LazyWrites> lazy_;  // per origin that wrote (not sized by P)
   int send_spin_ = 0;                         // polls since a send last completed
   std::size_t buffer_bytes_ = 0;
   int clients_ = 0;

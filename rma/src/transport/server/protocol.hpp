@@ -12,8 +12,12 @@
 // The two data directions have separate tag ranges: between two processes that are each other's
 // origin and server at once, a chunk for one's server thread must never match the other's
 // origin-side receive (their request ids run in step).
-//   target server --REPLY(id)--> origin     every request's reply: status, and a value for RMW;
+//   target server --REPLY(id)--> origin     a request's reply: status, and a value for RMW;
 //                                           fences wait for these
+// Writes (put, accumulate, a put's separate flag) are acknowledged lazily (ReplyMode): the server
+// counts those it ran per origin and answers only the requests that ask for the count (every
+// half of an origin's credits, and a fence's Ack), so a stream of puts costs one message each
+// and a put_notify ping-pong two per round trip, not four.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +51,15 @@ enum class Kind : std::uint16_t {
   Rmw, Lock, TryLock, Unlock,
   Quit,                       // control: stop the server
   Forget,                     // control: drop the mapping of a freed segment (see `segment`)
+  Ack,                        // no data: reply with the count of the origin's lazy writes run
+};
+
+/// How the server answers a request (Header::reply_mode).
+enum ReplyMode : std::uint8_t {
+  kReplyEach = 0,   // its own reply (gets, atomics, mutexes, direct copies)
+  kReplyNone = 1,   // a lazy write: counted for its origin (and a failure kept), no reply
+  kReplyCount = 2,  // counted if a write, then a reply whose value is the origin's count so far
+                    // and whose status is the first failure since the last such reply
 };
 
 enum Status : std::int32_t {
@@ -62,6 +75,7 @@ struct Header {
   Kind kind;
   std::uint8_t acc_type;
   std::uint8_t rmw_op;
+  std::uint8_t reply_mode;       // ReplyMode
   std::int32_t origin;
   std::int32_t target;
   std::uint32_t id;

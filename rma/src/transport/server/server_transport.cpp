@@ -119,18 +119,20 @@ std::string ServerTransport::unanswered_locked() const {
   return text;
 }
 
-template <class Prepare>
-ServerTransport::Ticket ServerTransport::begin(int target, bool has_waiter, Prepare&& prepare) {
-  const int server = map_.target_server(target);
-  const int hop = map_.first_hop(me_, target);
-  std::unique_lock lock(mutex_, std::defer_lock);
+void ServerTransport::take_credit(int hop, std::unique_lock<std::mutex>& lock) {
+  const auto h = static_cast<std::size_t>(hop);
   for (;;) {  // credits can be taken by another thread between the wait and the lock
-    wait_until([&] { return in_flight_[static_cast<std::size_t>(hop)] < settings_.buffers; });
+    wait_until([&] { return in_flight_[h] < settings_.buffers; });
     lock.lock();
-    if (in_flight_[static_cast<std::size_t>(hop)] < settings_.buffers) break;
+    if (in_flight_[h] < settings_.buffers) break;
     lock.unlock();
   }
-  ++in_flight_[static_cast<std::size_t>(hop)];
+  ++in_flight_[h];
+}
+
+template <class Prepare>
+ServerTransport::Ticket ServerTransport::register_locked(int target, int server, int hop, bool has_waiter,
+                                                         Prepare&& prepare) {
   auto op = std::make_unique<Op>();
   op->token = next_token_.fetch_add(1, std::memory_order_relaxed);
   op->server = server;
@@ -143,13 +145,100 @@ ServerTransport::Ticket ServerTransport::begin(int target, bool has_waiter, Prep
   const int reply_bytes = static_cast<int>(op->data_in_reply ? op->staging.size() : sizeof(server::Reply));
   MPI_Irecv(reply, reply_bytes, MPI_BYTE, server, server::reply_tag(static_cast<std::uint32_t>(op->token)), comm_,
             &op->requests[0]);
-  const Ticket ticket{op->token, server, hop};
+  const Ticket ticket{op->token, server, hop, op->counts ? server::kReplyCount : server::kReplyEach};
   ops_.emplace(op->token, std::move(op));
   return ticket;
 }
 
+template <class Prepare>
+ServerTransport::Ticket ServerTransport::begin(int target, bool has_waiter, Prepare&& prepare) {
+  const int server = map_.target_server(target);
+  const int hop = map_.first_hop(me_, target);
+  std::unique_lock lock(mutex_, std::defer_lock);
+  take_credit(hop, lock);
+  return register_locked(target, server, hop, has_waiter, prepare);
+}
+
 ServerTransport::Ticket ServerTransport::begin(int target, bool has_waiter) {
   return begin(target, has_waiter, [](Op&) {});
+}
+
+ServerTransport::Ticket ServerTransport::begin_write(int target) {
+  const int server = map_.target_server(target);
+  const int hop = map_.first_hop(me_, target);
+  std::unique_lock lock(mutex_, std::defer_lock);
+  take_credit(hop, lock);
+  LazyWrites& l = lazy_[server];
+  l.hop = hop;
+  l.target = target;
+  ++l.issued;
+  // Ask for the count every half of the credits, and with the last credit (so a rank whose
+  // credits all went to writes of several servers behind one hop always gets some back).
+  const auto batch = static_cast<std::uint64_t>(std::max(1, settings_.buffers / 2));
+  if (l.issued - l.asked < batch && in_flight_[static_cast<std::size_t>(hop)] < settings_.buffers)
+    return {next_token_.fetch_add(1, std::memory_order_relaxed), server, hop, server::kReplyNone};
+  l.asked = l.issued;
+  ++l.counts_in_flight;
+  return register_locked(target, server, hop, false, [](Op& o) { o.counts = o.lazy = true; });
+}
+
+void ServerTransport::ask_count(int server) {
+  int target = -1;
+  {
+    std::lock_guard lock(mutex_);
+    target = lazy_.at(server).target;
+  }
+  const Ticket t = begin(target, false, [&](Op& o) {  // under the lock
+    LazyWrites& l = lazy_.at(server);
+    l.asked = l.issued;
+    ++l.counts_in_flight;
+    o.counts = true;
+  });
+  send_request(t, header(Kind::Ack, target, nullptr), nullptr, 0);
+}
+
+void ServerTransport::take_count_locked(Op& op) {
+  LazyWrites& l = lazy_.at(op.server);
+  --l.counts_in_flight;
+  if (op.reply.value > l.acked) {
+    in_flight_[static_cast<std::size_t>(l.hop)] -= static_cast<int>(op.reply.value - l.acked);
+    l.acked = op.reply.value;
+  }
+  if (op.reply.status != server::kOk && deferred_error_.empty())
+    deferred_error_ = "a put or accumulate to a rank served by " + rank_on_host(op.server, *map_.topology) +
+                      " failed at that node's server (status " + std::to_string(op.reply.status) + ")";
+  op.reply.status = server::kOk;  // reported once, here
+}
+
+void ServerTransport::fence_lazy(const std::vector<int>& servers) {
+  std::vector<std::pair<int, std::uint64_t>> wanted;  // server, the writes issued before the call
+  {
+    std::lock_guard lock(mutex_);
+    for (int server : servers)
+      if (auto it = lazy_.find(server); it != lazy_.end() && it->second.acked < it->second.issued)
+        wanted.emplace_back(server, it->second.issued);
+  }
+  // Ask every server first (one round trip to each, overlapped), then wait. A count can come
+  // back short when another thread's write was counted here before it left: ask again.
+  while (!wanted.empty()) {
+    std::vector<int> ask;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& [server, issued] : wanted) {
+        const LazyWrites& l = lazy_.at(server);
+        if (l.acked < issued && (l.counts_in_flight == 0 || l.asked < issued)) ask.push_back(server);
+      }
+    }
+    for (int server : ask) ask_count(server);
+    wait_until([&] {
+      return std::all_of(wanted.begin(), wanted.end(), [&](const auto& w) {
+        const LazyWrites& l = lazy_.at(w.first);
+        return l.acked >= w.second || l.counts_in_flight == 0;
+      });
+    });
+    std::lock_guard lock(mutex_);
+    std::erase_if(wanted, [&](const auto& w) { return lazy_.at(w.first).acked >= w.second; });
+  }
 }
 
 void ServerTransport::send_watched(const void* data, std::size_t bytes, int to, int tag, bool last) {
@@ -189,6 +278,7 @@ void ServerTransport::complete_send(MPI_Request& request, int to, bool last) {
 void ServerTransport::send_request(const Ticket& op, const Header& h0, const std::byte* payload, std::size_t bytes) {
   Header h = h0;
   h.id = static_cast<std::uint32_t>(op.token);
+  h.reply_mode = op.reply_mode;
   h.inline_bytes = bytes;
   thread_local std::vector<std::byte> tls_message;
   std::vector<std::byte>& message = tls_message;
@@ -281,7 +371,7 @@ void ServerTransport::put_notify(const StridedOp& data, const NotifyFlag& n) {
   strided(data, true, nullptr);
   // Executed after the put's request: the server runs an origin's requests in issue order
   // (node_server.hpp, fifo_), and the put's data is in place once its request has run.
-  send_request(begin(data.target, false), h, nullptr, 0);
+  send_request(begin_write(data.target), h, nullptr, 0);
 }
 
 std::uint64_t ServerTransport::strided(const StridedOp& o, bool blocking, const NotifyFlag* notify) {
@@ -361,7 +451,7 @@ std::size_t ServerTransport::vector_descriptor(const VectorOp& o, std::vector<st
 
 void ServerTransport::issue_write(const Header& h, int target, RunWalker local, const std::byte* contiguous,
                                   std::vector<std::byte>* desc) {
-  const Ticket op = begin(target, false);
+  const Ticket op = begin_write(target);
   const std::size_t d = desc ? desc->size() : 0;
   if (d + h.bytes <= settings_.inline_bytes) {
     // Everything inside the request: the descriptor (vector), then the data.
@@ -566,7 +656,8 @@ void ServerTransport::finish_locked(Op& op) {
     op.background = false;
     --background_gets_;
   }
-  --in_flight_[static_cast<std::size_t>(op.hop)];
+  if (op.counts) take_count_locked(op);
+  if (!op.lazy) --in_flight_[static_cast<std::size_t>(op.hop)];  // a lazy write's came back with the count
   std::size_t skip = 0;  // staging bytes before the data
   if (op.data_in_reply) {
     std::memcpy(&op.reply, op.staging.data(), sizeof op.reply);
@@ -619,6 +710,7 @@ void ServerTransport::raise_deferred() {
 
 void ServerTransport::fence(int target) {
   const int server = map_.target_server(target);
+  fence_lazy({server});
   wait_until([&] {
     return std::none_of(ops_.begin(), ops_.end(),
                         [&](const auto& kv) { return kv.second->server == server && fence_waits_for(*kv.second); });
@@ -627,6 +719,12 @@ void ServerTransport::fence(int target) {
 }
 
 void ServerTransport::fence_all() {
+  std::vector<int> servers;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [server, writes] : lazy_) servers.push_back(server);
+  }
+  fence_lazy(servers);
   wait_until([&] { return std::none_of(ops_.begin(), ops_.end(), [](const auto& kv) { return fence_waits_for(*kv.second); }); });
   raise_deferred();
 }

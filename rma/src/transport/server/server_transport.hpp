@@ -1,9 +1,13 @@
 // The origin side of the server protocol: every rank's transport to targets on other nodes.
 //
-// Each request gets a reply from the target's server. Replies are what fences wait for (so a
-// fence to many servers has issued everything before it waits), and they return the origin's
-// credit with its first-hop server: at most ARMADA_SERVER_BUFFERS requests are in flight to
-// one server, the number of buffers that server posted for this origin.
+// Gets, atomics and mutex requests get a reply from the target's server each. Writes (puts,
+// accumulates, a put_notify's separate flag) are acknowledged lazily: the server counts the
+// writes it ran for this origin, and the write that takes half of the credits since the last
+// count asked for (or the last credit) asks for the count (protocol.hpp, ReplyMode); a fence
+// sends one Ack to each server written since its last count and waits for the counts. Replies
+// and counts return the origin's credit with its first-hop server: at most
+// ARMADA_SERVER_BUFFERS requests are in flight to one server, the number of buffers that server
+// posted for this origin.
 //
 // Nonblocking gets complete in the background: MPI two-sided data moves only when the receiver
 // is inside MPI (a rendezvous needs the receiver to match it), so a rank computing between
@@ -94,6 +98,17 @@ class ServerTransport final : public Transport {
     // A lock request: its reply waits until the holder unlocks, so it does not complete by
     // itself and fences must not wait for it (the holder's unlock fences first).
     bool awaits_grant = false;
+    bool counts = false;  // its reply carries the server's count of this rank's lazy writes
+    bool lazy = false;    // a lazy write itself: its credit comes back with a count
+  };
+
+  /// This rank's lazy writes to one server (the executing one): how many it issued, how many
+  /// the server's last count says ran, how many the counts asked for so far cover.
+  struct LazyWrites {
+    std::uint64_t issued = 0, acked = 0, asked = 0;
+    int hop = -1;          // their first hop (one per server), whose credits they hold
+    int target = -1;       // a rank the server serves (an Ack request's target)
+    int counts_in_flight = 0;
   };
 
   /// What the issuing thread keeps of an operation: once its request is out, another thread's
@@ -102,6 +117,7 @@ class ServerTransport final : public Transport {
     std::uint64_t token;
     int server;
     int hop;
+    std::uint8_t reply_mode = server::kReplyEach;
   };
 
   server::Header header(server::Kind kind, int target, const Slice* slice) const;
@@ -112,6 +128,18 @@ class ServerTransport final : public Transport {
   template <class Prepare>
   Ticket begin(int target, bool has_waiter, Prepare&& prepare);
   Ticket begin(int target, bool has_waiter);
+  /// Waits for a credit with `hop` and takes it; returns with `lock` (of mutex_) held.
+  void take_credit(int hop, std::unique_lock<std::mutex>& lock);
+  template <class Prepare>
+  Ticket register_locked(int target, int server, int hop, bool has_waiter, Prepare&& prepare);
+  /// Registers a lazy write (no reply of its own unless it asks for the count: see the top).
+  Ticket begin_write(int target);
+  /// Asks `server` for its count of this rank's lazy writes (an Ack request; takes a credit).
+  void ask_count(int server);
+  /// Takes a count reply: returns the credits of the writes it newly covers, keeps a failure.
+  void take_count_locked(Op& op);
+  /// Waits until every lazy write issued before the call to the servers `written` lists ran.
+  void fence_lazy(const std::vector<int>& servers);
   /// MPI_Send that says which rank and host it waits for when the send stalls (StallWatch): a
   /// large message, or a small one the peer's MPI has no room for, needs the peer to take it.
   /// `last`: the operation's last message (see complete_send).
@@ -176,6 +204,7 @@ class ServerTransport final : public Transport {
   std::mutex mutex_;
   std::unordered_map<std::uint64_t, std::unique_ptr<Op>> ops_;
   std::vector<int> in_flight_;  // per first-hop server
+  std::unordered_map<int, LazyWrites> lazy_;  // per server written (not sized by P)
   std::atomic<std::uint64_t> next_token_{1};
   std::string deferred_error_;   // a put/accumulate the target's server could not execute
   // progress_locked's scratch (under mutex_): every pending request, and where each op's start.

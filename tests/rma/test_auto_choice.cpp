@@ -1,6 +1,7 @@
 // ARMADA_TRANSPORT=auto's rule (core/auto_choice.hpp) on injected facts and loads, without MPI:
 // the first candidate that suits wins; otherwise the fallback, unless it needs an idle core and
-// the busiest host has none, where the first candidate that started runs though it does not suit.
+// other processes take the busiest host's last core, where the first candidate that started runs
+// though it does not suit (a host full of the job's own ranks keeps the fallback).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -46,17 +47,42 @@ TEST(AutoChoice, QuietHostKeepsTheServerWhereRdmaEmulates) {
   EXPECT_NE(d.why.find("1 rank and 0 other running threads on 2 cores"), std::string::npos) << d.why;
 }
 
-TEST(AutoChoice, FullHostTakesRdmaThoughItEmulates) {
+TEST(AutoChoice, HostWhereOthersTakeTheLastCoreTakesRdmaThoughItEmulates) {
   const std::vector<AutoCandidate> c{rdma(true, false), server()};
-  for (const HostLoad& load : {HostLoad{2, 2, 0},    // every core runs a rank
-                               HostLoad{1, 2, 1},    // a busy process beside the rank
+  for (const HostLoad& load : {HostLoad{1, 2, 1},    // a busy process beside the rank
+                               HostLoad{2, 2, 1},    // every core runs a rank, and something else runs
                                HostLoad{4, 2, 3}}) { // oversubscribed
+    ASSERT_TRUE(load.starved_by_others()) << load.describe();
     const auto d = choose_auto(c, load);
     EXPECT_EQ(d.index, 0u) << load.describe();
-    EXPECT_NE(d.why.find("server needs an idle core for its polling thread and a host has none (" + load.describe() + ")"),
+    EXPECT_NE(d.why.find("server needs an idle core for its polling thread and other processes take a host's last (" +
+                         load.describe() + ")"),
               std::string::npos) << d.why;
     EXPECT_NE(d.why.find("rdma runs though it does not suit (UCX emulates"), std::string::npos) << d.why;
   }
+}
+
+// The job's own ranks on every core (or more): they wait inside Armada, and a waiting rank serves.
+TEST(AutoChoice, HostFullOfTheJobsOwnRanksKeepsTheServer) {
+  const std::vector<AutoCandidate> c{rdma(true, false), server()};
+  for (const HostLoad& load : {HostLoad{2, 2, 0}, HostLoad{4, 2, 0}}) {
+    ASSERT_FALSE(load.starved_by_others()) << load.describe();
+    const auto d = choose_auto(c, load);
+    EXPECT_EQ(d.index, 1u) << load.describe();
+    EXPECT_NE(d.why.find("rdma does not suit: UCX emulates"), std::string::npos) << d.why;
+    EXPECT_NE(d.why.find("the job's own ranks fill the busiest host (" + load.describe() +
+                         "): ranks that wait in Armada serve their node"),
+              std::string::npos) << d.why;
+  }
+}
+
+// The job's reduction keeps the host of the largest severity: one starved by others outranks
+// any host the job's own ranks fill, however oversubscribed.
+TEST(AutoChoice, StarvedByOthersOutranksFullOfRanks) {
+  const HostLoad full_of_ranks{16, 2, 0}, busy_neighbour{1, 2, 1}, quiet{1, 2, 0};
+  EXPECT_GT(busy_neighbour.severity(), full_of_ranks.severity());
+  EXPECT_GT(full_of_ranks.severity(), quiet.severity());
+  EXPECT_EQ(quiet.severity(), -1);
 }
 
 TEST(AutoChoice, NoLoadMeasuredIsTheFallback) {

@@ -39,11 +39,14 @@ AutoDecision choose_auto(std::span<const AutoCandidate> c, const std::optional<H
     if (c[i].suits) return {i, passed(c, i) + c[i].why};
   const std::size_t last = c.empty() ? 0 : c.size() - 1;
   if (!auto_needs_load(c) || !busiest) return {last, passed(c, last) + "the fallback"};
-  if (busiest->idle_cores() < 1) {
+  if (busiest->starved_by_others()) {
     const std::size_t i = first_starting(c);
-    return {i, c[last].name + " needs an idle core for its polling thread and a host has none (" + busiest->describe() +
-                   "); " + c[i].name + " runs though it does not suit (" + c[i].why + ")"};
+    return {i, c[last].name + " needs an idle core for its polling thread and other processes take a host's last (" +
+                   busiest->describe() + "); " + c[i].name + " runs though it does not suit (" + c[i].why + ")"};
   }
+  if (busiest->idle_cores() < 1)
+    return {last, passed(c, last) + "the fallback; the job's own ranks fill the busiest host (" + busiest->describe() +
+                      "): ranks that wait in Armada serve their node"};
   return {last, passed(c, last) + "the fallback; every host has an idle core for its thread (the busiest: " +
                     busiest->describe() + ")"};
 }

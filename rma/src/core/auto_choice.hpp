@@ -28,7 +28,17 @@ struct HostLoad {
   int others_running = 0;
   /// Cores left for a helper thread once the ranks and the other running threads have theirs.
   int idle_cores() const { return cores - ranks - others_running; }
+  /// No core left for a helper thread, and other processes hold some: the job's ranks compute
+  /// or wait beside them, so a polling thread waits for the scheduler. A host that the job's
+  /// own ranks fill is not starved this way: a rank that waits in Armada serves its node.
+  bool starved_by_others() const { return idle_cores() < 1 && others_running > 0; }
+  /// The order in which hosts decide (the largest wins the job's reduction): a host starved by
+  /// others before any other, then by how far demand exceeds cores.
+  int severity() const { return (starved_by_others() ? kStarved : 0) + ranks + others_running - cores; }
   std::string describe() const;
+
+ private:
+  static constexpr int kStarved = 1 << 24;  // above any deficit a host can have
 };
 
 struct AutoDecision {
@@ -41,9 +51,11 @@ struct AutoDecision {
 bool auto_needs_load(std::span<const AutoCandidate> candidates);
 
 /// The rule: the first candidate that suits (the fallback otherwise), except that on a host
-/// without an idle core (`busiest`, the host with the fewest) a fallback that needs one gives
-/// way to the first earlier candidate that starts, though it does not suit: a polling thread
-/// that gets no core delays every operation by the scheduler's slices (docs/rma.md).
+/// starved by others (`busiest`, the host of the largest severity()) a fallback that needs an
+/// idle core gives way to the first earlier candidate that starts, though it does not suit: a
+/// polling thread that gets no core delays every operation by the scheduler's slices. A host
+/// full of the job's own ranks keeps the fallback: its waiting ranks serve, and programs whose
+/// ranks wait inside Armada ran 8-18x slower on the emulating candidate (docs/rma.md).
 /// `busiest` is consulted only when auto_needs_load(candidates).
 AutoDecision choose_auto(std::span<const AutoCandidate> candidates, const std::optional<HostLoad>& busiest);
 

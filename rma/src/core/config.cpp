@@ -35,8 +35,8 @@ const std::string& transport_meaning() {
   static const std::string meaning = [] {
     std::string m =
         "Transport to ranks on other nodes: 'auto' (rdma where UCX reaches every rank of another node one-sidedly, "
-        "otherwise server, or mpi-rma below MPI_THREAD_MULTIPLE, or rdma after all where a host has no core left "
-        "for the server's thread (ARMADA_AUTO_CORES): the rule and its measurements are in docs/rma.md; "
+        "otherwise server, or mpi-rma below MPI_THREAD_MULTIPLE, or rdma after all where other processes take "
+        "a host's last core from the server's thread (ARMADA_AUTO_CORES, ARMADA_AUTO_OTHERS): the rule and its measurements are in docs/rma.md; "
         "armada-info --topology says which runs and why); ";
     for (const detail::TransportEntry* e : detail::transport_entries())
       if (e->role == detail::TransportRole::InterNode) m += "'" + std::string(e->name) + "': " + e->summary + "; ";
@@ -77,10 +77,16 @@ std::vector<detail::SettingRow> core_rows() {
       // Read by name (Config::integer): start_auto's load rule.
       {.doc = {"ARMADA_AUTO_CORES", "int", "0",
                "The cores per host ARMADA_TRANSPORT=auto's load rule counts (0: the host's online cores): where "
-               "rdma only emulates, auto keeps the server only if every host has a core left for its thread "
-               "beside the job's ranks and the other processes running at init (docs/rma.md). Set it where ranks "
-               "are confined to fewer cores than are online, or in tests."},
+               "rdma only emulates, auto keeps the server unless a host has no core left for its thread and "
+               "other processes running at init hold some (docs/rma.md). Set it where ranks are confined to "
+               "fewer cores than are online, or in tests."},
        .min = 0, .max = 1 << 20},
+      // Read by name (Config::integer): start_auto's load rule.
+      {.doc = {"ARMADA_AUTO_OTHERS", "int", "-1",
+               "The other processes' running threads per host ARMADA_TRANSPORT=auto's load rule counts (-1: "
+               "sampled at init while the job's ranks sleep, docs/rma.md). Set it where the load at init is not "
+               "the load the job will meet, or in tests."},
+       .min = -1, .max = 1 << 20},
       {.doc = {"ARMADA_TRANSPORT", "string", "auto", transport_meaning().c_str()},
        .choices = transport_choices().c_str(), .store = field<&Config::transport>},
   };

@@ -255,7 +255,7 @@ int others_running_now() {
   return running < 0 ? -1 : std::max(0, running - 1);
 }
 
-// The load of the host with the fewest idle cores (the same on every rank; collective). Every
+// The load of the host that decides (HostLoad::severity; the same on every rank; collective). Every
 // rank sleeps through the sampling, so the running threads counted are other processes' (a
 // busy neighbour), not the job's: a median of 8 samples 1 ms apart after 2 ms for the others to
 // fall asleep, about 11 ms in all.
@@ -273,10 +273,11 @@ HostLoad busiest_host_load(const State& s) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   std::ranges::sort(samples);
-  mine.others_running = std::max(0, samples[4]);
+  const long others = s.config.integer("ARMADA_AUTO_OTHERS");
+  mine.others_running = others >= 0 ? static_cast<int>(others) : std::max(0, samples[4]);
   struct {
-    int deficit, rank;
-  } worst{mine.ranks + mine.others_running - mine.cores, s.rank};
+    int severity, rank;
+  } worst{mine.severity(), s.rank};
   MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_2INT, MPI_MAXLOC, s.world);
   int load[3] = {mine.ranks, mine.cores, mine.others_running};
   MPI_Bcast(load, 3, MPI_INT, worst.rank, s.world);

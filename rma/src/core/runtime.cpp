@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -255,29 +256,42 @@ int others_running_now() {
   return running < 0 ? -1 : std::max(0, running - 1);
 }
 
-// The load of the host that decides (HostLoad::severity; the same on every rank; collective). Every
-// rank sleeps through the sampling, so the running threads counted are other processes' (a
-// busy neighbour), not the job's: a median of 8 samples 1 ms apart after 2 ms for the others to
-// fall asleep, about 11 ms in all.
+// The load of the host that decides (HostLoad::severity; the same on every rank; collective).
+// One rank per host samples (its lowest) while every other rank of the job sleeps, so the
+// running threads counted are other processes' (a busy neighbour), not the job's: the third
+// lowest of 8 samples about 1 ms apart, after 2 ms for the ranks to fall asleep. A neighbour that
+// computes runs in every sample; a low quantile ignores what runs in a few (a launcher's
+// thread; ranks that wake when a sampler overruns its sleep on a loaded host, seen in the last
+// samples on the emulated cluster). The samplers' gaps are jittered:
+// hosts emulated on one machine would otherwise wake together and count each other.
 HostLoad busiest_host_load(const State& s) {
+  constexpr int kSamples = 8;
+  constexpr auto kSettle = std::chrono::milliseconds(2);
+  constexpr auto kGap = std::chrono::microseconds(1000);
   HostLoad mine;
   const int host = s.topology.host_of[static_cast<std::size_t>(s.rank)];
+  const bool sampler = host == s.rank;
   mine.ranks = static_cast<int>(std::ranges::count(s.topology.host_of, host));
   const long cores = s.config.integer("ARMADA_AUTO_CORES");
   mine.cores = cores > 0 ? static_cast<int>(cores) : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   MPI_Barrier(s.world);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  int samples[8];
-  for (int& v : samples) {
-    v = others_running_now();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(kSettle);
+  int samples[kSamples] = {};
+  if (sampler) {
+    std::minstd_rand jitter(static_cast<unsigned>(s.rank) + 1);
+    for (int& v : samples) {
+      v = others_running_now();
+      std::this_thread::sleep_for(kGap / 2 + kGap * static_cast<int>(jitter() % 1000) / 1000);
+    }
+  } else {
+    std::this_thread::sleep_for(kGap * (kSamples + 4));  // through the samplers' window, and a margin
   }
   std::ranges::sort(samples);
   const long others = s.config.integer("ARMADA_AUTO_OTHERS");
-  mine.others_running = others >= 0 ? static_cast<int>(others) : std::max(0, samples[4]);
+  mine.others_running = others >= 0 ? static_cast<int>(others) : std::max(0, samples[2]);
   struct {
     int severity, rank;
-  } worst{mine.severity(), s.rank};
+  } worst{sampler ? mine.severity() : std::numeric_limits<int>::min(), s.rank};
   MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_2INT, MPI_MAXLOC, s.world);
   int load[3] = {mine.ranks, mine.cores, mine.others_running};
   MPI_Bcast(load, 3, MPI_INT, worst.rank, s.world);

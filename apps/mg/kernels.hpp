@@ -8,6 +8,10 @@
 // the inner loops run over contiguous x with row temporaries so that they vectorize.
 #pragma once
 
+#include <optional>
+#include <string_view>
+#include <vector>
+
 #include "classes.hpp"
 #include "grid.hpp"
 
@@ -44,6 +48,27 @@ void rprj3(const Frame& r, const Frame& s);
 /// neighbour computes them in its interior (same inputs, same operations), so u's ghosts stay
 /// current without an exchange when they were current before.
 void interp(const Frame& z, const Frame& u);
+
+/// The instruction sets the row loops (most of resid, psinv, rprj3 and interp) are built for.
+/// Every build gives the same results to the bit; which is fastest depends on the CPU and the
+/// machine, not only on its flags (kernels.cpp), hence a choice at run time.
+enum class RowIsa { avx512, avx2, baseline };
+const char* name(RowIsa isa);
+std::optional<RowIsa> row_isa_named(std::string_view text);
+/// The builds this CPU can run, widest first (baseline always).
+std::vector<RowIsa> supported_row_isas();
+/// The build every kernel uses from now on (initially the widest supported). Not thread-safe:
+/// call it before the kernels run.
+void use_row_isa(RowIsa isa);
+RowIsa row_isa();
+
+/// resid(u, v, r, a) timed with each supported build: the fastest of `rounds` runs each (the
+/// order rotated every round). Leaves the build in use unchanged; writes r.
+struct IsaTime {
+  RowIsa isa;
+  double seconds;
+};
+std::vector<IsaTime> time_row_isas(const Frame& u, const Frame& v, const Frame& r, const Stencil& a, int rounds);
 
 /// Every element of the frame (ghosts included) = 0.
 void zero(const Frame& f);

@@ -44,11 +44,18 @@ struct CheckpointArgs {
   int every = 0;        ///< --checkpoint N: every N iterations (0: never)
   bool restart = false; ///< --restart
   std::string prefix;   ///< --checkpoint-prefix (default armada-mg.<class>)
+  std::string row_isa = "auto";  ///< --row-isa (not a checkpoint option: armada-mg's other row)
 };
 
 std::vector<armada::programs::Option> checkpoint_options(CheckpointArgs& ck) {
   using armada::programs::Kind;
-  return {{.name = "--checkpoint", .kind = Kind::integer,
+  std::vector<std::string> isas{"auto"};
+  for (mg::RowIsa isa : mg::supported_row_isas()) isas.emplace_back(mg::name(isa));
+  return {{.name = "--row-isa", .kind = Kind::choice,
+           .help = "the build of the stencils' row loops: auto times each on this machine before the\n"
+                   "warm-up and keeps the fastest (the others: what this CPU runs)",
+           .default_text = "auto", .choices = isas, .text_target = &ck.row_isa},
+          {.name = "--checkpoint", .kind = Kind::integer,
            .help = "write the solution every N iterations as an HDF5 checkpoint P.<it>.h5 (the two newest kept)",
            .min = 1, .max = 1000000, .int_target = &ck.every},
           {.name = "--checkpoint-prefix", .kind = Kind::text, .value_name = "P", .help = "the checkpoints' file prefix",
@@ -150,6 +157,8 @@ int run(const ap::NpbArgs& args, const CheckpointArgs& ck, const mg::ProblemClas
   }
   mg::Multigrid solver(cls.n, grid, cls.smoother, *exchange, comm);
   solver.initialize();
+  const std::string row_loops = solver.choose_row_isa(mg::row_isa_named(ck.row_isa));
+  if (root) std::printf(" Row loops: %s\n\n", row_loops.c_str());
   solver.resid(solver.levels());
   solver.mg3p();
   solver.resid(solver.levels());

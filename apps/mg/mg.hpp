@@ -10,10 +10,13 @@
 
 #include <mpi.h>
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "classes.hpp"
 #include "halo.hpp"
+#include "kernels.hpp"
 
 namespace armada::mg {
 
@@ -51,6 +54,12 @@ class Multigrid {
   void initialize();
   /// r(k) = v - A u(k) with v = v() at the finest level and r(k) itself below; exchanges r(k).
   void resid(int k);
+  /// Picks the build of the kernels' row loops (kernels.hpp, RowIsa) on every rank: `wanted`,
+  /// or the fastest at resid on the first planes of the finest level (at most 16: tens of ms),
+  /// the slowest rank's time deciding so that every rank takes the same. Collective; call it
+  /// before the warm-up (it writes the finest residual). Returns what to report, e.g.
+  /// "avx2 (resid on 16 planes, fastest of 7, slowest rank: avx512 1.40 ms, avx2 1.06 ms, baseline 1.62 ms)".
+  std::string choose_row_isa(std::optional<RowIsa> wanted);
   /// u(k) = u(k) + S r(k); exchanges u(k).
   void psinv(int k);
   /// r(k-1) = P r(k) (gathered onto rank 0 when level k-1 is); exchanges r(k-1).

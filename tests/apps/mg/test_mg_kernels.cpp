@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "armada/rma/rma.hpp"
 #include "grid.hpp"
@@ -262,3 +264,85 @@ TEST_P(MgKernels, TwoVCycles) {
 
 INSTANTIATE_TEST_SUITE_P(Comm, MgKernels, ::testing::Values("rma", "mpi"),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// ---- the row loops' builds (kernels.hpp, RowIsa) ---------------------------------------------------
+namespace {
+
+// A frame on plain memory with random values everywhere, ghosts included; x extents that leave
+// remainders for every vector width (37 = 4 x 8 + 5).
+struct OwnFrame {
+  std::vector<double> data;
+  Frame frame;
+  OwnFrame(Dim3<Index> n, unsigned seed) : data(static_cast<std::size_t>((n[0] + 2) * (n[1] + 2) * (n[2] + 2))) {
+    frame = {data.data(), n, n[2] + 2, (n[1] + 2) * (n[2] + 2)};
+    unsigned x = seed;
+    for (double& d : data) d = static_cast<double>((x = x * 1103515245u + 12345u) >> 8) / 16777216.0 - 0.5;
+  }
+};
+
+// What every kernel writes from the same inputs, with the build in use.
+std::vector<double> kernels_output() {
+  const Dim3<Index> fine{6, 10, 74}, coarse{3, 5, 37};
+  OwnFrame u(fine, 1), v(fine, 2), r(fine, 3), s(coarse, 4), z(coarse, 5), u2(fine, 6);
+  resid(u.frame, v.frame, r.frame, operator_a);
+  psinv(r.frame, u.frame, smoother_sb);
+  rprj3(r.frame, s.frame);
+  interp(z.frame, u2.frame);
+  std::vector<double> all;
+  for (const OwnFrame* f : {&r, &u, &s, &u2}) all.insert(all.end(), f->data.begin(), f->data.end());
+  return all;
+}
+
+}  // namespace
+
+TEST(MgRowIsa, EveryBuildGivesTheSameBits) {
+  const RowIsa kept = row_isa();
+  const std::vector<RowIsa> isas = supported_row_isas();
+  ASSERT_EQ(isas.back(), RowIsa::baseline);
+  EXPECT_EQ(kept, isas.front()) << "the widest build is the default";
+  use_row_isa(RowIsa::baseline);
+  const std::vector<double> want = kernels_output();
+  for (RowIsa isa : isas) {
+    use_row_isa(isa);
+    const std::vector<double> got = kernels_output();
+    ASSERT_EQ(got.size(), want.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) differ += std::memcmp(&got[i], &want[i], sizeof(double)) != 0;
+    EXPECT_EQ(differ, 0u) << name(isa) << " against baseline";
+  }
+  use_row_isa(kept);
+}
+
+TEST(MgRowIsa, TimingEachBuildLeavesTheChoiceAlone) {
+  const RowIsa kept = row_isa();
+  OwnFrame u({4, 6, 40}, 7), v({4, 6, 40}, 8), r({4, 6, 40}, 9);
+  const std::vector<IsaTime> times = time_row_isas(u.frame, v.frame, r.frame, operator_a, 3);
+  ASSERT_EQ(times.size(), supported_row_isas().size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    EXPECT_EQ(times[i].isa, supported_row_isas()[i]);
+    EXPECT_GT(times[i].seconds, 0.0) << name(times[i].isa);
+    EXPECT_LT(times[i].seconds, 1.0) << name(times[i].isa);
+  }
+  EXPECT_EQ(row_isa(), kept);
+  EXPECT_EQ(row_isa_named("avx2"), RowIsa::avx2);
+  EXPECT_EQ(row_isa_named("baseline"), RowIsa::baseline);
+  EXPECT_FALSE(row_isa_named("sse9"));
+}
+
+// Collective: every rank takes the same build, and --row-isa's choice is taken as given.
+TEST(MgRowIsa, ChoiceIsTheSameOnEveryRank) {
+  auto exchange = make_rma_exchange();
+  Multigrid mg(n, choose_process_grid(rma::size(), n), smoother_sa, *exchange, rma::world_comm());
+  mg.initialize();
+  const RowIsa kept = row_isa();
+  const std::string said = mg.choose_row_isa(std::nullopt);
+  EXPECT_EQ(said.rfind(name(row_isa()), 0), 0u) << said;
+  EXPECT_NE(said.find("slowest rank: "), std::string::npos) << said;
+  int mine = static_cast<int>(row_isa()), lowest = mine;
+  MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, rma::world_comm());
+  EXPECT_EQ(mine, lowest);
+  EXPECT_EQ(mg.choose_row_isa(RowIsa::baseline), "baseline (--row-isa)");
+  EXPECT_EQ(row_isa(), RowIsa::baseline);
+  use_row_isa(kept);
+  mg.destroy();
+}

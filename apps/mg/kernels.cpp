@@ -181,6 +181,7 @@ std::optional<RowIsa> row_isa_named(std::string_view text) {
 std::vector<RowIsa> supported_row_isas() {
   std::vector<RowIsa> isas;
 #if ARMADA_MG_ROW_ISAS
+  __builtin_cpu_init();  // g_isa's initializer may run before libgcc's own constructor has
   if (__builtin_cpu_supports("avx512f")) isas.push_back(RowIsa::avx512);
   if (__builtin_cpu_supports("avx2")) isas.push_back(RowIsa::avx2);
 #endif

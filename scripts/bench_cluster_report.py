@@ -15,6 +15,7 @@ fails the row. Exit status 0 when it printed a report, 2 when there was nothing 
 """
 import glob
 import json
+import re
 import os
 import statistics
 import sys
@@ -158,19 +159,26 @@ APP_TARGET = 1.1  # --comm rma at most 1.1x --comm mpi's time across hosts (issu
 
 
 def app_runs(results_dir):
-    """{(benchmark, class, comm): [the program's JSON line of each launch]}."""
+    """{(benchmark, class, ranks, comm): [the program's JSON line of each launch, with "transport":
+    the inter-node transport its ARMADA_VERBOSE output (the .txt beside it) names, if any]}."""
     runs = {}
     for path in sorted(glob.glob(os.path.join(results_dir, "launch-*", "apps", "*.json"))):
         with open(path) as f:
             r = json.load(f)
-        runs.setdefault((r["benchmark"], r["class"], r["comm"]), []).append(r)
+        text_path = path[:-len(".json")] + ".txt"
+        if os.path.exists(text_path):
+            with open(text_path, errors="replace") as f:
+                found = re.search(r"inter-node transport: ([a-z-]+)", f.read())
+            if found:
+                r["transport"] = found.group(1)
+        runs.setdefault((r["benchmark"], r["class"], r["ranks"], r["comm"]), []).append(r)
     return runs
 
 
 def app_report(runs):
     out = []
-    for bench, cls in sorted({(b, c) for b, c, _ in runs}):
-        rma, mpi = runs.get((bench, cls, "rma"), []), runs.get((bench, cls, "mpi"), [])
+    for bench, cls, ranks in sorted({(b, c, n) for b, c, n, _ in runs}):
+        rma, mpi = runs.get((bench, cls, ranks, "rma"), []), runs.get((bench, cls, ranks, "mpi"), [])
         unverified = sum(not r["verified"] for r in rma + mpi)
         cells = []
         for comm, rs in (("rma", rma), ("mpi", mpi)):
@@ -182,7 +190,10 @@ def app_report(runs):
         elif rma and mpi:
             ratio = statistics.median(r["time_s"] for r in rma) / statistics.median(r["time_s"] for r in mpi)
             verdict = (f"; rma/mpi {ratio:.2f} ({'met' if ratio <= APP_TARGET else 'missed'}: <= {APP_TARGET:g})")
-        out.append(f"  {bench} class {cls}: " + ", ".join(cells) + verdict)
+        ran = sorted({r["transport"] for r in rma if "transport" in r})
+        if ran:
+            verdict += "; rma ran on " + ", ".join(ran)
+        out.append(f"  {bench} class {cls}, {ranks} ranks: " + ", ".join(cells) + verdict)
     return out
 
 

@@ -13,7 +13,7 @@
 // built three times (row_loops.inc), for the x86-64 baseline (SSE2: 2 doubles per instruction),
 // AVX2 (4) and AVX-512 (8), and the program picks one at run time (use_row_isa; armada-mg times
 // them at start, choose_row_isa): AVX-512 made MG class B 9 % faster on an Intel Xeon VM and
-// 20 % slower on an AMD EPYC (Zen 5) VM, so the CPU's flags alone do not say which is best
+// about 30 % slower on an AMD EPYC (Zen 5) VM, so the CPU's flags alone do not say which is best
 // (docs/apps.md). No FMA (kernels.cpp is compiled with -ffp-contract=off, as AVX-512F has FMA):
 // the builds do the same operations in the same order per element, so their results are
 // identical to the bit.
@@ -68,7 +68,6 @@ const RowLoops kLoops[] = {
 
 RowIsa g_isa = supported_row_isas().front();
 const RowLoops* g_rows = &kLoops[static_cast<int>(g_isa)];
-
 
 // Calls row(k, j, faces, diagonals) for every interior row of `in`, with the y/z sums of that
 // row over the whole x extent, ghosts included.

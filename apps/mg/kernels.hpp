@@ -53,6 +53,7 @@ void interp(const Frame& z, const Frame& u);
 /// Every build gives the same results to the bit; which is fastest depends on the CPU and the
 /// machine, not only on its flags (kernels.cpp), hence a choice at run time.
 enum class RowIsa { avx512, avx2, baseline };
+inline constexpr int kRowIsaCount = 3;
 const char* name(RowIsa isa);
 std::optional<RowIsa> row_isa_named(std::string_view text);
 /// The builds this CPU can run, widest first (baseline always).

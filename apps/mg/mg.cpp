@@ -74,21 +74,25 @@ std::string Multigrid::choose_row_isa(std::optional<RowIsa> wanted) {
   constexpr int kRounds = 7;
   const int lt = levels();
   const Frame& u_full = u(lt).frame;
-  double seconds[3];  // by RowIsa; a build this rank cannot run never wins
+  double seconds[kRowIsaCount];  // by RowIsa; a build this rank cannot run never wins
   std::fill(std::begin(seconds), std::end(seconds), std::numeric_limits<double>::infinity());
   const Dim3<Index> slab{std::min(u_full.n[0], kPlanes), u_full.n[1], u_full.n[2]};
-  prepare_write(r(lt));
-  for (const IsaTime& t : time_row_isas(u_full.sub(0, 0, 0, slab), v_.frame.sub(0, 0, 0, slab),
-                                        r(lt).frame.sub(0, 0, 0, slab), operator_a, kRounds))
-    seconds[static_cast<int>(t.isa)] = u_full.empty() ? 0.0 : t.seconds;
-  MPI_Allreduce(MPI_IN_PLACE, seconds, 3, MPI_DOUBLE, MPI_MAX, comm_);
+  if (u_full.empty()) {  // a rank that owns nothing times nothing, and runs every build it can
+    for (RowIsa isa : supported_row_isas()) seconds[static_cast<int>(isa)] = 0.0;
+  } else {
+    prepare_write(r(lt));
+    for (const IsaTime& t : time_row_isas(u_full.sub(0, 0, 0, slab), v_.frame.sub(0, 0, 0, slab),
+                                          r(lt).frame.sub(0, 0, 0, slab), operator_a, kRounds))
+      seconds[static_cast<int>(t.isa)] = t.seconds;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, seconds, kRowIsaCount, MPI_DOUBLE, MPI_MAX, comm_);
   int best = 0;
-  for (int i = 1; i < 3; ++i)
+  for (int i = 1; i < kRowIsaCount; ++i)
     if (seconds[i] < seconds[best]) best = i;
   use_row_isa(static_cast<RowIsa>(best));
   std::string text = std::string(name(row_isa())) + " (resid on " + std::to_string(slab[0]) + " planes, fastest of " +
                      std::to_string(kRounds) + ", slowest rank:";
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < kRowIsaCount; ++i)
     if (std::isfinite(seconds[i])) {
       char ms[64];
       std::snprintf(ms, sizeof ms, " %s %.2f ms,", name(static_cast<RowIsa>(i)), seconds[i] * 1e3);

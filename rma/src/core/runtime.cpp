@@ -274,20 +274,22 @@ HostLoad busiest_host_load(const State& s) {
   mine.ranks = static_cast<int>(std::ranges::count(s.topology.host_of, host));
   const long cores = s.config.integer("ARMADA_AUTO_CORES");
   mine.cores = cores > 0 ? static_cast<int>(cores) : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-  MPI_Barrier(s.world);
-  std::this_thread::sleep_for(kSettle);
+  const long others = s.config.integer("ARMADA_AUTO_OTHERS");  // >= 0: given, nothing to sample
   int samples[kSamples] = {};
-  if (sampler) {
-    std::minstd_rand jitter(static_cast<unsigned>(s.rank) + 1);
-    for (int& v : samples) {
-      v = others_running_now();
-      std::this_thread::sleep_for(kGap / 2 + kGap * static_cast<int>(jitter() % 1000) / 1000);
+  MPI_Barrier(s.world);
+  if (others < 0) {
+    std::this_thread::sleep_for(kSettle);
+    if (sampler) {
+      std::minstd_rand jitter(static_cast<unsigned>(s.rank) + 1);
+      for (int& v : samples) {
+        v = others_running_now();
+        std::this_thread::sleep_for(kGap / 2 + kGap * static_cast<int>(jitter() % 1000) / 1000);
+      }
+    } else {
+      std::this_thread::sleep_for(kGap * (kSamples + 4));  // through the samplers' window, and a margin
     }
-  } else {
-    std::this_thread::sleep_for(kGap * (kSamples + 4));  // through the samplers' window, and a margin
+    std::ranges::sort(samples);
   }
-  std::ranges::sort(samples);
-  const long others = s.config.integer("ARMADA_AUTO_OTHERS");
   mine.others_running = others >= 0 ? static_cast<int>(others) : std::max(0, samples[2]);
   struct {
     int severity, rank;

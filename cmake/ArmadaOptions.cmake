@@ -35,3 +35,24 @@ endif()
 # Installed binaries find the installed libraries; build-tree binaries find the build tree's.
 set(CMAKE_INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 set(CMAKE_INSTALL_RPATH_USE_LINK_PATH ON)
+
+# ccache, when installed (scripts/setup.sh installs it) and no launcher is given: a second tree
+# of the same sources (CI's clean clone, rma_toy_transport's scratch copy, another build type's
+# tree already built once) takes unchanged objects from the cache instead of compiling them.
+# Each tree's own source folder is ccache's base_dir, so the paths a compile line holds hash
+# relative to it; hash_dir is off because -g would otherwise hash the absolute build folder
+# (the debug information of an object from the cache names the folder it was first built in).
+# -DARMADA_CCACHE=OFF compiles without it.
+option(ARMADA_CCACHE "Compile C and C++ through ccache when it is installed" ON)
+set(ARMADA_USER_C_LAUNCHER "${CMAKE_C_COMPILER_LAUNCHER}")     # a launcher the user gave, passed on
+set(ARMADA_USER_CXX_LAUNCHER "${CMAKE_CXX_COMPILER_LAUNCHER}") # to nested builds (tests/rma)
+if(ARMADA_CCACHE AND NOT CMAKE_C_COMPILER_LAUNCHER AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  find_program(ARMADA_CCACHE_PROGRAM ccache)
+  if(ARMADA_CCACHE_PROGRAM)
+    set(_ccache ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
+                ${ARMADA_CCACHE_PROGRAM})
+    set(CMAKE_C_COMPILER_LAUNCHER ${_ccache})
+    set(CMAKE_CXX_COMPILER_LAUNCHER ${_ccache})
+    message(STATUS "Armada: compiling through ${ARMADA_CCACHE_PROGRAM} (base_dir ${PROJECT_SOURCE_DIR})")
+  endif()
+endif()

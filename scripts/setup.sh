@@ -15,6 +15,7 @@ esac
 
 packages=(
   build-essential cmake pkg-config gfortran
+  ccache                   # compiles through it when present (cmake/ArmadaOptions.cmake): a second tree of the same sources builds from the cache
   "${mpi_pkgs[@]}"
   libopenblas-dev liblapack-dev libeigen3-dev
   libgtest-dev libgmock-dev

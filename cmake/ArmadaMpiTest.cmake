@@ -377,6 +377,9 @@ function(armada_gtest_program target)
   # GoogleTest's and MPI's headers (and the standard library's that every test includes), parsed
   # once per program instead of once per source.
   target_precompile_headers(${target} PRIVATE ${ARMADA_TEST_PRECOMPILED_HEADERS})
+  if(ARMADA_CCACHE_PCH_LAUNCHER)
+    set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER "${ARMADA_CCACHE_PCH_LAUNCHER}")
+  endif()
 endfunction()
 set(ARMADA_TEST_PRECOMPILED_HEADERS "$<$<COMPILE_LANGUAGE:CXX>:<gtest/gtest.h$<ANGLE-R>>"
     "$<$<COMPILE_LANGUAGE:CXX>:<mpi.h$<ANGLE-R>>" "$<$<COMPILE_LANGUAGE:CXX>:<vector$<ANGLE-R>>"

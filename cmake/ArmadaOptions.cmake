@@ -53,6 +53,10 @@ if(ARMADA_CCACHE AND NOT CMAKE_C_COMPILER_LAUNCHER AND NOT CMAKE_CXX_COMPILER_LA
                 ${ARMADA_CCACHE_PROGRAM})
     set(CMAKE_C_COMPILER_LAUNCHER ${_ccache})
     set(CMAKE_CXX_COMPILER_LAUNCHER ${_ccache})
+    # The test programs' precompiled headers (armada_gtest_program): ccache uses them only with
+    # this sloppiness (their sources have no __DATE__ or __TIME__; the .gch is made just before).
+    set(ARMADA_CCACHE_PCH_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
+        CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime ${ARMADA_CCACHE_PROGRAM})
     message(STATUS "Armada: compiling through ${ARMADA_CCACHE_PROGRAM} (base_dir ${PROJECT_SOURCE_DIR})")
   endif()
 endif()

@@ -49,13 +49,12 @@ set(ARMADA_USER_CXX_LAUNCHER "${CMAKE_CXX_COMPILER_LAUNCHER}") # to nested build
 if(ARMADA_CCACHE AND NOT CMAKE_C_COMPILER_LAUNCHER AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   find_program(ARMADA_CCACHE_PROGRAM ccache)
   if(ARMADA_CCACHE_PROGRAM)
-    set(_ccache ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
-                ${ARMADA_CCACHE_PROGRAM})
-    set(CMAKE_C_COMPILER_LAUNCHER ${_ccache})
-    set(CMAKE_CXX_COMPILER_LAUNCHER ${_ccache})
+    set(_ccache_env ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1)
+    set(CMAKE_C_COMPILER_LAUNCHER ${_ccache_env} ${ARMADA_CCACHE_PROGRAM})
+    set(CMAKE_CXX_COMPILER_LAUNCHER ${_ccache_env} ${ARMADA_CCACHE_PROGRAM})
     # The test programs' precompiled headers (armada_gtest_program): ccache uses them only with
     # this sloppiness (their sources have no __DATE__ or __TIME__; the .gch is made just before).
-    set(ARMADA_CCACHE_PCH_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
+    set(ARMADA_CCACHE_PCH_LAUNCHER ${_ccache_env}
         CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime ${ARMADA_CCACHE_PROGRAM})
     message(STATUS "Armada: compiling through ${ARMADA_CCACHE_PROGRAM} (base_dir ${PROJECT_SOURCE_DIR})")
   endif()

@@ -22,6 +22,23 @@ std::string tile_sizes(const OrbitalSpace& s) {
   return std::to_string(s.tiles.size()) + " tiles of " + std::to_string(lo) + (lo == hi ? "" : ".." + std::to_string(hi));
 }
 
+/// Where each term's time went on the ranks (scheduler.hpp's Steps), in ms: mean/max over the ranks.
+void print_steps(const Summary& s) {
+  std::printf("  where the time went, ms per rank (mean/max over the ranks):\n  %-10s", "term");
+  for (std::size_t i = 0; i < step_count; ++i) std::printf(" %13s", to_string(static_cast<Step>(i)));
+  std::printf("\n");
+  for (const TermSpec& t : term_specs) {
+    const auto term = static_cast<std::size_t>(t.term);
+    std::printf("  %-10s", t.name);
+    for (std::size_t i = 0; i < step_count; ++i) {
+      char cell[32];
+      std::snprintf(cell, sizeof cell, "%.2f/%.2f", 1e3 * s.step_mean[term][i], 1e3 * s.step_max[term][i]);
+      std::printf(" %13s", cell);
+    }
+    std::printf("\n");
+  }
+}
+
 }  // namespace
 
 Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
@@ -41,6 +58,11 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
     s.term_tasks[t] = static_cast<std::int64_t>(allreduce(static_cast<double>(ts.tasks), MPI_SUM));
     s.term_gflops[t] = run.seconds[t] > 0 ? s.term_flops[t] / run.seconds[t] / 1e9 : 0;
     s.time_s += run.seconds[t];
+  }
+  for (std::size_t t = 0; t < term_count; ++t) {
+    MPI_Allreduce(run.terms[t].steps.data(), s.step_mean[t].data(), step_count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(run.terms[t].steps.data(), s.step_max[t].data(), step_count, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (double& v : s.step_mean[t]) v /= s.ranks;
   }
   s.flops = allreduce(flops, MPI_SUM);
   s.bytes = allreduce(bytes, MPI_SUM);
@@ -142,6 +164,7 @@ void print_summary(const Summary& s) {
     std::printf("  aggregate local dgemm rate (sum of the ranks' rates): %.3f GF/s\n", s.gflops);
     return;
   }
+  if (s.schedule != to_string(Schedule::tce)) print_steps(s);
   std::printf("  bytes fetched: %s (and %s read in place: by their owner, or from this node's shared memory)\n",
               human_bytes(s.bytes).c_str(),
               human_bytes(s.bytes_in_place).c_str());

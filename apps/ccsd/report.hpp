@@ -34,6 +34,8 @@ struct Summary {
   double bytes_in_place = 0;               ///< bytes read in place by their owner (streamed blocks, T), all ranks
   std::array<std::int64_t, term_count> term_tasks{};
   std::array<double, term_count> term_seconds{}, term_flops{}, term_gflops{};
+  /// Per term, seconds per Step (scheduler.hpp): the mean and the maximum over the ranks.
+  std::array<std::array<double, step_count>, term_count> step_mean{}, step_max{};
   int repeats = 1;                         ///< repetitions in this launch; the figures are the median one's
   double time_min_s = 0, time_max_s = 0;   ///< the range of time_s over the repetitions
   std::vector<std::pair<std::string, double>> ratios;  ///< "vs_<impl>": median over the repetitions of this/that GF/s

@@ -22,7 +22,37 @@ const char* to_string(Schedule s) {
   return "?";
 }
 
+const char* to_string(Step s) {
+  switch (s) {
+    case Step::replica: return "replica";
+    case Step::gets: return "gets";
+    case Step::wait: return "wait";
+    case Step::permute: return "permute";
+    case Step::dgemm: return "dgemm";
+    case Step::update: return "update";
+    case Step::drain: return "drain";
+  }
+  return "?";
+}
+
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Splits a term's time into Steps: each lap adds the time since the previous one to a step.
+class StepClock {
+ public:
+  StepClock(Clock::time_point start, std::array<double, step_count>& steps) : last_(start), steps_(steps) {}
+  void lap(Step s) {
+    const Clock::time_point now = Clock::now();
+    steps_[static_cast<std::size_t>(s)] += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  Clock::time_point last_;
+  std::array<double, step_count>& steps_;
+};
 
 /// Calls f(contraction pair, storage offset, extents) for each streamed block of a task's chunk.
 template <class F>
@@ -188,8 +218,9 @@ class TermRunner {
   }
 
   /// Waits for input set `set` and multiplies the chunk into the task's product.
-  void multiply(const Position& at, int set) {
+  void multiply(const Position& at, int set, StepClock& clock) {
     store_.wait(set);
+    clock.lap(Step::wait);
     const Task& t = task(at);
     const Chunk& c = t.chunks[at.chunk];
     const double* replicated = replicated_[static_cast<std::size_t>(t.sector)];
@@ -197,12 +228,15 @@ class TermRunner {
     const bool accumulate = at.chunk > 0;
     double* product = buf_.products[at.member].data();
     if (plan_.a_streamed()) {  // one block, the m x k matrix; B is rows [k0, k0 + k) of B_g
-      dgemm(shape, as_matrix(t, c, set, plan_.layout.a_identity, plan_.layout.a_perm), replicated + c.k0 * t.n, product,
-            accumulate);
+      const double* a = as_matrix(t, c, set, plan_.layout.a_identity, plan_.layout.a_perm);
+      clock.lap(Step::permute);
+      dgemm(shape, a, replicated + c.k0 * t.n, product, accumulate);
     } else {  // the blocks are rows of the k x n panel; A is columns [k0, k0 + k) of A_g
-      dgemm(shape, replicated + c.k0, as_matrix(t, c, set, plan_.layout.b_identity, plan_.layout.b_perm), product,
-            accumulate);
+      const double* b = as_matrix(t, c, set, plan_.layout.b_identity, plan_.layout.b_perm);
+      clock.lap(Step::permute);
+      dgemm(shape, replicated + c.k0, b, product, accumulate);
     }
+    clock.lap(Step::dgemm);
   }
 
   /// Adds the product of the task at `at` into R: in place where this rank maps R's block, else
@@ -344,10 +378,11 @@ TaskBuffers::TaskBuffers(const TermPlans& plans) {
 TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& plan, Replicas& replicas,
                    TaskBuffers& buffers, Schedule schedule, bool record_executed) {
   if (schedule == Schedule::tce) return run_tce_term(store, tensors, plan, record_executed);
-  using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   TermStats stats;
+  StepClock clock(start, stats.steps);
   const SectorMatrices& replicated = replicas.sectors(store, plan, stats.bytes, stats.bytes_in_place);
+  clock.lap(Step::replica);
   TermRunner runner(store, tensors, plan, replicated, buffers);
   BatchSource source(store, tensors, plan, schedule);
   ChunkOrder order(source, plan);
@@ -358,9 +393,11 @@ TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& pla
     const Task& t = runner.task(current);
     const Position next = order.next();
     if (next.task >= 0) runner.fetch(next, s ^ 1);
-    runner.multiply(current, s);
+    clock.lap(Step::gets);  // the counter's read_inc for the next batch included
+    runner.multiply(current, s, clock);
     if (current.last) {
       runner.finish(current);
+      clock.lap(Step::update);
       ++stats.tasks;
       stats.flops += t.flops();
       if (record_executed) stats.executed.push_back(current.task);
@@ -368,6 +405,7 @@ TermStats run_term(TileStore& store, const Tensors& tensors, const TermPlan& pla
     current = next;
   }
   runner.drain();
+  clock.lap(Step::drain);
   stats.bytes += runner.bytes();
   stats.bytes_in_place += runner.bytes_in_place();
   stats.busy = std::chrono::duration<double>(Clock::now() - start).count();

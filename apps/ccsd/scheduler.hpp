@@ -43,6 +43,15 @@ namespace armada::apps::ccsd {
 enum class Schedule { dynamic, static_round_robin, locality, tce };
 const char* to_string(Schedule s);
 
+/// Where a rank's time in a term goes (run_term's own schedules; the TCE schedule leaves it
+/// zero): arranging the replicated operand, issuing the gets of the next chunk, waiting for
+/// them, permuting the chunk's blocks into the panel, the dgemm, adding the product into R
+/// (in place, or into the accumulate buffer and issuing the accumulate), completing the last
+/// accumulates.
+enum class Step { replica, gets, wait, permute, dgemm, update, drain };
+inline constexpr std::size_t step_count = 7;
+const char* to_string(Step s);
+
 /// What one rank did in one term.
 struct TermStats {
   std::int64_t tasks = 0;   ///< tasks executed by this rank
@@ -50,6 +59,7 @@ struct TermStats {
   double bytes = 0;         ///< input bytes fetched (streamed blocks and replicas)
   double bytes_in_place = 0;  ///< streamed and replica bytes read in place from this rank's own part
   double busy = 0;          ///< seconds from the start of the term to this rank's last accumulate
+  std::array<double, step_count> steps{};  ///< seconds per Step (they divide `busy`)
   std::vector<std::int64_t> executed;  ///< task numbers executed (only when recorded)
 };
 

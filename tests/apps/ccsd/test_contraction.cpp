@@ -104,6 +104,18 @@ TEST_P(Contraction, EveryElementOfRMatchesTheSerialReference) {
     MPI_Allreduce(read, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     const double replica = plan.term == Term::hh_ladder ? 0 : nodes * static_cast<double>(tensors[TensorId::T].elements());
     EXPECT_EQ(all[0] + all[1], 8.0 * (needed + replica)) << label(c) << " " << plan.spec().name;
+    // The steps divide the term's busy time (up to the clock reads between the last lap and
+    // the end), and a rank that ran tasks spent time in their dgemms.
+    double steps = 0;
+    for (double v : st.steps) {
+      EXPECT_GE(v, 0.0);
+      steps += v;
+    }
+    EXPECT_LE(steps, st.busy) << label(c) << " " << plan.spec().name;
+    EXPECT_GE(steps, 0.9 * st.busy - 1e-4) << label(c) << " " << plan.spec().name;
+    if (st.tasks > 0) {
+      EXPECT_GT(st.steps[static_cast<std::size_t>(Step::dgemm)], 0.0) << label(c) << " " << plan.spec().name;
+    }
     if ((ranks == 1 || all_mapped) && plan.a_streamed()) {  // A-streamed chunks are single blocks
       EXPECT_EQ(all[0], 0.0) << label(c) << ": every one-block chunk and T read in place (ranks " << ranks
                              << ", every rank maps every other: " << all_mapped << ")";

@@ -48,8 +48,22 @@ set(ARMADA_USER_C_LAUNCHER "${CMAKE_C_COMPILER_LAUNCHER}")     # a launcher the 
 set(ARMADA_USER_CXX_LAUNCHER "${CMAKE_CXX_COMPILER_LAUNCHER}") # to nested builds (tests/rma)
 if(ARMADA_CCACHE AND NOT CMAKE_C_COMPILER_LAUNCHER AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   find_program(ARMADA_CCACHE_PROGRAM ccache)
+  set(_ccache_env ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1)
   if(ARMADA_CCACHE_PROGRAM)
-    set(_ccache_env ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1)
+    # ccache fails every compile where it cannot write its cache (a missing or read-only home, as
+    # some service accounts have): one compile through it first, and without it if that fails.
+    set(_probe ${CMAKE_BINARY_DIR}/CMakeFiles/armada-ccache-probe)
+    file(WRITE ${_probe}/probe.c "int armada_ccache_probe(void) { return 0; }\n")
+    execute_process(COMMAND ${_ccache_env} ${ARMADA_CCACHE_PROGRAM} ${CMAKE_C_COMPILER} -c probe.c -o probe.o
+                    WORKING_DIRECTORY ${_probe} RESULT_VARIABLE _ccache_rc OUTPUT_VARIABLE _ccache_out
+                    ERROR_VARIABLE _ccache_out)
+    if(NOT _ccache_rc EQUAL 0)
+      string(STRIP "${_ccache_out}" _ccache_out)
+      message(STATUS "Armada: not compiling through ${ARMADA_CCACHE_PROGRAM}: a test compile failed (${_ccache_out})")
+      set(ARMADA_CCACHE_PROGRAM "")
+    endif()
+  endif()
+  if(ARMADA_CCACHE_PROGRAM)
     set(CMAKE_C_COMPILER_LAUNCHER ${_ccache_env} ${ARMADA_CCACHE_PROGRAM})
     set(CMAKE_CXX_COMPILER_LAUNCHER ${_ccache_env} ${ARMADA_CCACHE_PROGRAM})
     # The test programs' precompiled headers (armada_gtest_program): ccache uses them only with

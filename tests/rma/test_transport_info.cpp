@@ -12,6 +12,7 @@ namespace armada::rma {
 namespace {
 
 using test::expect_error;
+using test::Segment;
 
 // The inter-node transport in use, or "" on one node (config() shows the effective one, after
 // any thread-level fallback).
@@ -64,11 +65,50 @@ TEST(TransportInfo, CapabilitiesFollowTheTransport) {
       EXPECT_TRUE(info.caps.exclusive_atomics);  // UCX's atomics are atomic only with UCX's
       EXPECT_NE(info.find("ucx"), nullptr);
       EXPECT_NE(info.find("origin_progress"), nullptr);
+    } else if (info.name == "tcp") {
+      // The target's service thread runs every operation, under the node's stripe locks and
+      // hardware atomics (NodeMemory), as the server's does.
+      EXPECT_FALSE(info.caps.put_get_one_sided || info.caps.acc_one_sided || info.caps.rmw_one_sided || info.caps.mutex_one_sided);
+      EXPECT_TRUE(info.caps.progress_thread);
+      EXPECT_FALSE(info.caps.exclusive_atomics);
+      EXPECT_NE(info.find("address"), nullptr);
+      EXPECT_NE(info.find("listening"), nullptr);
     } else {
       EXPECT_EQ(info.name, "none");
       EXPECT_TRUE(info.route.empty() && info.process.empty());
     }
   }
+}
+
+// tcp: a rank's first operation on another node's rank opens its connection (init only
+// exchanges addresses), and the target's service thread runs what comes in on it.
+TEST(TransportInfo, TcpConnectsOnFirstContactAndItsServiceRunsTheFrames) {
+  if (inter_node() != "tcp") GTEST_SKIP() << "the tcp transport's facts; it does not run here";
+  int other = -1, others = 0;  // a rank on another node (tcp's process facts), and how many
+  for (int r = 0; r < size(); ++r)
+    if (!same_node(rank(), r)) {
+      other = other < 0 ? r : other;
+      ++others;
+    }
+  const auto process_fact = [&](const char* key) { return std::stol(*transport_info(other).find(key)); };
+  Segment data(64);
+  const long served_before = process_fact("frames_served");
+  barrier();
+  const int next = (rank() + 1) % size(), prev = (rank() + size() - 1) % size();
+  if (!same_node(rank(), next)) {
+    long value = 1000 + rank();
+    put(&value, data.base(next), sizeof value, next);
+    fence(next);
+    ASSERT_NE(transport_info(next).find("connected"), nullptr);
+    EXPECT_EQ(*transport_info(next).find("connected"), "yes");
+  }
+  barrier();
+  if (!same_node(rank(), prev)) {
+    EXPECT_EQ(*data.local<long>(), 1000 + prev);
+    EXPECT_GE(process_fact("frames_served"), served_before + 2);  // at least the put and its Ack
+    EXPECT_GE(process_fact("connections_in"), 1);
+  }
+  EXPECT_LE(process_fact("connections_out"), others);  // never one to a rank of its own node
 }
 
 TEST(TransportInfo, ServerFactsNameTheServerAndItsCosts) {

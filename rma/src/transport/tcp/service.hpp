@@ -1,0 +1,75 @@
+// The tcp transport's service thread: one per process, it accepts the connections of the ranks
+// that address this process and runs their requests on this process's memory, so a target
+// makes progress whatever its own thread does (ARMCI's unilateral progress).
+//
+// It never polls while idle: it blocks in epoll_wait on the listening socket, the connections
+// and a private eventfd (stop), so the arrival of a frame wakes it. That is the point of this
+// transport beside the server one (which polls MPI): on a host where every core runs a rank, or
+// where other processes compute, a request costs the kernel's wake-up, not a wait for a polling
+// thread's turn. ARMADA_TCP_SPIN_US keeps it polling that long after its last frame.
+//
+// Each connection is read into a buffer and parsed as a stream of frames (protocol.hpp); a
+// contiguous put's payload beyond the buffer is received straight into the target memory.
+// Accumulates take the node's stripe locks and atomics are hardware atomics on the same words
+// the shm transport uses (NodeMemory), so they stay atomic with the node's own operations.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "transport/tcp/sockets.hpp"
+
+namespace armada::rma::detail {
+class NodeMemory;
+}
+
+namespace armada::rma::detail::tcp {
+
+class Service {
+ public:
+  /// Starts the thread on `listener` (non-blocking). Frames of a connection whose Hello does not
+  /// carry `job_key` are never run (a stray connection is closed).
+  Service(Fd listener, std::uint64_t job_key, int me, NodeMemory& memory, long spin_ns);
+  /// Stops and joins the thread, then closes every connection.
+  ~Service();
+  Service(const Service&) = delete;
+  Service& operator=(const Service&) = delete;
+
+  std::uint64_t frames() const noexcept { return frames_.load(std::memory_order_relaxed); }
+  std::uint64_t wakeups() const noexcept { return wakeups_.load(std::memory_order_relaxed); }
+  int connections() const noexcept { return connections_.load(std::memory_order_relaxed); }
+
+  struct Connection;  // service.cpp
+
+ private:
+  void run();
+  void accept_all();
+  bool serve(Connection& c);               // false: the connection is done with
+  bool consume(Connection& c);             // parses what is buffered
+  bool begin_frame(Connection& c);         // its header is in
+  bool begin_payload(Connection& c);       // its descriptor is in
+  void deliver(Connection& c, const std::byte* data, std::size_t n);
+  bool finish(Connection& c);              // runs the frame
+  bool run_frame(Connection& c);
+  bool reply(Connection& c, std::uint64_t value, const std::byte* data, std::size_t bytes);
+  void accumulate(const Connection& c, const std::byte* src, std::byte* dst, std::size_t bytes);
+  void close(Connection& c);
+
+  Fd listener_;
+  std::uint64_t job_key_;
+  int me_;
+  NodeMemory& memory_;
+  long spin_ns_;
+  Fd epoll_;
+  Fd stop_;
+  std::vector<std::unique_ptr<Connection>> open_;
+  std::atomic<std::uint64_t> frames_{0}, wakeups_{0};
+  std::atomic<int> connections_{0};
+  std::thread thread_;
+};
+
+}  // namespace armada::rma::detail::tcp

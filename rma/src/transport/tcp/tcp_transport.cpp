@@ -1,0 +1,414 @@
+#include "transport/tcp/tcp_transport.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <random>
+
+#include "common/check.hpp"
+#include "desc/runs.hpp"
+#include "transport/base/locks.hpp"
+#include "transport/base/waiting.hpp"
+
+namespace armada::rma::detail {
+
+namespace {
+
+using tcp::Header;
+using tcp::Kind;
+
+// Strided data travels in pieces of this size: packing the next overlaps the kernel's sending.
+constexpr std::size_t kChunk = std::size_t{256} << 10;
+// The longest sleep between a waiting mutex's polls of its owner (each poll is a round trip).
+constexpr long kMutexPollSleepMaxNs = 100000;
+
+constexpr const char* kKindName[] = {"rma::put (tcp)", "rma::get (tcp)", "rma::acc (tcp)"};
+constexpr const char* kRmwName[] = {"rma::rmw fetch_add (tcp)", "rma::rmw swap (tcp)", "rma::rmw compare_swap (tcp)"};
+
+const char* name_of(OpKind kind) { return kKindName[static_cast<int>(kind)]; }
+
+Header header(Kind kind, const void* remote, std::uint64_t payload) {
+  Header h{};
+  h.kind = kind;
+  h.remote = reinterpret_cast<std::uint64_t>(remote);
+  h.payload = payload;
+  return h;
+}
+
+void set_acc(Header& h, AccType type, const void* scale) {
+  h.acc_type = static_cast<std::uint8_t>(type);
+  std::memcpy(h.scale, scale, size_of(type));
+}
+
+// A strided frame's descriptor: the counts, then the remote side's strides.
+std::size_t describe_shape(const Shape& s, bool remote_dst, std::uint64_t (&desc)[2 * kMaxLevels + 1]) {
+  for (int l = 0; l <= s.levels; ++l) desc[l] = s.count[l];
+  for (int l = 0; l < s.levels; ++l) desc[s.levels + 1 + l] = (remote_dst ? s.dst_stride : s.src_stride)[l];
+  return (2 * static_cast<std::size_t>(s.levels) + 1) * sizeof(std::uint64_t);
+}
+
+}  // namespace
+
+TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& settings)
+    : me_(c.rank), settings_(settings), spin_ns_(static_cast<long>(settings.spin_us) * 1000),
+      endpoints_(static_cast<std::size_t>(c.size)), peers_(new std::atomic<Peer*>[static_cast<std::size_t>(c.size)]) {
+  constexpr const char* op = "rma::init (tcp)";
+  for (int r = 0; r < c.size; ++r) peers_[static_cast<std::size_t>(r)].store(nullptr, std::memory_order_relaxed);
+  tcp::Endpoint mine{};
+  const std::vector<std::uint32_t> addresses = tcp::local_addresses(op, settings.interfaces);
+  tcp::Fd listener = tcp::listen_any(op, mine.port);
+  mine.count = static_cast<std::uint16_t>(addresses.size());
+  std::copy(addresses.begin(), addresses.end(), mine.address);
+  MPI_Allgather(&mine, sizeof mine, MPI_BYTE, endpoints_.data(), sizeof mine, MPI_BYTE, c.world);
+  // The job's key: a connection from anything else (a stray process that found the port) runs nothing.
+  job_key_ = c.rank == 0 ? (std::uint64_t{std::random_device{}()} << 32 | std::random_device{}()) : 0;
+  MPI_Bcast(&job_key_, 1, MPI_UINT64_T, 0, c.world);
+  service_ = std::make_unique<tcp::Service>(std::move(listener), job_key_, me_, c.node_memory, spin_ns_);
+}
+
+TcpTransport::~TcpTransport() {
+  connected_.clear();  // every peer's service sees its end of our connections close
+  service_.reset();
+}
+
+TransportCaps TcpTransport::caps() const noexcept {
+  TransportCaps c;  // the target's service thread runs every operation
+  c.progress_thread = true;
+  return c;
+}
+
+// ---- connections -----------------------------------------------------------------------------
+
+TcpTransport::Peer& TcpTransport::peer(const char* op, int target) {
+  Peer* p = peers_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
+  if (p) return *p;
+  std::lock_guard guard(connect_mutex_);
+  p = peers_[static_cast<std::size_t>(target)].load(std::memory_order_relaxed);
+  if (p) return *p;
+  auto made = std::make_unique<Peer>();
+  made->fd = tcp::connect_to(op, endpoints_[static_cast<std::size_t>(target)], target, settings_.connect_timeout_ms);
+  Header hello = header(Kind::Hello, nullptr, static_cast<std::uint64_t>(me_));
+  hello.remote = job_key_;
+  iovec part{&hello, sizeof hello};
+  send(*made, op, target, &part, 1);
+  p = made.get();
+  connected_.push_back(std::move(made));
+  peers_[static_cast<std::size_t>(target)].store(p, std::memory_order_release);
+  return *p;
+}
+
+void TcpTransport::send(Peer& p, const char* op, int target, iovec* parts, int count) {
+  if (const int error = tcp::send_all(p.fd.get(), parts, count))
+    throw_system(op, "sending to rank " + std::to_string(target) + " (" + tcp::describe(endpoints_[static_cast<std::size_t>(target)]) + ")", error);
+}
+
+void TcpTransport::receive(Peer& p, const char* op, int target, void* into, std::size_t bytes) {
+  if (const int error = tcp::recv_all(p.fd.get(), into, bytes, spin_ns_))
+    throw_system(op, "receiving from rank " + std::to_string(target) + " (" + tcp::describe(endpoints_[static_cast<std::size_t>(target)]) + ")", error);
+}
+
+tcp::Reply TcpTransport::ask(Peer& p, const char* op, int target, const Header& h) {
+  iovec part{const_cast<Header*>(&h), sizeof h};
+  send(p, op, target, &part, 1);
+  tcp::Reply r{};
+  receive(p, op, target, &r, sizeof r);
+  return r;
+}
+
+// Called with p.lock held.
+void TcpTransport::mark_written(Peer& p, int target) {
+  if (p.written) return;
+  p.written = true;
+  std::lock_guard guard(written_mutex_);
+  written_.push_back(target);
+}
+
+// ---- data movement ---------------------------------------------------------------------------
+
+std::uint64_t TcpTransport::transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
+                                                std::byte* remote, std::size_t bytes, const Slice&, int target, bool) {
+  const char* op = name_of(kind);
+  Peer& p = peer(op, target);
+  if (kind == OpKind::Get) {
+    const Header h = header(Kind::Get, remote, bytes);
+    std::lock_guard guard(p.lock);
+    ask(p, op, target, h);
+    receive(p, op, target, local, bytes);
+    return 0;
+  }
+  Header h = header(kind == OpKind::Put ? Kind::Put : Kind::Acc, remote, bytes);
+  if (kind == OpKind::Acc) set_acc(h, type, scale);
+  iovec parts[2] = {{&h, sizeof h}, {local, bytes}};
+  std::lock_guard guard(p.lock);
+  send(p, op, target, parts, 2);
+  mark_written(p, target);
+  return 0;
+}
+
+std::uint64_t TcpTransport::strided(const StridedOp& op, bool blocking) {
+  if (op.shape.levels == 0)
+    return transfer_contiguous(op.kind, op.type, op.scale, op.local, op.remote, op.shape.count[0], *op.slice, op.target,
+                               blocking);
+  if (op.kind == OpKind::Get) {
+    read_strided(name_of(op.kind), op);
+    return 0;
+  }
+  Header h = header(op.kind == OpKind::Put ? Kind::Put : Kind::Acc, op.remote, 0);
+  if (op.kind == OpKind::Acc) set_acc(h, op.type, op.scale);
+  write_strided(name_of(op.kind), h, op);
+  return 0;
+}
+
+// A put or accumulate with levels: the header and descriptor, then the local runs packed in
+// pieces of kChunk (the service stages or scatters them as they come).
+void TcpTransport::write_strided(const char* name, Header h, const StridedOp& op) {
+  Peer& p = peer(name, op.target);
+  std::uint64_t desc[2 * kMaxLevels + 1];
+  h.levels = static_cast<std::uint8_t>(op.shape.levels);
+  h.desc_bytes = static_cast<std::uint32_t>(describe_shape(op.shape, true, desc));
+  h.payload = op.shape.bytes();
+  RunWalker local(op.local, op.shape, false);
+  std::lock_guard guard(p.lock);
+  p.scratch.resize(std::max<std::size_t>(p.scratch.size(), std::min<std::size_t>(h.payload, kChunk)));
+  iovec parts[3] = {{&h, sizeof h}, {desc, h.desc_bytes}, {p.scratch.data(), 0}};
+  parts[2].iov_len = local.gather(p.scratch.data(), std::min<std::size_t>(h.payload, kChunk));
+  send(p, name, op.target, parts, 3);
+  while (!local.at_end()) {
+    iovec piece{p.scratch.data(), local.gather(p.scratch.data(), kChunk)};
+    send(p, name, op.target, &piece, 1);
+  }
+  mark_written(p, op.target);
+}
+
+void TcpTransport::read_strided(const char* name, const StridedOp& op) {
+  Peer& p = peer(name, op.target);
+  std::uint64_t desc[2 * kMaxLevels + 1];
+  Header h = header(Kind::Get, op.remote, op.shape.bytes());
+  h.levels = static_cast<std::uint8_t>(op.shape.levels);
+  h.desc_bytes = static_cast<std::uint32_t>(describe_shape(op.shape, false, desc));
+  RunWalker local(op.local, op.shape, true);
+  std::lock_guard guard(p.lock);
+  iovec parts[2] = {{&h, sizeof h}, {desc, h.desc_bytes}};
+  send(p, name, op.target, parts, 2);
+  tcp::Reply r{};
+  receive(p, name, op.target, &r, sizeof r);
+  p.scratch.resize(std::max<std::size_t>(p.scratch.size(), std::min<std::size_t>(h.payload, kChunk)));
+  for (std::uint64_t left = h.payload; left > 0;) {
+    const std::size_t n = std::min<std::uint64_t>(left, kChunk);
+    receive(p, name, op.target, p.scratch.data(), n);
+    local.scatter(p.scratch.data(), n);
+    left -= n;
+  }
+}
+
+std::uint64_t TcpTransport::vector(const VectorOp& op, bool) {
+  const char* name = op.kind == OpKind::Put ? "rma::putv (tcp)" : op.kind == OpKind::Get ? "rma::getv (tcp)" : "rma::accv (tcp)";
+  const bool remote_dst = op.kind != OpKind::Get;
+  std::vector<std::uint64_t> desc;
+  std::uint64_t total = 0;
+  for (const IoSet& set : op.sets) {
+    desc.push_back(set.bytes);
+    desc.push_back(set.src.size());
+    for (void* remote : remote_dst ? set.dst : set.src) desc.push_back(reinterpret_cast<std::uint64_t>(remote));
+    total += set.bytes * set.src.size();
+  }
+  if (desc.size() * sizeof(std::uint64_t) > std::uint64_t{1} << 30)
+    throw_unsupported(name, "an I/O vector operation of more than 2^27 segments over the tcp transport");
+  Header h = header(op.kind == OpKind::Put ? Kind::PutV : op.kind == OpKind::Get ? Kind::GetV : Kind::AccV, nullptr, total);
+  if (op.kind == OpKind::Acc) set_acc(h, op.type, op.scale);
+  h.desc_bytes = static_cast<std::uint32_t>(desc.size() * sizeof(std::uint64_t));
+  Peer& p = peer(name, op.target);
+  std::lock_guard guard(p.lock);
+  p.scratch.resize(std::max<std::size_t>(p.scratch.size(), total));
+  std::byte* packed = p.scratch.data();
+  if (op.kind == OpKind::Get) {
+    iovec parts[2] = {{&h, sizeof h}, {desc.data(), h.desc_bytes}};
+    send(p, name, op.target, parts, 2);
+    tcp::Reply r{};
+    receive(p, name, op.target, &r, sizeof r);
+    receive(p, name, op.target, packed, total);
+    for (const IoSet& set : op.sets)
+      for (void* local : set.dst) {
+        std::memcpy(local, packed, set.bytes);
+        packed += set.bytes;
+      }
+    return 0;
+  }
+  for (const IoSet& set : op.sets)
+    for (void* local : set.src) {
+      std::memcpy(packed, local, set.bytes);
+      packed += set.bytes;
+    }
+  iovec parts[3] = {{&h, sizeof h}, {desc.data(), h.desc_bytes}, {p.scratch.data(), total}};
+  send(p, name, op.target, parts, 3);
+  mark_written(p, op.target);
+  return 0;
+}
+
+// One frame: the service writes the flag after the data, on the same thread.
+void TcpTransport::put_notify(const StridedOp& data, const NotifyFlag& flag) {
+  constexpr const char* name = "rma::put_notify (tcp)";
+  Header h = header(Kind::Put, data.remote, 0);
+  h.notify_how = flag.how == Notify::Set ? tcp::kNotifySet : tcp::kNotifyAdd;
+  h.width = static_cast<std::uint8_t>(flag.width);
+  h.notify = reinterpret_cast<std::uint64_t>(flag.flag);
+  h.notify_value = flag.value;
+  if (data.shape.levels > 0) {
+    write_strided(name, h, data);
+    return;
+  }
+  Peer& p = peer(name, data.target);
+  h.payload = data.shape.count[0];
+  iovec parts[2] = {{&h, sizeof h}, {data.local, h.payload}};
+  std::lock_guard guard(p.lock);
+  send(p, name, data.target, parts, 2);
+  mark_written(p, data.target);
+}
+
+// ---- atomics and mutexes ---------------------------------------------------------------------
+
+void TcpTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice&, int target, const void* operand,
+                       const void* compare, void* result) {
+  const char* name = kRmwName[static_cast<int>(op)];
+  Header h = header(Kind::Rmw, remote, 0);
+  h.rmw_op = static_cast<std::uint8_t>(op);
+  h.width = static_cast<std::uint8_t>(width);
+  std::memcpy(h.operand, operand, width);
+  if (op == RmwOp::CompareSwap) std::memcpy(h.compare, compare, width);
+  Peer& p = peer(name, target);
+  std::lock_guard guard(p.lock);
+  const tcp::Reply r = ask(p, name, target, h);
+  std::memcpy(result, &r.value, width);  // little-endian: the low `width` bytes
+}
+
+// A 32-bit atomic on one word of a TicketMutex (transport/base/locks.hpp) at its owner.
+std::uint32_t TcpTransport::mutex_word(const char*, void* word, std::size_t field, RmwOp how, std::uint32_t operand,
+                                       std::uint32_t compare, const Slice& slice, int target) {
+  std::uint32_t old = 0;
+  rmw(how, 4, static_cast<std::byte*>(word) + field, slice, target, &operand, &compare, &old);
+  return old;
+}
+
+void TcpTransport::mutex_lock(void* word, const Slice& slice, int target) {
+  constexpr const char* name = "rma::MutexSet::lock (tcp)";
+  const std::uint32_t ticket = mutex_word(name, word, offsetof(TicketMutex, next), RmwOp::FetchAdd, 1, 0, slice, target);
+  PollPause pause(kMutexPollSleepMaxNs, 0);  // each poll is a round trip already
+  while (mutex_word(name, word, offsetof(TicketMutex, serving), RmwOp::FetchAdd, 0, 0, slice, target) != ticket)
+    pause.pause();
+  mutex_word(name, word, offsetof(TicketMutex, owner), RmwOp::Swap, static_cast<std::uint32_t>(me_ + 1), 0, slice, target);
+}
+
+bool TcpTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
+  constexpr const char* name = "rma::MutexSet::try_lock (tcp)";
+  const std::uint32_t serving = mutex_word(name, word, offsetof(TicketMutex, serving), RmwOp::FetchAdd, 0, 0, slice, target);
+  // Free exactly when next == serving: take the ticket only then.
+  if (mutex_word(name, word, offsetof(TicketMutex, next), RmwOp::CompareSwap, serving + 1, serving, slice, target) != serving)
+    return false;
+  mutex_word(name, word, offsetof(TicketMutex, owner), RmwOp::Swap, static_cast<std::uint32_t>(me_ + 1), 0, slice, target);
+  return true;
+}
+
+// The owner's service releases it (TicketMutex::unlock there wakes the node's sleeping waiters).
+void TcpTransport::mutex_unlock(void* word, const Slice&, int target) {
+  constexpr const char* name = "rma::MutexSet::unlock (tcp)";
+  fence_all();  // what the critical section wrote, anywhere, is in place before the next holder
+  const Header h = header(Kind::Unlock, word, static_cast<std::uint64_t>(me_));
+  Peer& p = peer(name, target);
+  std::unique_lock guard(p.lock);
+  const tcp::Reply r = ask(p, name, target, h);
+  guard.unlock();
+  if (r.value != 1)
+    throw_invalid("rma::MutexSet::unlock", "mutex", to_hex(word) + " on rank " + std::to_string(target),
+                  "this rank does not hold the mutex");
+}
+
+// ---- completion ------------------------------------------------------------------------------
+
+void TcpTransport::fence(int target) {
+  Peer* p = peers_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
+  if (!p) return;  // never contacted: nothing to complete
+  std::lock_guard guard(p->lock);
+  if (!p->written) return;
+  p->written = false;
+  ask(*p, "rma::fence (tcp)", target, header(Kind::Ack, nullptr, 0));
+}
+
+// Every written target is asked at once, then each answer is awaited: one round trip in all,
+// not one per target. The peers' locks are taken in rank order, as every fence_all does.
+void TcpTransport::fence_all() {
+  constexpr const char* name = "rma::fence_all (tcp)";
+  std::vector<int> targets;
+  {
+    std::lock_guard guard(written_mutex_);
+    targets.swap(written_);
+  }
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  std::vector<std::pair<int, std::unique_lock<std::mutex>>> asked;
+  const Header ack = header(Kind::Ack, nullptr, 0);
+  for (int t : targets) {
+    Peer& p = *peers_[static_cast<std::size_t>(t)].load(std::memory_order_acquire);
+    std::unique_lock guard(p.lock);
+    if (!p.written) continue;  // a fence(t) came first
+    p.written = false;
+    iovec part{const_cast<Header*>(&ack), sizeof ack};
+    send(p, name, t, &part, 1);
+    asked.emplace_back(t, std::move(guard));
+  }
+  for (auto& [t, guard] : asked) {
+    tcp::Reply r{};
+    receive(*peers_[static_cast<std::size_t>(t)].load(std::memory_order_relaxed), name, t, &r, sizeof r);
+  }
+}
+
+// ---- diagnostics -----------------------------------------------------------------------------
+
+void TcpTransport::describe(int target, TransportInfo& info) const {
+  info.route.push_back({"address", tcp::describe(endpoints_[static_cast<std::size_t>(target)])});
+  info.route.push_back({"connected", peers_[static_cast<std::size_t>(target)].load() ? "yes" : "no"});
+  info.process.push_back({"listening", tcp::describe(endpoints_[static_cast<std::size_t>(me_)])});
+  info.process.push_back({"connections_out", std::to_string(connected_.size())});
+  info.process.push_back({"connections_in", std::to_string(service_->connections())});
+  info.process.push_back({"frames_served", std::to_string(service_->frames())});
+  info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});
+  info.process.push_back({"spin_us", std::to_string(settings_.spin_us)});
+}
+
+// ---- registration ----------------------------------------------------------------------------
+
+namespace {
+constexpr SettingRow kTcpSettings[] = {
+    {.doc = {"ARMADA_TCP_IF", "string", "",
+             "tcp: the network interfaces (comma separated names, e.g. 'eth0,ib0') whose IPv4 addresses a "
+             "rank publishes for other ranks to connect to, tried in the kernel's order. Empty: every "
+             "interface that is up, loopback excepted (loopback alone where there is no other)."},
+     .store = field<&TcpSettings::interfaces>},
+    {.doc = {"ARMADA_TCP_SPIN_US", "int", "0",
+             "tcp: how long the service thread keeps polling its connections after a frame, and an origin "
+             "polls for an answer, before sleeping in the kernel, in microseconds. 0: sleep at once (each "
+             "request then costs the target a wake-up, and no core is ever spent waiting)."},
+     .min = 0, .max = 1000000, .store = field<&TcpSettings::spin_us>},
+    {.doc = {"ARMADA_TCP_CONNECT_TIMEOUT_MS", "int", "10000",
+             "tcp: how long a first contact waits for each published address of its target to accept, in "
+             "milliseconds; then the operation fails naming the rank and the addresses tried."},
+     .min = 1, .max = 3600000, .store = field<&TcpSettings::connect_timeout_ms>},
+};
+}  // namespace
+
+extern const TransportEntry kTcpTransport{
+    .name = "tcp",
+    .role = TransportRole::InterNode,
+    .summary = "its own TCP connections, made on first contact: a put is one frame with its target address; a "
+               "service thread asleep in epoll runs each process's requests",
+    .settings = kTcpSettings,
+    .new_settings = new_settings<TcpSettings>,
+    .below_thread_multiple = nullptr,  // MPI only at init, on the calling thread
+    .auto_preference = 0,              // chosen by name (ARMADA_TRANSPORT=tcp)
+    .start = [](const TransportContext& context) -> std::unique_ptr<Transport> {
+      return std::make_unique<TcpTransport>(context, context.settings_as<TcpSettings>());
+    },
+};
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,97 @@
+// The tcp transport: ranks on other nodes reached over the transport's own TCP connections,
+// with no MPI on the data path and no polling thread.
+//
+// Why beside the server transport: the server's requests travel as MPI messages, so its latency
+// is MPI's over TCP (on the emulated cluster MPI's own one-way time is ~1.9x the socket's) and
+// its node server polls MPI, so on a host with no idle core a request waits for that thread's
+// turn. Here a put is one frame written to the target's connection (payload and target address
+// together); the target's service thread (service.hpp) sleeps in epoll until a frame arrives.
+//
+// Completion (docs/rma.md): a put or accumulate returns once its bytes are in the kernel
+// (local completion) and marks its target written; `fence(t)` sends one Ack to `t` when `t` was
+// written since the last fence and waits for its answer (TCP delivers in order and the service
+// runs a connection's frames in order, so the answer means every earlier write ran);
+// `fence_all` asks every written target at once, then waits. A put_notify is one frame whose
+// flag update the service applies after the data. Gets, atomics and mutex steps are a request
+// and its answer on the same connection; every operation completes before it returns (tokens
+// are always 0: nonblocking operations do not overlap the computation here).
+//
+// Connections are made on first contact (init only exchanges each rank's listening address), so
+// a rank holds one socket per peer it addressed, not one per rank of the job.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "transport/plugin.hpp"
+#include "transport/tcp/protocol.hpp"
+#include "transport/tcp/service.hpp"
+#include "transport/tcp/sockets.hpp"
+
+namespace armada::rma::detail {
+
+struct TcpSettings {
+  std::string interfaces;   // ARMADA_TCP_IF
+  int spin_us = 0;          // ARMADA_TCP_SPIN_US
+  int connect_timeout_ms = 10000;  // ARMADA_TCP_CONNECT_TIMEOUT_MS
+};
+
+class TcpTransport final : public Transport {
+ public:
+  TcpTransport(const TransportContext& context, const TcpSettings& settings);
+  ~TcpTransport() override;
+
+  TransportCaps caps() const noexcept override;
+  std::uint64_t strided(const StridedOp& op, bool blocking) override;
+  std::uint64_t vector(const VectorOp& op, bool blocking) override;
+  std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
+                                    std::size_t bytes, const Slice& slice, int target, bool blocking) override;
+  void put_notify(const StridedOp& data, const NotifyFlag& flag) override;
+  void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target, const void* operand,
+           const void* compare, void* result) override;
+  void mutex_lock(void* word, const Slice& slice, int target) override;
+  bool mutex_try_lock(void* word, const Slice& slice, int target) override;
+  void mutex_unlock(void* word, const Slice& slice, int target) override;
+  void wait(std::uint64_t) override {}
+  bool test(std::uint64_t) override { return true; }
+  void fence(int target) override;
+  void fence_all() override;
+  void poll() override {}
+  void describe(int target, TransportInfo& info) const override;
+
+ private:
+  struct Peer {
+    std::mutex lock;                  // one frame (and its answer) at a time on the connection
+    tcp::Fd fd;
+    bool written = false;             // a write went out since the last Ack
+    std::vector<std::byte> scratch;   // packing and unpacking strided and vector data
+  };
+
+  Peer& peer(const char* op, int target);
+  void send(Peer& p, const char* op, int target, iovec* parts, int count);
+  void receive(Peer& p, const char* op, int target, void* into, std::size_t bytes);
+  tcp::Reply ask(Peer& p, const char* op, int target, const tcp::Header& h);
+  void mark_written(Peer& p, int target);
+  void write_strided(const char* op, tcp::Header h, const StridedOp& op_desc);
+  void read_strided(const char* op, const StridedOp& op_desc);
+  std::uint32_t mutex_word(const char* op, void* word, std::size_t field, RmwOp how, std::uint32_t operand,
+                           std::uint32_t compare, const Slice& slice, int target);
+
+  int me_;
+  std::uint64_t job_key_;
+  TcpSettings settings_;
+  long spin_ns_;
+  std::vector<tcp::Endpoint> endpoints_;
+  std::unique_ptr<std::atomic<Peer*>[]> peers_;  // by world rank; null until first contact
+  std::mutex connect_mutex_;
+  std::vector<std::unique_ptr<Peer>> connected_;
+  std::mutex written_mutex_;
+  std::vector<int> written_;                     // targets written since their last Ack (may repeat)
+  std::unique_ptr<tcp::Service> service_;
+};
+
+}  // namespace armada::rma::detail

@@ -1,0 +1,10 @@
+# The tcp transport's row of the transports' table (cmake/ArmadaTransports.cmake): the
+# transport's own TCP connections between nodes (no MPI on the data path), a service thread per
+# process asleep in epoll. Chosen by name (ARMADA_TRANSPORT=tcp); auto does not pick it.
+armada_transport(tcp ORDER 50 ENTRY kTcpTransport
+  SOURCES service.cpp sockets.cpp tcp_transport.cpp
+  CAPABILITIES crosses_hosts helper_thread any_thread_level)
+armada_transport_config(tcp.vnode1 RANKS 2 4 NODE_SIZE 1)
+armada_transport_config(tcp.vnode2 RANKS 4 NODE_SIZE 2)
+# Between hosts: the hosts' veth addresses.
+armada_transport_cluster(tcp)

@@ -7,4 +7,4 @@ armada_transport(tcp ORDER 50 ENTRY kTcpTransport
 armada_transport_config(tcp.vnode1 RANKS 2 4 NODE_SIZE 1)
 armada_transport_config(tcp.vnode2 RANKS 4 NODE_SIZE 2)
 # Between hosts: the hosts' veth addresses.
-armada_transport_cluster(tcp)
+armada_transport_cluster(tcp DEFAULT)

@@ -118,11 +118,16 @@ Service::~Service() {
 }
 
 void Service::run() {
-  epoll_event events[64];
-  auto last_frame = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  auto last_frame = Clock::now();
   for (;;) {
-    const bool spin = spin_ns_ > 0 && std::chrono::steady_clock::now() - last_frame < std::chrono::nanoseconds(spin_ns_);
-    const int n = epoll_wait(epoll_.get(), events, 64, spin ? 0 : -1);
+    // Spin only between frames: while a frame's payload streams in, polling would take the core
+    // the sender's kernel needs (on a small host, half the bandwidth of a 1 MiB put).
+    const bool spin = spin_ns_ > 0 && !partial_ && Clock::now() - last_frame < std::chrono::nanoseconds(spin_ns_);
+    // Wait until something is ready without taking it: what is ready is read again under the
+    // lock, as a waiting rank (poll_once) may have served it meanwhile.
+    epoll_event ready;
+    const int n = epoll_wait(epoll_.get(), &ready, 1, spin ? 0 : -1);
     if (n < 0) {
       if (errno == EINTR) continue;
       std::fprintf(stderr, "%sarmada::rma tcp service: epoll_wait: %s\n", rank_prefix().c_str(), std::strerror(errno));
@@ -133,23 +138,44 @@ void Service::run() {
       continue;
     }
     if (!spin) wakeups_.fetch_add(1, std::memory_order_relaxed);
-    for (int i = 0; i < n; ++i) {
-      const std::uint64_t tag = events[i].data.u64;
-      if (tag == kStopTag) return;
-      if (tag == kListenerTag) {
-        accept_all();
-        continue;
-      }
-      auto* c = reinterpret_cast<Connection*>(tag);
-      if (!serve(*c)) close(*c);
-    }
-    last_frame = std::chrono::steady_clock::now();
+    std::lock_guard guard(serve_mutex_);
+    if (!serve_ready(true)) return;
+    last_frame = Clock::now();
   }
+}
+
+void Service::poll_once() {
+  std::unique_lock guard(serve_mutex_, std::try_to_lock);
+  if (guard) serve_ready(false);
+}
+
+bool Service::serve_ready(bool service_thread) {
+  epoll_event events[64];
+  const int n = epoll_wait(epoll_.get(), events, 64, 0);
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t tag = events[i].data.u64;
+    if (tag == kStopTag) {
+      if (service_thread) return false;
+      continue;  // the thread's to act on
+    }
+    if (tag == kListenerTag) {
+      accept_all();
+      continue;
+    }
+    auto* c = reinterpret_cast<Connection*>(tag);
+    if (!serve(*c)) {
+      close(*c);
+      continue;
+    }
+    partial_ = c->stage != Connection::Stage::Header || c->got > 0;
+    if (!service_thread) waiter_frames_.fetch_add(1, std::memory_order_relaxed);
+  }
+  return true;
 }
 
 void Service::accept_all() {
   for (;;) {
-    Fd fd(accept4(listener_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+    Fd fd(accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC));  // blocking; polls pass MSG_DONTWAIT
     if (!fd) return;  // EAGAIN: none left (or a connection reset before it was taken)
     tune(fd.get());
     auto c = std::make_unique<Connection>();
@@ -173,24 +199,29 @@ bool Service::serve(Connection& c) {
     if (!consume(c)) return false;
     if (budget == 0) return true;
     c.lo = c.hi = 0;
-    const bool straight = c.stage == Connection::Stage::Payload && c.direct && c.left >= kDirectMin;
-    std::byte* into = straight ? c.direct : c.in.data();
-    const std::size_t room = straight ? static_cast<std::size_t>(c.left) : c.in.size();
-    const ssize_t n = ::recv(c.fd.get(), into, room, MSG_DONTWAIT);
+    if (c.stage == Connection::Stage::Payload && c.direct && c.left >= kDirectMin) {
+      // A payload that goes straight to its place (target memory, the staging buffer) is waited
+      // for whole, up to a turn's bytes: polled while it flows (ARMADA_TCP_SERVICE_SPIN_US),
+      // else one sleep until it is in, not a wake-up for every segment the link delivers.
+      const std::size_t ask = static_cast<std::size_t>(std::min<std::uint64_t>(c.left, budget));
+      if (recv_all(c.fd.get(), c.direct, ask, spin_ns_) != 0) return false;
+      budget -= ask;
+      c.direct += ask;
+      c.left -= ask;
+      if (c.left == 0 && !finish(c)) return false;
+      continue;
+    }
+    const ssize_t n = ::recv(c.fd.get(), c.in.data(), c.in.size(), MSG_DONTWAIT);
     if (n == 0) return false;  // the origin closed its end: finalize, or its process ended
     if (n < 0) {
       if (errno == EINTR) continue;
       return errno == EAGAIN || errno == EWOULDBLOCK;
     }
-    const auto got = static_cast<std::size_t>(n);
-    budget -= std::min(budget, got);
-    if (!straight) {
-      c.hi = got;
-      continue;
-    }
-    c.direct += got;
-    c.left -= got;
-    if (c.left == 0 && !finish(c)) return false;
+    c.hi = static_cast<std::size_t>(n);
+    budget -= std::min(budget, c.hi);
+    // Less than the buffer holds: the socket is drained for now (epoll, level-triggered, reports
+    // more), so the frames are run without another recv that would only say EAGAIN.
+    if (c.hi < c.in.size()) return consume(c);
   }
 }
 

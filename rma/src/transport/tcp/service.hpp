@@ -8,6 +8,9 @@
 // where other processes compute, a request costs the kernel's wake-up, not a wait for a polling
 // thread's turn. ARMADA_TCP_SPIN_US keeps it polling that long after its last frame.
 //
+// A rank's own thread that waits in the library (a flag, a collective, a lock) serves too
+// (poll_once, from the transport's poll()): it is awake and on a core already.
+//
 // Each connection is read into a buffer and parsed as a stream of frames (protocol.hpp); a
 // contiguous put's payload beyond the buffer is received straight into the target memory.
 // Accumulates take the node's stripe locks and atomics are hardware atomics on the same words
@@ -18,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -39,7 +43,14 @@ class Service {
   Service(const Service&) = delete;
   Service& operator=(const Service&) = delete;
 
+  /// Serves what is ready now, unless the thread (or another waiter) is serving: for a rank's
+  /// thread that waits in the library anyway (a flag, a collective), so that a request that
+  /// comes meanwhile costs no wake-up of the service thread.
+  void poll_once();
+
   std::uint64_t frames() const noexcept { return frames_.load(std::memory_order_relaxed); }
+  /// Connections served by a waiting rank's thread rather than the service thread.
+  std::uint64_t waiter_serves() const noexcept { return waiter_frames_.load(std::memory_order_relaxed); }
   std::uint64_t wakeups() const noexcept { return wakeups_.load(std::memory_order_relaxed); }
   int connections() const noexcept { return connections_.load(std::memory_order_relaxed); }
 
@@ -47,6 +58,7 @@ class Service {
 
  private:
   void run();
+  bool serve_ready(bool service_thread);   // false: stop (the service thread only)
   void accept_all();
   bool serve(Connection& c);               // false: the connection is done with
   bool consume(Connection& c);             // parses what is buffered
@@ -67,7 +79,9 @@ class Service {
   Fd epoll_;
   Fd stop_;
   std::vector<std::unique_ptr<Connection>> open_;
-  std::atomic<std::uint64_t> frames_{0}, wakeups_{0};
+  bool partial_ = false;  // the connection served last stopped inside a frame
+  std::mutex serve_mutex_;  // whoever serves (the thread, or a waiting rank) holds it
+  std::atomic<std::uint64_t> frames_{0}, wakeups_{0}, waiter_frames_{0};
   std::atomic<int> connections_{0};
   std::thread thread_;
 };

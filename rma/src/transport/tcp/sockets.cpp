@@ -161,8 +161,9 @@ int send_all(int fd, iovec* parts, int count) noexcept {
 }
 
 int recv_all(int fd, void* into, std::size_t n, long spin_ns) noexcept {
+  using Clock = std::chrono::steady_clock;
   auto* at = static_cast<std::byte*>(into);
-  const auto spin_until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(spin_ns);
+  auto spin_until = Clock::now() + std::chrono::nanoseconds(spin_ns);
   bool spinning = spin_ns > 0;
   while (n > 0) {
     const ssize_t got = ::recv(fd, at, n, spinning ? MSG_DONTWAIT : MSG_WAITALL);
@@ -170,12 +171,14 @@ int recv_all(int fd, void* into, std::size_t n, long spin_ns) noexcept {
     if (got < 0) {
       if (errno == EINTR) continue;
       if (errno != EAGAIN && errno != EWOULDBLOCK) return errno;
-      if (spinning && std::chrono::steady_clock::now() >= spin_until) spinning = false;
+      if (Clock::now() >= spin_until) spinning = false;
       cpu_relax();
       continue;
     }
     at += got;
     n -= static_cast<std::size_t>(got);
+    // Bytes keep coming: keep polling (each sleep would cost a wake-up per segment the link delivers).
+    if (spinning) spin_until = Clock::now() + std::chrono::nanoseconds(spin_ns);
   }
   return 0;
 }

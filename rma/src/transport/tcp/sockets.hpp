@@ -65,9 +65,10 @@ void tune(int fd) noexcept;
 /// socket waits in poll() for room. Returns 0, or the errno that stopped it.
 int send_all(int fd, iovec* parts, int count) noexcept;
 
-/// Receives exactly `n` bytes. Polls without blocking for up to `spin_ns` first (a reply that
-/// comes within microseconds is not paid a wake-up), then blocks. Returns 0, the errno, or
-/// ECONNRESET when the peer closed the stream.
+/// Receives exactly `n` bytes. Polls without blocking while bytes keep coming, and for up to
+/// `spin_ns` since the last ones (an answer that comes within microseconds is not paid a
+/// wake-up, nor is every segment of a large one); then sleeps until the rest is in.
+/// Returns 0, the errno, or ECONNRESET when the peer closed the stream.
 int recv_all(int fd, void* into, std::size_t n, long spin_ns) noexcept;
 
 /// "10.1.0.2:40123, 10.2.0.2:40123": for error messages.

@@ -65,7 +65,8 @@ TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& setting
   // The job's key: a connection from anything else (a stray process that found the port) runs nothing.
   job_key_ = c.rank == 0 ? (std::uint64_t{std::random_device{}()} << 32 | std::random_device{}()) : 0;
   MPI_Bcast(&job_key_, 1, MPI_UINT64_T, 0, c.world);
-  service_ = std::make_unique<tcp::Service>(std::move(listener), job_key_, me_, c.node_memory, spin_ns_);
+  service_ = std::make_unique<tcp::Service>(std::move(listener), job_key_, me_, c.node_memory,
+                                           static_cast<long>(settings.service_spin_us) * 1000);
 }
 
 TcpTransport::~TcpTransport() {
@@ -373,42 +374,9 @@ void TcpTransport::describe(int target, TransportInfo& info) const {
   info.process.push_back({"connections_in", std::to_string(service_->connections())});
   info.process.push_back({"frames_served", std::to_string(service_->frames())});
   info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});
+  info.process.push_back({"waiter_serves", std::to_string(service_->waiter_serves())});
   info.process.push_back({"spin_us", std::to_string(settings_.spin_us)});
+  info.process.push_back({"service_spin_us", std::to_string(settings_.service_spin_us)});
 }
-
-// ---- registration ----------------------------------------------------------------------------
-
-namespace {
-constexpr SettingRow kTcpSettings[] = {
-    {.doc = {"ARMADA_TCP_IF", "string", "",
-             "tcp: the network interfaces (comma separated names, e.g. 'eth0,ib0') whose IPv4 addresses a "
-             "rank publishes for other ranks to connect to, tried in the kernel's order. Empty: every "
-             "interface that is up, loopback excepted (loopback alone where there is no other)."},
-     .store = field<&TcpSettings::interfaces>},
-    {.doc = {"ARMADA_TCP_SPIN_US", "int", "0",
-             "tcp: how long the service thread keeps polling its connections after a frame, and an origin "
-             "polls for an answer, before sleeping in the kernel, in microseconds. 0: sleep at once (each "
-             "request then costs the target a wake-up, and no core is ever spent waiting)."},
-     .min = 0, .max = 1000000, .store = field<&TcpSettings::spin_us>},
-    {.doc = {"ARMADA_TCP_CONNECT_TIMEOUT_MS", "int", "10000",
-             "tcp: how long a first contact waits for each published address of its target to accept, in "
-             "milliseconds; then the operation fails naming the rank and the addresses tried."},
-     .min = 1, .max = 3600000, .store = field<&TcpSettings::connect_timeout_ms>},
-};
-}  // namespace
-
-extern const TransportEntry kTcpTransport{
-    .name = "tcp",
-    .role = TransportRole::InterNode,
-    .summary = "its own TCP connections, made on first contact: a put is one frame with its target address; a "
-               "service thread asleep in epoll runs each process's requests",
-    .settings = kTcpSettings,
-    .new_settings = new_settings<TcpSettings>,
-    .below_thread_multiple = nullptr,  // MPI only at init, on the calling thread
-    .auto_preference = 0,              // chosen by name (ARMADA_TRANSPORT=tcp)
-    .start = [](const TransportContext& context) -> std::unique_ptr<Transport> {
-      return std::make_unique<TcpTransport>(context, context.settings_as<TcpSettings>());
-    },
-};
 
 }  // namespace armada::rma::detail

@@ -36,7 +36,8 @@ namespace armada::rma::detail {
 
 struct TcpSettings {
   std::string interfaces;   // ARMADA_TCP_IF
-  int spin_us = 0;          // ARMADA_TCP_SPIN_US
+  int spin_us = 50;         // ARMADA_TCP_SPIN_US: an origin waiting for an answer
+  int service_spin_us = 0;  // ARMADA_TCP_SERVICE_SPIN_US
   int connect_timeout_ms = 10000;  // ARMADA_TCP_CONNECT_TIMEOUT_MS
 };
 
@@ -60,7 +61,7 @@ class TcpTransport final : public Transport {
   bool test(std::uint64_t) override { return true; }
   void fence(int target) override;
   void fence_all() override;
-  void poll() override {}
+  void poll() override { service_->poll_once(); }  // a waiting rank serves
   void describe(int target, TransportInfo& info) const override;
 
  private:

@@ -2,7 +2,7 @@
 # transport's own TCP connections between nodes (no MPI on the data path), a service thread per
 # process asleep in epoll. Chosen by name (ARMADA_TRANSPORT=tcp); auto does not pick it.
 armada_transport(tcp ORDER 50 ENTRY kTcpTransport
-  SOURCES service.cpp sockets.cpp tcp_transport.cpp
+  SOURCES init.cpp service.cpp sockets.cpp tcp_transport.cpp
   CAPABILITIES crosses_hosts helper_thread any_thread_level)
 armada_transport_config(tcp.vnode1 RANKS 2 4 NODE_SIZE 1)
 armada_transport_config(tcp.vnode2 RANKS 4 NODE_SIZE 2)

@@ -1,0 +1,46 @@
+// The tcp transport's registration: its name, settings and factory (transport/plugin.hpp).
+#include "transport/plugin.hpp"
+#include "transport/tcp/tcp_transport.hpp"
+
+namespace armada::rma::detail {
+
+namespace {
+constexpr SettingRow kTcpSettings[] = {
+    {.doc = {"ARMADA_TCP_IF", "string", "",
+             "tcp: the network interfaces (comma separated names, e.g. 'eth0,ib0') whose IPv4 addresses a "
+             "rank publishes for other ranks to connect to, tried in the kernel's order. Empty: every "
+             "interface that is up, loopback excepted (loopback alone where there is no other)."},
+     .store = field<&TcpSettings::interfaces>},
+    {.doc = {"ARMADA_TCP_SPIN_US", "int", "50",
+             "tcp: how long an origin polls for the answer to a get, an atomic or a fence before it sleeps in "
+             "the kernel until the answer arrives, in microseconds. 0: sleep at once."},
+     .min = 0, .max = 1000000, .store = field<&TcpSettings::spin_us>},
+    {.doc = {"ARMADA_TCP_SERVICE_SPIN_US", "int", "0",
+             "tcp: how long the service thread keeps polling its connections after a frame before it sleeps in "
+             "epoll, in microseconds. 0: sleep at once. Polling saves a request the thread's wake-up on a host "
+             "with idle cores (emulated cluster, 8 B get 30 -> 22 us) and costs it where the cores are busy: a "
+             "polling thread that loses its core waits for the other thread's time slice, where a sleeping one "
+             "woken by a frame runs at once (a busy process beside each rank: 29 us asleep, 166 us polling)."},
+     .min = 0, .max = 1000000, .store = field<&TcpSettings::service_spin_us>},
+    {.doc = {"ARMADA_TCP_CONNECT_TIMEOUT_MS", "int", "10000",
+             "tcp: how long a first contact waits for each published address of its target to accept, in "
+             "milliseconds; then the operation fails naming the rank and the addresses tried."},
+     .min = 1, .max = 3600000, .store = field<&TcpSettings::connect_timeout_ms>},
+};
+}  // namespace
+
+extern const TransportEntry kTcpTransport{
+    .name = "tcp",
+    .role = TransportRole::InterNode,
+    .summary = "its own TCP connections, made on first contact: a put is one frame with its target address; a "
+               "service thread asleep in epoll runs each process's requests",
+    .settings = kTcpSettings,
+    .new_settings = new_settings<TcpSettings>,
+    .below_thread_multiple = nullptr,  // MPI only at init, on the calling thread
+    .auto_preference = 0,              // chosen by name (ARMADA_TRANSPORT=tcp)
+    .start = [](const TransportContext& context) -> std::unique_ptr<Transport> {
+      return std::make_unique<TcpTransport>(context, context.settings_as<TcpSettings>());
+    },
+};
+
+}  // namespace armada::rma::detail

@@ -50,7 +50,7 @@ static_assert(sizeof(Header) == 80);
 /// The answer to Get, GetV, Rmw and Ack; a Get's data follows it.
 struct Reply {
   std::uint64_t value;        // Rmw: the old value; Unlock: 1, or 0 if the origin did not hold it;
-                              // Ack: frames run on this connection so far
+                              // Ack: frames received on this connection, itself included
   std::uint64_t payload;      // data bytes that follow
 };
 

@@ -317,9 +317,9 @@ void Service::deliver(Connection& c, const std::byte* data, std::size_t n) {
 }
 
 bool Service::finish(Connection& c) {
-  const bool ok = run_frame(c);
-  ++c.frames;
+  ++c.frames;  // before its answer goes: whoever has the answer finds the frame counted
   frames_.fetch_add(1, std::memory_order_relaxed);
+  const bool ok = run_frame(c);
   c.stage = Connection::Stage::Header;
   c.got = 0;
   c.direct = nullptr;

@@ -90,7 +90,7 @@ std::vector<std::uint32_t> local_addresses(const char* op, const std::string& on
   }
   freeifaddrs(list);
   if (!only.empty() && found.empty())
-    throw_invalid(op, "ARMADA_TCP_IF", only, "no interface of that name with an IPv4 address is up on this host");
+    throw_invalid(op, "ARMADA_TCP_IF", "'" + only + "'", "no interface of that name with an IPv4 address is up on this host");
   if (found.empty()) found = loopback;
   if (found.size() > Endpoint::kMaxAddresses) found.resize(Endpoint::kMaxAddresses);
   return found;

@@ -49,6 +49,23 @@ std::size_t describe_shape(const Shape& s, bool remote_dst, std::uint64_t (&desc
   return (2 * static_cast<std::size_t>(s.levels) + 1) * sizeof(std::uint64_t);
 }
 
+// A failure of one rank's set-up fails init on every rank, naming the first rank that failed and
+// why, instead of leaving the others waiting in the address exchange.
+void fail_together(MPI_Comm world, int rank, const std::string& failure) {
+  struct {
+    int failed;
+    int rank;
+  } first{failure.empty() ? 0 : 1, rank};
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_2INT, MPI_MAXLOC, world);  // ties: the lowest rank
+  if (!first.failed) return;
+  std::string why = failure;
+  int length = static_cast<int>(why.size());
+  MPI_Bcast(&length, 1, MPI_INT, first.rank, world);
+  why.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(why.data(), length, MPI_CHAR, first.rank, world);
+  throw_state("rma::init (tcp)", "rank " + std::to_string(first.rank) + " cannot listen for the tcp transport: " + why);
+}
+
 }  // namespace
 
 TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& settings)
@@ -57,10 +74,17 @@ TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& setting
   constexpr const char* op = "rma::init (tcp)";
   for (int r = 0; r < c.size; ++r) peers_[static_cast<std::size_t>(r)].store(nullptr, std::memory_order_relaxed);
   tcp::Endpoint mine{};
-  const std::vector<std::uint32_t> addresses = tcp::local_addresses(op, settings.interfaces);
-  tcp::Fd listener = tcp::listen_any(op, mine.port);
-  mine.count = static_cast<std::uint16_t>(addresses.size());
-  std::copy(addresses.begin(), addresses.end(), mine.address);
+  tcp::Fd listener;
+  std::string failure;  // why this rank cannot listen (an interface ARMADA_TCP_IF names is missing here)
+  try {
+    const std::vector<std::uint32_t> addresses = tcp::local_addresses(op, settings.interfaces);
+    listener = tcp::listen_any(op, mine.port);
+    mine.count = static_cast<std::uint16_t>(addresses.size());
+    std::copy(addresses.begin(), addresses.end(), mine.address);
+  } catch (const Error& e) {
+    failure = e.what();
+  }
+  fail_together(c.world, c.rank, failure);
   MPI_Allgather(&mine, sizeof mine, MPI_BYTE, endpoints_.data(), sizeof mine, MPI_BYTE, c.world);
   // The job's key: a connection from anything else (a stray process that found the port) runs nothing.
   job_key_ = c.rank == 0 ? (std::uint64_t{std::random_device{}()} << 32 | std::random_device{}()) : 0;

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "common/check.hpp"
+#include "common/tsan.hpp"
 #include "desc/runs.hpp"
 #include "desc/strided.hpp"
 #include "transport/base/locks.hpp"
@@ -118,6 +119,10 @@ Service::~Service() {
 }
 
 void Service::run() {
+  // The thread is a remote agent for ThreadSanitizer (common/tsan.hpp): it writes this process's
+  // memory for other ranks, ordered with the application's reads by what TSan cannot see (the
+  // origin's fence and a barrier, a flag). Its own state is shared only under serve_mutex_.
+  const TsanRemoteAgentScope agent;
   using Clock = std::chrono::steady_clock;
   auto last_frame = Clock::now();
   for (;;) {
@@ -146,7 +151,9 @@ void Service::run() {
 
 void Service::poll_once() {
   std::unique_lock guard(serve_mutex_, std::try_to_lock);
-  if (guard) serve_ready(false);
+  if (!guard) return;
+  const TsanRemoteAgentScope agent;  // as the service thread is (run())
+  serve_ready(false);
 }
 
 bool Service::serve_ready(bool service_thread) {

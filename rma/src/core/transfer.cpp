@@ -443,7 +443,7 @@ void put_notify(const char* op, const void* src, std::span<const std::size_t> sr
   std::memcpy(&n.value, value, width);  // little-endian: the low bytes
   Shape shape = strided ? make_shape(op, src_stride, dst_stride, count) : Shape::single_run(count[0]);
   if (shape.bytes() == 0) {  // a contiguous put of nothing: the flag alone
-    notify(route(op, s, target), n, target);
+    route(op, s, target).put_flag(n, target);
     return;
   }
   if (!src) throw_invalid(op, "src", "null", "the local buffer is null");

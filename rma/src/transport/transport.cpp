@@ -26,6 +26,8 @@ void Transport::put_then_notify(const StridedOp& data, const NotifyFlag& n) {
   notify(*this, n, data.target);
 }
 
+void Transport::put_flag(const NotifyFlag& n, int target) { notify(*this, n, target); }
+
 void notify(Transport& t, const NotifyFlag& n, int target) {
   std::uint64_t old = 0;
   t.rmw(n.how == Notify::Add ? RmwOp::FetchAdd : RmwOp::Swap, n.width, n.flag, *n.slice, target, &n.value, nullptr,

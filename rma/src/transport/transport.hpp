@@ -121,6 +121,11 @@ class Transport {
   /// fences the target (remote completion) and updates the flag with rmw(): correct on any
   /// transport, at a round trip's cost; a transport with an ordered channel overrides it.
   virtual void put_notify(const StridedOp& data, const NotifyFlag& flag);
+  /// A put_notify of no data: the flag update alone, which every reader must find ordered after
+  /// this rank's earlier writes to `target`. The default is notify() (an atomic: a round trip); a
+  /// transport with an ordered channel sends it one way (tcp: a frame without payload), which
+  /// matters to the credit and ready signals of halo exchanges (NAS MG and CG).
+  virtual void put_flag(const NotifyFlag& flag, int target);
 
  protected:
   /// put_notify for a transport whose blocking put to a target is ordered before its next atomic

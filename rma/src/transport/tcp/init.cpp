@@ -22,6 +22,12 @@ constexpr SettingRow kTcpSettings[] = {
              "polling thread that loses its core waits for the other thread's time slice, where a sleeping one "
              "woken by a frame runs at once (a busy process beside each rank: 29 us asleep, 166 us polling)."},
      .min = 0, .max = 1000000, .store = field<&TcpSettings::service_spin_us>},
+    {.doc = {"ARMADA_TCP_WAITER_POLL_US", "int", "20",
+             "tcp: a rank's thread waiting in the library (a flag, a collective, a lock) runs the requests that "
+             "have reached this process, looking at most once per this many microseconds (each look is a system "
+             "call; looking on every round of a wait takes the core from the threads waited for). 0: only the "
+             "service thread runs them."},
+     .min = 0, .max = 1000000, .store = field<&TcpSettings::waiter_poll_us>},
     {.doc = {"ARMADA_TCP_CONNECT_TIMEOUT_MS", "int", "10000",
              "tcp: how long a first contact waits for each published address of its target to accept, in "
              "milliseconds; then the operation fails naming the rank and the addresses tried."},

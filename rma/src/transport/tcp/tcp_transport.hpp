@@ -38,6 +38,7 @@ struct TcpSettings {
   std::string interfaces;   // ARMADA_TCP_IF
   int spin_us = 50;         // ARMADA_TCP_SPIN_US: an origin waiting for an answer
   int service_spin_us = 0;  // ARMADA_TCP_SERVICE_SPIN_US
+  int waiter_poll_us = 20;  // ARMADA_TCP_WAITER_POLL_US
   int connect_timeout_ms = 10000;  // ARMADA_TCP_CONNECT_TIMEOUT_MS
 };
 
@@ -52,6 +53,7 @@ class TcpTransport final : public Transport {
   std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,
                                     std::size_t bytes, const Slice& slice, int target, bool blocking) override;
   void put_notify(const StridedOp& data, const NotifyFlag& flag) override;
+  void put_flag(const NotifyFlag& flag, int target) override;
   void rmw(RmwOp op, std::size_t width, void* remote, const Slice& slice, int target, const void* operand,
            const void* compare, void* result) override;
   void mutex_lock(void* word, const Slice& slice, int target) override;
@@ -61,7 +63,7 @@ class TcpTransport final : public Transport {
   bool test(std::uint64_t) override { return true; }
   void fence(int target) override;
   void fence_all() override;
-  void poll() override { service_->poll_once(); }  // a waiting rank serves
+  void poll() override;
   void describe(int target, TransportInfo& info) const override;
 
  private:
@@ -86,6 +88,7 @@ class TcpTransport final : public Transport {
   std::uint64_t job_key_;
   TcpSettings settings_;
   long spin_ns_;
+  std::int64_t waiter_poll_ns_;
   std::vector<tcp::Endpoint> endpoints_;
   std::unique_ptr<std::atomic<Peer*>[]> peers_;  // by world rank; null until first contact
   std::mutex connect_mutex_;
@@ -93,6 +96,7 @@ class TcpTransport final : public Transport {
   std::mutex written_mutex_;
   std::vector<int> written_;                     // targets written since their last Ack (may repeat)
   std::unique_ptr<tcp::Service> service_;
+  std::atomic<std::int64_t> last_poll_ns_{0};  // when a waiter last served (poll)
 };
 
 }  // namespace armada::rma::detail

@@ -36,7 +36,8 @@ constexpr std::size_t kTurnBytes = std::size_t{4} << 20;
 // A staging buffer above this size is released after its frame.
 constexpr std::size_t kKeepStaging = std::size_t{16} << 20;
 constexpr std::uint64_t kMaxDescriptor = std::uint64_t{1} << 30;
-constexpr std::uint64_t kStopTag = 0, kListenerTag = 1;  // epoll tags; a connection's is its address
+// epoll tags: a served connection's is its address; an answer watch's, its owner's address + 2.
+constexpr std::uint64_t kStopTag = 0, kListenerTag = 1, kAnswersBit = 2;
 
 void watch(int epoll_fd, int fd, std::uint64_t tag) {
   epoll_event event{};
@@ -101,8 +102,9 @@ struct Service::Connection {
   std::uint64_t left = 0;               // payload bytes still to come
 };
 
-Service::Service(Fd listener, std::uint64_t job_key, int me, NodeMemory& memory, long spin_ns)
-    : listener_(std::move(listener)), job_key_(job_key), me_(me), memory_(memory), spin_ns_(spin_ns) {
+Service::Service(Fd listener, std::uint64_t job_key, int me, NodeMemory& memory, long spin_ns, CollectAnswers collect)
+    : listener_(std::move(listener)), job_key_(job_key), me_(me), memory_(memory), spin_ns_(spin_ns),
+      collect_(std::move(collect)) {
   epoll_ = Fd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_) throw_system(kOp, "epoll_create1", errno);
   stop_ = Fd(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
@@ -130,7 +132,8 @@ void Service::run() {
     // the sender's kernel needs (on a small host, half the bandwidth of a 1 MiB put).
     const bool spin = spin_ns_ > 0 && !partial_ && Clock::now() - last_frame < std::chrono::nanoseconds(spin_ns_);
     // Wait until something is ready without taking it: what is ready is read again under the
-    // lock, as a waiting rank (poll_once) may have served it meanwhile.
+    // lock, as a waiting rank (poll_once) may have served it meanwhile (level-triggered events
+    // are reported again; a one-shot answer watch is not, and is acted on below).
     epoll_event ready;
     const int n = epoll_wait(epoll_.get(), &ready, 1, spin ? 0 : -1);
     if (n < 0) {
@@ -144,9 +147,20 @@ void Service::run() {
     }
     if (!spin) wakeups_.fetch_add(1, std::memory_order_relaxed);
     std::lock_guard guard(serve_mutex_);
+    // An answer watch is one-shot: this wait took its event, which no second look would find.
+    if (ready.data.u64 & kAnswersBit) collect_(reinterpret_cast<void*>(ready.data.u64 & ~kAnswersBit));
     if (!serve_ready(true)) return;
     last_frame = Clock::now();
   }
+}
+
+void Service::watch_answers(int fd, void* owner) {
+  epoll_event event{};
+  event.events = EPOLLIN | EPOLLONESHOT;
+  event.data.u64 = reinterpret_cast<std::uint64_t>(owner) | kAnswersBit;
+  if (epoll_ctl(epoll_.get(), EPOLL_CTL_MOD, fd, &event) != 0 &&
+      (errno != ENOENT || epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) != 0))
+    throw_system("rma::get_nb (tcp)", "epoll_ctl", errno);
 }
 
 void Service::poll_once() {
@@ -167,6 +181,10 @@ bool Service::serve_ready(bool service_thread) {
     }
     if (tag == kListenerTag) {
       accept_all();
+      continue;
+    }
+    if (tag & kAnswersBit) {
+      collect_(reinterpret_cast<void*>(tag & ~kAnswersBit));
       continue;
     }
     auto* c = reinterpret_cast<Connection*>(tag);

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -35,9 +36,18 @@ namespace armada::rma::detail::tcp {
 
 class Service {
  public:
+  /// Reads what has arrived of the answers on one of this process's own connections (an
+  /// origin's nonblocking gets), for `owner` (what watch_answers was given).
+  using CollectAnswers = std::function<void(void* owner)>;
+
   /// Starts the thread on `listener` (non-blocking). Frames of a connection whose Hello does not
   /// carry `job_key` are never run (a stray connection is closed).
-  Service(Fd listener, std::uint64_t job_key, int me, NodeMemory& memory, long spin_ns);
+  Service(Fd listener, std::uint64_t job_key, int me, NodeMemory& memory, long spin_ns, CollectAnswers collect);
+
+  /// Once answers arrive on `fd` (a connection this process opened), calls the collector for
+  /// `owner` (8-byte aligned) from the serving thread, once: call again for the next answers.
+  /// So a nonblocking get's data lands while the rank computes (unilateral progress).
+  void watch_answers(int fd, void* owner);
   /// Stops and joins the thread, then closes every connection.
   ~Service();
   Service(const Service&) = delete;
@@ -76,6 +86,7 @@ class Service {
   int me_;
   NodeMemory& memory_;
   long spin_ns_;
+  CollectAnswers collect_;
   Fd epoll_;
   Fd stop_;
   std::vector<std::unique_ptr<Connection>> open_;

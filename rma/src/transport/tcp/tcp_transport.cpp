@@ -1,6 +1,7 @@
 #include "transport/tcp/tcp_transport.hpp"
 
 #include <mpi.h>
+#include <sys/ioctl.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -92,12 +93,13 @@ TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& setting
   job_key_ = c.rank == 0 ? (std::uint64_t{std::random_device{}()} << 32 | std::random_device{}()) : 0;
   MPI_Bcast(&job_key_, 1, MPI_UINT64_T, 0, c.world);
   service_ = std::make_unique<tcp::Service>(std::move(listener), job_key_, me_, c.node_memory,
-                                           static_cast<long>(settings.service_spin_us) * 1000);
+                                           static_cast<long>(settings.service_spin_us) * 1000,
+                                           [this](void* peer) { collect_answers(*static_cast<Peer*>(peer)); });
 }
 
 TcpTransport::~TcpTransport() {
+  service_.reset();    // first: it may be collecting a connection's answers
   connected_.clear();  // every peer's service sees its end of our connections close
-  service_.reset();
 }
 
 TransportCaps TcpTransport::caps() const noexcept {
@@ -115,6 +117,7 @@ TcpTransport::Peer& TcpTransport::peer(const char* op, int target) {
   p = peers_[static_cast<std::size_t>(target)].load(std::memory_order_relaxed);
   if (p) return *p;
   auto made = std::make_unique<Peer>();
+  made->rank = target;
   made->fd = tcp::connect_to(op, endpoints_[static_cast<std::size_t>(target)], target, settings_.connect_timeout_ms);
   Header hello = header(Kind::Hello, nullptr, static_cast<std::uint64_t>(me_));
   hello.remote = job_key_;
@@ -139,9 +142,7 @@ void TcpTransport::receive(Peer& p, const char* op, int target, void* into, std:
 tcp::Reply TcpTransport::ask(Peer& p, const char* op, int target, const Header& h) {
   iovec part{const_cast<Header*>(&h), sizeof h};
   send(p, op, target, &part, 1);
-  tcp::Reply r{};
-  receive(p, op, target, &r, sizeof r);
-  return r;
+  return answer(p, op, target);
 }
 
 // Called with p.lock held.
@@ -155,16 +156,11 @@ void TcpTransport::mark_written(Peer& p, int target) {
 // ---- data movement ---------------------------------------------------------------------------
 
 std::uint64_t TcpTransport::transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local,
-                                                std::byte* remote, std::size_t bytes, const Slice&, int target, bool) {
+                                                std::byte* remote, std::size_t bytes, const Slice&, int target,
+                                                bool blocking) {
   const char* op = name_of(kind);
   Peer& p = peer(op, target);
-  if (kind == OpKind::Get) {
-    const Header h = header(Kind::Get, remote, bytes);
-    std::lock_guard guard(p.lock);
-    ask(p, op, target, h);
-    receive(p, op, target, local, bytes);
-    return 0;
-  }
+  if (kind == OpKind::Get) return get(op, local, remote, Shape::single_run(bytes), target, blocking);
   Header h = header(kind == OpKind::Put ? Kind::Put : Kind::Acc, remote, bytes);
   if (kind == OpKind::Acc) set_acc(h, type, scale);
   iovec parts[2] = {{&h, sizeof h}, {local, bytes}};
@@ -178,10 +174,7 @@ std::uint64_t TcpTransport::strided(const StridedOp& op, bool blocking) {
   if (op.shape.levels == 0)
     return transfer_contiguous(op.kind, op.type, op.scale, op.local, op.remote, op.shape.count[0], *op.slice, op.target,
                                blocking);
-  if (op.kind == OpKind::Get) {
-    read_strided(name_of(op.kind), op);
-    return 0;
-  }
+  if (op.kind == OpKind::Get) return get(name_of(op.kind), op.local, op.remote, op.shape, op.target, blocking);
   Header h = header(op.kind == OpKind::Put ? Kind::Put : Kind::Acc, op.remote, 0);
   if (op.kind == OpKind::Acc) set_acc(h, op.type, op.scale);
   write_strided(name_of(op.kind), h, op);
@@ -209,25 +202,78 @@ void TcpTransport::write_strided(const char* name, Header h, const StridedOp& op
   mark_written(p, op.target);
 }
 
-void TcpTransport::read_strided(const char* name, const StridedOp& op) {
-  Peer& p = peer(name, op.target);
+// A get: the request now; its answer read now (blocking) or by the wait for its token, so that
+// nonblocking gets to one target are in flight together. Answers come in order, so reading one
+// first reads every earlier pending answer on the connection (finish_gets).
+std::uint64_t TcpTransport::get(const char* name, std::byte* local, std::byte* remote, const Shape& shape, int target,
+                                bool blocking) {
+  Peer& p = peer(name, target);
   std::uint64_t desc[2 * kMaxLevels + 1];
-  Header h = header(Kind::Get, op.remote, op.shape.bytes());
-  h.levels = static_cast<std::uint8_t>(op.shape.levels);
-  h.desc_bytes = static_cast<std::uint32_t>(describe_shape(op.shape, false, desc));
-  RunWalker local(op.local, op.shape, true);
-  std::lock_guard guard(p.lock);
+  Header h = header(Kind::Get, remote, shape.bytes());
+  h.levels = static_cast<std::uint8_t>(shape.levels);
+  h.desc_bytes = shape.levels ? static_cast<std::uint32_t>(describe_shape(shape, false, desc)) : 0;
   iovec parts[2] = {{&h, sizeof h}, {desc, h.desc_bytes}};
-  send(p, name, op.target, parts, 2);
-  tcp::Reply r{};
-  receive(p, name, op.target, &r, sizeof r);
-  p.scratch.resize(std::max<std::size_t>(p.scratch.size(), std::min<std::size_t>(h.payload, kChunk)));
-  for (std::uint64_t left = h.payload; left > 0;) {
-    const std::size_t n = std::min<std::uint64_t>(left, kChunk);
-    receive(p, name, op.target, p.scratch.data(), n);
-    local.scatter(p.scratch.data(), n);
-    left -= n;
+  std::lock_guard guard(p.lock);
+  send(p, name, target, parts, h.desc_bytes ? 2 : 1);
+  p.gets.push_back({local, shape});
+  const std::uint64_t seq = ++p.gets_issued;
+  if (blocking) {
+    finish_gets(p, name, target, seq);
+    return 0;
   }
+  service_->watch_answers(p.fd.get(), &p);
+  return (static_cast<std::uint64_t>(target) + 1) << kTokenSeqBits | (seq & kTokenSeqMask);
+}
+
+// Reads the answers of this connection's pending gets up to number `seq`, in order, each into
+// its destination. Called with p.lock held.
+void TcpTransport::finish_gets(Peer& p, const char* name, int target, std::uint64_t seq) {
+  if (!p.broken.empty()) throw_state(name, p.broken);
+  while (p.gets_done < seq) {
+    const PendingGet g = p.gets.front();
+    p.gets.pop_front();
+    ++p.gets_done;  // a failure below leaves the stream unusable anyway
+    tcp::Reply r{};
+    receive(p, name, target, &r, sizeof r);
+    if (g.shape.levels == 0) {
+      receive(p, name, target, g.local, g.shape.count[0]);
+      continue;
+    }
+    RunWalker local(g.local, g.shape, true);
+    p.scratch.resize(std::max<std::size_t>(p.scratch.size(), std::min<std::size_t>(r.payload, kChunk)));
+    for (std::uint64_t left = r.payload; left > 0;) {
+      const std::size_t n = std::min<std::uint64_t>(left, kChunk);
+      receive(p, name, target, p.scratch.data(), n);
+      local.scatter(p.scratch.data(), n);
+      left -= n;
+    }
+  }
+}
+
+// From the serving thread: the answers that have begun to arrive are read into their
+// destinations now, while the rank computes. A rank that holds the connection reads them itself.
+void TcpTransport::collect_answers(Peer& p) {
+  std::unique_lock guard(p.lock, std::try_to_lock);
+  if (!guard) {
+    service_->watch_answers(p.fd.get(), &p);
+    return;
+  }
+  try {
+    int ready = 0;
+    while (p.gets_done < p.gets_issued && ioctl(p.fd.get(), FIONREAD, &ready) == 0 && ready > 0)
+      finish_gets(p, "rma::get_nb (tcp)", p.rank, p.gets_done + 1);
+  } catch (const Error& e) {
+    p.broken = e.what();  // the rank's wait reports it
+    return;
+  }
+  if (p.gets_done < p.gets_issued) service_->watch_answers(p.fd.get(), &p);
+}
+
+tcp::Reply TcpTransport::answer(Peer& p, const char* name, int target) {
+  finish_gets(p, name, target, p.gets_issued);
+  tcp::Reply r{};
+  receive(p, name, target, &r, sizeof r);
+  return r;
 }
 
 std::uint64_t TcpTransport::vector(const VectorOp& op, bool) {
@@ -253,8 +299,7 @@ std::uint64_t TcpTransport::vector(const VectorOp& op, bool) {
   if (op.kind == OpKind::Get) {
     iovec parts[2] = {{&h, sizeof h}, {desc.data(), h.desc_bytes}};
     send(p, name, op.target, parts, 2);
-    tcp::Reply r{};
-    receive(p, name, op.target, &r, sizeof r);
+    answer(p, name, op.target);
     receive(p, name, op.target, packed, total);
     for (const IoSet& set : op.sets)
       for (void* local : set.dst) {
@@ -369,7 +414,32 @@ void TcpTransport::mutex_unlock(void* word, const Slice&, int target) {
                   "this rank does not hold the mutex");
 }
 
-// ---- completion ------------------------------------------------------------------------------
+// ---- completion ----
+
+void TcpTransport::wait(std::uint64_t token) {
+  if (token == 0) return;
+  const int target = static_cast<int>((token >> kTokenSeqBits) - 1);
+  Peer& p = *peers_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
+  std::lock_guard guard(p.lock);
+  const std::uint64_t seq = (p.gets_issued & ~kTokenSeqMask) | (token & kTokenSeqMask);
+  finish_gets(p, "rma::wait (tcp)", target, seq);
+}
+
+// Done, or its answer (or an earlier one's) has begun to arrive: then it is read to the end, as
+// an answer larger than the socket's buffer would otherwise never be complete there.
+bool TcpTransport::test(std::uint64_t token) {
+  if (token == 0) return true;
+  const int target = static_cast<int>((token >> kTokenSeqBits) - 1);
+  Peer& p = *peers_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
+  std::lock_guard guard(p.lock);
+  const std::uint64_t seq = (p.gets_issued & ~kTokenSeqMask) | (token & kTokenSeqMask);
+  while (p.gets_done < seq) {
+    int ready = 0;
+    if (ioctl(p.fd.get(), FIONREAD, &ready) != 0 || ready <= 0) return false;
+    finish_gets(p, "rma::test (tcp)", target, p.gets_done + 1);
+  }
+  return true;
+}
 
 void TcpTransport::fence(int target) {
   Peer* p = peers_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
@@ -402,10 +472,7 @@ void TcpTransport::fence_all() {
     send(p, name, t, &part, 1);
     asked.emplace_back(t, std::move(guard));
   }
-  for (auto& [t, guard] : asked) {
-    tcp::Reply r{};
-    receive(*peers_[static_cast<std::size_t>(t)].load(std::memory_order_relaxed), name, t, &r, sizeof r);
-  }
+  for (auto& [t, guard] : asked) answer(*peers_[static_cast<std::size_t>(t)].load(std::memory_order_relaxed), name, t);
 }
 
 // A waiting rank serves, at most once per ARMADA_TCP_WAITER_POLL_US: each look is a system call,

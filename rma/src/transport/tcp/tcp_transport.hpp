@@ -13,14 +13,17 @@
 // runs a connection's frames in order, so the answer means every earlier write ran);
 // `fence_all` asks every written target at once, then waits. A put_notify is one frame whose
 // flag update the service applies after the data. Gets, atomics and mutex steps are a request
-// and its answer on the same connection; every operation completes before it returns (tokens
-// are always 0: nonblocking operations do not overlap the computation here).
+// and its answer on the same connection. A nonblocking get sends its request and returns a
+// token; its answer is read by the wait (answers come in order: whoever reads the connection
+// next reads the pending gets' answers first), so gets to one target are in flight together.
+// Puts and accumulates complete locally before they return (token 0).
 //
 // Connections are made on first contact (init only exchanges each rank's listening address), so
 // a rank holds one socket per peer it addressed, not one per rank of the job.
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -59,28 +62,42 @@ class TcpTransport final : public Transport {
   void mutex_lock(void* word, const Slice& slice, int target) override;
   bool mutex_try_lock(void* word, const Slice& slice, int target) override;
   void mutex_unlock(void* word, const Slice& slice, int target) override;
-  void wait(std::uint64_t) override {}
-  bool test(std::uint64_t) override { return true; }
+  void wait(std::uint64_t token) override;
+  bool test(std::uint64_t token) override;
   void fence(int target) override;
   void fence_all() override;
   void poll() override;
   void describe(int target, TransportInfo& info) const override;
 
  private:
+  struct PendingGet {
+    std::byte* local;
+    Shape shape;                      // the local side's runs (dst strides)
+  };
   struct Peer {
-    std::mutex lock;                  // one frame (and its answer) at a time on the connection
+    std::mutex lock;                  // one frame at a time on the connection, and its answers read in order
     tcp::Fd fd;
     bool written = false;             // a write went out since the last Ack
+    int rank = -1;
+    std::deque<PendingGet> gets;      // requested, answer not read yet (nonblocking gets)
+    std::uint64_t gets_issued = 0, gets_done = 0;
+    std::string broken;               // why the stream failed while the service read answers
     std::vector<std::byte> scratch;   // packing and unpacking strided and vector data
   };
+  // A nonblocking get's token: its target + 1 above kTokenSeqBits, its number on the connection below.
+  static constexpr int kTokenSeqBits = 40;
+  static constexpr std::uint64_t kTokenSeqMask = (std::uint64_t{1} << kTokenSeqBits) - 1;
 
   Peer& peer(const char* op, int target);
   void send(Peer& p, const char* op, int target, iovec* parts, int count);
   void receive(Peer& p, const char* op, int target, void* into, std::size_t bytes);
   tcp::Reply ask(Peer& p, const char* op, int target, const tcp::Header& h);
   void mark_written(Peer& p, int target);
+  tcp::Reply answer(Peer& p, const char* op, int target);  // after the pending gets' answers
   void write_strided(const char* op, tcp::Header h, const StridedOp& op_desc);
-  void read_strided(const char* op, const StridedOp& op_desc);
+  std::uint64_t get(const char* op, std::byte* local, std::byte* remote, const Shape& shape, int target, bool blocking);
+  void finish_gets(Peer& p, const char* op, int target, std::uint64_t seq);
+  void collect_answers(Peer& p);  // the service's part in nonblocking gets
   std::uint32_t mutex_word(const char* op, void* word, std::size_t field, RmwOp how, std::uint32_t operand,
                            std::uint32_t compare, const Slice& slice, int target);
 

@@ -7,12 +7,14 @@
 # Each launch then runs NAS MG and CG (class A by default) across the same hosts with
 # `--comm rma` and `--comm mpi` on the default (`auto`) transport, the order swapped every launch,
 # at 1 and 2 ranks per host (--app-ranks-per-host); the report gives their medians, rma/mpi and
-# the transport auto ran.
+# the transport auto ran. --app-transports runs `--comm rma` on each transport named (auto, or
+# ARMADA_TRANSPORT values: "auto tcp" sets the server beside the tcp transport on the same hosts).
 #
 #   scripts/bench-cluster.sh                         3 launches, contig + atomic + overlap, MG, CG
 #   scripts/bench-cluster.sh --launches 5 --quick    any armada-bench option after the script's own
 #   scripts/bench-cluster.sh --apps "" --app-class B no apps; or another NPB class
 #   scripts/bench-cluster.sh --app-ranks-per-host 1  the programs at 1 rank per host only
+#   scripts/bench-cluster.sh --app-transports "auto tcp"  --comm rma on auto and on tcp, each launch
 #   BUILD_DIR=build scripts/bench-cluster.sh         an existing build (default build-release/)
 #
 # Needs root (namespaces; cluster.sh exits 77 otherwise). Writes results/bench-cluster-<UTC date>/
@@ -25,6 +27,7 @@ hosts=2
 apps="mg cg"
 app_class=A
 app_ranks_per_host="1 2"
+app_transports=auto
 while (($#)); do
   case $1 in
     --launches) launches=${2:?--launches needs a number}; shift 2 ;;
@@ -32,7 +35,8 @@ while (($#)); do
     --apps) apps=${2?--apps needs a list (mg, cg or both; empty for none)}; shift 2 ;;
     --app-class) app_class=${2:?--app-class needs S, W, A, B or C}; shift 2 ;;
     --app-ranks-per-host) app_ranks_per_host=${2:?--app-ranks-per-host needs a list, e.g. "1 2"}; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --app-transports) app_transports=${2:?--app-transports needs a list, e.g. "auto tcp"}; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
@@ -40,6 +44,9 @@ done
 [[ $app_class =~ ^[SWABC]$ ]] || { echo "bench-cluster.sh: --app-class: '$app_class' is not S, W, A, B or C" >&2; exit 2; }
 for app in $apps; do
   case $app in mg|cg) ;; *) echo "bench-cluster.sh: --apps: '$app' is not mg or cg" >&2; exit 2 ;; esac
+done
+for t in $app_transports; do
+  [[ $t =~ ^[a-z][a-z0-9_-]*$ ]] || { echo "bench-cluster.sh: --app-transports: '$t' is not a transport name" >&2; exit 2; }
 done
 for rph in $app_ranks_per_host; do
   [[ $rph =~ ^[1-9][0-9]*$ ]] || { echo "bench-cluster.sh: --app-ranks-per-host: '$rph' is not a positive number" >&2; exit 2; }
@@ -56,15 +63,20 @@ cmake --build "$build" -j"$jobs" --target armada-bench "${app_targets[@]}"
 exe=$build/bench/armada-bench
 
 # One NPB program across the hosts (RANKS_PER_HOST on each), its JSON line kept for the report,
-# and its output with ARMADA_VERBOSE=1: the report names the transport auto ran.
-run_app() {  # run_app LAUNCH_DIR APP COMM RANKS_PER_HOST
-  local dir=$1/apps app=$2 comm=$3 rph=$4
+# and its output with ARMADA_VERBOSE=1: the report names the transport that ran (and auto's choice).
+run_app() {  # run_app LAUNCH_DIR APP COMM RANKS_PER_HOST [TRANSPORT]
+  local dir=$1/apps app=$2 comm=$3 rph=$4 transport=${5:-auto}
+  local stem=$dir/$app.$comm.rph$rph
+  [ "$comm" = mpi ] || stem=$dir/$app.$comm-$transport.rph$rph
   mkdir -p "$dir"
-  echo "   $app class $app_class --comm $comm, $rph rank(s) per host (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  echo "   $app class $app_class --comm $comm${5:+ on $transport}, $rph rank(s) per host (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   "$armada_root/scripts/cluster.sh" --hosts "$hosts" --ranks-per-host "$rph" --timeout 1200 -x UCX_TLS=tcp,self \
-    -x ARMADA_VERBOSE=1 -- "$build/apps/$app/armada-$app" --class "$app_class" --comm "$comm" \
-    --json "$dir/$app.$comm.rph$rph.json" > "$dir/$app.$comm.rph$rph.txt" 2>&1 ||
-    { echo "bench-cluster.sh: $app --comm $comm failed (exit $?): see $dir/$app.$comm.rph$rph.txt" >&2; exit 1; }
+    -x ARMADA_VERBOSE=1 -x ARMADA_TRANSPORT="$transport" -- "$build/apps/$app/armada-$app" --class "$app_class" \
+    --comm "$comm" --json "$stem.json" > "$stem.txt" 2>&1 ||
+    { echo "bench-cluster.sh: $app --comm $comm failed (exit $?): see $stem.txt" >&2; exit 1; }
+}
+run_rma() {  # run_rma LAUNCH_DIR APP RANKS_PER_HOST: --comm rma on each of --app-transports
+  for t in $app_transports; do run_app "$1" "$2" rma "$3" "$t"; done
 }
 
 # The figures the issue asks for across hosts, on every transport of the build that crosses hosts
@@ -88,10 +100,13 @@ for ((i = 1; i <= launches; i++)); do
     "$exe" "${options[@]}" --output-dir "$out/launch-$i" "$@" > "$out/launch-$i/stdout.txt" 2> "$out/launch-$i/stderr.txt" ||
     { echo "bench-cluster.sh: launch $i failed (exit $?): see $out/launch-$i/stderr.txt" >&2; exit 1; }
   grep -A12 '^######## headline' "$out/launch-$i/stdout.txt" | tail -n +3 || true
-  comms=(rma mpi); [ $((i % 2)) -eq 0 ] && comms=(mpi rma)
   for rph in $app_ranks_per_host; do
     for app in $apps; do
-      for comm in "${comms[@]}"; do run_app "$out/launch-$i" "$app" "$comm" "$rph"; done
+      if [ $((i % 2)) -eq 0 ]; then
+        run_app "$out/launch-$i" "$app" mpi "$rph"; run_rma "$out/launch-$i" "$app" "$rph"
+      else
+        run_rma "$out/launch-$i" "$app" "$rph"; run_app "$out/launch-$i" "$app" mpi "$rph"
+      fi
     done
   done
 done

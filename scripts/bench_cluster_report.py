@@ -159,26 +159,32 @@ APP_TARGET = 1.1  # --comm rma at most 1.1x --comm mpi's time across hosts (issu
 
 
 def app_runs(results_dir):
-    """{(benchmark, class, ranks, comm): [the program's JSON line of each launch, with "transport":
-    the inter-node transport its ARMADA_VERBOSE output (the .txt beside it) names, if any]}."""
+    """{(benchmark, class, ranks, comm, asked): [the program's JSON line of each launch, with
+    "transport": the inter-node transport its ARMADA_VERBOSE output (the .txt beside it) names, if
+    any]}. `asked` is the ARMADA_TRANSPORT a `--comm rma` run was given when it named one ("" for
+    auto, and for every `--comm mpi` run, which all the rma rows of a program are set against)."""
     runs = {}
     for path in sorted(glob.glob(os.path.join(results_dir, "launch-*", "apps", "*.json"))):
         with open(path) as f:
             r = json.load(f)
         text_path = path[:-len(".json")] + ".txt"
+        asked = ""
         if os.path.exists(text_path):
             with open(text_path, errors="replace") as f:
-                found = re.search(r"inter-node transport: ([a-z-]+)", f.read())
+                found = re.search(r"inter-node transport: ([a-z-]+) \(ARMADA_TRANSPORT=([a-z-]+)", f.read())
             if found:
                 r["transport"] = found.group(1)
-        runs.setdefault((r["benchmark"], r["class"], r["ranks"], r["comm"]), []).append(r)
+                asked = "" if found.group(2) == "auto" or r["comm"] != "rma" else found.group(2)
+        runs.setdefault((r["benchmark"], r["class"], r["ranks"], r["comm"], asked), []).append(r)
     return runs
 
 
 def app_report(runs):
     out = []
-    for bench, cls, ranks in sorted({(b, c, n) for b, c, n, _ in runs}):
-        rma, mpi = runs.get((bench, cls, ranks, "rma"), []), runs.get((bench, cls, ranks, "mpi"), [])
+    rows = sorted({(b, c, n, asked) for b, c, n, comm, asked in runs if comm == "rma"} |
+                  {(b, c, n, "") for b, c, n, comm, _ in runs if comm == "mpi"})
+    for bench, cls, ranks, asked in rows:
+        rma, mpi = runs.get((bench, cls, ranks, "rma", asked), []), runs.get((bench, cls, ranks, "mpi", ""), [])
         unverified = sum(not r["verified"] for r in rma + mpi)
         cells = []
         for comm, rs in (("rma", rma), ("mpi", mpi)):
@@ -193,7 +199,8 @@ def app_report(runs):
         ran = sorted({r["transport"] for r in rma if "transport" in r})
         if ran:
             verdict += "; rma ran on " + ", ".join(ran)
-        out.append(f"  {bench} class {cls}, {ranks} ranks: " + ", ".join(cells) + verdict)
+        on = f" on {asked}" if asked else ""
+        out.append(f"  {bench} class {cls}, {ranks} ranks{on}: " + ", ".join(cells) + verdict)
     return out
 
 

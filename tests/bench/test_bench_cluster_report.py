@@ -57,6 +57,12 @@ def main():
                 if ranks == 4:
                     with open(stem + ".txt", "w") as f:
                         f.write("  inter-node transport: server (ARMADA_TRANSPORT=auto: ...)\n")
+            # MG on 4 ranks with --comm rma on tcp as well (--app-transports "auto tcp"): 0.9 s.
+            stem = os.path.join(d, f"launch-{i}", "apps", "mg.rma-tcp.rph2")
+            with open(stem + ".json", "w") as f:
+                json.dump({"benchmark": "MG", "class": "A", "ranks": 4, "comm": "rma", "time_s": 0.9, "verified": True}, f)
+            with open(stem + ".txt", "w") as f:
+                f.write("  inter-node transport: tcp (ARMADA_TRANSPORT=tcp)\n")
         out = subprocess.run([sys.executable, script, d], capture_output=True, text=True)
         text = out.stdout
         expected = [
@@ -78,6 +84,8 @@ def main():
             "  CG class A, 2 ranks: rma 0.5 s [0.5..0.5] (2), mpi 0.4 s [0.4..0.4] (2); 1 run(s) NOT VERIFIED",
             "  MG class A, 4 ranks: rma 1.3 s [1.3..1.3] (2), mpi 1 s [1..1] (2); rma/mpi 1.30 (missed: <= 1.1); "
             "rma ran on server",
+            "  MG class A, 4 ranks on tcp: rma 0.9 s [0.9..0.9] (2), mpi 1 s [1..1] (2); rma/mpi 0.90 (met: <= 1.1); "
+            "rma ran on tcp",
         ]
         if out.returncode != 0:
             failures.append(f"status {out.returncode}: {out.stderr}")

@@ -160,12 +160,20 @@ int send_all(int fd, iovec* parts, int count) noexcept {
   return 0;
 }
 
-int recv_all(int fd, void* into, std::size_t n, long spin_ns) noexcept {
+int recv_all(int fd, void* into, std::size_t n, long spin_ns, int first_byte_ms) noexcept {
   using Clock = std::chrono::steady_clock;
   auto* at = static_cast<std::byte*>(into);
   auto spin_until = Clock::now() + std::chrono::nanoseconds(spin_ns);
   bool spinning = spin_ns > 0;
+  bool watched = first_byte_ms > 0;  // until the first byte comes
   while (n > 0) {
+    if (watched && !spinning) {
+      pollfd p{fd, POLLIN, 0};
+      const int ready = ::poll(&p, 1, first_byte_ms);
+      if (ready == 0) return ETIMEDOUT;
+      if (ready < 0 && errno != EINTR) return errno;
+      watched = false;
+    }
     const ssize_t got = ::recv(fd, at, n, spinning ? MSG_DONTWAIT : MSG_WAITALL);
     if (got == 0) return ECONNRESET;
     if (got < 0) {
@@ -177,6 +185,7 @@ int recv_all(int fd, void* into, std::size_t n, long spin_ns) noexcept {
     }
     at += got;
     n -= static_cast<std::size_t>(got);
+    watched = false;
     // Bytes keep coming: keep polling (each sleep would cost a wake-up per segment the link delivers).
     if (spinning) spin_until = Clock::now() + std::chrono::nanoseconds(spin_ns);
   }

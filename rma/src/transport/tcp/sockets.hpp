@@ -69,7 +69,9 @@ int send_all(int fd, iovec* parts, int count) noexcept;
 /// `spin_ns` since the last ones (an answer that comes within microseconds is not paid a
 /// wake-up, nor is every segment of a large one); then sleeps until the rest is in.
 /// Returns 0, the errno, or ECONNRESET when the peer closed the stream.
-int recv_all(int fd, void* into, std::size_t n, long spin_ns) noexcept;
+/// `first_byte_ms` > 0: returns ETIMEDOUT, having received nothing, when no byte came within
+/// that many milliseconds (the caller warns of a silent peer and waits on).
+int recv_all(int fd, void* into, std::size_t n, long spin_ns, int first_byte_ms = -1) noexcept;
 
 /// "10.1.0.2:40123, 10.2.0.2:40123": for error messages.
 std::string describe(const Endpoint& e);

@@ -4,12 +4,14 @@
 #include <sys/ioctl.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstring>
 #include <chrono>
 #include <random>
 
 #include "common/check.hpp"
+#include "common/stall.hpp"
 #include "desc/runs.hpp"
 #include "transport/base/locks.hpp"
 #include "transport/base/waiting.hpp"
@@ -72,7 +74,8 @@ void fail_together(MPI_Comm world, int rank, const std::string& failure) {
 
 TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& settings)
     : me_(c.rank), settings_(settings), spin_ns_(static_cast<long>(settings.spin_us) * 1000),
-      waiter_poll_ns_(std::int64_t{settings.waiter_poll_us} * 1000),
+      waiter_poll_ns_(std::int64_t{settings.waiter_poll_us} * 1000), stall_warn_s_(c.config.stall_warn_s),
+      topology_(c.topology),
       endpoints_(static_cast<std::size_t>(c.size)), peers_(new std::atomic<Peer*>[static_cast<std::size_t>(c.size)]) {
   constexpr const char* op = "rma::init (tcp)";
   for (int r = 0; r < c.size; ++r) peers_[static_cast<std::size_t>(r)].store(nullptr, std::memory_order_relaxed);
@@ -134,8 +137,15 @@ void TcpTransport::send(Peer& p, const char* op, int target, iovec* parts, int c
     throw_system(op, "sending to rank " + std::to_string(target) + " (" + tcp::describe(endpoints_[static_cast<std::size_t>(target)]) + ")", error);
 }
 
+// An answer that has not begun after ARMADA_STALL_WARN seconds is said so, once, naming the
+// rank and its host (a cut link or a stopped process: the launcher names neither), then waited for.
 void TcpTransport::receive(Peer& p, const char* op, int target, void* into, std::size_t bytes) {
-  if (const int error = tcp::recv_all(p.fd.get(), into, bytes, spin_ns_))
+  int error = tcp::recv_all(p.fd.get(), into, bytes, spin_ns_, stall_warn_s_ > 0 ? stall_warn_s_ * 1000 : -1);
+  if (error == ETIMEDOUT) {
+    warn_stall(op, rank_on_host(target, topology_), stall_warn_s_);
+    error = tcp::recv_all(p.fd.get(), into, bytes, spin_ns_);
+  }
+  if (error)
     throw_system(op, "receiving from rank " + std::to_string(target) + " (" + tcp::describe(endpoints_[static_cast<std::size_t>(target)]) + ")", error);
 }
 

@@ -106,6 +106,8 @@ class TcpTransport final : public Transport {
   TcpSettings settings_;
   long spin_ns_;
   std::int64_t waiter_poll_ns_;
+  int stall_warn_s_;            // ARMADA_STALL_WARN
+  const Topology& topology_;    // names a silent peer's host
   std::vector<tcp::Endpoint> endpoints_;
   std::unique_ptr<std::atomic<Peer*>[]> peers_;  // by world rank; null until first contact
   std::mutex connect_mutex_;

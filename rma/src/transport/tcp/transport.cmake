@@ -3,7 +3,7 @@
 # process asleep in epoll. Chosen by name (ARMADA_TRANSPORT=tcp); auto does not pick it.
 armada_transport(tcp ORDER 50 ENTRY kTcpTransport
   SOURCES init.cpp service.cpp sockets.cpp tcp_transport.cpp
-  CAPABILITIES crosses_hosts helper_thread any_thread_level)
+  CAPABILITIES crosses_hosts helper_thread any_thread_level stall_warning)
 armada_transport_config(tcp.vnode1 RANKS 2 4 NODE_SIZE 1)
 armada_transport_config(tcp.vnode2 RANKS 4 NODE_SIZE 2)
 # Between hosts: the hosts' veth addresses.

@@ -383,12 +383,18 @@ void TcpTransport::rmw(RmwOp op, std::size_t width, void* remote, const Slice&, 
   std::memcpy(result, &r.value, width);  // little-endian: the low `width` bytes
 }
 
-// A 32-bit atomic on one word of a TicketMutex (transport/base/locks.hpp) at its owner.
-std::uint32_t TcpTransport::mutex_word(const char*, void* word, std::size_t field, RmwOp how, std::uint32_t operand,
-                                       std::uint32_t compare, const Slice& slice, int target) {
-  std::uint32_t old = 0;
-  rmw(how, 4, static_cast<std::byte*>(word) + field, slice, target, &operand, &compare, &old);
-  return old;
+// A 32-bit atomic on one word of a TicketMutex (transport/base/locks.hpp) at its owner; errors
+// name the mutex operation `name`.
+std::uint32_t TcpTransport::mutex_word(const char* name, void* word, std::size_t field, RmwOp how,
+                                       std::uint32_t operand, std::uint32_t compare, const Slice&, int target) {
+  Header h = header(Kind::Rmw, static_cast<std::byte*>(word) + field, 0);
+  h.rmw_op = static_cast<std::uint8_t>(how);
+  h.width = 4;
+  std::memcpy(h.operand, &operand, 4);
+  std::memcpy(h.compare, &compare, 4);
+  Peer& p = peer(name, target);
+  std::lock_guard guard(p.lock);
+  return static_cast<std::uint32_t>(ask(p, name, target, h).value);
 }
 
 void TcpTransport::mutex_lock(void* word, const Slice& slice, int target) {

@@ -128,6 +128,7 @@ TcpTransport::Peer& TcpTransport::peer(const char* op, int target) {
   send(*made, op, target, &part, 1);
   p = made.get();
   connected_.push_back(std::move(made));
+  connections_out_.store(static_cast<int>(connected_.size()), std::memory_order_relaxed);
   peers_[static_cast<std::size_t>(target)].store(p, std::memory_order_release);
   return *p;
 }
@@ -306,6 +307,13 @@ std::uint64_t TcpTransport::vector(const VectorOp& op, bool) {
   std::lock_guard guard(p.lock);
   p.scratch.resize(std::max<std::size_t>(p.scratch.size(), total));
   std::byte* packed = p.scratch.data();
+  // A vector operation packs all its data at once: a large one's buffer is not kept afterwards.
+  const struct Release {
+    std::vector<std::byte>& scratch;
+    ~Release() {
+      if (scratch.capacity() > 4 * kChunk) std::vector<std::byte>().swap(scratch);
+    }
+  } release{p.scratch};
   if (op.kind == OpKind::Get) {
     iovec parts[2] = {{&h, sizeof h}, {desc.data(), h.desc_bytes}};
     send(p, name, op.target, parts, 2);
@@ -510,7 +518,7 @@ void TcpTransport::describe(int target, TransportInfo& info) const {
   info.route.push_back({"address", tcp::describe(endpoints_[static_cast<std::size_t>(target)])});
   info.route.push_back({"connected", peers_[static_cast<std::size_t>(target)].load() ? "yes" : "no"});
   info.process.push_back({"listening", tcp::describe(endpoints_[static_cast<std::size_t>(me_)])});
-  info.process.push_back({"connections_out", std::to_string(connected_.size())});
+  info.process.push_back({"connections_out", std::to_string(connections_out_.load(std::memory_order_relaxed))});
   info.process.push_back({"connections_in", std::to_string(service_->connections())});
   info.process.push_back({"frames_served", std::to_string(service_->frames())});
   info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});

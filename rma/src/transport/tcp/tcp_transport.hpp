@@ -111,7 +111,8 @@ class TcpTransport final : public Transport {
   std::vector<tcp::Endpoint> endpoints_;
   std::unique_ptr<std::atomic<Peer*>[]> peers_;  // by world rank; null until first contact
   std::mutex connect_mutex_;
-  std::vector<std::unique_ptr<Peer>> connected_;
+  std::vector<std::unique_ptr<Peer>> connected_;  // under connect_mutex_
+  std::atomic<int> connections_out_{0};           // its size, for describe() from any thread
   std::mutex written_mutex_;
   std::vector<int> written_;                     // targets written since their last Ack (may repeat)
   std::unique_ptr<tcp::Service> service_;

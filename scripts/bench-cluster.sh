@@ -8,13 +8,13 @@
 # `--comm rma` and `--comm mpi` on the default (`auto`) transport, the order swapped every launch,
 # at 1 and 2 ranks per host (--app-ranks-per-host); the report gives their medians, rma/mpi and
 # the transport auto ran. --app-transports runs `--comm rma` on each transport named (auto, or
-# ARMADA_TRANSPORT values: "auto tcp" sets the server beside the tcp transport on the same hosts).
+# ARMADA_TRANSPORT values: "auto server" sets the server beside auto's choice, tcp, on the same hosts).
 #
 #   scripts/bench-cluster.sh                         3 launches, contig + atomic + overlap, MG, CG
 #   scripts/bench-cluster.sh --launches 5 --quick    any armada-bench option after the script's own
 #   scripts/bench-cluster.sh --apps "" --app-class B no apps; or another NPB class
 #   scripts/bench-cluster.sh --app-ranks-per-host 1  the programs at 1 rank per host only
-#   scripts/bench-cluster.sh --app-transports "auto tcp"  --comm rma on auto and on tcp, each launch
+#   scripts/bench-cluster.sh --app-transports "auto server"  --comm rma on auto and on server, each launch
 #   BUILD_DIR=build scripts/bench-cluster.sh         an existing build (default build-release/)
 #
 # Needs root (namespaces; cluster.sh exits 77 otherwise). Writes results/bench-cluster-<UTC date>/

@@ -20,6 +20,11 @@ AutoCandidate rdma(bool starts, bool suits) {
           false};
 }
 AutoCandidate server() { return {"server", true, false, "", true}; }
+AutoCandidate tcp(bool starts, bool suits) {
+  return {"tcp", starts, suits,
+          !starts ? "no interface ARMADA_TCP_IF names" : suits ? "no fabric device on the hosts" : "a fabric device",
+          false};
+}
 
 TEST(AutoChoice, OneSidedRdmaWinsWhateverTheLoad) {
   const std::vector<AutoCandidate> c{rdma(true, true), server()};
@@ -58,7 +63,8 @@ TEST(AutoChoice, HostWhereOthersTakeTheLastCoreTakesRdmaThoughItEmulates) {
     EXPECT_NE(d.why.find("server needs an idle core for its polling thread and other processes take a host's last (" +
                          load.describe() + ")"),
               std::string::npos) << d.why;
-    EXPECT_NE(d.why.find("rdma runs though it does not suit (UCX emulates"), std::string::npos) << d.why;
+    EXPECT_NE(d.why.find("rdma does not suit: UCX emulates"), std::string::npos) << d.why;
+    EXPECT_TRUE(d.why.ends_with("): rdma runs though it does not suit")) << d.why;
   }
 }
 
@@ -103,6 +109,41 @@ TEST(AutoChoice, AFallbackWithoutAPollingThreadNeedsNoLoad) {
   const std::vector<AutoCandidate> c{rdma(true, false), {"server", true, false, "", false}};
   EXPECT_FALSE(auto_needs_load(c));
   EXPECT_EQ(choose_auto(c, HostLoad{4, 2, 3}).index, 1u);
+}
+
+// Where UCX only emulates and no host has a fabric device: tcp, whatever the load (its service
+// thread sleeps until a request arrives), without measuring it.
+TEST(AutoChoice, TcpWinsWhereRdmaEmulatesAndNoHostHasAFabric) {
+  const std::vector<AutoCandidate> tried{rdma(true, false), tcp(true, true)};  // start_auto stops there
+  EXPECT_FALSE(auto_needs_load(tried));
+  const auto d = choose_auto(tried, std::nullopt);
+  EXPECT_EQ(d.index, 1u);
+  EXPECT_EQ(d.why, "rdma does not suit: UCX emulates operations with messages; no fabric device on the hosts");
+}
+
+// A tcp that does not suit (a fabric device) or cannot start leaves the server and its load rule.
+TEST(AutoChoice, TcpThatDoesNotSuitLeavesTheServerAndTheLoadRule) {
+  for (const AutoCandidate& t : {tcp(true, false), tcp(false, false)}) {
+    const std::vector<AutoCandidate> c{rdma(true, false), t, server()};
+    ASSERT_TRUE(auto_needs_load(c));
+    const auto quiet = choose_auto(c, HostLoad{1, 2, 0});
+    EXPECT_EQ(quiet.index, 2u);
+    EXPECT_NE(quiet.why.find(std::string("tcp ") + (t.starts ? "does not suit: " : "cannot start: ") + t.why),
+              std::string::npos) << quiet.why;
+    const auto busy = choose_auto(c, HostLoad{1, 2, 1});
+    EXPECT_EQ(busy.index, 0u) << busy.why;  // the first that started: rdma, not tcp
+    EXPECT_NE(busy.why.find(std::string("tcp ") + (t.starts ? "does not suit" : "cannot start")), std::string::npos)
+        << busy.why;
+  }
+}
+
+// Without UCX: tcp where it suits, else the server.
+TEST(AutoChoice, WithoutRdmaTcpOrTheServer) {
+  const AutoCandidate no_rdma{"rdma", false, false, "built without UCX", false};
+  EXPECT_EQ(choose_auto(std::vector<AutoCandidate>{no_rdma, tcp(true, true)}, std::nullopt).index, 1u);
+  const std::vector<AutoCandidate> c{no_rdma, tcp(true, false), server()};
+  const auto d = choose_auto(c, HostLoad{4, 2, 3});
+  EXPECT_EQ(d.index, 1u) << d.why;  // tcp started: on a starved host it runs rather than the server
 }
 
 TEST(AutoChoice, IdleCores) {

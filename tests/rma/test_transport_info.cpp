@@ -208,15 +208,19 @@ TEST(TransportInfo, ChoiceNamesTheTransportAndWhy) {
   }
   if (const char* expected = std::getenv("ARMADA_TEST_EXPECT_TRANSPORT")) {
     // rdma chosen: UCX one-sided to every rank of another node; left behind: the reason.
-    // rdma-busy: rdma though it emulates, as other processes take a host's last core.
+    // tcp: UCX only emulates and no host has a fabric device.
+    // rdma-busy: rdma though it emulates, as tcp cannot start and other processes take a host's last core.
     // server-full: the server on a host its own ranks fill (they serve while they wait).
     const std::string want = expected;
     EXPECT_EQ(config().transport, want.substr(0, want.find('-')));
     const auto says = [&](const std::string& words) { return choice.find(words) != std::string::npos; };
     EXPECT_TRUE(want != "rdma" || says("one-sided"));
+    EXPECT_TRUE(want == "rdma" || want == "tcp" || says("rdma does not suit: "));  // (tcp: also without UCX)
+    EXPECT_TRUE(want != "tcp" || says("no fabric device on the hosts"));
+    EXPECT_TRUE(want == "rdma" || want == "tcp" ||
+                says("tcp cannot start: rma::init (tcp availability): argument 'ARMADA_TCP_IF' = 'armada-no-such0'"));
     EXPECT_TRUE(want != "rdma-busy" ||
                 says("other processes take a host's last (2 ranks and 1 other running thread on 2 cores)"));
-    EXPECT_TRUE(!want.starts_with("server") || says("rdma does not suit: "));
     EXPECT_TRUE(want != "server" || says("every host has an idle core"));
     EXPECT_TRUE(want != "server-full" ||
                 says("the job's own ranks fill the busiest host (2 ranks and 0 other running threads on 2 cores)"));

@@ -41,8 +41,8 @@ AutoDecision choose_auto(std::span<const AutoCandidate> c, const std::optional<H
   if (!auto_needs_load(c) || !busiest) return {last, passed(c, last) + "the fallback"};
   if (busiest->starved_by_others()) {
     const std::size_t i = first_starting(c);
-    return {i, c[last].name + " needs an idle core for its polling thread and other processes take a host's last (" +
-                   busiest->describe() + "); " + c[i].name + " runs though it does not suit (" + c[i].why + ")"};
+    return {i, passed(c, last) + c[last].name + " needs an idle core for its polling thread and other processes take a host's last (" +
+                   busiest->describe() + "): " + c[i].name + " runs though it does not suit"};
   }
   if (busiest->idle_cores() < 1)
     return {last, passed(c, last) + "the fallback; the job's own ranks fill the busiest host (" + busiest->describe() +

@@ -34,10 +34,11 @@ const std::string& transport_choices() {
 const std::string& transport_meaning() {
   static const std::string meaning = [] {
     std::string m =
-        "Transport to ranks on other nodes: 'auto' (rdma where UCX reaches every rank of another node one-sidedly, "
-        "otherwise server, or mpi-rma below MPI_THREAD_MULTIPLE, or rdma after all where other processes take "
-        "a host's last core from the server's thread (ARMADA_AUTO_CORES, ARMADA_AUTO_OTHERS): the rule and its measurements are in docs/rma.md; "
-        "armada-info --topology says which runs and why); ";
+        "Transport to ranks on other nodes: 'auto' (rdma where UCX reaches every rank of another node one-sidedly; "
+        "otherwise tcp where no host has a fabric device (/sys/class/infiniband, /sys/class/cxi); otherwise server, "
+        "or mpi-rma below MPI_THREAD_MULTIPLE, or the first of rdma and tcp that started where other processes take "
+        "a host's last core from the server's thread (ARMADA_AUTO_CORES, ARMADA_AUTO_OTHERS): the rule and its "
+        "measurements are in docs/rma.md; armada-info --topology says which runs and why); ";
     for (const detail::TransportEntry* e : detail::transport_entries())
       if (e->role == detail::TransportRole::InterNode) m += "'" + std::string(e->name) + "': " + e->summary + "; ";
     return m + "'none': operations to other nodes fail with Unsupported.";
@@ -77,7 +78,7 @@ std::vector<detail::SettingRow> core_rows() {
       // Read by name (Config::integer): start_auto's load rule.
       {.doc = {"ARMADA_AUTO_CORES", "int", "0",
                "The cores per host ARMADA_TRANSPORT=auto's load rule counts (0: the host's online cores): where "
-               "rdma only emulates, auto keeps the server unless a host has no core left for its thread and "
+               "neither rdma nor tcp suits, auto keeps the server unless a host has no core left for its thread and "
                "other processes running at init hold some (docs/rma.md). Set it where ranks are confined to "
                "fewer cores than are online, or in tests."},
        .min = 0, .max = 1 << 20},

@@ -309,7 +309,7 @@ const TransportEntry& configure(State& s, const TransportEntry& entry) {
   return *find_transport(s.config.transport);
 }
 
-// ARMADA_TRANSPORT=auto, the default: the entries with an auto_preference, best first (rdma,
+// ARMADA_TRANSPORT=auto, the default: the entries with an auto_preference, best first (rdma, tcp,
 // then server), each kept if it can start and suits the job on every rank; the last is kept
 // whatever it says, unless it needs an idle core and a host has none: then the first before it
 // that started runs though it does not suit (choose_auto, core/auto_choice.hpp). The rule and the
@@ -334,7 +334,7 @@ void start_auto(State& s, const TransportContext& context) {
     const bool last = i + 1 == candidates.size();
     AutoCandidate f;
     f.name = entry.name;
-    const std::string missing = entry.unavailable ? entry.unavailable() : std::string();
+    const std::string missing = entry.unavailable ? entry.unavailable(s.config) : std::string();
     f.starts = on_every_rank(s.world, missing.empty()) || last;  // the fallback is kept whatever it says
     if (!f.starts) {
       f.why = missing.empty() ? "not on another rank" : missing;

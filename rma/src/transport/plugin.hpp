@@ -78,9 +78,10 @@ struct TransportEntry {
   /// For auto: its operations wait for a helper thread that polls (nothing it can sleep on until
   /// a request arrives), so on a host without an idle core each waits for the scheduler.
   bool needs_idle_core = false;
-  /// For auto: why this transport cannot start in this process ("" if it can), checked before
-  /// the collective start so that a missing library fails nowhere. Null: it always can.
-  std::string (*unavailable)() = nullptr;
+  /// For auto: why this transport cannot start in this process ("" if it can), from the effective
+  /// configuration, checked before the collective start so that a missing library or interface
+  /// fails nowhere. Null: it always can.
+  std::string (*unavailable)(const Config& config) = nullptr;
   /// Starts the transport on this rank. Collective over the world: every rank starts the
   /// configured transports in the same order.
   std::unique_ptr<Transport> (*start)(const TransportContext& context) = nullptr;

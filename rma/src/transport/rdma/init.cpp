@@ -33,7 +33,7 @@ extern const TransportEntry kRdmaTransport{
     .new_settings = new_settings<RdmaSettings>,
     .below_thread_multiple = nullptr,  // its thread never calls MPI: any thread level will do
     .auto_preference = 1,
-    .unavailable = rdma::unavailable,
+    .unavailable = [](const Config&) { return rdma::unavailable(); },
     .start = [](const TransportContext& context) -> std::unique_ptr<Transport> {
       return std::make_unique<RdmaTransport>(context);
     },

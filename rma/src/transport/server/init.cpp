@@ -168,7 +168,7 @@ extern const TransportEntry kServerTransport{
     .settings = kSettings,
     .new_settings = new_settings<ServerSettings>,
     .below_thread_multiple = below_thread_multiple,
-    .auto_preference = 2,  // where rdma does not suit (below MPI_THREAD_MULTIPLE it gives way to mpi-rma)
+    .auto_preference = 3,  // where neither rdma nor tcp suits (below MPI_THREAD_MULTIPLE it gives way to mpi-rma)
     .needs_idle_core = true,  // the node server polls MPI for requests
     .start = start_server,
 };

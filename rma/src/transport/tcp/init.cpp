@@ -1,5 +1,7 @@
 // The tcp transport's registration: its name, settings and factory (transport/plugin.hpp).
+#include "armada/rma/error.hpp"
 #include "transport/plugin.hpp"
+#include "transport/tcp/sockets.hpp"
 #include "transport/tcp/tcp_transport.hpp"
 
 namespace armada::rma::detail {
@@ -33,6 +35,17 @@ constexpr SettingRow kTcpSettings[] = {
              "milliseconds; then the operation fails naming the rank and the addresses tried."},
      .min = 1, .max = 3600000, .store = field<&TcpSettings::connect_timeout_ms>},
 };
+// Auto tries tcp only where every rank has an interface to publish (ARMADA_TCP_IF may name one
+// this host lacks): elsewhere it passes to the next candidate instead of failing init.
+std::string unavailable(const Config& config) {
+  try {
+    tcp::local_addresses("rma::init (tcp availability)", config.text("ARMADA_TCP_IF"));
+    return "";
+  } catch (const Error& e) {
+    return e.what();
+  }
+}
+
 }  // namespace
 
 extern const TransportEntry kTcpTransport{
@@ -43,7 +56,8 @@ extern const TransportEntry kTcpTransport{
     .settings = kTcpSettings,
     .new_settings = new_settings<TcpSettings>,
     .below_thread_multiple = nullptr,  // MPI only at init, on the calling thread
-    .auto_preference = 0,              // chosen by name (ARMADA_TRANSPORT=tcp)
+    .auto_preference = 2,  // where rdma does not suit: suits_as_default (no fabric device)
+    .unavailable = unavailable,
     .start = [](const TransportContext& context) -> std::unique_ptr<Transport> {
       return std::make_unique<TcpTransport>(context, context.settings_as<TcpSettings>());
     },

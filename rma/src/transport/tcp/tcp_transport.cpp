@@ -15,6 +15,7 @@
 #include "desc/runs.hpp"
 #include "transport/base/locks.hpp"
 #include "transport/base/waiting.hpp"
+#include "transport/tcp/fabric.hpp"
 
 namespace armada::rma::detail {
 
@@ -109,6 +110,21 @@ TransportCaps TcpTransport::caps() const noexcept {
   TransportCaps c;  // the target's service thread runs every operation
   c.progress_thread = true;
   return c;
+}
+
+// auto's choice where no host has a fabric device: MPI runs over TCP there too, and this
+// transport's service thread sleeps until a request arrives (no idle core needed, unlike the
+// server's). With one, rdma (UCX) or the server (MPI's own path) is faster than the TCP stack.
+bool TcpTransport::suits_as_default(std::string& why) const {
+  const std::vector<std::string> fabric = tcp::fabric_devices("/sys/class");
+  if (!fabric.empty()) {
+    why = "this host has a fabric device (" + fabric.front() + (fabric.size() > 1 ? ", ..." : "") +
+          "), a faster path for MPI than TCP";
+    return false;
+  }
+  why = "no fabric device on the hosts (/sys/class/infiniband, /sys/class/cxi), so MPI runs over TCP too: tcp's own "
+        "connections, served by a thread asleep until a request arrives (no idle core needed)";
+  return true;
 }
 
 // ---- connections -----------------------------------------------------------------------------

@@ -51,6 +51,7 @@ class TcpTransport final : public Transport {
   ~TcpTransport() override;
 
   TransportCaps caps() const noexcept override;
+  bool suits_as_default(std::string& why) const override;
   std::uint64_t strided(const StridedOp& op, bool blocking) override;
   std::uint64_t vector(const VectorOp& op, bool blocking) override;
   std::uint64_t transfer_contiguous(OpKind kind, AccType type, const void* scale, std::byte* local, std::byte* remote,

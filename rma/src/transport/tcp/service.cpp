@@ -146,9 +146,13 @@ void Service::run() {
       continue;
     }
     if (!spin) wakeups_.fetch_add(1, std::memory_order_relaxed);
-    std::lock_guard guard(serve_mutex_);
-    // An answer watch is one-shot: this wait took its event, which no second look would find.
+    // An answer watch is one-shot: this wait took its event, which no second look would find. It
+    // is acted on before taking the serving lock (the collector has its connection's own lock): a
+    // waiter holding the serving lock may be answering a peer that is waiting for these answers
+    // to be read before it reads ours (the waiter's own look, collect_while_blocked, would never
+    // see this event again).
     if (ready.data.u64 & kAnswersBit) collect_(reinterpret_cast<void*>(ready.data.u64 & ~kAnswersBit));
+    std::lock_guard guard(serve_mutex_);
     if (!serve_ready(true)) return;
     last_frame = Clock::now();
   }
@@ -173,6 +177,12 @@ void Service::poll_once() {
 bool Service::serve_ready(bool service_thread) {
   epoll_event events[64];
   const int n = epoll_wait(epoll_.get(), events, 64, 0);
+  // Answers first: their one-shot events are in this batch only, and serving a request below may
+  // wait for room until the peer reads our answers, which may wait for us to read these.
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t tag = events[i].data.u64;
+    if (tag != kListenerTag && (tag & kAnswersBit)) collect_(reinterpret_cast<void*>(tag & ~kAnswersBit));
+  }
   for (int i = 0; i < n; ++i) {
     const std::uint64_t tag = events[i].data.u64;
     if (tag == kStopTag) {
@@ -183,10 +193,7 @@ bool Service::serve_ready(bool service_thread) {
       accept_all();
       continue;
     }
-    if (tag & kAnswersBit) {
-      collect_(reinterpret_cast<void*>(tag & ~kAnswersBit));
-      continue;
-    }
+    if (tag & kAnswersBit) continue;  // collected above
     auto* c = reinterpret_cast<Connection*>(tag);
     if (!serve(*c)) {
       close(*c);
@@ -361,7 +368,23 @@ void Service::accumulate(const Connection& c, const std::byte* src, std::byte* d
 bool Service::reply(Connection& c, std::uint64_t value, const std::byte* data, std::size_t bytes) {
   Reply r{value, bytes};
   iovec parts[2] = {{&r, sizeof r}, {const_cast<std::byte*>(data), bytes}};
-  return send_all(c.fd.get(), parts, bytes ? 2 : 1) == 0;
+  return send_all(c.fd.get(), parts, bytes ? 2 : 1, [this] { return collect_while_blocked(); }) == 0;
+}
+
+// An answer that finds no room: its origin is not reading now, and may be waiting for this
+// process to read the answers it owes us (two services each answering gets the other's process
+// has not read would otherwise wait for each other for ever). Meanwhile this process's own
+// answers are read; other requests wait (their connections stay ready). False: stopping.
+bool Service::collect_while_blocked() {
+  epoll_event events[64];
+  const int n = epoll_wait(epoll_.get(), events, 64, 0);
+  bool go_on = true;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t tag = events[i].data.u64;
+    if (tag == kStopTag) go_on = false;
+    if (tag != kListenerTag && (tag & kAnswersBit)) collect_(reinterpret_cast<void*>(tag & ~kAnswersBit));
+  }
+  return go_on;
 }
 
 bool Service::run_frame(Connection& c) {

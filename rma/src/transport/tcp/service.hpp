@@ -37,7 +37,9 @@ namespace armada::rma::detail::tcp {
 class Service {
  public:
   /// Reads what has arrived of the answers on one of this process's own connections (an
-  /// origin's nonblocking gets), for `owner` (what watch_answers was given).
+  /// origin's nonblocking gets), for `owner` (what watch_answers was given). Called by the
+  /// service thread (before it takes the serving lock) and by whoever serves: it must take its
+  /// connection's own lock, without waiting for it, and never block on the network.
   using CollectAnswers = std::function<void(void* owner)>;
 
   /// Starts the thread on `listener` (non-blocking). Frames of a connection whose Hello does not
@@ -78,6 +80,7 @@ class Service {
   bool finish(Connection& c);              // runs the frame
   bool run_frame(Connection& c);
   bool reply(Connection& c, std::uint64_t value, const std::byte* data, std::size_t bytes);
+  bool collect_while_blocked();            // false: stop
   void accumulate(const Connection& c, const std::byte* src, std::byte* dst, std::size_t bytes);
   void close(Connection& c);
 

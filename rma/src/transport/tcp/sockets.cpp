@@ -133,17 +133,20 @@ Fd connect_to(const char* op, const Endpoint& to, int target, int timeout_ms) {
   throw_system(op, "connecting to rank " + std::to_string(target) + " at " + describe(to), error);
 }
 
-int send_all(int fd, iovec* parts, int count) noexcept {
+int send_all(int fd, iovec* parts, int count, const std::function<bool()>& while_blocked) {
+  const int flags = MSG_NOSIGNAL | (while_blocked ? MSG_DONTWAIT : 0);
   while (count > 0) {
     msghdr m{};
     m.msg_iov = parts;
     m.msg_iovlen = static_cast<std::size_t>(count < IOV_MAX ? count : IOV_MAX);
-    const ssize_t sent = ::sendmsg(fd, &m, MSG_NOSIGNAL);
+    const ssize_t sent = ::sendmsg(fd, &m, flags);
     if (sent < 0) {
       if (errno == EINTR) continue;
       if (errno != EAGAIN && errno != EWOULDBLOCK) return errno;
       pollfd p{fd, POLLOUT, 0};
-      if (::poll(&p, 1, -1) < 0 && errno != EINTR) return errno;
+      const int ready = ::poll(&p, 1, while_blocked ? kBlockedCheckMs : -1);
+      if (ready < 0 && errno != EINTR) return errno;
+      if (ready == 0 && !while_blocked()) return ECANCELED;
       continue;
     }
     auto left = static_cast<std::size_t>(sent);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -61,9 +62,13 @@ Fd connect_to(const char* op, const Endpoint& to, int target, int timeout_ms);
 /// noticed in about half a minute, not after TCP's retransmissions give up).
 void tune(int fd) noexcept;
 
-/// Sends every byte of `parts` (modified: advanced past what was sent). On a non-blocking
-/// socket waits in poll() for room. Returns 0, or the errno that stopped it.
-int send_all(int fd, iovec* parts, int count) noexcept;
+/// Sends every byte of `parts` (modified: advanced past what was sent), waiting in poll() for
+/// room. Returns 0, or the errno that stopped it. With `while_blocked`, the sends never block
+/// and it is called whenever no room has come for kBlockedCheckMs (the peer is not reading: it
+/// may be waiting for the caller to read something else first); its exceptions pass through,
+/// and false gives up (ECANCELED).
+int send_all(int fd, iovec* parts, int count, const std::function<bool()>& while_blocked = {});
+inline constexpr int kBlockedCheckMs = 1;
 
 /// Receives exactly `n` bytes. Polls without blocking while bytes keep coming, and for up to
 /// `spin_ns` since the last ones (an answer that comes within microseconds is not paid a

@@ -1,7 +1,7 @@
 #include "transport/tcp/tcp_transport.hpp"
 
 #include <mpi.h>
-#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -135,7 +135,10 @@ TcpTransport::Peer& TcpTransport::peer(const char* op, int target) {
   std::lock_guard guard(connect_mutex_);
   p = peers_[static_cast<std::size_t>(target)].load(std::memory_order_relaxed);
   if (p) return *p;
-  auto made = std::make_unique<Peer>();
+  auto made = std::make_unique<Peer>([this, target] {
+    Peer* self = peers_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
+    service_->watch_answers(self->fd.get(), self);
+  });
   made->rank = target;
   made->fd = tcp::connect_to(op, endpoints_[static_cast<std::size_t>(target)], target, settings_.connect_timeout_ms);
   Header hello = header(Kind::Hello, nullptr, static_cast<std::uint64_t>(me_));
@@ -149,9 +152,20 @@ TcpTransport::Peer& TcpTransport::peer(const char* op, int target) {
   return *p;
 }
 
+// While the target does not take the frame, it may be answering this connection's earlier gets
+// (it runs a connection's frames in order): those answers are read meanwhile, or neither side
+// would move. Called with p.lock held.
 void TcpTransport::send(Peer& p, const char* op, int target, iovec* parts, int count) {
-  if (const int error = tcp::send_all(p.fd.get(), parts, count))
+  const auto read_answers = [&] {
+    read_arrived_answers(p, op, target);
+    return true;
+  };
+  if (const int error = tcp::send_all(p.fd.get(), parts, count, read_answers))
     throw_system(op, "sending to rank " + std::to_string(target) + " (" + tcp::describe(endpoints_[static_cast<std::size_t>(target)]) + ")", error);
+}
+
+void TcpTransport::fail_receiving(const char* op, int target, int error) const {
+  throw_system(op, "receiving from rank " + std::to_string(target) + " (" + tcp::describe(endpoints_[static_cast<std::size_t>(target)]) + ")", error);
 }
 
 // An answer that has not begun after ARMADA_STALL_WARN seconds is said so, once, naming the
@@ -162,8 +176,7 @@ void TcpTransport::receive(Peer& p, const char* op, int target, void* into, std:
     warn_stall(op, rank_on_host(target, topology_), stall_warn_s_);
     error = tcp::recv_all(p.fd.get(), into, bytes, spin_ns_);
   }
-  if (error)
-    throw_system(op, "receiving from rank " + std::to_string(target) + " (" + tcp::describe(endpoints_[static_cast<std::size_t>(target)]) + ")", error);
+  if (error) fail_receiving(op, target, error);
 }
 
 tcp::Reply TcpTransport::ask(Peer& p, const char* op, int target, const Header& h) {
@@ -252,43 +265,90 @@ std::uint64_t TcpTransport::get(const char* name, std::byte* local, std::byte* r
   return (static_cast<std::uint64_t>(target) + 1) << kTokenSeqBits | (seq & kTokenSeqMask);
 }
 
+// Moves the front pending get's answer on by one piece (its Reply, the rest of a contiguous
+// payload, or a strided payload's next chunk): all of the piece (blocking), or what has arrived
+// of it. False: nothing had (non-blocking only). Strided answers pass through `unpack`, not
+// `scratch`, which a send that is reading answers meanwhile may be packing from. Called with
+// p.lock held.
+bool TcpTransport::read_answer_piece(Peer& p, const char* name, int target, bool blocking) {
+  PendingGet& g = p.gets.front();
+  const bool in_reply = p.reply_got < sizeof p.reply;
+  std::byte* into = reinterpret_cast<std::byte*>(&p.reply) + p.reply_got;
+  std::size_t want = sizeof p.reply - p.reply_got;
+  if (!in_reply) {
+    want = static_cast<std::size_t>(p.reply.payload - p.payload_got);
+    if (g.shape.levels == 0) {
+      into = g.local + p.payload_got;
+    } else {
+      want = std::min(want, kChunk);
+      if (p.unpack.size() < want) p.unpack.resize(want);
+      into = p.unpack.data();
+      if (!p.walker) p.walker.emplace(g.local, g.shape, true);
+    }
+  }
+  std::size_t got = want;
+  if (blocking) {
+    receive(p, name, target, into, want);
+  } else if (want > 0) {
+    const ssize_t n = ::recv(p.fd.get(), into, want, MSG_DONTWAIT);
+    if (n == 0) fail_receiving(name, target, ECONNRESET);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return false;
+      fail_receiving(name, target, errno);
+    }
+    got = static_cast<std::size_t>(n);
+  }
+  if (in_reply) {
+    p.reply_got += got;
+  } else {
+    if (p.walker) p.walker->scatter(into, got);
+    p.payload_got += got;
+  }
+  if (p.reply_got == sizeof p.reply && p.payload_got == p.reply.payload) {
+    p.gets.pop_front();
+    ++p.gets_done;
+    p.reply_got = 0;
+    p.payload_got = 0;
+    p.walker.reset();
+  }
+  return true;
+}
+
 // Reads the answers of this connection's pending gets up to number `seq`, in order, each into
 // its destination. Called with p.lock held.
 void TcpTransport::finish_gets(Peer& p, const char* name, int target, std::uint64_t seq) {
   if (!p.broken.empty()) throw_state(name, p.broken);
-  while (p.gets_done < seq) {
-    const PendingGet g = p.gets.front();
-    p.gets.pop_front();
-    ++p.gets_done;  // a failure below leaves the stream unusable anyway
-    tcp::Reply r{};
-    receive(p, name, target, &r, sizeof r);
-    if (g.shape.levels == 0) {
-      receive(p, name, target, g.local, g.shape.count[0]);
+  while (p.gets_done < seq) read_answer_piece(p, name, target, true);
+}
+
+// Reads what has arrived of the pending gets' answers without waiting for the rest, except
+// that it keeps polling for ARMADA_TCP_SPIN_US while an answer's bytes are flowing (a sleep per
+// segment would cost a wake-up each). It never blocks: its callers (the service thread, a send
+// waiting for room) must not wait for a peer that may be waiting for them. Called with p.lock held.
+void TcpTransport::read_arrived_answers(Peer& p, const char* name, int target) {
+  if (!p.broken.empty()) throw_state(name, p.broken);
+  using Clock = std::chrono::steady_clock;
+  auto last = Clock::now();
+  while (p.gets_done < p.gets_issued) {
+    if (read_answer_piece(p, name, target, false)) {
+      last = Clock::now();
       continue;
     }
-    RunWalker local(g.local, g.shape, true);
-    p.scratch.resize(std::max<std::size_t>(p.scratch.size(), std::min<std::size_t>(r.payload, kChunk)));
-    for (std::uint64_t left = r.payload; left > 0;) {
-      const std::size_t n = std::min<std::uint64_t>(left, kChunk);
-      receive(p, name, target, p.scratch.data(), n);
-      local.scatter(p.scratch.data(), n);
-      left -= n;
-    }
+    const bool mid_answer = p.reply_got > 0 || p.payload_got > 0;
+    if (!mid_answer || Clock::now() - last >= std::chrono::nanoseconds(spin_ns_)) return;
+    cpu_relax();
   }
 }
 
 // From the serving thread: the answers that have begun to arrive are read into their
 // destinations now, while the rank computes. A rank that holds the connection reads them itself.
 void TcpTransport::collect_answers(Peer& p) {
+  p.lock.turn_away();
   std::unique_lock guard(p.lock, std::try_to_lock);
-  if (!guard) {
-    service_->watch_answers(p.fd.get(), &p);
-    return;
-  }
+  if (!guard) return;  // the holder re-arms the watch as it lets go
+  p.lock.taken();
   try {
-    int ready = 0;
-    while (p.gets_done < p.gets_issued && ioctl(p.fd.get(), FIONREAD, &ready) == 0 && ready > 0)
-      finish_gets(p, "rma::get_nb (tcp)", p.rank, p.gets_done + 1);
+    read_arrived_answers(p, "rma::get_nb (tcp)", p.rank);
   } catch (const Error& e) {
     p.broken = e.what();  // the rank's wait reports it
     return;
@@ -465,20 +525,16 @@ void TcpTransport::wait(std::uint64_t token) {
   finish_gets(p, "rma::wait (tcp)", target, seq);
 }
 
-// Done, or its answer (or an earlier one's) has begun to arrive: then it is read to the end, as
-// an answer larger than the socket's buffer would otherwise never be complete there.
+// Done, after reading what has arrived of its answer and the earlier ones (a large answer is
+// taken piece by piece over successive tests).
 bool TcpTransport::test(std::uint64_t token) {
   if (token == 0) return true;
   const int target = static_cast<int>((token >> kTokenSeqBits) - 1);
   Peer& p = *peers_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
   std::lock_guard guard(p.lock);
   const std::uint64_t seq = (p.gets_issued & ~kTokenSeqMask) | (token & kTokenSeqMask);
-  while (p.gets_done < seq) {
-    int ready = 0;
-    if (ioctl(p.fd.get(), FIONREAD, &ready) != 0 || ready <= 0) return false;
-    finish_gets(p, "rma::test (tcp)", target, p.gets_done + 1);
-  }
-  return true;
+  if (p.gets_done < seq) read_arrived_answers(p, "rma::test (tcp)", target);
+  return p.gets_done >= seq;
 }
 
 void TcpTransport::fence(int target) {
@@ -501,7 +557,7 @@ void TcpTransport::fence_all() {
   }
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-  std::vector<std::pair<int, std::unique_lock<std::mutex>>> asked;
+  std::vector<std::pair<int, std::unique_lock<PeerLock>>> asked;
   const Header ack = header(Kind::Ack, nullptr, 0);
   for (int t : targets) {
     Peer& p = *peers_[static_cast<std::size_t>(t)].load(std::memory_order_acquire);

@@ -23,13 +23,16 @@
 #pragma once
 
 #include <atomic>
-#include <deque>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "desc/runs.hpp"
 #include "transport/plugin.hpp"
 #include "transport/tcp/protocol.hpp"
 #include "transport/tcp/service.hpp"
@@ -75,15 +78,45 @@ class TcpTransport final : public Transport {
     std::byte* local;
     Shape shape;                      // the local side's runs (dst strides)
   };
+  // One frame at a time on a connection, and its answers read in order. The service thread,
+  // finding it held while answers arrive (collect_answers), leaves them to the holder and says
+  // so; the unlock then re-arms the answers' watch (the holder may only have been sending), so
+  // the service neither spins on a held lock nor leaves the answers unread until the wait.
+  class PeerLock {
+   public:
+    explicit PeerLock(std::function<void()> rearm) : rearm_(std::move(rearm)) {}
+    void lock() { m_.lock(); }
+    bool try_lock() { return m_.try_lock(); }
+    void unlock() {
+      m_.unlock();
+      if (turned_away_.exchange(false)) rearm_();  // a read-modify-write: ordered after the unlock
+    }
+    /// From the service, before it tries the lock: a holder that lets go from now on re-arms.
+    void turn_away() { turned_away_.store(true); }
+    void taken() { turned_away_.store(false, std::memory_order_relaxed); }  // the service got it after all
+
+   private:
+    std::mutex m_;
+    std::atomic<bool> turned_away_{false};
+    std::function<void()> rearm_;
+  };
   struct Peer {
-    std::mutex lock;                  // one frame at a time on the connection, and its answers read in order
+    explicit Peer(std::function<void()> rearm) : lock(std::move(rearm)) {}
+    PeerLock lock;
     tcp::Fd fd;
     bool written = false;             // a write went out since the last Ack
     int rank = -1;
     std::deque<PendingGet> gets;      // requested, answer not read yet (nonblocking gets)
     std::uint64_t gets_issued = 0, gets_done = 0;
     std::string broken;               // why the stream failed while the service read answers
-    std::vector<std::byte> scratch;   // packing and unpacking strided and vector data
+    std::vector<std::byte> scratch;   // packing strided and vector data; a vector get's answer
+    // The front pending get's answer as far as it has been read: its Reply, its payload bytes,
+    // the runs a strided one goes to, and the chunk on its way there.
+    tcp::Reply reply{};
+    std::size_t reply_got = 0;
+    std::uint64_t payload_got = 0;
+    std::optional<RunWalker> walker;
+    std::vector<std::byte> unpack;
   };
   // A nonblocking get's token: its target + 1 above kTokenSeqBits, its number on the connection below.
   static constexpr int kTokenSeqBits = 40;
@@ -98,6 +131,9 @@ class TcpTransport final : public Transport {
   void write_strided(const char* op, tcp::Header h, const StridedOp& op_desc);
   std::uint64_t get(const char* op, std::byte* local, std::byte* remote, const Shape& shape, int target, bool blocking);
   void finish_gets(Peer& p, const char* op, int target, std::uint64_t seq);
+  bool read_answer_piece(Peer& p, const char* op, int target, bool blocking);
+  void read_arrived_answers(Peer& p, const char* op, int target);
+  [[noreturn]] void fail_receiving(const char* op, int target, int error) const;
   void collect_answers(Peer& p);  // the service's part in nonblocking gets
   std::uint32_t mutex_word(const char* op, void* word, std::size_t field, RmwOp how, std::uint32_t operand,
                            std::uint32_t compare, const Slice& slice, int target);

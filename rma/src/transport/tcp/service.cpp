@@ -151,7 +151,7 @@ void Service::run() {
     // waiter holding the serving lock may be answering a peer that is waiting for these answers
     // to be read before it reads ours (the waiter's own look, collect_while_blocked, would never
     // see this event again).
-    if (ready.data.u64 & kAnswersBit) collect_(reinterpret_cast<void*>(ready.data.u64 & ~kAnswersBit));
+    if (ready.data.u64 & kAnswersBit) collect_(reinterpret_cast<void*>(ready.data.u64 & ~kAnswersBit), true);
     std::lock_guard guard(serve_mutex_);
     if (!serve_ready(true)) return;
     last_frame = Clock::now();
@@ -181,7 +181,7 @@ bool Service::serve_ready(bool service_thread) {
   // wait for room until the peer reads our answers, which may wait for us to read these.
   for (int i = 0; i < n; ++i) {
     const std::uint64_t tag = events[i].data.u64;
-    if (tag != kListenerTag && (tag & kAnswersBit)) collect_(reinterpret_cast<void*>(tag & ~kAnswersBit));
+    if (tag != kListenerTag && (tag & kAnswersBit)) collect_(reinterpret_cast<void*>(tag & ~kAnswersBit), true);
   }
   for (int i = 0; i < n; ++i) {
     const std::uint64_t tag = events[i].data.u64;
@@ -382,7 +382,7 @@ bool Service::collect_while_blocked() {
   for (int i = 0; i < n; ++i) {
     const std::uint64_t tag = events[i].data.u64;
     if (tag == kStopTag) go_on = false;
-    if (tag != kListenerTag && (tag & kAnswersBit)) collect_(reinterpret_cast<void*>(tag & ~kAnswersBit));
+    if (tag != kListenerTag && (tag & kAnswersBit)) collect_(reinterpret_cast<void*>(tag & ~kAnswersBit), false);
   }
   return go_on;
 }

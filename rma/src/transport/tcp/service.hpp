@@ -39,8 +39,10 @@ class Service {
   /// Reads what has arrived of the answers on one of this process's own connections (an
   /// origin's nonblocking gets), for `owner` (what watch_answers was given). Called by the
   /// service thread (before it takes the serving lock) and by whoever serves: it must take its
-  /// connection's own lock, without waiting for it, and never block on the network.
-  using CollectAnswers = std::function<void(void* owner)>;
+  /// connection's own lock without waiting for it. `may_wait`: it may wait for the rest of an
+  /// answer that has begun (its sender is committed to it); false inside an answer of ours
+  /// that waits for room, which must not wait on the network at all.
+  using CollectAnswers = std::function<void(void* owner, bool may_wait)>;
 
   /// Starts the thread on `listener` (non-blocking). Frames of a connection whose Hello does not
   /// carry `job_key` are never run (a stray connection is closed).

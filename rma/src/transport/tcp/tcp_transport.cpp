@@ -98,7 +98,7 @@ TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& setting
   MPI_Bcast(&job_key_, 1, MPI_UINT64_T, 0, c.world);
   service_ = std::make_unique<tcp::Service>(std::move(listener), job_key_, me_, c.node_memory,
                                            static_cast<long>(settings.service_spin_us) * 1000,
-                                           [this](void* peer) { collect_answers(*static_cast<Peer*>(peer)); });
+                                           [this](void* peer, bool may_wait) { collect_answers(*static_cast<Peer*>(peer), may_wait); });
 }
 
 TcpTransport::~TcpTransport() {
@@ -157,7 +157,7 @@ TcpTransport::Peer& TcpTransport::peer(const char* op, int target) {
 // would move. Called with p.lock held.
 void TcpTransport::send(Peer& p, const char* op, int target, iovec* parts, int count) {
   const auto read_answers = [&] {
-    read_arrived_answers(p, op, target);
+    read_arrived_answers(p, op, target, false);  // this frame's target waits for room too: no waiting here
     return true;
   };
   if (const int error = tcp::send_all(p.fd.get(), parts, count, read_answers))
@@ -321,16 +321,18 @@ void TcpTransport::finish_gets(Peer& p, const char* name, int target, std::uint6
   while (p.gets_done < seq) read_answer_piece(p, name, target, true);
 }
 
-// Reads what has arrived of the pending gets' answers without waiting for the rest, except
-// that it keeps polling for ARMADA_TCP_SPIN_US while an answer's bytes are flowing (a sleep per
-// segment would cost a wake-up each). It never blocks: its callers (the service thread, a send
-// waiting for room) must not wait for a peer that may be waiting for them. Called with p.lock held.
-void TcpTransport::read_arrived_answers(Peer& p, const char* name, int target) {
+// Reads what has arrived of the pending gets' answers. `finish_begun`: an answer that has begun
+// is read to its end (one sleep until it is in, not a wake-up per segment): safe where the
+// caller waits for nothing of ours, as its sender only waits for room on this connection. Else
+// (inside a send or an answer of ours that waits for room, whose peer may wait for us) it never
+// blocks, polling for ARMADA_TCP_SPIN_US while an answer's bytes flow. Called with p.lock held.
+void TcpTransport::read_arrived_answers(Peer& p, const char* name, int target, bool finish_begun) {
   if (!p.broken.empty()) throw_state(name, p.broken);
   using Clock = std::chrono::steady_clock;
   auto last = Clock::now();
   while (p.gets_done < p.gets_issued) {
     if (read_answer_piece(p, name, target, false)) {
+      while (finish_begun && (p.reply_got > 0 || p.payload_got > 0)) read_answer_piece(p, name, target, true);
       last = Clock::now();
       continue;
     }
@@ -342,13 +344,13 @@ void TcpTransport::read_arrived_answers(Peer& p, const char* name, int target) {
 
 // From the serving thread: the answers that have begun to arrive are read into their
 // destinations now, while the rank computes. A rank that holds the connection reads them itself.
-void TcpTransport::collect_answers(Peer& p) {
+void TcpTransport::collect_answers(Peer& p, bool may_wait) {
   p.lock.turn_away();
   std::unique_lock guard(p.lock, std::try_to_lock);
   if (!guard) return;  // the holder re-arms the watch as it lets go
   p.lock.taken();
   try {
-    read_arrived_answers(p, "rma::get_nb (tcp)", p.rank);
+    read_arrived_answers(p, "rma::get_nb (tcp)", p.rank, may_wait);
   } catch (const Error& e) {
     p.broken = e.what();  // the rank's wait reports it
     return;
@@ -533,7 +535,7 @@ bool TcpTransport::test(std::uint64_t token) {
   Peer& p = *peers_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
   std::lock_guard guard(p.lock);
   const std::uint64_t seq = (p.gets_issued & ~kTokenSeqMask) | (token & kTokenSeqMask);
-  if (p.gets_done < seq) read_arrived_answers(p, "rma::test (tcp)", target);
+  if (p.gets_done < seq) read_arrived_answers(p, "rma::test (tcp)", target, true);
   return p.gets_done >= seq;
 }
 

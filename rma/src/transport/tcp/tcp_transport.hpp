@@ -132,9 +132,9 @@ class TcpTransport final : public Transport {
   std::uint64_t get(const char* op, std::byte* local, std::byte* remote, const Shape& shape, int target, bool blocking);
   void finish_gets(Peer& p, const char* op, int target, std::uint64_t seq);
   bool read_answer_piece(Peer& p, const char* op, int target, bool blocking);
-  void read_arrived_answers(Peer& p, const char* op, int target);
+  void read_arrived_answers(Peer& p, const char* op, int target, bool finish_begun);
   [[noreturn]] void fail_receiving(const char* op, int target, int error) const;
-  void collect_answers(Peer& p);  // the service's part in nonblocking gets
+  void collect_answers(Peer& p, bool may_wait);  // the service's part in nonblocking gets
   std::uint32_t mutex_word(const char* op, void* word, std::size_t field, RmwOp how, std::uint32_t operand,
                            std::uint32_t compare, const Slice& slice, int target);
 

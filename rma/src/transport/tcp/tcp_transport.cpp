@@ -135,9 +135,13 @@ TcpTransport::Peer& TcpTransport::peer(const char* op, int target) {
   std::lock_guard guard(connect_mutex_);
   p = peers_[static_cast<std::size_t>(target)].load(std::memory_order_relaxed);
   if (p) return *p;
-  auto made = std::make_unique<Peer>([this, target] {
+  auto made = std::make_unique<Peer>([this, target]() noexcept {
     Peer* self = peers_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
-    service_->watch_answers(self->fd.get(), self);
+    try {
+      service_->watch_answers(self->fd.get(), self);
+    } catch (const Error&) {
+      // Not watched again (epoll_ctl failed): the answers wait for the rank's wait or test.
+    }
   });
   made->rank = target;
   made->fd = tcp::connect_to(op, endpoints_[static_cast<std::size_t>(target)], target, settings_.connect_timeout_ms);
@@ -300,6 +304,9 @@ bool TcpTransport::read_answer_piece(Peer& p, const char* name, int target, bool
   }
   if (in_reply) {
     p.reply_got += got;
+    if (p.reply_got == sizeof p.reply && p.reply.payload != g.shape.bytes())
+      throw_state(name, "rank " + std::to_string(target) + " answered a get of " + std::to_string(g.shape.bytes()) +
+                            " bytes with " + std::to_string(p.reply.payload) + ": the connection is out of step");
   } else {
     if (p.walker) p.walker->scatter(into, got);
     p.payload_got += got;

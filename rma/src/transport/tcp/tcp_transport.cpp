@@ -160,8 +160,14 @@ TcpTransport::Peer& TcpTransport::peer(const char* op, int target) {
 // (it runs a connection's frames in order): those answers are read meanwhile, or neither side
 // would move. Called with p.lock held.
 void TcpTransport::send(Peer& p, const char* op, int target, iovec* parts, int count) {
-  const auto read_answers = [&] {
-    read_arrived_answers(p, op, target, false);  // this frame's target waits for room too: no waiting here
+  // Two pointers: std::function keeps the hook in place, no allocation per frame.
+  const struct {
+    Peer& p;
+    const char* op;
+    int target;
+  } at{p, op, target};
+  const auto read_answers = [this, a = &at] {
+    read_arrived_answers(a->p, a->op, a->target, false);  // this frame's target waits for room too: no waiting here
     return true;
   };
   if (const int error = tcp::send_all(p.fd.get(), parts, count, read_answers))

@@ -26,6 +26,7 @@
 #include "core/auto_choice.hpp"
 #include "core/group_impl.hpp"
 #include "core/state.hpp"
+#include "transport/base/idle_cpus.hpp"
 #include "transport/base/waiting.hpp"
 #include "transport/plugin.hpp"
 
@@ -242,18 +243,6 @@ std::unique_ptr<Transport> start_transport(const TransportEntry& entry, Transpor
 void install(State& s, const TransportEntry& entry, std::unique_ptr<Transport> t) {
   (entry.role == TransportRole::NodeMemory ? s.routes.node : s.routes.inter) = t.get();
   s.routes.started.push_back(std::move(t));
-}
-
-// Threads running on this machine now (/proc/stat's procs_running, this one excluded); -1 if unknown.
-int others_running_now() {
-  std::FILE* f = std::fopen("/proc/stat", "r");
-  if (!f) return -1;
-  char line[256];
-  int running = -1;
-  while (std::fgets(line, sizeof line, f))
-    if (std::sscanf(line, "procs_running %d", &running) == 1) break;
-  std::fclose(f);
-  return running < 0 ? -1 : std::max(0, running - 1);
 }
 
 // The load of the host that decides (HostLoad::severity; the same on every rank; collective).

@@ -17,12 +17,14 @@ constexpr SettingRow kTcpSettings[] = {
              "tcp: how long an origin polls for the answer to a get, an atomic or a fence before it sleeps in "
              "the kernel until the answer arrives, in microseconds. 0: sleep at once."},
      .min = 0, .max = 1000000, .store = field<&TcpSettings::spin_us>},
-    {.doc = {"ARMADA_TCP_SERVICE_SPIN_US", "int", "0",
+    {.doc = {"ARMADA_TCP_SERVICE_SPIN_US", "int", "50",
              "tcp: how long the service thread keeps polling its connections after a frame before it sleeps in "
-             "epoll, in microseconds. 0: sleep at once. Polling saves a request the thread's wake-up on a host "
-             "with idle cores (emulated cluster, 8 B get 30 -> 22 us) and costs it where the cores are busy: a "
-             "polling thread that loses its core waits for the other thread's time slice, where a sleeping one "
-             "woken by a frame runs at once (a busy process beside each rank: 29 us asleep, 166 us polling)."},
+             "epoll, in microseconds, while the machine has an idle CPU the thread may run on (fewer threads "
+             "running than CPUs, and the thread not bound to a subset of them); else it sleeps at once. 0: "
+             "never poll. Polling saves a request the thread's wake-up where a CPU is idle (emulated cluster, "
+             "8 B get 30 -> 22 us) and would cost it where the CPUs are busy: a polling thread that loses its "
+             "core waits for another thread's time slice, where a sleeping one woken by a frame runs at once "
+             "(a busy process beside each rank: 29 us asleep, 166 us polling regardless)."},
      .min = 0, .max = 1000000, .store = field<&TcpSettings::service_spin_us>},
     {.doc = {"ARMADA_TCP_WAITER_POLL_US", "int", "20",
              "tcp: a rank's thread waiting in the library (a flag, a collective, a lock) runs the requests that "

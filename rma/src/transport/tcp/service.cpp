@@ -33,6 +33,9 @@ constexpr std::size_t kInputBytes = 64 * 1024;
 constexpr std::size_t kDirectMin = 16 * 1024;
 // Bytes read from one connection before the others get their turn.
 constexpr std::size_t kTurnBytes = std::size_t{4} << 20;
+// How often a polling service thread looks again whether a CPU is still idle (each look ~1 us):
+// where the ranks want every CPU, it stops within IdleCpuProbe::kBusyLooks looks.
+constexpr auto kIdleCheckEvery = std::chrono::microseconds(2);
 // A staging buffer above this size is released after its frame.
 constexpr std::size_t kKeepStaging = std::size_t{16} << 20;
 constexpr std::uint64_t kMaxDescriptor = std::uint64_t{1} << 30;
@@ -102,8 +105,9 @@ struct Service::Connection {
   std::uint64_t left = 0;               // payload bytes still to come
 };
 
-Service::Service(Fd listener, std::uint64_t job_key, int me, NodeMemory& memory, long spin_ns, CollectAnswers collect)
-    : listener_(std::move(listener)), job_key_(job_key), me_(me), memory_(memory), spin_ns_(spin_ns),
+Service::Service(Fd listener, std::uint64_t job_key, int me, NodeMemory& memory, long spin_ns,
+                 const IdleCpuProbe& idle_cpu, CollectAnswers collect)
+    : listener_(std::move(listener)), job_key_(job_key), me_(me), memory_(memory), spin_ns_(spin_ns), idle_cpu_(idle_cpu),
       collect_(std::move(collect)) {
   epoll_ = Fd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_) throw_system(kOp, "epoll_create1", errno);
@@ -128,9 +132,12 @@ void Service::run() {
   using Clock = std::chrono::steady_clock;
   auto last_frame = Clock::now();
   for (;;) {
-    // Spin only between frames: while a frame's payload streams in, polling would take the core
-    // the sender's kernel needs (on a small host, half the bandwidth of a 1 MiB put).
-    const bool spin = spin_ns_ > 0 && !partial_ && Clock::now() - last_frame < std::chrono::nanoseconds(spin_ns_);
+    // Spin only between frames, and only while a CPU is idle: while a frame's payload streams in,
+    // polling would take the core the sender's kernel needs (on a small host, half the bandwidth
+    // of a 1 MiB put); and a polling thread on a busy host waits for a time slice when the next
+    // frame comes, where a sleeping one is woken at once (idle_cpus.hpp).
+    const bool spin = spin_ns_ > 0 && !partial_ && Clock::now() - last_frame < std::chrono::nanoseconds(spin_ns_) &&
+                      idle_cpu_.idle_cpu(kIdleCheckEvery);
     // Wait until something is ready without taking it: what is ready is read again under the
     // lock, as a waiting rank (poll_once) may have served it meanwhile (level-triggered events
     // are reported again; a one-shot answer watch is not, and is acted on below).
@@ -233,10 +240,10 @@ bool Service::serve(Connection& c) {
     c.lo = c.hi = 0;
     if (c.stage == Connection::Stage::Payload && c.direct && c.left >= kDirectMin) {
       // A payload that goes straight to its place (target memory, the staging buffer) is waited
-      // for whole, up to a turn's bytes: polled while it flows (ARMADA_TCP_SERVICE_SPIN_US),
-      // else one sleep until it is in, not a wake-up for every segment the link delivers.
+      // for whole, up to a turn's bytes: one sleep until it is in, not a wake-up for every
+      // segment the link delivers, nor polling that takes the sender's kernel's core (run()).
       const std::size_t ask = static_cast<std::size_t>(std::min<std::uint64_t>(c.left, budget));
-      if (recv_all(c.fd.get(), c.direct, ask, spin_ns_) != 0) return false;
+      if (recv_all(c.fd.get(), c.direct, ask, 0) != 0) return false;
       budget -= ask;
       c.direct += ask;
       c.left -= ask;

@@ -6,7 +6,9 @@
 // and a private eventfd (stop), so the arrival of a frame wakes it. That is the point of this
 // transport beside the server one (which polls MPI): on a host where every core runs a rank, or
 // where other processes compute, a request costs the kernel's wake-up, not a wait for a polling
-// thread's turn. ARMADA_TCP_SPIN_US keeps it polling that long after its last frame.
+// thread's turn. After a frame it keeps polling for ARMADA_TCP_SERVICE_SPIN_US, but only while
+// the machine has an idle CPU (transport/base/idle_cpus.hpp): there the next request of a
+// ping-pong saves the wake-up, and no thread that has work loses its core.
 //
 // A rank's own thread that waits in the library (a flag, a collective, a lock) serves too
 // (poll_once, from the transport's poll()): it is awake and on a core already.
@@ -26,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "transport/base/idle_cpus.hpp"
 #include "transport/tcp/sockets.hpp"
 
 namespace armada::rma::detail {
@@ -46,7 +49,9 @@ class Service {
 
   /// Starts the thread on `listener` (non-blocking). Frames of a connection whose Hello does not
   /// carry `job_key` are never run (a stray connection is closed).
-  Service(Fd listener, std::uint64_t job_key, int me, NodeMemory& memory, long spin_ns, CollectAnswers collect);
+  /// Polls for `spin_ns` after a frame while `idle_cpu` says a CPU is idle (it must outlive the service).
+  Service(Fd listener, std::uint64_t job_key, int me, NodeMemory& memory, long spin_ns, const IdleCpuProbe& idle_cpu,
+          CollectAnswers collect);
 
   /// Once answers arrive on `fd` (a connection this process opened), calls the collector for
   /// `owner` (8-byte aligned) from the serving thread, once: call again for the next answers.
@@ -91,6 +96,7 @@ class Service {
   int me_;
   NodeMemory& memory_;
   long spin_ns_;
+  const IdleCpuProbe& idle_cpu_;
   CollectAnswers collect_;
   Fd epoll_;
   Fd stop_;

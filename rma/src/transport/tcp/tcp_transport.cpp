@@ -97,7 +97,7 @@ TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& setting
   job_key_ = c.rank == 0 ? (std::uint64_t{std::random_device{}()} << 32 | std::random_device{}()) : 0;
   MPI_Bcast(&job_key_, 1, MPI_UINT64_T, 0, c.world);
   service_ = std::make_unique<tcp::Service>(std::move(listener), job_key_, me_, c.node_memory,
-                                           static_cast<long>(settings.service_spin_us) * 1000,
+                                           static_cast<long>(settings.service_spin_us) * 1000, idle_cpu_,
                                            [this](void* peer, bool may_wait) { collect_answers(*static_cast<Peer*>(peer), may_wait); });
 }
 

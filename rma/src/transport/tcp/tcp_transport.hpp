@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "desc/runs.hpp"
+#include "transport/base/idle_cpus.hpp"
 #include "transport/plugin.hpp"
 #include "transport/tcp/protocol.hpp"
 #include "transport/tcp/service.hpp"
@@ -43,7 +44,7 @@ namespace armada::rma::detail {
 struct TcpSettings {
   std::string interfaces;   // ARMADA_TCP_IF
   int spin_us = 50;         // ARMADA_TCP_SPIN_US: an origin waiting for an answer
-  int service_spin_us = 0;  // ARMADA_TCP_SERVICE_SPIN_US
+  int service_spin_us = 50; // ARMADA_TCP_SERVICE_SPIN_US
   int waiter_poll_us = 20;  // ARMADA_TCP_WAITER_POLL_US
   int connect_timeout_ms = 10000;  // ARMADA_TCP_CONNECT_TIMEOUT_MS
 };
@@ -152,6 +153,7 @@ class TcpTransport final : public Transport {
   std::atomic<int> connections_out_{0};           // its size, for describe() from any thread
   std::mutex written_mutex_;
   std::vector<int> written_;                     // targets written since their last Ack (may repeat)
+  IdleCpuProbe idle_cpu_;  // whether the service may poll (before service_: it outlives it)
   std::unique_ptr<tcp::Service> service_;
   std::atomic<std::int64_t> last_poll_ns_{0};  // when a waiter last served (poll)
 };

@@ -48,60 +48,88 @@ class RowVectorsComm : public CgComm {
   std::array<std::vector<double>, 5> storage_;
 };
 
-// One-sided: every rank's two counters and ghost slots after them are an rma segment. At each
+// One-sided: every rank's counters and ghost slots after them are an rma segment. At each
 // product every owner packs the entries a peer needs and puts them into the peer's slots with
 // one rma::put_notify (data, then +1 on the peer's arrival counter, one message where the
 // transport allows), computes its local part, and waits until its own arrival counter shows
-// every source's message. After the ghost part it gives each source a credit (a 0-byte
-// notify): its slots may be overwritten. An owner waits for its peers' credits of product k-1
-// before putting product k; a peer cannot finish product k+1 without this owner's k+1, so
-// neither counter can mistake one product's messages for another's (both only grow, and each
-// rank keeps the running sums it waits for). No barrier and no get.
+// every source's message. No barrier and no get.
+//
+// When every rank sends to exactly the ranks it receives from (NAS CG's matrix is symmetric),
+// the slots are doubled, products alternating between the halves, with an arrival counter per
+// half, and no other message: a peer's product k reaching us means it finished product k-1,
+// whose ghost part read the half we write product k+1 into (it needed our product k-1 first),
+// and it cannot send product k+2 into that half before it has our k+1, which we send after
+// reading product k-1's. Otherwise (one half) a rank gives each source a credit (a 0-byte
+// notify) after the ghost part, and an owner waits for its peers' credits of product k-1
+// before putting product k. Counters only grow; each rank keeps the running sums it waits for.
 class RmaComm final : public RowVectorsComm {
  public:
-  explicit RmaComm(aa::SparseMatrix<double>& A) : RowVectorsComm(A), A_(A) {
-    slots_ = A.ghost_columns().size();
-    peers_ = tell_owners(A, rma::world_comm());
-    bases_ = rma::allocate(slots_at + slots_ * sizeof(double));
+  RmaComm(aa::SparseMatrix<double>& A, RmaSlots slots_use) : RowVectorsComm(A), A_(A) {
+    const MPI_Comm world = rma::world_comm();
+    peers_ = tell_owners(A, world);
+    int both_ways = slots_use == RmaSlots::Auto && sends_where_it_receives(A, peers_) ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &both_ways, 1, MPI_INT, MPI_LAND, world);
+    halves_ = both_ways ? 2 : 1;
+    long slots = static_cast<long>(A.ghost_columns().size());
+    MPI_Allreduce(MPI_IN_PLACE, &slots, 1, MPI_LONG, MPI_MAX, world);  // a half's size: the same on every rank
+    half_bytes_ = static_cast<std::size_t>(slots) * sizeof(double);
+    const std::size_t bytes = slots_at + static_cast<std::size_t>(halves_) * half_bytes_;
+    bases_ = rma::allocate(bytes);
     mine_ = static_cast<std::byte*>(bases_[static_cast<std::size_t>(rma::rank())]);
-    std::fill_n(mine_, slots_at + slots_ * sizeof(double), std::byte{0});
+    std::fill_n(mine_, bytes, std::byte{0});
     rma::barrier();  // every rank's counters are zero before anyone adds to them
   }
   ~RmaComm() override {
-    rma::barrier();  // the last credits have arrived before the segment goes
+    rma::barrier();  // the last messages have arrived before the segment goes
     rma::free(mine_);
   }
   void multiply(Vec in, Vec out) override {
     const double* x = vectors_[in];
     double* y = vectors_[out];
-    rma::wait_flag(counter(mine_, 1), credits_, true);  // every peer is done with the last product's slots
+    const int half = static_cast<int>(products_ % static_cast<unsigned long>(halves_));
+    if (halves_ == 1) rma::wait_flag(counter(mine_, kCredits), credits_, true);  // peers are done with the slots
+    const std::size_t half_at = slots_at + static_cast<std::size_t>(half) * half_bytes_;
     for (auto& peer : peers_) {
       for (std::size_t k = 0; k < peer.entries.size(); ++k) peer.buffer[k] = x[peer.entries[k]];
       auto* base = static_cast<std::byte*>(bases_[static_cast<std::size_t>(peer.rank)]);
-      rma::put_notify(peer.buffer.data(), base + slots_at + peer.at * static_cast<aa::Index>(sizeof(double)),
-                      peer.buffer.size() * sizeof(double), counter(base, 0), 1L, peer.rank, rma::Notify::Add);
+      rma::put_notify(peer.buffer.data(), base + half_at + peer.at * static_cast<aa::Index>(sizeof(double)),
+                      peer.buffer.size() * sizeof(double), counter(base, half), 1L, peer.rank, rma::Notify::Add);
     }
     A_.multiply_local(x, y, 1.0, 0.0);  // while the messages travel
-    arrivals_ += static_cast<long>(A_.ghost_sources().size());
-    rma::wait_flag(counter(mine_, 0), arrivals_, true);
-    A_.multiply_ghost(reinterpret_cast<const double*>(mine_ + slots_at), y, 1.0);
-    for (const auto& s : A_.ghost_sources())
-      rma::put_notify(nullptr, nullptr, 0, counter(static_cast<std::byte*>(bases_[static_cast<std::size_t>(s.rank)]), 1), 1L,
-                      s.rank, rma::Notify::Add);
-    credits_ += static_cast<long>(peers_.size());
+    arrivals_[half] += static_cast<long>(A_.ghost_sources().size());
+    rma::wait_flag(counter(mine_, half), arrivals_[half], true);
+    A_.multiply_ghost(reinterpret_cast<const double*>(mine_ + half_at), y, 1.0);
+    if (halves_ == 1) {
+      for (const auto& s : A_.ghost_sources())
+        rma::put_notify(nullptr, nullptr, 0, counter(static_cast<std::byte*>(bases_[static_cast<std::size_t>(s.rank)]), kCredits),
+                        1L, s.rank, rma::Notify::Add);
+      credits_ += static_cast<long>(peers_.size());
+    }
+    ++products_;
   }
 
  private:
-  // The counters first: their place is the same on every rank, whatever its number of slots.
-  static constexpr std::size_t slots_at = 2 * sizeof(long);
+  // The counters first (arrivals in each half, credits): their place is the same on every rank.
+  static constexpr int kCredits = 2;
+  static constexpr std::size_t slots_at = 4 * sizeof(long);
   static long* counter(std::byte* base, int which) { return reinterpret_cast<long*>(base) + which; }
+  static bool sends_where_it_receives(const aa::SparseMatrix<double>& A, const std::vector<Peer>& peers) {
+    std::vector<int> to, from;
+    for (const auto& p : peers) to.push_back(p.rank);
+    for (const auto& s : A.ghost_sources()) from.push_back(s.rank);
+    std::ranges::sort(to);
+    std::ranges::sort(from);
+    return to == from;
+  }
 
   aa::SparseMatrix<double>& A_;
-  std::size_t slots_ = 0;
   std::vector<Peer> peers_;          // ranks this rank sends to
+  int halves_ = 1;
+  std::size_t half_bytes_ = 0;
   std::vector<void*> bases_;         // every rank's ghost slots
   std::byte* mine_ = nullptr;
-  long arrivals_ = 0, credits_ = 0;  // running sums this rank waits for
+  unsigned long products_ = 0;
+  long arrivals_[2] = {0, 0}, credits_ = 0;  // running sums this rank waits for
 };
 
 class MpiComm final : public RowVectorsComm {
@@ -175,7 +203,9 @@ void MpiComm::multiply(Vec in, Vec out) {
 
 }  // namespace
 
-std::unique_ptr<CgComm> make_rma_comm(aa::SparseMatrix<double>& A) { return std::make_unique<RmaComm>(A); }
+std::unique_ptr<CgComm> make_rma_comm(aa::SparseMatrix<double>& A, RmaSlots slots) {
+  return std::make_unique<RmaComm>(A, slots);
+}
 std::unique_ptr<CgComm> make_mpi_comm(aa::SparseMatrix<double>& A, MPI_Comm comm) {
   return std::make_unique<MpiComm>(A, comm);
 }

@@ -27,8 +27,13 @@ class CgComm {
   virtual void multiply(Vec in, Vec out) = 0;
 };
 
+/// How the one-sided exchange reuses its ghost slots (cg_comm.cpp): two halves alternating
+/// where every rank sends to exactly the ranks it receives from (no credit messages), else one
+/// half freed by credits; OneHalf forces the latter (for tests).
+enum class RmaSlots { Auto, OneHalf };
+
 /// Collective over the matrix's group (the world).
-std::unique_ptr<CgComm> make_rma_comm(arrays::SparseMatrix<double>& A);
+std::unique_ptr<CgComm> make_rma_comm(arrays::SparseMatrix<double>& A, RmaSlots slots = RmaSlots::Auto);
 /// Collective over `comm` (the world): exchanges the lists of needed entries.
 std::unique_ptr<CgComm> make_mpi_comm(arrays::SparseMatrix<double>& A, MPI_Comm comm);
 

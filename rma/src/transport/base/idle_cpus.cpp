@@ -71,4 +71,9 @@ bool IdleCpuProbe::idle_cpu(std::chrono::nanoseconds max_age) const noexcept {
   return busy != kAllBusy;
 }
 
+const IdleCpuProbe& machine_cpus() noexcept {
+  static const IdleCpuProbe probe;
+  return probe;
+}
+
 }  // namespace armada::rma::detail

@@ -71,9 +71,4 @@ bool IdleCpuProbe::idle_cpu(std::chrono::nanoseconds max_age) const noexcept {
   return busy != kAllBusy;
 }
 
-const IdleCpuProbe& machine_cpus() noexcept {
-  static const IdleCpuProbe probe;
-  return probe;
-}
-
 }  // namespace armada::rma::detail

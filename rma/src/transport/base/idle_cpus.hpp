@@ -54,8 +54,4 @@ class IdleCpuProbe {
   mutable std::atomic<std::uint32_t> busy_looks_{0};  // one bit a look, the newest lowest: no CPU idle
 };
 
-/// The process's probe, made at the first call (with the caller's CPU affinity: call it first
-/// from the thread whose waits ask, the rank's).
-const IdleCpuProbe& machine_cpus() noexcept;
-
 }  // namespace armada::rma::detail

@@ -9,16 +9,9 @@
 #include <algorithm>
 #include <climits>
 
-#include "transport/base/idle_cpus.hpp"
-
 namespace armada::rma::detail {
 
 static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
-
-namespace {
-// How old a look at the idle CPUs a spinning wait goes by (a look costs ~1 us).
-constexpr auto kIdleLookAge = std::chrono::microseconds(5);
-}  // namespace
 
 void futex_wait(std::atomic<std::uint32_t>* word, std::uint32_t expected) noexcept {
   // Not FUTEX_PRIVATE_FLAG: the word is shared between processes.
@@ -46,14 +39,10 @@ void Backoff::pause() noexcept {
 void PollPause::pause() noexcept {
   if (!sleeping_) {
     const int round = round_++;
-    // Spinning keeps the core while no CPU is idle; the threads this wait may be waiting for
-    // (more ranks than CPUs) get it only from a yield, which spinning would postpone by
-    // spin_rounds (2000 rounds: 60 us here). Every 64 rounds: is a CPU still idle?
-    if (round < spin_rounds_ && ((round & 63) != 63 || machine_cpus().idle_cpu(kIdleLookAge))) {
+    if (round < spin_rounds_) {
       cpu_relax();  // (yielding every 64 rounds here made a stream of 8-byte puts 15-20x slower)
       return;
     }
-    if (round < spin_rounds_) round_ = spin_rounds_;  // no CPU idle: on to the yields
     // The clock is read once in 64 rounds: a yield that returns at once costs less than it.
     if ((round & 63) != 0 || std::chrono::steady_clock::now() < yield_until_) {
       sched_yield();

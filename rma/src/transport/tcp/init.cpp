@@ -15,16 +15,19 @@ constexpr SettingRow kTcpSettings[] = {
      .store = field<&TcpSettings::interfaces>},
     {.doc = {"ARMADA_TCP_SPIN_US", "int", "50",
              "tcp: how long an origin polls for the answer to a get, an atomic or a fence before it sleeps in "
-             "the kernel until the answer arrives, in microseconds. 0: sleep at once."},
+             "the kernel until the answer arrives, in microseconds; it sleeps at once where the machine's CPUs "
+             "have all been busy (a polling thread that lost its core would wait for a time slice). 0: sleep at "
+             "once."},
      .min = 0, .max = 1000000, .store = field<&TcpSettings::spin_us>},
     {.doc = {"ARMADA_TCP_SERVICE_SPIN_US", "int", "50",
              "tcp: how long the service thread keeps polling its connections after a frame before it sleeps in "
              "epoll, in microseconds, while the machine has an idle CPU the thread may run on (fewer threads "
              "running than CPUs, and the thread not bound to a subset of them); else it sleeps at once. 0: "
              "never poll. Polling saves a request the thread's wake-up where a CPU is idle (emulated cluster, "
-             "8 B get 30 -> 22 us) and would cost it where the CPUs are busy: a polling thread that loses its "
+             "8 B get 29-39 -> 12-17 us) and would cost it where the CPUs are busy: a polling thread that loses its "
              "core waits for another thread's time slice, where a sleeping one woken by a frame runs at once "
-             "(a busy process beside each rank: 29 us asleep, 166 us polling regardless)."},
+             "(a busy process beside each rank: 29 us asleep, 166 us polling regardless). Busy means three looks in "
+             "a row, 2 us apart, found no CPU idle: a thread that runs for a moment does not end a poll."},
      .min = 0, .max = 1000000, .store = field<&TcpSettings::service_spin_us>},
     {.doc = {"ARMADA_TCP_WAITER_POLL_US", "int", "20",
              "tcp: a rank's thread waiting in the library (a flag, a collective, a lock) runs the requests that "

@@ -26,6 +26,9 @@ using tcp::Kind;
 
 // Strided data travels in pieces of this size: packing the next overlaps the kernel's sending.
 constexpr std::size_t kChunk = std::size_t{256} << 10;
+// How old the look at the machine's idle CPUs may be that an origin's wait goes by (a look costs
+// ~1 us; a get ping-pong makes one every few gets).
+constexpr auto kOriginLookAge = std::chrono::microseconds(100);
 // The longest sleep between a waiting mutex's polls of its owner (each poll is a round trip).
 constexpr long kMutexPollSleepMaxNs = 100000;
 
@@ -178,13 +181,17 @@ void TcpTransport::fail_receiving(const char* op, int target, int error) const {
   throw_system(op, "receiving from rank " + std::to_string(target) + " (" + tcp::describe(endpoints_[static_cast<std::size_t>(target)]) + ")", error);
 }
 
-// An answer that has not begun after ARMADA_STALL_WARN seconds is said so, once, naming the
-// rank and its host (a cut link or a stopped process: the launcher names neither), then waited for.
+// Polled for ARMADA_TCP_SPIN_US unless the CPUs have been busy for the last looks (idle_cpus.hpp:
+// a polling thread that lost its core to another would wait for a time slice; a sleeping one is
+// woken at once). An answer that has not begun after ARMADA_STALL_WARN seconds is said so, once,
+// naming the rank and its host (a cut link or a stopped process: the launcher names neither),
+// then waited for.
 void TcpTransport::receive(Peer& p, const char* op, int target, void* into, std::size_t bytes) {
-  int error = tcp::recv_all(p.fd.get(), into, bytes, spin_ns_, stall_warn_s_ > 0 ? stall_warn_s_ * 1000 : -1);
+  const long spin_ns = spin_ns_ > 0 && idle_cpu_.idle_cpu(kOriginLookAge) ? spin_ns_ : 0;
+  int error = tcp::recv_all(p.fd.get(), into, bytes, spin_ns, stall_warn_s_ > 0 ? stall_warn_s_ * 1000 : -1);
   if (error == ETIMEDOUT) {
     warn_stall(op, rank_on_host(target, topology_), stall_warn_s_);
-    error = tcp::recv_all(p.fd.get(), into, bytes, spin_ns_);
+    error = tcp::recv_all(p.fd.get(), into, bytes, spin_ns);
   }
   if (error) fail_receiving(op, target, error);
 }

@@ -60,7 +60,8 @@ IdleCpuProbe::~IdleCpuProbe() {
 bool IdleCpuProbe::idle_cpu(std::chrono::nanoseconds max_age) const noexcept {
   if (fd_ < 0 || usable_ < online_) return false;  // cheap refusals first: no read
   constexpr std::uint32_t kAllBusy = (1u << kBusyLooks) - 1;
-  const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+  const std::int64_t now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
   std::uint32_t busy = busy_looks_.load(std::memory_order_relaxed);
   const std::int64_t looked = looked_ns_.load(std::memory_order_relaxed);
   if (looked < 0 || now - looked > max_age.count()) {

@@ -15,9 +15,12 @@
 # Environment for the ranks: every ARMADA_* and UCX_* variable of the caller, plus each -x VAR=VALUE
 # (given to mpirun as -x, which sends it to the ranks of every host).
 # --fault injects a fault <seconds> after the launch into host <host> (1..K-1; host 0 runs mpirun):
-# kill-host SIGKILLs every process of that host, link-down sets its veth0 down, lossy makes its
+# kill-host SIGKILLs every process of that host, link-down cuts its veth0 (nftables drops every
+# packet both ways: a cut cable, the interface still up), lossy makes its
 # veth0 slow and lossy both ways (rate and loss below; this kernel has no netem, so the rate is a
 # token bucket (tc tbf) on egress and the loss nftables' random drop on egress and ingress).
+# A fault injected more than a second late (the kernel busy with the last launch's namespaces)
+# counts as not injected (exit 5), so that a row never reads a late fault as no effect.
 # --busy: beside each rank, a busy loop (a shell's `while :`) in its host's namespaces for the
 # duration of the launch, pinned to a core of its own (taskset; the k-th loop of the cluster to
 # core k mod the machine's cores), so that every core has a rank's worth of other work: the full
@@ -261,6 +264,18 @@ timeout --kill-after=10 "$timeout_s" \
     --mca oob_tcp_if_include veth0 "${keepalive[@]}" "${yield_flags[@]}" "${env_flags[@]}" "$@" &
 launch_pid=$!
 launch_start=$(date +%s)
+# A cut link on veth0 of namespace $1: nftables drops every packet both ways; it goes with the
+# namespace. Not `ip link set veth0 down`: that waits for the kernel's RTNL lock, which the
+# teardown of the last launch's namespaces can hold for tens of seconds (a fault asked for 6 s in
+# took effect 24 s later, after the program under test had finished).
+cut_link() {
+  nsenter --net="/run/netns/$1" nft -f - <<NFT || return 1
+table inet armada_cut {
+  chain egress { type filter hook output priority 0; oifname "veth0" drop; }
+  chain ingress { type filter hook input priority 0; iifname "veth0" drop; }
+}
+NFT
+}
 # A slow, lossy link on veth0 of namespace $1; it goes with the namespace.
 make_lossy() {
   tc -n "$1" qdisc add dev veth0 root tbf rate "$lossy_rate" burst 64kb latency 50ms || return 1
@@ -277,12 +292,18 @@ if [[ -n $fault ]]; then
   (
     sleep "$fault_after"
     echo "cluster.sh: fault: $fault_kind on host $fault_host ($(host_name "$fault_host"))" >&2
+    asked=$(date +%s%N)
     # shellcheck disable=SC2046
     case $fault_kind in
       kill-host) kill -KILL $(ip netns pids "$(host_ns "$fault_host")" | grep -vx "${holders[fault_host]}") 2>/dev/null ;;
-      link-down) ip -n "$(host_ns "$fault_host")" link set veth0 down ;;
+      link-down) cut_link "$(host_ns "$fault_host")" || : >"$workdir/fault-failed" ;;
       lossy) make_lossy "$(host_ns "$fault_host")" || : >"$workdir/fault-failed" ;;
     esac
+    late_ms=$((($(date +%s%N) - asked) / 1000000))
+    if ((late_ms > 1000)); then
+      echo "cluster.sh: fault: $fault_kind took effect $late_ms ms after it was asked for" >&2
+      : >"$workdir/fault-failed"
+    fi
   ) &
   fault_pid=$!
 fi

@@ -153,7 +153,7 @@ class TcpTransport final : public Transport {
   std::atomic<int> connections_out_{0};           // its size, for describe() from any thread
   std::mutex written_mutex_;
   std::vector<int> written_;                     // targets written since their last Ack (may repeat)
-  IdleCpuProbe idle_cpu_;  // whether the service may poll (before service_: it outlives it)
+  IdleCpuProbe idle_cpu_;  // whether the service and an origin's wait may poll (before service_: it outlives it)
   std::unique_ptr<tcp::Service> service_;
   std::atomic<std::int64_t> last_poll_ns_{0};  // when a waiter last served (poll)
 };

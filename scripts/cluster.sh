@@ -17,8 +17,9 @@
 # --fault injects a fault <seconds> after the launch into host <host> (1..K-1; host 0 runs mpirun):
 # kill-host SIGKILLs every process of that host, link-down cuts its veth0 (nftables drops every
 # packet both ways: a cut cable, the interface still up), lossy makes its
-# veth0 slow and lossy both ways (rate and loss below; this kernel has no netem, so the rate is a
-# token bucket (tc tbf) on egress and the loss nftables' random drop on egress and ingress).
+# veth0 slow and lossy both ways (rate and loss below; this kernel has no netem, so both are
+# nftables rules on egress and ingress: a policer that drops what exceeds the rate, and a random
+# drop).
 # A fault injected more than a second late (the kernel busy with the last launch's namespaces)
 # counts as not injected (exit 5), so that a row never reads a late fault as no effect.
 # --busy: beside each rank, a busy loop (a shell's `while :`) in its host's namespaces for the
@@ -38,7 +39,7 @@ set -u
 
 readonly skip_code=77
 # --fault lossy: what the host's link becomes.
-readonly lossy_rate=100mbit lossy_loss_permille=20
+readonly lossy_rate_kbytes=12500 lossy_loss_permille=20  # 12500 kbytes/s: 100 Mbit/s
 hosts=2
 ranks_per_host=1
 timeout_s=300
@@ -80,7 +81,7 @@ if ((EUID != 0)); then
   exit $skip_code
 fi
 tools=(ip nsenter unshare mpirun timeout)
-[[ $fault == lossy:* ]] && tools+=(tc nft)
+[[ $fault == lossy:* ]] && tools+=(nft)
 ((busy)) && tools+=(taskset nproc)
 for tool in "${tools[@]}"; do
   command -v "$tool" >/dev/null || { echo "cluster.sh: SKIPPED: '$tool' is not installed" >&2; exit $skip_code; }
@@ -276,16 +277,25 @@ table inet armada_cut {
 }
 NFT
 }
-# A slow, lossy link on veth0 of namespace $1; it goes with the namespace.
+# A slow, lossy link on veth0 of namespace $1: nftables drops what exceeds the rate (a policer,
+# not a queue) and a random share of the rest, both ways; it goes with the namespace. Not `tc
+# qdisc` (a token bucket that queues): tc needs the kernel's RTNL lock, as `ip link` does (above).
 make_lossy() {
-  tc -n "$1" qdisc add dev veth0 root tbf rate "$lossy_rate" burst 64kb latency 50ms || return 1
-  ip netns exec "$1" nft -f - <<NFT || return 1
+  nsenter --net="/run/netns/$1" nft -f - <<NFT || return 1
 table inet armada_lossy {
-  chain egress { type filter hook output priority 0; oifname "veth0" numgen random mod 1000 < $lossy_loss_permille drop; }
-  chain ingress { type filter hook input priority 0; iifname "veth0" numgen random mod 1000 < $lossy_loss_permille drop; }
+  chain egress {
+    type filter hook output priority 0;
+    oifname "veth0" limit rate over $lossy_rate_kbytes kbytes/second burst 64 kbytes drop;
+    oifname "veth0" numgen random mod 1000 < $lossy_loss_permille drop;
+  }
+  chain ingress {
+    type filter hook input priority 0;
+    iifname "veth0" limit rate over $lossy_rate_kbytes kbytes/second burst 64 kbytes drop;
+    iifname "veth0" numgen random mod 1000 < $lossy_loss_permille drop;
+  }
 }
 NFT
-  echo "cluster.sh: fault: $1 veth0 now $lossy_rate, $lossy_loss_permille/1000 of packets dropped each way" >&2
+  echo "cluster.sh: fault: $1 veth0 now at most $lossy_rate_kbytes kbytes/s, $lossy_loss_permille/1000 of packets dropped each way" >&2
 }
 if [[ -n $fault ]]; then
   IFS=: read -r fault_kind fault_host fault_after <<<"$fault"

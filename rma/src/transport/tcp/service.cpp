@@ -175,9 +175,16 @@ void Service::watch_answers(int fd, void* owner) {
 }
 
 void Service::poll_once() {
+  // A look without the serving lock first: most looks find nothing, and a waiter that holds the
+  // lock while it loses its core (ranks sharing cores) would stall the service thread behind it.
+  // What the look takes is handled as run() does: an answer watch (one-shot) collected here,
+  // connections (level-triggered) found again under the lock.
+  epoll_event ready;
+  if (epoll_wait(epoll_.get(), &ready, 1, 0) != 1) return;
+  const TsanRemoteAgentScope agent;  // as the service thread is (run())
+  if (ready.data.u64 & kAnswersBit) collect_(reinterpret_cast<void*>(ready.data.u64 & ~kAnswersBit), true);
   std::unique_lock guard(serve_mutex_, std::try_to_lock);
   if (!guard) return;
-  const TsanRemoteAgentScope agent;  // as the service thread is (run())
   serve_ready(false);
 }
 

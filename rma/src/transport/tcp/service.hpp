@@ -64,7 +64,8 @@ class Service {
 
   /// Serves what is ready now, unless the thread (or another waiter) is serving: for a rank's
   /// thread that waits in the library anyway (a flag, a collective), so that a request that
-  /// comes meanwhile costs no wake-up of the service thread.
+  /// comes meanwhile costs no wake-up of the service thread. Takes the serving lock only when
+  /// something is ready.
   void poll_once();
 
   std::uint64_t frames() const noexcept { return frames_.load(std::memory_order_relaxed); }

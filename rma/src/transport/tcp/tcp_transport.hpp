@@ -45,7 +45,7 @@ struct TcpSettings {
   std::string interfaces;   // ARMADA_TCP_IF
   int spin_us = 50;         // ARMADA_TCP_SPIN_US: an origin waiting for an answer
   int service_spin_us = 50; // ARMADA_TCP_SERVICE_SPIN_US
-  int waiter_poll_us = 20;  // ARMADA_TCP_WAITER_POLL_US
+  int waiter_poll_us = 2;   // ARMADA_TCP_WAITER_POLL_US
   int connect_timeout_ms = 10000;  // ARMADA_TCP_CONNECT_TIMEOUT_MS
 };
 

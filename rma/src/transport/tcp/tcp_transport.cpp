@@ -596,10 +596,9 @@ void TcpTransport::fence_all() {
 // A waiting rank serves, at most once per ARMADA_TCP_WAITER_POLL_US: each look is a system call
 // (NAS CG class A, 2 emulated hosts x 2 ranks on 2 cores: 1.59 s looking on every round of a wait,
 // 0.60 s never, 0.68 s every 20 us, when a look held the serving lock). Since a look takes the lock
-// only when it found something (Service::poll_once), looking every 2 us costs CG nothing and
-// finds a request before the service thread would (woken on the sender's CPU, two system calls
-// before it reads): put_notify seen by a waiting rank 11.8 -> 9.2 us; CG class A across 2 hosts,
-// rma/mpi 1.01 at 1 rank per host either way, 1.25 -> 1.18 at 2 (2026-11-28, 6 launches each).
+// only when it found something (Service::poll_once), frequent looks cost CG nothing and find a
+// request before the service thread would (woken on the sender's CPU, two system calls before it
+// reads): the setting's default and its measurements are in its row (init.cpp) and docs/rma.md.
 void TcpTransport::poll() {
   if (waiter_poll_ns_ <= 0) return;
   const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();

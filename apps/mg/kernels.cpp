@@ -195,6 +195,19 @@ void use_row_isa(RowIsa isa) {
   g_rows = &kLoops[static_cast<int>(isa)];
 }
 
+// The probe times 16 planes for a few milliseconds: on the AMD EPYC VM its AVX2/baseline ratio
+// spread 0.79–1.09 over 40 launches while AVX2 was 5 % faster over every whole class A run, and
+// the 2–8 % of launches that picked the baseline ran MG B 15 % slower (docs/apps.md). A vector
+// build within the probe's noise of the baseline is the better bet; between vector builds the
+// differences are real (AVX-512 +9 % on an Intel VM, -30 % on the AMD one) and the faster wins.
+RowIsa pick_row_isa(const double (&seconds)[kRowIsaCount]) {
+  const auto time = [&](RowIsa isa) { return seconds[static_cast<int>(isa)]; };
+  const RowIsa vector = time(RowIsa::avx512) < time(RowIsa::avx2) ? RowIsa::avx512 : RowIsa::avx2;
+  if (!std::isfinite(time(vector))) return RowIsa::baseline;  // no vector build ran here
+  return time(RowIsa::baseline) < (1.0 - kBaselineMargin) * time(vector) ? RowIsa::baseline : vector;
+}
+
+
 std::vector<IsaTime> time_row_isas(const Frame& u, const Frame& v, const Frame& r, const Stencil& a, int rounds) {
   const std::vector<RowIsa> isas = supported_row_isas();
   std::vector<IsaTime> best;

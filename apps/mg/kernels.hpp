@@ -71,6 +71,13 @@ struct IsaTime {
 };
 std::vector<IsaTime> time_row_isas(const Frame& u, const Frame& v, const Frame& r, const Stencil& a, int rounds);
 
+/// How much faster than the fastest vector build the baseline must time to be chosen: the
+/// probe's own spread (kernels.cpp).
+inline constexpr double kBaselineMargin = 0.10;
+/// The build to use given each build's time (by RowIsa; infinity: not run here): the fastest
+/// vector build, unless the baseline beats it by more than kBaselineMargin.
+RowIsa pick_row_isa(const double (&seconds)[kRowIsaCount]);
+
 /// Every element of the frame (ghosts included) = 0.
 void zero(const Frame& f);
 

@@ -86,12 +86,10 @@ std::string Multigrid::choose_row_isa(std::optional<RowIsa> wanted) {
       seconds[static_cast<int>(t.isa)] = t.seconds;
   }
   MPI_Allreduce(MPI_IN_PLACE, seconds, kRowIsaCount, MPI_DOUBLE, MPI_MAX, comm_);
-  int best = 0;
-  for (int i = 1; i < kRowIsaCount; ++i)
-    if (seconds[i] < seconds[best]) best = i;
-  use_row_isa(static_cast<RowIsa>(best));
+  use_row_isa(pick_row_isa(seconds));
   std::string text = std::string(name(row_isa())) + " (resid on " + std::to_string(slab[0]) + " planes, fastest of " +
-                     std::to_string(kRounds) + ", slowest rank:";
+                     std::to_string(kRounds) + ", baseline only if " +
+                     std::to_string(static_cast<int>(kBaselineMargin * 100 + 0.5)) + " % faster; slowest rank:";
   for (int i = 0; i < kRowIsaCount; ++i)
     if (std::isfinite(seconds[i])) {
       char ms[64];

@@ -329,6 +329,23 @@ TEST(MgRowIsa, TimingEachBuildLeavesTheChoiceAlone) {
   EXPECT_FALSE(row_isa_named("sse9"));
 }
 
+// The probe's rule: the fastest vector build, the baseline only when it beats that by more than
+// the probe's noise (a launch that picked it on a tie ran MG B 15 % slower).
+TEST(MgRowIsa, BaselineIsPickedOnlyWhenClearlyFaster) {
+  constexpr double none = std::numeric_limits<double>::infinity();
+  auto pick = [](double avx512, double avx2, double baseline) {
+    const double seconds[kRowIsaCount] = {avx512, avx2, baseline};  // by RowIsa
+    return pick_row_isa(seconds);
+  };
+  EXPECT_EQ(pick(1.85, 1.24, 1.49), RowIsa::avx2);      // the AMD VM's report
+  EXPECT_EQ(pick(1.00, 1.10, 1.20), RowIsa::avx512);    // a faster wide build wins by any margin
+  EXPECT_EQ(pick(none, 1.00, 0.95), RowIsa::avx2);      // 5 %: within the probe's spread
+  EXPECT_EQ(pick(none, 1.00, 0.85), RowIsa::baseline);  // 15 %
+  EXPECT_EQ(pick(1.00, 1.20, 0.95), RowIsa::avx512);    // measured against the fastest vector build
+  EXPECT_EQ(pick(none, none, 1.00), RowIsa::baseline);  // a CPU without AVX2
+  EXPECT_EQ(pick(0.0, 0.0, 0.0), RowIsa::avx2);         // a rank that owns nothing times nothing
+}
+
 // Collective: every rank takes the same build, and --row-isa's choice is taken as given.
 TEST(MgRowIsa, ChoiceIsTheSameOnEveryRank) {
   auto exchange = make_rma_exchange();

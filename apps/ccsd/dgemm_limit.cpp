@@ -21,20 +21,28 @@ TaskListBytes task_list_bytes(const TermPlans& plans, int rank, int ranks) {
   return b;
 }
 
-DgemmRun run_dgemm_limit(const TermPlans& plans) {
+DgemmRun run_dgemm_limit(const TermPlans& plans, bool streamed) {
   const int rank = world_rank(), ranks = world_size();
-  std::int64_t a = 0, b = 0, c = 0;
+  const auto mine = [&](std::size_t task) { return task % static_cast<std::size_t>(ranks) == static_cast<std::size_t>(rank); };
+  // One buffer per operand, for the largest chunk; streamed, the streamed operands' buffers hold
+  // every chunk of this rank's share one after the other (as many bytes as it gets or reads in place).
+  std::int64_t a = 0, b = 0, c = 0, a_all = 0, b_all = 0;
   for (const TermPlan& plan : plans)
-    for (const Task& t : plan.tasks)
-      for (const Chunk& ch : t.chunks) {
-        const GemmShape s = plan.gemm_of(t, ch);
+    for (std::size_t i = 0; i < plan.tasks.size(); ++i)
+      for (const Chunk& ch : plan.tasks[i].chunks) {
+        const GemmShape s = plan.gemm_of(plan.tasks[i], ch);
         a = std::max(a, s.m * s.lda), b = std::max(b, s.k * s.ldb), c = std::max(c, s.m * s.ldc);
+        if (!mine(i)) continue;
+        if (plan.a_streamed()) a_all += s.m * s.lda;
+        else b_all += s.k * s.ldb;
       }
+  if (streamed) a = std::max(a, a_all), b = std::max(b, b_all);
   std::vector<double> A(static_cast<std::size_t>(a)), B(static_cast<std::size_t>(b)), C(static_cast<std::size_t>(c));
   for (std::size_t i = 0; i < A.size(); ++i) A[i] = 0.5 + static_cast<double>(i % 7) / 7;
   for (std::size_t i = 0; i < B.size(); ++i) B[i] = 0.5 + static_cast<double>(i % 5) / 5;
 
   DgemmRun run;
+  std::int64_t a_next = 0, b_next = 0;  // streamed: where the next chunk's operand starts
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
   for (std::size_t term = 0; term < plans.size(); ++term) {
@@ -43,7 +51,14 @@ DgemmRun run_dgemm_limit(const TermPlans& plans) {
     const Task* last = nullptr;
     for (std::size_t i = static_cast<std::size_t>(rank); i < plan.tasks.size(); i += static_cast<std::size_t>(ranks)) {
       const Task& t = plan.tasks[i];
-      for (std::size_t k = 0; k < t.chunks.size(); ++k) dgemm(plan.gemm_of(t, t.chunks[k]), A.data(), B.data(), C.data(), k > 0);
+      for (std::size_t k = 0; k < t.chunks.size(); ++k) {
+        const GemmShape g = plan.gemm_of(t, t.chunks[k]);
+        const double* a_at = A.data() + (streamed && plan.a_streamed() ? a_next : 0);
+        const double* b_at = B.data() + (streamed && !plan.a_streamed() ? b_next : 0);
+        if (plan.a_streamed()) a_next += g.m * g.lda;
+        else b_next += g.k * g.ldb;
+        dgemm(g, a_at, b_at, C.data(), k > 0);
+      }
       run.term_flops[term] += t.flops();
       last = &t;
     }

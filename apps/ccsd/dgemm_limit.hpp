@@ -1,6 +1,8 @@
 // The limit a contraction cannot beat: the dgemms of its tasks (every chunk's dgemm, at the
 // same shapes and leading dimensions, the same task list) run locally, every rank at once on
-// its round-robin share, inputs in cache: no communication, no replica, no permutation.
+// its round-robin share: no communication, no replica, no permutation. Its inputs are one buffer
+// per operand, reused by every chunk (in cache), or, streamed, every chunk's streamed operand at
+// its own address (read from memory once, as the contraction reads each streamed block once).
 #pragma once
 
 #include <array>
@@ -28,6 +30,7 @@ TaskListBytes task_list_bytes(const TermPlans& plans, int rank, int ranks);
 
 /// Runs this rank's share (task numbers rank, rank + P, ...) of every term's dgemms. Starts and
 /// ends with an MPI barrier, so all ranks compute at the same time.
-DgemmRun run_dgemm_limit(const TermPlans& plans);
+/// `streamed`: each chunk's streamed operand at its own address.
+DgemmRun run_dgemm_limit(const TermPlans& plans, bool streamed);
 
 }  // namespace armada::apps::ccsd

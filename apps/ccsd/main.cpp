@@ -92,7 +92,7 @@ ccsd::Summary run_impl(ccsd::Impl impl, const ccsd::Options& o, const ccsd::Tens
     auto store = ccsd::make_armada_store();
     return run_on(impl, *store, o, tensors, plans, reference);
   }
-  if (impl == ccsd::Impl::dgemm) return ccsd::summarize(ccsd::run_dgemm_limit(plans));
+  if (ccsd::is_limit(impl)) return ccsd::summarize(ccsd::run_dgemm_limit(plans, impl == ccsd::Impl::dgemm_streamed), impl);
 #ifdef ARMADA_CCSD_WITH_GA
   auto store = ccsd::make_ga_store();
   return run_on(impl, *store, o, tensors, plans, reference);

@@ -13,6 +13,7 @@ const char* to_string(Impl i) {
     case Impl::ga: return "ga";
     case Impl::ga_tce: return "ga-tce";
     case Impl::dgemm: return "dgemm";
+    case Impl::dgemm_streamed: return "dgemm-streamed";
   }
   return "?";
 }
@@ -45,8 +46,9 @@ programs::CommandLine table(Options& o, bool ga_available, std::string& schedule
        {.name = "--impl", .kind = Kind::list, .value_name = "I[,I..]",
         .help = "implementations to run in this launch, in order:\n"
                 "armada, ga (Global Arrays on ARMCI-MPI), ga-tce (Global Arrays, schedule tce),\n"
-                "dgemm (local dgemm limit)",
-        .default_text = "armada", .choices = {"armada", "ga", "ga-tce", "dgemm"}, .list_target = &impls,
+                "dgemm (local dgemm limit), dgemm-streamed (the same, each streamed\n"
+                "operand read from memory as the contraction reads it)",
+        .default_text = "armada", .choices = {"armada", "ga", "ga-tce", "dgemm", "dgemm-streamed"}, .list_target = &impls,
         .take = [&impls, ga_available](const std::string&) {
           for (std::size_t i = 0; i < impls.size(); ++i)
             for (std::size_t j = 0; j < i; ++j)
@@ -95,10 +97,11 @@ Options parse_options(int argc, const char* const* argv, bool ga_available) {
   if (given.has("--impl")) {
     o.impls.clear();
     for (const std::string& name : impls)
-      o.impls.push_back(name == "ga"       ? Impl::ga
-                        : name == "ga-tce" ? Impl::ga_tce
-                        : name == "dgemm"  ? Impl::dgemm
-                                           : Impl::armada);
+      o.impls.push_back(name == "ga"               ? Impl::ga
+                        : name == "ga-tce"         ? Impl::ga_tce
+                        : name == "dgemm"          ? Impl::dgemm
+                        : name == "dgemm-streamed" ? Impl::dgemm_streamed
+                                                   : Impl::armada);
   }
   // Options not given take the documented case (docs/apps.md); a smaller --occ or --virt
   // without --tile shrinks the default tile to fit.

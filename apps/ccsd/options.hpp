@@ -6,7 +6,8 @@
 // --impl lists the implementations to run, in order, in this one launch (default: armada):
 // armada (armada::arrays), ga (Debian's Global Arrays on ARMCI-MPI), ga-tce (Global Arrays with
 // the TCE schedule whatever --schedule says: the baseline production codes run), dgemm (the local
-// dgemm limit at the same tile shapes). --repeats N runs that list N times, the order rotating
+// dgemm limit at the same tile shapes), dgemm-streamed (the same, every chunk's streamed operand
+// at its own address, read from memory as the contraction reads it). --repeats N runs that list N times, the order rotating
 // from one repetition to the next, and reports each implementation's median repetition.
 #pragma once
 
@@ -18,7 +19,9 @@
 
 namespace armada::apps::ccsd {
 
-enum class Impl { armada, ga, ga_tce, dgemm };
+enum class Impl { armada, ga, ga_tce, dgemm, dgemm_streamed };
+/// dgemm and dgemm-streamed: the local dgemm limit (dgemm_limit.hpp), not a contraction.
+inline bool is_limit(Impl i) { return i == Impl::dgemm || i == Impl::dgemm_streamed; }
 
 /// The schedule implementation `i` runs with: ga-tce always the TCE one, the others `chosen`.
 Schedule schedule_of(Impl i, Schedule chosen);

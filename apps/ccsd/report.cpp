@@ -75,9 +75,9 @@ Summary summarize(Impl impl, Schedule schedule, const RunResult& run) {
   return s;
 }
 
-Summary summarize(const DgemmRun& run) {
+Summary summarize(const DgemmRun& run, Impl limit) {
   Summary s;
-  s.impl = Impl::dgemm;
+  s.impl = limit;
   s.schedule = "none";
   s.ranks = world_size();
   s.flops = allreduce(run.flops, MPI_SUM);
@@ -142,15 +142,17 @@ void print_problem(const Problem& p, const Tensors& tensors, const TermPlans& pl
 void print_summary(const Summary& s) {
   if (world_rank() != 0) return;
   const std::string median = s.repeats > 1 ? ", the median of " + std::to_string(s.repeats) + " repetitions" : "";
-  if (s.impl == Impl::dgemm)
-    std::printf("\n[dgemm] local dgemm limit: the same task list's dgemms (every chunk, same shapes), round-robin, no "
-                "communication%s\n", median.c_str());
+  if (is_limit(s.impl))
+    std::printf("\n[%s] local dgemm limit: the same task list's dgemms (every chunk, same shapes), round-robin, no "
+                "communication, %s%s\n", to_string(s.impl),
+                s.impl == Impl::dgemm ? "operands reused (in cache)" : "every streamed operand read from memory once",
+                median.c_str());
   else
     std::printf("\n[%s] schedule %s%s\n", to_string(s.impl), s.schedule.c_str(), median.c_str());
   std::printf("  %-10s %10s %12s %12s %10s\n", "term", "tasks", "GFlop", "time (s)", "GF/s");
   for (const TermSpec& t : term_specs) {
     const auto i = static_cast<std::size_t>(t.term);
-    const std::string tasks = s.impl == Impl::dgemm ? "" : std::to_string(s.term_tasks[i]);
+    const std::string tasks = is_limit(s.impl) ? "" : std::to_string(s.term_tasks[i]);
     std::printf("  %-10s %10s %12.3f %12.6f %10.3f\n", t.name, tasks.c_str(), s.term_flops[i] / 1e9, s.term_seconds[i],
                 s.term_gflops[i]);
   }
@@ -160,7 +162,7 @@ void print_summary(const Summary& s) {
                 s.time_min_s, s.time_max_s);
   std::printf("  busy time per rank: max %.6f s, mean %.6f s; load imbalance (max/mean) %.4f\n", s.busy_max, s.busy_mean,
               s.imbalance);
-  if (s.impl == Impl::dgemm) {
+  if (is_limit(s.impl)) {
     std::printf("  aggregate local dgemm rate (sum of the ranks' rates): %.3f GF/s\n", s.gflops);
     return;
   }
@@ -211,13 +213,13 @@ void print_ratios(const std::vector<std::vector<Summary>>& runs, std::vector<Sum
   for (std::size_t a = 0; a < runs.size(); ++a) {
     for (std::size_t b = 0; b < runs.size(); ++b) {
       const Impl ia = medians[a].impl, ib = medians[b].impl;
-      if (a == b || ia == Impl::dgemm || (ib != Impl::dgemm && ia != Impl::armada)) continue;
+      if (a == b || is_limit(ia) || (!is_limit(ib) && ia != Impl::armada)) continue;
       std::vector<double> r;  // within each repetition
       for (std::size_t rep = 0; rep < repeats; ++rep)
         if (runs[b][rep].gflops > 0) r.push_back(runs[a][rep].gflops / runs[b][rep].gflops);
       add_ratio(std::string(to_string(ia)) + "/" + to_string(ib), to_string(ib), r, repeats, medians[a]);
     }
-    if (medians[a].impl == Impl::dgemm || limit == runs.size() || floor.seconds() <= 0) continue;
+    if (is_limit(medians[a].impl) || limit == runs.size() || floor.seconds() <= 0) continue;
     std::vector<double> r;  // against each repetition's combined floor
     for (std::size_t rep = 0; rep < repeats; ++rep)
       if (const double f = floor.gflops(runs[limit][rep]); f > 0) r.push_back(runs[a][rep].gflops / f);

@@ -46,8 +46,8 @@ struct Summary {
 
 /// Collective: reduces a run's figures over the ranks.
 Summary summarize(Impl impl, Schedule schedule, const RunResult& run);
-/// Collective: the dgemm limit's figures.
-Summary summarize(const DgemmRun& run);
+/// Collective: a dgemm limit's figures (`limit`: dgemm or dgemm-streamed).
+Summary summarize(const DgemmRun& run, Impl limit);
 
 /// The median repetition of one implementation (by time), with the range of the times and the
 /// worst check of any repetition (a repetition that fails the check fails the launch).

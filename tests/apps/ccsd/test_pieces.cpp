@@ -262,6 +262,25 @@ TEST(Floor, TaskListBytesAreTheStreamedTensorsAndRThreeTimes) {
   }
 }
 
+// Both limits run the same dgemms (the same flops per term); streamed, every chunk's streamed
+// operand has its own place, so the limit reads as many bytes as the task list streams.
+TEST(Floor, StreamedLimitRunsTheSameDgemms) {
+  const Problem p(Settings{6, 11, 3, 4});
+  const Tensors tensors(p);
+  const TermPlans plans = plan_all_terms(tensors);
+  const DgemmRun cached = run_dgemm_limit(plans, false), streamed = run_dgemm_limit(plans, true);
+  EXPECT_GT(cached.flops, 0.0);
+  EXPECT_DOUBLE_EQ(streamed.flops, cached.flops);
+  for (std::size_t t = 0; t < term_count; ++t) EXPECT_DOUBLE_EQ(streamed.term_flops[t], cached.term_flops[t]) << t;
+  EXPECT_GT(streamed.seconds, 0.0);
+  EXPECT_TRUE(is_limit(Impl::dgemm) && is_limit(Impl::dgemm_streamed) && !is_limit(Impl::armada));
+  const char* argv[] = {"armada-ccsd", "--impl", "dgemm-streamed,armada"};
+  const Options o = parse_options(3, argv, false);
+  ASSERT_EQ(o.impls.size(), 2u);
+  EXPECT_EQ(o.impls[0], Impl::dgemm_streamed);
+  EXPECT_STREQ(to_string(Impl::dgemm_streamed), "dgemm-streamed");
+}
+
 // The combined floor: the limit's time for its flops plus the moves' time at the measured
 // bandwidths (gets: 2 bytes per byte at copy, accumulates: 3 at triad).
 TEST(Floor, CombinedFloorAddsTheMovesToTheLimitsTime) {

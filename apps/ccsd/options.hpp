@@ -1,7 +1,7 @@
 // The command line of armada-ccsd.
 //
 //   armada-ccsd [--occ O] [--virt V] [--tile T] [--irreps N] [--schedule dynamic|static|locality]
-//               [--impl armada,ga,dgemm] [--repeats N] [--check] [--json FILE]
+//               [--impl armada,ga,ga-tce,dgemm,dgemm-streamed] [--repeats N] [--check] [--json FILE]
 //
 // --impl lists the implementations to run, in order, in this one launch (default: armada):
 // armada (armada::arrays), ga (Debian's Global Arrays on ARMCI-MPI), ga-tce (Global Arrays with

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # armada-bench across an emulated cluster (docs/cluster.md): ranks 0 and 1 on two hosts made of
-# namespaces, Open MPI over TCP, every inter-node transport in one launch with MPI's send/recv and
-# RMA baselines and the link's own limit (a plain TCP socket between the same two ranks); several
+# namespaces, Open MPI over TCP, every inter-node transport with MPI's send/recv and RMA baselines
+# and the link's own limit (a plain TCP socket between the same two ranks); each transport in a
+# launch of its own, as a job runs one (in one process, a transport measured after another's pass
+# was slower: tcp's put_notify seen 2x, docs/benchmarks.md, session 29); several rounds of
 # launches, then the verdict across them (scripts/bench_cluster_report.py: medians of the
 # launches' medians, spread, the fastest transport per figure, the targets against the link).
 # Each launch then runs NAS MG and CG (class A by default) across the same hosts with
@@ -18,7 +20,8 @@
 #   BUILD_DIR=build scripts/bench-cluster.sh         an existing build (default build-release/)
 #
 # Needs root (namespaces; cluster.sh exits 77 otherwise). Writes results/bench-cluster-<UTC date>/
-# with launch-<i>/ (armada-bench's JSON, CSV, plots, stdout) and report.txt.
+# with launch-<i>/<transport>/ (armada-bench's JSON, CSV, plots, stdout), launch-<i>/apps/ and
+# report.txt. `--transports a,b` (an armada-bench option) names the transports instead.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -82,24 +85,40 @@ run_rma() {  # run_rma LAUNCH_DIR APP RANKS_PER_HOST: --comm rma on each of --ap
 # The figures the issue asks for across hosts, on every transport of the build that crosses hosts
 # (its transports.txt, from the transports' table); the caller's options come after and win.
 crossing=$(awk '$2 ~ /(^|,)crosses_hosts(,|$)/ {print $1}' "$build/transports.txt" | paste -sd, -)
-options=(--only contig,atomic,overlap --transports "$crossing" --vnode-size 0 --sizes 8,4K,64K,1M)
+options=(--only contig,atomic,overlap --vnode-size 0 --sizes 8,4K,64K,1M)
+# The transports, each launched on its own: the build's crossing ones, or the caller's --transports.
+bench_args=()
+given=("$@")
+while (($#)); do
+  case $1 in
+    --transports) crossing=${2:?--transports needs a list}; shift 2 ;;
+    --transports=*) crossing=${1#--transports=}; shift ;;
+    *) bench_args+=("$1"); shift ;;
+  esac
+done
+IFS=, read -r -a bench_transports <<< "$crossing"
 out=$armada_root/results/bench-cluster-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 {
-  echo "# scripts/bench-cluster.sh --launches $launches --hosts $hosts $*"
+  echo "# scripts/bench-cluster.sh --launches $launches --hosts $hosts ${given[*]}"
   echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), git $(git -C "$armada_root" rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "# CPUs: $(nproc); $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
   echo "# uptime before: $(uptime)"
 } > "$out/command.txt"
+n=${#bench_transports[@]}
 for ((i = 1; i <= launches; i++)); do
-  echo "== launch $i of $launches (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-  mkdir -p "$out/launch-$i"
-  # UCX over TCP between the hosts (its shared-memory transports would take two namespaces of one
-  # kernel for one host); ranks 0 and 1 on hosts 0 and 1.
-  "$armada_root/scripts/cluster.sh" --hosts "$hosts" --ranks-per-host 1 --timeout 3000 -x UCX_TLS=tcp,self -- \
-    "$exe" "${options[@]}" --output-dir "$out/launch-$i" "$@" > "$out/launch-$i/stdout.txt" 2> "$out/launch-$i/stderr.txt" ||
-    { echo "bench-cluster.sh: launch $i failed (exit $?): see $out/launch-$i/stderr.txt" >&2; exit 1; }
-  grep -A12 '^######## headline' "$out/launch-$i/stdout.txt" | tail -n +3 || true
+  for ((k = 0; k < n; k++)); do
+    t=${bench_transports[$(((k + i - 1) % n))]}  # the order rotated from one round to the next
+    dir=$out/launch-$i/$t
+    echo "== launch $i of $launches, transport $t (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    mkdir -p "$dir"
+    # UCX over TCP between the hosts (its shared-memory transports would take two namespaces of
+    # one kernel for one host); ranks 0 and 1 on hosts 0 and 1.
+    "$armada_root/scripts/cluster.sh" --hosts "$hosts" --ranks-per-host 1 --timeout 3000 -x UCX_TLS=tcp,self -- \
+      "$exe" "${options[@]}" --transports "$t" --output-dir "$dir" "${bench_args[@]}" > "$dir/stdout.txt" 2> "$dir/stderr.txt" ||
+      { echo "bench-cluster.sh: launch $i ($t) failed (exit $?): see $dir/stderr.txt" >&2; exit 1; }
+    grep -A12 '^######## headline' "$dir/stdout.txt" | tail -n +3 || true
+  done
   for rph in $app_ranks_per_host; do
     for app in $apps; do
       if [ $((i % 2)) -eq 0 ]; then

@@ -5,7 +5,8 @@ launches' medians with the launch-to-launch spread, beside the MPI baselines and
 limit (the plain TCP socket) of the same launches; then which transport was fastest for each
 figure, and the issue's targets (docs/benchmarks.md, "Across emulated hosts").
 
-    bench_cluster_report.py RESULTS_DIR     (RESULTS_DIR/launch-*/armada-bench.json)
+    bench_cluster_report.py RESULTS_DIR     (RESULTS_DIR/launch-*/armada-bench.json, or
+                                             launch-*/<transport>/armada-bench.json: one per transport)
 
 Spread = max/min - 1 of the launches' medians; a figure whose spread exceeds 25 % is marked
 "unstable". Then NAS MG and CG across the hosts (RESULTS_DIR/launch-*/apps/<app>.<comm>.json, the
@@ -60,10 +61,22 @@ BASELINES = [
 
 
 def load(results_dir):
+    """One document per launch: its armada-bench.json, or the union of its transports' own
+    launches (launch-<i>/<transport>/armada-bench.json: their results and runs, in order)."""
     launches = []
-    for path in sorted(glob.glob(os.path.join(results_dir, "launch-*", "armada-bench.json"))):
-        with open(path) as f:
-            launches.append(json.load(f))
+    for launch in sorted(glob.glob(os.path.join(results_dir, "launch-*"))):
+        paths = [os.path.join(launch, "armada-bench.json")]
+        if not os.path.exists(paths[0]):
+            paths = sorted(glob.glob(os.path.join(launch, "*", "armada-bench.json")))
+        docs = []
+        for path in paths:
+            with open(path) as f:
+                docs.append(json.load(f))
+        if docs:
+            merged = dict(docs[0])
+            merged["results"] = [r for d in docs for r in d["results"]]
+            merged["runs"] = [r for d in docs for r in d["runs"]]
+            launches.append(merged)
     return launches
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""scripts/bench_cluster_report.py on two made-up launches: medians of the launches' medians,
+"""scripts/bench_cluster_report.py on two made-up launches (one armada-bench run for every
+transport, then one run per transport, as bench-cluster.sh makes them): medians of the launches' medians,
 the spread and its 'unstable' mark, the fastest transport per figure, and the targets against
 the socket; and exit status 2 with nothing to read.
 
@@ -42,8 +43,16 @@ def main():
             failures.append(f"an empty folder: status {empty.returncode}, {empty.stderr!r}")
         for i, (put, one_way) in enumerate(((10.0, 5.0), (40.0, 5.0)), start=1):
             os.makedirs(os.path.join(d, f"launch-{i}"))
-            with open(os.path.join(d, f"launch-{i}", "armada-bench.json"), "w") as f:
-                json.dump(launch(put, one_way), f)
+            doc = launch(put, one_way)
+            if i == 1:  # every transport in one armada-bench launch (the old layout)
+                with open(os.path.join(d, f"launch-{i}", "armada-bench.json"), "w") as f:
+                    json.dump(doc, f)
+            else:  # each transport in a launch of its own (scripts/bench-cluster.sh now): one report
+                for t in ("server", "rdma"):
+                    os.makedirs(os.path.join(d, f"launch-{i}", t))
+                    with open(os.path.join(d, f"launch-{i}", t, "armada-bench.json"), "w") as f:
+                        json.dump({"runs": [r for r in doc["runs"] if r["transport"] == t],
+                                   "results": [r for r in doc["results"] if r["transport"] == t]}, f)
             # MG: rma 1.0 and 1.2 s against mpi 1.0 s (ratio 1.1: met); CG: one rma run not verified;
             # MG on 4 ranks (2 per host): rma 1.3 s against 1.0 (missed), its output naming the server.
             os.makedirs(os.path.join(d, f"launch-{i}", "apps"))

@@ -39,7 +39,7 @@ while (($#)); do
     --app-class) app_class=${2:?--app-class needs S, W, A, B or C}; shift 2 ;;
     --app-ranks-per-host) app_ranks_per_host=${2:?--app-ranks-per-host needs a list, e.g. "1 2"}; shift 2 ;;
     --app-transports) app_transports=${2:?--app-transports needs a list, e.g. "auto tcp"}; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done

@@ -7,8 +7,9 @@
 // armada (armada::arrays), ga (Debian's Global Arrays on ARMCI-MPI), ga-tce (Global Arrays with
 // the TCE schedule whatever --schedule says: the baseline production codes run), dgemm (the local
 // dgemm limit at the same tile shapes), dgemm-streamed (the same, every chunk's streamed operand
-// at its own address, read from memory as the contraction reads it). --repeats N runs that list N times, the order rotating
-// from one repetition to the next, and reports each implementation's median repetition.
+// at its own address, read from memory as the contraction reads it). --repeats N runs that list
+// N times, the order rotating from one repetition to the next, and reports each
+// implementation's median repetition.
 #pragma once
 
 #include <string>

@@ -207,7 +207,6 @@ RowIsa pick_row_isa(const double (&seconds)[kRowIsaCount]) {
   return time(RowIsa::baseline) < (1.0 - kBaselineMargin) * time(vector) ? RowIsa::baseline : vector;
 }
 
-
 std::vector<IsaTime> time_row_isas(const Frame& u, const Frame& v, const Frame& r, const Stencil& a, int rounds) {
   const std::vector<RowIsa> isas = supported_row_isas();
   std::vector<IsaTime> best;

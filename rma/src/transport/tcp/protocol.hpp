@@ -1,19 +1,20 @@
-// The tcp transport's frames. Each rank listens on one TCP socket; an origin opens one
-// connection to each rank it addresses (on first contact) and sends requests on it; the
-// target's service thread reads them in order and answers on the same connection.
+// The tcp transport's frames. Each rank listens on one TCP socket; the first of two processes
+// to address the other opens the connection (on first contact) and both use it both ways from
+// then on (link.hpp): each sends its requests on it and answers the other's, in order.
 //
-//   origin --Hello--> target            first frame: the job's key and the origin's rank
+//   opener --Hello-->                   first frame: the job's key and the opener's rank
 //   origin --Put/Acc[V] + payload-->    no answer: TCP's order is the completion protocol; a
 //                                       later Ack's answer proves every earlier write ran
-//   origin --Get[V]--> ; <--Reply + data
-//   origin --Rmw--> ; <--Reply (old value)
-//   origin --Unlock--> ; <--Reply         a mutex's release, run by the owner (it wakes local sleepers)
-//   origin --Ack--> ; <--Reply          fence: the target ran everything sent before it
+//   origin --Get[V]--> ; <--Answer + data
+//   origin --Rmw--> ; <--Answer (old value)
+//   origin --Unlock--> ; <--Answer        a mutex's release, run by the owner (it wakes local sleepers)
+//   origin --Ack--> ; <--Answer           fence: the target ran everything sent before it
 //
 // A frame is a Header, then `desc_bytes` of descriptor (strided: the remote side's counts and
 // strides; vector: per set a SetHead and its remote addresses), then `payload` bytes (the data
-// of a put or an accumulate). A put with notify carries the flag update in its own header, so
-// the flag is written after the data by the same thread: one message, never overtaken.
+// of a put or an accumulate, or of a get's answer). A put with notify carries the flag update in
+// its own header, so the flag is written after the data by the same thread: one message, never
+// overtaken. Answers come in the order of their requests, on the connection the request came by.
 #pragma once
 
 #include <cstddef>
@@ -21,8 +22,8 @@
 
 namespace armada::rma::detail::tcp {
 
-enum class Kind : std::uint8_t { Hello, Put, Get, Acc, PutV, GetV, AccV, Rmw, Unlock, Ack };
-inline constexpr int kKinds = 10;
+enum class Kind : std::uint8_t { Hello, Put, Get, Acc, PutV, GetV, AccV, Rmw, Unlock, Ack, Answer };
+inline constexpr int kKinds = 11;
 
 /// A put's flag update (Header::notify_how).
 enum NotifyHow : std::uint8_t { kNoNotify = 0, kNotifySet = 1, kNotifyAdd = 2 };
@@ -36,8 +37,10 @@ struct Header {
   std::uint8_t levels;        // strided: levels of the remote side's shape
   std::uint16_t reserved;
   std::uint32_t desc_bytes;   // descriptor bytes after the header
-  std::uint64_t remote;       // target-space address: a strided base, an RMW or mutex word; Hello: the job key
-  std::uint64_t payload;      // data bytes after the descriptor (Put, Acc); Get: bytes asked;
+  std::uint64_t remote;       // target-space address: a strided base, an RMW or mutex word; Hello: the job key;
+                              // Answer: the value (Rmw: the old value; Unlock: 1, or 0 if the origin did not
+                              // hold it; Ack: frames run on this connection, itself included)
+  std::uint64_t payload;      // data bytes after the descriptor (Put, Acc, Answer); Get: bytes asked;
                               // Hello, Unlock: the origin's world rank
   std::uint64_t notify;       // the flag's target-space address (notify_how != 0)
   std::uint64_t notify_value;
@@ -46,13 +49,6 @@ struct Header {
   unsigned char compare[8];   // Rmw: CompareSwap
 };
 static_assert(sizeof(Header) == 80);
-
-/// The answer to Get, GetV, Rmw and Ack; a Get's data follows it.
-struct Reply {
-  std::uint64_t value;        // Rmw: the old value; Unlock: 1, or 0 if the origin did not hold it;
-                              // Ack: frames received on this connection, itself included
-  std::uint64_t payload;      // data bytes that follow
-};
 
 /// Vector descriptor: per set a SetHead, then `count` target-space addresses.
 struct SetHead {

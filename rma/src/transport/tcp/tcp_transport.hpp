@@ -9,26 +9,23 @@
 //
 // Completion (docs/rma.md): a put or accumulate returns once its bytes are in the kernel
 // (local completion) and marks its target written; `fence(t)` sends one Ack to `t` when `t` was
-// written since the last fence and waits for its answer (TCP delivers in order and the service
-// runs a connection's frames in order, so the answer means every earlier write ran);
-// `fence_all` asks every written target at once, then waits. A put_notify is one frame whose
-// flag update the service applies after the data. Gets, atomics and mutex steps are a request
-// and its answer on the same connection. A nonblocking get sends its request and returns a
-// token; its answer is read by the wait (answers come in order: whoever reads the connection
-// next reads the pending gets' answers first), so gets to one target are in flight together.
-// Puts and accumulates complete locally before they return (token 0).
+// written since the last fence and waits for its answer (TCP delivers in order and a link's
+// frames are run in order, so the answer means every earlier write ran); `fence_all` asks every
+// written target at once, then waits. A put_notify is one frame whose flag update is applied
+// after the data. Gets, atomics and mutex steps are a request and its answer on the same link.
+// A nonblocking get sends its request and returns a token; its answer lands wherever the link is
+// read next (the service thread while the rank computes, or the wait), so gets to one target are
+// in flight together. Puts and accumulates complete locally before they return (token 0).
 //
-// Connections are made on first contact (init only exchanges each rank's listening address), so
-// a rank holds one socket per peer it addressed, not one per rank of the job.
+// Links are made on first contact (init only exchanges each rank's listening address) and serve
+// both directions (link.hpp): a process holds one socket per peer that it addressed or that
+// addressed it, not one per rank of the job, and not two per pair.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
-#include <functional>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +33,7 @@
 #include "transport/base/idle_cpus.hpp"
 #include "transport/plugin.hpp"
 #include "transport/tcp/protocol.hpp"
+#include "transport/tcp/link.hpp"
 #include "transport/tcp/service.hpp"
 #include "transport/tcp/sockets.hpp"
 
@@ -75,69 +73,21 @@ class TcpTransport final : public Transport {
   void describe(int target, TransportInfo& info) const override;
 
  private:
-  struct PendingGet {
-    std::byte* local;
-    Shape shape;                      // the local side's runs (dst strides)
-  };
-  // One frame at a time on a connection, and its answers read in order. The service thread,
-  // finding it held while answers arrive (collect_answers), leaves them to the holder and says
-  // so; the unlock then re-arms the answers' watch (the holder may only have been sending), so
-  // the service neither spins on a held lock nor leaves the answers unread until the wait.
-  class PeerLock {
-   public:
-    explicit PeerLock(std::function<void()> rearm) : rearm_(std::move(rearm)) {}
-    void lock() { m_.lock(); }
-    bool try_lock() { return m_.try_lock(); }
-    void unlock() {
-      m_.unlock();
-      if (turned_away_.exchange(false)) rearm_();  // a read-modify-write: ordered after the unlock
-    }
-    /// From the service, before it tries the lock: a holder that lets go from now on re-arms.
-    void turn_away() { turned_away_.store(true); }
-    void taken() { turned_away_.store(false, std::memory_order_relaxed); }  // the service got it after all
-
-   private:
-    std::mutex m_;
-    std::atomic<bool> turned_away_{false};
-    std::function<void()> rearm_;
-  };
-  struct Peer {
-    explicit Peer(std::function<void()> rearm) : lock(std::move(rearm)) {}
-    PeerLock lock;
-    tcp::Fd fd;
-    bool written = false;             // a write went out since the last Ack
-    int rank = -1;
-    std::deque<PendingGet> gets;      // requested, answer not read yet (nonblocking gets)
-    std::uint64_t gets_issued = 0, gets_done = 0;
-    std::string broken;               // why the stream failed while the service read answers
-    std::vector<std::byte> scratch;   // packing strided and vector data; a vector get's answer
-    // The front pending get's answer as far as it has been read: its Reply, its payload bytes,
-    // the runs a strided one goes to, and the chunk on its way there.
-    tcp::Reply reply{};
-    std::size_t reply_got = 0;
-    std::uint64_t payload_got = 0;
-    std::optional<RunWalker> walker;
-    std::vector<std::byte> unpack;
-  };
-  // A nonblocking get's token: its target + 1 above kTokenSeqBits, its number on the connection below.
+  // A nonblocking get's token: its target + 1 above kTokenSeqBits, its answer's number on the link below.
   static constexpr int kTokenSeqBits = 40;
   static constexpr std::uint64_t kTokenSeqMask = (std::uint64_t{1} << kTokenSeqBits) - 1;
 
-  Peer& peer(const char* op, int target);
-  void send(Peer& p, const char* op, int target, iovec* parts, int count);
-  void receive(Peer& p, const char* op, int target, void* into, std::size_t bytes);
-  tcp::Reply ask(Peer& p, const char* op, int target, const tcp::Header& h);
-  void mark_written(Peer& p, int target);
-  tcp::Reply answer(Peer& p, const char* op, int target);  // after the pending gets' answers
+  tcp::Link& link(const char* op, int target);  // connects on first contact
+  void introduced(tcp::Link& link);              // an accepted link's Hello named its peer
+  tcp::WaitStyle wait_style(const char* op, int target) const;
+  void await(tcp::Link& l, const char* op, int target, std::uint64_t seq);
+  std::uint64_t ask(const char* op, int target, const tcp::Header& h);  // a request whose answer is a value
+  void mark_written(tcp::Link::Writer& w, int target);
   void write_strided(const char* op, tcp::Header h, const StridedOp& op_desc);
   std::uint64_t get(const char* op, std::byte* local, std::byte* remote, const Shape& shape, int target, bool blocking);
-  void finish_gets(Peer& p, const char* op, int target, std::uint64_t seq);
-  bool read_answer_piece(Peer& p, const char* op, int target, bool blocking);
-  void read_arrived_answers(Peer& p, const char* op, int target, bool finish_begun);
-  [[noreturn]] void fail_receiving(const char* op, int target, int error) const;
-  void collect_answers(Peer& p, bool may_wait);  // the service's part in nonblocking gets
   std::uint32_t mutex_word(const char* op, void* word, std::size_t field, RmwOp how, std::uint32_t operand,
                            std::uint32_t compare, const Slice& slice, int target);
+  std::string describe_rank(int rank) const;
 
   int me_;
   std::uint64_t job_key_;
@@ -147,13 +97,12 @@ class TcpTransport final : public Transport {
   int stall_warn_s_;            // ARMADA_STALL_WARN
   const Topology& topology_;    // names a silent peer's host
   std::vector<tcp::Endpoint> endpoints_;
-  std::unique_ptr<std::atomic<Peer*>[]> peers_;  // by world rank; null until first contact
+  std::unique_ptr<std::atomic<tcp::Link*>[]> links_;  // by world rank: the link requests go by; null until first contact
   std::mutex connect_mutex_;
-  std::vector<std::unique_ptr<Peer>> connected_;  // under connect_mutex_
-  std::atomic<int> connections_out_{0};           // its size, for describe() from any thread
   std::mutex written_mutex_;
   std::vector<int> written_;                     // targets written since their last Ack (may repeat)
   IdleCpuProbe idle_cpu_;  // whether the service and an origin's wait may poll (before service_: it outlives it)
+  std::unique_ptr<tcp::LinkHost> host_;          // before service_: the links use it until the service ends
   std::unique_ptr<tcp::Service> service_;
   std::atomic<std::int64_t> last_poll_ns_{0};  // when a waiter last served (poll)
 };

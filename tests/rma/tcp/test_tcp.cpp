@@ -1,11 +1,12 @@
-// The tcp transport's flow control: a connection carries requests one way and answers the
-// other, and a process that does not read the answers it is owed must not stop the peer that
-// owes them from taking its requests. Volumes exceed what the kernel buffers on a connection
+// The tcp transport's flow control: a pair of processes shares one connection, both sending
+// requests and answers on it, and a process that does not read the answers it is owed must not
+// stop the peer that owes them from taking its requests. Volumes exceed what the kernel buffers on a connection
 // (here up to 32 MiB received + 4 MiB sent), so that a transport that waited for room without
 // reading would hang (both cases did, before the service's answers and the origin's sends read
 // pending answers while they wait for room: rma/src/transport/tcp/).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -76,6 +77,53 @@ TEST(TcpFlowControl, APutBehindUnreadGetAnswersCompletes) {
     for (std::size_t i = 0; i < kWords; ++i) wrong += into[g * kWords + i] != high + i + 1;
   for (std::size_t i = 0; i < kPutWords; ++i) wrong += mine[kWords + i] != high + 3 * i;
   EXPECT_EQ(wrong, 0u) << "words got from and put by rank " << partner;
+  barrier();
+}
+
+// Both ranks of a pair at once: each one's large put, strided put and accumulate find the
+// connection full of the other's, and each one's gets are answered while both write (tcp: a
+// sender waiting for room reads the link, runs the peer's requests and queues their answers in
+// the outbox; whoever sleeps on the link wakes for room to send them). A transport whose readers
+// or senders waited for each other would hang here.
+TEST(TcpFlowControl, LargeWritesAndGetsBothWaysAtOnce) {
+  constexpr std::size_t kWords = (std::size_t{24} << 20) / sizeof(double), kGetWords = (std::size_t{8} << 20) / sizeof(double);
+  constexpr std::size_t kRows = 512, kRowWords = 1024;  // the strided put: 4 MiB, every other row
+  const int partner = (rank() ^ 1) < size() ? (rank() ^ 1) : rank();
+  // Mine: [source of the partner's gets | the partner's put | the partner's strided put | its accumulate]
+  Segment seg((kGetWords + kWords + 2 * kRows * kRowWords + kGetWords) * sizeof(double));
+  double* mine = seg.local<double>();
+  double* const put_at = mine + kGetWords;
+  double* const strided_at = put_at + kWords;
+  double* const acc_at = strided_at + 2 * kRows * kRowWords;
+  const auto value = [](int r, std::size_t i) { return static_cast<double>(r) * 1e8 + static_cast<double>(i); };
+  for (std::size_t i = 0; i < kGetWords; ++i) mine[i] = value(rank(), i);
+  std::fill(put_at, acc_at + kGetWords, 0.0);
+  std::vector<double> out(kWords), rows(kRows * kRowWords), got(kGetWords, -1.0), ones(kGetWords, 1.0);
+  for (std::size_t i = 0; i < kWords; ++i) out[i] = value(rank(), i) + 0.5;
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = value(rank(), i) + 0.25;
+  barrier();
+  double* theirs = seg.base<double>(partner);
+  Handle get = get_nb(theirs, got.data(), kGetWords * sizeof(double), partner);
+  put(out.data(), theirs + kGetWords, kWords * sizeof(double), partner);
+  const std::size_t src_stride = kRowWords * sizeof(double), dst_stride = 2 * kRowWords * sizeof(double);
+  const std::size_t count[2] = {kRowWords * sizeof(double), kRows};
+  put_strided(rows.data(), {&src_stride, 1}, theirs + kGetWords + kWords, {&dst_stride, 1}, count, partner);
+  const double two = 2.0;
+  acc(AccType::Double, &two, ones.data(), theirs + kGetWords + kWords + 2 * kRows * kRowWords, kGetWords * sizeof(double),
+      partner);
+  get.wait();
+  fence(partner);
+  barrier();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < kGetWords; ++i) wrong += got[i] != value(partner, i);
+  for (std::size_t i = 0; i < kWords; ++i) wrong += put_at[i] != value(partner, i) + 0.5;
+  for (std::size_t r = 0; r < kRows; ++r)
+    for (std::size_t i = 0; i < kRowWords; ++i) {
+      wrong += strided_at[2 * r * kRowWords + i] != value(partner, r * kRowWords + i) + 0.25;
+      wrong += strided_at[(2 * r + 1) * kRowWords + i] != 0.0;
+    }
+  for (std::size_t i = 0; i < kGetWords; ++i) wrong += acc_at[i] != 2.0;
+  EXPECT_EQ(wrong, 0u) << "words got from and written by rank " << partner;
   barrier();
 }
 

@@ -112,7 +112,7 @@ Link::Turn Link::serve(bool service_thread) {
   bool ok;
   {
     const TsanRemoteAgentScope agent;  // it writes this process's memory for the peer (common/tsan.hpp)
-    ok = pump(kTurnBytes, 0, nullptr);
+    ok = pump(Pump::Serve, kTurnBytes, 0, nullptr);
   }
   if (!service_thread) host_.waiter_frames.fetch_add(requests_run_ - before, std::memory_order_relaxed);
   const bool output = ok && flush_now() == Flush::NoRoom;
@@ -124,66 +124,71 @@ Link::Turn Link::serve(bool service_thread) {
   return ok ? Turn::Served : Turn::Done;
 }
 
-// Reads and runs what arrives. Without `wait`: until the socket is drained or `budget` bytes
-// were read. With it: until answer `until` is in, sleeping in poll() when nothing comes (after
-// polling for wait->spin_ns), and running whatever the peer sends meanwhile. False: the link
-// failed (failure_ says why) or closed.
-bool Link::pump(std::size_t budget, std::uint64_t until, const WaitStyle* wait) {
+// Reads and runs what arrives (Pump says until when). A thread that sleeps here for bytes also
+// wakes for room while answers of ours wait in the outbox: the peer may be sleeping for the rest
+// of one of them, as we sleep for the rest of one of its. False: the link failed (failure_ says
+// why) or closed.
+bool Link::pump(Pump mode, std::size_t budget, std::uint64_t until, const WaitStyle* wait) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  auto spin_until = start + std::chrono::nanoseconds(wait ? wait->spin_ns : 0);
-  bool warned = !wait || wait->stall_ms <= 0;
-  bool room_wanted = wait && !outbox_empty();  // answers left for want of room: sent as room comes
+  const long spin_ns = mode == Pump::Wait ? wait->spin_ns : 0;
+  auto spin_until = start + std::chrono::nanoseconds(spin_ns);
+  bool warned = mode != Pump::Wait || wait->stall_ms <= 0;
+  bool room_wanted = !outbox_empty() && flush_now() == Flush::NoRoom;
   for (;;) {
     if (!consume()) return false;
-    if (wait ? answered_.load(std::memory_order_acquire) >= until : budget == 0) break;
+    if (mode == Pump::Wait ? answered_.load(std::memory_order_acquire) >= until : budget == 0) break;
     lo_ = hi_ = 0;
-    if (stage_ == Stage::Payload && direct_ && left_ >= kDirectMin) {
-      // A payload that goes straight to its place is waited for whole (up to a turn's bytes):
-      // one sleep until it is in, not a wake-up per segment; its sender is committed to it.
-      const std::size_t ask = static_cast<std::size_t>(wait ? left_ : std::min<std::uint64_t>(left_, budget));
-      if (const int error = recv_all(fd_.get(), direct_, ask, 0)) return fail("receiving: " + std::string(std::strerror(error)));
-      budget -= std::min(budget, ask);
-      direct_ += ask;
-      left_ -= ask;
-      if (left_ == 0 && !finish()) return false;
-      continue;
-    }
-    const ssize_t n = ::recv(fd_.get(), in_.data(), in_.size(), MSG_DONTWAIT);
+    // From kDirectMin on, the rest of a contiguous payload goes straight to its place.
+    const bool direct = stage_ == Stage::Payload && direct_ && left_ >= kDirectMin;
+    std::byte* into = direct ? direct_ : in_.data();
+    const std::size_t want = direct ? static_cast<std::size_t>(std::min<std::uint64_t>(left_, mode == Pump::Wait ? left_ : budget))
+                                    : in_.size();
+    const ssize_t n = ::recv(fd_.get(), into, want, MSG_DONTWAIT);
     if (n == 0) return fail("the peer closed the connection");
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) return fail("receiving: " + std::string(std::strerror(errno)));
-      if (owes_flush_) {
-        owes_flush_ = false;
-        room_wanted = flush_now() == Flush::NoRoom;
-      }
-      if (!wait) break;
-      if (Clock::now() < spin_until) {
-        cpu_relax();
+    if (n > 0) {
+      const auto got = static_cast<std::size_t>(n);
+      budget -= std::min(budget, got);
+      warned = true;  // bytes came: the peer is alive
+      spin_until = Clock::now() + std::chrono::nanoseconds(spin_ns);  // bytes keep coming
+      if (direct) {
+        direct_ += got;
+        left_ -= got;
+        if (left_ == 0 && !finish()) return false;
         continue;
       }
-      pollfd p{fd_.get(), static_cast<short>(POLLIN | (room_wanted ? POLLOUT : 0)), 0};
-      const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
-      const int timeout = warned ? -1 : static_cast<int>(std::max<long long>(0, wait->stall_ms - waited));
-      const int ready = ::poll(&p, 1, timeout);
-      if (ready == 0 && !warned) {
-        warned = true;
-        if (wait->stalled) wait->stalled();
+      hi_ = got;
+      // Less than the buffer holds: drained for now (the watch reports more), so no recv that would
+      // only say EAGAIN.
+      if (mode != Pump::Wait && hi_ < in_.size()) {
+        if (!consume()) return false;
+        break;
       }
-      if (ready > 0 && (p.revents & POLLOUT)) room_wanted = flush_now() == Flush::NoRoom;
       continue;
     }
-    hi_ = static_cast<std::size_t>(n);
-    budget -= std::min(budget, hi_);
-    warned = true;  // bytes came: the peer is alive
-    if (wait) spin_until = Clock::now() + std::chrono::nanoseconds(wait->spin_ns);  // bytes keep coming
-    // Less than the buffer holds: drained for now (the watch reports more), so no recv that would
-    // only say EAGAIN.
-    if (!wait && hi_ < in_.size()) {
-      if (!consume()) return false;
-      break;
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return fail("receiving: " + std::string(std::strerror(errno)));
+    if (owes_flush_ || room_wanted) {
+      owes_flush_ = false;
+      room_wanted = flush_now() == Flush::NoRoom;
     }
+    // Nothing more now. The service stays for the rest of a direct payload that has begun (one
+    // sleep until it comes, not a wake-up per segment; its sender is committed to it); a sender
+    // reading meanwhile (Drain) never sleeps here: its own frame is what the peer may wait for.
+    if (mode == Pump::Drain || (mode == Pump::Serve && !direct)) break;
+    if (Clock::now() < spin_until) {
+      cpu_relax();
+      continue;
+    }
+    pollfd p{fd_.get(), static_cast<short>(POLLIN | (room_wanted ? POLLOUT : 0)), 0};
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+    const int timeout = warned ? -1 : static_cast<int>(std::max<long long>(0, wait->stall_ms - waited));
+    const int ready = ::poll(&p, 1, timeout);
+    if (ready == 0 && !warned) {
+      warned = true;
+      if (wait->stalled) wait->stalled();
+    }
+    if (ready > 0 && (p.revents & POLLOUT)) room_wanted = flush_now() == Flush::NoRoom;
   }
   if (owes_flush_) {
     owes_flush_ = false;
@@ -495,7 +500,7 @@ void Link::drain_while_sending() {
   if (!try_read()) return;  // its holder reads
   {
     const TsanRemoteAgentScope agent;
-    pump(kTurnBytes, 0, nullptr);
+    pump(Pump::Drain, kTurnBytes, 0, nullptr);
   }
   end_read();
 }
@@ -561,7 +566,7 @@ void Link::await(const char* op, std::uint64_t seq, const WaitStyle& style) {
       if (disarmed) host_.disarm(*this);
       {
         const TsanRemoteAgentScope agent;  // it may run the peer's requests meanwhile
-        pump(0, seq, &style);
+        pump(Pump::Wait, 0, seq, &style);
       }
       end_read(disarmed);
       continue;
@@ -578,7 +583,7 @@ bool Link::arrived(const char* op, std::uint64_t seq) {
   if (try_read()) {
     {
       const TsanRemoteAgentScope agent;
-      pump(kTurnBytes, 0, nullptr);
+      pump(Pump::Drain, kTurnBytes, 0, nullptr);
     }
     end_read();
   }

@@ -147,7 +147,11 @@ class Link {
   bool try_read();
   void end_read(bool rearm = false);
   // Parsing (under the read turn).
-  bool pump(std::size_t budget, std::uint64_t until, const WaitStyle* wait);
+  // Serve: what has arrived, up to `budget` bytes (and the rest of a direct payload begun).
+  // Drain: the same, never sleeping (a sender reading while it waits for room; a test).
+  // Wait: until answer `until` is in, sleeping in poll() when nothing comes.
+  enum class Pump { Serve, Drain, Wait };
+  bool pump(Pump mode, std::size_t budget, std::uint64_t until, const WaitStyle* wait);
   bool consume();
   bool begin_frame();
   bool begin_payload();

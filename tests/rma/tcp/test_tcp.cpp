@@ -17,6 +17,46 @@ namespace {
 
 using test::Segment;
 
+// First contact from both ends at once (defined first: the pairs have no connection yet): every
+// rank writes to and reads from every rank of another node right after a barrier, so both
+// processes of a pair connect at the same moment; a pair may then hold two connections, each side
+// sending its requests on the first it had, and every write, read and fence stays in order.
+TEST(TcpFirstContact, BothEndsOfEveryPairConnectAtOnce) {
+  constexpr int kRounds = 20;
+  Segment seg(static_cast<std::size_t>(size()) * sizeof(long));
+  long* mine = seg.local<long>();
+  for (int r = 0; r < size(); ++r) mine[r] = -1;
+  barrier();
+  for (int round = 0; round < kRounds; ++round) {
+    for (int r = 0; r < size(); ++r) {
+      if (same_node(rank(), r)) continue;
+      const long value = 1000L * round + rank();
+      put(&value, seg.base<long>(r) + rank(), sizeof value, r);
+      long back = -2;
+      get(seg.base<long>(r) + rank(), &back, sizeof back, r);  // behind the put on the same connection
+      EXPECT_EQ(back, value) << "round " << round << ", rank " << r;
+    }
+    fence_all();
+    barrier();
+    for (int r = 0; r < size(); ++r) {
+      if (!same_node(rank(), r)) {
+        EXPECT_EQ(mine[r], 1000L * round + r) << "round " << round << ", from rank " << r;
+      }
+    }
+    barrier();
+  }
+  int others = 0;
+  for (int r = 0; r < size(); ++r) others += !same_node(rank(), r);
+  if (others == 0) return;
+  int other = 0;
+  while (same_node(rank(), other)) ++other;
+  const auto fact = [&](const char* key) { return std::stol(*transport_info(other).find(key)); };
+  EXPECT_LE(fact("connections_out"), others);
+  EXPECT_LE(fact("connections_in"), others);
+  EXPECT_GE(fact("connections_out") + fact("connections_in"), others);
+  barrier();
+}
+
 // Two ranks each hold more of the other's data in unread nonblocking gets than a connection
 // buffers, and wait for the other's notified put before they wait for their gets: each target
 // must run that put though the answers it owes have not been read (tcp: a service thread whose

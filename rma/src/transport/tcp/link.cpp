@@ -523,9 +523,16 @@ bool Link::fail(std::string why) {
 
 // ---- origins -------------------------------------------------------------------------------------
 
+// The answers queued before this frame go first; nothing is sent between the pieces of a frame
+// (a strided put's), so the outbox is emptied only here and as the frame ends.
 Link::Writer::Writer(Link& link, const char* op) : link_(link), op_(op) {
   link_.send_mutex_.lock();
   t_sending = &link_;
+  if (const int error = link_.send_outbox(true)) {
+    t_sending = nullptr;
+    link_.send_mutex_.unlock();
+    throw_system(op_, "sending to " + link_.host_.describe(link_.peer()), error);
+  }
 }
 
 Link::Writer::~Writer() {
@@ -545,8 +552,6 @@ std::uint64_t Link::Writer::owe(Owed owed) {
 
 void Link::Writer::send(iovec* parts, int count) {
   if (link_.failed_.load(std::memory_order_acquire)) throw_state(op_, link_.failure_);
-  if (const int error = link_.send_outbox(true))
-    throw_system(op_, "sending to " + link_.host_.describe(link_.peer()), error);
   const auto read_meanwhile = [this] {
     link_.drain_while_sending();
     return true;

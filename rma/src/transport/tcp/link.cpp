@@ -479,6 +479,9 @@ int Link::send_outbox(bool block) {
   }
 }
 
+// What is left for want of room is the service's to send as room comes (EPOLLOUT): whoever
+// left it may be about to sleep somewhere else (a collective's wait) while the peer sleeps
+// for the rest of an answer in it. A reader that stays on the link also polls for room itself.
 Link::Flush Link::flush_now() {
   if (t_sending == this) return Flush::Busy;  // this thread's Writer empties it before it lets go
   for (;;) {
@@ -486,7 +489,10 @@ Link::Flush Link::flush_now() {
     if (!send_mutex_.try_lock()) return Flush::Busy;  // its holder empties it before it lets go
     const int error = send_outbox(false);
     send_mutex_.unlock();
-    if (error == EAGAIN) return Flush::NoRoom;
+    if (error == EAGAIN) {
+      host_.rearm(*this, true);
+      return Flush::NoRoom;
+    }
     if (error) {
       fail("sending answers: " + std::string(std::strerror(error)));
       return Flush::Done;
@@ -548,6 +554,16 @@ std::uint64_t Link::Writer::owe(Owed owed) {
   std::lock_guard guard(link_.owed_mutex_);
   link_.owed_.push_back(std::move(owed));
   return link_.owed_total_.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+std::uint64_t Link::Writer::ack() {
+  Header h{};
+  h.kind = Kind::Ack;
+  const std::uint64_t seq = owe(Owed::data(0));
+  iovec part{&h, sizeof h};
+  send(&part, 1);
+  link_.last_ack_.store(seq, std::memory_order_release);
+  return seq;
 }
 
 void Link::Writer::send(iovec* parts, int count) {

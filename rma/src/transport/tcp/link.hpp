@@ -117,6 +117,9 @@ class Link {
     void send(iovec* parts, int count);
     /// Set when a write went out since the last Ack (fence): under the send lock.
     bool& written() noexcept { return link_.written_; }
+    /// Sends an Ack (fence): its answer's number, which every later fence of any thread waits for
+    /// too while it is on its way (it covers their writes: answers come in order).
+    std::uint64_t ack();
     /// A buffer for packing strided and vector data, kept with the link.
     std::vector<std::byte>& scratch() noexcept { return link_.scratch_; }
 
@@ -138,6 +141,9 @@ class Link {
   bool mid_frame() const noexcept { return stage_ != Stage::Header || got_ > 0; }
 
   std::uint64_t requests_sent() const noexcept { return owed_total_.load(std::memory_order_relaxed); }
+  /// The last Ack sent on the link (0: none), and whether its answer is in.
+  std::uint64_t last_ack() const noexcept { return last_ack_.load(std::memory_order_acquire); }
+  bool answered(std::uint64_t seq) const noexcept { return answered_.load(std::memory_order_acquire) >= seq; }
 
  private:
   enum class Stage { Header, Descriptor, Payload };
@@ -208,6 +214,7 @@ class Link {
   // Write side.
   std::mutex send_mutex_;
   bool written_ = false;
+  std::atomic<std::uint64_t> last_ack_{0};
   std::vector<std::byte> scratch_;
   std::mutex outbox_mutex_;
   std::vector<std::byte> outbox_;

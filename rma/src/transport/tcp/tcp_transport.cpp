@@ -158,14 +158,22 @@ tcp::Link& TcpTransport::link(const char* op, int target) {
     w.send(&part, 1);
   }
   tcp::Link* expected = nullptr;
-  if (links_[static_cast<std::size_t>(target)].compare_exchange_strong(expected, &made, std::memory_order_acq_rel))
+  if (links_[static_cast<std::size_t>(target)].compare_exchange_strong(expected, &made, std::memory_order_acq_rel)) {
+    contacted(made);
     return made;
+  }
   return *expected;  // introduced meanwhile: that one carries the requests
 }
 
 void TcpTransport::introduced(tcp::Link& l) {
   tcp::Link* expected = nullptr;
-  links_[static_cast<std::size_t>(l.peer())].compare_exchange_strong(expected, &l, std::memory_order_acq_rel);
+  if (links_[static_cast<std::size_t>(l.peer())].compare_exchange_strong(expected, &l, std::memory_order_acq_rel))
+    contacted(l);
+}
+
+void TcpTransport::contacted(tcp::Link& l) {
+  std::lock_guard guard(written_mutex_);
+  contacted_.push_back(&l);
 }
 
 // Polled for ARMADA_TCP_SPIN_US unless the CPUs have been busy for the last looks (idle_cpus.hpp:
@@ -448,25 +456,29 @@ bool TcpTransport::test(std::uint64_t token) {
   return l.arrived("rma::test (tcp)", seq);
 }
 
+// A fence waits for an Ack sent after this thread's writes: its own if the link was written
+// since the last one, else the last one (another thread's fence may have taken the written mark
+// and its Ack still be on its way).
 void TcpTransport::fence(int target) {
   constexpr const char* name = "rma::fence (tcp)";
   tcp::Link* l = links_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
   if (!l) return;  // never contacted: nothing to complete
-  std::uint64_t seq, value = 0;
+  std::uint64_t seq;
   {
     tcp::Link::Writer w(*l, name);
-    if (!w.written()) return;
-    w.written() = false;
-    seq = w.owe(tcp::Owed::value_into(&value));
-    const Header ack = header(Kind::Ack, nullptr, 0);
-    iovec part{const_cast<Header*>(&ack), sizeof ack};
-    w.send(&part, 1);
+    if (w.written()) {
+      w.written() = false;
+      seq = w.ack();
+    } else {
+      seq = l->last_ack();  // sent after whatever write cleared the mark (the send lock orders them)
+    }
   }
-  await(*l, name, target, seq);
+  if (seq && !l->answered(seq)) await(*l, name, target, seq);
 }
 
 // Every written target is asked at once, then each answer is awaited: one round trip in all,
-// not one per target.
+// not one per target. Then any Ack another thread's fence has on its way (its written marks
+// may have been this thread's writes): the links contacted, not every rank.
 void TcpTransport::fence_all() {
   constexpr const char* name = "rma::fence_all (tcp)";
   std::vector<int> targets;
@@ -476,25 +488,21 @@ void TcpTransport::fence_all() {
   }
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-  struct Asked {
-    int target;
-    tcp::Link* link;
-    std::uint64_t seq, value;
-  };
-  std::vector<Asked> asked;
-  asked.reserve(targets.size());
-  const Header ack = header(Kind::Ack, nullptr, 0);
   for (int t : targets) {
-    tcp::Link& l = *links_[static_cast<std::size_t>(t)].load(std::memory_order_acquire);
-    tcp::Link::Writer w(l, name);
+    tcp::Link::Writer w(*links_[static_cast<std::size_t>(t)].load(std::memory_order_acquire), name);
     if (!w.written()) continue;  // a fence(t) came first
     w.written() = false;
-    asked.push_back({t, &l, 0, 0});
-    asked.back().seq = w.owe(tcp::Owed::value_into(&asked.back().value));
-    iovec part{const_cast<Header*>(&ack), sizeof ack};
-    w.send(&part, 1);
+    w.ack();
   }
-  for (Asked& a : asked) await(*a.link, name, a.target, a.seq);
+  std::vector<tcp::Link*> contacted;
+  {
+    std::lock_guard guard(written_mutex_);
+    contacted = contacted_;
+  }
+  for (tcp::Link* l : contacted) {
+    const std::uint64_t seq = l->last_ack();
+    if (seq && !l->answered(seq)) await(*l, name, l->peer(), seq);
+  }
 }
 
 // A waiting rank serves, at most once per ARMADA_TCP_WAITER_POLL_US: each look is a system call

@@ -79,6 +79,7 @@ class TcpTransport final : public Transport {
 
   tcp::Link& link(const char* op, int target);  // connects on first contact
   void introduced(tcp::Link& link);              // an accepted link's Hello named its peer
+  void contacted(tcp::Link& link);               // a link requests go by, for fence_all
   tcp::WaitStyle wait_style(const char* op, int target) const;
   void await(tcp::Link& l, const char* op, int target, std::uint64_t seq);
   std::uint64_t ask(const char* op, int target, const tcp::Header& h);  // a request whose answer is a value
@@ -101,6 +102,7 @@ class TcpTransport final : public Transport {
   std::mutex connect_mutex_;
   std::mutex written_mutex_;
   std::vector<int> written_;                     // targets written since their last Ack (may repeat)
+  std::vector<tcp::Link*> contacted_;            // the links requests go by (under written_mutex_)
   IdleCpuProbe idle_cpu_;  // whether the service and an origin's wait may poll (before service_: it outlives it)
   std::unique_ptr<tcp::LinkHost> host_;          // before service_: the links use it until the service ends
   std::unique_ptr<tcp::Service> service_;

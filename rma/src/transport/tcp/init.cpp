@@ -32,7 +32,7 @@ constexpr SettingRow kTcpSettings[] = {
     {.doc = {"ARMADA_TCP_WAITER_POLL_US", "int", "2",
              "tcp: a rank's thread waiting in the library (a flag, a collective, a lock) runs the requests that "
              "have reached this process, looking at most once per this many microseconds (each look is a system "
-             "call, made without the serving lock: a waiter that loses its core while it looks stalls nobody). "
+             "call that takes no lock unless it found something: a waiter that loses its core while it looks stalls nobody). "
              "A request the waiter finds costs no wake-up of the service thread (emulated cluster, 8 B "
              "put_notify seen by a waiting rank: 11.8 us looking every 20 us, 9.2 every 2). 0: only the service "
              "thread runs them."},

@@ -507,11 +507,11 @@ void TcpTransport::fence_all() {
 
 // A waiting rank serves, at most once per ARMADA_TCP_WAITER_POLL_US: each look is a system call
 // (NAS CG class A, 2 emulated hosts x 2 ranks on 2 cores: 1.59 s looking on every round of a wait,
-// 0.60 s never, 0.68 s every 20 us, when a look held the serving lock). A look takes a link's read
-// turn only when epoll reported it (Service::poll_once), so frequent looks cost CG nothing and
-// find a request before the service thread would (woken on the sender's CPU, two system calls
-// before it reads): the setting's default and its measurements are in its row (init.cpp) and
-// docs/rma.md.
+// 0.60 s never, 0.68 s every 20 us, when a look held a serving lock for the whole process). A look
+// takes a link's read turn only when epoll reported it (Service::poll_once), so frequent looks cost
+// CG nothing and find a request before the service thread would (woken on the sender's CPU, two
+// system calls before it reads): the setting's default and its measurements are in its row
+// (init.cpp) and docs/rma.md.
 void TcpTransport::poll() {
   if (waiter_poll_ns_ <= 0) return;
   const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();

@@ -340,7 +340,7 @@ bool Link::run_request() {
     case Kind::Hello:
       if (h.remote != host_.job_key) return fail("a connection from outside the job (wrong key)");
       peer_.store(static_cast<int>(h.payload), std::memory_order_release);
-      host_.introduced(*this);
+      answer(host_.introduced(*this) ? 1 : 0, nullptr, 0);
       return true;
     case Kind::Put:
     case Kind::PutV:

@@ -51,9 +51,10 @@ struct LinkHost {
   std::uint64_t job_key;
   int me;
   NodeMemory& memory;
-  /// A link accepted from another process said who it is (its Hello): it may carry this
-  /// process's requests to that rank from now on.
-  std::function<void(Link&)> introduced;
+  /// A link accepted from another process said who it is (its Hello). True: the pair uses this
+  /// link from now on; false: the one this process has or is opening (the Hello's answer says
+  /// which, so that both ends of a pair that connected at the same moment use the same one).
+  std::function<bool(Link&)> introduced;
   /// The link wants the service's watch again (one-shot): `output` also for room to send.
   std::function<void(Link&, bool output)> rearm;
   /// The link is read by a thread that waits on it: the service need not wake for it.

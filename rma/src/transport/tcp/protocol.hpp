@@ -2,7 +2,10 @@
 // to address the other opens the connection (on first contact) and both use it both ways from
 // then on (link.hpp): each sends its requests on it and answers the other's, in order.
 //
-//   opener --Hello-->                   first frame: the job's key and the opener's rank
+//   opener --Hello--> ; <--Answer       first frame: the job's key and the opener's rank; the
+//                                       answer says whether the pair uses this connection (1) or
+//                                       the one the other opened (0: both opened one at once, and
+//                                       the lower rank's wins)
 //   origin --Put/Acc[V] + payload-->    no answer: TCP's order is the completion protocol; a
 //                                       later Ack's answer proves every earlier write ran
 //   origin --Get[V]--> ; <--Answer + data

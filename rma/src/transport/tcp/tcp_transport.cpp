@@ -80,9 +80,13 @@ TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& setting
     : me_(c.rank), settings_(settings), spin_ns_(static_cast<long>(settings.spin_us) * 1000),
       waiter_poll_ns_(std::int64_t{settings.waiter_poll_us} * 1000), stall_warn_s_(c.config.stall_warn_s),
       topology_(c.topology),
-      endpoints_(static_cast<std::size_t>(c.size)), links_(new std::atomic<tcp::Link*>[static_cast<std::size_t>(c.size)]) {
+      endpoints_(static_cast<std::size_t>(c.size)), links_(new std::atomic<tcp::Link*>[static_cast<std::size_t>(c.size)]),
+      connecting_(new std::atomic<bool>[static_cast<std::size_t>(c.size)]) {
   constexpr const char* op = "rma::init (tcp)";
-  for (int r = 0; r < c.size; ++r) links_[static_cast<std::size_t>(r)].store(nullptr, std::memory_order_relaxed);
+  for (int r = 0; r < c.size; ++r) {
+    links_[static_cast<std::size_t>(r)].store(nullptr, std::memory_order_relaxed);
+    connecting_[static_cast<std::size_t>(r)].store(false, std::memory_order_relaxed);
+  }
   tcp::Endpoint mine{};
   tcp::Fd listener;
   std::string failure;  // why this rank cannot listen (an interface ARMADA_TCP_IF names is missing here)
@@ -100,7 +104,7 @@ TcpTransport::TcpTransport(const TransportContext& c, const TcpSettings& setting
   job_key_ = c.rank == 0 ? (std::uint64_t{std::random_device{}()} << 32 | std::random_device{}()) : 0;
   MPI_Bcast(&job_key_, 1, MPI_UINT64_T, 0, c.world);
   host_.reset(new tcp::LinkHost{.job_key = job_key_, .me = me_, .memory = c.node_memory,
-                                 .introduced = [this](tcp::Link& l) { introduced(l); },
+                                 .introduced = [this](tcp::Link& l) { return introduced(l); },
                                  .rearm = {},   // the service's
                                  .disarm = {},  // the service's
                                  .describe = [this](int rank) { return describe_rank(rank); }});
@@ -139,36 +143,65 @@ std::string TcpTransport::describe_rank(int rank) const {
   return "rank " + std::to_string(rank) + " (" + tcp::describe(endpoints_[static_cast<std::size_t>(rank)]) + ")";
 }
 
-// The link requests to `target` go by: the one this process opened, or the one `target` opened
-// first (introduced). Two processes that address each other at the same moment open one each;
-// both are served, and each side sends its requests on the first it had.
+// The link requests to `target` go by, the same at both ends: the first one made between the
+// two processes, or, when both open one at the same moment, the one the lower rank opened. The
+// opener's Hello is answered with the verdict (introduced(), at the other end); a link that lost
+// stays open and served, and carries nothing.
 tcp::Link& TcpTransport::link(const char* op, int target) {
-  tcp::Link* l = links_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
+  const auto t = static_cast<std::size_t>(target);
+  tcp::Link* l = links_[t].load(std::memory_order_acquire);
   if (l) return *l;
   std::lock_guard guard(connect_mutex_);
-  l = links_[static_cast<std::size_t>(target)].load(std::memory_order_acquire);
+  l = links_[t].load(std::memory_order_acquire);
   if (l) return *l;
-  tcp::Fd fd = tcp::connect_to(op, endpoints_[static_cast<std::size_t>(target)], target, settings_.connect_timeout_ms);
+  connecting_[t].store(true, std::memory_order_seq_cst);
+  const struct Done {
+    std::atomic<bool>& flag;
+    ~Done() { flag.store(false, std::memory_order_release); }
+  } done{connecting_[t]};
+  tcp::Fd fd = tcp::connect_to(op, endpoints_[t], target, settings_.connect_timeout_ms);
   tcp::Link& made = service_->add_opened(std::move(fd), target);
+  std::uint64_t verdict = 0, seq;
   {
     Header hello = header(Kind::Hello, nullptr, static_cast<std::uint64_t>(me_));
     hello.remote = job_key_;
     iovec part{&hello, sizeof hello};
     tcp::Link::Writer w(made, op);
+    seq = w.owe(tcp::Owed::value_into(&verdict));
     w.send(&part, 1);
   }
+  await(made, op, target, seq);
   tcp::Link* expected = nullptr;
-  if (links_[static_cast<std::size_t>(target)].compare_exchange_strong(expected, &made, std::memory_order_acq_rel)) {
+  if (verdict == 1 && links_[t].compare_exchange_strong(expected, &made, std::memory_order_acq_rel)) {
     contacted(made);
     return made;
   }
-  return *expected;  // introduced meanwhile: that one carries the requests
+  // The other end's link is the pair's: its Hello has come or is on its way (a reader of this
+  // process registers it), as the target opened it before it answered ours.
+  using Clock = std::chrono::steady_clock;
+  const auto give_up = Clock::now() + std::chrono::milliseconds(settings_.connect_timeout_ms);
+  PollPause pause(kMutexPollSleepMaxNs);
+  while (!(l = links_[t].load(std::memory_order_acquire))) {
+    if (Clock::now() > give_up)
+      throw_state(op, describe_rank(target) + " answered that its own connection to this rank is the pair's, and it did "
+                                              "not arrive within ARMADA_TCP_CONNECT_TIMEOUT_MS");
+    pause.pause();
+  }
+  return *l;
 }
 
-void TcpTransport::introduced(tcp::Link& l) {
+// An accepted link's Hello (a reader of this process, which must not wait for connect_mutex_: its
+// holder may be waiting for the other end to read our own Hello). The pair's link is the one
+// already registered, else the lower rank's when both ends are connecting, else this one.
+bool TcpTransport::introduced(tcp::Link& l) {
+  const int from = l.peer();
+  const auto f = static_cast<std::size_t>(from);
+  if (links_[f].load(std::memory_order_acquire)) return false;
+  if (connecting_[f].load(std::memory_order_seq_cst) && me_ < from) return false;  // ours wins
   tcp::Link* expected = nullptr;
-  if (links_[static_cast<std::size_t>(l.peer())].compare_exchange_strong(expected, &l, std::memory_order_acq_rel))
-    contacted(l);
+  if (!links_[f].compare_exchange_strong(expected, &l, std::memory_order_acq_rel)) return false;
+  contacted(l);
+  return true;
 }
 
 void TcpTransport::contacted(tcp::Link& l) {
@@ -525,7 +558,10 @@ void TcpTransport::poll() {
 
 void TcpTransport::describe(int target, TransportInfo& info) const {
   info.route.push_back({"address", tcp::describe(endpoints_[static_cast<std::size_t>(target)])});
-  info.route.push_back({"connected", links_[static_cast<std::size_t>(target)].load() ? "yes" : "no"});
+  const tcp::Link* l = links_[static_cast<std::size_t>(target)].load();
+  info.route.push_back({"connected", l ? "yes" : "no"});
+  // Which end opened the pair's connection (the same link at both ends: test_tcp checks it).
+  if (l) info.route.push_back({"opened_by", std::to_string(l->opened() ? me_ : target)});
   info.process.push_back({"listening", tcp::describe(endpoints_[static_cast<std::size_t>(me_)])});
   info.process.push_back({"connections_out", std::to_string(service_->links_opened())});
   info.process.push_back({"connections_in", std::to_string(service_->links_accepted())});

@@ -78,7 +78,7 @@ class TcpTransport final : public Transport {
   static constexpr std::uint64_t kTokenSeqMask = (std::uint64_t{1} << kTokenSeqBits) - 1;
 
   tcp::Link& link(const char* op, int target);  // connects on first contact
-  void introduced(tcp::Link& link);              // an accepted link's Hello named its peer
+  bool introduced(tcp::Link& link);              // an accepted link's Hello: is it the pair's?
   void contacted(tcp::Link& link);               // a link requests go by, for fence_all
   tcp::WaitStyle wait_style(const char* op, int target) const;
   void await(tcp::Link& l, const char* op, int target, std::uint64_t seq);
@@ -99,6 +99,7 @@ class TcpTransport final : public Transport {
   const Topology& topology_;    // names a silent peer's host
   std::vector<tcp::Endpoint> endpoints_;
   std::unique_ptr<std::atomic<tcp::Link*>[]> links_;  // by world rank: the link requests go by; null until first contact
+  std::unique_ptr<std::atomic<bool>[]> connecting_;   // by world rank: this process is opening a link to it
   std::mutex connect_mutex_;
   std::mutex written_mutex_;
   std::vector<int> written_;                     // targets written since their last Ack (may repeat)

@@ -58,8 +58,8 @@ std::string unavailable(const Config& config) {
 extern const TransportEntry kTcpTransport{
     .name = "tcp",
     .role = TransportRole::InterNode,
-    .summary = "its own TCP connections, made on first contact: a put is one frame with its target address; a "
-               "service thread asleep in epoll runs each process's requests",
+    .summary = "its own TCP connections, one per pair of processes made on first contact and used both ways: a put "
+               "is one frame with its target address; a service thread asleep in epoll runs each process's requests",
     .settings = kTcpSettings,
     .new_settings = new_settings<TcpSettings>,
     .below_thread_multiple = nullptr,  // MPI only at init, on the calling thread

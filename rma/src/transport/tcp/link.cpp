@@ -115,12 +115,8 @@ Link::Turn Link::serve(bool service_thread) {
     ok = pump(Pump::Serve, kTurnBytes, 0, nullptr);
   }
   if (!service_thread) host_.waiter_frames.fetch_add(requests_run_ - before, std::memory_order_relaxed);
-  const bool output = ok && flush_now() == Flush::NoRoom;
-  read_mutex_.unlock();
-  generation_.fetch_add(1, std::memory_order_release);
-  generation_.notify_all();
-  turned_away_.store(false, std::memory_order_relaxed);
-  host_.rearm(*this, output);  // the service took the one-shot event: the watch is ours to renew
+  if (ok) flush_now();
+  end_read(/*rearm=*/true);  // the service took the one-shot event: the watch is ours to renew
   return ok ? Turn::Served : Turn::Done;
 }
 

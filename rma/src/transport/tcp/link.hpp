@@ -146,11 +146,15 @@ class Link {
   std::uint64_t last_ack() const noexcept { return last_ack_.load(std::memory_order_acquire); }
   bool answered(std::uint64_t seq) const noexcept { return answered_.load(std::memory_order_acquire) >= seq; }
 
+  /// The service's one-shot watch is armed: set by Service::rearm, cleared by whoever takes its
+  /// event or switches it off (a waiting origin).
+  std::atomic<bool> watched{true};
+
  private:
   enum class Stage { Header, Descriptor, Payload };
 
-  // The read turn (PeerLock's protocol): the service, finding it taken, leaves the link to the
-  // holder, who re-arms the watch as it lets go.
+  // The read turn: the service, finding it taken, leaves the link to the holder (turned_away_),
+  // who re-arms the watch as it lets go.
   bool try_read();
   void end_read(bool rearm = false);
   // Parsing (under the read turn).
@@ -185,10 +189,6 @@ class Link {
   // Read side (under the read turn).
   std::mutex read_mutex_;
   std::atomic<bool> turned_away_{false};
- public:
-  std::atomic<bool> watched{true};  // the service's one-shot watch is armed (Service::rearm)
- private:
-  bool service_reading_ = false;
   std::vector<std::byte> in_;
   std::size_t lo_ = 0, hi_ = 0;
   Stage stage_ = Stage::Header;

@@ -1,7 +1,6 @@
 #include "transport/tcp/tcp_transport.hpp"
 
 #include <mpi.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>

@@ -251,10 +251,19 @@ for kv in "${extra_env[@]}"; do env_flags+=(-x "$kv"); done
 # machine has cores, give them Open MPI's own setting for an oversubscribed node
 # (mpi_yield_when_idle), as it would choose if the hosts were the machine: 2 hosts x 2 ranks on 2
 # cores took 5.7-6.2 s for NAS CG class A with --comm mpi without it, 0.52-0.62 s with it
-# (docs/cluster.md). A caller's -x OMPI_MCA_mpi_yield_when_idle=... wins.
-yield_flags=()
-if ((hosts * ranks_per_host > $(nproc))); then yield_flags=(--mca mpi_yield_when_idle 1); fi
-for kv in "${extra_env[@]}"; do [[ $kv == OMPI_MCA_mpi_yield_when_idle=* ]] && yield_flags=(); done
+# (docs/cluster.md). Armada's waits get the same from ARMADA_SPIN_LIMIT=0, what its rule picks
+# where a host's ranks outnumber its cores (NAS CG class A on 2 hosts x 2 ranks, --comm rma:
+# 0.37 s median against 0.40 s spinning, docs/benchmarks.md). A caller's -x
+# OMPI_MCA_mpi_yield_when_idle=... or -x ARMADA_SPIN_LIMIT=... wins.
+yield_flags=() spin_flags=()
+if ((hosts * ranks_per_host > $(nproc))); then
+  yield_flags=(--mca mpi_yield_when_idle 1)
+  spin_flags=(-x ARMADA_SPIN_LIMIT=0)
+fi
+for kv in "${extra_env[@]}"; do
+  [[ $kv == OMPI_MCA_mpi_yield_when_idle=* ]] && yield_flags=()
+  [[ $kv == ARMADA_SPIN_LIMIT=* ]] && spin_flags=()
+done
 keepalive=(--mca oob_tcp_keepalive_time 2 --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3)
 timeout --kill-after=10 "$timeout_s" \
   nsenter -t "${holders[0]}" -n -u -i -m -- \
@@ -262,7 +271,7 @@ timeout --kill-after=10 "$timeout_s" \
   mpirun --hostfile "$workdir/hostfile" -n $((hosts * ranks_per_host)) --map-by "ppr:$ranks_per_host:node" \
     --oversubscribe --bind-to none --wdir "$PWD" \
     --mca plm_rsh_agent "$workdir/agent" --mca btl tcp,self --mca btl_tcp_if_include veth0 \
-    --mca oob_tcp_if_include veth0 "${keepalive[@]}" "${yield_flags[@]}" "${env_flags[@]}" "$@" &
+    --mca oob_tcp_if_include veth0 "${keepalive[@]}" "${yield_flags[@]}" "${spin_flags[@]}" "${env_flags[@]}" "$@" &
 launch_pid=$!
 launch_start=$(date +%s)
 # A cut link on veth0 of namespace $1: nftables drops every packet both ways; it goes with the

@@ -95,6 +95,12 @@ int main(int argc, char** argv) {
         std::printf("\n");
       }
       std::printf("inter-node transport: %s\n", rma::transport_choice().c_str());
+      const rma::Config& c = rma::config();
+      const std::string& configured = c.text("ARMADA_SPIN_LIMIT");
+      std::printf("waits spin %d rounds before they yield (ARMADA_SPIN_LIMIT=%s%s)\n", c.spin_limit, configured.c_str(),
+                  configured != "-1"          ? ""
+                  : c.spin_limit == 0 ? ": rank 0's host has more ranks than cores"
+                                      : ": rank 0's host has a core for each of its ranks");
       std::printf("transports from rank 0:\n");
       for (int r = 0; r < rma::size(); ++r) print_route(r, rma::transport_info(r));
     }

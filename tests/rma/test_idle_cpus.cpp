@@ -1,5 +1,6 @@
 // Whether a thread that waits may poll (transport/base/idle_cpus): the rule on given counts, the
-// parse of /proc/loadavg, and the probe on this machine with every CPU made busy.
+// parse of /proc/loadavg, and the probe on this machine with every CPU made busy; and how many
+// rounds the library's waits spin (transport/base/waiting.hpp, ARMADA_SPIN_LIMIT's rule).
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "transport/base/idle_cpus.hpp"
+#include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {
 namespace {
@@ -22,6 +24,16 @@ TEST(IdleCpus, ReadsTheRunningCountOfLoadavg) {
   EXPECT_EQ(running_in_loadavg(""), -1);
   EXPECT_EQ(running_in_loadavg("no count here"), -1);
   EXPECT_EQ(running_in_loadavg("0.1 0.1 0.1 /94 7"), -1);
+}
+
+TEST(SpinRule, WaitersSpinOnlyWhereTheHostsRanksFitItsCores) {
+  static_assert(spin_rounds_for(-1, 2, 2) == kSpinRounds);  // a core for each rank
+  static_assert(spin_rounds_for(-1, 1, 64) == kSpinRounds);
+  static_assert(spin_rounds_for(-1, 3, 2) == 0);             // oversubscribed: yield at once
+  static_assert(spin_rounds_for(-1, 64, 2) == 0);
+  EXPECT_EQ(spin_rounds_for(0, 1, 2), 0);                    // a value set is kept, either way
+  EXPECT_EQ(spin_rounds_for(500, 4, 2), 500);
+  EXPECT_EQ(spin_rounds_for(2000, 4, 2), 2000);
 }
 
 TEST(IdleCpus, IdleOnlyWithFewerOthersThanCpusAndEveryCpuUsable) {

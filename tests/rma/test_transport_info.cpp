@@ -2,6 +2,7 @@
 // the settings table as the one source of defaults (Config's defaults, its by-name reads).
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <string>
@@ -275,6 +276,28 @@ TEST(SettingsTable, EffectiveValuesFollowTheEnvironment) {
   }
   EXPECT_EQ(config().text("ARMADA_TRANSPORT"), config().transport);
   EXPECT_EQ(config().integer("ARMADA_NODE_SIZE"), config().node_size);
+}
+
+TEST(SettingsTable, SpinLimitIsResolvedByTheHostsRanksAndCores) {
+  // -1 (the default) becomes 2000 rounds where the host's ranks fit its cores and 0 where they
+  // outnumber them (the suite's 4-rank rows on 2 cores: waits that yield at once); a value set
+  // is kept. Every rank of a host resolves it alike.
+  const long configured = config().integer("ARMADA_SPIN_LIMIT");
+  MPI_Comm host;
+  MPI_Comm_split_type(world_comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  int ranks = 0;
+  MPI_Comm_size(host, &ranks);
+  const long set_cores = config().integer("ARMADA_AUTO_CORES");
+  const long cores = set_cores > 0 ? set_cores : sysconf(_SC_NPROCESSORS_ONLN);
+  if (configured >= 0) {
+    EXPECT_EQ(config().spin_limit, configured);
+  } else {
+    EXPECT_EQ(config().spin_limit, ranks > cores ? 0 : 2000) << ranks << " ranks on the host, " << cores << " cores";
+  }
+  int mine[2] = {config().spin_limit, -config().spin_limit}, both[2] = {0, 0};
+  MPI_Allreduce(mine, both, 2, MPI_INT, MPI_MAX, host);
+  EXPECT_EQ(both[0], -both[1]) << "the host's ranks resolved different spin limits";
+  MPI_Comm_free(&host);
 }
 
 TEST(SettingsTable, UnknownNameIsAnError) {

@@ -57,9 +57,12 @@ std::vector<detail::SettingRow> core_rows() {
        .min = 0, .max = 1 << 20, .store = field<&Config::node_size>},
       {.doc = {"ARMADA_VERBOSE", "bool", "0", "Print the configuration and node topology on rank 0 at init."},
        .store = field<&Config::verbose>},
-      {.doc = {"ARMADA_SPIN_LIMIT", "int", "2000",
-               "Busy-wait rounds before a waiting rank yields or sleeps (mutexes, accumulate locks)."},
-       .min = 0, .max = 1 << 30, .store = field<&Config::spin_limit>},
+      {.doc = {"ARMADA_SPIN_LIMIT", "int", "-1",
+               "Busy-wait rounds before a waiting rank yields or sleeps (flags, the library's collectives, mutexes, "
+               "accumulate locks). -1: 2000 where the host's ranks do not outnumber its cores (ARMADA_AUTO_CORES), "
+               "else 0 (yield at once, as Open MPI does on an oversubscribed node: a spinning waiter holds the core "
+               "another rank needs until its time slice ends); armada-info --topology says which."},
+       .min = -1, .max = 1 << 30, .store = field<&Config::spin_limit>},
       {.doc = {"ARMADA_STALL_WARN", "int", "3",
                "Seconds a rank waits for another node's answer (a reply, a fence) before it says on stderr which "
                "ranks and hosts have not answered: a lost host or a cut link shows there before the MPI launcher "
@@ -77,7 +80,7 @@ std::vector<detail::SettingRow> core_rows() {
        .min = 0, .max = 1 << 20},
       // Read by name (Config::integer): start_auto's load rule.
       {.doc = {"ARMADA_AUTO_CORES", "int", "0",
-               "The cores per host ARMADA_TRANSPORT=auto's load rule counts (0: the host's online cores): where "
+               "The cores per host ARMADA_TRANSPORT=auto's load rule and ARMADA_SPIN_LIMIT's rule count (0: the host's online cores): where "
                "neither rdma nor tcp suits, auto keeps the server unless a host has no core left for its thread and "
                "other processes running at init hold some (docs/rma.md). Set it where ranks are confined to "
                "fewer cores than are online, or in tests."},

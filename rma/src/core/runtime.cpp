@@ -77,7 +77,7 @@ void wait_polling(MPI_Request& request, const char* op, StallHook on_stall, cons
   // Spin as MPI's blocking collectives do, then yield, then sleep: where threads outnumber
   // cores, the thread this collective waits for may need this core, and a member that computes
   // for seconds before it arrives must not cost the others a core each.
-  PollPause pause(kWaitSleepMaxNs);
+  PollPause pause(kWaitSleepMaxNs, s->config.spin_limit);
   for (;;) {
     int done = 0;
     check_mpi(op, what, MPI_Test(&request, &done, MPI_STATUS_IGNORE));
@@ -245,6 +245,16 @@ void install(State& s, const TransportEntry& entry, std::unique_ptr<Transport> t
   s.routes.started.push_back(std::move(t));
 }
 
+int ranks_on_my_host(const State& s) {
+  return static_cast<int>(std::ranges::count(s.topology.host_of, s.topology.host_of[static_cast<std::size_t>(s.rank)]));
+}
+
+// The cores of this rank's host that the load rules count: ARMADA_AUTO_CORES, else the online ones.
+int host_cores(const State& s) {
+  const long cores = s.config.integer("ARMADA_AUTO_CORES");
+  return cores > 0 ? static_cast<int>(cores) : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+}
+
 // The load of the host that decides (HostLoad::severity; the same on every rank; collective).
 // One rank per host samples (its lowest) while every other rank of the job sleeps, so the
 // running threads counted are other processes' (a busy neighbour), not the job's: the third
@@ -260,9 +270,8 @@ HostLoad busiest_host_load(const State& s) {
   HostLoad mine;
   const int host = s.topology.host_of[static_cast<std::size_t>(s.rank)];
   const bool sampler = host == s.rank;
-  mine.ranks = static_cast<int>(std::ranges::count(s.topology.host_of, host));
-  const long cores = s.config.integer("ARMADA_AUTO_CORES");
-  mine.cores = cores > 0 ? static_cast<int>(cores) : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  mine.ranks = ranks_on_my_host(s);
+  mine.cores = host_cores(s);
   const long others = s.config.integer("ARMADA_AUTO_OTHERS");  // >= 0: given, nothing to sample
   int samples[kSamples] = {};
   MPI_Barrier(s.world);
@@ -427,6 +436,8 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   world->is_world = true;
   s->world_group = Group(std::move(world));
 
+  // Resolved before anything waits: every wait of the library spins this many rounds.
+  s->config.spin_limit = spin_rounds_for(s->config.spin_limit, ranks_on_my_host(*s), host_cores(*s));
   s->registry = std::make_unique<Registry>(s->size);
   s->node_memory = std::make_unique<NodeMemory>("rma::init", s->node_comm, s->config.spin_limit);
   const std::string configured = s->config.transport;

@@ -475,7 +475,10 @@ void wait_flag(const char* op, const void* flag, std::size_t width, const void* 
   std::int64_t want = 0;
   if (width == 4) want = *static_cast<const std::int32_t*>(value);
   else want = *static_cast<const std::int64_t*>(value);
-  PollPause pause(kWaitSleepMaxNs);  // never a core spent on a long wait
+  PollPause pause(kWaitSleepMaxNs, s.config.spin_limit);  // never a core spent on a long wait
+  // While it spins, the first rounds only look at the flag (a poll costs more than a look); a
+  // waiter that yields from the start (an oversubscribed host) polls at once.
+  const int look_only = std::min(64, s.config.spin_limit);
   for (int round = 0;; ++round) {
     const std::int64_t now = width == 4 ? __atomic_load_n(static_cast<const std::int32_t*>(flag), __ATOMIC_ACQUIRE)
                                         : __atomic_load_n(static_cast<const std::int64_t*>(flag), __ATOMIC_ACQUIRE);
@@ -489,7 +492,7 @@ void wait_flag(const char* op, const void* flag, std::size_t width, const void* 
       return;
     }
     // The put may need this process: a server transport's node server, a progress engine.
-    if (round >= 64) poll_transports(s);
+    if (round >= look_only) poll_transports(s);
     pause.pause();
   }
 }

@@ -34,7 +34,7 @@ struct Config {
 
   int node_size;             ///< ARMADA_NODE_SIZE: ranks per virtual node, 0 = physical nodes
   bool verbose;              ///< ARMADA_VERBOSE: print the configuration and topology at init
-  int spin_limit;            ///< ARMADA_SPIN_LIMIT: busy-wait iterations before a waiter sleeps
+  int spin_limit;            ///< ARMADA_SPIN_LIMIT: busy-wait rounds before a waiter yields or sleeps (-1: the host's rule; init resolves it)
   int stall_warn_s;          ///< ARMADA_STALL_WARN: seconds of waiting for another node before a warning, 0 = never
   std::string transport;     ///< ARMADA_TRANSPORT: inter-node transport (a registered name, or none)
   // A transport's settings (ARMADA_SERVER_*, ARMADA_MPI_*, ARMADA_RDMA_*, ...) belong to the

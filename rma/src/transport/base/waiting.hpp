@@ -46,8 +46,21 @@ class Backoff {
   int spins_ = 0;
 };
 
+/// Rounds a waiter spins before it yields or sleeps where its host's ranks do not outnumber the
+/// host's cores (ARMADA_SPIN_LIMIT's rule, spin_rounds_for).
+inline constexpr int kSpinRounds = 2000;
+
+/// ARMADA_SPIN_LIMIT's rule: `configured` (>= 0) as given; -1 (the default) kSpinRounds where the
+/// host's `ranks` fit its `cores`, else 0, as Open MPI yields at once when a node is
+/// oversubscribed: a spinning waiter there holds the core that the rank it waits for (or any
+/// rank with work) needs, until its time slice ends.
+constexpr int spin_rounds_for(int configured, int ranks, int cores) noexcept {
+  if (configured >= 0) return configured;
+  return ranks > cores ? 0 : kSpinRounds;
+}
+
 /// The pause between the polls of a wait that may last (a reply, a collective, a lock, a flag):
-/// spins `spin_rounds` (2000) rounds with the CPU's pause hint (replies usually come within microseconds), then
+/// spins `spin_rounds` (kSpinRounds) rounds with the CPU's pause hint (replies usually come within microseconds), then
 /// yields the core, which returns at once when no other thread wants it, for up to 2 ms from the
 /// wait's start; past that every round sleeps, 1 us, 2 us, 4 us ... up to `sleep_max_ns`, so
 /// that a long wait leaves the core to the threads that have work (the node server the waiter
@@ -56,7 +69,7 @@ class Backoff {
 class PollPause {
  public:
   /// `spin_rounds`: 0 for a waiter that spins its own way first (each of its polls a system call).
-  explicit PollPause(long sleep_max_ns, int spin_rounds = 2000) noexcept
+  explicit PollPause(long sleep_max_ns, int spin_rounds = kSpinRounds) noexcept
       : sleep_max_ns_(sleep_max_ns), spin_rounds_(spin_rounds),
         yield_until_(std::chrono::steady_clock::now() + std::chrono::milliseconds(2)) {}
   void pause() noexcept;

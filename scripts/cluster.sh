@@ -252,8 +252,8 @@ for kv in "${extra_env[@]}"; do env_flags+=(-x "$kv"); done
 # (mpi_yield_when_idle), as it would choose if the hosts were the machine: 2 hosts x 2 ranks on 2
 # cores took 5.7-6.2 s for NAS CG class A with --comm mpi without it, 0.52-0.62 s with it
 # (docs/cluster.md). Armada's waits get the same from ARMADA_SPIN_LIMIT=0, what its rule picks
-# where a host's ranks outnumber its cores (NAS CG class A on 2 hosts x 2 ranks, --comm rma:
-# 0.37 s median against 0.40 s spinning, docs/benchmarks.md). A caller's -x
+# where a host's ranks outnumber its cores (NAS class A on 2 hosts x 2 ranks, --comm rma: CG
+# rma/mpi 1.08 against 1.10 spinning, MG 1.04 against 1.15, docs/benchmarks.md). A caller's -x
 # OMPI_MCA_mpi_yield_when_idle=... or -x ARMADA_SPIN_LIMIT=... wins.
 yield_flags=() spin_flags=()
 if ((hosts * ranks_per_host > $(nproc))); then

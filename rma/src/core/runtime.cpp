@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +18,7 @@
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "armada/rma/runtime.hpp"
 #include "common/check.hpp"
@@ -88,10 +91,50 @@ void wait_polling(MPI_Request& request, const char* op, StallHook on_stall, cons
   }
 }
 
+// Over the world, Bruck's algorithm on the private duplicate: Open MPI 4.1's MPI_Iallgather
+// (libnbc's linear algorithm) sends to and receives from every member, so each rank would hold
+// the MPI library's per-peer state (a shared-memory peer's mapped segment, a TCP connection or a
+// UCX endpoint) for every rank of the job after init and every world allocation: 60-70 KiB of
+// RSS per on-host peer measured here (docs/scaling.md), a connection per rank at scale. Bruck
+// contacts 2 log2 P members. A group's collectives keep MPI_Iallgather: O(m) by construction.
 void allgather_polling(const char* op, const void* send, int count, MPI_Datatype type, void* recv, MPI_Comm comm) {
+  const State* s = g_state;
+  int item = 0, members = 0;
+  MPI_Type_size(type, &item);
+  MPI_Comm_size(comm, &members);
+  const auto bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(item);
+  if (s && comm == s->world && bytes * static_cast<std::size_t>(members) <= static_cast<std::size_t>(INT_MAX)) {
+    bruck_allgather_polling(op, send, bytes, recv, s->collectives);
+    return;
+  }
   MPI_Request request;
   MPI_Iallgather(send, count, type, recv, count, type, comm, &request);
   wait_polling(request, op);
+}
+
+void bruck_allgather_polling(const char* op, const void* send, std::size_t bytes, void* recv, MPI_Comm comm) {
+  int members = 0, me = 0;
+  MPI_Comm_size(comm, &members);
+  MPI_Comm_rank(comm, &me);
+  const auto p = static_cast<std::size_t>(members);
+  // `held` holds the blocks of members me, me + 1, ... (mod P), `have` of them so far; each round
+  // sends the first min(have, P - have) to me - have and receives as many from me + have.
+  std::vector<std::byte> held(bytes * p);
+  std::memcpy(held.data(), send, bytes);
+  for (int have = 1, round = 0; have < members; ++round) {
+    const int n = std::min(have, members - have);
+    const int count = static_cast<int>(bytes) * n;
+    MPI_Request exchange[2];
+    MPI_Irecv(held.data() + bytes * static_cast<std::size_t>(have), count, MPI_BYTE, (me + have) % members, round, comm,
+              &exchange[0]);
+    MPI_Isend(held.data(), count, MPI_BYTE, (me - have + members) % members, round, comm, &exchange[1]);
+    wait_polling(exchange[0], op);
+    wait_polling(exchange[1], op);
+    have += n;
+  }
+  for (std::size_t i = 0; i < p; ++i)
+    std::memcpy(static_cast<std::byte*>(recv) + bytes * ((static_cast<std::size_t>(me) + i) % p), held.data() + bytes * i,
+                bytes);
 }
 
 void allreduce_polling(const char* op, void* data, int count, MPI_Datatype type, MPI_Op reduce, MPI_Comm comm) {
@@ -422,6 +465,7 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   s->owns_mpi = owns_mpi;
   s->config = read_config();
   MPI_Comm_dup(comm, &s->world);
+  MPI_Comm_dup(s->world, &s->collectives);
   MPI_Comm_rank(s->world, &s->rank);
   MPI_Comm_size(s->world, &s->size);
   s->topology = discover_topology(s->world, s->rank, s->size, s->config.node_size);
@@ -611,6 +655,7 @@ void finalize() {
     doomed->segments.clear();
     doomed->world_group = Group(nullptr);
     MPI_Comm_free(&doomed->node_comm);
+    MPI_Comm_free(&doomed->collectives);
     MPI_Comm_free(&doomed->world);
   }
   if (owns) MPI_Finalize();

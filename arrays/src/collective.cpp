@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdint>
 #include <complex>
 #include <cstring>
 #include <iomanip>
@@ -270,6 +271,67 @@ double norm(const Array& arr, bool infinity) {
   return result;
 }
 
+namespace {
+
+// Whether element x (row-major index lx) beats y (ly) for select_max (max) or select_min: the
+// larger or smaller value (complex: by magnitude), ties to the lower index. A strict total
+// order on elements without NaN, so the reduction below finds the same element in any order.
+template <class T>
+bool beats(const T& x, std::int64_t lx, const T& y, std::int64_t ly, bool max) {
+  double kx = 0, ky = 0;
+  if constexpr (is_complex_v<T>) {
+    kx = std::norm(std::complex<double>(x));
+    ky = std::norm(std::complex<double>(y));
+  } else if (x != y) {
+    return max ? x > y : x < y;
+  }
+  if (kx != ky) return max ? kx > ky : kx < ky;
+  return lx < ly;
+}
+
+// A rank's candidate for select: whether it has one, its row-major linear index, its value
+// bytes, and what decides between two (the element type, max or min), so that one MPI reduction
+// operation serves every type. (It was an allgather of every rank's candidate: a message to and
+// from every member per call, O(P) for a world array; a reduction is O(log P).)
+struct Candidate {
+  std::int64_t has = 0;
+  std::int64_t linear = 0;
+  std::int32_t type = 0;
+  std::int32_t max = 0;
+  unsigned char value[16] = {};
+};
+
+void keep_better(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const Candidate*>(in);
+  auto* b = static_cast<Candidate*>(inout);
+  for (int i = 0; i < *len; ++i) {
+    if (!a[i].has) continue;
+    bool wins = !b[i].has;
+    if (!wins)
+      dispatch(static_cast<ElemType>(a[i].type), [&](auto zero) {
+        using T = decltype(zero);
+        T x, y;
+        std::memcpy(&x, a[i].value, sizeof(T));
+        std::memcpy(&y, b[i].value, sizeof(T));
+        wins = beats(x, a[i].linear, y, b[i].linear, a[i].max != 0);
+      });
+    if (wins) b[i] = a[i];
+  }
+}
+
+// The reduction's datatype and operation, made once (MPI frees them at MPI_Finalize).
+struct CandidateReduction {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_Op op = MPI_OP_NULL;
+  CandidateReduction() {
+    MPI_Type_contiguous(static_cast<int>(sizeof(Candidate)), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+    MPI_Op_create(keep_better, /*commute=*/1, &op);
+  }
+};
+
+}  // namespace
+
 Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void* value) {
   const char* name = max ? "arrays::select_max" : "arrays::select_min";
   const Array::Impl* ap = nullptr;
@@ -281,28 +343,18 @@ Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void*
   const Array::Impl& a = *ap;
   const std::vector<LocalPart> parts = my_parts(a, lo, hi);
   const int n = a.ndim();
-  // Each rank's candidate: whether it has one, its row-major linear index, its value bytes.
-  struct Candidate {
-    std::int64_t has = 0;
-    std::int64_t linear = 0;
-    unsigned char value[16] = {};
-  };
   Coord index = Coord::filled(n, 0);
   dispatch(a.type, [&](auto zero) {
     using T = decltype(zero);
-    auto better = [&](const T& x, std::int64_t lx, const T& y, std::int64_t ly) {
-      double kx, ky;
-      if constexpr (is_complex_v<T>) { kx = std::norm(std::complex<double>(x)); ky = std::norm(std::complex<double>(y)); }
-      else { if (x != y) return max ? x > y : x < y; kx = ky = 0; }
-      if (kx != ky) return max ? kx > ky : kx < ky;
-      return lx < ly;
-    };
+    static_assert(sizeof(T) <= sizeof(Candidate::value));
     auto linear_of = [&](const Coord& g) {
       std::int64_t l = 0;
       for (int d = 0; d < n; ++d) l = l * a.dist.dims()[d] + g[d];
       return l;
     };
     Candidate mine;
+    mine.type = static_cast<std::int32_t>(a.type);
+    mine.max = max ? 1 : 0;
     T best{};
     for (const LocalPart& part : parts) {
       const T* base = reinterpret_cast<const T*>(part.first);
@@ -313,7 +365,7 @@ Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void*
         Index rem = i;
         for (int d = 0; d < n; ++d) { g[d] += rem / dense[d]; rem %= dense[d]; }
         const std::int64_t l = linear_of(g);
-        if (!mine.has || better(base[off], l, best, mine.linear)) {
+        if (!mine.has || beats(base[off], l, best, mine.linear, max)) {
           best = base[off];
           mine.has = 1;
           mine.linear = l;
@@ -321,20 +373,13 @@ Coord select(const Array& arr, const Coord& lo, const Coord& hi, bool max, void*
       });
     }
     if (mine.has) std::memcpy(mine.value, &best, sizeof(T));
-    std::vector<Candidate> all(static_cast<std::size_t>(a.group.size()));
+    static const CandidateReduction reduction;
+    Candidate winner;
     rma::collective_serving(name, [&](MPI_Request* r) {
-      return MPI_Iallgather(&mine, sizeof(Candidate), MPI_BYTE, all.data(), sizeof(Candidate), MPI_BYTE,
-                            a.group.comm(), r);
+      return MPI_Iallreduce(&mine, &winner, 1, reduction.type, reduction.op, a.group.comm(), r);
     });
-    bool have = false;
-    std::int64_t bl = 0;
-    for (const Candidate& c : all) {
-      if (!c.has) continue;
-      T v;
-      std::memcpy(&v, c.value, sizeof(T));
-      if (!have || better(v, c.linear, best, bl)) { best = v; bl = c.linear; have = true; }
-    }
-    std::memcpy(value, &best, sizeof(T));
+    std::memcpy(value, winner.value, sizeof(T));
+    std::int64_t bl = winner.linear;
     for (int d = n - 1; d >= 0; --d) { index[d] = bl % a.dist.dims()[d]; bl /= a.dist.dims()[d]; }
   });
   group_sync(a);

@@ -341,6 +341,32 @@ TEST(Collective, EigenViewPrintSummaryDuplicate) {
 }
 
 // An array on a group of the world's ranks in reverse order, without rank 0 when there are 3+.
+// select_max and select_min reduce every rank's best over the group (an MPI reduction, not a
+// gather): equal values on every rank still name the lowest row-major index, whichever rank's
+// candidate the reduction meets first; a complex array compares magnitudes.
+TEST(Collective, SelectTiesGoToTheLowestIndexOnEveryRank) {
+  auto a = GlobalArray<double>::create({7, 5});
+  fill(a, 2.5);
+  for (bool want_max : {true, false}) {
+    const Selected<double> s = want_max ? select_max(a, {2, 1}, {7, 5}) : select_min(a, {2, 1}, {7, 5});
+    EXPECT_EQ(s.value, 2.5);
+    EXPECT_EQ(s.index, (Coord{2, 1})) << (want_max ? "select_max" : "select_min");
+  }
+  // The last row holds the largest magnitude twice, on whichever ranks own them.
+  auto c = GlobalArray<std::complex<double>>::create({6, 4});
+  fill(c, std::complex<double>(1, 1));
+  if (my_rank() == nranks() - 1) {
+    const std::complex<double> big[2] = {{0, -3}, {3, 0}};
+    c.put({5, 2}, {6, 4}, big);
+  }
+  c.sync();
+  const Selected<std::complex<double>> m = select_max(c, {0, 0}, {6, 4});
+  EXPECT_EQ(m.value, std::complex<double>(0, -3));
+  EXPECT_EQ(m.index, (Coord{5, 2}));
+  a.destroy();
+  c.destroy();
+}
+
 TEST(Collective, ArrayOnAGroup) {
   std::vector<int> ranks;
   for (int r = nranks() - 1; r >= (nranks() > 2 ? 1 : 0); --r) ranks.push_back(r);

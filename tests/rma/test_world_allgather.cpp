@@ -2,7 +2,9 @@
 // on a private communicator (core/runtime.cpp): every member still learns every member's block,
 // at any job size (powers of two and not), and a rank sends to at most ceil(log2 P) ranks per
 // allgather instead of every other (MPI_Iallgather's linear algorithm in Open MPI 4.1, which left
-// every rank holding the MPI library's per-peer state for the whole job: docs/scaling.md).
+// every rank holding the MPI library's per-peer state for the whole job: docs/scaling.md). The
+// public building block allgather_serving (ARMCI's armci_msg_sel and pointer exchange, arrays'
+// scans, GA's pgroup split) gathers alike on the world and on a group, and refuses null buffers.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -11,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "armada/rma/collectives.hpp"
 #include "test_util.hpp"
 
 namespace {
@@ -93,6 +96,36 @@ TEST(WorldAllgather, ARankSendsToLogarithmicallyManyRanks) {
   EXPECT_LE(most, static_cast<std::size_t>(ceil_log2(size())))
       << "an allocation's allgathers sent to " << most << " ranks of " << size();
   free(bases[static_cast<std::size_t>(rank())]);
+}
+
+TEST(WorldAllgather, AllgatherServingOnTheWorldAndOnAGroup) {
+  // Three bytes from each member, different per member, on the world and on the even ranks.
+  auto check = [](const Group& g, const char* what) {
+    if (!g.is_member()) return;
+    const unsigned char mine[3] = {static_cast<unsigned char>(g.rank()), 0xA5, static_cast<unsigned char>(2 * g.rank() + 1)};
+    std::vector<unsigned char> all(3 * static_cast<std::size_t>(g.size()), 0);
+    allgather_serving(mine, sizeof mine, all.data(), g, "test: allgather_serving");
+    for (int r = 0; r < g.size(); ++r) {
+      const std::size_t at = 3 * static_cast<std::size_t>(r);
+      EXPECT_EQ(all[at], r) << what << ", member " << r;
+      EXPECT_EQ(all[at + 1], 0xA5) << what << ", member " << r;
+      EXPECT_EQ(all[at + 2], 2 * r + 1) << what << ", member " << r;
+    }
+  };
+  check(Group::world(), "the world");
+  std::vector<int> evens;
+  for (int r = 0; r < size(); r += 2) evens.push_back(r);
+  check(Group::create(Group::world(), evens), "the even ranks");
+  barrier();
+}
+
+TEST(WorldAllgather, AllgatherServingRefusesNullBuffersOnEveryRank) {
+  long mine = rank();
+  test::expect_error<InvalidArgument>([&] { allgather_serving(&mine, sizeof mine, nullptr, Group::world(), "test: gather"); },
+                                      {"test: gather", "'all'", "null"});
+  test::expect_error<InvalidArgument>([&] { allgather_serving(nullptr, 8, &mine, Group::world(), "test: gather"); },
+                                      {"test: gather", "'mine'", "null"});
+  barrier();  // nobody moved a byte: the world is still in step
 }
 
 }  // namespace

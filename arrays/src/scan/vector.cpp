@@ -111,9 +111,7 @@ struct Summary {
 
 std::vector<Summary> gather(const Array::Impl& a, const Summary& mine) {
   std::vector<Summary> all(static_cast<std::size_t>(a.group.size()));
-  rma::collective_serving("arrays: a scan's summaries", [&](MPI_Request* r) {
-    return MPI_Iallgather(&mine, sizeof(Summary), MPI_BYTE, all.data(), sizeof(Summary), MPI_BYTE, a.group.comm(), r);
-  });
+  rma::allgather_serving(&mine, sizeof(Summary), all.data(), a.group, "arrays: a scan's summaries");
   return all;
 }
 

@@ -105,9 +105,7 @@ int GA_Pgroup_split_irreg(int grp, int color) {
       bad_argument("GA_Pgroup_split_irreg", "grp_id", std::to_string(grp), "this process is not a member");
     if (color < 0) bad_argument("GA_Pgroup_split_irreg", "color", std::to_string(color), "must be >= 0");
     std::vector<int> colors(static_cast<std::size_t>(parent.size()));
-    rma::collective_serving("GA_Pgroup_split_irreg", [&](MPI_Request* r) {
-      return MPI_Iallgather(&color, 1, MPI_INT, colors.data(), 1, MPI_INT, parent.comm(), r);
-    });
+    rma::allgather_serving(&color, sizeof color, colors.data(), parent, "GA_Pgroup_split_irreg");
     std::vector<int> mine;
     for (int r = 0; r < parent.size(); ++r)
       if (colors[static_cast<std::size_t>(r)] == color) mine.push_back(r);

@@ -192,11 +192,7 @@ void select(const char* fn, int scope, void* x, int n, const char* op, int type,
   std::vector<unsigned char> mine(record), all(record * static_cast<std::size_t>(world.group.size()));
   mine[0] = contribute ? 1 : 0;
   std::memcpy(mine.data() + 1, x, bytes);
-  MPI_Request request;
-  check_mpi(fn, "MPI_Iallgather",
-            MPI_Iallgather(mine.data(), static_cast<int>(record), MPI_BYTE, all.data(), static_cast<int>(record),
-                           MPI_BYTE, world.comm, &request));
-  rma::wait_serving(request, fn);
+  rma::allgather_serving(mine.data(), record, all.data(), world.group, fn);
   const unsigned char* best = nullptr;
   for (std::size_t r = 0; r < static_cast<std::size_t>(world.group.size()); ++r) {
     const unsigned char* rec = all.data() + r * record;
@@ -233,10 +229,7 @@ void exchange(const char* fn, void** ptrs, int n, const ARMCI_Group* group) {
     not_null(fn, "ptr_ar", ptrs);
   });
   void* mine = ptrs[info.group.rank()];
-  MPI_Request request;
-  check_mpi(fn, "MPI_Iallgather",
-            MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, ptrs, sizeof mine, MPI_BYTE, info.comm, &request));
-  rma::wait_serving(request, fn);
+  rma::allgather_serving(&mine, sizeof mine, ptrs, info.group, fn);
 }
 
 void barrier(const char* fn, const ARMCI_Group* group) {

@@ -127,6 +127,16 @@ template void allreduce<double>(std::span<double>, ReduceOp, const Group&);
 
 void wait_serving(MPI_Request& request, const char* operation) { detail::wait_polling(request, operation); }
 
+void allgather_serving(const void* mine, std::size_t bytes, void* all, const Group& group, const char* operation) {
+  check_group(operation, group);
+  if (bytes && !mine) detail::throw_invalid(operation, "mine", "null", "needs " + std::to_string(bytes) + " bytes");
+  if (bytes && !all)
+    detail::throw_invalid(operation, "all", "null", "needs " + std::to_string(bytes) + " bytes per member");
+  if (bytes > static_cast<std::size_t>(INT_MAX))
+    detail::throw_invalid(operation, "bytes", std::to_string(bytes), "more than an MPI count holds (" + std::to_string(INT_MAX) + ")");
+  detail::allgather_polling(operation, mine, static_cast<int>(bytes), MPI_BYTE, all, group.comm());
+}
+
 void broadcast(void* buffer, std::size_t bytes, int root, const Group& group) {
   constexpr const char* name = "rma::broadcast";
   check_group(name, group);

@@ -98,6 +98,38 @@ TEST(WorldAllgather, ARankSendsToLogarithmicallyManyRanks) {
   free(bases[static_cast<std::size_t>(rank())]);
 }
 
+TEST(WorldAllgather, AGroupGathersLinearlyUpTo16MembersAndLogarithmicallyBeyond) {
+  // Every rank but 0: 17 members on the 18-rank row (Bruck's on the group's private duplicate),
+  // fewer elsewhere (MPI_Iallgather, counted as a send to every other member).
+  std::vector<int> members;
+  for (int r = 1; r < size(); ++r) members.push_back(r);
+  if (members.empty()) return;  // one rank: no group to make
+  const Group g = Group::create(Group::world(), members);
+  if (g.is_member()) {
+    g_sent_to.clear();
+    g_counting = true;
+    const std::vector<void*> bases = allocate(64, g);
+    g_counting = false;
+    std::size_t most = 0;
+    for (const auto& [comm, dest] : g_sent_to) {
+      int m = 0;
+      MPI_Comm_size(comm, &m);
+      if (m != g.size()) continue;
+      std::size_t to_comm = 0;
+      for (const auto& [c, d] : g_sent_to) to_comm += c == comm;
+      most = std::max(most, to_comm);
+    }
+    const std::size_t expected = g.size() > 16 ? static_cast<std::size_t>(ceil_log2(g.size())) : static_cast<std::size_t>(g.size() - 1);
+    if (g.size() > 16) {
+      EXPECT_LE(most, expected) << "a group of " << g.size() << " sent to " << most << " members";
+    } else {
+      EXPECT_EQ(most, expected) << "a group of " << g.size() << " gathers with MPI_Iallgather";
+    }
+    free(bases[static_cast<std::size_t>(g.rank())], g);
+  }
+  barrier();
+}
+
 TEST(WorldAllgather, AllgatherServingOnTheWorldAndOnAGroup) {
   // Three bytes from each member, different per member, on the world and on the even ranks.
   auto check = [](const Group& g, const char* what) {

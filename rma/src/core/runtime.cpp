@@ -91,20 +91,46 @@ void wait_polling(MPI_Request& request, const char* op, StallHook on_stall, cons
   }
 }
 
-// Over the world, Bruck's algorithm on the private duplicate: Open MPI 4.1's MPI_Iallgather
-// (libnbc's linear algorithm) sends to and receives from every member, so each rank would hold
-// the MPI library's per-peer state (a shared-memory peer's mapped segment, a TCP connection or a
-// UCX endpoint) for every rank of the job after init and every world allocation: 60-70 KiB of
+namespace {
+int free_private_duplicate(MPI_Comm, int, void* value, void*) {
+  auto* dup = static_cast<MPI_Comm*>(value);
+  MPI_Comm_free(dup);
+  delete dup;
+  return MPI_SUCCESS;
+}
+}  // namespace
+
+MPI_Comm private_duplicate(MPI_Comm comm) {
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_private_duplicate, &k, nullptr);
+    return k;
+  }();
+  void* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm, keyval, &value, &found);
+  if (found) return *static_cast<MPI_Comm*>(value);
+  auto* dup = new MPI_Comm(MPI_COMM_NULL);
+  MPI_Comm_dup(comm, dup);
+  MPI_Comm_set_attr(comm, keyval, dup);
+  return *dup;
+}
+
+// Over the world and large groups, Bruck's algorithm on the private duplicate: Open MPI 4.1's
+// MPI_Iallgather (libnbc's linear algorithm) sends to and receives from every member, so each
+// rank would hold the MPI library's per-peer state (a shared-memory peer's mapped segment, a TCP
+// connection or a UCX endpoint) for every member after init and every allocation: 60-70 KiB of
 // RSS per on-host peer measured here (docs/scaling.md), a connection per rank at scale. Bruck
-// contacts 2 log2 P members. A group's collectives keep MPI_Iallgather: O(m) by construction.
+// contacts 2 log2 P members.
 void allgather_polling(const char* op, const void* send, int count, MPI_Datatype type, void* recv, MPI_Comm comm) {
   const State* s = g_state;
   int item = 0, members = 0;
   MPI_Type_size(type, &item);
   MPI_Comm_size(comm, &members);
   const auto bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(item);
-  if (s && comm == s->world && bytes * static_cast<std::size_t>(members) <= static_cast<std::size_t>(INT_MAX)) {
-    bruck_allgather_polling(op, send, bytes, recv, s->collectives);
+  const bool large = s && (comm == s->world || members > kLinearAllgatherMost);
+  if (large && bytes * static_cast<std::size_t>(members) <= static_cast<std::size_t>(INT_MAX)) {
+    bruck_allgather_polling(op, send, bytes, recv, private_duplicate(comm));
     return;
   }
   MPI_Request request;
@@ -465,7 +491,6 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   s->owns_mpi = owns_mpi;
   s->config = read_config();
   MPI_Comm_dup(comm, &s->world);
-  MPI_Comm_dup(s->world, &s->collectives);
   MPI_Comm_rank(s->world, &s->rank);
   MPI_Comm_size(s->world, &s->size);
   s->topology = discover_topology(s->world, s->rank, s->size, s->config.node_size);
@@ -655,8 +680,7 @@ void finalize() {
     doomed->segments.clear();
     doomed->world_group = Group(nullptr);
     MPI_Comm_free(&doomed->node_comm);
-    MPI_Comm_free(&doomed->collectives);
-    MPI_Comm_free(&doomed->world);
+    MPI_Comm_free(&doomed->world);  // and its private duplicate (private_duplicate's attribute)
   }
   if (owns) MPI_Finalize();
 }

@@ -31,9 +31,6 @@ struct SegmentRecord {
 
 struct State {
   MPI_Comm world = MPI_COMM_NULL;   // our duplicate of the user's communicator
-  // A second duplicate, for the point-to-point steps of the library's own collectives over the
-  // world (allgather_polling): no message of a user's (GA_MPI_Comm hands `world` out) can match them.
-  MPI_Comm collectives = MPI_COMM_NULL;
   int rank = -1;
   int size = 0;
   bool owns_mpi = false;            // init() called MPI_Init_thread, so finalize() ends MPI
@@ -105,12 +102,21 @@ inline constexpr long kWaitSleepMaxNs = 200000;
 /// The collectives of the rma layer's own calls, each as its nonblocking form completed by
 /// wait_polling (so a member that waits in one serves its node meanwhile); `op` names the call in
 /// an MPI error. `recv` of allgather holds count items per member; allreduce is in place.
-/// allgather over the world runs Bruck's algorithm (bruck_allgather_polling), not MPI_Iallgather.
+/// allgather over the world, or over a group of more than kLinearAllgatherMost members, runs
+/// Bruck's algorithm (bruck_allgather_polling) on the communicator's private duplicate, not
+/// MPI_Iallgather.
 void allgather_polling(const char* op, const void* send, int count, MPI_Datatype type, void* recv, MPI_Comm comm);
 /// Bruck's allgather of `bytes` per member over `comm`: ceil(log2 P) rounds, each one send to
 /// and one receive from a member, every step completed by wait_polling. `comm` must carry no
-/// other point-to-point traffic with these tags (State::collectives).
+/// other point-to-point traffic with these tags (private_duplicate).
 void bruck_allgather_polling(const char* op, const void* send, std::size_t bytes, void* recv, MPI_Comm comm);
+/// A group with at most this many members gathers with MPI_Iallgather (at most 15 peers
+/// contacted), sparing it the private communicator's cost (Open MPI: about 7 KiB each).
+inline constexpr int kLinearAllgatherMost = 16;
+/// `comm`'s duplicate for the library's own point-to-point steps, where no message of a user's
+/// (GA_MPI_Comm hands the world out) can match them: made at the first call (collective over
+/// `comm`), cached as an attribute of `comm`, freed with it.
+MPI_Comm private_duplicate(MPI_Comm comm);
 void allreduce_polling(const char* op, void* data, int count, MPI_Datatype type, MPI_Op reduce, MPI_Comm comm);
 void bcast_polling(const char* op, void* data, int count, MPI_Datatype type, int root, MPI_Comm comm);
 void barrier_polling(const char* op, MPI_Comm comm);

@@ -67,10 +67,11 @@ void collective_serving(const char* operation, Start&& start) {
 
 /// Every member's `bytes` bytes (`mine`) into `all` (group size x bytes, in group rank order),
 /// waiting as wait_serving does. A building block like collective_serving, for a collective call
-/// that has made its own agreement: it checks nothing across members. Over the world it sends
-/// ceil(log2 P) messages a rank (Bruck's algorithm on the library's private communicator), where
-/// MPI_Iallgather in Open MPI 4.1 sends one to every member (and leaves the MPI library's per-peer
-/// state for every rank behind: docs/scaling.md); over another group, MPI_Iallgather. Throws
+/// that has made its own agreement: it checks nothing across members. Over the world and groups
+/// of more than 16 members it sends ceil(log2 P) messages a rank (Bruck's algorithm on a private
+/// duplicate of the group's communicator, made at the first call), where MPI_Iallgather in Open
+/// MPI 4.1 sends one to every member (and leaves the MPI library's per-peer state for every rank
+/// behind: docs/scaling.md); over a smaller group, MPI_Iallgather. Throws
 /// InvalidArgument naming `operation` if this rank is not a member or a pointer is null, and
 /// SystemError for an MPI error (members in different calls).
 void allgather_serving(const void* mine, std::size_t bytes, void* all, const Group& group, const char* operation);

@@ -10,6 +10,7 @@
 #include "armada/rma/error.hpp"
 #include "armada/rma/memory.hpp"
 #include "armada/rma/transfer.hpp"
+#include "common/comm_attribute.hpp"
 #include "common/stall.hpp"
 #include "core/state.hpp"
 
@@ -55,21 +56,14 @@ std::vector<int> world_ranks_of(MPI_Comm comm) {
 }
 
 CommInfo& info_of(MPI_Comm comm) {
-  static int keyval = [] {
-    int k = MPI_KEYVAL_INVALID;
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_info, &k, nullptr);
-    return k;
-  }();
-  void* value = nullptr;
-  int found = 0;
-  MPI_Comm_get_attr(comm, keyval, &value, &found);
-  if (found) return *static_cast<CommInfo*>(value);
-  auto* info = new CommInfo;
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the members' world ranks
-  for (int r : world_ranks_of(comm)) h = (h ^ static_cast<std::uint64_t>(r)) * 1099511628211ull;
-  info->members = h;
-  MPI_Comm_set_attr(comm, keyval, info);
-  return *info;
+  static const CommAttribute<CommInfo> attribute(delete_info);
+  return attribute.get_or_make(comm, [&] {
+    auto* info = new CommInfo;
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the members' world ranks
+    for (int r : world_ranks_of(comm)) h = (h ^ static_cast<std::uint64_t>(r)) * 1099511628211ull;
+    info->members = h;
+    return info;
+  });
 }
 
 // Where rank `r`, which has not arrived, is instead.

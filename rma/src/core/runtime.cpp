@@ -22,6 +22,7 @@
 
 #include "armada/rma/runtime.hpp"
 #include "common/check.hpp"
+#include "common/comm_attribute.hpp"
 #include "common/mpi_errors.hpp"
 #include "common/stall.hpp"
 #include "core/agree.hpp"
@@ -101,19 +102,12 @@ int free_private_duplicate(MPI_Comm, int, void* value, void*) {
 }  // namespace
 
 MPI_Comm private_duplicate(MPI_Comm comm) {
-  static const int keyval = [] {
-    int k = MPI_KEYVAL_INVALID;
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_private_duplicate, &k, nullptr);
-    return k;
-  }();
-  void* value = nullptr;
-  int found = 0;
-  MPI_Comm_get_attr(comm, keyval, &value, &found);
-  if (found) return *static_cast<MPI_Comm*>(value);
-  auto* dup = new MPI_Comm(MPI_COMM_NULL);
-  MPI_Comm_dup(comm, dup);
-  MPI_Comm_set_attr(comm, keyval, dup);
-  return *dup;
+  static const CommAttribute<MPI_Comm> attribute(free_private_duplicate);
+  return attribute.get_or_make(comm, [&] {
+    auto* dup = new MPI_Comm(MPI_COMM_NULL);
+    MPI_Comm_dup(comm, dup);
+    return dup;
+  });
 }
 
 // Over the world and large groups, Bruck's algorithm on the private duplicate: Open MPI 4.1's

@@ -175,6 +175,17 @@ GlobalCsr<T> global_rows(const Plan<T>& p);
 template <class T>
 void csr_rows(const PlanCsr<T>& c, const T* x, T* y, T alpha, T beta);
 
+// Which build of the row loop csr_rows and csr_rows_add run for double entries: the portable one,
+// or AVX2 with fused multiply-adds (chosen at load where the CPU has both). The sums' order, and
+// so their last bits, differ between the two.
+enum class RowKernel { baseline, avx2 };
+std::vector<RowKernel> supported_row_kernels();
+RowKernel row_kernel();
+/// Every product from now on uses `kernel` (tests; throws where the CPU lacks it). Not
+/// thread-safe: call it while no product runs.
+void use_row_kernel(RowKernel kernel);
+const char* row_kernel_name(RowKernel kernel);
+
 // y[rows[i]] += alpha * (row i of c) . x
 template <class T>
 void csr_rows_add(const PlanCsr<T>& c, const Local* rows, const T* x, T* y, T alpha);

@@ -9,8 +9,12 @@
 //           (puts and fence timed together, and the fence alone);
 //           rma::barrier; an agreement (rma::agree over the world).
 // scripts/bench-scale.sh runs it over ranks, node sizes and transports, and
-// scripts/scale_model.py fits the model and draws the plot. Times on an oversubscribed machine
-// measure the machine as much as Armada: the memory figures are the robust ones.
+// scripts/scale_model.py fits the model and draws the plot. With --heap-sites FILE and the
+// libarmada-heap-sites shim preloaded (heap_sites.c), rank 0 also writes who allocated the heap
+// that init and the arrays kept (scripts/heap_sites.py compares two job sizes site by site).
+// Times on an oversubscribed machine measure the machine as much as Armada: the memory figures
+// are the robust ones.
+#include <dlfcn.h>
 #include <malloc.h>
 #include <mpi.h>
 
@@ -41,6 +45,32 @@ struct Options {
   int peers = 4;  // k: the peers written before the dirty fence_all
   bool mpi_warmup = false;
   std::string output;
+  std::string heap_sites;  // FILE: rank 0 writes the live heap by allocation site
+};
+
+// The heap-sites shim's entry points (heap_sites.c), when it is preloaded and --heap-sites asks
+// for it; otherwise every call is a no-op. Rank 0 only: the sites are the same on every rank.
+class HeapSites {
+ public:
+  HeapSites(const std::string& path, int rank) : path_(path) {
+    if (path.empty() || rank != 0) return;
+    begin_ = reinterpret_cast<int (*)(const char*)>(dlsym(RTLD_DEFAULT, "armada_heap_sites_begin"));
+    write_ = reinterpret_cast<int (*)(const char*, int)>(dlsym(RTLD_DEFAULT, "armada_heap_sites_write"));
+  }
+  /// Whether --heap-sites was given on a rank where the shim is missing (then the run stops).
+  bool missing(int rank) const { return !path_.empty() && rank == 0 && (!begin_ || !write_); }
+  void begin(const char* phase) const {
+    if (begin_) begin_(phase);
+  }
+  void write(int ranks) const {
+    if (write_ && write_(path_.c_str(), ranks) != 0)
+      std::fprintf(stderr, "armada-scale: --heap-sites: cannot write %s\n", path_.c_str());
+  }
+
+ private:
+  std::string path_;
+  int (*begin_)(const char*) = nullptr;
+  int (*write_)(const char*, int) = nullptr;
 };
 
 struct Memory {
@@ -190,7 +220,11 @@ std::optional<int> parse(int argc, char** argv, Options& o, int rank) {
                 "per-peer state made at first contact is in the baseline, not in rma::init's growth",
         .flag_target = &o.mpi_warmup},
        {.name = "--output", .kind = programs::Kind::text, .value_name = "FILE",
-        .help = "append the JSON lines to FILE (default: stdout)", .nonempty = true, .text_target = &o.output}});
+        .help = "append the JSON lines to FILE (default: stdout)", .nonempty = true, .text_target = &o.output},
+       {.name = "--heap-sites", .kind = programs::Kind::text, .value_name = "FILE",
+        .help = "rank 0 writes the heap that init and the arrays kept, by allocation site, to FILE (needs\n"
+                "LD_PRELOAD=<build>/bench/libarmada-heap-sites.so; scripts/heap_sites.py reads two such files)",
+        .nonempty = true, .text_target = &o.heap_sites}});
   return cl.handle(argc, argv, rank == 0);
 }
 
@@ -218,8 +252,10 @@ double thread_cpu_s() {
 }
 
 int run(const Options& o, int rank, int size, const Memory& after_mpi) {
+  const HeapSites sites(o.heap_sites, rank);
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime(), c0 = thread_cpu_s();
+  sites.begin("init");
   rma::init(MPI_COMM_WORLD);
   const double init_s = MPI_Wtime() - t0, init_cpu_s = thread_cpu_s() - c0;
   const Memory after_init = memory_now();
@@ -237,9 +273,11 @@ int run(const Options& o, int rank, int size, const Memory& after_mpi) {
   add_memory(r, "init", after_init, after_mpi);
 
   std::vector<arrays::Array> made;
+  sites.begin("arrays");
   for (int i = 0; i < o.arrays; ++i)
     made.push_back(arrays::Array::create(arrays::ElemType::Double, {static_cast<arrays::Index>(size) * 16}));
   const Memory after_arrays = memory_now();
+  sites.write(size);
   add_memory(r, "arrays", after_arrays, after_init);
 
   std::vector<rma::Group> groups = make_groups(o.groups, rank, size);
@@ -266,6 +304,13 @@ int main(int argc, char** argv) {
   if (const auto exit_code = parse(argc, argv, o, rank)) {
     MPI_Finalize();
     return *exit_code;
+  }
+  if (HeapSites(o.heap_sites, rank).missing(rank)) {
+    std::fprintf(stderr,
+                 "armada-scale: --heap-sites %s: the heap-sites shim is not loaded (run with "
+                 "LD_PRELOAD=<build>/bench/libarmada-heap-sites.so)\n",
+                 o.heap_sites.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 2);
   }
   if (o.mpi_warmup) mpi_warmup(size);
   const Memory after_mpi = memory_now();

@@ -9,8 +9,11 @@
 
 namespace armada::rma::detail {
 
-/// Bytes of per-slice data an inter-node transport keeps in each Slice (Slice::handle).
-inline constexpr std::size_t kSliceHandleBytes = 32;
+/// Bytes of per-slice data an inter-node transport keeps in each Slice (Slice::handle): the
+/// largest handle is 24 (a node object's pid, fd, size and offset; an MPI window, a rank and an
+/// offset), and 24 makes a Slice one 64-byte cache line. The registry keeps a slice per member
+/// of every segment (issue 53: 64 B a member per array, was 72).
+inline constexpr std::size_t kSliceHandleBytes = 24;
 
 struct Slice {
   std::uintptr_t base = 0;     // start in the owner's address space
@@ -51,5 +54,6 @@ struct Slice {
     static_assert(sizeof(T) <= kSliceHandleBytes && alignof(T) <= 8, "a slice handle fits kSliceHandleBytes");
   }
 };
+static_assert(sizeof(Slice) == 64, "a slice is one cache line (kSliceHandleBytes)");
 
 }  // namespace armada::rma::detail

@@ -1,6 +1,7 @@
 // The segment registry on its own (rma/src/common/registry.cpp; no MPI): lookups by (rank,
 // address), removal, readers racing allocate and free, and (issue 53) that allocate and free
-// rewrite only the rows of the segment's members, not the whole table.
+// rewrite only the rows of the segment's members, not the whole table, and that slices are made
+// only for the ranks looked up, from segments kept compactly.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -73,6 +74,68 @@ TEST(Registry, AllocateAndFreeRewriteOnlyTheMembersRows) {
   EXPECT_LE(reg.entries_copied() - before - added, 2u * (kSegments + 1));
   EXPECT_EQ(reg.find(1500, at(0x100000 * (kSegments + 1) + 1500 * 0x10), 16), nullptr);
   EXPECT_EQ(reg.find(1500, at(0x100000 * kSegments + 1500 * 0x10), 16)->segment, kSegments - 1);
+}
+
+// A segment keeps 8 B a member when members are ranks 0..m-1 of one size and no handle: no
+// slice is made until a rank is looked up, and then only that rank's, one per segment; a segment
+// added later makes a slice at once only for the ranks already looked up.
+TEST(Registry, SlicesAreMadeOnlyForTheRanksLookedUp) {
+  constexpr int kRanks = 2000, kSegments = 40;
+  Registry reg(kRanks);
+  for (int s = 0; s < kSegments; ++s) reg.add(slices_of(s, ranks(kRanks), 0x100000 * (s + 1), 0x10, 16));
+  EXPECT_EQ(reg.slices_made(), 0u);
+  EXPECT_LE(reg.member_bytes(), kSegments * (8u * kRanks + 512u));  // a base a member, a header a segment
+  const Slice* s = reg.find(7, at(0x100000 * 4 + 7 * 0x10 + 8), 8);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->segment, 3);
+  EXPECT_EQ(s->owner, 7);
+  EXPECT_EQ(s->size, 16u);
+  EXPECT_EQ(reg.slices_made(), static_cast<std::size_t>(kSegments));  // rank 7's, one per segment
+  EXPECT_EQ(reg.find(7, at(0x100000 * 4 + 7 * 0x10 + 8), 8), s);       // the same slice: made once
+  reg.add(slices_of(kSegments, ranks(kRanks), 0x100000 * (kSegments + 1), 0x10, 16));
+  EXPECT_EQ(reg.slices_made(), static_cast<std::size_t>(kSegments + 1));  // rank 7's only
+  EXPECT_EQ(reg.find(7, at(0x100000 * (kSegments + 1) + 7 * 0x10), 16)->segment, kSegments);
+  EXPECT_EQ(reg.find(1999, at(0x100000 * (kSegments + 1) + 1999 * 0x10), 16)->owner, 1999);
+  EXPECT_EQ(reg.slices_made(), static_cast<std::size_t>(2 * (kSegments + 1)));
+  reg.remove(kSegments);
+  EXPECT_EQ(reg.find(7, at(0x100000 * (kSegments + 1) + 7 * 0x10), 16), nullptr);
+  EXPECT_EQ(reg.find(1999, at(0x100000 * kSegments + 1999 * 0x10), 16)->segment, kSegments - 1);
+}
+
+// What a transport wrote into its slices at allocation (handles, this node's mappings) and what
+// differs by member (sizes, owners in group order) comes back in the slices made later.
+TEST(Registry, SlicesMadeLaterKeepHandlesMappingsSizesAndOwners) {
+  Registry reg(16);
+  std::byte node_memory[64];
+  std::vector<Slice> slices;
+  for (int owner : {9, 2, 5}) {  // group order, not rank order
+    Slice s;
+    s.owner = owner;
+    s.segment = 4;
+    s.base = 0x7000 + static_cast<std::uintptr_t>(owner) * 0x100;
+    s.size = 16 * static_cast<std::size_t>(owner);
+    slices.push_back(s);
+  }
+  struct Handle {
+    int pid, fd;
+    std::uint64_t offset;
+  };
+  slices[1].set_handle(Handle{1234, 7, 4096});
+  slices[2].local = node_memory;
+  reg.add(slices);
+  for (const Slice& want : slices) {
+    const Slice* got = reg.find(want.owner, at(want.base + want.size - 1), 1);
+    ASSERT_NE(got, nullptr) << "rank " << want.owner;
+    EXPECT_EQ(got->owner, want.owner);
+    EXPECT_EQ(got->size, want.size);
+    EXPECT_EQ(got->local, want.local);
+    EXPECT_EQ(reg.find(want.owner, at(want.base + want.size - 1), 2), nullptr) << "past rank " << want.owner << "'s size";
+  }
+  EXPECT_EQ(reg.find(2, at(0x7200), 1)->handle<Handle>().fd, 7);
+  EXPECT_EQ(reg.find(2, at(0x7200), 1)->handle<Handle>().offset, 4096u);
+  EXPECT_EQ(reg.find(9, at(0x7900), 1)->handle<Handle>().pid, 0);
+  EXPECT_EQ(reg.find(5, at(0x7500), 1)->map(at(0x7508)), node_memory + 8);
+  EXPECT_EQ(reg.find(3, at(0x7300), 1), nullptr);  // not a member
 }
 
 // Readers never lock: while one thread adds and removes segments, others keep finding a segment

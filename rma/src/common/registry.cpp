@@ -41,77 +41,185 @@ HazardSlot& hazard_slot() {
 
 HazardSlot* hazard_slots() { return g_slots.load(std::memory_order_acquire); }
 
+// ---- a segment's members, compact ----
+
+Registry::Segment::Segment(const std::vector<Slice>& slices) : id(slices.front().segment), count(slices.size()) {
+  bool identity = true, ascending = true, one_size = true, any_handle = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Slice& s = slices[i];
+    identity &= s.owner == static_cast<int>(i);
+    ascending &= i == 0 || slices[i - 1].owner < s.owner;
+    one_size &= s.size == slices.front().size;
+    for (std::byte b : s.handle_bytes) any_handle |= b != std::byte{0};
+  }
+  bases.reserve(count);
+  for (const Slice& s : slices) bases.push_back(s.base);
+  size = slices.front().size;
+  if (!one_size)
+    for (const Slice& s : slices) sizes.push_back(s.size);
+  if (!identity) {
+    for (const Slice& s : slices) owners.push_back(s.owner);
+    if (!ascending) {
+      by_owner.resize(count);
+      for (std::size_t i = 0; i < count; ++i) by_owner[i] = static_cast<std::uint32_t>(i);
+      std::sort(by_owner.begin(), by_owner.end(), [&](std::uint32_t a, std::uint32_t b) { return owners[a] < owners[b]; });
+    }
+  }
+  if (any_handle) {
+    handles.resize(count);
+    for (std::size_t i = 0; i < count; ++i) std::copy(std::begin(slices[i].handle_bytes), std::end(slices[i].handle_bytes), handles[i].begin());
+  }
+  for (std::size_t i = 0; i < count; ++i)
+    if (slices[i].local) locals.emplace_back(static_cast<std::uint32_t>(i), slices[i].local);
+}
+
+long Registry::Segment::member_of(int rank) const noexcept {
+  if (owners.empty()) return rank >= 0 && static_cast<std::size_t>(rank) < count ? rank : -1;
+  if (by_owner.empty()) {
+    auto it = std::lower_bound(owners.begin(), owners.end(), rank);
+    return it != owners.end() && *it == rank ? it - owners.begin() : -1;
+  }
+  auto it = std::lower_bound(by_owner.begin(), by_owner.end(), rank,
+                             [&](std::uint32_t m, int r) { return owners[m] < r; });
+  return it != by_owner.end() && owners[*it] == rank ? static_cast<long>(*it) : -1;
+}
+
+const Slice* Registry::Segment::make(std::size_t member) {
+  Slice& s = made.emplace_back();
+  s.base = bases[member];
+  s.size = sizes.empty() ? size : sizes[member];
+  s.segment = id;
+  s.owner = owner(member);
+  auto local = std::lower_bound(locals.begin(), locals.end(), member,
+                                [](const std::pair<std::uint32_t, std::byte*>& l, std::size_t m) { return l.first < m; });
+  if (local != locals.end() && local->first == member) s.local = local->second;
+  if (!handles.empty()) std::copy(handles[member].begin(), handles[member].end(), s.handle_bytes);
+  return &s;
+}
+
+std::size_t Registry::Segment::bytes() const noexcept {
+  return bases.capacity() * sizeof(std::uintptr_t) + sizes.capacity() * sizeof(std::uint64_t) +
+         owners.capacity() * sizeof(int) + by_owner.capacity() * sizeof(std::uint32_t) +
+         handles.capacity() * kSliceHandleBytes + locals.capacity() * sizeof(locals[0]);
+}
+
+// ---- the registry ----
+
+constinit const Registry::Row Registry::kUnbuiltRow{};
+
 Registry::Registry(int world_size)
     : rows_(std::make_unique<std::atomic<const Row*>[]>(static_cast<std::size_t>(world_size))), world_size_(world_size) {
-  for (int r = 0; r < world_size; ++r) rows_[static_cast<std::size_t>(r)].store(nullptr, std::memory_order_relaxed);
+  for (int r = 0; r < world_size; ++r) rows_[static_cast<std::size_t>(r)].store(unbuilt(), std::memory_order_relaxed);
 }
 
 Registry::~Registry() {  // finalize: no reader is left
-  for (int r = 0; r < world_size_; ++r) delete rows_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
+  for (int r = 0; r < world_size_; ++r) {
+    const Row* row = rows_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
+    if (row != unbuilt()) delete row;
+  }
+}
+
+const Slice* Registry::find_first(int rank, const void* addr, std::size_t extent) const noexcept {
+  {
+    std::lock_guard lock(writer_);
+    if (rows_[static_cast<std::size_t>(rank)].load(std::memory_order_relaxed) == unbuilt()) {
+      auto row = std::make_unique<Row>();
+      for (const auto& [id, segment] : segments_)
+        if (const long m = segment->member_of(rank); m >= 0) {
+          const Slice* s = segment->make(static_cast<std::size_t>(m));
+          row->push_back(Entry{s->base, s});
+          ++made_;
+        }
+      std::sort(row->begin(), row->end(), [](const Entry& a, const Entry& b) { return a.base < b.base; });
+      copied_ += row->size();
+      publish(rank, std::move(row));
+    }
+  }
+  return find(rank, addr, extent);
 }
 
 void Registry::add(const std::vector<Slice>& slices) {
   if (slices.empty()) return;
   std::lock_guard lock(writer_);
-  // One array per segment: 64 B a member and no allocation of its own (a Slice each was 96 B).
-  std::vector<Slice>& stored = slices_[slices.front().segment];
-  stored = slices;
-  for (const Slice& s : stored) {
-    const Row* old = rows_[static_cast<std::size_t>(s.owner)].load(std::memory_order_relaxed);
+  auto stored = std::make_unique<Segment>(slices);
+  Segment& segment = *stored;
+  segments_[segment.id] = std::move(stored);
+  // Ranks already looked up get their slice of the new segment now; the others at their first
+  // lookup.
+  for (std::size_t m = 0; m < segment.count; ++m) {
+    const int owner = segment.owner(m);
+    const Row* old = rows_[static_cast<std::size_t>(owner)].load(std::memory_order_relaxed);
+    if (old == unbuilt()) continue;
+    const Slice* s = segment.make(m);
+    ++made_;
     auto next = std::make_unique<Row>();
-    next->reserve((old ? old->size() : 0) + 1);  // exactly: rows are never grown in place
-    if (old) next->assign(old->begin(), old->end());
+    next->reserve(old->size() + 1);  // exactly: rows are never grown in place
+    next->assign(old->begin(), old->end());
     copied_ += next->size();
-    next->insert(std::upper_bound(next->begin(), next->end(), s.base,
+    next->insert(std::upper_bound(next->begin(), next->end(), s->base,
                                   [](std::uintptr_t b, const Entry& x) { return b < x.base; }),
-                 Entry{s.base, &s});
-    publish(s.owner, std::move(next));
+                 Entry{s->base, s});
+    publish(owner, std::move(next));
   }
   reclaim();
 }
 
 void Registry::remove(std::int64_t segment) {
   std::lock_guard lock(writer_);
-  auto it = slices_.find(segment);
-  if (it == slices_.end()) return;
-  for (const Slice& s : it->second) {
-    const Row* old = rows_[static_cast<std::size_t>(s.owner)].load(std::memory_order_relaxed);
-    if (!old) continue;
+  auto it = segments_.find(segment);
+  if (it == segments_.end()) return;
+  Segment& doomed = *it->second;
+  for (std::size_t m = 0; m < doomed.count; ++m) {
+    const int owner = doomed.owner(m);
+    const Row* old = rows_[static_cast<std::size_t>(owner)].load(std::memory_order_relaxed);
+    if (old == unbuilt()) continue;
     auto next = std::make_unique<Row>(*old);
     copied_ += next->size();
-    std::erase_if(*next, [&s](const Entry& e) { return e.slice == &s; });
-    publish(s.owner, next->empty() ? nullptr : std::move(next));
+    std::erase_if(*next, [&](const Entry& e) { return e.slice->segment == segment; });
+    publish(owner, std::move(next));
   }
   // The segment's slices go once no row points to them: retired rows still may, so they wait
   // until every retired row is reclaimed.
-  doomed_slices_.push_back(std::move(it->second));  // the move keeps the slices' addresses
-  slices_.erase(it);
+  doomed_.push_back(std::move(it->second));
+  segments_.erase(it);
   reclaim();
 }
 
-void Registry::publish(int rank, std::unique_ptr<const Row> next) {
+void Registry::publish(int rank, std::unique_ptr<const Row> next) const {
   const Row* old = rows_[static_cast<std::size_t>(rank)].exchange(next.release(), std::memory_order_seq_cst);
-  if (old) retired_.emplace_back(old);
+  if (old && old != unbuilt()) retired_.emplace_back(old);
 }
 
-void Registry::reclaim() {
+void Registry::reclaim() const {
   std::vector<const void*> held;
   for (HazardSlot* s = hazard_slots(); s; s = s->next)
     if (const void* t = s->table.load(std::memory_order_seq_cst)) held.push_back(t);
   std::erase_if(retired_, [&](const std::unique_ptr<const Row>& t) {
     return std::find(held.begin(), held.end(), t.get()) == held.end();
   });
-  if (retired_.empty()) doomed_slices_.clear();  // only current rows are left
+  if (retired_.empty()) doomed_.clear();  // only current rows are left
 }
 
 std::size_t Registry::live_tables() const {
   std::lock_guard lock(writer_);
-  return retired_.size() + 1 + doomed_slices_.size();
+  return retired_.size() + 1 + doomed_.size();
 }
 
 std::size_t Registry::entries_copied() const {
   std::lock_guard lock(writer_);
   return copied_;
+}
+
+std::size_t Registry::slices_made() const {
+  std::lock_guard lock(writer_);
+  return made_;
+}
+
+std::size_t Registry::member_bytes() const {
+  std::lock_guard lock(writer_);
+  std::size_t total = 0;
+  for (const auto& [id, segment] : segments_) total += sizeof(Segment) + segment->bytes();
+  return total;
 }
 
 }  // namespace armada::rma::detail

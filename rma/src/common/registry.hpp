@@ -5,18 +5,27 @@
 // sorted by base) that the (collective, rare) allocate and free replace, only the rows of the
 // segment's members (issue 53: replacing a whole table of every rank's entries made each call
 // O(P x segments) in time and a transient copy). A lookup costs what it did: the load of one
-// pointer (the rank's row instead of the table) and a binary search. A superseded row is freed
-// as soon as no reader is still searching it: each reading thread names the row it searches in
-// its own hazard slot, and a writer frees only retired rows that no slot names (hazard
-// pointers). The slices themselves live apart from the rows, one array per segment at a stable
-// address, until their segment is removed: a caller may use the slice find() returned for as
-// long as the segment stays allocated.
+// pointer (the rank's row) and a binary search. A superseded row is freed as soon as no reader
+// is still searching it: each reading thread names the row it searches in its own hazard slot,
+// and a writer frees only retired rows that no slot names (hazard pointers).
+//
+// Slices are made for the ranks this process looks up, not for every member of every segment
+// (issue 53: a 64-byte slice and a 16-byte row entry per member per segment were most of what an
+// array cost per rank of the job). A segment keeps its members compactly (base, and size only
+// where sizes differ, a transport's handle only where one is set, owners only where they are not
+// ranks 0..m-1, the node's mappings only for the members this node maps: 8-20 B a member); a
+// rank's row is built at its first lookup (under the writers' lock, then published like any
+// row), and from then on allocate makes that rank's slices at once. A slice lives at a stable
+// address until its segment is removed: a caller may use what find() returned for as long as
+// the segment stays allocated.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -47,17 +56,18 @@ class Registry {
   Registry& operator=(const Registry&) = delete;
 
   /// The slice of `rank` that holds all of [addr, addr + extent), or null. Inline: every
-  /// operation starts here.
+  /// operation starts here. A rank's first lookup builds its row (find_first).
   const Slice* find(int rank, const void* addr, std::size_t extent) const noexcept {
     const std::atomic<const Row*>& cell = rows_[static_cast<std::size_t>(rank)];
     const Row* row = cell.load(std::memory_order_acquire);
+    if (row == unbuilt()) return find_first(rank, addr, extent);
     if (!row) return nullptr;
     HazardSlot& slot = hazard_slot();
     for (;;) {  // publish the row, then check it is still current: a writer will see the slot
       slot.table.store(row, std::memory_order_seq_cst);
       const Row* again = cell.load(std::memory_order_seq_cst);
       if (again == row) break;
-      row = again;
+      row = again;  // built rows are replaced by built rows, never by the unbuilt mark
     }
     const Slice* found = nullptr;
     if (row) {
@@ -71,14 +81,20 @@ class Registry {
     return found;
   }
 
+  /// A segment's non-empty slices, all of one segment, with their handles and this node's
+  /// mappings written (segment_created): kept compactly, made into slices per rank looked up.
   void add(const std::vector<Slice>& slices);
   void remove(std::int64_t segment);
 
-  /// Retired rows and removed segments' slices not yet freed, plus one: what a leak test watches
-  /// (1 when nothing superseded is kept).
+  /// Retired rows and removed segments not yet freed, plus one: what a leak test watches (1 when
+  /// nothing superseded is kept).
   std::size_t live_tables() const;
-  /// Index entries copied by add and remove so far (their cost; tests watch it).
+  /// Index entries copied by add, remove and row builds so far (their cost; tests watch it).
   std::size_t entries_copied() const;
+  /// Slices made so far (at ranks' first lookups and for ranks already looked up; tests).
+  std::size_t slices_made() const;
+  /// Bytes the segments keep for their members, made slices excluded (tests, armada-scale).
+  std::size_t member_bytes() const;
 
  private:
   struct Entry {
@@ -87,17 +103,45 @@ class Registry {
   };
   using Row = std::vector<Entry>;  // one rank's entries, sorted by base
 
-  /// Replaces rank's row by `next` (null: empty) and retires the old one (under writer_).
-  void publish(int rank, std::unique_ptr<const Row> next);
-  /// Frees the retired rows no hazard slot names (under writer_).
-  void reclaim();
+  /// A segment's members, compact; slices made from them live in `made` (stable addresses).
+  struct Segment {
+    std::int64_t id = -1;
+    std::size_t count = 0;                  // members (non-empty slices)
+    std::vector<int> owners;                // world rank per member; empty: member i is rank i
+    std::vector<std::uint32_t> by_owner;    // member indices sorted by owner; empty: owners ascend
+    std::vector<std::uintptr_t> bases;
+    std::vector<std::uint64_t> sizes;       // empty: every member's is `size`
+    std::uint64_t size = 0;
+    std::vector<std::array<std::byte, kSliceHandleBytes>> handles;  // empty: none set
+    std::vector<std::pair<std::uint32_t, std::byte*>> locals;       // (member, this node's mapping)
+    std::deque<Slice> made;
 
-  std::unique_ptr<std::atomic<const Row*>[]> rows_;  // per rank; null when it has no slice
+    explicit Segment(const std::vector<Slice>& slices);
+    /// The member index of world rank `rank`, or -1.
+    long member_of(int rank) const noexcept;
+    int owner(std::size_t member) const noexcept { return owners.empty() ? static_cast<int>(member) : owners[member]; }
+    /// A slice of member `member`, made now (kept in `made`).
+    const Slice* make(std::size_t member);
+    std::size_t bytes() const noexcept;
+  };
+
+  /// The mark of a rank whose row is not built yet (no lookup of it so far): an address known
+  /// at link time (constant-initialized), so the lookup's check is one comparison.
+  static const Row kUnbuiltRow;
+  static const Row* unbuilt() noexcept { return &kUnbuiltRow; }
+  /// find() of a rank whose row is not built: builds it from every segment, then finds.
+  const Slice* find_first(int rank, const void* addr, std::size_t extent) const noexcept;
+  /// Replaces rank's row by `next` and retires the old one (under writer_).
+  void publish(int rank, std::unique_ptr<const Row> next) const;
+  /// Frees the retired rows no hazard slot names (under writer_).
+  void reclaim() const;
+
+  std::unique_ptr<std::atomic<const Row*>[]> rows_;  // per rank; unbuilt() until its first lookup
   int world_size_ = 0;
-  std::vector<std::unique_ptr<const Row>> retired_;
-  std::map<std::int64_t, std::vector<Slice>> slices_;  // per segment, never resized: stable addresses
-  std::vector<std::vector<Slice>> doomed_slices_;      // removed; retired rows may point here
-  std::size_t copied_ = 0;
+  mutable std::vector<std::unique_ptr<const Row>> retired_;
+  std::map<std::int64_t, std::unique_ptr<Segment>> segments_;
+  mutable std::vector<std::unique_ptr<Segment>> doomed_;  // removed; retired rows may point here
+  mutable std::size_t copied_ = 0, made_ = 0;
   mutable std::mutex writer_;
 };
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks scripts/heap_sites.py on two armada-scale --heap-sites files (tests/bench, row
-bench_heap_sites_output): both phases present; in the arrays phase the registry's slices, kept
-for every member of every array, grow by at least 64 bytes a member per array between the two
-job sizes, and are attributed to Armada; init's growth is attributed to libraries by name."""
+bench_heap_sites_output): both phases present; in the arrays phase the registry's segments grow
+by at least a base (8 B) and by less than a slice (64 B) a member per array between the two job
+sizes (its compact members, no slice for a rank never looked up), attributed to Armada; init's
+growth is attributed to libraries by name."""
 import json
 import subprocess
 import sys
@@ -11,7 +12,8 @@ import tempfile
 
 def main(script, small, large, arrays):
     with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
-        run = subprocess.run([sys.executable, script, small, large, "--json", tmp.name], capture_output=True, text=True)
+        run = subprocess.run([sys.executable, script, small, large, "--top", "1000", "--json", tmp.name],
+                             capture_output=True, text=True)
         if run.returncode != 0:
             sys.exit(f"heap_sites.py failed ({run.returncode}): {run.stderr}")
         result = json.load(open(tmp.name))
@@ -25,10 +27,10 @@ def main(script, small, large, arrays):
             errors.append(f"phase {phase} missing (phases: {sorted(result['phases'])})")
     arrays_phase = result["phases"].get("arrays", {"sites": [], "libraries": {}})
     registry = [s for s in arrays_phase["sites"] if "Registry" in s["site"] and s["library"] == "armada"]
-    grown = max((s["bytes_per_rank"] for s in registry), default=0)
-    if grown < 64 * arrays:
-        errors.append(f"arrays: the registry's largest site grows by {grown} B per rank, expected >= {64 * arrays} "
-                      f"(a slice of at least 64 B per member of each of {arrays} arrays); sites: {arrays_phase['sites']}")
+    grown = sum(s["bytes_per_rank"] for s in registry)
+    if not 8 * arrays <= grown < 64 * arrays:
+        errors.append(f"arrays: the registry grows by {grown} B per rank, expected at least {8 * arrays} (a base a member "
+                      f"of each of {arrays} arrays) and less than {64 * arrays} (a slice a member); sites: {arrays_phase['sites']}")
     if arrays_phase["libraries"].get("armada", {}).get("bytes_per_rank", 0) < grown:
         errors.append(f"arrays: Armada's total growth is below its registry's: {arrays_phase['libraries']}")
     init_libraries = result["phases"].get("init", {}).get("libraries", {})

@@ -105,24 +105,19 @@ std::size_t Registry::Segment::bytes() const noexcept {
 
 // ---- the registry ----
 
-constinit const Registry::Row Registry::kUnbuiltRow{};
-
 Registry::Registry(int world_size)
     : rows_(std::make_unique<std::atomic<const Row*>[]>(static_cast<std::size_t>(world_size))), world_size_(world_size) {
-  for (int r = 0; r < world_size; ++r) rows_[static_cast<std::size_t>(r)].store(unbuilt(), std::memory_order_relaxed);
+  for (int r = 0; r < world_size; ++r) rows_[static_cast<std::size_t>(r)].store(nullptr, std::memory_order_relaxed);
 }
 
 Registry::~Registry() {  // finalize: no reader is left
-  for (int r = 0; r < world_size_; ++r) {
-    const Row* row = rows_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
-    if (row != unbuilt()) delete row;
-  }
+  for (int r = 0; r < world_size_; ++r) delete rows_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
 }
 
 const Slice* Registry::find_first(int rank, const void* addr, std::size_t extent) const noexcept {
   {
     std::lock_guard lock(writer_);
-    if (rows_[static_cast<std::size_t>(rank)].load(std::memory_order_relaxed) == unbuilt()) {
+    if (!rows_[static_cast<std::size_t>(rank)].load(std::memory_order_relaxed)) {
       auto row = std::make_unique<Row>();
       for (const auto& [id, segment] : segments_)
         if (const long m = segment->member_of(rank); m >= 0) {
@@ -149,7 +144,7 @@ void Registry::add(const std::vector<Slice>& slices) {
   for (std::size_t m = 0; m < segment.count; ++m) {
     const int owner = segment.owner(m);
     const Row* old = rows_[static_cast<std::size_t>(owner)].load(std::memory_order_relaxed);
-    if (old == unbuilt()) continue;
+    if (!old) continue;  // not looked up yet: its row is built at its first lookup
     const Slice* s = segment.make(m);
     ++made_;
     auto next = std::make_unique<Row>();
@@ -172,7 +167,7 @@ void Registry::remove(std::int64_t segment) {
   for (std::size_t m = 0; m < doomed.count; ++m) {
     const int owner = doomed.owner(m);
     const Row* old = rows_[static_cast<std::size_t>(owner)].load(std::memory_order_relaxed);
-    if (old == unbuilt()) continue;
+    if (!old) continue;
     auto next = std::make_unique<Row>(*old);
     copied_ += next->size();
     std::erase_if(*next, [&](const Entry& e) { return e.slice->segment == segment; });
@@ -187,7 +182,7 @@ void Registry::remove(std::int64_t segment) {
 
 void Registry::publish(int rank, std::unique_ptr<const Row> next) const {
   const Row* old = rows_[static_cast<std::size_t>(rank)].exchange(next.release(), std::memory_order_seq_cst);
-  if (old && old != unbuilt()) retired_.emplace_back(old);
+  if (old) retired_.emplace_back(old);
 }
 
 void Registry::reclaim() const {

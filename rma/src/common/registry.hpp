@@ -60,23 +60,19 @@ class Registry {
   const Slice* find(int rank, const void* addr, std::size_t extent) const noexcept {
     const std::atomic<const Row*>& cell = rows_[static_cast<std::size_t>(rank)];
     const Row* row = cell.load(std::memory_order_acquire);
-    if (row == unbuilt()) return find_first(rank, addr, extent);
-    if (!row) return nullptr;
+    if (!row) return find_first(rank, addr, extent);  // null: not built yet (built rows never are)
     HazardSlot& slot = hazard_slot();
     for (;;) {  // publish the row, then check it is still current: a writer will see the slot
       slot.table.store(row, std::memory_order_seq_cst);
       const Row* again = cell.load(std::memory_order_seq_cst);
       if (again == row) break;
-      row = again;  // built rows are replaced by built rows, never by the unbuilt mark
+      row = again;  // a built row is replaced by a built row, never by null
     }
     const Slice* found = nullptr;
-    if (row) {
-      const auto a = reinterpret_cast<std::uintptr_t>(addr);
-      // Last entry whose base <= a.
-      auto it = std::upper_bound(row->begin(), row->end(), a,
-                                 [](std::uintptr_t v, const Entry& e) { return v < e.base; });
-      if (it != row->begin() && std::prev(it)->slice->contains(a, extent)) found = std::prev(it)->slice;
-    }
+    const auto a = reinterpret_cast<std::uintptr_t>(addr);
+    // Last entry whose base <= a.
+    auto it = std::upper_bound(row->begin(), row->end(), a, [](std::uintptr_t v, const Entry& e) { return v < e.base; });
+    if (it != row->begin() && std::prev(it)->slice->contains(a, extent)) found = std::prev(it)->slice;
     slot.table.store(nullptr, std::memory_order_release);
     return found;
   }
@@ -125,10 +121,6 @@ class Registry {
     std::size_t bytes() const noexcept;
   };
 
-  /// The mark of a rank whose row is not built yet (no lookup of it so far): an address known
-  /// at link time (constant-initialized), so the lookup's check is one comparison.
-  static const Row kUnbuiltRow;
-  static const Row* unbuilt() noexcept { return &kUnbuiltRow; }
   /// find() of a rank whose row is not built: builds it from every segment, then finds.
   const Slice* find_first(int rank, const void* addr, std::size_t extent) const noexcept;
   /// Replaces rank's row by `next` and retires the old one (under writer_).
@@ -136,7 +128,7 @@ class Registry {
   /// Frees the retired rows no hazard slot names (under writer_).
   void reclaim() const;
 
-  std::unique_ptr<std::atomic<const Row*>[]> rows_;  // per rank; unbuilt() until its first lookup
+  std::unique_ptr<std::atomic<const Row*>[]> rows_;  // per rank; null until its first lookup, then never
   int world_size_ = 0;
   mutable std::vector<std::unique_ptr<const Row>> retired_;
   std::map<std::int64_t, std::unique_ptr<Segment>> segments_;

@@ -223,7 +223,8 @@ std::optional<int> parse(int argc, char** argv, Options& o, int rank) {
         .help = "append the JSON lines to FILE (default: stdout)", .nonempty = true, .text_target = &o.output},
        {.name = "--heap-sites", .kind = programs::Kind::text, .value_name = "FILE",
         .help = "rank 0 writes the heap that init and the arrays kept, by allocation site, to FILE (needs\n"
-                "LD_PRELOAD=<build>/bench/libarmada-heap-sites.so; scripts/heap_sites.py reads two such files)",
+                "LD_PRELOAD=<build>/bench/libarmada-heap-sites.so; scripts/heap_sites.py reads two such files;\n"
+                "the shim slows every allocation and free: such a run's times are not representative)",
         .nonempty = true, .text_target = &o.heap_sites}});
   return cl.handle(argc, argv, rank == 0);
 }

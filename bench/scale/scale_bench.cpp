@@ -52,13 +52,13 @@ struct Options {
 // for it; otherwise every call is a no-op. Rank 0 only: the sites are the same on every rank.
 class HeapSites {
  public:
-  HeapSites(const std::string& path, int rank) : path_(path) {
-    if (path.empty() || rank != 0) return;
+  HeapSites(const std::string& path, int rank) : path_(rank == 0 ? path : std::string()) {
+    if (path_.empty()) return;
     begin_ = reinterpret_cast<int (*)(const char*)>(dlsym(RTLD_DEFAULT, "armada_heap_sites_begin"));
     write_ = reinterpret_cast<int (*)(const char*, int)>(dlsym(RTLD_DEFAULT, "armada_heap_sites_write"));
   }
-  /// Whether --heap-sites was given on a rank where the shim is missing (then the run stops).
-  bool missing(int rank) const { return !path_.empty() && rank == 0 && (!begin_ || !write_); }
+  /// Whether rank 0 was asked for --heap-sites and the shim is missing (then the run stops).
+  bool missing() const { return !path_.empty() && (!begin_ || !write_); }
   void begin(const char* phase) const {
     if (begin_) begin_(phase);
   }
@@ -306,7 +306,7 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return *exit_code;
   }
-  if (HeapSites(o.heap_sites, rank).missing(rank)) {
+  if (HeapSites(o.heap_sites, rank).missing()) {
     std::fprintf(stderr,
                  "armada-scale: --heap-sites %s: the heap-sites shim is not loaded (run with "
                  "LD_PRELOAD=<build>/bench/libarmada-heap-sites.so)\n",

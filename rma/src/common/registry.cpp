@@ -67,7 +67,8 @@ Registry::Segment::Segment(const std::vector<Slice>& slices) : id(slices.front()
   }
   if (any_handle) {
     handles.resize(count);
-    for (std::size_t i = 0; i < count; ++i) std::copy(std::begin(slices[i].handle_bytes), std::end(slices[i].handle_bytes), handles[i].begin());
+    for (std::size_t i = 0; i < count; ++i)
+      std::copy(std::begin(slices[i].handle_bytes), std::end(slices[i].handle_bytes), handles[i].begin());
   }
   for (std::size_t i = 0; i < count; ++i)
     if (slices[i].local) locals.emplace_back(static_cast<std::uint32_t>(i), slices[i].local);

@@ -89,7 +89,7 @@ class Registry {
   std::size_t entries_copied() const;
   /// Slices made so far (at ranks' first lookups and for ranks already looked up; tests).
   std::size_t slices_made() const;
-  /// Bytes the segments keep for their members, made slices excluded (tests, armada-scale).
+  /// Bytes the segments keep for their members, made slices excluded (tests).
   std::size_t member_bytes() const;
 
  private:

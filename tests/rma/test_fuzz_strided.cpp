@@ -129,7 +129,8 @@ TEST(FuzzStrided, RandomDescriptorsAgainstTheModel) {
       ++invalid;
       try {
         issue();
-        ADD_FAILURE() << what << ": an invalid descriptor was accepted";
+        ADD_FAILURE() << what << ": an invalid descriptor was accepted (destination offset " << d.dst_offset
+                      << " of a " << kRegion << "-byte segment)";
       } catch (const InvalidArgument& e) {
         EXPECT_NE(std::string(e.what()).find("_strided"), std::string::npos) << what << ": " << e.what();
       }

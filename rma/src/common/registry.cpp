@@ -55,6 +55,7 @@ Registry::Segment::Segment(const std::vector<Slice>& slices) : id(slices.front()
   bases.reserve(count);
   for (const Slice& s : slices) bases.push_back(s.base);
   size = slices.front().size;
+  internal = slices.front().internal;
   if (!one_size)
     for (const Slice& s : slices) sizes.push_back(s.size);
   if (!identity) {
@@ -91,6 +92,7 @@ const Slice* Registry::Segment::make(std::size_t member) {
   s.size = sizes.empty() ? size : sizes[member];
   s.segment = id;
   s.owner = owner(member);
+  s.internal = internal;
   auto local = std::lower_bound(locals.begin(), locals.end(), member,
                                 [](const std::pair<std::uint32_t, std::byte*>& l, std::size_t m) { return l.first < m; });
   if (local != locals.end() && local->first == member) s.local = local->second;

@@ -108,6 +108,7 @@ class Registry {
     std::vector<std::uintptr_t> bases;
     std::vector<std::uint64_t> sizes;       // empty: every member's is `size`
     std::uint64_t size = 0;
+    bool internal = false;                  // Slice::internal of every member
     std::vector<std::array<std::byte, kSliceHandleBytes>> handles;  // empty: none set
     std::vector<std::pair<std::uint32_t, std::byte*>> locals;       // (member, this node's mapping)
     std::deque<Slice> made;

@@ -21,6 +21,10 @@ struct Slice {
   std::byte* local = nullptr;  // this process's mapping of the slice, or null (off node)
   std::int64_t segment = -1;   // segment id (same on every rank)
   int owner = -1;              // world rank
+  // Armada's own memory (mutex words, collective-arrival slots): no put, get, accumulate or
+  // atomic of a user may address it, so that an off-by-one past a user's segment that lands
+  // here (segments can abut) is an error, not a corrupted lock. In the padding after owner.
+  bool internal = false;
   // The inter-node transport's per-slice data (an MPI window and the owner's rank in it, a
   // remote key, where the slice lies in its node object...), written by its segment_created
   // hook and opaque to the core: inline, so an operation reads it without another pointer

@@ -75,7 +75,7 @@ std::string whereabouts(const Slot& s) {
 }  // namespace
 
 void open_arrivals() {
-  g_slots = allocate(sizeof(Slot));
+  g_slots = allocate_segment("rma::init", sizeof(Slot), g_state->world_group, true);
   g_mine = static_cast<Slot*>(g_slots[static_cast<std::size_t>(g_state->rank)]);
 }
 
@@ -121,7 +121,7 @@ void warn_not_arrived(MPI_Comm comm, const Ticket& ticket, const char* call, int
   for (int r : world_ranks_of(comm)) {
     if (!g_mine || r == g_state->rank) continue;
     Slot s{};
-    get(g_slots[static_cast<std::size_t>(r)], &s, sizeof s, r);
+    get_internal(g_slots[static_cast<std::size_t>(r)], &s, sizeof s, r);
     s.call[sizeof s.call - 1] = '\0';
     // Arrived: in this agreement, or already past it (its reduction may have ended there).
     if (s.members == ticket.members && s.seq >= ticket.seq) continue;

@@ -103,8 +103,9 @@ detail::Transport* memory_owner(const detail::State& s) {
 
 }  // namespace
 
-std::vector<void*> allocate(std::size_t bytes, const Group& g) {
-  constexpr const char* op = "rma::allocate";
+namespace detail {
+
+std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Group& g, bool internal) {
   auto& s = detail::state(op);
   const Group& group = checked_group(op, g);
   MPI_Comm comm = group.comm();
@@ -161,6 +162,7 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
   std::vector<detail::Slice> slices;
   std::vector<detail::NodeObjectRef> objects;
   make_slices(s, group, id, sizes, infos, rec, plan, owner != nullptr, slices, objects);
+  for (detail::Slice& slice : slices) slice.internal = internal;
   // Windows, registrations, keys: collective over the group, like this whole call.
   agree(op, [&] {
     for (const auto& t : s.routes.started) t->segment_created(spec, slices, objects);
@@ -175,6 +177,12 @@ std::vector<void*> allocate(std::size_t bytes, const Group& g) {
   // node server executes requests against its own process's registry.
   detail::barrier_polling(op, comm);
   return bases;
+}
+
+}  // namespace detail
+
+std::vector<void*> allocate(std::size_t bytes, const Group& g) {
+  return detail::allocate_segment("rma::allocate", bytes, g, false);
 }
 
 void free(void* my_base, const Group& g) {

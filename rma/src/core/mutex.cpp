@@ -57,7 +57,7 @@ MutexSet MutexSet::create(int count, const Group& group) {
   }, group);
   MutexSet set;
   set.group_ = group;
-  set.bases_ = allocate(static_cast<std::size_t>(count) * sizeof(detail::TicketMutex), group);
+  set.bases_ = detail::allocate_segment(op, static_cast<std::size_t>(count) * sizeof(detail::TicketMutex), group, true);
   set.counts_.resize(static_cast<std::size_t>(group.size()));
   detail::allgather_polling(op, &count, 1, MPI_INT, set.counts_.data(), group.comm());
   set.held_ = std::make_shared<Held>();

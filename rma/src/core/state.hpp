@@ -83,6 +83,15 @@ inline Transport& route(const char* op, State& s, OpKind kind, const Slice& slic
 /// fence_all() on every started transport.
 void fence_everything(State& s);
 
+/// rma::allocate's work, named `op` in errors. `internal`: Armada's own memory (mutex words,
+/// arrival slots; Slice::internal), which no user operation may address; rma::free frees it.
+std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Group& group, bool internal);
+/// InvalidArgument for a user operation whose `argument` (`value`) lies in an internal slice.
+[[noreturn]] void throw_internal_memory(const char* op, const char* argument, const std::string& value,
+                                        const Slice& slice);
+/// A blocking get from Armada's own memory (allocate_segment's internal segments).
+void get_internal(const void* remote, void* local, std::size_t bytes, int target);
+
 /// Completes `request` (a nonblocking collective this rank entered), polling every started
 /// transport meanwhile: the other members may be waiting, before they reach the collective,
 /// for requests that only this process executes (its node server's), and this rank holds the

@@ -40,8 +40,10 @@ const char* name_of(OpKind k, int form) { return kName[static_cast<int>(k)][form
 /// The slice of `target` holding [remote, remote + extent), or InvalidArgument saying why not.
 const Slice& resolve(const char* op, const char* argument, State& s, int target,
                      const void* remote, std::size_t extent) {
-  if (const Slice* slice = s.registry->find(target, remote, extent)) return *slice;
+  const Slice* slice = s.registry->find(target, remote, extent);
+  if (slice && !slice->internal) return *slice;
   const std::string value = to_hex(remote) + " (" + std::to_string(extent) + " bytes) on rank " + std::to_string(target);
+  if (slice) throw_internal_memory(op, argument, value, *slice);
   if (const Slice* start = s.registry->find(target, remote, 0)) {
     const std::size_t room = start->size - (reinterpret_cast<std::uintptr_t>(remote) - start->base);
     throw_invalid(op, argument, value,
@@ -88,6 +90,32 @@ std::uint64_t issue_strided(OpKind kind, int form, AccType type, const void* sca
 
 }  // namespace
 
+namespace detail {
+
+void throw_internal_memory(const char* op, const char* argument, const std::string& value, const Slice& slice) {
+  throw_invalid(op, argument, value,
+                "lies in Armada's own memory (mutex words or collective-arrival slots: segment " +
+                    std::to_string(slice.segment) + ", " + std::to_string(slice.size) + " bytes at " +
+                    to_hex(reinterpret_cast<void*>(slice.base)) +
+                    "), not in a segment from rma::allocate; a range past the end of a segment can reach it");
+}
+
+void get_internal(const void* remote, void* local, std::size_t bytes, int target) {
+  constexpr const char* op = "rma::get (Armada's own memory)";
+  State& s = detail::state(op);
+  const Slice* slice = s.registry->find(target, remote, bytes);
+  if (!slice) throw_state(op, to_hex(remote) + " on rank " + std::to_string(target) + " is no longer allocated");
+  if (slice->local) {
+    std::memcpy(local, slice->map(remote), bytes);
+    return;
+  }
+  route(op, s, target)
+      .transfer_contiguous(OpKind::Get, AccType::Int /* unused by a get */, nullptr, static_cast<std::byte*>(local),
+                           static_cast<std::byte*>(const_cast<void*>(remote)), bytes, *slice, target, true);
+}
+
+}  // namespace detail
+
 // Declared in memory.hpp; here beside the latency path below, which does the same lookup.
 void* node_address(int target, const void* remote, std::size_t bytes) {
   constexpr const char* op = "rma::node_address";
@@ -112,7 +140,7 @@ std::uint64_t issue_contiguous(OpKind kind, AccType type, const void* scale, con
     const bool to_remote = kind != OpKind::Get;
     void* remote = to_remote ? dst : const_cast<void*>(src);
     void* local = to_remote ? const_cast<void*>(src) : dst;
-    if (const Slice* slice = s.registry->find(target, remote, bytes)) {
+    if (const Slice* slice = s.registry->find(target, remote, bytes); slice && !slice->internal) {
       if (kind == OpKind::Acc) {
         check_acc(op, type, scale, bytes);
       } else if (slice->local) {
@@ -163,8 +191,8 @@ std::uint64_t vector(OpKind kind, AccType type, const void* scale, std::span<con
   detail::route(op, s, target);  // nothing reaches the target: Unsupported before resolving
   // Usually the whole remote span lies in one slice: then every segment does, and no segment
   // needs resolving on its own.
-  if (const Slice* one = s.registry->find(target, reinterpret_cast<void*>(scan.remote_lo),
-                                          scan.remote_hi - scan.remote_lo))
+  const Slice* one = s.registry->find(target, reinterpret_cast<void*>(scan.remote_lo), scan.remote_hi - scan.remote_lo);
+  if (one && !one->internal)
     return detail::route(op, s, kind, *one, target)
         .vector(detail::VectorOp{kind, type, scale, sets, one, nullptr, target}, blocking);
 

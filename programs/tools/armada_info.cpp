@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
         std::printf("\n");
       }
       std::printf("inter-node transport: %s\n", rma::transport_choice().c_str());
+      std::printf("symmetric arena: %s\n", rma::symmetric_arena().c_str());
       const rma::Config& c = rma::config();
       const std::string& configured = c.text("ARMADA_SPIN_LIMIT");
       std::printf("waits spin %d rounds before they yield (ARMADA_SPIN_LIMIT=%s%s)\n", c.spin_limit, configured.c_str(),

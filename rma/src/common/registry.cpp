@@ -43,7 +43,8 @@ HazardSlot* hazard_slots() { return g_slots.load(std::memory_order_acquire); }
 
 // ---- a segment's members, compact ----
 
-Registry::Segment::Segment(const std::vector<Slice>& slices) : id(slices.front().segment), count(slices.size()) {
+Registry::Segment::Segment(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& described)
+    : id(slices.front().segment), count(slices.size()) {
   bool identity = true, ascending = true, one_size = true, any_handle = false;
   for (std::size_t i = 0; i < count; ++i) {
     const Slice& s = slices[i];
@@ -52,8 +53,15 @@ Registry::Segment::Segment(const std::vector<Slice>& slices) : id(slices.front()
     one_size &= s.size == slices.front().size;
     for (std::byte b : s.handle_bytes) any_handle |= b != std::byte{0};
   }
-  bases.reserve(count);
-  for (const Slice& s : slices) bases.push_back(s.base);
+  bool follows = described && described->place && described->place->size() == count;
+  for (std::size_t i = 0; follows && i < count; ++i)
+    follows = slices[i].base == described->origin + (*described->place)[i] * described->slot;
+  if (follows) {
+    symmetric = *described;
+  } else {
+    bases.reserve(count);
+    for (const Slice& s : slices) bases.push_back(s.base);
+  }
   size = slices.front().size;
   internal = slices.front().internal;
   if (!one_size)
@@ -88,7 +96,7 @@ long Registry::Segment::member_of(int rank) const noexcept {
 
 const Slice* Registry::Segment::make(std::size_t member) {
   Slice& s = made.emplace_back();
-  s.base = bases[member];
+  s.base = base(member);
   s.size = sizes.empty() ? size : sizes[member];
   s.segment = id;
   s.owner = owner(member);
@@ -136,10 +144,10 @@ const Slice* Registry::find_first(int rank, const void* addr, std::size_t extent
   return find(rank, addr, extent);
 }
 
-void Registry::add(const std::vector<Slice>& slices) {
+void Registry::add(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& symmetric) {
   if (slices.empty()) return;
   std::lock_guard lock(writer_);
-  auto stored = std::make_unique<Segment>(slices);
+  auto stored = std::make_unique<Segment>(slices, symmetric);
   Segment& segment = *stored;
   segments_[segment.id] = std::move(stored);
   // Ranks already looked up get their slice of the new segment now; the others at their first

@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "common/slice.hpp"
@@ -47,6 +48,15 @@ struct HazardSlot {
 HazardSlot& hazard_slot();
 /// The head of the list of every slot (for writers' scans).
 HazardSlot* hazard_slots();
+
+/// A segment whose members' bases follow from one origin (core/arena.hpp: every node's object
+/// at one address): member i's base is origin + place[i] * slot. `place` is the group's, shared
+/// by all its segments, so the segment keeps no base per member.
+struct SymmetricBases {
+  std::uintptr_t origin = 0;
+  std::uint64_t slot = 0;
+  std::shared_ptr<const std::vector<std::uint32_t>> place;
+};
 
 class Registry {
  public:
@@ -79,7 +89,9 @@ class Registry {
 
   /// A segment's non-empty slices, all of one segment, with their handles and this node's
   /// mappings written (segment_created): kept compactly, made into slices per rank looked up.
-  void add(const std::vector<Slice>& slices);
+  /// `symmetric`: how the slices' bases follow from one origin, if they do (checked here: a
+  /// slice it does not describe keeps the segment's bases per member).
+  void add(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& symmetric = std::nullopt);
   void remove(std::int64_t segment);
 
   /// Retired rows and removed segments not yet freed, plus one: what a leak test watches (1 when
@@ -105,7 +117,8 @@ class Registry {
     std::size_t count = 0;                  // members (non-empty slices)
     std::vector<int> owners;                // world rank per member; empty: member i is rank i
     std::vector<std::uint32_t> by_owner;    // member indices sorted by owner; empty: owners ascend
-    std::vector<std::uintptr_t> bases;
+    std::vector<std::uintptr_t> bases;      // empty: every member's is symmetric's
+    SymmetricBases symmetric;
     std::vector<std::uint64_t> sizes;       // empty: every member's is `size`
     std::uint64_t size = 0;
     bool internal = false;                  // Slice::internal of every member
@@ -113,7 +126,10 @@ class Registry {
     std::vector<std::pair<std::uint32_t, std::byte*>> locals;       // (member, this node's mapping)
     std::deque<Slice> made;
 
-    explicit Segment(const std::vector<Slice>& slices);
+    Segment(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& symmetric);
+    std::uintptr_t base(std::size_t member) const noexcept {
+      return bases.empty() ? symmetric.origin + (*symmetric.place)[member] * symmetric.slot : bases[member];
+    }
     /// The member index of world rank `rank`, or -1.
     long member_of(int rank) const noexcept;
     int owner(std::size_t member) const noexcept { return owners.empty() ? static_cast<int>(member) : owners[member]; }

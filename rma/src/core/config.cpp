@@ -91,6 +91,13 @@ std::vector<detail::SettingRow> core_rows() {
                "sampled at init while the job's ranks sleep, docs/rma.md). Set it where the load at init is not "
                "the load the job will meet, or in tests."},
        .min = -1, .max = 1 << 20},
+      // Read by name (Config::integer): the symmetric arena (core/arena.hpp).
+      {.doc = {"ARMADA_SYMMETRIC_GIB", "int", "16384",
+               "Address space (GiB) every rank reserves at one address at init, costing no memory, for the shared "
+               "objects of segments: a segment then lies at the same offset on every member, and a rank keeps one "
+               "origin per segment instead of a base per member (docs/scaling.md). Off where any rank cannot reserve "
+               "it (armada-info --topology says why). 0: off."},
+       .min = 0, .max = 1 << 17},
       {.doc = {"ARMADA_TRANSPORT", "string", "auto", transport_meaning().c_str()},
        .choices = transport_choices().c_str(), .store = field<&Config::transport>},
   };

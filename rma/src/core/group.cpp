@@ -47,6 +47,17 @@ MPI_Comm Group::Impl::node_members() {
   return node_comm;
 }
 
+std::shared_ptr<const std::vector<std::uint32_t>> Group::Impl::node_places(const detail::Topology& topology) {
+  std::call_once(places_made_, [&] {
+    auto places = std::make_shared<std::vector<std::uint32_t>>(world_ranks.size());
+    std::vector<std::uint32_t> seen(topology.members.size(), 0);  // per node: members placed so far
+    for (std::size_t g = 0; g < world_ranks.size(); ++g)
+      (*places)[g] = seen[static_cast<std::size_t>(topology.node_of[static_cast<std::size_t>(world_ranks[g])])]++;
+    places_ = std::move(places);
+  });
+  return places_;
+}
+
 Group Group::world() { return detail::state("rma::Group::world").world_group; }
 
 namespace {

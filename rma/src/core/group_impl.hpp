@@ -2,10 +2,14 @@
 
 #include <mpi.h>
 
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
 #include "armada/rma/group.hpp"
+#include "common/topology.hpp"
 
 namespace armada::rma {
 
@@ -29,6 +33,14 @@ struct Group::Impl {
   void index_members();
   /// The members of this group on this process's node (collective over the group the first time).
   MPI_Comm node_members();
+  /// Per group rank, its place among the group's members on its node, in group order (where
+  /// its slice lies in its node's object when every member's slice has one size). Made at the
+  /// first call, shared by every segment of the group (common/registry.hpp SymmetricBases).
+  std::shared_ptr<const std::vector<std::uint32_t>> node_places(const detail::Topology& topology);
+
+ private:
+  std::once_flag places_made_;
+  std::shared_ptr<const std::vector<std::uint32_t>> places_;
 };
 
 }  // namespace armada::rma

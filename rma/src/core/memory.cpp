@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -94,6 +95,19 @@ void make_slices(const detail::State& s, const Group& group, std::int64_t id, co
   }
 }
 
+/// Where every member's base follows from the segment's origin in the symmetric arena: every
+/// member holds the same non-zero size, so member g lies at its place among the group's members
+/// on its node times the rounded size (plan_node's order). Null otherwise (bases kept).
+std::optional<detail::SymmetricBases> symmetric_bases(const detail::State& s, const Group& group,
+                                                      const std::vector<std::uint64_t>& sizes,
+                                                      const detail::SegmentRecord& rec) {
+  if (!rec.arena_at || sizes.empty() || sizes[0] == 0) return std::nullopt;
+  for (std::uint64_t b : sizes)
+    if (b != sizes[0]) return std::nullopt;
+  return detail::SymmetricBases{reinterpret_cast<std::uintptr_t>(rec.arena_at), round_up(sizes[0]),
+                                group.impl()->node_places(s.topology)};
+}
+
 /// The started transport that allocates segment memory itself, or null (node shared memory).
 detail::Transport* memory_owner(const detail::State& s) {
   for (const auto& t : s.routes.started)
@@ -141,10 +155,21 @@ std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Gro
       throw;
     }
   } else {
-    agree(op, [&] {
-      plan = plan_node(op, s, group, sizes);
-      rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), plan.total);
-    }, group);
+    agree(op, [&] { plan = plan_node(op, s, group, sizes); }, group);
+    // Every node's object at one address (the largest node's size taken from every member's
+    // symmetric arena), so that the registry keeps one origin, not a base per member; null where
+    // the arena is off or has no common room (then mmap places it).
+    std::uint64_t largest = plan.total;
+    detail::allreduce_polling(op, &largest, 1, MPI_UINT64_T, MPI_MAX, comm);
+    rec.arena_at = s.arena->take(op, largest, comm);
+    rec.arena_bytes = rec.arena_at ? largest : 0;
+    try {
+      agree(op, [&] { rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), plan.total, rec.arena_at); },
+            group);
+    } catch (...) {
+      if (rec.arena_at) s.arena->give_back(rec.arena_at, rec.arena_bytes);
+      throw;
+    }
     rec.my_base = bytes ? rec.region.data() + plan.offset[static_cast<std::size_t>(group.rank())] : nullptr;
   }
   spec.my_base = static_cast<std::byte*>(rec.my_base);
@@ -167,7 +192,7 @@ std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Gro
   agree(op, [&] {
     for (const auto& t : s.routes.started) t->segment_created(spec, slices, objects);
   }, group);
-  s.registry->add(slices);
+  s.registry->add(slices, symmetric_bases(s, group, sizes, rec));
   {
     std::lock_guard lock(s.segments_mutex);
     if (rec.my_base) s.segment_by_base[rec.my_base] = id;
@@ -246,6 +271,8 @@ void free(void* my_base, const Group& g) {
   const detail::SegmentSpec spec{op, id, &doomed.group, doomed.my_size, {}, static_cast<std::byte*>(doomed.my_base),
                                  doomed.region.creator_pid() == static_cast<int>(getpid())};
   for (const auto& t : s.routes.started) t->segment_freed(spec);
+  doomed.region = detail::ShmRegion();  // its range is the arena's reservation again
+  if (doomed.arena_at) s.arena->give_back(doomed.arena_at, doomed.arena_bytes);
 }
 
 std::size_t segment_size(void* my_base) {

@@ -502,6 +502,8 @@ void init_on(MPI_Comm comm, bool owns_mpi) {
   // Resolved before anything waits: every wait of the library spins this many rounds.
   s->config.spin_limit = spin_rounds_for(s->config.spin_limit, ranks_on_my_host(*s), host_cores(*s));
   s->registry = std::make_unique<Registry>(s->size);
+  s->arena = std::make_unique<SymmetricArena>("rma::init", s->world,
+                                              static_cast<std::size_t>(s->config.integer("ARMADA_SYMMETRIC_GIB")) << 30);
   s->node_memory = std::make_unique<NodeMemory>("rma::init", s->node_comm, s->config.spin_limit);
   const std::string configured = s->config.transport;
   adapt_to_thread_level(*s);  // auto adapts its own choice
@@ -709,6 +711,13 @@ const char* transport_name(int target) {
 }
 
 std::string transport_choice() { return detail::state("rma::transport_choice").transport_choice; }
+
+std::string symmetric_arena() {
+  const detail::SymmetricArena& arena = *detail::state("rma::symmetric_arena").arena;
+  if (!arena.on()) return arena.reason();
+  return "on: " + std::to_string(arena.size() >> 30) + " GiB reserved at " + detail::to_hex(arena.base()) +
+         " on every rank (a segment lies at one offset on every member)";
+}
 
 bool server_direct(int target) {
   const TransportInfo info = transport_info(target);

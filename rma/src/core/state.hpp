@@ -12,6 +12,7 @@
 #include "armada/rma/config.hpp"
 #include "armada/rma/group.hpp"
 #include "common/registry.hpp"
+#include "core/arena.hpp"
 #include "core/router.hpp"
 #include "common/topology.hpp"
 #include "transport/base/node_memory.hpp"
@@ -24,6 +25,8 @@ struct SegmentRecord {
   std::int64_t id = -1;
   Group group{nullptr};
   ShmRegion region;       // this node's shared object (all local members' slices), unless a transport allocated
+  std::byte* arena_at = nullptr;  // the symmetric arena's range the region lies in (null: none)
+  std::size_t arena_bytes = 0;
   void* my_base = nullptr;
   std::size_t my_size = 0;
   std::uint64_t total_bytes = 0;  // over all members: 0 means every rank passes null to free
@@ -41,6 +44,7 @@ struct State {
   Group world_group{nullptr};
 
   std::unique_ptr<Registry> registry;
+  std::unique_ptr<SymmetricArena> arena;     // before `segments`: outlives the objects mapped in it
   std::unique_ptr<NodeMemory> node_memory;  // this node's accumulate locks and atomics
   Routes routes;                             // the started transports, and which carries what
 

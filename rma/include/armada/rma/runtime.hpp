@@ -117,6 +117,11 @@ const char* transport_name(int target);
 /// node: ...)". The same on every rank; armada-info --topology prints it.
 std::string transport_choice();
 
+/// Where segments are placed: "on: 16384 GiB reserved at 0x200000000000 on every rank (a segment
+/// lies at one offset on every member)" or "off (why)". The same on every rank; armada-info
+/// --topology prints it (ARMADA_SYMMETRIC_GIB, docs/scaling.md).
+std::string symmetric_arena();
+
 /// Deprecated: transport_info(target).find("direct") == "yes". Whether the server transport
 /// moves this rank's transfers to `target` that exceed ARMADA_SERVER_INLINE by direct copy.
 bool server_direct(int target);

@@ -47,7 +47,7 @@ int open_from_creator(int pid, int fd) {
 
 }  // namespace
 
-ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t bytes) {
+ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t bytes, std::byte* at) {
   ShmRegion region;
   if (bytes == 0) return region;
   int node_rank = 0;
@@ -83,7 +83,7 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
   int my_error = fd < 0 ? errno : 0;
   void* p = MAP_FAILED;
   if (fd >= 0) {
-    p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    p = mmap(at, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : 0), fd, 0);
     if (p == MAP_FAILED) my_error = errno;
     if (node_rank != 0) close(fd);
   }
@@ -91,7 +91,12 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
   int any_error = 0;
   MPI_Allreduce(&my_error, &any_error, 1, MPI_INT, MPI_MAX, node_comm);
   if (any_error != 0) {
-    if (p != MAP_FAILED) munmap(p, bytes);
+    if (p != MAP_FAILED || at) {  // a failed MAP_FIXED may have dropped the reservation: restore it
+      region.data_ = at ? at : static_cast<std::byte*>(p);
+      region.size_ = bytes;
+      region.reserved_ = at != nullptr;
+      region.unmap();
+    }
     if (node_rank == 0 && fd >= 0) close(fd);
     throw_system(op, "cannot map " + std::to_string(bytes) + " bytes of shared memory", any_error);
   }
@@ -99,12 +104,22 @@ ShmRegion ShmRegion::create(const char* op, MPI_Comm node_comm, std::size_t byte
   region.size_ = bytes;
   region.creator_pid_ = msg.pid;
   region.creator_fd_ = msg.fd;
+  region.reserved_ = at != nullptr;
   if (node_rank == 0) region.own_fd_ = fd;
   return region;
 }
 
+void ShmRegion::unmap() noexcept {
+  if (!data_) return;
+  // Inside a reservation: the reservation replaces the mapping in one step, so no other mmap
+  // can land in the range before the arena takes it back.
+  if (reserved_) mmap(data_, size_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  else munmap(data_, size_);
+  data_ = nullptr;
+}
+
 ShmRegion::~ShmRegion() {
-  if (data_) munmap(data_, size_);
+  unmap();
   if (own_fd_ >= 0) close(own_fd_);
 }
 
@@ -113,17 +128,19 @@ ShmRegion::ShmRegion(ShmRegion&& other) noexcept
       size_(std::exchange(other.size_, 0)),
       creator_pid_(std::exchange(other.creator_pid_, -1)),
       creator_fd_(std::exchange(other.creator_fd_, -1)),
-      own_fd_(std::exchange(other.own_fd_, -1)) {}
+      own_fd_(std::exchange(other.own_fd_, -1)),
+      reserved_(std::exchange(other.reserved_, false)) {}
 
 ShmRegion& ShmRegion::operator=(ShmRegion&& other) noexcept {
   if (this != &other) {
-    if (data_) munmap(data_, size_);
+    unmap();
     if (own_fd_ >= 0) close(own_fd_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
     creator_pid_ = std::exchange(other.creator_pid_, -1);
     creator_fd_ = std::exchange(other.creator_fd_, -1);
     own_fd_ = std::exchange(other.own_fd_, -1);
+    reserved_ = std::exchange(other.reserved_, false);
   }
   return *this;
 }

@@ -17,7 +17,9 @@ class ShmRegion {
   /// Collective over `node_comm` (ranks on one node). Rank 0 of it creates `bytes` bytes
   /// (reserved up front, so running out of /dev/shm is an error here, not a SIGBUS later);
   /// all map it. Throws SystemError on every rank if any rank fails. bytes == 0 maps nothing.
-  static ShmRegion create(const char* op, MPI_Comm node_comm, std::size_t bytes);
+  /// `at`: the address every rank maps it at, inside a PROT_NONE reservation of its own (the
+  /// symmetric arena, core/arena.hpp); the region's end puts the reservation back there.
+  static ShmRegion create(const char* op, MPI_Comm node_comm, std::size_t bytes, std::byte* at = nullptr);
   ~ShmRegion();
   ShmRegion(ShmRegion&& other) noexcept;
   ShmRegion& operator=(ShmRegion&& other) noexcept;
@@ -37,6 +39,9 @@ class ShmRegion {
   int creator_pid_ = -1;
   int creator_fd_ = -1;
   int own_fd_ = -1;  // kept open by the creator only
+  bool reserved_ = false;  // mapped into a reservation: unmapping restores it
+
+  void unmap() noexcept;
 };
 
 /// Throws SystemError (ENOMEM) naming `op` and `what` ("MPI window memory") when `bytes` exceed

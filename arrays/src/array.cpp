@@ -75,6 +75,32 @@ void refuse_cyclic(const char* op, const Array::Impl& a, const char* instead) {
                  "): a rank may own several blocks; use " + instead);
 }
 
+// The bytes group rank g's allocation needs: its block with its ghost frame (and the push
+// counters), or, block-cyclic, its local buffer.
+std::size_t member_bytes(const Array::Impl& a, int g) {
+  if (a.dist.cyclic()) return static_cast<std::size_t>(a.dist.local_elements(g)) * a.esize;
+  return a.allocation_bytes(a.dist.block(g));
+}
+
+// The size every member allocates when one size for all costs little: then rma places the
+// segment symmetrically and the array keeps one origin, not a base per member (issue 53: 8 B
+// per member per array). Little: at most an eighth more than the members need, plus a page
+// per member (a slice takes whole pages anyway). A distribution that gives some members far
+// more than others (an irregular one, most blocks on a few ranks) keeps its own sizes.
+std::optional<std::size_t> one_size_allocation(const Array::Impl& a) {
+  constexpr std::size_t kPage = 4096;
+  const auto n = static_cast<std::size_t>(a.group.size());
+  std::size_t largest = 0, total = 0;
+  for (int g = 0; g < a.group.size(); ++g) {
+    const std::size_t b = member_bytes(a, g);
+    largest = std::max(largest, b);
+    total += b;
+  }
+  if (largest == 0) return std::nullopt;
+  if (largest > (total + total / 8 + n * kPage) / n) return std::nullopt;
+  return largest;
+}
+
 }  // namespace
 
 // ---- NbHandle ------------------------------------------------------------------------------------
@@ -140,21 +166,19 @@ Array Array::create(ElemType type, const Coord& dims, const ArrayOptions& o) {
   // them); block-cyclic: its local
   // buffer (the Distribution places the blocks in it).
   impl->my = group.rank();
-  std::size_t my_bytes = 0;
-  if (impl->dist.cyclic()) {
-    my_bytes = static_cast<std::size_t>(impl->dist.local_elements(impl->my)) * impl->esize;
-  } else {
-    my_bytes = impl->allocation_bytes(impl->dist.block(impl->my));  // with ghost cells: and the push counters
-  }
+  const std::size_t my_bytes = one_size_allocation(*impl).value_or(member_bytes(*impl, impl->my));
   const std::vector<void*> bases = rma::allocate(my_bytes, group);
-  // Only members that hold elements have a base (a 0-byte slice's address is no block's).
-  impl->bases.resize(bases.size());
-  for (int g = 0; g < group.size(); ++g) {
-    const bool holds = impl->dist.cyclic() ? impl->dist.local_elements(g) > 0 : !impl->dist.block(g).empty();
-    impl->bases[static_cast<std::size_t>(g)] = holds ? static_cast<std::byte*>(bases[static_cast<std::size_t>(g)]) : nullptr;
+  impl->my_base = bases[static_cast<std::size_t>(impl->my)];
+  if (impl->my_base) impl->layout = rma::symmetric_layout(impl->my_base);
+  if (!impl->layout) {
+    // Only members that hold elements have a base (a 0-byte slice's address is no block's).
+    impl->bases.resize(bases.size());
+    for (int g = 0; g < group.size(); ++g) {
+      const bool holds = impl->dist.cyclic() ? impl->dist.local_elements(g) > 0 : !impl->dist.block(g).empty();
+      impl->bases[static_cast<std::size_t>(g)] = holds ? static_cast<std::byte*>(bases[static_cast<std::size_t>(g)]) : nullptr;
+    }
   }
   impl->my_block = impl->block(impl->my);
-  impl->my_base = bases[static_cast<std::size_t>(impl->my)];
   if (impl->my_base) std::memset(impl->my_base, 0, my_bytes);  // arrays start zeroed, like GA's
   // The id, and so the default name "array<id>", is the same on every member: the group takes
   // the highest next id of its members (arrays made on subgroups advance only their members'

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "armada/arrays/global_array.hpp"
 #include "armada/rma/error.hpp"
+#include "armada/rma/memory.hpp"
 
 namespace armada::arrays {
 
@@ -51,11 +53,17 @@ struct Array::Impl {
   Distribution dist;
   rma::Group group{nullptr};
   Coord ghosts;                 // width per dimension (zeros when none)
-  // Per group rank, only where its allocation starts (null: it holds nothing): 8 B a member.
-  // The rest of a block (patch, strides, world rank) is derived from the distribution when an
-  // operation needs it, a few index operations beside the transfer; storing it cost 208 B a
-  // member (issue 53: 2 GB for 100 arrays at 100k ranks).
-  std::vector<std::byte*> bases;
+  // Where each member's allocation starts: from the segment's symmetric layout (one origin,
+  // no table: every member allocates one size where that wastes little, see create), else per
+  // group rank, 8 B a member (null: it holds nothing). The rest of a block (patch, strides,
+  // world rank) is derived from the distribution when an operation needs it, a few index
+  // operations beside the transfer; storing it cost 208 B a member (issue 53: 2 GB for 100
+  // arrays at 100k ranks).
+  std::optional<rma::SymmetricLayout> layout;
+  std::vector<std::byte*> bases;  // empty when `layout` is set
+  std::byte* base_of(int g) const {
+    return layout ? static_cast<std::byte*>(layout->base(g)) : bases[static_cast<std::size_t>(g)];
+  }
   Block my_block;               // this rank's, derived once (local access reads it often)
   int my = -1;                  // this process's group rank
   void* my_base = nullptr;      // local allocation (for rma::free)
@@ -72,7 +80,8 @@ struct Array::Impl {
     b.patch = dist.block(g);
     b.world = group.world_ranks()[static_cast<std::size_t>(g)];
     b.stride = padded_strides(b.patch);
-    b.base = bases[static_cast<std::size_t>(g)];
+    const bool holds = dist.cyclic() ? dist.local_elements(g) > 0 : !b.patch.empty();
+    b.base = holds ? base_of(g) : nullptr;
     return b;
   }
   /// Element strides of a block allocation holding `patch` and its ghost frame.
@@ -87,7 +96,7 @@ struct Array::Impl {
     Place p;
     p.group_rank = dist.block_owner(k);
     p.world = group.world_ranks()[static_cast<std::size_t>(p.group_rank)];
-    std::byte* const base = bases[static_cast<std::size_t>(p.group_rank)];
+    std::byte* const base = base_of(p.group_rank);
     const Patch box = dist.block_patch(k);
     p.lo = box.lo;
     if (!dist.cyclic()) {
@@ -211,7 +220,7 @@ inline std::size_t Array::Impl::allocation_bytes(const Patch& patch) const {
 
 inline long* Array::Impl::push_counters(int g) const {
   const std::size_t end = allocation_bytes(dist.block(g));
-  return reinterpret_cast<long*>(bases[static_cast<std::size_t>(g)] + end - 2 * sizeof(long));
+  return reinterpret_cast<long*>(base_of(g) + end - 2 * sizeof(long));
 }
 
 namespace detail {

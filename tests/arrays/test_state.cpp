@@ -44,6 +44,21 @@ TEST(ArrayState, OneBasePerMember) {
     SCOPED_TRACE(a->distribution().str());
     EXPECT_LE(detail::member_state_bytes(*a), sizeof(void*) * static_cast<std::size_t>(p));
   }
+  // Blocks of nearly one size: every member allocates one size, and where rma places the
+  // segment symmetrically (the arena on, node memory) the array keeps no base per member.
+  void* probe_base = rma::allocate(64)[static_cast<std::size_t>(rma::rank())];
+  const bool symmetric = rma::symmetric_layout(probe_base).has_value();
+  rma::free(probe_base);
+  if (symmetric) EXPECT_EQ(detail::member_state_bytes(blocks), 0u);
+  // Most of the array on one rank: its own sizes, a base per member.
+  if (p > 1) {
+    ArrayOptions lopsided;
+    lopsided.distribution = Distribution::irregular({4096 * p, 3}, {{0, 1}, {0}}, p);
+    Array skewed = Array::create(ElemType::Double, {4096 * p, 3}, lopsided);
+    EXPECT_EQ(detail::member_state_bytes(skewed), sizeof(void*) * static_cast<std::size_t>(p));
+    round_trip<double>(skewed);
+    skewed.destroy();
+  }
   round_trip<double>(blocks);
   round_trip<int>(cyclic);
   // read_inc and a remote view take the owner's block the same way.

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -140,6 +141,43 @@ TEST(Registry, SlicesMadeLaterKeepHandlesMappingsSizesAndOwners) {
 
 // Readers never lock: while one thread adds and removes segments, others keep finding a segment
 // that stays, and every superseded row is freed once they are gone.
+// A segment described by one origin (the symmetric arena) keeps no base per member, and its
+// slices are found where the description puts them; a description the slices do not follow is
+// not taken (the bases are kept).
+TEST(Registry, SymmetricSegmentsKeepNoBasesAndAreFound) {
+  constexpr int kRanks = 64;
+  constexpr std::uintptr_t kOrigin = 0x200000000000, kSlot = 0x3000;
+  // Nodes of 4 ranks: rank r is the (r % 4)-th member of its node's object, all objects at kOrigin.
+  auto place = std::make_shared<std::vector<std::uint32_t>>();
+  for (int r = 0; r < kRanks; ++r) place->push_back(static_cast<std::uint32_t>(r % 4));
+  std::vector<Slice> slices;
+  for (int r = 0; r < kRanks; ++r) {
+    Slice s;
+    s.base = kOrigin + (*place)[static_cast<std::size_t>(r)] * kSlot;
+    s.size = 0x2800;
+    s.segment = 1;
+    s.owner = r;
+    slices.push_back(s);
+  }
+  Registry symmetric(kRanks), explicit_bases(kRanks);
+  symmetric.add(slices, SymmetricBases{kOrigin, kSlot, place});
+  std::vector<Slice> moved = slices;
+  moved[17].base += 0x1000;  // one member elsewhere: the description does not hold
+  explicit_bases.add(moved, SymmetricBases{kOrigin, kSlot, place});
+  EXPECT_LE(symmetric.member_bytes() + kRanks * sizeof(std::uintptr_t), explicit_bases.member_bytes());
+  for (int r = 0; r < kRanks; ++r) {
+    const std::uintptr_t base = kOrigin + static_cast<std::uintptr_t>(r % 4) * kSlot;
+    const Slice* s = symmetric.find(r, at(base + 0x27f8), 8);
+    ASSERT_NE(s, nullptr) << "rank " << r;
+    EXPECT_EQ(s->base, base);
+    EXPECT_EQ(s->owner, r);
+    EXPECT_EQ(symmetric.find(r, at(base + 0x27f8), 9), nullptr) << "past the end of rank " << r << "'s slice";
+    const Slice* e = explicit_bases.find(r, at(moved[static_cast<std::size_t>(r)].base), 8);
+    ASSERT_NE(e, nullptr) << "rank " << r;
+    EXPECT_EQ(e->base, moved[static_cast<std::size_t>(r)].base);
+  }
+}
+
 TEST(Registry, ReadersRaceAllocateAndFree) {
   constexpr int kRanks = 16;
   Registry reg(kRanks);

@@ -32,6 +32,7 @@
 #include <optional>
 #include <vector>
 
+#include "armada/rma/symmetric_layout.hpp"
 #include "common/slice.hpp"
 
 namespace armada::rma::detail {
@@ -52,11 +53,7 @@ HazardSlot* hazard_slots();
 /// A segment whose members' bases follow from one origin (core/arena.hpp: every node's object
 /// at one address): member i's base is origin + place[i] * slot. `place` is the group's, shared
 /// by all its segments, so the segment keeps no base per member.
-struct SymmetricBases {
-  std::uintptr_t origin = 0;
-  std::uint64_t slot = 0;
-  std::shared_ptr<const std::vector<std::uint32_t>> place;
-};
+using SymmetricBases = SymmetricLayout;
 
 class Registry {
  public:
@@ -128,7 +125,7 @@ class Registry {
 
     Segment(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& symmetric);
     std::uintptr_t base(std::size_t member) const noexcept {
-      return bases.empty() ? symmetric.origin + (*symmetric.place)[member] * symmetric.slot : bases[member];
+      return bases.empty() ? reinterpret_cast<std::uintptr_t>(symmetric.base(static_cast<int>(member))) : bases[member];
     }
     /// The member index of world rank `rank`, or -1.
     long member_of(int rank) const noexcept;

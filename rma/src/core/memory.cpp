@@ -97,15 +97,19 @@ void make_slices(const detail::State& s, const Group& group, std::int64_t id, co
 
 /// Where every member's base follows from the segment's origin in the symmetric arena: every
 /// member holds the same non-zero size, so member g lies at its place among the group's members
-/// on its node times the rounded size (plan_node's order). Null otherwise (bases kept).
-std::optional<detail::SymmetricBases> symmetric_bases(const detail::State& s, const Group& group,
-                                                      const std::vector<std::uint64_t>& sizes,
-                                                      const detail::SegmentRecord& rec) {
+/// on its node times the rounded size (plan_node's order), as `bases` are checked to. Nothing
+/// otherwise (bases kept).
+std::optional<SymmetricLayout> symmetric_bases(const detail::State& s, const Group& group,
+                                               const std::vector<std::uint64_t>& sizes, const detail::SegmentRecord& rec,
+                                               const std::vector<void*>& bases) {
   if (!rec.arena_at || sizes.empty() || sizes[0] == 0) return std::nullopt;
   for (std::uint64_t b : sizes)
     if (b != sizes[0]) return std::nullopt;
-  return detail::SymmetricBases{reinterpret_cast<std::uintptr_t>(rec.arena_at), round_up(sizes[0]),
-                                group.impl()->node_places(s.topology)};
+  SymmetricLayout layout{reinterpret_cast<std::uintptr_t>(rec.arena_at), round_up(sizes[0]),
+                         group.impl()->node_places(s.topology)};
+  for (int g = 0; g < group.size(); ++g)
+    if (layout.base(g) != bases[static_cast<std::size_t>(g)]) return std::nullopt;
+  return layout;
 }
 
 /// The started transport that allocates segment memory itself, or null (node shared memory).
@@ -192,7 +196,8 @@ std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Gro
   agree(op, [&] {
     for (const auto& t : s.routes.started) t->segment_created(spec, slices, objects);
   }, group);
-  s.registry->add(slices, symmetric_bases(s, group, sizes, rec));
+  rec.symmetric = symmetric_bases(s, group, sizes, rec, bases);
+  s.registry->add(slices, rec.symmetric);
   {
     std::lock_guard lock(s.segments_mutex);
     if (rec.my_base) s.segment_by_base[rec.my_base] = id;
@@ -273,6 +278,16 @@ void free(void* my_base, const Group& g) {
   for (const auto& t : s.routes.started) t->segment_freed(spec);
   doomed.region = detail::ShmRegion();  // its range is the arena's reservation again
   if (doomed.arena_at) s.arena->give_back(doomed.arena_at, doomed.arena_bytes);
+}
+
+std::optional<SymmetricLayout> symmetric_layout(void* my_base) {
+  constexpr const char* op = "rma::symmetric_layout";
+  auto& s = detail::state(op);
+  std::lock_guard lock(s.segments_mutex);
+  auto it = s.segment_by_base.find(my_base);
+  if (it == s.segment_by_base.end())
+    detail::throw_invalid(op, "my_base", detail::to_hex(my_base), "not the local base of a segment from rma::allocate");
+  return s.segments.at(it->second).symmetric;
 }
 
 std::size_t segment_size(void* my_base) {

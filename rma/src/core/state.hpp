@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "armada/rma/config.hpp"
@@ -27,6 +28,7 @@ struct SegmentRecord {
   ShmRegion region;       // this node's shared object (all local members' slices), unless a transport allocated
   std::byte* arena_at = nullptr;  // the symmetric arena's range the region lies in (null: none)
   std::size_t arena_bytes = 0;
+  std::optional<SymmetricLayout> symmetric;  // where every member's base follows from arena_at
   void* my_base = nullptr;
   std::size_t my_size = 0;
   std::uint64_t total_bytes = 0;  // over all members: 0 means every rank passes null to free

@@ -9,10 +9,12 @@
 #include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "armada/rma/global_ptr.hpp"
 #include "armada/rma/group.hpp"
+#include "armada/rma/symmetric_layout.hpp"
 
 namespace armada::rma {
 
@@ -27,6 +29,10 @@ void free(void* my_base, const Group& group = Group::world());
 
 /// Size in bytes of the local slice of the segment with local base `my_base`.
 std::size_t segment_size(void* my_base);
+
+/// The layout (symmetric_layout.hpp) of the segment whose local base is `my_base`, or nothing (its bases differ per
+/// member: keep allocate's). InvalidArgument for a pointer that is no segment's local base.
+std::optional<SymmetricLayout> symmetric_layout(void* my_base);
 
 /// This process's address of [remote, remote + bytes) of `target`'s memory when this process
 /// maps it, else null. A rank maps its own slice, and those of the ranks of its node

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "armada/rma/error.hpp"
 #include "internal.hpp"
@@ -9,6 +12,31 @@
 namespace armada::arrays {
 
 namespace {
+
+// Boundaries, one copy per content while any distribution holds them: the arrays of one shape
+// on one group share theirs.
+std::shared_ptr<const std::vector<Index>> shared_bounds(std::vector<Index> bounds) {
+  struct Pool {
+    std::mutex mutex;
+    std::unordered_multimap<std::size_t, std::weak_ptr<const std::vector<Index>>> by_hash;
+    std::size_t purge_at = 64;
+  };
+  static Pool& pool = *new Pool;  // never destroyed: a distribution may be made during exit
+  std::size_t hash = bounds.size();
+  for (Index v : bounds) hash = hash * 1099511628211ull ^ static_cast<std::size_t>(v);
+  std::lock_guard lock(pool.mutex);
+  auto [first, last] = pool.by_hash.equal_range(hash);
+  for (auto it = first; it != last; ++it)
+    if (auto held = it->second.lock(); held && *held == bounds) return held;
+  if (pool.by_hash.size() >= pool.purge_at) {  // forget the boundaries no distribution holds
+    std::erase_if(pool.by_hash, [](const auto& entry) { return entry.second.expired(); });
+    pool.purge_at = std::max<std::size_t>(64, 2 * pool.by_hash.size());
+  }
+  auto made = std::make_shared<const std::vector<Index>>(std::move(bounds));
+  pool.by_hash.emplace(hash, made);
+  return made;
+}
+
 
 constexpr const char* kCreate = "arrays::create";
 
@@ -84,7 +112,7 @@ Distribution Distribution::regular(const Coord& dims, int nprocs, const Coord& g
     const Index g = grid[d], q = dims[d] / g, r = dims[d] % g;
     std::vector<Index> b(static_cast<std::size_t>(g + 1));
     for (Index k = 0; k <= g; ++k) b[static_cast<std::size_t>(k)] = k * q + std::min(k, r);
-    dist.bounds_.push_back(std::move(b));
+    dist.bounds_.push_back(shared_bounds(std::move(b)));
   }
   return dist;
 }
@@ -119,7 +147,7 @@ Distribution Distribution::irregular(const Coord& dims, const std::vector<std::v
                    "exceeds the group's " + std::to_string(nprocs) + " processes");
     std::vector<Index> b = s;
     b.push_back(dims[d]);
-    dist.bounds_.push_back(std::move(b));
+    dist.bounds_.push_back(shared_bounds(std::move(b)));
   }
   dist.blocks_ = static_cast<int>(total);
   return dist;
@@ -323,7 +351,7 @@ Distribution Distribution::cyclic_base(const Coord& dims, const Coord& block, in
     total *= nb;
     std::vector<Index> b(static_cast<std::size_t>(nb + 1));
     for (Index k = 0; k <= nb; ++k) b[static_cast<std::size_t>(k)] = std::min(k * block[d], dims[d]);
-    dist.bounds_.push_back(std::move(b));
+    dist.bounds_.push_back(shared_bounds(std::move(b)));
   }
   dist.blocks_ = static_cast<int>(total);
   return dist;

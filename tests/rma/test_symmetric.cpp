@@ -134,6 +134,7 @@ TEST(Symmetric, SubgroupSegmentsWork) {
     const int next = members[static_cast<std::size_t>((g.rank() + 1) % g.size())];
     const long v = 7 + rank();
     put(&v, bases[static_cast<std::size_t>(g.group_rank(next))], sizeof v, next);
+    fence_all();  // a put may return at local completion (rdma); the fence completes it remotely
     MPI_Barrier(g.comm());
     long got = 0;
     std::memcpy(&got, bases[static_cast<std::size_t>(g.rank())], sizeof got);

@@ -24,6 +24,7 @@
 
 #include "armada/rma/cxx20.hpp"  // first: one clear error without C++20
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -68,7 +69,7 @@ class Distribution {
   Coord grid() const;
   int block_count() const noexcept { return blocks_; }
   /// Boundaries of dimension d: grid(d) + 1 values, block k is [bounds[k], bounds[k+1]).
-  const std::vector<Index>& bounds(int d) const { return bounds_[static_cast<std::size_t>(d)]; }
+  const std::vector<Index>& bounds(int d) const { return *bounds_[static_cast<std::size_t>(d)]; }
 
   /// The block of group rank `group_rank` (an empty patch for ranks that own nothing). Only
   /// Layout::blocks gives a rank one block: for the block-cyclic layouts this is an empty
@@ -107,8 +108,12 @@ class Distribution {
   std::string str() const;
 
   bool operator==(const Distribution& other) const noexcept {
-    return dims_ == other.dims_ && bounds_ == other.bounds_ && layout_ == other.layout_ && pgrid_ == other.pgrid_ &&
-           procs_ == other.procs_;
+    if (!(dims_ == other.dims_ && bounds_.size() == other.bounds_.size() && layout_ == other.layout_ &&
+          pgrid_ == other.pgrid_ && procs_ == other.procs_))
+      return false;
+    for (std::size_t d = 0; d < bounds_.size(); ++d)
+      if (*bounds_[d] != *other.bounds_[d]) return false;
+    return true;
   }
 
  private:
@@ -119,7 +124,9 @@ class Distribution {
   Index owned_along(int d, Index p) const;
 
   Coord dims_;
-  std::vector<std::vector<Index>> bounds_;
+  // Per dimension, shared by every distribution with the same boundaries there (a 1-D array of
+  // P blocks has P + 1: 8 B per member per array, issue 53; arrays of one shape keep one copy).
+  std::vector<std::shared_ptr<const std::vector<Index>>> bounds_;
   int blocks_ = 0;
   Layout layout_ = Layout::blocks;
   Coord block_;   // block-cyclic: block extents

@@ -34,6 +34,11 @@ METRICS = {
     # O(log P) (rank 0 maps 12 peers' shared-memory segments at 16 ranks, 22 at 64; docs/scaling.md,
     # fifth round): a log term, which the subset search takes only where it fits better.
     "rss_growth_init": (["1", "P", "N", "log2P"], "max", "B"),
+    # The same without file-backed pages (RssAnon + RssShmem; armada-scale's Memory): the
+    # summary's figure where a run has it.
+    "rss_nofile_growth_init": (["1", "P", "N", "log2P"], "max", "B"),
+    "rss_nofile_growth_arrays": (["1", "P"], "max", "B"),
+    "rss_nofile_growth_groups": (["1", "P"], "max", "B"),
     "heap_growth_arrays": (["1", "P"], "max", "B"),
     "rss_growth_arrays": (["1", "P"], "max", "B"),
     "heap_growth_groups": (["1", "P"], "max", "B"),
@@ -165,17 +170,21 @@ def formula(model, unit):
 
 
 SUMMED = ["rss_growth_init", "rss_growth_arrays", "rss_growth_groups"]
+# Preferred where a configuration has them: the resident set without file-backed pages.
+SUMMED_NOFILE = ["rss_nofile_growth_init", "rss_nofile_growth_arrays", "rss_nofile_growth_groups"]
 
 
 def summary(result):
     """Per configuration: modelled resident memory Armada adds (init + the arrays + the groups,
     each the max over ranks) and init time, at each predicted size, with the largest term."""
     rows = {}
+    nofile = {(r["transport"], r["node_size"]) for r in result if r["metric"] in SUMMED_NOFILE}
     for r in result:
         key = (r["transport"], r["node_size"])
+        summed = SUMMED_NOFILE if key in nofile else SUMMED
         for i, p in enumerate(r["predictions"]):
             cell = rows.setdefault(key, {}).setdefault(p["ranks"], {"memory": 0.0, "terms": {}, "init_s": None})
-            if r["metric"] in SUMMED:
+            if r["metric"] in summed:
                 cell["memory"] += p["modelled"]
                 for t, v in p["terms"].items():
                     cell["terms"][f"{r['metric']}:{t}"] = v
@@ -185,7 +194,8 @@ def summary(result):
 
 
 def write_summary(f, result):
-    f.write("\n## Summary: modelled memory added per rank (init + arrays + groups, RSS) and init time "
+    f.write("\n## Summary: modelled memory added per rank (init + arrays + groups, RSS without file-backed "
+            "pages where the run has it, else RSS) and init time "
             "(the main thread's CPU time in rma::init; the wall time on this machine is load-bound)\n\n")
     f.write("| transport | node size | " + " | ".join(f"{p // 1000}k: memory, init" for p in PREDICT_AT)
             + " | largest memory term at 100k |\n|---|---|" + "---|" * (len(PREDICT_AT) + 1) + "\n")

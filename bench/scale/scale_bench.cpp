@@ -75,19 +75,28 @@ class HeapSites {
 
 struct Memory {
   double rss_bytes;
+  // The resident set without file-backed pages (RssAnon + RssShmem): a library's code pages are
+  // shared by every rank of the host and bounded by the library's size, yet which of them are
+  // resident varies from run to run (260 kB of libarmada_arrays at 16 ranks, 416 kB at 64, on
+  // rank 0: docs/scaling.md, sixth round), which a fit against P reads as a per-rank cost.
+  double rss_nofile_bytes;
   double heap_bytes;
 };
 
 Memory memory_now() {
-  long kb = 0;
+  long rss = 0, anon = 0, shmem = 0, kb = 0;
   if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
     char line[256];
-    while (std::fgets(line, sizeof line, f))
-      if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+    while (std::fgets(line, sizeof line, f)) {
+      if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) rss = kb;
+      else if (std::sscanf(line, "RssAnon: %ld kB", &kb) == 1) anon = kb;
+      else if (std::sscanf(line, "RssShmem: %ld kB", &kb) == 1) shmem = kb;
+    }
     std::fclose(f);
   }
   const struct mallinfo2 m = mallinfo2();
-  return {static_cast<double>(kb) * 1024.0, static_cast<double>(m.uordblks + m.hblkhd)};
+  return {static_cast<double>(rss) * 1024.0, static_cast<double>(anon + shmem) * 1024.0,
+          static_cast<double>(m.uordblks + m.hblkhd)};
 }
 
 struct Spread {
@@ -134,6 +143,7 @@ void add_memory(Records& r, const std::string& step, const Memory& now, const Me
   r.add("rss_" + step, "B", now.rss_bytes);
   r.add("heap_" + step, "B", now.heap_bytes);
   r.add("rss_growth_" + step, "B", now.rss_bytes - before.rss_bytes);
+  r.add("rss_nofile_growth_" + step, "B", now.rss_nofile_bytes - before.rss_nofile_bytes);
   r.add("heap_growth_" + step, "B", now.heap_bytes - before.heap_bytes);
 }
 

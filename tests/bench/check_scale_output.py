@@ -15,7 +15,7 @@ TIMES = ["init_s", "init_cpu_s", "fence_all_clean_s", "fence_all_after_k_puts_s"
 def expected_metrics():
     names = ["rss_mpi"] + TIMES
     for step in MEMORY_STEPS:
-        names += [f"rss_{step}", f"heap_{step}", f"rss_growth_{step}", f"heap_growth_{step}"]
+        names += [f"rss_{step}", f"heap_{step}", f"rss_growth_{step}", f"rss_nofile_growth_{step}", f"heap_growth_{step}"]
     return names
 
 
@@ -47,6 +47,12 @@ def main(path, ranks, transport, node_size, model_script, out_dir):
         for r in by_metric.get(m, []):
             if r["min"] < 0:
                 errors.append(f"{m}: negative time {r['min']}")
+    # Without file-backed pages the growth is at most the whole resident set's (each step adds
+    # to both; pages the step dropped make either smaller).
+    for step in MEMORY_STEPS:
+        for whole, nofile in zip(by_metric.get(f"rss_growth_{step}", []), by_metric.get(f"rss_nofile_growth_{step}", [])):
+            if nofile["max"] > whole["max"] + (64 << 10) or nofile["max"] <= 0 and step == "init":
+                errors.append(f"rss_nofile_growth_{step}: max {nofile['max']} B against the whole RSS's {whole['max']} B")
     for r in by_metric.get("heap_growth_groups", []):
         if r["min"] <= 0:
             errors.append(f"heap_growth_groups: {r['min']} B: creating groups added nothing to the heap")

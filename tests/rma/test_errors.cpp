@@ -315,7 +315,9 @@ TEST(Transports, ListIsWhatArmadaTransportAccepts) {
   EXPECT_EQ(node_memory, 1) << "one node-memory transport";
   for (const char* built_everywhere : {"shm", "server", "mpi-rma"}) EXPECT_EQ(names.count(built_everywhere), 1u);
   for (int r = 0; r < size(); ++r)
-    if (const std::string running = transport_name(r); running != "none") EXPECT_EQ(names.count(running), 1u) << running;
+    if (const std::string running = transport_name(r); running != "none") {
+      EXPECT_EQ(names.count(running), 1u) << running;
+    }
   const ScopedEnv transport("ARMADA_TRANSPORT");
   transport.set("carrier-pigeon");
   expect_error<InvalidArgument>([] { read_config(); }, {"ARMADA_TRANSPORT", "'carrier-pigeon'", "server", "mpi-rma"});

@@ -135,7 +135,9 @@ TEST(Groups, OneGroupPerNodeCreatedTogetherAsGlobalArraysDoes) {
   MPI_Barrier(g.comm());
   fetch_add(seg.at<long>(list[0]), 1L + rank());
   MPI_Barrier(g.comm());
-  if (rank() == list[0]) EXPECT_EQ(*seg.local<long>(), expected + static_cast<long>(list.size()));
+  if (rank() == list[0]) {
+    EXPECT_EQ(*seg.local<long>(), expected + static_cast<long>(list.size()));
+  }
   MPI_Barrier(g.comm());
 }
 

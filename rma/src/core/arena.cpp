@@ -96,27 +96,32 @@ std::byte* SymmetricArena::take(const char* op, std::size_t bytes, MPI_Comm comm
   if (!base_ || bytes == 0) return nullptr;
   bytes = (bytes + kAlign - 1) / kAlign * kAlign;
   constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  static_assert(sizeof(std::size_t) == sizeof(std::uint64_t));
   std::size_t candidate = 0;
   for (;;) {
     // Each member proposes its lowest fit at or above the last candidate; the highest is the
-    // next candidate (no member has a lower common one). Then all must find it free.
+    // next candidate (no member has a lower common one). Each takes it if it is free here, at
+    // once (another thread's allocation on another group may be taking ranges meanwhile), and
+    // gives it back unless every member could.
     {
       std::lock_guard lock(mutex_);
       candidate = lowest_fit(candidate, bytes);
     }
     allreduce_polling(op, &candidate, 1, MPI_UINT64_T, MPI_MAX, comm);
     if (candidate == kNone) return nullptr;
-    int free_here = 0;
+    int took = 0;
     {
       std::lock_guard lock(mutex_);
-      free_here = fits(candidate, bytes);
+      if (fits(candidate, bytes)) {
+        take_range(candidate, bytes);
+        took = 1;
+      }
     }
-    allreduce_polling(op, &free_here, 1, MPI_INT, MPI_MIN, comm);
-    if (free_here) break;
+    int everyone = took;
+    allreduce_polling(op, &everyone, 1, MPI_INT, MPI_MIN, comm);
+    if (everyone) return base_ + candidate;
+    if (took) give_back(base_ + candidate, bytes);
   }
-  std::lock_guard lock(mutex_);
-  take_range(candidate, bytes);
-  return base_ + candidate;
 }
 
 void SymmetricArena::give_back(std::byte* at, std::size_t bytes) noexcept {

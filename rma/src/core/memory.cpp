@@ -280,24 +280,26 @@ void free(void* my_base, const Group& g) {
   if (doomed.arena_at) s.arena->give_back(doomed.arena_at, doomed.arena_bytes);
 }
 
-std::optional<SymmetricLayout> symmetric_layout(void* my_base) {
-  constexpr const char* op = "rma::symmetric_layout";
+namespace {
+/// What `read` returns of the record of the segment whose local base is `my_base` (under the
+/// segments' lock), or InvalidArgument naming `op`.
+template <class Read>
+auto read_segment(const char* op, void* my_base, Read&& read) {
   auto& s = detail::state(op);
   std::lock_guard lock(s.segments_mutex);
   auto it = s.segment_by_base.find(my_base);
   if (it == s.segment_by_base.end())
     detail::throw_invalid(op, "my_base", detail::to_hex(my_base), "not the local base of a segment from rma::allocate");
-  return s.segments.at(it->second).symmetric;
+  return read(s.segments.at(it->second));
+}
+}  // namespace
+
+std::optional<SymmetricLayout> symmetric_layout(void* my_base) {
+  return read_segment("rma::symmetric_layout", my_base, [](const detail::SegmentRecord& r) { return r.symmetric; });
 }
 
 std::size_t segment_size(void* my_base) {
-  constexpr const char* op = "rma::segment_size";
-  auto& s = detail::state(op);
-  std::lock_guard lock(s.segments_mutex);
-  auto it = s.segment_by_base.find(my_base);
-  if (it == s.segment_by_base.end())
-    detail::throw_invalid(op, "my_base", detail::to_hex(my_base), "not the local base of a segment from rma::allocate");
-  return s.segments.at(it->second).my_size;
+  return read_segment("rma::segment_size", my_base, [](const detail::SegmentRecord& r) { return r.my_size; });
 }
 
 namespace {

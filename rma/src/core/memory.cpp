@@ -170,7 +170,8 @@ std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Gro
     try {
       agree(op, [&] { rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), plan.total, rec.arena_at); },
             group);
-    } catch (...) {
+    } catch (...) {  // another node failed: this node's object goes first, then its range
+      rec.region = detail::ShmRegion();
       if (rec.arena_at) s.arena->give_back(rec.arena_at, rec.arena_bytes);
       throw;
     }

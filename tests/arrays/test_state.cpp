@@ -49,7 +49,9 @@ TEST(ArrayState, OneBasePerMember) {
   void* probe_base = rma::allocate(64)[static_cast<std::size_t>(rma::rank())];
   const bool symmetric = rma::symmetric_layout(probe_base).has_value();
   rma::free(probe_base);
-  if (symmetric) EXPECT_EQ(detail::member_state_bytes(blocks), 0u);
+  if (symmetric) {
+    EXPECT_EQ(detail::member_state_bytes(blocks), 0u);
+  }
   // Most of the array on one rank: its own sizes, a base per member.
   if (p > 1) {
     ArrayOptions lopsided;
@@ -62,9 +64,13 @@ TEST(ArrayState, OneBasePerMember) {
   round_trip<double>(blocks);
   round_trip<int>(cyclic);
   // read_inc and a remote view take the owner's block the same way.
-  if (rma::rank() == 0) EXPECT_EQ(cyclic.read_inc({6 * p - 1, 6}, 5), 6 * p * 7);
+  if (rma::rank() == 0) {
+    EXPECT_EQ(cyclic.read_inc({6 * p - 1, 6}, 5), 6 * p * 7);
+  }
   cyclic.sync();
-  if (rma::rank() == 0) EXPECT_EQ(cyclic.read_inc({6 * p - 1, 6}, 0), 6 * p * 7 + 5);
+  if (rma::rank() == 0) {
+    EXPECT_EQ(cyclic.read_inc({6 * p - 1, 6}, 0), 6 * p * 7 + 5);
+  }
   blocks.destroy();
   cyclic.destroy();
 }

@@ -85,9 +85,10 @@ TEST(Symmetric, OneSizeSegmentsLieAtOneOffsetAndKeepNoBases) {
   const std::size_t before_irregular = state().registry->member_bytes();
   const std::vector<void*> irregular = allocate(kBytes + 4096 * static_cast<std::size_t>(rank() % 2));
   const std::size_t irregular_growth = state().registry->member_bytes() - before_irregular;
-  if (node_memory && size() > 1)
+  if (node_memory && size() > 1) {
     EXPECT_EQ(irregular_growth - growth, 16u * static_cast<std::size_t>(size()))
         << "one size: " << growth << " B kept, sizes that differ: " << irregular_growth << " B";
+  }
   free(irregular[static_cast<std::size_t>(rank())]);
   free(bases[static_cast<std::size_t>(rank())]);
 }
@@ -97,7 +98,9 @@ TEST(Symmetric, SegmentsOfDifferentSizesKeepTheirBasesAndWork) {
   const std::size_t before = state().registry->member_bytes();
   const std::vector<void*> bases = allocate(mine);
   const std::size_t growth = state().registry->member_bytes() - before;
-  if (size() > 1) EXPECT_GE(growth, static_cast<std::size_t>(size()) * sizeof(std::uintptr_t));
+  if (size() > 1) {
+    EXPECT_GE(growth, static_cast<std::size_t>(size()) * sizeof(std::uintptr_t));
+  }
   // Every member writes the first word of its right neighbour.
   const int t = (rank() + 1) % size();
   const long v = 100 + rank();
@@ -127,6 +130,18 @@ TEST(Symmetric, FreedRangesAreTakenAgain) {
   EXPECT_EQ(again[static_cast<std::size_t>(rank())], where);
   expect_reachable(again, 4096);
   free(again[static_cast<std::size_t>(rank())]);
+}
+
+// rma::symmetric_layout of anything but a segment's local base is an error naming the call.
+TEST(Symmetric, LayoutOfWhatIsNoSegmentBaseIsAnError) {
+  using test::expect_error;
+  long local = 0;
+  expect_error<InvalidArgument>([&] { (void)symmetric_layout(&local); },
+                                {"rma::symmetric_layout", "'my_base'", "not the local base of a segment"});
+  test::Segment seg(64);
+  expect_error<InvalidArgument>([&] { (void)symmetric_layout(seg.local() + 8); }, {"rma::symmetric_layout", "'my_base'"});
+  EXPECT_NO_THROW((void)symmetric_layout(seg.local()));
+  barrier();
 }
 
 // Subgroups: members in another order than the world's, some ranks not members.

@@ -112,6 +112,43 @@ std::optional<SymmetricLayout> symmetric_bases(const detail::State& s, const Gro
   return layout;
 }
 
+/// rec.my_base from the transport that allocates segment memory (collective over the group).
+void allocate_by_transport(const char* op, detail::Transport& owner, const detail::SegmentSpec& spec,
+                           const Group& group, detail::SegmentRecord& rec) {
+  agree(op, [&] { owner.check_segment(spec); }, group);
+  try {
+    agree(op, [&] { rec.my_base = owner.allocate_segment(spec); }, group);
+  } catch (...) {
+    if (rec.my_base) owner.allocation_abandoned(spec);  // another member failed: give ours back
+    throw;
+  }
+}
+
+/// rec's node object (and rec.my_base in it) from node shared memory, every node's object at one
+/// address (the largest node's size taken from every member's symmetric arena), so that the
+/// registry keeps one origin, not a base per member; where the arena is off or has no common
+/// room, where mmap puts it. Collective over the group; returns where each slice lies.
+NodePlan allocate_on_nodes(const char* op, detail::State& s, const Group& group, const std::vector<std::uint64_t>& sizes,
+                           detail::SegmentRecord& rec) {
+  NodePlan plan;
+  agree(op, [&] { plan = plan_node(op, s, group, sizes); }, group);
+  std::uint64_t largest = plan.total;
+  detail::allreduce_polling(op, &largest, 1, MPI_UINT64_T, MPI_MAX, group.comm());
+  rec.arena_at = s.arena->take(op, largest, group.comm());
+  rec.arena_bytes = rec.arena_at ? largest : 0;
+  try {
+    agree(op, [&] { rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), plan.total, rec.arena_at); },
+          group);
+  } catch (...) {  // another node failed: this node's object goes first, then its range
+    rec.region = detail::ShmRegion();
+    if (rec.arena_at) s.arena->give_back(rec.arena_at, rec.arena_bytes);
+    throw;
+  }
+  const std::size_t mine = static_cast<std::size_t>(group.rank());
+  rec.my_base = sizes[mine] ? rec.region.data() + plan.offset[mine] : nullptr;
+  return plan;
+}
+
 /// The started transport that allocates segment memory itself, or null (node shared memory).
 detail::Transport* memory_owner(const detail::State& s) {
   for (const auto& t : s.routes.started)
@@ -150,33 +187,8 @@ std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Gro
   for (std::uint64_t b : sizes) rec.total_bytes += b;
   detail::SegmentSpec spec{op, id, &rec.group, bytes, sizes, nullptr, false};
   NodePlan plan;
-  if (owner) {
-    agree(op, [&] { owner->check_segment(spec); }, group);
-    try {
-      agree(op, [&] { rec.my_base = owner->allocate_segment(spec); }, group);
-    } catch (...) {
-      if (rec.my_base) owner->allocation_abandoned(spec);  // another member failed: give ours back
-      throw;
-    }
-  } else {
-    agree(op, [&] { plan = plan_node(op, s, group, sizes); }, group);
-    // Every node's object at one address (the largest node's size taken from every member's
-    // symmetric arena), so that the registry keeps one origin, not a base per member; null where
-    // the arena is off or has no common room (then mmap places it).
-    std::uint64_t largest = plan.total;
-    detail::allreduce_polling(op, &largest, 1, MPI_UINT64_T, MPI_MAX, comm);
-    rec.arena_at = s.arena->take(op, largest, comm);
-    rec.arena_bytes = rec.arena_at ? largest : 0;
-    try {
-      agree(op, [&] { rec.region = detail::ShmRegion::create(op, group.impl()->node_members(), plan.total, rec.arena_at); },
-            group);
-    } catch (...) {  // another node failed: this node's object goes first, then its range
-      rec.region = detail::ShmRegion();
-      if (rec.arena_at) s.arena->give_back(rec.arena_at, rec.arena_bytes);
-      throw;
-    }
-    rec.my_base = bytes ? rec.region.data() + plan.offset[static_cast<std::size_t>(group.rank())] : nullptr;
-  }
+  if (owner) allocate_by_transport(op, *owner, spec, group, rec);
+  else plan = allocate_on_nodes(op, s, group, sizes, rec);
   spec.my_base = static_cast<std::byte*>(rec.my_base);
   spec.created_node_object = rec.region.creator_pid() == static_cast<int>(getpid());
   spec.node_comm = group.impl()->node_members();  // collective the first time: every member is here

@@ -1,6 +1,7 @@
 #include "core/arena.hpp"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include <cerrno>
 #include <cstring>
@@ -20,6 +21,13 @@ constexpr std::uintptr_t kCandidates[] = {0x200000000000, 0x400000000000, 0x1000
 constexpr std::size_t kAlign = 4096;
 
 constexpr int kReserveFlags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+
+// ", RLIMIT_AS (ulimit -v) is N GiB" where the process's address space is limited, else "".
+std::string address_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return "";
+  return ", RLIMIT_AS (ulimit -v) is " + std::to_string(limit.rlim_cur >> 30) + " GiB";
+}
 
 void* reserve_at(std::uintptr_t at, std::size_t bytes) {
   void* p = mmap(reinterpret_cast<void*>(at), bytes, PROT_NONE, kReserveFlags | MAP_FIXED_NOREPLACE, -1, 0);
@@ -61,7 +69,7 @@ SymmetricArena::SymmetricArena(const char* op, MPI_Comm world, std::size_t bytes
   }
   reason_ = "off (no address range of " + std::to_string(bytes >> 30) +
             " GiB was free at the same place on every rank; here: " + (error ? std::strerror(error) : "free") +
-            "; ARMADA_SYMMETRIC_GIB sets the size)";
+            address_limit() + "; ARMADA_SYMMETRIC_GIB sets the size)";
 #endif
 }
 

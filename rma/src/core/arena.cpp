@@ -55,11 +55,10 @@ SymmetricArena::SymmetricArena(const char* op, MPI_Comm world, std::size_t bytes
   int error = 0;
   for (std::uintptr_t at : kCandidates) {
     void* p = reserve_at(at, bytes);
-    int mine = p != nullptr, all = 0;
     if (!p) error = errno;
-    allreduce_polling(op, &mine, 1, MPI_INT, MPI_MIN, world);
-    all = mine;
-    if (all) {
+    int everyone = p != nullptr;
+    allreduce_polling(op, &everyone, 1, MPI_INT, MPI_MIN, world);
+    if (everyone) {
       base_ = static_cast<std::byte*>(p);
       size_ = bytes;
       free_.emplace(0, bytes);

@@ -144,11 +144,12 @@ const Slice* Registry::find_first(int rank, const void* addr, std::size_t extent
   return find(rank, addr, extent);
 }
 
-void Registry::add(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& symmetric) {
-  if (slices.empty()) return;
+bool Registry::add(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& symmetric) {
+  if (slices.empty()) return false;
   std::lock_guard lock(writer_);
   auto stored = std::make_unique<Segment>(slices, symmetric);
   Segment& segment = *stored;
+  const bool kept_symmetric = segment.bases.empty();
   segments_[segment.id] = std::move(stored);
   // Ranks already looked up get their slice of the new segment now; the others at their first
   // lookup.
@@ -168,6 +169,7 @@ void Registry::add(const std::vector<Slice>& slices, const std::optional<Symmetr
     publish(owner, std::move(next));
   }
   reclaim();
+  return kept_symmetric;
 }
 
 void Registry::remove(std::int64_t segment) {

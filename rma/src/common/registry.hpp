@@ -87,8 +87,9 @@ class Registry {
   /// A segment's non-empty slices, all of one segment, with their handles and this node's
   /// mappings written (segment_created): kept compactly, made into slices per rank looked up.
   /// `symmetric`: how the slices' bases follow from one origin, if they do (checked here: a
-  /// slice it does not describe keeps the segment's bases per member).
-  void add(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& symmetric = std::nullopt);
+  /// slice it does not describe keeps the segment's bases per member). Returns whether the
+  /// segment keeps `symmetric` instead of its bases.
+  bool add(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& symmetric = std::nullopt);
   void remove(std::int64_t segment);
 
   /// Retired rows and removed segments not yet freed, plus one: what a leak test watches (1 when

@@ -95,21 +95,17 @@ void make_slices(const detail::State& s, const Group& group, std::int64_t id, co
   }
 }
 
-/// Where every member's base follows from the segment's origin in the symmetric arena: every
-/// member holds the same non-zero size, so member g lies at its place among the group's members
-/// on its node times the rounded size (plan_node's order), as `bases` are checked to. Nothing
-/// otherwise (bases kept).
+/// Where every member's base should follow from the segment's origin in the symmetric arena:
+/// every member holds the same non-zero size, so member g lies at its place among the group's
+/// members on its node times the rounded size (plan_node's order). The registry checks it
+/// against the slices' bases. Nothing otherwise (bases kept).
 std::optional<SymmetricLayout> symmetric_bases(const detail::State& s, const Group& group,
-                                               const std::vector<std::uint64_t>& sizes, const detail::SegmentRecord& rec,
-                                               const std::vector<void*>& bases) {
+                                               const std::vector<std::uint64_t>& sizes, const detail::SegmentRecord& rec) {
   if (!rec.arena_at || sizes.empty() || sizes[0] == 0) return std::nullopt;
   for (std::uint64_t b : sizes)
     if (b != sizes[0]) return std::nullopt;
-  SymmetricLayout layout{reinterpret_cast<std::uintptr_t>(rec.arena_at), round_up(sizes[0]),
+  return SymmetricLayout{reinterpret_cast<std::uintptr_t>(rec.arena_at), round_up(sizes[0]),
                          group.impl()->node_places(s.topology)};
-  for (int g = 0; g < group.size(); ++g)
-    if (layout.base(g) != bases[static_cast<std::size_t>(g)]) return std::nullopt;
-  return layout;
 }
 
 /// rec.my_base from the transport that allocates segment memory (collective over the group).
@@ -209,8 +205,9 @@ std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Gro
   agree(op, [&] {
     for (const auto& t : s.routes.started) t->segment_created(spec, slices, objects);
   }, group);
-  rec.symmetric = symmetric_bases(s, group, sizes, rec, bases);
-  s.registry->add(slices, rec.symmetric);
+  // What the registry keeps is what rma::symmetric_layout tells: the layout only where it took it.
+  rec.symmetric = symmetric_bases(s, group, sizes, rec);
+  if (!s.registry->add(slices, rec.symmetric)) rec.symmetric.reset();
   {
     std::lock_guard lock(s.segments_mutex);
     if (rec.my_base) s.segment_by_base[rec.my_base] = id;

@@ -139,6 +139,39 @@ TEST(Registry, SlicesMadeLaterKeepHandlesMappingsSizesAndOwners) {
   EXPECT_EQ(reg.find(3, at(0x7300), 1), nullptr);  // not a member
 }
 
+// A handle every member shares (an MPI window and its group) is kept once, not per member; where
+// only some members have one (rdma: this node's keys) only theirs are kept; every made slice
+// carries the right one.
+TEST(Registry, HandlesAreKeptOncePerSegmentOrOnlyWhereSet) {
+  constexpr int kRanks = 1000;
+  struct Handle {
+    std::uint64_t window, group, offset;
+  };
+  auto segment = [] { return slices_of(0, ranks(kRanks), 0x100000, 0x10, 16); };
+  Registry bare(kRanks), shared(kRanks), sparse(kRanks);
+  bare.add(segment());
+  std::vector<Slice> one = segment();
+  for (Slice& s : one) s.set_handle(Handle{0xabc, 0xdef, 0});
+  shared.add(one);
+  EXPECT_EQ(shared.member_bytes(), bare.member_bytes()) << "a handle every member shares is kept per member";
+  std::vector<Slice> some = segment();
+  for (int r : {3, 500, 998}) some[static_cast<std::size_t>(r)].set_handle(Handle{7, 8, static_cast<std::uint64_t>(r)});
+  sparse.add(some);
+  EXPECT_LE(sparse.member_bytes(), bare.member_bytes() + 3 * (sizeof(std::uint32_t) + kSliceHandleBytes) + 64);
+  for (int r : {0, 3, 499, 500, 998, 999}) {
+    const std::uintptr_t base = 0x100000 + static_cast<std::uintptr_t>(r) * 0x10;
+    const Slice* s = shared.find(r, at(base), 16);
+    ASSERT_NE(s, nullptr) << "rank " << r;
+    EXPECT_EQ(s->handle<Handle>().window, 0xabcu);
+    EXPECT_EQ(s->handle<Handle>().group, 0xdefu);
+    const Slice* t = sparse.find(r, at(base), 16);
+    ASSERT_NE(t, nullptr) << "rank " << r;
+    const bool set = r == 3 || r == 500 || r == 998;
+    EXPECT_EQ(t->handle<Handle>().window, set ? 7u : 0u) << "rank " << r;
+    EXPECT_EQ(t->handle<Handle>().offset, set ? static_cast<std::uint64_t>(r) : 0u) << "rank " << r;
+  }
+}
+
 // Readers never lock: while one thread adds and removes segments, others keep finding a segment
 // that stays, and every superseded row is freed once they are gone.
 // A segment described by one origin (the symmetric arena) keeps no base per member, and its

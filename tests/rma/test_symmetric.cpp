@@ -80,6 +80,12 @@ TEST(Symmetric, OneSizeSegmentsLieAtOneOffsetAndKeepNoBases) {
           << "rank " << r;
     EXPECT_GE(origin, reinterpret_cast<std::uintptr_t>(arena.base()));
     EXPECT_LT(origin, reinterpret_cast<std::uintptr_t>(arena.base()) + arena.size());
+    // Nothing per member of another node, whatever the transport: this node's members' mappings
+    // (16 B each) and, on rdma, their keys ((4 + 24) B each); a handle every member shares (the
+    // mpi-rma window) once, the server's none (its node server maps what it must itself).
+    const std::size_t on_node = node_ranks(node_of(rank())).size();
+    EXPECT_LE(growth, on_node * (16 + 4 + detail::kSliceHandleBytes))
+        << "a one-size segment keeps " << growth << " B for " << size() << " members, " << on_node << " on this node";
   }
   expect_reachable(bases, kBytes);
   // Against a segment of sizes that differ (its bases and sizes kept: 16 B a member) on the same

@@ -43,15 +43,27 @@ HazardSlot* hazard_slots() { return g_slots.load(std::memory_order_acquire); }
 
 // ---- a segment's members, compact ----
 
+namespace {
+
+// The value kept for `member` in a list of (member, value) sorted by member, or null.
+template <class T>
+const T* find_member(const std::vector<std::pair<std::uint32_t, T>>& list, std::size_t member) {
+  auto it = std::lower_bound(list.begin(), list.end(), member,
+                             [](const std::pair<std::uint32_t, T>& e, std::size_t m) { return e.first < m; });
+  return it != list.end() && it->first == member ? &it->second : nullptr;
+}
+
+}  // namespace
+
 Registry::Segment::Segment(const std::vector<Slice>& slices, const std::optional<SymmetricBases>& described)
     : id(slices.front().segment), count(slices.size()) {
-  bool identity = true, ascending = true, one_size = true, any_handle = false;
+  bool identity = true, ascending = true, one_size = true, one_handle = true;
   for (std::size_t i = 0; i < count; ++i) {
     const Slice& s = slices[i];
     identity &= s.owner == static_cast<int>(i);
     ascending &= i == 0 || slices[i - 1].owner < s.owner;
     one_size &= s.size == slices.front().size;
-    for (std::byte b : s.handle_bytes) any_handle |= b != std::byte{0};
+    one_handle &= std::equal(std::begin(s.handle_bytes), std::end(s.handle_bytes), std::begin(slices.front().handle_bytes));
   }
   bool follows = described && described->place && described->place->size() == count;
   for (std::size_t i = 0; follows && i < count; ++i)
@@ -74,13 +86,22 @@ Registry::Segment::Segment(const std::vector<Slice>& slices, const std::optional
       std::sort(by_owner.begin(), by_owner.end(), [&](std::uint32_t a, std::uint32_t b) { return owners[a] < owners[b]; });
     }
   }
-  if (any_handle) {
-    handles.resize(count);
+  // A handle every member shares (a window, nothing) once; else only the members' that are set
+  // (rdma: this node's keys, the others' fetched on first use).
+  std::copy(std::begin(slices.front().handle_bytes), std::end(slices.front().handle_bytes), handle.begin());
+  if (!one_handle) {
+    handle = {};
     for (std::size_t i = 0; i < count; ++i)
-      std::copy(std::begin(slices[i].handle_bytes), std::end(slices[i].handle_bytes), handles[i].begin());
+      if (std::any_of(std::begin(slices[i].handle_bytes), std::end(slices[i].handle_bytes), [](std::byte b) { return b != std::byte{0}; })) {
+        auto& [member, bytes] = handles.emplace_back();
+        member = static_cast<std::uint32_t>(i);
+        std::copy(std::begin(slices[i].handle_bytes), std::end(slices[i].handle_bytes), bytes.begin());
+      }
   }
   for (std::size_t i = 0; i < count; ++i)
     if (slices[i].local) locals.emplace_back(static_cast<std::uint32_t>(i), slices[i].local);
+  locals.shrink_to_fit();  // kept for the segment's life: no room to grow
+  handles.shrink_to_fit();
 }
 
 long Registry::Segment::member_of(int rank) const noexcept {
@@ -101,17 +122,17 @@ const Slice* Registry::Segment::make(std::size_t member) {
   s.segment = id;
   s.owner = owner(member);
   s.internal = internal;
-  auto local = std::lower_bound(locals.begin(), locals.end(), member,
-                                [](const std::pair<std::uint32_t, std::byte*>& l, std::size_t m) { return l.first < m; });
-  if (local != locals.end() && local->first == member) s.local = local->second;
-  if (!handles.empty()) std::copy(handles[member].begin(), handles[member].end(), s.handle_bytes);
+  if (const auto* local = find_member(locals, member)) s.local = *local;
+  const auto* own = find_member(handles, member);
+  const std::array<std::byte, kSliceHandleBytes>& bytes = own ? *own : handle;
+  std::copy(bytes.begin(), bytes.end(), s.handle_bytes);
   return &s;
 }
 
 std::size_t Registry::Segment::bytes() const noexcept {
   return bases.capacity() * sizeof(std::uintptr_t) + sizes.capacity() * sizeof(std::uint64_t) +
          owners.capacity() * sizeof(int) + by_owner.capacity() * sizeof(std::uint32_t) +
-         handles.capacity() * kSliceHandleBytes + locals.capacity() * sizeof(locals[0]);
+         handles.capacity() * sizeof(handles[0]) + locals.capacity() * sizeof(locals[0]);
 }
 
 // ---- the registry ----
@@ -226,7 +247,7 @@ std::size_t Registry::slices_made() const {
 std::size_t Registry::member_bytes() const {
   std::lock_guard lock(writer_);
   std::size_t total = 0;
-  for (const auto& [id, segment] : segments_) total += sizeof(Segment) + segment->bytes();
+  for (const auto& [id, segment] : segments_) total += segment->bytes();  // not the segment's own fixed part
   return total;
 }
 

@@ -11,9 +11,10 @@
 //
 // Slices are made for the ranks this process looks up, not for every member of every segment
 // (issue 53: a 64-byte slice and a 16-byte row entry per member per segment were most of what an
-// array cost per rank of the job). A segment keeps its members compactly (base, and size only
-// where sizes differ, a transport's handle only where one is set, owners only where they are not
-// ranks 0..m-1, the node's mappings only for the members this node maps: 8-20 B a member); a
+// array cost per rank of the job). A segment keeps its members compactly: a base each, none where
+// the symmetric arena placed them (one origin); sizes only where they differ; a transport's handle
+// once where every member's is the same, else only where one is set; owners only where they are
+// not ranks 0..m-1; the node's mappings only for the members this node maps. A
 // rank's row is built at its first lookup (under the writers' lock, then published like any
 // row), and from then on allocate makes that rank's slices at once. A slice lives at a stable
 // address until its segment is removed: a caller may use what find() returned for as long as
@@ -120,7 +121,8 @@ class Registry {
     std::vector<std::uint64_t> sizes;       // empty: every member's is `size`
     std::uint64_t size = 0;
     bool internal = false;                  // Slice::internal of every member
-    std::vector<std::array<std::byte, kSliceHandleBytes>> handles;  // empty: none set
+    std::array<std::byte, kSliceHandleBytes> handle{};  // every member's, unless listed in `handles`
+    std::vector<std::pair<std::uint32_t, std::array<std::byte, kSliceHandleBytes>>> handles;  // (member, its own)
     std::vector<std::pair<std::uint32_t, std::byte*>> locals;       // (member, this node's mapping)
     std::deque<Slice> made;
 

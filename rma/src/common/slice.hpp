@@ -10,9 +10,9 @@
 namespace armada::rma::detail {
 
 /// Bytes of per-slice data an inter-node transport keeps in each Slice (Slice::handle): the
-/// largest handle is 24 (a node object's pid, fd, size and offset; an MPI window, a rank and an
-/// offset), and 24 makes a Slice one 64-byte cache line. The registry keeps a slice per member
-/// of every segment (issue 53: 64 B a member per array, was 72).
+/// largest handle is 24 (an MPI window, its group and an offset), and 24 makes a Slice one
+/// 64-byte cache line. Slices are made only for the ranks a process looks up; the registry keeps
+/// a segment's handles once where every member's is the same (common/registry.hpp).
 inline constexpr std::size_t kSliceHandleBytes = 24;
 
 struct Slice {
@@ -25,10 +25,10 @@ struct Slice {
   // atomic of a user may address it, so that an off-by-one past a user's segment that lands
   // here (segments can abut) is an error, not a corrupted lock. In the padding after owner.
   bool internal = false;
-  // The inter-node transport's per-slice data (an MPI window and the owner's rank in it, a
-  // remote key, where the slice lies in its node object...), written by its segment_created
-  // hook and opaque to the core: inline, so an operation reads it without another pointer
-  // chase. One transport uses it (only one inter-node transport runs; shm needs none).
+  // The inter-node transport's per-slice data (an MPI window and its group, a remote key...),
+  // written by its segment_created hook and opaque to the core: inline, so an operation reads
+  // it without another pointer chase. One transport uses it (only one inter-node transport
+  // runs; shm needs none).
   alignas(8) std::byte handle_bytes[kSliceHandleBytes] = {};
 
   bool contains(std::uintptr_t addr, std::size_t extent) const noexcept {

@@ -202,9 +202,16 @@ std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Gro
   make_slices(s, group, id, sizes, infos, rec, plan, owner != nullptr, slices, objects);
   for (detail::Slice& slice : slices) slice.internal = internal;
   // Windows, registrations, keys: collective over the group, like this whole call.
-  agree(op, [&] {
-    for (const auto& t : s.routes.started) t->segment_created(spec, slices, objects);
-  }, group);
+  try {
+    agree(op, [&] {
+      for (const auto& t : s.routes.started) t->segment_created(spec, slices, objects);
+    }, group);
+  } catch (...) {  // every member fails: what the transports made goes, then the memory and its range
+    for (const auto& t : s.routes.started) t->allocation_abandoned(spec);
+    rec.region = detail::ShmRegion();
+    if (rec.arena_at) s.arena->give_back(rec.arena_at, rec.arena_bytes);
+    throw;
+  }
   // What the registry keeps is what rma::symmetric_layout tells: the layout only where it took it.
   rec.symmetric = symmetric_bases(s, group, sizes, rec);
   if (!s.registry->add(slices, rec.symmetric)) rec.symmetric.reset();

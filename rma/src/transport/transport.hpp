@@ -163,8 +163,9 @@ class Transport {
   /// collective over the group (allocates_segments() only). The transport keeps what it needs
   /// of the allocation (its window, the base's offset in it) for segment_created.
   virtual std::byte* allocate_segment(const SegmentSpec&) { return nullptr; }
-  /// allocate_segment succeeded here but failed on another member, so rma::allocate fails: free
-  /// what allocate_segment made (local: the other members may have nothing to free).
+  /// allocate_segment, or segment_created, failed on some member, so rma::allocate fails: free
+  /// what this rank's allocate_segment and segment_created made (local: the other members may
+  /// have nothing to free; called whether or not they ran here).
   virtual void allocation_abandoned(const SegmentSpec&) {}
   /// After every member's slice is known, before the registry publishes them: register memory,
   /// create windows, exchange keys on spec.group, and write each slice's handle

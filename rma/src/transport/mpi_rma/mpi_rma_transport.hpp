@@ -58,16 +58,18 @@
 
 namespace armada::rma::detail {
 
-/// The transport's per-slice data (Slice::handle): the segment's window, the owner's rank in
-/// it, and where the slice's base lies in the owner's window memory (alignment padding of
-/// MPI-owned memory; 0 for node shared memory).
+/// The transport's per-slice data (Slice::handle): the segment's window, its group (the owner's
+/// rank in the window is its rank there), and where the slice's base lies in the owner's window
+/// memory (alignment padding of MPI-owned memory; 0 for node shared memory). The same on every
+/// member of a node-memory segment, so the registry keeps it once (issue 53: the owner's rank in
+/// the handle made it 24 B per member per segment).
 struct MpiSlice {
   MPI_Win window;
-  int rank;
+  const Group* group;  // the transport's Window entry's, alive until segment_freed
   std::uint64_t offset;
 };
 inline MPI_Win window_of(const Slice& slice) noexcept { return slice.handle<MpiSlice>().window; }
-inline int window_rank_of(const Slice& slice) noexcept { return slice.handle<MpiSlice>().rank; }
+inline int window_rank_of(const Slice& slice) { return slice.handle<MpiSlice>().group->group_rank(slice.owner); }
 inline std::uint64_t window_offset_of(const Slice& slice) noexcept { return slice.handle<MpiSlice>().offset; }
 
 /// Displacement of `remote` (in the owner's address space) in the slice's window.

@@ -78,9 +78,11 @@ void MpiRmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> 
   // MPI may refuse on one rank only: agree before the next collective.
   if (!settings_.owns_memory) agree(spec.op, [&] { attach(spec.id, *spec.group, spec.my_base, spec.bytes); }, *spec.group);
   Window w;
+  const Group* group_of_window = nullptr;  // the map's entry: stable until detach
   {
     std::lock_guard lock(windows_mutex_);
     w = windows_.at(spec.id);
+    group_of_window = &windows_.at(spec.id).group;
   }
   // Every member's offset of its slice in its window memory: displacements are relative to it.
   const Group& group = *spec.group;
@@ -88,7 +90,7 @@ void MpiRmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> 
   MPI_Allgather(&w.offset, 1, MPI_UINT64_T, offsets.data(), 1, MPI_UINT64_T, group.comm());
   for (Slice& slice : slices) {
     const int rank = group.group_rank(slice.owner);
-    slice.set_handle(MpiSlice{w.win, rank, offsets[static_cast<std::size_t>(rank)]});
+    slice.set_handle(MpiSlice{w.win, group_of_window, offsets[static_cast<std::size_t>(rank)]});
   }
 }
 

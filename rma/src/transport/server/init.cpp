@@ -3,6 +3,7 @@
 // node_server.cpp (the node's helper thread).
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -179,10 +180,38 @@ TransportCaps ServerTransport::caps() const noexcept {
   return c;
 }
 
-void ServerTransport::segment_created(const SegmentSpec&, std::span<Slice> slices,
+void ServerTransport::segment_created(const SegmentSpec& spec, std::span<Slice> slices,
                                       std::span<const NodeObjectRef> objects) {
-  for (std::size_t i = 0; i < slices.size(); ++i)
-    slices[i].set_handle(ServerSlice{objects[i].pid, objects[i].fd, objects[i].size, objects[i].offset});
+  // Nothing per slice: a member's server maps the segment through its own registry. Only a node
+  // server outside the group has no slice of it; the object's creator tells that server where
+  // the object is and where each of the node's members maps it, and waits for it to map it, so
+  // that no request can reach the server first (allocation ends in a barrier). Origins name
+  // only the segment (issue 53: the node object's place was 24 B per member per segment).
+  const int leader = map_.target_server(me_);
+  if (!spec.created_node_object || spec.group->group_rank(leader) >= 0) return;
+  server::AdoptHead head{static_cast<std::int32_t>(getpid()), -1, 0, 0};
+  std::vector<server::AdoptMember> members;
+  const int my_node = map_.node_of[static_cast<std::size_t>(me_)];
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    if (map_.node_of[static_cast<std::size_t>(slices[i].owner)] != my_node) continue;
+    head.fd = objects[i].fd;
+    head.size = objects[i].size;
+    members.push_back({slices[i].owner, slices[i].base - objects[i].offset});
+  }
+  head.members = members.size();
+  server::Header h{};
+  h.kind = server::Kind::Adopt;
+  h.origin = me_;
+  h.segment = spec.id;
+  MPI_Send(&h, sizeof h, MPI_BYTE, leader, server::kTagControl, comm_);
+  MPI_Send(&head, sizeof head, MPI_BYTE, leader, server::kTagAdopt, comm_);
+  MPI_Send(members.data(), static_cast<int>(members.size() * sizeof members[0]), MPI_BYTE, leader, server::kTagAdopt, comm_);
+  server::Reply r{};
+  MPI_Recv(&r, sizeof r, MPI_BYTE, leader, server::kTagAdopt, comm_, MPI_STATUS_IGNORE);
+  if (r.status != server::kOk)
+    throw_system(spec.op, "the node server (rank " + std::to_string(leader) + ") could not map the segment's node object of " +
+                          std::to_string(head.size) + " bytes (/proc/" + std::to_string(head.pid) + "/fd/" + std::to_string(head.fd) + ")",
+                 static_cast<int>(r.value));
 }
 
 void ServerTransport::segment_freed(const SegmentSpec& spec) {

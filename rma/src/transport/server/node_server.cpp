@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 
 #include <algorithm>
@@ -233,6 +234,10 @@ void NodeServer::serve_arrived() {
 bool NodeServer::on_control(const Posted& p) {
   Header h;
   std::memcpy(&h, p.buffer, sizeof h);
+  if (h.kind == Kind::Adopt) {
+    adopt(h);
+    return false;
+  }
   if (h.kind == Kind::Forget) {
     if (auto it = foreign_.find(h.segment); it != foreign_.end()) {
       munmap(it->second.base, it->second.size);
@@ -395,23 +400,42 @@ std::byte* NodeServer::map_remote(const Header& h, std::uint64_t addr, std::size
   void* remote = reinterpret_cast<void*>(addr);
   if (const Slice* slice = registry_.find(h.target, remote, extent); slice && slice->local)
     return slice->map(remote);
-  if (h.region_fd < 0 || h.segment < 0 || addr < h.slice_base) return nullptr;
-  auto it = foreign_.find(h.segment);
-  if (it == foreign_.end()) {
-    // The segment's group does not include this process: map the node object its creator
-    // holds open. Dropped again when the creator frees it (Kind::Forget).
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/fd/%d", h.region_pid, h.region_fd);
-    const int fd = open(path, O_RDWR);
-    if (fd < 0) return nullptr;
-    void* p = mmap(nullptr, h.region_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  const auto it = foreign_.find(h.segment);
+  if (it == foreign_.end()) return nullptr;
+  const Foreign& f = it->second;
+  const auto member = std::lower_bound(f.members.begin(), f.members.end(), h.target,
+                                       [](const server::AdoptMember& m, int owner) { return m.owner < owner; });
+  if (member == f.members.end() || member->owner != h.target || addr < member->object_start) return nullptr;
+  const std::uint64_t offset = addr - member->object_start;
+  if (offset > f.size || extent > f.size - offset) return nullptr;
+  return f.base + offset;
+}
+
+void NodeServer::adopt(const Header& h) {
+  // The segment's group does not include this process: map the node object its creator holds
+  // open (dropped again when the creator frees it: Kind::Forget).
+  server::AdoptHead head{};
+  MPI_Recv(&head, sizeof head, MPI_BYTE, h.origin, server::kTagAdopt, comm_, MPI_STATUS_IGNORE);
+  Foreign f{nullptr, head.size, std::vector<server::AdoptMember>(head.members)};
+  MPI_Recv(f.members.data(), static_cast<int>(f.members.size() * sizeof(server::AdoptMember)), MPI_BYTE, h.origin,
+           server::kTagAdopt, comm_, MPI_STATUS_IGNORE);
+  std::sort(f.members.begin(), f.members.end(), [](const auto& a, const auto& b) { return a.owner < b.owner; });
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/fd/%d", head.pid, head.fd);
+  Reply r{server::kUnreachable, 0, 0};
+  if (const int fd = open(path, O_RDWR); fd >= 0) {
+    void* p = mmap(nullptr, head.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) r.value = static_cast<std::uint64_t>(errno);
     close(fd);
-    if (p == MAP_FAILED) return nullptr;
-    it = foreign_.emplace(h.segment, Foreign{static_cast<std::byte*>(p), h.region_size}).first;
+    if (p != MAP_FAILED) {
+      f.base = static_cast<std::byte*>(p);
+      foreign_[h.segment] = std::move(f);
+      r.status = server::kOk;
+    }
+  } else {
+    r.value = static_cast<std::uint64_t>(errno);
   }
-  const std::uint64_t offset = h.region_offset + (addr - h.slice_base);
-  if (offset > it->second.size || extent > it->second.size - offset) return nullptr;
-  return it->second.base + offset;
+  MPI_Send(&r, sizeof r, MPI_BYTE, h.origin, server::kTagAdopt, comm_);
 }
 
 void NodeServer::check_waiting_locks() {

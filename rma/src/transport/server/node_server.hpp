@@ -167,8 +167,10 @@ class NodeServer {
   void check_waiting_locks();
   void reap_sends();  // forgets the get chunks their origins have received
   /// This process's view of [addr, addr + extent) of the target: through the registry when this
-  /// process maps the segment, else through the header's node object (mapped on first use).
+  /// process maps the segment, else through the node object an Adopt named.
   std::byte* map_remote(const server::Header& h, std::uint64_t addr, std::size_t extent);
+  /// Kind::Adopt: receives the table, maps the object, replies (kOk or kUnreachable).
+  void adopt(const server::Header& h);
   // Receives (and drops) the DATA messages of a request that cannot be executed.
   void drain(const server::Header& h, std::size_t already);
 
@@ -210,9 +212,12 @@ class NodeServer {
   std::vector<int> peer_credits_;       // per world rank: forwards we may still send
   std::deque<Forward> backlog_;         // forwards waiting for a credit, in order
   std::vector<WaitingLock> waiting_locks_;
+  // A segment of a group without this process, on this node (Kind::Adopt): our mapping of its
+  // node object and where each of the node's members maps it (sorted by owner).
   struct Foreign {
     std::byte* base;
     std::size_t size;
+    std::vector<server::AdoptMember> members;
   };
   std::unordered_map<std::int64_t, Foreign> foreign_;  // segment id -> our mapping of its object
   std::thread thread_;

@@ -33,6 +33,7 @@ enum Tag : int {
   kTagForward = 2,
   kTagForwardAck = 3,
   kTagControl = 4,
+  kTagAdopt = 5,             // an Adopt's member table, then the server's Reply
   kTagReplyBase = 1000,      // + id % kTagSpan
   kTagToServerBase = 10000,  // + id % kTagSpan
   kTagToOriginBase = 20000,  // + id % kTagSpan (below the MPI_TAG_UB minimum of 32767)
@@ -50,6 +51,7 @@ enum class Kind : std::uint16_t {
   PutV, GetV, AccV,           // vector: a descriptor of (bytes, count, addresses...) per set
   Rmw, Lock, TryLock, Unlock,
   Quit,                       // control: stop the server
+  Adopt,                      // control: map a segment whose group leaves this server out (AdoptTable)
   Forget,                     // control: drop the mapping of a freed segment (see `segment`)
   Ack,                        // no data: reply with the count of the origin's lazy writes run
 };
@@ -96,14 +98,25 @@ struct Header {
   // `operand` (rmw_width bytes) to this target-space address, in the same slice as `remote`
   // (0: none). One request, so the flag can never overtake the data.
   std::uint64_t notify;
-  // The target slice's node object, for a server outside the allocation's group (the origin
-  // copies them from its registry; region_fd < 0 when not applicable).
+  // The target slice's segment (-1: none): a server outside the segment's group finds the
+  // segment's node object by it (Kind::Adopt told it where the object lies).
   std::int64_t segment;
-  std::int32_t region_pid;
-  std::int32_t region_fd;
-  std::uint64_t region_size;
-  std::uint64_t region_offset;
-  std::uint64_t slice_base;
+};
+
+/// Kind::Adopt's table (its own message, `kTagAdopt`, after the header): a segment's node object
+/// on this node, which the server maps since it is not in the segment's group and so has no
+/// slice of it in its registry, and where each of the node's members maps it (the same address
+/// on every member where the symmetric arena placed it). The creator waits for the Reply, so the
+/// object is known before any request for it can arrive (allocation ends with a barrier).
+struct AdoptHead {
+  std::int32_t pid;              // the object's creator, holding it open as `fd`
+  std::int32_t fd;
+  std::uint64_t size;
+  std::uint64_t members;         // AdoptMember entries that follow
+};
+struct AdoptMember {
+  std::int64_t owner;            // world rank
+  std::uint64_t object_start;    // where the owner maps the object (its slice base - its offset)
 };
 
 enum Delivery : std::int32_t {

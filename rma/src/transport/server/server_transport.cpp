@@ -68,17 +68,7 @@ Header ServerTransport::header(Kind kind, int target, const Slice* slice) const 
   h.kind = kind;
   h.origin = me_;
   h.target = target;
-  h.segment = -1;
-  h.region_fd = -1;
-  if (slice) {
-    const ServerSlice& object = slice->handle<ServerSlice>();
-    h.segment = slice->segment;
-    h.region_pid = object.pid;
-    h.region_fd = object.fd;
-    h.region_size = object.size;
-    h.region_offset = object.offset;
-    h.slice_base = slice->base;
-  }
+  h.segment = slice ? slice->segment : -1;
   return h;
 }
 

@@ -37,15 +37,6 @@
 
 namespace armada::rma::detail {
 
-/// The server's per-slice data (Slice::handle): where the slice lies in its node's shared
-/// object, so that a node server outside the allocation's group can map it (Header::region_*).
-struct ServerSlice {
-  int pid;
-  int fd;
-  std::uint64_t size;
-  std::uint64_t offset;
-};
-
 class ServerTransport final : public Transport {
  public:
   /// Takes over `comm` (freed at destruction) and this node's server, if this rank runs it
@@ -76,6 +67,7 @@ class ServerTransport final : public Transport {
 
   void segment_created(const SegmentSpec& spec, std::span<Slice> slices, std::span<const NodeObjectRef> objects) override;
   void segment_freed(const SegmentSpec& spec) override;
+  void allocation_abandoned(const SegmentSpec& spec) override { segment_freed(spec); }
   void describe(int target, TransportInfo& info) const override;
 
   /// Whether transfers to `target` beyond the inline size are copied by its server directly.

@@ -18,10 +18,15 @@ namespace {
 detail::State& state() { return *detail::g_state; }
 
 // A transport that allocates segment memory itself (mpi-rma's MPI_Win_allocate, rdma's UCX
-// memory) places them; the arena places the core's node shared memory only.
+// memory) places them; the arena places the core's node shared memory, and the memory of a
+// transport that places_segments() (rdma's: every rank's slice at one address).
 bool node_memory_segments() {
   return std::none_of(state().routes.started.begin(), state().routes.started.end(),
                       [](const auto& t) { return t->allocates_segments(); });
+}
+bool transport_places_segments() {
+  return std::any_of(state().routes.started.begin(), state().routes.started.end(),
+                     [](const auto& t) { return t->allocates_segments() && t->places_segments(); });
 }
 
 // Each member's place among the members of its node (world order: the world group's order).
@@ -67,8 +72,9 @@ TEST(Symmetric, OneSizeSegmentsLieAtOneOffsetAndKeepNoBases) {
   if (!arena.on() && arena.reason().find("RLIMIT_AS") != std::string::npos) GTEST_SKIP() << arena.reason();
   ASSERT_TRUE(arena.on()) << arena.reason();
   EXPECT_EQ(symmetric_arena().rfind("on: ", 0), 0u) << symmetric_arena();
-  // A transport that allocates segment memory itself places them (its bases are kept).
-  const bool node_memory = node_memory_segments();
+  // A transport that allocates segment memory itself places them (its bases are kept), unless
+  // it places them in the arena.
+  const bool node_memory = node_memory_segments(), placed = transport_places_segments();
   constexpr std::size_t kBytes = 3 * 4096 + 100;  // a slot is rounded to whole pages
   const std::size_t before = state().registry->member_bytes();
   const std::vector<void*> bases = allocate(kBytes);
@@ -80,6 +86,14 @@ TEST(Symmetric, OneSizeSegmentsLieAtOneOffsetAndKeepNoBases) {
           << "rank " << r;
     EXPECT_GE(origin, reinterpret_cast<std::uintptr_t>(arena.base()));
     EXPECT_LT(origin, reinterpret_cast<std::uintptr_t>(arena.base()) + arena.size());
+  }
+  if (placed) {  // each rank's own memory, all at one address
+    for (int r = 0; r < size(); ++r) EXPECT_EQ(bases[static_cast<std::size_t>(r)], bases[0]) << "rank " << r;
+    EXPECT_GE(static_cast<std::byte*>(bases[0]), arena.base());
+    EXPECT_LT(static_cast<std::byte*>(bases[0]), arena.base() + arena.size());
+    EXPECT_TRUE(symmetric_layout(bases[static_cast<std::size_t>(rank())]).has_value());
+  }
+  if (node_memory || placed) {
     // Nothing per member of another node, whatever the transport: this node's members' mappings
     // (16 B each) and, on rdma, their keys ((4 + 24) B each); a handle every member shares (the
     // mpi-rma window) once, the server's none (its node server maps what it must itself).
@@ -93,7 +107,7 @@ TEST(Symmetric, OneSizeSegmentsLieAtOneOffsetAndKeepNoBases) {
   const std::size_t before_irregular = state().registry->member_bytes();
   const std::vector<void*> irregular = allocate(kBytes + 4096 * static_cast<std::size_t>(rank() % 2));
   const std::size_t irregular_growth = state().registry->member_bytes() - before_irregular;
-  if (node_memory && size() > 1) {
+  if ((node_memory || placed) && size() > 1) {
     EXPECT_EQ(irregular_growth - growth, 16u * static_cast<std::size_t>(size()))
         << "one size: " << growth << " B kept, sizes that differ: " << irregular_growth << " B";
   }
@@ -126,7 +140,8 @@ TEST(Symmetric, SegmentsOfDifferentSizesKeepTheirBasesAndWork) {
 TEST(Symmetric, FreedRangesAreTakenAgain) {
   const detail::SymmetricArena& arena = *state().arena;
   if (!arena.on()) GTEST_SKIP() << arena.reason();  // checked by the test above
-  if (!node_memory_segments()) GTEST_SKIP() << "a transport allocates the segments here, not the arena";
+  if (!node_memory_segments() && !transport_places_segments())
+    GTEST_SKIP() << "a transport allocates the segments here, not the arena";
   std::vector<void*> first = allocate(4096);
   const void* where = first[static_cast<std::size_t>(rank())];
   free(const_cast<void*>(where));

@@ -131,8 +131,10 @@ std::byte* SymmetricArena::take(const char* op, std::size_t bytes, MPI_Comm comm
   }
 }
 
-void SymmetricArena::give_back(std::byte* at, std::size_t bytes) noexcept {
+void SymmetricArena::give_back(std::byte* at, std::size_t bytes, std::size_t unmapped) noexcept {
   bytes = (bytes + kAlign - 1) / kAlign * kAlign;
+  unmapped = (unmapped + kAlign - 1) / kAlign * kAlign;
+  if (unmapped > 0 && !reserve_at(reinterpret_cast<std::uintptr_t>(at), unmapped)) return;  // stays taken
   std::lock_guard lock(mutex_);
   std::size_t start = static_cast<std::size_t>(at - base_), length = bytes;
   auto next = free_.lower_bound(start);

@@ -44,8 +44,11 @@ class SymmetricArena {
   /// members' arenas are alike (allocations in the same order: the common case).
   std::byte* take(const char* op, std::size_t bytes, MPI_Comm comm);
   /// Gives back a range take() returned, once nothing is mapped there but the reservation
-  /// (a ShmRegion created at an address puts it back when it ends).
-  void give_back(std::byte* at, std::size_t bytes) noexcept;
+  /// (a ShmRegion created at an address puts it back when it ends). `unmapped`: the bytes from
+  /// `at` that another mapping replaced and has since removed (a transport's memory, which UCX
+  /// unmaps itself): reserved again first, and where that fails (another mapping took the hole
+  /// meanwhile) the range stays taken: address space lost, never a mapping overwritten.
+  void give_back(std::byte* at, std::size_t bytes, std::size_t unmapped = 0) noexcept;
 
  private:
   /// The lowest free offset >= from where `bytes` fit, or SIZE_MAX (under mutex_).

@@ -104,19 +104,37 @@ std::optional<SymmetricLayout> symmetric_bases(const detail::State& s, const Gro
   if (!rec.arena_at || sizes.empty() || sizes[0] == 0) return std::nullopt;
   for (std::uint64_t b : sizes)
     if (b != sizes[0]) return std::nullopt;
-  return SymmetricLayout{reinterpret_cast<std::uintptr_t>(rec.arena_at), round_up(sizes[0]),
-                         group.impl()->node_places(s.topology)};
+  // A transport's own memory: every rank's slice at the range's start in its own address space.
+  const std::size_t slot = rec.arena_mapped ? 0 : round_up(sizes[0]);
+  return SymmetricLayout{reinterpret_cast<std::uintptr_t>(rec.arena_at), slot, group.impl()->node_places(s.topology)};
 }
 
-/// rec.my_base from the transport that allocates segment memory (collective over the group).
-void allocate_by_transport(const char* op, detail::Transport& owner, const detail::SegmentSpec& spec,
+/// rec.my_base from the transport that allocates segment memory (collective over the group);
+/// where it places_segments(), at one range of the symmetric arena on every member (one origin
+/// per segment, as node memory), else, or if that fails on any member, where it likes.
+void allocate_by_transport(const char* op, detail::State& s, detail::Transport& owner, detail::SegmentSpec& spec,
                            const Group& group, detail::SegmentRecord& rec) {
   agree(op, [&] { owner.check_segment(spec); }, group);
-  try {
-    agree(op, [&] { rec.my_base = owner.allocate_segment(spec); }, group);
-  } catch (...) {
-    if (rec.my_base) owner.allocation_abandoned(spec);  // another member failed: give ours back
-    throw;
+  if (owner.places_segments()) {
+    std::uint64_t largest = spec.bytes;
+    detail::allreduce_polling(op, &largest, 1, MPI_UINT64_T, MPI_MAX, group.comm());
+    rec.arena_at = s.arena->take(op, largest, group.comm());
+    rec.arena_bytes = rec.arena_at ? largest : 0;
+    rec.arena_mapped = rec.arena_at ? spec.bytes : 0;
+    spec.at = rec.arena_at;
+  }
+  for (;;) {
+    try {
+      agree(op, [&] { rec.my_base = owner.allocate_segment(spec); }, group);
+      return;
+    } catch (...) {
+      if (rec.my_base) owner.allocation_abandoned(spec);  // another member failed: give ours back
+      rec.my_base = nullptr;
+      if (!rec.arena_at) throw;
+      s.arena->give_back(rec.arena_at, rec.arena_bytes, rec.arena_mapped);
+      rec.arena_at = spec.at = nullptr;  // and once more, anywhere
+      rec.arena_bytes = rec.arena_mapped = 0;
+    }
   }
 }
 
@@ -137,7 +155,7 @@ NodePlan allocate_on_nodes(const char* op, detail::State& s, const Group& group,
           group);
   } catch (...) {  // another node failed: this node's object goes first, then its range
     rec.region = detail::ShmRegion();
-    if (rec.arena_at) s.arena->give_back(rec.arena_at, rec.arena_bytes);
+    if (rec.arena_at) s.arena->give_back(rec.arena_at, rec.arena_bytes, rec.arena_mapped);
     throw;
   }
   const std::size_t mine = static_cast<std::size_t>(group.rank());
@@ -183,7 +201,7 @@ std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Gro
   for (std::uint64_t b : sizes) rec.total_bytes += b;
   detail::SegmentSpec spec{op, id, &rec.group, bytes, sizes, nullptr, false};
   NodePlan plan;
-  if (owner) allocate_by_transport(op, *owner, spec, group, rec);
+  if (owner) allocate_by_transport(op, s, *owner, spec, group, rec);
   else plan = allocate_on_nodes(op, s, group, sizes, rec);
   spec.my_base = static_cast<std::byte*>(rec.my_base);
   spec.created_node_object = rec.region.creator_pid() == static_cast<int>(getpid());
@@ -209,7 +227,7 @@ std::vector<void*> allocate_segment(const char* op, std::size_t bytes, const Gro
   } catch (...) {  // every member fails: what the transports made goes, then the memory and its range
     for (const auto& t : s.routes.started) t->allocation_abandoned(spec);
     rec.region = detail::ShmRegion();
-    if (rec.arena_at) s.arena->give_back(rec.arena_at, rec.arena_bytes);
+    if (rec.arena_at) s.arena->give_back(rec.arena_at, rec.arena_bytes, rec.arena_mapped);
     throw;
   }
   // What the registry keeps is what rma::symmetric_layout tells: the layout only where it took it.
@@ -294,7 +312,7 @@ void free(void* my_base, const Group& g) {
                                  doomed.region.creator_pid() == static_cast<int>(getpid())};
   for (const auto& t : s.routes.started) t->segment_freed(spec);
   doomed.region = detail::ShmRegion();  // its range is the arena's reservation again
-  if (doomed.arena_at) s.arena->give_back(doomed.arena_at, doomed.arena_bytes);
+  if (doomed.arena_at) s.arena->give_back(doomed.arena_at, doomed.arena_bytes, doomed.arena_mapped);
 }
 
 namespace {

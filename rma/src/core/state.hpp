@@ -28,6 +28,10 @@ struct SegmentRecord {
   ShmRegion region;       // this node's shared object (all local members' slices), unless a transport allocated
   std::byte* arena_at = nullptr;  // the symmetric arena's range the region lies in (null: none)
   std::size_t arena_bytes = 0;
+  // A transport's own memory placed at arena_at (Transport::places_segments: this rank's slice,
+  // not a node object): the bytes it maps there, which it unmaps itself (the arena reserves
+  // them again at free). 0 for the core's node memory, whose region restores the reservation.
+  std::size_t arena_mapped = 0;
   std::optional<SymmetricLayout> symmetric;  // where every member's base follows from arena_at
   void* my_base = nullptr;
   std::size_t my_size = 0;

@@ -86,6 +86,9 @@ struct SegmentSpec {
   bool created_node_object = false;
   /// The group's members on this process's node (segment_created only; null elsewhere).
   MPI_Comm node_comm = MPI_COMM_NULL;
+  /// allocate_segment of a transport that places_segments(): where this rank's slice must lie
+  /// (a range of the symmetric arena's reservation, the same on every member), or null: anywhere.
+  std::byte* at = nullptr;
 };
 
 /// Where a slice lies in its node's shared object (node memory segments only): another process
@@ -157,6 +160,10 @@ class Transport {
   /// Whether this transport allocates segment memory itself (MPI_Win_allocate) instead of the
   /// core's node shared memory. Asked once per allocation.
   virtual bool allocates_segments() const noexcept { return false; }
+  /// Whether allocate_segment can put this rank's slice at SegmentSpec::at, mapped over the
+  /// symmetric arena's reservation there (unmapped again at free or abandonment), so that every
+  /// member's slice lies at one address and the registry keeps no base per member.
+  virtual bool places_segments() const noexcept { return false; }
   /// Local checks before the collective allocation (allocates_segments() only).
   virtual void check_segment(const SegmentSpec&) {}
   /// Allocates this rank's slice of spec.bytes (page aligned, zeroed; null for 0 bytes);

@@ -182,7 +182,7 @@ void RdmaTransport::check_segment(const SegmentSpec& spec) {
 
 std::byte* RdmaTransport::allocate_segment(const SegmentSpec& spec) {
   if (spec.bytes == 0) return nullptr;
-  rdma::Registration memory = rdma::Registration::allocate(ucx_->context(), spec.bytes);
+  rdma::Registration memory = rdma::Registration::allocate(ucx_->context(), spec.bytes, spec.at);
   std::byte* base = memory.base();
   std::lock_guard lock(segments_mutex_);
   segments_[spec.id].mine = std::move(memory);

@@ -106,6 +106,7 @@ class RdmaTransport final : public Transport {
 
   /// ARMADA_RDMA_MEMORY=ucx (the default): segment memory is UCX's (see the header comment).
   bool allocates_segments() const noexcept override { return ucx_memory_; }
+  bool places_segments() const noexcept override { return ucx_memory_; }
   /// Refuses a slice larger than the host's memory and swap (UCX's SysV/POSIX allocations are
   /// reserved lazily: a size no node holds would fault on first touch).
   void check_segment(const SegmentSpec& spec) override;

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -443,24 +444,27 @@ int restrict_shared_memory_to_owner() {
   return changed;
 }
 
-Registration Registration::allocate(ucp_context_h context, std::size_t bytes) {
+Registration Registration::allocate(ucp_context_h context, std::size_t bytes, std::byte* at) {
   constexpr const char* op = "rma::allocate (rdma)";
   Registration r;
   r.context_ = context;
   ucp_mem_map_params_t params{};
   params.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
-  params.address = nullptr;
+  params.address = at;
   params.length = bytes;
-  params.flags = UCP_MEM_MAP_ALLOCATE;
+  params.flags = UCP_MEM_MAP_ALLOCATE | (at ? UCP_MEM_MAP_FIXED : 0);
   {
     const TerminationDeferred deferred;  // see termination.hpp
-    check_ucs(op, ("ucp_mem_map (allocate) of " + std::to_string(bytes) + " bytes").c_str(),
+    check_ucs(op, ("ucp_mem_map (allocate" + std::string(at ? ", fixed at " + to_hex(at) : "") + ") of " +
+                   std::to_string(bytes) + " bytes").c_str(),
               ucp_mem_map(context, &params, &r.memh_));
   }
   ucp_mem_attr_t attr{};
   attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
   check_ucs(op, "ucp_mem_query", ucp_mem_query(r.memh_, &attr));
   r.base_ = static_cast<std::byte*>(attr.address);
+  if (at && r.base_ != at)  // r's destructor unmaps what UCX put elsewhere
+    throw_system(op, "ucp_mem_map with UCP_MEM_MAP_FIXED put the memory at " + to_hex(r.base_) + ", not " + to_hex(at), EINVAL);
   restrict_shared_memory_to_owner();  // before any data is written to it
   // Fresh shared memory and mmap are zero; UCX's last resort (heap) is not, and a user's
   // UCX_ALLOC_PRIO may put it first. Zeroing what is zero costs one pass at allocation.

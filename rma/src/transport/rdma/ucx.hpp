@@ -204,8 +204,9 @@ class Registration {
   /// registers it: UCX takes the first method of UCX_ALLOC_PRIO that works, on a host its SysV or
   /// POSIX shared memory, which its shared-memory transports reach one-sidedly (put, get and
   /// atomics by load/store; memory the caller allocated they cannot reach at all). The memory
-  /// is zeroed and freed with the registration.
-  static Registration allocate(ucp_context_h context, std::size_t bytes);
+  /// is zeroed and freed with the registration. `at`: the address it must lie at (UCX maps it
+  /// there with UCP_MEM_MAP_FIXED, over whatever reservation is there), or null: anywhere.
+  static Registration allocate(ucp_context_h context, std::size_t bytes, std::byte* at = nullptr);
   /// The registered memory (null for a default-constructed registration).
   std::byte* base() const noexcept { return base_; }
   ~Registration();

@@ -65,11 +65,14 @@ namespace armada::rma::detail {
 /// the handle made it 24 B per member per segment).
 struct MpiSlice {
   MPI_Win window;
-  const Group* group;  // the transport's Window entry's, alive until segment_freed
+  const Group* group;  // the transport's Window entry's, alive until segment_freed; null: the world
   std::uint64_t offset;
 };
 inline MPI_Win window_of(const Slice& slice) noexcept { return slice.handle<MpiSlice>().window; }
-inline int window_rank_of(const Slice& slice) { return slice.handle<MpiSlice>().group->group_rank(slice.owner); }
+inline int window_rank_of(const Slice& slice) {
+  const Group* group = slice.handle<MpiSlice>().group;
+  return group ? group->group_rank(slice.owner) : slice.owner;  // the world's ranks are its own
+}
 inline std::uint64_t window_offset_of(const Slice& slice) noexcept { return slice.handle<MpiSlice>().offset; }
 
 /// Displacement of `remote` (in the owner's address space) in the slice's window.

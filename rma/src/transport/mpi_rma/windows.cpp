@@ -82,7 +82,7 @@ void MpiRmaTransport::segment_created(const SegmentSpec& spec, std::span<Slice> 
   {
     std::lock_guard lock(windows_mutex_);
     w = windows_.at(spec.id);
-    group_of_window = &windows_.at(spec.id).group;
+    if (!(*spec.group == Group::world())) group_of_window = &windows_.at(spec.id).group;
   }
   // Every member's offset of its slice in its window memory: displacements are relative to it.
   const Group& group = *spec.group;

@@ -51,7 +51,7 @@ enum class Kind : std::uint16_t {
   PutV, GetV, AccV,           // vector: a descriptor of (bytes, count, addresses...) per set
   Rmw, Lock, TryLock, Unlock,
   Quit,                       // control: stop the server
-  Adopt,                      // control: map a segment whose group leaves this server out (AdoptTable)
+  Adopt,                      // control: map a segment whose group leaves this server out (AdoptHead, AdoptMember)
   Forget,                     // control: drop the mapping of a freed segment (see `segment`)
   Ack,                        // no data: reply with the count of the origin's lazy writes run
 };

@@ -11,23 +11,27 @@
 . "$(dirname "$0")/leftovers.sh"
 tries=$1; signals=$2; shift 2
 out=$(mktemp)
+marks=$(mktemp -d)
+export ARMADA_TEST_MARKS="$marks"
 # Open MPI's shared-memory BTL keeps its own files, which a killed job leaves behind: give it a
 # directory of ours and remove it at the end (only Armada's leftovers are judged).
 vader=$(mktemp -d)
 export OMPI_MCA_btl_vader_backing_directory="$vader"
-trap 'rm -f "$out"; rm -rf "$vader"' EXIT
+trap 'rm -f "$out"; rm -rf "$vader" "$marks"' EXIT
 for try in $(seq 1 "$tries"); do
   ucx_before=$(ucx_files_before)
   : >"$out"  # not the last try's pids
   "$@" churn >"$out" 2>&1 &
   launcher=$!
-  # Wait (at most 30 s) until every rank has printed its pid and the loop runs.
+  # Wait (at most 30 s) until every rank has announced its pid and the loop runs (shm_abort
+  # marks both with files: output through a launcher can arrive split).
+  rm -f "$marks"/*
   started=""
   for _ in $(seq 1 300); do
-    grep -q '^allocating$' "$out" && started=1 && break
+    [ -e "$marks/allocating" ] && started=1 && break
     sleep 0.1
   done
-  pids=$(sed -n 's/^pid \([0-9]*\)$/\1/p' "$out")
+  pids=$(marked_pids "$marks")
   [ -n "$started" ] || { echo "check_shm_churn: try $try: the job did not start"; cat "$out"; kill "$launcher" 2>/dev/null; exit 1; }
   sleep "0.$(shuf -i 0-999 -n 1 | awk '{printf "%03d", $1}')"
   if [ "$signals" = kill,term ] && [ $((try % 2)) -eq 1 ]; then

@@ -3,7 +3,9 @@
 #   leftovers <pids> <before>   prints what the ranks <pids> left: /dev/shm/armada.<pid>.* objects,
 #                               SysV segments they created, UCX files not in <before> that no live
 #                               process holds; nothing if clean
+#   marked_pids <dir>           the pids the ranks announced (shm_abort's files pid.<n> in <dir>)
 # shellcheck shell=sh
+marked_pids() { ls "$1" 2>/dev/null | sed -n 's/^pid\.\([0-9][0-9]*\)$/\1/p'; }
 ucx_files_before() { ls /dev/shm 2>/dev/null | grep '^ucx_shm_posix_' | sort; }
 # A UCX file some live process holds (open or mapped) belongs to a job still running (ctest runs
 # jobs side by side, and UCX's files exist for a moment while it makes them), not to the killed

@@ -57,7 +57,7 @@ def shape_of(env):
             variant.append("osc ucx")
         if env.get("ARMADA_MPI_MEMORY") == "shm":
             variant.append("Win_create")
-    if transport == "rdma" and env.get("UCX_TLS", "").startswith("tcp"):
+    if transport == "rdma" and env.get("ARMADA_UCX_TLS", env.get("UCX_TLS", "")).startswith("tcp"):
         variant.append("tcp")
     name = transport + (" (" + ", ".join(variant) + ")" if variant else "")
     return name, ("one node" if not nodes else f"{nodes} per node")

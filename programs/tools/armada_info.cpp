@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
     std::printf("| Variable | Type | Default | Meaning |\n|---|---|---|---|\n");
     for (const rma::Setting& s : all_settings())
       std::printf("| `%s` | %s | `%s` | %s |\n", s.name, s.type, s.default_value, s.meaning);
+    for (const rma::RegisteredTransport& t : rma::transports())
+      if (t.library_variables) std::printf("| `%s<NAME>` | string | | %s |\n", t.library_variables, t.library_variables_meaning);
     return 0;
   }
   if (!topology) {
@@ -82,6 +84,8 @@ int main(int argc, char** argv) {
     std::printf("Transports built in (ARMADA_TRANSPORT names the inter-node one):\n");
     for (const rma::RegisteredTransport& t : rma::transports())
       std::printf("  %-8s %-10s %s\n", t.name, t.inter_node ? "inter-node" : "node", t.summary);
+    for (const rma::RegisteredTransport& t : rma::transports())
+      if (t.library_variables) std::printf("Also read: %s<NAME>\n      %s\n", t.library_variables, t.library_variables_meaning);
     return 0;
   }
   try {

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -475,14 +476,20 @@ TEST(Agreement, TheOthersGetTheFailedRanksKind) {
 }
 
 TEST(BadSettings, MisspeltSettingsAreNamedWithTheClosestOne) {
-  const ScopedEnv typo("ARMADA_TRANSPROT"), script("ARMADA_SANITIZE"), layer("ARMADA_LINALG_THREADS");
+  const ScopedEnv typo("ARMADA_TRANSPROT"), script("ARMADA_SANITIZE"), layer("ARMADA_LINALG_THREADS"),
+      library("ARMADA_UCX_TLS");
   typo.set("mpi-rma");
   script.set("address");
   layer.set("2");
-  bool found = false;
+  library.set("tcp,self");
+  // ARMADA_UCX_<NAME> configures the rdma transport's UCX context: known where rdma is built.
+  const auto built = transports();
+  const bool rdma = std::any_of(built.begin(), built.end(), [](const RegisteredTransport& t) { return std::string(t.name) == "rdma"; });
+  bool found = false, library_reported = false;
   for (const UnknownSetting& u : unknown_settings()) {
     EXPECT_NE(u.name, "ARMADA_SANITIZE") << "a script's variable is no misspelt setting";
     EXPECT_NE(u.name, "ARMADA_LINALG_THREADS") << "another layer's setting is no misspelt rma setting";
+    library_reported |= u.name == "ARMADA_UCX_TLS";
     EXPECT_NE(u.name, "ARMADA_TRANSPORT") << "a real setting reported as unknown";
     if (u.name == "ARMADA_TRANSPROT") {
       found = true;
@@ -490,6 +497,7 @@ TEST(BadSettings, MisspeltSettingsAreNamedWithTheClosestOne) {
     }
   }
   EXPECT_TRUE(found) << "ARMADA_TRANSPROT was not reported";
+  EXPECT_EQ(library_reported, !rdma) << "ARMADA_UCX_TLS is the rdma transport's UCX setting where it is built, else unknown";
 }
 
 TEST(BadSettings, ConfigurationValuesAreChecked) {

@@ -285,6 +285,8 @@ bool known_elsewhere(const std::string& name) {
     if (name == v) return true;
   for (const char* prefix : kOtherLayers)
     if (name.starts_with(prefix)) return true;
+  for (const detail::TransportEntry* e : detail::transport_entries())
+    if (e->library_variables && name.starts_with(e->library_variables)) return true;
   return false;
 }
 

@@ -536,7 +536,8 @@ std::span<const RegisteredTransport> transports() noexcept {
   static const std::vector<RegisteredTransport> list = [] {
     std::vector<RegisteredTransport> l;
     for (const detail::TransportEntry* e : detail::transport_entries())
-      l.push_back({e->name, e->role == detail::TransportRole::InterNode, e->summary});
+      l.push_back({e->name, e->role == detail::TransportRole::InterNode, e->summary, e->library_variables,
+                   e->library_variables_meaning});
     return l;
   }();
   return list;

@@ -62,6 +62,10 @@ struct TransportEntry {
   std::span<const SettingRow> settings; // its rows of the settings table (common/settings.hpp)
   /// A new settings struct for its rows to fill (new_settings<S>); null: it reads none.
   std::shared_ptr<void> (*new_settings)() = nullptr;
+  /// The prefix of environment variables it hands to its library, which are not Armada's
+  /// settings (rdma: ARMADA_UCX_<NAME> for its UCX context), and what they do; null: none.
+  const char* library_variables = nullptr;
+  const char* library_variables_meaning = nullptr;
   /// Runs at init when MPI provides less than MPI_THREAD_MULTIPLE and this transport is
   /// configured. Returns the name of the transport to run instead, or null when it runs itself
   /// (after adjusting its settings' values in `config`), and appends to `lost` what the program

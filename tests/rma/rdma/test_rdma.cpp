@@ -2,7 +2,8 @@
 // the rdma.* configurations): what UCX chose per peer and whether the worker needs a progress
 // thread; a request service that sleeps in the kernel while idle and executes the accumulates
 // sent to its process; accumulates larger than one request message. Run under
-// ARMADA_TRANSPORT=rdma on virtual nodes, with UCX_TLS set to shared memory or to TCP.
+// ARMADA_TRANSPORT=rdma on virtual nodes, with Armada's UCX context set to shared memory or to TCP
+// (ARMADA_UCX_TLS; the MPI library's UCX keeps its own settings).
 #include <gtest/gtest.h>
 
 #include <sys/shm.h>
@@ -26,8 +27,10 @@ namespace {
 
 using test::Segment;
 
+// The transports Armada's UCX context was given: ARMADA_UCX_TLS wins over UCX_TLS.
 bool ucx_tls_is_tcp() {
-  const char* tls = std::getenv("UCX_TLS");
+  const char* tls = std::getenv("ARMADA_UCX_TLS");
+  if (!tls) tls = std::getenv("UCX_TLS");
   return tls && std::string(tls).find("tcp") != std::string::npos;
 }
 
@@ -145,7 +148,7 @@ TEST(RdmaTransport, EveryOffNodeTargetIsReachedThroughUcx) {
     EXPECT_EQ(lanes->find("rma:-"), std::string::npos) << "no RMA lane to " << r << ": " << *lanes;
     const std::string* transports = info.find("ucx_transports");
     ASSERT_NE(transports, nullptr);
-    // UCX_TLS restricts UCX to what the test configuration names.
+    // ARMADA_UCX_TLS restricts Armada's UCX context to what the test configuration names.
     if (ucx_tls_is_tcp()) EXPECT_NE(transports->find("tcp"), std::string::npos) << *transports;
     else EXPECT_EQ(transports->find("tcp"), std::string::npos) << *transports;
   }
@@ -261,7 +264,9 @@ TEST(RdmaTransport, AccumulateBurstsAreAllAcknowledged) {
   for (int i = 0; i < kBurst; ++i) acc(&one, GlobalPtr<long>(target, seg.base<long>(target)), 1);
   fence(target);
   barrier();
-  if (rank() == target) EXPECT_EQ(*seg.local<long>(), static_cast<long>(kBurst) * size());
+  if (rank() == target) {
+    EXPECT_EQ(*seg.local<long>(), static_cast<long>(kBurst) * size());
+  }
   barrier();
 }
 

@@ -37,6 +37,10 @@ struct RegisteredTransport {
   const char* name;     ///< "shm", "server", ...: an ARMADA_TRANSPORT value when inter_node
   bool inter_node;      ///< reaches other nodes (else: the node-memory transport)
   const char* summary;  ///< one line
+  /// The prefix of the environment variables it hands to its library (rdma: "ARMADA_UCX_"),
+  /// and what they do; null: none.
+  const char* library_variables;
+  const char* library_variables_meaning;
 };
 
 /// Every registered transport, in registration order (help texts, benchmarks, armada-info).

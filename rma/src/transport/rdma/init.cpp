@@ -31,6 +31,10 @@ extern const TransportEntry kRdmaTransport{
                "memory/CMA, TCP); accumulates and mutexes by a request service asleep on the worker's event fd",
     .settings = kRdmaSettings,
     .new_settings = new_settings<RdmaSettings>,
+    .library_variables = rdma::kContextVariables.data(),
+    .library_variables_meaning =
+        "rdma: UCX's setting <NAME> (as UCX_<NAME>, e.g. ARMADA_UCX_TLS=tcp,self) for Armada's UCX context "
+        "alone: it wins over UCX_<NAME> there and leaves the MPI library's own UCX as it is.",
     .below_thread_multiple = nullptr,  // its thread never calls MPI: any thread level will do
     .auto_preference = 1,
     .unavailable = [](const Config&) { return rdma::unavailable(); },

@@ -29,6 +29,7 @@ void check_ucs(const char* op, const char* what, ucs_status_t status) {
 
 namespace {
 
+
 // UCX 1.13's default order (md:sysv,md:posix,huge,thp,md:*,mmap,heap) without the methods that
 // may hand out memory with old contents.
 constexpr const char* kAllocPrio = "md:sysv,md:posix,huge,thp,mmap";
@@ -170,7 +171,9 @@ PeerPath print_path(ucp_ep_h ep) {
 /// service sleeps on the worker's event fd). Throws SystemError naming `op`.
 ucp_context_h make_context(const char* op, std::size_t estimated_eps) {
   ucp_config_t* config = nullptr;
-  check_ucs(op, "ucp_config_read", ucp_config_read(nullptr, nullptr, &config));
+  // ucp_config_read's prefix for kContextVariables ("ARMADA"): UCX appends "_UCX_" to it.
+  const std::string prefix(kContextVariables.substr(0, kContextVariables.size() - std::string_view("_UCX_").size()));
+  check_ucs(op, "ucp_config_read", ucp_config_read(prefix.c_str(), nullptr, &config));
   // Segments are allocated by UCX (Registration::allocate): shared memory first, as UCX's
   // default order has it, but never the heap, which is not zeroed.
   if (Ucx::allocation_zeroes()) {
@@ -269,7 +272,10 @@ void Ucx::close_all() {
 
 void Ucx::yield() noexcept { sched_yield(); }
 
-bool Ucx::allocation_zeroes() noexcept { return std::getenv("UCX_ALLOC_PRIO") == nullptr; }
+bool Ucx::allocation_zeroes() noexcept {
+  const std::string ours = std::string(kContextVariables) + "ALLOC_PRIO";
+  return std::getenv("UCX_ALLOC_PRIO") == nullptr && std::getenv(ours.c_str()) == nullptr;
+}
 
 void Ucx::progress() {
   std::lock_guard lock(origin_mutex_);

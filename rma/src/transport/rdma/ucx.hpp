@@ -34,12 +34,18 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/topology.hpp"
 #include "transport/base/locks.hpp"
 
 namespace armada::rma::detail::rdma {
+
+/// The environment variables that configure the transport's own UCX context: UCX reads
+/// ARMADA_UCX_<NAME> after UCX_<NAME>, and it wins there, so that Armada's context can differ
+/// from the MPI library's UCX (e.g. ARMADA_UCX_TLS=tcp,self, MPICH's UCX left on its defaults).
+inline constexpr std::string_view kContextVariables = "ARMADA_UCX_";
 
 /// Throws SystemError naming `op` and UCX's text for `status` unless it is UCS_OK.
 void check_ucs(const char* op, const char* what, ucs_status_t status);
@@ -155,7 +161,8 @@ class Ucx {
   /// Whether connect_all made every endpoint at init (else each is made on first contact).
   bool all_at_init() const noexcept { return all_at_init_; }
   /// Whether memory UCX allocates (Registration::allocate) comes zeroed: the context lists only
-  /// methods that zero (shared memory, hugetlb, THP, mmap) unless the user set UCX_ALLOC_PRIO.
+  /// methods that zero (shared memory, hugetlb, THP, mmap) unless the user set UCX_ALLOC_PRIO (or
+  /// ARMADA_UCX_ALLOC_PRIO: the context reads ARMADA_UCX_<NAME> after UCX_<NAME>).
   static bool allocation_zeroes() noexcept;
   /// What UCX chose for the endpoint to `rank`'s origin worker (asked each time: armada-info
   /// and the auto choice ask for a few peers; a table for every rank cost O(P) at init). Asking

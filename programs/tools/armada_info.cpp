@@ -81,11 +81,12 @@ int main(int argc, char** argv) {
     for (const rma::Setting& s : all_settings())
       std::printf("  %-20s %-6s default %-6s now %-6s\n      %s\n", s.name, s.type, s.default_value,
                   rma::setting_value(s).c_str(), s.meaning);
+    for (const rma::RegisteredTransport& t : rma::transports())
+      if (t.library_variables) std::printf("  %s<NAME>\n      %s\n", t.library_variables, t.library_variables_meaning);
+    // The last section: tests/rma/check_transport_table.sh reads it.
     std::printf("Transports built in (ARMADA_TRANSPORT names the inter-node one):\n");
     for (const rma::RegisteredTransport& t : rma::transports())
       std::printf("  %-8s %-10s %s\n", t.name, t.inter_node ? "inter-node" : "node", t.summary);
-    for (const rma::RegisteredTransport& t : rma::transports())
-      if (t.library_variables) std::printf("Also read: %s<NAME>\n      %s\n", t.library_variables, t.library_variables_meaning);
     return 0;
   }
   try {

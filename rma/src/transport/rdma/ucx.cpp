@@ -29,7 +29,6 @@ void check_ucs(const char* op, const char* what, ucs_status_t status) {
 
 namespace {
 
-
 // UCX 1.13's default order (md:sysv,md:posix,huge,thp,md:*,mmap,heap) without the methods that
 // may hand out memory with old contents.
 constexpr const char* kAllocPrio = "md:sysv,md:posix,huge,thp,mmap";

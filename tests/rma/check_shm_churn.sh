@@ -20,12 +20,12 @@ export OMPI_MCA_btl_vader_backing_directory="$vader"
 trap 'rm -f "$out"; rm -rf "$vader" "$marks"' EXIT
 for try in $(seq 1 "$tries"); do
   ucx_before=$(ucx_files_before)
-  : >"$out"  # not the last try's pids
+  : >"$out"  # not the last try's output
+  rm -f "$marks"/*  # nor its marks (before the launch: a fast rank marks at once)
   "$@" churn >"$out" 2>&1 &
   launcher=$!
   # Wait (at most 30 s) until every rank has announced its pid and the loop runs (shm_abort
   # marks both with files: output through a launcher can arrive split).
-  rm -f "$marks"/*
   started=""
   for _ in $(seq 1 300); do
     [ -e "$marks/allocating" ] && started=1 && break

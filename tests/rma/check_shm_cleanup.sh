@@ -18,7 +18,7 @@ out=$("$@" "$mode" 2>&1); rc=$?
 printf '%s\n' "$out" | grep -v '^pid ' | head -20
 if [ "$rc" -eq 0 ]; then echo "check_shm_cleanup: the job was supposed to die (exit $rc)"; exit 1; fi
 pids=$(marked_pids "$marks")
-[ -n "$pids" ] || { echo "check_shm_cleanup: the job printed no pids"; exit 1; }
+[ -n "$pids" ] || { echo "check_shm_cleanup: no rank announced its pid (no pid.<n> in \$ARMADA_TEST_MARKS)"; exit 1; }
 sleep 1
 left=$(leftovers "$pids" "$ucx_before")
 if [ -n "$left" ]; then echo "check_shm_cleanup: left behind in /dev/shm: $left"; exit 1; fi

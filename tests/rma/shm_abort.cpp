@@ -1,6 +1,6 @@
-// A job that dies with its segments mapped. Every rank allocates, prints its pid
-// ("pid <n>", and a file pid.<n> in $ARMADA_TEST_MARKS), then the last rank kills itself with SIGKILL (mode "kill") or calls MPI_Abort
-// (mode "abort"). tests/rma/check_shm_cleanup.sh checks /dev/shm afterwards. Mode "churn"
+// A job that dies with its segments mapped. Every rank allocates, announces its pid ("pid <n>"
+// on stdout, and a file pid.<n> in $ARMADA_TEST_MARKS), then the last rank kills itself with
+// SIGKILL (mode "kill") or calls MPI_Abort (mode "abort"). tests/rma/check_shm_cleanup.sh checks /dev/shm afterwards. Mode "churn"
 // allocates and frees segments of changing sizes (and mutex sets) until it is killed from
 // outside at a random moment (tests/rma/check_shm_churn.sh); mode "start" allocates, frees and
 // ends cleanly (the start after the kills, which must remove what they left).

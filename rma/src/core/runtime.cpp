@@ -57,6 +57,23 @@ void poll_transports(State& s) {
   for (const auto& t : s.routes.started) t->poll();
 }
 
+void PollingWait::poll() {
+  if (pause_.spinning() != announced_) {
+    if (announced_) stop();
+    else {
+      announced_ = true;
+      for (const auto& t : s_.routes.started) t->polling(true);
+    }
+  }
+  poll_transports(s_);
+}
+
+void PollingWait::stop() noexcept {
+  if (!announced_) return;
+  announced_ = false;
+  for (const auto& t : s_.routes.started) t->polling(false);
+}
+
 namespace {
 // A rank waiting for an on-node mutex serves meanwhile (NodeMemory::meanwhile): the holder may
 // be a rank of another node that needs this process's node server before it unlocks.
@@ -82,11 +99,12 @@ void wait_polling(MPI_Request& request, const char* op, StallHook on_stall, cons
   // cores, the thread this collective waits for may need this core, and a member that computes
   // for seconds before it arrives must not cost the others a core each.
   PollPause pause(kWaitSleepMaxNs, s->config.spin_limit);
+  PollingWait polls(*s, pause);
   for (;;) {
     int done = 0;
     check_mpi(op, what, MPI_Test(&request, &done, MPI_STATUS_IGNORE));
     if (done) return;
-    poll_transports(*s);
+    polls.poll();
     if (stall.due()) on_stall(context, stall.seconds());
     pause.pause();
   }

@@ -18,6 +18,7 @@
 #include "common/topology.hpp"
 #include "transport/base/node_memory.hpp"
 #include "transport/base/shm_region.hpp"
+#include "transport/base/waiting.hpp"
 
 namespace armada::rma::detail {
 
@@ -112,6 +113,26 @@ using StallHook = void (*)(const void* context, int seconds);
 /// One poll of every started transport: serves what this process owes other ranks (a node
 /// server's requests, a progress engine) while a caller waits.
 void poll_transports(State& s);
+
+/// A wait's polls (its loop around poll_transports and a PollPause): while the pause spins,
+/// the transports are told that this thread polls them (Transport::polling), so that what it
+/// serves costs no wake-up of their own threads; once the pause yields or sleeps, and on every
+/// way out of the wait, they are told it stopped.
+class PollingWait {
+ public:
+  PollingWait(State& s, const PollPause& pause) noexcept : s_(s), pause_(pause) {}
+  ~PollingWait() { stop(); }
+  PollingWait(const PollingWait&) = delete;
+  PollingWait& operator=(const PollingWait&) = delete;
+  /// poll_transports(s), announced first while the pause still spins.
+  void poll();
+
+ private:
+  void stop() noexcept;
+  State& s_;
+  const PollPause& pause_;
+  bool announced_ = false;
+};
 void wait_polling(MPI_Request& request, const char* op, StallHook on_stall = nullptr, const void* context = nullptr);
 /// The longest sleep between polls of the core's waits (collectives, flags, on-node mutexes),
 /// once a wait has lasted 2 ms (PollPause): short, since each step of a nonblocking collective's

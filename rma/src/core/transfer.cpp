@@ -507,6 +507,7 @@ void wait_flag(const char* op, const void* flag, std::size_t width, const void* 
   // While it spins, the first rounds only look at the flag (a poll costs more than a look); a
   // waiter that yields from the start (an oversubscribed host) polls at once.
   const int look_only = std::min(64, s.config.spin_limit);
+  PollingWait polls(s, pause);
   for (int round = 0;; ++round) {
     const std::int64_t now = width == 4 ? __atomic_load_n(static_cast<const std::int32_t*>(flag), __ATOMIC_ACQUIRE)
                                         : __atomic_load_n(static_cast<const std::int64_t*>(flag), __ATOMIC_ACQUIRE);
@@ -520,7 +521,7 @@ void wait_flag(const char* op, const void* flag, std::size_t width, const void* 
       return;
     }
     // The put may need this process: a server transport's node server, a progress engine.
-    if (round >= look_only) poll_transports(s);
+    if (round >= look_only) polls.poll();
     pause.pause();
   }
 }

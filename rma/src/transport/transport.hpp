@@ -153,6 +153,11 @@ class Transport {
   /// Progresses this transport's pending work, including requests of other ranks that this
   /// process executes; called while the rank waits in a collective (wait_polling).
   virtual void poll() = 0;
+  /// A thread of this process starts (true) or stops (false) calling poll() in a tight loop
+  /// (a wait's spinning phase): meanwhile the transport may leave what arrives to it rather than
+  /// wake a thread of its own for each arrival. Calls come in pairs, each pair from one thread
+  /// (several may overlap); every path out of the loop ends its pair, before the thread sleeps.
+  virtual void polling(bool) noexcept {}
 
   // ---- segments: collective over the segment's group, in rma::allocate / rma::free ----
   // Every hook that can fail on one rank only runs inside rma::agree (core/memory.cpp): it

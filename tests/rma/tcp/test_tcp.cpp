@@ -7,7 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "../test_util.hpp"
@@ -183,6 +187,68 @@ TEST(TcpFlowControl, LargeWritesAndGetsBothWaysAtOnce) {
   for (std::size_t i = 0; i < kGetWords; ++i) wrong += acc_at[i] != 2.0;
   EXPECT_EQ(wrong, 0u) << "words got from and written by rank " << partner;
   barrier();
+}
+
+// A rank that waits in the library serves what arrives, and while its wait spins the service
+// thread is not woken for it (the links' watches are switched off: Service::waiter_polls); once
+// the wait is over they must be on again, or a rank that then computes (no library call) would
+// leave every request to it unserved. Each round: the waiter waits on a flag while its partner
+// gets from it and then sets the flag; then the waiter computes, looking only at its own memory,
+// while the partner gets from it again and writes the word it looks at, then waits until the
+// waiter says it saw it. A service that stayed switched off would leave those gets and that write
+// unserved (the partner hangs in its get, the waiter's deadline passes).
+TEST(TcpProgress, TheServiceServesAgainWhenAWaitEnds) {
+  constexpr long kRounds = 40;
+  constexpr int kGets = 20;
+  constexpr std::size_t kData = 256;
+  int partner = rank() ^ 1;
+  if (partner < size() && same_node(rank(), partner)) partner = rank() ^ 2;
+  if (partner >= size() || same_node(rank(), partner))
+    GTEST_SKIP() << "no rank of another node to pair with (the tcp transport carries nothing here)";
+  const bool waiter = rank() < partner;
+  // Mine: [flag | done | data]
+  Segment seg((2 + kData) * sizeof(long));
+  long* mine = seg.local<long>();
+  mine[0] = mine[1] = 0;
+  for (std::size_t i = 0; i < kData; ++i) mine[2 + i] = 1000L * rank() + static_cast<long>(i);
+  barrier();
+  long* theirs = seg.base<long>(partner);
+  long late = 0, wrong = 0;
+  for (long round = 1; round <= kRounds; ++round) {
+    if (waiter) {
+      wait_flag(&mine[0], round);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (std::atomic_ref<long>(mine[1]).load(std::memory_order_acquire) != round) {
+        if (std::chrono::steady_clock::now() > deadline) {
+          ++late;
+          break;
+        }
+        std::this_thread::yield();  // computing: no library call
+      }
+      put_notify(nullptr, nullptr, 0, theirs, round, partner, Notify::Set);  // the round is over here
+      continue;
+    }
+    const auto check = [&] {
+      long got[kData];
+      get(theirs + 2, got, sizeof got, partner);
+      for (std::size_t i = 0; i < kData; ++i) wrong += got[i] != 1000L * partner + static_cast<long>(i);
+    };
+    check();  // served by the waiting partner
+    put_notify(nullptr, nullptr, 0, theirs, round, partner, Notify::Set);
+    for (int g = 0; g < kGets; ++g) check();  // the partner computes: served by its service thread
+    put(&round, theirs + 1, sizeof round, partner);
+    wait_flag(&mine[0], round);  // the partner saw the write: next round
+  }
+  EXPECT_EQ(late, 0) << "rounds in which rank " << partner << "'s write did not arrive within 30 s while this rank computed";
+  EXPECT_EQ(wrong, 0) << "words got from rank " << partner;
+  barrier();
+  const TransportInfo info = transport_info(partner);
+  ASSERT_EQ(info.name, "tcp");
+  EXPECT_EQ(*info.find("service_watches_links"), "yes") << "after every wait ended";
+  // The mechanism ran: the waits spun (a host whose ranks outnumber its cores yields at once, and
+  // ARMADA_TCP_WAITER_POLL_US=0 leaves every request to the service thread).
+  if (waiter && config().spin_limit > 0 && *info.find("waiter_poll_us") != "0")
+    EXPECT_GT(std::stol(*info.find("waiter_spells")), 0) << "no wait switched the service's watches off";
 }
 
 }  // namespace

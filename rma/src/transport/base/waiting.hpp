@@ -73,6 +73,9 @@ class PollPause {
       : sleep_max_ns_(sleep_max_ns), spin_rounds_(spin_rounds),
         yield_until_(std::chrono::steady_clock::now() + std::chrono::milliseconds(2)) {}
   void pause() noexcept;
+  /// Whether the rounds so far have all spun (no yield, no sleep yet): the waiter holds its
+  /// core and looks again within a microsecond.
+  bool spinning() const noexcept { return round_ < spin_rounds_; }
 
  private:
   long sleep_max_ns_;

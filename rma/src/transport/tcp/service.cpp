@@ -23,8 +23,9 @@ constexpr const char* kOp = "rma::init (tcp service)";
 // How often a polling service thread looks again whether a CPU is still idle (each look ~1 us):
 // where the ranks want every CPU, it stops within IdleCpuProbe::kBusyLooks looks.
 constexpr auto kIdleCheckEvery = std::chrono::microseconds(2);
-// epoll tags: a link's is its address.
-constexpr std::uint64_t kStopTag = 0, kListenerTag = 1;
+// epoll tags: in the service's set, kStopTag, kListenerTag and kLinksTag (the links' set); in
+// the links' set, a link's address.
+constexpr std::uint64_t kStopTag = 0, kListenerTag = 1, kLinksTag = 2;
 
 void watch(int epoll_fd, int op, int fd, std::uint32_t events, std::uint64_t tag) {
   epoll_event event{};
@@ -38,17 +39,19 @@ void watch(int epoll_fd, int op, int fd, std::uint32_t events, std::uint64_t tag
 Service::Service(Fd listener, LinkHost& host, long spin_ns, const IdleCpuProbe& idle_cpu)
     : listener_(std::move(listener)), host_(host), spin_ns_(spin_ns), idle_cpu_(idle_cpu) {
   epoll_ = Fd(epoll_create1(EPOLL_CLOEXEC));
-  if (!epoll_) throw_system(kOp, "epoll_create1", errno);
+  links_epoll_ = Fd(epoll_create1(EPOLL_CLOEXEC));
+  if (!epoll_ || !links_epoll_) throw_system(kOp, "epoll_create1", errno);
   stop_ = Fd(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!stop_) throw_system(kOp, "eventfd", errno);
   watch(epoll_.get(), EPOLL_CTL_ADD, stop_.get(), EPOLLIN, kStopTag);
   watch(epoll_.get(), EPOLL_CTL_ADD, listener_.get(), EPOLLIN, kListenerTag);
+  watch(epoll_.get(), EPOLL_CTL_ADD, links_epoll_.get(), EPOLLIN, kLinksTag);  // level-triggered: while a watch has fired
   host_.rearm = [this](Link& link, bool output) { rearm(link, output); };
   host_.disarm = [this](Link& link) {
     epoll_event event{};  // registered, reporting nothing (but a hang-up or an error, once)
     event.events = EPOLLONESHOT;
     event.data.u64 = reinterpret_cast<std::uint64_t>(&link);
-    epoll_ctl(epoll_.get(), EPOLL_CTL_MOD, link.fd(), &event);
+    epoll_ctl(links_epoll_.get(), EPOLL_CTL_MOD, link.fd(), &event);
   };
   thread_ = std::thread([this] { run(); });
 }
@@ -87,8 +90,16 @@ void Service::run() {
     if (!spin) wakeups_.fetch_add(1, std::memory_order_relaxed);
     bool served = false;
     for (int i = 0; i < n; ++i) {
-      if (ready[i].data.u64 == kStopTag) return;
-      served |= serve_event(ready[i].data.u64, true);
+      const std::uint64_t tag = ready[i].data.u64;
+      if (tag == kStopTag) return;
+      if (tag == kListenerTag) {
+        accept_all();
+        served = true;
+        continue;
+      }
+      epoll_event links[16];  // kLinksTag: a watch has fired (a waiter may have taken it meanwhile)
+      const int m = epoll_wait(links_epoll_.get(), links, 16, 0);
+      for (int j = 0; j < m; ++j) served |= serve_event(links[j].data.u64, true);
     }
     // A link another thread was reading (an origin waiting for its answer) is no reason to poll.
     if (served) last_frame = Clock::now();
@@ -96,11 +107,6 @@ void Service::run() {
 }
 
 bool Service::serve_event(std::uint64_t tag, bool service_thread) {
-  if (tag == kStopTag) return false;  // the thread's to act on (level-triggered: it sees it too)
-  if (tag == kListenerTag) {
-    accept_all();
-    return true;
-  }
   Link& link = *reinterpret_cast<Link*>(tag);
   if (link.serve(service_thread) != Link::Turn::Served) return false;
   if (service_thread) mid_frame_ = link.mid_frame();
@@ -110,15 +116,37 @@ bool Service::serve_event(std::uint64_t tag, bool service_thread) {
 void Service::poll_once() {
   // Most looks find nothing: one system call, no lock.
   epoll_event ready[8];
-  const int n = epoll_wait(epoll_.get(), ready, 8, 0);
+  const int n = epoll_wait(links_epoll_.get(), ready, 8, 0);
   for (int i = 0; i < n; ++i) serve_event(ready[i].data.u64, false);
+}
+
+// The links' set reports nothing to the service thread's set while a waiter polls (a watch with
+// no events is switched off: epoll(7)), and everything again after: a watch that fired meanwhile
+// and was not taken wakes the thread at once (level-triggered). epoll_ctl on two live epoll
+// descriptors of this process fails only without kernel memory: switching off then leaves the
+// thread woken as before; switching on must not fail silently (no request would be served while
+// the rank computes, and every origin would hang).
+void Service::waiter_polls(bool starts) noexcept {
+  std::lock_guard guard(waiters_mutex_);
+  waiters_ += starts ? 1 : -1;
+  if (waiters_ != (starts ? 1 : 0)) return;
+  epoll_event event{};
+  event.events = starts ? 0u : EPOLLIN;
+  event.data.u64 = kLinksTag;
+  if (epoll_ctl(epoll_.get(), EPOLL_CTL_MOD, links_epoll_.get(), &event) != 0) {
+    if (starts) return;
+    std::fprintf(stderr, "%sarmada::rma tcp service: epoll_ctl: %s\n", rank_prefix().c_str(), std::strerror(errno));
+    std::abort();
+  }
+  switched_off_.store(starts, std::memory_order_relaxed);
+  if (starts) spells_.fetch_add(1, std::memory_order_relaxed);
 }
 
 Link& Service::keep(std::unique_ptr<Link> link) {
   Link& l = *link;
   std::lock_guard guard(links_mutex_);
   links_.push_back(std::move(link));
-  watch(epoll_.get(), EPOLL_CTL_ADD, l.fd(), EPOLLIN | EPOLLONESHOT, reinterpret_cast<std::uint64_t>(&l));
+  watch(links_epoll_.get(), EPOLL_CTL_ADD, l.fd(), EPOLLIN | EPOLLONESHOT, reinterpret_cast<std::uint64_t>(&l));
   return l;
 }
 
@@ -145,7 +173,7 @@ void Service::rearm(Link& link, bool output) {
   event.events = EPOLLIN | EPOLLONESHOT | (output ? EPOLLOUT : 0u);
   event.data.u64 = reinterpret_cast<std::uint64_t>(&link);
   if (!link.closed()) link.watched.store(true, std::memory_order_relaxed);
-  epoll_ctl(epoll_.get(), link.closed() ? EPOLL_CTL_DEL : EPOLL_CTL_MOD, link.fd(), &event);
+  epoll_ctl(links_epoll_.get(), link.closed() ? EPOLL_CTL_DEL : EPOLL_CTL_MOD, link.fd(), &event);
 }
 
 }  // namespace armada::rma::detail::tcp

@@ -553,6 +553,13 @@ void TcpTransport::poll() {
   service_->poll_once();
 }
 
+// A waiter that looks at most once per ARMADA_TCP_WAITER_POLL_US serves what arrives meanwhile:
+// the service thread need not be woken for it (Service::waiter_polls). Where waiters never look,
+// they change nothing.
+void TcpTransport::polling(bool starts) noexcept {
+  if (waiter_poll_ns_ > 0) service_->waiter_polls(starts);
+}
+
 // ---- diagnostics -----------------------------------------------------------------------------
 
 void TcpTransport::describe(int target, TransportInfo& info) const {
@@ -567,6 +574,8 @@ void TcpTransport::describe(int target, TransportInfo& info) const {
   info.process.push_back({"frames_served", std::to_string(host_->frames.load(std::memory_order_relaxed))});
   info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});
   info.process.push_back({"waiter_serves", std::to_string(host_->waiter_frames.load(std::memory_order_relaxed))});
+  info.process.push_back({"waiter_spells", std::to_string(service_->waiter_spells())});
+  info.process.push_back({"service_watches_links", service_->links_watched() ? "yes" : "no"});
   info.process.push_back({"spin_us", std::to_string(settings_.spin_us)});
   info.process.push_back({"service_spin_us", std::to_string(settings_.service_spin_us)});
   info.process.push_back({"waiter_poll_us", std::to_string(settings_.waiter_poll_us)});

@@ -70,6 +70,7 @@ class TcpTransport final : public Transport {
   void fence(int target) override;
   void fence_all() override;
   void poll() override;
+  void polling(bool starts) noexcept override;
   void describe(int target, TransportInfo& info) const override;
 
  private:

@@ -66,6 +66,7 @@ class Service {
 
  private:
   void run();
+  bool serve_links();  // the service thread's look at the links' set: false if nothing was served
   bool serve_event(std::uint64_t tag, bool service_thread);  // false: nothing served
   void accept_all();
   void rearm(Link& link, bool output);

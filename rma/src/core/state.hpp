@@ -113,6 +113,11 @@ using StallHook = void (*)(const void* context, int seconds);
 /// One poll of every started transport: serves what this process owes other ranks (a node
 /// server's requests, a progress engine) while a caller waits.
 void poll_transports(State& s);
+void wait_polling(MPI_Request& request, const char* op, StallHook on_stall = nullptr, const void* context = nullptr);
+/// The longest sleep between polls of the core's waits (collectives, flags, on-node mutexes),
+/// once a wait has lasted 2 ms (PollPause): short, since each step of a nonblocking collective's
+/// schedule, or a node server's next request, waits for it.
+inline constexpr long kWaitSleepMaxNs = 200000;
 
 /// A wait's polls (its loop around poll_transports and a PollPause): while the pause spins,
 /// the transports are told that this thread polls them (Transport::polling), so that what it
@@ -133,11 +138,6 @@ class PollingWait {
   const PollPause& pause_;
   bool announced_ = false;
 };
-void wait_polling(MPI_Request& request, const char* op, StallHook on_stall = nullptr, const void* context = nullptr);
-/// The longest sleep between polls of the core's waits (collectives, flags, on-node mutexes),
-/// once a wait has lasted 2 ms (PollPause): short, since each step of a nonblocking collective's
-/// schedule, or a node server's next request, waits for it.
-inline constexpr long kWaitSleepMaxNs = 200000;
 
 /// The collectives of the rma layer's own calls, each as its nonblocking form completed by
 /// wait_polling (so a member that waits in one serves its node meanwhile); `op` names the call in

@@ -20,6 +20,8 @@ import re
 import statistics
 import subprocess
 
+from ratio_text import decisive
+
 # Issues 33 and 54's targets: Armada's time / NPB's time at 2 ranks, classes A and B, in the worst
 # launch; CG may instead be within FLOOR_MARGIN of the memory floor where NPB is not.
 TARGETS = {"mg": 0.85, "cg": 0.9}
@@ -158,7 +160,7 @@ def ratio(rows, num, den):
 
 def row_verdicts(app, cls, ranks, rows):
     """Issues 33/54's targets of a row (2 ranks, classes A and B only), each judged in the worst
-    launch: [(name, met, worst ratio)]."""
+    launch: [(name, met, worst ratio, the ratio's limit)]."""
     if ranks != TARGET_RANKS or cls not in TARGET_CLASSES:
         return []
     verdicts = []
@@ -172,15 +174,16 @@ def row_verdicts(app, cls, ranks, rows):
                 rma_floor[r] <= margin < npb_floor[r]
             return vs_npb[r] <= target or at_floor
         name = f"rma/NPB ≤ {target}" + (f" or rma/floor ≤ {margin} < NPB/floor" if margin else "")
-        verdicts.append((name, all(met_in(r) for r in vs_npb), max(vs_npb.values())))
+        verdicts.append((name, all(met_in(r) for r in vs_npb), max(vs_npb.values()), target))
     vs_mpi = launch_ratios(rows, "rma", "mpi")
     if vs_mpi:
-        verdicts.append(("rma ≤ mpi", max(vs_mpi.values()) <= 1.0, max(vs_mpi.values())))
+        verdicts.append(("rma ≤ mpi", max(vs_mpi.values()) <= 1.0, max(vs_mpi.values()), 1.0))
     return verdicts
 
 
 def target_cell(verdicts):
-    return "; ".join(f"{name}: {'met' if ok else 'MISSED'} (worst launch {worst:.2f})" for name, ok, worst in verdicts)
+    return "; ".join(f"{name}: {'met' if ok else 'MISSED'} (worst launch {decisive(worst, limit, True)})"
+                     for name, ok, worst, limit in verdicts)
 
 
 def npb_table(args):
@@ -234,7 +237,7 @@ def npb_table(args):
                               "times": {i: rows[i] for i in IMPLS + ("floor",)},
                               "ratios": {k: {"median": c[1], "worst": max(c[2].values()) if c[2] else None,
                                              "launches": c[2]} for k, c in computed.items()},
-                              "targets": [{"target": n, "met": ok, "worst": w} for n, ok, w in verdicts]})
+                              "targets": [{"target": n, "met": ok, "worst": w} for n, ok, w, _ in verdicts]})
         if failures:
             t.write("\n**Failed launches (no figure):**\n\n")
             for l in failures:
@@ -290,7 +293,8 @@ def cases_table(args):
             ratios = "; ".join(f"/{k[3:]} {statistics.median(v):.2f} (worst {min(v):.2f}; "
                                + " ".join(f"{x:.2f}" for x in v) + ")" for k, v in per_key.items() if v)
             verdicts = case_verdicts(rs[0].get("benchmark"), case, per_key)
-            verdict = "; ".join(f"{k} ≥ {m}: {'met' if ok else 'MISSED'} (worst launch {w:.2f})" for k, m, ok, w in verdicts)
+            verdict = "; ".join(f"{k} ≥ {m}: {'met' if ok else 'MISSED'} (worst launch {decisive(w, m, False)})"
+                                for k, m, ok, w in verdicts)
             t.write(f"| {i + 1} | `{case}` | {len(rs)} | {med:.3f} | {min(times):.3f}-{max(times):.3f} | {rate_txt} | "
                     f"{ratios or '-'} | {verdict or '-'} | {'yes' if verified else 'NO'} | {loads} |\n")
             row_lines.append({"case": case, "launches": len(rs), "times": times,

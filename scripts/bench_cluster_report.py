@@ -21,6 +21,8 @@ import os
 import statistics
 import sys
 
+from ratio_text import decisive
+
 SPREAD_LIMIT = 0.25
 
 # (label, family, op, metric, bytes, lower is better, method of Armada's figure)
@@ -162,7 +164,7 @@ def report(launches):
                 if v:
                     r = statistics.median(v) / link[against]
                     met = r <= limit if at_most else r >= limit
-                    parts.append(f"{label} {r:.2g}x {against} ({'met' if met else 'missed'}: "
+                    parts.append(f"{label} {decisive(r, limit, at_most, '.2g')}x {against} ({'met' if met else 'missed'}: "
                                  f"{'<=' if at_most else '>='} {limit:g}x)")
             out.append(f"  {t}: " + "; ".join(parts))
     return "\n".join(out)
@@ -208,7 +210,8 @@ def app_report(runs):
             verdict = f"; {unverified} run(s) NOT VERIFIED"
         elif rma and mpi:
             ratio = statistics.median(r["time_s"] for r in rma) / statistics.median(r["time_s"] for r in mpi)
-            verdict = (f"; rma/mpi {ratio:.2f} ({'met' if ratio <= APP_TARGET else 'missed'}: <= {APP_TARGET:g})")
+            verdict = (f"; rma/mpi {decisive(ratio, APP_TARGET, True)} ({'met' if ratio <= APP_TARGET else 'missed'}: "
+                       f"<= {APP_TARGET:g})")
         ran = sorted({r["transport"] for r in rma if "transport" in r})
         if ran:
             verdict += "; rma ran on " + ", ".join(ran)

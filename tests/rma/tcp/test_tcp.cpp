@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +21,14 @@ namespace armada::rma {
 namespace {
 
 using test::Segment;
+
+// The rank this one pairs with on another node (rank ^ 1, else rank ^ 2), or -1: on one node the
+// tcp transport carries nothing.
+int partner_on_another_node() {
+  int partner = rank() ^ 1;
+  if (partner < size() && same_node(rank(), partner)) partner = rank() ^ 2;
+  return partner < size() && !same_node(rank(), partner) ? partner : -1;
+}
 
 // First contact from both ends at once (defined first: the pairs have no connection yet): every
 // rank writes to and reads from every rank of another node right after a barrier, so both
@@ -201,10 +210,8 @@ TEST(TcpProgress, TheServiceServesAgainWhenAWaitEnds) {
   constexpr long kRounds = 40;
   constexpr int kGets = 20;
   constexpr std::size_t kData = 256;
-  int partner = rank() ^ 1;
-  if (partner < size() && same_node(rank(), partner)) partner = rank() ^ 2;
-  if (partner >= size() || same_node(rank(), partner))
-    GTEST_SKIP() << "no rank of another node to pair with (the tcp transport carries nothing here)";
+  const int partner = partner_on_another_node();
+  if (partner < 0) GTEST_SKIP() << "no rank of another node to pair with (the tcp transport carries nothing here)";
   const bool waiter = rank() < partner;
   // Mine: [flag | done | data]
   Segment seg((2 + kData) * sizeof(long));
@@ -249,6 +256,65 @@ TEST(TcpProgress, TheServiceServesAgainWhenAWaitEnds) {
   // ARMADA_TCP_WAITER_POLL_US=0 leaves every request to the service thread).
   if (waiter && config().spin_limit > 0 && *info.find("waiter_poll_us") != "0")
     EXPECT_GT(std::stol(*info.find("waiter_spells")), 0) << "no wait switched the service's watches off";
+}
+
+// A payload from kDirectMin on is received straight into place, and whoever sleeps for its rest
+// asks the kernel to wake it only once up to 256 KiB more have come (SO_RCVLOWAT, for that sleep
+// only). Every size around those thresholds, put, got and accumulated by both ranks of a pair at
+// once, arrives whole; and after each, an 8-byte put and get still go through at once: a low-water
+// mark left raised on the link would leave them unseen (the row's timeout).
+TEST(TcpPayloads, EverySizeAroundTheWakeThresholdArrivesWhole) {
+  constexpr std::size_t kSizes[] = {(16 << 10) - 8, 16 << 10, (256 << 10) - 8, 256 << 10, (256 << 10) + 8,
+                                    (1 << 20) + 24, (3 << 20) + 8};
+  std::size_t total = 0, largest = 0;
+  for (std::size_t n : kSizes) total += n, largest = std::max(largest, n);
+  const int partner = partner_on_another_node();
+  if (partner < 0) GTEST_SKIP() << "no rank of another node to pair with (the tcp transport carries nothing here)";
+  const auto value = [](int r, std::size_t i) { return static_cast<double>(r) * 1e8 + static_cast<double>(i); };
+  const std::size_t words = largest / sizeof(double), all = total / sizeof(double);
+  // Mine: [the partner's gets' source | its puts | its accumulates | a word]
+  Segment seg((words + 2 * all + 1) * sizeof(double));
+  double* mine = seg.local<double>();
+  for (std::size_t i = 0; i < words; ++i) mine[i] = value(rank(), i);
+  std::fill(mine + words, mine + words + 2 * all + 1, 0.0);
+  std::vector<double> out(words), got(all, -1.0), ones(words, 1.0);
+  for (std::size_t i = 0; i < words; ++i) out[i] = value(rank(), i) + 0.5;
+  barrier();
+  double* theirs = seg.base<double>(partner);
+  double* const word = theirs + words + 2 * all;
+  const double two = 2.0;
+  std::size_t at = 0, small_wrong = 0;
+  for (std::size_t n : kSizes) {
+    put(out.data(), theirs + words + at, n, partner);
+    get(theirs, got.data() + at, n, partner);
+    acc(AccType::Double, &two, ones.data(), theirs + words + all + at, n, partner);
+    const double stamp = static_cast<double>(n);
+    double back = 0;
+    put(&stamp, word, sizeof stamp, partner);
+    fence(partner);
+    get(word, &back, sizeof back, partner);
+    small_wrong += back != stamp;
+    at += n / sizeof(double);
+  }
+  fence(partner);
+  barrier();
+  std::size_t wrong = 0;
+  at = 0;
+  for (std::size_t n : kSizes) {
+    for (std::size_t i = 0; i < n / sizeof(double); ++i) {
+      wrong += got[at + i] != value(partner, i);
+      wrong += mine[words + at + i] != value(partner, i) + 0.5;
+      wrong += mine[words + all + at + i] != 2.0;
+    }
+    at += n / sizeof(double);
+  }
+  EXPECT_EQ(wrong, 0u) << "words got from and written by rank " << partner;
+  EXPECT_EQ(small_wrong, 0u) << "8-byte words read back after each large transfer";
+  const TransportInfo info = transport_info(partner);
+  ASSERT_EQ(info.name, "tcp");
+  ASSERT_NE(info.find("payload_sleeps"), nullptr);
+  std::printf("rank %d: %s sleeps for the rest of a direct payload\n", rank(), info.find("payload_sleeps")->c_str());
+  barrier();
 }
 
 }  // namespace

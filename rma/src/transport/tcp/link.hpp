@@ -63,6 +63,7 @@ struct LinkHost {
   std::function<std::string(int rank)> describe;
   std::atomic<std::uint64_t> frames{0};         // requests run, by anyone
   std::atomic<std::uint64_t> waiter_frames{0};  // of which by a thread other than the service's
+  std::atomic<std::uint64_t> payload_sleeps{0}; // sleeps for the rest of a direct payload (Link::sleep)
 };
 
 /// An answer this process is owed: where its data goes, where its value goes.
@@ -163,6 +164,10 @@ class Link {
   // Wait: until answer `until` is in, sleeping in poll() when nothing comes.
   enum class Pump { Serve, Drain, Wait };
   bool pump(Pump mode, std::size_t budget, std::uint64_t until, const WaitStyle* wait);
+  // One sleep of pump's in poll(): for bytes, and for room while answers wait (`room_wanted`),
+  // at most `timeout_ms` (-1: no limit); `payload_left`: bytes of a direct payload still to come.
+  enum class Woke { Input, Room, Timeout, Failed };
+  Woke sleep(bool room_wanted, int timeout_ms, std::uint64_t payload_left);
   bool consume();
   bool begin_frame();
   bool begin_payload();

@@ -119,6 +119,10 @@ void tune(int fd) noexcept {
   setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof probes);
 }
 
+int set_receive_low_water(int fd, int bytes) noexcept {
+  return setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &bytes, sizeof bytes) == 0 ? 0 : errno;
+}
+
 Fd connect_to(const char* op, const Endpoint& to, int target, int timeout_ms) {
   int error = EHOSTUNREACH;
   for (int i = 0; i < to.count; ++i) {

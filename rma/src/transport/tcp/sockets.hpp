@@ -62,6 +62,10 @@ Fd connect_to(const char* op, const Endpoint& to, int target, int timeout_ms);
 /// noticed in about half a minute, not after TCP's retransmissions give up).
 void tune(int fd) noexcept;
 
+/// Readiness (poll, epoll) reports `fd` readable only once `bytes` have arrived, or at the end of
+/// the stream or an error (SO_RCVLOWAT; 1, the default: any byte). Returns 0 or the errno.
+int set_receive_low_water(int fd, int bytes) noexcept;
+
 /// Sends every byte of `parts` (modified: advanced past what was sent), waiting in poll() for
 /// room. Returns 0, or the errno that stopped it. With `while_blocked`, the sends never block
 /// and it is called whenever no room has come for kBlockedCheckMs (the peer is not reading: it

@@ -575,6 +575,7 @@ void TcpTransport::describe(int target, TransportInfo& info) const {
   info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});
   info.process.push_back({"waiter_serves", std::to_string(host_->waiter_frames.load(std::memory_order_relaxed))});
   info.process.push_back({"waiter_spells", std::to_string(service_->waiter_spells())});
+  info.process.push_back({"payload_sleeps", std::to_string(host_->payload_sleeps.load(std::memory_order_relaxed))});
   info.process.push_back({"service_watches_links", service_->links_watched() ? "yes" : "no"});
   info.process.push_back({"spin_us", std::to_string(settings_.spin_us)});
   info.process.push_back({"service_spin_us", std::to_string(settings_.service_spin_us)});

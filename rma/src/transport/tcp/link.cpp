@@ -26,9 +26,9 @@ constexpr std::size_t kDirectMin = 16 * 1024;
 // A thread asleep for the rest of a direct payload is woken once this much of it has arrived (or
 // all of it), not for every batch of segments: on a host without a spare core each wake-up takes
 // the CPU from the sender's kernel, which is pushing the payload through the same machine
-// (emulated cluster, Zen 3 VM, medians: 1 MiB put 1.7 -> 2.1-2.2 GB/s, accumulate 1.4-1.5 ->
-// 2.0-2.3, 64 KiB put 1.27 -> 1.47; docs/benchmarks.md, session 37). 256 KiB keeps the receiver
-// copying while the rest streams in; 64 KiB and a whole MiB did no better.
+// (emulated cluster, Zen 3 VM, medians: 1 MiB put 1.51 -> 2.19 GB/s, accumulate 1.21 -> 1.99,
+// 64 KiB put 1.42 -> 1.58; docs/benchmarks.md, session 37). 256 KiB keeps the receiver copying
+// while the rest streams in; 64 KiB and a whole MiB did no better.
 constexpr std::uint64_t kWakeBytes = 256 * 1024;
 // How long such a sleep may last before the thread looks again, whatever the kernel does.
 constexpr int kWakeRecheckMs = 10;

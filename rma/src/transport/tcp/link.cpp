@@ -24,8 +24,8 @@ constexpr std::size_t kInputBytes = 64 * 1024;
 // received straight into its place rather than through the input buffer.
 constexpr std::size_t kDirectMin = 16 * 1024;
 // A thread asleep for the rest of a direct payload is woken once this much of it has arrived (or
-// all of it), not for every batch of segments: on a host without a spare core each wake-up takes
-// the CPU from the sender's kernel, which is pushing the payload through the same machine
+// all of it), not for every batch of segments: each wake-up is a context switch for a few
+// segments' copying, on CPUs the sender's kernel needs too where hosts share a machine
 // (emulated cluster, Zen 3 VM, medians: 1 MiB put 1.51 -> 2.19 GB/s, accumulate 1.21 -> 1.99,
 // 64 KiB put 1.42 -> 1.58; docs/benchmarks.md, session 37). 256 KiB keeps the receiver copying
 // while the rest streams in; 64 KiB and a whole MiB did no better.

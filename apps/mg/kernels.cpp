@@ -69,41 +69,63 @@ const RowLoops kLoops[] = {
 RowIsa g_isa = supported_row_isas().front();
 const RowLoops* g_rows = &kLoops[static_cast<int>(g_isa)];
 
-// Calls row(k, j, faces, diagonals) for every interior row of `in`, with the y/z sums of that
-// row over the whole x extent, ghosts included.
+// Row temporaries for the y/z sums of one plane's rows: faces, diagonals and three z sums.
+std::vector<double> yz_buffer(const Frame& in) { return std::vector<double>(5 * static_cast<std::size_t>(in.n[2] + 2)); }
+
+// Calls row(j, faces, diagonals) for every interior row j of plane k of `in`, with the y/z sums
+// of that row over the whole x extent, ghosts included. `buffer` from yz_buffer(in).
 template <class Row>
-void for_each_row_with_yz_sums(const Frame& in, Row&& row) {
+void plane_rows_with_yz_sums(const Frame& in, Index k, std::vector<double>& buffer, Row&& row) {
   const Index nx = in.n[2] + 2;
   const auto len = static_cast<std::size_t>(nx);
-  std::vector<double> buffer(5 * len);
   double* const faces = buffer.data();
   double* const diagonals = faces + len;
-  for (Index k = 1; k <= in.n[0]; ++k) {
-    double* z[3] = {diagonals + len, diagonals + 2 * len, diagonals + 3 * len};  // z(j-1), z(j), z(j+1)
-    g_rows->z_pair_sum(in, k, 0, nx, z[0]);
-    g_rows->z_pair_sum(in, k, 1, nx, z[1]);
-    for (Index j = 1; j <= in.n[1]; ++j) {
-      g_rows->yz_sums_rolling(in, k, j, nx, z[0], z[1], z[2], faces, diagonals);
-      row(k, j, faces, diagonals);
-      std::rotate(z, z + 1, z + 3);
-    }
+  double* z[3] = {diagonals + len, diagonals + 2 * len, diagonals + 3 * len};  // z(j-1), z(j), z(j+1)
+  g_rows->z_pair_sum(in, k, 0, nx, z[0]);
+  g_rows->z_pair_sum(in, k, 1, nx, z[1]);
+  for (Index j = 1; j <= in.n[1]; ++j) {
+    g_rows->yz_sums_rolling(in, k, j, nx, z[0], z[1], z[2], faces, diagonals);
+    row(j, faces, diagonals);
+    std::rotate(z, z + 1, z + 3);
   }
 }
+
+// r = v - A u on interior plane k.
+void resid_plane(const Frame& u, const Frame& v, const Frame& r, const Stencil& a, Index k, std::vector<double>& buffer) {
+  plane_rows_with_yz_sums(u, k, buffer, [&](Index j, const double* f, const double* d) {
+    g_rows->resid_row(v.row(k, j), u.row(k, j), f, d, r.row(k, j), u.n[2], a);
+  });
+}
+
+// u = u + Q z on the fine planes 2k and 2k+1 that coarse plane k (ghost 0 included) feeds.
+void interp_plane(const Frame& z, const Frame& u, Index k, std::vector<double>& rows) {
+  const Index mx = z.n[2];
+  const auto len = static_cast<std::size_t>(mx + 2);
+  double* const z1 = rows.data();
+  double* const z2 = z1 + len;
+  double* const z3 = z2 + len;
+  for (Index j = 0; j <= z.n[1]; ++j)
+    g_rows->interp_rows(z.row(k, j), z.row(k, j + 1), z.row(k + 1, j), z.row(k + 1, j + 1), z1, z2, z3, u.row(2 * k, 2 * j),
+                        u.row(2 * k, 2 * j + 1), u.row(2 * k + 1, 2 * j), u.row(2 * k + 1, 2 * j + 1), mx);
+}
+
+std::vector<double> interp_buffer(const Frame& z) { return std::vector<double>(3 * static_cast<std::size_t>(z.n[2] + 2)); }
 
 }  // namespace
 
 void resid(const Frame& u, const Frame& v, const Frame& r, const Stencil& a) {
   if (u.empty()) return;
-  for_each_row_with_yz_sums(u, [&](Index k, Index j, const double* f, const double* d) {
-    g_rows->resid_row(v.row(k, j), u.row(k, j), f, d, r.row(k, j), u.n[2], a);
-  });
+  std::vector<double> buffer = yz_buffer(u);
+  for (Index k = 1; k <= u.n[0]; ++k) resid_plane(u, v, r, a, k, buffer);
 }
 
 void psinv(const Frame& r, const Frame& u, const Stencil& c) {
   if (r.empty()) return;
-  for_each_row_with_yz_sums(r, [&](Index k, Index j, const double* f, const double* d) {
-    g_rows->psinv_row(r.row(k, j), f, d, u.row(k, j), r.n[2], c);
-  });
+  std::vector<double> buffer = yz_buffer(r);
+  for (Index k = 1; k <= r.n[0]; ++k)
+    plane_rows_with_yz_sums(r, k, buffer, [&](Index j, const double* f, const double* d) {
+      g_rows->psinv_row(r.row(k, j), f, d, u.row(k, j), r.n[2], c);
+    });
 }
 
 void rprj3(const Frame& r, const Frame& s) {
@@ -120,13 +142,19 @@ void rprj3(const Frame& r, const Frame& s) {
 
 void interp(const Frame& z, const Frame& u) {
   if (u.empty()) return;
-  const Index mx = z.n[2];
-  std::vector<double> z1(static_cast<std::size_t>(mx + 2)), z2(z1.size()), z3(z1.size());
-  // Coarse (k, j, i), ghosts 0 included, feeds fine (2k..2k+1, 2j..2j+1, 2i..2i+1).
-  for (Index k = 0; k <= z.n[0]; ++k)
-    for (Index j = 0; j <= z.n[1]; ++j)
-      g_rows->interp_rows(z.row(k, j), z.row(k, j + 1), z.row(k + 1, j), z.row(k + 1, j + 1), z1.data(), z2.data(), z3.data(),
-                  u.row(2 * k, 2 * j), u.row(2 * k, 2 * j + 1), u.row(2 * k + 1, 2 * j), u.row(2 * k + 1, 2 * j + 1), mx);
+  std::vector<double> rows = interp_buffer(z);
+  for (Index k = 0; k <= z.n[0]; ++k) interp_plane(z, u, k, rows);
+}
+
+void interp_resid(const Frame& z, const Frame& u, const Frame& v, const Frame& r, const Stencil& a) {
+  if (u.empty()) return;
+  std::vector<double> rows = interp_buffer(z), buffer = yz_buffer(u);
+  // Coarse plane k completes fine planes up to 2k+1: fine planes 2k-1 and 2k then have both
+  // neighbours, and their residual reads them while they are still in cache.
+  for (Index k = 0; k <= z.n[0]; ++k) {
+    interp_plane(z, u, k, rows);
+    for (Index f = std::max<Index>(1, 2 * k - 1); f <= std::min(2 * k, u.n[0]); ++f) resid_plane(u, v, r, a, f, buffer);
+  }
 }
 
 void zero(const Frame& f) {

@@ -49,6 +49,12 @@ void rprj3(const Frame& r, const Frame& s);
 /// current without an exchange when they were current before.
 void interp(const Frame& z, const Frame& u);
 
+/// interp(z, u), then resid(u, v, r, a), in one pass over the planes: each fine plane's residual
+/// is computed as soon as interp has written the plane and its neighbours, while they are in
+/// cache, so u is read from memory once instead of twice. The same results as the two calls, to
+/// the bit (the same operations on the same values); v may be r.
+void interp_resid(const Frame& z, const Frame& u, const Frame& v, const Frame& r, const Stencil& a);
+
 /// The instruction sets the row loops (most of resid, psinv, rprj3 and interp) are built for.
 /// Every build gives the same results to the bit; which is fastest depends on the CPU and the
 /// machine, not only on its flags (kernels.cpp), hence a choice at run time.

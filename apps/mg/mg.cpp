@@ -118,18 +118,30 @@ void Multigrid::rprj3(int k) {
   }
 }
 
-void Multigrid::interp(int k) {
-  LevelArray& fine = u(k);
-  prepare_write(fine);
-  if (!gathered_below(k)) {
-    armada::mg::interp(u(k - 1).frame, fine.frame);
-    return;
-  }
+Frame Multigrid::coarse_of(int k) {
+  const Frame& fine = u(k).frame;
+  if (!gathered_below(k)) return u(k - 1).frame;
   exchange_.replicate(u(k - 1), replica_, whole_plan_);
-  if (fine.frame.empty()) return;
+  if (fine.empty()) return {};
   // The coarse block under this rank's fine block, with its ghost frame, inside the replica.
-  const Dim3<Index> m{fine.frame.n[0] / 2, fine.frame.n[1] / 2, fine.frame.n[2] / 2};
-  armada::mg::interp(replica_.sub(fine.lo[0] / 2, fine.lo[1] / 2, fine.lo[2] / 2, m), fine.frame);
+  const Dim3<Index> m{fine.n[0] / 2, fine.n[1] / 2, fine.n[2] / 2};
+  const Dim3<Index>& lo = u(k).lo;
+  return replica_.sub(lo[0] / 2, lo[1] / 2, lo[2] / 2, m);
+}
+
+void Multigrid::interp(int k) {
+  prepare_write(u(k));
+  armada::mg::interp(coarse_of(k), u(k).frame);
+}
+
+void Multigrid::interp_resid(int k) {
+  LevelArray& rk = r(k);
+  const Frame& vk = k == levels() ? v_.frame : rk.frame;
+  prepare_write(u(k));
+  const Frame coarse = coarse_of(k);
+  prepare_write(rk);
+  armada::mg::interp_resid(coarse, u(k).frame, vk, rk.frame, operator_a);
+  exchange_ghosts(k, rk);
 }
 
 void Multigrid::zero_u(int k) {
@@ -144,12 +156,10 @@ void Multigrid::mg3p() {
   psinv(1);
   for (int k = 2; k < lt; ++k) {
     zero_u(k);
-    interp(k);
-    resid(k);
+    interp_resid(k);
     psinv(k);
   }
-  interp(lt);
-  resid(lt);
+  interp_resid(lt);
   psinv(lt);
 }
 
@@ -184,9 +194,9 @@ double Multigrid::rank_bytes_per_iteration() const {
   double bytes = 0;
   for (int k = 1; k <= lt; ++k) {
     const auto [p, f] = points_and_frame(layout(k), me);
-    if (k == lt) bytes += 98 * p + 64 * f;
+    if (k == lt) bytes += 90 * p + 64 * f;
     else if (k == 1) bytes += 32 * p + 32 * f;
-    else bytes += 82 * p + 64 * f;
+    else bytes += 74 * p + 64 * f;
   }
   return bytes;
 }

@@ -66,6 +66,9 @@ class Multigrid {
   void rprj3(int k);
   /// u(k) = u(k) + Q u(k-1) (from a replica of level k-1 when it is gathered).
   void interp(int k);
+  /// interp(k) then resid(k) in one pass over the planes (kernels.hpp interp_resid): what the
+  /// V-cycle runs.
+  void interp_resid(int k);
   /// u(k) = 0, ghosts included.
   void zero_u(int k);
   /// One V-cycle (NPB's mg3P): restrict r down to level 1, smooth there, then prolongate,
@@ -78,11 +81,11 @@ class Multigrid {
   /// The bytes this rank must move in one iteration of the timed section (a V-cycle and the
   /// residual after it). With P_k this rank's points of level k and F_k its ghost frame cells
   /// (an exchange reads each from its owner and writes it into the frame: 16 bytes):
-  ///   finest level lt: rprj3 9 P (r read, r(lt-1) written), interp 17 P (u read and written,
-  ///     the coarse u read), resid and psinv 24 P each (two arrays read, one written), the
-  ///     residual after the V-cycle 24 P, and 4 exchanges: 98 P + 64 F
-  ///   level 1 < k < lt: zero_u 8 P, interp 17 P, resid 24 P, psinv 24 P, rprj3 9 P, 4 exchanges
-  ///     (r from rprj3, interp's u, resid's r, psinv's u): 82 P + 64 F
+  ///   finest level lt: rprj3 9 P (r read, r(lt-1) written), interp and resid in one pass 33 P
+  ///     (u read and written once, the coarse u read, v read, r written), psinv 24 P (two arrays
+  ///     read, one written), the residual after the V-cycle 24 P, and 4 exchanges: 90 P + 64 F
+  ///   level 1 < k < lt: zero_u 8 P, interp and resid 33 P, psinv 24 P, rprj3 9 P, 4 exchanges
+  ///     (r from rprj3, interp's u, resid's r, psinv's u): 74 P + 64 F
   ///   level 1: zero_u 8 P, psinv 24 P, 2 exchanges: 32 P + 32 F
   double rank_bytes_per_iteration() const;
   /// The rest of the timed section: the first residual (24 P + 16 F) and two norms (8 P each)
@@ -91,6 +94,10 @@ class Multigrid {
 
  private:
   bool gathered_below(int k) const { return staging_level_ == k; }
+  /// The coarse frame interp(k) reads: u(k-1)'s block, or (level k-1 gathered) the part of a
+  /// fresh replica of it under this rank's fine block (empty where that block is). Collective
+  /// when level k-1 is gathered.
+  Frame coarse_of(int k);
 
   MPI_Comm comm_;
   Exchange& exchange_;

@@ -169,7 +169,7 @@ TEST_P(MgKernels, PsinvAtEveryLevel) {
 }
 
 // The memory floor's count (Multigrid::rank_bytes_*), summed over the ranks: every point of a
-// level is some rank's once (98, 82 or 32 bytes by level), and each rank's ghost frame around
+// level is some rank's once (90, 74 or 32 bytes by level), and each rank's ghost frame around
 // its block is moved by 4 exchanges per level (2 on level 1), 16 bytes a cell.
 TEST_P(MgKernels, FloorBytesCountEveryPointAndFrame) {
   auto solver = Multigrid(n, choose_process_grid(rma::size(), n), smoother_sa, *exchange_, rma::world_comm());
@@ -177,7 +177,7 @@ TEST_P(MgKernels, FloorBytesCountEveryPointAndFrame) {
   double points = 0, frames = 0, fine_points = 0, fine_frames = 0;
   for (int k = 1; k <= lt; ++k) {
     const LevelLayout& L = solver.layout(k);
-    const double per_point = k == lt ? 98 : k == 1 ? 32 : 82, exchanges = k == 1 ? 2 : 4;
+    const double per_point = k == lt ? 90 : k == 1 ? 32 : 74, exchanges = k == 1 ? 2 : 4;
     points += per_point * std::pow(static_cast<double>(L.n), 3);
     for (int r = 0; r < rma::size(); ++r) {
       Dim3<Index> lo, hi;
@@ -211,6 +211,22 @@ TEST_P(MgKernels, InterpOntoEveryLevel) {
     const Grid u = fill(k, mg_->u(k), 800u + static_cast<unsigned>(k));
     mg_->interp(k);
     expect_frame(mg_->u(k), test::interp_ref(z, u), tolerance, "interp onto level " + std::to_string(k));
+  }
+}
+
+// The V-cycle's fused step: u(k) += Q u(k-1), then r(k) = v - A u(k), v = v() at the finest level
+// and r(k) itself below (in place), across the step to the gathered levels too.
+TEST_P(MgKernels, InterpResidOntoEveryLevel) {
+  const int lt = mg_->levels();
+  for (int k = 2; k <= lt; ++k) {
+    const Grid z = fill(k - 1, mg_->u(k - 1), 1000u + static_cast<unsigned>(k));
+    const Grid u = fill(k, mg_->u(k), 1100u + static_cast<unsigned>(k));
+    const Grid v = random_grid(size(k), 1200u + static_cast<unsigned>(k));
+    load(*mg_, k == lt ? mg_->v() : mg_->r(k), v);
+    mg_->interp_resid(k);
+    const Grid u_after = test::interp_ref(z, u);
+    expect_frame(mg_->u(k), u_after, tolerance, "interp_resid's u on level " + std::to_string(k));
+    expect_frame(mg_->r(k), test::resid_ref(u_after, v, operator_a), tolerance, "interp_resid's r on level " + std::to_string(k));
   }
 }
 
@@ -311,6 +327,22 @@ TEST(MgRowIsa, EveryBuildGivesTheSameBits) {
     EXPECT_EQ(differ, 0u) << name(isa) << " against baseline";
   }
   use_row_isa(kept);
+}
+
+// The fused pass does what interp then resid do, to the bit, with v apart and with v = r (the
+// levels below the finest), on extents with odd remainders for every vector width.
+TEST(MgFused, InterpResidGivesTheBitsOfInterpThenResid) {
+  const Dim3<Index> fine{6, 10, 74}, coarse{3, 5, 37};
+  for (bool in_place : {false, true}) {
+    OwnFrame z(coarse, 11), u1(fine, 12), u2(fine, 12), v(fine, 13), r1(fine, 14), r2(fine, 14);
+    interp(z.frame, u1.frame);
+    resid(u1.frame, in_place ? r1.frame : v.frame, r1.frame, operator_a);
+    interp_resid(z.frame, u2.frame, in_place ? r2.frame : v.frame, r2.frame, operator_a);
+    EXPECT_EQ(std::memcmp(u1.data.data(), u2.data.data(), u1.data.size() * sizeof(double)), 0) << "u, in place " << in_place;
+    EXPECT_EQ(std::memcmp(r1.data.data(), r2.data.data(), r1.data.size() * sizeof(double)), 0) << "r, in place " << in_place;
+    EXPECT_NE(std::memcmp(r1.data.data(), OwnFrame(fine, 14).data.data(), r1.data.size() * sizeof(double)), 0)
+        << "the residual was written";
+  }
 }
 
 TEST(MgRowIsa, TimingEachBuildLeavesTheChoiceAlone) {

@@ -128,6 +128,38 @@ void psinv(const Frame& r, const Frame& u, const Stencil& c) {
     });
 }
 
+void resid_planes(const Frame& u, const Frame& v, const Frame& r, const Stencil& a, Index first, Index last) {
+  if (u.empty()) return;
+  std::vector<double> buffer = yz_buffer(u);
+  for (Index k = first; k <= last; ++k) resid_plane(u, v, r, a, k, buffer);
+}
+
+void wrap_plane_xy(const Frame& f, Index k) {
+  const Index ny = f.n[1], nx = f.n[2];
+  for (Index j = 1; j <= ny; ++j) {
+    double* row = f.row(k, j);
+    row[0] = row[nx];
+    row[nx + 1] = row[1];
+  }
+  const auto len = static_cast<std::size_t>(nx + 2);
+  std::memcpy(f.row(k, 0), f.row(k, ny), len * sizeof(double));
+  std::memcpy(f.row(k, ny + 1), f.row(k, 1), len * sizeof(double));
+}
+
+void psinv_resid_inner(const Frame& r, const Frame& u, const Stencil& c, const Frame& v, const Stencil& a) {
+  if (r.empty()) return;
+  std::vector<double> smoothing = yz_buffer(r), residual = yz_buffer(u);
+  // Plane k smoothed and wrapped completes u's planes up to k: plane k-1 then has both
+  // neighbours. Its residual overwrites r(k-1), which only the smoothing of planes k-2..k read.
+  for (Index k = 1; k <= r.n[0]; ++k) {
+    plane_rows_with_yz_sums(r, k, smoothing, [&](Index j, const double* f, const double* d) {
+      g_rows->psinv_row(r.row(k, j), f, d, u.row(k, j), r.n[2], c);
+    });
+    wrap_plane_xy(u, k);
+    if (k - 1 >= 2) resid_plane(u, v, r, a, k - 1, residual);
+  }
+}
+
 void rprj3(const Frame& r, const Frame& s) {
   if (s.empty()) return;
   const Index mx = s.n[2];

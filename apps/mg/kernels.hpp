@@ -55,6 +55,20 @@ void interp(const Frame& z, const Frame& u);
 /// the bit (the same operations on the same values); v may be r.
 void interp_resid(const Frame& z, const Frame& u, const Frame& v, const Frame& r, const Stencil& a);
 
+/// r = v - A u on the interior planes first..last only.
+void resid_planes(const Frame& u, const Frame& v, const Frame& r, const Stencil& a, Index first, Index last);
+
+/// Plane k's ghost columns, then its ghost rows (corners included), from the plane's own
+/// interior, periodically: what the ghost exchange writes there when one rank holds x and y whole.
+void wrap_plane_xy(const Frame& f, Index k);
+
+/// psinv(r, u, c), then r = v - A u on the planes 2..n[0]-1, each as soon as u's planes around it
+/// are smoothed and their x/y ghosts wrapped (wrap_plane_xy: the block must span x and y whole),
+/// while they are in cache: u is read from memory once instead of twice. The residual overwrites
+/// r where the smoothing no longer reads it. The caller exchanges u's ghosts, then computes
+/// planes 1 and n[0] (resid_planes); the results are psinv's and resid's to the bit.
+void psinv_resid_inner(const Frame& r, const Frame& u, const Stencil& c, const Frame& v, const Stencil& a);
+
 /// The instruction sets the row loops (most of resid, psinv, rprj3 and interp) are built for.
 /// Every build gives the same results to the bit; which is fastest depends on the CPU and the
 /// machine, not only on its flags (kernels.cpp), hence a choice at run time.

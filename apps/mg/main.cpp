@@ -89,8 +89,7 @@ mg::Norms run_benchmark(mg::Multigrid& solver, int iterations, int first, const 
   solver.norm2u3(lt);
   for (int it = first + 1; it <= iterations; ++it) {
     if (print && (it == 1 || it == iterations || it % 5 == 0)) std::printf("  iter %4d\n", it);
-    solver.mg3p();
-    solver.resid(lt);
+    solver.iteration();
     if (ck.every > 0 && it % ck.every == 0) armada::arrays::checkpoint(ck.prefix, it, {solver.u(lt).array});
   }
   return solver.norm2u3(lt);
@@ -160,8 +159,7 @@ int run(const ap::NpbArgs& args, const CheckpointArgs& ck, const mg::ProblemClas
   const std::string row_loops = solver.choose_row_isa(mg::row_isa_named(ck.row_isa));
   if (root) std::printf(" Row loops: %s\n\n", row_loops.c_str());
   solver.resid(solver.levels());
-  solver.mg3p();
-  solver.resid(solver.levels());
+  solver.iteration();
   solver.initialize();
   const int first = resume(solver, ck, root);
   // The floor, measured before and after the timed run by all ranks at once (the better kept).

@@ -149,7 +149,7 @@ void Multigrid::zero_u(int k) {
   zero(u(k).frame);
 }
 
-void Multigrid::mg3p() {
+void Multigrid::cycle_to_finest() {
   const int lt = levels();
   for (int k = lt; k >= 2; --k) rprj3(k);
   zero_u(1);
@@ -160,7 +160,38 @@ void Multigrid::mg3p() {
     psinv(k);
   }
   interp_resid(lt);
-  psinv(lt);
+}
+
+void Multigrid::mg3p() {
+  cycle_to_finest();
+  psinv(levels());
+}
+
+void Multigrid::iteration() {
+  cycle_to_finest();
+  psinv_resid(levels());
+}
+
+void Multigrid::psinv_resid(int k) {
+  const LevelLayout& L = layout(k);
+  LevelArray& uk = u(k);
+  LevelArray& rk = r(k);
+  const Frame& vk = k == levels() ? v_.frame : rk.frame;
+  // Fused only where this rank's block spans x and y whole (1, 2 or 3 ranks: the process grid
+  // splits z first), so that u's x/y ghosts are the block's own wrap (wrap_plane_xy).
+  if (L.grid.p[1] != 1 || L.grid.p[2] != 1) {
+    psinv(k);
+    resid(k);
+    return;
+  }
+  prepare_write(uk);
+  prepare_write(rk);
+  armada::mg::psinv_resid_inner(rk.frame, uk.frame, smoother_, vk, operator_a);
+  exchange_ghosts(k, uk);
+  const Index planes = uk.frame.n[0];
+  armada::mg::resid_planes(uk.frame, vk, rk.frame, operator_a, 1, std::min<Index>(1, planes));
+  if (planes >= 2) armada::mg::resid_planes(uk.frame, vk, rk.frame, operator_a, planes, planes);
+  exchange_ghosts(k, rk);
 }
 
 Norms Multigrid::norm2u3(int k) {
@@ -194,7 +225,7 @@ double Multigrid::rank_bytes_per_iteration() const {
   double bytes = 0;
   for (int k = 1; k <= lt; ++k) {
     const auto [p, f] = points_and_frame(layout(k), me);
-    if (k == lt) bytes += 90 * p + 64 * f;
+    if (k == lt) bytes += 82 * p + 64 * f;
     else if (k == 1) bytes += 32 * p + 32 * f;
     else bytes += 74 * p + 64 * f;
   }

@@ -74,6 +74,10 @@ class Multigrid {
   /// One V-cycle (NPB's mg3P): restrict r down to level 1, smooth there, then prolongate,
   /// recompute the residual and smooth on every finer level.
   void mg3p();
+  /// One iteration of NPB's timed loop: mg3p(), then resid(lt), with the finest level's
+  /// smoothing and residual in one pass over the planes where the blocks span x and y whole
+  /// (kernels.hpp psinv_resid_inner); the same results to the bit.
+  void iteration();
   /// The norms of r(k) over the whole level.
   Norms norm2u3(int k);
 
@@ -82,8 +86,9 @@ class Multigrid {
   /// residual after it). With P_k this rank's points of level k and F_k its ghost frame cells
   /// (an exchange reads each from its owner and writes it into the frame: 16 bytes):
   ///   finest level lt: rprj3 9 P (r read, r(lt-1) written), interp and resid in one pass 33 P
-  ///     (u read and written once, the coarse u read, v read, r written), psinv 24 P (two arrays
-  ///     read, one written), the residual after the V-cycle 24 P, and 4 exchanges: 90 P + 64 F
+  ///     (u read and written once, the coarse u read, v read, r written), psinv and the residual
+  ///     after the V-cycle in one pass 40 P (r and u read, u written, v read, r written), and 4
+  ///     exchanges: 82 P + 64 F
   ///   level 1 < k < lt: zero_u 8 P, interp and resid 33 P, psinv 24 P, rprj3 9 P, 4 exchanges
   ///     (r from rprj3, interp's u, resid's r, psinv's u): 74 P + 64 F
   ///   level 1: zero_u 8 P, psinv 24 P, 2 exchanges: 32 P + 32 F
@@ -98,6 +103,10 @@ class Multigrid {
   /// fresh replica of it under this rank's fine block (empty where that block is). Collective
   /// when level k-1 is gathered.
   Frame coarse_of(int k);
+  /// mg3p() up to the finest level's smoothing, which it leaves out.
+  void cycle_to_finest();
+  /// psinv(k) then resid(k).
+  void psinv_resid(int k);
 
   MPI_Comm comm_;
   Exchange& exchange_;

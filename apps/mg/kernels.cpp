@@ -109,6 +109,21 @@ void interp_plane(const Frame& z, const Frame& u, Index k, std::vector<double>& 
                         u.row(2 * k, 2 * j + 1), u.row(2 * k + 1, 2 * j), u.row(2 * k + 1, 2 * j + 1), mx);
 }
 
+// Row temporaries of the restriction: a fine row's y/z face and diagonal sums.
+std::vector<double> rprj3_buffer(const Frame& s) { return std::vector<double>(2 * static_cast<std::size_t>(2 * s.n[2] + 2)); }
+
+// s = P r on coarse plane k, from fine planes 2k-1..2k+1 (frame coordinates: coarse (k, j, i)
+// sits on fine (2k, 2j, 2i)) and their upper ghost rows and columns.
+void rprj3_plane(const Frame& r, const Frame& s, Index k, std::vector<double>& sums) {
+  const Index mx = s.n[2];
+  double* const x1 = sums.data();
+  double* const y1 = x1 + 2 * mx + 2;
+  for (Index j = 1; j <= s.n[1]; ++j) {
+    g_rows->yz_sums(r, 2 * k, 2 * j, 1, 2 * mx + 2, x1, y1);
+    g_rows->rprj3_row(r.row(2 * k, 2 * j), x1, y1, s.row(k, j), mx);
+  }
+}
+
 std::vector<double> interp_buffer(const Frame& z) { return std::vector<double>(3 * static_cast<std::size_t>(z.n[2] + 2)); }
 
 }  // namespace
@@ -146,30 +161,36 @@ void wrap_plane_xy(const Frame& f, Index k) {
   std::memcpy(f.row(k, ny + 1), f.row(k, 1), len * sizeof(double));
 }
 
-void psinv_resid_inner(const Frame& r, const Frame& u, const Stencil& c, const Frame& v, const Stencil& a) {
+void psinv_resid_inner(const Frame& r, const Frame& u, const Stencil& c, const Frame& v, const Stencil& a, const Frame& s) {
   if (r.empty()) return;
-  std::vector<double> smoothing = yz_buffer(r), residual = yz_buffer(u);
-  // Plane k smoothed and wrapped completes u's planes up to k: plane k-1 then has both
-  // neighbours. Its residual overwrites r(k-1), which only the smoothing of planes k-2..k read.
+  std::vector<double> smoothing = yz_buffer(r), residual = yz_buffer(u), sums;
+  if (!s.empty()) sums = rprj3_buffer(s);
+  // Plane k smoothed and wrapped completes u's planes up to k: plane m = k-1 then has both
+  // neighbours. Its residual overwrites r(m), which only the smoothing of planes m-1..m+1 read.
+  // With a restriction, r(m) is wrapped too: an odd m = 2kc+1 completes coarse plane kc's fine
+  // planes (plane 1, computed after u's exchange, leaves out kc = 1).
   for (Index k = 1; k <= r.n[0]; ++k) {
     plane_rows_with_yz_sums(r, k, smoothing, [&](Index j, const double* f, const double* d) {
       g_rows->psinv_row(r.row(k, j), f, d, u.row(k, j), r.n[2], c);
     });
     wrap_plane_xy(u, k);
-    if (k - 1 >= 2) resid_plane(u, v, r, a, k - 1, residual);
+    const Index m = k - 1;
+    if (m < 2) continue;
+    resid_plane(u, v, r, a, m, residual);
+    if (s.empty()) continue;
+    wrap_plane_xy(r, m);
+    if (m % 2 == 1 && m >= 5) rprj3_plane(r, s, (m - 1) / 2, sums);
   }
 }
 
-void rprj3(const Frame& r, const Frame& s) {
+void rprj3_planes(const Frame& r, const Frame& s, Index first, Index last) {
   if (s.empty()) return;
-  const Index mx = s.n[2];
-  std::vector<double> x1(static_cast<std::size_t>(2 * mx + 2)), y1(x1.size());
-  for (Index k = 1; k <= s.n[0]; ++k)
-    for (Index j = 1; j <= s.n[1]; ++j) {
-      // Fine frame coordinate of coarse (k, j, i) is (2k, 2j, 2i).
-      g_rows->yz_sums(r, 2 * k, 2 * j, 1, 2 * mx + 2, x1.data(), y1.data());
-      g_rows->rprj3_row(r.row(2 * k, 2 * j), x1.data(), y1.data(), s.row(k, j), mx);
-    }
+  std::vector<double> sums = rprj3_buffer(s);
+  for (Index k = first; k <= last; ++k) rprj3_plane(r, s, k, sums);
+}
+
+void rprj3(const Frame& r, const Frame& s) {
+  if (!s.empty()) rprj3_planes(r, s, 1, s.n[0]);
 }
 
 void interp(const Frame& z, const Frame& u) {

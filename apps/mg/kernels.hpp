@@ -65,9 +65,16 @@ void wrap_plane_xy(const Frame& f, Index k);
 /// psinv(r, u, c), then r = v - A u on the planes 2..n[0]-1, each as soon as u's planes around it
 /// are smoothed and their x/y ghosts wrapped (wrap_plane_xy: the block must span x and y whole),
 /// while they are in cache: u is read from memory once instead of twice. The residual overwrites
-/// r where the smoothing no longer reads it. The caller exchanges u's ghosts, then computes
-/// planes 1 and n[0] (resid_planes); the results are psinv's and resid's to the bit.
-void psinv_resid_inner(const Frame& r, const Frame& u, const Stencil& c, const Frame& v, const Stencil& a);
+/// r where the smoothing no longer reads it. With a coarse frame `s` (not empty), also s = P r
+/// (rprj3) on the coarse planes 2..s.n[0]-1 as their fine planes are done (r's x/y ghosts
+/// wrapped too), r read once more from cache instead of memory. The caller exchanges u's
+/// ghosts, computes the residual's planes 1 and n[0] (resid_planes), exchanges r's, and
+/// restricts onto coarse planes 1 and s.n[0] (rprj3_planes); the results are psinv's, resid's
+/// and rprj3's to the bit.
+void psinv_resid_inner(const Frame& r, const Frame& u, const Stencil& c, const Frame& v, const Stencil& a, const Frame& s);
+
+/// rprj3(r, s) on the coarse planes first..last only.
+void rprj3_planes(const Frame& r, const Frame& s, Index first, Index last);
 
 /// The instruction sets the row loops (most of resid, psinv, rprj3 and interp) are built for.
 /// Every build gives the same results to the bit; which is fastest depends on the CPU and the

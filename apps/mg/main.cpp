@@ -87,11 +87,16 @@ mg::Norms run_benchmark(mg::Multigrid& solver, int iterations, int first, const 
   const int lt = solver.levels();
   solver.resid(lt);
   solver.norm2u3(lt);
-  for (int it = first + 1; it <= iterations; ++it) {
-    if (print && (it == 1 || it == iterations || it % 5 == 0)) std::printf("  iter %4d\n", it);
-    solver.iteration();
-    if (ck.every > 0 && it % ck.every == 0) armada::arrays::checkpoint(ck.prefix, it, {solver.u(lt).array});
-  }
+  solver.iterations(
+      iterations - first,
+      [&](int i) {
+        const int it = first + i;
+        if (print && (it == 1 || it == iterations || it % 5 == 0)) std::printf("  iter %4d\n", it);
+      },
+      [&](int i) {
+        const int it = first + i;
+        if (ck.every > 0 && it % ck.every == 0) armada::arrays::checkpoint(ck.prefix, it, {solver.u(lt).array});
+      });
   return solver.norm2u3(lt);
 }
 
@@ -159,7 +164,7 @@ int run(const ap::NpbArgs& args, const CheckpointArgs& ck, const mg::ProblemClas
   const std::string row_loops = solver.choose_row_isa(mg::row_isa_named(ck.row_isa));
   if (root) std::printf(" Row loops: %s\n\n", row_loops.c_str());
   solver.resid(solver.levels());
-  solver.iteration();
+  solver.iterations(1);
   solver.initialize();
   const int first = resume(solver, ck, root);
   // The floor, measured before and after the timed run by all ranks at once (the better kept).

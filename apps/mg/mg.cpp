@@ -149,9 +149,9 @@ void Multigrid::zero_u(int k) {
   zero(u(k).frame);
 }
 
-void Multigrid::cycle_to_finest() {
+void Multigrid::cycle_to_finest(bool restricted) {
   const int lt = levels();
-  for (int k = lt; k >= 2; --k) rprj3(k);
+  for (int k = restricted ? lt - 1 : lt; k >= 2; --k) rprj3(k);
   zero_u(1);
   psinv(1);
   for (int k = 2; k < lt; ++k) {
@@ -163,35 +163,53 @@ void Multigrid::cycle_to_finest() {
 }
 
 void Multigrid::mg3p() {
-  cycle_to_finest();
+  cycle_to_finest(false);
   psinv(levels());
 }
 
-void Multigrid::iteration() {
-  cycle_to_finest();
-  psinv_resid(levels());
+void Multigrid::iterations(int count, const std::function<void(int)>& before, const std::function<void(int)>& after) {
+  for (int i = 1; i <= count; ++i) {
+    if (before) before(i);
+    cycle_to_finest(i > 1);
+    psinv_resid(levels(), i < count);
+    if (after) after(i);
+  }
 }
 
-void Multigrid::psinv_resid(int k) {
+void Multigrid::psinv_resid(int k, bool restrict_after) {
   const LevelLayout& L = layout(k);
   LevelArray& uk = u(k);
   LevelArray& rk = r(k);
   const Frame& vk = k == levels() ? v_.frame : rk.frame;
   // Fused only where this rank's block spans x and y whole (1, 2 or 3 ranks: the process grid
-  // splits z first), so that u's x/y ghosts are the block's own wrap (wrap_plane_xy).
+  // splits z first), so that the x/y ghosts are the block's own wrap (wrap_plane_xy); the
+  // restriction too unless it goes to the gathered levels (staging).
   if (L.grid.p[1] != 1 || L.grid.p[2] != 1) {
     psinv(k);
     resid(k);
+    if (restrict_after) rprj3(k);
     return;
   }
+  const bool fuse_restriction = restrict_after && !gathered_below(k);
   prepare_write(uk);
   prepare_write(rk);
-  armada::mg::psinv_resid_inner(rk.frame, uk.frame, smoother_, vk, operator_a);
+  if (fuse_restriction) prepare_write(r(k - 1));
+  const Frame coarse = fuse_restriction ? r(k - 1).frame : Frame{};
+  armada::mg::psinv_resid_inner(rk.frame, uk.frame, smoother_, vk, operator_a, coarse);
   exchange_ghosts(k, uk);
-  const Index planes = uk.frame.n[0];
-  armada::mg::resid_planes(uk.frame, vk, rk.frame, operator_a, 1, std::min<Index>(1, planes));
-  if (planes >= 2) armada::mg::resid_planes(uk.frame, vk, rk.frame, operator_a, planes, planes);
+  const auto ends = [](const Frame& f, auto&& planes) {
+    if (f.empty()) return;
+    planes(1, 1);
+    if (f.n[0] >= 2) planes(f.n[0], f.n[0]);
+  };
+  ends(uk.frame, [&](Index a, Index b) { armada::mg::resid_planes(uk.frame, vk, rk.frame, operator_a, a, b); });
   exchange_ghosts(k, rk);
+  if (fuse_restriction) {
+    ends(coarse, [&](Index a, Index b) { armada::mg::rprj3_planes(rk.frame, coarse, a, b); });
+    exchange_ghosts(k - 1, r(k - 1));
+  } else if (restrict_after) {
+    rprj3(k);
+  }
 }
 
 Norms Multigrid::norm2u3(int k) {
@@ -221,20 +239,18 @@ std::pair<double, double> points_and_frame(const LevelLayout& L, int rank) {
 }  // namespace
 
 double Multigrid::rank_bytes_per_iteration() const {
-  const int lt = levels(), me = rma::rank();
+  const int me = rma::rank();
   double bytes = 0;
-  for (int k = 1; k <= lt; ++k) {
+  for (int k = 1; k <= levels(); ++k) {
     const auto [p, f] = points_and_frame(layout(k), me);
-    if (k == lt) bytes += 82 * p + 64 * f;
-    else if (k == 1) bytes += 32 * p + 32 * f;
-    else bytes += 74 * p + 64 * f;
+    bytes += k == 1 ? 32 * p + 32 * f : 74 * p + 64 * f;  // the finest level's count is the others' (mg.hpp)
   }
   return bytes;
 }
 
 double Multigrid::rank_bytes_fixed() const {
   const auto [p, f] = points_and_frame(layout(levels()), rma::rank());
-  return 24 * p + 16 * f + 16 * p;
+  return 24 * p + 16 * f + 8 * p + 16 * p;
 }
 
 }  // namespace armada::mg

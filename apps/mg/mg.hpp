@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,10 +75,12 @@ class Multigrid {
   /// One V-cycle (NPB's mg3P): restrict r down to level 1, smooth there, then prolongate,
   /// recompute the residual and smooth on every finer level.
   void mg3p();
-  /// One iteration of NPB's timed loop: mg3p(), then resid(lt), with the finest level's
-  /// smoothing and residual in one pass over the planes where the blocks span x and y whole
-  /// (kernels.hpp psinv_resid_inner); the same results to the bit.
-  void iteration();
+  /// `count` iterations of NPB's timed loop (each mg3p(), then resid(lt)), calling before(i) and
+  /// after(i) around iteration i (1-based; either may be empty). The finest level's smoothing,
+  /// residual and the next iteration's first restriction run in one pass over the planes where
+  /// the blocks span x and y whole (kernels.hpp psinv_resid_inner); the results are mg3p's and
+  /// resid's to the bit. Nothing else may write u, r or v between the calls.
+  void iterations(int count, const std::function<void(int)>& before = {}, const std::function<void(int)>& after = {});
   /// The norms of r(k) over the whole level.
   Norms norm2u3(int k);
 
@@ -85,16 +88,16 @@ class Multigrid {
   /// The bytes this rank must move in one iteration of the timed section (a V-cycle and the
   /// residual after it). With P_k this rank's points of level k and F_k its ghost frame cells
   /// (an exchange reads each from its owner and writes it into the frame: 16 bytes):
-  ///   finest level lt: rprj3 9 P (r read, r(lt-1) written), interp and resid in one pass 33 P
-  ///     (u read and written once, the coarse u read, v read, r written), psinv and the residual
-  ///     after the V-cycle in one pass 40 P (r and u read, u written, v read, r written), and 4
-  ///     exchanges: 82 P + 64 F
+  ///   finest level lt: interp and resid in one pass 33 P (u read and written once, the coarse
+  ///     u read, v read, r written); psinv, the residual after the V-cycle and the next cycle's
+  ///     restriction in one pass 41 P (r and u read, u written, v read, r written, r(lt-1)
+  ///     written); and 4 exchanges: 74 P + 64 F
   ///   level 1 < k < lt: zero_u 8 P, interp and resid 33 P, psinv 24 P, rprj3 9 P, 4 exchanges
   ///     (r from rprj3, interp's u, resid's r, psinv's u): 74 P + 64 F
   ///   level 1: zero_u 8 P, psinv 24 P, 2 exchanges: 32 P + 32 F
   double rank_bytes_per_iteration() const;
-  /// The rest of the timed section: the first residual (24 P + 16 F) and two norms (8 P each)
-  /// of the finest level.
+  /// The rest of the timed section: the first residual (24 P + 16 F), the first cycle's
+  /// restriction's read of it (8 P) and two norms (8 P each) of the finest level.
   double rank_bytes_fixed() const;
 
  private:
@@ -103,10 +106,11 @@ class Multigrid {
   /// fresh replica of it under this rank's fine block (empty where that block is). Collective
   /// when level k-1 is gathered.
   Frame coarse_of(int k);
-  /// mg3p() up to the finest level's smoothing, which it leaves out.
-  void cycle_to_finest();
-  /// psinv(k) then resid(k).
-  void psinv_resid(int k);
+  /// mg3p() up to the finest level's smoothing, which it leaves out; `restricted`: r(lt) has
+  /// been restricted onto r(lt-1) already (psinv_resid).
+  void cycle_to_finest(bool restricted);
+  /// psinv(k), resid(k), then rprj3(k) if `restrict_after`.
+  void psinv_resid(int k, bool restrict_after);
 
   MPI_Comm comm_;
   Exchange& exchange_;

@@ -97,6 +97,13 @@ void resid_plane(const Frame& u, const Frame& v, const Frame& r, const Stencil& 
   });
 }
 
+// u = u + S r on interior plane k.
+void psinv_plane(const Frame& r, const Frame& u, const Stencil& c, Index k, std::vector<double>& buffer) {
+  plane_rows_with_yz_sums(r, k, buffer, [&](Index j, const double* f, const double* d) {
+    g_rows->psinv_row(r.row(k, j), f, d, u.row(k, j), r.n[2], c);
+  });
+}
+
 // u = u + Q z on the fine planes 2k and 2k+1 that coarse plane k (ghost 0 included) feeds.
 void interp_plane(const Frame& z, const Frame& u, Index k, std::vector<double>& rows) {
   const Index mx = z.n[2];
@@ -135,12 +142,13 @@ void resid(const Frame& u, const Frame& v, const Frame& r, const Stencil& a) {
 }
 
 void psinv(const Frame& r, const Frame& u, const Stencil& c) {
+  if (!r.empty()) psinv_planes(r, u, c, 1, r.n[0]);
+}
+
+void psinv_planes(const Frame& r, const Frame& u, const Stencil& c, Index first, Index last) {
   if (r.empty()) return;
   std::vector<double> buffer = yz_buffer(r);
-  for (Index k = 1; k <= r.n[0]; ++k)
-    plane_rows_with_yz_sums(r, k, buffer, [&](Index j, const double* f, const double* d) {
-      g_rows->psinv_row(r.row(k, j), f, d, u.row(k, j), r.n[2], c);
-    });
+  for (Index k = first; k <= last; ++k) psinv_plane(r, u, c, k, buffer);
 }
 
 void resid_planes(const Frame& u, const Frame& v, const Frame& r, const Stencil& a, Index first, Index last) {
@@ -161,25 +169,37 @@ void wrap_plane_xy(const Frame& f, Index k) {
   std::memcpy(f.row(k, ny + 1), f.row(k, 1), len * sizeof(double));
 }
 
-void psinv_resid_inner(const Frame& r, const Frame& u, const Stencil& c, const Frame& v, const Stencil& a, const Frame& s) {
-  if (r.empty()) return;
-  std::vector<double> smoothing = yz_buffer(r), residual = yz_buffer(u), sums;
+FinestPassInner finest_pass_inner(Index n) { return {2, n - 1, 3, n - 2, 2, (n - 3) / 2}; }
+
+void finest_pass(const Frame& z, const Frame& u, const Frame& v, const Frame& r, const Stencil& a, const Stencil& c,
+                 const Frame& s) {
+  if (u.empty()) return;
+  const FinestPassInner in = finest_pass_inner(u.n[0]);
+  std::vector<double> rows = interp_buffer(z), buffer = yz_buffer(u), sums;
   if (!s.empty()) sums = rprj3_buffer(s);
-  // Plane k smoothed and wrapped completes u's planes up to k: plane m = k-1 then has both
-  // neighbours. Its residual overwrites r(m), which only the smoothing of planes m-1..m+1 read.
-  // With a restriction, r(m) is wrapped too: an odd m = 2kc+1 completes coarse plane kc's fine
-  // planes (plane 1, computed after u's exchange, leaves out kc = 1).
-  for (Index k = 1; k <= r.n[0]; ++k) {
-    plane_rows_with_yz_sums(r, k, smoothing, [&](Index j, const double* f, const double* d) {
-      g_rows->psinv_row(r.row(k, j), f, d, u.row(k, j), r.n[2], c);
-    });
-    wrap_plane_xy(u, k);
-    const Index m = k - 1;
-    if (m < 2) continue;
-    resid_plane(u, v, r, a, m, residual);
-    if (s.empty()) continue;
-    wrap_plane_xy(r, m);
-    if (m % 2 == 1 && m >= 5) rprj3_plane(r, s, (m - 1) / 2, sums);
+  // Each step on a plane once the planes it reads are final: interp of coarse plane kc
+  // completes u up to fine plane 2kc+1; the first residual of plane f (u up to f+1); the
+  // smoothing of p = f-1 (r up to f); the second residual of q = p-1 (smoothed u up to p),
+  // which overwrites r(q) after the last smoothing that reads it (p = q+1); the restriction of
+  // coarse plane (q-1)/2 for odd q (second residuals up to q). Every plane a step writes is
+  // wrapped in x and y before the next step reads it.
+  for (Index kc = 0; kc <= z.n[0]; ++kc) {
+    interp_plane(z, u, kc, rows);
+    for (Index f = std::max<Index>(1, 2 * kc - 1); f <= std::min(2 * kc, u.n[0]); ++f) {
+      resid_plane(u, v, r, a, f, buffer);
+      wrap_plane_xy(r, f);
+      const Index p = f - 1;
+      if (p < in.smooth_lo || p > in.smooth_hi) continue;
+      psinv_plane(r, u, c, p, buffer);
+      wrap_plane_xy(u, p);
+      const Index q = p - 1;
+      if (q < in.resid_lo || q > in.resid_hi) continue;
+      resid_plane(u, v, r, a, q, buffer);
+      if (s.empty()) continue;
+      wrap_plane_xy(r, q);
+      const Index k = (q - 1) / 2;
+      if (q % 2 == 1 && k >= in.restrict_lo && k <= in.restrict_hi) rprj3_plane(r, s, k, sums);
+    }
   }
 }
 

@@ -62,16 +62,29 @@ void resid_planes(const Frame& u, const Frame& v, const Frame& r, const Stencil&
 /// interior, periodically: what the ghost exchange writes there when one rank holds x and y whole.
 void wrap_plane_xy(const Frame& f, Index k);
 
-/// psinv(r, u, c), then r = v - A u on the planes 2..n[0]-1, each as soon as u's planes around it
-/// are smoothed and their x/y ghosts wrapped (wrap_plane_xy: the block must span x and y whole),
-/// while they are in cache: u is read from memory once instead of twice. The residual overwrites
-/// r where the smoothing no longer reads it. With a coarse frame `s` (not empty), also s = P r
-/// (rprj3) on the coarse planes 2..s.n[0]-1 as their fine planes are done (r's x/y ghosts
-/// wrapped too), r read once more from cache instead of memory. The caller exchanges u's
-/// ghosts, computes the residual's planes 1 and n[0] (resid_planes), exchanges r's, and
-/// restricts onto coarse planes 1 and s.n[0] (rprj3_planes); the results are psinv's, resid's
-/// and rprj3's to the bit.
-void psinv_resid_inner(const Frame& r, const Frame& u, const Stencil& c, const Frame& v, const Stencil& a, const Frame& s);
+/// The finest level's steps of a timed-loop iteration after the coarser levels: interp(z, u),
+/// resid(u, v, r), psinv(r, u), resid(u, v, r) and, with a coarse frame `s` (not empty), the
+/// next cycle's rprj3(r, s), as one pass over the planes: each step on a plane as soon as the
+/// planes it reads are final, while they are in cache, so u and r are read from memory about
+/// once instead of five times. The block must span x and y whole: the x/y ghosts each step
+/// reads are the plane's own periodic wrap (wrap_plane_xy). The steps run only on the planes
+/// that do not need the neighbour's z ghosts (finest_pass_inner); the caller completes each on
+/// the other planes after the ghost exchange that step needs, in NPB's order: exchange r,
+/// psinv_planes, exchange u, resid_planes, exchange r, rprj3_planes. The results are the
+/// separate steps' to the bit.
+void finest_pass(const Frame& z, const Frame& u, const Frame& v, const Frame& r, const Stencil& a, const Stencil& c,
+                 const Frame& s);
+/// The planes finest_pass runs each later step on, for a block of n planes (the first residual
+/// and interp run on every plane): an empty range when lo > hi.
+struct FinestPassInner {
+  Index smooth_lo, smooth_hi;      ///< psinv: the r planes around it are first residuals
+  Index resid_lo, resid_hi;        ///< the second residual: the u planes around it are smoothed
+  Index restrict_lo, restrict_hi;  ///< rprj3's coarse planes: their fine planes are second residuals
+};
+FinestPassInner finest_pass_inner(Index n);
+
+/// psinv(r, u, c) on the interior planes first..last only.
+void psinv_planes(const Frame& r, const Frame& u, const Stencil& c, Index first, Index last);
 
 /// rprj3(r, s) on the coarse planes first..last only.
 void rprj3_planes(const Frame& r, const Frame& s, Index first, Index last);

@@ -149,7 +149,7 @@ void Multigrid::zero_u(int k) {
   zero(u(k).frame);
 }
 
-void Multigrid::cycle_to_finest(bool restricted) {
+void Multigrid::coarse_levels(bool restricted) {
   const int lt = levels();
   for (int k = restricted ? lt - 1 : lt; k >= 2; --k) rprj3(k);
   zero_u(1);
@@ -159,57 +159,62 @@ void Multigrid::cycle_to_finest(bool restricted) {
     interp_resid(k);
     psinv(k);
   }
-  interp_resid(lt);
 }
 
 void Multigrid::mg3p() {
-  cycle_to_finest(false);
+  coarse_levels(false);
+  interp_resid(levels());
   psinv(levels());
 }
 
 void Multigrid::iterations(int count, const std::function<void(int)>& before, const std::function<void(int)>& after) {
   for (int i = 1; i <= count; ++i) {
     if (before) before(i);
-    cycle_to_finest(i > 1);
-    psinv_resid(levels(), i < count);
+    coarse_levels(i > 1);
+    finest(i < count);
     if (after) after(i);
   }
 }
 
-void Multigrid::psinv_resid(int k, bool restrict_after) {
-  const LevelLayout& L = layout(k);
-  LevelArray& uk = u(k);
-  LevelArray& rk = r(k);
-  const Frame& vk = k == levels() ? v_.frame : rk.frame;
-  // Fused only where this rank's block spans x and y whole (1, 2 or 3 ranks: the process grid
-  // splits z first), so that the x/y ghosts are the block's own wrap (wrap_plane_xy); the
-  // restriction too unless it goes to the gathered levels (staging).
-  if (L.grid.p[1] != 1 || L.grid.p[2] != 1) {
-    psinv(k);
-    resid(k);
-    if (restrict_after) rprj3(k);
+namespace {
+
+// f(k) for the planes 1..n outside [lo, hi].
+template <class F>
+void planes_outside(Index n, Index lo, Index hi, F&& f) {
+  for (Index k = 1; k <= n; ++k)
+    if (k < lo || k > hi) f(k);
+}
+
+}  // namespace
+
+void Multigrid::finest(bool restrict_after) {
+  const int lt = levels();
+  // One pass only where this rank's block spans x and y whole (1, 2 or 3 ranks: the process
+  // grid splits z first), so that the x/y ghosts are the block's own wrap, and the level below
+  // is distributed (not read through a replica nor restricted into the staging array).
+  if (layout(lt).grid.p[1] != 1 || layout(lt).grid.p[2] != 1 || gathered_below(lt)) {
+    interp_resid(lt);
+    psinv(lt);
+    resid(lt);
+    if (restrict_after) rprj3(lt);
     return;
   }
-  const bool fuse_restriction = restrict_after && !gathered_below(k);
-  prepare_write(uk);
-  prepare_write(rk);
-  if (fuse_restriction) prepare_write(r(k - 1));
-  const Frame coarse = fuse_restriction ? r(k - 1).frame : Frame{};
-  armada::mg::psinv_resid_inner(rk.frame, uk.frame, smoother_, vk, operator_a, coarse);
-  exchange_ghosts(k, uk);
-  const auto ends = [](const Frame& f, auto&& planes) {
-    if (f.empty()) return;
-    planes(1, 1);
-    if (f.n[0] >= 2) planes(f.n[0], f.n[0]);
-  };
-  ends(uk.frame, [&](Index a, Index b) { armada::mg::resid_planes(uk.frame, vk, rk.frame, operator_a, a, b); });
-  exchange_ghosts(k, rk);
-  if (fuse_restriction) {
-    ends(coarse, [&](Index a, Index b) { armada::mg::rprj3_planes(rk.frame, coarse, a, b); });
-    exchange_ghosts(k - 1, r(k - 1));
-  } else if (restrict_after) {
-    rprj3(k);
-  }
+  const Frame &fine_u = u(lt).frame, &fine_r = r(lt).frame, &v = v_.frame;
+  prepare_write(u(lt));
+  prepare_write(r(lt));
+  if (restrict_after) prepare_write(r(lt - 1));
+  const Frame coarse = restrict_after ? r(lt - 1).frame : Frame{};
+  armada::mg::finest_pass(u(lt - 1).frame, fine_u, v, fine_r, operator_a, smoother_, coarse);
+  // Each step on the planes next to the z ends, after the exchange it needs, in NPB's order.
+  const FinestPassInner in = finest_pass_inner(fine_u.n[0]);
+  exchange_ghosts(lt, r(lt));
+  planes_outside(fine_u.n[0], in.smooth_lo, in.smooth_hi, [&](Index k) { psinv_planes(fine_r, fine_u, smoother_, k, k); });
+  exchange_ghosts(lt, u(lt));
+  planes_outside(fine_u.n[0], in.resid_lo, in.resid_hi, [&](Index k) { resid_planes(fine_u, v, fine_r, operator_a, k, k); });
+  exchange_ghosts(lt, r(lt));
+  if (!restrict_after) return;
+  planes_outside(coarse.n[0], in.restrict_lo, in.restrict_hi, [&](Index k) { rprj3_planes(fine_r, coarse, k, k); });
+  exchange_ghosts(lt - 1, r(lt - 1));
 }
 
 Norms Multigrid::norm2u3(int k) {
@@ -243,7 +248,7 @@ double Multigrid::rank_bytes_per_iteration() const {
   double bytes = 0;
   for (int k = 1; k <= levels(); ++k) {
     const auto [p, f] = points_and_frame(layout(k), me);
-    bytes += k == 1 ? 32 * p + 32 * f : 74 * p + 64 * f;  // the finest level's count is the others' (mg.hpp)
+    bytes += k == 1 ? 32 * p + 32 * f : (k == levels() ? 34 : 74) * p + 64 * f;
   }
   return bytes;
 }

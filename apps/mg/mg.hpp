@@ -76,9 +76,9 @@ class Multigrid {
   /// recompute the residual and smooth on every finer level.
   void mg3p();
   /// `count` iterations of NPB's timed loop (each mg3p(), then resid(lt)), calling before(i) and
-  /// after(i) around iteration i (1-based; either may be empty). The finest level's smoothing,
-  /// residual and the next iteration's first restriction run in one pass over the planes where
-  /// the blocks span x and y whole (kernels.hpp psinv_resid_inner); the results are mg3p's and
+  /// after(i) around iteration i (1-based; either may be empty). The finest level's steps, the
+  /// residual after them and the next iteration's first restriction run in one pass over the planes where
+  /// the blocks span x and y whole (kernels.hpp finest_pass); the results are mg3p's and
   /// resid's to the bit. Nothing else may write u, r or v between the calls.
   void iterations(int count, const std::function<void(int)>& before = {}, const std::function<void(int)>& after = {});
   /// The norms of r(k) over the whole level.
@@ -88,10 +88,9 @@ class Multigrid {
   /// The bytes this rank must move in one iteration of the timed section (a V-cycle and the
   /// residual after it). With P_k this rank's points of level k and F_k its ghost frame cells
   /// (an exchange reads each from its owner and writes it into the frame: 16 bytes):
-  ///   finest level lt: interp and resid in one pass 33 P (u read and written once, the coarse
-  ///     u read, v read, r written); psinv, the residual after the V-cycle and the next cycle's
-  ///     restriction in one pass 41 P (r and u read, u written, v read, r written, r(lt-1)
-  ///     written); and 4 exchanges: 74 P + 64 F
+  ///   finest level lt: interp, resid, psinv, the residual after the V-cycle and the next
+  ///     cycle's restriction in one pass 34 P (u read and written once, the coarse u read, v
+  ///     read, r written, r(lt-1) written), and 4 exchanges: 34 P + 64 F
   ///   level 1 < k < lt: zero_u 8 P, interp and resid 33 P, psinv 24 P, rprj3 9 P, 4 exchanges
   ///     (r from rprj3, interp's u, resid's r, psinv's u): 74 P + 64 F
   ///   level 1: zero_u 8 P, psinv 24 P, 2 exchanges: 32 P + 32 F
@@ -106,11 +105,13 @@ class Multigrid {
   /// fresh replica of it under this rank's fine block (empty where that block is). Collective
   /// when level k-1 is gathered.
   Frame coarse_of(int k);
-  /// mg3p() up to the finest level's smoothing, which it leaves out; `restricted`: r(lt) has
-  /// been restricted onto r(lt-1) already (psinv_resid).
-  void cycle_to_finest(bool restricted);
-  /// psinv(k), resid(k), then rprj3(k) if `restrict_after`.
-  void psinv_resid(int k, bool restrict_after);
+  /// mg3p()'s steps on the levels below the finest, and the finest level's first restriction
+  /// unless `restricted` (the previous iteration's finest() did it).
+  void coarse_levels(bool restricted);
+  /// mg3p()'s steps on the finest level, the residual after them and, if `restrict_after`, the
+  /// next cycle's first restriction: one pass over the planes where it can (kernels.hpp
+  /// finest_pass), else step by step.
+  void finest(bool restrict_after);
 
   MPI_Comm comm_;
   Exchange& exchange_;

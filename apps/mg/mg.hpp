@@ -90,7 +90,8 @@ class Multigrid {
   /// (an exchange reads each from its owner and writes it into the frame: 16 bytes):
   ///   finest level lt: interp, resid, psinv, the residual after the V-cycle and the next
   ///     cycle's restriction in one pass 34 P (u read and written once, the coarse u read, v
-  ///     read, r written, r(lt-1) written), and 4 exchanges: 34 P + 64 F
+  ///     read, r written, r(lt-1) written), and 4 exchanges: 34 P + 64 F (where the steps run
+  ///     one by one, at 4 ranks, they move 90 P: the floor is what the pass needs)
   ///   level 1 < k < lt: zero_u 8 P, interp and resid 33 P, psinv 24 P, rprj3 9 P, 4 exchanges
   ///     (r from rprj3, interp's u, resid's r, psinv's u): 74 P + 64 F
   ///   level 1: zero_u 8 P, psinv 24 P, 2 exchanges: 32 P + 32 F

@@ -36,18 +36,32 @@ FIGURES = [
     ("1 MiB get", "contig", "get", "bandwidth", 1 << 20, False, "armada"),
     ("get_nb overlap", "overlap", "get_nb", "overlap", None, False, "armada"),
 ]
-# Issue 50's targets against the link (the plain TCP socket of the same launches): (figure,
-# the socket's figure it is divided by, the limit, True when the ratio must stay at or below it).
-# A put (local completion) and a put_notify seen at the target against one one-way message; a get
-# and a fetch-add against one round trip (two one-way messages); 1 MiB against the stream.
+# Issue 50's targets against the link (the plain TCP socket between the same ranks, measured in
+# the same pass, its repetitions alternated with Armada's): (figure, the socket's figure it is
+# divided by, the limit, True when the ratio must stay at or below it). A put (local completion)
+# and a put_notify seen at the target against one one-way message; a get and a fetch-add against
+# one round trip (two one-way messages), the fetch-add against the round trip timed beside the
+# atomics where the pass has it (the link's speed drifts between the families of a launch:
+# 20-28 us against 2 x 9-14 in the same launches, session 39); 1 MiB against the stream. Each
+# launch's ratio is its own figure over its own socket's; the target is met by their median,
+# and the worst launch is printed beside it.
 TARGETS = [
     ("8 B put", "one-way", 1.5, True),
     ("8 B put_notify seen", "one-way", 1.5, True),
     ("8 B get", "round trip", 1.3, True),
-    ("fetch-add", "round trip", 1.3, True),
+    ("fetch-add", "round trip beside the atomics", 1.3, True),
     ("1 MiB put", "stream", 0.8, False),
     ("1 MiB get", "stream", 0.8, False),
 ]
+# The socket's figure of each kind in one pass: (family, op, metric, bytes, method, factor), the
+# first the pass measured.
+LINK_FIGURES = {
+    "one-way": [("contig", "sendrecv", "latency", 8, "socket_pingpong_half", 1)],
+    "round trip": [("contig", "sendrecv", "latency", 8, "socket_pingpong_half", 2)],
+    "round trip beside the atomics": [("atomic", "round_trip", "latency", 8, "socket_pingpong_rtt", 1),
+                                      ("contig", "sendrecv", "latency", 8, "socket_pingpong_half", 2)],
+    "stream": [("contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream", 1)],
+}
 # The baselines of the same launch: (label, family, op, metric, bytes, method)
 BASELINES = [
     ("TCP socket one-way 8 B", "contig", "sendrecv", "latency", 8, "socket_pingpong_half"),
@@ -146,28 +160,48 @@ def report(launches):
     for label, *_ in FIGURES:
         if label in best:
             out.append(f"  {label:<20} {best[label][0]}")
-    socket_one_way = [statistics.median(v) for t in transports
-                      if (v := across(launches, t, "contig", "sendrecv", "latency", 8, "socket_pingpong_half"))]
-    socket_stream = [statistics.median(v) for t in transports
-                     if (v := across(launches, t, "contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream"))]
-    if socket_one_way and socket_stream:
-        one_way, stream = statistics.median(socket_one_way), statistics.median(socket_stream)
-        link = {"one-way": one_way, "round trip": 2 * one_way, "stream": stream}
-        figure = {f[0]: f for f in FIGURES}
-        out.append(f"\nTargets against the link (socket one-way {one_way:.4g} us, round trip {2 * one_way:.4g} us, "
-                   f"stream {stream:.4g} GB/s):")
-        for t in transports:
-            parts = []
-            for label, against, limit, at_most in TARGETS:
-                _, family, op, metric, size, _, method = figure[label]
-                v = across(launches, t, family, op, metric, size, method)
-                if v:
-                    r = statistics.median(v) / link[against]
-                    met = r <= limit if at_most else r >= limit
-                    parts.append(f"{label} {decisive(r, limit, at_most, '.2g')}x {against} ({'met' if met else 'missed'}: "
-                                 f"{'<=' if at_most else '>='} {limit:g}x)")
-            out.append(f"  {t}: " + "; ".join(parts))
+    out += target_lines(launches, transports)
     return "\n".join(out)
+
+
+def link_figure(doc, transport, kind):
+    """The socket's figure of `kind` (LINK_FIGURES) in `transport`'s pass of one launch, or None."""
+    for family, op, metric, size, method, factor in LINK_FIGURES[kind]:
+        v = median_of(doc, transport, family, op, metric, size, method)
+        if v is not None:
+            return factor * v
+    return None
+
+
+def target_lines(launches, transports):
+    """Each transport's ratios to the link, launch by launch: their median against the target,
+    the worst launch beside it."""
+    figure = {f[0]: f for f in FIGURES}
+    socket = {kind: [v for d in launches for t in transports if (v := link_figure(d, t, kind)) is not None]
+              for kind in LINK_FIGURES}
+    if not socket["one-way"]:
+        return []
+    heading = ", ".join(f"{kind} {statistics.median(v):.4g} {'GB/s' if kind == 'stream' else 'us'}"
+                        for kind, v in socket.items() if v)
+    out = [f"\nTargets against the link, each launch's figure over its own socket's; median of the launches "
+           f"[worst] (socket medians: {heading}):"]
+    for t in transports:
+        parts = []
+        for label, against, limit, at_most in TARGETS:
+            _, family, op, metric, size, _, method = figure[label]
+            ratios = []
+            for d in launches:
+                v, link = median_of(d, t, family, op, metric, size, method), link_figure(d, t, against)
+                if v is not None and link:
+                    ratios.append(v / link)
+            if ratios:
+                r = statistics.median(ratios)
+                worst = max(ratios) if at_most else min(ratios)
+                met = r <= limit if at_most else r >= limit
+                parts.append(f"{label} {decisive(r, limit, at_most, '.2g')}x {against} [{worst:.2g}] "
+                             f"({'met' if met else 'missed'}: {'<=' if at_most else '>='} {limit:g}x)")
+        out.append(f"  {t}: " + "; ".join(parts))
+    return out
 
 
 APP_TARGET = 1.1  # --comm rma at most 1.1x --comm mpi's time across hosts (issue 50)

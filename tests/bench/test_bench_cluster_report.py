@@ -2,7 +2,7 @@
 """scripts/bench_cluster_report.py on two made-up launches (one armada-bench run for every
 transport, then one run per transport, as bench-cluster.sh makes them): medians of the launches' medians,
 the spread and its 'unstable' mark, the fastest transport per figure, and the targets against
-the socket; and exit status 2 with nothing to read.
+the socket (launch by launch, the fetch-add against the round trip timed beside it where there is one); and exit status 2 with nothing to read.
 
     test_bench_cluster_report.py SCRIPT
 """
@@ -18,7 +18,7 @@ def record(transport, family, op, method, metric, size, median):
             "bytes": size, "x": 100 if metric == "overlap" else size, "median": median}
 
 
-def launch(put_server, socket_one_way):
+def launch(put_server, socket_one_way, server_atomic_rtt=None):
     runs = [{"transport": t, "status": "ok", "loadavg_start": 0.5, "loadavg_end": 1.5} for t in ("server", "rdma")]
     results = []
     for t, put, get, stream_get in (("server", put_server, 20.0, 1.8), ("rdma", 30.0, 10.0, 0.5)):
@@ -31,6 +31,8 @@ def launch(put_server, socket_one_way):
             record(t, "contig", "sendrecv", "socket_pingpong_half", "latency", 8, socket_one_way),
             record(t, "contig", "sendrecv", "socket_stream", "bandwidth", 1 << 20, 2.0),
         ]
+    if server_atomic_rtt:  # the socket's round trip timed beside the atomics: the fetch-add's own link figure
+        results.append(record("server", "atomic", "round_trip", "socket_pingpong_rtt", "latency", 8, server_atomic_rtt))
     return {"runs": runs, "results": results}
 
 
@@ -41,9 +43,9 @@ def main():
         empty = subprocess.run([sys.executable, script, d], capture_output=True, text=True)
         if empty.returncode != 2 or "no launch-*" not in empty.stderr:
             failures.append(f"an empty folder: status {empty.returncode}, {empty.stderr!r}")
-        for i, (put, one_way) in enumerate(((10.0, 5.0), (40.0, 5.0)), start=1):
+        for i, (put, one_way, atomic_rtt) in enumerate(((10.0, 5.0, None), (40.0, 5.0, 8.0)), start=1):
             os.makedirs(os.path.join(d, f"launch-{i}"))
-            doc = launch(put, one_way)
+            doc = launch(put, one_way, atomic_rtt)
             if i == 1:  # every transport in one armada-bench launch (the old layout)
                 with open(os.path.join(d, f"launch-{i}", "armada-bench.json"), "w") as f:
                     json.dump(doc, f)
@@ -84,11 +86,14 @@ def main():
             "  8 B get              rdma",     # 10 < 20
             "  1 MiB get            server",   # 1.8 > 0.5 GB/s
             "armada 8 B put_notify seen          26 us [11..41] spread 273% unstable",
-            "server: 8 B put 5x one-way (missed: <= 1.5x); 8 B put_notify seen 5.2x one-way (missed: <= 1.5x); "
-            "8 B get 2x round trip (missed: <= 1.3x); fetch-add 1.2x round trip (met: <= 1.3x); "
-            "1 MiB get 0.9x stream (met: >= 0.8x)",
-            "rdma: 8 B put 6x one-way (missed: <= 1.5x); 8 B put_notify seen 6.2x one-way (missed: <= 1.5x); "
-            "8 B get 1x round trip (met: <= 1.3x)",
+            # each launch's ratio to its own socket, their median [the worst]: server's puts 10/5 and
+            # 40/5; its fetch-adds 12 over 2 x 5 (no round trip beside the atomics in launch 1) and
+            # over 8 (launch 2's): 1.2 and 1.5
+            "server: 8 B put 5x one-way [8] (missed: <= 1.5x); 8 B put_notify seen 5.2x one-way [8.2] (missed: <= 1.5x); "
+            "8 B get 2x round trip [2] (missed: <= 1.3x); fetch-add 1.4x round trip beside the atomics [1.5] "
+            "(missed: <= 1.3x); 1 MiB get 0.9x stream [0.9] (met: >= 0.8x)",
+            "rdma: 8 B put 6x one-way [6] (missed: <= 1.5x); 8 B put_notify seen 6.2x one-way [6.2] (missed: <= 1.5x); "
+            "8 B get 1x round trip [1] (met: <= 1.3x); fetch-add 1.2x round trip beside the atomics [1.2] (met: <= 1.3x)",
             "  MG class A, 2 ranks: rma 1.05 s [1..1.1] (2), mpi 1 s [1..1] (2); rma/mpi 1.05 (met: <= 1.1)",
             "  CG class A, 2 ranks: rma 0.5 s [0.5..0.5] (2), mpi 0.4 s [0.4..0.4] (2); 1 run(s) NOT VERIFIED",
             "  MG class A, 4 ranks: rma 1.3 s [1.3..1.3] (2), mpi 1 s [1..1] (2); rma/mpi 1.30 (missed: <= 1.1); "

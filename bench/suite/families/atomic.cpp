@@ -1,6 +1,8 @@
 // Family "atomic": fetch-add and lock + unlock latency against MPI_Fetch_and_op, MPI_Win_lock,
-// one MPI send/recv round trip (what any remote atomic needs at least) and the same operations
-// on the origin's own memory. Verified: the previous values of the fetch-adds run in sequence,
+// one MPI send/recv round trip and one round trip over a plain TCP socket between the same ranks
+// (what any remote atomic needs at least; measured here, alternated with the atomics, because
+// the link's speed drifts between the families of a launch) and the same operations on the
+// origin's own memory. Verified: the previous values of the fetch-adds run in sequence,
 // and fetch-adds and locked get + put increments from both sides at once (the origin through the
 // pass's transport, the target on its own memory) all add up.
 #include <atomic>
@@ -17,7 +19,6 @@ struct Counters {
   long adds = 0, madds = 0, bad = 0, mbad = 0;
   long local = 0;
   std::atomic<int> spin{0};
-  std::size_t pings = 0;
 };
 
 void add_contestants(Pass& p, Counters& k, std::vector<Contestant>& cs, std::vector<std::string>& ops) {
@@ -47,14 +48,22 @@ void add_contestants(Pass& p, Counters& k, std::vector<Contestant>& cs, std::vec
                     }));
     ops.push_back("lock_unlock");
   }
-  cs.emplace_back("mpi_pingpong_rtt", [&p, &k](std::size_t n) {  // one whole 8-byte round trip per iteration
+  cs.emplace_back("mpi_pingpong_rtt", [&p](std::size_t n) {  // one whole 8-byte round trip per iteration
     const Rotation one(8, 8, false);
     call(p, T, {Cmd::Echo, Mem::Segment, 8, i64(n), i64(one.step), i64(one.count), 0});
     const double t = pingpong(p.comm, T, kTagPing, p.src, p.recv, 8, n, one);
-    k.pings += n;
     return t;
   });
   ops.push_back("round_trip");
+  if (p.link.ok()) {
+    cs.emplace_back("socket_pingpong_rtt", [&p](std::size_t n) {
+      const Rotation one(8, 8, false);
+      call(p, T, {Cmd::SocketEcho, Mem::Link, 8, i64(n), i64(one.step), i64(one.count), 0});
+      const double t = p.link.pingpong(p.src, p.link_recv, 8, n, one, 0);
+      return t;
+    });
+    ops.push_back("round_trip");
+  }
   cs.emplace_back("local_atomic", timed([&k] {
                     const long old = std::atomic_ref<long>(k.local).fetch_add(1);
                     clobber(&old);
@@ -103,6 +112,8 @@ void verify(Pass& p, Counters& k, std::vector<Outcome>& out) {
                    local_check(p, "MPI_Fetch_and_op counter", v == k.madds ? "" : "is " + std::to_string(v) + ", expected " + std::to_string(k.madds));
     } else if (o.method == "mpi_pingpong_rtt") {
       o.verified = local_check(p, "MPI ping-pong 8 B echo", check_pattern(p.recv, 8, 8000));
+    } else if (o.method == "socket_pingpong_rtt") {
+      o.verified = local_check(p, "TCP socket ping-pong 8 B echo", check_pattern(p.link_recv, 8, 8000));
     } else if (o.method == "local_atomic") {
       o.verified = local_check(p, "local atomic", k.local > 0 ? "" : "no increment");
     } else {
@@ -124,6 +135,7 @@ void family_atomic(Pass& p) {
   if (p.win.ok()) call(p, T, {Cmd::SetLong, Mem::Window, i64(L.slots() + Layout::kMpiCounter), 0});
   fill_pattern(p.src, 8, 8000);
   std::memset(p.recv, 0, 8);
+  if (p.link.ok()) std::memset(p.link_recv, 0, 8);
   Counters k;
   std::vector<Contestant> cs;
   std::vector<std::string> ops;
@@ -136,6 +148,8 @@ void family_atomic(Pass& p) {
     Outcome* mpi = find(out, op == std::string("fetch_add") ? "mpi_fetch_and_op" : "mpi_win_lock_excl");
     row(p, op, 8, Unit::Micros, *a, mpi);
     row(p, std::string(op) + " vs MPI round trip", 8, Unit::Micros, *a, rtt);
+    if (Outcome* socket_rtt = find(out, "socket_pingpong_rtt"))
+      row(p, std::string(op) + " vs socket round trip", 8, Unit::Micros, *a, socket_rtt);
     row(p, std::string(op) + " vs local", 8, Unit::Micros, *a, find(out, op == std::string("fetch_add") ? "local_atomic" : "local_spinlock"));
   }
 }

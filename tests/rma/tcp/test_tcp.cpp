@@ -254,8 +254,64 @@ TEST(TcpProgress, TheServiceServesAgainWhenAWaitEnds) {
   EXPECT_EQ(*info.find("service_watches_links"), "yes") << "after every wait ended";
   // The mechanism ran: the waits spun (a host whose ranks outnumber its cores yields at once, and
   // ARMADA_TCP_WAITER_POLL_US=0 leaves every request to the service thread).
-  if (waiter && config().spin_limit > 0 && *info.find("waiter_poll_us") != "0")
+  if (waiter && config().spin_limit > 0 && *info.find("waiter_poll_us") != "0") {
     EXPECT_GT(std::stol(*info.find("waiter_spells")), 0) << "no wait switched the service's watches off";
+  }
+}
+
+// A ping-pong of requests to a rank that sleeps outside the library (its CPU idle): each one is
+// run by its service thread, which polls between them and then reads the link it served last
+// directly, leaving the link's watch armed (Link::look). Every answer must be right and in order
+// (fetch-adds see each other's values, each get sees the put before it), and once the ping-pong
+// is over the watch must still report what comes: the last write, sent after a pause longer
+// than the thread polls, is seen only through it.
+TEST(TcpProgress, APollingServiceReadsItsLastLinkDirectly) {
+  constexpr long kRounds = 2000;
+  const int partner = partner_on_another_node();
+  if (partner < 0) GTEST_SKIP() << "no rank of another node to pair with (the tcp transport carries nothing here)";
+  const bool origin = rank() < partner;
+  Segment seg(4 * sizeof(long));  // [counter | word | done | spare]
+  long* mine = seg.local<long>();
+  mine[0] = mine[1] = mine[2] = 0;
+  barrier();
+  long* theirs = seg.base<long>(partner);
+  if (origin) {
+    long wrong = 0;
+    for (long i = 0; i < kRounds; ++i) {
+      wrong += fetch_add(GlobalPtr<long>(partner, theirs), 1L) != i;
+      const long v = 7 * i + 1;
+      put(&v, theirs + 1, sizeof v, partner);
+      long back = 0;
+      get(theirs + 1, &back, sizeof back, partner);
+      wrong += back != v;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the service has stopped polling
+    const long done = 1;
+    put(&done, theirs + 2, sizeof done, partner);
+    EXPECT_EQ(wrong, 0) << "answers out of order or wrong from rank " << partner;
+  } else {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    bool late = false;
+    while (std::atomic_ref<long>(mine[2]).load(std::memory_order_acquire) != 1) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        late = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(200));  // no library call
+    }
+    EXPECT_FALSE(late) << "rank " << partner << "'s last write did not arrive within 60 s while this rank slept";
+    EXPECT_EQ(std::atomic_ref<long>(mine[0]).load(), kRounds);
+  }
+  barrier();
+  if (origin) return;
+  // The mechanism ran where the thread polled: most requests were not met by a wake-up.
+  const TransportInfo info = transport_info(partner);
+  const long served = std::stol(*info.find("frames_served")), woken = std::stol(*info.find("service_wakeups"));
+  const long direct = std::stol(*info.find("service_direct_reads"));
+  std::printf("[rank %d] frames served %ld, service wake-ups %ld, read by direct looks %ld\n", rank(), served, woken, direct);
+  if (woken < served / 2) {
+    EXPECT_GT(direct, 0) << "a polling service read no frame through its direct look";
+  }
 }
 
 // A payload from kDirectMin on is received straight into place, and whoever sleeps for its rest

@@ -27,7 +27,7 @@ constexpr SettingRow kTcpSettings[] = {
              "8 B get 29-39 -> 12-17 us) and would cost it where the CPUs are busy: a polling thread that loses its "
              "core waits for another thread's time slice, where a sleeping one woken by a frame runs at once "
              "(a busy process beside each rank: 29 us asleep, 166 us polling regardless). Busy means three looks in "
-             "a row, 2 us apart, found no CPU idle: a thread that runs for a moment does not end a poll."},
+             "a row, 10 us apart, found no CPU idle: a thread that runs for a moment does not end a poll."},
      .min = 0, .max = 1000000, .store = field<&TcpSettings::service_spin_us>},
     {.doc = {"ARMADA_TCP_WAITER_POLL_US", "int", "2",
              "tcp: a rank's thread waiting in the library (a flag, a collective, a lock) runs the requests that "

@@ -111,22 +111,30 @@ void Link::end_read(bool rearm) {
   if (turned_away_.exchange(false) || output || rearm) host_.rearm(*this, output);
 }
 
-Link::Turn Link::serve(bool service_thread) {
-  watched.store(false, std::memory_order_relaxed);  // its event was taken: the watch is off
+Link::Turn Link::serve(bool service_thread) { return read_now(service_thread, true); }
+
+Link::Turn Link::look(bool service_thread) { return read_now(service_thread, false); }
+
+Link::Turn Link::read_now(bool service_thread, bool watch_fired) {
+  if (watch_fired) watched.store(false, std::memory_order_relaxed);  // its event was taken: the watch is off
   if (closed()) return Turn::Done;
-  turned_away_.store(true);  // before the try: a holder that lets go from now on re-arms
+  if (watch_fired) turned_away_.store(true);  // before the try: a holder that lets go from now on re-arms
   if (!try_read()) return Turn::Busy;
-  turned_away_.store(false, std::memory_order_relaxed);
-  const std::uint64_t before = requests_run_;
+  if (watch_fired) turned_away_.store(false, std::memory_order_relaxed);
+  const std::uint64_t frames_before = requests_run_, bytes_before = received_;
   bool ok;
   {
     const TsanRemoteAgentScope agent;  // it writes this process's memory for the peer (common/tsan.hpp)
     ok = pump(Pump::Serve, kTurnBytes, 0, nullptr);
   }
-  if (!service_thread) host_.waiter_frames.fetch_add(requests_run_ - before, std::memory_order_relaxed);
+  if (!service_thread) host_.waiter_frames.fetch_add(requests_run_ - frames_before, std::memory_order_relaxed);
   if (ok) flush_now();
-  end_read(/*rearm=*/true);  // the service took the one-shot event: the watch is ours to renew
-  return ok ? Turn::Served : Turn::Done;
+  const bool came = received_ != bytes_before;
+  // A watch that fired is ours to renew; one that did not is armed still (or was switched off by
+  // a waiter meanwhile, who took the turn from us: end_read renews it then).
+  end_read(/*rearm=*/watch_fired);
+  if (!ok) return Turn::Done;
+  return came || watch_fired ? Turn::Served : Turn::Idle;
 }
 
 // Reads and runs what arrives (Pump says until when). A thread that sleeps here for bytes also
@@ -153,6 +161,7 @@ bool Link::pump(Pump mode, std::size_t budget, std::uint64_t until, const WaitSt
     if (n == 0) return fail("the peer closed the connection");
     if (n > 0) {
       const auto got = static_cast<std::size_t>(n);
+      received_ += got;
       budget -= std::min(budget, got);
       warned = true;  // bytes came: the peer is alive
       spin_until = Clock::now() + std::chrono::nanoseconds(spin_ns);  // bytes keep coming

@@ -135,10 +135,16 @@ class Link {
   /// Whether answer `seq` is in, after reading what has arrived.
   bool arrived(const char* op, std::uint64_t seq);
 
-  enum class Turn { Served, Busy, Done };  // Done: the link is closed (or was never genuine)
-  /// From the service (or a waiting rank's look): reads what has arrived, runs it, sends what
-  /// the outbox holds; Busy when another thread holds the read turn (it re-arms the watch).
+  // Done: the link is closed (or was never genuine); Idle: nothing had arrived (look only).
+  enum class Turn { Served, Busy, Done, Idle };
+  /// From the service (or a waiting rank's look) once the link's watch fired: reads what has
+  /// arrived, runs it, sends what the outbox holds, re-arms the watch; Busy when another thread
+  /// holds the read turn (it re-arms the watch).
   Turn serve(bool service_thread);
+  /// The same without the watch having fired: a polling service thread reads the link it served
+  /// last directly, one system call a look as a polling socket reader's, and leaves the watch
+  /// armed (nothing to re-arm after a frame found so). Idle when nothing had arrived.
+  Turn look(bool service_thread);
   /// Whether the last serve stopped inside a frame (the service does not spin then).
   bool mid_frame() const noexcept { return stage_ != Stage::Header || got_ > 0; }
 
@@ -158,6 +164,7 @@ class Link {
   // who re-arms the watch as it lets go.
   bool try_read();
   void end_read(bool rearm = false);
+  Turn read_now(bool service_thread, bool watch_fired);  // serve and look
   // Parsing (under the read turn).
   // Serve: what has arrived, up to `budget` bytes (and the rest of a direct payload begun).
   // Drain: the same, never sleeping (a sender reading while it waits for room; a test).
@@ -205,6 +212,7 @@ class Link {
   std::optional<RunWalker> walker_;
   std::uint64_t left_ = 0;
   std::uint64_t requests_run_ = 0;  // an Ack's answer: frames run on this link, itself included
+  std::uint64_t received_ = 0;      // bytes read from the socket (look: whether anything came)
   bool owes_flush_ = false;         // an answer went to the outbox while parsing
 
   // What this process is owed, in order.

@@ -20,9 +20,13 @@ namespace armada::rma::detail::tcp {
 namespace {
 
 constexpr const char* kOp = "rma::init (tcp service)";
-// How often a polling service thread looks again whether a CPU is still idle (each look ~1 us):
-// where the ranks want every CPU, it stops within IdleCpuProbe::kBusyLooks looks.
-constexpr auto kIdleCheckEvery = std::chrono::microseconds(2);
+// How often a polling service thread looks again whether a CPU is still idle (a look is a pread
+// of /proc/loadavg, 1-2 us on a VM) and at its own set (stop, new connections): between looks it
+// polls the links alone, one epoll_wait (0.2-0.3 us), so a request waits for little more than
+// that. Where the ranks want every CPU, it stops within IdleCpuProbe::kBusyLooks looks; a thread
+// that runs for less than a few looks (a rank testing an MPI request, a kernel thread) does not
+// stop it (docs/rma.md, tcp "Progress").
+constexpr auto kIdleCheckEvery = std::chrono::microseconds(10);
 // epoll tags: in the service's set, kStopTag, kListenerTag and kLinksTag (the links' set); in
 // the links' set, a link's address.
 constexpr std::uint64_t kStopTag = 0, kListenerTag = 1, kLinksTag = 2;
@@ -69,6 +73,7 @@ void Service::run() {
   const TsanRemoteAgentScope agent;
   using Clock = std::chrono::steady_clock;
   auto last_frame = Clock::now();
+  auto last_look = last_frame;  // at the service's own set, while polling
   for (;;) {
     // Spin only between frames, and only while a CPU is idle: while a frame's payload streams in,
     // polling would take the core the sender's kernel needs (on a small host, half the bandwidth
@@ -76,11 +81,19 @@ void Service::run() {
     // frame comes, where a sleeping one is woken at once (idle_cpus.hpp).
     const bool spin = spin_ns_ > 0 && !mid_frame_ && Clock::now() - last_frame < std::chrono::nanoseconds(spin_ns_) &&
                       idle_cpu_.idle_cpu(kIdleCheckEvery);
-    // Polling, the links' set first: a frame then costs one system call before it is read, not
-    // two (the service's set, then the links'), whether or not a waiter switched it off.
-    if (spin && serve_links()) {
-      last_frame = Clock::now();
-      continue;
+    // Polling: the link served last directly (the next request of a ping-pong comes on it: one
+    // system call reads it), then the links' set, whether or not a waiter switched it off; the
+    // service's own set once per kIdleCheckEvery.
+    if (spin) {
+      if (look_at_last() || serve_links()) {
+        last_frame = Clock::now();
+        continue;
+      }
+      if (Clock::now() - last_look < kIdleCheckEvery) {
+        cpu_relax();
+        continue;
+      }
+      last_look = Clock::now();
     }
     epoll_event ready[16];
     const int n = epoll_wait(epoll_.get(), ready, 16, spin ? 0 : -1);
@@ -118,10 +131,23 @@ bool Service::serve_links() {
   return served;
 }
 
+bool Service::look_at_last() {
+  if (!last_served_) return false;
+  const Link::Turn turn = last_served_->look(true);
+  if (turn == Link::Turn::Done) last_served_ = nullptr;
+  if (turn != Link::Turn::Served) return false;
+  mid_frame_ = last_served_->mid_frame();
+  direct_reads_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
 bool Service::serve_event(std::uint64_t tag, bool service_thread) {
   Link& link = *reinterpret_cast<Link*>(tag);
   if (link.serve(service_thread) != Link::Turn::Served) return false;
-  if (service_thread) mid_frame_ = link.mid_frame();
+  if (service_thread) {
+    mid_frame_ = link.mid_frame();
+    last_served_ = &link;
+  }
   return true;
 }
 

@@ -58,6 +58,8 @@ class Service {
   void waiter_polls(bool starts) noexcept;
 
   std::uint64_t wakeups() const noexcept { return wakeups_.load(std::memory_order_relaxed); }
+  /// Turns in which the polling thread found frames on the link it served last, read directly.
+  std::uint64_t direct_reads() const noexcept { return direct_reads_.load(std::memory_order_relaxed); }
   /// How often the links' set was switched off for waiters, and whether it is watched now.
   std::uint64_t waiter_spells() const noexcept { return spells_.load(std::memory_order_relaxed); }
   bool links_watched() const noexcept { return !switched_off_.load(std::memory_order_relaxed); }
@@ -67,6 +69,7 @@ class Service {
  private:
   void run();
   bool serve_links();  // the service thread's look at the links' set: false if nothing was served
+  bool look_at_last();  // its direct look at the link it served last (Link::look): the same
   bool serve_event(std::uint64_t tag, bool service_thread);  // false: nothing served
   void accept_all();
   void rearm(Link& link, bool output);
@@ -84,7 +87,8 @@ class Service {
   std::mutex links_mutex_;
   std::vector<std::unique_ptr<Link>> links_;  // kept until the end: the transport holds pointers
   bool mid_frame_ = false;                    // the link served last stopped inside a frame
-  std::atomic<std::uint64_t> wakeups_{0}, spells_{0};
+  Link* last_served_ = nullptr;               // by the service thread, from a fired watch (kept: links_)
+  std::atomic<std::uint64_t> wakeups_{0}, spells_{0}, direct_reads_{0};
   std::atomic<bool> switched_off_{false};
   std::atomic<int> accepted_{0}, opened_{0};
   std::thread thread_;

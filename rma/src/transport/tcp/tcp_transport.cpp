@@ -573,6 +573,7 @@ void TcpTransport::describe(int target, TransportInfo& info) const {
   info.process.push_back({"connections_in", std::to_string(service_->links_accepted())});
   info.process.push_back({"frames_served", std::to_string(host_->frames.load(std::memory_order_relaxed))});
   info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});
+  info.process.push_back({"service_direct_reads", std::to_string(service_->direct_reads())});
   info.process.push_back({"waiter_serves", std::to_string(host_->waiter_frames.load(std::memory_order_relaxed))});
   info.process.push_back({"waiter_spells", std::to_string(service_->waiter_spells())});
   info.process.push_back({"payload_sleeps", std::to_string(host_->payload_sleeps.load(std::memory_order_relaxed))});

@@ -85,7 +85,7 @@ void Service::run() {
     // system call reads it), then the links' set, whether or not a waiter switched it off; the
     // service's own set once per kIdleCheckEvery.
     if (spin) {
-      if (look_at_last() || serve_links()) {
+      if (look_at_last(true) || serve_links()) {
         last_frame = Clock::now();
         continue;
       }
@@ -131,12 +131,19 @@ bool Service::serve_links() {
   return served;
 }
 
-bool Service::look_at_last() {
-  if (!last_served_) return false;
-  const Link::Turn turn = last_served_->look(true);
-  if (turn == Link::Turn::Done) last_served_ = nullptr;
+// The link served last, by this thread or a waiter: the next frame of a ping-pong or of a
+// halo exchange comes on it. A look there is one recv, and a frame found so leaves the link's
+// watch armed (Link::look): no epoll_wait before it, no epoll_ctl after it.
+bool Service::look_at_last(bool service_thread) {
+  Link* last = last_served_.load(std::memory_order_acquire);
+  if (!last) return false;
+  const Link::Turn turn = last->look(service_thread);
+  if (turn == Link::Turn::Done) {
+    Link* expected = last;
+    last_served_.compare_exchange_strong(expected, nullptr);
+  }
   if (turn != Link::Turn::Served) return false;
-  mid_frame_ = last_served_->mid_frame();
+  if (service_thread) mid_frame_ = last->mid_frame();
   direct_reads_.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
@@ -144,15 +151,15 @@ bool Service::look_at_last() {
 bool Service::serve_event(std::uint64_t tag, bool service_thread) {
   Link& link = *reinterpret_cast<Link*>(tag);
   if (link.serve(service_thread) != Link::Turn::Served) return false;
-  if (service_thread) {
-    mid_frame_ = link.mid_frame();
-    last_served_ = &link;
-  }
+  if (service_thread) mid_frame_ = link.mid_frame();
+  last_served_.store(&link, std::memory_order_release);
   return true;
 }
 
-void Service::poll_once() {
-  // Most looks find nothing: one system call, no lock.
+void Service::poll_once(bool look_at_last_link) {
+  // Most looks find nothing: one system call, no lock (and a recv under the link's read turn
+  // before it, where the caller may look at the last link).
+  if (look_at_last_link && look_at_last(false)) return;
   epoll_event ready[8];
   const int n = epoll_wait(links_epoll_.get(), ready, 8, 0);
   for (int i = 0; i < n; ++i) serve_event(ready[i].data.u64, false);

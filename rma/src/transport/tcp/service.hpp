@@ -51,14 +51,16 @@ class Service {
   Link& add_opened(Fd fd, int peer);
 
   /// Serves what is ready now: for a rank's thread that waits in the library anyway, so that a
-  /// request that comes meanwhile costs no wake-up of the service thread.
-  void poll_once();
+  /// request that comes meanwhile costs no wake-up of the service thread. `look_at_last_link`:
+  /// first a direct look at the link served last (it holds that link's read turn for a recv:
+  /// only where the caller will not lose its core meanwhile, or it would stall the link's frames).
+  void poll_once(bool look_at_last_link);
   /// A thread starts (true) or stops (false) calling poll_once in a tight loop (Transport::
   /// polling): while any does, arrivals do not wake the service thread. Calls come in pairs.
   void waiter_polls(bool starts) noexcept;
 
   std::uint64_t wakeups() const noexcept { return wakeups_.load(std::memory_order_relaxed); }
-  /// Turns in which the polling thread found frames on the link it served last, read directly.
+  /// Turns in which a polling thread found frames on the link served last, read directly.
   std::uint64_t direct_reads() const noexcept { return direct_reads_.load(std::memory_order_relaxed); }
   /// How often the links' set was switched off for waiters, and whether it is watched now.
   std::uint64_t waiter_spells() const noexcept { return spells_.load(std::memory_order_relaxed); }
@@ -69,7 +71,7 @@ class Service {
  private:
   void run();
   bool serve_links();  // the service thread's look at the links' set: false if nothing was served
-  bool look_at_last();  // its direct look at the link it served last (Link::look): the same
+  bool look_at_last(bool service_thread);  // a direct look at the link served last (Link::look): the same
   bool serve_event(std::uint64_t tag, bool service_thread);  // false: nothing served
   void accept_all();
   void rearm(Link& link, bool output);
@@ -87,7 +89,7 @@ class Service {
   std::mutex links_mutex_;
   std::vector<std::unique_ptr<Link>> links_;  // kept until the end: the transport holds pointers
   bool mid_frame_ = false;                    // the link served last stopped inside a frame
-  Link* last_served_ = nullptr;               // by the service thread, from a fired watch (kept: links_)
+  std::atomic<Link*> last_served_{nullptr};  // by any thread, from a fired watch (kept: links_)
   std::atomic<std::uint64_t> wakeups_{0}, spells_{0}, direct_reads_{0};
   std::atomic<bool> switched_off_{false};
   std::atomic<int> accepted_{0}, opened_{0};

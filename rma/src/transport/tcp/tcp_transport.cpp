@@ -539,18 +539,20 @@ void TcpTransport::fence_all() {
 
 // A waiting rank serves, at most once per ARMADA_TCP_WAITER_POLL_US: each look is a system call
 // (NAS CG class A, 2 emulated hosts x 2 ranks on 2 cores: 1.59 s looking on every round of a wait,
-// 0.60 s never, 0.68 s every 20 us, when a look held a serving lock for the whole process). A look
-// takes a link's read turn only when epoll reported it (Service::poll_once), so frequent looks cost
-// CG nothing and find a request before the service thread would (woken on the sender's CPU, two
-// system calls before it reads): the setting's default and its measurements are in its row
-// (init.cpp) and docs/rma.md.
+// 0.60 s never, 0.68 s every 20 us, when a look held a serving lock for the whole process). Where
+// the CPUs are busy a look takes a link's read turn only when epoll reported it
+// (Service::poll_once), so frequent looks cost CG nothing; where one is idle (the waiter keeps its
+// core) it first reads the link served last directly, as the polling service does. Either way it
+// finds a request before the service thread would (woken on the sender's CPU, two system calls
+// before it reads): the setting's default and its measurements are in its row (init.cpp) and
+// docs/rma.md.
 void TcpTransport::poll() {
   if (waiter_poll_ns_ <= 0) return;
   const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
   std::int64_t last = last_poll_ns_.load(std::memory_order_relaxed);
   if (now - last < waiter_poll_ns_ || !last_poll_ns_.compare_exchange_strong(last, now, std::memory_order_relaxed))
     return;
-  service_->poll_once();
+  service_->poll_once(idle_cpu_.idle_cpu(kOriginLookAge));
 }
 
 // A waiter that looks at most once per ARMADA_TCP_WAITER_POLL_US serves what arrives meanwhile:

@@ -86,12 +86,32 @@ TEST(Measure, CalibratesThenInterleavesRepetitionsAndReportsEveryContestant) {
   // About 1 ms per repetition: 1000 and 166 iterations.
   EXPECT_NEAR(static_cast<double>(iters[0]), 1000, 1);
   EXPECT_NEAR(static_cast<double>(iters[1]), 166, 1);
-  // Warm-up/calibration runs of a, then of b, then the repetitions interleaved.
-  ASSERT_GT(log.size(), 6u);
-  EXPECT_EQ(log.substr(log.size() - 6), "ababab");
-  const std::string calibration = log.substr(0, log.size() - 6);
+  // Warm-up/calibration runs of a, then of b, one settling run of each, then the repetitions
+  // interleaved.
+  ASSERT_GT(log.size(), 8u);
+  EXPECT_EQ(log.substr(log.size() - 8), "abababab");
+  const std::string calibration = log.substr(0, log.size() - 8);
   const auto first_b = calibration.find('b');
   ASSERT_NE(first_b, std::string::npos);
   EXPECT_GT(first_b, 1u) << "several calibration runs of a (the warm-up) come first";
   EXPECT_EQ(calibration.find('a', first_b), std::string::npos) << calibration;
+}
+
+// A contestant calibrated while what it measures was still slow (a target that had just answered
+// a command) gets its count settled by the run after every contestant's calibration: the
+// repetitions last what was asked at the speed they run at.
+TEST(Measure, SettlesEachCountOnceEveryContestantIsCalibrated) {
+  bool b_ran = false;
+  std::vector<bench::Contestant> cs;
+  cs.emplace_back("a", bench::Unit::Micros, 1, [&b_ran](std::size_t n) {
+    return (b_ran ? 1e-6 : 4e-6) * static_cast<double>(n);  // 4x slower until b has run
+  });
+  cs.emplace_back("b", bench::Unit::Micros, 1, [&b_ran](std::size_t n) {
+    b_ran = true;
+    return 1e-6 * static_cast<double>(n);
+  });
+  std::vector<std::size_t> iters;
+  const auto stats = bench::measure(cs, 3, 0.001, &iters, nullptr);
+  EXPECT_NEAR(static_cast<double>(iters[0]), 1000, 2) << "calibrated at 4 us an iteration: 250";
+  EXPECT_NEAR(stats[0].median, 1.0, 1e-9);
 }

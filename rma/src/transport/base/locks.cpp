@@ -61,6 +61,13 @@ bool TicketMutex::try_lock(int rank) noexcept {
   return true;
 }
 
+bool TicketMutex::take_ticket(int rank, std::uint32_t& ticket) noexcept {
+  ticket = next.fetch_add(1, std::memory_order_relaxed);
+  if (serving.load(std::memory_order_acquire) != ticket) return false;
+  owner.store(rank + 1, std::memory_order_relaxed);
+  return true;
+}
+
 bool TicketMutex::unlock(int rank) noexcept {
   if (owner.load(std::memory_order_relaxed) != rank + 1) return false;
   owner.store(0, std::memory_order_relaxed);

@@ -79,6 +79,10 @@ struct alignas(64) TicketMutex {
   void lock(int rank, int spin_limit, WaitHook meanwhile = {}) noexcept;
   static constexpr long kMeanwhileSleepMaxNs = 200000;
   bool try_lock(int rank) noexcept;
+  /// Takes the next ticket into `ticket` without waiting: true if it is served at once (the
+  /// mutex is then held by `rank`); else the taker waits until `serving` reaches it and then
+  /// sets `owner` (a remote origin does so by its own reads: the tcp transport's Lock frame).
+  bool take_ticket(int rank, std::uint32_t& ticket) noexcept;
   /// False (and no change) if `rank` does not hold the mutex.
   bool unlock(int rank) noexcept;
 };

@@ -427,6 +427,15 @@ bool Link::run_request() {
       answer(old, nullptr, 0);
       return true;
     }
+    case Kind::Lock: {
+      std::uint32_t ticket = 0;
+      const bool held = reinterpret_cast<TicketMutex*>(remote)->take_ticket(static_cast<int>(h.payload), ticket);
+      answer((held ? kLockHeld : 0) | ticket, nullptr, 0);
+      return true;
+    }
+    case Kind::TryLock:
+      answer(reinterpret_cast<TicketMutex*>(remote)->try_lock(static_cast<int>(h.payload)) ? 1 : 0, nullptr, 0);
+      return true;
     case Kind::Unlock:
       answer(reinterpret_cast<TicketMutex*>(remote)->unlock(static_cast<int>(h.payload)) ? 1 : 0, nullptr, 0);
       return true;

@@ -10,6 +10,10 @@
 //                                       later Ack's answer proves every earlier write ran
 //   origin --Get[V]--> ; <--Answer + data
 //   origin --Rmw--> ; <--Answer (old value)
+//   origin --Lock--> ; <--Answer          a mutex's ticket, taken at the owner, and whether it was
+//                                       served at once (kLockHeld: then held; else the origin waits
+//                                       for `serving` to reach the ticket): one round trip uncontended
+//   origin --TryLock--> ; <--Answer       1 if the mutex was free and is now held, 0 (no change)
 //   origin --Unlock--> ; <--Answer        a mutex's release, run by the owner (it wakes local sleepers)
 //   origin --Ack--> ; <--Answer           fence: the target ran everything sent before it
 //
@@ -25,8 +29,11 @@
 
 namespace armada::rma::detail::tcp {
 
-enum class Kind : std::uint8_t { Hello, Put, Get, Acc, PutV, GetV, AccV, Rmw, Unlock, Ack, Answer };
-inline constexpr int kKinds = 11;
+enum class Kind : std::uint8_t { Hello, Put, Get, Acc, PutV, GetV, AccV, Rmw, Lock, TryLock, Unlock, Ack, Answer };
+inline constexpr int kKinds = 13;
+
+/// A Lock's answer: the ticket in the low 32 bits, and this bit when it was served at once.
+inline constexpr std::uint64_t kLockHeld = std::uint64_t{1} << 32;
 
 /// A put's flag update (Header::notify_how).
 enum NotifyHow : std::uint8_t { kNoNotify = 0, kNotifySet = 1, kNotifyAdd = 2 };

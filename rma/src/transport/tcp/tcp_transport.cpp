@@ -442,23 +442,23 @@ std::uint32_t TcpTransport::mutex_word(const char* name, void* word, std::size_t
   return static_cast<std::uint32_t>(ask(name, target, h));
 }
 
+// The ticket is taken at the owner, which says at once whether it is served (one round trip for
+// a free mutex: session 39, lock + unlock 4 round trips -> 2); else the ticket's turn is polled.
 void TcpTransport::mutex_lock(void* word, const Slice& slice, int target) {
   constexpr const char* name = "rma::MutexSet::lock (tcp)";
-  const std::uint32_t ticket = mutex_word(name, word, offsetof(TicketMutex, next), RmwOp::FetchAdd, 1, 0, slice, target);
+  const std::uint64_t taken = ask(name, target, header(Kind::Lock, word, static_cast<std::uint64_t>(me_)));
+  if (taken & tcp::kLockHeld) return;
+  const auto ticket = static_cast<std::uint32_t>(taken);
   PollPause pause(kMutexPollSleepMaxNs, 0);  // each poll is a round trip already
   while (mutex_word(name, word, offsetof(TicketMutex, serving), RmwOp::FetchAdd, 0, 0, slice, target) != ticket)
     pause.pause();
   mutex_word(name, word, offsetof(TicketMutex, owner), RmwOp::Swap, static_cast<std::uint32_t>(me_ + 1), 0, slice, target);
 }
 
-bool TcpTransport::mutex_try_lock(void* word, const Slice& slice, int target) {
+// Run at the owner as one step (TicketMutex::try_lock): one round trip.
+bool TcpTransport::mutex_try_lock(void* word, const Slice&, int target) {
   constexpr const char* name = "rma::MutexSet::try_lock (tcp)";
-  const std::uint32_t serving = mutex_word(name, word, offsetof(TicketMutex, serving), RmwOp::FetchAdd, 0, 0, slice, target);
-  // Free exactly when next == serving: take the ticket only then.
-  if (mutex_word(name, word, offsetof(TicketMutex, next), RmwOp::CompareSwap, serving + 1, serving, slice, target) != serving)
-    return false;
-  mutex_word(name, word, offsetof(TicketMutex, owner), RmwOp::Swap, static_cast<std::uint32_t>(me_ + 1), 0, slice, target);
-  return true;
+  return ask(name, target, header(Kind::TryLock, word, static_cast<std::uint64_t>(me_))) == 1;
 }
 
 // The owner releases it (TicketMutex::unlock there wakes the node's sleeping waiters).

@@ -21,9 +21,9 @@ namespace {
 
 constexpr const char* kOp = "rma::init (tcp service)";
 // How often a polling service thread looks again whether a CPU is still idle (a look is a pread
-// of /proc/loadavg, 1-2 us on a VM) and at its own set (stop, new connections): between looks it
-// polls the links alone, one epoll_wait (0.2-0.3 us), so a request waits for little more than
-// that. Where the ranks want every CPU, it stops within IdleCpuProbe::kBusyLooks looks; a thread
+// of /proc/loadavg, 1.8-2.6 us on a VM) and at its own set (stop, new connections): between looks
+// it polls the links alone (a recv on the link served last, an epoll_wait on the others), so a
+// request waits for little more than those. Where the ranks want every CPU, it stops within IdleCpuProbe::kBusyLooks looks; a thread
 // that runs for less than a few looks (a rank testing an MPI request, a kernel thread) does not
 // stop it (docs/rma.md, tcp "Progress").
 constexpr auto kIdleCheckEvery = std::chrono::microseconds(10);

@@ -59,8 +59,7 @@ void add_contestants(Pass& p, Counters& k, std::vector<Contestant>& cs, std::vec
     cs.emplace_back("socket_pingpong_rtt", [&p](std::size_t n) {
       const Rotation one(8, 8, false);
       call(p, T, {Cmd::SocketEcho, Mem::Link, 8, i64(n), i64(one.step), i64(one.count), 0});
-      const double t = p.link.pingpong(p.src, p.link_recv, 8, n, one, 0);
-      return t;
+      return p.link.pingpong(p.src, p.link_recv, 8, n, one, 0);
     });
     ops.push_back("round_trip");
   }

@@ -25,7 +25,8 @@ void SpinMutex::wait_and_lock() noexcept {
 }
 
 void TicketMutex::lock(int rank, int spin_limit, WaitHook meanwhile) noexcept {
-  const std::uint32_t ticket = next.fetch_add(1, std::memory_order_relaxed);
+  std::uint32_t ticket = 0;
+  if (take_ticket(rank, ticket)) return;
   for (int i = 0; i < spin_limit; ++i) {
     if (serving.load(std::memory_order_acquire) == ticket) {
       owner.store(rank + 1, std::memory_order_relaxed);

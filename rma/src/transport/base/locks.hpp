@@ -81,7 +81,7 @@ struct alignas(64) TicketMutex {
   bool try_lock(int rank) noexcept;
   /// Takes the next ticket into `ticket` without waiting: true if it is served at once (the
   /// mutex is then held by `rank`); else the taker waits until `serving` reaches it and then
-  /// sets `owner` (a remote origin does so by its own reads: the tcp transport's Lock frame).
+  /// sets `owner` (lock() starts so; a remote origin waits by its own reads: the tcp Lock frame).
   bool take_ticket(int rank, std::uint32_t& ticket) noexcept;
   /// False (and no change) if `rank` does not hold the mutex.
   bool unlock(int rank) noexcept;

@@ -17,11 +17,16 @@
 #   scripts/bench-cluster.sh --apps "" --app-class B no apps; or another NPB class
 #   scripts/bench-cluster.sh --app-ranks-per-host 1  the programs at 1 rank per host only
 #   scripts/bench-cluster.sh --app-transports "auto server"  --comm rma on auto and on server, each launch
+#   scripts/bench-cluster.sh --no-full-node          without the full-node pair below
 #   BUILD_DIR=build scripts/bench-cluster.sh         an existing build (default build-release/)
 #
+# Each launch also times auto's 8 B get on a full node (issue 50): one armada-bench launch on the
+# same hosts as a job sees them, and one with a busy loop beside every rank (cluster.sh --busy),
+# the order swapped every launch; the report gives busy over quiet against the target (<= 3x).
+#
 # Needs root (namespaces; cluster.sh exits 77 otherwise). Writes results/bench-cluster-<UTC date>/
-# with launch-<i>/<transport>/ (armada-bench's JSON, CSV, plots, stdout), launch-<i>/apps/ and
-# report.txt. `--transports a,b` (an armada-bench option) names the transports instead.
+# with launch-<i>/<transport>/ (armada-bench's JSON, CSV, plots, stdout), launch-<i>/apps/,
+# launch-<i>/full-node/{quiet,busy}/ and report.txt. `--transports a,b` (an armada-bench option) names the transports instead.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -31,6 +36,7 @@ apps="mg cg"
 app_class=A
 app_ranks_per_host="1 2"
 app_transports=auto
+full_node=1
 while (($#)); do
   case $1 in
     --launches) launches=${2:?--launches needs a number}; shift 2 ;;
@@ -39,7 +45,8 @@ while (($#)); do
     --app-class) app_class=${2:?--app-class needs S, W, A, B or C}; shift 2 ;;
     --app-ranks-per-host) app_ranks_per_host=${2:?--app-ranks-per-host needs a list, e.g. "1 2"}; shift 2 ;;
     --app-transports) app_transports=${2:?--app-transports needs a list, e.g. "auto tcp"}; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --no-full-node) full_node=0; shift ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
@@ -82,6 +89,22 @@ run_rma() {  # run_rma LAUNCH_DIR APP RANKS_PER_HOST: --comm rma on each of --ap
   for t in $app_transports; do run_app "$1" "$2" rma "$3" "$t"; done
 }
 
+# auto's 8 B get across the hosts as a job finds them, then with a busy loop beside every rank
+# (the other work of a full node; cluster.sh --busy), the order swapped every launch.
+run_full_node() {  # run_full_node LAUNCH_DIR LAUNCH_NUMBER
+  local order=(quiet busy) mode dir
+  (($2 % 2)) || order=(busy quiet)
+  for mode in "${order[@]}"; do
+    dir=$1/full-node/$mode
+    mkdir -p "$dir"
+    echo "   auto's 8 B get, $mode node (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    local busy=(); [ "$mode" = quiet ] || busy=(--busy)
+    "$armada_root/scripts/cluster.sh" "${busy[@]}" --hosts "$hosts" --ranks-per-host 1 --timeout 600 -x UCX_TLS=tcp,self -- \
+      "$exe" --only contig --transports auto --vnode-size 0 --sizes 8 --output-dir "$dir" > "$dir/stdout.txt" 2> "$dir/stderr.txt" ||
+      { echo "bench-cluster.sh: launch $2's $mode full-node pass failed (exit $?): see $dir/stderr.txt" >&2; exit 1; }
+  done
+}
+
 # The figures the issue asks for across hosts, on every transport of the build that crosses hosts
 # (its transports.txt, from the transports' table); the caller's options come after and win.
 crossing=$(awk '$2 ~ /(^|,)crosses_hosts(,|$)/ {print $1}' "$build/transports.txt" | paste -sd, -)
@@ -119,6 +142,7 @@ for ((i = 1; i <= launches; i++)); do
       { echo "bench-cluster.sh: launch $i ($t) failed (exit $?): see $dir/stderr.txt" >&2; exit 1; }
     grep -A12 '^######## headline' "$dir/stdout.txt" | tail -n +3 || true
   done
+  ((full_node)) && run_full_node "$out/launch-$i" "$i"
   for rph in $app_ranks_per_host; do
     for app in $apps; do
       if [ $((i % 2)) -eq 0 ]; then

@@ -12,7 +12,10 @@ Spread = max/min - 1 of the launches' medians; a figure whose spread exceeds 25 
 "unstable". Then NAS MG and CG across the hosts (RESULTS_DIR/launch-*/apps/<app>.<comm>.json, the
 programs' JSON lines): per program the median seconds of `--comm rma` and `--comm mpi` over the
 launches and rma/mpi, against issue 50's target (<= 1.1x); a run that did not verify is named and
-fails the row. Exit status 0 when it printed a report, 2 when there was nothing to read.
+fails the row. Then auto's 8 B get on a full node (RESULTS_DIR/launch-*/full-node/{quiet,busy}/
+armada-bench.json: the same launch without and with a busy loop beside every rank): the medians of
+the launches, busy over quiet against issue 50's target (<= 3x) and each launch's own ratio.
+Exit status 0 when it printed a report, 2 when there was nothing to read.
 """
 import glob
 import json
@@ -254,6 +257,42 @@ def app_report(runs):
     return out
 
 
+FULL_NODE_TARGET = 3.0  # auto's 8 B get with a busy process beside every rank: at most 3x its quiet figure
+
+
+def full_node_pairs(results_dir):
+    """[(quiet us, busy us, the transports auto ran)] of every launch with both full-node passes:
+    auto's 8 B get median in launch-<i>/full-node/quiet and .../busy."""
+    pairs = []
+    for launch in sorted(glob.glob(os.path.join(results_dir, "launch-*"))):
+        figures, ran = [], set()
+        for mode in ("quiet", "busy"):
+            path = os.path.join(launch, "full-node", mode, "armada-bench.json")
+            if os.path.exists(path):
+                with open(path) as f:
+                    doc = json.load(f)
+                figures.append(median_of(doc, "auto", "contig", "get", "latency", 8, "armada"))
+                ran |= {run["route"] for run in doc["runs"] if run["status"] == "ok" and run.get("route")}
+        if len(figures) == 2 and None not in figures:
+            pairs.append((figures[0], figures[1], ran))
+    return pairs
+
+
+def full_node_line(pairs):
+    """The verdict: the busy launches' median over the quiet ones', and each launch's own ratio."""
+    quiet, busy = [p[0] for p in pairs], [p[1] for p in pairs]
+    ratio = statistics.median(busy) / statistics.median(quiet)
+    each = [b / q for q, b, _ in pairs]
+    ran = sorted(set().union(*(p[2] for p in pairs)))
+    return (f"auto's 8 B get on a full node (a busy loop beside every rank), medians of {len(pairs)} launches "
+            f"[min..max]: quiet {statistics.median(quiet):.4g} us [{min(quiet):.4g}..{max(quiet):.4g}], busy "
+            f"{statistics.median(busy):.4g} us [{min(busy):.4g}..{max(busy):.4g}]; busy/quiet "
+            f"{decisive(ratio, FULL_NODE_TARGET, True, '.2g')}x ({'met' if ratio <= FULL_NODE_TARGET else 'missed'}: "
+            f"<= {FULL_NODE_TARGET:g}x); each launch's "
+            + " ".join(f"{r:.2g}" for r in each) + f" [worst {max(each):.2g}]"
+            + (f"; auto ran {', '.join(ran)}" if ran else ""))
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -267,6 +306,9 @@ def main():
     if apps:
         print("\nNAS programs across the hosts (the programs' own times, medians of the launches [min..max] (runs)):")
         print("\n".join(app_report(apps)))
+    pairs = full_node_pairs(sys.argv[1])
+    if pairs:
+        print("\n" + full_node_line(pairs))
     return 0
 
 

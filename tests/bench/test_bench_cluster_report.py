@@ -2,7 +2,9 @@
 """scripts/bench_cluster_report.py on two made-up launches (one armada-bench run for every
 transport, then one run per transport, as bench-cluster.sh makes them): medians of the launches' medians,
 the spread and its 'unstable' mark, the fastest transport per figure, and the targets against
-the socket (launch by launch, the fetch-add against the round trip timed beside it where there is one); and exit status 2 with nothing to read.
+the socket (launch by launch, the fetch-add against the round trip timed beside it where there is one),
+auto's 8 B get on a full node (busy over quiet; a launch with one pass of the two left out); and
+exit status 2 with nothing to read.
 
     test_bench_cluster_report.py SCRIPT
 """
@@ -34,6 +36,15 @@ def launch(put_server, socket_one_way, server_atomic_rtt=None):
     if server_atomic_rtt:  # the socket's round trip timed beside the atomics: the fetch-add's own link figure
         results.append(record("server", "atomic", "round_trip", "socket_pingpong_rtt", "latency", 8, server_atomic_rtt))
     return {"runs": runs, "results": results}
+
+
+def write_full_node(d, i, mode, get):
+    """launch-<i>/full-node/<mode>/armada-bench.json: auto's 8 B get, which auto ran on tcp."""
+    folder = os.path.join(d, f"launch-{i}", "full-node", mode)
+    os.makedirs(folder)
+    with open(os.path.join(folder, "armada-bench.json"), "w") as f:
+        json.dump({"runs": [{"transport": "auto", "status": "ok", "route": "tcp"}],
+                   "results": [record("auto", "contig", "get", "armada", "latency", 8, get)]}, f)
 
 
 def main():
@@ -74,6 +85,10 @@ def main():
                 json.dump({"benchmark": "MG", "class": "A", "ranks": 4, "comm": "rma", "time_s": 0.9, "verified": True}, f)
             with open(stem + ".txt", "w") as f:
                 f.write("  inter-node transport: tcp (ARMADA_TRANSPORT=tcp)\n")
+            # auto's 8 B get on a full node: quiet 20 and 25 us, busy 70 and 50 (ratios 3.5 and 2).
+            for mode, get in (("quiet", 15.0 + 5 * i), ("busy", 90.0 - 20 * i)):
+                write_full_node(d, i, mode, get)
+        write_full_node(d, 3, "busy", 1000.0)  # a launch cut short: its busy pass alone counts for nothing
         out = subprocess.run([sys.executable, script, d], capture_output=True, text=True)
         text = out.stdout
         expected = [
@@ -100,6 +115,10 @@ def main():
             "rma ran on server",
             "  MG class A, 4 ranks on tcp: rma 0.9 s [0.9..0.9] (2), mpi 1 s [1..1] (2); rma/mpi 0.90 (met: <= 1.1); "
             "rma ran on tcp",
+            # medians 22.5 and 60 us: 2.7x (met); each launch's own 3.5 and 2
+            "auto's 8 B get on a full node (a busy loop beside every rank), medians of 2 launches [min..max]: "
+            "quiet 22.5 us [20..25], busy 60 us [50..70]; busy/quiet 2.7x (met: <= 3x); each launch's 3.5 2 "
+            "[worst 3.5]; auto ran tcp",
         ]
         if out.returncode != 0:
             failures.append(f"status {out.returncode}: {out.stderr}")

@@ -26,7 +26,8 @@
 #
 # Needs root (namespaces; cluster.sh exits 77 otherwise). Writes results/bench-cluster-<UTC date>/
 # with launch-<i>/<transport>/ (armada-bench's JSON, CSV, plots, stdout), launch-<i>/apps/,
-# launch-<i>/full-node/{quiet,busy}/ and report.txt. `--transports a,b` (an armada-bench option) names the transports instead.
+# launch-<i>/full-node/{quiet,busy}/ and report.txt. `--transports a,b` (an armada-bench option)
+# names the transports instead.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -46,7 +47,7 @@ while (($#)); do
     --app-ranks-per-host) app_ranks_per_host=${2:?--app-ranks-per-host needs a list, e.g. "1 2"}; shift 2 ;;
     --app-transports) app_transports=${2:?--app-transports needs a list, e.g. "auto tcp"}; shift 2 ;;
     --no-full-node) full_node=0; shift ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done

@@ -271,7 +271,8 @@ def full_node_pairs(results_dir):
             if os.path.exists(path):
                 with open(path) as f:
                     doc = json.load(f)
-                figures.append(median_of(doc, "auto", "contig", "get", "latency", 8, "armada"))
+                _, family, op, metric, size, _, method = next(f for f in FIGURES if f[0] == "8 B get")
+                figures.append(median_of(doc, "auto", family, op, metric, size, method))
                 ran |= {run["route"] for run in doc["runs"] if run["status"] == "ok" and run.get("route")}
         if len(figures) == 2 and None not in figures:
             pairs.append((figures[0], figures[1], ran))

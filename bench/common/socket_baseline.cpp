@@ -172,12 +172,14 @@ void SocketLink::send_all(const std::byte* data, std::size_t bytes) const {
   }
 }
 
-// Polls instead of sleeping in the kernel, as MPI's and Armada's waiters do: a blocking recv
-// adds the scheduler's wake-up (measured here: 27-34 us one way blocking, against MPI's 8 us
-// polling ping-pong over the same link), which is the cost of sleeping, not of the link.
-void SocketLink::receive_all(std::byte* data, std::size_t bytes) const {
+// Polls by default, as MPI's and Armada's waiters do on an idle machine: a blocking recv adds the
+// scheduler's wake-up (measured: 27-34 us one way blocking, against MPI's 8 us polling ping-pong
+// over the same link), which is the cost of sleeping, not of the link. Receive::Sleep is that
+// cost, for a full node where a polling receiver would wait for another process's time slice.
+void SocketLink::receive_all(std::byte* data, std::size_t bytes, Receive how) const {
+  const int flags = how == Receive::Poll ? MSG_DONTWAIT : 0;  // the socket itself blocks (connect_to, open)
   while (bytes > 0) {
-    const ssize_t n = ::recv(fd_, data, bytes, MSG_DONTWAIT);
+    const ssize_t n = ::recv(fd_, data, bytes, flags);
     if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
     if (n == 0) throw std::runtime_error("TCP socket baseline: the peer closed the connection");
     if (n < 0) throw std::runtime_error(system_error("TCP socket baseline: recv"));
@@ -187,19 +189,19 @@ void SocketLink::receive_all(std::byte* data, std::size_t bytes) const {
 }
 
 double SocketLink::pingpong(const std::byte* src, std::byte* dst, std::size_t bytes, std::size_t n,
-                            const Rotation& rot, std::size_t first) const {
+                            const Rotation& rot, std::size_t first, Receive how) const {
   const auto t0 = Clock::now();
   for (std::size_t i = first; i < first + n; ++i) {
     send_all(src + rot.offset(i), bytes);
-    receive_all(dst + rot.offset(i), bytes);
+    receive_all(dst + rot.offset(i), bytes, how);
   }
   return seconds(t0, Clock::now());
 }
 
 void SocketLink::echo(std::byte* buffer, std::size_t bytes, std::size_t n, const Rotation& rot,
-                      std::size_t first) const {
+                      std::size_t first, Receive how) const {
   for (std::size_t i = first; i < first + n; ++i) {
-    receive_all(buffer + rot.offset(i), bytes);
+    receive_all(buffer + rot.offset(i), bytes, how);
     send_all(buffer + rot.offset(i), bytes);
   }
 }

@@ -236,9 +236,9 @@ void serve(Pass& p) {
         answer(p, 0);
         stream_receive(p.comm, 0, kTagData, kTagAck, p.echo, z(m.a), kStreamWindow, z(m.b), rotation(m.a, m.c, m.d), z(m.e));
         break;
-      case Cmd::SocketEcho:  // as Echo, over the TCP socket
+      case Cmd::SocketEcho:  // as Echo, over the TCP socket; f: 1 to sleep in recv, 0 to poll
         answer(p, 0);
-        p.link.echo(p.link_echo, z(m.a), z(m.b), rotation(m.a, m.c, m.d), z(m.e));
+        p.link.echo(p.link_echo, z(m.a), z(m.b), rotation(m.a, m.c, m.d), z(m.e), m.f ? Receive::Sleep : Receive::Poll);
         break;
       case Cmd::SocketStreamReceive:  // a bytes, b messages, c d: buffer rotation step and count, e: first message
         answer(p, 0);

@@ -1,8 +1,9 @@
 // Family "contig": contiguous put (a stream with one fence, and each put fenced), get, acc and
 // put_notify (a stream, and the time until the target sees the flag) over a size sweep, against the
 // MPI baselines (one-sided RMA + flush, send/recv ping-pong and stream) and the local baselines
-// (memcpy, axpy) of the same launch; and an 8-byte get after the origin and the target were idle
-// for 1 ms (a node server may have backed off into its sleep).
+// (memcpy, axpy) of the same launch, across hosts also the link's own limit (a plain TCP socket);
+// and an 8-byte get after the origin and the target were idle for 1 ms (a node server may have
+// backed off into its sleep).
 #include <unistd.h>
 
 #include <cstring>
@@ -13,6 +14,9 @@
 namespace armada::bench::suite {
 
 namespace {
+
+/// The largest size reported as a latency (µs); above it, bandwidth (GB/s).
+constexpr std::size_t kLatencyMax = 256;
 
 /// One size of the sweep: buffers, rotation and call counters shared by its contestants.
 struct Step {
@@ -162,16 +166,22 @@ void add_two_sided(Step& s, std::vector<Contestant>& cs, std::vector<std::string
 
 /// The link's own limit (common/socket_baseline.hpp): the same ping-pong and stream over a plain
 /// TCP socket between the two ranks, into buffers of their own (verified apart from MPI's).
+/// At latency sizes also with both receivers asleep in the kernel: what the link gives a program
+/// that does not poll, as Armada's waiters do not on a full node (cluster.sh --busy).
 void add_socket(Step& s, std::vector<Contestant>& cs, std::vector<std::string>& ops) {
   Pass& p = s.p;
-  cs.emplace_back("socket_pingpong_half", [&s, &p](std::size_t k) {
-    call(p, T, {Cmd::SocketEcho, Mem::Link, i64(s.n), i64(k), i64(s.rot.step), i64(s.rot.count), i64(s.n_sping)});
-    const double t = p.link.pingpong(p.src, p.link_recv, s.n, k, s.rot, s.n_sping);
-    s.n_sping += k;
-    return t;
-  });
-  cs.back().per_iter = 2;
-  ops.push_back("sendrecv");
+  for (const Receive how : {Receive::Poll, Receive::Sleep}) {
+    if (how == Receive::Sleep && s.n > kLatencyMax) break;
+    cs.emplace_back(how == Receive::Poll ? "socket_pingpong_half" : "socket_pingpong_sleep_half", [&s, &p, how](std::size_t k) {
+      call(p, T, {Cmd::SocketEcho, Mem::Link, i64(s.n), i64(k), i64(s.rot.step), i64(s.rot.count), i64(s.n_sping),
+                  how == Receive::Sleep});
+      const double t = p.link.pingpong(p.src, p.link_recv, s.n, k, s.rot, s.n_sping, how);
+      s.n_sping += k;  // the two ping-pongs write the same pattern into the same rotation
+      return t;
+    });
+    cs.back().per_iter = 2;
+    ops.push_back("sendrecv");
+  }
   cs.emplace_back("socket_stream", [&s, &p](std::size_t k) {
     call(p, T, {Cmd::SocketStreamReceive, Mem::Link, i64(s.n), i64(k), i64(s.stream_rot.step), i64(s.stream_rot.count),
                 i64(s.n_sstream)});
@@ -258,7 +268,7 @@ bool verify(Step& s, const Outcome& o) {
   if (o.method == "armada") return check_gets(s, p.dst, s.n_get, what);
   if (o.method == "mpi_get_flush") return check_gets(s, p.mdst, s.n_mget, what);
   const bool socket = o.method.rfind("socket_", 0) == 0;
-  if (o.method == "mpi_pingpong_half" || o.method == "socket_pingpong_half") {
+  if (o.method == "mpi_pingpong_half" || o.method == "socket_pingpong_half" || o.method == "socket_pingpong_sleep_half") {
     std::byte* echoes = socket ? p.link_recv : p.recv;
     bool ok = true;
     for (std::size_t i = 0; i < used(socket ? s.n_sping : s.n_ping, s.rot) && ok; ++i)
@@ -270,7 +280,7 @@ bool verify(Step& s, const Outcome& o) {
 }
 
 void rows(Pass& p, std::size_t n, std::vector<Outcome>& out) {
-  const Unit unit = n <= 256 ? Unit::Micros : Unit::GBps;
+  const Unit unit = n <= kLatencyMax ? Unit::Micros : Unit::GBps;
   for (const char* op : {"put", "get", "acc"}) {
     Outcome* a = find(out, "armada", op);
     if (!a) continue;
@@ -291,6 +301,8 @@ void rows(Pass& p, std::size_t n, std::vector<Outcome>& out) {
   row(p, "MPI send/recv ping-pong, half", n, unit, *find(out, "mpi_pingpong_half"), nullptr);
   row(p, "MPI send/recv stream (window 8)", n, unit, *find(out, "mpi_stream"), nullptr);
   if (Outcome* ping = find(out, "socket_pingpong_half")) row(p, "TCP socket ping-pong, half", n, unit, *ping, nullptr);
+  if (Outcome* sleep = find(out, "socket_pingpong_sleep_half"))
+    row(p, "TCP socket ping-pong, half, receivers asleep", n, unit, *sleep, find(out, "socket_pingpong_half"));
   if (Outcome* stream = find(out, "socket_stream")) row(p, "TCP socket stream", n, unit, *stream, nullptr);
 }
 

@@ -64,6 +64,8 @@ LINK_FIGURES = {
     "round trip beside the atomics": [("atomic", "round_trip", "latency", 8, "socket_pingpong_rtt", 1),
                                       ("contig", "sendrecv", "latency", 8, "socket_pingpong_half", 2)],
     "stream": [("contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream", 1)],
+    # both receivers asleep in recv (armada-bench's contig family, latency sizes): the full node's
+    "round trip, receivers asleep": [("contig", "sendrecv", "latency", 8, "socket_pingpong_sleep_half", 2)],
 }
 # The baselines of the same launch: (label, family, op, metric, bytes, method)
 BASELINES = [
@@ -261,21 +263,27 @@ FULL_NODE_TARGET = 3.0  # auto's 8 B get with a busy process beside every rank: 
 
 
 def full_node_pairs(results_dir):
-    """[(quiet us, busy us, the transports auto ran)] of every launch with both full-node passes:
-    auto's 8 B get median in launch-<i>/full-node/quiet and .../busy."""
+    """[(quiet us, busy us, the transports auto ran, the link's quiet us, the link's busy us)] of
+    every launch with both full-node passes: auto's 8 B get median in launch-<i>/full-node/quiet
+    and .../busy; the link's figure is the TCP socket's round trip in the same pass, with polling
+    receivers when quiet and the better of polling and sleeping receivers when busy (None where
+    the pass has no socket figure)."""
+    _, family, op, metric, size, _, method = next(f for f in FIGURES if f[0] == "8 B get")
     pairs = []
     for launch in sorted(glob.glob(os.path.join(results_dir, "launch-*"))):
-        figures, ran = [], set()
+        figures, links, ran = [], [], set()
         for mode in ("quiet", "busy"):
             path = os.path.join(launch, "full-node", mode, "armada-bench.json")
             if os.path.exists(path):
                 with open(path) as f:
                     doc = json.load(f)
-                _, family, op, metric, size, _, method = next(f for f in FIGURES if f[0] == "8 B get")
                 figures.append(median_of(doc, "auto", family, op, metric, size, method))
+                ways = ("round trip",) if mode == "quiet" else ("round trip", "round trip, receivers asleep")
+                link = [v for kind in ways if (v := link_figure(doc, "auto", kind)) is not None]
+                links.append(min(link) if link else None)
                 ran |= {run["route"] for run in doc["runs"] if run["status"] == "ok" and run.get("route")}
         if len(figures) == 2 and None not in figures:
-            pairs.append((figures[0], figures[1], ran))
+            pairs.append((figures[0], figures[1], ran, links[0], links[1]))
     return pairs
 
 
@@ -283,15 +291,23 @@ def full_node_line(pairs):
     """The verdict: the busy launches' median over the quiet ones', and each launch's own ratio."""
     quiet, busy = [p[0] for p in pairs], [p[1] for p in pairs]
     ratio = statistics.median(busy) / statistics.median(quiet)
-    each = [b / q for q, b, _ in pairs]
+    each = [p[1] / p[0] for p in pairs]
     ran = sorted(set().union(*(p[2] for p in pairs)))
-    return (f"auto's 8 B get on a full node (a busy loop beside every rank), medians of {len(pairs)} launches "
+    line = (f"auto's 8 B get on a full node (a busy loop beside every rank), medians of {len(pairs)} launches "
             f"[min..max]: quiet {statistics.median(quiet):.4g} us [{min(quiet):.4g}..{max(quiet):.4g}], busy "
             f"{statistics.median(busy):.4g} us [{min(busy):.4g}..{max(busy):.4g}]; busy/quiet "
             f"{decisive(ratio, FULL_NODE_TARGET, True, '.2g')}x ({'met' if ratio <= FULL_NODE_TARGET else 'missed'}: "
             f"<= {FULL_NODE_TARGET:g}x); each launch's "
             + " ".join(f"{r:.2g}" for r in each) + f" [worst {max(each):.2g}]"
             + (f"; auto ran {', '.join(ran)}" if ran else ""))
+    links = [(p[3], p[4]) for p in pairs if p[3] and p[4]]
+    if not links:
+        return line
+    link_quiet, link_busy = statistics.median(q for q, _ in links), statistics.median(b for _, b in links)
+    return (line + f"\nthe link alone in the same passes (TCP socket round trip; busy: the better of polling and "
+            f"sleeping receivers), medians of {len(links)} launches: quiet {link_quiet:.4g} us, busy "
+            f"{link_busy:.4g} us; busy/quiet {link_busy / link_quiet:.2g}x; each launch's "
+            + " ".join(f"{b / q:.2g}" for q, b in links))
 
 
 def main():

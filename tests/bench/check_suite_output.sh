@@ -61,9 +61,11 @@ for m in "put armada" "put peer_store" "put mpi_put_flush" "get_chain armada" "g
 done
 has server memory node_server "rank 1"
 # The link's own limit (a plain TCP socket between ranks 0 and 1) beside every transport's figures,
-# its echoes and stream checked like MPI's, and its line under each headline.
+# its echoes and stream checked like MPI's (the ping-pong also with receivers asleep in recv, at
+# latency sizes), and its line under each headline.
 for t in shm server; do
   has $t contig sendrecv socket_pingpong_half
+  has $t contig sendrecv socket_pingpong_sleep_half
   has $t contig sendrecv socket_stream
 done
 if grep -q '"transport":"shm",[^}]*"family":"memory"' "$dir/armada-bench.json"; then fail "a node server reported on the shm pass"; fi

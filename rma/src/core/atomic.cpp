@@ -22,11 +22,12 @@ void rmw(RmwOp op, std::size_t width, void* remote, int target, const void* oper
     throw_invalid(name, "location", to_hex(remote) + " on rank " + std::to_string(target),
                   "not aligned to its " + std::to_string(width) + "-byte size");
   const Slice* slice = s.registry->find(target, remote, width);
-  const std::string value = to_hex(remote) + " on rank " + std::to_string(target);
+  // Formatted only for an error: an atomic is a few hundred nanoseconds on one node.
+  auto value = [&] { return to_hex(remote) + " on rank " + std::to_string(target); };
   if (!slice)
-    throw_invalid(name, "location", value,
+    throw_invalid(name, "location", value(),
                   "not inside a segment of rank " + std::to_string(target) + " allocated with rma::allocate");
-  if (slice->internal) throw_internal_memory(name, "location", value, *slice);
+  if (slice->internal) throw_internal_memory(name, "location", value(), *slice);
   route(name, s, target).rmw(op, width, remote, *slice, target, operand, compare, result);
 }
 

@@ -64,7 +64,8 @@ LINK_FIGURES = {
     "round trip beside the atomics": [("atomic", "round_trip", "latency", 8, "socket_pingpong_rtt", 1),
                                       ("contig", "sendrecv", "latency", 8, "socket_pingpong_half", 2)],
     "stream": [("contig", "sendrecv", "bandwidth", 1 << 20, "socket_stream", 1)],
-    # both receivers asleep in recv (armada-bench's contig family, latency sizes): the full node's
+    # both receivers asleep in recv (armada-bench's contig family, latency sizes): what the link
+    # gives on a full node, where Armada's waiters sleep too
     "round trip, receivers asleep": [("contig", "sendrecv", "latency", 8, "socket_pingpong_sleep_half", 2)],
 }
 # The baselines of the same launch: (label, family, op, metric, bytes, method)

@@ -1,9 +1,9 @@
 // The physical limit of the link between two ranks, as the benchmarks measure it beside MPI and
 // Armada: a plain TCP connection (TCP_NODELAY, blocking sends, receives that poll the socket
 // like MPI's and Armada's waiters poll, or sleep in the kernel as theirs do on a full node;
-// nothing else) between them, with a ping-pong and a stream over it. Across hosts it takes the route the hosts' names
-// resolve to (the address MPI's TCP traffic uses when the hostfile names hosts); on one host, the
-// loopback. It is what a program that owned the link and no runtime could reach: the floor under
+// nothing else) between them, with a ping-pong and a stream over it. Across hosts it takes the
+// route the hosts' names resolve to (the address MPI's TCP traffic uses when the hostfile names
+// hosts); on one host, the loopback. It is what a program that owned the link and no runtime could reach: the floor under
 // every transport's latency and the ceiling of its bandwidth on TCP (docs/benchmarks.md).
 #pragma once
 

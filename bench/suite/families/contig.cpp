@@ -172,7 +172,8 @@ void add_socket(Step& s, std::vector<Contestant>& cs, std::vector<std::string>& 
   Pass& p = s.p;
   for (const Receive how : {Receive::Poll, Receive::Sleep}) {
     if (how == Receive::Sleep && s.n > kLatencyMax) break;
-    cs.emplace_back(how == Receive::Poll ? "socket_pingpong_half" : "socket_pingpong_sleep_half", [&s, &p, how](std::size_t k) {
+    const char* method = how == Receive::Poll ? "socket_pingpong_half" : "socket_pingpong_sleep_half";
+    cs.emplace_back(method, [&s, &p, how](std::size_t k) {
       call(p, T, {Cmd::SocketEcho, Mem::Link, i64(s.n), i64(k), i64(s.rot.step), i64(s.rot.count), i64(s.n_sping),
                   how == Receive::Sleep});
       const double t = p.link.pingpong(p.src, p.link_recv, s.n, k, s.rot, s.n_sping, how);

@@ -14,11 +14,14 @@ programs' JSON lines): per program the median seconds of `--comm rma` and `--com
 launches and rma/mpi, against issue 50's target (<= 1.1x); a run that did not verify is named and
 fails the row. Then auto's 8 B get on a full node (RESULTS_DIR/launch-*/full-node/{quiet,busy}/
 armada-bench.json: the same launch without and with a busy loop beside every rank): the medians of
-the launches, busy over quiet against issue 50's target (<= 3x) and each launch's own ratio.
+the launches, busy over quiet against issue 50's target (<= 3x) and each launch's own ratio; under
+it the link alone in the same passes (the TCP socket's round trip, polling when quiet, the better of
+polling and sleeping receivers when busy).
 Exit status 0 when it printed a report, 2 when there was nothing to read.
 """
 import glob
 import json
+from typing import NamedTuple
 import re
 import os
 import statistics
@@ -263,12 +266,20 @@ def app_report(runs):
 FULL_NODE_TARGET = 3.0  # auto's 8 B get with a busy process beside every rank: at most 3x its quiet figure
 
 
+class FullNode(NamedTuple):
+    """One launch's full-node pair: auto's 8 B get (us) quiet and busy, the transports auto ran,
+    and the TCP socket's round trip (us) in the same passes (None where a pass has none)."""
+    quiet: float
+    busy: float
+    ran: set
+    link_quiet: float | None
+    link_busy: float | None
+
+
 def full_node_pairs(results_dir):
-    """[(quiet us, busy us, the transports auto ran, the link's quiet us, the link's busy us)] of
-    every launch with both full-node passes: auto's 8 B get median in launch-<i>/full-node/quiet
-    and .../busy; the link's figure is the TCP socket's round trip in the same pass, with polling
-    receivers when quiet and the better of polling and sleeping receivers when busy (None where
-    the pass has no socket figure)."""
+    """A FullNode for every launch with both full-node passes: auto's 8 B get median in
+    launch-<i>/full-node/quiet and .../busy; the link's figure is the socket's round trip with
+    polling receivers when quiet and the better of polling and sleeping receivers when busy."""
     _, family, op, metric, size, _, method = next(f for f in FIGURES if f[0] == "8 B get")
     pairs = []
     for launch in sorted(glob.glob(os.path.join(results_dir, "launch-*"))):
@@ -284,16 +295,16 @@ def full_node_pairs(results_dir):
                 links.append(min(link) if link else None)
                 ran |= {run["route"] for run in doc["runs"] if run["status"] == "ok" and run.get("route")}
         if len(figures) == 2 and None not in figures:
-            pairs.append((figures[0], figures[1], ran, links[0], links[1]))
+            pairs.append(FullNode(figures[0], figures[1], ran, links[0], links[1]))
     return pairs
 
 
 def full_node_line(pairs):
     """The verdict: the busy launches' median over the quiet ones', and each launch's own ratio."""
-    quiet, busy = [p[0] for p in pairs], [p[1] for p in pairs]
+    quiet, busy = [p.quiet for p in pairs], [p.busy for p in pairs]
     ratio = statistics.median(busy) / statistics.median(quiet)
-    each = [p[1] / p[0] for p in pairs]
-    ran = sorted(set().union(*(p[2] for p in pairs)))
+    each = [p.busy / p.quiet for p in pairs]
+    ran = sorted(set().union(*(p.ran for p in pairs)))
     line = (f"auto's 8 B get on a full node (a busy loop beside every rank), medians of {len(pairs)} launches "
             f"[min..max]: quiet {statistics.median(quiet):.4g} us [{min(quiet):.4g}..{max(quiet):.4g}], busy "
             f"{statistics.median(busy):.4g} us [{min(busy):.4g}..{max(busy):.4g}]; busy/quiet "
@@ -301,7 +312,7 @@ def full_node_line(pairs):
             f"<= {FULL_NODE_TARGET:g}x); each launch's "
             + " ".join(f"{r:.2g}" for r in each) + f" [worst {max(each):.2g}]"
             + (f"; auto ran {', '.join(ran)}" if ran else ""))
-    links = [(p[3], p[4]) for p in pairs if p[3] and p[4]]
+    links = [(p.link_quiet, p.link_busy) for p in pairs if p.link_quiet and p.link_busy]
     if not links:
         return line
     link_quiet, link_busy = statistics.median(q for q, _ in links), statistics.median(b for _, b in links)

@@ -23,6 +23,9 @@
 # Each launch also times auto's 8 B get on a full node (issue 50): one armada-bench launch on the
 # same hosts as a job sees them, and one with a busy loop beside every rank (cluster.sh --busy),
 # the order swapped every launch; the report gives busy over quiet against the target (<= 3x).
+# Both passes give each host cores of its own (cluster.sh --cores-per-host: the machine's cores
+# split among the hosts), as separate machines have: sharing them, two hosts' polling threads can
+# meet on one core, which no cluster does (docs/benchmarks.md, session 42).
 #
 # Needs root (namespaces; cluster.sh exits 77 otherwise). Writes results/bench-cluster-<UTC date>/
 # with launch-<i>/<transport>/ (armada-bench's JSON, CSV, plots, stdout), launch-<i>/apps/,
@@ -93,14 +96,19 @@ run_rma() {  # run_rma LAUNCH_DIR APP RANKS_PER_HOST: --comm rma on each of --ap
 # auto's 8 B get across the hosts as a job finds them, then with a busy loop beside every rank
 # (the other work of a full node; cluster.sh --busy), the order swapped every launch.
 run_full_node() {  # run_full_node LAUNCH_DIR LAUNCH_NUMBER
-  local order=(quiet busy) mode dir
+  local order=(quiet busy) mode dir own=()
   (($2 % 2)) || order=(busy quiet)
+  local per_host=$(($(nproc --all) / hosts)) cores="the hosts sharing the cores"
+  if ((per_host > 0)); then
+    own=(--cores-per-host "$per_host")
+    cores="$per_host core(s) a host"
+  fi
   for mode in "${order[@]}"; do
     dir=$1/full-node/$mode
     mkdir -p "$dir"
-    echo "   auto's 8 B get, $mode node (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "   auto's 8 B get, $mode node, $cores (load average $(cut -d' ' -f1-3 /proc/loadavg))"
     local busy=(); [ "$mode" = quiet ] || busy=(--busy)
-    "$armada_root/scripts/cluster.sh" "${busy[@]}" --hosts "$hosts" --ranks-per-host 1 --timeout 600 -x UCX_TLS=tcp,self -- \
+    "$armada_root/scripts/cluster.sh" "${busy[@]}" "${own[@]}" --hosts "$hosts" --ranks-per-host 1 --timeout 600 -x UCX_TLS=tcp,self -- \
       "$exe" --only contig --transports auto --vnode-size 0 --sizes 8 --output-dir "$dir" > "$dir/stdout.txt" 2> "$dir/stderr.txt" ||
       { echo "bench-cluster.sh: launch $2's $mode full-node pass failed (exit $?): see $dir/stderr.txt" >&2; exit 1; }
   done

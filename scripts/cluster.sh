@@ -3,7 +3,8 @@
 # with Open MPI over TCP, everything removed afterwards (docs/cluster.md).
 #
 #   scripts/cluster.sh [--hosts K] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]...
-#                      [--fault kill-host|link-down|lossy:<host>:<seconds>] [--busy] -- program args...
+#                      [--fault kill-host|link-down|lossy:<host>:<seconds>] [--busy] [--cores-per-host N]
+#                      -- program args...
 #
 # Each host has its own network, UTS (hostname), IPC and mount namespace (a private tmpfs on
 # /dev/shm, its own /etc/hosts). Its interface veth0 (192.0.2.10+i/24, RFC 5737 documentation
@@ -26,6 +27,11 @@
 # duration of the launch, pinned to a core of its own (taskset; the k-th loop of the cluster to
 # core k mod the machine's cores), so that every core has a rank's worth of other work: the full
 # node of issue 50 (docs/cluster.md). The loops start before the launch and are killed after it.
+# --cores-per-host N: host i runs on cores i*N .. i*N+N-1 only (taskset on its launcher daemon,
+# inherited by its ranks and their threads; with --busy, its loops too), as separate machines
+# would: without it the hosts share every core, and the scheduler may put two hosts' threads on
+# one core, which no real cluster does (a rank polling there waits for the other host's time
+# slice). Needs K x N cores.
 # --check-leftovers: after the launch, every host must be free of processes (within 10 s), of
 # /dev/shm objects and of SysV shared memory segments; otherwise they are listed and the exit status
 # is 3 (unless the command's was already nonzero and not 124).
@@ -47,9 +53,10 @@ extra_env=()
 fault=""
 check_leftovers=0
 busy=0
+cores_per_host=0  # 0: the hosts share every core of the machine
 
 usage() {
-  echo "usage: $0 [--hosts K (1..4)] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]... [--fault kill-host|link-down|lossy:HOST:SECONDS] [--busy] [--check-leftovers] -- program [args...]" >&2
+  echo "usage: $0 [--hosts K (1..4)] [--ranks-per-host R] [--timeout S] [-x VAR=VALUE]... [--fault kill-host|link-down|lossy:HOST:SECONDS] [--busy] [--cores-per-host N] [--check-leftovers] -- program [args...]" >&2
   exit 2
 }
 
@@ -63,6 +70,7 @@ while (($#)); do
     --fault) fault=${2:-}; shift 2 || usage ;;
     --check-leftovers) check_leftovers=1; shift ;;
     --busy) busy=1; shift ;;
+    --cores-per-host) cores_per_host=${2:-}; shift 2 || usage ;;
     --) shift; break ;;
     *) echo "cluster.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -75,6 +83,12 @@ if [[ -n $fault ]]; then
     { echo "cluster.sh: --fault must be kill-host|link-down|lossy:<host 1..hosts-1>:<seconds>, got '$fault'" >&2; exit 2; }
 fi
 [[ $timeout_s =~ ^[1-9][0-9]*$ ]] || { echo "cluster.sh: --timeout must be positive seconds, got '$timeout_s'" >&2; exit 2; }
+[[ $cores_per_host =~ ^[1-9][0-9]*$ || $cores_per_host == 0 ]] ||
+  { echo "cluster.sh: --cores-per-host must be a positive integer, got '$cores_per_host'" >&2; exit 2; }
+if ((cores_per_host && hosts * cores_per_host > $(nproc --all))); then
+  echo "cluster.sh: --cores-per-host $cores_per_host: $hosts hosts need $((hosts * cores_per_host)) cores, this machine has $(nproc --all)" >&2
+  exit 2
+fi
 
 if ((EUID != 0)); then
   echo "cluster.sh: SKIPPED: an emulated cluster needs root (network, UTS, IPC and mount namespaces)" >&2
@@ -82,7 +96,7 @@ if ((EUID != 0)); then
 fi
 tools=(ip nsenter unshare mpirun timeout)
 [[ $fault == lossy:* ]] && tools+=(nft)
-((busy)) && tools+=(taskset nproc)
+((busy || cores_per_host)) && tools+=(taskset nproc)
 for tool in "${tools[@]}"; do
   command -v "$tool" >/dev/null || { echo "cluster.sh: SKIPPED: '$tool' is not installed" >&2; exit $skip_code; }
 done
@@ -93,6 +107,10 @@ readonly bridge_ns=$tag-br
 host_ns() { echo "$tag-h$1"; }
 host_name() { echo "c$$-h$1"; }   # the hostname; unique so that session dirs in /tmp do not collide
 host_addr() { echo "192.0.2.$((10 + $1))"; }
+# --cores-per-host: host $1's cores as taskset lists them, and the command prefix that keeps a
+# process (and what it starts) on them; nothing without the option.
+host_cores() { echo "$(($1 * cores_per_host))-$((($1 + 1) * cores_per_host - 1))"; }
+host_pin() { ((cores_per_host)) && echo "taskset -c $(host_cores "$1")"; }
 
 workdir=""
 holders=()        # pid of the process holding each host's UTS/IPC/mount namespaces
@@ -130,17 +148,21 @@ trap cleanup EXIT
 trap 'echo "cluster.sh: interrupted" >&2; exit 130' INT
 trap 'echo "cluster.sh: terminated" >&2; exit 143' TERM
 
-# --busy: one busy loop per rank in each host's namespaces, each pinned to a core of its own.
+# --busy: one busy loop per rank in each host's namespaces, each pinned to a core of its own: the
+# n-th of the cluster to core n mod the machine's cores, or with --cores-per-host the k-th of host
+# i to its host's core k mod N.
 start_busy() {
-  local i k n=0 cores
+  local i k n=0 cores core used=()
   cores=$(nproc --all)
   for ((i = 0; i < hosts; i++)); do
     for ((k = 0; k < ranks_per_host; k++, n++)); do
-      nsenter -t "${holders[i]}" -n -u -i -m -- taskset -c $((n % cores)) sh -c 'while :; do :; done' &
+      core=$((cores_per_host ? i * cores_per_host + k % cores_per_host : n % cores))
+      nsenter -t "${holders[i]}" -n -u -i -m -- taskset -c "$core" sh -c 'while :; do :; done' &
       busy_pids+=($!)
+      used+=("$core")
     done
   done
-  echo "cluster.sh: --busy: ${#busy_pids[@]} busy loops beside the ranks, on cores 0..$(((n < cores ? n : cores) - 1))" >&2
+  echo "cluster.sh: --busy: ${#busy_pids[@]} busy loops beside the ranks, on cores ${used[*]}" >&2
 }
 stop_busy() {
   ((${#busy_pids[@]})) || return 0
@@ -221,11 +243,11 @@ write_agent() {
     echo 'host=$1; shift'
     echo 'case $host in'
     for ((i = 0; i < hosts; i++)); do
-      echo "  $(host_name $i)|$(host_addr $i)) pid=${holders[i]} ;;"
+      echo "  $(host_name $i)|$(host_addr $i)) pid=${holders[i]} pin='$(host_pin $i)' ;;"
     done
     echo '  *) echo "cluster.sh agent: unknown host $host" >&2; exit 255 ;;'
     echo 'esac'
-    echo 'exec nsenter -t "$pid" -n -u -i -m -- sh -c "$*"'
+    echo 'exec nsenter -t "$pid" -n -u -i -m -- $pin sh -c "$*"'
   } >"$workdir/agent"
   chmod 755 "$workdir/agent"
   for ((i = 0; i < hosts; i++)); do echo "$(host_name $i) slots=$ranks_per_host"; done >"$workdir/hostfile"
@@ -256,7 +278,7 @@ for kv in "${extra_env[@]}"; do env_flags+=(-x "$kv"); done
 # rma/mpi 1.08 against 1.10 spinning, MG 1.04 against 1.15, docs/benchmarks.md). A caller's -x
 # OMPI_MCA_mpi_yield_when_idle=... or -x ARMADA_SPIN_LIMIT=... wins.
 yield_flags=() spin_flags=()
-if ((hosts * ranks_per_host > $(nproc))); then
+if ((cores_per_host ? ranks_per_host > cores_per_host : hosts * ranks_per_host > $(nproc))); then
   yield_flags=(--mca mpi_yield_when_idle 1)
   spin_flags=(-x ARMADA_SPIN_LIMIT=0)
 fi
@@ -265,8 +287,9 @@ for kv in "${extra_env[@]}"; do
   [[ $kv == ARMADA_SPIN_LIMIT=* ]] && spin_flags=()
 done
 keepalive=(--mca oob_tcp_keepalive_time 2 --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3)
+read -ra pin0 <<<"$(host_pin 0)"  # host 0's ranks are mpirun's children
 timeout --kill-after=10 "$timeout_s" \
-  nsenter -t "${holders[0]}" -n -u -i -m -- \
+  nsenter -t "${holders[0]}" -n -u -i -m -- "${pin0[@]}" \
   env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
   mpirun --hostfile "$workdir/hostfile" -n $((hosts * ranks_per_host)) --map-by "ppr:$ranks_per_host:node" \
     --oversubscribe --bind-to none --wdir "$PWD" \

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -311,6 +312,52 @@ TEST(TcpProgress, APollingServiceReadsItsLastLinkDirectly) {
   std::printf("[rank %d] frames served %ld, service wake-ups %ld, read by direct looks %ld\n", rank(), served, woken, direct);
   if (woken < served / 2) {
     EXPECT_GT(direct, 0) << "a polling service read no frame through its direct look";
+  }
+}
+
+// A request sent within the spin window of its link's last answer says so (kNextSoon: the
+// target's service then polls for the next, whatever the CPUs' load, and the origin polls for its
+// answer). Back-to-back fetch-adds must carry it (most of them: one that follows a preemption of
+// its origin does not) and see each other's values in order; fetch-adds 2 ms apart never carry it.
+TEST(TcpProgress, RequestsSentBackToBackSayTheNextComesSoon) {
+  constexpr long kLoop = 1000, kPaused = 20;
+  const int partner = partner_on_another_node();
+  if (partner < 0) GTEST_SKIP() << "no rank of another node to pair with (the tcp transport carries nothing here)";
+  const char* spin_us = std::getenv("ARMADA_TCP_SPIN_US");
+  const long window_us = spin_us ? std::stol(spin_us) : 50;
+  const bool origin = rank() < partner;
+  Segment seg(sizeof(long));
+  *seg.local<long>() = 0;
+  const GlobalPtr<long> counter(partner, seg.base<long>(partner));
+  auto said_next_soon = [&] { return std::stol(*transport_info(partner).find("requests_next_soon")); };
+  barrier();
+  const long before = said_next_soon();
+  barrier();
+  long wrong = 0;
+  if (origin)
+    for (long i = 0; i < kLoop; ++i) wrong += fetch_add(counter, 1L) != i;
+  barrier();
+  const long looped = said_next_soon() - before;
+  barrier();
+  if (origin) {
+    for (long i = 0; i < kPaused; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      wrong += fetch_add(counter, 1L) != kLoop + i;
+    }
+  }
+  barrier();
+  const long paused = said_next_soon() - before - looped;
+  EXPECT_EQ(wrong, 0) << "fetch-adds to rank " << partner << " out of order";
+  if (origin) return;  // the counts are the target's
+  std::printf("[rank %d] of %ld back-to-back requests %ld said the next comes soon; of %ld paused, %ld\n", rank(), kLoop,
+              looped, kPaused, paused);
+  if (window_us <= 0) {
+    EXPECT_EQ(looped + paused, 0) << "ARMADA_TCP_SPIN_US=0 (no polling): no request may ask for it";
+    return;
+  }
+  EXPECT_GE(looped, kLoop / 4) << "back-to-back requests did not say the next comes soon";
+  if (window_us < 2000) {
+    EXPECT_EQ(paused, 0) << "requests 2 ms apart said the next comes soon";
   }
 }
 

@@ -19,6 +19,10 @@ namespace armada::rma::detail::tcp {
 
 namespace {
 
+std::int64_t steady_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 constexpr std::size_t kInputBytes = 64 * 1024;
 // From this size, the rest of a contiguous payload (a put, an accumulate, a get's answer) is
 // received straight into its place rather than through the input buffer.
@@ -348,6 +352,7 @@ bool Link::finish() {
       std::lock_guard guard(owed_mutex_);
       owed_.pop_front();
     }
+    answer_ns_.store(steady_ns(), std::memory_order_relaxed);
     answered_.fetch_add(1, std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_release);
     generation_.notify_all();
@@ -369,9 +374,17 @@ void Link::accumulate(const std::byte* src, std::byte* dst, std::size_t bytes) {
                           host_.me, bytes);
 }
 
+bool Link::answered_within(long ns) const noexcept {
+  const std::int64_t at = answer_ns_.load(std::memory_order_relaxed);
+  return at >= 0 && steady_ns() - at < ns;
+}
+
 bool Link::run_request() {
   const Header& h = h_;
   auto* remote = reinterpret_cast<std::byte*>(h.remote);
+  const bool next_soon = (h.hints & kNextSoon) != 0;
+  next_soon_.store(next_soon, std::memory_order_relaxed);
+  if (next_soon) host_.next_soon_frames.fetch_add(1, std::memory_order_relaxed);
   switch (h.kind) {
     case Kind::Hello:
       if (h.remote != host_.job_key) return fail("a connection from outside the job (wrong key)");

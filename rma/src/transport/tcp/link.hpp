@@ -64,6 +64,7 @@ struct LinkHost {
   std::atomic<std::uint64_t> frames{0};         // requests run, by anyone
   std::atomic<std::uint64_t> waiter_frames{0};  // of which by a thread other than the service's
   std::atomic<std::uint64_t> payload_sleeps{0}; // sleeps for the rest of a direct payload (Link::sleep)
+  std::atomic<std::uint64_t> next_soon_frames{0}; // requests run that said the next comes soon (kNextSoon)
 };
 
 /// An answer this process is owed: where its data goes, where its value goes.
@@ -147,6 +148,10 @@ class Link {
   Turn look(bool service_thread);
   /// Whether the last serve stopped inside a frame (the service does not spin then).
   bool mid_frame() const noexcept { return stage_ != Stage::Header || got_ > 0; }
+  /// Whether the last request run on the link said its origin sends the next soon (kNextSoon).
+  bool next_soon() const noexcept { return next_soon_.load(std::memory_order_relaxed); }
+  /// Whether the last answer to this process's requests came less than `ns` ago.
+  bool answered_within(long ns) const noexcept;
 
   std::uint64_t requests_sent() const noexcept { return owed_total_.load(std::memory_order_relaxed); }
   /// The last Ack sent on the link (0: none), and whether its answer is in.
@@ -214,12 +219,14 @@ class Link {
   std::uint64_t requests_run_ = 0;  // an Ack's answer: frames run on this link, itself included
   std::uint64_t received_ = 0;      // bytes read from the socket (look: whether anything came)
   bool owes_flush_ = false;         // an answer went to the outbox while parsing
+  std::atomic<bool> next_soon_{false};  // the last request run carried kNextSoon
 
   // What this process is owed, in order.
   std::mutex owed_mutex_;
   std::deque<Owed> owed_;
   std::atomic<std::uint64_t> owed_total_{0};
   std::atomic<std::uint64_t> answered_{0};
+  std::atomic<std::int64_t> answer_ns_{-1};   // steady clock at the last answer's end; -1: none yet
   std::atomic<std::uint32_t> generation_{0};  // moves at each answer and each end of a read turn
   std::mutex failure_mutex_;
   std::string failure_;                        // set once, before failed_

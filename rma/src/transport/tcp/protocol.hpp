@@ -38,6 +38,11 @@ inline constexpr std::uint64_t kLockHeld = std::uint64_t{1} << 32;
 /// A put's flag update (Header::notify_how).
 enum NotifyHow : std::uint8_t { kNoNotify = 0, kNotifySet = 1, kNotifyAdd = 2 };
 
+/// What a request tells its target's service (Header::hints). kNextSoon: the origin sends its
+/// requests back to back (this one went within the spin window of the last answer), so the
+/// service polls for the next after answering, however busy the CPUs (service.cpp).
+enum Hints : std::uint8_t { kNoHints = 0, kNextSoon = 1 };
+
 struct Header {
   Kind kind;
   std::uint8_t acc_type;      // Acc, AccV: AccType
@@ -45,7 +50,8 @@ struct Header {
   std::uint8_t width;         // Rmw: 4 or 8; a notify's flag width
   std::uint8_t notify_how;    // NotifyHow (Put, PutV)
   std::uint8_t levels;        // strided: levels of the remote side's shape
-  std::uint16_t reserved;
+  std::uint8_t hints;         // Hints (a request that has an answer)
+  std::uint8_t reserved;
   std::uint32_t desc_bytes;   // descriptor bytes after the header
   std::uint64_t remote;       // target-space address: a strided base, an RMW or mutex word; Hello: the job key;
                               // Answer: the value (Rmw: the old value; Unlock: 1, or 0 if the origin did not

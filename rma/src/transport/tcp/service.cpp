@@ -75,12 +75,15 @@ void Service::run() {
   auto last_frame = Clock::now();
   auto last_look = last_frame;  // at the service's own set, while polling
   for (;;) {
-    // Spin only between frames, and only while a CPU is idle: while a frame's payload streams in,
-    // polling would take the core the sender's kernel needs (on a small host, half the bandwidth
-    // of a 1 MiB put); and a polling thread on a busy host waits for a time slice when the next
-    // frame comes, where a sleeping one is woken at once (idle_cpus.hpp).
+    // Spin only between frames, and only while a CPU is idle or the origin said its next request
+    // follows (kNextSoon: it sends back to back and polls for its answers): while a frame's
+    // payload streams in, polling would take the core the sender's kernel needs (on a small host,
+    // half the bandwidth of a 1 MiB put); and a polling thread on a busy host waits for a time
+    // slice when the next frame comes, where a sleeping one is woken at once (idle_cpus.hpp) —
+    // unless that frame comes within the window, as in an origin's loop, where polling at both
+    // ends saves each request and each answer its wake-up (docs/rma.md, tcp "Progress").
     const bool spin = spin_ns_ > 0 && !mid_frame_ && Clock::now() - last_frame < std::chrono::nanoseconds(spin_ns_) &&
-                      idle_cpu_.idle_cpu(kIdleCheckEvery);
+                      (next_soon_ || idle_cpu_.idle_cpu(kIdleCheckEvery));
     // Polling: the link served last directly (the next request of a ping-pong comes on it: one
     // system call reads it), then the links' set, whether or not a waiter switched it off; the
     // service's own set once per kIdleCheckEvery.
@@ -143,7 +146,10 @@ bool Service::look_at_last(bool service_thread) {
     last_served_.compare_exchange_strong(expected, nullptr);
   }
   if (turn != Link::Turn::Served) return false;
-  if (service_thread) mid_frame_ = last->mid_frame();
+  if (service_thread) {
+    mid_frame_ = last->mid_frame();
+    next_soon_ = last->next_soon();
+  }
   direct_reads_.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
@@ -151,7 +157,10 @@ bool Service::look_at_last(bool service_thread) {
 bool Service::serve_event(std::uint64_t tag, bool service_thread) {
   Link& link = *reinterpret_cast<Link*>(tag);
   if (link.serve(service_thread) != Link::Turn::Served) return false;
-  if (service_thread) mid_frame_ = link.mid_frame();
+  if (service_thread) {
+    mid_frame_ = link.mid_frame();
+    next_soon_ = link.next_soon();
+  }
   last_served_.store(&link, std::memory_order_release);
   return true;
 }

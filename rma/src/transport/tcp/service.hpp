@@ -40,7 +40,8 @@ class Service {
  public:
   /// Starts the thread on `listener` (non-blocking). Links accepted on it run nothing until their
   /// Hello carries host.job_key (a stray connection is closed). Polls for `spin_ns` after a frame
-  /// while `idle_cpu` says a CPU is idle (it must outlive the service). host.rearm is set here.
+  /// that said the next comes soon (kNextSoon), or while `idle_cpu` says a CPU is idle (it must
+  /// outlive the service). host.rearm is set here.
   Service(Fd listener, LinkHost& host, long spin_ns, const IdleCpuProbe& idle_cpu);
   /// Stops and joins the thread, then closes every link.
   ~Service();
@@ -89,6 +90,7 @@ class Service {
   std::mutex links_mutex_;
   std::vector<std::unique_ptr<Link>> links_;  // kept until the end: the transport holds pointers
   bool mid_frame_ = false;                    // the link served last stopped inside a frame
+  bool next_soon_ = false;                    // its last request said the next comes soon (kNextSoon)
   std::atomic<Link*> last_served_{nullptr};  // by any thread, from a fired watch (kept: links_)
   std::atomic<std::uint64_t> wakeups_{0}, spells_{0}, direct_reads_{0};
   std::atomic<bool> switched_off_{false};

@@ -208,35 +208,48 @@ void TcpTransport::contacted(tcp::Link& l) {
   contacted_.push_back(&l);
 }
 
-// Polled for ARMADA_TCP_SPIN_US unless the CPUs have been busy for the last looks (idle_cpus.hpp:
-// a polling thread that lost its core to another would wait for a time slice; a sleeping one is
-// woken at once). An answer that has not begun after ARMADA_STALL_WARN seconds is said so, once,
-// naming the rank and its host (a cut link or a stopped process: the launcher names neither),
-// then waited for.
-tcp::WaitStyle TcpTransport::wait_style(const char* op, int target) const {
+// A request continues a loop when the link's last answer came within ARMADA_TCP_SPIN_US: the
+// origin sends back to back (a get or atomic loop, a run of blocking calls). It then says so to
+// the target (kNextSoon: the service polls for the next request) and polls for its own answer,
+// whatever the CPUs' load: where both ends poll, no request and no answer pays a wake-up, and on a
+// full node a wake-up is what costs (docs/rma.md, tcp "Progress"). Each poll is bounded by the
+// window, so a loop that ends costs each end one window.
+bool TcpTransport::in_request_loop(const tcp::Link& l, Header& h) const {
+  const bool loop = spin_ns_ > 0 && l.answered_within(spin_ns_);
+  if (loop) h.hints |= tcp::kNextSoon;
+  return loop;
+}
+
+// Polled for ARMADA_TCP_SPIN_US in a loop of requests, or else unless the CPUs have been busy for
+// the last looks (idle_cpus.hpp: a polling thread that lost its core to another would wait for a
+// time slice; a sleeping one is woken at once). An answer that has not begun after
+// ARMADA_STALL_WARN seconds is said so, once, naming the rank and its host (a cut link or a
+// stopped process: the launcher names neither), then waited for.
+tcp::WaitStyle TcpTransport::wait_style(const char* op, int target, bool in_loop) const {
   tcp::WaitStyle style;
-  style.spin_ns = spin_ns_ > 0 && idle_cpu_.idle_cpu(kOriginLookAge) ? spin_ns_ : 0;
+  style.spin_ns = spin_ns_ > 0 && (in_loop || idle_cpu_.idle_cpu(kOriginLookAge)) ? spin_ns_ : 0;
   style.stall_ms = stall_warn_s_ > 0 ? stall_warn_s_ * 1000 : -1;
   style.stalled = [this, op, target] { warn_stall(op, rank_on_host(target, topology_), stall_warn_s_); };
   return style;
 }
 
-void TcpTransport::await(tcp::Link& l, const char* op, int target, std::uint64_t seq) {
-  l.await(op, seq, wait_style(op, target));
+void TcpTransport::await(tcp::Link& l, const char* op, int target, std::uint64_t seq, bool in_loop) {
+  l.await(op, seq, wait_style(op, target, in_loop));
 }
 
 // A request whose answer is a value (an atomic, a mutex step, an Ack), waited for.
-std::uint64_t TcpTransport::ask(const char* op, int target, const Header& h) {
+std::uint64_t TcpTransport::ask(const char* op, int target, Header h) {
   tcp::Link& l = link(op, target);
+  const bool loop = in_request_loop(l, h);
   std::uint64_t value = 0;
   std::uint64_t seq;
   {
     tcp::Link::Writer w(l, op);
     seq = w.owe(tcp::Owed::value_into(&value));
-    iovec part{const_cast<Header*>(&h), sizeof h};
+    iovec part{&h, sizeof h};
     w.send(&part, 1);
   }
-  await(l, op, target, seq);
+  await(l, op, target, seq, loop);
   return value;
 }
 
@@ -304,6 +317,7 @@ std::uint64_t TcpTransport::get(const char* name, std::byte* local, std::byte* r
   tcp::Link& l = link(name, target);
   std::uint64_t desc[2 * kMaxLevels + 1];
   Header h = header(Kind::Get, remote, shape.bytes());
+  const bool loop = blocking && in_request_loop(l, h);
   h.levels = static_cast<std::uint8_t>(shape.levels);
   h.desc_bytes = shape.levels ? static_cast<std::uint32_t>(describe_shape(shape, false, desc)) : 0;
   iovec parts[2] = {{&h, sizeof h}, {desc, h.desc_bytes}};
@@ -319,7 +333,7 @@ std::uint64_t TcpTransport::get(const char* name, std::byte* local, std::byte* r
     w.send(parts, h.desc_bytes ? 2 : 1);
   }
   if (blocking) {
-    await(l, name, target, seq);
+    await(l, name, target, seq, loop);
     return 0;
   }
   return (static_cast<std::uint64_t>(target) + 1) << kTokenSeqBits | (seq & kTokenSeqMask);
@@ -343,6 +357,7 @@ std::uint64_t TcpTransport::vector(const VectorOp& op, bool) {
   h.desc_bytes = static_cast<std::uint32_t>(desc.size() * sizeof(std::uint64_t));
   tcp::Link& l = link(name, op.target);
   if (op.kind == OpKind::Get) {  // the answer goes straight to the local segments, in order
+    const bool loop = in_request_loop(l, h);
     std::vector<std::pair<std::byte*, std::size_t>> runs;
     for (const IoSet& set : op.sets)
       for (void* local : set.dst) runs.emplace_back(static_cast<std::byte*>(local), set.bytes);
@@ -355,7 +370,7 @@ std::uint64_t TcpTransport::vector(const VectorOp& op, bool) {
       iovec parts[2] = {{&h, sizeof h}, {desc.data(), h.desc_bytes}};
       w.send(parts, 2);
     }
-    await(l, name, op.target, seq);
+    await(l, name, op.target, seq, loop);
     return 0;
   }
   tcp::Link::Writer w(l, name);
@@ -576,6 +591,7 @@ void TcpTransport::describe(int target, TransportInfo& info) const {
   info.process.push_back({"frames_served", std::to_string(host_->frames.load(std::memory_order_relaxed))});
   info.process.push_back({"service_wakeups", std::to_string(service_->wakeups())});
   info.process.push_back({"service_direct_reads", std::to_string(service_->direct_reads())});
+  info.process.push_back({"requests_next_soon", std::to_string(host_->next_soon_frames.load(std::memory_order_relaxed))});
   info.process.push_back({"waiter_serves", std::to_string(host_->waiter_frames.load(std::memory_order_relaxed))});
   info.process.push_back({"waiter_spells", std::to_string(service_->waiter_spells())});
   info.process.push_back({"payload_sleeps", std::to_string(host_->payload_sleeps.load(std::memory_order_relaxed))});

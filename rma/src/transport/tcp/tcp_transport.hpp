@@ -81,9 +81,10 @@ class TcpTransport final : public Transport {
   tcp::Link& link(const char* op, int target);  // connects on first contact
   bool introduced(tcp::Link& link);              // an accepted link's Hello: is it the pair's?
   void contacted(tcp::Link& link);               // a link requests go by, for fence_all
-  tcp::WaitStyle wait_style(const char* op, int target) const;
-  void await(tcp::Link& l, const char* op, int target, std::uint64_t seq);
-  std::uint64_t ask(const char* op, int target, const tcp::Header& h);  // a request whose answer is a value
+  bool in_request_loop(const tcp::Link& l, tcp::Header& h) const;  // sets h's kNextSoon
+  tcp::WaitStyle wait_style(const char* op, int target, bool in_loop) const;
+  void await(tcp::Link& l, const char* op, int target, std::uint64_t seq, bool in_loop = false);
+  std::uint64_t ask(const char* op, int target, tcp::Header h);  // a request whose answer is a value
   void mark_written(tcp::Link::Writer& w, int target);
   void write_strided(const char* op, tcp::Header h, const StridedOp& op_desc);
   std::uint64_t get(const char* op, std::byte* local, std::byte* remote, const Shape& shape, int target, bool blocking);

@@ -103,6 +103,8 @@ run_full_node() {  # run_full_node LAUNCH_DIR LAUNCH_NUMBER
     own=(--cores-per-host "$per_host")
     cores="$per_host core(s) a host"
   fi
+  mkdir -p "$1/full-node"
+  if ((per_host > 0)); then echo "$per_host"; else echo shared; fi >"$1/full-node/cores-per-host"
   for mode in "${order[@]}"; do
     dir=$1/full-node/$mode
     mkdir -p "$dir"

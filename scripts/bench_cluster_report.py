@@ -13,8 +13,8 @@ Spread = max/min - 1 of the launches' medians; a figure whose spread exceeds 25 
 programs' JSON lines): per program the median seconds of `--comm rma` and `--comm mpi` over the
 launches and rma/mpi, against issue 50's target (<= 1.1x); a run that did not verify is named and
 fails the row. Then auto's 8 B get on a full node (RESULTS_DIR/launch-*/full-node/{quiet,busy}/
-armada-bench.json: the same launch without and with a busy loop beside every rank): the medians of
-the launches, busy over quiet against issue 50's target (<= 3x) and each launch's own ratio; under
+armada-bench.json: the same launch without and with a busy loop beside every rank; .../cores-per-host
+says how many cores each host had, or "shared"): the medians of the launches, busy over quiet against issue 50's target (<= 3x) and each launch's own ratio; under
 it the link alone in the same passes (the TCP socket's round trip, polling when quiet, the better of
 polling and sleeping receivers when busy).
 Exit status 0 when it printed a report, 2 when there was nothing to read.
@@ -268,12 +268,14 @@ FULL_NODE_TARGET = 3.0  # auto's 8 B get with a busy process beside every rank: 
 
 class FullNode(NamedTuple):
     """One launch's full-node pair: auto's 8 B get (us) quiet and busy, the transports auto ran,
-    and the TCP socket's round trip (us) in the same passes (None where a pass has none)."""
+    the TCP socket's round trip (us) in the same passes (None where a pass has none), and the cores
+    each host had (launch-<i>/full-node/cores-per-host: a count, or "shared"; None before session 42)."""
     quiet: float
     busy: float
     ran: set
     link_quiet: float | None
     link_busy: float | None
+    cores: str | None
 
 
 def full_node_pairs(results_dir):
@@ -294,8 +296,10 @@ def full_node_pairs(results_dir):
                 link = [v for kind in ways if (v := link_figure(doc, "auto", kind)) is not None]
                 links.append(min(link) if link else None)
                 ran |= {run["route"] for run in doc["runs"] if run["status"] == "ok" and run.get("route")}
+        cores_file = os.path.join(launch, "full-node", "cores-per-host")
+        cores = open(cores_file).read().strip() if os.path.exists(cores_file) else None
         if len(figures) == 2 and None not in figures:
-            pairs.append(FullNode(figures[0], figures[1], ran, links[0], links[1]))
+            pairs.append(FullNode(figures[0], figures[1], ran, links[0], links[1], cores))
     return pairs
 
 
@@ -305,7 +309,16 @@ def full_node_line(pairs):
     ratio = statistics.median(busy) / statistics.median(quiet)
     each = [p.busy / p.quiet for p in pairs]
     ran = sorted(set().union(*(p.ran for p in pairs)))
-    line = (f"auto's 8 B get on a full node (a busy loop beside every rank), medians of {len(pairs)} launches "
+    cores = {p.cores for p in pairs}
+    where = ""
+    if len(cores) > 1:
+        where = ", cores per host " + "/".join(sorted(c or "?" for c in cores))
+    elif cores == {"shared"}:
+        where = ", the hosts sharing the cores"
+    elif None not in cores:
+        n = next(iter(cores))
+        where = f", each host on {n} core{'' if n == '1' else 's'} of its own"
+    line = (f"auto's 8 B get on a full node (a busy loop beside every rank{where}), medians of {len(pairs)} launches "
             f"[min..max]: quiet {statistics.median(quiet):.4g} us [{min(quiet):.4g}..{max(quiet):.4g}], busy "
             f"{statistics.median(busy):.4g} us [{min(busy):.4g}..{max(busy):.4g}]; busy/quiet "
             f"{decisive(ratio, FULL_NODE_TARGET, True, '.2g')}x ({'met' if ratio <= FULL_NODE_TARGET else 'missed'}: "

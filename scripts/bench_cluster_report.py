@@ -13,9 +13,10 @@ Spread = max/min - 1 of the launches' medians; a figure whose spread exceeds 25 
 programs' JSON lines): per program the median seconds of `--comm rma` and `--comm mpi` over the
 launches and rma/mpi, against issue 50's target (<= 1.1x); a run that did not verify is named and
 fails the row. Then auto's 8 B get on a full node (RESULTS_DIR/launch-*/full-node/{quiet,busy}/
-armada-bench.json: the same launch without and with a busy loop beside every rank; .../cores-per-host
-says how many cores each host had, or "shared"): the medians of the launches, busy over quiet against issue 50's target (<= 3x) and each launch's own ratio; under
-it the link alone in the same passes (the TCP socket's round trip, polling when quiet, the better of
+armada-bench.json: the same launch without and with a busy loop beside every rank;
+.../cores-per-host says how many cores each host had, or "shared"): the medians of the launches,
+busy over quiet against issue 50's target (<= 3x) and each launch's own ratio; under it the link
+alone in the same passes (the TCP socket's round trip, polling when quiet, the better of
 polling and sleeping receivers when busy).
 Exit status 0 when it printed a report, 2 when there was nothing to read.
 """

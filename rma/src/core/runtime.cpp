@@ -58,7 +58,7 @@ void poll_transports(State& s) {
 }
 
 void PollingWait::poll() {
-  if (pause_.spinning() != announced_) {
+  if (pause_.looks_soon() != announced_) {
     if (announced_) stop();
     else {
       announced_ = true;

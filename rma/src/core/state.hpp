@@ -119,9 +119,10 @@ void wait_polling(MPI_Request& request, const char* op, StallHook on_stall = nul
 /// schedule, or a node server's next request, waits for it.
 inline constexpr long kWaitSleepMaxNs = 200000;
 
-/// A wait's polls (its loop around poll_transports and a PollPause): while the pause spins,
-/// the transports are told that this thread polls them (Transport::polling), so that what it
-/// serves costs no wake-up of their own threads; once the pause yields or sleeps, and on every
+/// A wait's polls (its loop around poll_transports and a PollPause): while the pause looks soon
+/// (PollPause::looks_soon: it spins; or, where ranks outnumber cores, it yields), the transports
+/// are told that this thread polls them (Transport::polling), so that what it serves costs no
+/// wake-up of their own threads; once the pause yields after spinning, or sleeps, and on every
 /// way out of the wait, they are told it stopped.
 class PollingWait {
  public:

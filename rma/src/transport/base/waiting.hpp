@@ -73,9 +73,13 @@ class PollPause {
       : sleep_max_ns_(sleep_max_ns), spin_rounds_(spin_rounds),
         yield_until_(std::chrono::steady_clock::now() + std::chrono::milliseconds(2)) {}
   void pause() noexcept;
-  /// Whether the rounds so far have all spun (no yield, no sleep yet): the waiter holds its
-  /// core and looks again within a microsecond.
-  bool spinning() const noexcept { return round_ < spin_rounds_; }
+  /// Whether the waiter looks again soon, so that it may take what arrives for it alone (no other
+  /// thread woken for it): while its rounds spin (it holds its core and looks again within a
+  /// microsecond), and, for a waiter that yields from the start (`spin_rounds` 0: its host's ranks
+  /// outnumber its cores, spin_rounds_for), until it sleeps — there its core's other threads are
+  /// ranks, and a thread woken per message is one more for that core (docs/rma.md, tcp
+  /// "Progress"). Where it spun first, its yields may hand another job a whole time slice.
+  bool looks_soon() const noexcept { return spin_rounds_ == 0 ? !sleeping_ : round_ < spin_rounds_; }
 
  private:
   long sleep_max_ns_;

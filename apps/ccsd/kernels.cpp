@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace armada::apps::ccsd {
 
@@ -40,7 +41,7 @@ inline void add_run(const double* in, std::int64_t n, double* out) {
 
 /// dst[x] = src[x] (or += with Add) over the box, as copy4 documents.
 template <bool Add>
-void move4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext) {
+void move4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext, Walk walk) {
   for (std::int64_t x : ext)
     if (x == 0) return;
   // Axes that run on into each other on both sides are one axis (a block's row written whole
@@ -57,6 +58,12 @@ void move4(const double* src, const Strides& ss, double* dst, const Strides& ds,
     e[n] = ext[a], s[n] = ss[a], d[n] = ds[a];
     ++n;
   }
+  // The loops follow the destination's order (the axes were taken in it); to walk the source,
+  // the outer axes go innermost-first by the source's strides. Axis 0, the run, stays.
+  if (walk == Walk::source)
+    for (std::size_t i = 1; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        if (s[j] < s[i]) std::swap(e[i], e[j]), std::swap(s[i], s[j]), std::swap(d[i], d[j]);
   const bool contiguous = s[0] == 1 && d[0] == 1;
   for (std::int64_t x3 = 0; x3 < e[3]; ++x3)
     for (std::int64_t x2 = 0; x2 < e[2]; ++x2)
@@ -77,12 +84,12 @@ void move4(const double* src, const Strides& ss, double* dst, const Strides& ds,
 
 }  // namespace
 
-void copy4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext) {
-  move4<false>(src, ss, dst, ds, ext);
+void copy4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext, Walk walk) {
+  move4<false>(src, ss, dst, ds, ext, walk);
 }
 
-void add4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext) {
-  move4<true>(src, ss, dst, ds, ext);
+void add4(const double* src, const Strides& ss, double* dst, const Strides& ds, const Extents& ext, Walk walk) {
+  move4<true>(src, ss, dst, ds, ext, walk);
 }
 
 void permute4(const double* src, const Extents& ext, const Perm& perm, double* dst) {
@@ -96,7 +103,7 @@ void block_to_matrix(const double* src, const Extents& ext, const Perm& perm, do
   Extents e{};
   Strides s{};
   permuted(ext, row_major(ext), perm, e, s);
-  copy4(src, s, dst, Strides{e[1] * ld, ld, e[3], 1}, e);
+  copy4(src, s, dst, Strides{e[1] * ld, ld, e[3], 1}, e, Walk::source);
 }
 
 void matrix_to_block(const double* src, std::int64_t ld, const Extents& product, const Perm& perm, double* dst,
@@ -104,7 +111,7 @@ void matrix_to_block(const double* src, std::int64_t ld, const Extents& product,
   Extents e{};
   Strides s{};
   permuted(product, Strides{product[1] * ld, ld, product[3], 1}, perm, e, s);
-  (add ? add4 : copy4)(src, s, dst, row_major(e), e);
+  (add ? add4 : copy4)(src, s, dst, row_major(e), e, Walk::destination);
 }
 
 void dgemm(const GemmShape& s, const double* a, const double* b, double* c, bool accumulate) {

@@ -4,6 +4,7 @@
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -400,6 +401,41 @@ TEST(Kernels, Add4AddsIntoEveryElementOfTheBoxAndNothingElse) {
   add4(src.data(), Strides{0, 0, 1, 4}, dst.data(), Strides{0, 0, 3, 1}, Extents{1, 1, 4, 3});
   for (std::size_t i = 0; i < 4; ++i)
     for (std::size_t j = 0; j < 3; ++j) EXPECT_EQ(dst[i * 3 + j], 2.0 + src[j * 4 + i]) << i << "," << j;
+}
+
+// Walking the source instead of the destination changes only the order of the loops: for every
+// permutation of a block's axes (the box given in the destination's axis order, as
+// block_to_matrix gives it; the innermost contiguous on both sides, or not), copy4 and add4 put
+// every element where its strides say, whichever side they walk.
+TEST(Kernels, Copy4AndAdd4PutEveryElementInPlaceWhicheverSideTheyWalk) {
+  const Extents block{2, 3, 4, 5};
+  const Strides block_strides{60, 20, 5, 1};
+  std::vector<double> src(120);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<double>(i) + 0.25;
+  std::array<std::size_t, 4> perm{0, 1, 2, 3};  // destination axis d is block axis perm[d]
+  do {
+    Extents ext{};
+    Strides src_strides{}, dst_strides{};
+    for (std::size_t d = 0; d < 4; ++d) ext[d] = block[perm[d]], src_strides[d] = block_strides[perm[d]];
+    dst_strides = Strides{ext[1] * ext[2] * ext[3], ext[2] * ext[3], ext[3], 1};
+    for (const Walk walk : {Walk::destination, Walk::source}) {
+      std::vector<double> copied(120, -1.0), added(120, 10.0);
+      copy4(src.data(), src_strides, copied.data(), dst_strides, ext, walk);
+      add4(src.data(), src_strides, added.data(), dst_strides, ext, walk);
+      std::array<std::int64_t, 4> x{};
+      for (x[0] = 0; x[0] < ext[0]; ++x[0])
+        for (x[1] = 0; x[1] < ext[1]; ++x[1])
+          for (x[2] = 0; x[2] < ext[2]; ++x[2])
+            for (x[3] = 0; x[3] < ext[3]; ++x[3]) {
+              std::int64_t from = 0, to = 0;
+              for (std::size_t d = 0; d < 4; ++d) from += x[d] * src_strides[d], to += x[d] * dst_strides[d];
+              const double v = src[static_cast<std::size_t>(from)];
+              ASSERT_EQ(copied[static_cast<std::size_t>(to)], v)
+                  << "walk " << static_cast<int>(walk) << " perm " << perm[0] << perm[1] << perm[2] << perm[3];
+              ASSERT_EQ(added[static_cast<std::size_t>(to)], 10.0 + v) << "walk " << static_cast<int>(walk);
+            }
+    }
+  } while (std::next_permutation(perm.begin(), perm.end()));
 }
 
 // An independent second reference: Eigen's tensor contractions of the same dense inputs.
